@@ -1,0 +1,274 @@
+// Package app wires the parts of a Shortlink server together: it is the program a test or
+// main starts with New, Run and Close.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/code"
+	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/httpapi"
+	"github.com/shortlink/shortlink/backend/idblock"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redirect"
+	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/frontend"
+)
+
+// App is one Shortlink server process.
+type App struct {
+	cfg      config.Config
+	log      *slog.Logger
+	db       *postgres.DB
+	redis    *redis.Client
+	bus      *redis.Bus
+	ids      *postgres.IDSource
+	links    *link.Service
+	resolver *redirect.Resolver
+	api      *httpapi.Server
+	visitors *redirect.Handler
+	static   http.Handler
+	metrics  http.Handler
+	server   *http.Server
+
+	listener net.Listener
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// New connects to PostgreSQL and Redis and builds the server; it does not listen yet.
+// PostgreSQL must answer; Redis may be down (the service works without it, degraded).
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	db, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := redis.Open(ctx, cfg.RedisURL, cfg.RedisPrefix)
+	if rc == nil {
+		db.Close()
+		return nil, err
+	}
+	if err != nil {
+		log.Warn("redis is not answering; continuing without it until it does", "err", err)
+	}
+	codec, err := code.New(cfg.CodeKeyBytes, cfg.CodeTweakBytes, cfg.CodeLength)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("codes: %w", err)
+	}
+
+	a := &App{cfg: cfg, log: log, db: db, redis: rc, metrics: promhttp.Handler(), static: frontend.Handler()}
+	a.bus = redis.NewBus(rc, log)
+	linkStore := postgres.NewLinkStore(db)
+	a.ids = postgres.NewIDSource(db)
+	linkCache := redis.NewLinkCache(rc, a.bus, log)
+	a.resolver = redirect.NewResolver(linkStore, linkCache, codec, cfg.LinkCacheSize, log)
+	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
+	a.links = link.NewService(linkStore, alloc, codec, nodeCache{linkCache, a.resolver}, link.Options{
+		Base:     cfg.Public,
+		OwnHosts: cfg.ShortHostnames(),
+		Writers:  cfg.CreateWriters,
+		BatchMax: cfg.CreateBatchMax,
+	}, log)
+
+	authSvc := auth.NewService(auth.Options{
+		Secret:     []byte(cfg.JWTSecret),
+		AccessTTL:  cfg.AccessTokenTTL,
+		RefreshTTL: cfg.RefreshTokenTTL,
+	}, postgres.NewRefreshTokenStore(db), rc.Redis(), cfg.RedisPrefix, log)
+	accounts := account.NewService(postgres.NewAccountStore(db), authSvc, log)
+	if cfg.OperatorEmail != "" {
+		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
+			a.links.Close()
+			db.Close()
+			return nil, fmt.Errorf("operator account: %w", err)
+		}
+	}
+	a.api = httpapi.New(httpapi.Deps{
+		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
+		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
+	})
+	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames())
+	a.server = &http.Server{
+		Handler:           a,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return a, nil
+}
+
+// nodeCache tells this node's resolver of a change before the create or edit call returns;
+// the bus carries the same news to the other nodes.
+type nodeCache struct {
+	*redis.LinkCache
+	resolver *redirect.Resolver
+}
+
+func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
+	c.LinkCache.Changed(ctx, l)
+	c.resolver.Invalidate(l.DomainID, l.Key)
+}
+
+func (c nodeCache) Removed(ctx context.Context, l *link.Link) {
+	c.LinkCache.Removed(ctx, l)
+	c.resolver.Invalidate(l.DomainID, l.Key)
+}
+
+func (c nodeCache) Reserved(ctx context.Context, id int64) {
+	c.resolver.Reserve(id)
+	c.LinkCache.Reserved(ctx, id)
+}
+
+// announceBlock runs before any ID of a new block is used: every node learns those IDs exist.
+func (a *App) announceBlock(max int64) {
+	a.resolver.Issued(max)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventIssued, ID: max}); err != nil {
+		a.log.Warn("announce id block", "err", err)
+	}
+}
+
+// ServeHTTP routes a request: the API, operations endpoints, the web app, or a short link.
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	switch {
+	case strings.HasPrefix(p, "/api/"):
+		a.api.ServeHTTP(w, r)
+	case p == "/healthz":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	case p == "/readyz":
+		a.ready(w, r)
+	case p == "/metrics":
+		a.metrics.ServeHTTP(w, r)
+	case p == "/" || strings.HasPrefix(p, "/app/") || p == "/app":
+		a.static.ServeHTTP(w, r)
+	default:
+		a.visitors.ServeHTTP(w, r)
+	}
+}
+
+func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	status, pg, rd := http.StatusOK, "ok", "ok"
+	if err := a.db.Ping(ctx); err != nil {
+		// Without PostgreSQL no create can succeed: take this node out of rotation.
+		status, pg = http.StatusServiceUnavailable, "down"
+	}
+	if err := a.redis.Ping(ctx); err != nil {
+		rd = "degraded"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)
+}
+
+// Listen binds the configured address (":0" picks a free port; see Addr).
+func (a *App) Listen() error {
+	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on HTTP_ADDR %s: %w", a.cfg.HTTPAddr, err)
+	}
+	a.listener = ln
+	return nil
+}
+
+// Addr is the address the server listens on, once Listen has run.
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// Run serves until Close is called; it starts the background loops first.
+func (a *App) Run(ctx context.Context) error {
+	if a.listener == nil {
+		if err := a.Listen(); err != nil {
+			return err
+		}
+	}
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stop = stop
+	a.refreshIssued(bg)
+	a.wg.Add(2)
+	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
+	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
+	a.log.Info("serving", "addr", a.Addr(), "public_url", a.cfg.Public.String())
+	if err := a.server.Serve(a.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+func (a *App) handleEvent(e redis.Event) {
+	a.resolver.HandleEvent(e)
+	if e.Kind == redis.EventResync {
+		// Events may have been missed while disconnected: catch up from the source of truth.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		a.refreshIssued(ctx)
+	}
+}
+
+// pollIssued catches up on ID blocks and reservations even if bus messages were lost.
+func (a *App) pollIssued(ctx context.Context) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			a.refreshIssued(ctx)
+		}
+	}
+}
+
+func (a *App) refreshIssued(ctx context.Context) {
+	high, err := a.ids.HighestIssued(ctx)
+	if err != nil {
+		a.log.Warn("read highest issued id", "err", err)
+		return
+	}
+	a.resolver.Issued(high)
+	reserved, err := postgres.NewLinkStore(a.db).ReservedAbove(ctx, high)
+	if err != nil {
+		a.log.Warn("read reserved ids", "err", err)
+		return
+	}
+	for _, id := range reserved {
+		a.resolver.Reserve(id)
+	}
+}
+
+// Close drains in-flight requests, writes every accepted create, then closes connections.
+func (a *App) Close(ctx context.Context) error {
+	var errs []error
+	if err := a.server.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("shutdown http: %w", err))
+	}
+	a.links.Close()
+	if a.stop != nil {
+		a.stop()
+	}
+	a.wg.Wait()
+	if a.redis != nil {
+		a.redis.Close()
+	}
+	a.db.Close()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,247 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/app"
+	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+// shortHost is the short domain of every test deployment.
+const shortHost = "sho.rt"
+
+// deployment is a database and a Redis namespace that several server processes can share.
+type deployment struct {
+	env map[string]string
+}
+
+func newDeployment(t *testing.T) *deployment {
+	t.Helper()
+	return &deployment{env: map[string]string{
+		"DATABASE_URL":      testenv.DatabaseURL(t),
+		"REDIS_URL":         testenv.RedisURL(t),
+		"REDIS_PREFIX":      testenv.RedisPrefix(t),
+		"HTTP_ADDR":         "127.0.0.1:0",
+		"PUBLIC_URL":        "http://" + shortHost,
+		"JWT_SECRET":        "test-secret-test-secret-test-secret-0123",
+		"CODE_KEY":          "2b7e151628aed2a6abf7158809cf4f3c",
+		"OPERATOR_EMAIL":    "operator@sho.rt",
+		"OPERATOR_PASSWORD": "operator-password",
+		"ID_BLOCK_SIZE":     "50",
+	}}
+}
+
+// server is one running Shortlink process of a deployment.
+type server struct {
+	t    *testing.T
+	app  *app.App
+	base string
+	done chan error
+}
+
+func (d *deployment) start(t *testing.T, overrides ...string) *server {
+	t.Helper()
+	env := map[string]string{}
+	for k, v := range d.env {
+		env[k] = v
+	}
+	for i := 0; i+1 < len(overrides); i += 2 {
+		env[overrides[i]] = overrides[i+1]
+	}
+	cfg, err := config.FromMap(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	a, err := app.New(context.Background(), cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, app: a, base: "http://" + a.Addr(), done: make(chan error, 1)}
+	go func() { s.done <- a.Run(context.Background()) }()
+	t.Cleanup(s.stop)
+	return s
+}
+
+var stopped atomic.Int64
+
+func (s *server) stop() {
+	if s.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.app.Close(ctx); err != nil {
+		s.t.Errorf("close: %v", err)
+	}
+	if err := <-s.done; err != nil {
+		s.t.Errorf("run: %v", err)
+	}
+	s.app = nil
+	stopped.Add(1)
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// noRedirect is a client that reports redirects instead of following them.
+var noRedirect = &http.Client{
+	Timeout:       10 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// response is an answer with its body read.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r response) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// errorCode returns the code of an error answer, failing when the body is not the error shape.
+func (r response) errorCode(t *testing.T) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
+		t.Fatalf("status %d body %q is not {\"error\":{\"code\",\"message\"}}", r.Status, r.Body)
+	}
+	return e.Error.Code
+}
+
+// do sends a request with an optional bearer token and JSON body (a string is sent as is).
+func (s *server) do(method, path, token string, body any) response {
+	s.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, s.base+path, rd)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return s.send(req)
+}
+
+func (s *server) send(req *http.Request) response {
+	s.t.Helper()
+	res, err := noRedirect.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// visit requests a short link on the short domain, the way a visitor's browser would.
+func (s *server) visit(method, path string) response {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Host = shortHost
+	return s.send(req)
+}
+
+// tenant is a signed-up user with their first workspace and an API key for it.
+type tenant struct {
+	UserID      int64
+	WorkspaceID int64
+	Token       string // the user's access token
+	Key         string // a links:read+links:write+stats:read API key
+}
+
+func (s *server) signup(email string) tenant {
+	s.t.Helper()
+	r := s.do("POST", "/api/v1/auth/signup", "", map[string]string{"email": email, "password": "correct horse battery"})
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("signup %s: %d %s", email, r.Status, r.Body)
+	}
+	var out struct {
+		User        struct{ ID int64 }
+		Workspace   struct{ ID int64 }
+		AccessToken string `json:"access_token"`
+	}
+	r.json(s.t, &out)
+	tn := tenant{UserID: out.User.ID, WorkspaceID: out.Workspace.ID, Token: out.AccessToken}
+	r = s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/api-keys", tn.WorkspaceID), tn.Token,
+		map[string]any{"name": "tests", "scopes": []string{"links:read", "links:write", "stats:read"}})
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("create api key: %d %s", r.Status, r.Body)
+	}
+	var key struct{ Key string }
+	r.json(s.t, &key)
+	tn.Key = key.Key
+	return tn
+}
+
+// linkJSON is a link as the API shows it.
+type linkJSON struct {
+	ID             int64  `json:"id"`
+	Code           string `json:"code"`
+	ShortURL       string `json:"short_url"`
+	URL            string `json:"url"`
+	Title          string `json:"title"`
+	Status         string `json:"status"`
+	RedirectStatus int    `json:"redirect_status"`
+}
+
+func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
+	s.t.Helper()
+	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID), tn.Key, body)
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("create link %v: %d %s", body, r.Status, r.Body)
+	}
+	var l linkJSON
+	r.json(s.t, &l)
+	return l
+}

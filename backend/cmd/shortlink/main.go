@@ -1,0 +1,91 @@
+// Command shortlink runs the Shortlink server: `shortlink serve` or `shortlink migrate`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/shortlink/shortlink/backend/app"
+	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/postgres"
+)
+
+const usage = `usage: shortlink <command>
+
+commands:
+  serve     run the API and redirect server (HTTP_ADDR)
+  migrate   apply database migrations (DATABASE_URL)
+
+Configuration comes from the environment; see README.md.
+`
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(ctx)
+	case "migrate":
+		err = migrate(ctx)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shortlink:", err)
+		os.Exit(1)
+	}
+}
+
+func newLogger() *slog.Logger {
+	level := slog.LevelInfo
+	_ = level.UnmarshalText([]byte(os.Getenv("LOG_LEVEL")))
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(os.Getenv("LOG_FORMAT"), "json") {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+func migrate(ctx context.Context) error {
+	url := os.Getenv("DATABASE_URL")
+	if url == "" {
+		return fmt.Errorf("DATABASE_URL is required")
+	}
+	return postgres.Migrate(ctx, url)
+}
+
+func serve(ctx context.Context) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	log := newLogger()
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- a.Run(ctx) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests and writes")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	return a.Close(sctx)
+}

@@ -1,0 +1,144 @@
+// Package config reads the environment once into a validated Config.
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Config is every setting of a Shortlink process; the README lists each variable.
+type Config struct {
+	DatabaseURL string `env:"DATABASE_URL,required"`
+	RedisURL    string `env:"REDIS_URL,required"`
+	// RedisPrefix namespaces every key and channel so deployments (and tests) can share a Redis.
+	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"sl:"`
+
+	HTTPAddr  string `env:"HTTP_ADDR" envDefault:":8080"`
+	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
+	// ShortHosts are extra host names answered as the service's own short domain.
+	ShortHosts     []string `env:"SHORT_HOSTS" envSeparator:","`
+	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
+
+	JWTSecret       string        `env:"JWT_SECRET,required"`
+	AccessTokenTTL  time.Duration `env:"ACCESS_TOKEN_TTL" envDefault:"15m"`
+	RefreshTokenTTL time.Duration `env:"REFRESH_TOKEN_TTL" envDefault:"720h"`
+
+	CodeKey    string `env:"CODE_KEY,required"`
+	CodeTweak  string `env:"CODE_TWEAK"`
+	CodeLength int    `env:"CODE_LENGTH" envDefault:"6"`
+
+	IDBlockSize    int   `env:"ID_BLOCK_SIZE" envDefault:"1000"`
+	CreateWriters  int   `env:"CREATE_WRITERS" envDefault:"4"`
+	CreateBatchMax int   `env:"CREATE_BATCH_MAX" envDefault:"1000"`
+	LinkCacheSize  int   `env:"LINK_CACHE_SIZE" envDefault:"1000000"`
+	MaxBodyBytes   int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
+
+	OperatorEmail    string `env:"OPERATOR_EMAIL"`
+	OperatorPassword string `env:"OPERATOR_PASSWORD"`
+
+	GeoIPDB         string `env:"GEOIP_DB"`
+	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
+	OpenAIAPIKey    string `env:"OPENAI_API_KEY"`
+	ModerationModel string `env:"MODERATION_MODEL"`
+
+	LogLevel        string        `env:"LOG_LEVEL" envDefault:"info"`
+	LogFormat       string        `env:"LOG_FORMAT" envDefault:"text"`
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"20s"`
+
+	// Derived by Load.
+	Public         *url.URL `env:"-"`
+	CodeKeyBytes   []byte   `env:"-"`
+	CodeTweakBytes []byte   `env:"-"`
+}
+
+// Load reads the environment and validates it; errors name the variable at fault.
+func Load() (Config, error) {
+	var c Config
+	if err := env.Parse(&c); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	return c, c.finish()
+}
+
+// FromMap is Load over a map instead of the process environment (tests start many servers).
+func FromMap(m map[string]string) (Config, error) {
+	var c Config
+	if err := env.ParseWithOptions(&c, env.Options{Environment: m}); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	return c, c.finish()
+}
+
+func (c *Config) finish() error {
+	var errs []error
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		errs = append(errs, errors.New("PUBLIC_URL must be an http(s) URL with a host and no path, such as https://sho.rt"))
+	} else {
+		u.Path = ""
+		c.Public = u
+	}
+	if len(c.JWTSecret) < 32 {
+		errs = append(errs, errors.New("JWT_SECRET must be at least 32 characters"))
+	}
+	key, err := hex.DecodeString(c.CodeKey)
+	if err != nil || (len(key) != 16 && len(key) != 24 && len(key) != 32) {
+		errs = append(errs, errors.New("CODE_KEY must be 32, 48 or 64 hex digits (an AES key)"))
+	}
+	c.CodeKeyBytes = key
+	if c.CodeTweak == "" {
+		// A tweak derived from the key keeps single-secret deployments simple.
+		sum := sha256.Sum256(append([]byte("shortlink-tweak:"), key...))
+		c.CodeTweakBytes = sum[:7]
+	} else if t, err := hex.DecodeString(c.CodeTweak); err != nil || len(t) != 7 {
+		errs = append(errs, errors.New("CODE_TWEAK must be 14 hex digits (the 56-bit FF3-1 tweak)"))
+	} else {
+		c.CodeTweakBytes = t
+	}
+	if c.CodeLength < 5 || c.CodeLength > 8 {
+		errs = append(errs, errors.New("CODE_LENGTH must be between 5 and 8"))
+	}
+	if c.IDBlockSize < 1 || c.IDBlockSize > 100000 {
+		errs = append(errs, errors.New("ID_BLOCK_SIZE must be between 1 and 100000"))
+	}
+	if c.CreateWriters < 1 || c.CreateWriters > 64 {
+		errs = append(errs, errors.New("CREATE_WRITERS must be between 1 and 64"))
+	}
+	if c.CreateBatchMax < 1 || c.CreateBatchMax > 10000 {
+		errs = append(errs, errors.New("CREATE_BATCH_MAX must be between 1 and 10000"))
+	}
+	if c.LinkCacheSize < 1000 {
+		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
+	}
+	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
+		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))
+	}
+	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
+		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
+	}
+	for i, h := range c.ShortHosts {
+		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
+	}
+	return errors.Join(errs...)
+}
+
+// ShortHostnames are the host names (without port) that serve the service's own short domain.
+func (c Config) ShortHostnames() []string {
+	hosts := []string{strings.ToLower(c.Public.Hostname())}
+	for _, h := range c.ShortHosts {
+		if h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// SecureCookies reports whether cookies must carry the Secure flag.
+func (c Config) SecureCookies() bool { return c.Public.Scheme == "https" }

@@ -1,0 +1,111 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// decode reads a JSON body into v strictly: one object, no unknown fields, size-limited.
+func (s *Server) decode(c *gin.Context, v any) error {
+	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &mbe):
+			return err
+		case errors.Is(err, io.EOF):
+			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object")
+		case errors.As(err, &syn):
+			return apperr.Errorf(apperr.Invalid, "request body is not valid JSON (at byte %d)", syn.Offset)
+		case errors.As(err, &typ):
+			if typ.Field != "" {
+				return apperr.Errorf(apperr.Invalid, "field %q must be %s", typ.Field, kindName(typ.Type.Kind().String()))
+			}
+			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object")
+		default:
+			// Unknown fields and malformed values (such as times) land here.
+			return apperr.Errorf(apperr.Invalid, "request body: %s", trimJSONPrefix(err.Error()))
+		}
+	}
+	if dec.More() {
+		return apperr.Errorf(apperr.Invalid, "request body must hold a single JSON object")
+	}
+	return nil
+}
+
+func kindName(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "ptr":
+		return "a valid value"
+	default:
+		return "a number"
+	}
+}
+
+func trimJSONPrefix(s string) string {
+	const p = "json: "
+	if len(s) > len(p) && s[:len(p)] == p {
+		return s[len(p):]
+	}
+	return s
+}
+
+// int64Param parses a numeric path parameter; anything else is simply not found.
+func int64Param(c *gin.Context, name, what string) (int64, error) {
+	v, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || v <= 0 {
+		return 0, apperr.Errorf(apperr.NotFound, "%s not found", what)
+	}
+	return v, nil
+}
+
+// intQuery parses an optional numeric query parameter.
+func intQuery(c *gin.Context, name string, def int) (int, error) {
+	raw, ok := c.GetQuery(name)
+	if !ok || raw == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, apperr.Errorf(apperr.Invalid, "%s must be a whole number", name)
+	}
+	return v, nil
+}
+
+// cursor encodes a page position for clients, who must treat it as opaque.
+func cursor(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 36)
+}
+
+func parseCursor(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseInt(s, 36, 64)
+	if err != nil || v <= 0 {
+		return 0, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s)
+	}
+	return v, nil
+}

@@ -1,0 +1,141 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+func (s *Server) createLink(c *gin.Context) {
+	var in link.Input
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	l, created, err := s.links.Create(c.Request.Context(), workspaceID(c), userID(c), in)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	status := http.StatusCreated
+	if !created {
+		status = http.StatusOK
+	}
+	c.JSON(status, l)
+}
+
+type batchRequest struct {
+	Links []link.Input `json:"links"`
+}
+
+type batchResult struct {
+	Link    *link.Link   `json:"link,omitempty"`
+	Created bool         `json:"created,omitempty"`
+	Error   *errorDetail `json:"error,omitempty"`
+}
+
+func (s *Server) createLinks(c *gin.Context) {
+	var req batchRequest
+	if err := s.decode(c, &req); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if len(req.Links) == 0 || len(req.Links) > link.MaxBatch {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "links must hold 1 to %d links", link.MaxBatch))
+		return
+	}
+	results := s.links.CreateBatch(c.Request.Context(), workspaceID(c), userID(c), req.Links)
+	out := make([]batchResult, len(results))
+	for i, r := range results {
+		if r.Err != nil {
+			code := apperr.CodeOf(r.Err)
+			if code == apperr.Internal {
+				s.log.Error("batch create row", "row", i, "err", r.Err)
+			}
+			out[i].Error = &errorDetail{Code: code, Message: apperr.MessageOf(r.Err)}
+			continue
+		}
+		out[i].Link, out[i].Created = r.Link, r.Created
+	}
+	c.JSON(http.StatusOK, gin.H{"results": out})
+}
+
+func (s *Server) getLink(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	l, err := s.links.Get(c.Request.Context(), workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, l)
+}
+
+func (s *Server) listLinks(c *gin.Context) {
+	limit, err := intQuery(c, "limit", 50)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	before, err := parseCursor(c.Query("cursor"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), link.Filter{Query: c.Query("q"), Before: before, Limit: limit})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if links == nil {
+		links = []*link.Link{}
+	}
+	c.JSON(http.StatusOK, gin.H{"links": links, "next_cursor": cursor(next)})
+}
+
+func (s *Server) lookupLink(c *gin.Context) {
+	l, err := s.links.Lookup(c.Request.Context(), workspaceID(c), c.Query("short_url"), c.Query("code"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, l)
+}
+
+func (s *Server) updateLink(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var p link.Patch
+	if err := s.decode(c, &p); err != nil {
+		s.fail(c, err)
+		return
+	}
+	l, err := s.links.Update(c.Request.Context(), workspaceID(c), id, p)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, l)
+}
+
+func (s *Server) deleteLink(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.links.Delete(c.Request.Context(), workspaceID(c), id); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}

@@ -1,0 +1,140 @@
+// Package httpapi is the JSON API under /api/v1: the gin router, its middleware, one file of
+// handlers per resource, and the table that maps application errors to HTTP statuses.
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+// Deps are what the API needs from the rest of the application.
+type Deps struct {
+	Links    *link.Service
+	Accounts *account.Service
+	Auth     *auth.Service
+	Log      *slog.Logger
+	// MaxBodyBytes bounds every request body.
+	MaxBodyBytes int64
+	// SecureCookies sets the Secure flag on session cookies (https deployments).
+	SecureCookies bool
+}
+
+// Server is the API's http.Handler.
+type Server struct {
+	links         *link.Service
+	accounts      *account.Service
+	auth          *auth.Service
+	log           *slog.Logger
+	maxBody       int64
+	secureCookies bool
+	engine        *gin.Engine
+}
+
+const requestIDKey = "request_id"
+
+// New builds the router.
+func New(d Deps) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{
+		links: d.Links, accounts: d.Accounts, auth: d.Auth, log: d.Log,
+		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, engine: gin.New(),
+	}
+	s.engine.HandleMethodNotAllowed = true
+	s.engine.Use(s.requestID, s.recover, observe)
+	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
+	s.engine.NoMethod(func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Message: "method not allowed on this endpoint"}})
+	})
+	s.routes()
+	return s
+}
+
+// ServeHTTP makes Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+
+// Routes lists every method and path the API serves (the OpenAPI test compares them).
+func (s *Server) Routes() gin.RoutesInfo { return s.engine.Routes() }
+
+// routes is the whole API surface, in one place.
+func (s *Server) routes() {
+	api := s.engine.Group("/api/v1")
+	api.GET("/openapi.json", serveOpenAPI)
+
+	api.POST("/auth/signup", s.signup)
+	api.POST("/auth/login", s.login)
+	api.POST("/auth/refresh", s.refresh)
+	api.POST("/auth/logout", s.logout)
+
+	authed := api.Group("", s.authenticate)
+	authed.GET("/me", s.me)
+	authed.GET("/me/invitations", s.myInvitations)
+	authed.POST("/me/invitations/:id/accept", s.acceptInvitation)
+	authed.DELETE("/me/invitations/:id", s.declineInvitation)
+
+	authed.GET("/workspaces", s.listWorkspaces)
+	authed.POST("/workspaces", s.createWorkspace)
+
+	ws := authed.Group("/workspaces/:workspace")
+	ws.GET("", s.inWorkspace(account.PermRead), s.getWorkspace)
+	ws.PATCH("", s.inWorkspace(account.PermManage), s.updateWorkspace)
+	ws.DELETE("", s.inWorkspace(account.PermOwn), s.deleteWorkspace)
+
+	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
+	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)
+	ws.DELETE("/members/:user", s.inWorkspace(account.PermRead), s.removeMember)
+	ws.GET("/invitations", s.inWorkspace(account.PermManage), s.listInvitations)
+	ws.POST("/invitations", s.inWorkspace(account.PermManage), s.invite)
+	ws.DELETE("/invitations/:id", s.inWorkspace(account.PermManage), s.cancelInvitation)
+
+	ws.GET("/api-keys", s.inWorkspace(account.PermManage), s.listAPIKeys)
+	ws.POST("/api-keys", s.inWorkspace(account.PermManage), s.createAPIKey)
+	ws.DELETE("/api-keys/:id", s.inWorkspace(account.PermManage), s.revokeAPIKey)
+
+	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
+	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)
+	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
+	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
+	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
+	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
+	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
+
+	admin := authed.Group("/admin", s.operatorOnly)
+	admin.GET("/workspaces", s.adminListWorkspaces)
+	admin.PATCH("/workspaces/:workspace", s.adminUpdateWorkspace)
+	admin.GET("/users", s.adminListUsers)
+	admin.PATCH("/users/:user", s.adminUpdateUser)
+}
+
+func (s *Server) requestID(c *gin.Context) {
+	id := c.GetHeader("X-Request-ID")
+	if id == "" || len(id) > 64 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	c.Set(requestIDKey, id)
+	c.Header("X-Request-ID", id)
+	c.Next()
+}
+
+func (s *Server) recover(c *gin.Context) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.Error("panic in handler", "path", c.FullPath(), "panic", v, "request_id", c.GetString(requestIDKey))
+			s.fail(c, apperr.Errorf(apperr.Internal, "internal error"))
+		}
+	}()
+	c.Next()
+}

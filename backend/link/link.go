@@ -1,0 +1,112 @@
+// Package link holds the Link, its rules and validation, and the Service that creates, edits and
+// finds links. It knows nothing of HTTP, SQL or Redis: those implement the interfaces below.
+package link
+
+import (
+	"context"
+	"time"
+)
+
+// Status of a link; only active links redirect.
+const (
+	StatusActive   = "active"
+	StatusDisabled = "disabled"
+	StatusBanned   = "banned"
+)
+
+// DefaultDomain is the domain_id of the service's own short domain.
+const DefaultDomain int64 = 0
+
+// Link is a short link: a key on a domain that sends visitors to URL.
+type Link struct {
+	ID             int64      `json:"id"`
+	WorkspaceID    int64      `json:"workspace_id"`
+	DomainID       int64      `json:"-"`
+	Domain         string     `json:"domain"`
+	Key            string     `json:"code"`
+	IsAlias        bool       `json:"is_alias"`
+	ShortURL       string     `json:"short_url"`
+	URL            string     `json:"url"`
+	Title          string     `json:"title"`
+	RedirectStatus int        `json:"redirect_status"`
+	ForwardQuery   bool       `json:"forward_query"`
+	Status         string     `json:"status"`
+	ExpiresAt      *time.Time `json:"expires_at"`
+	CreatedBy      *int64     `json:"created_by,omitempty"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+}
+
+// Expired reports whether the link is past its expiry at t.
+func (l *Link) Expired(t time.Time) bool { return l.ExpiresAt != nil && !t.Before(*l.ExpiresAt) }
+
+// Input is what a client sends to create a link.
+type Input struct {
+	URL            string     `json:"url"`
+	Alias          string     `json:"alias,omitempty"`
+	Domain         string     `json:"domain,omitempty"`
+	Title          string     `json:"title,omitempty"`
+	RedirectStatus int        `json:"redirect_status,omitempty"`
+	ForwardQuery   bool       `json:"forward_query,omitempty"`
+	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
+	// Dedupe returns the workspace's existing link for the same URL instead of a new one.
+	Dedupe bool `json:"dedupe,omitempty"`
+}
+
+// Patch holds the fields a client changes; unset fields stay as they are.
+type Patch struct {
+	URL            Opt[string]     `json:"url"`
+	Title          Opt[string]     `json:"title"`
+	RedirectStatus Opt[int]        `json:"redirect_status"`
+	ForwardQuery   Opt[bool]       `json:"forward_query"`
+	Status         Opt[string]     `json:"status"`
+	ExpiresAt      Opt[*time.Time] `json:"expires_at"`
+}
+
+// Filter selects a page of a workspace's links, newest first.
+type Filter struct {
+	Query  string // matched against URL, code and title
+	Before int64  // cursor: only links with a smaller ID
+	Limit  int
+}
+
+// Store keeps links; every method that reads or writes tenant data takes the workspace.
+type Store interface {
+	// Insert writes new links in one transaction. A row whose (domain, key) is taken gets a
+	// conflict error of its own in errs; err is set when the whole batch failed.
+	Insert(ctx context.Context, links []*Link) (errs []error, err error)
+	// Get returns the link, or a not_found error if it is not in the workspace.
+	Get(ctx context.Context, workspaceID, id int64) (*Link, error)
+	// List returns up to f.Limit links and whether more follow.
+	List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, bool, error)
+	// FindByURL returns the workspace's newest link to url, or not_found.
+	FindByURL(ctx context.Context, workspaceID int64, url string) (*Link, error)
+	// FindByKey returns the workspace's link at (domain, key), or not_found.
+	FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*Link, error)
+	// Update applies p and returns the changed link, or not_found.
+	Update(ctx context.Context, workspaceID, id int64, p Patch) (*Link, error)
+	// Delete removes the link and returns it, or not_found.
+	Delete(ctx context.Context, workspaceID, id int64) (*Link, error)
+	// Resolve returns the link at (domain, key) in any workspace, for redirects; not_found if none.
+	Resolve(ctx context.Context, domainID int64, key string) (*Link, error)
+	// ReserveID keeps id from being issued because a custom alias spells its code; conflict
+	// if id was already issued.
+	ReserveID(ctx context.Context, id int64) error
+}
+
+// IDs hands out link IDs that were never issued before.
+type IDs interface {
+	Next(ctx context.Context) (int64, error)
+}
+
+// Cache is told of every committed change so that every node follows within a second.
+type Cache interface {
+	// Created stores new links where the redirect path looks first.
+	Created(ctx context.Context, links []*Link)
+	// Changed replaces a link's cached copies everywhere.
+	Changed(ctx context.Context, l *Link)
+	// Removed drops a deleted link's cached copies everywhere.
+	Removed(ctx context.Context, l *Link)
+	// Reserved tells every node that id's code is now a custom alias.
+	Reserved(ctx context.Context, id int64)
+}

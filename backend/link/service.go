@@ -1,0 +1,354 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/code"
+)
+
+// MaxBatch is the most links one batch call may create.
+const MaxBatch = 1000
+
+// MaxTitleLength bounds a link's title.
+const MaxTitleLength = 500
+
+// Options configure a Service.
+type Options struct {
+	// Base is the public URL of the short domain (scheme and host), the prefix of short URLs.
+	Base *url.URL
+	// OwnHosts are the host names of the short domain; targets may not point at them.
+	OwnHosts []string
+	Writers  int
+	BatchMax int
+}
+
+// Service creates, edits and finds links.
+type Service struct {
+	store    Store
+	ids      IDs
+	codec    *code.Codec
+	cache    Cache
+	batch    *batcher
+	base     string
+	domain   string
+	ownHosts []string
+	log      *slog.Logger
+}
+
+// NewService starts the service's writers; Close stops them.
+func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options, log *slog.Logger) *Service {
+	return &Service{
+		store:    store,
+		ids:      ids,
+		codec:    codec,
+		cache:    cache,
+		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, log),
+		base:     strings.TrimSuffix(o.Base.String(), "/") + "/",
+		domain:   o.Base.Host,
+		ownHosts: o.OwnHosts,
+		log:      log,
+	}
+}
+
+// Close waits until every accepted create has been written.
+func (s *Service) Close() { s.batch.close() }
+
+// Result is the answer for one row of a batch: a link or an error.
+type Result struct {
+	Link    *Link
+	Created bool
+	Err     error
+}
+
+// Create validates in and returns the new link once its row is committed. With in.Dedupe an
+// existing link to the same URL is returned instead, with created=false.
+func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Input) (*Link, bool, error) {
+	r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
+	return r.Link, r.Created, r.Err
+}
+
+// CreateBatch creates up to MaxBatch links, answering each row on its own, in input order.
+func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, ins []Input) []Result {
+	results := make([]Result, len(ins))
+	waits := make([]<-chan error, len(ins))
+	for i, in := range ins {
+		l, existing, err := s.prepare(ctx, workspaceID, userID, in)
+		switch {
+		case err != nil:
+			results[i].Err = err
+		case existing != nil:
+			results[i].Link = s.decorate(existing)
+		default:
+			results[i].Link = l
+			waits[i] = s.batch.submit(l)
+		}
+	}
+	for i, w := range waits {
+		if w == nil {
+			continue
+		}
+		err := <-w
+		// A generated code can collide with an alias created on the same domain meanwhile:
+		// such a row simply takes the next ID.
+		for try := 0; apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5; try++ {
+			if err = s.assignCode(ctx, results[i].Link); err == nil {
+				err = <-s.batch.submit(results[i].Link)
+			}
+		}
+		if err != nil {
+			results[i] = Result{Err: s.writeError(err)}
+			continue
+		}
+		results[i].Created = true
+		s.decorate(results[i].Link)
+	}
+	return results
+}
+
+func (s *Service) writeError(err error) error {
+	if errors.Is(err, errClosed) {
+		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
+	}
+	if apperr.CodeOf(err) == apperr.Internal {
+		return fmt.Errorf("create link: %w", err)
+	}
+	return err
+}
+
+// prepare validates one input; it returns the link to insert, or an existing one for dedupe.
+func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Input) (*Link, *Link, error) {
+	target, err := NormalizeURL(in.URL, s.ownHosts)
+	if err != nil {
+		return nil, nil, err
+	}
+	domainID, err := s.domainID(in.Domain)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := &Link{
+		WorkspaceID:    workspaceID,
+		DomainID:       domainID,
+		URL:            target,
+		Title:          in.Title,
+		RedirectStatus: in.RedirectStatus,
+		ForwardQuery:   in.ForwardQuery,
+		Status:         StatusActive,
+		ExpiresAt:      in.ExpiresAt,
+		CreatedAt:      time.Now().UTC(),
+	}
+	if userID != 0 {
+		l.CreatedBy = &userID
+	}
+	l.UpdatedAt = l.CreatedAt
+	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
+		return nil, nil, err
+	}
+	if in.Dedupe {
+		existing, err := s.store.FindByURL(ctx, workspaceID, target)
+		if err == nil {
+			return nil, existing, nil
+		}
+		if !apperr.Is(err, apperr.NotFound) {
+			return nil, nil, fmt.Errorf("create link: dedupe: %w", err)
+		}
+	}
+	if in.Alias != "" {
+		if err := ValidateAlias(in.Alias); err != nil {
+			return nil, nil, err
+		}
+		if id, ok := s.codec.Decode(in.Alias); ok {
+			// The alias spells a code: refuse it if that ID was issued, else keep the ID unissued.
+			if err := s.store.ReserveID(ctx, int64(id)); err != nil {
+				if apperr.Is(err, apperr.Conflict) {
+					return nil, nil, apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
+				}
+				return nil, nil, fmt.Errorf("create link: reserve alias: %w", err)
+			}
+			s.cache.Reserved(ctx, int64(id))
+		}
+		id, err := s.ids.Next(ctx)
+		if err != nil {
+			return nil, nil, s.idError(err)
+		}
+		l.ID, l.Key, l.IsAlias = id, in.Alias, true
+		return l, nil, nil
+	}
+	if err := s.assignCode(ctx, l); err != nil {
+		return nil, nil, err
+	}
+	return l, nil, nil
+}
+
+func (s *Service) assignCode(ctx context.Context, l *Link) error {
+	id, err := s.ids.Next(ctx)
+	if err != nil {
+		return s.idError(err)
+	}
+	key, err := s.codec.Encode(uint64(id))
+	if err != nil {
+		return apperr.Errorf(apperr.Unavailable, "this deployment has issued every code of its length")
+	}
+	l.ID, l.Key = id, key
+	return nil
+}
+
+func (s *Service) idError(err error) error {
+	if apperr.CodeOf(err) != apperr.Internal {
+		return err
+	}
+	s.log.Error("allocate link id", "err", err)
+	return apperr.Errorf(apperr.Unavailable, "cannot create links right now, try again")
+}
+
+func (s *Service) validateFields(title string, status *int, expires *time.Time) error {
+	if utf8.RuneCountInString(title) > MaxTitleLength || !utf8.ValidString(title) {
+		return apperr.Errorf(apperr.Invalid, "title must be valid text of at most %d characters", MaxTitleLength)
+	}
+	switch *status {
+	case 0:
+		*status = 302
+	case 301, 302, 307:
+	default:
+		return apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307")
+	}
+	if expires != nil && !expires.After(time.Now()) {
+		return apperr.Errorf(apperr.Invalid, "expires_at must be in the future")
+	}
+	return nil
+}
+
+// domainID maps a domain name from the API to its ID; empty means the service's short domain.
+func (s *Service) domainID(name string) (int64, error) {
+	if name == "" {
+		return DefaultDomain, nil
+	}
+	for _, h := range append([]string{s.domain}, s.ownHosts...) {
+		if strings.EqualFold(name, h) {
+			return DefaultDomain, nil
+		}
+	}
+	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name)
+}
+
+// decorate fills the fields that are derived, not stored.
+func (s *Service) decorate(l *Link) *Link {
+	l.Domain = s.domain
+	l.ShortURL = s.base + l.Key
+	return l
+}
+
+// Get returns one of the workspace's links.
+func (s *Service) Get(ctx context.Context, workspaceID, id int64) (*Link, error) {
+	l, err := s.store.Get(ctx, workspaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.decorate(l), nil
+}
+
+// MaxPage is the largest page List returns.
+const MaxPage = 100
+
+// List returns a page of the workspace's links, newest first, and the cursor of the next page
+// (0 when there is none).
+func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, int64, error) {
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	if f.Limit > MaxPage {
+		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	if len(f.Query) > 200 {
+		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be at most 200 characters")
+	}
+	links, more, err := s.store.List(ctx, workspaceID, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, l := range links {
+		s.decorate(l)
+	}
+	var next int64
+	if more && len(links) > 0 {
+		next = links[len(links)-1].ID
+	}
+	return links, next, nil
+}
+
+// Lookup finds the workspace's link by its short URL or its code.
+func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key string) (*Link, error) {
+	if shortURL != "" {
+		u, err := url.Parse(shortURL)
+		if err != nil || u.Host == "" {
+			return nil, apperr.Errorf(apperr.Invalid, "short_url must be a full URL such as %sabc123", s.base)
+		}
+		if _, err := s.domainID(u.Hostname()); err != nil {
+			if _, err2 := s.domainID(u.Host); err2 != nil {
+				return nil, apperr.Errorf(apperr.NotFound, "link not found")
+			}
+		}
+		key = strings.TrimSuffix(strings.TrimPrefix(u.Path, "/"), "+")
+	}
+	if key == "" {
+		return nil, apperr.Errorf(apperr.Invalid, "give short_url or code")
+	}
+	if !KeyShaped(key) {
+		return nil, apperr.Errorf(apperr.NotFound, "link not found")
+	}
+	l, err := s.store.FindByKey(ctx, workspaceID, DefaultDomain, key)
+	if err != nil {
+		return nil, err
+	}
+	return s.decorate(l), nil
+}
+
+// Update applies p to one of the workspace's links; every node sees the change within a second.
+func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*Link, error) {
+	if p.URL.Set {
+		target, err := NormalizeURL(p.URL.Value, s.ownHosts)
+		if err != nil {
+			return nil, err
+		}
+		p.URL.Value = target
+	}
+	title, status := "", 302
+	if p.Title.Set {
+		title = p.Title.Value
+	}
+	if p.RedirectStatus.Set {
+		if p.RedirectStatus.Value == 0 {
+			return nil, apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307")
+		}
+		status = p.RedirectStatus.Value
+	}
+	if err := s.validateFields(title, &status, p.ExpiresAt.Value); err != nil {
+		return nil, err
+	}
+	if p.Status.Set && p.Status.Value != StatusActive && p.Status.Value != StatusDisabled {
+		return nil, apperr.Errorf(apperr.Invalid, "status must be active or disabled")
+	}
+	l, err := s.store.Update(ctx, workspaceID, id, p)
+	if err != nil {
+		return nil, err
+	}
+	s.cache.Changed(ctx, l)
+	return s.decorate(l), nil
+}
+
+// Delete removes one of the workspace's links; its short URL answers 404 everywhere.
+func (s *Service) Delete(ctx context.Context, workspaceID, id int64) error {
+	l, err := s.store.Delete(ctx, workspaceID, id)
+	if err != nil {
+		return err
+	}
+	s.cache.Removed(ctx, l)
+	return nil
+}

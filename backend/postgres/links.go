@@ -1,0 +1,287 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+// LinkStore implements link.Store.
+type LinkStore struct{ db *DB }
+
+// NewLinkStore returns the PostgreSQL link store.
+func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
+
+var _ link.Store = (*LinkStore)(nil)
+
+const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
+	forward_query, status, expires_at, created_by, created_at, updated_at`
+
+func scanLink(row pgx.Row) (*link.Link, error) {
+	var l link.Link
+	var status int16
+	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt)
+	l.RedirectStatus = int(status)
+	return &l, err
+}
+
+// urlHash keys the dedupe index: a short fixed-size stand-in for URLs of up to 2 KB.
+func urlHash(u string) int64 {
+	sum := sha256.Sum256([]byte(u))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
+}
+
+// Insert writes the batch with one multi-row statement over arrays, so one prepared
+// statement serves any batch size. Rows whose key is taken are skipped by ON CONFLICT and
+// answered with their own conflict error.
+func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, error) {
+	n := len(links)
+	ids, ws, doms := make([]int64, n), make([]int64, n), make([]int64, n)
+	keys, urls, titles, statuses := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	aliases, fwd := make([]bool, n), make([]bool, n)
+	hashes, codes := make([]int64, n), make([]int16, n)
+	expires, creators := make([]*time.Time, n), make([]*int64, n)
+	created := make([]time.Time, n)
+	for i, l := range links {
+		ids[i], ws[i], doms[i], keys[i] = l.ID, l.WorkspaceID, l.DomainID, l.Key
+		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
+		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
+		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
+			redirect_status, forward_query, status, expires_at, created_by, created_at, updated_at)
+		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, created
+		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
+			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
+			$13::bigint[], $14::timestamptz[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created)
+		ON CONFLICT (domain_id, key) DO NOTHING
+		RETURNING id`,
+		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created)
+	if err != nil {
+		return nil, fmt.Errorf("insert links: %w", err)
+	}
+	inserted := make(map[int64]bool, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("insert links: %w", err)
+		}
+		inserted[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("insert links: %w", err)
+	}
+	errs := make([]error, n)
+	for i, l := range links {
+		if !inserted[l.ID] {
+			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key)
+		}
+	}
+	return errs, nil
+}
+
+// Get implements link.Store.
+func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
+	l, err := scanLink(s.db.Pool.QueryRow(ctx,
+		`SELECT `+linkColumns+` FROM links WHERE workspace_id = $1 AND id = $2`, workspaceID, id))
+	if err != nil {
+		return nil, fmt.Errorf("get link: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// List implements link.Store.
+func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
+	where, args := []string{"workspace_id = $1"}, []any{workspaceID}
+	if f.Before > 0 {
+		args = append(args, f.Before)
+		where = append(where, "id < $"+strconv.Itoa(len(args)))
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		args = append(args, "%"+escapeLike(q)+"%")
+		p := "$" + strconv.Itoa(len(args))
+		where = append(where, "(url ILIKE "+p+" OR key ILIKE "+p+" OR title ILIKE "+p+")")
+	}
+	args = append(args, f.Limit+1)
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+linkColumns+` FROM links WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	defer rows.Close()
+	var links []*link.Link
+	for rows.Next() {
+		l, err := scanLink(rows)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: %w", err)
+		}
+		links = append(links, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	more := len(links) > f.Limit
+	if more {
+		links = links[:f.Limit]
+	}
+	return links, more, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// FindByURL implements link.Store.
+func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string) (*link.Link, error) {
+	l, err := scanLink(s.db.Pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM links
+		WHERE workspace_id = $1 AND url_hash = $2 AND url = $3 ORDER BY id DESC LIMIT 1`,
+		workspaceID, urlHash(url), url))
+	if err != nil {
+		return nil, fmt.Errorf("find link by url: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// FindByKey implements link.Store.
+func (s *LinkStore) FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*link.Link, error) {
+	l, err := scanLink(s.db.Pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM links
+		WHERE workspace_id = $1 AND domain_id = $2 AND key = $3`, workspaceID, domainID, key))
+	if err != nil {
+		return nil, fmt.Errorf("find link by key: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// Update implements link.Store. A banned link stays banned whatever its owner sends: only
+// moderation lifts a ban.
+func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Patch) (*link.Link, error) {
+	sets, args := []string{"updated_at = now()"}, []any{workspaceID, id}
+	set := func(col string, v any) {
+		args = append(args, v)
+		sets = append(sets, col+" = $"+strconv.Itoa(len(args)))
+	}
+	if p.URL.Set {
+		set("url", p.URL.Value)
+		set("url_hash", urlHash(p.URL.Value))
+	}
+	if p.Title.Set {
+		set("title", p.Title.Value)
+	}
+	if p.RedirectStatus.Set {
+		set("redirect_status", int16(p.RedirectStatus.Value))
+	}
+	if p.ForwardQuery.Set {
+		set("forward_query", p.ForwardQuery.Value)
+	}
+	if p.ExpiresAt.Set {
+		set("expires_at", p.ExpiresAt.Value)
+	}
+	if p.Status.Set {
+		args = append(args, p.Status.Value)
+		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+	}
+	l, err := scanLink(s.db.Pool.QueryRow(ctx, `UPDATE links SET `+strings.Join(sets, ", ")+`
+		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns, args...))
+	if err != nil {
+		return nil, fmt.Errorf("update link: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// Delete implements link.Store.
+func (s *LinkStore) Delete(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
+	l, err := scanLink(s.db.Pool.QueryRow(ctx,
+		`DELETE FROM links WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns, workspaceID, id))
+	if err != nil {
+		return nil, fmt.Errorf("delete link: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// Resolve implements link.Store: the redirect path's lookup, across workspaces by design.
+func (s *LinkStore) Resolve(ctx context.Context, domainID int64, key string) (*link.Link, error) {
+	l, err := scanLink(s.db.Pool.QueryRow(ctx,
+		`SELECT `+linkColumns+` FROM links WHERE domain_id = $1 AND key = $2`, domainID, key))
+	if err != nil {
+		return nil, fmt.Errorf("resolve link: %w", notFound(err, "link"))
+	}
+	return l, nil
+}
+
+// ReserveID implements link.Store. The sequence's last value bounds every ID issued so far, so
+// an ID above it can still be kept out of every future block.
+func (s *LinkStore) ReserveID(ctx context.Context, id int64) error {
+	var got int64
+	err := s.db.Pool.QueryRow(ctx, `
+		INSERT INTO reserved_ids (id)
+		SELECT $1 WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids)
+		ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id
+		RETURNING id`, id).Scan(&got)
+	if err != nil {
+		if err == pgx.ErrNoRows {
+			return apperr.Errorf(apperr.Conflict, "that code was already issued")
+		}
+		return fmt.Errorf("reserve id: %w", err)
+	}
+	return nil
+}
+
+// ReservedAbove lists reserved IDs above min (the redirect path keeps them in memory).
+func (s *LinkStore) ReservedAbove(ctx context.Context, min int64) ([]int64, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM reserved_ids WHERE id > $1`, min)
+	if err != nil {
+		return nil, fmt.Errorf("list reserved ids: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("list reserved ids: %w", err)
+	}
+	return ids, nil
+}
+
+// IDSource implements idblock.Source on the link_ids sequence.
+type IDSource struct{ db *DB }
+
+// NewIDSource returns the sequence-backed ID source.
+func NewIDSource(db *DB) *IDSource { return &IDSource{db: db} }
+
+// NextBlock takes n values of the sequence in one round trip, leaving out IDs whose codes were
+// taken by custom aliases. Concurrent callers get disjoint values: nextval never repeats.
+func (s *IDSource) NextBlock(ctx context.Context, n int) ([]int64, error) {
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT v FROM (SELECT nextval('link_ids') AS v FROM generate_series(1, $1)) s
+		WHERE NOT EXISTS (SELECT 1 FROM reserved_ids r WHERE r.id = s.v)
+		ORDER BY v`, n)
+	if err != nil {
+		return nil, fmt.Errorf("next id block: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("next id block: %w", err)
+	}
+	return ids, nil
+}
+
+// HighestIssued is the highest ID any node has taken from the sequence.
+func (s *IDSource) HighestIssued(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.db.Pool.QueryRow(ctx,
+		`SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids`).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("highest issued id: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,129 @@
+package redirect
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+var redirects = promauto.NewCounterVec(prometheus.CounterOpts{
+	Name: "shortlink_redirects_total",
+	Help: "Visitor requests on short domains, by outcome.",
+}, []string{"outcome"})
+
+// Counters bound once, so the hot path only adds atomically.
+var (
+	outRedirect = redirects.WithLabelValues("redirect")
+	outMissing  = redirects.WithLabelValues("missing")
+	outGone     = redirects.WithLabelValues("gone")
+	outBlocked  = redirects.WithLabelValues("blocked")
+	outPreview  = redirects.WithLabelValues("preview")
+	outError    = redirects.WithLabelValues("error")
+)
+
+// Handler answers visitors on the short domains.
+type Handler struct {
+	resolver *Resolver
+	hosts    []string
+	pages    *pages
+	now      func() time.Time
+}
+
+// NewHandler serves the keys of the service's short domain, named by hosts (without ports).
+func NewHandler(resolver *Resolver, hosts []string) *Handler {
+	lower := make([]string, len(hosts))
+	for i, h := range hosts {
+		lower[i] = strings.ToLower(h)
+	}
+	return &Handler{resolver: resolver, hosts: lower, pages: newPages(), now: time.Now}
+}
+
+// domainOf maps the Host header to a domain ID; ok=false for hosts this service does not serve.
+func (h *Handler) domainOf(host string) (int64, bool) {
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
+		host = host[:i]
+	}
+	for _, own := range h.hosts {
+		if strings.EqualFold(host, own) {
+			return link.DefaultDomain, true
+		}
+	}
+	return 0, false
+}
+
+// ServeHTTP redirects GET and HEAD /{key}, and shows the preview page at /{key}+.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	domainID, ok := h.domainOf(r.Host)
+	if !ok {
+		outMissing.Inc()
+		h.pages.notFound(w, r)
+		return
+	}
+	key := r.URL.Path[1:]
+	preview := strings.HasSuffix(key, "+")
+	if preview {
+		key = key[:len(key)-1]
+	}
+	l, err := h.resolver.Resolve(r.Context(), domainID, key)
+	if err != nil {
+		if IsMissing(err) {
+			outMissing.Inc()
+			h.pages.notFound(w, r)
+			return
+		}
+		outError.Inc()
+		h.resolver.log.Error("resolve link", "err", err)
+		h.pages.unavailable(w, r)
+		return
+	}
+	switch {
+	case l.Status != link.StatusActive:
+		outBlocked.Inc()
+		h.pages.blocked(w, r, l)
+		return
+	case l.Expired(h.now()):
+		outGone.Inc()
+		h.pages.gone(w, r)
+		return
+	}
+	target := l.URL
+	if l.ForwardQuery && r.URL.RawQuery != "" {
+		target = withQuery(target, r.URL.RawQuery)
+	}
+	if preview {
+		outPreview.Inc()
+		h.pages.preview(w, r, l, target)
+		return
+	}
+	outRedirect.Inc()
+	hdr := w.Header()
+	// Direct map writes: the keys are canonical already, and this is the hottest line we have.
+	hdr["Location"] = []string{target}
+	hdr["Cache-Control"] = cacheControl
+	w.WriteHeader(l.RedirectStatus)
+}
+
+var cacheControl = []string{"private, max-age=0"}
+
+// withQuery appends the visitor's query string to the target's, keeping the target's fragment.
+func withQuery(target, query string) string {
+	frag := ""
+	if i := strings.IndexByte(target, '#'); i >= 0 {
+		target, frag = target[:i], target[i:]
+	}
+	sep := "?"
+	if strings.Contains(target, "?") {
+		sep = "&"
+	}
+	return target + sep + query + frag
+}

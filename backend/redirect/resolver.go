@@ -1,0 +1,193 @@
+// Package redirect is the visitor-facing hot path: host and key to link, through an
+// in-process cache, Redis and PostgreSQL, and the small HTML pages visitors may see.
+package redirect
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/maypok86/otter/v2"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/code"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/redis"
+)
+
+// issuedMargin is how far above the highest ID this node knows of a decoded ID must be to be
+// refused without a lookup. Other nodes announce their blocks at once; the margin only covers
+// the announcement lag, and costs a garbage code a lookup with odds margin/62^n (2e-5 at n=6).
+const issuedMargin = 1 << 20
+
+// localTTL bounds how long a copy lives in-process even if an invalidation were lost
+// (Redis down); normally the bus evicts it within milliseconds of a change.
+const localTTL = time.Minute
+
+// Store is the source of truth for links.
+type Store interface {
+	Resolve(ctx context.Context, domainID int64, key string) (*link.Link, error)
+}
+
+// Remote is the shared cache between the nodes and PostgreSQL (Redis).
+type Remote interface {
+	Get(ctx context.Context, domainID int64, key string) (*link.Link, bool, error)
+	Fill(ctx context.Context, domainID int64, key string, l *link.Link)
+}
+
+// Resolver finds the link behind a key.
+type Resolver struct {
+	local  *otter.Cache[string, *link.Link]
+	remote Remote
+	store  Store
+	codec  *code.Codec
+	log    *slog.Logger
+	loads  singleflight.Group
+
+	issued atomic.Int64  // highest ID known to be issued by any node
+	gen    atomic.Uint64 // counts invalidations, so a load racing one is not cached
+
+	mu       sync.RWMutex
+	reserved map[int64]bool // IDs above issued whose codes are custom aliases
+}
+
+// NewResolver returns a resolver with an in-process cache of size links. remote may be nil.
+func NewResolver(store Store, remote Remote, codec *code.Codec, size int, log *slog.Logger) *Resolver {
+	return &Resolver{
+		local: otter.Must(&otter.Options[string, *link.Link]{
+			MaximumSize:      size,
+			ExpiryCalculator: otter.ExpiryWriting[string, *link.Link](localTTL),
+		}),
+		remote:   remote,
+		store:    store,
+		codec:    codec,
+		log:      log,
+		reserved: map[int64]bool{},
+	}
+}
+
+// errMissing is the answer for keys that have no link.
+var errMissing = apperr.Errorf(apperr.NotFound, "link not found")
+
+func cacheKey(domainID int64, key string) string {
+	if domainID == link.DefaultDomain {
+		return key
+	}
+	return strconv.FormatInt(domainID, 10) + ":" + key
+}
+
+// Resolve returns the link at (domainID, key) or a not_found error. The common case — a
+// cached link — costs one map lookup; a key that decodes to an ID never issued costs a
+// decryption and no I/O.
+func (r *Resolver) Resolve(ctx context.Context, domainID int64, key string) (*link.Link, error) {
+	ck := cacheKey(domainID, key)
+	if l, ok := r.local.GetIfPresent(ck); ok {
+		return l, nil
+	}
+	if !link.KeyShaped(key) {
+		return nil, errMissing
+	}
+	if id, ok := r.codec.Decode(key); ok && id > uint64(r.issued.Load())+issuedMargin && !r.isReserved(int64(id)) {
+		return nil, errMissing
+	}
+	v, err, _ := r.loads.Do(ck, func() (any, error) { return r.load(ctx, domainID, key, ck) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*link.Link), nil
+}
+
+func (r *Resolver) load(ctx context.Context, domainID int64, key, ck string) (*link.Link, error) {
+	gen := r.gen.Load()
+	if r.remote != nil {
+		l, found, err := r.remote.Get(ctx, domainID, key)
+		switch {
+		case err != nil:
+			r.log.Debug("resolve: shared cache unavailable, asking the database", "err", err)
+		case found && l == nil:
+			return nil, errMissing
+		case found:
+			r.keep(ck, l, gen)
+			return l, nil
+		}
+	}
+	l, err := r.store.Resolve(ctx, domainID, key)
+	if err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			if r.remote != nil {
+				r.remote.Fill(ctx, domainID, key, nil)
+			}
+			return nil, errMissing
+		}
+		return nil, err
+	}
+	if r.remote != nil {
+		r.remote.Fill(ctx, domainID, key, l)
+	}
+	r.keep(ck, l, gen)
+	return l, nil
+}
+
+// keep caches l unless an invalidation arrived while it was being loaded.
+func (r *Resolver) keep(ck string, l *link.Link, gen uint64) {
+	if r.gen.Load() == gen {
+		r.local.Set(ck, l)
+	}
+}
+
+func (r *Resolver) isReserved(id int64) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.reserved[id]
+}
+
+// Issued raises the highest issued ID this node knows of.
+func (r *Resolver) Issued(id int64) {
+	for {
+		old := r.issued.Load()
+		if id <= old || r.issued.CompareAndSwap(old, id) {
+			return
+		}
+	}
+}
+
+// Reserve records that id's code is a custom alias.
+func (r *Resolver) Reserve(id int64) {
+	r.mu.Lock()
+	r.reserved[id] = true
+	r.mu.Unlock()
+}
+
+// Invalidate drops the local copy of (domainID, key).
+func (r *Resolver) Invalidate(domainID int64, key string) {
+	r.gen.Add(1)
+	r.local.Invalidate(cacheKey(domainID, key))
+}
+
+// InvalidateAll drops every local copy.
+func (r *Resolver) InvalidateAll() {
+	r.gen.Add(1)
+	r.local.InvalidateAll()
+}
+
+// HandleEvent applies an event from the bus.
+func (r *Resolver) HandleEvent(e redis.Event) {
+	switch e.Kind {
+	case redis.EventLink:
+		r.Invalidate(e.DomainID, e.Key)
+	case redis.EventIssued:
+		r.Issued(e.ID)
+	case redis.EventReserved:
+		r.Reserve(e.ID)
+	case redis.EventResync:
+		r.InvalidateAll()
+	}
+}
+
+// IsMissing reports whether err means "no such link".
+func IsMissing(err error) bool { return errors.Is(err, errMissing) || apperr.Is(err, apperr.NotFound) }

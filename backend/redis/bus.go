@@ -1,0 +1,115 @@
+package redis
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// Event is one message on the invalidation bus.
+type Event struct {
+	Kind     EventKind
+	DomainID int64  // EventLink
+	Key      string // EventLink
+	ID       int64  // EventIssued, EventReserved
+}
+
+// EventKind says what an Event announces.
+type EventKind byte
+
+// The events every node listens to.
+const (
+	// EventLink: the link at (DomainID, Key) changed or was deleted; drop local copies.
+	EventLink EventKind = 'l'
+	// EventIssued: IDs up to ID have been handed out to some node.
+	EventIssued EventKind = 'h'
+	// EventReserved: ID's code is now a custom alias.
+	EventReserved EventKind = 'r'
+	// EventResync: the subscription was (re)established and messages may have been missed.
+	EventResync EventKind = 's'
+)
+
+func (e Event) encode() string {
+	switch e.Kind {
+	case EventLink:
+		return "l " + strconv.FormatInt(e.DomainID, 10) + " " + e.Key
+	default:
+		return string(e.Kind) + " " + strconv.FormatInt(e.ID, 10)
+	}
+}
+
+func decodeEvent(s string) (Event, bool) {
+	parts := strings.SplitN(s, " ", 3)
+	if len(parts) < 2 || len(parts[0]) != 1 {
+		return Event{}, false
+	}
+	n, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return Event{}, false
+	}
+	e := Event{Kind: EventKind(parts[0][0])}
+	switch e.Kind {
+	case EventLink:
+		if len(parts) != 3 {
+			return Event{}, false
+		}
+		e.DomainID, e.Key = n, parts[2]
+	case EventIssued, EventReserved:
+		e.ID = n
+	default:
+		return Event{}, false
+	}
+	return e, true
+}
+
+// Bus publishes and receives Events on one channel of the deployment's namespace.
+type Bus struct {
+	c   *Client
+	log *slog.Logger
+}
+
+// NewBus returns the bus over c.
+func NewBus(c *Client, log *slog.Logger) *Bus { return &Bus{c: c, log: log} }
+
+func (b *Bus) channel() string { return b.c.Key("events") }
+
+// Publish sends e to every node (this one included).
+func (b *Bus) Publish(ctx context.Context, e Event) error {
+	return b.c.rdb.Publish(ctx, b.channel(), e.encode()).Err()
+}
+
+// Listen calls handle for every event until ctx ends, reconnecting after failures. It calls
+// handle with EventResync each time the subscription starts, since events may have been lost.
+func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
+	for ctx.Err() == nil {
+		ps := b.c.rdb.Subscribe(ctx, b.channel())
+		for {
+			msg, err := ps.Receive(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					b.log.Warn("event bus: receive failed, resubscribing", "err", err)
+				}
+				break
+			}
+			switch m := msg.(type) {
+			case *goredis.Subscription:
+				if m.Kind == "subscribe" {
+					handle(Event{Kind: EventResync})
+				}
+			case *goredis.Message:
+				if e, ok := decodeEvent(m.Payload); ok {
+					handle(e)
+				}
+			}
+		}
+		ps.Close()
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package redis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+const (
+	// linkTTL keeps hot links in Redis; PostgreSQL stays the source of truth.
+	linkTTL = 24 * time.Hour
+	// missTTL is how long an unknown key is remembered as missing. Creates overwrite it at once.
+	missTTL = 30 * time.Second
+	// tombstone marks a key known to be missing.
+	tombstone = "-"
+	// opTimeout bounds cache writes made on behalf of writes that are already committed.
+	opTimeout = 300 * time.Millisecond
+)
+
+// LinkCache is the shared link cache: it implements link.Cache and serves the redirect path's
+// second level. Writes of committed changes overwrite; read-through fills never do (SET NX), so
+// a slow reader cannot put back a value older than the last write.
+type LinkCache struct {
+	c   *Client
+	bus *Bus
+	log *slog.Logger
+}
+
+var _ link.Cache = (*LinkCache)(nil)
+
+// NewLinkCache returns the cache over c, announcing changes on bus.
+func NewLinkCache(c *Client, bus *Bus, log *slog.Logger) *LinkCache {
+	return &LinkCache{c: c, bus: bus, log: log}
+}
+
+// cached is the stored form of a link: only what redirects need.
+type cached struct {
+	ID             int64      `json:"i"`
+	WorkspaceID    int64      `json:"w"`
+	DomainID       int64      `json:"d"`
+	Key            string     `json:"k"`
+	URL            string     `json:"u"`
+	RedirectStatus int        `json:"r"`
+	ForwardQuery   bool       `json:"f,omitempty"`
+	Status         string     `json:"s"`
+	ExpiresAt      *time.Time `json:"e,omitempty"`
+	Title          string     `json:"t,omitempty"`
+}
+
+func (lc *LinkCache) key(domainID int64, key string) string {
+	return lc.c.Key("link:" + strconv.FormatInt(domainID, 10) + ":" + key)
+}
+
+func encodeLink(l *link.Link) string {
+	b, _ := json.Marshal(cached{ID: l.ID, WorkspaceID: l.WorkspaceID, DomainID: l.DomainID, Key: l.Key,
+		URL: l.URL, RedirectStatus: l.RedirectStatus, ForwardQuery: l.ForwardQuery, Status: l.Status,
+		ExpiresAt: l.ExpiresAt, Title: l.Title})
+	return string(b)
+}
+
+func decodeLink(s string) (*link.Link, error) {
+	var c cached
+	if err := json.Unmarshal([]byte(s), &c); err != nil {
+		return nil, err
+	}
+	return &link.Link{ID: c.ID, WorkspaceID: c.WorkspaceID, DomainID: c.DomainID, Key: c.Key, URL: c.URL,
+		RedirectStatus: c.RedirectStatus, ForwardQuery: c.ForwardQuery, Status: c.Status,
+		ExpiresAt: c.ExpiresAt, Title: c.Title}, nil
+}
+
+// Created implements link.Cache: one pipelined round trip per batch. It also overwrites any
+// negative entry, so the new links resolve everywhere once their create call returns.
+func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	pipe := lc.c.rdb.Pipeline()
+	for _, l := range links {
+		pipe.Set(ctx, lc.key(l.DomainID, l.Key), encodeLink(l), linkTTL)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		// Deleting would fail the same way; a stale miss expires within missTTL.
+		lc.log.Warn("link cache: store created links", "links", len(links), "err", err)
+	}
+}
+
+// Changed implements link.Cache.
+func (lc *LinkCache) Changed(ctx context.Context, l *link.Link) {
+	lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), linkTTL)
+}
+
+// Removed implements link.Cache.
+func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) {
+	lc.replace(ctx, l.DomainID, l.Key, tombstone, missTTL)
+}
+
+func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, ttl time.Duration) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+	defer cancel()
+	if err := lc.c.rdb.Set(ctx, lc.key(domainID, key), value, ttl).Err(); err != nil {
+		lc.log.Warn("link cache: replace", "err", err)
+	}
+	if err := lc.bus.Publish(ctx, Event{Kind: EventLink, DomainID: domainID, Key: key}); err != nil {
+		lc.log.Warn("link cache: publish invalidation", "err", err)
+	}
+}
+
+// Reserved implements link.Cache.
+func (lc *LinkCache) Reserved(ctx context.Context, id int64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+	defer cancel()
+	if err := lc.bus.Publish(ctx, Event{Kind: EventReserved, ID: id}); err != nil {
+		lc.log.Warn("link cache: publish reservation", "err", err)
+	}
+}
+
+// Get returns the cached link at (domainID, key): found=false when Redis knows nothing, and
+// a nil link with found=true when the key is known to be missing.
+func (lc *LinkCache) Get(ctx context.Context, domainID int64, key string) (l *link.Link, found bool, err error) {
+	s, err := lc.c.rdb.Get(ctx, lc.key(domainID, key)).Result()
+	if errors.Is(err, goredis.Nil) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if s == tombstone {
+		return nil, true, nil
+	}
+	l, err = decodeLink(s)
+	if err != nil {
+		return nil, false, err
+	}
+	return l, true, nil
+}
+
+// Fill stores a link read from PostgreSQL, or a miss when l is nil, unless a newer write is there.
+func (lc *LinkCache) Fill(ctx context.Context, domainID int64, key string, l *link.Link) {
+	value, ttl := tombstone, missTTL
+	if l != nil {
+		value, ttl = encodeLink(l), linkTTL
+	}
+	if err := lc.c.rdb.SetNX(ctx, lc.key(domainID, key), value, ttl).Err(); err != nil {
+		lc.log.Debug("link cache: fill", "err", err)
+	}
+}

@@ -1,0 +1,137 @@
+// Package testenv gives tests their own migrated PostgreSQL database and Redis namespace on the
+// servers that `make test` starts (DATABASE_URL, REDIS_URL).
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/postgres"
+)
+
+const template = "shortlink_test_template"
+
+// DatabaseURL creates a fresh migrated database for t, dropped when t ends, and returns its URL.
+func DatabaseURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv("DATABASE_URL")
+	if base == "" {
+		t.Fatal("DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL and Redis")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, withDB(t, base, "postgres"))
+	if err != nil {
+		t.Fatalf("connect to PostgreSQL: %v", err)
+	}
+	defer admin.Close(ctx)
+	// Packages run in parallel: one lock makes sure the template is built once and never
+	// copied while it is being built.
+	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(727274)"); err != nil {
+		t.Fatalf("lock: %v", err)
+	}
+	defer admin.Exec(context.Background(), "SELECT pg_advisory_unlock(727274)")
+	var exists bool
+	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", template).Scan(&exists); err != nil {
+		t.Fatalf("look for template: %v", err)
+	}
+	if !exists {
+		if _, err := admin.Exec(ctx, "CREATE DATABASE "+template); err != nil {
+			t.Fatalf("create template: %v", err)
+		}
+		if err := postgres.Migrate(ctx, withDB(t, base, template)); err != nil {
+			admin.Exec(ctx, "DROP DATABASE "+template)
+			t.Fatalf("migrate template: %v", err)
+		}
+	}
+	name := "test_" + randomHex(6)
+	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, template)); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if c, err := pgx.Connect(ctx, withDB(t, base, "postgres")); err == nil {
+			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	return withDB(t, base, name)
+}
+
+// DB opens a pool on a fresh migrated database for t.
+func DB(t testing.TB) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), DatabaseURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
+// RedisURL is the Redis server of the test run.
+func RedisURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("REDIS_URL")
+	if u == "" {
+		t.Fatal("REDIS_URL is not set: run the tests with `make test`, which starts PostgreSQL and Redis")
+	}
+	return u
+}
+
+// RedisPrefix is a key namespace of t's own; its keys are deleted when t ends.
+func RedisPrefix(t testing.TB) string {
+	t.Helper()
+	prefix := "test:" + randomHex(6) + ":"
+	opt, err := goredis.ParseURL(RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c := goredis.NewClient(opt)
+		defer c.Close()
+		ctx := context.Background()
+		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+		for iter.Next(ctx) {
+			c.Del(ctx, iter.Val())
+		}
+	})
+	return prefix
+}
+
+// Redis returns a client of the test run's Redis and a key prefix of t's own.
+func Redis(t testing.TB) (*goredis.Client, string) {
+	t.Helper()
+	opt, err := goredis.ParseURL(RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := goredis.NewClient(opt)
+	t.Cleanup(func() { c.Close() })
+	return c, RedisPrefix(t)
+}
+
+func withDB(t testing.TB, base, name string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("DATABASE_URL: %v", err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Load run on loopback, in one go so the figures are comparable: redirects of cached links
+# against a bare net/http server answering a fixed 302 (the ceiling of this machine), then
+# link creation through the API with 64 concurrent clients. Needs DATABASE_URL and REDIS_URL
+# (make bench starts throwaway servers) and wrk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${BENCH_DURATION:-10s}
+CONNS=${BENCH_CONNECTIONS:-64}
+LINKS=${BENCH_LINKS:-100000}
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+[ -x bin/shortlink ] || { echo "bin/shortlink is missing: run make build" >&2; exit 1; }
+go build -o "$work/ceiling" ./bench/ceiling
+
+free_port() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+}
+
+wait_http() {
+  for _ in $(seq 1 100); do
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+port=$(free_port)
+ceiling_port=$(free_port)
+export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn
+export JWT_SECRET=${JWT_SECRET:-bench-secret-bench-secret-bench-secret-00}
+export CODE_KEY=${CODE_KEY:-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f}
+export REDIS_PREFIX="bench$$:"
+
+bin/shortlink migrate
+bin/shortlink serve 2>"$work/server.log" &
+pids+=($!)
+"$work/ceiling" -addr "127.0.0.1:$ceiling_port" &
+pids+=($!)
+wait_http "http://127.0.0.1:$port/healthz"
+wait_http "http://127.0.0.1:$ceiling_port/x" || true
+
+api="http://127.0.0.1:$port/api/v1"
+email="bench$$@example.com"
+signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"$email\",\"password\":\"bench-password\"}")
+token=$(sed -E 's/.*"access_token":"([^"]+)".*/\1/' <<<"$signup")
+ws=$(sed -E 's/.*"workspace":\{"id":([0-9]+).*/\1/' <<<"$signup")
+key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
+  -H 'Content-Type: application/json' -d '{"name":"bench","scopes":["links:read","links:write"]}' |
+  sed -E 's/.*"key":"([^"]+)".*/\1/')
+
+echo "seeding $LINKS links..."
+batch=$(awk 'BEGIN{printf "{\"links\":["; for(i=1;i<=1000;i++){printf "%s{\"url\":\"https://example.com/seed/%d\"}", (i>1?",":""), i}; printf "]}"}')
+: >"$work/codes"
+for _ in $(seq 1 $((LINKS / 1000))); do
+  curl -fsS -X POST "$api/workspaces/$ws/links/batch" -H "Authorization: Bearer $key" \
+    -H 'Content-Type: application/json' -d "$batch" | grep -o '"code":"[^"]*"' | cut -d'"' -f4 >>"$work/codes"
+done
+echo "seeded $(wc -l <"$work/codes") links"
+
+# wrk prints Requests/sec and, with --latency, the 99th percentile.
+measure() { # name url script args...
+  local name=$1 url=$2 script=$3; shift 3
+  local out
+  out=$(wrk -t2 -c"$CONNS" -d"$DURATION" --latency -s "$script" "$url" -- "$@")
+  local rps p99 non2xx total
+  rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
+  p99=$(awk '$1=="99%" {print $2}' <<<"$out")
+  non2xx=$(awk '/Non-2xx or 3xx/ {print $5}' <<<"$out")
+  total=$(awk '/requests in/ {print $1}' <<<"$out")
+  echo "$name|$rps|$p99|${non2xx:-0}|$total"
+}
+
+to_ms() { # 1.23ms / 450.00us / 1.02s -> milliseconds
+  awk -v v="$1" 'BEGIN{ if (v ~ /us$/) {sub(/us$/,"",v); print v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v+0} else {sub(/s$/,"",v); print v*1000} }'
+}
+
+echo "warming caches..."
+wrk -t2 -c"$CONNS" -d3s -s bench/redirect.lua "http://127.0.0.1:$port" -- "$work/codes" >/dev/null
+wrk -t2 -c"$CONNS" -d2s -s bench/redirect.lua "http://127.0.0.1:$ceiling_port" -- "$work/codes" >/dev/null
+
+echo "measuring ($DURATION each, $CONNS connections, wrk -t2 on the same 2 cores)..."
+ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$work/codes")
+redir=$(measure redirect "http://127.0.0.1:$port" bench/redirect.lua "$work/codes")
+before=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
+create=$(measure create "$api/workspaces/$ws/links" bench/create.lua "$key")
+after=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
+
+IFS='|' read -r _ c_rps c_p99 _ _ <<<"$ceil"
+IFS='|' read -r _ r_rps r_p99 r_bad _ <<<"$redir"
+IFS='|' read -r _ k_rps k_p99 k_bad k_total <<<"$create"
+secs=${DURATION%s}
+acked=$(( (k_total - k_bad) ))
+printf '\n%-34s %12s %10s\n' "run" "requests/s" "p99"
+printf '%-34s %12s %10s\n' "ceiling (bare net/http 302)" "$c_rps" "$c_p99"
+printf '%-34s %12s %10s\n' "shortlink redirect (cached)" "$r_rps" "$r_p99"
+printf '%-34s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
+echo
+awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99")" \
+  'BEGIN{printf "redirect throughput / ceiling: %.2f   (target >= 0.70)\nredirect p99 / ceiling p99:    %.2f   (target <= 1.50)\n", r/c, rp/cp}'
+echo "redirect answers that were not 3xx: ${r_bad}"
+echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
