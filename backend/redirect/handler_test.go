@@ -1,0 +1,123 @@
+package redirect_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/code"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redirect"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+// fixture is a resolver over a real database holding n links in one workspace.
+func fixture(tb testing.TB, n int) (*redirect.Handler, *code.Codec, []string) {
+	tb.Helper()
+	db := testenv.DB(tb)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('bench') RETURNING id`).Scan(&ws); err != nil {
+		tb.Fatal(err)
+	}
+	codec, err := code.New(make([]byte, 16), make([]byte, 7), 6)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	store := postgres.NewLinkStore(db)
+	links := make([]*link.Link, n)
+	keys := make([]string, n)
+	for i := range links {
+		k, _ := codec.Encode(uint64(i + 1))
+		keys[i] = k
+		links[i] = &link.Link{ID: int64(i + 1), WorkspaceID: ws, Key: k, URL: fmt.Sprintf("https://example.com/%d", i),
+			RedirectStatus: 302, Status: link.StatusActive, CreatedAt: time.Now()}
+	}
+	if _, err := store.Insert(ctx, links); err != nil {
+		tb.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	resolver := redirect.NewResolver(store, nil, codec, 100000, log)
+	resolver.Issued(int64(n))
+	return redirect.NewHandler(resolver, []string{"sho.rt"}), codec, keys
+}
+
+func TestHandlerRedirects(t *testing.T) {
+	h, codec, keys := fixture(t, 10)
+	for _, tc := range []struct {
+		path, host string
+		status     int
+		location   string
+	}{
+		{"/" + keys[3], "sho.rt", 302, "https://example.com/3"},
+		{"/" + keys[3], "SHO.RT:8080", 302, "https://example.com/3"},
+		{"/" + keys[3], "other.example", 404, ""},
+		{"/" + keys[3] + "+", "sho.rt", 200, ""},
+		{"/", "sho.rt", 404, ""},
+		{"/x/y", "sho.rt", 404, ""},
+	} {
+		r := httptest.NewRequest("GET", tc.path, nil)
+		r.Host = tc.host
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tc.status || w.Header().Get("Location") != tc.location {
+			t.Errorf("GET %s%s = %d %q, want %d %q", tc.host, tc.path, w.Code, w.Header().Get("Location"), tc.status, tc.location)
+		}
+	}
+	far, _ := codec.Encode(codec.Max())
+	r := httptest.NewRequest("GET", "/"+far, nil)
+	r.Host = "sho.rt"
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusNotFound {
+		t.Fatalf("never-issued code: %d", w.Code)
+	}
+}
+
+// BenchmarkRedirectCached measures the handler alone on cached links (go test -bench).
+func BenchmarkRedirectCached(b *testing.B) {
+	h, _, keys := fixture(b, 1000)
+	reqs := make([]*http.Request, len(keys))
+	for i, k := range keys {
+		reqs[i] = httptest.NewRequest("GET", "/"+k, nil)
+		reqs[i].Host = "sho.rt"
+		h.ServeHTTP(httptest.NewRecorder(), reqs[i]) // warm the in-process cache
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := &discard{h: http.Header{}}
+		i := 0
+		for pb.Next() {
+			clear(w.h)
+			h.ServeHTTP(w, reqs[i%len(reqs)])
+			i++
+		}
+	})
+}
+
+// BenchmarkRejectNeverIssued measures the answer to a code whose ID was never issued.
+func BenchmarkRejectNeverIssued(b *testing.B) {
+	h, codec, _ := fixture(b, 10)
+	far, _ := codec.Encode(codec.Max() - 1)
+	req := httptest.NewRequest("GET", "/"+far, nil)
+	req.Host = "sho.rt"
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		w := &discard{h: http.Header{}}
+		h.ServeHTTP(w, req)
+	}
+}
+
+type discard struct{ h http.Header }
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discard) WriteHeader(int)             {}
