@@ -11,19 +11,25 @@ const Alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 // DefaultLength is the code length unless configured otherwise (62^6 ≈ 5.7e10 codes).
 const DefaultLength = 6
 
-// Codec maps IDs to codes of one fixed length and back. It is safe for concurrent use.
+// ErrRange is returned for IDs above Max.
+var ErrRange = errors.New("id has no code of this length")
+
+// Codec maps IDs to codes of one fixed length and back; it is immutable, so safe for
+// concurrent use.
 type Codec struct {
 	ff     *FF31
 	length int
-	u, v   int
-	modU   uint64
-	modV   uint64
+	u      int        // symbols in the first half: ceil(length/2)
+	mods   [2]modulus // 62^u for even rounds, 62^(length-u) for odd ones
 	max    uint64
 }
 
-// New returns a codec for codes of the given length (5..8). key is 16, 24 or 32 bytes (AES),
+// New returns a codec for codes of the given length (5..8); key is 16, 24 or 32 bytes (AES),
 // tweak is 7 bytes (FF3-1).
 func New(key, tweak []byte, length int) (*Codec, error) {
+	// FF3-1 itself would allow 4 to 32 symbols; 5 gives enough codes (62^5 ≈ 9.2e8) to be
+	// worth deploying, and 8 keeps each half below 62^4 < 2^24, so the rounds run on uint64s
+	// and fixed-size arrays.
 	if length < 5 || length > 8 {
 		return nil, fmt.Errorf("code length must be 5 to 8, got %d", length)
 	}
@@ -31,10 +37,9 @@ func New(key, tweak []byte, length int) (*Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Codec{ff: ff, length: length, u: (length + 1) / 2}
-	c.v = length - c.u
-	c.modU, c.modV = pow62(c.u), pow62(c.v)
-	c.max = pow62(length) - 1
+	u := (length + 1) / 2
+	c := &Codec{ff: ff, length: length, u: u, max: pow62(length) - 1}
+	c.mods = [2]modulus{newModulus(pow62(u)), newModulus(pow62(length - u))}
 	return c, nil
 }
 
@@ -52,10 +57,7 @@ func (c *Codec) Length() int { return c.length }
 // Max is the largest ID that has a code: 62^length - 1.
 func (c *Codec) Max() uint64 { return c.max }
 
-// ErrRange is returned for IDs above Max.
-var ErrRange = errors.New("id has no code of this length")
-
-// Encode returns the code of id.
+// Encode returns the code of id, or ErrRange if id > Max().
 func (c *Codec) Encode(id uint64) (string, error) {
 	if id > c.max {
 		return "", ErrRange
@@ -70,11 +72,13 @@ func (c *Codec) Encode(id uint64) (string, error) {
 	a, b := revNum(digits[:c.u]), revNum(digits[c.u:c.length])
 	blk := new([16]byte)
 	for i := 0; i < 8; i++ {
-		m := c.modU
-		if i%2 == 1 {
-			m = c.modV
+		mod := c.mods[i%2]
+		// a and y are both below m, so one conditional subtraction reduces their sum.
+		s := a + c.ff.roundY(blk, i, b, mod)
+		if s >= mod.m {
+			s -= mod.m
 		}
-		a, b = b, (a+c.ff.roundY(blk, i, b, m))%m
+		a, b = b, s
 	}
 	var out [8]byte
 	writeRev(out[:c.u], a)
@@ -99,12 +103,12 @@ func (c *Codec) Decode(s string) (id uint64, ok bool) {
 	a, b := revNum(digits[:c.u]), revNum(digits[c.u:c.length])
 	blk := new([16]byte)
 	for i := 7; i >= 0; i-- {
-		m := c.modU
-		if i%2 == 1 {
-			m = c.modV
+		mod := c.mods[i%2]
+		y := c.ff.roundY(blk, i, a, mod)
+		if b < y {
+			b += mod.m
 		}
-		y := c.ff.roundY(blk, i, a, m)
-		a, b = (b+m-y)%m, a
+		a, b = b-y, a
 	}
 	for i := 0; i < c.u; i++ {
 		digits[i] = a % 62
@@ -120,7 +124,8 @@ func (c *Codec) Decode(s string) (id uint64, ok bool) {
 	return id, true
 }
 
-// Shaped reports whether s has the length and alphabet of a code (cheap, no cryptography).
+// Shaped reports whether s has the length and alphabet of a code, so callers can turn away
+// junk paths without spending any cryptography on them.
 func (c *Codec) Shaped(s string) bool {
 	if len(s) != c.length {
 		return false

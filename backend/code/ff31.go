@@ -9,8 +9,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 )
 
@@ -25,7 +25,7 @@ type FF31 struct {
 	maxLen   int
 }
 
-// NewFF31 returns an FF3-1 cipher. key is an AES key (16, 24 or 32 bytes), tweak is 7 bytes,
+// NewFF31 returns an FF3-1 cipher; key is an AES key (16, 24 or 32 bytes), tweak is 7 bytes,
 // and the alphabet's length is the radix.
 func NewFF31(key, tweak []byte, alphabet string) (*FF31, error) {
 	radix := len(alphabet)
@@ -54,16 +54,31 @@ func NewFF31(key, tweak []byte, alphabet string) (*FF31, error) {
 		}
 		f.value[alphabet[i]] = int16(i)
 	}
-	// The 56-bit tweak splits into two 28-bit halves, each padded with four zero bits.
+	// The 56-bit tweak splits into two 28-bit halves, each padded with four zero bits:
+	// TL = T[0..27] || 0^4, TR = T[32..55] || T[28..31] || 0^4.
 	f.tl = [4]byte{tweak[0], tweak[1], tweak[2], tweak[3] & 0xf0}
 	f.tr = [4]byte{tweak[4], tweak[5], tweak[6], tweak[3] << 4}
-	// radix^minlen ≥ 1,000,000 and 2 ≤ minlen ≤ maxlen ≤ 2·floor(log_radix(2^96)).
-	f.minLen = int(math.Ceil(6 / math.Log10(float64(radix))))
-	if f.minLen < 2 {
-		f.minLen = 2
-	}
-	f.maxLen = 2 * int(math.Floor(96/math.Log2(float64(radix))))
+	f.minLen, f.maxLen = domain(radix)
 	return f, nil
+}
+
+// domain returns the spec's length bounds: radix^minLen ≥ 1,000,000 (and minLen ≥ 2), and
+// maxLen = 2·floor(log_radix(2^96)), which keeps each half within the 12 bytes of P.
+// Integers, not logarithms, so exact powers (radix 10, 100, 2^k) land on the right side.
+func domain(radix int) (minLen, maxLen int) {
+	r := big.NewInt(int64(radix))
+	p := big.NewInt(1)
+	million := big.NewInt(1_000_000)
+	for minLen = 0; p.Cmp(million) < 0; minLen++ {
+		p.Mul(p, r)
+	}
+	minLen = max(minLen, 2)
+	limit := new(big.Int).Lsh(big.NewInt(1), 96)
+	k := 0
+	for p.SetInt64(int64(radix)); p.Cmp(limit) <= 0; p.Mul(p, r) {
+		k++
+	}
+	return minLen, 2 * k
 }
 
 // Encrypt enciphers a numeral string written in the cipher's alphabet.
@@ -163,21 +178,33 @@ func (f *FF31) writeRev(out *strings.Builder, x *big.Int, m int) {
 	}
 }
 
-// roundY is the fast round function for halves below 2^64: y = NUM(S) reduced mod m.
-// blk is scratch space the caller reuses across rounds (it escapes to the heap once).
-func (f *FF31) roundY(blk *[16]byte, i int, x, m uint64) uint64 {
-	w := f.tr
+// modulus is radix^m for one half, with 2^64 mod radix^m so that a 128-bit AES output
+// reduces with one multiplication and one division instead of several.
+type modulus struct{ m, r64 uint64 }
+
+func newModulus(m uint64) modulus {
+	return modulus{m: m, r64: (^uint64(0)%m + 1) % m}
+}
+
+// roundY is the round function for halves whose numbers fit in a uint64: it returns
+// NUM(S) mod m, where S is the round-i output for the half x. blk is scratch space the
+// caller reuses across rounds (passing it to the AES interface moves it to the heap once).
+func (f *FF31) roundY(blk *[16]byte, i int, x uint64, mod modulus) uint64 {
+	w := &f.tr
 	if i%2 == 1 {
-		w = f.tl
+		w = &f.tl
 	}
-	// REVB(P) = LE96(x) || W[3]⊕i, W[2], W[1], W[0]; NUM(REVB(out)) reads out little-endian.
-	*blk = [16]byte{}
+	// REVB(P) = LE96(x) || W[3]⊕i, W[2], W[1], W[0].
 	binary.LittleEndian.PutUint64(blk[:8], x)
+	blk[8], blk[9], blk[10], blk[11] = 0, 0, 0, 0
 	blk[12], blk[13], blk[14], blk[15] = w[3]^byte(i), w[2], w[1], w[0]
 	f.block.Encrypt(blk[:], blk[:])
-	lo := binary.LittleEndian.Uint64(blk[:8]) % m
-	hi := binary.LittleEndian.Uint64(blk[8:]) % m
-	// y mod m = (hi·2^64 + lo) mod m; m < 2^24 keeps every product below 2^64.
-	two64 := (math.MaxUint64%m + 1) % m
-	return (hi*two64%m + lo) % m
+	// NUM(REVB(out)) reads the output little-endian: y = hi·2^64 + lo ≡ hi·r64 + lo (mod m).
+	lo := binary.LittleEndian.Uint64(blk[:8])
+	hi := binary.LittleEndian.Uint64(blk[8:])
+	ph, pl := bits.Mul64(hi, mod.r64)
+	pl, carry := bits.Add64(pl, lo, 0)
+	// ph < r64 (hi < 2^64), so ph+carry ≤ r64 < m and the quotient fits in 64 bits.
+	_, y := bits.Div64(ph+carry, pl, mod.m)
+	return y
 }
