@@ -87,6 +87,8 @@ func (b *Bus) Publish(ctx context.Context, e Event) error {
 func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 	for ctx.Err() == nil {
 		ps := b.c.rdb.Subscribe(ctx, b.channel())
+		// Receive does not return when ctx ends; closing the subscription makes it return.
+		stop := context.AfterFunc(ctx, func() { ps.Close() })
 		for {
 			msg, err := ps.Receive(ctx)
 			if err != nil {
@@ -106,6 +108,7 @@ func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 				}
 			}
 		}
+		stop()
 		ps.Close()
 		select {
 		case <-ctx.Done():
