@@ -37,6 +37,7 @@ type App struct {
 	bus      *redis.Bus
 	ids      *postgres.IDSource
 	links    *link.Service
+	accounts *account.Service
 	resolver *redirect.Resolver
 	api      *httpapi.Server
 	visitors *redirect.Handler
@@ -89,7 +90,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		AccessTTL:  cfg.AccessTokenTTL,
 		RefreshTTL: cfg.RefreshTokenTTL,
 	}, postgres.NewRefreshTokenStore(db), rc.Redis(), cfg.RedisPrefix, log)
-	accounts := account.NewService(postgres.NewAccountStore(db), authSvc, log)
+	accounts := account.NewService(postgres.NewAccountStore(db), log)
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
 			a.links.Close()
@@ -97,10 +98,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, fmt.Errorf("operator account: %w", err)
 		}
 	}
-	a.api = httpapi.New(httpapi.Deps{
+	a.accounts = accounts
+	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
+		TrustedProxies: cfg.TrustedProxies,
 	})
+	if err != nil {
+		a.links.Close()
+		db.Close()
+		return nil, err
+	}
 	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames())
 	a.server = &http.Server{
 		Handler:           a,
@@ -262,10 +270,17 @@ func (a *App) Close(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("shutdown http: %w", err))
 	}
 	a.links.Close()
+	a.accounts.Close()
 	if a.stop != nil {
 		a.stop()
 	}
-	a.wg.Wait()
+	done := make(chan struct{})
+	go func() { a.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("background loops: %w", ctx.Err()))
+	}
 	if a.redis != nil {
 		a.redis.Close()
 	}

@@ -5,6 +5,7 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -26,6 +27,9 @@ type Deps struct {
 	MaxBodyBytes int64
 	// SecureCookies sets the Secure flag on session cookies (https deployments).
 	SecureCookies bool
+	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is believed when
+	// finding a client's IP (for rate limits); empty trusts none.
+	TrustedProxies []string
 }
 
 // Server is the API's http.Handler.
@@ -42,11 +46,14 @@ type Server struct {
 const requestIDKey = "request_id"
 
 // New builds the router.
-func New(d Deps) *Server {
+func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		links: d.Links, accounts: d.Accounts, auth: d.Auth, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, engine: gin.New(),
+	}
+	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.Use(s.requestID, s.recover, observe)
@@ -55,7 +62,7 @@ func New(d Deps) *Server {
 		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Message: "method not allowed on this endpoint"}})
 	})
 	s.routes()
-	return s
+	return s, nil
 }
 
 // ServeHTTP makes Server an http.Handler.

@@ -1,0 +1,238 @@
+// Package account holds users, workspaces (the tenants), members and their roles,
+// invitations and workspace API keys, and the Service that manages them.
+package account
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// System roles, across tenants.
+const (
+	SystemUser      = "user"
+	SystemModerator = "moderator"
+	SystemOperator  = "operator"
+)
+
+// Workspace roles, strongest first.
+const (
+	RoleOwner  = "owner"
+	RoleAdmin  = "admin"
+	RoleMember = "member"
+	RoleViewer = "viewer"
+)
+
+// Plans a workspace may be on; what each unlocks is the plan package's business.
+const (
+	PlanFree       = "free"
+	PlanTrial      = "trial"
+	PlanPersonal   = "personal"
+	PlanEnterprise = "enterprise"
+)
+
+// Plans lists every plan, cheapest first.
+var Plans = []string{PlanFree, PlanTrial, PlanPersonal, PlanEnterprise}
+
+// API-key scopes.
+const (
+	ScopeLinksRead  = "links:read"
+	ScopeLinksWrite = "links:write"
+	ScopeStatsRead  = "stats:read"
+)
+
+// Scopes lists every API-key scope.
+var Scopes = []string{ScopeLinksRead, ScopeLinksWrite, ScopeStatsRead}
+
+// Permission is something a caller may do inside a workspace.
+type Permission int
+
+// The permissions; roles and API-key scopes grant them.
+const (
+	PermRead       Permission = iota + 1 // see the workspace and its members
+	PermLinksRead                        // list and read links
+	PermLinksWrite                       // create, edit and delete links
+	PermStatsRead                        // read statistics
+	PermManage                           // members, invitations, API keys, rename
+	PermOwn                              // delete the workspace
+)
+
+func (p Permission) String() string {
+	switch p {
+	case PermRead:
+		return "read"
+	case PermLinksRead:
+		return "links:read"
+	case PermLinksWrite:
+		return "links:write"
+	case PermStatsRead:
+		return "stats:read"
+	case PermManage:
+		return "manage"
+	case PermOwn:
+		return "own"
+	}
+	return "unknown"
+}
+
+// rolePerms is the whole role model: each role has what the one below it has, and more.
+var rolePerms = map[string][]Permission{
+	RoleViewer: {PermRead, PermLinksRead, PermStatsRead},
+	RoleMember: {PermRead, PermLinksRead, PermStatsRead, PermLinksWrite},
+	RoleAdmin:  {PermRead, PermLinksRead, PermStatsRead, PermLinksWrite, PermManage},
+	RoleOwner:  {PermRead, PermLinksRead, PermStatsRead, PermLinksWrite, PermManage, PermOwn},
+}
+
+// ValidRole reports whether role is a workspace role.
+func ValidRole(role string) bool { _, ok := rolePerms[role]; return ok }
+
+// RoleAllows reports whether a member with role may do p.
+func RoleAllows(role string, p Permission) bool { return slices.Contains(rolePerms[role], p) }
+
+// ScopeFor names the API-key scope that grants p, "" when no scope can (keys never manage).
+func ScopeFor(p Permission) string {
+	switch p {
+	case PermLinksRead:
+		return ScopeLinksRead
+	case PermLinksWrite:
+		return ScopeLinksWrite
+	case PermStatsRead:
+		return ScopeStatsRead
+	}
+	return ""
+}
+
+// ScopesAllow reports whether an API key with scopes may do p. Every key may see its own
+// workspace; links:write implies links:read; no scope grants managing or owning.
+func ScopesAllow(scopes []string, p Permission) bool {
+	switch p {
+	case PermRead:
+		return true
+	case PermLinksRead:
+		return slices.Contains(scopes, ScopeLinksRead) || slices.Contains(scopes, ScopeLinksWrite)
+	case PermLinksWrite, PermStatsRead:
+		return slices.Contains(scopes, ScopeFor(p))
+	}
+	return false
+}
+
+// User is a person who logs in.
+type User struct {
+	ID         int64     `json:"id"`
+	Email      string    `json:"email"`
+	SystemRole string    `json:"system_role"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Workspace is a tenant. Role is the caller's role in it, where a listing shows it.
+type Workspace struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Plan      string    `json:"plan"`
+	Role      string    `json:"role,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Member is a user's membership of a workspace.
+type Member struct {
+	UserID    int64     `json:"user_id"`
+	Email     string    `json:"email"`
+	Role      string    `json:"role"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Invitation asks an existing user to join a workspace with a role.
+type Invitation struct {
+	ID            int64     `json:"id"`
+	WorkspaceID   int64     `json:"workspace_id"`
+	WorkspaceName string    `json:"workspace_name"`
+	UserID        int64     `json:"user_id"`
+	Email         string    `json:"email"`
+	Role          string    `json:"role"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// APIKey is a workspace's key for the API; only a hash of its secret is kept.
+type APIKey struct {
+	ID          int64      `json:"id"`
+	WorkspaceID int64      `json:"workspace_id"`
+	Name        string     `json:"name"`
+	Prefix      string     `json:"prefix"`
+	Scopes      []string   `json:"scopes"`
+	CreatedBy   *int64     `json:"created_by,omitempty"`
+	CreatedAt   time.Time  `json:"created_at"`
+	LastUsedAt  *time.Time `json:"last_used_at"`
+	RevokedAt   *time.Time `json:"revoked_at,omitempty"`
+}
+
+// Store keeps accounts. Every method taking a workspace ID touches nothing outside that
+// workspace: an ID of another workspace's member, invitation or key is simply not found.
+// Methods return apperr not_found and conflict errors where noted; anything else is internal.
+type Store interface {
+	// CreateUser creates a user, a workspace named wsName and the user's ownership of it, in
+	// one transaction. Returns conflict if the email is taken.
+	CreateUser(ctx context.Context, email, passwordHash, wsName string) (*User, *Workspace, error)
+	// UserByEmail returns a user and their password hash; not_found if there is none.
+	UserByEmail(ctx context.Context, email string) (*User, string, error)
+	// User returns a user; not_found if there is none.
+	User(ctx context.Context, id int64) (*User, error)
+	// UpsertOperator makes the user with email an operator with that password, creating the
+	// user (and a workspace of their own) if needed.
+	UpsertOperator(ctx context.Context, email, passwordHash string) (*User, error)
+
+	// WorkspacesOf lists the user's workspaces with their role in each.
+	WorkspacesOf(ctx context.Context, userID int64) ([]*Workspace, error)
+	// CreateWorkspace creates a free workspace owned by the user.
+	CreateWorkspace(ctx context.Context, ownerID int64, name string) (*Workspace, error)
+	// Workspace returns a workspace; not_found if there is none.
+	Workspace(ctx context.Context, id int64) (*Workspace, error)
+	// RenameWorkspace returns not_found if there is no such workspace.
+	RenameWorkspace(ctx context.Context, id int64, name string) (*Workspace, error)
+	// DeleteWorkspace deletes a workspace and everything in it; not_found if there is none.
+	DeleteWorkspace(ctx context.Context, id int64) error
+
+	// Role is the user's role in the workspace; not_found if they are not a member.
+	Role(ctx context.Context, workspaceID, userID int64) (string, error)
+	// Members lists the workspace's members, oldest first.
+	Members(ctx context.Context, workspaceID int64) ([]*Member, error)
+	// SetRole changes a member's role. Returns not_found if the user is not a member and
+	// conflict if the workspace would be left without an owner.
+	SetRole(ctx context.Context, workspaceID, userID int64, role string) (*Member, error)
+	// RemoveMember ends a membership, with the same errors as SetRole.
+	RemoveMember(ctx context.Context, workspaceID, userID int64) error
+
+	// CreateInvitation returns conflict if the user is already invited to the workspace.
+	CreateInvitation(ctx context.Context, workspaceID, userID int64, role string, by int64) (*Invitation, error)
+	// Invitations lists the workspace's pending invitations.
+	Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error)
+	// InvitationsFor lists the invitations a user has received.
+	InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error)
+	// AcceptInvitation turns the user's invitation into a membership and returns the
+	// workspace; not_found unless the invitation is addressed to that user.
+	AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error)
+	// DeclineInvitation returns not_found unless the invitation is addressed to that user.
+	DeclineInvitation(ctx context.Context, userID, id int64) error
+	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
+	DeleteInvitation(ctx context.Context, workspaceID, id int64) error
+
+	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
+	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)
+	// APIKeys lists the workspace's keys that are not revoked.
+	APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error)
+	// RevokeAPIKey returns not_found if the workspace has no live key with id.
+	RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
+	// APIKeyByHash returns the key with that hash, revoked or not; not_found if there is none.
+	APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
+	// TouchAPIKey records that the key was used at the given time.
+	TouchAPIKey(ctx context.Context, workspaceID, id int64, at time.Time) error
+
+	// ListWorkspaces pages through every workspace, newest first, IDs below before (0: from
+	// the newest).
+	ListWorkspaces(ctx context.Context, before int64, limit int) ([]*Workspace, error)
+	// SetPlan returns not_found if there is no such workspace.
+	SetPlan(ctx context.Context, workspaceID int64, plan string) (*Workspace, error)
+	// ListUsers pages through every user like ListWorkspaces.
+	ListUsers(ctx context.Context, before int64, limit int) ([]*User, error)
+	// SetSystemRole returns not_found if there is no such user.
+	SetSystemRole(ctx context.Context, userID int64, role string) (*User, error)
+}

@@ -1,0 +1,486 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/maypok86/otter/v2"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+)
+
+// keyCacheTTL bounds how long a key revoked on another node keeps working here.
+const keyCacheTTL = 5 * time.Second
+
+// touchEvery bounds how often a key's last-used time is written.
+const touchEvery = time.Minute
+
+// MaxPage is the largest page of an operator listing.
+const MaxPage = 100
+
+// Service manages users, workspaces, members, invitations and API keys.
+type Service struct {
+	store Store
+	log   *slog.Logger
+	// keys caches API keys by the hash of their secret, so a busy integration costs no
+	// database round trip per request.
+	keys *otter.Cache[string, *APIKey]
+
+	mu      sync.Mutex
+	touched map[int64]time.Time // when each key's use was last written
+	pending sync.WaitGroup      // last-used writes in flight
+}
+
+// NewService returns the account service.
+func NewService(store Store, log *slog.Logger) *Service {
+	return &Service{
+		store: store,
+		log:   log,
+		keys: otter.Must(&otter.Options[string, *APIKey]{
+			MaximumSize:      100_000,
+			ExpiryCalculator: otter.ExpiryWriting[string, *APIKey](keyCacheTTL),
+		}),
+		touched: map[int64]time.Time{},
+	}
+}
+
+// Close waits for the last-used times still being written.
+func (s *Service) Close() { s.pending.Wait() }
+
+// NormalizeEmail trims and lower-cases an address and checks its syntax.
+func NormalizeEmail(email string) (string, error) {
+	e := strings.ToLower(strings.TrimSpace(email))
+	if e == "" {
+		return "", apperr.Errorf(apperr.Invalid, "email is required")
+	}
+	if len(e) > 254 {
+		return "", apperr.Errorf(apperr.Invalid, "email must be at most 254 characters")
+	}
+	// ParseAddress also accepts "Name <a@b.c>"; only a bare address that parses to itself
+	// is an address we can store and compare.
+	a, err := mail.ParseAddress(e)
+	at := strings.LastIndexByte(e, '@')
+	if err != nil || a.Address != e || at < 1 || !validDomain(e[at+1:]) {
+		return "", apperr.Errorf(apperr.Invalid, "email %q is not a valid address", email)
+	}
+	return e, nil
+}
+
+func validDomain(d string) bool {
+	if !strings.Contains(d, ".") || strings.HasPrefix(d, ".") || strings.HasSuffix(d, ".") || strings.Contains(d, "..") {
+		return false
+	}
+	return !strings.ContainsAny(d, "[]\"\\ ")
+}
+
+// ValidatePassword checks a new password's length, in characters.
+func ValidatePassword(p string) error {
+	if n := utf8.RuneCountInString(p); n < 8 || n > 256 {
+		return apperr.Errorf(apperr.Invalid, "password must be 8 to 256 characters")
+	}
+	return nil
+}
+
+// ValidateName trims a workspace or API-key name and checks it is 1 to 100 characters.
+func ValidateName(name string) (string, error) {
+	n := strings.TrimSpace(name)
+	if n == "" || !utf8.ValidString(n) || utf8.RuneCountInString(n) > 100 {
+		return "", apperr.Errorf(apperr.Invalid, "name must be 1 to 100 characters")
+	}
+	return n, nil
+}
+
+// defaultWorkspaceName names a new user's first workspace after their address.
+func defaultWorkspaceName(email string) string {
+	const suffix = "'s workspace"
+	local := email[:strings.LastIndexByte(email, '@')]
+	if r := []rune(local); len(r) > 100-len(suffix) {
+		local = string(r[:100-len(suffix)])
+	}
+	return local + suffix
+}
+
+// Signup creates a user with a free workspace of their own that they own.
+func (s *Service) Signup(ctx context.Context, email, password string) (*User, *Workspace, error) {
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := ValidatePassword(password); err != nil {
+		return nil, nil, err
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, ws, err := s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
+	if apperr.Is(err, apperr.Conflict) {
+		return nil, nil, apperr.Errorf(apperr.Conflict, "an account with this email already exists")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, ws, nil
+}
+
+// errLogin is the one answer to a wrong email or a wrong password, so the login form does not
+// tell which addresses have accounts.
+var errLogin = apperr.Errorf(apperr.Unauthorized, "wrong email or password")
+
+// Login checks an email and password. An unknown email costs a password check too, so the
+// two failures take about the same time.
+func (s *Service) Login(ctx context.Context, email, password string) (*User, error) {
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		auth.SpendPasswordCheck(password)
+		return nil, errLogin
+	}
+	u, hash, err := s.store.UserByEmail(ctx, e)
+	if apperr.Is(err, apperr.NotFound) {
+		auth.SpendPasswordCheck(password)
+		return nil, errLogin
+	}
+	if err != nil {
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	if !auth.VerifyPassword(hash, password) {
+		return nil, errLogin
+	}
+	return u, nil
+}
+
+// EnsureOperator creates the configured operator account, or gives an existing account of
+// that email the operator role and the configured password. It runs at start-up.
+func (s *Service) EnsureOperator(ctx context.Context, email, password string) (*User, error) {
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		return nil, fmt.Errorf("OPERATOR_EMAIL: %w", err)
+	}
+	if err := ValidatePassword(password); err != nil {
+		return nil, fmt.Errorf("OPERATOR_PASSWORD: %w", err)
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.UpsertOperator(ctx, e, hash)
+}
+
+// User returns a user by ID; not_found if there is none.
+func (s *Service) User(ctx context.Context, id int64) (*User, error) { return s.store.User(ctx, id) }
+
+// WorkspacesOf lists the user's workspaces with their role in each.
+func (s *Service) WorkspacesOf(ctx context.Context, userID int64) ([]*Workspace, error) {
+	return s.store.WorkspacesOf(ctx, userID)
+}
+
+// CreateWorkspace makes a new free workspace owned by the user.
+func (s *Service) CreateWorkspace(ctx context.Context, userID int64, name string) (*Workspace, error) {
+	n, err := ValidateName(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.CreateWorkspace(ctx, userID, n)
+}
+
+// Workspace returns a workspace; callers have checked the caller may see it.
+func (s *Service) Workspace(ctx context.Context, id int64) (*Workspace, error) {
+	return s.store.Workspace(ctx, id)
+}
+
+// RenameWorkspace changes a workspace's name.
+func (s *Service) RenameWorkspace(ctx context.Context, id int64, name string) (*Workspace, error) {
+	n, err := ValidateName(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.RenameWorkspace(ctx, id, n)
+}
+
+// DeleteWorkspace deletes a workspace and everything in it; its API keys stop at once here.
+func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
+	if err := s.store.DeleteWorkspace(ctx, id); err != nil {
+		return err
+	}
+	s.forgetKeys(func(k *APIKey) bool { return k.WorkspaceID == id })
+	return nil
+}
+
+// Role is the user's role in the workspace; not_found if they are not a member.
+func (s *Service) Role(ctx context.Context, workspaceID, userID int64) (string, error) {
+	return s.store.Role(ctx, workspaceID, userID)
+}
+
+// Members lists a workspace's members.
+func (s *Service) Members(ctx context.Context, workspaceID int64) ([]*Member, error) {
+	return s.store.Members(ctx, workspaceID)
+}
+
+var errNoMember = apperr.Errorf(apperr.NotFound, "member not found")
+
+// memberRole is the role of a member of the workspace, not_found naming the member.
+func (s *Service) memberRole(ctx context.Context, workspaceID, userID int64) (string, error) {
+	role, err := s.store.Role(ctx, workspaceID, userID)
+	if apperr.Is(err, apperr.NotFound) {
+		return "", errNoMember
+	}
+	return role, err
+}
+
+// SetMemberRole changes a member's role on behalf of a manager whose role is actorRole. Only
+// owners make owners or change an owner's role; the last owner cannot step down.
+func (s *Service) SetMemberRole(ctx context.Context, workspaceID int64, actorRole string, userID int64, role string) (*Member, error) {
+	if !ValidRole(role) {
+		return nil, apperr.Errorf(apperr.Invalid, "role must be owner, admin, member or viewer")
+	}
+	if !RoleAllows(actorRole, PermManage) {
+		return nil, apperr.Errorf(apperr.Forbidden, "only owners and admins change roles")
+	}
+	current, err := s.memberRole(ctx, workspaceID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if actorRole != RoleOwner && (current == RoleOwner || role == RoleOwner) {
+		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can change an owner's role or make an owner")
+	}
+	return s.store.SetRole(ctx, workspaceID, userID, role)
+}
+
+// RemoveMember removes userID from the workspace on behalf of actorID. Anyone may leave;
+// owners and admins remove others, but only owners remove owners; the last owner stays.
+func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, actorRole string, userID int64) error {
+	current, err := s.memberRole(ctx, workspaceID, userID)
+	if err != nil {
+		return err
+	}
+	if actorID != userID {
+		if !RoleAllows(actorRole, PermManage) {
+			return apperr.Errorf(apperr.Forbidden, "you may only remove yourself")
+		}
+		if current == RoleOwner && actorRole != RoleOwner {
+			return apperr.Errorf(apperr.Forbidden, "only an owner can remove an owner")
+		}
+	}
+	return s.store.RemoveMember(ctx, workspaceID, userID)
+}
+
+// Invite invites an existing user, found by email, to the workspace with a role below owner
+// (ownership is given by an owner to a member).
+func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
+	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
+		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer")
+	}
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	u, _, err := s.store.UserByEmail(ctx, e)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, apperr.Errorf(apperr.NotFound, "no user with that email")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invite: %w", err)
+	}
+	_, err = s.store.Role(ctx, workspaceID, u.ID)
+	if err == nil {
+		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e)
+	}
+	if !apperr.Is(err, apperr.NotFound) {
+		return nil, fmt.Errorf("invite: %w", err)
+	}
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, u.ID, role, by)
+	if apperr.Is(err, apperr.Conflict) {
+		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e)
+	}
+	return inv, err
+}
+
+// Invitations lists a workspace's pending invitations.
+func (s *Service) Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error) {
+	return s.store.Invitations(ctx, workspaceID)
+}
+
+// InvitationsFor lists the invitations a user has received.
+func (s *Service) InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error) {
+	return s.store.InvitationsFor(ctx, userID)
+}
+
+// AcceptInvitation makes the user a member with the invited role and returns the workspace.
+func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error) {
+	return s.store.AcceptInvitation(ctx, userID, id)
+}
+
+// DeclineInvitation drops an invitation the user received.
+func (s *Service) DeclineInvitation(ctx context.Context, userID, id int64) error {
+	return s.store.DeclineInvitation(ctx, userID, id)
+}
+
+// CancelInvitation withdraws one of the workspace's pending invitations.
+func (s *Service) CancelInvitation(ctx context.Context, workspaceID, id int64) error {
+	return s.store.DeleteInvitation(ctx, workspaceID, id)
+}
+
+// ValidateScopes checks API-key scopes and returns them without repeats.
+func ValidateScopes(scopes []string) ([]string, error) {
+	if len(scopes) == 0 {
+		return nil, apperr.Errorf(apperr.Invalid, "scopes must name at least one of %s", strings.Join(Scopes, ", "))
+	}
+	var clean []string
+	for _, sc := range scopes {
+		if !slices.Contains(Scopes, sc) {
+			return nil, apperr.Errorf(apperr.Invalid, "scope %q is unknown: use %s", sc, strings.Join(Scopes, ", "))
+		}
+		if !slices.Contains(clean, sc) {
+			clean = append(clean, sc)
+		}
+	}
+	return clean, nil
+}
+
+// CreateAPIKey makes a key of the workspace and returns it with its secret, which is shown
+// this once and never stored. by is the creating user.
+func (s *Service) CreateAPIKey(ctx context.Context, workspaceID, by int64, name string, scopes []string) (*APIKey, string, error) {
+	n, err := ValidateName(name)
+	if err != nil {
+		return nil, "", err
+	}
+	clean, err := ValidateScopes(scopes)
+	if err != nil {
+		return nil, "", err
+	}
+	secret, prefix, hash, err := auth.NewAPIKey()
+	if err != nil {
+		return nil, "", err
+	}
+	k := &APIKey{WorkspaceID: workspaceID, Name: n, Prefix: prefix, Scopes: clean}
+	if by != 0 {
+		k.CreatedBy = &by
+	}
+	k, err = s.store.CreateAPIKey(ctx, k, hash)
+	if err != nil {
+		return nil, "", err
+	}
+	return k, secret, nil
+}
+
+// APIKeys lists a workspace's live keys (never their secrets).
+func (s *Service) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
+	return s.store.APIKeys(ctx, workspaceID)
+}
+
+// RevokeAPIKey stops a key at once on this node and within keyCacheTTL on every other.
+func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error {
+	if err := s.store.RevokeAPIKey(ctx, workspaceID, id); err != nil {
+		return err
+	}
+	s.forgetKeys(func(k *APIKey) bool { return k.ID == id })
+	return nil
+}
+
+func (s *Service) forgetKeys(match func(*APIKey) bool) {
+	for h, k := range s.keys.All() {
+		if match(k) {
+			s.keys.Invalidate(h)
+		}
+	}
+}
+
+var errBadKey = apperr.Errorf(apperr.Unauthorized, "the API key is invalid or revoked")
+
+// AuthenticateAPIKey returns the live key behind a secret; unauthorized otherwise.
+func (s *Service) AuthenticateAPIKey(ctx context.Context, secret string) (*APIKey, error) {
+	if !auth.IsAPIKey(secret) {
+		return nil, errBadKey
+	}
+	hash := auth.HashAPIKey(secret)
+	ck := string(hash)
+	k, ok := s.keys.GetIfPresent(ck)
+	if !ok {
+		var err error
+		k, err = s.store.APIKeyByHash(ctx, hash)
+		if apperr.Is(err, apperr.NotFound) {
+			return nil, errBadKey
+		}
+		if err != nil {
+			return nil, fmt.Errorf("authenticate api key: %w", err)
+		}
+		s.keys.Set(ck, k)
+	}
+	if k.RevokedAt != nil {
+		return nil, errBadKey
+	}
+	s.touch(k)
+	return k, nil
+}
+
+// touch records a key's use at most once a minute, off the request path: a slow database
+// delays nothing but the last-used column.
+func (s *Service) touch(k *APIKey) {
+	now := time.Now()
+	s.mu.Lock()
+	if last, seen := s.touched[k.ID]; seen && now.Sub(last) < touchEvery {
+		s.mu.Unlock()
+		return
+	}
+	if len(s.touched) >= 100_000 {
+		// Forgetting only costs an extra write per key; the map must not grow without end.
+		clear(s.touched)
+	}
+	s.touched[k.ID] = now
+	s.mu.Unlock()
+	wsID, id := k.WorkspaceID, k.ID
+	s.pending.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.store.TouchAPIKey(ctx, wsID, id, now); err != nil {
+			s.log.Warn("record api key use", "key", id, "err", err)
+		}
+	})
+}
+
+func checkPage(limit int) error {
+	if limit < 1 || limit > MaxPage {
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	return nil
+}
+
+// ListWorkspaces pages through every workspace, newest first (operators).
+func (s *Service) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*Workspace, error) {
+	if err := checkPage(limit); err != nil {
+		return nil, err
+	}
+	return s.store.ListWorkspaces(ctx, before, limit)
+}
+
+// SetPlan moves a workspace to a plan (operators).
+func (s *Service) SetPlan(ctx context.Context, workspaceID int64, plan string) (*Workspace, error) {
+	if !slices.Contains(Plans, plan) {
+		return nil, apperr.Errorf(apperr.Invalid, "plan must be one of %s", strings.Join(Plans, ", "))
+	}
+	return s.store.SetPlan(ctx, workspaceID, plan)
+}
+
+// ListUsers pages through every user, newest first (operators).
+func (s *Service) ListUsers(ctx context.Context, before int64, limit int) ([]*User, error) {
+	if err := checkPage(limit); err != nil {
+		return nil, err
+	}
+	return s.store.ListUsers(ctx, before, limit)
+}
+
+// SetSystemRole grants or takes away moderation and operation rights (operators).
+func (s *Service) SetSystemRole(ctx context.Context, userID int64, role string) (*User, error) {
+	if role != SystemUser && role != SystemModerator && role != SystemOperator {
+		return nil, apperr.Errorf(apperr.Invalid, "system_role must be user, moderator or operator")
+	}
+	return s.store.SetSystemRole(ctx, userID, role)
+}

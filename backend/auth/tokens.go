@@ -1,0 +1,198 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// Options configure the Service.
+type Options struct {
+	// Secret signs access tokens (HS256).
+	Secret []byte
+	// AccessTTL is how long an access token is good for.
+	AccessTTL time.Duration
+	// RefreshTTL is how long a refresh token is good for; each rotation starts it again.
+	RefreshTTL time.Duration
+}
+
+// RefreshUse is what a store knows of a refresh token presented for rotation.
+type RefreshUse struct {
+	UserID int64
+	Family uuid.UUID
+	// Reused is set when the token had already been used or revoked: it was stolen or
+	// replayed, and nothing was marked.
+	Reused bool
+}
+
+// RefreshStore keeps refresh tokens, by the SHA-256 of the token.
+type RefreshStore interface {
+	// CreateRefresh stores a new token of the family.
+	CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time) error
+	// UseRefresh marks a live (unused, unrevoked, unexpired) token used, atomically, and
+	// returns its owner and family; for a token used or revoked before it returns the family
+	// with Reused set. Returns not_found for unknown and expired tokens.
+	UseRefresh(ctx context.Context, hash []byte) (RefreshUse, error)
+	// RevokeFamily revokes every token of the family.
+	RevokeFamily(ctx context.Context, family uuid.UUID) error
+	// RevokeFamilyOf revokes every token of the family the token belongs to, if any.
+	RevokeFamilyOf(ctx context.Context, hash []byte) error
+}
+
+// Service issues and checks the credentials of signed-in users.
+type Service struct {
+	opts    Options
+	store   RefreshStore
+	limiter *Limiter
+	log     *slog.Logger
+}
+
+// NewService returns the auth service. Login attempts are counted in rdb under prefix; rdb
+// may be nil, and the count then stays in-process.
+func NewService(o Options, store RefreshStore, rdb *goredis.Client, prefix string, log *slog.Logger) *Service {
+	return &Service{opts: o, store: store, limiter: NewLimiter(rdb, prefix, log), log: log}
+}
+
+// Claims are what an access token says about its bearer.
+type Claims struct {
+	UserID     int64
+	SystemRole string
+}
+
+type jwtClaims struct {
+	Role string `json:"role"`
+	jwt.RegisteredClaims
+}
+
+const issuer = "shortlink"
+
+// AccessToken signs a short-lived token for the user and says when it expires.
+func (s *Service) AccessToken(userID int64, systemRole string) (string, time.Time, error) {
+	now := time.Now()
+	exp := now.Add(s.opts.AccessTTL)
+	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwtClaims{
+		Role: systemRole,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    issuer,
+			Subject:   strconv.FormatInt(userID, 10),
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(exp),
+		},
+	})
+	signed, err := tok.SignedString(s.opts.Secret)
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("sign access token: %w", err)
+	}
+	return signed, exp, nil
+}
+
+var errBadToken = apperr.Errorf(apperr.Unauthorized, "the access token is invalid or expired")
+
+// VerifyAccess checks an access token's signature, algorithm (HS256 only: no "none", no
+// public-key confusion), issuer and expiry, and returns its claims; unauthorized otherwise.
+func (s *Service) VerifyAccess(token string) (Claims, error) {
+	var c jwtClaims
+	_, err := jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return s.opts.Secret, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithIssuer(issuer))
+	if err != nil {
+		return Claims{}, errBadToken
+	}
+	id, err := strconv.ParseInt(c.Subject, 10, 64)
+	if err != nil || id <= 0 {
+		return Claims{}, errBadToken
+	}
+	return Claims{UserID: id, SystemRole: c.Role}, nil
+}
+
+// RefreshTTL is how long a refresh token is good for (the lifetime of its cookie).
+func (s *Service) RefreshTTL() time.Duration { return s.opts.RefreshTTL }
+
+// hashToken is how refresh tokens are stored: they are 256 random bits, so SHA-256 needs no
+// salt or stretching.
+func hashToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// NewRefresh starts a session (a refresh-token family) for the user and returns its first
+// token: 32 random bytes, base64url.
+func (s *Service) NewRefresh(ctx context.Context, userID int64) (string, error) {
+	return s.issueRefresh(ctx, userID, uuid.New())
+}
+
+func (s *Service) issueRefresh(ctx context.Context, userID int64, family uuid.UUID) (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("refresh token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(b)
+	if err := s.store.CreateRefresh(ctx, userID, family, hashToken(token), time.Now().Add(s.opts.RefreshTTL)); err != nil {
+		return "", fmt.Errorf("refresh token: %w", err)
+	}
+	return token, nil
+}
+
+var errBadRefresh = apperr.Errorf(apperr.Unauthorized, "the refresh token is invalid, expired or already used: sign in again")
+
+// Rotate trades a live refresh token for the next one of its family and returns the user.
+// A token presented a second time means two parties hold it: the whole family is revoked,
+// which signs out the thief and the user alike, and the answer is unauthorized.
+func (s *Service) Rotate(ctx context.Context, token string) (userID int64, next string, err error) {
+	if token == "" || len(token) > 128 {
+		return 0, "", errBadRefresh
+	}
+	use, err := s.store.UseRefresh(ctx, hashToken(token))
+	switch {
+	case apperr.Is(err, apperr.NotFound):
+		return 0, "", errBadRefresh
+	case err != nil:
+		return 0, "", fmt.Errorf("rotate refresh token: %w", err)
+	case use.Reused:
+		s.log.Warn("refresh token reused: session revoked", "user", use.UserID)
+		if err := s.store.RevokeFamily(ctx, use.Family); err != nil {
+			return 0, "", fmt.Errorf("revoke reused refresh family: %w", err)
+		}
+		return 0, "", errBadRefresh
+	}
+	next, err = s.issueRefresh(ctx, use.UserID, use.Family)
+	if err != nil {
+		return 0, "", err
+	}
+	return use.UserID, next, nil
+}
+
+// Revoke ends the session a refresh token belongs to (logout). Unknown tokens are ignored:
+// logging out twice is not an error.
+func (s *Service) Revoke(ctx context.Context, token string) error {
+	if token == "" || len(token) > 128 {
+		return nil
+	}
+	if err := s.store.RevokeFamilyOf(ctx, hashToken(token)); err != nil {
+		return fmt.Errorf("revoke refresh token: %w", err)
+	}
+	return nil
+}
+
+// AllowLogin takes one attempt from the budgets of the email and of the client address, or
+// answers a *RateLimitError (code rate_limited).
+func (s *Service) AllowLogin(ctx context.Context, email, ip string) error {
+	return s.limiter.Allow(ctx, email, ip)
+}
+
+// AllowSignup applies the per-address part of the login limit to a sign-up, which tries a
+// password hash too and tells whether an email is taken.
+func (s *Service) AllowSignup(ctx context.Context, ip string) error {
+	return s.limiter.Allow(ctx, "", ip)
+}

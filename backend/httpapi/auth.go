@@ -1,0 +1,222 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+)
+
+// refreshPath scopes the refresh cookie to the endpoints that read it.
+const refreshPath = "/api/v1/auth"
+
+type credentials struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// tokens is the part of a sign-in answer that API clients use; the web app uses the cookies.
+type tokens struct {
+	AccessToken  string    `json:"access_token"`
+	ExpiresAt    time.Time `json:"expires_at"`
+	RefreshToken string    `json:"refresh_token"`
+}
+
+// startSession issues an access token and a new refresh-token family for u, and sets the
+// session cookies.
+func (s *Server) startSession(c *gin.Context, u *account.User) (tokens, error) {
+	refresh, err := s.auth.NewRefresh(c.Request.Context(), u.ID)
+	if err != nil {
+		return tokens{}, err
+	}
+	return s.sessionTokens(c, u, refresh)
+}
+
+// sessionTokens signs an access token for u and sets the cookies of the session.
+func (s *Server) sessionTokens(c *gin.Context, u *account.User, refresh string) (tokens, error) {
+	access, exp, err := s.auth.AccessToken(u.ID, u.SystemRole)
+	if err != nil {
+		return tokens{}, err
+	}
+	s.setSessionCookies(c, access, exp, refresh)
+	return tokens{AccessToken: access, ExpiresAt: exp, RefreshToken: refresh}, nil
+}
+
+// setSessionCookies: the access cookie goes with every request of the site (Lax, so links
+// from elsewhere open signed in); the refresh cookie only to /api/v1/auth and never from
+// another site (Strict); the CSRF cookie is readable by the app's script, which echoes it.
+func (s *Server) setSessionCookies(c *gin.Context, access string, exp time.Time, refresh string) {
+	b := make([]byte, 18)
+	_, _ = rand.Read(b)
+	session := int(s.auth.RefreshTTL().Seconds())
+	http.SetCookie(c.Writer, &http.Cookie{Name: cookieAccess, Value: access, Path: "/", Expires: exp,
+		MaxAge: int(time.Until(exp).Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(c.Writer, &http.Cookie{Name: cookieRefresh, Value: refresh, Path: refreshPath,
+		MaxAge: session, HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(c.Writer, &http.Cookie{Name: cookieCSRF, Value: base64.RawURLEncoding.EncodeToString(b), Path: "/",
+		MaxAge: session, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+}
+
+func (s *Server) clearSessionCookies(c *gin.Context) {
+	for _, ck := range []struct {
+		name, path string
+		same       http.SameSite
+	}{{cookieAccess, "/", http.SameSiteLaxMode}, {cookieRefresh, refreshPath, http.SameSiteStrictMode}, {cookieCSRF, "/", http.SameSiteLaxMode}} {
+		http.SetCookie(c.Writer, &http.Cookie{Name: ck.name, Value: "", Path: ck.path, MaxAge: -1,
+			HttpOnly: ck.name != cookieCSRF, Secure: s.secureCookies, SameSite: ck.same})
+	}
+}
+
+// limited answers err, if any, and reports whether it did; a refusal of the rate limiter is
+// 429 with Retry-After.
+func (s *Server) limited(c *gin.Context, err error) bool {
+	if err == nil {
+		return false
+	}
+	var rl *auth.RateLimitError
+	if errors.As(err, &rl) {
+		c.Header("Retry-After", rl.RetrySeconds())
+	}
+	s.fail(c, err)
+	return true
+}
+
+type signupResponse struct {
+	User      *account.User      `json:"user"`
+	Workspace *account.Workspace `json:"workspace"`
+	tokens
+}
+
+func (s *Server) signup(c *gin.Context) {
+	var in credentials
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	// Sign-ups spend the address's login budget: each costs a password hash and tells
+	// whether an email is taken.
+	if s.limited(c, s.auth.AllowSignup(c.Request.Context(), c.ClientIP())) {
+		return
+	}
+	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	t, err := s.startSession(c, u)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, signupResponse{User: u, Workspace: ws, tokens: t})
+}
+
+type loginResponse struct {
+	User *account.User `json:"user"`
+	tokens
+}
+
+func (s *Server) login(c *gin.Context) {
+	var in credentials
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if s.limited(c, s.auth.AllowLogin(c.Request.Context(), in.Email, c.ClientIP())) {
+		return
+	}
+	u, err := s.accounts.Login(c.Request.Context(), in.Email, in.Password)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	t, err := s.startSession(c, u)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, loginResponse{User: u, tokens: t})
+}
+
+type refreshRequest struct {
+	RefreshToken string `json:"refresh_token"`
+}
+
+// refreshToken reads the refresh token from the JSON body (API clients) or the sl_refresh
+// cookie (the web app). A cookie must come with the CSRF header, like any cookie-authenticated
+// change.
+func (s *Server) refreshToken(c *gin.Context) (string, error) {
+	var in refreshRequest
+	if c.Request.ContentLength != 0 {
+		if err := s.decode(c, &in); err != nil {
+			return "", err
+		}
+	}
+	if in.RefreshToken != "" {
+		return in.RefreshToken, nil
+	}
+	token, err := c.Cookie(cookieRefresh)
+	if err != nil || token == "" {
+		return "", nil
+	}
+	if err := checkCSRF(c); err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+func (s *Server) refresh(c *gin.Context) {
+	token, err := s.refreshToken(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if token == "" {
+		s.fail(c, apperr.Errorf(apperr.Unauthorized, "send the refresh token as {\"refresh_token\"} or in the %s cookie", cookieRefresh))
+		return
+	}
+	ctx := c.Request.Context()
+	uid, next, err := s.auth.Rotate(ctx, token)
+	if err != nil {
+		if apperr.Is(err, apperr.Unauthorized) {
+			s.clearSessionCookies(c)
+		}
+		s.fail(c, err)
+		return
+	}
+	u, err := s.accounts.User(ctx, uid)
+	if apperr.Is(err, apperr.NotFound) {
+		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists")
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	t, err := s.sessionTokens(c, u, next)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, loginResponse{User: u, tokens: t})
+}
+
+func (s *Server) logout(c *gin.Context) {
+	token, err := s.refreshToken(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.auth.Revoke(c.Request.Context(), token); err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.clearSessionCookies(c)
+	c.Status(http.StatusNoContent)
+}

@@ -1,0 +1,101 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+)
+
+type inviteRequest struct {
+	Email string `json:"email"`
+	Role  string `json:"role"`
+}
+
+// invite invites an existing user by email; the role defaults to member.
+func (s *Server) invite(c *gin.Context) {
+	var in inviteRequest
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if in.Role == "" {
+		in.Role = account.RoleMember
+	}
+	inv, err := s.accounts.Invite(c.Request.Context(), workspaceID(c), userID(c), in.Email, in.Role)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, inv)
+}
+
+func (s *Server) listInvitations(c *gin.Context) {
+	invs, err := s.accounts.Invitations(c.Request.Context(), workspaceID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"invitations": invs})
+}
+
+func (s *Server) cancelInvitation(c *gin.Context) {
+	id, err := int64Param(c, "id", "invitation")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.accounts.CancelInvitation(c.Request.Context(), workspaceID(c), id); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// myInvitations lists the invitations the signed-in user has received.
+func (s *Server) myInvitations(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	invs, err := s.accounts.InvitationsFor(c.Request.Context(), userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"invitations": invs})
+}
+
+// acceptInvitation answers the workspace joined, with the caller's new role in it.
+func (s *Server) acceptInvitation(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	id, err := int64Param(c, "id", "invitation")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws, err := s.accounts.AcceptInvitation(c.Request.Context(), userID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, ws)
+}
+
+func (s *Server) declineInvitation(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	id, err := int64Param(c, "id", "invitation")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.accounts.DeclineInvitation(c.Request.Context(), userID(c), id); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}

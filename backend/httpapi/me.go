@@ -1,0 +1,34 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+)
+
+type meResponse struct {
+	User       *account.User        `json:"user"`
+	Workspaces []*account.Workspace `json:"workspaces"`
+}
+
+// me answers who is signed in and the workspaces they may switch between, with their role in
+// each.
+func (s *Server) me(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	ctx := c.Request.Context()
+	u, err := s.accounts.User(ctx, userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws, err := s.accounts.WorkspacesOf(ctx, u.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, meResponse{User: u, Workspaces: ws})
+}

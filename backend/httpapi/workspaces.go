@@ -1,0 +1,84 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+)
+
+type nameRequest struct {
+	Name string `json:"name"`
+}
+
+// listWorkspaces lists the caller's workspaces; for an API key, the key's own.
+func (s *Server) listWorkspaces(c *gin.Context) {
+	ctx := c.Request.Context()
+	if k := callerOf(c).Key; k != nil {
+		ws, err := s.accounts.Workspace(ctx, k.WorkspaceID)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		c.JSON(http.StatusOK, gin.H{"workspaces": []*account.Workspace{ws}})
+		return
+	}
+	ws, err := s.accounts.WorkspacesOf(ctx, userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"workspaces": ws})
+}
+
+func (s *Server) createWorkspace(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	var in nameRequest
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws, err := s.accounts.CreateWorkspace(c.Request.Context(), userID(c), in.Name)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, ws)
+}
+
+func (s *Server) getWorkspace(c *gin.Context) {
+	ws, err := s.accounts.Workspace(c.Request.Context(), workspaceID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws.Role = roleOf(c)
+	c.JSON(http.StatusOK, ws)
+}
+
+// updateWorkspace renames the workspace; plans are changed by operators (admin.go).
+func (s *Server) updateWorkspace(c *gin.Context) {
+	var in nameRequest
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws.Role = roleOf(c)
+	c.JSON(http.StatusOK, ws)
+}
+
+func (s *Server) deleteWorkspace(c *gin.Context) {
+	if err := s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}

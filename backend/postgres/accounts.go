@@ -1,0 +1,356 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// AccountStore implements account.Store: users, workspaces, members, invitations, API keys.
+type AccountStore struct{ db *DB }
+
+// NewAccountStore returns the PostgreSQL account store.
+func NewAccountStore(db *DB) *AccountStore { return &AccountStore{db: db} }
+
+var _ account.Store = (*AccountStore)(nil)
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	tx, err := db.Pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// collect scans every row with scan, closing rows. An empty result is an empty slice, which
+// encodes as [] rather than null.
+func collect[T any](rows pgx.Rows, scan func(pgx.Rows) (T, error)) ([]T, error) {
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+const userColumns = `id, email, system_role, created_at`
+
+func scanUser(row pgx.Row, extra ...any) (*account.User, error) {
+	var u account.User
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.SystemRole, &u.CreatedAt}, extra...)...)
+	return &u, err
+}
+
+const workspaceColumns = `w.id, w.name, w.plan, w.created_at`
+
+func scanWorkspace(row pgx.Row, extra ...any) (*account.Workspace, error) {
+	var w account.Workspace
+	err := row.Scan(append([]any{&w.ID, &w.Name, &w.Plan, &w.CreatedAt}, extra...)...)
+	return &w, err
+}
+
+// CreateUser implements account.Store: the user, their workspace and its ownership commit
+// together or not at all.
+func (s *AccountStore) CreateUser(ctx context.Context, email, hash, wsName string) (*account.User, *account.Workspace, error) {
+	var u *account.User
+	var w *account.Workspace
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `INSERT INTO users (email, password_hash) VALUES ($1, $2)
+			RETURNING `+userColumns, email, hash))
+		if err != nil {
+			return err
+		}
+		w, err = createWorkspace(ctx, tx, u.ID, wsName)
+		return err
+	})
+	if isUniqueViolation(err) {
+		return nil, nil, apperr.Errorf(apperr.Conflict, "email already registered")
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("create user: %w", err)
+	}
+	return u, w, nil
+}
+
+func createWorkspace(ctx context.Context, tx pgx.Tx, ownerID int64, name string) (*account.Workspace, error) {
+	w, err := scanWorkspace(tx.QueryRow(ctx, `INSERT INTO workspaces AS w (name) VALUES ($1)
+		RETURNING `+workspaceColumns, name))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO members (workspace_id, user_id, role) VALUES ($1, $2, 'owner')`,
+		w.ID, ownerID); err != nil {
+		return nil, err
+	}
+	w.Role = account.RoleOwner
+	return w, nil
+}
+
+// UserByEmail implements account.Store.
+func (s *AccountStore) UserByEmail(ctx context.Context, email string) (*account.User, string, error) {
+	var hash string
+	u, err := scanUser(s.db.Pool.QueryRow(ctx, `SELECT `+userColumns+`, password_hash FROM users
+		WHERE lower(email) = lower($1)`, email), &hash)
+	if err != nil {
+		return nil, "", fmt.Errorf("user by email: %w", notFound(err, "user"))
+	}
+	return u, hash, nil
+}
+
+// User implements account.Store.
+func (s *AccountStore) User(ctx context.Context, id int64) (*account.User, error) {
+	u, err := scanUser(s.db.Pool.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	if err != nil {
+		return nil, fmt.Errorf("user: %w", notFound(err, "user"))
+	}
+	return u, nil
+}
+
+// UpsertOperator implements account.Store.
+func (s *AccountStore) UpsertOperator(ctx context.Context, email, hash string) (*account.User, error) {
+	var u *account.User
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET password_hash = $2, system_role = 'operator'
+			WHERE lower(email) = lower($1) RETURNING `+userColumns, email, hash))
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		u, err = scanUser(tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, system_role)
+			VALUES ($1, $2, 'operator') RETURNING `+userColumns, email, hash))
+		if err != nil {
+			return err
+		}
+		_, err = createWorkspace(ctx, tx, u.ID, "Operations")
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("upsert operator: %w", err)
+	}
+	return u, nil
+}
+
+// WorkspacesOf implements account.Store.
+func (s *AccountStore) WorkspacesOf(ctx context.Context, userID int64) ([]*account.Workspace, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+workspaceColumns+`, m.role FROM workspaces w
+		JOIN members m ON m.workspace_id = w.id WHERE m.user_id = $1 ORDER BY w.id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("workspaces of user: %w", err)
+	}
+	ws, err := collect(rows, func(r pgx.Rows) (*account.Workspace, error) {
+		var role string
+		w, err := scanWorkspace(r, &role)
+		w.Role = role
+		return w, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("workspaces of user: %w", err)
+	}
+	return ws, nil
+}
+
+// CreateWorkspace implements account.Store.
+func (s *AccountStore) CreateWorkspace(ctx context.Context, ownerID int64, name string) (*account.Workspace, error) {
+	var w *account.Workspace
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		w, err = createWorkspace(ctx, tx, ownerID, name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create workspace: %w", err)
+	}
+	return w, nil
+}
+
+// Workspace implements account.Store.
+func (s *AccountStore) Workspace(ctx context.Context, id int64) (*account.Workspace, error) {
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
+		WHERE w.id = $1`, id))
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", notFound(err, "workspace"))
+	}
+	return w, nil
+}
+
+// RenameWorkspace implements account.Store.
+func (s *AccountStore) RenameWorkspace(ctx context.Context, id int64, name string) (*account.Workspace, error) {
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET name = $2 WHERE w.id = $1
+		RETURNING `+workspaceColumns, id, name))
+	if err != nil {
+		return nil, fmt.Errorf("rename workspace: %w", notFound(err, "workspace"))
+	}
+	return w, nil
+}
+
+// DeleteWorkspace implements account.Store; members, invitations, keys and links go with it
+// (ON DELETE CASCADE).
+func (s *AccountStore) DeleteWorkspace(ctx context.Context, id int64) error {
+	return exactlyOne(ctx, s.db, "delete workspace", "workspace", `DELETE FROM workspaces WHERE id = $1`, id)
+}
+
+// exactlyOne runs a statement that must change one row; none is not_found naming noun.
+func exactlyOne(ctx context.Context, db *DB, what, noun, sql string, args ...any) error {
+	tag, err := db.Pool.Exec(ctx, sql, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return apperr.Errorf(apperr.NotFound, "%s not found", noun)
+	}
+	return nil
+}
+
+// Role implements account.Store.
+func (s *AccountStore) Role(ctx context.Context, workspaceID, userID int64) (string, error) {
+	var role string
+	err := s.db.Pool.QueryRow(ctx, `SELECT role FROM members WHERE workspace_id = $1 AND user_id = $2`,
+		workspaceID, userID).Scan(&role)
+	if err != nil {
+		return "", fmt.Errorf("role: %w", notFound(err, "workspace"))
+	}
+	return role, nil
+}
+
+const memberColumns = `m.user_id, u.email, m.role, m.created_at`
+
+func scanMember(r pgx.Row) (*account.Member, error) {
+	var m account.Member
+	return &m, r.Scan(&m.UserID, &m.Email, &m.Role, &m.CreatedAt)
+}
+
+// Members implements account.Store.
+func (s *AccountStore) Members(ctx context.Context, workspaceID int64) ([]*account.Member, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+memberColumns+` FROM members m JOIN users u ON u.id = m.user_id
+		WHERE m.workspace_id = $1 ORDER BY m.created_at, m.user_id`, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("members: %w", err)
+	}
+	ms, err := collect(rows, func(r pgx.Rows) (*account.Member, error) { return scanMember(r) })
+	if err != nil {
+		return nil, fmt.Errorf("members: %w", err)
+	}
+	return ms, nil
+}
+
+var errNoMember = apperr.Errorf(apperr.NotFound, "member not found")
+
+// changeMembers runs a change to the workspace's memberships and then checks an owner is
+// left. The workspace row is locked first, so two owners removing each other at the same
+// time cannot both succeed.
+func (s *AccountStore) changeMembers(ctx context.Context, workspaceID int64, change func(pgx.Tx) error) error {
+	return s.db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE`, workspaceID); err != nil {
+			return err
+		}
+		if err := change(tx); err != nil {
+			return err
+		}
+		var owners int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM members WHERE workspace_id = $1 AND role = 'owner'`,
+			workspaceID).Scan(&owners); err != nil {
+			return err
+		}
+		if owners == 0 {
+			return apperr.Errorf(apperr.Conflict, "a workspace must keep at least one owner: make another member owner first")
+		}
+		return nil
+	})
+}
+
+// SetRole implements account.Store.
+func (s *AccountStore) SetRole(ctx context.Context, workspaceID, userID int64, role string) (*account.Member, error) {
+	var m *account.Member
+	err := s.changeMembers(ctx, workspaceID, func(tx pgx.Tx) error {
+		var err error
+		m, err = scanMember(tx.QueryRow(ctx, `UPDATE members m SET role = $3 FROM users u
+			WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id RETURNING `+memberColumns,
+			workspaceID, userID, role))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNoMember
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("set member role: %w", err)
+	}
+	return m, nil
+}
+
+// RemoveMember implements account.Store.
+func (s *AccountStore) RemoveMember(ctx context.Context, workspaceID, userID int64) error {
+	err := s.changeMembers(ctx, workspaceID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM members WHERE workspace_id = $1 AND user_id = $2`, workspaceID, userID)
+		if err == nil && tag.RowsAffected() == 0 {
+			return errNoMember
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove member: %w", err)
+	}
+	return nil
+}
+
+// ListWorkspaces implements account.Store.
+func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*account.Workspace, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
+		WHERE $1::bigint = 0 OR w.id < $1 ORDER BY w.id DESC LIMIT $2`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	ws, err := collect(rows, func(r pgx.Rows) (*account.Workspace, error) { return scanWorkspace(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list workspaces: %w", err)
+	}
+	return ws, nil
+}
+
+// SetPlan implements account.Store.
+func (s *AccountStore) SetPlan(ctx context.Context, workspaceID int64, plan string) (*account.Workspace, error) {
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET plan = $2 WHERE w.id = $1
+		RETURNING `+workspaceColumns, workspaceID, plan))
+	if err != nil {
+		return nil, fmt.Errorf("set plan: %w", notFound(err, "workspace"))
+	}
+	return w, nil
+}
+
+// ListUsers implements account.Store.
+func (s *AccountStore) ListUsers(ctx context.Context, before int64, limit int) ([]*account.User, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+userColumns+` FROM users
+		WHERE $1::bigint = 0 OR id < $1 ORDER BY id DESC LIMIT $2`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	us, err := collect(rows, func(r pgx.Rows) (*account.User, error) { return scanUser(r) })
+	if err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	return us, nil
+}
+
+// SetSystemRole implements account.Store.
+func (s *AccountStore) SetSystemRole(ctx context.Context, userID int64, role string) (*account.User, error) {
+	u, err := scanUser(s.db.Pool.QueryRow(ctx, `UPDATE users SET system_role = $2 WHERE id = $1
+		RETURNING `+userColumns, userID, role))
+	if err != nil {
+		return nil, fmt.Errorf("set system role: %w", notFound(err, "user"))
+	}
+	return u, nil
+}

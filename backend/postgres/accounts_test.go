@@ -1,0 +1,248 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+func wantCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	if !apperr.Is(err, code) {
+		t.Errorf("%s: err = %v, want code %s", what, err, code)
+	}
+}
+
+func newUser(t *testing.T, s *postgres.AccountStore, email string) (*account.User, *account.Workspace) {
+	t.Helper()
+	u, w, err := s.CreateUser(context.Background(), email, "hash", email+"'s workspace")
+	if err != nil {
+		t.Fatalf("CreateUser(%s): %v", email, err)
+	}
+	return u, w
+}
+
+func TestAccountStoreErrors(t *testing.T) {
+	t.Parallel()
+	s := postgres.NewAccountStore(testenv.DB(t))
+	ctx := context.Background()
+	u, w := newUser(t, s, "alice@example.com")
+	if w.Role != account.RoleOwner || w.Plan != account.PlanFree {
+		t.Errorf("new workspace = %+v", w)
+	}
+
+	_, _, err := s.CreateUser(ctx, "ALICE@example.com", "hash", "x")
+	wantCode(t, "email taken, other case", err, apperr.Conflict)
+	if got, hash, err := s.UserByEmail(ctx, "Alice@Example.com"); err != nil || got.ID != u.ID || hash != "hash" {
+		t.Errorf("UserByEmail = %+v, %q, %v", got, hash, err)
+	}
+
+	const missing = 1 << 40
+	errs := map[string]error{
+		"UserByEmail": func() error { _, _, err := s.UserByEmail(ctx, "nobody@example.com"); return err }(),
+		"User":        func() error { _, err := s.User(ctx, missing); return err }(),
+		"Workspace":   func() error { _, err := s.Workspace(ctx, missing); return err }(),
+		"Rename":      func() error { _, err := s.RenameWorkspace(ctx, missing, "x"); return err }(),
+		"Delete":      s.DeleteWorkspace(ctx, missing),
+		"Role":        func() error { _, err := s.Role(ctx, w.ID, missing); return err }(),
+		"SetRole":     func() error { _, err := s.SetRole(ctx, w.ID, missing, "viewer"); return err }(),
+		"Remove":      s.RemoveMember(ctx, w.ID, missing),
+		"Accept":      func() error { _, err := s.AcceptInvitation(ctx, u.ID, missing); return err }(),
+		"Decline":     s.DeclineInvitation(ctx, u.ID, missing),
+		"DelInvite":   s.DeleteInvitation(ctx, w.ID, missing),
+		"Revoke":      s.RevokeAPIKey(ctx, w.ID, missing),
+		"KeyByHash":   func() error { _, err := s.APIKeyByHash(ctx, []byte("nope")); return err }(),
+		"SetPlan":     func() error { _, err := s.SetPlan(ctx, missing, "trial"); return err }(),
+		"SetSysRole":  func() error { _, err := s.SetSystemRole(ctx, missing, "user"); return err }(),
+	}
+	for name, err := range errs {
+		wantCode(t, name, err, apperr.NotFound)
+	}
+
+	bob, _ := newUser(t, s, "bob@example.com")
+	if _, err := s.CreateInvitation(ctx, w.ID, bob.ID, "member", u.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.CreateInvitation(ctx, w.ID, bob.ID, "viewer", u.ID)
+	wantCode(t, "invite twice", err, apperr.Conflict)
+
+	// Empty listings are empty slices (JSON []), not nil.
+	if ms, err := s.Invitations(ctx, missing); err != nil || ms == nil || len(ms) != 0 {
+		t.Errorf("Invitations(missing) = %#v, %v", ms, err)
+	}
+}
+
+// TestAccountStoreScoping: every tenant method given workspace A and an ID from B finds
+// nothing and changes nothing.
+func TestAccountStoreScoping(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	s := postgres.NewAccountStore(db)
+	ctx := context.Background()
+	a, wsA := newUser(t, s, "a@example.com")
+	b, wsB := newUser(t, s, "b@example.com")
+	c, _ := newUser(t, s, "c@example.com")
+	invB, err := s.CreateInvitation(ctx, wsB.ID, c.ID, "viewer", b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyB, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: wsB.ID, Name: "b", Prefix: "sl_b", Scopes: []string{"links:read"}}, []byte("hash-b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = s.SetRole(ctx, wsA.ID, b.ID, "viewer")
+	wantCode(t, "SetRole of B's owner through A", err, apperr.NotFound)
+	wantCode(t, "RemoveMember of B's owner through A", s.RemoveMember(ctx, wsA.ID, b.ID), apperr.NotFound)
+	wantCode(t, "DeleteInvitation of B's through A", s.DeleteInvitation(ctx, wsA.ID, invB.ID), apperr.NotFound)
+	wantCode(t, "RevokeAPIKey of B's through A", s.RevokeAPIKey(ctx, wsA.ID, keyB.ID), apperr.NotFound)
+	wantCode(t, "DeclineInvitation of C's by A", s.DeclineInvitation(ctx, a.ID, invB.ID), apperr.NotFound)
+	if err := s.TouchAPIKey(ctx, wsA.ID, keyB.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+
+	k, err := s.APIKeyByHash(ctx, []byte("hash-b"))
+	if err != nil || k.ID != keyB.ID || k.RevokedAt != nil || k.LastUsedAt != nil {
+		t.Errorf("B's key changed through A: %+v, %v", k, err)
+	}
+	if role, err := s.Role(ctx, wsB.ID, b.ID); err != nil || role != "owner" {
+		t.Errorf("B's owner changed through A: %q, %v", role, err)
+	}
+	if invs, _ := s.Invitations(ctx, wsB.ID); len(invs) != 1 {
+		t.Errorf("B's invitation removed through A: %+v", invs)
+	}
+	for name, n := range map[string]int{
+		"members":     len(must(s.Members(ctx, wsA.ID))),
+		"invitations": len(must(s.Invitations(ctx, wsA.ID))),
+		"api keys":    len(must(s.APIKeys(ctx, wsA.ID))),
+	} {
+		want := map[string]int{"members": 1}[name]
+		if n != want {
+			t.Errorf("A lists %d %s, want %d", n, name, want)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestTouchAPIKey(t *testing.T) {
+	t.Parallel()
+	s := postgres.NewAccountStore(testenv.DB(t))
+	ctx := context.Background()
+	_, ws := newUser(t, s, "a@example.com")
+	k, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: ws.ID, Name: "k", Prefix: "sl_k", Scopes: []string{"stats:read"}}, []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now().Add(-time.Minute).Truncate(time.Microsecond)
+	t0 := t1.Add(-time.Hour)
+	for _, at := range []time.Time{t1, t0} { // a node with a slow clock writes second
+		if err := s.TouchAPIKey(ctx, ws.ID, k.ID, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := s.APIKeyByHash(ctx, []byte("h"))
+	if got.LastUsedAt == nil || !got.LastUsedAt.Equal(t1) {
+		t.Errorf("last_used_at = %v, want %v (it only moves forward)", got.LastUsedAt, t1)
+	}
+}
+
+// TestLastOwnerRace: two owners remove each other at the same moment. Without the lock both
+// deletes would see one other owner and succeed, leaving no owner.
+func TestLastOwnerRace(t *testing.T) {
+	t.Parallel()
+	s := postgres.NewAccountStore(testenv.DB(t))
+	ctx := context.Background()
+	for i := range 10 {
+		a, ws := newUser(t, s, fmt.Sprintf("a%d@example.com", i))
+		b, _ := newUser(t, s, fmt.Sprintf("b%d@example.com", i))
+		inv, err := s.CreateInvitation(ctx, ws.ID, b.ID, "admin", a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AcceptInvitation(ctx, b.ID, inv.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SetRole(ctx, ws.ID, b.ID, "owner"); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		wg.Go(func() { errs[0] = s.RemoveMember(ctx, ws.ID, a.ID) })
+		wg.Go(func() { _, errs[1] = s.SetRole(ctx, ws.ID, b.ID, "member") })
+		wg.Wait()
+		failed := 0
+		for _, err := range errs {
+			if err != nil {
+				wantCode(t, "losing change", err, apperr.Conflict)
+				failed++
+			}
+		}
+		ms, _ := s.Members(ctx, ws.ID)
+		owners := 0
+		for _, m := range ms {
+			if m.Role == "owner" {
+				owners++
+			}
+		}
+		if failed != 1 || owners != 1 {
+			t.Fatalf("round %d: %d changes failed and %d owners remain, want 1 and 1", i, failed, owners)
+		}
+	}
+}
+
+func TestRefreshTokenStore(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	s := postgres.NewRefreshTokenStore(db)
+	u, _ := newUser(t, postgres.NewAccountStore(db), "a@example.com")
+	ctx := context.Background()
+	hash := func(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
+	fam, other := uuid.New(), uuid.New()
+	for tok, f := range map[string]uuid.UUID{"live": fam, "second": fam, "elsewhere": other} {
+		if err := s.CreateRefresh(ctx, u.ID, f, hash(tok), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateRefresh(ctx, u.ID, fam, hash("old"), time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+
+	use, err := s.UseRefresh(ctx, hash("live"))
+	if err != nil || use.UserID != u.ID || use.Family != fam || use.Reused {
+		t.Fatalf("UseRefresh(live) = %+v, %v", use, err)
+	}
+	use, err = s.UseRefresh(ctx, hash("live"))
+	if err != nil || !use.Reused || use.Family != fam {
+		t.Errorf("UseRefresh(live) again = %+v, %v; want Reused", use, err)
+	}
+	_, err = s.UseRefresh(ctx, hash("old"))
+	wantCode(t, "expired", err, apperr.NotFound)
+	_, err = s.UseRefresh(ctx, hash("unknown"))
+	wantCode(t, "unknown", err, apperr.NotFound)
+
+	if err := s.RevokeFamily(ctx, fam); err != nil {
+		t.Fatal(err)
+	}
+	if use, err := s.UseRefresh(ctx, hash("second")); err != nil || !use.Reused {
+		t.Errorf("UseRefresh(revoked) = %+v, %v; want Reused", use, err)
+	}
+	if use, err := s.UseRefresh(ctx, hash("elsewhere")); err != nil || use.Reused {
+		t.Errorf("another family was revoked: %+v, %v", use, err)
+	}
+}

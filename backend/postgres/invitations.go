@@ -1,0 +1,110 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+const invitationSelect = `SELECT i.id, i.workspace_id, w.name, i.user_id, u.email, i.role, i.created_at
+	FROM invitations i JOIN workspaces w ON w.id = i.workspace_id JOIN users u ON u.id = i.user_id`
+
+func scanInvitation(r pgx.Row) (*account.Invitation, error) {
+	var i account.Invitation
+	return &i, r.Scan(&i.ID, &i.WorkspaceID, &i.WorkspaceName, &i.UserID, &i.Email, &i.Role, &i.CreatedAt)
+}
+
+// CreateInvitation implements account.Store.
+func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID, userID int64, role string, by int64) (*account.Invitation, error) {
+	var inviter *int64
+	if by != 0 {
+		inviter = &by
+	}
+	var inv *account.Invitation
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var id int64
+		if err := tx.QueryRow(ctx, `INSERT INTO invitations (workspace_id, user_id, role, invited_by)
+			VALUES ($1, $2, $3, $4) RETURNING id`, workspaceID, userID, role, inviter).Scan(&id); err != nil {
+			return err
+		}
+		var err error
+		inv, err = scanInvitation(tx.QueryRow(ctx, invitationSelect+` WHERE i.workspace_id = $1 AND i.id = $2`,
+			workspaceID, id))
+		return err
+	})
+	if isUniqueViolation(err) {
+		return nil, apperr.Errorf(apperr.Conflict, "the user is already invited")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create invitation: %w", err)
+	}
+	return inv, nil
+}
+
+// Invitations implements account.Store.
+func (s *AccountStore) Invitations(ctx context.Context, workspaceID int64) ([]*account.Invitation, error) {
+	return s.invitations(ctx, "invitations", invitationSelect+` WHERE i.workspace_id = $1 ORDER BY i.id`, workspaceID)
+}
+
+// InvitationsFor implements account.Store.
+func (s *AccountStore) InvitationsFor(ctx context.Context, userID int64) ([]*account.Invitation, error) {
+	return s.invitations(ctx, "invitations for user", invitationSelect+` WHERE i.user_id = $1 ORDER BY i.id`, userID)
+}
+
+func (s *AccountStore) invitations(ctx context.Context, what, sql string, args ...any) ([]*account.Invitation, error) {
+	rows, err := s.db.Pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	invs, err := collect(rows, func(r pgx.Rows) (*account.Invitation, error) { return scanInvitation(r) })
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return invs, nil
+}
+
+// AcceptInvitation implements account.Store: the invitation becomes a membership in one
+// transaction, so it can be accepted once.
+func (s *AccountStore) AcceptInvitation(ctx context.Context, userID, id int64) (*account.Workspace, error) {
+	var w *account.Workspace
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var wsID int64
+		var role string
+		err := tx.QueryRow(ctx, `DELETE FROM invitations WHERE id = $1 AND user_id = $2
+			RETURNING workspace_id, role`, id, userID).Scan(&wsID, &role)
+		if err != nil {
+			return notFound(err, "invitation")
+		}
+		// Someone who joined some other way keeps the role they have.
+		if _, err := tx.Exec(ctx, `INSERT INTO members (workspace_id, user_id, role) VALUES ($1, $2, $3)
+			ON CONFLICT (workspace_id, user_id) DO NOTHING`, wsID, userID, role); err != nil {
+			return err
+		}
+		w, err = scanWorkspace(tx.QueryRow(ctx, `SELECT `+workspaceColumns+`, m.role FROM workspaces w
+			JOIN members m ON m.workspace_id = w.id AND m.user_id = $2 WHERE w.id = $1`, wsID, userID), &role)
+		if err == nil {
+			w.Role = role
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("accept invitation: %w", err)
+	}
+	return w, nil
+}
+
+// DeclineInvitation implements account.Store.
+func (s *AccountStore) DeclineInvitation(ctx context.Context, userID, id int64) error {
+	return exactlyOne(ctx, s.db, "decline invitation", "invitation",
+		`DELETE FROM invitations WHERE user_id = $1 AND id = $2`, userID, id)
+}
+
+// DeleteInvitation implements account.Store.
+func (s *AccountStore) DeleteInvitation(ctx context.Context, workspaceID, id int64) error {
+	return exactlyOne(ctx, s.db, "delete invitation", "invitation",
+		`DELETE FROM invitations WHERE workspace_id = $1 AND id = $2`, workspaceID, id)
+}

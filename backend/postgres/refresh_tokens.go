@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+)
+
+// RefreshTokenStore implements auth.RefreshStore.
+type RefreshTokenStore struct{ db *DB }
+
+// NewRefreshTokenStore returns the PostgreSQL refresh-token store.
+func NewRefreshTokenStore(db *DB) *RefreshTokenStore { return &RefreshTokenStore{db: db} }
+
+var _ auth.RefreshStore = (*RefreshTokenStore)(nil)
+
+// CreateRefresh implements auth.RefreshStore.
+func (s *RefreshTokenStore) CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time) error {
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at)
+		VALUES ($1, $2, $3, $4)`, userID, family, hash, expires)
+	if err != nil {
+		return fmt.Errorf("create refresh token: %w", err)
+	}
+	return nil
+}
+
+var errNoRefresh = apperr.Errorf(apperr.NotFound, "refresh token not found or expired")
+
+// UseRefresh implements auth.RefreshStore. The UPDATE is the check: of two requests racing
+// with one token, exactly one marks it used; the other sees it used, as a replay. A family
+// with any revoked token is dead as a whole: the winner of such a race may store its new
+// token after the loser revoked the family, and that token must not work either.
+func (s *RefreshTokenStore) UseRefresh(ctx context.Context, hash []byte) (auth.RefreshUse, error) {
+	var u auth.RefreshUse
+	err := s.db.Pool.QueryRow(ctx, `UPDATE refresh_tokens t SET used_at = now()
+		WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+		  AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = t.family AND r.revoked_at IS NOT NULL)
+		RETURNING user_id, family`, hash).Scan(&u.UserID, &u.Family)
+	if err == nil {
+		return u, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return u, fmt.Errorf("use refresh token: %w", err)
+	}
+	err = s.db.Pool.QueryRow(ctx, `SELECT user_id, family, used_at IS NOT NULL OR revoked_at IS NOT NULL
+		FROM refresh_tokens WHERE token_hash = $1`, hash).Scan(&u.UserID, &u.Family, &u.Reused)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return auth.RefreshUse{}, errNoRefresh
+	}
+	if err != nil {
+		return auth.RefreshUse{}, fmt.Errorf("use refresh token: %w", err)
+	}
+	if !u.Reused {
+		return auth.RefreshUse{}, errNoRefresh // expired
+	}
+	return u, nil
+}
+
+// RevokeFamily implements auth.RefreshStore.
+func (s *RefreshTokenStore) RevokeFamily(ctx context.Context, family uuid.UUID) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+		WHERE family = $1 AND revoked_at IS NULL`, family)
+	if err != nil {
+		return fmt.Errorf("revoke refresh tokens: %w", err)
+	}
+	return nil
+}
+
+// RevokeFamilyOf implements auth.RefreshStore.
+func (s *RefreshTokenStore) RevokeFamilyOf(ctx context.Context, hash []byte) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+		WHERE revoked_at IS NULL AND family = (SELECT family FROM refresh_tokens WHERE token_hash = $1)`, hash)
+	if err != nil {
+		return fmt.Errorf("revoke refresh tokens: %w", err)
+	}
+	return nil
+}
