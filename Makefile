@@ -1,0 +1,37 @@
+# Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
+# deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
+.PHONY: build frontend test run bench fmt clean
+
+# Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
+TESTFLAGS ?=
+
+build: frontend
+	go build -o bin/shortlink ./backend/cmd/shortlink
+	go build -o bin/shortlink-worker ./worker/cmd/shortlink-worker
+
+# The web app is rebuilt where its sources and Node exist; otherwise the committed
+# frontend/dist is embedded as it is.
+frontend:
+	@if [ ! -f frontend/package.json ]; then \
+		echo "frontend: no frontend/package.json, using frontend/dist as it is"; \
+	elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		echo "frontend: node/npm not found, using frontend/dist as it is"; \
+	else \
+		npm --prefix frontend ci && npm --prefix frontend run build; \
+	fi
+
+test:
+	go vet ./...
+	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...
+
+run: build
+	deploy/local/with-services.sh deploy/local/run.sh
+
+bench: build
+	deploy/local/with-services.sh bench/run.sh
+
+fmt:
+	go fmt ./...
+
+clean:
+	rm -rf bin
