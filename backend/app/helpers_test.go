@@ -172,13 +172,20 @@ func (s *server) do(method, path, token string, body any) response {
 
 func (s *server) send(req *http.Request) response {
 	s.t.Helper()
+	var sent []byte
+	if req.Body != nil {
+		sent, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
 	res, err := noRedirect.Do(req)
 	if err != nil {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+	r := response{Status: res.StatusCode, Header: res.Header, Body: b}
+	checkAgainstDoc(s.t, req, sent, r)
+	return r
 }
 
 // visit requests a short link on the short domain, the way a visitor's browser would.

@@ -1,0 +1,55 @@
+package httpapi_test
+
+import (
+	"context"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/shortlink/shortlink/backend/httpapi"
+)
+
+// TestOpenAPIMatchesRoutes keeps openapi.json in step with the router: every route is
+// documented and every documented operation is served.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromFile("openapi.json")
+	if err != nil {
+		t.Fatalf("load openapi.json: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("openapi.json is not a valid OpenAPI 3 document: %v", err)
+	}
+
+	api, err := httpapi.New(httpapi.Deps{Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`:([A-Za-z_]+)`)
+	var served []string
+	for _, r := range api.Routes() {
+		served = append(served, r.Method+" "+param.ReplaceAllString(r.Path, "{$1}"))
+	}
+	var documented []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			documented = append(documented, strings.ToUpper(method)+" "+path)
+		}
+	}
+	slices.Sort(served)
+	slices.Sort(documented)
+	for _, r := range served {
+		if !slices.Contains(documented, r) {
+			t.Errorf("%s is served but not in openapi.json", r)
+		}
+	}
+	for _, d := range documented {
+		if !slices.Contains(served, d) {
+			t.Errorf("%s is in openapi.json but not served", d)
+		}
+	}
+}
