@@ -92,7 +92,7 @@ func ValidatePassword(p string) error {
 // ValidateName trims a workspace or API-key name and checks it is 1 to 100 characters.
 func ValidateName(name string) (string, error) {
 	n := strings.TrimSpace(name)
-	if n == "" || !utf8.ValidString(n) || utf8.RuneCountInString(n) > 100 {
+	if n == "" || !utf8.ValidString(n) || strings.IndexByte(n, 0) >= 0 || utf8.RuneCountInString(n) > 100 {
 		return "", apperr.Errorf(apperr.Invalid, "name must be 1 to 100 characters")
 	}
 	return n, nil

@@ -129,6 +129,10 @@ func (s *Server) login(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	if in.Email == "" || in.Password == "" {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "email and password are required"))
+		return
+	}
 	if s.limited(c, s.auth.AllowLogin(c.Request.Context(), in.Email, c.ClientIP())) {
 		return
 	}

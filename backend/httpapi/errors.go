@@ -25,6 +25,9 @@ var statuses = map[string]int{
 	apperr.Internal:      http.StatusInternalServerError,
 }
 
+// badText are the PostgreSQL error codes for text it cannot store.
+var badText = map[string]bool{"22021": true, "22P05": true}
+
 // errorBody is the shape of every error answer: {"error":{"code","message"}}.
 type errorBody struct {
 	Error errorDetail `json:"error"`
@@ -41,8 +44,15 @@ type errorDetail struct {
 func (s *Server) fail(c *gin.Context, err error) {
 	code := apperr.CodeOf(err)
 	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+	var db interface{ SQLState() string }
+	switch {
+	case errors.As(err, &mbe):
 		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit)
+	case code == apperr.Internal && errors.As(err, &db) && badText[db.SQLState()]:
+		// Text the database cannot store (a NUL byte) that no validation caught: the
+		// client's mistake, not ours; still logged so the validation gets fixed.
+		s.log.Warn("text the database refused", "path", c.FullPath(), "err", err)
+		code, err = apperr.Invalid, apperr.Errorf(apperr.Invalid, "request holds text that cannot be stored (such as a NUL character)")
 	}
 	status, ok := statuses[code]
 	if !ok {

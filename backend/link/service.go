@@ -79,8 +79,22 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, ins []Input) []Result {
 	results := make([]Result, len(ins))
 	waits := make([]<-chan error, len(ins))
+	// Rows are written by several writers at once, so of two rows with one alias the first
+	// is made to win here rather than by whichever commits first.
+	type place struct {
+		domain int64
+		key    string
+	}
+	aliases := map[place]bool{}
 	for i, in := range ins {
 		l, existing, err := s.prepare(ctx, workspaceID, userID, in)
+		if err == nil && l != nil && l.IsAlias {
+			p := place{l.DomainID, l.Key}
+			if aliases[p] {
+				err = apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
+			}
+			aliases[p] = true
+		}
 		switch {
 		case err != nil:
 			results[i].Err = err
@@ -209,7 +223,7 @@ func (s *Service) idError(err error) error {
 }
 
 func (s *Service) validateFields(title string, status *int, expires *time.Time) error {
-	if utf8.RuneCountInString(title) > MaxTitleLength || !utf8.ValidString(title) {
+	if utf8.RuneCountInString(title) > MaxTitleLength || !utf8.ValidString(title) || strings.IndexByte(title, 0) >= 0 {
 		return apperr.Errorf(apperr.Invalid, "title must be valid text of at most %d characters", MaxTitleLength)
 	}
 	switch *status {
@@ -260,14 +274,11 @@ const MaxPage = 100
 // List returns a page of the workspace's links, newest first, and the cursor of the next page
 // (0 when there is none).
 func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, int64, error) {
-	if f.Limit <= 0 {
-		f.Limit = 50
-	}
-	if f.Limit > MaxPage {
+	if f.Limit < 1 || f.Limit > MaxPage {
 		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
 	}
-	if len(f.Query) > 200 {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be at most 200 characters")
+	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
+		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters")
 	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {

@@ -1,0 +1,137 @@
+package app_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadInput sends every kind of malformed input to every write and query of the API. Each
+// must be refused with a 4xx in the error shape, never a 5xx, and must change nothing.
+func TestBadInput(t *testing.T) {
+	s := newDeployment(t).start(t, "MAX_BODY_BYTES", "65536")
+	tn := s.signup("bad@example.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/kept", "title": "kept"})
+	one := fmt.Sprintf("%s/links/%d", ws, l.ID)
+	past := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	long := func(n int) string { return strings.Repeat("a", n) }
+
+	cases := []struct {
+		name, method, path string
+		body               any
+		status             int
+		code               string
+	}{
+		// Bodies.
+		{"no body", "POST", ws + "/links", nil, 400, "invalid"},
+		{"not JSON", "POST", ws + "/links", "{url:", 400, "invalid"},
+		{"array body", "POST", ws + "/links", "[]", 400, "invalid"},
+		{"two objects", "POST", ws + "/links", `{"url":"https://a.example"}{}`, 400, "invalid"},
+		{"unknown field", "POST", ws + "/links", map[string]any{"url": "https://a.example", "target": "x"}, 400, "invalid"},
+		{"too large", "POST", ws + "/links", `{"url":"https://a.example/` + long(70000) + `"}`, 413, "too_large"},
+		// url.
+		{"url missing", "POST", ws + "/links", map[string]any{"title": "x"}, 400, "invalid"},
+		{"url number", "POST", ws + "/links", map[string]any{"url": 5}, 400, "invalid"},
+		{"url javascript", "POST", ws + "/links", map[string]any{"url": "javascript:alert(1)"}, 400, "invalid"},
+		{"url data", "POST", ws + "/links", map[string]any{"url": "data:text/html,hi"}, 400, "invalid"},
+		{"url ftp", "POST", ws + "/links", map[string]any{"url": "ftp://example.com/"}, 400, "invalid"},
+		{"url relative", "POST", ws + "/links", map[string]any{"url": "/just/a/path"}, 400, "invalid"},
+		{"url no host", "POST", ws + "/links", map[string]any{"url": "https:///x"}, 400, "invalid"},
+		{"url credentials", "POST", ws + "/links", map[string]any{"url": "https://user:pw@example.com/"}, 400, "invalid"},
+		{"url spaces", "POST", ws + "/links", map[string]any{"url": "https://exa mple.com/"}, 400, "invalid"},
+		{"url NUL", "POST", ws + "/links", map[string]any{"url": "https://example.com/\u0000"}, 400, "invalid"},
+		{"url bad host", "POST", ws + "/links", map[string]any{"url": "https://exa_mple..com/"}, 400, "invalid"},
+		{"url own domain", "POST", ws + "/links", map[string]any{"url": "http://" + shortHost + "/abc"}, 400, "invalid"},
+		{"url too long", "POST", ws + "/links", map[string]any{"url": "https://example.com/" + long(2100)}, 400, "invalid"},
+		// Other fields.
+		{"alias bad chars", "POST", ws + "/links", map[string]any{"url": "https://a.example", "alias": "a/b"}, 400, "invalid"},
+		{"alias NUL", "POST", ws + "/links", map[string]any{"url": "https://a.example", "alias": "a\u0000"}, 400, "invalid"},
+		{"alias too long", "POST", ws + "/links", map[string]any{"url": "https://a.example", "alias": long(65)}, 400, "invalid"},
+		{"alias reserved", "POST", ws + "/links", map[string]any{"url": "https://a.example", "alias": "api"}, 400, "invalid"},
+		{"alias empty spaces", "POST", ws + "/links", map[string]any{"url": "https://a.example", "alias": " "}, 400, "invalid"},
+		{"title too long", "POST", ws + "/links", map[string]any{"url": "https://a.example", "title": long(501)}, 400, "invalid"},
+		{"title NUL", "POST", ws + "/links", map[string]any{"url": "https://a.example", "title": "a\u0000b"}, 400, "invalid"},
+		{"title number", "POST", ws + "/links", map[string]any{"url": "https://a.example", "title": 1}, 400, "invalid"},
+		{"redirect_status 200", "POST", ws + "/links", map[string]any{"url": "https://a.example", "redirect_status": 200}, 400, "invalid"},
+		{"redirect_status text", "POST", ws + "/links", map[string]any{"url": "https://a.example", "redirect_status": "301"}, 400, "invalid"},
+		{"expires_at past", "POST", ws + "/links", map[string]any{"url": "https://a.example", "expires_at": past}, 400, "invalid"},
+		{"expires_at garbage", "POST", ws + "/links", map[string]any{"url": "https://a.example", "expires_at": "tomorrow"}, 400, "invalid"},
+		{"domain unknown", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": "other.example"}, 400, "invalid"},
+		{"dedupe text", "POST", ws + "/links", map[string]any{"url": "https://a.example", "dedupe": "yes"}, 400, "invalid"},
+		// Batch.
+		{"batch empty", "POST", ws + "/links/batch", map[string]any{"links": []any{}}, 400, "invalid"},
+		{"batch missing", "POST", ws + "/links/batch", map[string]any{}, 400, "invalid"},
+		{"batch not array", "POST", ws + "/links/batch", map[string]any{"links": "x"}, 400, "invalid"},
+		{"batch row not object", "POST", ws + "/links/batch", map[string]any{"links": []any{5}}, 400, "invalid"},
+		// Update.
+		{"patch empty url", "PATCH", one, map[string]any{"url": ""}, 400, "invalid"},
+		{"patch bad url", "PATCH", one, map[string]any{"url": "javascript:x"}, 400, "invalid"},
+		{"patch null url", "PATCH", one, map[string]any{"url": nil}, 400, "invalid"},
+		{"patch status banned", "PATCH", one, map[string]any{"status": "banned"}, 400, "invalid"},
+		{"patch status other", "PATCH", one, map[string]any{"status": "paused"}, 400, "invalid"},
+		{"patch redirect_status", "PATCH", one, map[string]any{"redirect_status": 303}, 400, "invalid"},
+		{"patch expires past", "PATCH", one, map[string]any{"expires_at": past}, 400, "invalid"},
+		{"patch title long", "PATCH", one, map[string]any{"title": long(501)}, 400, "invalid"},
+		{"patch unknown", "PATCH", one, map[string]any{"code": "new"}, 400, "invalid"},
+		// Path and query parameters.
+		// A path that names no link is not found, whatever its shape.
+		{"link id text", "GET", ws + "/links/abc", nil, 404, "not_found"},
+		{"link id zero", "GET", ws + "/links/0", nil, 404, "not_found"},
+		{"link id negative", "DELETE", ws + "/links/-4", nil, 404, "not_found"},
+		{"link id huge", "PATCH", ws + "/links/99999999999999999999", map[string]any{"title": "x"}, 404, "not_found"},
+		{"limit zero", "GET", ws + "/links?limit=0", nil, 400, "invalid"},
+		{"limit big", "GET", ws + "/links?limit=101", nil, 400, "invalid"},
+		{"limit text", "GET", ws + "/links?limit=ten", nil, 400, "invalid"},
+		{"cursor garbage", "GET", ws + "/links?cursor=!!", nil, 400, "invalid"},
+		{"cursor negative", "GET", ws + "/links?cursor=-5", nil, 400, "invalid"},
+		{"q too long", "GET", ws + "/links?q=" + long(201), nil, 400, "invalid"},
+		{"q NUL", "GET", ws + "/links?q=a%00b", nil, 400, "invalid"},
+		{"lookup nothing", "GET", ws + "/links/lookup", nil, 400, "invalid"},
+		{"lookup bad short_url", "GET", ws + "/links/lookup?short_url=%3Anot-a-url", nil, 400, "invalid"},
+		{"lookup NUL code", "GET", ws + "/links/lookup?code=a%00", nil, 404, "not_found"},
+		{"workspace text", "GET", "/api/v1/workspaces/abc/links", nil, 404, "not_found"},
+		// Accounts.
+		{"signup bad email", "POST", "/api/v1/auth/signup", map[string]any{"email": "not-an-email", "password": "long enough pw"}, 400, "invalid"},
+		{"signup NUL email", "POST", "/api/v1/auth/signup", map[string]any{"email": "a\u0000@example.com", "password": "long enough pw"}, 400, "invalid"},
+		{"signup short password", "POST", "/api/v1/auth/signup", map[string]any{"email": "x@example.com", "password": "short"}, 400, "invalid"},
+		{"login missing", "POST", "/api/v1/auth/login", map[string]any{}, 400, "invalid"},
+		{"workspace name empty", "POST", "/api/v1/workspaces", map[string]any{"name": ""}, 400, "invalid"},
+		{"workspace name NUL", "PATCH", ws, map[string]any{"name": "a\u0000"}, 400, "invalid"},
+		{"invite bad role", "POST", ws + "/invitations", map[string]any{"email": "bad@example.com", "role": "king"}, 400, "invalid"},
+		{"invite owner", "POST", ws + "/invitations", map[string]any{"email": "bad@example.com", "role": "owner"}, 400, "invalid"},
+		{"invite bad email", "POST", ws + "/invitations", map[string]any{"email": "nope"}, 400, "invalid"},
+		{"api key no scopes", "POST", ws + "/api-keys", map[string]any{"name": "k", "scopes": []string{}}, 400, "invalid"},
+		{"api key bad scope", "POST", ws + "/api-keys", map[string]any{"name": "k", "scopes": []string{"root"}}, 400, "invalid"},
+		{"api key no name", "POST", ws + "/api-keys", map[string]any{"scopes": []string{"links:read"}}, 400, "invalid"},
+		{"member bad role", "PATCH", fmt.Sprintf("%s/members/%d", ws, tn.UserID), map[string]any{"role": "king"}, 400, "invalid"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			token := tn.Token
+			if strings.HasPrefix(c.path, "/api/v1/auth/") {
+				token = ""
+			}
+			r := s.do(c.method, c.path, token, c.body)
+			if r.Status != c.status {
+				t.Fatalf("%s %s: %d %s, want %d", c.method, c.path, r.Status, r.Body, c.status)
+			}
+			if code := r.errorCode(t); code != c.code {
+				t.Fatalf("%s %s: code %s, want %s", c.method, c.path, code, c.code)
+			}
+		})
+	}
+
+	// Nothing was changed or created by any of it.
+	var got linkJSON
+	s.do("GET", one, tn.Key, nil).json(t, &got)
+	if got.URL != "https://example.com/kept" || got.Title != "kept" || got.Status != "active" || got.RedirectStatus != http.StatusFound {
+		t.Errorf("the link changed: %+v", got)
+	}
+	r := s.do("GET", ws+"/links?limit=100", tn.Key, nil)
+	if n := strings.Count(string(r.Body), `"short_url"`); n != 1 {
+		t.Errorf("%d links exist after bad input, want 1: %s", n, r.Body)
+	}
+}
