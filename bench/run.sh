@@ -18,7 +18,12 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+if ! command -v wrk >/dev/null; then
+  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "installing wrk..." >&2
+  { $sudo apt-get update -q && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; } >/dev/null ||
+    { echo "wrk is missing and could not be installed: apt-get install wrk" >&2; exit 1; }
+fi
 [ -x bin/shortlink ] || { echo "bin/shortlink is missing: run make build" >&2; exit 1; }
 go build -o "$work/ceiling" ./bench/ceiling
 

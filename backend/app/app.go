@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"sync"
 	"time"
@@ -215,11 +216,32 @@ func (a *App) Run(ctx context.Context) error {
 	a.wg.Add(2)
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
+	if a.cfg.DebugAddr != "" {
+		a.serveDebug(bg)
+	}
 	a.log.Info("serving", "addr", a.Addr(), "public_url", a.cfg.Public.String())
 	if err := a.server.Serve(a.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// serveDebug serves Go's profiles on DEBUG_ADDR until ctx ends.
+func (a *App) serveDebug(ctx context.Context) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: a.cfg.DebugAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	context.AfterFunc(ctx, func() { srv.Close() })
+	go func() {
+		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Warn("debug server", "addr", a.cfg.DebugAddr, "err", err)
+		}
+	}()
+	a.log.Info("serving profiles", "addr", a.cfg.DebugAddr)
 }
 
 func (a *App) handleEvent(e redis.Event) {

@@ -35,7 +35,7 @@ type Config struct {
 	CodeLength int    `env:"CODE_LENGTH" envDefault:"6"`
 
 	IDBlockSize    int   `env:"ID_BLOCK_SIZE" envDefault:"1000"`
-	CreateWriters  int   `env:"CREATE_WRITERS" envDefault:"4"`
+	CreateWriters  int   `env:"CREATE_WRITERS" envDefault:"1"`
 	CreateBatchMax int   `env:"CREATE_BATCH_MAX" envDefault:"1000"`
 	LinkCacheSize  int   `env:"LINK_CACHE_SIZE" envDefault:"1000000"`
 	MaxBodyBytes   int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
@@ -51,6 +51,8 @@ type Config struct {
 	LogLevel        string        `env:"LOG_LEVEL" envDefault:"info"`
 	LogFormat       string        `env:"LOG_FORMAT" envDefault:"text"`
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"20s"`
+	// DebugAddr, when set, serves Go's /debug/pprof profiles there; keep it off public networks.
+	DebugAddr string `env:"DEBUG_ADDR"`
 
 	// Derived by Load.
 	Public         *url.URL `env:"-"`

@@ -5,7 +5,17 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 )
+
+// batchRows shows how well creates coalesce: rows per insert.
+var batchRows = promauto.NewHistogram(prometheus.HistogramOpts{
+	Name:    "shortlink_link_insert_batch_rows",
+	Help:    "Rows per coalesced link insert.",
+	Buckets: prometheus.ExponentialBuckets(1, 2, 11),
+})
 
 // errClosed answers creates that arrive after shutdown began.
 var errClosed = errors.New("link writer is closed")
@@ -92,6 +102,7 @@ func (b *batcher) flush(batch []*pending) {
 	for i, p := range batch {
 		links[i] = p.link
 	}
+	batchRows.Observe(float64(len(links)))
 	errs, err := b.store.Insert(ctx, links)
 	if err != nil && len(batch) > 1 {
 		// One bad row must not sink its neighbours: retry each alone for its own answer.
