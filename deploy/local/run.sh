@@ -123,6 +123,12 @@ EOF
 # wait -n returns when either child exits (or a trapped signal arrives).
 status=0
 wait -n "$server" "$worker" || status=$?
+if [ "$status" -eq 0 ]; then
+  # Both programs exit 0 only when told to stop (Ctrl-C reaches them directly).
+  stopping=1
+  stop_children
+  exit 0
+fi
 if ! kill -0 "$server" 2>/dev/null; then
   echo "the server exited (status $status); stopping the worker" >&2
 else

@@ -29,9 +29,11 @@ cleanup() {
 trap cleanup EXIT
 
 # Pass the signal on; the command decides how to stop, and its status becomes ours.
+# The command runs in the background, where a script cannot trap SIGINT (bash ignores it in
+# background jobs): it is told to stop with SIGTERM, whatever signal arrived here.
 forward() {
   signalled=$1
-  if [ -n "$child" ]; then kill -s "$1" "$child" 2>/dev/null || true; fi
+  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
 }
 trap 'forward INT' INT
 trap 'forward TERM' TERM
