@@ -165,6 +165,13 @@ type APIKey struct {
 	RevokedAt   *time.Time `json:"revoked_at,omitempty"`
 }
 
+// LinkRef is where a link of a deleted workspace was: the caches of the redirect path must
+// forget it.
+type LinkRef struct {
+	DomainID int64
+	Key      string
+}
+
 // Store keeps accounts. Every method taking a workspace ID touches nothing outside that
 // workspace: an ID of another workspace's member, invitation or key is simply not found.
 // Methods return apperr not_found and conflict errors where noted; anything else is internal.
@@ -188,8 +195,9 @@ type Store interface {
 	Workspace(ctx context.Context, id int64) (*Workspace, error)
 	// RenameWorkspace returns not_found if there is no such workspace.
 	RenameWorkspace(ctx context.Context, id int64, name string) (*Workspace, error)
-	// DeleteWorkspace deletes a workspace and everything in it; not_found if there is none.
-	DeleteWorkspace(ctx context.Context, id int64) error
+	// DeleteWorkspace deletes a workspace and everything in it, and returns where its links
+	// were, for the caches; not_found if there is none.
+	DeleteWorkspace(ctx context.Context, id int64) ([]LinkRef, error)
 
 	// Role is the user's role in the workspace; not_found if they are not a member.
 	Role(ctx context.Context, workspaceID, userID int64) (string, error)

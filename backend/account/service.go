@@ -34,6 +34,9 @@ type Service struct {
 	// database round trip per request.
 	keys *otter.Cache[string, *APIKey]
 
+	// linksRemoved hears of the links a workspace deletion took with it.
+	linksRemoved func(context.Context, []LinkRef)
+
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
 	pending sync.WaitGroup      // last-used writes in flight
@@ -51,6 +54,10 @@ func NewService(store Store, log *slog.Logger) *Service {
 		touched: map[int64]time.Time{},
 	}
 }
+
+// OnLinksRemoved sets what is told of the links a workspace deletion removed, before
+// DeleteWorkspace returns; the redirect caches use it so those links stop at once everywhere.
+func (s *Service) OnLinksRemoved(fn func(context.Context, []LinkRef)) { s.linksRemoved = fn }
 
 // Close waits for the last-used times still being written.
 func (s *Service) Close() { s.pending.Wait() }
@@ -207,8 +214,12 @@ func (s *Service) RenameWorkspace(ctx context.Context, id int64, name string) (*
 
 // DeleteWorkspace deletes a workspace and everything in it; its API keys stop at once here.
 func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
-	if err := s.store.DeleteWorkspace(ctx, id); err != nil {
+	links, err := s.store.DeleteWorkspace(ctx, id)
+	if err != nil {
 		return err
+	}
+	if s.linksRemoved != nil && len(links) > 0 {
+		s.linksRemoved(ctx, links)
 	}
 	s.forgetKeys(func(k *APIKey) bool { return k.WorkspaceID == id })
 	return nil

@@ -100,6 +100,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		}
 	}
 	a.accounts = accounts
+	cache := nodeCache{linkCache, a.resolver}
+	accounts.OnLinksRemoved(func(ctx context.Context, refs []account.LinkRef) {
+		links := make([]*link.Link, len(refs))
+		for i, r := range refs {
+			links[i] = &link.Link{DomainID: r.DomainID, Key: r.Key}
+		}
+		cache.RemovedMany(ctx, links)
+	})
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
@@ -137,6 +145,13 @@ func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
 func (c nodeCache) Removed(ctx context.Context, l *link.Link) {
 	c.LinkCache.Removed(ctx, l)
 	c.resolver.Invalidate(l.DomainID, l.Key)
+}
+
+func (c nodeCache) RemovedMany(ctx context.Context, links []*link.Link) {
+	c.LinkCache.RemovedMany(ctx, links)
+	for _, l := range links {
+		c.resolver.Invalidate(l.DomainID, l.Key)
+	}
 }
 
 func (c nodeCache) Reserved(ctx context.Context, id int64) {

@@ -172,3 +172,43 @@ func TestFastReject(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletedWorkspaceLinksStop: deleting a workspace takes its links off every node within a
+// second, though both nodes had them cached, and leaves other workspaces' links alone.
+func TestDeletedWorkspaceLinksStop(t *testing.T) {
+	d := newDeployment(t)
+	a, b := d.start(t), d.start(t)
+	gone := a.signup("leaving@example.com")
+	stays := a.signup("staying@example.com")
+	var codes []string
+	for i := range 3 {
+		codes = append(codes, a.createLink(gone, map[string]any{"url": fmt.Sprintf("https://example.com/%d", i)}).Code)
+	}
+	codes = append(codes, a.createLink(gone, map[string]any{"url": "https://example.com/alias", "alias": "leaving"}).Code)
+	kept := a.createLink(stays, map[string]any{"url": "https://example.com/kept"})
+	for _, c := range append(codes, kept.Code) {
+		for _, s := range []*server{a, b} {
+			if r := s.visit("GET", "/"+c); r.Status != http.StatusFound {
+				t.Fatalf("%s before the deletion: %d", c, r.Status)
+			}
+		}
+	}
+	if r := a.do("DELETE", fmt.Sprintf("/api/v1/workspaces/%d", gone.WorkspaceID), gone.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete workspace: %d %s", r.Status, r.Body)
+	}
+	for _, c := range codes {
+		if r := a.visit("GET", "/"+c); r.Status != http.StatusNotFound {
+			t.Errorf("%s on the deleting node: %d", c, r.Status)
+		}
+		eventually(t, time.Second, c+" gone on the other node", func() bool {
+			return b.visit("GET", "/"+c).Status == http.StatusNotFound
+		})
+	}
+	if r := b.visit("GET", "/"+kept.Code); r.Status != http.StatusFound {
+		t.Errorf("another workspace's link: %d", r.Status)
+	}
+	// The workspace's API key stopped with it.
+	if r := a.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links", gone.WorkspaceID), gone.Key, nil); r.Status != http.StatusUnauthorized && r.Status != http.StatusNotFound {
+		t.Errorf("the deleted workspace's key: %d %s", r.Status, r.Body)
+	}
+}

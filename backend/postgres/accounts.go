@@ -200,8 +200,37 @@ func (s *AccountStore) RenameWorkspace(ctx context.Context, id int64, name strin
 
 // DeleteWorkspace implements account.Store; members, invitations, keys and links go with it
 // (ON DELETE CASCADE).
-func (s *AccountStore) DeleteWorkspace(ctx context.Context, id int64) error {
-	return exactlyOne(ctx, s.db, "delete workspace", "workspace", `DELETE FROM workspaces WHERE id = $1`, id)
+// The row lock comes first: a create racing with the deletion either commits before it (and
+// its link is deleted and reported here) or waits and then fails on the missing workspace.
+func (s *AccountStore) DeleteWorkspace(ctx context.Context, id int64) ([]account.LinkRef, error) {
+	var links []account.LinkRef
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE`, id).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.Errorf(apperr.NotFound, "workspace not found")
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `DELETE FROM links WHERE workspace_id = $1 RETURNING domain_id, key`, id)
+		if err != nil {
+			return err
+		}
+		links, err = collect(rows, func(r pgx.Rows) (account.LinkRef, error) {
+			var l account.LinkRef
+			return l, r.Scan(&l.DomainID, &l.Key)
+		})
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM workspaces WHERE id = $1`, id)
+		return err
+	})
+	if err != nil && !apperr.Is(err, apperr.NotFound) {
+		return nil, fmt.Errorf("delete workspace: %w", err)
+	}
+	return links, err
 }
 
 // exactlyOne runs a statement that must change one row; none is not_found naming noun.

@@ -100,6 +100,24 @@ func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) {
 	lc.replace(ctx, l.DomainID, l.Key, tombstone, missTTL)
 }
 
+// RemovedMany is Removed for many links at once (those of a deleted workspace), pipelined.
+func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
+	const chunk = 500
+	for start := 0; start < len(links); start += chunk {
+		part := links[start:min(start+chunk, len(links))]
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+		pipe := lc.c.rdb.Pipeline()
+		for _, l := range part {
+			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone, missTTL)
+			pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			lc.log.Warn("link cache: remove links", "links", len(part), "err", err)
+		}
+		cancel()
+	}
+}
+
 func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, ttl time.Duration) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 	defer cancel()
