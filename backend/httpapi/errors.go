@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"errors"
+	"io"
+	"net"
 	"log/slog"
 	"net/http"
 
@@ -48,6 +50,10 @@ func (s *Server) fail(c *gin.Context, err error) {
 	switch {
 	case errors.As(err, &mbe):
 		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit)
+	case code == apperr.Internal && (errors.As(err, new(net.Error)) || errors.Is(err, io.ErrUnexpectedEOF)):
+		// A store that cannot be reached: the request may succeed when retried.
+		s.log.Error("request failed: a backing service is unreachable", "path", c.FullPath(), "err", err)
+		code, err = apperr.Unavailable, apperr.Errorf(apperr.Unavailable, "the service cannot reach its database right now, try again")
 	case code == apperr.Internal && errors.As(err, &db) && badText[db.SQLState()]:
 		// Text the database cannot store (a NUL byte) that no validation caught: the
 		// client's mistake, not ours; still logged so the validation gets fixed.

@@ -132,7 +132,10 @@ func (s *Service) writeError(err error) error {
 		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
 	}
 	if apperr.CodeOf(err) == apperr.Internal {
-		return fmt.Errorf("create link: %w", err)
+		// Rows are refused one by one with their own errors; a whole write failing means the
+		// database cannot be written to now, which the client may retry.
+		s.log.Error("create link: write failed", "err", err)
+		return apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
 	}
 	return err
 }

@@ -79,6 +79,12 @@ func notFound(err error, what string) error {
 	return err
 }
 
+// isForeignKeyViolation reports whether err is a foreign-key violation (SQLSTATE 23503).
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23503"
+}
+
 // isUniqueViolation reports whether err is a unique-constraint violation (SQLSTATE 23505).
 func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError

@@ -70,7 +70,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		RETURNING id`,
 		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created)
 	if err != nil {
-		return nil, fmt.Errorf("insert links: %w", err)
+		return nil, insertError(err)
 	}
 	inserted := make(map[int64]bool, n)
 	for rows.Next() {
@@ -82,7 +82,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		inserted[id] = true
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("insert links: %w", err)
+		return nil, insertError(err)
 	}
 	errs := make([]error, n)
 	for i, l := range links {
@@ -91,6 +91,15 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		}
 	}
 	return errs, nil
+}
+
+// insertError explains a failed insert: a workspace (or creator) deleted while its links were
+// being written is not found; anything else is the database's.
+func insertError(err error) error {
+	if isForeignKeyViolation(err) {
+		return apperr.Errorf(apperr.NotFound, "workspace not found")
+	}
+	return fmt.Errorf("insert links: %w", err)
 }
 
 // Get implements link.Store.

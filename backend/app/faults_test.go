@@ -1,0 +1,117 @@
+package app_test
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// cutter is a TCP proxy to a real server that a test can cut: open connections are closed and
+// new ones refused until it is mended. It is how a test takes PostgreSQL away from one node.
+type cutter struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	cut    bool
+	conns  map[net.Conn]bool
+}
+
+func newCutter(t *testing.T, target string) *cutter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cutter{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	go c.serve()
+	t.Cleanup(func() { ln.Close(); c.setCut(true) })
+	return c
+}
+
+func (c *cutter) serve() {
+	for {
+		in, err := c.ln.Accept()
+		if err != nil {
+			return
+		}
+		c.mu.Lock()
+		if c.cut {
+			c.mu.Unlock()
+			in.Close()
+			continue
+		}
+		out, err := net.Dial("tcp", c.target)
+		if err != nil {
+			c.mu.Unlock()
+			in.Close()
+			continue
+		}
+		c.conns[in], c.conns[out] = true, true
+		c.mu.Unlock()
+		go func() { io.Copy(out, in); out.Close() }()
+		go func() { io.Copy(in, out); in.Close() }()
+	}
+}
+
+func (c *cutter) setCut(cut bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cut = cut
+	if cut {
+		for conn := range c.conns {
+			conn.Close()
+		}
+		clear(c.conns)
+	}
+}
+
+// TestPostgresDown takes PostgreSQL away from a running node: cached links keep redirecting,
+// creates answer 503 in the error shape, readiness fails; when it is back, creates work again.
+func TestPostgresDown(t *testing.T) {
+	d := newDeployment(t)
+	u, err := url.Parse(d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutter(t, u.Host)
+	u.Host = proxy.ln.Addr().String()
+	s := d.start(t, "DATABASE_URL", u.String())
+	tn := s.signup("pgdown@example.com")
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/cached"})
+	if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+		t.Fatalf("before: %d", r.Status)
+	}
+
+	proxy.setCut(true)
+	if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound || r.Header.Get("Location") != "https://example.com/cached" {
+		t.Errorf("cached link with PostgreSQL down: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
+	for range 3 { // the first requests meet connections that were cut, later ones refused ones
+		r := s.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/new"})
+		if r.Status != http.StatusServiceUnavailable || r.errorCode(t) != "unavailable" {
+			t.Errorf("create with PostgreSQL down: %d %s", r.Status, r.Body)
+		}
+	}
+	if r := s.do("POST", links+"/batch", tn.Key, map[string]any{"links": []any{map[string]any{"url": "https://example.com/b"}}}); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"code":"unavailable"`) {
+		t.Errorf("batch with PostgreSQL down: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", "/readyz", "", nil); r.Status != http.StatusServiceUnavailable {
+		t.Errorf("readyz with PostgreSQL down: %d %s", r.Status, r.Body)
+	}
+
+	proxy.setCut(false)
+	eventually(t, 5_000_000_000, "creates work again", func() bool {
+		return s.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/back"}).Status == http.StatusCreated
+	})
+	if r := s.do("GET", "/readyz", "", nil); r.Status != http.StatusOK {
+		t.Errorf("readyz after: %d %s", r.Status, r.Body)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
