@@ -3,8 +3,8 @@ package httpapi
 import (
 	"errors"
 	"io"
-	"net"
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
