@@ -21,6 +21,8 @@ frontend:
 	fi
 
 test:
+	@unformatted=$$(gofmt -l backend worker frontend bench migrations); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
 	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...
 
