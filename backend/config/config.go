@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ type Config struct {
 func Load() (Config, error) {
 	var c Config
 	if err := env.Parse(&c); err != nil {
-		return c, fmt.Errorf("config: %w", err)
+		return c, explain(err)
 	}
 	return c, c.finish()
 }
@@ -73,9 +74,30 @@ func Load() (Config, error) {
 func FromMap(m map[string]string) (Config, error) {
 	var c Config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: m}); err != nil {
-		return c, fmt.Errorf("config: %w", err)
+		return c, explain(err)
 	}
 	return c, c.finish()
+}
+
+// explain names the environment variable of each value that did not parse (the library names
+// the Go field).
+func explain(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return fmt.Errorf("config: %w", err)
+	}
+	errs := make([]error, len(agg.Errors))
+	for i, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			if f, ok := reflect.TypeFor[Config]().FieldByName(pe.Name); ok {
+				name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+				e = fmt.Errorf("%s: cannot read it as %s: %w", name, pe.Type, pe.Err)
+			}
+		}
+		errs[i] = e
+	}
+	return fmt.Errorf("config: %w", errors.Join(errs...))
 }
 
 func (c *Config) finish() error {

@@ -1,0 +1,86 @@
+package config_test
+
+import (
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/shortlink/shortlink/backend/config"
+)
+
+var minimal = map[string]string{
+	"DATABASE_URL": "postgres://localhost/shortlink",
+	"REDIS_URL":    "redis://localhost:6379/0",
+	"JWT_SECRET":   "0123456789abcdef0123456789abcdef",
+	"CODE_KEY":     "000102030405060708090a0b0c0d0e0f",
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := config.FromMap(minimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" {
+		t.Errorf("defaults: %+v", c)
+	}
+	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
+		t.Errorf("key %x tweak %x", c.CodeKeyBytes, c.CodeTweakBytes)
+	}
+	other := maps.Clone(minimal)
+	other["CODE_KEY"] = "ffffffffffffffffffffffffffffffff"
+	c2, _ := config.FromMap(other)
+	if string(c2.CodeTweakBytes) == string(c.CodeTweakBytes) {
+		t.Error("the derived tweak does not depend on the key")
+	}
+	if hosts := mustLoad(t, "PUBLIC_URL", "https://Sho.RT", "SHORT_HOSTS", " a.example , B.example").ShortHostnames(); strings.Join(hosts, ",") != "sho.rt,a.example,b.example" {
+		t.Errorf("short hosts: %v", hosts)
+	}
+}
+
+func mustLoad(t *testing.T, kv ...string) config.Config {
+	t.Helper()
+	m := maps.Clone(minimal)
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	c, err := config.FromMap(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestBadValues: every refused value is named in the error, so a deployment knows what to fix.
+func TestBadValues(t *testing.T) {
+	cases := []struct{ key, value string }{
+		{"DATABASE_URL", ""},
+		{"REDIS_URL", ""},
+		{"JWT_SECRET", "short"},
+		{"CODE_KEY", "not hex"},
+		{"CODE_KEY", "0011"},
+		{"CODE_TWEAK", "00"},
+		{"CODE_LENGTH", "4"},
+		{"CODE_LENGTH", "9"},
+		{"CODE_LENGTH", "six"},
+		{"PUBLIC_URL", "ftp://sho.rt"},
+		{"PUBLIC_URL", "https://sho.rt/path"},
+		{"ID_BLOCK_SIZE", "0"},
+		{"CREATE_WRITERS", "0"},
+		{"CREATE_BATCH_MAX", "100000"},
+		{"LINK_CACHE_SIZE", "10"},
+		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
+		{"ACCESS_TOKEN_TTL", "soon"},
+	}
+	for _, c := range cases {
+		m := maps.Clone(minimal)
+		if c.value == "" {
+			delete(m, c.key)
+		} else {
+			m[c.key] = c.value
+		}
+		_, err := config.FromMap(m)
+		if err == nil || !strings.Contains(err.Error(), c.key) {
+			t.Errorf("%s=%q: error %v, want one naming %s", c.key, c.value, err, c.key)
+		}
+	}
+}
