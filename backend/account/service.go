@@ -36,6 +36,8 @@ type Service struct {
 
 	// linksRemoved hears of the links a workspace deletion took with it.
 	linksRemoved func(context.Context, []LinkRef)
+	// keyRevoked hears of each revoked API key, to tell the other nodes.
+	keyRevoked func(context.Context, int64)
 
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
@@ -58,6 +60,16 @@ func NewService(store Store, log *slog.Logger) *Service {
 // OnLinksRemoved sets what is told of the links a workspace deletion removed, before
 // DeleteWorkspace returns; the redirect caches use it so those links stop at once everywhere.
 func (s *Service) OnLinksRemoved(fn func(context.Context, []LinkRef)) { s.linksRemoved = fn }
+
+// OnKeyRevoked sets what is told of each revoked API key (after this node forgot it), so that
+// other nodes can forget their cached copies at once rather than when those expire.
+func (s *Service) OnKeyRevoked(fn func(ctx context.Context, keyID int64)) { s.keyRevoked = fn }
+
+// ForgetKey drops this node's cached copy of an API key, revoked elsewhere.
+func (s *Service) ForgetKey(id int64) { s.forgetKeys(func(k *APIKey) bool { return k.ID == id }) }
+
+// ForgetAllKeys drops every cached API key (news of revocations may have been missed).
+func (s *Service) ForgetAllKeys() { s.keys.InvalidateAll() }
 
 // Close waits for the last-used times still being written.
 func (s *Service) Close() { s.pending.Wait() }
@@ -392,7 +404,10 @@ func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
 	if err := s.store.RevokeAPIKey(ctx, workspaceID, id); err != nil {
 		return err
 	}
-	s.forgetKeys(func(k *APIKey) bool { return k.ID == id })
+	s.ForgetKey(id)
+	if s.keyRevoked != nil {
+		s.keyRevoked(ctx, id)
+	}
 	return nil
 }
 

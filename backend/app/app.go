@@ -101,6 +101,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	a.accounts = accounts
 	cache := nodeCache{linkCache, a.resolver}
+	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: id}); err != nil {
+			a.log.Warn("announce revoked api key; other nodes forget it within 5s", "err", err)
+		}
+	})
 	accounts.OnLinksRemoved(func(ctx context.Context, refs []account.LinkRef) {
 		links := make([]*link.Link, len(refs))
 		for i, r := range refs {
@@ -261,7 +268,11 @@ func (a *App) serveDebug(ctx context.Context) {
 
 func (a *App) handleEvent(e redis.Event) {
 	a.resolver.HandleEvent(e)
-	if e.Kind == redis.EventResync {
+	switch e.Kind {
+	case redis.EventKeyRevoked:
+		a.accounts.ForgetKey(e.ID)
+	case redis.EventResync:
+		a.accounts.ForgetAllKeys()
 		// Events may have been missed while disconnected: catch up from the source of truth.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -212,3 +212,31 @@ func TestDeletedWorkspaceLinksStop(t *testing.T) {
 		t.Errorf("the deleted workspace's key: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestRevokedKeyStopsEverywhere: a key revoked on one node stops working on another within a
+// second, though that node had it cached.
+func TestRevokedKeyStopsEverywhere(t *testing.T) {
+	d := newDeployment(t)
+	a, b := d.start(t), d.start(t)
+	tn := a.signup("revoke@example.com")
+	links := fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID)
+	if r := b.do("GET", links, tn.Key, nil); r.Status != http.StatusOK {
+		t.Fatalf("key on b: %d %s", r.Status, r.Body)
+	}
+	var keys struct {
+		APIKeys []struct{ ID int64 } `json:"api_keys"`
+	}
+	a.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/api-keys", tn.WorkspaceID), tn.Token, nil).json(t, &keys)
+	if len(keys.APIKeys) != 1 {
+		t.Fatalf("keys: %+v", keys)
+	}
+	if r := a.do("DELETE", fmt.Sprintf("/api/v1/workspaces/%d/api-keys/%d", tn.WorkspaceID, keys.APIKeys[0].ID), tn.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("GET", links, tn.Key, nil); r.Status != http.StatusUnauthorized {
+		t.Errorf("revoked key on the revoking node: %d", r.Status)
+	}
+	eventually(t, time.Second, "revoked key refused on the other node", func() bool {
+		return b.do("GET", links, tn.Key, nil).Status == http.StatusUnauthorized
+	})
+}

@@ -15,7 +15,7 @@ type Event struct {
 	Kind     EventKind
 	DomainID int64  // EventLink
 	Key      string // EventLink
-	ID       int64  // EventIssued, EventReserved
+	ID       int64  // EventIssued, EventReserved, EventKeyRevoked
 }
 
 // EventKind says what an Event announces.
@@ -29,6 +29,8 @@ const (
 	EventIssued EventKind = 'h'
 	// EventReserved: ID's code is now a custom alias.
 	EventReserved EventKind = 'r'
+	// EventKeyRevoked: the API key ID was revoked; drop cached copies.
+	EventKeyRevoked EventKind = 'k'
 	// EventResync: the subscription was (re)established and messages may have been missed.
 	EventResync EventKind = 's'
 )
@@ -58,7 +60,7 @@ func decodeEvent(s string) (Event, bool) {
 			return Event{}, false
 		}
 		e.DomainID, e.Key = n, parts[2]
-	case EventIssued, EventReserved:
+	case EventIssued, EventReserved, EventKeyRevoked:
 		e.ID = n
 	default:
 		return Event{}, false
