@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -267,4 +268,32 @@ func readAll(res *http.Response) []byte {
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return b
+}
+
+// TestConcurrentDedupe: identical dedupe creates sent at once to one node make one link.
+func TestConcurrentDedupe(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("dedupe-race@example.com")
+	path := fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID)
+	for round := range 5 {
+		url := fmt.Sprintf("https://example.com/race/%d", round)
+		ids := make([]int64, 8)
+		var wg sync.WaitGroup
+		for i := range ids {
+			wg.Go(func() {
+				r := s.do("POST", path, tn.Key, map[string]any{"url": url, "dedupe": true})
+				var l linkJSON
+				if err := json.Unmarshal(r.Body, &l); err != nil || (r.Status != http.StatusCreated && r.Status != http.StatusOK) {
+					t.Errorf("create: %d %s", r.Status, r.Body)
+				}
+				ids[i] = l.ID
+			})
+		}
+		wg.Wait()
+		for _, id := range ids {
+			if id != ids[0] {
+				t.Fatalf("round %d: concurrent dedupe creates made different links: %v", round, ids)
+			}
+		}
+	}
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/code"
@@ -41,6 +44,8 @@ type Service struct {
 	domain   string
 	ownHosts []string
 	log      *slog.Logger
+	// dedupes joins concurrent identical dedupe creates on this node into one.
+	dedupes singleflight.Group
 }
 
 // NewService starts the service's writers; Close stops them.
@@ -71,7 +76,24 @@ type Result struct {
 // Create validates in and returns the new link once its row is committed. With in.Dedupe an
 // existing link to the same URL is returned instead, with created=false.
 func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Input) (*Link, bool, error) {
-	r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
+	target, err := NormalizeURL(in.URL, s.ownHosts)
+	if !in.Dedupe || err != nil {
+		r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
+		return r.Link, r.Created, r.Err
+	}
+	// Two identical dedupe creates at once would each find nothing and each create a link:
+	// on this node the second waits for the first and gets its link.
+	key := strconv.FormatInt(workspaceID, 10) + "\x00" + in.Domain + "\x00" + in.Alias + "\x00" + target
+	leader := false
+	v, _, _ := s.dedupes.Do(key, func() (any, error) {
+		leader = true
+		// Others wait on this call: one caller going away must not fail theirs.
+		return s.CreateBatch(context.WithoutCancel(ctx), workspaceID, userID, []Input{in})[0], nil
+	})
+	r := v.(Result)
+	if !leader {
+		r.Created = false
+	}
 	return r.Link, r.Created, r.Err
 }
 
