@@ -39,12 +39,14 @@ type App struct {
 	ids      *postgres.IDSource
 	links    *link.Service
 	accounts *account.Service
-	resolver *redirect.Resolver
-	api      *httpapi.Server
-	visitors *redirect.Handler
-	static   http.Handler
-	metrics  http.Handler
-	server   *http.Server
+	// refreshTokens is purged of expired sessions in the background.
+	refreshTokens *postgres.RefreshTokenStore
+	resolver      *redirect.Resolver
+	api           *httpapi.Server
+	visitors      *redirect.Handler
+	static        http.Handler
+	metrics       http.Handler
+	server        *http.Server
 
 	listener net.Listener
 	stop     context.CancelFunc
@@ -86,11 +88,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		BatchMax: cfg.CreateBatchMax,
 	}, log)
 
+	a.refreshTokens = postgres.NewRefreshTokenStore(db)
 	authSvc := auth.NewService(auth.Options{
 		Secret:     []byte(cfg.JWTSecret),
 		AccessTTL:  cfg.AccessTokenTTL,
 		RefreshTTL: cfg.RefreshTokenTTL,
-	}, postgres.NewRefreshTokenStore(db), rc.Redis(), cfg.RedisPrefix, log)
+	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	accounts := account.NewService(postgres.NewAccountStore(db), log)
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
@@ -235,9 +238,10 @@ func (a *App) Run(ctx context.Context) error {
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
 	a.refreshIssued(bg)
-	a.wg.Add(2)
+	a.wg.Add(3)
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
+	go func() { defer a.wg.Done(); a.purgeSessions(bg) }()
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
 	}
@@ -290,6 +294,26 @@ func (a *App) pollIssued(ctx context.Context) {
 			return
 		case <-t.C:
 			a.refreshIssued(ctx)
+		}
+	}
+}
+
+// purgeSessions deletes expired sessions' refresh tokens hourly. Every node may do it: the
+// statement is idempotent.
+func (a *App) purgeSessions(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n, err := a.refreshTokens.PurgeExpired(ctx)
+			if err != nil {
+				a.log.Warn("purge expired sessions", "err", err)
+			} else if n > 0 {
+				a.log.Info("purged expired sessions", "refresh_tokens", n)
+			}
 		}
 	}
 }

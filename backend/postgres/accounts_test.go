@@ -245,4 +245,18 @@ func TestRefreshTokenStore(t *testing.T) {
 	if use, err := s.UseRefresh(ctx, hash("elsewhere")); err != nil || use.Reused {
 		t.Errorf("another family was revoked: %+v, %v", use, err)
 	}
+
+	// Only families whose every token expired are purged, whole.
+	dead := uuid.New()
+	for i, ago := range []time.Duration{48 * time.Hour, time.Hour} {
+		if err := s.CreateRefresh(ctx, u.ID, dead, hash(fmt.Sprint("dead", i)), time.Now().Add(-ago)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.PurgeExpired(ctx); err != nil || n != 2 {
+		t.Fatalf("PurgeExpired = %d, %v; want the 2 tokens of the dead family", n, err)
+	}
+	if use, err := s.UseRefresh(ctx, hash("second")); err != nil || !use.Reused {
+		t.Errorf("a live family lost its expired token's record: %+v, %v", use, err)
+	}
 }

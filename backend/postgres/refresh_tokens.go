@@ -82,3 +82,15 @@ func (s *RefreshTokenStore) RevokeFamilyOf(ctx context.Context, hash []byte) err
 	}
 	return nil
 }
+
+// PurgeExpired deletes the sessions (token families) whose newest token has expired, and
+// answers how many tokens went. A family goes whole: its used and revoked tokens are what
+// catch the replay of a token that is still live.
+func (s *RefreshTokenStore) PurgeExpired(ctx context.Context) (int64, error) {
+	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM refresh_tokens WHERE family IN (
+		SELECT family FROM refresh_tokens GROUP BY family HAVING max(expires_at) < now())`)
+	if err != nil {
+		return 0, fmt.Errorf("purge expired refresh tokens: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
