@@ -177,7 +177,8 @@ func (s *LinkStore) FindByKey(ctx context.Context, workspaceID, domainID int64, 
 // Update implements link.Store. A banned link stays banned whatever its owner sends: only
 // moderation lifts a ban.
 func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Patch) (*link.Link, error) {
-	sets, args := []string{"updated_at = now()"}, []any{workspaceID, id}
+	// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
+	sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, id}
 	set := func(col string, v any) {
 		args = append(args, v)
 		sets = append(sets, col+" = $"+strconv.Itoa(len(args)))

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -18,7 +20,8 @@ const (
 	linkTTL = 24 * time.Hour
 	// missTTL is how long an unknown key is remembered as missing. Creates overwrite it at once.
 	missTTL = 30 * time.Second
-	// tombstone marks a key known to be missing.
+	// tombstone marks a key known to be missing. A deletion's tombstone carries the deleted
+	// version after it ("-<version>"), so a late write of an older version cannot revive it.
 	tombstone = "-"
 	// opTimeout bounds cache writes made on behalf of writes that are already committed.
 	opTimeout = 300 * time.Millisecond
@@ -58,16 +61,25 @@ func (lc *LinkCache) key(domainID int64, key string) string {
 	return lc.c.Key("link:" + strconv.FormatInt(domainID, 10) + ":" + key)
 }
 
+// version orders the writes of one link: its updated_at in microseconds (PostgreSQL's precision,
+// and exact in the doubles Lua compares).
+func version(l *link.Link) int64 { return max(0, l.UpdatedAt.UnixMicro()) }
+
+// encodeLink stores "<version>:<json>": the version is what replaceScript compares.
 func encodeLink(l *link.Link) string {
 	b, _ := json.Marshal(cached{ID: l.ID, WorkspaceID: l.WorkspaceID, DomainID: l.DomainID, Key: l.Key,
 		URL: l.URL, RedirectStatus: l.RedirectStatus, ForwardQuery: l.ForwardQuery, Status: l.Status,
 		ExpiresAt: l.ExpiresAt, Title: l.Title})
-	return string(b)
+	return strconv.FormatInt(version(l), 10) + ":" + string(b)
 }
 
 func decodeLink(s string) (*link.Link, error) {
+	_, body, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil, errors.New("cached link without a version")
+	}
 	var c cached
-	if err := json.Unmarshal([]byte(s), &c); err != nil {
+	if err := json.Unmarshal([]byte(body), &c); err != nil {
 		return nil, err
 	}
 	return &link.Link{ID: c.ID, WorkspaceID: c.WorkspaceID, DomainID: c.DomainID, Key: c.Key, URL: c.URL,
@@ -90,14 +102,27 @@ func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
 	}
 }
 
+// replaceScript sets KEYS[1] to ARGV[1] for ARGV[3] ms unless it holds a newer version than
+// ARGV[2]: two edits committed in one order but cached in the other keep the later one, and an
+// edit cached after its link's deletion does not bring it back.
+var replaceScript = goredis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local v = tonumber(string.match(cur, '^-?(%d+)'))
+  if v and v > tonumber(ARGV[2]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 1`)
+
 // Changed implements link.Cache.
 func (lc *LinkCache) Changed(ctx context.Context, l *link.Link) {
-	lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), linkTTL)
+	lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), version(l), linkTTL)
 }
 
 // Removed implements link.Cache.
 func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) {
-	lc.replace(ctx, l.DomainID, l.Key, tombstone, missTTL)
+	v := version(l) + 1 // after every edit of the deleted row
+	lc.replace(ctx, l.DomainID, l.Key, tombstone+strconv.FormatInt(v, 10), v, missTTL)
 }
 
 // RemovedMany is Removed for many links at once (those of a deleted workspace), pipelined.
@@ -108,7 +133,8 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 		pipe := lc.c.rdb.Pipeline()
 		for _, l := range part {
-			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone, missTTL)
+			// The workspace is gone for good: no edit of these links may be cached again.
+			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone+strconv.FormatInt(math.MaxInt64, 10), missTTL)
 			pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
@@ -118,10 +144,11 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 	}
 }
 
-func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, ttl time.Duration) {
+func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, version int64, ttl time.Duration) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 	defer cancel()
-	if err := lc.c.rdb.Set(ctx, lc.key(domainID, key), value, ttl).Err(); err != nil {
+	err := replaceScript.Run(ctx, lc.c.rdb, []string{lc.key(domainID, key)}, value, version, ttl.Milliseconds()).Err()
+	if err != nil && !errors.Is(err, goredis.Nil) {
 		lc.log.Warn("link cache: replace", "err", err)
 	}
 	if err := lc.bus.Publish(ctx, Event{Kind: EventLink, DomainID: domainID, Key: key}); err != nil {
@@ -148,7 +175,7 @@ func (lc *LinkCache) Get(ctx context.Context, domainID int64, key string) (l *li
 	if err != nil {
 		return nil, false, err
 	}
-	if s == tombstone {
+	if strings.HasPrefix(s, tombstone) {
 		return nil, true, nil
 	}
 	l, err = decodeLink(s)

@@ -1,0 +1,79 @@
+package redis_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+func newCache(t *testing.T) *redis.LinkCache {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c, err := redis.Open(context.Background(), testenv.RedisURL(t), testenv.RedisPrefix(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return redis.NewLinkCache(c, redis.NewBus(c, log), log)
+}
+
+func version(url string, at time.Time) *link.Link {
+	return &link.Link{ID: 7, WorkspaceID: 1, Key: "abc123", URL: url, RedirectStatus: 302,
+		Status: link.StatusActive, CreatedAt: at, UpdatedAt: at}
+}
+
+// TestLinkCacheOrdersVersions: writes of one link that reach Redis out of order keep the newest,
+// and a deletion is not undone by an edit cached after it.
+func TestLinkCacheOrdersVersions(t *testing.T) {
+	ctx := context.Background()
+	lc := newCache(t)
+	t0 := time.Now()
+	get := func() string {
+		t.Helper()
+		l, found, err := lc.Get(ctx, 0, "abc123")
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case !found:
+			return "unknown"
+		case l == nil:
+			return "missing"
+		}
+		return l.URL
+	}
+
+	lc.Created(ctx, []*link.Link{version("https://example.com/v1", t0)})
+	if got := get(); got != "https://example.com/v1" {
+		t.Fatalf("after create: %s", got)
+	}
+	lc.Changed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond)))
+	lc.Changed(ctx, version("https://example.com/v2", t0.Add(time.Millisecond))) // late
+	if got := get(); got != "https://example.com/v3" {
+		t.Fatalf("an older edit cached last won: %s", got)
+	}
+	lc.Fill(ctx, 0, "abc123", version("https://example.com/v0", t0)) // a slow reader
+	if got := get(); got != "https://example.com/v3" {
+		t.Fatalf("a fill replaced an edit: %s", got)
+	}
+	lc.Removed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond)))
+	lc.Changed(ctx, version("https://example.com/v3b", t0.Add(2*time.Millisecond))) // late
+	if got := get(); got != "missing" {
+		t.Fatalf("an edit cached after the deletion revived the link: %s", got)
+	}
+	// A new link may take a deleted alias's place at once.
+	lc.Created(ctx, []*link.Link{version("https://example.com/new", t0.Add(-time.Hour))})
+	if got := get(); got != "https://example.com/new" {
+		t.Fatalf("a new link under a deleted key: %s", got)
+	}
+	lc.RemovedMany(ctx, []*link.Link{{Key: "abc123"}})
+	lc.Changed(ctx, version("https://example.com/late", t0.Add(time.Hour)))
+	if got := get(); got != "missing" {
+		t.Fatalf("an edit cached after its workspace's deletion: %s", got)
+	}
+}
