@@ -124,6 +124,27 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 
+	// Bodies that are not declared as JSON are refused, whatever they hold: a form on another
+	// site can post text/plain with a visitor's cookies (login CSRF) but not application/json.
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		for _, path := range []string{"/api/v1/auth/login", ws + "/links"} {
+			req, _ := http.NewRequest("POST", s.base+path, strings.NewReader(`{"email":"bad@example.com","password":"correct horse battery","url":"https://a.example"}`))
+			if ct != "" {
+				req.Header.Set("Content-Type", ct)
+			}
+			req.Header.Set("Authorization", "Bearer "+tn.Token)
+			r := s.send(req)
+			if r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" || r.Header.Get("Set-Cookie") != "" {
+				t.Errorf("POST %s as %q: %d %s (cookies %q)", path, ct, r.Status, r.Body, r.Header.Get("Set-Cookie"))
+			}
+		}
+	}
+	req, _ := http.NewRequest("POST", s.base+"/api/v1/auth/login", strings.NewReader(`{"email":"bad@example.com","password":"correct horse battery"}`))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	if r := s.send(req); r.Status != http.StatusOK {
+		t.Errorf("login as application/json with a charset: %d %s", r.Status, r.Body)
+	}
+
 	// Nothing was changed or created by any of it.
 	var got linkJSON
 	s.do("GET", one, tn.Key, nil).json(t, &got)

@@ -192,6 +192,7 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 				req, _ := http.NewRequest("POST", fmt.Sprintf("%s/api/v1/workspaces/%d/links", s.base, tn.WorkspaceID),
 					strings.NewReader(`{"url":"https://example.com/drain"}`))
 				req.Header.Set("Authorization", "Bearer "+tn.Key)
+				req.Header.Set("Content-Type", "application/json")
 				res, err := noRedirect.Do(req)
 				if err != nil {
 					return // the server is gone
