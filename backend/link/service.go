@@ -76,7 +76,11 @@ type Result struct {
 // Create validates in and returns the new link once its row is committed. With in.Dedupe an
 // existing link to the same URL is returned instead, with created=false.
 func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Input) (*Link, bool, error) {
-	target, err := NormalizeURL(in.URL, s.ownHosts)
+	var target string
+	var err error
+	if in.Dedupe {
+		target, err = NormalizeURL(in.URL, s.ownHosts)
+	}
 	if !in.Dedupe || err != nil {
 		r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
 		return r.Link, r.Created, r.Err
