@@ -25,6 +25,9 @@ import (
 // the announcement lag, and costs a garbage code a lookup with odds margin/62^n (2e-5 at n=6).
 const issuedMargin = 1 << 20
 
+// loadTimeout bounds one lookup through Redis and PostgreSQL.
+const loadTimeout = 3 * time.Second
+
 // localTTL bounds how long a copy lives in-process even if an invalidation were lost
 // (Redis down); normally the bus evicts it within milliseconds of a change.
 const localTTL = time.Minute
@@ -95,7 +98,12 @@ func (r *Resolver) Resolve(ctx context.Context, domainID int64, key string) (*li
 	if id, ok := r.codec.Decode(key); ok && id > uint64(r.issued.Load())+issuedMargin && !r.isReserved(int64(id)) {
 		return nil, errMissing
 	}
-	v, err, _ := r.loads.Do(ck, func() (any, error) { return r.load(ctx, domainID, key, ck) })
+	v, err, _ := r.loads.Do(ck, func() (any, error) {
+		// Visitors waiting on this load must not fail because the first of them left.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
+		defer cancel()
+		return r.load(lctx, domainID, key, ck)
+	})
 	if err != nil {
 		return nil, err
 	}
