@@ -192,7 +192,7 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.ready(w, r)
 	case p == "/metrics":
 		a.metrics.ServeHTTP(w, r)
-	case p == "/" || strings.HasPrefix(p, "/app/") || p == "/app":
+	case p == "/" || p == "" || strings.HasPrefix(p, "/app/") || p == "/app":
 		a.static.ServeHTTP(w, r)
 	default:
 		a.visitors.ServeHTTP(w, r)

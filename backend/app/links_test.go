@@ -1,10 +1,12 @@
 package app_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -167,6 +169,24 @@ func TestDedupeListLookup(t *testing.T) {
 	if r := s.do("GET", ws+"/links/lookup?code=zzzzzz", tn.Key, nil); r.Status != http.StatusNotFound {
 		t.Fatalf("lookup of unknown code: %d", r.Status)
 	}
+
+	// Dedupe hands out only working links, and never stands in for a requested alias.
+	dead := s.createLink(tn, map[string]any{"url": "https://example.com/dead"})
+	if r := s.do("PATCH", fmt.Sprintf("%s/links/%d", ws, dead.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	r = s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/dead", "dedupe": true})
+	var fresh linkJSON
+	r.json(t, &fresh)
+	if r.Status != http.StatusCreated || fresh.ID == dead.ID || fresh.Status != "active" {
+		t.Fatalf("dedupe against a disabled link: %d %s", r.Status, r.Body)
+	}
+	r = s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/same", "alias": "same-again", "dedupe": true})
+	var aliased linkJSON
+	r.json(t, &aliased)
+	if r.Status != http.StatusCreated || aliased.Code != "same-again" {
+		t.Fatalf("dedupe with an alias: %d %s", r.Status, r.Body)
+	}
 }
 
 // TestShutdownKeepsAcknowledgedCreates closes a server while creates are in flight: every
@@ -256,7 +276,23 @@ func TestOperations(t *testing.T) {
 		t.Fatalf("readyz: %d %s", r.Status, r.Body)
 	}
 	s.visit("GET", "/missing-link")
+	// An absolute-form request line has an empty path: the home page, not a crash.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "GET http://%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", shortHost, shortHost)
+	status, _ := bufio.NewReader(conn).ReadString('\n')
+	conn.Close()
+	if !strings.Contains(status, " 200 ") {
+		t.Errorf("absolute-form request: %q", status)
+	}
+	// Made-up method names share one label value.
+	s.do("FOO1", "/api/v1/me", "", nil)
 	r := s.do("GET", "/metrics", "", nil)
+	if strings.Contains(string(r.Body), `method="FOO1"`) || !strings.Contains(string(r.Body), `method="other"`) {
+		t.Errorf("method label: a series per method name")
+	}
 	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `shortlink_redirects_total{outcome="missing"}`) {
 		t.Fatalf("metrics: %d", r.Status)
 	}

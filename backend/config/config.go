@@ -138,6 +138,9 @@ func (c *Config) finish() error {
 	if c.CreateBatchMax < 1 || c.CreateBatchMax > 10000 {
 		errs = append(errs, errors.New("CREATE_BATCH_MAX must be between 1 and 10000"))
 	}
+	if c.MaxBodyBytes < 1<<10 || c.MaxBodyBytes > 64<<20 {
+		errs = append(errs, errors.New("MAX_BODY_BYTES must be between 1024 and 67108864"))
+	}
 	if c.LinkCacheSize < 1000 {
 		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
 	}

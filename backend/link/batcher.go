@@ -5,9 +5,12 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"github.com/shortlink/shortlink/backend/apperr"
 )
 
 // batchRows shows how well creates coalesce: rows per insert.
@@ -16,6 +19,9 @@ var batchRows = promauto.NewHistogram(prometheus.HistogramOpts{
 	Help:    "Rows per coalesced link insert.",
 	Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 })
+
+// writeTimeout bounds one batch insert.
+const writeTimeout = 10 * time.Second
 
 // errClosed answers creates that arrive after shutdown began.
 var errClosed = errors.New("link writer is closed")
@@ -96,16 +102,20 @@ func (b *batcher) write() {
 }
 
 func (b *batcher) flush(batch []*pending) {
-	// Writes are not tied to any one caller's context: an acknowledged row must be committed.
-	ctx := context.Background()
+	// Writes are not tied to any one caller's context, only bounded: a database that stops
+	// answering must turn into errors the callers can retry, not into requests that hang.
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
 	links := make([]*Link, len(batch))
 	for i, p := range batch {
 		links[i] = p.link
 	}
 	batchRows.Observe(float64(len(links)))
 	errs, err := b.store.Insert(ctx, links)
-	if err != nil && len(batch) > 1 {
-		// One bad row must not sink its neighbours: retry each alone for its own answer.
+	var dbErr interface{ SQLState() string }
+	if err != nil && len(batch) > 1 && (errors.As(err, &dbErr) || apperr.CodeOf(err) != apperr.Internal) {
+		// One bad row must not sink its neighbours: retry each alone for its own answer. A
+		// database that cannot be reached fails them all at once instead.
 		b.log.Warn("batch insert failed, retrying rows one by one", "rows", len(batch), "err", err)
 		for _, p := range batch {
 			b.flush([]*pending{p})

@@ -49,7 +49,8 @@ type Input struct {
 	RedirectStatus int        `json:"redirect_status,omitempty"`
 	ForwardQuery   bool       `json:"forward_query,omitempty"`
 	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
-	// Dedupe returns the workspace's existing link for the same URL instead of a new one.
+	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
+	// instead of a new one. It is ignored when an alias is given.
 	Dedupe bool `json:"dedupe,omitempty"`
 }
 
@@ -79,7 +80,7 @@ type Store interface {
 	Get(ctx context.Context, workspaceID, id int64) (*Link, error)
 	// List returns up to f.Limit links and whether more follow.
 	List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, bool, error)
-	// FindByURL returns the workspace's newest link to url, or not_found.
+	// FindByURL returns the workspace's newest active, unexpired link to url, or not_found.
 	FindByURL(ctx context.Context, workspaceID int64, url string) (*Link, error)
 	// FindByKey returns the workspace's link at (domain, key), or not_found.
 	FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*Link, error)

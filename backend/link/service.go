@@ -194,7 +194,8 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}
-	if in.Dedupe {
+	// An alias asks for that very code, so there is nothing to dedupe against.
+	if in.Dedupe && in.Alias == "" {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
 		if err == nil {
 			return nil, existing, nil

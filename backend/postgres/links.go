@@ -156,7 +156,9 @@ func escapeLike(s string) string {
 // FindByURL implements link.Store.
 func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string) (*link.Link, error) {
 	l, err := scanLink(s.db.Pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM links
-		WHERE workspace_id = $1 AND url_hash = $2 AND url = $3 ORDER BY id DESC LIMIT 1`,
+		WHERE workspace_id = $1 AND url_hash = $2 AND url = $3
+		  AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
+		ORDER BY id DESC LIMIT 1`,
 		workspaceID, urlHash(url), url))
 	if err != nil {
 		return nil, fmt.Errorf("find link by url: %w", notFound(err, "link"))

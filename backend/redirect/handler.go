@@ -69,7 +69,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.pages.notFound(w, r)
 		return
 	}
-	key := r.URL.Path[1:]
+	key := strings.TrimPrefix(r.URL.Path, "/") // empty for an absolute-form request line
 	preview := strings.HasSuffix(key, "+")
 	if preview {
 		key = key[:len(key)-1]
