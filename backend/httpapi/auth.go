@@ -26,7 +26,7 @@ type credentials struct {
 type tokens struct {
 	AccessToken  string    `json:"access_token"`
 	ExpiresAt    time.Time `json:"expires_at"`
-	RefreshToken string    `json:"refresh_token"`
+	RefreshToken string    `json:"refresh_token,omitempty"`
 }
 
 // startSession issues an access token and a new refresh-token family for u, and sets the
@@ -207,6 +207,11 @@ func (s *Server) refresh(c *gin.Context) {
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	if cookie, err := c.Cookie(cookieRefresh); err == nil && cookie == token {
+		// A cookie session keeps its refresh token in the HttpOnly cookie: a script on the
+		// page could read it from the body.
+		t.RefreshToken = ""
 	}
 	c.JSON(http.StatusOK, loginResponse{User: u, tokens: t})
 }
