@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +93,9 @@ func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
 	defer cancel()
 	pipe := lc.c.rdb.Pipeline()
 	for _, l := range links {
-		pipe.Set(ctx, lc.key(l.DomainID, l.Key), encodeLink(l), linkTTL)
+		// Through the version check too: a workspace deleted while this batch committed has
+		// already marked these links deleted, and that must stand.
+		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), linkTTL.Milliseconds())
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		// Deleting would fail the same way; a stale miss expires within missTTL.
@@ -132,9 +133,11 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 		part := links[start:min(start+chunk, len(links))]
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 		pipe := lc.c.rdb.Pipeline()
+		// Versions are updated_at times: no write of these links from before now may be cached
+		// again, while a new link that takes one of their aliases later may.
+		deleted := strconv.FormatInt(time.Now().UnixMicro(), 10)
 		for _, l := range part {
-			// The workspace is gone for good: no edit of these links may be cached again.
-			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone+strconv.FormatInt(math.MaxInt64, 10), missTTL)
+			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone+deleted, missTTL)
 			pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
 		}
 		if _, err := pipe.Exec(ctx); err != nil {

@@ -66,14 +66,24 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 	if got := get(); got != "missing" {
 		t.Fatalf("an edit cached after the deletion revived the link: %s", got)
 	}
-	// A new link may take a deleted alias's place at once.
-	lc.Created(ctx, []*link.Link{version("https://example.com/new", t0.Add(-time.Hour))})
+	// A late cache write of a create does not undo the deletion either...
+	lc.Created(ctx, []*link.Link{version("https://example.com/v0", t0)})
+	if got := get(); got != "missing" {
+		t.Fatalf("a late create revived a deleted link: %s", got)
+	}
+	// ...but a new link may take a deleted alias's place at once.
+	lc.Created(ctx, []*link.Link{version("https://example.com/new", t0.Add(time.Second))})
 	if got := get(); got != "https://example.com/new" {
 		t.Fatalf("a new link under a deleted key: %s", got)
 	}
 	lc.RemovedMany(ctx, []*link.Link{{Key: "abc123"}})
-	lc.Changed(ctx, version("https://example.com/late", t0.Add(time.Hour)))
+	lc.Changed(ctx, version("https://example.com/late", t0.Add(-time.Millisecond)))
+	lc.Created(ctx, []*link.Link{version("https://example.com/late", t0.Add(-time.Millisecond))})
 	if got := get(); got != "missing" {
-		t.Fatalf("an edit cached after its workspace's deletion: %s", got)
+		t.Fatalf("a write cached after its workspace's deletion: %s", got)
+	}
+	lc.Created(ctx, []*link.Link{version("https://example.com/next", time.Now().Add(time.Millisecond))})
+	if got := get(); got != "https://example.com/next" {
+		t.Fatalf("a new link under a key of a deleted workspace: %s", got)
 	}
 }
