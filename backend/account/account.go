@@ -195,9 +195,17 @@ type Store interface {
 	Workspace(ctx context.Context, id int64) (*Workspace, error)
 	// RenameWorkspace returns not_found if there is no such workspace.
 	RenameWorkspace(ctx context.Context, id int64, name string) (*Workspace, error)
-	// DeleteWorkspace deletes a workspace and everything in it, and returns where its links
-	// were, for the caches; not_found if there is none.
-	DeleteWorkspace(ctx context.Context, id int64) ([]LinkRef, error)
+	// MarkWorkspaceDeleted takes a workspace from everyone at once (members, invitations and
+	// API keys go); not_found if there is none or it is already deleted.
+	MarkWorkspaceDeleted(ctx context.Context, id int64) error
+	// DeleteWorkspaceLinks deletes up to limit links of a workspace marked deleted and returns
+	// where they were, for the caches.
+	DeleteWorkspaceLinks(ctx context.Context, id int64, limit int) ([]LinkRef, error)
+	// FinishWorkspaceDeletion deletes a workspace marked deleted, with what is left in it.
+	FinishWorkspaceDeletion(ctx context.Context, id int64) error
+	// DeletedWorkspaces lists the workspaces marked deleted at least minAge ago and not yet
+	// removed.
+	DeletedWorkspaces(ctx context.Context, minAge time.Duration) ([]int64, error)
 
 	// Role is the user's role in the workspace; not_found if they are not a member.
 	Role(ctx context.Context, workspaceID, userID int64) (string, error)

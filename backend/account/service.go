@@ -38,6 +38,8 @@ type Service struct {
 	linksRemoved func(context.Context, []LinkRef)
 	// keyRevoked hears of each revoked API key, to tell the other nodes.
 	keyRevoked func(context.Context, int64)
+	// deletions removes the rows of deleted workspaces in the background.
+	deletions deletions
 
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
@@ -53,12 +55,13 @@ func NewService(store Store, log *slog.Logger) *Service {
 			MaximumSize:      100_000,
 			ExpiryCalculator: otter.ExpiryWriting[string, *APIKey](keyCacheTTL),
 		}),
-		touched: map[int64]time.Time{},
+		touched:   map[int64]time.Time{},
+		deletions: newDeletions(),
 	}
 }
 
-// OnLinksRemoved sets what is told of the links a workspace deletion removed, before
-// DeleteWorkspace returns; the redirect caches use it so those links stop at once everywhere.
+// OnLinksRemoved sets what is told of each batch of links a workspace deletion removed; the
+// redirect caches use it so those links are dropped everywhere at once.
 func (s *Service) OnLinksRemoved(fn func(context.Context, []LinkRef)) { s.linksRemoved = fn }
 
 // OnKeyRevoked sets what is told of each revoked API key (after this node forgot it), so that
@@ -71,8 +74,12 @@ func (s *Service) ForgetKey(id int64) { s.forgetKeys(func(k *APIKey) bool { retu
 // ForgetAllKeys drops every cached API key (news of revocations may have been missed).
 func (s *Service) ForgetAllKeys() { s.keys.InvalidateAll() }
 
-// Close waits for the last-used times still being written.
-func (s *Service) Close() { s.pending.Wait() }
+// Close waits for the last-used times still being written and stops removing deleted
+// workspaces (any node resumes that later).
+func (s *Service) Close() {
+	s.pending.Wait()
+	s.deletions.stop()
+}
 
 // NormalizeEmail trims and lower-cases an address and checks its syntax.
 func NormalizeEmail(email string) (string, error) {
@@ -222,19 +229,6 @@ func (s *Service) RenameWorkspace(ctx context.Context, id int64, name string) (*
 		return nil, err
 	}
 	return s.store.RenameWorkspace(ctx, id, n)
-}
-
-// DeleteWorkspace deletes a workspace and everything in it; its API keys stop at once here.
-func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
-	links, err := s.store.DeleteWorkspace(ctx, id)
-	if err != nil {
-		return err
-	}
-	if s.linksRemoved != nil && len(links) > 0 {
-		s.linksRemoved(ctx, links)
-	}
-	s.forgetKeys(func(k *APIKey) bool { return k.WorkspaceID == id })
-	return nil
 }
 
 // Role is the user's role in the workspace; not_found if they are not a member.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -604,4 +605,74 @@ func TestAdmin(t *testing.T) {
 	wantCode(t, "unknown system role", err, apperr.Invalid)
 	_, err = svc.SetSystemRole(ctx, 1<<40, account.SystemUser)
 	wantCode(t, "unknown user", err, apperr.NotFound)
+}
+
+// TestDeleteWorkspaceInBatches: a workspace's links are removed a batch at a time after the
+// deletion answers, each batch told to the caches, and the workspace row goes last.
+func TestDeleteWorkspaceInBatches(t *testing.T) {
+	t.Parallel()
+	svc, db := newService(t)
+	ctx := context.Background()
+	owner, ws := signup(t, svc, "many-links@example.com")
+	_, keep := signup(t, svc, "keeps@example.com")
+	const n = 2500
+	for _, w := range []int64{ws.ID, keep.ID} {
+		if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash, created_by)
+			SELECT $1::bigint * 100000 + i, $1, 'k' || $1 || '-' || i, 'https://example.com/' || i, i, $2
+			FROM generate_series(1, $3) i`, w, owner.ID, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var batches []int
+	svc.OnLinksRemoved(func(_ context.Context, refs []account.LinkRef) {
+		mu.Lock()
+		batches = append(batches, len(refs))
+		mu.Unlock()
+	})
+	var gone []int64
+	svc.OnWorkspaceGone(func(_ context.Context, id int64) { gone = append(gone, id) })
+
+	if err := svc.DeleteWorkspace(ctx, ws.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(gone) != 1 || gone[0] != ws.ID {
+		t.Errorf("told of deleted workspaces %v before the answer", gone)
+	}
+	_, err := svc.Workspace(ctx, ws.ID)
+	wantCode(t, "deleted workspace", err, apperr.NotFound)
+	if list, _ := svc.WorkspacesOf(ctx, owner.ID); len(list) != 0 {
+		t.Errorf("WorkspacesOf right after the deletion = %+v", list)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var rows, wsRows int
+		if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM links WHERE workspace_id = $1),
+			(SELECT count(*) FROM workspaces WHERE id = $1)`, ws.ID).Scan(&rows, &wsRows); err != nil {
+			t.Fatal(err)
+		}
+		if rows == 0 && wsRows == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s: %d links and %d workspace rows left", rows, wsRows)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	total := 0
+	for _, b := range batches {
+		if b > 1000 {
+			t.Errorf("a batch of %d links", b)
+		}
+		total += b
+	}
+	if total != n || len(batches) < 3 {
+		t.Errorf("batches %v: %d links told of, want %d in at least 3", batches, total, n)
+	}
+	var kept int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM links WHERE workspace_id = $1`, keep.ID).Scan(&kept); err != nil || kept != n {
+		t.Errorf("the other workspace kept %d links (%v), want %d", kept, err, n)
+	}
 }

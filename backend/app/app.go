@@ -18,6 +18,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/httpapi"
@@ -41,12 +42,19 @@ type App struct {
 	accounts *account.Service
 	// refreshTokens is purged of expired sessions in the background.
 	refreshTokens *postgres.RefreshTokenStore
-	resolver      *redirect.Resolver
-	api           *httpapi.Server
-	visitors      *redirect.Handler
-	static        http.Handler
-	metrics       http.Handler
-	server        *http.Server
+	// changes is the feed of committed link changes and reservations; sync and reservations
+	// apply it to this node's caches.
+	changes      *postgres.LinkChanges
+	sync         *cachesync.Syncer
+	reservations *cachesync.ReservationSync
+	resolver     *redirect.Resolver
+	api          *httpapi.Server
+	visitors     *redirect.Handler
+	static       http.Handler
+	metrics      http.Handler
+	server       *http.Server
+
+	syncStarted bool // the change feeds are positioned (startSync)
 
 	listener net.Listener
 	stop     context.CancelFunc
@@ -80,12 +88,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.ids = postgres.NewIDSource(db)
 	linkCache := redis.NewLinkCache(rc, a.bus, log)
 	a.resolver = redirect.NewResolver(linkStore, linkCache, codec, cfg.LinkCacheSize, log)
+	a.changes = postgres.NewLinkChanges(db)
+	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, log)
+	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
 	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
 	a.links = link.NewService(linkStore, alloc, codec, nodeCache{linkCache, a.resolver}, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
 		Writers:  cfg.CreateWriters,
 		BatchMax: cfg.CreateBatchMax,
+
+		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 	}, log)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
@@ -117,6 +130,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			links[i] = &link.Link{DomainID: r.DomainID, Key: r.Key}
 		}
 		cache.RemovedMany(ctx, links)
+	})
+	accounts.OnWorkspaceGone(func(ctx context.Context, id int64) {
+		a.resolver.WorkspaceGone(id)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
+		defer cancel()
+		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventWorkspaceGone, ID: id}); err != nil {
+			a.log.Warn("announce deleted workspace; other nodes learn of it within a second", "err", err)
+		}
 	})
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
@@ -238,10 +259,12 @@ func (a *App) Run(ctx context.Context) error {
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
 	a.refreshIssued(bg)
-	a.wg.Add(3)
+	a.startSync(bg)
+	a.wg.Add(4)
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
-	go func() { defer a.wg.Done(); a.purgeSessions(bg) }()
+	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
+	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
 	}
@@ -298,25 +321,38 @@ func (a *App) pollIssued(ctx context.Context) {
 	}
 }
 
-// purgeSessions deletes expired sessions' refresh tokens hourly. Every node may do it: the
-// statement is idempotent.
-func (a *App) purgeSessions(ctx context.Context) {
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
+// housekeeping runs the idempotent chores that any node may do: every minute it finishes
+// removing workspaces whose deleting node stopped; every hour it deletes expired sessions and
+// change-feed entries every node has applied long since.
+func (a *App) housekeeping(ctx context.Context) {
+	minute := time.NewTicker(time.Minute)
+	defer minute.Stop()
+	hour := time.NewTicker(time.Hour)
+	defer hour.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-minute.C:
+			if err := a.accounts.PurgeOrphans(ctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("remove deleted workspaces", "err", err)
+			}
+		case <-hour.C:
 			n, err := a.refreshTokens.PurgeExpired(ctx)
 			if err != nil {
 				a.log.Warn("purge expired sessions", "err", err)
 			} else if n > 0 {
 				a.log.Info("purged expired sessions", "refresh_tokens", n)
 			}
+			if _, err := a.changes.PurgeBefore(ctx, time.Now().Add(-changeRetention)); err != nil {
+				a.log.Warn("purge link changes", "err", err)
+			}
 		}
 	}
 }
+
+// changeRetention is how long the change feed keeps an entry; nodes read it every second.
+const changeRetention = time.Hour
 
 func (a *App) refreshIssued(ctx context.Context) {
 	high, err := a.ids.HighestIssued(ctx)
@@ -325,13 +361,40 @@ func (a *App) refreshIssued(ctx context.Context) {
 		return
 	}
 	a.resolver.Issued(high)
-	reserved, err := postgres.NewLinkStore(a.db).ReservedAbove(ctx, high)
-	if err != nil {
-		a.log.Warn("read reserved ids", "err", err)
-		return
-	}
-	for _, id := range reserved {
-		a.resolver.Reserve(id)
+}
+
+// startSync positions the change feeds: reservations are loaded in full, link changes from now.
+// PostgreSQL answered a moment ago in New; if it fails here, syncCaches retries.
+func (a *App) startSync(ctx context.Context) {
+	a.syncStarted = a.reservations.Start(ctx, a.resolver.IssuedID()) == nil && a.sync.Start(ctx) == nil
+}
+
+// syncCaches applies the change feed, new reservations and the set of deleted workspaces to this
+// node's caches every second (cachesync.Interval).
+func (a *App) syncCaches(ctx context.Context) {
+	t := time.NewTicker(cachesync.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if !a.syncStarted {
+			a.startSync(ctx)
+			continue
+		}
+		if err := a.sync.Round(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("cache sync: apply link changes", "err", err)
+		}
+		if err := a.reservations.Round(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("cache sync: read reservations", "err", err)
+		}
+		if gone, err := a.accounts.DeletedWorkspaces(ctx); err == nil {
+			a.resolver.SetGoneWorkspaces(gone)
+		} else if ctx.Err() == nil {
+			a.log.Warn("cache sync: read deleted workspaces", "err", err)
+		}
 	}
 }
 

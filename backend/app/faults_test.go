@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // cutter is a TCP proxy to a real server that a test can cut: open connections are closed and
@@ -115,3 +116,33 @@ func TestPostgresDown(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestRedisBlipDuringEdit: an edit made while the editing node cannot reach Redis still reaches
+// the other node once Redis answers again, though that node had the old version cached.
+func TestRedisBlipDuringEdit(t *testing.T) {
+	d := newDeployment(t)
+	u, err := url.Parse(d.env["REDIS_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutter(t, u.Host)
+	u.Host = proxy.ln.Addr().String()
+	a := d.start(t, "REDIS_URL", u.String())
+	b := d.start(t)
+	tn := a.signup("blip@example.com")
+	l := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
+	if r := b.visit("GET", "/"+l.Code); r.Header.Get("Location") != "https://example.com/before" {
+		t.Fatalf("before: %d %q", r.Status, r.Header.Get("Location"))
+	}
+
+	proxy.setCut(true)
+	patch := "/api/v1/workspaces/" + strconv.FormatInt(tn.WorkspaceID, 10) + "/links/" + strconv.FormatInt(l.ID, 10)
+	if r := a.do("PATCH", patch, tn.Key, map[string]any{"url": "https://example.com/after"}); r.Status != http.StatusOK {
+		t.Fatalf("edit during the blip: %d %s", r.Status, r.Body)
+	}
+	time.Sleep(300 * time.Millisecond)
+	proxy.setCut(false)
+	eventually(t, 3*time.Second, "the edit reaches the other node after the blip", func() bool {
+		return b.visit("GET", "/"+l.Code).Header.Get("Location") == "https://example.com/after"
+	})
+}

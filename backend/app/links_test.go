@@ -334,3 +334,41 @@ func TestConcurrentDedupe(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeShapedAliasBound: a workspace may hold only so many aliases shaped like generated
+// codes (every node keeps their IDs in memory); other aliases and other workspaces are not
+// held back, and the aliases made resolve on a node started afterwards.
+func TestCodeShapedAliasBound(t *testing.T) {
+	d := newDeployment(t)
+	d.env["CODE_ALIASES_PER_WORKSPACE"] = "3"
+	a := d.start(t)
+	tn := a.signup("shaped@example.com")
+	other := a.signup("shaped-other@example.com")
+	create := func(tn tenant, alias string) response {
+		return a.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID), tn.Key,
+			map[string]any{"url": "https://example.com/" + alias, "alias": alias})
+	}
+	shaped := []string{"Qq1Ww2", "Ee3Rr4", "Tt5Yy6"}
+	for _, alias := range shaped {
+		if r := create(tn, alias); r.Status != http.StatusCreated {
+			t.Fatalf("%s: %d %s", alias, r.Status, r.Body)
+		}
+	}
+	if r := create(tn, "Uu7Ii8"); r.Status != http.StatusForbidden || r.errorCode(t) != "quota_exceeded" {
+		t.Errorf("one code-shaped alias too many: %d %s", r.Status, r.Body)
+	}
+	for _, alias := range []string{"Uu7Ii8x", "Uu7-i8"} {
+		if r := create(tn, alias); r.Status != http.StatusCreated {
+			t.Errorf("alias %s, not code-shaped: %d %s", alias, r.Status, r.Body)
+		}
+	}
+	if r := create(other, "Oo9Pp0"); r.Status != http.StatusCreated {
+		t.Errorf("another workspace's code-shaped alias: %d %s", r.Status, r.Body)
+	}
+	b := d.start(t)
+	for _, alias := range append(shaped, "Oo9Pp0") {
+		if r := b.visit("GET", "/"+alias); r.Status != http.StatusFound {
+			t.Errorf("%s on a node started later: %d", alias, r.Status)
+		}
+	}
+}

@@ -35,11 +35,14 @@ type Config struct {
 	CodeTweak  string `env:"CODE_TWEAK"`
 	CodeLength int    `env:"CODE_LENGTH" envDefault:"6"`
 
-	IDBlockSize    int   `env:"ID_BLOCK_SIZE" envDefault:"1000"`
-	CreateWriters  int   `env:"CREATE_WRITERS" envDefault:"1"`
-	CreateBatchMax int   `env:"CREATE_BATCH_MAX" envDefault:"1000"`
-	LinkCacheSize  int   `env:"LINK_CACHE_SIZE" envDefault:"1000000"`
-	MaxBodyBytes   int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
+	IDBlockSize    int `env:"ID_BLOCK_SIZE" envDefault:"1000"`
+	CreateWriters  int `env:"CREATE_WRITERS" envDefault:"1"`
+	CreateBatchMax int `env:"CREATE_BATCH_MAX" envDefault:"1000"`
+	LinkCacheSize  int `env:"LINK_CACHE_SIZE" envDefault:"1000000"`
+	// CodeAliasesPerWorkspace bounds a workspace's custom aliases shaped like generated codes:
+	// every node keeps their IDs in memory until the issued range reaches them.
+	CodeAliasesPerWorkspace int   `env:"CODE_ALIASES_PER_WORKSPACE" envDefault:"1000"`
+	MaxBodyBytes            int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
 
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
@@ -143,6 +146,9 @@ func (c *Config) finish() error {
 	}
 	if c.LinkCacheSize < 1000 {
 		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
+	}
+	if c.CodeAliasesPerWorkspace < 0 || c.CodeAliasesPerWorkspace > 1000000 {
+		errs = append(errs, errors.New("CODE_ALIASES_PER_WORKSPACE must be between 0 and 1000000"))
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))

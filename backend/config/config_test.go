@@ -68,6 +68,7 @@ func TestBadValues(t *testing.T) {
 		{"CREATE_WRITERS", "0"},
 		{"CREATE_BATCH_MAX", "100000"},
 		{"LINK_CACHE_SIZE", "10"},
+		{"CODE_ALIASES_PER_WORKSPACE", "-1"},
 		{"MAX_BODY_BYTES", "0"},
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password

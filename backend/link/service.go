@@ -31,6 +31,9 @@ type Options struct {
 	OwnHosts []string
 	Writers  int
 	BatchMax int
+	// MaxCodeAliases bounds a workspace's custom aliases shaped like generated codes, which
+	// every node keeps in memory until the ID range reaches them; 0 allows none.
+	MaxCodeAliases int
 }
 
 // Service creates, edits and finds links.
@@ -43,7 +46,9 @@ type Service struct {
 	base     string
 	domain   string
 	ownHosts []string
-	log      *slog.Logger
+	// maxCodeAliases bounds each workspace's reserved IDs (Options.MaxCodeAliases).
+	maxCodeAliases int
+	log            *slog.Logger
 	// dedupes joins concurrent identical dedupe creates on this node into one.
 	dedupes singleflight.Group
 }
@@ -60,6 +65,8 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		domain:   o.Base.Host,
 		ownHosts: o.OwnHosts,
 		log:      log,
+
+		maxCodeAliases: o.MaxCodeAliases,
 	}
 }
 
@@ -210,7 +217,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		}
 		if id, ok := s.codec.Decode(in.Alias); ok {
 			// The alias spells a code: refuse it if that ID was issued, else keep the ID unissued.
-			if err := s.store.ReserveID(ctx, int64(id)); err != nil {
+			if err := s.store.ReserveID(ctx, workspaceID, int64(id), s.maxCodeAliases); err != nil {
 				if apperr.Is(err, apperr.Conflict) {
 					return nil, nil, apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -181,7 +182,7 @@ func (s *AccountStore) CreateWorkspace(ctx context.Context, ownerID int64, name 
 // Workspace implements account.Store.
 func (s *AccountStore) Workspace(ctx context.Context, id int64) (*account.Workspace, error) {
 	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
-		WHERE w.id = $1`, id))
+		WHERE w.id = $1 AND w.deleted_at IS NULL`, id))
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", notFound(err, "workspace"))
 	}
@@ -190,7 +191,7 @@ func (s *AccountStore) Workspace(ctx context.Context, id int64) (*account.Worksp
 
 // RenameWorkspace implements account.Store.
 func (s *AccountStore) RenameWorkspace(ctx context.Context, id int64, name string) (*account.Workspace, error) {
-	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET name = $2 WHERE w.id = $1
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET name = $2 WHERE w.id = $1 AND w.deleted_at IS NULL
 		RETURNING `+workspaceColumns, id, name))
 	if err != nil {
 		return nil, fmt.Errorf("rename workspace: %w", notFound(err, "workspace"))
@@ -198,39 +199,76 @@ func (s *AccountStore) RenameWorkspace(ctx context.Context, id int64, name strin
 	return w, nil
 }
 
-// DeleteWorkspace implements account.Store; members, invitations, keys and links go with it
-// (ON DELETE CASCADE).
-// The row lock comes first: a create racing with the deletion either commits before it (and
-// its link is deleted and reported here) or waits and then fails on the missing workspace.
-func (s *AccountStore) DeleteWorkspace(ctx context.Context, id int64) ([]account.LinkRef, error) {
-	var links []account.LinkRef
+// MarkWorkspaceDeleted implements account.Store: in one short transaction the workspace is
+// marked deleted and loses its members, invitations and API keys, so nobody reaches it any more;
+// its links are removed afterwards by DeleteWorkspaceLinks, in batches.
+func (s *AccountStore) MarkWorkspaceDeleted(ctx context.Context, id int64) error {
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var one int
-		err := tx.QueryRow(ctx, `SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE`, id).Scan(&one)
-		if errors.Is(err, pgx.ErrNoRows) {
+		tag, err := tx.Exec(ctx, `UPDATE workspaces SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, id)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
 			return apperr.Errorf(apperr.NotFound, "workspace not found")
 		}
-		if err != nil {
-			return err
+		for _, q := range []string{
+			`DELETE FROM members WHERE workspace_id = $1`,
+			`DELETE FROM invitations WHERE workspace_id = $1`,
+			`DELETE FROM api_keys WHERE workspace_id = $1`,
+		} {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return err
+			}
 		}
-		rows, err := tx.Query(ctx, `DELETE FROM links WHERE workspace_id = $1 RETURNING domain_id, key`, id)
-		if err != nil {
-			return err
-		}
-		links, err = collect(rows, func(r pgx.Rows) (account.LinkRef, error) {
-			var l account.LinkRef
-			return l, r.Scan(&l.DomainID, &l.Key)
-		})
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `DELETE FROM workspaces WHERE id = $1`, id)
-		return err
+		return nil
 	})
 	if err != nil && !apperr.Is(err, apperr.NotFound) {
-		return nil, fmt.Errorf("delete workspace: %w", err)
+		return fmt.Errorf("delete workspace: %w", err)
 	}
-	return links, err
+	return err
+}
+
+// DeleteWorkspaceLinks implements account.Store.
+func (s *AccountStore) DeleteWorkspaceLinks(ctx context.Context, id int64, limit int) ([]account.LinkRef, error) {
+	rows, err := s.db.Pool.Query(ctx, `DELETE FROM links WHERE id IN (
+			SELECT l.id FROM links l JOIN workspaces w ON w.id = l.workspace_id
+			WHERE l.workspace_id = $1 AND w.deleted_at IS NOT NULL LIMIT $2)
+		RETURNING domain_id, key`, id, limit)
+	if err != nil {
+		return nil, fmt.Errorf("delete workspace links: %w", err)
+	}
+	links, err := collect(rows, func(r pgx.Rows) (account.LinkRef, error) {
+		var l account.LinkRef
+		return l, r.Scan(&l.DomainID, &l.Key)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("delete workspace links: %w", err)
+	}
+	return links, nil
+}
+
+// FinishWorkspaceDeletion implements account.Store. A create that raced with the deletion either
+// committed before this (and its link goes with the cascade, which the change feed reports to
+// the caches) or fails on the missing workspace.
+func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) error {
+	if _, err := s.db.Pool.Exec(ctx, `DELETE FROM workspaces WHERE id = $1 AND deleted_at IS NOT NULL`, id); err != nil {
+		return fmt.Errorf("finish workspace deletion: %w", err)
+	}
+	return nil
+}
+
+// DeletedWorkspaces implements account.Store.
+func (s *AccountStore) DeletedWorkspaces(ctx context.Context, minAge time.Duration) ([]int64, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM workspaces
+		WHERE deleted_at IS NOT NULL AND deleted_at <= now() - make_interval(secs => $1) ORDER BY id`, minAge.Seconds())
+	if err != nil {
+		return nil, fmt.Errorf("list deleted workspaces: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("list deleted workspaces: %w", err)
+	}
+	return ids, nil
 }
 
 // exactlyOne runs a statement that must change one row; none is not_found naming noun.
@@ -339,7 +377,7 @@ func (s *AccountStore) RemoveMember(ctx context.Context, workspaceID, userID int
 // ListWorkspaces implements account.Store.
 func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*account.Workspace, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
-		WHERE $1::bigint = 0 OR w.id < $1 ORDER BY w.id DESC LIMIT $2`, before, limit)
+		WHERE ($1::bigint = 0 OR w.id < $1) AND w.deleted_at IS NULL ORDER BY w.id DESC LIMIT $2`, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
@@ -352,7 +390,7 @@ func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit i
 
 // SetPlan implements account.Store.
 func (s *AccountStore) SetPlan(ctx context.Context, workspaceID int64, plan string) (*account.Workspace, error) {
-	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET plan = $2 WHERE w.id = $1
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET plan = $2 WHERE w.id = $1 AND w.deleted_at IS NULL
 		RETURNING `+workspaceColumns, workspaceID, plan))
 	if err != nil {
 		return nil, fmt.Errorf("set plan: %w", notFound(err, "workspace"))

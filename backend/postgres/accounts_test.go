@@ -53,7 +53,7 @@ func TestAccountStoreErrors(t *testing.T) {
 		"User":        func() error { _, err := s.User(ctx, missing); return err }(),
 		"Workspace":   func() error { _, err := s.Workspace(ctx, missing); return err }(),
 		"Rename":      func() error { _, err := s.RenameWorkspace(ctx, missing, "x"); return err }(),
-		"Delete":      func() error { _, err := s.DeleteWorkspace(ctx, missing); return err }(),
+		"Delete":      s.MarkWorkspaceDeleted(ctx, missing),
 		"Role":        func() error { _, err := s.Role(ctx, w.ID, missing); return err }(),
 		"SetRole":     func() error { _, err := s.SetRole(ctx, w.ID, missing, "viewer"); return err }(),
 		"Remove":      s.RemoveMember(ctx, w.ID, missing),

@@ -234,14 +234,23 @@ func (s *LinkStore) Resolve(ctx context.Context, domainID int64, key string) (*l
 }
 
 // ReserveID implements link.Store. The sequence's last value bounds every ID issued so far, so
-// an ID above it can still be kept out of every future block.
-func (s *LinkStore) ReserveID(ctx context.Context, id int64) error {
+// an ID above it can still be kept out of every future block. The count per workspace is a
+// bound, not a quota: two reservations racing at the limit may both pass.
+func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, id int64, limit int) error {
+	var held int
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM reserved_ids WHERE workspace_id = $1`, workspaceID).Scan(&held)
+	if err != nil {
+		return fmt.Errorf("reserve id: count: %w", err)
+	}
+	if held >= limit {
+		return apperr.Errorf(apperr.QuotaExceeded, "this workspace has %d custom aliases shaped like short codes, the most it may have; choose an alias of another length or with - or _", held)
+	}
 	var got int64
-	err := s.db.Pool.QueryRow(ctx, `
-		INSERT INTO reserved_ids (id)
-		SELECT $1 WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids)
+	err = s.db.Pool.QueryRow(ctx, `
+		INSERT INTO reserved_ids (id, workspace_id)
+		SELECT $1, $2 WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids)
 		ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id
-		RETURNING id`, id).Scan(&got)
+		RETURNING id`, id, workspaceID).Scan(&got)
 	if err != nil {
 		if err == pgx.ErrNoRows {
 			return apperr.Errorf(apperr.Conflict, "that code was already issued")
@@ -249,19 +258,6 @@ func (s *LinkStore) ReserveID(ctx context.Context, id int64) error {
 		return fmt.Errorf("reserve id: %w", err)
 	}
 	return nil
-}
-
-// ReservedAbove lists reserved IDs above min (the redirect path keeps them in memory).
-func (s *LinkStore) ReservedAbove(ctx context.Context, min int64) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM reserved_ids WHERE id > $1`, min)
-	if err != nil {
-		return nil, fmt.Errorf("list reserved ids: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, fmt.Errorf("list reserved ids: %w", err)
-	}
-	return ids, nil
 }
 
 // IDSource implements idblock.Source on the link_ids sequence.

@@ -121,3 +121,25 @@ type discard struct{ h http.Header }
 func (d *discard) Header() http.Header         { return d.h }
 func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
 func (d *discard) WriteHeader(int)             {}
+
+// TestReservationsShrink: reservations the issued range has reached are forgotten, and those
+// below it are not kept at all.
+func TestReservationsShrink(t *testing.T) {
+	codec, err := code.New(make([]byte, 16), make([]byte, 7), 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := redirect.NewResolver(nil, nil, codec, 1000, slog.New(slog.DiscardHandler))
+	r.Issued(1000)
+	for i := range int64(100) {
+		r.Reserve(10_000_000 + i*1000)
+	}
+	r.Reserve(5) // below the issued range: looked up anyway
+	if n := r.Reserved(); n != 100 {
+		t.Fatalf("kept %d reservations, want 100", n)
+	}
+	r.Issued(10_000_000 + 50*1000 - (1 << 20))
+	if n := r.Reserved(); n != 49 {
+		t.Fatalf("after the issued range moved: %d reservations, want 49", n)
+	}
+}

@@ -56,7 +56,10 @@ type Resolver struct {
 	gen    atomic.Uint64 // counts invalidations, so a load racing one is not cached
 
 	mu       sync.RWMutex
-	reserved map[int64]bool // IDs above issued whose codes are custom aliases
+	reserved map[int64]bool // IDs above issued+issuedMargin whose codes are custom aliases
+
+	// gone holds the workspaces being deleted, whose links no longer answer; nil when none.
+	gone atomic.Pointer[map[int64]bool]
 }
 
 // NewResolver returns a resolver with an in-process cache of size links. remote may be nil.
@@ -90,6 +93,9 @@ func cacheKey(domainID int64, key string) string {
 func (r *Resolver) Resolve(ctx context.Context, domainID int64, key string) (*link.Link, error) {
 	ck := cacheKey(domainID, key)
 	if l, ok := r.local.GetIfPresent(ck); ok {
+		if g := r.gone.Load(); g != nil && (*g)[l.WorkspaceID] {
+			return nil, errMissing
+		}
 		return l, nil
 	}
 	if !link.KeyShaped(key) {
@@ -98,6 +104,17 @@ func (r *Resolver) Resolve(ctx context.Context, domainID int64, key string) (*li
 	if id, ok := r.codec.Decode(key); ok && id > uint64(r.issued.Load())+issuedMargin && !r.isReserved(int64(id)) {
 		return nil, errMissing
 	}
+	l, err := r.lookup(ctx, domainID, key, ck)
+	if err != nil {
+		return nil, err
+	}
+	if g := r.gone.Load(); g != nil && (*g)[l.WorkspaceID] {
+		return nil, errMissing
+	}
+	return l, nil
+}
+
+func (r *Resolver) lookup(ctx context.Context, domainID int64, key, ck string) (*link.Link, error) {
 	v, err, _ := r.loads.Do(ck, func() (any, error) {
 		// Visitors waiting on this load must not fail because the first of them left.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
@@ -154,21 +171,76 @@ func (r *Resolver) isReserved(id int64) bool {
 	return r.reserved[id]
 }
 
-// Issued raises the highest issued ID this node knows of.
+// Issued raises the highest issued ID this node knows of, and forgets the reservations that
+// the issued range has reached: codes below it are looked up anyway.
 func (r *Resolver) Issued(id int64) {
 	for {
 		old := r.issued.Load()
-		if id <= old || r.issued.CompareAndSwap(old, id) {
+		if id <= old {
 			return
 		}
+		if r.issued.CompareAndSwap(old, id) {
+			break
+		}
 	}
+	r.mu.Lock()
+	for rid := range r.reserved {
+		if rid <= id+issuedMargin {
+			delete(r.reserved, rid)
+		}
+	}
+	r.mu.Unlock()
 }
 
-// Reserve records that id's code is a custom alias.
+// IssuedID is the highest issued ID this node knows of.
+func (r *Resolver) IssuedID() int64 { return r.issued.Load() }
+
+// Reserve records that id's code is a custom alias, unless the issued range covers it already.
 func (r *Resolver) Reserve(id int64) {
+	if id <= r.issued.Load()+issuedMargin {
+		return
+	}
 	r.mu.Lock()
 	r.reserved[id] = true
 	r.mu.Unlock()
+}
+
+// Reserved is how many reservations this node keeps in memory.
+func (r *Resolver) Reserved() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.reserved)
+}
+
+// SetGoneWorkspaces replaces the set of workspaces being deleted: their links answer as missing.
+func (r *Resolver) SetGoneWorkspaces(ids []int64) {
+	if len(ids) == 0 {
+		if r.gone.Load() != nil {
+			r.gone.Store(nil)
+		}
+		return
+	}
+	m := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	r.gone.Store(&m)
+}
+
+// WorkspaceGone adds one workspace to the set of those being deleted.
+func (r *Resolver) WorkspaceGone(id int64) {
+	for {
+		old := r.gone.Load()
+		m := map[int64]bool{id: true}
+		if old != nil {
+			for k := range *old {
+				m[k] = true
+			}
+		}
+		if r.gone.CompareAndSwap(old, &m) {
+			return
+		}
+	}
 }
 
 // Invalidate drops the local copy of (domainID, key).
@@ -192,6 +264,8 @@ func (r *Resolver) HandleEvent(e redis.Event) {
 		r.Issued(e.ID)
 	case redis.EventReserved:
 		r.Reserve(e.ID)
+	case redis.EventWorkspaceGone:
+		r.WorkspaceGone(e.ID)
 	case redis.EventResync:
 		r.InvalidateAll()
 	}

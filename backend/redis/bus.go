@@ -15,7 +15,7 @@ type Event struct {
 	Kind     EventKind
 	DomainID int64  // EventLink
 	Key      string // EventLink
-	ID       int64  // EventIssued, EventReserved, EventKeyRevoked
+	ID       int64  // EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone
 }
 
 // EventKind says what an Event announces.
@@ -31,6 +31,8 @@ const (
 	EventReserved EventKind = 'r'
 	// EventKeyRevoked: the API key ID was revoked; drop cached copies.
 	EventKeyRevoked EventKind = 'k'
+	// EventWorkspaceGone: the workspace ID was deleted; its links stop answering.
+	EventWorkspaceGone EventKind = 'w'
 	// EventResync: the subscription was (re)established and messages may have been missed.
 	EventResync EventKind = 's'
 )
@@ -60,7 +62,7 @@ func decodeEvent(s string) (Event, bool) {
 			return Event{}, false
 		}
 		e.DomainID, e.Key = n, parts[2]
-	case EventIssued, EventReserved, EventKeyRevoked:
+	case EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone:
 		e.ID = n
 	default:
 		return Event{}, false

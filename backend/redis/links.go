@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -157,6 +159,25 @@ func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value str
 	if err := lc.bus.Publish(ctx, Event{Kind: EventLink, DomainID: domainID, Key: key}); err != nil {
 		lc.log.Warn("link cache: publish invalidation", "err", err)
 	}
+}
+
+// Store implements cachesync.Remote: the current rows of changed links and the tombstones of
+// deleted ones, each through the version check, in one round trip. Unlike the writes of the fast
+// path it reports failure, so that the change is tried again.
+func (lc *LinkCache) Store(ctx context.Context, links []*link.Link, gone []cachesync.Change) error {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	pipe := lc.c.rdb.Pipeline()
+	for _, l := range links {
+		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), linkTTL.Milliseconds())
+	}
+	for _, c := range gone {
+		replaceScript.Eval(ctx, pipe, []string{lc.key(c.DomainID, c.Key)}, tombstone+strconv.FormatInt(c.Version, 10), c.Version, missTTL.Milliseconds())
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, goredis.Nil) {
+		return fmt.Errorf("link cache: store changes: %w", err)
+	}
+	return nil
 }
 
 // Reserved implements link.Cache.

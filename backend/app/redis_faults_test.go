@@ -1,0 +1,181 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// redisServer is a Redis of a test's own, which it may pause, stop and start again without
+// disturbing the tests that share the suite's Redis.
+type redisServer struct {
+	t    *testing.T
+	dir  string
+	port int
+}
+
+func newRedisServer(t *testing.T) *redisServer {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Fatal("redis-server is not installed: run the tests with `make test`, which installs it")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	r := &redisServer{t: t, dir: t.TempDir(), port: port}
+	r.start()
+	t.Cleanup(func() { r.client().Shutdown(context.Background()) })
+	return r
+}
+
+func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
+
+func (r *redisServer) client() *goredis.Client {
+	return goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:" + strconv.Itoa(r.port), MaxRetries: -1})
+}
+
+// start runs the server; it loads dump.rdb from its folder if a SAVE wrote one.
+func (r *redisServer) start() {
+	r.t.Helper()
+	out, err := exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--daemonize", "yes", "--dir", r.dir,
+		"--logfile", filepath.Join(r.dir, "redis.log")).CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("start redis: %v %s", err, out)
+	}
+	c := r.client()
+	defer c.Close()
+	eventually(r.t, 5*time.Second, "redis answers", func() bool { return c.Ping(context.Background()).Err() == nil })
+}
+
+// do runs one command on a connection of its own.
+func (r *redisServer) do(args ...any) error {
+	c := r.client()
+	defer c.Close()
+	return c.Do(context.Background(), args...).Err()
+}
+
+// TestRedisPausedDuringChanges: with Redis refusing writes for 2.5 s (CLIENT PAUSE … WRITE),
+// edits, a disable, a deletion and a workspace deletion are acknowledged, then take effect on
+// both nodes once Redis answers again, though both had the old versions cached and Redis still
+// served them to readers.
+func TestRedisPausedDuringChanges(t *testing.T) {
+	rs := newRedisServer(t)
+	d := newDeployment(t)
+	d.env["REDIS_URL"] = rs.url()
+	a, b := d.start(t), d.start(t)
+	tn := a.signup("pause@example.com")
+	other := a.signup("pause-other@example.com")
+	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
+	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
+	deleted := a.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
+	inGone := a.createLink(other, map[string]any{"url": "https://example.com/gone-workspace"})
+	all := []linkJSON{edited, disabled, deleted, inGone}
+	for _, l := range all {
+		for _, s := range []*server{a, b} {
+			if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+				t.Fatalf("%s before: %d", l.Code, r.Status)
+			}
+		}
+	}
+
+	if err := rs.do("CLIENT", "PAUSE", 2500, "WRITE"); err != nil {
+		t.Fatal(err)
+	}
+	paused := time.Now()
+	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
+	if r := a.do("PATCH", ws+itoa(edited.ID), tn.Key, map[string]any{"url": "https://example.com/after"}); r.Status != http.StatusOK {
+		t.Fatalf("edit: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("PATCH", ws+itoa(disabled.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("DELETE", ws+itoa(deleted.ID), tn.Key, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("DELETE", "/api/v1/workspaces/"+itoa(other.WorkspaceID), other.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete workspace: %d %s", r.Status, r.Body)
+	}
+	if time.Since(paused) > 2500*time.Millisecond {
+		t.Fatal("the changes took longer than the pause; the test proves nothing")
+	}
+
+	// The issue's measure: within a few seconds of Redis answering again, on every node.
+	for _, s := range []*server{a, b} {
+		eventually(t, 4*time.Second, "the edit", func() bool {
+			return s.visit("GET", "/"+edited.Code).Header.Get("Location") == "https://example.com/after"
+		})
+		eventually(t, 4*time.Second, "the disable", func() bool { return s.visit("GET", "/"+disabled.Code).Status == http.StatusForbidden })
+		eventually(t, 4*time.Second, "the deletion", func() bool { return s.visit("GET", "/"+deleted.Code).Status == http.StatusNotFound })
+		eventually(t, 4*time.Second, "the workspace deletion", func() bool { return s.visit("GET", "/"+inGone.Code).Status == http.StatusNotFound })
+	}
+	// And they stay so: a node that loads the link afresh from Redis finds the new version.
+	c3 := d.start(t)
+	if r := c3.visit("GET", "/"+edited.Code); r.Header.Get("Location") != "https://example.com/after" {
+		t.Errorf("a third node reads the old version: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	if r := c3.visit("GET", "/"+disabled.Code); r.Status != http.StatusForbidden {
+		t.Errorf("a third node reads the link enabled: %d", r.Status)
+	}
+}
+
+// TestRedisRestartedDuringChanges: Redis stops after a snapshot that holds the links cached,
+// an edit and a disable are made while it is down, and it comes back from that snapshot with
+// the old versions. Both nodes serve the new versions while it is down and within a few seconds
+// of its return.
+func TestRedisRestartedDuringChanges(t *testing.T) {
+	rs := newRedisServer(t)
+	d := newDeployment(t)
+	d.env["REDIS_URL"] = rs.url()
+	a, b := d.start(t), d.start(t)
+	tn := a.signup("restart@example.com")
+	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
+	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
+	for _, l := range []linkJSON{edited, disabled} {
+		for _, s := range []*server{a, b} {
+			if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+				t.Fatalf("%s before: %d", l.Code, r.Status)
+			}
+		}
+	}
+	if err := rs.do("SAVE"); err != nil {
+		t.Fatal(err)
+	}
+	_ = rs.do("SHUTDOWN", "NOSAVE") // the connection closes as it answers
+
+	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
+	if r := a.do("PATCH", ws+itoa(edited.ID), tn.Key, map[string]any{"url": "https://example.com/after"}); r.Status != http.StatusOK {
+		t.Fatalf("edit with Redis down: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("PATCH", ws+itoa(disabled.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
+		t.Fatalf("disable with Redis down: %d %s", r.Status, r.Body)
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, s := range []*server{a, b} {
+			eventually(t, 4*time.Second, when+": the edit", func() bool {
+				return s.visit("GET", "/"+edited.Code).Header.Get("Location") == "https://example.com/after"
+			})
+			eventually(t, 4*time.Second, when+": the disable", func() bool {
+				return s.visit("GET", "/"+disabled.Code).Status == http.StatusForbidden
+			})
+		}
+	}
+	check("Redis down")
+
+	rs.start() // from the snapshot: the old versions are back in Redis
+	check("Redis back from an old snapshot")
+	time.Sleep(1500 * time.Millisecond) // the nodes resubscribe and reload from Redis
+	check("after the nodes reloaded")
+}
