@@ -126,6 +126,8 @@ func (s *Syncer) Round(ctx context.Context) error {
 		}
 		s.cur.advance(seqs, time.Now())
 		for _, c := range changes {
+			// At once, whatever Redis does: a node that cannot reach Redis reads PostgreSQL.
+			s.local.Invalidate(c.DomainID, c.Key)
 			ref := Ref{c.DomainID, c.Key}
 			if old, ok := s.pending[ref]; !ok || c.Seq > old.Seq {
 				s.pending[ref] = c
@@ -141,8 +143,9 @@ func (s *Syncer) Round(ctx context.Context) error {
 }
 
 // apply writes every pending change to Redis from the current rows, then drops this node's
-// copies of those that Redis took. While Redis refuses, the local copies are dropped anyway, so
-// that a node without Redis reads PostgreSQL; the changes stay pending until Redis takes them.
+// copies again (a copy loaded from Redis before the write may be old). While Redis refuses, the
+// changes stay pending, and the round stops at the first refusal: one read of PostgreSQL a
+// round, however many changes wait.
 func (s *Syncer) apply(ctx context.Context) error {
 	if len(s.pending) == 0 {
 		return nil
@@ -167,16 +170,13 @@ func (s *Syncer) apply(ctx context.Context) error {
 				gone = append(gone, c)
 			}
 		}
-		rerr := s.remote.Store(ctx, current, gone)
+		if err := s.remote.Store(ctx, current, gone); err != nil {
+			s.log.Debug("cache sync: redis did not take the changes; retrying next round", "changes", len(s.pending), "err", err)
+			return nil
+		}
 		for _, ref := range part {
 			s.local.Invalidate(ref.DomainID, ref.Key)
-			if rerr == nil {
-				delete(s.pending, ref)
-			}
-		}
-		if rerr != nil {
-			s.log.Debug("cache sync: redis did not take the changes; retrying next round", "changes", len(part), "err", rerr)
-			return nil
+			delete(s.pending, ref)
 		}
 	}
 	return nil

@@ -89,7 +89,7 @@ func TestFeed(t *testing.T) {
 	if err := s.Round(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if s.Pending() != 2 || len(loc.invalidated) != 2 {
+	if s.Pending() != 2 || len(loc.invalidated) != 2 { // this node reads PostgreSQL meanwhile
 		t.Fatalf("with the remote down: %d pending, invalidated %v", s.Pending(), loc.invalidated)
 	}
 	rem.down = false
