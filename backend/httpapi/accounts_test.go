@@ -35,7 +35,7 @@ func newEnv(t *testing.T, secureCookies bool) *env {
 	db := testenv.DB(t)
 	rdb, prefix := testenv.Redis(t)
 	log := slog.New(slog.DiscardHandler)
-	accounts := account.NewService(postgres.NewAccountStore(db), log)
+	accounts := account.NewService(postgres.NewAccountStore(db), auth.NewHasher(2, time.Minute), log)
 	t.Cleanup(accounts.Close)
 	authSvc := auth.NewService(auth.Options{
 		Secret:     []byte("test secret, at least 32 characters long"),
