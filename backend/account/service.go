@@ -29,7 +29,9 @@ const MaxPage = 100
 // Service manages users, workspaces, members, invitations and API keys.
 type Service struct {
 	store Store
-	log   *slog.Logger
+	// hasher hashes and checks every password, within its bound on concurrent hashes.
+	hasher *auth.Hasher
+	log    *slog.Logger
 	// keys caches API keys by the hash of their secret, so a busy integration costs no
 	// database round trip per request.
 	keys *otter.Cache[string, *APIKey]
@@ -46,11 +48,12 @@ type Service struct {
 	pending sync.WaitGroup      // last-used writes in flight
 }
 
-// NewService returns the account service.
-func NewService(store Store, log *slog.Logger) *Service {
+// NewService returns the account service; every password goes through hasher.
+func NewService(store Store, hasher *auth.Hasher, log *slog.Logger) *Service {
 	return &Service{
-		store: store,
-		log:   log,
+		store:  store,
+		hasher: hasher,
+		log:    log,
 		keys: otter.Must(&otter.Options[string, *APIKey]{
 			MaximumSize:      100_000,
 			ExpiryCalculator: otter.ExpiryWriting[string, *APIKey](keyCacheTTL),
@@ -143,9 +146,9 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 	if err := ValidatePassword(password); err != nil {
 		return nil, nil, err
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := s.hasher.Hash(ctx, password)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("sign up: %w", err)
 	}
 	u, ws, err := s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
 	if apperr.Is(err, apperr.Conflict) {
@@ -161,26 +164,37 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 // tell which addresses have accounts.
 var errLogin = apperr.Errorf(apperr.Unauthorized, "wrong email or password")
 
-// Login checks an email and password. An unknown email costs a password check too, so the
-// two failures take about the same time.
+// Login checks an email and password. An unknown email costs a password check too, queue
+// included, so the two failures take about the same time. Returns unauthorized for either,
+// and unavailable (an *auth.BusyError) when the password could not be checked in time.
 func (s *Service) Login(ctx context.Context, email, password string) (*User, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
-		auth.SpendPasswordCheck(password)
-		return nil, errLogin
+		return nil, s.spendCheck(ctx, password)
 	}
 	u, hash, err := s.store.UserByEmail(ctx, e)
 	if apperr.Is(err, apperr.NotFound) {
-		auth.SpendPasswordCheck(password)
-		return nil, errLogin
+		return nil, s.spendCheck(ctx, password)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
-	if !auth.VerifyPassword(hash, password) {
+	ok, err := s.hasher.Verify(ctx, hash, password)
+	if err != nil {
+		return nil, fmt.Errorf("login: %w", err)
+	}
+	if !ok {
 		return nil, errLogin
 	}
 	return u, nil
+}
+
+// spendCheck spends a password check on no one and answers a failed login.
+func (s *Service) spendCheck(ctx context.Context, password string) error {
+	if err := s.hasher.SpendCheck(ctx, password); err != nil {
+		return fmt.Errorf("login: %w", err)
+	}
+	return errLogin
 }
 
 // EnsureOperator creates the configured operator account, or gives an existing account of
@@ -193,9 +207,9 @@ func (s *Service) EnsureOperator(ctx context.Context, email, password string) (*
 	if err := ValidatePassword(password); err != nil {
 		return nil, fmt.Errorf("OPERATOR_PASSWORD: %w", err)
 	}
-	hash, err := auth.HashPassword(password)
+	hash, err := s.hasher.Hash(ctx, password)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("operator password: %w", err)
 	}
 	return s.store.UpsertOperator(ctx, e, hash)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
@@ -21,7 +22,7 @@ import (
 func newService(t *testing.T) (*account.Service, *postgres.DB) {
 	t.Helper()
 	db := testenv.DB(t)
-	svc := account.NewService(postgres.NewAccountStore(db), slog.New(slog.DiscardHandler))
+	svc := account.NewService(postgres.NewAccountStore(db), auth.NewHasher(2, time.Minute), slog.New(slog.DiscardHandler))
 	t.Cleanup(svc.Close)
 	return svc, db
 }
@@ -417,8 +418,8 @@ func TestAPIKeyRevokedElsewhere(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewAccountStore(db)
-	node1 := account.NewService(store, slog.New(slog.DiscardHandler))
-	node2 := account.NewService(store, slog.New(slog.DiscardHandler))
+	node1 := account.NewService(store, auth.NewHasher(2, time.Minute), slog.New(slog.DiscardHandler))
+	node2 := account.NewService(store, auth.NewHasher(2, time.Minute), slog.New(slog.DiscardHandler))
 	t.Cleanup(node1.Close)
 	t.Cleanup(node2.Close)
 	ctx := context.Background()

@@ -107,7 +107,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		AccessTTL:  cfg.AccessTokenTTL,
 		RefreshTTL: cfg.RefreshTokenTTL,
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
-	accounts := account.NewService(postgres.NewAccountStore(db), log)
+	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
+	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
 			a.links.Close()

@@ -5,7 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
-	"strconv"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,21 +17,41 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-// Login budgets: per email against guessing one account's password, per client address
-// against trying one password on many accounts. GCRA: the full burst at once, then one
-// attempt every Period/Rate.
+// Login budgets, GCRA: the full burst at once, then one attempt every Period/Rate. Every
+// attempt takes a token from each budget before the password is checked, so concurrent
+// guesses cannot slip past a count that is only written afterwards; a success gives its
+// tokens back (Succeeded), so only failures are spent.
 var (
-	perEmail = redis_rate.Limit{Rate: 10, Burst: 10, Period: 15 * time.Minute}
-	perIP    = redis_rate.Limit{Rate: 50, Burst: 50, Period: 15 * time.Minute}
+	// perPair counts one address guessing one account's password: this is the budget that
+	// stops guessing, about 240 guesses a day. A success starts it afresh.
+	perPair = redis_rate.Limit{Rate: 10, Burst: 5, Period: time.Hour}
+	// perAddress counts one address (an IPv6 /64) trying passwords on many accounts, and
+	// its sign-ups. Its small burst also bounds how many password hashes one address can
+	// have queued at once.
+	perAddress = redis_rate.Limit{Rate: 60, Burst: 10, Period: time.Hour}
+	// perEmail counts failed logins of one account from everywhere, against guessing from
+	// many addresses: at most about 2,400 guesses a day. An attacker who spends it locks the
+	// account out only for addresses it was never signed in from: an address that signed in
+	// successfully in the last knownFor is let through this budget (still under the other
+	// two), so the owner is not denied by someone else's guesses.
+	perEmail = redis_rate.Limit{Rate: 100, Burst: 100, Period: time.Hour}
 )
+
+// knownFor is how long an address stays known for an account after a successful login.
+const knownFor = 30 * 24 * time.Hour
 
 // redisPause is how long the limiter stays in-process after Redis failed, so that a dead
 // Redis costs one timeout now and then rather than one per login.
 const redisPause = 10 * time.Second
 
+// localMax bounds the in-process counters and known addresses. Starting every counter
+// afresh is cheap for an attacker only after they have spent that many fresh keys.
+const localMax = 100_000
+
 // Limiter counts login attempts in Redis, shared by every node. When Redis fails it counts
 // in-process instead: per node, but never letting every attempt through.
 type Limiter struct {
+	rdb        *goredis.Client
 	redis      *redis_rate.Limiter
 	prefix     string
 	log        *slog.Logger
@@ -39,35 +59,99 @@ type Limiter struct {
 
 	mu    sync.Mutex
 	local map[string]*bucket
+	known map[string]time.Time // pair key → until when the address is known for the email
 }
 
 // NewLimiter returns a limiter keeping its counters under prefix in rdb; rdb may be nil.
 func NewLimiter(rdb *goredis.Client, prefix string, log *slog.Logger) *Limiter {
-	l := &Limiter{prefix: prefix, log: log, local: map[string]*bucket{}}
+	l := &Limiter{rdb: rdb, prefix: prefix, log: log, local: map[string]*bucket{}, known: map[string]time.Time{}}
 	if rdb != nil {
 		l.redis = redis_rate.NewLimiter(prefixed{rdb, prefix})
 	}
 	return l
 }
 
-// Allow takes one attempt for the email and one for the address, or answers a
-// *RateLimitError. An empty email counts against the address only.
+// check is one budget an attempt takes a token from.
+type check struct {
+	key   string
+	limit redis_rate.Limit
+}
+
+// keys are the budgets of a login of email from ip: the pair, the address, the email.
+func keys(email, ip string) (pair, address, mail check) {
+	addr := AddressKey(ip)
+	email = strings.ToLower(strings.TrimSpace(email))
+	return check{"login:pair:" + digest(email+"\x00"+addr), perPair},
+		check{"login:ip:" + digest(addr), perAddress},
+		check{"login:email:" + digest(email), perEmail}
+}
+
+// Allow takes one login attempt of email from ip from the budgets of the pair, the address
+// and the email, or answers a *RateLimitError and takes nothing. The email's budget does not
+// stop an address the account signed in from before.
 func (l *Limiter) Allow(ctx context.Context, email, ip string) error {
-	type check struct {
-		key   string
-		limit redis_rate.Limit
-	}
-	checks := []check{{"login:ip:" + digest(ip), perIP}}
-	if email = strings.ToLower(strings.TrimSpace(email)); email != "" {
-		// The email first: a refused guess at one account spends none of the address's budget.
-		checks = append([]check{{"login:email:" + digest(email), perEmail}}, checks...)
-	}
-	for _, c := range checks {
-		if wait, ok := l.allow(ctx, c.key, c.limit); !ok {
+	pair, address, mail := keys(email, ip)
+	// The pair first: a refused guess at one account spends none of the address's budget.
+	taken := make([]check, 0, 3)
+	for _, c := range []check{pair, address, mail} {
+		wait, ok := l.take(ctx, c.key, c.limit)
+		if !ok && c == mail && l.isKnown(ctx, pair.key) {
+			continue
+		}
+		if !ok {
+			for _, t := range taken {
+				l.give(ctx, t.key, t.limit)
+			}
 			return &RateLimitError{RetryAfter: wait}
 		}
+		taken = append(taken, c)
 	}
 	return nil
+}
+
+// Succeeded tells the limiter that the attempt Allow let through signed in: the address and
+// email get their tokens back, the pair starts afresh, and the address becomes known for the
+// email.
+func (l *Limiter) Succeeded(ctx context.Context, email, ip string) {
+	pair, address, mail := keys(email, ip)
+	l.give(ctx, address.key, address.limit)
+	l.give(ctx, mail.key, mail.limit)
+	l.reset(ctx, pair.key)
+	l.remember(ctx, pair.key)
+}
+
+// Unchecked gives back the tokens of an attempt Allow let through whose password was never
+// checked (the service was too busy): it was not a guess.
+func (l *Limiter) Unchecked(ctx context.Context, email, ip string) {
+	pair, address, mail := keys(email, ip)
+	for _, c := range []check{pair, address, mail} {
+		l.give(ctx, c.key, c.limit)
+	}
+}
+
+// AllowSignup takes one attempt from the address's budget, or answers a *RateLimitError. A
+// sign-up costs a password hash and tells whether an email is taken, and is never given back.
+func (l *Limiter) AllowSignup(ctx context.Context, ip string) error {
+	_, address, _ := keys("", ip)
+	if wait, ok := l.take(ctx, address.key, address.limit); !ok {
+		return &RateLimitError{RetryAfter: wait}
+	}
+	return nil
+}
+
+// AddressKey is what the limits count a client address as: an IPv4 address itself, an IPv6
+// address its /64 (one subscriber's network: rotating within it buys nothing). A value that
+// is not an address counts as itself.
+func AddressKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
+	}
+	return netip.PrefixFrom(a, 64).Masked().String()
 }
 
 // digest keeps addresses and emails out of Redis key names (and so out of its tooling).
@@ -76,18 +160,89 @@ func digest(s string) string {
 	return hex.EncodeToString(sum[:12])
 }
 
-func (l *Limiter) allow(ctx context.Context, key string, limit redis_rate.Limit) (time.Duration, bool) {
-	if l.redis != nil && time.Now().UnixNano() >= l.redisAfter.Load() {
+// useRedis reports whether Redis is to be tried now.
+func (l *Limiter) useRedis() bool {
+	return l.redis != nil && time.Now().UnixNano() >= l.redisAfter.Load()
+}
+
+// redisFailed switches to in-process counting for a while, unless the caller just gave up.
+func (l *Limiter) redisFailed(ctx context.Context, err error) {
+	if ctx.Err() == nil {
+		l.redisAfter.Store(time.Now().Add(redisPause).UnixNano())
+		l.log.Warn("login limiter: redis failed, counting in-process", "err", err, "for", redisPause)
+	}
+}
+
+func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) (time.Duration, bool) {
+	if l.useRedis() {
 		res, err := l.redis.Allow(ctx, key, limit)
 		if err == nil {
 			return res.RetryAfter, res.Allowed > 0
 		}
-		if ctx.Err() == nil {
-			l.redisAfter.Store(time.Now().Add(redisPause).UnixNano())
-			l.log.Warn("login limiter: redis failed, counting in-process", "err", err, "for", redisPause)
-		}
+		l.redisFailed(ctx, err)
 	}
-	return l.allowLocal(key, limit, time.Now())
+	return l.takeLocal(key, limit, time.Now())
+}
+
+// give returns one token to a budget, never beyond its burst.
+func (l *Limiter) give(ctx context.Context, key string, limit redis_rate.Limit) {
+	if l.useRedis() {
+		// A negative cost moves the GCRA's theoretical arrival time back by one interval,
+		// never before now; the script leaves the key as it was when the result is a full
+		// budget, so the key is then removed.
+		res, err := l.redis.AllowN(ctx, key, limit, -1)
+		if err == nil && res.ResetAfter <= 0 {
+			err = l.redis.Reset(ctx, key)
+		}
+		if err == nil {
+			return
+		}
+		l.redisFailed(ctx, err)
+	}
+	l.giveLocal(key, limit, time.Now())
+}
+
+func (l *Limiter) reset(ctx context.Context, key string) {
+	if l.useRedis() {
+		err := l.redis.Reset(ctx, key)
+		if err == nil {
+			return
+		}
+		l.redisFailed(ctx, err)
+	}
+	l.mu.Lock()
+	delete(l.local, key)
+	l.mu.Unlock()
+}
+
+// remember marks the pair's address as known for its email, for knownFor.
+func (l *Limiter) remember(ctx context.Context, pairKey string) {
+	if l.useRedis() {
+		err := l.rdb.Set(ctx, l.prefix+"login:known:"+pairKey, "1", knownFor).Err()
+		if err == nil {
+			return
+		}
+		l.redisFailed(ctx, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.known) >= localMax {
+		clear(l.known)
+	}
+	l.known[pairKey] = time.Now().Add(knownFor)
+}
+
+func (l *Limiter) isKnown(ctx context.Context, pairKey string) bool {
+	if l.useRedis() {
+		n, err := l.rdb.Exists(ctx, l.prefix+"login:known:"+pairKey).Result()
+		if err == nil {
+			return n > 0
+		}
+		l.redisFailed(ctx, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return time.Now().Before(l.known[pairKey])
 }
 
 // bucket is a token bucket: Burst attempts, refilled at Rate per Period.
@@ -96,14 +251,30 @@ type bucket struct {
 	at     time.Time
 }
 
-func (l *Limiter) allowLocal(key string, limit redis_rate.Limit, now time.Time) (time.Duration, bool) {
+func (l *Limiter) takeLocal(key string, limit redis_rate.Limit, now time.Time) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	b := l.bucket(key, limit, now)
+	perToken := limit.Period / time.Duration(limit.Rate)
+	if b.tokens < 1 {
+		return time.Duration((1 - b.tokens) * float64(perToken)), false
+	}
+	b.tokens--
+	return 0, true
+}
+
+func (l *Limiter) giveLocal(key string, limit redis_rate.Limit, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key, limit, now)
+	b.tokens = min(float64(limit.Burst), b.tokens+1)
+}
+
+// bucket returns key's bucket refilled up to now; l.mu is held.
+func (l *Limiter) bucket(key string, limit redis_rate.Limit, now time.Time) *bucket {
 	b, ok := l.local[key]
 	if !ok {
-		if len(l.local) >= 100_000 {
-			// Bound memory. Starting every counter afresh is cheap for an attacker only after
-			// they have spent 100,000 fresh keys.
+		if len(l.local) >= localMax {
 			clear(l.local)
 		}
 		b = &bucket{tokens: float64(limit.Burst), at: now}
@@ -112,11 +283,7 @@ func (l *Limiter) allowLocal(key string, limit redis_rate.Limit, now time.Time) 
 	perToken := limit.Period / time.Duration(limit.Rate)
 	b.tokens = min(float64(limit.Burst), b.tokens+float64(now.Sub(b.at))/float64(perToken))
 	b.at = now
-	if b.tokens < 1 {
-		return time.Duration((1 - b.tokens) * float64(perToken)), false
-	}
-	b.tokens--
-	return 0, true
+	return b
 }
 
 // prefixed puts the limiter's keys inside the deployment's namespace: redis_rate starts
@@ -165,9 +332,7 @@ func (e *RateLimitError) Unwrap() error {
 }
 
 // RetrySeconds is the Retry-After header's value: whole seconds, at least 1.
-func (e *RateLimitError) RetrySeconds() string {
-	return strconv.Itoa(max(1, int((e.RetryAfter+time.Second-1)/time.Second)))
-}
+func (e *RateLimitError) RetrySeconds() string { return retrySeconds(e.RetryAfter) }
 
 func retryText(d time.Duration) string {
 	if d <= time.Second {

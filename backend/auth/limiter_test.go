@@ -38,6 +38,8 @@ func TestLimiterRedis(t *testing.T) {
 	rdb, prefix := testenv.Redis(t)
 	l := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
 	testLimits(t, l)
+	testIPv6(t, l)
+	testDistributed(t, l)
 
 	// Every key is in the namespace, and names neither the email nor the address.
 	keys, err := rdb.Keys(context.Background(), "*"+prefix+"*").Result()
@@ -59,8 +61,8 @@ func TestLimiterRedis(t *testing.T) {
 	}
 	// Another node sharing the Redis sees the same counts.
 	other := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
-	if err := other.Allow(context.Background(), "alice@example.com", "192.0.2.99"); !apperr.Is(err, apperr.RateLimited) {
-		t.Errorf("another node does not share the per-email count: %v", err)
+	if err := other.Allow(context.Background(), "alice@example.com", "192.0.2.1"); !apperr.Is(err, apperr.RateLimited) {
+		t.Errorf("another node does not share the per-pair count: %v", err)
 	}
 }
 
@@ -68,28 +70,40 @@ func TestLimiterWithoutRedis(t *testing.T) {
 	t.Parallel()
 	dead := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond, MaxRetries: -1})
 	t.Cleanup(func() { dead.Close() })
-	testLimits(t, auth.NewLimiter(dead, "x:", slog.New(slog.DiscardHandler)))
-	testLimits(t, auth.NewLimiter(nil, "", slog.New(slog.DiscardHandler)))
+	for _, l := range []*auth.Limiter{
+		auth.NewLimiter(dead, "x:", slog.New(slog.DiscardHandler)),
+		auth.NewLimiter(nil, "", slog.New(slog.DiscardHandler)),
+	} {
+		testLimits(t, l)
+		testIPv6(t, l)
+		testDistributed(t, l)
+	}
 }
 
-// The login budgets: 10 per email and 50 per address, each per 15 minutes.
-const perEmail, perIP = 10, 50
+// The login budgets' bursts: per (email, address) pair, per address, per email.
+const perPair, perAddress, perEmail = 5, 10, 100
 
 func testLimits(t *testing.T, l *auth.Limiter) {
 	t.Helper()
+	ctx := context.Background()
+	// One address guessing one account is stopped by the pair's budget.
 	n, rl := attempts(t, l, "alice@example.com", "192.0.2.1", 20)
-	if n != perEmail || rl == nil {
-		t.Fatalf("%d attempts for one email passed, want %d", n, perEmail)
+	if n != perPair || rl == nil {
+		t.Fatalf("%d attempts for one email from one address passed, want %d", n, perPair)
 	}
-	if rl.RetryAfter <= 0 || rl.RetryAfter > 15*time.Minute {
+	if rl.RetryAfter <= 0 || rl.RetryAfter > time.Hour {
 		t.Errorf("RetryAfter = %v", rl.RetryAfter)
 	}
 	if s := rl.RetrySeconds(); s == "0" || s == "" {
 		t.Errorf("RetrySeconds = %q", s)
 	}
-	// The same email from elsewhere is still refused; the address may try other emails.
-	if n, _ := attempts(t, l, " ALICE@example.com", "192.0.2.2", 1); n != 0 {
-		t.Error("per-email limit does not follow the email across addresses and case")
+	// The pair follows the email's case; the same email from elsewhere has a budget of its
+	// own, and so has another email from the same address.
+	if n, _ := attempts(t, l, " ALICE@example.com", "192.0.2.1", 1); n != 0 {
+		t.Error("per-pair limit does not follow the email across case")
+	}
+	if n, _ := attempts(t, l, "alice@example.com", "192.0.2.2", 1); n != 1 {
+		t.Error("the same email from another address was refused: anyone could lock alice out")
 	}
 	if n, _ := attempts(t, l, "bob@example.com", "192.0.2.1", 1); n != 1 {
 		t.Error("another email from the same address was refused")
@@ -97,12 +111,120 @@ func testLimits(t *testing.T, l *auth.Limiter) {
 
 	// One address spraying many emails runs into the per-address limit.
 	passed := 0
-	for i := range perIP + 5 {
-		if l.Allow(context.Background(), fmt.Sprintf("user%d@example.com", i), "198.51.100.7") == nil {
+	for i := range perAddress + 5 {
+		if l.Allow(ctx, fmt.Sprintf("user%d@example.com", i), "198.51.100.7") == nil {
 			passed++
 		}
 	}
-	if passed != perIP {
-		t.Errorf("%d attempts from one address passed, want %d", passed, perIP)
+	if passed != perAddress {
+		t.Errorf("%d attempts from one address passed, want %d", passed, perAddress)
+	}
+	// Successes do not spend the budgets: a user signing in again and again from one
+	// address is never refused.
+	for i := range 3 * perAddress {
+		if err := l.Allow(ctx, "carol@example.com", "203.0.113.9"); err != nil {
+			t.Fatalf("successful login %d refused: %v", i+1, err)
+		}
+		l.Succeeded(ctx, "carol@example.com", "203.0.113.9")
+	}
+	// A success starts the pair afresh: four typos, a success, then four typos again.
+	for round := range 2 {
+		if n, _ := attempts(t, l, "dave@example.com", "203.0.113.10", perPair-1); n != perPair-1 {
+			t.Fatalf("round %d: %d typos passed", round, n)
+		}
+		if err := l.Allow(ctx, "dave@example.com", "203.0.113.10"); err != nil {
+			t.Fatalf("round %d: the right password was refused: %v", round, err)
+		}
+		l.Succeeded(ctx, "dave@example.com", "203.0.113.10")
+	}
+	// A login whose password was never checked gives its tokens back.
+	for range 3 * perPair {
+		if err := l.Allow(ctx, "erin@example.com", "203.0.113.11"); err != nil {
+			t.Fatalf("unchecked logins spent the budget: %v", err)
+		}
+		l.Unchecked(ctx, "erin@example.com", "203.0.113.11")
+	}
+}
+
+// testIPv6 checks that every address of one /64 counts as one address.
+func testIPv6(t *testing.T, l *auth.Limiter) {
+	t.Helper()
+	passed := 0
+	for i := range perAddress + 5 {
+		ip := fmt.Sprintf("2001:db8:1:2:%x:%x::%x", i*7919%0x10000, i, i+1)
+		if l.Allow(context.Background(), fmt.Sprintf("user%d@example.com", i), ip) == nil {
+			passed++
+		}
+	}
+	if passed != perAddress {
+		t.Errorf("%d attempts from one /64 passed, want %d", passed, perAddress)
+	}
+	// The pair budget too: rotating the address within the /64 does not give fresh guesses.
+	n := 0
+	for i := range perPair + 5 {
+		if l.Allow(context.Background(), "frank@example.com", fmt.Sprintf("2001:db8:9:9::%x", i+1)) == nil {
+			n++
+		}
+	}
+	if n != perPair {
+		t.Errorf("%d guesses at one account from one /64 passed, want %d", n, perPair)
+	}
+	// The next /64 is another address.
+	if err := l.Allow(context.Background(), "frank@example.com", "2001:db8:9:a::1"); err != nil {
+		t.Errorf("another /64 was refused: %v", err)
+	}
+}
+
+// testDistributed: many addresses guessing one account spend its per-email budget, but the
+// owner still signs in from an address they signed in from before.
+func testDistributed(t *testing.T, l *auth.Limiter) {
+	t.Helper()
+	ctx := context.Background()
+	const victim = "victim@example.com"
+	if err := l.Allow(ctx, victim, "192.0.2.200"); err != nil {
+		t.Fatal(err)
+	}
+	l.Succeeded(ctx, victim, "192.0.2.200")
+
+	passed := 0
+	for i := range 2 * perEmail {
+		ip := fmt.Sprintf("10.%d.%d.1", i/200, i%200)
+		for range 2 {
+			if l.Allow(ctx, victim, ip) == nil {
+				passed++
+			}
+		}
+	}
+	if passed != perEmail {
+		t.Errorf("%d guesses from many addresses passed, want the per-email budget %d", passed, perEmail)
+	}
+	if err := l.Allow(ctx, victim, "198.18.0.1"); !apperr.Is(err, apperr.RateLimited) {
+		t.Errorf("a new address after the per-email budget ran out: %v, want rate_limited", err)
+	}
+	for i := range 3 {
+		if err := l.Allow(ctx, victim, "192.0.2.200"); err != nil {
+			t.Fatalf("the owner's own address was refused (try %d): %v", i+1, err)
+		}
+		l.Succeeded(ctx, victim, "192.0.2.200")
+	}
+	// The owner's address is still under its pair budget: it cannot be used to guess.
+	if n, _ := attempts(t, l, victim, "192.0.2.200", 20); n != perPair {
+		t.Errorf("%d failures from the known address passed, want %d", n, perPair)
+	}
+}
+
+func TestAddressKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1":               "192.0.2.1",
+		"::ffff:192.0.2.1":        "192.0.2.1",
+		"2001:db8:1:2:3:4:5:6":    "2001:db8:1:2::/64",
+		"2001:db8:1:2::1":         "2001:db8:1:2::/64",
+		"2001:DB8:1:2:ffff::%eth": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":         "2001:db8:1:3::/64",
+		"not an address":          "not an address",
+	} {
+		if got := auth.AddressKey(in); got != want {
+			t.Errorf("AddressKey(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,19 +1,39 @@
 package auth
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
-func TestPassword(t *testing.T) {
-	hash, err := HashPassword("correct horse battery")
+// testHasher hashes with the real argon2id, one at a time.
+var testHasher = NewHasher(1, time.Minute)
+
+func hashPassword(t *testing.T, password string) string {
+	t.Helper()
+	h, err := testHasher.Hash(context.Background(), password)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+func verifyPassword(t *testing.T, hash, password string) bool {
+	t.Helper()
+	ok, err := testHasher.Verify(context.Background(), hash, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func TestPassword(t *testing.T) {
+	hash := hashPassword(t, "correct horse battery")
 	if !strings.HasPrefix(hash, "$argon2id$v=19$m=19456,t=2,p=1$") {
 		t.Errorf("hash %q is not a PHC argon2id string with today's parameters", hash)
 	}
-	other, _ := HashPassword("correct horse battery")
+	other := hashPassword(t, "correct horse battery")
 	if other == hash {
 		t.Error("two hashes of one password are equal: the salt is not random")
 	}
@@ -28,18 +48,18 @@ func TestPassword(t *testing.T) {
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := VerifyPassword(hash, tt.password); got != tt.ok {
+		if got := verifyPassword(t, hash, tt.password); got != tt.ok {
 			t.Errorf("VerifyPassword(%q) = %v, want %v", tt.password, got, tt.ok)
 		}
 	}
-	unicode, _ := HashPassword("пароль-密码-🔑")
-	if !VerifyPassword(unicode, "пароль-密码-🔑") || VerifyPassword(unicode, "пароль-密码-") {
+	unicode := hashPassword(t, "пароль-密码-🔑")
+	if !verifyPassword(t, unicode, "пароль-密码-🔑") || verifyPassword(t, unicode, "пароль-密码-") {
 		t.Error("non-ASCII password does not round-trip")
 	}
 }
 
 func TestVerifyPasswordMalformed(t *testing.T) {
-	good, _ := HashPassword("secret password")
+	good := hashPassword(t, "secret password")
 	parts := strings.Split(good, "$")
 	with := func(i int, v string) string {
 		p := append([]string(nil), parts...)
@@ -63,7 +83,7 @@ func TestVerifyPasswordMalformed(t *testing.T) {
 		"trailing parts": good + "$x",
 	}
 	for name, h := range tests {
-		if VerifyPassword(h, "secret password") {
+		if verifyPassword(t, h, "secret password") {
 			t.Errorf("%s: VerifyPassword accepted %q", name, h)
 		}
 	}

@@ -185,14 +185,26 @@ func (s *Service) Revoke(ctx context.Context, token string) error {
 	return nil
 }
 
-// AllowLogin takes one attempt from the budgets of the email and of the client address, or
-// answers a *RateLimitError (code rate_limited).
+// AllowLogin takes one attempt from the login budgets of the email, the client address and
+// the pair of them, or answers a *RateLimitError (code rate_limited). Tell the outcome with
+// LoginSucceeded or LoginUnchecked; an attempt told neither counts as a failure.
 func (s *Service) AllowLogin(ctx context.Context, email, ip string) error {
 	return s.limiter.Allow(ctx, email, ip)
 }
 
-// AllowSignup applies the per-address part of the login limit to a sign-up, which tries a
-// password hash too and tells whether an email is taken.
+// LoginSucceeded gives back what a successful login took from the budgets: only failures
+// count.
+func (s *Service) LoginSucceeded(ctx context.Context, email, ip string) {
+	s.limiter.Succeeded(ctx, email, ip)
+}
+
+// LoginUnchecked gives back what a login took whose password was never checked.
+func (s *Service) LoginUnchecked(ctx context.Context, email, ip string) {
+	s.limiter.Unchecked(ctx, email, ip)
+}
+
+// AllowSignup applies the per-address login budget to a sign-up, which costs a password hash
+// too and tells whether an email is taken.
 func (s *Service) AllowSignup(ctx context.Context, ip string) error {
-	return s.limiter.Allow(ctx, "", ip)
+	return s.limiter.AllowSignup(ctx, ip)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"runtime"
 	"strings"
 	"time"
 
@@ -43,6 +44,11 @@ type Config struct {
 	// every node keeps their IDs in memory until the issued range reaches them.
 	CodeAliasesPerWorkspace int   `env:"CODE_ALIASES_PER_WORKSPACE" envDefault:"1000"`
 	MaxBodyBytes            int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
+
+	// PasswordHashConcurrency bounds the argon2id hashes running at once (19 MiB each); 0
+	// means the number of CPUs. PasswordHashWait bounds how long a sign-in queues for one.
+	PasswordHashConcurrency int           `env:"PASSWORD_HASH_CONCURRENCY"`
+	PasswordHashWait        time.Duration `env:"PASSWORD_HASH_WAIT" envDefault:"2s"`
 
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
@@ -149,6 +155,15 @@ func (c *Config) finish() error {
 	}
 	if c.CodeAliasesPerWorkspace < 0 || c.CodeAliasesPerWorkspace > 1000000 {
 		errs = append(errs, errors.New("CODE_ALIASES_PER_WORKSPACE must be between 0 and 1000000"))
+	}
+	if c.PasswordHashConcurrency == 0 {
+		c.PasswordHashConcurrency = runtime.NumCPU()
+	}
+	if c.PasswordHashConcurrency < 1 || c.PasswordHashConcurrency > 1024 {
+		errs = append(errs, errors.New("PASSWORD_HASH_CONCURRENCY must be between 1 and 1024 (0: the number of CPUs)"))
+	}
+	if c.PasswordHashWait < 0 || c.PasswordHashWait > time.Minute {
+		errs = append(errs, errors.New("PASSWORD_HASH_WAIT must be between 0s and 1m"))
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))

@@ -2,8 +2,10 @@ package config_test
 
 import (
 	"maps"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shortlink/shortlink/backend/config"
 )
@@ -31,6 +33,12 @@ func TestDefaults(t *testing.T) {
 	c2, _ := config.FromMap(other)
 	if string(c2.CodeTweakBytes) == string(c.CodeTweakBytes) {
 		t.Error("the derived tweak does not depend on the key")
+	}
+	if c.PasswordHashConcurrency != runtime.NumCPU() || c.PasswordHashWait != 2*time.Second {
+		t.Errorf("password hashing: %d at once, %v wait; want %d, 2s", c.PasswordHashConcurrency, c.PasswordHashWait, runtime.NumCPU())
+	}
+	if c := mustLoad(t, "PASSWORD_HASH_CONCURRENCY", "3", "PASSWORD_HASH_WAIT", "0s"); c.PasswordHashConcurrency != 3 || c.PasswordHashWait != 0 {
+		t.Errorf("PASSWORD_HASH_*: %d, %v", c.PasswordHashConcurrency, c.PasswordHashWait)
 	}
 	if hosts := mustLoad(t, "PUBLIC_URL", "https://Sho.RT", "SHORT_HOSTS", " a.example , B.example").ShortHostnames(); strings.Join(hosts, ",") != "sho.rt,a.example,b.example" {
 		t.Errorf("short hosts: %v", hosts)
@@ -73,6 +81,11 @@ func TestBadValues(t *testing.T) {
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
 		{"ACCESS_TOKEN_TTL", "soon"},
+		{"PASSWORD_HASH_CONCURRENCY", "-1"},
+		{"PASSWORD_HASH_CONCURRENCY", "5000"},
+		{"PASSWORD_HASH_CONCURRENCY", "many"},
+		{"PASSWORD_HASH_WAIT", "-1s"},
+		{"PASSWORD_HASH_WAIT", "2h"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

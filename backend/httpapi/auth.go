@@ -3,7 +3,6 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 	"net/http"
 	"time"
 
@@ -80,10 +79,6 @@ func (s *Server) limited(c *gin.Context, err error) bool {
 	if err == nil {
 		return false
 	}
-	var rl *auth.RateLimitError
-	if errors.As(err, &rl) {
-		c.Header("Retry-After", rl.RetrySeconds())
-	}
 	s.fail(c, err)
 	return true
 }
@@ -133,14 +128,20 @@ func (s *Server) login(c *gin.Context) {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "email and password are required"))
 		return
 	}
-	if s.limited(c, s.auth.AllowLogin(c.Request.Context(), in.Email, c.ClientIP())) {
+	ctx, ip := c.Request.Context(), c.ClientIP()
+	if s.limited(c, s.auth.AllowLogin(ctx, in.Email, ip)) {
 		return
 	}
-	u, err := s.accounts.Login(c.Request.Context(), in.Email, in.Password)
+	u, err := s.accounts.Login(ctx, in.Email, in.Password)
+	if auth.IsBusy(err) {
+		// 503 with Retry-After: the password was never checked, so it was no guess.
+		s.auth.LoginUnchecked(ctx, in.Email, ip)
+	}
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	s.auth.LoginSucceeded(ctx, in.Email, ip)
 	t, err := s.startSession(c, u)
 	if err != nil {
 		s.fail(c, err)

@@ -64,6 +64,11 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
+	// Refusals that know when to come back (rate limits, busy password hashing) say so.
+	var retry interface{ RetrySeconds() string }
+	if errors.As(err, &retry) {
+		c.Header("Retry-After", retry.RetrySeconds())
+	}
 	detail := errorDetail{Code: code, Message: apperr.MessageOf(err)}
 	if status >= 500 {
 		detail.RequestID = c.GetString(requestIDKey)

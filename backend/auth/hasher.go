@@ -1,0 +1,106 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"golang.org/x/crypto/argon2"
+	"golang.org/x/sync/semaphore"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// Hasher hashes and checks passwords, never more than its concurrency at once: each argon2id
+// hash holds 19 MiB while it runs, so unbounded logins would spend memory without limit.
+// Callers queue for a slot (first come, first served) for at most the wait bound, then are
+// answered unavailable with a *BusyError. Every password hash and check of the service goes
+// through one Hasher: sign-up, login, the operator at start-up, and any later password change
+// or reset.
+type Hasher struct {
+	slots  *semaphore.Weighted
+	wait   time.Duration
+	derive keyFunc
+}
+
+// NewHasher returns a Hasher running at most concurrency hashes at once (at least 1), whose
+// callers wait at most wait for a slot; a wait of 0 refuses at once when every slot is busy.
+func NewHasher(concurrency int, wait time.Duration) *Hasher {
+	return &Hasher{slots: semaphore.NewWeighted(int64(max(1, concurrency))), wait: max(0, wait), derive: argon2.IDKey}
+}
+
+// Hash returns a PHC-style argon2id hash of password with a random salt. Returns unavailable
+// (a *BusyError) when no slot freed up within the wait bound.
+func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
+	release, err := h.acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	return hashWith(h.derive, password)
+}
+
+// Verify reports whether password matches hash, comparing in constant time; a malformed hash
+// matches nothing. Returns unavailable (a *BusyError) when no slot freed up within the wait
+// bound.
+func (h *Hasher) Verify(ctx context.Context, hash, password string) (bool, error) {
+	release, err := h.acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	return verifyWith(h.derive, hash, password), nil
+}
+
+// SpendCheck costs what Verify costs, queue included; use it when there is no user to check,
+// so that a login of an unknown email takes as long as a wrong password.
+func (h *Hasher) SpendCheck(ctx context.Context, password string) error {
+	_, err := h.Verify(ctx, dummyHash, password)
+	return err
+}
+
+// acquire waits for a slot, at most the wait bound, and returns the function that frees it.
+func (h *Hasher) acquire(ctx context.Context) (func(), error) {
+	if h.slots.TryAcquire(1) {
+		return func() { h.slots.Release(1) }, nil
+	}
+	if h.wait > 0 {
+		wctx, cancel := context.WithTimeout(ctx, h.wait)
+		err := h.slots.Acquire(wctx, 1)
+		cancel()
+		if err == nil {
+			return func() { h.slots.Release(1) }, nil
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		// The caller gave up (the client went away); nobody reads the answer.
+		return nil, fmt.Errorf("wait for a password hash: %w", err)
+	}
+	return nil, &BusyError{RetryAfter: max(time.Second, h.wait)}
+}
+
+// BusyError is an unavailable error: every password-hashing slot stayed busy for the wait
+// bound. It says when to come back.
+type BusyError struct{ RetryAfter time.Duration }
+
+func (e *BusyError) Error() string { return "unavailable: password hashing is busy" }
+
+// Unwrap lets apperr see the code and message.
+func (e *BusyError) Unwrap() error {
+	return apperr.Errorf(apperr.Unavailable, "too many sign-ins at once: try again in %s", retryText(e.RetryAfter))
+}
+
+// RetrySeconds is the Retry-After header's value: whole seconds, at least 1.
+func (e *BusyError) RetrySeconds() string { return retrySeconds(e.RetryAfter) }
+
+// IsBusy reports whether err is a *BusyError: the password was not checked at all.
+func IsBusy(err error) bool {
+	var b *BusyError
+	return errors.As(err, &b)
+}
+
+func retrySeconds(d time.Duration) string {
+	return strconv.Itoa(max(1, int((d+time.Second-1)/time.Second)))
+}
