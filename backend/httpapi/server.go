@@ -111,6 +111,7 @@ func (s *Server) routes() {
 	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
+	ws.GET("/links/:id/qr", s.inWorkspace(account.PermLinksRead), s.linkQR)
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
 
