@@ -32,6 +32,12 @@ func TestDefaults(t *testing.T) {
 	if string(c2.CodeTweakBytes) == string(c.CodeTweakBytes) {
 		t.Error("the derived tweak does not depend on the key")
 	}
+	if c.OperatorTakeover || c.SMTPURL != "" || c.MailFrom != "Shortlink <no-reply@localhost>" {
+		t.Errorf("mail and operator defaults: takeover %v, SMTP_URL %q, MAIL_FROM %q", c.OperatorTakeover, c.SMTPURL, c.MailFrom)
+	}
+	if m := mustLoad(t, "SMTP_URL", "smtps://u:p@mail.example", "MAIL_FROM", "ops@example.com", "OPERATOR_TAKEOVER", "true"); !m.OperatorTakeover || m.MailFrom != "ops@example.com" {
+		t.Errorf("mail settings: %+v", m)
+	}
 	if hosts := mustLoad(t, "PUBLIC_URL", "https://Sho.RT", "SHORT_HOSTS", " a.example , B.example").ShortHostnames(); strings.Join(hosts, ",") != "sho.rt,a.example,b.example" {
 		t.Errorf("short hosts: %v", hosts)
 	}
@@ -72,6 +78,12 @@ func TestBadValues(t *testing.T) {
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
 		{"ACCESS_TOKEN_TTL", "soon"},
+		{"OPERATOR_TAKEOVER", "maybe"},
+		{"SMTP_URL", "http://mail.example"},
+		{"SMTP_URL", "smtp://"},
+		{"SMTP_URL", "smtps://mail.example?tls=none"},
+		{"SMTP_URL", "smtp://mail.example:99999"},
+		{"MAIL_FROM", "not an address"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

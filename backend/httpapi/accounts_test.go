@@ -584,7 +584,7 @@ func TestMembersAndInvitations(t *testing.T) {
 func TestAdmin(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
-	if _, err := e.accounts.EnsureOperator(context.Background(), "ops@example.com", "operator password"); err != nil {
+	if _, err := e.accounts.EnsureOperator(context.Background(), "ops@example.com", "operator password", false); err != nil {
 		t.Fatal(err)
 	}
 	op := e.client()
