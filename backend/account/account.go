@@ -118,10 +118,15 @@ func ScopesAllow(scopes []string, p Permission) bool {
 
 // User is a person who logs in.
 type User struct {
-	ID         int64     `json:"id"`
-	Email      string    `json:"email"`
-	SystemRole string    `json:"system_role"`
-	CreatedAt  time.Time `json:"created_at"`
+	ID         int64  `json:"id"`
+	Email      string `json:"email"`
+	SystemRole string `json:"system_role"`
+	// EmailVerified is set once the user followed a link mailed to their address.
+	EmailVerified bool `json:"email_verified"`
+	// SystemRoleSince is when the system role last changed: access tokens issued before it
+	// carry no system rights.
+	SystemRoleSince time.Time `json:"-"`
+	CreatedAt       time.Time `json:"created_at"`
 }
 
 // Workspace is a tenant. Role is the caller's role in it, where a listing shows it.
@@ -183,9 +188,11 @@ type Store interface {
 	UserByEmail(ctx context.Context, email string) (*User, string, error)
 	// User returns a user; not_found if there is none.
 	User(ctx context.Context, id int64) (*User, error)
-	// UpsertOperator makes the user with email an operator with that password, creating the
-	// user (and a workspace of their own) if needed.
-	UpsertOperator(ctx context.Context, email, passwordHash string) (*User, error)
+	// UpsertOperator makes the user with email an operator with that password and a verified
+	// address, creating the user (and a workspace of their own) if needed. Promoting an
+	// existing user revokes, in the same transaction, every session of theirs and every API
+	// key they created; the revoked keys' IDs are returned.
+	UpsertOperator(ctx context.Context, email, passwordHash string) (*User, []int64, error)
 
 	// WorkspacesOf lists the user's workspaces with their role in each.
 	WorkspacesOf(ctx context.Context, userID int64) ([]*Workspace, error)
@@ -249,6 +256,23 @@ type Store interface {
 	SetPlan(ctx context.Context, workspaceID int64, plan string) (*Workspace, error)
 	// ListUsers pages through every user like ListWorkspaces.
 	ListUsers(ctx context.Context, before int64, limit int) ([]*User, error)
-	// SetSystemRole returns not_found if there is no such user.
-	SetSystemRole(ctx context.Context, userID int64, role string) (*User, error)
+	// SetSystemRole changes a user's system role and, in the same transaction, revokes every
+	// session of theirs; granting moderator or operator also revokes every API key they
+	// created, whose IDs are returned. Returns not_found if there is no such user.
+	SetSystemRole(ctx context.Context, userID int64, role string) (*User, []int64, error)
+
+	// RevokeKeysCreatedBy revokes every live API key the user created, in any workspace, and
+	// returns their IDs.
+	RevokeKeysCreatedBy(ctx context.Context, userID int64) ([]int64, error)
+
+	// CreateEmailToken stores the hash of a single-use token mailed to email for purpose
+	// (PurposeVerify or PurposeReset).
+	CreateEmailToken(ctx context.Context, userID int64, purpose, email string, hash []byte, expires time.Time) error
+	// VerifyEmail uses up the live verification token with that hash and marks the address it
+	// was sent to verified; not_found if there is no such token (unknown, used or expired).
+	VerifyEmail(ctx context.Context, tokenHash []byte) (*User, error)
+	// ResetPassword uses up the live reset token with that hash and, in one transaction, sets
+	// the password, marks the address verified, revokes every session of the user and uses up
+	// their other reset tokens; not_found if there is no such token.
+	ResetPassword(ctx context.Context, tokenHash []byte, passwordHash string) (*User, error)
 }

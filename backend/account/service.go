@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -43,14 +44,22 @@ type Service struct {
 	// deletions removes the rows of deleted workspaces in the background.
 	deletions deletions
 
+	// mailer sends verification and password-reset links pointing at appBase.
+	mailer  Mailer
+	appBase *url.URL
+
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
-	pending sync.WaitGroup      // last-used writes in flight
+	pending sync.WaitGroup      // last-used writes and mails in flight
+	// bg is the context of background work; Close cancels it.
+	bg     context.Context
+	stopBG context.CancelFunc
 }
 
 // NewService returns the account service; every password goes through hasher.
 func NewService(store Store, hasher *auth.Hasher, log *slog.Logger) *Service {
-	return &Service{
+	bg, stop := context.WithCancel(context.Background())
+	s := &Service{
 		store:  store,
 		hasher: hasher,
 		log:    log,
@@ -60,7 +69,11 @@ func NewService(store Store, hasher *auth.Hasher, log *slog.Logger) *Service {
 		}),
 		touched:   map[int64]time.Time{},
 		deletions: newDeletions(),
+		bg:        bg,
+		stopBG:    stop,
 	}
+	s.UseMail(nil, nil)
+	return s
 }
 
 // OnLinksRemoved sets what is told of each batch of links a workspace deletion removed; the
@@ -77,9 +90,11 @@ func (s *Service) ForgetKey(id int64) { s.forgetKeys(func(k *APIKey) bool { retu
 // ForgetAllKeys drops every cached API key (news of revocations may have been missed).
 func (s *Service) ForgetAllKeys() { s.keys.InvalidateAll() }
 
-// Close waits for the last-used times still being written and stops removing deleted
-// workspaces (any node resumes that later).
+// Close gives up on mails still being sent (their users can ask again), waits for the
+// last-used times still being written, and stops removing deleted workspaces (any node resumes
+// that later).
 func (s *Service) Close() {
+	s.stopBG()
 	s.pending.Wait()
 	s.deletions.stop()
 }
@@ -137,7 +152,8 @@ func defaultWorkspaceName(email string) string {
 	return local + suffix
 }
 
-// Signup creates a user with a free workspace of their own that they own.
+// Signup creates a user with a free workspace of their own that they own, and mails them a
+// link to verify their address (in the background: a slow mail server delays nothing).
 func (s *Service) Signup(ctx context.Context, email, password string) (*User, *Workspace, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
@@ -157,6 +173,7 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 	if err != nil {
 		return nil, nil, err
 	}
+	s.sendVerification(u)
 	return u, ws, nil
 }
 
@@ -197,9 +214,13 @@ func (s *Service) spendCheck(ctx context.Context, password string) error {
 	return errLogin
 }
 
-// EnsureOperator creates the configured operator account, or gives an existing account of
-// that email the operator role and the configured password. It runs at start-up.
-func (s *Service) EnsureOperator(ctx context.Context, email, password string) (*User, error) {
+// EnsureOperator creates the configured operator account (verified: the deployer chose the
+// address), or gives an existing account of that email the operator role and the configured
+// password. It runs at start-up. An existing account that is not an operator yet is promoted
+// only if its address is verified, or if takeover is set (OPERATOR_TAKEOVER): otherwise
+// whoever signed up first with that address would become operator. Promotion revokes every
+// session of the account and every API key it created, so nothing issued before carries over.
+func (s *Service) EnsureOperator(ctx context.Context, email, password string, takeover bool) (*User, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
 		return nil, fmt.Errorf("OPERATOR_EMAIL: %w", err)
@@ -207,11 +228,29 @@ func (s *Service) EnsureOperator(ctx context.Context, email, password string) (*
 	if err := ValidatePassword(password); err != nil {
 		return nil, fmt.Errorf("OPERATOR_PASSWORD: %w", err)
 	}
+	existing, _, err := s.store.UserByEmail(ctx, e)
+	switch {
+	case err == nil && existing.SystemRole != SystemOperator && !existing.EmailVerified && !takeover:
+		return nil, fmt.Errorf("OPERATOR_EMAIL: %s belongs to an account whose address was never verified, "+
+			"so whoever signed up with it would become operator: verify that account's address, or set "+
+			"OPERATOR_TAKEOVER=true to take it over (its sessions and API keys are revoked)", e)
+	case err != nil && !apperr.Is(err, apperr.NotFound):
+		return nil, fmt.Errorf("operator account: %w", err)
+	}
 	hash, err := s.hasher.Hash(ctx, password)
 	if err != nil {
 		return nil, fmt.Errorf("operator password: %w", err)
 	}
-	return s.store.UpsertOperator(ctx, e, hash)
+	u, revoked, err := s.store.UpsertOperator(ctx, e, hash)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && existing.SystemRole != SystemOperator {
+		s.log.Warn("existing account made operator at start-up: its sessions and API keys are revoked",
+			"user", u.ID, "was_verified", existing.EmailVerified, "keys_revoked", len(revoked))
+	}
+	s.keysRevoked(ctx, revoked)
+	return u, nil
 }
 
 // User returns a user by ID; not_found if there is none.
@@ -345,7 +384,16 @@ func (s *Service) InvitationsFor(ctx context.Context, userID int64) ([]*Invitati
 }
 
 // AcceptInvitation makes the user a member with the invited role and returns the workspace.
+// Returns email_unverified until the user has verified their address: an invitation is
+// meant for whoever reads that mailbox, not whoever registered the address first.
 func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error) {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("accept invitation: %w", err)
+	}
+	if !u.EmailVerified {
+		return nil, errUnverified
+	}
 	return s.store.AcceptInvitation(ctx, userID, id)
 }
 
@@ -511,10 +559,29 @@ func (s *Service) ListUsers(ctx context.Context, before int64, limit int) ([]*Us
 	return s.store.ListUsers(ctx, before, limit)
 }
 
-// SetSystemRole grants or takes away moderation and operation rights (operators).
+// SetSystemRole grants or takes away moderation and operation rights (operators). Only an
+// account with a verified address gets a system role (email_unverified otherwise). A change
+// revokes every session of the account, so the old role does not come back with a refresh;
+// granting a role also revokes every API key the account created, so nothing issued before
+// the promotion carries over. Setting the role it has changes nothing.
 func (s *Service) SetSystemRole(ctx context.Context, userID int64, role string) (*User, error) {
 	if role != SystemUser && role != SystemModerator && role != SystemOperator {
 		return nil, apperr.Errorf(apperr.Invalid, "system_role must be user, moderator or operator")
 	}
-	return s.store.SetSystemRole(ctx, userID, role)
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.SystemRole == role {
+		return u, nil
+	}
+	if role != SystemUser && !u.EmailVerified {
+		return nil, apperr.Errorf(apperr.EmailUnverified, "the account's email address is not verified: it cannot get a system role")
+	}
+	u, revoked, err := s.store.SetSystemRole(ctx, userID, role)
+	if err != nil {
+		return nil, err
+	}
+	s.keysRevoked(ctx, revoked)
+	return u, nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,26 +16,62 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
+
+// mailboxes holds the SMTP server each service of newService mails to.
+var mailboxes sync.Map // *account.Service → *testenv.Mailbox
 
 func newService(t *testing.T) (*account.Service, *postgres.DB) {
 	t.Helper()
 	db := testenv.DB(t)
 	svc := account.NewService(postgres.NewAccountStore(db), auth.NewHasher(2, time.Minute), slog.New(slog.DiscardHandler))
 	t.Cleanup(svc.Close)
+	box := testenv.SMTP(t)
+	sender, err := mail.NewSMTP(box.URL, "no-reply@sho.rt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.UseMail(sender, &url.URL{Scheme: "https", Host: "sho.rt"})
+	mailboxes.Store(svc, box)
 	return svc, db
 }
 
-// signup makes a user with their own workspace, or fails the test.
+// mailbox is the SMTP server svc mails to.
+func mailbox(t *testing.T, svc *account.Service) *testenv.Mailbox {
+	t.Helper()
+	box, ok := mailboxes.Load(svc)
+	if !ok {
+		t.Fatal("the service was not made by newService: it has no mailbox")
+	}
+	return box.(*testenv.Mailbox)
+}
+
+// signup makes a user with their own workspace and, for services of newService, verifies
+// their address with the link of the mail it sent; or fails the test.
 func signup(t *testing.T, svc *account.Service, email string) (*account.User, *account.Workspace) {
 	t.Helper()
 	u, ws, err := svc.Signup(context.Background(), email, "correct horse battery")
 	if err != nil {
 		t.Fatalf("Signup(%s): %v", email, err)
 	}
+	if _, ok := mailboxes.Load(svc); ok {
+		u = verifyByMail(t, svc, u.Email)
+	}
 	return u, ws
+}
+
+// verifyByMail follows the verification link of the next mail to email.
+func verifyByMail(t *testing.T, svc *account.Service, email string) *account.User {
+	t.Helper()
+	msg := mailbox(t, svc).Wait(t, email)
+	u, err := svc.VerifyEmail(context.Background(), msg.Token(t))
+	if err != nil || !u.EmailVerified {
+		t.Fatalf("VerifyEmail(%s) = %+v, %v", email, u, err)
+	}
+	return u
 }
 
 // join invites u into ws with role and has u accept.
@@ -141,12 +178,12 @@ func TestEnsureOperator(t *testing.T) {
 	svc, _ := newService(t)
 	ctx := context.Background()
 
-	op, err := svc.EnsureOperator(ctx, "ops@example.com", "first password")
+	op, err := svc.EnsureOperator(ctx, "ops@example.com", "first password", false)
 	if err != nil || op.SystemRole != account.SystemOperator {
 		t.Fatalf("EnsureOperator = %+v, %v", op, err)
 	}
 	// Start-up again with a new password: same account, new password.
-	again, err := svc.EnsureOperator(ctx, "OPS@example.com", "second password")
+	again, err := svc.EnsureOperator(ctx, "OPS@example.com", "second password", false)
 	if err != nil || again.ID != op.ID {
 		t.Fatalf("EnsureOperator again = %+v, %v; want the same user", again, err)
 	}
@@ -156,13 +193,16 @@ func TestEnsureOperator(t *testing.T) {
 	if u, err := svc.Login(ctx, "ops@example.com", "second password"); err != nil || u.SystemRole != account.SystemOperator {
 		t.Errorf("Login as operator = %+v, %v", u, err)
 	}
-	// An existing ordinary account named in the configuration becomes the operator.
+	if !op.EmailVerified {
+		t.Error("the operator account made at start-up is not verified")
+	}
+	// An existing ordinary account with a verified address becomes the operator.
 	carol, _ := signup(t, svc, "carol@example.com")
-	promoted, err := svc.EnsureOperator(ctx, "carol@example.com", "carol's operator password")
+	promoted, err := svc.EnsureOperator(ctx, "carol@example.com", "carol's operator password", false)
 	if err != nil || promoted.ID != carol.ID || promoted.SystemRole != account.SystemOperator {
 		t.Errorf("EnsureOperator(existing) = %+v, %v", promoted, err)
 	}
-	if _, err := svc.EnsureOperator(ctx, "ops@example.com", "short"); err == nil {
+	if _, err := svc.EnsureOperator(ctx, "ops@example.com", "short", false); err == nil {
 		t.Error("EnsureOperator accepted a short password")
 	}
 }

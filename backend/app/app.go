@@ -24,6 +24,7 @@ import (
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
@@ -109,13 +110,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
-	if cfg.OperatorEmail != "" {
-		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
-			a.links.Close()
-			db.Close()
-			return nil, fmt.Errorf("operator account: %w", err)
-		}
-	}
 	a.accounts = accounts
 	cache := nodeCache{linkCache, a.resolver}
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
@@ -140,6 +134,27 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			a.log.Warn("announce deleted workspace; other nodes learn of it within a second", "err", err)
 		}
 	})
+	var mailer account.Mailer
+	if cfg.SMTPURL != "" {
+		m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+		if err != nil {
+			a.links.Close()
+			db.Close()
+			return nil, fmt.Errorf("SMTP_URL: %w", err)
+		}
+		mailer = m
+	} else {
+		log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
+	}
+	accounts.UseMail(mailer, cfg.Public)
+	// After the hooks: keys revoked by a promotion must stop on every node.
+	if cfg.OperatorEmail != "" {
+		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword, cfg.OperatorTakeover); err != nil {
+			a.links.Close()
+			db.Close()
+			return nil, fmt.Errorf("operator account: %w", err)
+		}
+	}
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),

@@ -106,6 +106,17 @@ func TestBadInput(t *testing.T) {
 		{"api key no scopes", "POST", ws + "/api-keys", map[string]any{"name": "k", "scopes": []string{}}, 400, "invalid"},
 		{"api key bad scope", "POST", ws + "/api-keys", map[string]any{"name": "k", "scopes": []string{"root"}}, 400, "invalid"},
 		{"api key no name", "POST", ws + "/api-keys", map[string]any{"scopes": []string{"links:read"}}, 400, "invalid"},
+		{"verify no token", "POST", "/api/v1/auth/verify-email", map[string]any{}, 400, "invalid"},
+		{"verify token number", "POST", "/api/v1/auth/verify-email", map[string]any{"token": 5}, 400, "invalid"},
+		{"verify token garbage", "POST", "/api/v1/auth/verify-email", map[string]any{"token": "a\u0000b"}, 400, "invalid"},
+		{"verify token unknown", "POST", "/api/v1/auth/verify-email", map[string]any{"token": long(43)}, 400, "invalid"},
+		{"verify token huge", "POST", "/api/v1/auth/verify-email", map[string]any{"token": long(5000)}, 400, "invalid"},
+		{"reset no email", "POST", "/api/v1/auth/password-reset", map[string]any{}, 400, "invalid"},
+		{"reset bad email", "POST", "/api/v1/auth/password-reset", map[string]any{"email": "not-an-email"}, 400, "invalid"},
+		{"reset unknown field", "POST", "/api/v1/auth/password-reset", map[string]any{"email": "bad@example.com", "user": 1}, 400, "invalid"},
+		{"reset confirm no token", "POST", "/api/v1/auth/password-reset/confirm", map[string]any{"password": "long enough pw"}, 400, "invalid"},
+		{"reset confirm short password", "POST", "/api/v1/auth/password-reset/confirm", map[string]any{"token": long(43), "password": "short"}, 400, "invalid"},
+		{"reset confirm unknown token", "POST", "/api/v1/auth/password-reset/confirm", map[string]any{"token": long(43), "password": "long enough pw"}, 400, "invalid"},
 		{"member bad role", "PATCH", fmt.Sprintf("%s/members/%d", ws, tn.UserID), map[string]any{"role": "king"}, 400, "invalid"},
 	}
 	for _, c := range cases {

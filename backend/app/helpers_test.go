@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,11 +25,15 @@ const shortHost = "sho.rt"
 // deployment is a database and a Redis namespace that several server processes can share.
 type deployment struct {
 	env map[string]string
+	// mailbox receives the deployment's mail (SMTP_URL).
+	mailbox *testenv.Mailbox
 }
 
 func newDeployment(t *testing.T) *deployment {
 	t.Helper()
-	return &deployment{env: map[string]string{
+	box := testenv.SMTP(t)
+	return &deployment{mailbox: box, env: map[string]string{
+		"SMTP_URL":          box.URL,
 		"DATABASE_URL":      testenv.DatabaseURL(t),
 		"REDIS_URL":         testenv.RedisURL(t),
 		"REDIS_PREFIX":      testenv.RedisPrefix(t),
@@ -48,9 +53,21 @@ type server struct {
 	app  *app.App
 	base string
 	done chan error
+	// mailbox receives what the server mails.
+	mailbox *testenv.Mailbox
 }
 
 func (d *deployment) start(t *testing.T, overrides ...string) *server {
+	t.Helper()
+	s, err := d.tryStart(t, overrides...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// tryStart is start answering the error of a server that refuses to start.
+func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error) {
 	t.Helper()
 	env := map[string]string{}
 	for k, v := range d.env {
@@ -69,15 +86,15 @@ func (d *deployment) start(t *testing.T, overrides ...string) *server {
 	}
 	a, err := app.New(context.Background(), cfg, log)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := a.Listen(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{t: t, app: a, base: "http://" + a.Addr(), done: make(chan error, 1)}
+	s := &server{t: t, app: a, base: "http://" + a.Addr(), done: make(chan error, 1), mailbox: d.mailbox}
 	go func() { s.done <- a.Run(context.Background()) }()
 	t.Cleanup(s.stop)
-	return s
+	return s, nil
 }
 
 var stopped atomic.Int64
@@ -229,6 +246,24 @@ func (s *server) signup(email string) tenant {
 	r.json(s.t, &key)
 	tn.Key = key.Key
 	return tn
+}
+
+// verify follows the verification link in the next mail to email the way a person does: the
+// link opens the web app, whose page posts the link's token to the API.
+func (s *server) verify(email string) {
+	s.t.Helper()
+	link := s.mailbox.Wait(s.t, email).Link(s.t)
+	u, err := url.Parse(link)
+	if err != nil || u.Path != "/app/verify" || u.Query().Get("token") == "" {
+		s.t.Fatalf("verification link %q", link)
+	}
+	if r := s.visit("GET", u.RequestURI()); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "<html") {
+		s.t.Fatalf("the link's page: %d %.100s", r.Status, r.Body)
+	}
+	r := s.do("POST", "/api/v1/auth/verify-email", "", map[string]string{"token": u.Query().Get("token")})
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("verify %s: %d %s", email, r.Status, r.Body)
+	}
 }
 
 // linkJSON is a link as the API shows it.

@@ -8,17 +8,19 @@ import (
 
 // Codes every layer may return; anything else is an internal error.
 const (
-	Invalid       = "invalid"
-	Unauthorized  = "unauthorized"
-	Forbidden     = "forbidden"
-	NotFound      = "not_found"
-	Conflict      = "conflict"
-	PlanRequired  = "plan_required"
-	QuotaExceeded = "quota_exceeded"
-	RateLimited   = "rate_limited"
-	TooLarge      = "too_large"
-	Unavailable   = "unavailable"
-	Internal      = "internal"
+	Invalid      = "invalid"
+	Unauthorized = "unauthorized"
+	Forbidden    = "forbidden"
+	// EmailUnverified refuses what needs a proven address (invitations, system roles).
+	EmailUnverified = "email_unverified"
+	NotFound        = "not_found"
+	Conflict        = "conflict"
+	PlanRequired    = "plan_required"
+	QuotaExceeded   = "quota_exceeded"
+	RateLimited     = "rate_limited"
+	TooLarge        = "too_large"
+	Unavailable     = "unavailable"
+	Internal        = "internal"
 )
 
 // Error is an error a client may see: a code from the list above and a human message.

@@ -322,13 +322,24 @@ func (p prefixed) Del(ctx context.Context, keys ...string) *goredis.IntCmd {
 }
 
 // RateLimitError is a rate_limited error that says when to come back.
-type RateLimitError struct{ RetryAfter time.Duration }
+type RateLimitError struct {
+	RetryAfter time.Duration
+	// What ran out, for the message: "login attempts" when empty.
+	What string
+}
 
-func (e *RateLimitError) Error() string { return "rate_limited: too many login attempts" }
+func (e *RateLimitError) what() string {
+	if e.What == "" {
+		return "login attempts"
+	}
+	return e.What
+}
+
+func (e *RateLimitError) Error() string { return "rate_limited: too many " + e.what() }
 
 // Unwrap lets apperr see the code and message.
 func (e *RateLimitError) Unwrap() error {
-	return apperr.Errorf(apperr.RateLimited, "too many login attempts: try again in %s", retryText(e.RetryAfter))
+	return apperr.Errorf(apperr.RateLimited, "too many %s: try again in %s", e.what(), retryText(e.RetryAfter))
 }
 
 // RetrySeconds is the Retry-After header's value: whole seconds, at least 1.

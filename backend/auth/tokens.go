@@ -68,10 +68,15 @@ func NewService(o Options, store RefreshStore, rdb *goredis.Client, prefix strin
 type Claims struct {
 	UserID     int64
 	SystemRole string
+	// IssuedAt is when the token was signed, to the millisecond.
+	IssuedAt time.Time
 }
 
 type jwtClaims struct {
 	Role string `json:"role"`
+	// IssuedMs is iat in milliseconds: whole seconds cannot tell a token signed just before a
+	// change of the account (such as its system role) from one signed just after.
+	IssuedMs int64 `json:"iat_ms,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -82,7 +87,8 @@ func (s *Service) AccessToken(userID int64, systemRole string) (string, time.Tim
 	now := time.Now()
 	exp := now.Add(s.opts.AccessTTL)
 	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwtClaims{
-		Role: systemRole,
+		Role:     systemRole,
+		IssuedMs: now.UnixMilli(),
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
 			Subject:   strconv.FormatInt(userID, 10),
@@ -113,7 +119,13 @@ func (s *Service) VerifyAccess(token string) (Claims, error) {
 	if err != nil || id <= 0 {
 		return Claims{}, errBadToken
 	}
-	return Claims{UserID: id, SystemRole: c.Role}, nil
+	var iat time.Time
+	if c.IssuedMs > 0 {
+		iat = time.UnixMilli(c.IssuedMs)
+	} else if c.IssuedAt != nil {
+		iat = c.IssuedAt.Time
+	}
+	return Claims{UserID: id, SystemRole: c.Role, IssuedAt: iat}, nil
 }
 
 // RefreshTTL is how long a refresh token is good for (the lifetime of its cookie).

@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/mail"
 	"net/url"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +54,14 @@ type Config struct {
 
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
+	// OperatorTakeover lets start-up promote an existing account of OPERATOR_EMAIL whose
+	// address was never verified (its sessions and API keys are revoked).
+	OperatorTakeover bool `env:"OPERATOR_TAKEOVER" envDefault:"false"`
+
+	// SMTPURL is the mail server of verification and password-reset links; unset, the
+	// links go into the log.
+	SMTPURL  string `env:"SMTP_URL"`
+	MailFrom string `env:"MAIL_FROM"`
 
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
@@ -171,10 +181,41 @@ func (c *Config) finish() error {
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
 	}
+	errs = append(errs, c.checkMail()...)
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
 	}
 	return errors.Join(errs...)
+}
+
+// checkMail validates SMTP_URL and MAIL_FROM; MAIL_FROM defaults to no-reply at PUBLIC_URL's
+// host.
+func (c *Config) checkMail() []error {
+	var errs []error
+	if c.SMTPURL != "" {
+		u, err := url.Parse(c.SMTPURL)
+		tlsMode := ""
+		if err == nil {
+			tlsMode = u.Query().Get("tls")
+		}
+		if err != nil || u.Hostname() == "" || (u.Scheme != "smtp" && u.Scheme != "smtps") ||
+			(tlsMode != "" && (tlsMode != "none" || u.Scheme != "smtp")) {
+			errs = append(errs, errors.New("SMTP_URL must be smtps://user:pass@host[:port], smtp://user:pass@host[:port] (STARTTLS) or smtp://host[:port]?tls=none"))
+		} else if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				errs = append(errs, errors.New("SMTP_URL has a port that is not a number from 1 to 65535"))
+			}
+		}
+	}
+	if c.MailFrom == "" && c.Public != nil {
+		c.MailFrom = "Shortlink <no-reply@" + c.Public.Hostname() + ">"
+	}
+	if c.MailFrom != "" {
+		if _, err := mail.ParseAddress(c.MailFrom); err != nil {
+			errs = append(errs, errors.New("MAIL_FROM must be an address such as no-reply@example.com or \"Shortlink <no-reply@example.com>\""))
+		}
+	}
+	return errs
 }
 
 // ShortHostnames are the host names (without port) that serve the service's own short domain.

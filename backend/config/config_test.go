@@ -40,6 +40,12 @@ func TestDefaults(t *testing.T) {
 	if c := mustLoad(t, "PASSWORD_HASH_CONCURRENCY", "3", "PASSWORD_HASH_WAIT", "0s"); c.PasswordHashConcurrency != 3 || c.PasswordHashWait != 0 {
 		t.Errorf("PASSWORD_HASH_*: %d, %v", c.PasswordHashConcurrency, c.PasswordHashWait)
 	}
+	if c.OperatorTakeover || c.SMTPURL != "" || c.MailFrom != "Shortlink <no-reply@localhost>" {
+		t.Errorf("mail and operator defaults: takeover %v, SMTP_URL %q, MAIL_FROM %q", c.OperatorTakeover, c.SMTPURL, c.MailFrom)
+	}
+	if m := mustLoad(t, "SMTP_URL", "smtps://u:p@mail.example", "MAIL_FROM", "ops@example.com", "OPERATOR_TAKEOVER", "true"); !m.OperatorTakeover || m.MailFrom != "ops@example.com" {
+		t.Errorf("mail settings: %+v", m)
+	}
 	if hosts := mustLoad(t, "PUBLIC_URL", "https://Sho.RT", "SHORT_HOSTS", " a.example , B.example").ShortHostnames(); strings.Join(hosts, ",") != "sho.rt,a.example,b.example" {
 		t.Errorf("short hosts: %v", hosts)
 	}
@@ -86,6 +92,12 @@ func TestBadValues(t *testing.T) {
 		{"PASSWORD_HASH_CONCURRENCY", "many"},
 		{"PASSWORD_HASH_WAIT", "-1s"},
 		{"PASSWORD_HASH_WAIT", "2h"},
+		{"OPERATOR_TAKEOVER", "maybe"},
+		{"SMTP_URL", "http://mail.example"},
+		{"SMTP_URL", "smtp://"},
+		{"SMTP_URL", "smtps://mail.example?tls=none"},
+		{"SMTP_URL", "smtp://mail.example:99999"},
+		{"MAIL_FROM", "not an address"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/httpapi"
+	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
@@ -28,6 +30,7 @@ type env struct {
 	t        *testing.T
 	api      http.Handler
 	accounts *account.Service
+	mailbox  *testenv.Mailbox
 }
 
 func newEnv(t *testing.T, secureCookies bool) *env {
@@ -37,6 +40,12 @@ func newEnv(t *testing.T, secureCookies bool) *env {
 	log := slog.New(slog.DiscardHandler)
 	accounts := account.NewService(postgres.NewAccountStore(db), auth.NewHasher(2, time.Minute), log)
 	t.Cleanup(accounts.Close)
+	box := testenv.SMTP(t)
+	sender, err := mail.NewSMTP(box.URL, "no-reply@sho.rt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts.UseMail(sender, &url.URL{Scheme: "https", Host: "sho.rt"})
 	authSvc := auth.NewService(auth.Options{
 		Secret:     []byte("test secret, at least 32 characters long"),
 		AccessTTL:  15 * time.Minute,
@@ -46,7 +55,7 @@ func newEnv(t *testing.T, secureCookies bool) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, api: api, accounts: accounts}
+	return &env{t: t, api: api, accounts: accounts, mailbox: box}
 }
 
 // client is one browser or API client: its own cookies, bearer token and address.
@@ -166,6 +175,14 @@ func (e *env) signup(email string) (*client, int64, int64) {
 	c.bearer = m["access_token"].(string)
 	c.cookies = map[string]string{}
 	return c, id(m["user"]), id(m["workspace"])
+}
+
+// verify follows the verification link of the next mail to email, as the web app's page
+// does: it posts the link's token.
+func (e *env) verify(email string) {
+	e.t.Helper()
+	token := e.mailbox.Wait(e.t, email).Token(e.t)
+	e.client().want(200, "POST", "/api/v1/auth/verify-email", map[string]string{"token": token})
 }
 
 func id(v any) int64 { return int64(v.(map[string]any)["id"].(float64)) }
@@ -532,6 +549,11 @@ func TestMembersAndInvitations(t *testing.T) {
 	if len(mine) != 1 || mine[0].(map[string]any)["workspace_name"] == "" {
 		t.Fatalf("my invitations = %v", mine)
 	}
+	if r := viewer.want(403, "POST", "/api/v1/me/invitations/"+invID+"/accept", nil); r.errorCode() != "email_unverified" {
+		t.Errorf("unverified accept: %s", r.body)
+	}
+	e.verify("viewer@example.com")
+	e.verify("admin@example.com")
 	admin.want(404, "POST", "/api/v1/me/invitations/"+invID+"/accept", nil)
 	joined := viewer.want(200, "POST", "/api/v1/me/invitations/"+invID+"/accept", nil).json()
 	if int64(joined["id"].(float64)) != w || joined["role"] != "viewer" {
@@ -584,7 +606,7 @@ func TestMembersAndInvitations(t *testing.T) {
 func TestAdmin(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
-	if _, err := e.accounts.EnsureOperator(context.Background(), "ops@example.com", "operator password"); err != nil {
+	if _, err := e.accounts.EnsureOperator(context.Background(), "ops@example.com", "operator password", false); err != nil {
 		t.Fatal(err)
 	}
 	op := e.client()
@@ -620,11 +642,19 @@ func TestAdmin(t *testing.T) {
 	op.want(400, "GET", "/api/v1/admin/users?cursor=!!", nil)
 
 	upath := "/api/v1/admin/users/" + strconv.FormatInt(userID, 10)
+	if r := op.want(403, "PATCH", upath, map[string]string{"system_role": "operator"}); r.errorCode() != "email_unverified" {
+		t.Errorf("unverified promotion: %s", r.body)
+	}
+	e.verify("alice@example.com")
 	if m := op.want(200, "PATCH", upath, map[string]string{"system_role": "operator"}).json(); m["system_role"] != "operator" {
 		t.Errorf("set system role = %v", m)
 	}
-	// The new role works at once, with the token issued before it.
+	// A token signed before the promotion carries none of it; a new sign-in does.
+	user.want(401, "GET", "/api/v1/admin/users", nil)
+	user.bearer = user.want(200, "POST", "/api/v1/auth/login", map[string]string{"email": "alice@example.com", "password": password}).json()["access_token"].(string)
+	user.cookies = map[string]string{}
 	user.want(200, "GET", "/api/v1/admin/users", nil)
+	// Taking the role away works at once, with the token issued before.
 	op.want(200, "PATCH", upath, map[string]string{"system_role": "user"})
 	user.want(403, "GET", "/api/v1/admin/users", nil)
 	op.want(400, "PATCH", upath, map[string]string{"system_role": "root"})

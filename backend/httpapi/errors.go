@@ -14,17 +14,18 @@ import (
 
 // statuses maps application error codes to HTTP statuses: the one place that does.
 var statuses = map[string]int{
-	apperr.Invalid:       http.StatusBadRequest,
-	apperr.Unauthorized:  http.StatusUnauthorized,
-	apperr.Forbidden:     http.StatusForbidden,
-	apperr.NotFound:      http.StatusNotFound,
-	apperr.Conflict:      http.StatusConflict,
-	apperr.PlanRequired:  http.StatusForbidden,
-	apperr.QuotaExceeded: http.StatusForbidden,
-	apperr.RateLimited:   http.StatusTooManyRequests,
-	apperr.TooLarge:      http.StatusRequestEntityTooLarge,
-	apperr.Unavailable:   http.StatusServiceUnavailable,
-	apperr.Internal:      http.StatusInternalServerError,
+	apperr.Invalid:         http.StatusBadRequest,
+	apperr.Unauthorized:    http.StatusUnauthorized,
+	apperr.Forbidden:       http.StatusForbidden,
+	apperr.EmailUnverified: http.StatusForbidden,
+	apperr.NotFound:        http.StatusNotFound,
+	apperr.Conflict:        http.StatusConflict,
+	apperr.PlanRequired:    http.StatusForbidden,
+	apperr.QuotaExceeded:   http.StatusForbidden,
+	apperr.RateLimited:     http.StatusTooManyRequests,
+	apperr.TooLarge:        http.StatusRequestEntityTooLarge,
+	apperr.Unavailable:     http.StatusServiceUnavailable,
+	apperr.Internal:        http.StatusInternalServerError,
 }
 
 // badText are the PostgreSQL error codes for text it cannot store.

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -24,6 +25,7 @@ const (
 type principal struct {
 	UserID     int64
 	SystemRole string
+	IssuedAt   time.Time // of the access token
 	Key        *account.APIKey
 }
 
@@ -75,7 +77,7 @@ func (s *Server) authenticate(c *gin.Context) {
 			s.fail(c, err)
 			return
 		}
-		p.UserID, p.SystemRole = claims.UserID, claims.SystemRole
+		p.UserID, p.SystemRole, p.IssuedAt = claims.UserID, claims.SystemRole, claims.IssuedAt
 	}
 	c.Set(principalKey, &p)
 	c.Next()
@@ -151,7 +153,8 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 }
 
 // operatorOnly admits signed-in operators, never API keys. The role is read from the
-// database rather than trusted from the token, so taking it away works at once.
+// database rather than trusted from the token, so taking it away works at once; and a token
+// signed before the role was given carries none of it (see issuedAfterRoleChange).
 func (s *Server) operatorOnly(c *gin.Context) {
 	who := callerOf(c)
 	if who.Key == nil {
@@ -161,11 +164,23 @@ func (s *Server) operatorOnly(c *gin.Context) {
 			return
 		}
 		if err == nil && u.SystemRole == account.SystemOperator {
+			if !issuedAfterRoleChange(who.IssuedAt, u.SystemRoleSince) {
+				s.fail(c, apperr.Errorf(apperr.Unauthorized, "your system role changed after this token was issued: sign in again"))
+				return
+			}
 			c.Next()
 			return
 		}
 	}
 	s.fail(c, apperr.Errorf(apperr.Forbidden, "only operators may do this"))
+}
+
+// issuedAfterRoleChange reports whether an access token signed at iat (milliseconds) was
+// certainly signed after the system role changed at since. A token of the same millisecond is
+// refused: it may come from a session the change revoked (such as one of the person who
+// registered the operator's address first).
+func issuedAfterRoleChange(iat, since time.Time) bool {
+	return iat.After(since.Truncate(time.Millisecond))
 }
 
 // workspaceID is the workspace of a request that passed inWorkspace.

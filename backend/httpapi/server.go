@@ -80,9 +80,13 @@ func (s *Server) routes() {
 	api.POST("/auth/login", s.login)
 	api.POST("/auth/refresh", s.refresh)
 	api.POST("/auth/logout", s.logout)
+	api.POST("/auth/verify-email", s.verifyEmail)
+	api.POST("/auth/password-reset", s.requestPasswordReset)
+	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
 
 	authed := api.Group("", s.authenticate)
 	authed.GET("/me", s.me)
+	authed.POST("/me/verification", s.resendVerification)
 	authed.GET("/me/invitations", s.myInvitations)
 	authed.POST("/me/invitations/:id/accept", s.acceptInvitation)
 	authed.DELETE("/me/invitations/:id", s.declineInvitation)

@@ -48,11 +48,11 @@ func collect[T any](rows pgx.Rows, scan func(pgx.Rows) (T, error)) ([]T, error) 
 	return out, rows.Err()
 }
 
-const userColumns = `id, email, system_role, created_at`
+const userColumns = `id, email, system_role, email_verified_at IS NOT NULL, system_role_since, created_at`
 
 func scanUser(row pgx.Row, extra ...any) (*account.User, error) {
 	var u account.User
-	err := row.Scan(append([]any{&u.ID, &u.Email, &u.SystemRole, &u.CreatedAt}, extra...)...)
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.SystemRole, &u.EmailVerified, &u.SystemRoleSince, &u.CreatedAt}, extra...)...)
 	return &u, err
 }
 
@@ -122,28 +122,44 @@ func (s *AccountStore) User(ctx context.Context, id int64) (*account.User, error
 	return u, nil
 }
 
-// UpsertOperator implements account.Store.
-func (s *AccountStore) UpsertOperator(ctx context.Context, email, hash string) (*account.User, error) {
+// UpsertOperator implements account.Store. The row lock makes the check of the old role and
+// the revocations one step with the promotion.
+func (s *AccountStore) UpsertOperator(ctx context.Context, email, hash string) (*account.User, []int64, error) {
 	var u *account.User
+	var revoked []int64
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET password_hash = $2, system_role = 'operator'
-			WHERE lower(email) = lower($1) RETURNING `+userColumns, email, hash))
-		if !errors.Is(err, pgx.ErrNoRows) {
+		var id int64
+		var role string
+		err := tx.QueryRow(ctx, `SELECT id, system_role FROM users WHERE lower(email) = lower($1) FOR UPDATE`,
+			email).Scan(&id, &role)
+		if errors.Is(err, pgx.ErrNoRows) {
+			u, err = scanUser(tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, system_role, email_verified_at)
+				VALUES ($1, $2, 'operator', now()) RETURNING `+userColumns, email, hash))
+			if err != nil {
+				return err
+			}
+			_, err = createWorkspace(ctx, tx, u.ID, "Operations")
 			return err
 		}
-		u, err = scanUser(tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, system_role)
-			VALUES ($1, $2, 'operator') RETURNING `+userColumns, email, hash))
 		if err != nil {
 			return err
 		}
-		_, err = createWorkspace(ctx, tx, u.ID, "Operations")
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET password_hash = $2, system_role = 'operator',
+			system_role_since = CASE WHEN system_role = 'operator' THEN system_role_since ELSE now() END,
+			email_verified_at = coalesce(email_verified_at, now()) WHERE id = $1 RETURNING `+userColumns, id, hash))
+		if err != nil || role == account.SystemOperator {
+			return err
+		}
+		if err := revokeSessions(ctx, tx, id); err != nil {
+			return err
+		}
+		revoked, err = revokeKeysCreatedBy(ctx, tx, id)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("upsert operator: %w", err)
+		return nil, nil, fmt.Errorf("upsert operator: %w", err)
 	}
-	return u, nil
+	return u, revoked, nil
 }
 
 // WorkspacesOf implements account.Store.
@@ -413,11 +429,26 @@ func (s *AccountStore) ListUsers(ctx context.Context, before int64, limit int) (
 }
 
 // SetSystemRole implements account.Store.
-func (s *AccountStore) SetSystemRole(ctx context.Context, userID int64, role string) (*account.User, error) {
-	u, err := scanUser(s.db.Pool.QueryRow(ctx, `UPDATE users SET system_role = $2 WHERE id = $1
-		RETURNING `+userColumns, userID, role))
+func (s *AccountStore) SetSystemRole(ctx context.Context, userID int64, role string) (*account.User, []int64, error) {
+	var u *account.User
+	var revoked []int64
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET system_role = $2, system_role_since = now()
+			WHERE id = $1 RETURNING `+userColumns, userID, role))
+		if err != nil {
+			return notFound(err, "user")
+		}
+		if err := revokeSessions(ctx, tx, userID); err != nil {
+			return err
+		}
+		if role != account.SystemUser {
+			revoked, err = revokeKeysCreatedBy(ctx, tx, userID)
+		}
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("set system role: %w", notFound(err, "user"))
+		return nil, nil, fmt.Errorf("set system role: %w", err)
 	}
-	return u, nil
+	return u, revoked, nil
 }

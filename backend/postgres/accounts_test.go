@@ -63,7 +63,7 @@ func TestAccountStoreErrors(t *testing.T) {
 		"Revoke":      s.RevokeAPIKey(ctx, w.ID, missing),
 		"KeyByHash":   func() error { _, err := s.APIKeyByHash(ctx, []byte("nope")); return err }(),
 		"SetPlan":     func() error { _, err := s.SetPlan(ctx, missing, "trial"); return err }(),
-		"SetSysRole":  func() error { _, err := s.SetSystemRole(ctx, missing, "user"); return err }(),
+		"SetSysRole":  func() error { _, _, err := s.SetSystemRole(ctx, missing, "user"); return err }(),
 	}
 	for name, err := range errs {
 		wantCode(t, name, err, apperr.NotFound)

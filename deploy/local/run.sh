@@ -115,6 +115,8 @@ cat <<EOF
   Shortlink is running at $PUBLIC_URL
   operator: $OPERATOR_EMAIL
   password: $OPERATOR_PASSWORD
+$([ -n "${SMTP_URL:-}" ] || echo "
+  SMTP_URL is unset: verification and password-reset links are printed in this log.")
 
   Ctrl-C to stop.
 

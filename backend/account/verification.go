@@ -1,0 +1,234 @@
+package account
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+)
+
+// Mailer sends one plain-text message.
+type Mailer interface {
+	Send(ctx context.Context, to, subject, body string) error
+}
+
+// Purposes of the tokens sent by email.
+const (
+	PurposeVerify = "verify"
+	PurposeReset  = "reset"
+)
+
+// Lifetimes of the links sent by email: a verification link may wait in an inbox for a day; a
+// password reset is asked for and used at once.
+const (
+	VerifyTTL = 24 * time.Hour
+	ResetTTL  = time.Hour
+)
+
+// mailTimeout bounds one background send, so a slow SMTP server holds nothing for long.
+const mailTimeout = 30 * time.Second
+
+// Web-app paths the links in the mails open; the app posts the token to the API.
+const (
+	verifyPath = "/app/verify"
+	resetPath  = "/app/reset-password"
+)
+
+var errUnverified = apperr.Errorf(apperr.EmailUnverified,
+	"verify your email address first: follow the link in the mail we sent, or ask for a new one")
+
+var errBadEmailToken = apperr.Errorf(apperr.Invalid, "the link is invalid, expired or already used: ask for a new one")
+
+// UseMail sets how mail is sent (nil: into the log) and the base URL of the web app
+// (PUBLIC_URL) that the links in the mails point at.
+func (s *Service) UseMail(m Mailer, appBase *url.URL) {
+	if m == nil {
+		m = logMailer{s}
+	}
+	s.mailer, s.appBase = m, appBase
+}
+
+// logMailer writes each message into the log instead of sending it, for deployments without
+// an SMTP server: `make run` shows the links there. The links are secrets while they last,
+// which is why production sets SMTP_URL.
+type logMailer struct{ s *Service }
+
+func (l logMailer) Send(_ context.Context, to, subject, body string) error {
+	l.s.log.Info("mail not sent (SMTP_URL is unset); its text follows", "to", to, "subject", subject, "body", body)
+	return nil
+}
+
+// link is the web-app URL that hands token to the page at path.
+func (s *Service) link(path, token string) string {
+	u := url.URL{Scheme: "http", Host: "localhost:8080"}
+	if s.appBase != nil {
+		u = *s.appBase
+	}
+	u.Path = path
+	u.RawQuery = url.Values{"token": {token}}.Encode()
+	return u.String()
+}
+
+// inBackground runs fn off the request path with its own deadline; Close stops it.
+func (s *Service) inBackground(fn func(ctx context.Context)) {
+	s.pending.Go(func() {
+		ctx, cancel := context.WithTimeout(s.bg, mailTimeout)
+		defer cancel()
+		fn(ctx)
+	})
+}
+
+// mailToken stores a new single-use token for the user and mails them the link carrying it.
+// It runs in the background: failures are logged, and the user can ask again.
+func (s *Service) mailToken(ctx context.Context, u *User, purpose string) {
+	token, hash, err := auth.NewEmailToken()
+	if err == nil {
+		ttl := VerifyTTL
+		if purpose == PurposeReset {
+			ttl = ResetTTL
+		}
+		err = s.store.CreateEmailToken(ctx, u.ID, purpose, u.Email, hash, time.Now().Add(ttl))
+	}
+	if err == nil {
+		subject, body := verifyMail(u.Email, s.link(verifyPath, token))
+		if purpose == PurposeReset {
+			subject, body = resetMail(s.link(resetPath, token))
+		}
+		err = s.mailer.Send(ctx, u.Email, subject, body)
+	}
+	if err != nil {
+		s.log.Warn("mail not sent: the user may ask for another", "purpose", purpose, "user", u.ID, "err", err)
+	}
+}
+
+func verifyMail(email, link string) (subject, body string) {
+	return "Confirm your email address for Shortlink", fmt.Sprintf(`Hello,
+
+open this link to confirm that %s is your address:
+
+%s
+
+The link works once, within %d hours. Until you confirm, you can use your own workspace but
+cannot join other workspaces.
+
+If you did not sign up for Shortlink, ignore this mail.
+`, email, link, int(VerifyTTL.Hours()))
+}
+
+func resetMail(link string) (subject, body string) {
+	return "Reset your Shortlink password", fmt.Sprintf(`Hello,
+
+someone, hopefully you, asked to reset the password of your Shortlink account. Open this link
+to choose a new one:
+
+%s
+
+The link works once, within %d minutes. Setting a new password signs out every session.
+
+If you did not ask for this, ignore this mail: your password stays as it is.
+`, link, int(ResetTTL.Minutes()))
+}
+
+// sendVerification mails u a verification link, in the background.
+func (s *Service) sendVerification(u *User) {
+	s.inBackground(func(ctx context.Context) { s.mailToken(ctx, u, PurposeVerify) })
+}
+
+// ResendVerification mails the user a new verification link, in the background. Returns
+// conflict when the address is verified already.
+func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if u.EmailVerified {
+		return apperr.Errorf(apperr.Conflict, "your email address is verified already")
+	}
+	s.sendVerification(u)
+	return nil
+}
+
+// VerifyEmail uses up a verification token and marks the address it was sent to verified.
+func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) {
+	if !auth.IsEmailToken(token) {
+		return nil, errBadEmailToken
+	}
+	u, err := s.store.VerifyEmail(ctx, auth.HashEmailToken(token))
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, errBadEmailToken
+	}
+	if err != nil {
+		return nil, fmt.Errorf("verify email: %w", err)
+	}
+	return u, nil
+}
+
+// RequestPasswordReset mails a reset link to the account with that email, if there is one.
+// Everything after the syntax check happens in the background, so the answer and its timing
+// are the same whether or not the account exists.
+func (s *Service) RequestPasswordReset(email string) error {
+	e, err := NormalizeEmail(email)
+	if err != nil {
+		return err
+	}
+	s.inBackground(func(ctx context.Context) {
+		u, _, err := s.store.UserByEmail(ctx, e)
+		if apperr.Is(err, apperr.NotFound) {
+			return
+		}
+		if err != nil {
+			s.log.Warn("password reset: look up the account", "err", err)
+			return
+		}
+		s.mailToken(ctx, u, PurposeReset)
+	})
+	return nil
+}
+
+// ResetPassword uses up a reset token and sets the account's new password. Every session of
+// the account ends, and the address the token was sent to counts as verified (its owner read
+// the mail).
+func (s *Service) ResetPassword(ctx context.Context, token, password string) error {
+	if err := ValidatePassword(password); err != nil {
+		return err
+	}
+	if !auth.IsEmailToken(token) {
+		return errBadEmailToken
+	}
+	hash, err := s.hasher.Hash(ctx, password)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.ResetPassword(ctx, auth.HashEmailToken(token), hash)
+	if apperr.Is(err, apperr.NotFound) {
+		return errBadEmailToken
+	}
+	if err != nil {
+		return fmt.Errorf("reset password: %w", err)
+	}
+	return nil
+}
+
+// RevokeKeysCreatedBy revokes every live API key the user created, in every workspace; the
+// keys stop at once on this node and, through OnKeyRevoked, on the others.
+func (s *Service) RevokeKeysCreatedBy(ctx context.Context, userID int64) error {
+	ids, err := s.store.RevokeKeysCreatedBy(ctx, userID)
+	if err != nil {
+		return err
+	}
+	s.keysRevoked(ctx, ids)
+	return nil
+}
+
+// keysRevoked forgets revoked keys here and tells the other nodes.
+func (s *Service) keysRevoked(ctx context.Context, ids []int64) {
+	for _, id := range ids {
+		s.ForgetKey(id)
+		if s.keyRevoked != nil {
+			s.keyRevoked(ctx, id)
+		}
+	}
+}

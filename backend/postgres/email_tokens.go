@@ -1,0 +1,123 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// CreateEmailToken implements account.Store.
+func (s *AccountStore) CreateEmailToken(ctx context.Context, userID int64, purpose, email string, hash []byte, expires time.Time) error {
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO email_tokens (user_id, purpose, email, token_hash, expires_at)
+		VALUES ($1, $2, $3, $4, $5)`, userID, purpose, email, hash, expires)
+	if err != nil {
+		return fmt.Errorf("create email token: %w", err)
+	}
+	return nil
+}
+
+var errNoEmailToken = apperr.Errorf(apperr.NotFound, "token not found, used or expired")
+
+// useEmailToken marks a live token of the purpose used and returns its user and the address
+// it was sent to. The UPDATE is the check: of two requests racing with one token, one wins.
+func useEmailToken(ctx context.Context, tx pgx.Tx, purpose string, hash []byte) (userID int64, email string, err error) {
+	err = tx.QueryRow(ctx, `UPDATE email_tokens SET used_at = now()
+		WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
+		RETURNING user_id, email`, hash, purpose).Scan(&userID, &email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, "", errNoEmailToken
+	}
+	return userID, email, err
+}
+
+// VerifyEmail implements account.Store. Only the address the token was sent to is verified:
+// were the account's address changed since, the old mail proves nothing about the new one.
+func (s *AccountStore) VerifyEmail(ctx context.Context, tokenHash []byte) (*account.User, error) {
+	var u *account.User
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		userID, email, err := useEmailToken(ctx, tx, account.PurposeVerify, tokenHash)
+		if err != nil {
+			return err
+		}
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET email_verified_at = coalesce(email_verified_at, now())
+			WHERE id = $1 AND lower(email) = lower($2) RETURNING `+userColumns, userID, email))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNoEmailToken
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("verify email: %w", err)
+	}
+	return u, nil
+}
+
+// ResetPassword implements account.Store.
+func (s *AccountStore) ResetPassword(ctx context.Context, tokenHash []byte, passwordHash string) (*account.User, error) {
+	var u *account.User
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		userID, email, err := useEmailToken(ctx, tx, account.PurposeReset, tokenHash)
+		if err != nil {
+			return err
+		}
+		u, err = scanUser(tx.QueryRow(ctx, `UPDATE users SET password_hash = $3,
+			email_verified_at = CASE WHEN lower(email) = lower($2) THEN coalesce(email_verified_at, now())
+			                         ELSE email_verified_at END
+			WHERE id = $1 RETURNING `+userColumns, userID, email, passwordHash))
+		if err != nil {
+			return notFound(err, "user")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE email_tokens SET used_at = now()
+			WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL`, userID, account.PurposeReset); err != nil {
+			return err
+		}
+		return revokeSessions(ctx, tx, userID)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reset password: %w", err)
+	}
+	return u, nil
+}
+
+// revokeSessions revokes every refresh-token family of the user.
+func revokeSessions(ctx context.Context, tx pgx.Tx, userID int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
+		WHERE user_id = $1 AND revoked_at IS NULL`, userID); err != nil {
+		return fmt.Errorf("revoke sessions: %w", err)
+	}
+	return nil
+}
+
+// revokeKeysCreatedBy revokes every live API key the user created and returns their IDs.
+func revokeKeysCreatedBy(ctx context.Context, tx pgx.Tx, userID int64) ([]int64, error) {
+	rows, err := tx.Query(ctx, `UPDATE api_keys SET revoked_at = now()
+		WHERE created_by = $1 AND revoked_at IS NULL RETURNING id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
+	}
+	ids, err := collect(rows, func(r pgx.Rows) (int64, error) {
+		var id int64
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
+	}
+	return ids, nil
+}
+
+// RevokeKeysCreatedBy implements account.Store.
+func (s *AccountStore) RevokeKeysCreatedBy(ctx context.Context, userID int64) ([]int64, error) {
+	var ids []int64
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		ids, err = revokeKeysCreatedBy(ctx, tx, userID)
+		return err
+	})
+	return ids, err
+}
