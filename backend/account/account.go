@@ -102,12 +102,11 @@ func ScopeFor(p Permission) string {
 	return ""
 }
 
-// ScopesAllow reports whether an API key with scopes may do p. Every key may see its own
-// workspace; links:write implies links:read; no scope grants managing or owning.
+// ScopesAllow reports whether an API key with scopes may do p. A key reaches only what its
+// scopes name: links:write implies links:read; no scope grants seeing the workspace and its
+// members, managing or owning.
 func ScopesAllow(scopes []string, p Permission) bool {
 	switch p {
-	case PermRead:
-		return true
 	case PermLinksRead:
 		return slices.Contains(scopes, ScopeLinksRead) || slices.Contains(scopes, ScopeLinksWrite)
 	case PermLinksWrite, PermStatsRead:
