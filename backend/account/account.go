@@ -115,6 +115,35 @@ func ScopesAllow(scopes []string, p Permission) bool {
 	return false
 }
 
+// KeyAllowedFor reports whether a member with role may hold an API key with scopes: making
+// keys needs the manage permission, and the role must grant what every scope names. A key
+// whose creator's role no longer allows it stops working.
+func KeyAllowedFor(role string, scopes []string) bool {
+	if !RoleAllows(role, PermManage) {
+		return false
+	}
+	for _, sc := range scopes {
+		for _, p := range []Permission{PermLinksRead, PermLinksWrite, PermStatsRead} {
+			if ScopeFor(p) == sc && !RoleAllows(role, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Why an API key was revoked (APIKey.RevokedReason).
+const (
+	// RevokedByManager: an owner or admin revoked the key.
+	RevokedByManager = "revoked"
+	// RevokedCreatorRemoved: the key's creator left or was removed from the workspace.
+	RevokedCreatorRemoved = "creator_removed"
+	// RevokedCreatorDemoted: the creator's new role may not make keys.
+	RevokedCreatorDemoted = "creator_demoted"
+	// RevokedCreatorDeleted: the creator's account was deleted.
+	RevokedCreatorDeleted = "creator_deleted"
+)
+
 // User is a person who logs in.
 type User struct {
 	ID         int64     `json:"id"`
@@ -151,17 +180,24 @@ type Invitation struct {
 	CreatedAt     time.Time `json:"created_at"`
 }
 
-// APIKey is a workspace's key for the API; only a hash of its secret is kept.
+// APIKey is a workspace's key for the API; only a hash of its secret is kept. Its rights
+// follow its creator's: see KeyAllowedFor.
 type APIKey struct {
-	ID          int64      `json:"id"`
-	WorkspaceID int64      `json:"workspace_id"`
-	Name        string     `json:"name"`
-	Prefix      string     `json:"prefix"`
-	Scopes      []string   `json:"scopes"`
-	CreatedBy   *int64     `json:"created_by,omitempty"`
-	CreatedAt   time.Time  `json:"created_at"`
-	LastUsedAt  *time.Time `json:"last_used_at"`
-	RevokedAt   *time.Time `json:"revoked_at,omitempty"`
+	ID          int64    `json:"id"`
+	WorkspaceID int64    `json:"workspace_id"`
+	Name        string   `json:"name"`
+	Prefix      string   `json:"prefix"`
+	Scopes      []string `json:"scopes"`
+	// CreatedBy is the member who made the key; nil once their account is deleted.
+	CreatedBy  *int64     `json:"created_by"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
+	// RevokedReason is one of the Revoked* reasons, for a revoked key.
+	RevokedReason *string `json:"revoked_reason,omitempty"`
+	// CreatorRole is the creator's role in the workspace now, "" if they are no member; only
+	// APIKeyByHash fills it.
+	CreatorRole string `json:"-"`
 }
 
 // LinkRef is where a link of a deleted workspace was: the caches of the redirect path must
@@ -224,11 +260,16 @@ type Store interface {
 
 	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
 	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)
-	// APIKeys lists the workspace's keys that are not revoked.
-	APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error)
-	// RevokeAPIKey returns not_found if the workspace has no live key with id.
+	// APIKeys lists the workspace's keys that are not revoked, or all of them withRevoked.
+	APIKeys(ctx context.Context, workspaceID int64, withRevoked bool) ([]*APIKey, error)
+	// RevokeAPIKey revokes a key for RevokedByManager; not_found if the workspace has no live
+	// key with id.
 	RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
-	// APIKeyByHash returns the key with that hash, revoked or not; not_found if there is none.
+	// RevokeKeysCreatedBy revokes, for reason, the live keys the user made in the workspace
+	// (in every workspace when workspaceID is 0), and returns their IDs.
+	RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) ([]int64, error)
+	// APIKeyByHash returns the key with that hash, revoked or not, with its creator's role;
+	// not_found if there is none.
 	APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
 	// TouchAPIKey records that the key was used at the given time.
 	TouchAPIKey(ctx context.Context, workspaceID, id int64, at time.Time) error

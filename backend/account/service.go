@@ -274,7 +274,18 @@ func (s *Service) SetMemberRole(ctx context.Context, workspaceID int64, actorRol
 	if actorRole != RoleOwner && (current == RoleOwner || role == RoleOwner) {
 		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can change an owner's role or make an owner")
 	}
-	return s.store.SetRole(ctx, workspaceID, userID, role)
+	m, err := s.store.SetRole(ctx, workspaceID, userID, role)
+	if err != nil {
+		return nil, err
+	}
+	// Making keys needs the manage permission, which every scope's permission comes with: a
+	// role without it may hold none of the keys its member made.
+	if !RoleAllows(role, PermManage) {
+		if _, err := s.RevokeKeysCreatedBy(ctx, userID, workspaceID, RevokedCreatorDemoted); err != nil {
+			return nil, fmt.Errorf("set member role: %w", err)
+		}
+	}
+	return m, nil
 }
 
 // RemoveMember removes userID from the workspace on behalf of actorID. Anyone may leave;
@@ -292,7 +303,13 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 			return apperr.Errorf(apperr.Forbidden, "only an owner can remove an owner")
 		}
 	}
-	return s.store.RemoveMember(ctx, workspaceID, userID)
+	if err := s.store.RemoveMember(ctx, workspaceID, userID); err != nil {
+		return err
+	}
+	if _, err := s.RevokeKeysCreatedBy(ctx, userID, workspaceID, RevokedCreatorRemoved); err != nil {
+		return fmt.Errorf("remove member: %w", err)
+	}
+	return nil
 }
 
 // Invite invites an existing user, found by email, to the workspace with a role below owner
@@ -396,10 +413,16 @@ func (s *Service) CreateAPIKey(ctx context.Context, workspaceID, by int64, name 
 
 // APIKeys lists a workspace's live keys (never their secrets).
 func (s *Service) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
-	return s.store.APIKeys(ctx, workspaceID)
+	return s.store.APIKeys(ctx, workspaceID, false)
 }
 
-// RevokeAPIKey stops a key at once on this node and within keyCacheTTL on every other.
+// APIKeysWithRevoked lists every key of a workspace, revoked ones with when and why.
+func (s *Service) APIKeysWithRevoked(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
+	return s.store.APIKeys(ctx, workspaceID, true)
+}
+
+// RevokeAPIKey stops a key at once on this node and, through OnKeyRevoked, on every other
+// (within keyCacheTTL should that news be lost).
 func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error {
 	if err := s.store.RevokeAPIKey(ctx, workspaceID, id); err != nil {
 		return err
@@ -409,6 +432,32 @@ func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
 		s.keyRevoked(ctx, id)
 	}
 	return nil
+}
+
+// RevokeKeysCreatedBy revokes, for reason (one of the Revoked* reasons), every live key the
+// user made in the workspace, or in every workspace when workspaceID is 0, and stops them
+// like RevokeAPIKey does. It returns how many it revoked.
+func (s *Service) RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) (int, error) {
+	// Forgotten first: should the revocation fail, AuthenticateAPIKey still refuses a key
+	// whose creator lost the right to it, once it reloads the key.
+	s.forgetKeys(func(k *APIKey) bool {
+		return k.CreatedBy != nil && *k.CreatedBy == userID && (workspaceID == 0 || k.WorkspaceID == workspaceID)
+	})
+	ids, err := s.store.RevokeKeysCreatedBy(ctx, userID, workspaceID, reason)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		s.ForgetKey(id)
+		if s.keyRevoked != nil {
+			s.keyRevoked(ctx, id)
+		}
+	}
+	if len(ids) > 0 {
+		s.log.Info("revoked api keys with their creator's rights", "user", userID, "workspace", workspaceID,
+			"reason", reason, "keys", len(ids))
+	}
+	return len(ids), nil
 }
 
 func (s *Service) forgetKeys(match func(*APIKey) bool) {
@@ -440,7 +489,9 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, secret string) (*APIKe
 		}
 		s.keys.Set(ck, k)
 	}
-	if k.RevokedAt != nil {
+	// A key stops with its creator's right to make it, even where the revocation that
+	// followed a role change has not happened (a failure, or a key made during the change).
+	if k.RevokedAt != nil || !KeyAllowedFor(k.CreatorRole, k.Scopes) {
 		return nil, errBadKey
 	}
 	s.touch(k)

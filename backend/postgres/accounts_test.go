@@ -96,7 +96,7 @@ func TestAccountStoreScoping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyB, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: wsB.ID, Name: "b", Prefix: "sl_b", Scopes: []string{"links:read"}}, []byte("hash-b"))
+	keyB, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: wsB.ID, Name: "b", Prefix: "sl_b", Scopes: []string{"links:read"}, CreatedBy: &b.ID}, []byte("hash-b"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +107,9 @@ func TestAccountStoreScoping(t *testing.T) {
 	wantCode(t, "DeleteInvitation of B's through A", s.DeleteInvitation(ctx, wsA.ID, invB.ID), apperr.NotFound)
 	wantCode(t, "RevokeAPIKey of B's through A", s.RevokeAPIKey(ctx, wsA.ID, keyB.ID), apperr.NotFound)
 	wantCode(t, "DeclineInvitation of C's by A", s.DeclineInvitation(ctx, a.ID, invB.ID), apperr.NotFound)
+	if ids, err := s.RevokeKeysCreatedBy(ctx, b.ID, wsA.ID, account.RevokedCreatorRemoved); err != nil || len(ids) != 0 {
+		t.Errorf("RevokeKeysCreatedBy of B's owner in A = %v, %v; want nothing revoked", ids, err)
+	}
 	if err := s.TouchAPIKey(ctx, wsA.ID, keyB.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +127,7 @@ func TestAccountStoreScoping(t *testing.T) {
 	for name, n := range map[string]int{
 		"members":     len(must(s.Members(ctx, wsA.ID))),
 		"invitations": len(must(s.Invitations(ctx, wsA.ID))),
-		"api keys":    len(must(s.APIKeys(ctx, wsA.ID))),
+		"api keys":    len(must(s.APIKeys(ctx, wsA.ID, true))),
 	} {
 		want := map[string]int{"members": 1}[name]
 		if n != want {
