@@ -26,7 +26,26 @@ $$;
 CREATE TRIGGER users_revoke_api_keys BEFORE DELETE ON users
     FOR EACH ROW EXECUTE FUNCTION revoke_api_keys_of_deleted_user();
 
+-- Invitations are addressed to a normalised email, whether or not it has an account yet, so
+-- inviting tells nothing about which addresses have one. The invitee sees it once signed up.
+ALTER TABLE invitations ADD COLUMN email TEXT;
+UPDATE invitations i SET email = lower(u.email) FROM users u WHERE u.id = i.user_id;
+ALTER TABLE invitations ALTER COLUMN email SET NOT NULL;
+ALTER TABLE invitations DROP COLUMN user_id;
+CREATE UNIQUE INDEX invitations_workspace_email_key ON invitations (workspace_id, email);
+CREATE INDEX invitations_email_idx ON invitations (email);
+
 -- +goose Down
+DROP INDEX invitations_email_idx;
+DROP INDEX invitations_workspace_email_key;
+ALTER TABLE invitations ADD COLUMN user_id BIGINT REFERENCES users (id) ON DELETE CASCADE;
+UPDATE invitations i SET user_id = u.id FROM users u WHERE lower(u.email) = i.email;
+DELETE FROM invitations WHERE user_id IS NULL;
+ALTER TABLE invitations ALTER COLUMN user_id SET NOT NULL;
+ALTER TABLE invitations ADD CONSTRAINT invitations_workspace_id_user_id_key UNIQUE (workspace_id, user_id);
+CREATE INDEX invitations_user_idx ON invitations (user_id);
+ALTER TABLE invitations DROP COLUMN email;
+
 DROP TRIGGER users_revoke_api_keys ON users;
 DROP FUNCTION revoke_api_keys_of_deleted_user();
 DROP INDEX api_keys_created_by_idx;

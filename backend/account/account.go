@@ -169,12 +169,12 @@ type Member struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// Invitation asks an existing user to join a workspace with a role.
+// Invitation asks whoever has (or will have) an account with Email to join a workspace with
+// a role. It says nothing of whether that account exists.
 type Invitation struct {
 	ID            int64     `json:"id"`
 	WorkspaceID   int64     `json:"workspace_id"`
 	WorkspaceName string    `json:"workspace_name"`
-	UserID        int64     `json:"user_id"`
 	Email         string    `json:"email"`
 	Role          string    `json:"role"`
 	CreatedAt     time.Time `json:"created_at"`
@@ -244,16 +244,21 @@ type Store interface {
 	// RemoveMember ends a membership, with the same errors as SetRole.
 	RemoveMember(ctx context.Context, workspaceID, userID int64) error
 
-	// CreateInvitation returns conflict if the user is already invited to the workspace.
-	CreateInvitation(ctx context.Context, workspaceID, userID int64, role string, by int64) (*Invitation, error)
+	// IsMemberByEmail reports whether the user with that (normalised) email is a member of
+	// the workspace.
+	IsMemberByEmail(ctx context.Context, workspaceID int64, email string) (bool, error)
+	// CreateInvitation invites a normalised email; conflict if it is already invited to the
+	// workspace.
+	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64) (*Invitation, error)
 	// Invitations lists the workspace's pending invitations.
 	Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error)
-	// InvitationsFor lists the invitations a user has received.
+	// InvitationsFor lists the invitations addressed to the user's email.
 	InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error)
 	// AcceptInvitation turns the user's invitation into a membership and returns the
-	// workspace; not_found unless the invitation is addressed to that user.
+	// workspace; not_found unless the invitation is addressed to that user's email.
 	AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error)
-	// DeclineInvitation returns not_found unless the invitation is addressed to that user.
+	// DeclineInvitation returns not_found unless the invitation is addressed to that user's
+	// email.
 	DeclineInvitation(ctx context.Context, userID, id int64) error
 	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
 	DeleteInvitation(ctx context.Context, workspaceID, id int64) error

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,10 @@ type Service struct {
 	// keyRevoked hears of each revoked API key, to tell the other nodes.
 	keyRevoked func(context.Context, int64)
 
+	// invites, when set, bounds the invitations of each workspace to invitesPerHour.
+	invites        Limiter
+	invitesPerHour int
+
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
 	pending sync.WaitGroup      // last-used writes in flight
@@ -56,6 +61,15 @@ func NewService(store Store, log *slog.Logger) *Service {
 		touched: map[int64]time.Time{},
 	}
 }
+
+// Limiter takes one attempt from a budget of n per period shared by every node, or answers
+// rate_limited (an *auth.RateLimitError, which says when to come back).
+type Limiter interface {
+	Take(ctx context.Context, key, what string, n int, period time.Duration) error
+}
+
+// LimitInvitations bounds the invitations each workspace sends to perHour.
+func (s *Service) LimitInvitations(l Limiter, perHour int) { s.invites, s.invitesPerHour = l, perHour }
 
 // OnLinksRemoved sets what is told of the links a workspace deletion removed, before
 // DeleteWorkspace returns; the redirect caches use it so those links stop at once everywhere.
@@ -312,8 +326,10 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 	return nil
 }
 
-// Invite invites an existing user, found by email, to the workspace with a role below owner
-// (ownership is given by an owner to a member).
+// Invite invites an email address to the workspace with a role below owner (ownership is
+// given by an owner to a member). Whether the address has an account changes nothing in the
+// answer: whoever signs in with it sees the invitation. Invitations spend the workspace's
+// hourly budget (LimitInvitations), whatever their outcome.
 func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
 		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer")
@@ -322,21 +338,21 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if err != nil {
 		return nil, err
 	}
-	u, _, err := s.store.UserByEmail(ctx, e)
-	if apperr.Is(err, apperr.NotFound) {
-		return nil, apperr.Errorf(apperr.NotFound, "no user with that email")
+	if s.invites != nil {
+		key := "invite:ws:" + strconv.FormatInt(workspaceID, 10)
+		if err := s.invites.Take(ctx, key, "invitations from this workspace", s.invitesPerHour, time.Hour); err != nil {
+			return nil, err
+		}
 	}
+	// Members can be listed by whoever may invite, so saying so tells nothing new.
+	member, err := s.store.IsMemberByEmail(ctx, workspaceID, e)
 	if err != nil {
 		return nil, fmt.Errorf("invite: %w", err)
 	}
-	_, err = s.store.Role(ctx, workspaceID, u.ID)
-	if err == nil {
+	if member {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e)
 	}
-	if !apperr.Is(err, apperr.NotFound) {
-		return nil, fmt.Errorf("invite: %w", err)
-	}
-	inv, err := s.store.CreateInvitation(ctx, workspaceID, u.ID, role, by)
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by)
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e)
 	}

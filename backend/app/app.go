@@ -95,6 +95,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RefreshTTL: cfg.RefreshTokenTTL,
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	accounts := account.NewService(postgres.NewAccountStore(db), log)
+	accounts.LimitInvitations(auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log), cfg.InvitesPerHour)
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword); err != nil {
 			a.links.Close()

@@ -29,8 +29,9 @@ var (
 // Redis costs one timeout now and then rather than one per login.
 const redisPause = 10 * time.Second
 
-// Limiter counts login attempts in Redis, shared by every node. When Redis fails it counts
-// in-process instead: per node, but never letting every attempt through.
+// Limiter counts attempts (logins, and whatever else Take is given) in Redis, shared by every
+// node. When Redis fails it counts in-process instead: per node, but never letting every
+// attempt through.
 type Limiter struct {
 	redis      *redis_rate.Limiter
 	prefix     string
@@ -70,6 +71,16 @@ func (l *Limiter) Allow(ctx context.Context, email, ip string) error {
 	return nil
 }
 
+// Take takes one attempt from the budget named key, of n attempts per period (all n at once,
+// then one every period/n), or answers a *RateLimitError saying "too many <what>". key must
+// hold no secret or personal data: it is a Redis key name.
+func (l *Limiter) Take(ctx context.Context, key, what string, n int, period time.Duration) error {
+	if wait, ok := l.allow(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period}); !ok {
+		return &RateLimitError{RetryAfter: wait, What: what}
+	}
+	return nil
+}
+
 // digest keeps addresses and emails out of Redis key names (and so out of its tooling).
 func digest(s string) string {
 	sum := sha256.Sum256([]byte(s))
@@ -84,7 +95,7 @@ func (l *Limiter) allow(ctx context.Context, key string, limit redis_rate.Limit)
 		}
 		if ctx.Err() == nil {
 			l.redisAfter.Store(time.Now().Add(redisPause).UnixNano())
-			l.log.Warn("login limiter: redis failed, counting in-process", "err", err, "for", redisPause)
+			l.log.Warn("rate limiter: redis failed, counting in-process", "err", err, "for", redisPause)
 		}
 	}
 	return l.allowLocal(key, limit, time.Now())
@@ -155,13 +166,24 @@ func (p prefixed) Del(ctx context.Context, keys ...string) *goredis.IntCmd {
 }
 
 // RateLimitError is a rate_limited error that says when to come back.
-type RateLimitError struct{ RetryAfter time.Duration }
+type RateLimitError struct {
+	RetryAfter time.Duration
+	// What there were too many of; "" is login attempts.
+	What string
+}
 
-func (e *RateLimitError) Error() string { return "rate_limited: too many login attempts" }
+func (e *RateLimitError) what() string {
+	if e.What == "" {
+		return "login attempts"
+	}
+	return e.What
+}
+
+func (e *RateLimitError) Error() string { return "rate_limited: too many " + e.what() }
 
 // Unwrap lets apperr see the code and message.
 func (e *RateLimitError) Unwrap() error {
-	return apperr.Errorf(apperr.RateLimited, "too many login attempts: try again in %s", retryText(e.RetryAfter))
+	return apperr.Errorf(apperr.RateLimited, "too many %s: try again in %s", e.what(), retryText(e.RetryAfter))
 }
 
 // RetrySeconds is the Retry-After header's value: whole seconds, at least 1.

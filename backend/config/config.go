@@ -41,6 +41,9 @@ type Config struct {
 	LinkCacheSize  int   `env:"LINK_CACHE_SIZE" envDefault:"1000000"`
 	MaxBodyBytes   int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
 
+	// InvitesPerHour bounds the invitations one workspace may send in an hour.
+	InvitesPerHour int `env:"INVITES_PER_HOUR" envDefault:"20"`
+
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
 
@@ -143,6 +146,9 @@ func (c *Config) finish() error {
 	}
 	if c.LinkCacheSize < 1000 {
 		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
+	}
+	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
+		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))

@@ -20,7 +20,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" {
+	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" ||
+		c.InvitesPerHour != 20 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
@@ -72,6 +73,8 @@ func TestBadValues(t *testing.T) {
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
 		{"ACCESS_TOKEN_TTL", "soon"},
+		{"INVITES_PER_HOUR", "0"},
+		{"INVITES_PER_HOUR", "many"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

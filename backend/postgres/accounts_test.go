@@ -70,11 +70,11 @@ func TestAccountStoreErrors(t *testing.T) {
 	}
 
 	bob, _ := newUser(t, s, "bob@example.com")
-	if _, err := s.CreateInvitation(ctx, w.ID, bob.ID, "member", u.ID); err != nil {
+	if _, err := s.CreateInvitation(ctx, w.ID, bob.Email, "member", u.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.CreateInvitation(ctx, w.ID, bob.ID, "viewer", u.ID)
-	wantCode(t, "invite twice", err, apperr.Conflict)
+	_, err = s.CreateInvitation(ctx, w.ID, "BOB@example.com", "viewer", u.ID)
+	wantCode(t, "invite twice, other case", err, apperr.Conflict)
 
 	// Empty listings are empty slices (JSON []), not nil.
 	if ms, err := s.Invitations(ctx, missing); err != nil || ms == nil || len(ms) != 0 {
@@ -92,7 +92,7 @@ func TestAccountStoreScoping(t *testing.T) {
 	a, wsA := newUser(t, s, "a@example.com")
 	b, wsB := newUser(t, s, "b@example.com")
 	c, _ := newUser(t, s, "c@example.com")
-	invB, err := s.CreateInvitation(ctx, wsB.ID, c.ID, "viewer", b.ID)
+	invB, err := s.CreateInvitation(ctx, wsB.ID, c.Email, "viewer", b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestLastOwnerRace(t *testing.T) {
 	for i := range 10 {
 		a, ws := newUser(t, s, fmt.Sprintf("a%d@example.com", i))
 		b, _ := newUser(t, s, fmt.Sprintf("b%d@example.com", i))
-		inv, err := s.CreateInvitation(ctx, ws.ID, b.ID, "admin", a.ID)
+		inv, err := s.CreateInvitation(ctx, ws.ID, b.Email, "admin", a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
