@@ -102,12 +102,11 @@ func ScopeFor(p Permission) string {
 	return ""
 }
 
-// ScopesAllow reports whether an API key with scopes may do p. Every key may see its own
-// workspace; links:write implies links:read; no scope grants managing or owning.
+// ScopesAllow reports whether an API key with scopes may do p. A key reaches only what its
+// scopes name: links:write implies links:read; no scope grants seeing the workspace and its
+// members, managing or owning.
 func ScopesAllow(scopes []string, p Permission) bool {
 	switch p {
-	case PermRead:
-		return true
 	case PermLinksRead:
 		return slices.Contains(scopes, ScopeLinksRead) || slices.Contains(scopes, ScopeLinksWrite)
 	case PermLinksWrite, PermStatsRead:
@@ -115,6 +114,38 @@ func ScopesAllow(scopes []string, p Permission) bool {
 	}
 	return false
 }
+
+// KeyAllowedFor reports whether a member with role may hold an API key with scopes: making
+// keys needs the manage permission, and the role must grant what every scope names. A key
+// whose creator's role no longer allows it stops working.
+func KeyAllowedFor(role string, scopes []string) bool {
+	if !RoleAllows(role, PermManage) {
+		return false
+	}
+	for _, sc := range scopes {
+		for _, p := range []Permission{PermLinksRead, PermLinksWrite, PermStatsRead} {
+			if ScopeFor(p) == sc && !RoleAllows(role, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Why an API key was revoked (APIKey.RevokedReason).
+const (
+	// RevokedByManager: an owner or admin revoked the key.
+	RevokedByManager = "revoked"
+	// RevokedCreatorRemoved: the key's creator left or was removed from the workspace.
+	RevokedCreatorRemoved = "creator_removed"
+	// RevokedCreatorDemoted: the creator's new role may not make keys.
+	RevokedCreatorDemoted = "creator_demoted"
+	// RevokedCreatorDeleted: the creator's account was deleted.
+	RevokedCreatorDeleted = "creator_deleted"
+	// RevokedCreatorPromoted: its creator was given a system role (moderator or operator),
+	// and nothing made before the promotion carries over.
+	RevokedCreatorPromoted = "creator_promoted"
+)
 
 // User is a person who logs in.
 type User struct {
@@ -146,28 +177,35 @@ type Member struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// Invitation asks an existing user to join a workspace with a role.
+// Invitation asks whoever has (or will have) an account with Email to join a workspace with
+// a role. It says nothing of whether that account exists.
 type Invitation struct {
 	ID            int64     `json:"id"`
 	WorkspaceID   int64     `json:"workspace_id"`
 	WorkspaceName string    `json:"workspace_name"`
-	UserID        int64     `json:"user_id"`
 	Email         string    `json:"email"`
 	Role          string    `json:"role"`
 	CreatedAt     time.Time `json:"created_at"`
 }
 
-// APIKey is a workspace's key for the API; only a hash of its secret is kept.
+// APIKey is a workspace's key for the API; only a hash of its secret is kept. Its rights
+// follow its creator's: see KeyAllowedFor.
 type APIKey struct {
-	ID          int64      `json:"id"`
-	WorkspaceID int64      `json:"workspace_id"`
-	Name        string     `json:"name"`
-	Prefix      string     `json:"prefix"`
-	Scopes      []string   `json:"scopes"`
-	CreatedBy   *int64     `json:"created_by,omitempty"`
-	CreatedAt   time.Time  `json:"created_at"`
-	LastUsedAt  *time.Time `json:"last_used_at"`
-	RevokedAt   *time.Time `json:"revoked_at,omitempty"`
+	ID          int64    `json:"id"`
+	WorkspaceID int64    `json:"workspace_id"`
+	Name        string   `json:"name"`
+	Prefix      string   `json:"prefix"`
+	Scopes      []string `json:"scopes"`
+	// CreatedBy is the member who made the key; nil once their account is deleted.
+	CreatedBy  *int64     `json:"created_by"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
+	// RevokedReason is one of the Revoked* reasons, for a revoked key.
+	RevokedReason *string `json:"revoked_reason,omitempty"`
+	// CreatorRole is the creator's role in the workspace now, "" if they are no member; only
+	// APIKeyByHash fills it.
+	CreatorRole string `json:"-"`
 }
 
 // LinkRef is where a link of a deleted workspace was: the caches of the redirect path must
@@ -224,27 +262,37 @@ type Store interface {
 	// RemoveMember ends a membership, with the same errors as SetRole.
 	RemoveMember(ctx context.Context, workspaceID, userID int64) error
 
-	// CreateInvitation returns conflict if the user is already invited to the workspace.
-	CreateInvitation(ctx context.Context, workspaceID, userID int64, role string, by int64) (*Invitation, error)
+	// IsMemberByEmail reports whether the user with that (normalised) email is a member of
+	// the workspace.
+	IsMemberByEmail(ctx context.Context, workspaceID int64, email string) (bool, error)
+	// CreateInvitation invites a normalised email; conflict if it is already invited to the
+	// workspace.
+	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64) (*Invitation, error)
 	// Invitations lists the workspace's pending invitations.
 	Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error)
-	// InvitationsFor lists the invitations a user has received.
+	// InvitationsFor lists the invitations addressed to the user's email.
 	InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error)
 	// AcceptInvitation turns the user's invitation into a membership and returns the
-	// workspace; not_found unless the invitation is addressed to that user.
+	// workspace; not_found unless the invitation is addressed to that user's email.
 	AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error)
-	// DeclineInvitation returns not_found unless the invitation is addressed to that user.
+	// DeclineInvitation returns not_found unless the invitation is addressed to that user's
+	// email.
 	DeclineInvitation(ctx context.Context, userID, id int64) error
 	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
 	DeleteInvitation(ctx context.Context, workspaceID, id int64) error
 
 	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
 	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)
-	// APIKeys lists the workspace's keys that are not revoked.
-	APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error)
-	// RevokeAPIKey returns not_found if the workspace has no live key with id.
+	// APIKeys lists the workspace's keys that are not revoked, or all of them withRevoked.
+	APIKeys(ctx context.Context, workspaceID int64, withRevoked bool) ([]*APIKey, error)
+	// RevokeAPIKey revokes a key for RevokedByManager; not_found if the workspace has no live
+	// key with id.
 	RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
-	// APIKeyByHash returns the key with that hash, revoked or not; not_found if there is none.
+	// RevokeKeysCreatedBy revokes, for reason, the live keys the user made in the workspace
+	// (in every workspace when workspaceID is 0), and returns their IDs.
+	RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) ([]int64, error)
+	// APIKeyByHash returns the key with that hash, revoked or not, with its creator's role;
+	// not_found if there is none.
 	APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
 	// TouchAPIKey records that the key was used at the given time.
 	TouchAPIKey(ctx context.Context, workspaceID, id int64, at time.Time) error
@@ -260,10 +308,6 @@ type Store interface {
 	// session of theirs; granting moderator or operator also revokes every API key they
 	// created, whose IDs are returned. Returns not_found if there is no such user.
 	SetSystemRole(ctx context.Context, userID int64, role string) (*User, []int64, error)
-
-	// RevokeKeysCreatedBy revokes every live API key the user created, in any workspace, and
-	// returns their IDs.
-	RevokeKeysCreatedBy(ctx context.Context, userID int64) ([]int64, error)
 
 	// CreateEmailToken stores the hash of a single-use token mailed to email for purpose
 	// (PurposeVerify or PurposeReset).

@@ -35,12 +35,12 @@ func TestScopesAllow(t *testing.T) {
 		scopes []string
 		allow  []Permission
 	}{
-		{nil, []Permission{PermRead}},
-		{[]string{ScopeLinksRead}, []Permission{PermRead, PermLinksRead}},
-		{[]string{ScopeLinksWrite}, []Permission{PermRead, PermLinksRead, PermLinksWrite}},
-		{[]string{ScopeStatsRead}, []Permission{PermRead, PermStatsRead}},
-		{Scopes, []Permission{PermRead, PermLinksRead, PermLinksWrite, PermStatsRead}},
-		{[]string{"manage", "own", "admin"}, []Permission{PermRead}},
+		{nil, nil},
+		{[]string{ScopeLinksRead}, []Permission{PermLinksRead}},
+		{[]string{ScopeLinksWrite}, []Permission{PermLinksRead, PermLinksWrite}},
+		{[]string{ScopeStatsRead}, []Permission{PermStatsRead}},
+		{Scopes, []Permission{PermLinksRead, PermLinksWrite, PermStatsRead}},
+		{[]string{"manage", "own", "admin", "read"}, nil},
 	}
 	for _, tt := range tests {
 		for _, p := range allPerms {

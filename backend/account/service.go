@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,10 @@ type Service struct {
 	mailer  Mailer
 	appBase *url.URL
 
+	// invites, when set, bounds the invitations of each workspace to invitesPerHour.
+	invites        Limiter
+	invitesPerHour int
+
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written
 	pending sync.WaitGroup      // last-used writes and mails in flight
@@ -75,6 +80,15 @@ func NewService(store Store, hasher *auth.Hasher, log *slog.Logger) *Service {
 	s.UseMail(nil, nil)
 	return s
 }
+
+// Limiter takes one attempt from a budget of n per period shared by every node, or answers
+// rate_limited (an *auth.RateLimitError, which says when to come back).
+type Limiter interface {
+	Take(ctx context.Context, key, what string, n int, period time.Duration) error
+}
+
+// LimitInvitations bounds the invitations each workspace sends to perHour.
+func (s *Service) LimitInvitations(l Limiter, perHour int) { s.invites, s.invitesPerHour = l, perHour }
 
 // OnLinksRemoved sets what is told of each batch of links a workspace deletion removed; the
 // redirect caches use it so those links are dropped everywhere at once.
@@ -321,7 +335,18 @@ func (s *Service) SetMemberRole(ctx context.Context, workspaceID int64, actorRol
 	if actorRole != RoleOwner && (current == RoleOwner || role == RoleOwner) {
 		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can change an owner's role or make an owner")
 	}
-	return s.store.SetRole(ctx, workspaceID, userID, role)
+	m, err := s.store.SetRole(ctx, workspaceID, userID, role)
+	if err != nil {
+		return nil, err
+	}
+	// Making keys needs the manage permission, which every scope's permission comes with: a
+	// role without it may hold none of the keys its member made.
+	if !RoleAllows(role, PermManage) {
+		if _, err := s.RevokeKeysCreatedBy(ctx, userID, workspaceID, RevokedCreatorDemoted); err != nil {
+			return nil, fmt.Errorf("set member role: %w", err)
+		}
+	}
+	return m, nil
 }
 
 // RemoveMember removes userID from the workspace on behalf of actorID. Anyone may leave;
@@ -339,11 +364,19 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 			return apperr.Errorf(apperr.Forbidden, "only an owner can remove an owner")
 		}
 	}
-	return s.store.RemoveMember(ctx, workspaceID, userID)
+	if err := s.store.RemoveMember(ctx, workspaceID, userID); err != nil {
+		return err
+	}
+	if _, err := s.RevokeKeysCreatedBy(ctx, userID, workspaceID, RevokedCreatorRemoved); err != nil {
+		return fmt.Errorf("remove member: %w", err)
+	}
+	return nil
 }
 
-// Invite invites an existing user, found by email, to the workspace with a role below owner
-// (ownership is given by an owner to a member).
+// Invite invites an email address to the workspace with a role below owner (ownership is
+// given by an owner to a member). Whether the address has an account changes nothing in the
+// answer: whoever signs in with it sees the invitation. Invitations spend the workspace's
+// hourly budget (LimitInvitations), whatever their outcome.
 func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
 		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer")
@@ -352,21 +385,21 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if err != nil {
 		return nil, err
 	}
-	u, _, err := s.store.UserByEmail(ctx, e)
-	if apperr.Is(err, apperr.NotFound) {
-		return nil, apperr.Errorf(apperr.NotFound, "no user with that email")
+	if s.invites != nil {
+		key := "invite:ws:" + strconv.FormatInt(workspaceID, 10)
+		if err := s.invites.Take(ctx, key, "invitations from this workspace", s.invitesPerHour, time.Hour); err != nil {
+			return nil, err
+		}
 	}
+	// Members can be listed by whoever may invite, so saying so tells nothing new.
+	member, err := s.store.IsMemberByEmail(ctx, workspaceID, e)
 	if err != nil {
 		return nil, fmt.Errorf("invite: %w", err)
 	}
-	_, err = s.store.Role(ctx, workspaceID, u.ID)
-	if err == nil {
+	if member {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e)
 	}
-	if !apperr.Is(err, apperr.NotFound) {
-		return nil, fmt.Errorf("invite: %w", err)
-	}
-	inv, err := s.store.CreateInvitation(ctx, workspaceID, u.ID, role, by)
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by)
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e)
 	}
@@ -392,6 +425,14 @@ func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Work
 		return nil, fmt.Errorf("accept invitation: %w", err)
 	}
 	if !u.EmailVerified {
+		// Someone else's invitation is not found, verified or not.
+		invs, err := s.store.InvitationsFor(ctx, userID)
+		if err != nil {
+			return nil, fmt.Errorf("accept invitation: %w", err)
+		}
+		if !slices.ContainsFunc(invs, func(inv *Invitation) bool { return inv.ID == id }) {
+			return nil, apperr.Errorf(apperr.NotFound, "invitation not found")
+		}
 		return nil, errUnverified
 	}
 	return s.store.AcceptInvitation(ctx, userID, id)
@@ -452,10 +493,16 @@ func (s *Service) CreateAPIKey(ctx context.Context, workspaceID, by int64, name 
 
 // APIKeys lists a workspace's live keys (never their secrets).
 func (s *Service) APIKeys(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
-	return s.store.APIKeys(ctx, workspaceID)
+	return s.store.APIKeys(ctx, workspaceID, false)
 }
 
-// RevokeAPIKey stops a key at once on this node and within keyCacheTTL on every other.
+// APIKeysWithRevoked lists every key of a workspace, revoked ones with when and why.
+func (s *Service) APIKeysWithRevoked(ctx context.Context, workspaceID int64) ([]*APIKey, error) {
+	return s.store.APIKeys(ctx, workspaceID, true)
+}
+
+// RevokeAPIKey stops a key at once on this node and, through OnKeyRevoked, on every other
+// (within keyCacheTTL should that news be lost).
 func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error {
 	if err := s.store.RevokeAPIKey(ctx, workspaceID, id); err != nil {
 		return err
@@ -465,6 +512,32 @@ func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
 		s.keyRevoked(ctx, id)
 	}
 	return nil
+}
+
+// RevokeKeysCreatedBy revokes, for reason (one of the Revoked* reasons), every live key the
+// user made in the workspace, or in every workspace when workspaceID is 0, and stops them
+// like RevokeAPIKey does. It returns how many it revoked.
+func (s *Service) RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) (int, error) {
+	// Forgotten first: should the revocation fail, AuthenticateAPIKey still refuses a key
+	// whose creator lost the right to it, once it reloads the key.
+	s.forgetKeys(func(k *APIKey) bool {
+		return k.CreatedBy != nil && *k.CreatedBy == userID && (workspaceID == 0 || k.WorkspaceID == workspaceID)
+	})
+	ids, err := s.store.RevokeKeysCreatedBy(ctx, userID, workspaceID, reason)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		s.ForgetKey(id)
+		if s.keyRevoked != nil {
+			s.keyRevoked(ctx, id)
+		}
+	}
+	if len(ids) > 0 {
+		s.log.Info("revoked api keys with their creator's rights", "user", userID, "workspace", workspaceID,
+			"reason", reason, "keys", len(ids))
+	}
+	return len(ids), nil
 }
 
 func (s *Service) forgetKeys(match func(*APIKey) bool) {
@@ -496,7 +569,9 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, secret string) (*APIKe
 		}
 		s.keys.Set(ck, k)
 	}
-	if k.RevokedAt != nil {
+	// A key stops with its creator's right to make it, even where the revocation that
+	// followed a role change has not happened (a failure, or a key made during the change).
+	if k.RevokedAt != nil || !KeyAllowedFor(k.CreatorRole, k.Scopes) {
 		return nil, errBadKey
 	}
 	s.touch(k)

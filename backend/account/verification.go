@@ -212,17 +212,6 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 	return nil
 }
 
-// RevokeKeysCreatedBy revokes every live API key the user created, in every workspace; the
-// keys stop at once on this node and, through OnKeyRevoked, on the others.
-func (s *Service) RevokeKeysCreatedBy(ctx context.Context, userID int64) error {
-	ids, err := s.store.RevokeKeysCreatedBy(ctx, userID)
-	if err != nil {
-		return err
-	}
-	s.keysRevoked(ctx, ids)
-	return nil
-}
-
 // keysRevoked forgets revoked keys here and tells the other nodes.
 func (s *Service) keysRevoked(ctx context.Context, ids []int64) {
 	for _, id := range ids {

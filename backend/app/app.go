@@ -110,6 +110,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
+	accounts.LimitInvitations(auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log), cfg.InvitesPerHour)
 	a.accounts = accounts
 	cache := nodeCache{linkCache, a.resolver}
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {

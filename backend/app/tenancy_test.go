@@ -119,6 +119,29 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		t.Fatalf("only %d workspace routes found in the document", routes)
 	}
 
+	// B's invitation to Carol cannot be seen, taken or turned down by Alice, and Alice's
+	// invitations of the same address do not touch it.
+	var hers struct {
+		Invitations []struct{ ID int64 } `json:"invitations"`
+	}
+	s.do("GET", "/api/v1/me/invitations", alice.Token, nil).json(t, &hers)
+	if len(hers.Invitations) != 0 {
+		t.Errorf("alice sees invitations: %+v", hers)
+	}
+	for _, m := range []string{"POST", "DELETE"} {
+		path := fmt.Sprintf("/api/v1/me/invitations/%d", inv.ID)
+		if m == "POST" {
+			path += "/accept"
+		}
+		if got := s.do(m, path, alice.Token, nil); got.Status != http.StatusNotFound {
+			t.Errorf("alice %s %s: %d %s", m, path, got.Status, got.Body)
+		}
+	}
+	if got := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", alice.WorkspaceID), alice.Token,
+		map[string]any{"email": "carol@example.com"}); got.Status != http.StatusCreated {
+		t.Errorf("alice invites carol too: %d %s", got.Status, got.Body)
+	}
+
 	// Lookups and lists in Alice's workspace do not reach B's links.
 	wsA := fmt.Sprintf("/api/v1/workspaces/%d", alice.WorkspaceID)
 	for _, q := range []string{"?code=" + bLink.Code, "?short_url=http://" + shortHost + "/" + bLink.Code} {
@@ -150,6 +173,9 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		if r := s.do("GET", wsB+list, bob.Token, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"created_at"`) {
 			t.Errorf("B's %s: %d %s", list, r.Status, r.Body)
 		}
+	}
+	if r := s.do("GET", wsB+"/invitations", bob.Token, nil); strings.Count(string(r.Body), `"email"`) != 1 {
+		t.Errorf("B's invitations: %s", r.Body)
 	}
 	if r := s.do("GET", wsB, bob.Token, nil); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"name":"x"`) {
 		t.Errorf("B's workspace: %d %s", r.Status, r.Body)

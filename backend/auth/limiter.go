@@ -48,8 +48,9 @@ const redisPause = 10 * time.Second
 // afresh is cheap for an attacker only after they have spent that many fresh keys.
 const localMax = 100_000
 
-// Limiter counts login attempts in Redis, shared by every node. When Redis fails it counts
-// in-process instead: per node, but never letting every attempt through.
+// Limiter counts attempts (logins, and whatever else Take is given) in Redis, shared by every
+// node. When Redis fails it counts in-process instead: per node, but never letting every
+// attempt through.
 type Limiter struct {
 	rdb        *goredis.Client
 	redis      *redis_rate.Limiter
@@ -135,6 +136,16 @@ func (l *Limiter) AllowSignup(ctx context.Context, ip string) error {
 	_, address, _ := keys("", ip)
 	if wait, ok := l.take(ctx, address.key, address.limit); !ok {
 		return &RateLimitError{RetryAfter: wait}
+	}
+	return nil
+}
+
+// Take takes one attempt from the budget named key, of n attempts per period (all n at once,
+// then one every period/n), or answers a *RateLimitError saying "too many <what>". key must
+// hold no secret or personal data: it is a Redis key name.
+func (l *Limiter) Take(ctx context.Context, key, what string, n int, period time.Duration) error {
+	if wait, ok := l.take(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period}); !ok {
+		return &RateLimitError{RetryAfter: wait, What: what}
 	}
 	return nil
 }
@@ -324,7 +335,7 @@ func (p prefixed) Del(ctx context.Context, keys ...string) *goredis.IntCmd {
 // RateLimitError is a rate_limited error that says when to come back.
 type RateLimitError struct {
 	RetryAfter time.Duration
-	// What ran out, for the message: "login attempts" when empty.
+	// What there were too many of; "" is login attempts.
 	What string
 }
 

@@ -228,3 +228,32 @@ func TestAddressKey(t *testing.T) {
 		}
 	}
 }
+
+// TestTake: a named budget of n per period, shared by the nodes of a Redis, apart from the
+// login budgets and from other names.
+func TestTake(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	ctx := context.Background()
+	node1 := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
+	node2 := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
+	for i, l := range []*auth.Limiter{node1, node2, node1} {
+		if err := l.Take(ctx, "invite:ws:1", "invitations", 3, time.Hour); err != nil {
+			t.Fatalf("attempt %d: %v", i+1, err)
+		}
+	}
+	err := node2.Take(ctx, "invite:ws:1", "invitations", 3, time.Hour)
+	var rl *auth.RateLimitError
+	if !errors.As(err, &rl) || !apperr.Is(err, apperr.RateLimited) || !strings.HasPrefix(apperr.MessageOf(err), "too many invitations") {
+		t.Fatalf("4th attempt: %v, want rate_limited naming invitations", err)
+	}
+	if rl.RetryAfter <= 0 || rl.RetryAfter > 20*time.Minute+time.Second {
+		t.Errorf("RetryAfter = %v, want about 20m", rl.RetryAfter)
+	}
+	if err := node1.Take(ctx, "invite:ws:2", "invitations", 3, time.Hour); err != nil {
+		t.Errorf("another budget: %v", err)
+	}
+	if err := node1.Allow(ctx, "alice@example.com", "192.0.2.1"); err != nil {
+		t.Errorf("the login budget: %v", err)
+	}
+}

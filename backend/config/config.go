@@ -52,6 +52,9 @@ type Config struct {
 	PasswordHashConcurrency int           `env:"PASSWORD_HASH_CONCURRENCY"`
 	PasswordHashWait        time.Duration `env:"PASSWORD_HASH_WAIT" envDefault:"2s"`
 
+	// InvitesPerHour bounds the invitations one workspace may send in an hour.
+	InvitesPerHour int `env:"INVITES_PER_HOUR" envDefault:"20"`
+
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
 	// OperatorTakeover lets start-up promote an existing account of OPERATOR_EMAIL whose
@@ -174,6 +177,9 @@ func (c *Config) finish() error {
 	}
 	if c.PasswordHashWait < 0 || c.PasswordHashWait > time.Minute {
 		errs = append(errs, errors.New("PASSWORD_HASH_WAIT must be between 0s and 1m"))
+	}
+	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
+		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))

@@ -22,7 +22,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" {
+	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" ||
+		c.InvitesPerHour != 20 {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
@@ -98,6 +99,8 @@ func TestBadValues(t *testing.T) {
 		{"SMTP_URL", "smtps://mail.example?tls=none"},
 		{"SMTP_URL", "smtp://mail.example:99999"},
 		{"MAIL_FROM", "not an address"},
+		{"INVITES_PER_HOUR", "0"},
+		{"INVITES_PER_HOUR", "many"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

@@ -446,11 +446,6 @@ func TestAPIKeys(t *testing.T) {
 
 	key := e.client()
 	key.bearer = secret
-	key.want(200, "GET", ws(wsA, ""), nil)
-	key.want(200, "GET", ws(wsA, "/members"), nil)
-	if list := key.want(200, "GET", "/api/v1/workspaces", nil).json()["workspaces"].([]any); len(list) != 1 || id(list[0]) != wsA {
-		t.Errorf("a key lists workspaces %v", list)
-	}
 	denied := []struct {
 		method, path, scope string
 		code                int
@@ -458,6 +453,9 @@ func TestAPIKeys(t *testing.T) {
 		{"GET", ws(wsB, ""), "", 404},
 		{"GET", ws(wsB, "/links"), "", 404},
 		{"POST", ws(wsA, "/links"), "links:write", 403},
+		{"GET", ws(wsA, ""), "", 403},
+		{"GET", ws(wsA, "/members"), "", 403},
+		{"GET", "/api/v1/workspaces", "", 403},
 		{"GET", ws(wsA, "/api-keys"), "", 403},
 		{"POST", ws(wsA, "/api-keys"), "", 403},
 		{"PATCH", ws(wsA, ""), "", 403},
@@ -533,10 +531,6 @@ func TestMembersAndInvitations(t *testing.T) {
 	viewer, viewerID, _ := e.signup("viewer@example.com")
 	admin, adminID, _ := e.signup("admin@example.com")
 
-	r := owner.want(404, "POST", ws(w, "/invitations"), map[string]any{"email": "nobody@example.com"})
-	if r.errorMessage() != "no user with that email" {
-		t.Errorf("unknown invitee: %s", r.body)
-	}
 	owner.want(400, "POST", ws(w, "/invitations"), map[string]any{"email": "viewer@example.com", "role": "owner"})
 	owner.want(409, "POST", ws(w, "/invitations"), map[string]any{"email": "owner@example.com"})
 	inv := owner.want(201, "POST", ws(w, "/invitations"), map[string]any{"email": "viewer@example.com", "role": "viewer"}).json()

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/apperr"
 )
 
 type apiKeyRequest struct {
@@ -19,6 +21,7 @@ type newAPIKeyResponse struct {
 	Name      string    `json:"name"`
 	Prefix    string    `json:"prefix"`
 	Scopes    []string  `json:"scopes"`
+	CreatedBy *int64    `json:"created_by"`
 	CreatedAt time.Time `json:"created_at"`
 }
 
@@ -35,11 +38,21 @@ func (s *Server) createAPIKey(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusCreated, newAPIKeyResponse{ID: k.ID, Key: secret, Name: k.Name, Prefix: k.Prefix,
-		Scopes: k.Scopes, CreatedAt: k.CreatedAt})
+		Scopes: k.Scopes, CreatedBy: k.CreatedBy, CreatedAt: k.CreatedAt})
 }
 
+// listAPIKeys lists the live keys, or with ?revoked=true every key, revoked ones saying why.
 func (s *Server) listAPIKeys(c *gin.Context) {
-	keys, err := s.accounts.APIKeys(c.Request.Context(), workspaceID(c))
+	list := s.accounts.APIKeys
+	switch c.Query("revoked") {
+	case "", "false":
+	case "true":
+		list = s.accounts.APIKeysWithRevoked
+	default:
+		s.fail(c, apperr.Errorf(apperr.Invalid, "revoked must be true or false"))
+		return
+	}
+	keys, err := list(c.Request.Context(), workspaceID(c))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -13,7 +13,8 @@ type inviteRequest struct {
 	Role  string `json:"role"`
 }
 
-// invite invites an existing user by email; the role defaults to member.
+// invite invites an email address, whether or not it has an account; the role defaults to
+// member. Past the workspace's hourly budget it answers 429 with Retry-After.
 func (s *Server) invite(c *gin.Context) {
 	var in inviteRequest
 	if err := s.decode(c, &in); err != nil {
@@ -24,8 +25,7 @@ func (s *Server) invite(c *gin.Context) {
 		in.Role = account.RoleMember
 	}
 	inv, err := s.accounts.Invite(c.Request.Context(), workspaceID(c), userID(c), in.Email, in.Role)
-	if err != nil {
-		s.fail(c, err)
+	if s.limited(c, err) {
 		return
 	}
 	c.JSON(http.StatusCreated, inv)

@@ -126,7 +126,8 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 				if sc := account.ScopeFor(p); sc != "" {
 					s.fail(c, apperr.Errorf(apperr.Forbidden, "this API key lacks the %s scope", sc))
 				} else {
-					s.fail(c, apperr.Errorf(apperr.Forbidden, "API keys cannot do this: sign in as an owner or admin"))
+					s.fail(c, apperr.Errorf(apperr.Forbidden, "API keys reach only what their scopes name (%s): sign in to do this",
+						strings.Join(account.Scopes, ", ")))
 				}
 				return
 			}

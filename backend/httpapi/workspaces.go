@@ -4,26 +4,19 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-
-	"github.com/shortlink/shortlink/backend/account"
 )
 
 type nameRequest struct {
 	Name string `json:"name"`
 }
 
-// listWorkspaces lists the caller's workspaces; for an API key, the key's own.
+// listWorkspaces lists the signed-in user's workspaces. A key reaches only what its scopes
+// name, and no scope names workspaces.
 func (s *Server) listWorkspaces(c *gin.Context) {
-	ctx := c.Request.Context()
-	if k := callerOf(c).Key; k != nil {
-		ws, err := s.accounts.Workspace(ctx, k.WorkspaceID)
-		if err != nil {
-			s.fail(c, err)
-			return
-		}
-		c.JSON(http.StatusOK, gin.H{"workspaces": []*account.Workspace{ws}})
+	if !s.requireUser(c) {
 		return
 	}
+	ctx := c.Request.Context()
 	ws, err := s.accounts.WorkspacesOf(ctx, userID(c))
 	if err != nil {
 		s.fail(c, err)

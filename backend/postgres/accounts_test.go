@@ -70,11 +70,11 @@ func TestAccountStoreErrors(t *testing.T) {
 	}
 
 	bob, _ := newUser(t, s, "bob@example.com")
-	if _, err := s.CreateInvitation(ctx, w.ID, bob.ID, "member", u.ID); err != nil {
+	if _, err := s.CreateInvitation(ctx, w.ID, bob.Email, "member", u.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.CreateInvitation(ctx, w.ID, bob.ID, "viewer", u.ID)
-	wantCode(t, "invite twice", err, apperr.Conflict)
+	_, err = s.CreateInvitation(ctx, w.ID, "BOB@example.com", "viewer", u.ID)
+	wantCode(t, "invite twice, other case", err, apperr.Conflict)
 
 	// Empty listings are empty slices (JSON []), not nil.
 	if ms, err := s.Invitations(ctx, missing); err != nil || ms == nil || len(ms) != 0 {
@@ -92,11 +92,11 @@ func TestAccountStoreScoping(t *testing.T) {
 	a, wsA := newUser(t, s, "a@example.com")
 	b, wsB := newUser(t, s, "b@example.com")
 	c, _ := newUser(t, s, "c@example.com")
-	invB, err := s.CreateInvitation(ctx, wsB.ID, c.ID, "viewer", b.ID)
+	invB, err := s.CreateInvitation(ctx, wsB.ID, c.Email, "viewer", b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyB, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: wsB.ID, Name: "b", Prefix: "sl_b", Scopes: []string{"links:read"}}, []byte("hash-b"))
+	keyB, err := s.CreateAPIKey(ctx, &account.APIKey{WorkspaceID: wsB.ID, Name: "b", Prefix: "sl_b", Scopes: []string{"links:read"}, CreatedBy: &b.ID}, []byte("hash-b"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +107,9 @@ func TestAccountStoreScoping(t *testing.T) {
 	wantCode(t, "DeleteInvitation of B's through A", s.DeleteInvitation(ctx, wsA.ID, invB.ID), apperr.NotFound)
 	wantCode(t, "RevokeAPIKey of B's through A", s.RevokeAPIKey(ctx, wsA.ID, keyB.ID), apperr.NotFound)
 	wantCode(t, "DeclineInvitation of C's by A", s.DeclineInvitation(ctx, a.ID, invB.ID), apperr.NotFound)
+	if ids, err := s.RevokeKeysCreatedBy(ctx, b.ID, wsA.ID, account.RevokedCreatorRemoved); err != nil || len(ids) != 0 {
+		t.Errorf("RevokeKeysCreatedBy of B's owner in A = %v, %v; want nothing revoked", ids, err)
+	}
 	if err := s.TouchAPIKey(ctx, wsA.ID, keyB.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +127,7 @@ func TestAccountStoreScoping(t *testing.T) {
 	for name, n := range map[string]int{
 		"members":     len(must(s.Members(ctx, wsA.ID))),
 		"invitations": len(must(s.Invitations(ctx, wsA.ID))),
-		"api keys":    len(must(s.APIKeys(ctx, wsA.ID))),
+		"api keys":    len(must(s.APIKeys(ctx, wsA.ID, true))),
 	} {
 		want := map[string]int{"members": 1}[name]
 		if n != want {
@@ -171,7 +174,7 @@ func TestLastOwnerRace(t *testing.T) {
 	for i := range 10 {
 		a, ws := newUser(t, s, fmt.Sprintf("a%d@example.com", i))
 		b, _ := newUser(t, s, fmt.Sprintf("b%d@example.com", i))
-		inv, err := s.CreateInvitation(ctx, ws.ID, b.ID, "admin", a.ID)
+		inv, err := s.CreateInvitation(ctx, ws.ID, b.Email, "admin", a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

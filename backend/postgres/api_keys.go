@@ -10,12 +10,13 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 )
 
-const apiKeyColumns = `id, workspace_id, name, prefix, scopes, created_by, created_at, last_used_at, revoked_at`
+const apiKeyColumns = `id, workspace_id, name, prefix, scopes, created_by, created_at, last_used_at, revoked_at,
+	revoked_reason`
 
-func scanAPIKey(r pgx.Row) (*account.APIKey, error) {
+func scanAPIKey(r pgx.Row, extra ...any) (*account.APIKey, error) {
 	var k account.APIKey
-	return &k, r.Scan(&k.ID, &k.WorkspaceID, &k.Name, &k.Prefix, &k.Scopes, &k.CreatedBy, &k.CreatedAt,
-		&k.LastUsedAt, &k.RevokedAt)
+	return &k, r.Scan(append([]any{&k.ID, &k.WorkspaceID, &k.Name, &k.Prefix, &k.Scopes, &k.CreatedBy, &k.CreatedAt,
+		&k.LastUsedAt, &k.RevokedAt, &k.RevokedReason}, extra...)...)
 }
 
 // CreateAPIKey implements account.Store.
@@ -30,9 +31,9 @@ func (s *AccountStore) CreateAPIKey(ctx context.Context, k *account.APIKey, hash
 }
 
 // APIKeys implements account.Store.
-func (s *AccountStore) APIKeys(ctx context.Context, workspaceID int64) ([]*account.APIKey, error) {
+func (s *AccountStore) APIKeys(ctx context.Context, workspaceID int64, withRevoked bool) ([]*account.APIKey, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys
-		WHERE workspace_id = $1 AND revoked_at IS NULL ORDER BY id`, workspaceID)
+		WHERE workspace_id = $1 AND ($2 OR revoked_at IS NULL) ORDER BY id`, workspaceID, withRevoked)
 	if err != nil {
 		return nil, fmt.Errorf("api keys: %w", err)
 	}
@@ -45,16 +46,41 @@ func (s *AccountStore) APIKeys(ctx context.Context, workspaceID int64) ([]*accou
 
 // RevokeAPIKey implements account.Store.
 func (s *AccountStore) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error {
-	return exactlyOne(ctx, s.db, "revoke api key", "API key", `UPDATE api_keys SET revoked_at = now()
-		WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL`, workspaceID, id)
+	return exactlyOne(ctx, s.db, "revoke api key", "API key", `UPDATE api_keys SET revoked_at = now(),
+		revoked_reason = $3 WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL`,
+		workspaceID, id, account.RevokedByManager)
+}
+
+// RevokeKeysCreatedBy implements account.Store.
+func (s *AccountStore) RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) ([]int64, error) {
+	rows, err := s.db.Pool.Query(ctx, `UPDATE api_keys SET revoked_at = now(), revoked_reason = $3
+		WHERE created_by = $1 AND ($2::bigint = 0 OR workspace_id = $2) AND revoked_at IS NULL
+		RETURNING id`, userID, workspaceID, reason)
+	if err != nil {
+		return nil, fmt.Errorf("revoke keys created by user: %w", err)
+	}
+	ids, err := collect(rows, func(r pgx.Rows) (int64, error) {
+		var id int64
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("revoke keys created by user: %w", err)
+	}
+	return ids, nil
 }
 
 // APIKeyByHash implements account.Store. It is the one lookup not scoped by workspace: the
 // key is what tells which workspace the caller is in.
 func (s *AccountStore) APIKeyByHash(ctx context.Context, hash []byte) (*account.APIKey, error) {
-	k, err := scanAPIKey(s.db.Pool.QueryRow(ctx, `SELECT `+apiKeyColumns+` FROM api_keys WHERE key_hash = $1`, hash))
+	var role *string
+	k, err := scanAPIKey(s.db.Pool.QueryRow(ctx, `SELECT `+apiKeyColumns+`, (SELECT m.role FROM members m
+		WHERE m.workspace_id = api_keys.workspace_id AND m.user_id = api_keys.created_by)
+		FROM api_keys WHERE key_hash = $1`, hash), &role)
 	if err != nil {
 		return nil, fmt.Errorf("api key by hash: %w", notFound(err, "API key"))
+	}
+	if role != nil {
+		k.CreatorRole = *role
 	}
 	return k, nil
 }

@@ -96,8 +96,8 @@ func revokeSessions(ctx context.Context, tx pgx.Tx, userID int64) error {
 
 // revokeKeysCreatedBy revokes every live API key the user created and returns their IDs.
 func revokeKeysCreatedBy(ctx context.Context, tx pgx.Tx, userID int64) ([]int64, error) {
-	rows, err := tx.Query(ctx, `UPDATE api_keys SET revoked_at = now()
-		WHERE created_by = $1 AND revoked_at IS NULL RETURNING id`, userID)
+	rows, err := tx.Query(ctx, `UPDATE api_keys SET revoked_at = now(), revoked_reason = $2
+		WHERE created_by = $1 AND revoked_at IS NULL RETURNING id`, userID, account.RevokedCreatorPromoted)
 	if err != nil {
 		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
 	}
@@ -109,15 +109,4 @@ func revokeKeysCreatedBy(ctx context.Context, tx pgx.Tx, userID int64) ([]int64,
 		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
 	}
 	return ids, nil
-}
-
-// RevokeKeysCreatedBy implements account.Store.
-func (s *AccountStore) RevokeKeysCreatedBy(ctx context.Context, userID int64) ([]int64, error) {
-	var ids []int64
-	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		ids, err = revokeKeysCreatedBy(ctx, tx, userID)
-		return err
-	})
-	return ids, err
 }

@@ -10,34 +10,38 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-const invitationSelect = `SELECT i.id, i.workspace_id, w.name, i.user_id, u.email, i.role, i.created_at
-	FROM invitations i JOIN workspaces w ON w.id = i.workspace_id JOIN users u ON u.id = i.user_id`
+const invitationSelect = `SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at
+	FROM invitations i JOIN workspaces w ON w.id = i.workspace_id`
 
 func scanInvitation(r pgx.Row) (*account.Invitation, error) {
 	var i account.Invitation
-	return &i, r.Scan(&i.ID, &i.WorkspaceID, &i.WorkspaceName, &i.UserID, &i.Email, &i.Role, &i.CreatedAt)
+	return &i, r.Scan(&i.ID, &i.WorkspaceID, &i.WorkspaceName, &i.Email, &i.Role, &i.CreatedAt)
+}
+
+// IsMemberByEmail implements account.Store.
+func (s *AccountStore) IsMemberByEmail(ctx context.Context, workspaceID int64, email string) (bool, error) {
+	var member bool
+	err := s.db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM members m JOIN users u ON u.id = m.user_id
+		WHERE m.workspace_id = $1 AND lower(u.email) = lower($2))`, workspaceID, email).Scan(&member)
+	if err != nil {
+		return false, fmt.Errorf("is member by email: %w", err)
+	}
+	return member, nil
 }
 
 // CreateInvitation implements account.Store.
-func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID, userID int64, role string, by int64) (*account.Invitation, error) {
+func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64) (*account.Invitation, error) {
 	var inviter *int64
 	if by != 0 {
 		inviter = &by
 	}
-	var inv *account.Invitation
-	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var id int64
-		if err := tx.QueryRow(ctx, `INSERT INTO invitations (workspace_id, user_id, role, invited_by)
-			VALUES ($1, $2, $3, $4) RETURNING id`, workspaceID, userID, role, inviter).Scan(&id); err != nil {
-			return err
-		}
-		var err error
-		inv, err = scanInvitation(tx.QueryRow(ctx, invitationSelect+` WHERE i.workspace_id = $1 AND i.id = $2`,
-			workspaceID, id))
-		return err
-	})
+	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH i AS (
+			INSERT INTO invitations (workspace_id, email, role, invited_by) VALUES ($1, lower($2), $3, $4)
+			RETURNING id, workspace_id, email, role, created_at)
+		SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at FROM i JOIN workspaces w ON w.id = i.workspace_id`,
+		workspaceID, email, role, inviter))
 	if isUniqueViolation(err) {
-		return nil, apperr.Errorf(apperr.Conflict, "the user is already invited")
+		return nil, apperr.Errorf(apperr.Conflict, "the address is already invited")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create invitation: %w", err)
@@ -52,7 +56,8 @@ func (s *AccountStore) Invitations(ctx context.Context, workspaceID int64) ([]*a
 
 // InvitationsFor implements account.Store.
 func (s *AccountStore) InvitationsFor(ctx context.Context, userID int64) ([]*account.Invitation, error) {
-	return s.invitations(ctx, "invitations for user", invitationSelect+` WHERE i.user_id = $1 ORDER BY i.id`, userID)
+	return s.invitations(ctx, "invitations for user", invitationSelect+`
+		JOIN users u ON i.email = lower(u.email) WHERE u.id = $1 ORDER BY i.id`, userID)
 }
 
 func (s *AccountStore) invitations(ctx context.Context, what, sql string, args ...any) ([]*account.Invitation, error) {
@@ -74,8 +79,9 @@ func (s *AccountStore) AcceptInvitation(ctx context.Context, userID, id int64) (
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		var wsID int64
 		var role string
-		err := tx.QueryRow(ctx, `DELETE FROM invitations WHERE id = $1 AND user_id = $2
-			RETURNING workspace_id, role`, id, userID).Scan(&wsID, &role)
+		err := tx.QueryRow(ctx, `DELETE FROM invitations i USING users u
+			WHERE i.id = $1 AND u.id = $2 AND i.email = lower(u.email)
+			RETURNING i.workspace_id, i.role`, id, userID).Scan(&wsID, &role)
 		if err != nil {
 			return notFound(err, "invitation")
 		}
@@ -100,7 +106,7 @@ func (s *AccountStore) AcceptInvitation(ctx context.Context, userID, id int64) (
 // DeclineInvitation implements account.Store.
 func (s *AccountStore) DeclineInvitation(ctx context.Context, userID, id int64) error {
 	return exactlyOne(ctx, s.db, "decline invitation", "invitation",
-		`DELETE FROM invitations WHERE user_id = $1 AND id = $2`, userID, id)
+		`DELETE FROM invitations i USING users u WHERE u.id = $1 AND i.id = $2 AND i.email = lower(u.email)`, userID, id)
 }
 
 // DeleteInvitation implements account.Store.
