@@ -90,9 +90,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
 	authSvc := auth.NewService(auth.Options{
-		Secret:     []byte(cfg.JWTSecret),
-		AccessTTL:  cfg.AccessTokenTTL,
-		RefreshTTL: cfg.RefreshTokenTTL,
+		Secret:       []byte(cfg.JWTSecret),
+		AccessTTL:    cfg.AccessTokenTTL,
+		RefreshTTL:   cfg.RefreshTokenTTL,
+		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	accounts := account.NewService(postgres.NewAccountStore(db), log)
 	if cfg.OperatorEmail != "" {

@@ -30,6 +30,9 @@ type Config struct {
 	JWTSecret       string        `env:"JWT_SECRET,required"`
 	AccessTokenTTL  time.Duration `env:"ACCESS_TOKEN_TTL" envDefault:"15m"`
 	RefreshTokenTTL time.Duration `env:"REFRESH_TOKEN_TTL" envDefault:"720h"`
+	// RefreshGrace is how long a just-used refresh token still gets the same successor
+	// (two tabs refreshing at once) before a reuse counts as a replay.
+	RefreshGrace time.Duration `env:"REFRESH_GRACE" envDefault:"20s"`
 
 	CodeKey    string `env:"CODE_KEY,required"`
 	CodeTweak  string `env:"CODE_TWEAK"`
@@ -146,6 +149,9 @@ func (c *Config) finish() error {
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))
+	}
+	if c.RefreshGrace < 0 || c.RefreshGrace > time.Minute {
+		errs = append(errs, errors.New("REFRESH_GRACE must be between 0s (off) and 1m"))
 	}
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))

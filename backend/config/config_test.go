@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shortlink/shortlink/backend/config"
 )
@@ -20,7 +21,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" {
+	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" || c.RefreshGrace != 20*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
@@ -72,6 +73,9 @@ func TestBadValues(t *testing.T) {
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
 		{"ACCESS_TOKEN_TTL", "soon"},
+		{"REFRESH_GRACE", "5m"},
+		{"REFRESH_GRACE", "-1s"},
+		{"REFRESH_GRACE", "soon"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)
