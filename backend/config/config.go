@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"reflect"
 	"strings"
@@ -57,6 +58,9 @@ type Config struct {
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"20s"`
 	// DebugAddr, when set, serves Go's /debug/pprof profiles there; keep it off public networks.
 	DebugAddr string `env:"DEBUG_ADDR"`
+	// MetricsAddr, when set, serves Prometheus metrics at /metrics there, and only there:
+	// never on HTTP_ADDR, whose hosts include the public short domain.
+	MetricsAddr string `env:"METRICS_ADDR"`
 
 	// Derived by Load.
 	Public         *url.URL `env:"-"`
@@ -155,6 +159,13 @@ func (c *Config) finish() error {
 	}
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			errs = append(errs, errors.New("METRICS_ADDR must be host:port, such as 127.0.0.1:9090"))
+		} else if c.MetricsAddr == c.HTTPAddr && !strings.HasSuffix(c.MetricsAddr, ":0") {
+			errs = append(errs, errors.New("METRICS_ADDR must differ from HTTP_ADDR: metrics are never served to visitors"))
+		}
 	}
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))

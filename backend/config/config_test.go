@@ -73,6 +73,8 @@ func TestBadValues(t *testing.T) {
 		{"MAX_BODY_BYTES", "1000000000"},
 		{"OPERATOR_EMAIL", "op@example.com"}, // without a password
 		{"ACCESS_TOKEN_TTL", "soon"},
+		{"METRICS_ADDR", "9090"},
+		{"METRICS_ADDR", ":8080"}, // HTTP_ADDR's default
 		{"REFRESH_GRACE", "5m"},
 		{"REFRESH_GRACE", "-1s"},
 		{"REFRESH_GRACE", "soon"},
