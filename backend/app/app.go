@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, fmt.Errorf("codes: %w", err)
 	}
 
-	a := &App{cfg: cfg, log: log, db: db, redis: rc, static: frontend.Handler()}
+	a := &App{cfg: cfg, log: log, db: db, redis: rc, static: frontend.Handler(cfg.SecureCookies())}
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
 	a.ids = postgres.NewIDSource(db)
@@ -131,7 +131,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		db.Close()
 		return nil, err
 	}
-	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames())
+	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), cfg.SecureCookies())
 	a.server = &http.Server{
 		Handler:           a,
 		ReadHeaderTimeout: 10 * time.Second,
