@@ -47,8 +47,8 @@ func TestSecurityHeaders(t *testing.T) {
 			if r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, off.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
 				t.Fatalf("disable: %d %s", r.Status, r.Body)
 			}
-			exp := s.createLink(tn, map[string]any{"url": "https://example.com/e", "expires_at": time.Now().Add(time.Second).Format(time.RFC3339Nano)})
-			time.Sleep(1100 * time.Millisecond)
+			exp := s.createLink(tn, map[string]any{"url": "https://example.com/e", "expires_at": time.Now().Add(2 * time.Second).Format(time.RFC3339Nano)})
+			time.Sleep(2100 * time.Millisecond)
 
 			check := func(what string, r response, referrer string) map[string]string {
 				t.Helper()

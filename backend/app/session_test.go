@@ -103,7 +103,7 @@ func (s *server) refreshAtOnce(n int, req func() *http.Request) []response {
 // request gets the same successor and the session goes on; a reuse after the window is a
 // replay and ends the session.
 func TestRefreshTwoTabs(t *testing.T) {
-	s := newDeployment(t).start(t, "REFRESH_GRACE", "1s")
+	s := newDeployment(t).start(t, "REFRESH_GRACE", "3s")
 	const pw = "correct horse battery"
 	r := s.do("POST", "/api/v1/auth/signup", "", map[string]any{"email": "tabs@example.com", "password": pw})
 	if r.Status != http.StatusCreated {
@@ -170,7 +170,7 @@ func TestRefreshTwoTabs(t *testing.T) {
 
 	// After the window, a reuse is a replay: that session ends, its newest token included;
 	// the browser's session is another one and goes on.
-	time.Sleep(1200 * time.Millisecond)
+	time.Sleep(3200 * time.Millisecond)
 	if a := s.refreshAtOnce(1, withBody(token))[0]; a.Status != http.StatusUnauthorized {
 		t.Errorf("reuse after the window: %d %s, want 401", a.Status, a.Body)
 	}
