@@ -20,27 +20,33 @@ var hsts = []string{"max-age=31536000"}
 // Headers are the security headers of one kind of answer, prepared once: setting them costs
 // a few map writes and no allocation.
 type Headers struct {
-	fixed map[string][]string
+	fixed []field
 	https bool
+}
+
+// field is one header, its name canonical and its value ready to share.
+type field struct {
+	name  string
+	value []string
 }
 
 // New prepares headers with the Content-Security-Policy csp and the Referrer-Policy
 // referrer. https says the deployment is served over https (PUBLIC_URL): every answer then
 // carries HSTS; otherwise only answers to requests that came over TLS do.
 func New(csp, referrer string, https bool) *Headers {
-	return &Headers{https: https, fixed: map[string][]string{
-		"Content-Security-Policy": {csp},
-		"X-Frame-Options":         {"DENY"},
-		"Referrer-Policy":         {referrer},
-		"X-Content-Type-Options":  {"nosniff"},
+	return &Headers{https: https, fixed: []field{
+		{"Content-Security-Policy", []string{csp}},
+		{"X-Frame-Options", []string{"DENY"}},
+		{"Referrer-Policy", []string{referrer}},
+		{"X-Content-Type-Options", []string{"nosniff"}},
 	}}
 }
 
 // Set writes the headers into h, the header of the answer to r. The values are shared
 // between answers: they are replaced, never changed in place.
 func (p *Headers) Set(h http.Header, r *http.Request) {
-	for k, v := range p.fixed {
-		h[k] = v
+	for _, f := range p.fixed {
+		h[f.name] = f.value
 	}
 	if p.https || r.TLS != nil {
 		h["Strict-Transport-Security"] = hsts
