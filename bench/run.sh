@@ -46,7 +46,9 @@ wait_http() {
 
 port=$(free_port)
 ceiling_port=$(free_port)
+metrics_port=$(free_port)
 export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn
+export METRICS_ADDR="127.0.0.1:$metrics_port"
 export JWT_SECRET=${JWT_SECRET:-bench-secret-bench-secret-bench-secret-00}
 export CODE_KEY=${CODE_KEY:-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f}
 export REDIS_PREFIX="bench$$:"
@@ -102,6 +104,12 @@ wrk -t2 -c"$CONNS" -d2s -s bench/redirect.lua "http://127.0.0.1:$ceiling_port" -
 echo "measuring ($DURATION each, $CONNS connections, wrk -t2 on the same 2 cores)..."
 ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$work/codes")
 redir=$(measure redirect "http://127.0.0.1:$port" bench/redirect.lua "$work/codes")
+# Sum and count of the batch writer's rows-per-insert histogram, from the metrics listener.
+batch_rows() {
+  curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_link_insert_batch_rows_sum/ {s=$2}
+    /^shortlink_link_insert_batch_rows_count/ {c=$2} END {printf "%d %d\n", s, c}'
+}
+IFS=' ' read -r b_sum0 b_count0 <<<"$(batch_rows)"
 before=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
 create=$(measure create "$api/workspaces/$ws/links" bench/create.lua "$key")
 after=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
@@ -120,3 +128,8 @@ awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99
   'BEGIN{printf "redirect throughput / ceiling: %.2f   (target >= 0.70)\nredirect p99 / ceiling p99:    %.2f   (target <= 1.50)\n", r/c, rp/cp}'
 echo "redirect answers that were not 3xx: ${r_bad}"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
+# The batch writer's histogram on the metrics listener, read around the create run: rows per
+# insert statement during that run.
+IFS=' ' read -r b_sum1 b_count1 <<<"$(batch_rows)"
+awk -v s="$((b_sum1 - b_sum0))" -v c="$((b_count1 - b_count0))" \
+  'BEGIN{if (c > 0) printf "rows per insert statement during the create run: %.1f (%d statements)\n", s/c, c}'

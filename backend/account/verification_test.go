@@ -27,7 +27,8 @@ func session(t *testing.T, db *postgres.DB, userID int64) []byte {
 // sessionAlive reports whether the refresh token can still be rotated.
 func sessionAlive(t *testing.T, db *postgres.DB, hash []byte) bool {
 	t.Helper()
-	use, err := postgres.NewRefreshTokenStore(db).UseRefresh(context.Background(), hash)
+	next := auth.HashEmailToken(uuid.NewString())
+	use, err := postgres.NewRefreshTokenStore(db).RotateRefresh(context.Background(), hash, next, time.Now().Add(time.Hour))
 	return err == nil && !use.Reused
 }
 

@@ -52,14 +52,16 @@ type App struct {
 	api          *httpapi.Server
 	visitors     *redirect.Handler
 	static       http.Handler
-	metrics      http.Handler
 	server       *http.Server
+	// metricsServer serves /metrics on METRICS_ADDR; nil when that is unset.
+	metricsServer *http.Server
 
 	syncStarted bool // the change feeds are positioned (startSync)
 
-	listener net.Listener
-	stop     context.CancelFunc
-	wg       sync.WaitGroup
+	listener        net.Listener
+	metricsListener net.Listener
+	stop            context.CancelFunc
+	wg              sync.WaitGroup
 }
 
 // New connects to PostgreSQL and Redis and builds the server; it does not listen yet.
@@ -83,7 +85,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, fmt.Errorf("codes: %w", err)
 	}
 
-	a := &App{cfg: cfg, log: log, db: db, redis: rc, metrics: promhttp.Handler(), static: frontend.Handler()}
+	a := &App{cfg: cfg, log: log, db: db, redis: rc, static: frontend.Handler(cfg.SecureCookies())}
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
 	a.ids = postgres.NewIDSource(db)
@@ -104,9 +106,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
 	authSvc := auth.NewService(auth.Options{
-		Secret:     []byte(cfg.JWTSecret),
-		AccessTTL:  cfg.AccessTokenTTL,
-		RefreshTTL: cfg.RefreshTokenTTL,
+		Secret:       []byte(cfg.JWTSecret),
+		AccessTTL:    cfg.AccessTokenTTL,
+		RefreshTTL:   cfg.RefreshTokenTTL,
+		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
@@ -166,7 +169,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		db.Close()
 		return nil, err
 	}
-	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames())
+	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), cfg.SecureCookies())
 	a.server = &http.Server{
 		Handler:           a,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -174,6 +177,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	if cfg.MetricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.Handler())
+		a.metricsServer = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	}
 	return a, nil
 }
@@ -217,7 +226,8 @@ func (a *App) announceBlock(max int64) {
 	}
 }
 
-// ServeHTTP routes a request: the API, operations endpoints, the web app, or a short link.
+// ServeHTTP routes a request: the API, health endpoints, the web app, or a short link.
+// Metrics are not here: they have their own listener (METRICS_ADDR), out of visitors' reach.
 func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	switch {
@@ -228,8 +238,6 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	case p == "/readyz":
 		a.ready(w, r)
-	case p == "/metrics":
-		a.metrics.ServeHTTP(w, r)
 	case p == "/" || p == "" || strings.HasPrefix(p, "/app/") || p == "/app":
 		a.static.ServeHTTP(w, r)
 	default:
@@ -253,11 +261,20 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)
 }
 
-// Listen binds the configured address (":0" picks a free port; see Addr).
+// Listen binds the configured addresses, HTTP_ADDR and METRICS_ADDR if set (":0" picks a
+// free port; see Addr and MetricsAddr).
 func (a *App) Listen() error {
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on HTTP_ADDR %s: %w", a.cfg.HTTPAddr, err)
+	}
+	if a.metricsServer != nil {
+		mln, err := net.Listen("tcp", a.cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen on METRICS_ADDR %s: %w", a.cfg.MetricsAddr, err)
+		}
+		a.metricsListener = mln
 	}
 	a.listener = ln
 	return nil
@@ -265,6 +282,15 @@ func (a *App) Listen() error {
 
 // Addr is the address the server listens on, once Listen has run.
 func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// MetricsAddr is the address /metrics is served on, once Listen has run; "" when
+// METRICS_ADDR is unset.
+func (a *App) MetricsAddr() string {
+	if a.metricsListener == nil {
+		return ""
+	}
+	return a.metricsListener.Addr().String()
+}
 
 // Run serves until Close is called; it starts the background loops first.
 func (a *App) Run(ctx context.Context) error {
@@ -284,6 +310,14 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
+	}
+	if a.metricsListener != nil {
+		go func() {
+			if err := a.metricsServer.Serve(a.metricsListener); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				a.log.Error("metrics server", "addr", a.MetricsAddr(), "err", err)
+			}
+		}()
+		a.log.Info("serving metrics", "addr", a.MetricsAddr())
 	}
 	a.log.Info("serving", "addr", a.Addr(), "public_url", a.cfg.Public.String())
 	if err := a.server.Serve(a.listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -420,6 +454,12 @@ func (a *App) Close(ctx context.Context) error {
 	var errs []error
 	if err := a.server.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("shutdown http: %w", err))
+	}
+	if a.metricsServer != nil {
+		// Last scrapes are cut short: they are repeated by the next process anyway.
+		if err := a.metricsServer.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close metrics server: %w", err))
+		}
 	}
 	a.links.Close()
 	a.accounts.Close()

@@ -98,6 +98,8 @@ func TestBadInput(t *testing.T) {
 		{"signup NUL email", "POST", "/api/v1/auth/signup", map[string]any{"email": "a\u0000@example.com", "password": "long enough pw"}, 400, "invalid"},
 		{"signup short password", "POST", "/api/v1/auth/signup", map[string]any{"email": "x@example.com", "password": "short"}, 400, "invalid"},
 		{"login missing", "POST", "/api/v1/auth/login", map[string]any{}, 400, "invalid"},
+		{"login token_pair text", "POST", "/api/v1/auth/login", map[string]any{"email": "bad@example.com", "password": "correct horse battery", "token_pair": "yes"}, 400, "invalid"},
+		{"signup token_pair number", "POST", "/api/v1/auth/signup", map[string]any{"email": "pair@example.com", "password": "long enough pw", "token_pair": 1}, 400, "invalid"},
 		{"workspace name empty", "POST", "/api/v1/workspaces", map[string]any{"name": ""}, 400, "invalid"},
 		{"workspace name NUL", "PATCH", ws, map[string]any{"name": "a\u0000"}, 400, "invalid"},
 		{"invite bad role", "POST", ws + "/invitations", map[string]any{"email": "bad@example.com", "role": "king"}, 400, "invalid"},

@@ -268,7 +268,7 @@ func TestWorksWithoutRedis(t *testing.T) {
 }
 
 func TestOperations(t *testing.T) {
-	s := newDeployment(t).start(t)
+	s := newDeployment(t).start(t, "METRICS_ADDR", "127.0.0.1:0")
 	if r := s.do("GET", "/healthz", "", nil); r.Status != http.StatusOK {
 		t.Fatalf("healthz: %d", r.Status)
 	}
@@ -289,7 +289,7 @@ func TestOperations(t *testing.T) {
 	}
 	// Made-up method names share one label value.
 	s.do("FOO1", "/api/v1/me", "", nil)
-	r := s.do("GET", "/metrics", "", nil)
+	r := s.metrics()
 	if strings.Contains(string(r.Body), `method="FOO1"`) || !strings.Contains(string(r.Body), `method="other"`) {
 		t.Errorf("method label: a series per method name")
 	}

@@ -14,8 +14,9 @@ import (
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
-// refreshEnv is an auth service on a fresh database with one user.
-func refreshEnv(t *testing.T, ttl time.Duration) (*auth.Service, *postgres.DB, int64) {
+// refreshEnv is an auth service on a fresh database with one user; grace is its
+// RefreshGrace.
+func refreshEnv(t *testing.T, ttl, grace time.Duration) (*auth.Service, *postgres.DB, int64) {
 	t.Helper()
 	db := testenv.DB(t)
 	var uid int64
@@ -23,7 +24,7 @@ func refreshEnv(t *testing.T, ttl time.Duration) (*auth.Service, *postgres.DB, i
 		VALUES ('alice@example.com', 'x') RETURNING id`).Scan(&uid); err != nil {
 		t.Fatal(err)
 	}
-	s := auth.NewService(auth.Options{Secret: []byte("0123456789abcdef0123456789abcdef"), AccessTTL: time.Minute, RefreshTTL: ttl},
+	s := auth.NewService(auth.Options{Secret: []byte("0123456789abcdef0123456789abcdef"), AccessTTL: time.Minute, RefreshTTL: ttl, RefreshGrace: grace},
 		postgres.NewRefreshTokenStore(db), nil, "", slog.New(slog.DiscardHandler))
 	return s, db, uid
 }
@@ -37,7 +38,7 @@ func wantUnauthorized(t *testing.T, what string, err error) {
 
 func TestRefreshRotation(t *testing.T) {
 	t.Parallel()
-	s, db, uid := refreshEnv(t, time.Hour)
+	s, db, uid := refreshEnv(t, time.Hour, 0)
 	ctx := context.Background()
 
 	t1, err := s.NewRefresh(ctx, uid)
@@ -84,7 +85,7 @@ func TestRefreshRotation(t *testing.T) {
 
 func TestRefreshRevoke(t *testing.T) {
 	t.Parallel()
-	s, _, uid := refreshEnv(t, time.Hour)
+	s, _, uid := refreshEnv(t, time.Hour, time.Minute)
 	ctx := context.Background()
 	t1, _ := s.NewRefresh(ctx, uid)
 	_, t2, err := s.Rotate(ctx, t1)
@@ -106,7 +107,7 @@ func TestRefreshRevoke(t *testing.T) {
 
 func TestRefreshExpired(t *testing.T) {
 	t.Parallel()
-	s, _, uid := refreshEnv(t, -time.Second)
+	s, _, uid := refreshEnv(t, -time.Second, time.Minute)
 	ctx := context.Background()
 	t1, err := s.NewRefresh(ctx, uid)
 	if err != nil {
@@ -116,11 +117,11 @@ func TestRefreshExpired(t *testing.T) {
 	wantUnauthorized(t, "expired token", err)
 }
 
-// TestRefreshRace: two requests race with one token. One wins; the other is a replay, so the
-// winner's new token is revoked with the family.
+// TestRefreshRace: without a grace window, requests racing with one token are told apart:
+// one wins; the others are replays, so the winner's new token is revoked with the family.
 func TestRefreshRace(t *testing.T) {
 	t.Parallel()
-	s, _, uid := refreshEnv(t, time.Hour)
+	s, _, uid := refreshEnv(t, time.Hour, 0)
 	ctx := context.Background()
 	for range 5 {
 		tok, _ := s.NewRefresh(ctx, uid)
@@ -149,4 +150,88 @@ func TestRefreshRace(t *testing.T) {
 		_, _, err := s.Rotate(ctx, wins[0])
 		wantUnauthorized(t, "winner's token after a replay", err)
 	}
+}
+
+// TestRefreshRaceInGrace: two tabs refresh with one token at once. Within the grace window
+// every request gets the same successor, which works; the session lives on.
+func TestRefreshRaceInGrace(t *testing.T) {
+	t.Parallel()
+	s, db, uid := refreshEnv(t, time.Hour, time.Minute)
+	ctx := context.Background()
+	for range 5 {
+		tok, _ := s.NewRefresh(ctx, uid)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		got := map[string]int{}
+		for range 4 {
+			wg.Go(func() {
+				id, next, err := s.Rotate(ctx, tok)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil || id != uid {
+					t.Errorf("Rotate = %d, %v; want a success for each tab", id, err)
+					return
+				}
+				got[next]++
+			})
+		}
+		wg.Wait()
+		if len(got) != 1 {
+			t.Fatalf("the racing requests got %d different successors, want 1", len(got))
+		}
+		for next := range got {
+			if _, after, err := s.Rotate(ctx, next); err != nil || after == next {
+				t.Fatalf("the shared successor does not rotate: %q, %v", after, err)
+			}
+		}
+	}
+	// One successor row per rotation: five sessions, each of three tokens.
+	var n int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refresh_tokens`).Scan(&n); err != nil || n != 15 {
+		t.Errorf("%d refresh tokens stored (%v), want 15", n, err)
+	}
+}
+
+// TestRefreshGrace: a used token presented again within the window gets the same successor;
+// after the window, or once the session is revoked, it is a replay and the family goes.
+func TestRefreshGrace(t *testing.T) {
+	t.Parallel()
+	const grace = 2 * time.Second
+	s, _, uid := refreshEnv(t, time.Hour, grace)
+	ctx := context.Background()
+
+	t1, _ := s.NewRefresh(ctx, uid)
+	_, t2, err := s.Rotate(ctx, t1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, again, err := s.Rotate(ctx, t1)
+	if err != nil || again != t2 {
+		t.Fatalf("second use within the window = %q, %v; want the same successor %q", again, err, t2)
+	}
+	// The successor moves on; the old token's answer in the window stays the same.
+	_, t3, err := s.Rotate(ctx, t2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, again, err := s.Rotate(ctx, t1); err != nil || again != t2 {
+		t.Fatalf("third use within the window = %q, %v; want %q", again, err, t2)
+	}
+
+	time.Sleep(grace + 200*time.Millisecond)
+	_, _, err = s.Rotate(ctx, t1)
+	wantUnauthorized(t, "reuse after the window", err)
+	_, _, err = s.Rotate(ctx, t3)
+	wantUnauthorized(t, "newest token after a late reuse", err)
+
+	// A session ended within the window stays ended.
+	u1, _ := s.NewRefresh(ctx, uid)
+	if _, _, err := s.Rotate(ctx, u1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Revoke(ctx, u1); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.Rotate(ctx, u1)
+	wantUnauthorized(t, "reuse within the window after logout", err)
 }

@@ -2,8 +2,10 @@ package auth
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
 	"log/slog"
@@ -25,25 +27,35 @@ type Options struct {
 	AccessTTL time.Duration
 	// RefreshTTL is how long a refresh token is good for; each rotation starts it again.
 	RefreshTTL time.Duration
+	// RefreshGrace is how long after its use a refresh token presented again still gets the
+	// same successor instead of revoking its family: two tabs of one browser refreshing at
+	// once. Zero turns it off.
+	RefreshGrace time.Duration
 }
 
 // RefreshUse is what a store knows of a refresh token presented for rotation.
 type RefreshUse struct {
 	UserID int64
 	Family uuid.UUID
-	// Reused is set when the token had already been used or revoked: it was stolen or
-	// replayed, and nothing was marked.
+	// Reused is set when the token had already been used or revoked, and nothing was marked.
 	Reused bool
+	// Revoked is set, with Reused, when the token or any token of its family was revoked.
+	Revoked bool
+	// UsedAgo is, with Reused, how long ago the token was used.
+	UsedAgo time.Duration
+	// Successor is, with Reused, the SHA-256 of the token that replaced it.
+	Successor []byte
 }
 
 // RefreshStore keeps refresh tokens, by the SHA-256 of the token.
 type RefreshStore interface {
 	// CreateRefresh stores a new token of the family.
 	CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time) error
-	// UseRefresh marks a live (unused, unrevoked, unexpired) token used, atomically, and
-	// returns its owner and family; for a token used or revoked before it returns the family
-	// with Reused set. Returns not_found for unknown and expired tokens.
-	UseRefresh(ctx context.Context, hash []byte) (RefreshUse, error)
+	// RotateRefresh marks a live (unused, unrevoked, unexpired) token used and stores its
+	// successor (hash next, same owner and family, expiring at expires), atomically, and
+	// returns the owner and family; for a token used or revoked before it stores nothing and
+	// returns what it knows with Reused set. Returns not_found for unknown and expired tokens.
+	RotateRefresh(ctx context.Context, hash, next []byte, expires time.Time) (RefreshUse, error)
 	// RevokeFamily revokes every token of the family.
 	RevokeFamily(ctx context.Context, family uuid.UUID) error
 	// RevokeFamilyOf revokes every token of the family the token belongs to, if any.
@@ -56,12 +68,23 @@ type Service struct {
 	store   RefreshStore
 	limiter *Limiter
 	log     *slog.Logger
+	// successorKey derives each refresh token's successor from it (see successor).
+	successorKey []byte
 }
 
 // NewService returns the auth service. Login attempts are counted in rdb under prefix; rdb
 // may be nil, and the count then stays in-process.
 func NewService(o Options, store RefreshStore, rdb *goredis.Client, prefix string, log *slog.Logger) *Service {
-	return &Service{opts: o, store: store, limiter: NewLimiter(rdb, prefix, log), log: log}
+	return &Service{opts: o, store: store, limiter: NewLimiter(rdb, prefix, log), log: log,
+		successorKey: deriveKey(o.Secret, "shortlink refresh-token successor v1")}
+}
+
+// deriveKey gives each use of the secret its own key, so that a value made for one purpose
+// (an access token's signature) is never valid for another.
+func deriveKey(secret []byte, purpose string) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte(purpose))
+	return m.Sum(nil)
 }
 
 // Claims are what an access token says about its bearer.
@@ -156,21 +179,37 @@ func (s *Service) issueRefresh(ctx context.Context, userID int64, family uuid.UU
 	return token, nil
 }
 
+// successor is the token that replaces token when it is used: an HMAC of it under a key of
+// the server's, the same shape as a random token. Deriving it, rather than drawing it, lets a
+// second presentation of token within the grace window get the same successor back, without
+// the successor ever being stored; without the key nobody can compute it.
+func (s *Service) successor(token string) string {
+	m := hmac.New(sha256.New, s.successorKey)
+	m.Write([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
 var errBadRefresh = apperr.Errorf(apperr.Unauthorized, "the refresh token is invalid, expired or already used: sign in again")
 
 // Rotate trades a live refresh token for the next one of its family and returns the user.
-// A token presented a second time means two parties hold it: the whole family is revoked,
+// The same token presented again within the grace window (two tabs refreshing at once)
+// gets the same successor back, as long as the session was not revoked meanwhile. Later, a
+// token presented a second time means two parties hold it: the whole family is revoked,
 // which signs out the thief and the user alike, and the answer is unauthorized.
 func (s *Service) Rotate(ctx context.Context, token string) (userID int64, next string, err error) {
 	if token == "" || len(token) > 128 {
 		return 0, "", errBadRefresh
 	}
-	use, err := s.store.UseRefresh(ctx, hashToken(token))
+	next = s.successor(token)
+	nextHash := hashToken(next)
+	use, err := s.store.RotateRefresh(ctx, hashToken(token), nextHash, time.Now().Add(s.opts.RefreshTTL))
 	switch {
 	case apperr.Is(err, apperr.NotFound):
 		return 0, "", errBadRefresh
 	case err != nil:
 		return 0, "", fmt.Errorf("rotate refresh token: %w", err)
+	case use.Reused && s.inGrace(use, nextHash):
+		return use.UserID, next, nil
 	case use.Reused:
 		s.log.Warn("refresh token reused: session revoked", "user", use.UserID)
 		if err := s.store.RevokeFamily(ctx, use.Family); err != nil {
@@ -178,11 +217,15 @@ func (s *Service) Rotate(ctx context.Context, token string) (userID int64, next 
 		}
 		return 0, "", errBadRefresh
 	}
-	next, err = s.issueRefresh(ctx, use.UserID, use.Family)
-	if err != nil {
-		return 0, "", err
-	}
 	return use.UserID, next, nil
+}
+
+// inGrace reports whether a reused token may have its successor again: used moments ago,
+// its session not revoked, and replaced by the very successor derived now (a token rotated
+// under another JWT_SECRET, or before successors were derived, is not).
+func (s *Service) inGrace(use RefreshUse, nextHash []byte) bool {
+	return !use.Revoked && use.UsedAgo < s.opts.RefreshGrace &&
+		subtle.ConstantTimeCompare(use.Successor, nextHash) == 1
 }
 
 // Revoke ends the session a refresh token belongs to (logout). Unknown tokens are ignored:

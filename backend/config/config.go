@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/mail"
 	"net/url"
 	"reflect"
@@ -33,6 +34,9 @@ type Config struct {
 	JWTSecret       string        `env:"JWT_SECRET,required"`
 	AccessTokenTTL  time.Duration `env:"ACCESS_TOKEN_TTL" envDefault:"15m"`
 	RefreshTokenTTL time.Duration `env:"REFRESH_TOKEN_TTL" envDefault:"720h"`
+	// RefreshGrace is how long a just-used refresh token still gets the same successor
+	// (two tabs refreshing at once) before a reuse counts as a replay.
+	RefreshGrace time.Duration `env:"REFRESH_GRACE" envDefault:"20s"`
 
 	CodeKey    string `env:"CODE_KEY,required"`
 	CodeTweak  string `env:"CODE_TWEAK"`
@@ -76,6 +80,9 @@ type Config struct {
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"20s"`
 	// DebugAddr, when set, serves Go's /debug/pprof profiles there; keep it off public networks.
 	DebugAddr string `env:"DEBUG_ADDR"`
+	// MetricsAddr, when set, serves Prometheus metrics at /metrics there, and only there:
+	// never on HTTP_ADDR, whose hosts include the public short domain.
+	MetricsAddr string `env:"METRICS_ADDR"`
 
 	// Derived by Load.
 	Public         *url.URL `env:"-"`
@@ -184,10 +191,20 @@ func (c *Config) finish() error {
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))
 	}
+	if c.RefreshGrace < 0 || c.RefreshGrace > time.Minute {
+		errs = append(errs, errors.New("REFRESH_GRACE must be between 0s (off) and 1m"))
+	}
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
 	}
 	errs = append(errs, c.checkMail()...)
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			errs = append(errs, errors.New("METRICS_ADDR must be host:port, such as 127.0.0.1:9090"))
+		} else if c.MetricsAddr == c.HTTPAddr && !strings.HasSuffix(c.MetricsAddr, ":0") {
+			errs = append(errs, errors.New("METRICS_ADDR must differ from HTTP_ADDR: metrics are never served to visitors"))
+		}
+	}
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
 	}

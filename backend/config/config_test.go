@@ -23,7 +23,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" ||
-		c.InvitesPerHour != 20 {
+		c.InvitesPerHour != 20 || c.RefreshGrace != 20*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
@@ -101,6 +101,11 @@ func TestBadValues(t *testing.T) {
 		{"MAIL_FROM", "not an address"},
 		{"INVITES_PER_HOUR", "0"},
 		{"INVITES_PER_HOUR", "many"},
+		{"METRICS_ADDR", "9090"},
+		{"METRICS_ADDR", ":8080"}, // HTTP_ADDR's default
+		{"REFRESH_GRACE", "5m"},
+		{"REFRESH_GRACE", "-1s"},
+		{"REFRESH_GRACE", "soon"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

@@ -206,8 +206,8 @@ func TestSignupAndLogin(t *testing.T) {
 	if tok, _ := m["access_token"].(string); strings.Count(tok, ".") != 2 {
 		t.Errorf("access_token %q is not a JWT", tok)
 	}
-	if tok, _ := m["refresh_token"].(string); tok == "" {
-		t.Error("no refresh_token in the body")
+	if _, ok := m["refresh_token"]; ok {
+		t.Error("sign-up without token_pair put the refresh token in the body, where scripts can read it")
 	}
 	checkSessionCookies(t, r, false)
 
@@ -221,6 +221,7 @@ func TestSignupAndLogin(t *testing.T) {
 		{`[]`, 400},
 		{map[string]string{"email": "bob", "password": password}, 400},
 		{map[string]string{"email": "bob@example.com", "password": "short"}, 400},
+		{`{"email":"bob@example.com","password":"correct horse battery","token_pair":"yes"}`, 400},
 	}
 	for _, b := range bad {
 		if r := c.do("POST", "/api/v1/auth/signup", b.body); r.code != b.code || r.errorCode() != "invalid" {
@@ -232,6 +233,21 @@ func TestSignupAndLogin(t *testing.T) {
 	m = r.json()
 	if id(m["user"]) != int64(user["id"].(float64)) || m["access_token"] == "" {
 		t.Errorf("login body = %s", r.body)
+	}
+	if _, ok := m["refresh_token"]; ok {
+		t.Error("login without token_pair put the refresh token in the body")
+	}
+	checkSessionCookies(t, r, false)
+
+	// Programs ask for the pair explicitly.
+	r = e.client().want(200, "POST", "/api/v1/auth/login", map[string]any{"email": "alice@example.com", "password": password, "token_pair": true})
+	if tok, _ := r.json()["refresh_token"].(string); tok == "" {
+		t.Errorf("login with token_pair: no refresh_token in %s", r.body)
+	}
+	checkSessionCookies(t, r, false)
+	r = e.client().want(201, "POST", "/api/v1/auth/signup", map[string]any{"email": "dave@example.com", "password": password, "token_pair": true})
+	if tok, _ := r.json()["refresh_token"].(string); tok == "" {
+		t.Errorf("signup with token_pair: no refresh_token in %s", r.body)
 	}
 	checkSessionCookies(t, r, false)
 
@@ -334,7 +350,7 @@ func TestRefreshAndLogout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
 	api := e.client()
-	m := api.want(201, "POST", "/api/v1/auth/signup", map[string]string{"email": "alice@example.com", "password": password}).json()
+	m := api.want(201, "POST", "/api/v1/auth/signup", map[string]any{"email": "alice@example.com", "password": password, "token_pair": true}).json()
 	api.cookies = map[string]string{} // an API client: tokens in bodies only
 	r1 := m["refresh_token"].(string)
 

@@ -19,9 +19,14 @@ const refreshPath = "/api/v1/auth"
 type credentials struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
+	// TokenPair asks for the refresh token in the answer's body too. Programs that keep
+	// their own tokens set it; the web app never does, so its refresh token stays in the
+	// HttpOnly cookie, out of reach of scripts on the page.
+	TokenPair bool `json:"token_pair"`
 }
 
 // tokens is the part of a sign-in answer that API clients use; the web app uses the cookies.
+// RefreshToken is filled only for programs that asked for the pair.
 type tokens struct {
 	AccessToken  string    `json:"access_token"`
 	ExpiresAt    time.Time `json:"expires_at"`
@@ -29,13 +34,17 @@ type tokens struct {
 }
 
 // startSession issues an access token and a new refresh-token family for u, and sets the
-// session cookies.
-func (s *Server) startSession(c *gin.Context, u *account.User) (tokens, error) {
+// session cookies. The refresh token goes in the body only when pair is set.
+func (s *Server) startSession(c *gin.Context, u *account.User, pair bool) (tokens, error) {
 	refresh, err := s.auth.NewRefresh(c.Request.Context(), u.ID)
 	if err != nil {
 		return tokens{}, err
 	}
-	return s.sessionTokens(c, u, refresh)
+	t, err := s.sessionTokens(c, u, refresh)
+	if !pair {
+		t.RefreshToken = ""
+	}
+	return t, err
 }
 
 // sessionTokens signs an access token for u and sets the cookies of the session.
@@ -105,7 +114,7 @@ func (s *Server) signup(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	t, err := s.startSession(c, u)
+	t, err := s.startSession(c, u, in.TokenPair)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -142,7 +151,7 @@ func (s *Server) login(c *gin.Context) {
 		return
 	}
 	s.auth.LoginSucceeded(ctx, in.Email, ip)
-	t, err := s.startSession(c, u)
+	t, err := s.startSession(c, u, in.TokenPair)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -25,7 +26,8 @@ type Deps struct {
 	Log      *slog.Logger
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
-	// SecureCookies sets the Secure flag on session cookies (https deployments).
+	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
+	// get the Secure flag and every answer Strict-Transport-Security.
 	SecureCookies bool
 	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is believed when
 	// finding a client's IP (for rate limits); empty trusts none.
@@ -40,6 +42,7 @@ type Server struct {
 	log           *slog.Logger
 	maxBody       int64
 	secureCookies bool
+	headers       *httpsec.Headers
 	engine        *gin.Engine
 }
 
@@ -50,13 +53,13 @@ func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		links: d.Links, accounts: d.Accounts, auth: d.Auth, log: d.Log,
-		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, engine: gin.New(),
+		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 	}
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.requestID, s.recover, observe)
+	s.engine.Use(s.secure, s.requestID, s.recover, observe)
 	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
 	s.engine.NoMethod(func(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Message: "method not allowed on this endpoint"}})

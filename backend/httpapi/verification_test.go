@@ -51,7 +51,7 @@ func TestPasswordResetEndpoints(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
 	c := e.client()
-	signed := c.want(201, "POST", "/api/v1/auth/signup", map[string]string{"email": "cy@example.com", "password": password}).json()
+	signed := c.want(201, "POST", "/api/v1/auth/signup", map[string]any{"email": "cy@example.com", "password": password, "token_pair": true}).json()
 	refresh := signed["refresh_token"].(string)
 	e.mailbox.Wait(t, "cy@example.com") // the verification mail
 

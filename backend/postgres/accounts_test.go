@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -226,26 +227,35 @@ func TestRefreshTokenStore(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	use, err := s.UseRefresh(ctx, hash("live"))
+	expires := time.Now().Add(time.Hour)
+	use, err := s.RotateRefresh(ctx, hash("live"), hash("live+1"), expires)
 	if err != nil || use.UserID != u.ID || use.Family != fam || use.Reused {
-		t.Fatalf("UseRefresh(live) = %+v, %v", use, err)
+		t.Fatalf("RotateRefresh(live) = %+v, %v", use, err)
 	}
-	use, err = s.UseRefresh(ctx, hash("live"))
-	if err != nil || !use.Reused || use.Family != fam {
-		t.Errorf("UseRefresh(live) again = %+v, %v; want Reused", use, err)
+	// The successor is stored with the use, in the same family.
+	if use, err := s.RotateRefresh(ctx, hash("live+1"), hash("live+2"), expires); err != nil || use.Family != fam || use.Reused {
+		t.Fatalf("RotateRefresh(successor) = %+v, %v", use, err)
 	}
-	_, err = s.UseRefresh(ctx, hash("old"))
+	use, err = s.RotateRefresh(ctx, hash("live"), hash("live+1"), expires)
+	if err != nil || !use.Reused || use.Revoked || use.Family != fam || !bytes.Equal(use.Successor, hash("live+1")) ||
+		use.UsedAgo < 0 || use.UsedAgo > time.Minute {
+		t.Errorf("RotateRefresh(live) again = %+v, %v; want Reused with its successor, moments ago", use, err)
+	}
+	_, err = s.RotateRefresh(ctx, hash("old"), hash("old+1"), expires)
 	wantCode(t, "expired", err, apperr.NotFound)
-	_, err = s.UseRefresh(ctx, hash("unknown"))
+	_, err = s.RotateRefresh(ctx, hash("unknown"), hash("unknown+1"), expires)
 	wantCode(t, "unknown", err, apperr.NotFound)
 
 	if err := s.RevokeFamily(ctx, fam); err != nil {
 		t.Fatal(err)
 	}
-	if use, err := s.UseRefresh(ctx, hash("second")); err != nil || !use.Reused {
-		t.Errorf("UseRefresh(revoked) = %+v, %v; want Reused", use, err)
+	if use, err := s.RotateRefresh(ctx, hash("second"), hash("second+1"), expires); err != nil || !use.Reused || !use.Revoked {
+		t.Errorf("RotateRefresh(revoked) = %+v, %v; want Reused and Revoked", use, err)
 	}
-	if use, err := s.UseRefresh(ctx, hash("elsewhere")); err != nil || use.Reused {
+	if use, err := s.RotateRefresh(ctx, hash("live"), hash("live+1"), expires); err != nil || !use.Revoked {
+		t.Errorf("RotateRefresh(used, family revoked) = %+v, %v; want Revoked", use, err)
+	}
+	if use, err := s.RotateRefresh(ctx, hash("elsewhere"), hash("elsewhere+1"), expires); err != nil || use.Reused {
 		t.Errorf("another family was revoked: %+v, %v", use, err)
 	}
 
@@ -259,7 +269,7 @@ func TestRefreshTokenStore(t *testing.T) {
 	if n, err := s.PurgeExpired(ctx); err != nil || n != 2 {
 		t.Fatalf("PurgeExpired = %d, %v; want the 2 tokens of the dead family", n, err)
 	}
-	if use, err := s.UseRefresh(ctx, hash("second")); err != nil || !use.Reused {
+	if use, err := s.RotateRefresh(ctx, hash("second"), hash("second+1"), expires); err != nil || !use.Reused {
 		t.Errorf("a live family lost its expired token's record: %+v, %v", use, err)
 	}
 }

@@ -33,32 +33,43 @@ func (s *RefreshTokenStore) CreateRefresh(ctx context.Context, userID int64, fam
 
 var errNoRefresh = apperr.Errorf(apperr.NotFound, "refresh token not found or expired")
 
-// UseRefresh implements auth.RefreshStore. The UPDATE is the check: of two requests racing
-// with one token, exactly one marks it used; the other sees it used, as a replay. A family
-// with any revoked token is dead as a whole: the winner of such a race may store its new
-// token after the loser revoked the family, and that token must not work either.
-func (s *RefreshTokenStore) UseRefresh(ctx context.Context, hash []byte) (auth.RefreshUse, error) {
+// RotateRefresh implements auth.RefreshStore. One statement marks the token used and stores
+// its successor, so whoever sees the token used also finds the successor stored. The UPDATE
+// is the check: of two requests racing with one token, exactly one marks it used; the other
+// sees it used, with its successor and how long ago. A family with any revoked token is dead
+// as a whole.
+func (s *RefreshTokenStore) RotateRefresh(ctx context.Context, hash, next []byte, expires time.Time) (auth.RefreshUse, error) {
 	var u auth.RefreshUse
-	err := s.db.Pool.QueryRow(ctx, `UPDATE refresh_tokens t SET used_at = now()
-		WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-		  AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = t.family AND r.revoked_at IS NOT NULL)
-		RETURNING user_id, family`, hash).Scan(&u.UserID, &u.Family)
+	err := s.db.Pool.QueryRow(ctx, `WITH used AS (
+			UPDATE refresh_tokens t SET used_at = now(), replaced_by = $2
+			WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+			  AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = t.family AND r.revoked_at IS NOT NULL)
+			RETURNING user_id, family)
+		INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at)
+		SELECT user_id, family, $2, $3 FROM used
+		RETURNING user_id, family`, hash, next, expires).Scan(&u.UserID, &u.Family)
 	if err == nil {
 		return u, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return u, fmt.Errorf("use refresh token: %w", err)
+		return u, fmt.Errorf("rotate refresh token: %w", err)
 	}
-	err = s.db.Pool.QueryRow(ctx, `SELECT user_id, family, used_at IS NOT NULL OR revoked_at IS NOT NULL
-		FROM refresh_tokens WHERE token_hash = $1`, hash).Scan(&u.UserID, &u.Family, &u.Reused)
+	var usedAgo *float64
+	err = s.db.Pool.QueryRow(ctx, `SELECT user_id, family, used_at IS NOT NULL OR revoked_at IS NOT NULL,
+			EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = t.family AND r.revoked_at IS NOT NULL),
+			extract(epoch FROM now() - used_at)::float8, replaced_by
+		FROM refresh_tokens t WHERE token_hash = $1`, hash).Scan(&u.UserID, &u.Family, &u.Reused, &u.Revoked, &usedAgo, &u.Successor)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return auth.RefreshUse{}, errNoRefresh
 	}
 	if err != nil {
-		return auth.RefreshUse{}, fmt.Errorf("use refresh token: %w", err)
+		return auth.RefreshUse{}, fmt.Errorf("rotate refresh token: %w", err)
 	}
 	if !u.Reused {
-		return auth.RefreshUse{}, errNoRefresh // expired
+		return auth.RefreshUse{}, errNoRefresh // expired, or live in a revoked family
+	}
+	if usedAgo != nil {
+		u.UsedAgo = time.Duration(*usedAgo * float64(time.Second))
 	}
 	return u, nil
 }

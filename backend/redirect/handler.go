@@ -34,13 +34,14 @@ type Handler struct {
 	now      func() time.Time
 }
 
-// NewHandler serves the keys of the service's short domain, named by hosts (without ports).
-func NewHandler(resolver *Resolver, hosts []string) *Handler {
+// NewHandler serves the keys of the service's short domain, named by hosts (without ports);
+// https says the deployment is served over https (its pages then carry HSTS).
+func NewHandler(resolver *Resolver, hosts []string, https bool) *Handler {
 	lower := make([]string, len(hosts))
 	for i, h := range hosts {
 		lower[i] = strings.ToLower(h)
 	}
-	return &Handler{resolver: resolver, hosts: lower, pages: newPages(), now: time.Now}
+	return &Handler{resolver: resolver, hosts: lower, pages: newPages(https), now: time.Now}
 }
 
 // domainOf maps the Host header to a domain ID; ok=false for hosts this service does not serve.
@@ -59,6 +60,7 @@ func (h *Handler) domainOf(host string) (int64, bool) {
 // ServeHTTP redirects GET and HEAD /{key}, and shows the preview page at /{key}+.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.pages.headers.Set(w.Header(), r)
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"strings"
 
+	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -26,13 +28,23 @@ const (
 )
 
 type pages struct {
+	headers                         *httpsec.Headers
 	layout                          *template.Template
 	notFoundHTML, goneHTML, unavail []byte
 	previewT, blockedT              *template.Template
 }
 
-func newPages() *pages {
+// pageCSP is the policy of the visitor pages: nothing loads or runs but the layout's own
+// style (allowed by its hash), nothing frames them, and forms post only to the page's host.
+func pageCSP() string {
+	return "default-src 'none'; style-src " + strings.Join(httpsec.InlineHashes([]byte(layout), "style"), " ") +
+		"; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}
+
+// newPages renders the fixed pages; https says the deployment is served over https.
+func newPages(https bool) *pages {
 	p := &pages{
+		headers:  httpsec.New(pageCSP(), "no-referrer", https),
 		layout:   template.Must(template.New("layout").Parse(layout)),
 		previewT: template.Must(template.New("preview").Parse(previewBody)),
 		blockedT: template.Must(template.New("blocked").Parse(blockedBody)),
@@ -58,12 +70,12 @@ func (p *pages) renderBody(t *template.Template, title string, data any) []byte 
 	return p.render(title, template.HTML(b.String()))
 }
 
-func write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+// write answers a page, with the security headers of visitor pages.
+func (p *pages) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "private, max-age=0")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	p.headers.Set(h, r)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
@@ -71,15 +83,15 @@ func write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 }
 
 func (p *pages) notFound(w http.ResponseWriter, r *http.Request) {
-	write(w, r, http.StatusNotFound, p.notFoundHTML)
+	p.write(w, r, http.StatusNotFound, p.notFoundHTML)
 }
 
 func (p *pages) gone(w http.ResponseWriter, r *http.Request) {
-	write(w, r, http.StatusGone, p.goneHTML)
+	p.write(w, r, http.StatusGone, p.goneHTML)
 }
 
 func (p *pages) unavailable(w http.ResponseWriter, r *http.Request) {
-	write(w, r, http.StatusServiceUnavailable, p.unavail)
+	p.write(w, r, http.StatusServiceUnavailable, p.unavail)
 }
 
 func (p *pages) blocked(w http.ResponseWriter, r *http.Request, l *link.Link) {
@@ -87,11 +99,11 @@ func (p *pages) blocked(w http.ResponseWriter, r *http.Request, l *link.Link) {
 	if l.Status == link.StatusBanned {
 		title = "Warning: blocked link"
 	}
-	write(w, r, http.StatusForbidden, p.renderBody(p.blockedT, title, struct{ Link *link.Link }{l}))
+	p.write(w, r, http.StatusForbidden, p.renderBody(p.blockedT, title, struct{ Link *link.Link }{l}))
 }
 
 func (p *pages) preview(w http.ResponseWriter, r *http.Request, l *link.Link, target string) {
-	write(w, r, http.StatusOK, p.renderBody(p.previewT, "Link preview", struct {
+	p.write(w, r, http.StatusOK, p.renderBody(p.previewT, "Link preview", struct {
 		Link   *link.Link
 		Target string
 	}{l, target}))

@@ -43,6 +43,8 @@ export OPERATOR_EMAIL=${OPERATOR_EMAIL:-admin@shortlink.local}
 export OPERATOR_PASSWORD=${OPERATOR_PASSWORD:-$(hex 12)}
 export HTTP_ADDR=${HTTP_ADDR:-:8080}
 export PUBLIC_URL=${PUBLIC_URL:-http://localhost:8080}
+# Prometheus metrics have their own listener, on loopback: never on HTTP_ADDR.
+export METRICS_ADDR=${METRICS_ADDR:-127.0.0.1:9090}
 
 # Where to probe readiness: HTTP_ADDR's port, on loopback unless it names one host.
 port=${HTTP_ADDR##*:}
@@ -113,6 +115,7 @@ fi
 cat <<EOF
 
   Shortlink is running at $PUBLIC_URL
+  metrics:  http://$METRICS_ADDR/metrics
   operator: $OPERATOR_EMAIL
   password: $OPERATOR_PASSWORD
 $([ -n "${SMTP_URL:-}" ] || echo "
