@@ -25,6 +25,7 @@ import (
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/mail"
+	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
@@ -41,6 +42,7 @@ type App struct {
 	ids      *postgres.IDSource
 	links    *link.Service
 	accounts *account.Service
+	plans    *plan.Service
 	// refreshTokens is purged of expired sessions in the background.
 	refreshTokens *postgres.RefreshTokenStore
 	// changes is the feed of committed link changes and reservations; sync and reservations
@@ -159,13 +161,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, fmt.Errorf("operator account: %w", err)
 		}
 	}
+	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
 	a.api, err = httpapi.New(httpapi.Deps{
-		Links: a.links, Accounts: accounts, Auth: authSvc, Log: log,
+		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
 		TrustedProxies: cfg.TrustedProxies,
 	})
 	if err != nil {
 		a.links.Close()
+		a.plans.Close()
 		db.Close()
 		return nil, err
 	}
@@ -462,6 +466,7 @@ func (a *App) Close(ctx context.Context) error {
 		}
 	}
 	a.links.Close()
+	a.plans.Close() // after the links, whose failed creates give their quota back
 	a.accounts.Close()
 	if a.stop != nil {
 		a.stop()

@@ -17,6 +17,7 @@ const (
 	Conflict        = "conflict"
 	PlanRequired    = "plan_required"
 	QuotaExceeded   = "quota_exceeded"
+	TrialUsed       = "trial_used"
 	RateLimited     = "rate_limited"
 	TooLarge        = "too_large"
 	Unavailable     = "unavailable"

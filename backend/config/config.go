@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Config is every setting of a Shortlink process; the README lists each variable.
@@ -50,6 +52,9 @@ type Config struct {
 	// every node keeps their IDs in memory until the issued range reaches them.
 	CodeAliasesPerWorkspace int   `env:"CODE_ALIASES_PER_WORKSPACE" envDefault:"1000"`
 	MaxBodyBytes            int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
+
+	// PlanLimits overrides limits of the plans table: "free.links_per_month=500,…".
+	PlanLimits string `env:"PLAN_LIMITS"`
 
 	// PasswordHashConcurrency bounds the argon2id hashes running at once (19 MiB each); 0
 	// means the number of CPUs. PasswordHashWait bounds how long a sign-in queues for one.
@@ -88,6 +93,9 @@ type Config struct {
 	Public         *url.URL `env:"-"`
 	CodeKeyBytes   []byte   `env:"-"`
 	CodeTweakBytes []byte   `env:"-"`
+
+	// Plans is the plans table with PLAN_LIMITS applied.
+	Plans plan.Table `env:"-"`
 }
 
 // Load reads the environment and validates it; errors name the variable at fault.
@@ -204,6 +212,9 @@ func (c *Config) finish() error {
 		} else if c.MetricsAddr == c.HTTPAddr && !strings.HasSuffix(c.MetricsAddr, ":0") {
 			errs = append(errs, errors.New("METRICS_ADDR must differ from HTTP_ADDR: metrics are never served to visitors"))
 		}
+	}
+	if c.Plans, err = plan.ParseTable(c.PlanLimits); err != nil {
+		errs = append(errs, fmt.Errorf("PLAN_LIMITS: %w", err))
 	}
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))

@@ -120,3 +120,18 @@ func TestBadValues(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanLimits(t *testing.T) {
+	if c := mustLoad(t); c.Plans["free"].Limits.LinksPerMonth != 100 || c.Plans["personal"].Limits.LinksPerMonth != 10000 {
+		t.Errorf("default plan limits: %+v", c.Plans)
+	}
+	c := mustLoad(t, "PLAN_LIMITS", "free.links_per_month=250,enterprise.requests_per_minute=unlimited")
+	if c.Plans["free"].Limits.LinksPerMonth != 250 || c.Plans["enterprise"].Limits.RequestsPerMinute.String() != "unlimited" {
+		t.Errorf("PLAN_LIMITS: %+v", c.Plans)
+	}
+	m := maps.Clone(minimal)
+	m["PLAN_LIMITS"] = "gold.members=2"
+	if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), "PLAN_LIMITS") {
+		t.Errorf("bad PLAN_LIMITS: %v", err)
+	}
+}

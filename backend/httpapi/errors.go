@@ -22,6 +22,7 @@ var statuses = map[string]int{
 	apperr.Conflict:        http.StatusConflict,
 	apperr.PlanRequired:    http.StatusForbidden,
 	apperr.QuotaExceeded:   http.StatusForbidden,
+	apperr.TrialUsed:       http.StatusConflict,
 	apperr.RateLimited:     http.StatusTooManyRequests,
 	apperr.TooLarge:        http.StatusRequestEntityTooLarge,
 	apperr.Unavailable:     http.StatusServiceUnavailable,

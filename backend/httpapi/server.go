@@ -16,6 +16,7 @@ import (
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Deps are what the API needs from the rest of the application.
@@ -23,6 +24,7 @@ type Deps struct {
 	Links    *link.Service
 	Accounts *account.Service
 	Auth     *auth.Service
+	Plans    *plan.Service
 	Log      *slog.Logger
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
@@ -39,6 +41,7 @@ type Server struct {
 	links         *link.Service
 	accounts      *account.Service
 	auth          *auth.Service
+	plans         *plan.Service
 	log           *slog.Logger
 	maxBody       int64
 	secureCookies bool
@@ -52,7 +55,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, accounts: d.Accounts, auth: d.Auth, log: d.Log,
+		links: d.Links, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 	}
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
@@ -101,6 +104,8 @@ func (s *Server) routes() {
 	ws.GET("", s.inWorkspace(account.PermRead), s.getWorkspace)
 	ws.PATCH("", s.inWorkspace(account.PermManage), s.updateWorkspace)
 	ws.DELETE("", s.inWorkspace(account.PermOwn), s.deleteWorkspace)
+	ws.GET("/plan", s.inWorkspace(account.PermRead), s.getPlan)
+	ws.POST("/trial", s.inWorkspace(account.PermManage), s.startTrial)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)

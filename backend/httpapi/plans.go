@@ -1,0 +1,43 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
+)
+
+// getPlan answers the workspace's effective plan, its features, limits and usage.
+func (s *Server) getPlan(c *gin.Context) {
+	st, err := s.plans.Status(c.Request.Context(), workspaceID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, st)
+}
+
+// trialWorkspace is the workspace answer of a started trial: the workspace with its end.
+type trialWorkspace struct {
+	*account.Workspace
+	TrialEndsAt *time.Time `json:"trial_ends_at"`
+}
+
+// startTrial puts the workspace on the trial; a workspace gets one (409 trial_used).
+func (s *Server) startTrial(c *gin.Context) {
+	ctx := c.Request.Context()
+	st, err := s.plans.StartTrial(ctx, workspaceID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws, err := s.accounts.Workspace(ctx, workspaceID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ws.Role = roleOf(c)
+	c.JSON(http.StatusOK, trialWorkspace{Workspace: ws, TrialEndsAt: st.TrialEndsAt})
+}

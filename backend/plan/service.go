@@ -1,0 +1,225 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// State is what is stored of a workspace's plan.
+type State struct {
+	WorkspaceID int64
+	// Plan is the plan as stored; Effective tells what it answers as now.
+	Plan        string
+	TrialEndsAt *time.Time
+	// TrialUsed is set once the workspace started its trial.
+	TrialUsed bool
+}
+
+// UsageChange is one workspace's part of a round of quota reservations.
+type UsageChange struct {
+	WorkspaceID int64
+	// Release gives back links reserved earlier that were not created after all.
+	Release int64
+	// Want is how many new links are asked for.
+	Want int64
+
+	// Set by the store: whether the workspace exists, its plan, the month's count before
+	// this round's reservations (after the release) and how many of Want were granted.
+	Found   bool
+	State   State
+	Used    int64
+	Granted int64
+}
+
+// Store keeps plan state and link usage. Every method is scoped to the workspaces it names.
+type Store interface {
+	// State returns a workspace's plan state; not_found if there is no such workspace.
+	State(ctx context.Context, workspaceID int64) (State, error)
+	// StartTrial puts a free workspace that never had a trial on the trial until endsAt and
+	// returns started=true. Otherwise it changes nothing and returns the state as it is
+	// (started=false); not_found if there is no such workspace.
+	StartTrial(ctx context.Context, workspaceID int64, endsAt time.Time) (st State, started bool, err error)
+	// SetTrialEnd moves the end of a workspace's trial; not_found if there is no such workspace.
+	SetTrialEnd(ctx context.Context, workspaceID int64, endsAt *time.Time) error
+	// Members counts a workspace's members.
+	Members(ctx context.Context, workspaceID int64) (int64, error)
+	// LinksCreated is the number of new links counted for a workspace in month (the first
+	// day of a month, UTC).
+	LinksCreated(ctx context.Context, workspaceID int64, month time.Time) (int64, error)
+	// ChangeUsage applies a round of releases and reservations to month's counts at once:
+	// for each workspace found it calls grant with its state, its count after the release and
+	// what it wants, and adds what grant returns. Rounds on every node are serialised per
+	// workspace, so the counts stay exact under any concurrency.
+	ChangeUsage(ctx context.Context, month time.Time, changes []*UsageChange, grant func(c *UsageChange) int64) error
+}
+
+// Usage is what a workspace has used of its limits.
+type Usage struct {
+	LinksThisMonth int64 `json:"links_this_month"`
+	Members        int64 `json:"members"`
+}
+
+// Status is a workspace's plan as the API shows it: GET …/plan.
+type Status struct {
+	// Plan is the effective plan: a lapsed trial is free.
+	Plan        string           `json:"plan"`
+	TrialEndsAt *time.Time       `json:"trial_ends_at"`
+	TrialUsed   bool             `json:"trial_used"`
+	Features    map[Feature]bool `json:"features"`
+	Limits      Limits           `json:"limits"`
+	Usage       Usage            `json:"usage"`
+}
+
+// Service answers plan questions about workspaces: their plan, trial, limits and usage.
+type Service struct {
+	store Store
+	gate  *Gate
+	now   func() time.Time
+	quota *reserver
+	log   *slog.Logger
+}
+
+// NewService returns the plan service; now is its clock (nil: time.Now). Close stops it.
+func NewService(store Store, gate *Gate, now func() time.Time, log *slog.Logger) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	s := &Service{store: store, gate: gate, now: now, log: log}
+	s.quota = newReserver(store, s.grant, now, log)
+	return s
+}
+
+// Close writes the releases still queued and stops taking reservations.
+func (s *Service) Close() { s.quota.close() }
+
+// Gate is the service's gate, for pure checks where the plan is known.
+func (s *Service) Gate() *Gate { return s.gate }
+
+// MonthOf is the first instant of t's calendar month in UTC: the key of the monthly quota.
+func MonthOf(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// Effective returns the plan a workspace is on now (a lapsed trial is free).
+func (s *Service) Effective(ctx context.Context, workspaceID int64) (string, error) {
+	st, err := s.store.State(ctx, workspaceID)
+	if err != nil {
+		return "", fmt.Errorf("plan of workspace: %w", err)
+	}
+	return Effective(st.Plan, s.now(), st.TrialEndsAt), nil
+}
+
+// Status returns the workspace's effective plan, its features, limits and usage.
+func (s *Service) Status(ctx context.Context, workspaceID int64) (*Status, error) {
+	st, err := s.store.State(ctx, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("plan status: %w", err)
+	}
+	u, err := s.Usage(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	p := s.gate.Plan(Effective(st.Plan, s.now(), st.TrialEndsAt))
+	out := &Status{
+		Plan:        p.Name,
+		TrialEndsAt: st.TrialEndsAt,
+		TrialUsed:   st.TrialUsed,
+		Features:    make(map[Feature]bool, len(Features)),
+		Limits:      p.Limits,
+		Usage:       u,
+	}
+	for _, f := range Features {
+		out.Features[f] = p.Has(f)
+	}
+	return out, nil
+}
+
+// StartTrial puts a free workspace on the trial for TrialLength. Returns trial_used (409) if
+// the workspace had its trial already, conflict if it is on a paid plan.
+func (s *Service) StartTrial(ctx context.Context, workspaceID int64) (State, error) {
+	st, started, err := s.store.StartTrial(ctx, workspaceID, s.now().Add(TrialLength).UTC().Truncate(time.Microsecond))
+	if err != nil {
+		return State{}, fmt.Errorf("start trial: %w", err)
+	}
+	switch {
+	case started:
+		return st, nil
+	case st.TrialUsed:
+		return State{}, apperr.Errorf(apperr.TrialUsed, "this workspace has had its trial; a workspace gets one")
+	}
+	return State{}, apperr.Errorf(apperr.Conflict, "this workspace is on the %s plan; the trial is for free workspaces", st.Plan)
+}
+
+// Usage returns the links created this month (UTC) and the members of a workspace.
+func (s *Service) Usage(ctx context.Context, workspaceID int64) (Usage, error) {
+	links, err := s.store.LinksCreated(ctx, workspaceID, MonthOf(s.now()))
+	if err != nil {
+		return Usage{}, fmt.Errorf("link usage: %w", err)
+	}
+	members, err := s.store.Members(ctx, workspaceID)
+	if err != nil {
+		return Usage{}, fmt.Errorf("member usage: %w", err)
+	}
+	return Usage{LinksThisMonth: links, Members: members}, nil
+}
+
+// Require returns plan_required unless the workspace's plan unlocks f.
+func (s *Service) Require(ctx context.Context, workspaceID int64, f Feature) error {
+	p, err := s.Effective(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	return s.gate.Require(p, f)
+}
+
+// CheckLinkFields is Gate.CheckLinkFields for a workspace. It reads the plan only when one
+// of fields is gated, so a create with none of them costs nothing here.
+func (s *Service) CheckLinkFields(ctx context.Context, workspaceID int64, fields []string, isEdit bool) error {
+	if !s.gate.anyGated(fields, isEdit) {
+		return nil
+	}
+	p, err := s.Effective(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	return s.gate.CheckLinkFields(p, fields, isEdit)
+}
+
+// CheckMembers returns quota_exceeded when the workspace may not take adding more members.
+// Two additions at the same moment may both pass: the limit can be passed by one at a race.
+func (s *Service) CheckMembers(ctx context.Context, workspaceID int64, adding int64) error {
+	p, err := s.Effective(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.Members(ctx, workspaceID)
+	if err != nil {
+		return fmt.Errorf("check members: %w", err)
+	}
+	return s.gate.CheckMembers(p, n, adding)
+}
+
+// Reserve takes n new links from the workspace's quota for this month and returns how many
+// it granted: the first k of the n (in the caller's order). When k < n the error is
+// quota_exceeded naming the limit, and it belongs to rows k…n-1; any other error grants
+// none. Concurrent calls are written together, one short transaction per round for every
+// workspace at once, so there is no per-create round trip and the count stays exact across
+// nodes. Links reserved and then not created must be given back with Release.
+func (s *Service) Reserve(ctx context.Context, workspaceID int64, n int) (int, error) {
+	return s.quota.reserve(ctx, workspaceID, int64(n))
+}
+
+// Release gives back n links reserved but not created (their insert failed). It does not
+// wait: the release is written with the next round.
+func (s *Service) Release(workspaceID int64, n int) { s.quota.release(workspaceID, int64(n)) }
+
+// grant is the quota rule applied inside a round: how many of c.Want fit, and the
+// quota_exceeded error of the rest.
+func (s *Service) grant(c *UsageChange) (int64, error) {
+	return s.gate.GrantLinks(Effective(c.State.Plan, s.now(), c.State.TrialEndsAt), c.Used, c.Want)
+}
