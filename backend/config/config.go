@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"reflect"
 	"runtime"
@@ -27,6 +28,8 @@ type Config struct {
 	// ShortHosts are extra host names answered as the service's own short domain.
 	ShortHosts     []string `env:"SHORT_HOSTS" envSeparator:","`
 	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
+	// TrustedProxyNets is TrustedProxies parsed (an address is a one-address network).
+	TrustedProxyNets []netip.Prefix `env:"-"`
 
 	JWTSecret       string        `env:"JWT_SECRET,required"`
 	AccessTokenTTL  time.Duration `env:"ACCESS_TOKEN_TTL" envDefault:"15m"`
@@ -171,6 +174,11 @@ func (c *Config) finish() error {
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
 	}
+	nets, err := parsePrefixes(c.TrustedProxies)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %w", err))
+	}
+	c.TrustedProxyNets = nets
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
 	}
@@ -190,3 +198,23 @@ func (c Config) ShortHostnames() []string {
 
 // SecureCookies reports whether cookies must carry the Secure flag.
 func (c Config) SecureCookies() bool { return c.Public.Scheme == "https" }
+
+// parsePrefixes reads addresses and CIDRs ("10.0.0.0/8", "192.0.2.7", "fd00::/8"); empty items
+// are skipped.
+func parsePrefixes(items []string) ([]netip.Prefix, error) {
+	var nets []netip.Prefix
+	for _, item := range items {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			nets = append(nets, p.Masked())
+		} else if a, err := netip.ParseAddr(item); err == nil && a.Zone() == "" {
+			nets = append(nets, netip.PrefixFrom(a, a.BitLen()))
+		} else {
+			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR", item)
+		}
+	}
+	return nets, nil
+}
