@@ -1,11 +1,11 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend test run bench fmt clean
+.PHONY: build frontend geoip test run bench fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
 
-build: frontend
+build: frontend geoip
 	go build -o bin/shortlink ./backend/cmd/shortlink
 	go build -o bin/shortlink-worker ./worker/cmd/shortlink-worker
 
@@ -19,6 +19,11 @@ frontend:
 	else \
 		npm --prefix frontend ci && npm --prefix frontend run build; \
 	fi
+
+# The free DB-IP Lite country database into data/geoip/ (git-ignored), used when GEOIP_DB is
+# unset. Skipped when it is there; a registry out of reach only prints a warning.
+geoip:
+	@deploy/geoip/fetch.sh
 
 test:
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations); \

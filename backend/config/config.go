@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"reflect"
 	"runtime"
@@ -32,6 +33,8 @@ type Config struct {
 	// ShortHosts are extra host names answered as the service's own short domain.
 	ShortHosts     []string `env:"SHORT_HOSTS" envSeparator:","`
 	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
+	// TrustedProxyNets is TrustedProxies parsed (an address is a one-address network).
+	TrustedProxyNets []netip.Prefix `env:"-"`
 
 	JWTSecret       string        `env:"JWT_SECRET,required"`
 	AccessTokenTTL  time.Duration `env:"ACCESS_TOKEN_TTL" envDefault:"15m"`
@@ -216,6 +219,11 @@ func (c *Config) finish() error {
 	if c.Plans, err = plan.ParseTable(c.PlanLimits); err != nil {
 		errs = append(errs, fmt.Errorf("PLAN_LIMITS: %w", err))
 	}
+	nets, err := parsePrefixes(c.TrustedProxies)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %w", err))
+	}
+	c.TrustedProxyNets = nets
 	for i, h := range c.ShortHosts {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
 	}
@@ -265,3 +273,23 @@ func (c Config) ShortHostnames() []string {
 
 // SecureCookies reports whether cookies must carry the Secure flag.
 func (c Config) SecureCookies() bool { return c.Public.Scheme == "https" }
+
+// parsePrefixes reads addresses and CIDRs ("10.0.0.0/8", "192.0.2.7", "fd00::/8"); empty items
+// are skipped.
+func parsePrefixes(items []string) ([]netip.Prefix, error) {
+	var nets []netip.Prefix
+	for _, item := range items {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			nets = append(nets, p.Masked())
+		} else if a, err := netip.ParseAddr(item); err == nil && a.Zone() == "" {
+			nets = append(nets, netip.PrefixFrom(a, a.BitLen()))
+		} else {
+			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR", item)
+		}
+	}
+	return nets, nil
+}

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"fmt"
 	"maps"
 	"runtime"
 	"strings"
@@ -133,5 +134,23 @@ func TestPlanLimits(t *testing.T) {
 	m["PLAN_LIMITS"] = "gold.members=2"
 	if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), "PLAN_LIMITS") {
 		t.Errorf("bad PLAN_LIMITS: %v", err)
+	}
+}
+
+func TestTrustedProxies(t *testing.T) {
+	c := mustLoad(t, "TRUSTED_PROXIES", " 10.0.0.0/8, 192.0.2.7 ,fd00::/8,,2001:db8::1,172.16.5.4/12")
+	got := fmt.Sprint(c.TrustedProxyNets)
+	if want := "[10.0.0.0/8 192.0.2.7/32 fd00::/8 2001:db8::1/128 172.16.0.0/12]"; got != want {
+		t.Errorf("TRUSTED_PROXIES parsed as %s, want %s", got, want)
+	}
+	if c := mustLoad(t); c.TrustedProxyNets != nil {
+		t.Errorf("no TRUSTED_PROXIES: %v", c.TrustedProxyNets)
+	}
+	for _, bad := range []string{"10.0.0.0/33", "proxy.example", "10.0.0.1:80", "fe80::1%eth0"} {
+		m := maps.Clone(minimal)
+		m["TRUSTED_PROXIES"] = bad
+		if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
+			t.Errorf("TRUSTED_PROXIES=%q: error %v, want one naming TRUSTED_PROXIES", bad, err)
+		}
 	}
 }

@@ -1,0 +1,177 @@
+// Package crawlers tells user agents of robots from those of people: search engines, the
+// link-preview fetchers of chat and mail apps, safe-links scanners, HTTP libraries and
+// headless browsers.
+//
+// The list is monperrus/crawler-user-agents (MIT, vendored as crawler-user-agents.json with
+// its LICENSE) plus the project's own patterns in extra.go. Checking 1,500 regular expressions
+// one by one, or as one alternation, costs tens of microseconds in Go; instead every pattern
+// yields strings of which one must occur in whatever it matches, an Aho-Corasick automaton
+// finds those strings in one pass over the user agent, and only the patterns whose strings
+// occur are run.
+package crawlers
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+//go:embed crawler-user-agents.json
+var listJSON []byte
+
+// Matcher holds the compiled list; it is safe for concurrent use.
+type Matcher struct {
+	ac       *automaton
+	byString [][]int32 // string index → patterns that require it
+	always   []int32   // patterns with no required string, tried on every user agent
+	patterns []pattern
+}
+
+type pattern struct {
+	source string
+	// kind says what proves a match once a required string was found.
+	kind  int
+	plain string         // kindContains: the pattern is this case-sensitive text
+	re    *regexp.Regexp // kindRegexp
+}
+
+const (
+	kindFound    = iota // the pattern is a case-insensitive literal: finding it is the match
+	kindContains        // a case-sensitive literal: strings.Contains decides
+	kindRegexp
+)
+
+// New compiles the vendored list and the project's own patterns.
+func New() (*Matcher, error) {
+	var list []struct {
+		Pattern string `json:"pattern"`
+	}
+	if err := json.Unmarshal(listJSON, &list); err != nil {
+		return nil, fmt.Errorf("crawlers: read crawler-user-agents.json: %w", err)
+	}
+	sources := make([]string, 0, len(list)+len(extra))
+	for _, e := range list {
+		sources = append(sources, e.Pattern)
+	}
+	sources = append(sources, extra...)
+	return compile(sources)
+}
+
+func compile(sources []string) (*Matcher, error) {
+	m := &Matcher{patterns: make([]pattern, 0, len(sources))}
+	index := map[string]int32{}
+	var strs []string
+	for _, src := range sources {
+		parsed, err := syntax.Parse(src, syntax.Perl)
+		if err != nil {
+			return nil, fmt.Errorf("crawlers: pattern %q: %w", src, err)
+		}
+		parsed = parsed.Simplify()
+		p := pattern{source: src, kind: kindRegexp}
+		if parsed.Op == syntax.OpLiteral {
+			if parsed.Flags&syntax.FoldCase == 0 {
+				p.kind, p.plain = kindContains, string(parsed.Rune)
+			} else if s, ok := literal(parsed); ok && len(s) == len(string(parsed.Rune)) {
+				p.kind = kindFound
+			}
+		}
+		if p.kind == kindRegexp {
+			if p.re, err = regexp.Compile(src); err != nil {
+				return nil, fmt.Errorf("crawlers: pattern %q: %w", src, err)
+			}
+		}
+		id := int32(len(m.patterns))
+		m.patterns = append(m.patterns, p)
+
+		req := required(parsed)
+		if score(req) == 0 {
+			m.always = append(m.always, id)
+			continue
+		}
+		for _, s := range dedupe(req) {
+			si, ok := index[s]
+			if !ok {
+				si = int32(len(strs))
+				index[s] = si
+				strs = append(strs, s)
+				m.byString = append(m.byString, nil)
+			}
+			m.byString[si] = append(m.byString[si], id)
+		}
+	}
+	m.ac = newAutomaton(strs)
+	return m, nil
+}
+
+func dedupe(set []string) []string {
+	out := set[:0:0]
+	for _, s := range set {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == s
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Match reports whether ua is a robot's user agent. An empty user agent is one: browsers
+// always send theirs.
+func (m *Matcher) Match(ua string) bool { return m.find(ua) >= 0 || blank(ua) }
+
+// Which is the pattern that makes ua a robot's, "" when none does (an empty user agent
+// answers "(empty)"); for tests and investigations.
+func (m *Matcher) Which(ua string) string {
+	if i := m.find(ua); i >= 0 {
+		return m.patterns[i].source
+	}
+	if blank(ua) {
+		return "(empty)"
+	}
+	return ""
+}
+
+func blank(ua string) bool {
+	ua = strings.TrimSpace(ua)
+	return ua == "" || ua == "-"
+}
+
+func (m *Matcher) find(ua string) int {
+	found := -1
+	m.ac.scan(ua, func(strs []int32) bool {
+		for _, si := range strs {
+			for _, pi := range m.byString[si] {
+				if m.patterns[pi].match(ua) {
+					found = int(pi)
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if found >= 0 {
+		return found
+	}
+	for _, pi := range m.always {
+		if m.patterns[pi].re.MatchString(ua) {
+			return int(pi)
+		}
+	}
+	return -1
+}
+
+func (p *pattern) match(ua string) bool {
+	switch p.kind {
+	case kindFound:
+		return true
+	case kindContains:
+		return strings.Contains(ua, p.plain)
+	default:
+		return p.re.MatchString(ua)
+	}
+}

@@ -1,0 +1,133 @@
+package crawlers
+
+import (
+	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
+)
+
+// required returns strings of which at least one occurs, ASCII-lower-cased, in every text the
+// expression matches; nil when no such set was found (the expression must then be tried on
+// every user agent). It is a prefilter: a hit says "maybe", the expression decides.
+func required(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if s, ok := literal(re); ok {
+			return []string{s}
+		}
+		// Runes that cannot be folded to one byte string: keep the longest foldable run.
+		return required(&syntax.Regexp{Op: syntax.OpConcat, Sub: splitLiteral(re)})
+	case syntax.OpCharClass:
+		if s, ok := literal(re); ok {
+			return []string{s}
+		}
+	case syntax.OpCapture:
+		return required(re.Sub[0])
+	case syntax.OpPlus:
+		return required(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return required(re.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range re.Sub {
+			s := required(sub)
+			if s == nil {
+				return nil
+			}
+			all = append(all, s...)
+		}
+		return all
+	case syntax.OpConcat:
+		// Adjacent literal pieces join into one run; the best candidate is the run or the
+		// sub-expression whose shortest required string is longest.
+		var best []string
+		run := ""
+		consider := func(set []string) {
+			if score(set) > score(best) {
+				best = set
+			}
+		}
+		for _, sub := range re.Sub {
+			if s, ok := literal(sub); ok {
+				run += s
+				continue
+			}
+			if run != "" {
+				consider([]string{run})
+				run = ""
+			}
+			if set := required(sub); set != nil {
+				consider(set)
+			}
+		}
+		if run != "" {
+			consider([]string{run})
+		}
+		return best
+	}
+	return nil
+}
+
+// score is the length of the shortest string of a set: how selective it is as a prefilter.
+func score(set []string) int {
+	if len(set) == 0 {
+		return 0
+	}
+	m := len(set[0])
+	for _, s := range set[1:] {
+		m = min(m, len(s))
+	}
+	return m
+}
+
+// literal is the ASCII-lower-cased text of an expression that matches exactly one string up
+// to ASCII case: a literal, or a class such as [wW].
+func literal(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, r := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 && r >= utf8.RuneSelf && foldable(r) {
+				return "", false
+			}
+			b = utf8.AppendRune(b, lower(r))
+		}
+		return string(b), true
+	case syntax.OpCharClass:
+		rs := re.Rune
+		switch {
+		case len(rs) == 2 && rs[0] == rs[1]:
+			return string(lower(rs[0])), true
+		case len(rs) == 4 && rs[0] == rs[1] && rs[2] == rs[3] &&
+			rs[0] >= 'A' && rs[0] <= 'Z' && rs[2] == rs[0]+'a'-'A':
+			return string(rs[2]), true
+		}
+	}
+	return "", false
+}
+
+// splitLiteral turns a literal into a concatenation of one-rune literals, so that required can
+// skip the runes it cannot fold.
+func splitLiteral(re *syntax.Regexp) []*syntax.Regexp {
+	subs := make([]*syntax.Regexp, len(re.Rune))
+	for i, r := range re.Rune {
+		op := syntax.OpLiteral
+		if re.Flags&syntax.FoldCase != 0 && r >= utf8.RuneSelf && foldable(r) {
+			op = syntax.OpAnyChar // stands for "not a fixed byte string"
+		}
+		subs[i] = &syntax.Regexp{Op: op, Flags: re.Flags, Rune: []rune{r}}
+	}
+	return subs
+}
+
+// foldable reports whether r has other case forms, which a byte-level prefilter cannot follow.
+func foldable(r rune) bool { return unicode.SimpleFold(r) != r }
+
+func lower(r rune) rune {
+	if r >= 'A' && r <= 'Z' {
+		return r + 'a' - 'A'
+	}
+	return r
+}
