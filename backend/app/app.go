@@ -29,6 +29,7 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/visitor/geoip"
 	"github.com/shortlink/shortlink/frontend"
 )
 
@@ -43,6 +44,8 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// geo is the GeoIP country database; nil when there is none.
+	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
 	refreshTokens *postgres.RefreshTokenStore
 	// changes is the feed of committed link changes and reservations; sync and reservations
@@ -87,7 +90,20 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, fmt.Errorf("codes: %w", err)
 	}
 
-	a := &App{cfg: cfg, log: log, db: db, redis: rc, static: frontend.Handler(cfg.SecureCookies())}
+	geo, err := geoip.Load(cfg.GeoIPDB)
+	switch {
+	case errors.Is(err, geoip.ErrUnavailable):
+		log.Warn("no GeoIP database: links with geo rules or country targets are refused", "err", err)
+	case err != nil:
+		db.Close()
+		return nil, fmt.Errorf("GEOIP_DB: %w", err)
+	default:
+		log.Info("geoip", "database", geo.String())
+	}
+
+	a := &App{cfg: cfg, log: log, db: db, redis: rc, geo: geo, static: frontend.Handler(cfg.SecureCookies())}
+	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
+	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
 	a.ids = postgres.NewIDSource(db)
@@ -103,6 +119,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Writers:  cfg.CreateWriters,
 		BatchMax: cfg.CreateBatchMax,
 
+		Plans:        a.plans,
+		Passwords:    hasher,
+		GeoAvailable: geo != nil,
+
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 	}, log)
 
@@ -113,7 +133,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RefreshTTL:   cfg.RefreshTokenTTL,
 		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
-	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.LimitInvitations(auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log), cfg.InvitesPerHour)
 	a.accounts = accounts
@@ -161,7 +180,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, fmt.Errorf("operator account: %w", err)
 		}
 	}
-	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
@@ -482,5 +500,8 @@ func (a *App) Close(ctx context.Context) error {
 		a.redis.Close()
 	}
 	a.db.Close()
+	if a.geo != nil {
+		a.geo.Close()
+	}
 	return errors.Join(errs...)
 }

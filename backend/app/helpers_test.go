@@ -287,3 +287,12 @@ func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
 	r.json(s.t, &l)
 	return l
 }
+
+// setPlan puts the tenant's workspace on plan, as an operator does.
+func (s *server) setPlan(tn tenant, plan string) {
+	s.t.Helper()
+	r := s.do("PATCH", fmt.Sprintf("/api/v1/admin/workspaces/%d", tn.WorkspaceID), s.operatorToken(), map[string]any{"plan": plan})
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("set plan %s: %d %s", plan, r.Status, r.Body)
+	}
+}

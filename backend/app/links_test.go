@@ -19,6 +19,7 @@ import (
 func TestBatchCreate(t *testing.T) {
 	s := newDeployment(t).start(t)
 	tn := s.signup("batch@example.com")
+	s.setPlan(tn, "enterprise")
 	path := fmt.Sprintf("/api/v1/workspaces/%d/links/batch", tn.WorkspaceID)
 	r := s.do("POST", path, tn.Key, map[string]any{"links": []map[string]any{
 		{"url": "https://example.com/1"},

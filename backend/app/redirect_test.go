@@ -33,6 +33,7 @@ func TestLinkCreatedOnOneNodeRedirectsOnAnother(t *testing.T) {
 	d := newDeployment(t)
 	a, b := d.start(t), d.start(t)
 	tn := a.signup("alice@example.com")
+	a.setPlan(tn, "enterprise") // edits of the target
 
 	// b looks the alias up before it exists: the miss is cached, and must not outlive the create.
 	if r := b.visit("GET", "/spring-sale"); r.Status != http.StatusNotFound {

@@ -76,6 +76,7 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 	d.env["REDIS_URL"] = rs.url()
 	a, b := d.start(t), d.start(t)
 	tn := a.signup("pause@example.com")
+	a.setPlan(tn, "enterprise") // edits of the target
 	other := a.signup("pause-other@example.com")
 	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
 	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
@@ -140,6 +141,7 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 	d.env["REDIS_URL"] = rs.url()
 	a, b := d.start(t), d.start(t)
 	tn := a.signup("restart@example.com")
+	a.setPlan(tn, "enterprise")
 	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
 	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
 	for _, l := range []linkJSON{edited, disabled} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 func (s *Server) createLink(c *gin.Context) {
@@ -24,7 +25,7 @@ func (s *Server) createLink(c *gin.Context) {
 	if !created {
 		status = http.StatusOK
 	}
-	c.JSON(status, l)
+	c.JSON(status, answerLink(l))
 }
 
 type batchRequest struct {
@@ -32,7 +33,7 @@ type batchRequest struct {
 }
 
 type batchResult struct {
-	Link    *link.Link   `json:"link,omitempty"`
+	Link    *linkAnswer  `json:"link,omitempty"`
 	Created bool         `json:"created,omitempty"`
 	Error   *errorDetail `json:"error,omitempty"`
 }
@@ -47,6 +48,10 @@ func (s *Server) createLinks(c *gin.Context) {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "links must hold 1 to %d links", link.MaxBatch))
 		return
 	}
+	if err := s.plans.Require(c.Request.Context(), workspaceID(c), plan.Batch); err != nil {
+		s.fail(c, err)
+		return
+	}
 	results := s.links.CreateBatch(c.Request.Context(), workspaceID(c), userID(c), req.Links)
 	out := make([]batchResult, len(results))
 	for i, r := range results {
@@ -58,7 +63,7 @@ func (s *Server) createLinks(c *gin.Context) {
 			out[i].Error = &errorDetail{Code: code, Message: apperr.MessageOf(r.Err)}
 			continue
 		}
-		out[i].Link, out[i].Created = r.Link, r.Created
+		out[i].Link, out[i].Created = answerLink(r.Link), r.Created
 	}
 	c.JSON(http.StatusOK, gin.H{"results": out})
 }
@@ -74,7 +79,7 @@ func (s *Server) getLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, l)
+	c.JSON(http.StatusOK, answerLink(l))
 }
 
 func (s *Server) listLinks(c *gin.Context) {
@@ -93,10 +98,7 @@ func (s *Server) listLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if links == nil {
-		links = []*link.Link{}
-	}
-	c.JSON(http.StatusOK, gin.H{"links": links, "next_cursor": cursor(next)})
+	c.JSON(http.StatusOK, gin.H{"links": answerLinks(links), "next_cursor": cursor(next)})
 }
 
 func (s *Server) lookupLink(c *gin.Context) {
@@ -105,7 +107,7 @@ func (s *Server) lookupLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, l)
+	c.JSON(http.StatusOK, answerLink(l))
 }
 
 func (s *Server) updateLink(c *gin.Context) {
@@ -124,7 +126,7 @@ func (s *Server) updateLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, l)
+	c.JSON(http.StatusOK, answerLink(l))
 }
 
 func (s *Server) deleteLink(c *gin.Context) {

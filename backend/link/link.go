@@ -17,24 +17,27 @@ const (
 // DefaultDomain is the domain_id of the service's own short domain.
 const DefaultDomain int64 = 0
 
-// Link is a short link: a key on a domain that sends visitors to URL.
+// Link is a short link: a key on a domain that sends visitors to URL. Its JSON form is how the
+// shared cache stores it (short names: a million of them fit in little memory); the API's
+// answer is built from it in httpapi. Domain and ShortURL are derived, never stored.
 type Link struct {
-	ID             int64      `json:"id"`
-	WorkspaceID    int64      `json:"workspace_id"`
-	DomainID       int64      `json:"-"`
-	Domain         string     `json:"domain"`
-	Key            string     `json:"code"`
-	IsAlias        bool       `json:"is_alias"`
-	ShortURL       string     `json:"short_url"`
-	URL            string     `json:"url"`
-	Title          string     `json:"title"`
-	RedirectStatus int        `json:"redirect_status"`
-	ForwardQuery   bool       `json:"forward_query"`
-	Status         string     `json:"status"`
-	ExpiresAt      *time.Time `json:"expires_at"`
-	CreatedBy      *int64     `json:"created_by,omitempty"`
-	CreatedAt      time.Time  `json:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at"`
+	ID             int64      `json:"i"`
+	WorkspaceID    int64      `json:"w"`
+	DomainID       int64      `json:"d"`
+	Domain         string     `json:"-"`
+	Key            string     `json:"k"`
+	IsAlias        bool       `json:"a,omitempty"`
+	ShortURL       string     `json:"-"`
+	URL            string     `json:"u"`
+	Title          string     `json:"t,omitempty"`
+	RedirectStatus int        `json:"r"`
+	ForwardQuery   bool       `json:"f,omitempty"`
+	Status         string     `json:"s"`
+	ExpiresAt      *time.Time `json:"e,omitempty"`
+	Rules          Rules      `json:"x,omitzero"`
+	CreatedBy      *int64     `json:"b,omitempty"`
+	CreatedAt      time.Time  `json:"c"`
+	UpdatedAt      time.Time  `json:"m"`
 }
 
 // Expired reports whether the link is past its expiry at t.
@@ -49,6 +52,7 @@ type Input struct {
 	RedirectStatus int        `json:"redirect_status,omitempty"`
 	ForwardQuery   bool       `json:"forward_query,omitempty"`
 	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
+	RuleFields
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
 	Dedupe bool `json:"dedupe,omitempty"`
@@ -62,6 +66,9 @@ type Patch struct {
 	ForwardQuery   Opt[bool]       `json:"forward_query"`
 	Status         Opt[string]     `json:"status"`
 	ExpiresAt      Opt[*time.Time] `json:"expires_at"`
+	RuleFields
+	// Rules is the edit RuleFields make, with the password hashed: what the store writes.
+	Rules RulesEdit `json:"-"`
 }
 
 // Filter selects a page of a workspace's links, newest first.

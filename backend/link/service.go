@@ -31,21 +31,47 @@ type Options struct {
 	OwnHosts []string
 	Writers  int
 	BatchMax int
+	// Plans gates rule fields and counts new links against the month's quota; nil lets
+	// everything through.
+	Plans Plans
+	// Passwords hashes link passwords.
+	Passwords Passwords
+	// GeoAvailable says whether the server has a GeoIP database: geo rules need one.
+	GeoAvailable bool
 	// MaxCodeAliases bounds a workspace's custom aliases shaped like generated codes, which
 	// every node keeps in memory until the ID range reaches them; 0 allows none.
 	MaxCodeAliases int
 }
 
+// Plans is what the link service asks of the workspace's plan.
+type Plans interface {
+	// CheckLinkFields answers plan_required for the first field (§13.1 names) the plan lacks.
+	CheckLinkFields(ctx context.Context, workspaceID int64, fields []string, isEdit bool) error
+	// Reserve takes n links from the month's quota: the first k granted, quota_exceeded for
+	// the rest.
+	Reserve(ctx context.Context, workspaceID int64, n int) (int, error)
+	// Release gives back links reserved and not created.
+	Release(workspaceID int64, n int)
+}
+
+// Passwords hashes passwords (argon2id, bounded: see auth.Hasher).
+type Passwords interface {
+	Hash(ctx context.Context, password string) (string, error)
+}
+
 // Service creates, edits and finds links.
 type Service struct {
-	store    Store
-	ids      IDs
-	codec    *code.Codec
-	cache    Cache
-	batch    *batcher
-	base     string
-	domain   string
-	ownHosts []string
+	store     Store
+	ids       IDs
+	codec     *code.Codec
+	cache     Cache
+	batch     *batcher
+	base      string
+	domain    string
+	ownHosts  []string
+	plans     Plans
+	passwords Passwords
+	ruleCheck RuleCheck
 	// maxCodeAliases bounds each workspace's reserved IDs (Options.MaxCodeAliases).
 	maxCodeAliases int
 	log            *slog.Logger
@@ -67,6 +93,9 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		log:      log,
 
 		maxCodeAliases: o.MaxCodeAliases,
+		plans:          o.Plans,
+		passwords:      o.Passwords,
+		ruleCheck:      RuleCheck{OwnHosts: o.OwnHosts, GeoAvailable: o.GeoAvailable},
 	}
 }
 
@@ -119,6 +148,7 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 		key    string
 	}
 	aliases := map[place]bool{}
+	var toWrite []int // rows that make a new link
 	for i, in := range ins {
 		l, existing, err := s.prepare(ctx, workspaceID, userID, in)
 		if err == nil && l != nil && l.IsAlias {
@@ -135,9 +165,28 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 			results[i].Link = s.decorate(existing)
 		default:
 			results[i].Link = l
-			waits[i] = s.batch.submit(l)
+			toWrite = append(toWrite, i)
 		}
 	}
+	// The month's quota is taken for the rows to be written, in input order: those past it
+	// are refused one by one.
+	granted := len(toWrite)
+	if s.plans != nil && len(toWrite) > 0 {
+		var qerr error
+		granted, qerr = s.plans.Reserve(ctx, workspaceID, len(toWrite))
+		for _, i := range toWrite[granted:] {
+			results[i] = Result{Err: qerr}
+		}
+	}
+	for _, i := range toWrite[:granted] {
+		waits[i] = s.batch.submit(results[i].Link)
+	}
+	failed := 0
+	defer func() {
+		if failed > 0 && s.plans != nil {
+			s.plans.Release(workspaceID, failed)
+		}
+	}()
 	for i, w := range waits {
 		if w == nil {
 			continue
@@ -152,6 +201,7 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 		}
 		if err != nil {
 			results[i] = Result{Err: s.writeError(err)}
+			failed++
 			continue
 		}
 		results[i].Created = true
@@ -201,8 +251,15 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}
-	// An alias asks for that very code, so there is nothing to dedupe against.
-	if in.Dedupe && in.Alias == "" {
+	if err := in.RuleFields.Validate(s.ruleCheck); err != nil {
+		return nil, nil, err
+	}
+	if err := s.checkPlan(ctx, workspaceID, in.RuleFields.Setting(), false); err != nil {
+		return nil, nil, err
+	}
+	// An alias asks for that very code, and rules ask for a link of their own, so there is
+	// nothing to dedupe against.
+	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
 		if err == nil {
 			return nil, existing, nil
@@ -210,6 +267,9 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		if !apperr.Is(err, apperr.NotFound) {
 			return nil, nil, fmt.Errorf("create link: dedupe: %w", err)
 		}
+	}
+	if err := s.applyRules(ctx, l, &in.RuleFields); err != nil {
+		return nil, nil, err
 	}
 	if in.Alias != "" {
 		if err := ValidateAlias(in.Alias); err != nil {
@@ -236,6 +296,42 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		return nil, nil, err
 	}
 	return l, nil, nil
+}
+
+// checkPlan answers plan_required when the workspace's plan lacks what fields need.
+func (s *Service) checkPlan(ctx context.Context, workspaceID int64, fields []string, isEdit bool) error {
+	if s.plans == nil || len(fields) == 0 {
+		return nil
+	}
+	return s.plans.CheckLinkFields(ctx, workspaceID, fields, isEdit)
+}
+
+// applyRules sets the new link's rules from validated fields, hashing its password.
+func (s *Service) applyRules(ctx context.Context, l *Link, f *RuleFields) error {
+	if !f.Any() {
+		return nil
+	}
+	hash, err := s.hashPassword(ctx, f)
+	if err != nil {
+		return err
+	}
+	l.Rules = f.Apply(Rules{}, hash)
+	return nil
+}
+
+// hashPassword hashes the password f sets, if any.
+func (s *Service) hashPassword(ctx context.Context, f *RuleFields) (string, error) {
+	if !f.Password.Set || f.Password.Value == nil {
+		return "", nil
+	}
+	if s.passwords == nil {
+		return "", errors.New("link passwords: no hasher configured")
+	}
+	hash, err := s.passwords.Hash(ctx, *f.Password.Value)
+	if err != nil {
+		return "", fmt.Errorf("hash link password: %w", err)
+	}
+	return hash, nil
 }
 
 func (s *Service) assignCode(ctx context.Context, l *Link) error {
@@ -383,6 +479,21 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 	if p.Status.Set && p.Status.Value != StatusActive && p.Status.Value != StatusDisabled {
 		return nil, apperr.Errorf(apperr.Invalid, "status must be active or disabled")
 	}
+	if err := p.RuleFields.Validate(s.ruleCheck); err != nil {
+		return nil, err
+	}
+	fields := p.RuleFields.Setting()
+	if p.URL.Set {
+		fields = append(fields, "url")
+	}
+	if err := s.checkPlan(ctx, workspaceID, fields, true); err != nil {
+		return nil, err
+	}
+	hash, err := s.hashPassword(ctx, &p.RuleFields)
+	if err != nil {
+		return nil, err
+	}
+	p.Rules = p.RuleFields.Edit(hash)
 	l, err := s.store.Update(ctx, workspaceID, id, p)
 	if err != nil {
 		return nil, err

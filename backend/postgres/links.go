@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,14 +25,20 @@ func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
 var _ link.Store = (*LinkStore)(nil)
 
 const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
-	forward_query, status, expires_at, created_by, created_at, updated_at`
+	forward_query, status, expires_at, rules, created_by, created_at, updated_at`
 
 func scanLink(row pgx.Row) (*link.Link, error) {
 	var l link.Link
 	var status int16
+	var rules []byte
 	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt)
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt)
 	l.RedirectStatus = int(status)
+	if err == nil && rules != nil {
+		if err = json.Unmarshal(rules, &l.Rules); err != nil {
+			err = fmt.Errorf("link %d: rules: %w", l.ID, err)
+		}
+	}
 	return &l, err
 }
 
@@ -51,8 +58,12 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	aliases, fwd := make([]bool, n), make([]bool, n)
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
-	created := make([]time.Time, n)
+	created, rules := make([]time.Time, n), make([]*string, n)
 	for i, l := range links {
+		if b := link.MarshalRules(&l.Rules); b != nil {
+			r := string(b)
+			rules[i] = &r
+		}
 		ids[i], ws[i], doms[i], keys[i] = l.ID, l.WorkspaceID, l.DomainID, l.Key
 		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
@@ -60,15 +71,15 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	}
 	rows, err := s.db.Pool.Query(ctx, `
 		INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
-			redirect_status, forward_query, status, expires_at, created_by, created_at, updated_at)
-		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, created
+			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at)
+		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created)
+			$13::bigint[], $14::timestamptz[], $15::text[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules)
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING id`,
-		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created)
+		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules)
 	if err != nil {
 		return nil, insertError(err)
 	}
@@ -200,6 +211,12 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 	}
 	if p.ExpiresAt.Set {
 		set("expires_at", p.ExpiresAt.Value)
+	}
+	if p.Rules.Set != nil || len(p.Rules.Unset) > 0 {
+		// Key by key: two edits of different rules made at once both stand.
+		args = append(args, p.Rules.Unset, p.Rules.Set)
+		n := len(args)
+		sets = append(sets, fmt.Sprintf("rules = nullif((coalesce(rules, '{}') - coalesce($%d::text[], '{}')) || coalesce($%d::jsonb, '{}'), '{}'::jsonb)", n-1, n))
 	}
 	if p.Status.Set {
 		args = append(args, p.Status.Value)

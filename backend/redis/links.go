@@ -44,20 +44,6 @@ func NewLinkCache(c *Client, bus *Bus, log *slog.Logger) *LinkCache {
 	return &LinkCache{c: c, bus: bus, log: log}
 }
 
-// cached is the stored form of a link: only what redirects need.
-type cached struct {
-	ID             int64      `json:"i"`
-	WorkspaceID    int64      `json:"w"`
-	DomainID       int64      `json:"d"`
-	Key            string     `json:"k"`
-	URL            string     `json:"u"`
-	RedirectStatus int        `json:"r"`
-	ForwardQuery   bool       `json:"f,omitempty"`
-	Status         string     `json:"s"`
-	ExpiresAt      *time.Time `json:"e,omitempty"`
-	Title          string     `json:"t,omitempty"`
-}
-
 func (lc *LinkCache) key(domainID int64, key string) string {
 	return lc.c.Key("link:" + strconv.FormatInt(domainID, 10) + ":" + key)
 }
@@ -66,11 +52,10 @@ func (lc *LinkCache) key(domainID int64, key string) string {
 // and exact in the doubles Lua compares).
 func version(l *link.Link) int64 { return max(0, l.UpdatedAt.UnixMicro()) }
 
-// encodeLink stores "<version>:<json>": the version is what replaceScript compares.
+// encodeLink stores "<version>:<json>": the version is what replaceScript compares, the JSON is
+// the link's own encoding (link.Link's JSON form is the cache's shape).
 func encodeLink(l *link.Link) string {
-	b, _ := json.Marshal(cached{ID: l.ID, WorkspaceID: l.WorkspaceID, DomainID: l.DomainID, Key: l.Key,
-		URL: l.URL, RedirectStatus: l.RedirectStatus, ForwardQuery: l.ForwardQuery, Status: l.Status,
-		ExpiresAt: l.ExpiresAt, Title: l.Title})
+	b, _ := json.Marshal(l)
 	return strconv.FormatInt(version(l), 10) + ":" + string(b)
 }
 
@@ -79,13 +64,11 @@ func decodeLink(s string) (*link.Link, error) {
 	if !ok {
 		return nil, errors.New("cached link without a version")
 	}
-	var c cached
-	if err := json.Unmarshal([]byte(body), &c); err != nil {
+	var l link.Link
+	if err := json.Unmarshal([]byte(body), &l); err != nil {
 		return nil, err
 	}
-	return &link.Link{ID: c.ID, WorkspaceID: c.WorkspaceID, DomainID: c.DomainID, Key: c.Key, URL: c.URL,
-		RedirectStatus: c.RedirectStatus, ForwardQuery: c.ForwardQuery, Status: c.Status,
-		ExpiresAt: c.ExpiresAt, Title: c.Title}, nil
+	return &l, nil
 }
 
 // Created implements link.Cache: one pipelined round trip per batch. It also overwrites any
