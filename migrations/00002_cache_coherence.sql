@@ -37,6 +37,8 @@ CREATE FUNCTION links_note_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO link_changes (domain_id, key, version, deleted)
     SELECT domain_id, key, (extract(epoch FROM updated_at) * 1000000)::bigint + 1, true FROM gone;
+    -- A deleted alias no longer keeps its code's ID from being issued.
+    DELETE FROM reserved_ids r USING gone g WHERE g.is_alias AND r.domain_id = g.domain_id AND r.key = g.key;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
@@ -49,10 +51,16 @@ CREATE TRIGGER links_deleted AFTER DELETE ON links REFERENCING OLD TABLE AS gone
 
 -- Reservations are read incrementally (seq) and counted per workspace (a free account must not
 -- grow every node's memory without bound).
+-- The alias that spells a reservation is kept with it, so that deleting the alias's link
+-- deletes the reservation too (the trigger above): a deleted workspace's aliases stop taking
+-- memory with their links.
 ALTER TABLE reserved_ids ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE reserved_ids ADD COLUMN workspace_id BIGINT REFERENCES workspaces (id) ON DELETE SET NULL;
+ALTER TABLE reserved_ids ADD COLUMN domain_id BIGINT;
+ALTER TABLE reserved_ids ADD COLUMN key TEXT;
 CREATE UNIQUE INDEX reserved_ids_seq_key ON reserved_ids (seq);
 CREATE INDEX reserved_ids_workspace_idx ON reserved_ids (workspace_id);
+CREATE INDEX reserved_ids_key_idx ON reserved_ids (domain_id, key);
 
 -- A deleted workspace is marked at once (its links stop redirecting everywhere) and its rows
 -- are removed in batches in the background.
@@ -62,6 +70,9 @@ CREATE INDEX workspaces_deleted_idx ON workspaces (deleted_at) WHERE deleted_at 
 -- +goose Down
 DROP INDEX workspaces_deleted_idx;
 ALTER TABLE workspaces DROP COLUMN deleted_at;
+DROP INDEX reserved_ids_key_idx;
+ALTER TABLE reserved_ids DROP COLUMN key;
+ALTER TABLE reserved_ids DROP COLUMN domain_id;
 DROP INDEX reserved_ids_workspace_idx;
 DROP INDEX reserved_ids_seq_key;
 ALTER TABLE reserved_ids DROP COLUMN workspace_id;

@@ -234,8 +234,9 @@ type Store interface {
 
 	// WorkspacesOf lists the user's workspaces with their role in each.
 	WorkspacesOf(ctx context.Context, userID int64) ([]*Workspace, error)
-	// CreateWorkspace creates a free workspace owned by the user.
-	CreateWorkspace(ctx context.Context, ownerID int64, name string) (*Workspace, error)
+	// CreateWorkspace creates a free workspace owned by the user; quota_exceeded when they own
+	// maxOwned already.
+	CreateWorkspace(ctx context.Context, ownerID int64, name string, maxOwned int) (*Workspace, error)
 	// Workspace returns a workspace; not_found if there is none.
 	Workspace(ctx context.Context, id int64) (*Workspace, error)
 	// RenameWorkspace returns not_found if there is no such workspace.
@@ -244,10 +245,11 @@ type Store interface {
 	// API keys go); not_found if there is none or it is already deleted.
 	MarkWorkspaceDeleted(ctx context.Context, id int64) error
 	// DeleteWorkspaceLinks deletes up to limit links of a workspace marked deleted and returns
-	// where they were, for the caches.
+	// where they were, for the caches; ErrPurgeBusy while another batch of it runs.
 	DeleteWorkspaceLinks(ctx context.Context, id int64, limit int) ([]LinkRef, error)
-	// FinishWorkspaceDeletion deletes a workspace marked deleted, with what is left in it.
-	FinishWorkspaceDeletion(ctx context.Context, id int64) error
+	// FinishWorkspaceDeletion deletes a workspace marked deleted once no link is left in it,
+	// and reports whether the workspace is gone.
+	FinishWorkspaceDeletion(ctx context.Context, id int64) (bool, error)
 	// DeletedWorkspaces lists the workspaces marked deleted at least minAge ago and not yet
 	// removed.
 	DeletedWorkspaces(ctx context.Context, minAge time.Duration) ([]int64, error)

@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -61,25 +62,38 @@ func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
 	return nil
 }
 
-// PurgeWorkspace removes the rows of a workspace marked deleted, a batch at a time. Two nodes
-// may run it for one workspace at once: each deletes what the other has not.
+// ErrPurgeBusy: another node is removing a batch of the same workspace; it carries on.
+var ErrPurgeBusy = errors.New("another node is removing this workspace")
+
+// PurgeWorkspace removes the rows of a workspace marked deleted, a batch at a time, then the
+// workspace. When another node is at the same workspace, it stops and leaves it the work.
 func (s *Service) PurgeWorkspace(ctx context.Context, id int64) error {
 	for {
 		refs, err := s.store.DeleteWorkspaceLinks(ctx, id, purgeBatch)
+		if errors.Is(err, ErrPurgeBusy) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		if len(refs) > 0 && s.linksRemoved != nil {
 			s.linksRemoved(ctx, refs)
 		}
-		if len(refs) < purgeBatch {
-			break
+		if len(refs) == purgeBatch {
+			continue
+		}
+		done, err := s.store.FinishWorkspaceDeletion(ctx, id)
+		if err != nil || done {
+			return err
+		}
+		// Links are left: skipped as locked by another batch, or made by a create racing the
+		// deletion. Give the other batch a moment.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	if err := s.store.FinishWorkspaceDeletion(ctx, id); err != nil {
-		return err
-	}
-	return nil
 }
 
 // DeletedWorkspaces lists the workspaces deleted whose rows are still being removed.

@@ -25,6 +25,10 @@ const keyCacheTTL = 5 * time.Second
 // touchEvery bounds how often a key's last-used time is written.
 const touchEvery = time.Minute
 
+// MaxOwnedWorkspaces bounds the workspaces one account owns: each may hold custom aliases that
+// every node keeps in memory, and workspaces cost nothing to make.
+const MaxOwnedWorkspaces = 20
+
 // MaxPage is the largest page of an operator listing.
 const MaxPage = 100
 
@@ -281,7 +285,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, userID int64, name string
 	if err != nil {
 		return nil, err
 	}
-	return s.store.CreateWorkspace(ctx, userID, n)
+	return s.store.CreateWorkspace(ctx, userID, n, MaxOwnedWorkspaces)
 }
 
 // Workspace returns a workspace; callers have checked the caller may see it.
@@ -413,6 +417,15 @@ func (s *Service) Invitations(ctx context.Context, workspaceID int64) ([]*Invita
 
 // InvitationsFor lists the invitations a user has received.
 func (s *Service) InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error) {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("invitations: %w", err)
+	}
+	if !u.EmailVerified {
+		// Invitations are for whoever reads the mailbox: until the address is proven, its
+		// account sees none (nor which workspaces invited it).
+		return []*Invitation{}, nil
+	}
 	return s.store.InvitationsFor(ctx, userID)
 }
 
@@ -420,27 +433,39 @@ func (s *Service) InvitationsFor(ctx context.Context, userID int64) ([]*Invitati
 // Returns email_unverified until the user has verified their address: an invitation is
 // meant for whoever reads that mailbox, not whoever registered the address first.
 func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error) {
-	u, err := s.store.User(ctx, userID)
-	if err != nil {
-		return nil, fmt.Errorf("accept invitation: %w", err)
-	}
-	if !u.EmailVerified {
-		// Someone else's invitation is not found, verified or not.
-		invs, err := s.store.InvitationsFor(ctx, userID)
-		if err != nil {
-			return nil, fmt.Errorf("accept invitation: %w", err)
-		}
-		if !slices.ContainsFunc(invs, func(inv *Invitation) bool { return inv.ID == id }) {
-			return nil, apperr.Errorf(apperr.NotFound, "invitation not found")
-		}
-		return nil, errUnverified
+	if err := s.mayAnswerInvitation(ctx, userID, id); err != nil {
+		return nil, err
 	}
 	return s.store.AcceptInvitation(ctx, userID, id)
 }
 
-// DeclineInvitation drops an invitation the user received.
+// DeclineInvitation drops an invitation the user received; like accepting, it needs a verified
+// address, or anyone who registered it could turn invitations down for its owner.
 func (s *Service) DeclineInvitation(ctx context.Context, userID, id int64) error {
+	if err := s.mayAnswerInvitation(ctx, userID, id); err != nil {
+		return err
+	}
 	return s.store.DeclineInvitation(ctx, userID, id)
+}
+
+// mayAnswerInvitation answers email_unverified for an unverified user's own invitation, and
+// not_found for anyone else's, verified or not.
+func (s *Service) mayAnswerInvitation(ctx context.Context, userID, id int64) error {
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return fmt.Errorf("answer invitation: %w", err)
+	}
+	if u.EmailVerified {
+		return nil
+	}
+	invs, err := s.store.InvitationsFor(ctx, userID)
+	if err != nil {
+		return fmt.Errorf("answer invitation: %w", err)
+	}
+	if !slices.ContainsFunc(invs, func(inv *Invitation) bool { return inv.ID == id }) {
+		return apperr.Errorf(apperr.NotFound, "invitation not found")
+	}
+	return errUnverified
 }
 
 // CancelInvitation withdraws one of the workspace's pending invitations.

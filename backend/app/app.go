@@ -110,10 +110,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	linkCache := redis.NewLinkCache(rc, a.bus, log)
 	a.resolver = redirect.NewResolver(linkStore, linkCache, codec, cfg.LinkCacheSize, log)
 	a.changes = postgres.NewLinkChanges(db)
-	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, log)
+	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, a.changes, redis.LinkTTL, log)
+	a.resolver.ReadPast(a.sync.Pending)
+	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log}
 	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
 	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
-	a.links = link.NewService(linkStore, alloc, codec, nodeCache{linkCache, a.resolver}, link.Options{
+	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
 		Writers:  cfg.CreateWriters,
@@ -136,7 +138,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.LimitInvitations(auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log), cfg.InvitesPerHour)
 	a.accounts = accounts
-	cache := nodeCache{linkCache, a.resolver}
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer cancel()
@@ -207,35 +208,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	}
 	return a, nil
-}
-
-// nodeCache tells this node's resolver of a change before the create or edit call returns;
-// the bus carries the same news to the other nodes.
-type nodeCache struct {
-	*redis.LinkCache
-	resolver *redirect.Resolver
-}
-
-func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
-	c.LinkCache.Changed(ctx, l)
-	c.resolver.Invalidate(l.DomainID, l.Key)
-}
-
-func (c nodeCache) Removed(ctx context.Context, l *link.Link) {
-	c.LinkCache.Removed(ctx, l)
-	c.resolver.Invalidate(l.DomainID, l.Key)
-}
-
-func (c nodeCache) RemovedMany(ctx context.Context, links []*link.Link) {
-	c.LinkCache.RemovedMany(ctx, links)
-	for _, l := range links {
-		c.resolver.Invalidate(l.DomainID, l.Key)
-	}
-}
-
-func (c nodeCache) Reserved(ctx context.Context, id int64) {
-	c.resolver.Reserve(id)
-	c.LinkCache.Reserved(ctx, id)
 }
 
 // announceBlock runs before any ID of a new block is used: every node learns those IDs exist.
@@ -424,8 +396,9 @@ func (a *App) housekeeping(ctx context.Context) {
 	}
 }
 
-// changeRetention is how long the change feed keeps an entry; nodes read it every second.
-const changeRetention = time.Hour
+// changeRetention is how long the change feed keeps an entry: nodes read it every second, and
+// replay what is younger than the Redis TTL when Redis comes back as another server.
+const changeRetention = 2 * redis.LinkTTL
 
 func (a *App) refreshIssued(ctx context.Context) {
 	high, err := a.ids.HighestIssued(ctx)

@@ -95,3 +95,38 @@ func TestInvitationsTellNothing(t *testing.T) {
 		t.Errorf("pending invitations: %s", list.Invitations)
 	}
 }
+
+// TestUnverifiedSeesNoInvitations: an account that registered someone else's address and never
+// verified it neither sees the invitations sent to that address nor answers them; once the
+// address is verified, it does.
+func TestUnverifiedSeesNoInvitations(t *testing.T) {
+	d := newDeployment(t)
+	a := d.start(t)
+	owner := a.signup("owner-inv@example.com")
+	r := a.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token,
+		map[string]any{"email": "ceo@victim.example", "role": "admin"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("invite: %d %s", r.Status, r.Body)
+	}
+	var inv struct{ ID int64 }
+	r.json(t, &inv)
+	squatter := a.signup("ceo@victim.example")
+	var mine struct {
+		Invitations []struct{ ID int64 } `json:"invitations"`
+	}
+	a.do("GET", "/api/v1/me/invitations", squatter.Token, nil).json(t, &mine)
+	if len(mine.Invitations) != 0 {
+		t.Errorf("an unverified account sees %+v", mine.Invitations)
+	}
+	if r := a.do("DELETE", fmt.Sprintf("/api/v1/me/invitations/%d", inv.ID), squatter.Token, nil); r.Status != http.StatusForbidden || r.errorCode(t) != "email_unverified" {
+		t.Errorf("an unverified account declines: %d %s", r.Status, r.Body)
+	}
+	if r := a.do("DELETE", fmt.Sprintf("/api/v1/me/invitations/%d", inv.ID+1000), squatter.Token, nil); r.Status != http.StatusNotFound {
+		t.Errorf("another's invitation, unverified: %d %s", r.Status, r.Body)
+	}
+	a.verify("ceo@victim.example")
+	a.do("GET", "/api/v1/me/invitations", squatter.Token, nil).json(t, &mine)
+	if len(mine.Invitations) != 1 || mine.Invitations[0].ID != inv.ID {
+		t.Errorf("verified, the account sees %+v", mine.Invitations)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/account"
 )
 
 func TestBatchCreate(t *testing.T) {
@@ -371,5 +373,27 @@ func TestCodeShapedAliasBound(t *testing.T) {
 		if r := b.visit("GET", "/"+alias); r.Status != http.StatusFound {
 			t.Errorf("%s on a node started later: %d", alias, r.Status)
 		}
+	}
+}
+
+// TestOwnedWorkspacesBound: an account owns at most account.MaxOwnedWorkspaces workspaces, so
+// the per-workspace bound on code-shaped aliases bounds an account's too.
+func TestOwnedWorkspacesBound(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("many-workspaces@example.com")
+	for i := 1; i < account.MaxOwnedWorkspaces; i++ {
+		if r := s.do("POST", "/api/v1/workspaces", tn.Token, map[string]any{"name": fmt.Sprintf("w%d", i)}); r.Status != http.StatusCreated {
+			t.Fatalf("workspace %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	r := s.do("POST", "/api/v1/workspaces", tn.Token, map[string]any{"name": "one too many"})
+	if r.Status != http.StatusForbidden || r.errorCode(t) != "quota_exceeded" {
+		t.Fatalf("one workspace too many: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID), tn.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("POST", "/api/v1/workspaces", tn.Token, map[string]any{"name": "after a deletion"}); r.Status != http.StatusCreated {
+		t.Errorf("after deleting one: %d %s", r.Status, r.Body)
 	}
 }

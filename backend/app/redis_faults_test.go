@@ -123,12 +123,10 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 	}
 	// And they stay so: a node that loads the link afresh from Redis finds the new version.
 	c3 := d.start(t)
-	if r := c3.visit("GET", "/"+edited.Code); r.Header.Get("Location") != "https://example.com/after" {
-		t.Errorf("a third node reads the old version: %d %q", r.Status, r.Header.Get("Location"))
-	}
-	if r := c3.visit("GET", "/"+disabled.Code); r.Status != http.StatusForbidden {
-		t.Errorf("a third node reads the link enabled: %d", r.Status)
-	}
+	eventually(t, 3*time.Second, "a third node reads the new versions from Redis", func() bool {
+		return c3.visit("GET", "/"+edited.Code).Header.Get("Location") == "https://example.com/after" &&
+			c3.visit("GET", "/"+disabled.Code).Status == http.StatusForbidden
+	})
 }
 
 // TestRedisRestartedDuringChanges: Redis stops after a snapshot that holds the links cached,
@@ -180,4 +178,85 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 	check("Redis back from an old snapshot")
 	time.Sleep(1500 * time.Millisecond) // the nodes resubscribe and reload from Redis
 	check("after the nodes reloaded")
+}
+
+// TestRedisRefusesWrites: a Redis that serves reads but refuses writes (memory full with
+// noeviction, a read-only replica after a failover) still holds the old version; an
+// acknowledged disable holds on both nodes all the same, read past Redis, and Redis gets the
+// new version once it takes writes again.
+func TestRedisRefusesWrites(t *testing.T) {
+	rs := newRedisServer(t)
+	d := newDeployment(t)
+	d.env["REDIS_URL"] = rs.url()
+	a, b := d.start(t), d.start(t)
+	tn := a.signup("oom@example.com")
+	l := a.createLink(tn, map[string]any{"url": "https://example.com/x"})
+	for _, s := range []*server{a, b} {
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+			t.Fatalf("before: %d", r.Status)
+		}
+	}
+	if err := rs.do("CONFIG", "SET", "maxmemory-policy", "noeviction"); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.do("CONFIG", "SET", "maxmemory", "1"); err != nil {
+		t.Fatal(err)
+	}
+	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
+	if r := a.do("PATCH", ws+itoa(l.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	for i, s := range []*server{a, b} {
+		eventually(t, 3*time.Second, fmt.Sprintf("node %d refuses the disabled link", i), func() bool {
+			return s.visit("GET", "/"+l.Code).Status == http.StatusForbidden
+		})
+	}
+	time.Sleep(2 * time.Second) // rounds of the syncer while Redis still refuses
+	for i, s := range []*server{a, b} {
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusForbidden {
+			t.Errorf("node %d later: %d %q", i, r.Status, r.Header.Get("Location"))
+		}
+	}
+	if err := rs.do("CONFIG", "SET", "maxmemory", "0"); err != nil {
+		t.Fatal(err)
+	}
+	c3 := d.start(t) // reads Redis afresh, possibly before the syncers have written it
+	eventually(t, 3*time.Second, "Redis has the disabled version", func() bool {
+		return c3.visit("GET", "/"+l.Code).Status == http.StatusForbidden
+	})
+}
+
+// TestRedisBackFromSnapshot: Redis took a disable, then crashed and came back from a snapshot
+// taken before it: the nodes see a new server and write the changes of the last TTL again.
+func TestRedisBackFromSnapshot(t *testing.T) {
+	rs := newRedisServer(t)
+	d := newDeployment(t)
+	d.env["REDIS_URL"] = rs.url()
+	a, b := d.start(t), d.start(t)
+	tn := a.signup("snap@example.com")
+	l := a.createLink(tn, map[string]any{"url": "https://example.com/x"})
+	for _, s := range []*server{a, b} {
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+			t.Fatalf("before: %d", r.Status)
+		}
+	}
+	if err := rs.do("SAVE"); err != nil { // the periodic snapshot
+		t.Fatal(err)
+	}
+	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
+	if r := a.do("PATCH", ws+itoa(l.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
+		t.Fatalf("disable: %d %s", r.Status, r.Body)
+	}
+	for _, s := range []*server{a, b} {
+		eventually(t, 4*time.Second, "disable", func() bool { return s.visit("GET", "/"+l.Code).Status == http.StatusForbidden })
+	}
+	time.Sleep(1500 * time.Millisecond) // the feed was read and applied
+	_ = rs.do("SHUTDOWN", "NOSAVE")     // a crash
+	rs.start()                          // back from the snapshot, with the link enabled
+	time.Sleep(3 * time.Second)         // the nodes resubscribe, drop their copies and read Redis
+	for i, s := range []*server{a, b} {
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusForbidden {
+			t.Errorf("node %d serves the disabled link again: %d %q", i, r.Status, r.Header.Get("Location"))
+		}
+	}
 }

@@ -4,7 +4,11 @@
 // mid-write, would otherwise leave an old version live until its TTL. PostgreSQL records every
 // committed change of a link in a feed (a trigger on links); each node reads the feed about once
 // a second, rewrites the Redis entries from the rows, and drops its own copies. A change that
-// Redis does not take is retried on every round until it does.
+// Redis does not take is retried on every round until it does, and until then the node reads
+// that link past Redis, from PostgreSQL (Pending). A Redis that comes back as another server
+// (restarted from a snapshot, a replica promoted) may hold entries older than changes already
+// applied: each node notices the new server and applies again every change younger than the
+// cache's TTL.
 //
 // The same loop keeps the redirect path's other two facts current: which code-shaped IDs are
 // aliases (read incrementally), and which workspaces are being deleted.
@@ -13,6 +17,7 @@ package cachesync
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/shortlink/shortlink/backend/link"
@@ -53,6 +58,15 @@ type Store interface {
 type Remote interface {
 	// Store writes current links and the tombstones of deleted ones, in one round trip.
 	Store(ctx context.Context, links []*link.Link, gone []Change) error
+	// Server names the server answering, so that a restart or a failover shows.
+	Server(ctx context.Context) (string, error)
+}
+
+// Replays reads the feed by age, for a replay after the shared cache changed servers.
+type Replays interface {
+	// FirstSince is the sequence number of the oldest change made within age (one past the
+	// newest when there is none).
+	FirstSince(ctx context.Context, age time.Duration) (int64, error)
 }
 
 // Local is this node's own cache.
@@ -76,13 +90,51 @@ type Syncer struct {
 	log    *slog.Logger
 
 	cur cursor
+	// server is the shared cache's server as last seen ("" before the first round).
+	server string
+	// replay is how far back a change of server replays the feed: the shared cache's TTL, and
+	// a little more.
+	replay  time.Duration
+	replays Replays
+
+	mu sync.RWMutex
 	// pending holds changes Redis did not take yet, newest per key; retried every round.
 	pending map[Ref]Change
 }
 
-// New returns a syncer; Start must run before Round.
-func New(feed Feed, store Store, remote Remote, local Local, log *slog.Logger) *Syncer {
-	return &Syncer{feed: feed, store: store, remote: remote, local: local, log: log, pending: map[Ref]Change{}}
+// New returns a syncer; Start must run before Round. replay is the shared cache's entry TTL:
+// how old a change can be and still be undone by a Redis restored from a snapshot.
+func New(feed Feed, store Store, remote Remote, local Local, replays Replays, replay time.Duration, log *slog.Logger) *Syncer {
+	return &Syncer{feed: feed, store: store, remote: remote, local: local, replays: replays,
+		replay: replay + time.Minute, log: log, pending: map[Ref]Change{}}
+}
+
+// Pending reports whether a change of (domainID, key) waits for Redis: until it is written,
+// Redis may hold an older version, so the redirect path reads past it.
+func (s *Syncer) Pending(domainID int64, key string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.pending) == 0 {
+		return false
+	}
+	_, ok := s.pending[Ref{domainID, key}]
+	return ok
+}
+
+// Missed records a change whose write to Redis failed on the fast path, so that it is read past
+// Redis at once rather than after the next round has read the feed.
+func (s *Syncer) Missed(c Change) {
+	s.mu.Lock()
+	s.keepPending(c)
+	s.mu.Unlock()
+}
+
+// keepPending adds c unless a later change of its key is pending already; s.mu is held.
+func (s *Syncer) keepPending(c Change) {
+	ref := Ref{c.DomainID, c.Key}
+	if old, ok := s.pending[ref]; !ok || c.Seq == 0 || c.Seq > old.Seq {
+		s.pending[ref] = c
+	}
 }
 
 // Start positions the syncer at the feed's end: older changes are already in every cache that
@@ -113,8 +165,12 @@ func (s *Syncer) Run(ctx context.Context) {
 }
 
 // Round reads what the feed has gained since the last round and applies it, with the changes
-// still pending from earlier rounds.
+// still pending from earlier rounds. When Redis answers as another server than last round, the
+// changes of the last TTL are applied again first.
 func (s *Syncer) Round(ctx context.Context) error {
+	if err := s.checkServer(ctx); err != nil {
+		return err
+	}
 	for {
 		changes, err := s.feed.After(ctx, s.cur.after, s.cur.gapList(), batch)
 		if err != nil {
@@ -125,14 +181,7 @@ func (s *Syncer) Round(ctx context.Context) error {
 			seqs[i] = c.Seq
 		}
 		s.cur.advance(seqs, time.Now())
-		for _, c := range changes {
-			// At once, whatever Redis does: a node that cannot reach Redis reads PostgreSQL.
-			s.local.Invalidate(c.DomainID, c.Key)
-			ref := Ref{c.DomainID, c.Key}
-			if old, ok := s.pending[ref]; !ok || c.Seq > old.Seq {
-				s.pending[ref] = c
-			}
-		}
+		s.take(changes)
 		if err := s.apply(ctx); err != nil {
 			return err
 		}
@@ -142,18 +191,67 @@ func (s *Syncer) Round(ctx context.Context) error {
 	}
 }
 
+// take makes changes pending and drops this node's copies of them at once, whatever Redis
+// does: until Redis has the new version, the node reads PostgreSQL.
+func (s *Syncer) take(changes []Change) {
+	s.mu.Lock()
+	for _, c := range changes {
+		s.keepPending(c)
+	}
+	s.mu.Unlock()
+	for _, c := range changes {
+		s.local.Invalidate(c.DomainID, c.Key)
+	}
+}
+
+// checkServer replays the feed of the last TTL when Redis is another server than last round.
+func (s *Syncer) checkServer(ctx context.Context) error {
+	server, err := s.remote.Server(ctx)
+	if err != nil || server == s.server {
+		return nil // unreachable: nothing to compare yet; pending changes wait as they are
+	}
+	first := s.server == ""
+	if !first {
+		s.log.Info("cache sync: redis is another server now; applying the recent changes again", "within", s.replay)
+		from, err := s.replays.FirstSince(ctx, s.replay)
+		if err != nil {
+			return err
+		}
+		for after := from - 1; after < s.cur.after; {
+			changes, err := s.feed.After(ctx, after, nil, batch)
+			if err != nil {
+				return err
+			}
+			var older []Change
+			for _, c := range changes {
+				if c.Seq <= s.cur.after {
+					older = append(older, c)
+				}
+			}
+			s.take(older)
+			if len(changes) < batch {
+				break
+			}
+			after = changes[len(changes)-1].Seq
+		}
+	}
+	s.server = server
+	return nil
+}
+
 // apply writes every pending change to Redis from the current rows, then drops this node's
 // copies again (a copy loaded from Redis before the write may be old). While Redis refuses, the
 // changes stay pending, and the round stops at the first refusal: one read of PostgreSQL a
 // round, however many changes wait.
 func (s *Syncer) apply(ctx context.Context) error {
-	if len(s.pending) == 0 {
-		return nil
-	}
+	s.mu.RLock()
 	refs := make([]Ref, 0, len(s.pending))
-	for ref := range s.pending {
+	taken := make(map[Ref]Change, len(s.pending))
+	for ref, c := range s.pending {
 		refs = append(refs, ref)
+		taken[ref] = c
 	}
+	s.mu.RUnlock()
 	for start := 0; start < len(refs); start += batch {
 		part := refs[start:min(start+batch, len(refs))]
 		current, err := s.store.ResolveMany(ctx, part)
@@ -166,21 +264,32 @@ func (s *Syncer) apply(ctx context.Context) error {
 		}
 		var gone []Change
 		for _, ref := range part {
-			if c := s.pending[ref]; !found[ref] && c.Deleted {
+			if c := taken[ref]; !found[ref] && c.Deleted {
 				gone = append(gone, c)
 			}
 		}
 		if err := s.remote.Store(ctx, current, gone); err != nil {
-			s.log.Debug("cache sync: redis did not take the changes; retrying next round", "changes", len(s.pending), "err", err)
+			s.log.Debug("cache sync: redis did not take the changes; retrying next round", "changes", len(refs), "err", err)
 			return nil
 		}
+		s.mu.Lock()
+		for _, ref := range part {
+			// A change that came meanwhile may be newer than the row written: it stays.
+			if s.pending[ref] == taken[ref] {
+				delete(s.pending, ref)
+			}
+		}
+		s.mu.Unlock()
 		for _, ref := range part {
 			s.local.Invalidate(ref.DomainID, ref.Key)
-			delete(s.pending, ref)
 		}
 	}
 	return nil
 }
 
-// Pending is how many changes wait for Redis.
-func (s *Syncer) Pending() int { return len(s.pending) }
+// Waiting is how many changes wait for Redis.
+func (s *Syncer) Waiting() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.pending)
+}

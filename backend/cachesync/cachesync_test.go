@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
@@ -14,10 +15,20 @@ import (
 
 // remote records what the syncer writes, and fails while down is set.
 type remote struct {
-	mu    sync.Mutex
-	down  bool
-	links []*link.Link
-	gone  []cachesync.Change
+	mu     sync.Mutex
+	down   bool
+	server string
+	links  []*link.Link
+	gone   []cachesync.Change
+}
+
+func (r *remote) Server(context.Context) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.down {
+		return "", context.DeadlineExceeded
+	}
+	return r.server, nil
 }
 
 func (r *remote) Store(_ context.Context, links []*link.Link, gone []cachesync.Change) error {
@@ -74,7 +85,7 @@ func TestFeed(t *testing.T) {
 	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash) VALUES (1, $1, 'a', 'https://e.com/a', 1), (2, $1, 'b', 'https://e.com/b', 2), (3, $1, 'c', 'https://e.com/c', 3)`, ws)
 	feed := postgres.NewLinkChanges(db)
 	rem, loc := &remote{}, &local{}
-	s := cachesync.New(feed, feed, rem, loc, slog.New(slog.DiscardHandler))
+	s := cachesync.New(feed, feed, rem, loc, feed, time.Hour, slog.New(slog.DiscardHandler))
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -89,15 +100,15 @@ func TestFeed(t *testing.T) {
 	if err := s.Round(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if s.Pending() != 2 || len(loc.invalidated) != 2 { // this node reads PostgreSQL meanwhile
-		t.Fatalf("with the remote down: %d pending, invalidated %v", s.Pending(), loc.invalidated)
+	if s.Waiting() != 2 || len(loc.invalidated) != 2 { // this node reads PostgreSQL meanwhile
+		t.Fatalf("with the remote down: %d pending, invalidated %v", s.Waiting(), loc.invalidated)
 	}
 	rem.down = false
 	if err := s.Round(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if s.Pending() != 0 {
-		t.Fatalf("%d pending after the remote came back", s.Pending())
+	if s.Waiting() != 0 {
+		t.Fatalf("%d pending after the remote came back", s.Waiting())
 	}
 	if len(rem.links) != 1 || rem.links[0].URL != "https://e.com/a2" {
 		t.Errorf("remote got links %+v", rem.links)
@@ -127,7 +138,7 @@ func TestFeedReadsLateCommits(t *testing.T) {
 	}
 	feed := postgres.NewLinkChanges(db)
 	rem, loc := &remote{}, &local{}
-	s := cachesync.New(feed, feed, rem, loc, slog.New(slog.DiscardHandler))
+	s := cachesync.New(feed, feed, rem, loc, feed, time.Hour, slog.New(slog.DiscardHandler))
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -183,5 +194,56 @@ func TestReservationsIncremental(t *testing.T) {
 	}
 	if err := r.Round(ctx); err != nil || len(loc.reserved) != 51 || loc.reserved[50] != 5000000 {
 		t.Fatalf("after a new reservation: %v %v", err, loc.reserved[50:])
+	}
+}
+
+// TestPendingAndReplay: a change Redis refuses is reported pending (the redirect path reads
+// past Redis for it) until Redis takes it; when Redis comes back as another server, the changes
+// of the last TTL are written again, though they had been applied.
+func TestPendingAndReplay(t *testing.T) {
+	t.Parallel()
+	db, ws := setup(t)
+	ctx := context.Background()
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash) VALUES (1, $1, 'p', 'https://e.com/1', 1)`, ws); err != nil {
+		t.Fatal(err)
+	}
+	feed := postgres.NewLinkChanges(db)
+	rem, loc := &remote{server: "first"}, &local{}
+	s := cachesync.New(feed, feed, rem, loc, feed, time.Hour, slog.New(slog.DiscardHandler))
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Round(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE links SET url = 'https://e.com/2', updated_at = now() WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	rem.down = true
+	if err := s.Round(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Pending(0, "p") || s.Pending(0, "other") {
+		t.Fatalf("pending while Redis refuses: %v", s.Pending(0, "p"))
+	}
+	rem.down = false
+	if err := s.Round(ctx); err != nil || s.Pending(0, "p") || len(rem.links) != 1 {
+		t.Fatalf("after Redis took it: %v, pending %v, written %d", err, s.Pending(0, "p"), len(rem.links))
+	}
+	if err := s.Round(ctx); err != nil || len(rem.links) != 1 {
+		t.Fatalf("a round without news wrote %d", len(rem.links))
+	}
+
+	rem.server = "second" // restarted from an older snapshot, or a replica promoted
+	if err := s.Round(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(rem.links) != 2 || rem.links[1].URL != "https://e.com/2" {
+		t.Fatalf("after the server changed, written %+v", rem.links)
+	}
+
+	s.Missed(cachesync.Change{DomainID: 0, Key: "p", Version: 1})
+	if !s.Pending(0, "p") {
+		t.Fatal("a change missed on the fast path is not pending")
 	}
 }

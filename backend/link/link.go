@@ -97,10 +97,10 @@ type Store interface {
 	Delete(ctx context.Context, workspaceID, id int64) (*Link, error)
 	// Resolve returns the link at (domain, key) in any workspace, for redirects; not_found if none.
 	Resolve(ctx context.Context, domainID int64, key string) (*Link, error)
-	// ReserveID keeps id from being issued because a custom alias of the workspace spells its
-	// code; conflict if id was already issued, quota_exceeded if the workspace holds limit
-	// reservations already.
-	ReserveID(ctx context.Context, workspaceID, id int64, limit int) error
+	// ReserveID keeps id from being issued because a custom alias of the workspace (key on
+	// domainID) spells its code; conflict if id was already issued, quota_exceeded if the
+	// workspace holds limit reservations already. Deleting the alias's link frees it.
+	ReserveID(ctx context.Context, workspaceID, domainID int64, key string, id int64, limit int) error
 }
 
 // IDs hands out link IDs that were never issued before.

@@ -277,7 +277,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		}
 		if id, ok := s.codec.Decode(in.Alias); ok {
 			// The alias spells a code: refuse it if that ID was issued, else keep the ID unissued.
-			if err := s.store.ReserveID(ctx, workspaceID, int64(id), s.maxCodeAliases); err != nil {
+			if err := s.store.ReserveID(ctx, workspaceID, l.DomainID, in.Alias, int64(id), s.maxCodeAliases); err != nil {
 				if apperr.Is(err, apperr.Conflict) {
 					return nil, nil, apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
 				}

@@ -182,17 +182,29 @@ func (s *AccountStore) WorkspacesOf(ctx context.Context, userID int64) ([]*accou
 }
 
 // CreateWorkspace implements account.Store.
-func (s *AccountStore) CreateWorkspace(ctx context.Context, ownerID int64, name string) (*account.Workspace, error) {
+func (s *AccountStore) CreateWorkspace(ctx context.Context, ownerID int64, name string, maxOwned int) (*account.Workspace, error) {
 	var w *account.Workspace
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
+		// The user's row lock makes the count exact when one user creates two at once.
+		var owned int
+		err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM members WHERE user_id = $1 AND role = 'owner')
+			FROM users WHERE id = $1 FOR UPDATE`, ownerID).Scan(&owned)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.Errorf(apperr.NotFound, "user not found")
+		}
+		if err != nil {
+			return err
+		}
+		if owned >= maxOwned {
+			return apperr.Errorf(apperr.QuotaExceeded, "you own %d workspaces, the most one account may own: delete one first", owned)
+		}
 		w, err = createWorkspace(ctx, tx, ownerID, name)
 		return err
 	})
-	if err != nil {
+	if err != nil && apperr.CodeOf(err) == apperr.Internal {
 		return nil, fmt.Errorf("create workspace: %w", err)
 	}
-	return w, nil
+	return w, err
 }
 
 // Workspace implements account.Store.
@@ -244,33 +256,59 @@ func (s *AccountStore) MarkWorkspaceDeleted(ctx context.Context, id int64) error
 	return err
 }
 
-// DeleteWorkspaceLinks implements account.Store.
+// DeleteWorkspaceLinks implements account.Store. One batch of a workspace runs at a time (a
+// transaction-scoped advisory lock on the workspace); a node that finds it taken answers
+// account.ErrPurgeBusy and leaves the work to the other.
 func (s *AccountStore) DeleteWorkspaceLinks(ctx context.Context, id int64, limit int) ([]account.LinkRef, error) {
-	rows, err := s.db.Pool.Query(ctx, `DELETE FROM links WHERE id IN (
-			SELECT l.id FROM links l JOIN workspaces w ON w.id = l.workspace_id
-			WHERE l.workspace_id = $1 AND w.deleted_at IS NOT NULL LIMIT $2)
-		RETURNING domain_id, key`, id, limit)
-	if err != nil {
-		return nil, fmt.Errorf("delete workspace links: %w", err)
-	}
-	links, err := collect(rows, func(r pgx.Rows) (account.LinkRef, error) {
-		var l account.LinkRef
-		return l, r.Scan(&l.DomainID, &l.Key)
+	var links []account.LinkRef
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var locked bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, hashint8($2))`, purgeLockClass, id).Scan(&locked); err != nil {
+			return err
+		}
+		if !locked {
+			return account.ErrPurgeBusy
+		}
+		rows, err := tx.Query(ctx, `DELETE FROM links WHERE id IN (
+				SELECT l.id FROM links l JOIN workspaces w ON w.id = l.workspace_id
+				WHERE l.workspace_id = $1 AND w.deleted_at IS NOT NULL LIMIT $2 FOR UPDATE OF l SKIP LOCKED)
+			RETURNING domain_id, key`, id, limit)
+		if err != nil {
+			return err
+		}
+		links, err = collect(rows, func(r pgx.Rows) (account.LinkRef, error) {
+			var l account.LinkRef
+			return l, r.Scan(&l.DomainID, &l.Key)
+		})
+		return err
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, account.ErrPurgeBusy) {
 		return nil, fmt.Errorf("delete workspace links: %w", err)
 	}
-	return links, nil
+	return links, err
 }
 
-// FinishWorkspaceDeletion implements account.Store. A create that raced with the deletion either
-// committed before this (and its link goes with the cascade, which the change feed reports to
-// the caches) or fails on the missing workspace.
-func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) error {
-	if _, err := s.db.Pool.Exec(ctx, `DELETE FROM workspaces WHERE id = $1 AND deleted_at IS NOT NULL`, id); err != nil {
-		return fmt.Errorf("finish workspace deletion: %w", err)
+// purgeLockClass is the first key of the advisory locks that keep two batches of one
+// workspace's removal from running at once.
+const purgeLockClass = 0x5107
+
+// FinishWorkspaceDeletion implements account.Store. It deletes nothing while links remain (a
+// create that raced with the deletion, or a batch another node has not finished), so the rows
+// always go a batch at a time.
+func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) (bool, error) {
+	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM workspaces w WHERE w.id = $1 AND w.deleted_at IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM links WHERE workspace_id = $1)`, id)
+	if err != nil {
+		return false, fmt.Errorf("finish workspace deletion: %w", err)
 	}
-	return nil
+	if tag.RowsAffected() == 1 {
+		return true, nil
+	}
+	var left bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM workspaces WHERE id = $1)`, id).Scan(&left); err != nil {
+		return false, fmt.Errorf("finish workspace deletion: %w", err)
+	}
+	return !left, nil
 }
 
 // DeletedWorkspaces implements account.Store.

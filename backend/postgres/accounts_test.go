@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -271,5 +272,92 @@ func TestRefreshTokenStore(t *testing.T) {
 	}
 	if use, err := s.RotateRefresh(ctx, hash("second"), hash("second+1"), expires); err != nil || !use.Reused {
 		t.Errorf("a live family lost its expired token's record: %+v, %v", use, err)
+	}
+}
+
+// TestPurgeOneBatchAtATime: while one node removes a batch of a deleted workspace, another
+// node's batch of it answers ErrPurgeBusy rather than a short batch, and the workspace row is
+// not deleted while links remain (its cascade would remove them all in one statement).
+func TestPurgeOneBatchAtATime(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash)
+		SELECT i, $1, 'k'||i, 'https://e.com/', i FROM generate_series(1, 3000) i`, ws); err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.NewAccountStore(db)
+	if err := store.MarkWorkspaceDeleted(ctx, ws); err != nil {
+		t.Fatal(err)
+	}
+	nodeA, err := db.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nodeA.Rollback(ctx)
+	if _, err := nodeA.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashint8($2))`, 0x5107, ws); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.DeleteWorkspaceLinks(ctx, ws, 1000); !errors.Is(err, account.ErrPurgeBusy) {
+		t.Fatalf("a second batch while one runs: %v, want ErrPurgeBusy", err)
+	}
+	if done, err := store.FinishWorkspaceDeletion(ctx, ws); err != nil || done {
+		t.Fatalf("finish with links left: %v, %v", done, err)
+	}
+	if err := nodeA.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		refs, err := store.DeleteWorkspaceLinks(ctx, ws, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(refs) > 1000 {
+			t.Fatalf("a batch of %d", len(refs))
+		}
+		if len(refs) < 1000 {
+			break
+		}
+	}
+	if done, err := store.FinishWorkspaceDeletion(ctx, ws); err != nil || !done {
+		t.Fatalf("finish with no link left: %v, %v", done, err)
+	}
+}
+
+// TestAliasReservationGoesWithItsLink: deleting a code-shaped alias's link (or its workspace's
+// links) deletes its reservation, so that no node keeps it in memory.
+func TestAliasReservationGoesWithItsLink(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	links := postgres.NewLinkStore(db)
+	for i, key := range []string{"Qq1Ww2", "Ee3Rr4"} {
+		if err := links.ReserveID(ctx, ws, 0, key, int64(1_000_000+i), 10); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, is_alias, url, url_hash) VALUES ($1, $2, $3, true, 'https://e.com/', 1)`, i+1, ws, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func() (n int) {
+		t.Helper()
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM reserved_ids WHERE id >= 1000000`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := links.Delete(ctx, ws, 1); err != nil || count() != 1 {
+		t.Fatalf("after deleting one alias: %v, %d reservations", err, count())
+	}
+	if _, err := db.Pool.Exec(ctx, `DELETE FROM workspaces WHERE id = $1`, ws); err != nil || count() != 0 {
+		t.Fatalf("after the workspace's cascade: %v, %d reservations", err, count())
 	}
 }

@@ -22,6 +22,7 @@ var (
 	_ cachesync.Feed         = (*LinkChanges)(nil)
 	_ cachesync.Store        = (*LinkChanges)(nil)
 	_ cachesync.Reservations = (*LinkChanges)(nil)
+	_ cachesync.Replays      = (*LinkChanges)(nil)
 )
 
 // Latest implements cachesync.Feed.
@@ -69,6 +70,18 @@ func (s *LinkChanges) ResolveMany(ctx context.Context, refs []cachesync.Ref) ([]
 		return nil, fmt.Errorf("resolve changed links: %w", err)
 	}
 	return links, nil
+}
+
+// FirstSince implements cachesync.Replays.
+func (s *LinkChanges) FirstSince(ctx context.Context, age time.Duration) (int64, error) {
+	var n int64
+	err := s.db.Pool.QueryRow(ctx, `SELECT coalesce(
+			(SELECT min(seq) FROM link_changes WHERE changed_at >= now() - make_interval(secs => $1)),
+			(SELECT coalesce(max(seq), 0) + 1 FROM link_changes))`, age.Seconds()).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("first link change since: %w", err)
+	}
+	return n, nil
 }
 
 // PurgeBefore deletes the changes older than t: every cache has applied them long since.

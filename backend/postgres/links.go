@@ -253,7 +253,7 @@ func (s *LinkStore) Resolve(ctx context.Context, domainID int64, key string) (*l
 // ReserveID implements link.Store. The sequence's last value bounds every ID issued so far, so
 // an ID above it can still be kept out of every future block. The count per workspace is a
 // bound, not a quota: two reservations racing at the limit may both pass.
-func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, id int64, limit int) error {
+func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, domainID int64, key string, id int64, limit int) error {
 	var held int
 	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM reserved_ids WHERE workspace_id = $1`, workspaceID).Scan(&held)
 	if err != nil {
@@ -264,10 +264,10 @@ func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, id int64, limit 
 	}
 	var got int64
 	err = s.db.Pool.QueryRow(ctx, `
-		INSERT INTO reserved_ids (id, workspace_id)
-		SELECT $1, $2 WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids)
+		INSERT INTO reserved_ids (id, workspace_id, domain_id, key)
+		SELECT $1, $2, $3, $4 WHERE $1 > (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM link_ids)
 		ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id
-		RETURNING id`, id, workspaceID).Scan(&got)
+		RETURNING id`, id, workspaceID, domainID, key).Scan(&got)
 	if err != nil {
 		if err == pgx.ErrNoRows {
 			return apperr.Errorf(apperr.Conflict, "that code was already issued")

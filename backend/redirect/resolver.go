@@ -60,7 +60,14 @@ type Resolver struct {
 
 	// gone holds the workspaces being deleted, whose links no longer answer; nil when none.
 	gone atomic.Pointer[map[int64]bool]
+
+	// readPast reports the keys whose latest change Redis has not taken yet: they are read
+	// from PostgreSQL, and Redis is not filled with them.
+	readPast func(domainID int64, key string) bool
 }
+
+// ReadPast sets which keys are read past Redis (see cachesync.Syncer.Pending).
+func (r *Resolver) ReadPast(fn func(domainID int64, key string) bool) { r.readPast = fn }
 
 // NewResolver returns a resolver with an in-process cache of size links. remote may be nil.
 func NewResolver(store Store, remote Remote, codec *code.Codec, size int, log *slog.Logger) *Resolver {
@@ -129,8 +136,12 @@ func (r *Resolver) lookup(ctx context.Context, domainID int64, key, ck string) (
 
 func (r *Resolver) load(ctx context.Context, domainID int64, key, ck string) (*link.Link, error) {
 	gen := r.gen.Load()
-	if r.remote != nil {
-		l, found, err := r.remote.Get(ctx, domainID, key)
+	remote := r.remote
+	if remote != nil && r.readPast != nil && r.readPast(domainID, key) {
+		remote = nil
+	}
+	if remote != nil {
+		l, found, err := remote.Get(ctx, domainID, key)
 		switch {
 		case err != nil:
 			r.log.Debug("resolve: shared cache unavailable, asking the database", "err", err)
@@ -144,15 +155,15 @@ func (r *Resolver) load(ctx context.Context, domainID int64, key, ck string) (*l
 	l, err := r.store.Resolve(ctx, domainID, key)
 	if err != nil {
 		if apperr.Is(err, apperr.NotFound) {
-			if r.remote != nil {
-				r.remote.Fill(ctx, domainID, key, nil)
+			if remote != nil {
+				remote.Fill(ctx, domainID, key, nil)
 			}
 			return nil, errMissing
 		}
 		return nil, err
 	}
-	if r.remote != nil {
-		r.remote.Fill(ctx, domainID, key, l)
+	if remote != nil {
+		remote.Fill(ctx, domainID, key, l)
 	}
 	r.keep(ck, l, gen)
 	return l, nil

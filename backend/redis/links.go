@@ -17,8 +17,10 @@ import (
 )
 
 const (
-	// linkTTL keeps hot links in Redis; PostgreSQL stays the source of truth.
-	linkTTL = 24 * time.Hour
+	// LinkTTL keeps hot links in Redis; PostgreSQL stays the source of truth. It also bounds
+	// how far back a Redis restored from a snapshot can reach: every change younger than this
+	// is applied again when Redis comes back as another server (cachesync).
+	LinkTTL = time.Hour
 	// missTTL is how long an unknown key is remembered as missing. Creates overwrite it at once.
 	missTTL = 30 * time.Second
 	// tombstone marks a key known to be missing. A deletion's tombstone carries the deleted
@@ -28,16 +30,14 @@ const (
 	opTimeout = 300 * time.Millisecond
 )
 
-// LinkCache is the shared link cache: it implements link.Cache and serves the redirect path's
-// second level. Writes of committed changes overwrite; read-through fills never do (SET NX), so
-// a slow reader cannot put back a value older than the last write.
+// LinkCache is the shared link cache: it is told of every committed change and serves the
+// redirect path's second level. Writes of committed changes overwrite; read-through fills never
+// do (SET NX), so a slow reader cannot put back a value older than the last write.
 type LinkCache struct {
 	c   *Client
 	bus *Bus
 	log *slog.Logger
 }
-
-var _ link.Cache = (*LinkCache)(nil)
 
 // NewLinkCache returns the cache over c, announcing changes on bus.
 func NewLinkCache(c *Client, bus *Bus, log *slog.Logger) *LinkCache {
@@ -80,7 +80,7 @@ func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
 	for _, l := range links {
 		// Through the version check too: a workspace deleted while this batch committed has
 		// already marked these links deleted, and that must stand.
-		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), linkTTL.Milliseconds())
+		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), LinkTTL.Milliseconds())
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		// Deleting would fail the same way; a stale miss expires within missTTL.
@@ -100,15 +100,38 @@ end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 1`)
 
-// Changed implements link.Cache.
-func (lc *LinkCache) Changed(ctx context.Context, l *link.Link) {
-	lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), version(l), linkTTL)
+// Changed replaces a link's entry and tells every node; the error says Redis did not take it.
+func (lc *LinkCache) Changed(ctx context.Context, l *link.Link) error {
+	return lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL)
 }
 
-// Removed implements link.Cache.
-func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) {
-	v := version(l) + 1 // after every edit of the deleted row
-	lc.replace(ctx, l.DomainID, l.Key, tombstone+strconv.FormatInt(v, 10), v, missTTL)
+// Removed replaces a deleted link's entry with a tombstone and tells every node; the error says
+// Redis did not take it.
+func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) error {
+	v := RemovedVersion(l)
+	return lc.replace(ctx, l.DomainID, l.Key, tombstone+strconv.FormatInt(v, 10), v, missTTL)
+}
+
+// Version is the version the cache keeps of l: its updated_at in microseconds.
+func Version(l *link.Link) int64 { return version(l) }
+
+// RemovedVersion is the version of l's tombstone: after every edit of the deleted row.
+func RemovedVersion(l *link.Link) int64 { return version(l) + 1 }
+
+// Server implements cachesync.Remote: the run ID of the Redis server, new at every start.
+func (lc *LinkCache) Server(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	info, err := lc.c.rdb.Info(ctx, "server").Result()
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "run_id:"); ok {
+			return id, nil
+		}
+	}
+	return "", errors.New("redis INFO has no run_id")
 }
 
 // RemovedMany is Removed for many links at once (those of a deleted workspace), pipelined.
@@ -132,30 +155,34 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 	}
 }
 
-func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, version int64, ttl time.Duration) {
+func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value string, version int64, ttl time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 	defer cancel()
 	err := replaceScript.Run(ctx, lc.c.rdb, []string{lc.key(domainID, key)}, value, version, ttl.Milliseconds()).Err()
 	if err != nil && !errors.Is(err, goredis.Nil) {
-		lc.log.Warn("link cache: replace", "err", err)
+		return fmt.Errorf("link cache: replace: %w", err)
 	}
 	if err := lc.bus.Publish(ctx, Event{Kind: EventLink, DomainID: domainID, Key: key}); err != nil {
-		lc.log.Warn("link cache: publish invalidation", "err", err)
+		// Redis has the new version; the other nodes drop theirs when the feed says so.
+		lc.log.Debug("link cache: publish invalidation", "err", err)
 	}
+	return nil
 }
 
 // Store implements cachesync.Remote: the current rows of changed links and the tombstones of
-// deleted ones, each through the version check, in one round trip. Unlike the writes of the fast
-// path it reports failure, so that the change is tried again.
+// deleted ones, each through the version check, and an invalidation of each on the bus, in one
+// round trip; a node that read an older version from Redis meanwhile drops it.
 func (lc *LinkCache) Store(ctx context.Context, links []*link.Link, gone []cachesync.Change) error {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	pipe := lc.c.rdb.Pipeline()
 	for _, l := range links {
-		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), linkTTL.Milliseconds())
+		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), LinkTTL.Milliseconds())
+		pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
 	}
 	for _, c := range gone {
 		replaceScript.Eval(ctx, pipe, []string{lc.key(c.DomainID, c.Key)}, tombstone+strconv.FormatInt(c.Version, 10), c.Version, missTTL.Milliseconds())
+		pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: c.DomainID, Key: c.Key}.encode())
 	}
 	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, goredis.Nil) {
 		return fmt.Errorf("link cache: store changes: %w", err)
@@ -196,7 +223,7 @@ func (lc *LinkCache) Get(ctx context.Context, domainID int64, key string) (l *li
 func (lc *LinkCache) Fill(ctx context.Context, domainID int64, key string, l *link.Link) {
 	value, ttl := tombstone, missTTL
 	if l != nil {
-		value, ttl = encodeLink(l), linkTTL
+		value, ttl = encodeLink(l), LinkTTL
 	}
 	if err := lc.c.rdb.SetNX(ctx, lc.key(domainID, key), value, ttl).Err(); err != nil {
 		lc.log.Debug("link cache: fill", "err", err)

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/shortlink/shortlink/backend/cachesync"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/redirect"
+	"github.com/shortlink/shortlink/backend/redis"
+)
+
+// nodeCache is told of every committed change (link.Cache): it writes Redis, which tells the
+// other nodes over the bus, and drops this node's copy before the create or edit call returns.
+// A change Redis does not take is handed to the syncer at once, so that every read of that link
+// goes past Redis until the syncer has written it.
+type nodeCache struct {
+	redis    *redis.LinkCache
+	resolver *redirect.Resolver
+	sync     *cachesync.Syncer
+	log      *slog.Logger
+}
+
+var _ link.Cache = nodeCache{}
+
+func (c nodeCache) Created(ctx context.Context, links []*link.Link) { c.redis.Created(ctx, links) }
+
+func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
+	if err := c.redis.Changed(ctx, l); err != nil {
+		c.missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)}, err)
+	}
+	c.resolver.Invalidate(l.DomainID, l.Key)
+}
+
+func (c nodeCache) Removed(ctx context.Context, l *link.Link) {
+	if err := c.redis.Removed(ctx, l); err != nil {
+		c.missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.RemovedVersion(l), Deleted: true}, err)
+	}
+	c.resolver.Invalidate(l.DomainID, l.Key)
+}
+
+// RemovedMany drops the links of a deleted workspace; the change feed covers a failure.
+func (c nodeCache) RemovedMany(ctx context.Context, links []*link.Link) {
+	c.redis.RemovedMany(ctx, links)
+	for _, l := range links {
+		c.resolver.Invalidate(l.DomainID, l.Key)
+	}
+}
+
+func (c nodeCache) Reserved(ctx context.Context, id int64) {
+	c.resolver.Reserve(id)
+	c.redis.Reserved(ctx, id)
+}
+
+func (c nodeCache) missed(ch cachesync.Change, err error) {
+	c.sync.Missed(ch)
+	c.log.Warn("link cache: redis did not take a change; reading that link past redis until it does", "err", err)
+}
