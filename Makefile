@@ -25,10 +25,14 @@ frontend:
 geoip:
 	@deploy/geoip/fetch.sh
 
+# Browser tests (backend/browsertest) drive Debian's Chromium through the Playwright driver:
+# deploy/local/browser.sh installs both when missing and prints the driver's folder.
 test:
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
+	driver=$$(deploy/local/browser.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
 	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...
 
 run: build
