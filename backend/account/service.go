@@ -532,10 +532,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, workspaceID, id int64) error
 	if err := s.store.RevokeAPIKey(ctx, workspaceID, id); err != nil {
 		return err
 	}
-	s.ForgetKey(id)
-	if s.keyRevoked != nil {
-		s.keyRevoked(ctx, id)
-	}
+	s.keysRevoked(ctx, []int64{id})
 	return nil
 }
 
@@ -552,12 +549,7 @@ func (s *Service) RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID i
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range ids {
-		s.ForgetKey(id)
-		if s.keyRevoked != nil {
-			s.keyRevoked(ctx, id)
-		}
-	}
+	s.keysRevoked(ctx, ids)
 	if len(ids) > 0 {
 		s.log.Info("revoked api keys with their creator's rights", "user", userID, "workspace", workspaceID,
 			"reason", reason, "keys", len(ids))

@@ -153,7 +153,7 @@ func (s *AccountStore) UpsertOperator(ctx context.Context, email, hash string) (
 		if err := revokeSessions(ctx, tx, id); err != nil {
 			return err
 		}
-		revoked, err = revokeKeysCreatedBy(ctx, tx, id)
+		revoked, err = revokeKeysCreatedBy(ctx, tx, id, 0, account.RevokedCreatorPromoted)
 		return err
 	})
 	if err != nil {
@@ -481,7 +481,7 @@ func (s *AccountStore) SetSystemRole(ctx context.Context, userID int64, role str
 			return err
 		}
 		if role != account.SystemUser {
-			revoked, err = revokeKeysCreatedBy(ctx, tx, userID)
+			revoked, err = revokeKeysCreatedBy(ctx, tx, userID, 0, account.RevokedCreatorPromoted)
 		}
 		return err
 	})

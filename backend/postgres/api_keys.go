@@ -53,7 +53,13 @@ func (s *AccountStore) RevokeAPIKey(ctx context.Context, workspaceID, id int64) 
 
 // RevokeKeysCreatedBy implements account.Store.
 func (s *AccountStore) RevokeKeysCreatedBy(ctx context.Context, userID, workspaceID int64, reason string) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `UPDATE api_keys SET revoked_at = now(), revoked_reason = $3
+	return revokeKeysCreatedBy(ctx, s.db.Pool, userID, workspaceID, reason)
+}
+
+// revokeKeysCreatedBy revokes, for reason, the live keys the user made in the workspace (in
+// every workspace when workspaceID is 0), inside a transaction or not, and returns their IDs.
+func revokeKeysCreatedBy(ctx context.Context, q querier, userID, workspaceID int64, reason string) ([]int64, error) {
+	rows, err := q.Query(ctx, `UPDATE api_keys SET revoked_at = now(), revoked_reason = $3
 		WHERE created_by = $1 AND ($2::bigint = 0 OR workspace_id = $2) AND revoked_at IS NULL
 		RETURNING id`, userID, workspaceID, reason)
 	if err != nil {
@@ -67,6 +73,11 @@ func (s *AccountStore) RevokeKeysCreatedBy(ctx context.Context, userID, workspac
 		return nil, fmt.Errorf("revoke keys created by user: %w", err)
 	}
 	return ids, nil
+}
+
+// querier is what a statement needs: the pool, or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 // APIKeyByHash implements account.Store. It is the one lookup not scoped by workspace: the

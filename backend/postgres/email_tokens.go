@@ -84,29 +84,3 @@ func (s *AccountStore) ResetPassword(ctx context.Context, tokenHash []byte, pass
 	}
 	return u, nil
 }
-
-// revokeSessions revokes every refresh-token family of the user.
-func revokeSessions(ctx context.Context, tx pgx.Tx, userID int64) error {
-	if _, err := tx.Exec(ctx, `UPDATE refresh_tokens SET revoked_at = now()
-		WHERE user_id = $1 AND revoked_at IS NULL`, userID); err != nil {
-		return fmt.Errorf("revoke sessions: %w", err)
-	}
-	return nil
-}
-
-// revokeKeysCreatedBy revokes every live API key the user created and returns their IDs.
-func revokeKeysCreatedBy(ctx context.Context, tx pgx.Tx, userID int64) ([]int64, error) {
-	rows, err := tx.Query(ctx, `UPDATE api_keys SET revoked_at = now(), revoked_reason = $2
-		WHERE created_by = $1 AND revoked_at IS NULL RETURNING id`, userID, account.RevokedCreatorPromoted)
-	if err != nil {
-		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
-	}
-	ids, err := collect(rows, func(r pgx.Rows) (int64, error) {
-		var id int64
-		return id, r.Scan(&id)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("revoke api keys of creator: %w", err)
-	}
-	return ids, nil
-}
