@@ -12,7 +12,6 @@ package visitcap
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -159,15 +158,11 @@ if n >= tonumber(ARGV[1]) then
 end
 return redis.call('INCR', KEYS[1])`)
 
-// raiseScript sets each KEYS[i] to ARGV[i] where it holds less or nothing, with a TTL of ARGV[#KEYS+1] ms.
+// raiseScript sets KEYS[1] to ARGV[1] where it holds less or nothing, with a TTL of ARGV[2] ms.
 var raiseScript = goredis.NewScript(`
-local ttl = ARGV[#KEYS + 1]
-for i, key in ipairs(KEYS) do
-  local want = tonumber(ARGV[i])
-  local n = tonumber(redis.call('GET', key))
-  if not n or n < want then
-    redis.call('SET', key, want, 'PX', ttl)
-  end
+local n = tonumber(redis.call('GET', KEYS[1]))
+if not n or n < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 end
 return 0`)
 
@@ -272,21 +267,19 @@ func (c *Counter) flush(ctx context.Context) error {
 	return nil
 }
 
-// raiseRedis raises the keys to the counts, a few hundred per script.
+// raiseRedis raises the keys to the counts, pipelined a few hundred at a time; one key per
+// script, as a Redis Cluster needs.
 func (c *Counter) raiseRedis(ctx context.Context, counts []Count) error {
 	const chunk = 500
 	for start := 0; start < len(counts); start += chunk {
-		part := counts[start:min(start+chunk, len(counts))]
-		keys := make([]string, len(part))
-		args := make([]any, len(part)+1)
-		for i, n := range part {
-			keys[i], args[i] = c.key(n.LinkID), n.Visits
-		}
-		args[len(part)] = keyTTL.Milliseconds()
 		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
-		err := raiseScript.Run(rctx, c.rdb, keys, args...).Err()
+		pipe := c.rdb.Pipeline()
+		for _, n := range counts[start:min(start+chunk, len(counts))] {
+			raiseScript.Eval(rctx, pipe, []string{c.key(n.LinkID)}, n.Visits, keyTTL.Milliseconds())
+		}
+		_, err := pipe.Exec(rctx)
 		cancel()
-		if err != nil && !errors.Is(err, goredis.Nil) {
+		if err != nil {
 			return err
 		}
 	}

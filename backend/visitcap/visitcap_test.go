@@ -337,7 +337,8 @@ func TestCloseWrites(t *testing.T) {
 	}
 }
 
-// BenchmarkTake is the Redis path of a capped link that is still open: one script call.
+// BenchmarkTake is the Redis path of a capped link that is still open (one script call), next
+// to a plain INCR, the floor of any Redis counter, and the PostgreSQL path of Redis down.
 func BenchmarkTake(b *testing.B) {
 	opt, err := goredis.ParseURL(testenv.RedisURL(b))
 	if err != nil {
@@ -346,31 +347,42 @@ func BenchmarkTake(b *testing.B) {
 	rdb := goredis.NewClient(opt)
 	defer rdb.Close()
 	db := testenv.DB(b)
-	counter := visitcap.New(rdb, testenv.RedisPrefix(b), postgres.NewVisitCounts(db), quiet)
+	prefix := testenv.RedisPrefix(b)
+	counter := visitcap.New(rdb, prefix, postgres.NewVisitCounts(db), quiet)
 	defer counter.Close()
+	down := visitcap.New(goredis.NewClient(&goredis.Options{Addr: closedPort(b)}), prefix, postgres.NewVisitCounts(db), quiet)
+	defer down.Close()
 	ctx := context.Background()
-	if _, err := counter.Take(ctx, 1, 1<<62); err != nil { // seeded
-		b.Fatal(err)
-	}
-	b.Run("serial", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := counter.Take(ctx, 1, 1<<62); err != nil {
-				b.Fatal(err)
-			}
+	const open = 1 << 62
+	for _, c := range []*visitcap.Counter{counter, down} { // seeded; Redis known down
+		if _, err := c.Take(ctx, 1, open); err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("parallel", func(b *testing.B) {
-		b.ReportAllocs()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := counter.Take(ctx, 1, 1<<62); err != nil {
-					b.Error(err)
-					return
+	}
+	bench := func(name string, take func() error) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := take(); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
-	})
+		b.Run(name+"/parallel", func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := take(); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+	bench("redis", func() error { _, err := counter.Take(ctx, 1, open); return err })
+	bench("incr-floor", func() error { return rdb.Incr(ctx, prefix+"floor").Err() })
+	bench("postgres", func() error { _, err := down.Take(ctx, 2, open); return err })
 }
 
 // redisServer is a Redis of a test's own, which it may flush and pause without disturbing the
@@ -419,7 +431,7 @@ func (r *redisServer) do(t *testing.T, args ...any) {
 }
 
 // closedPort is a loopback address nothing listens on.
-func closedPort(t *testing.T) string {
+func closedPort(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
