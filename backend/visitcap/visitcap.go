@@ -1,17 +1,34 @@
 // Package visitcap counts the human visits of links that have a visit cap (max_visits, SPEC
 // §13.1) exactly across nodes: an atomic counter per capped link in Redis, seeded from and
-// written back to PostgreSQL, and PostgreSQL alone while Redis is down.
+// written back to PostgreSQL (the Store), and the Store alone while Redis is down.
 //
-// What a Redis loss costs: each node writes the totals it counted to the Store about once per
-// FlushInterval. Should Redis lose a key (restart without persistence, FLUSHALL, eviction,
-// failover to a replica that was behind), the key is seeded again from the Store, which lacks the
-// visits counted since each node's last write; at most those visits, per link, are handed out a
-// second time, and only until the next write, which raises the key again. With the default
-// interval that is at most one second's visits of a link.
+// The redirect path calls Take for each human visit of a link whose rules have MaxVisits, and
+// answers 410 when it says no; crawlers and links without a cap never reach it. A node builds
+// one Counter at start-up (New, with the deployment's Redis client and prefix and
+// postgres.NewVisitCounts) and closes it after its HTTP server has drained (Close writes the
+// last counts).
+//
+// What a Redis loss costs. Each node writes the counts it saw to the Store once per
+// FlushInterval, and then raises the Redis keys to the stored counts. Should Redis lose a key
+// (a restart without persistence, FLUSHALL, eviction, failover to a replica that was behind),
+// the key is seeded again from the Store, which lacks the visits counted since the nodes last
+// wrote: those visits, and no more, can be handed out a second time, and only until the next
+// write raises the key again. With the default interval a loss gives back at most the visits of
+// the last second of each capped link, and usually far fewer (TestRedisLossUnderLoad measures
+// it). A graceful restart writes first (Close) and gives nothing back; a node that crashed
+// takes its unwritten counts with it, which matters only if Redis is lost as well before
+// another visit of the link is written.
+//
+// While Redis is down every visit of a capped link is one statement in the Store, exact
+// across nodes. A node uses Redis again only after raising it to every count the Store took
+// meanwhile. Nodes that disagree on whether Redis is up (a partition, or the moment between
+// two nodes' returns, at most one interval) count in two places, and the visits one counts in
+// the Store during that window can pass on top of the other's.
 package visitcap
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -41,7 +58,7 @@ type Store interface {
 	// across every node, and returns whether it did and the count after it.
 	Take(ctx context.Context, linkID, max int64) (allowed bool, visits int64, err error)
 	// Raise stores at least each given count (never lowering one) and returns the stored counts
-	// of those links afterwards.
+	// of those links afterwards. Each link appears at most once in counts.
 	Raise(ctx context.Context, counts []Count) ([]Count, error)
 }
 
@@ -109,7 +126,10 @@ func (c *Counter) Take(ctx context.Context, linkID, max int64) (allowed bool, er
 			}
 			return n > 0, nil
 		}
-		if ctx.Err() != nil {
+		var seedErr *seedError
+		if ctx.Err() != nil || errors.As(err, &seedErr) {
+			// Redis answered: the Store is what failed (the key must be seeded), and it would
+			// fail the count below too.
 			return false, err
 		}
 		// A reply lost after the script ran counted this visit already; counting it again
@@ -131,11 +151,17 @@ func (c *Counter) takeRedis(ctx context.Context, linkID, max int64) (int64, erro
 	}
 	stored, err := c.store.Visits(ctx, linkID)
 	if err != nil {
-		return 0, err
+		return 0, &seedError{err}
 	}
 	// Another node may have seeded and counted meanwhile: the script keeps the higher count.
 	return takeScript.Run(ctx, c.rdb, []string{key}, max, stored, keyTTL.Milliseconds()).Int64()
 }
+
+// seedError is a failure to read the stored count a missing key is seeded with.
+type seedError struct{ err error }
+
+func (e *seedError) Error() string { return "visit cap: seed counter: " + e.err.Error() }
+func (e *seedError) Unwrap() error { return e.err }
 
 // takeScript takes one of KEYS[1]'s ARGV[1] visits. ARGV[2], when not empty, is the stored
 // count to seed a missing key with (or a lower one with: a seed never lowers a count); without

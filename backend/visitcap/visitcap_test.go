@@ -31,6 +31,7 @@ var quiet = slog.New(slog.DiscardHandler)
 type node struct {
 	counter *visitcap.Counter
 	store   *postgres.VisitCounts
+	db      *postgres.DB
 }
 
 // cluster is a database of the test's own and the Redis both of its nodes use.
@@ -66,7 +67,7 @@ func (c *cluster) node(interval time.Duration) *node {
 	opt.MaxRetries = -1
 	rdb := goredis.NewClient(&opt)
 	store := postgres.NewVisitCounts(db)
-	n := &node{counter: visitcap.NewWithInterval(rdb, c.prefix, store, quiet, interval), store: store}
+	n := &node{counter: visitcap.NewWithInterval(rdb, c.prefix, store, quiet, interval), store: store, db: db}
 	c.t.Cleanup(func() {
 		n.counter.Close()
 		rdb.Close()
@@ -317,6 +318,28 @@ func TestRedisBackNotBehind(t *testing.T) {
 	passed += hammer(t, []*node{a, b}, link, max, 1000)
 	if passed != max {
 		t.Errorf("%d passed a cap of %d across an outage", passed, max)
+	}
+}
+
+// PostgreSQL down, Redis up: links whose counters Redis holds keep counting there; a link that
+// must be seeded fails, without sending the node's other links to the Store.
+func TestStoreDown(t *testing.T) {
+	opt, prefix := sharedRedis(t)
+	c := newCluster(t, opt, prefix)
+	a := c.node(never)
+	const seeded, unseeded = 1, 2
+	if got := hammer(t, []*node{a}, seeded, 10, 5); got != 5 {
+		t.Fatalf("%d passed", got)
+	}
+	a.db.Close()
+	if _, err := a.counter.Take(context.Background(), unseeded, 10); err == nil {
+		t.Error("a counter that could not be seeded counted")
+	}
+	if a.counter.RedisDown() {
+		t.Error("a failing Store sent the node to the Store")
+	}
+	if got := hammer(t, []*node{a}, seeded, 10, 20); got != 5 {
+		t.Errorf("%d passed with PostgreSQL down, want 5", got)
 	}
 }
 
