@@ -1,0 +1,334 @@
+// Package visitcap counts the human visits of links that have a visit cap (max_visits, SPEC
+// §13.1) exactly across nodes: an atomic counter per capped link in Redis, seeded from and
+// written back to PostgreSQL (the Store), and the Store alone while Redis is down.
+//
+// The redirect path calls Take for each human visit of a link whose rules have MaxVisits, and
+// answers 410 when it says no; crawlers and links without a cap never reach it. A node builds
+// one Counter at start-up (New, with the deployment's Redis client and prefix and
+// postgres.NewVisitCounts) and closes it after its HTTP server has drained (Close writes the
+// last counts).
+//
+// What a Redis loss costs. Each node writes the counts it saw to the Store once per
+// FlushInterval, and then raises the Redis keys to the stored counts. Should Redis lose a key
+// (a restart without persistence, FLUSHALL, eviction, failover to a replica that was behind),
+// the key is seeded again from the Store, which lacks the visits counted since the nodes last
+// wrote: those visits, and no more, can be handed out a second time, and only until the next
+// write raises the key again. With the default interval a loss gives back at most the visits of
+// the last second of each capped link, and usually far fewer (TestRedisLossUnderLoad measures
+// it). A graceful restart writes first (Close) and gives nothing back; a node that crashed
+// takes its unwritten counts with it, which matters only if Redis is lost as well before
+// another visit of the link is written.
+//
+// While Redis is down every visit of a capped link is one statement in the Store, exact
+// across nodes. A node uses Redis again only after raising it to every count the Store took
+// meanwhile. Nodes that disagree on whether Redis is up (a partition, or the moment between
+// two nodes' returns, at most one interval) count in two places, and the visits one counts in
+// the Store during that window can pass on top of the other's.
+package visitcap
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// FlushInterval is how often a node writes the totals it counted to the Store: the bound, in
+// time, of what a Redis loss gives back.
+const FlushInterval = time.Second
+
+// keyTTL is how long an untouched counter stays in Redis. Every node has written its totals
+// long before it ends, so a key seeded again afterwards starts from the exact count.
+const keyTTL = 24 * time.Hour
+
+// redisTimeout bounds each Redis call of the background writer.
+const redisTimeout = time.Second
+
+// Store keeps the counts durably: what a Redis that lost its keys is seeded from, and where
+// visits are counted while Redis is down.
+type Store interface {
+	// Visits returns the stored count of the link, 0 when none was stored.
+	Visits(ctx context.Context, linkID int64) (int64, error)
+	// Take counts one visit of the link if fewer than max were counted, as one atomic step
+	// across every node, and returns whether it did and the count after it.
+	Take(ctx context.Context, linkID, max int64) (allowed bool, visits int64, err error)
+	// Raise stores at least each given count (never lowering one) and returns the stored counts
+	// of those links afterwards. Each link appears at most once in counts.
+	Raise(ctx context.Context, counts []Count) ([]Count, error)
+}
+
+// Count is how many visits a link has had.
+type Count struct {
+	LinkID int64
+	Visits int64
+}
+
+// Counter hands out the visits of capped links. It is safe for concurrent use; every node has
+// one, sharing Redis and the Store.
+type Counter struct {
+	rdb    *goredis.Client // nil: count in the Store only
+	prefix string
+	store  Store
+	log    *slog.Logger
+
+	// down says Redis failed; Takes then go to the Store. Only the writer sets it back, after
+	// it has raised Redis to the counts the Store took meanwhile (reconcile).
+	down atomic.Bool
+	// fallback is held shared by Takes counting in the Store and exclusively by the writer, so
+	// that no visit the Store counted is missing from Redis when this node uses it again.
+	fallback sync.RWMutex
+
+	mu    sync.Mutex
+	dirty map[int64]int64 // counts seen since the last write, to store and then to raise Redis to
+
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// New starts a Counter keeping its keys under prefix in rdb (nil: no Redis, every visit is
+// counted in the Store) and writing counts to store every FlushInterval. Close stops it.
+func New(rdb *goredis.Client, prefix string, store Store, log *slog.Logger) *Counter {
+	return newCounter(rdb, prefix, store, log, FlushInterval)
+}
+
+func newCounter(rdb *goredis.Client, prefix string, store Store, log *slog.Logger, interval time.Duration) *Counter {
+	c := &Counter{
+		rdb: rdb, prefix: prefix + "visitcap:", store: store, log: log,
+		dirty: map[int64]int64{},
+		stop:  make(chan struct{}), done: make(chan struct{}),
+	}
+	c.down.Store(rdb == nil)
+	go c.run(interval)
+	return c
+}
+
+// Take counts one visit of the link if fewer than max were counted, and answers whether this
+// visitor may pass: across every node, exactly max visitors pass. Call it only for people (never
+// for crawlers) on links with a cap, once per visit that the cap should count. Raising max
+// lets visitors through again; lowering it below the count refuses them.
+//
+// An error means neither Redis nor the Store could count the visit; allowed is then false.
+func (c *Counter) Take(ctx context.Context, linkID, max int64) (allowed bool, err error) {
+	if max < 1 {
+		return false, nil
+	}
+	if !c.down.Load() {
+		n, err := c.takeRedis(ctx, linkID, max)
+		if err == nil {
+			if n > 0 {
+				c.saw(linkID, n)
+			}
+			return n > 0, nil
+		}
+		var seedErr *seedError
+		if ctx.Err() != nil || errors.As(err, &seedErr) {
+			// Redis answered: the Store is what failed (the key must be seeded), and it would
+			// fail the count below too.
+			return false, err
+		}
+		// A reply lost after the script ran counted this visit already; counting it again
+		// below can only close the link one visit early, never let one more through.
+		if !c.down.Swap(true) {
+			c.log.Warn("visit cap: redis is not answering; counting capped links in PostgreSQL", "err", err)
+		}
+	}
+	return c.takeStore(ctx, linkID, max)
+}
+
+// takeRedis runs the take script: the count after this visit when it passes, minus the count
+// when it does not. A missing key is seeded from the Store and the script run again.
+func (c *Counter) takeRedis(ctx context.Context, linkID, max int64) (int64, error) {
+	key := c.key(linkID)
+	n, err := takeScript.Run(ctx, c.rdb, []string{key}, max, "", keyTTL.Milliseconds()).Int64()
+	if err != nil || n != 0 {
+		return n, err
+	}
+	stored, err := c.store.Visits(ctx, linkID)
+	if err != nil {
+		return 0, &seedError{err}
+	}
+	// Another node may have seeded and counted meanwhile: the script keeps the higher count.
+	return takeScript.Run(ctx, c.rdb, []string{key}, max, stored, keyTTL.Milliseconds()).Int64()
+}
+
+// seedError is a failure to read the stored count a missing key is seeded with.
+type seedError struct{ err error }
+
+func (e *seedError) Error() string { return "visit cap: seed counter: " + e.err.Error() }
+func (e *seedError) Unwrap() error { return e.err }
+
+// takeScript takes one of KEYS[1]'s ARGV[1] visits. ARGV[2], when not empty, is the stored
+// count to seed a missing key with (or a lower one with: a seed never lowers a count); without
+// it a missing key answers 0. Otherwise it answers the new count when the visit passes and minus
+// the count when it does not (max is at least 1, so neither is 0). ARGV[3] is the key's TTL in ms.
+var takeScript = goredis.NewScript(`
+local n = tonumber(redis.call('GET', KEYS[1]))
+if ARGV[2] ~= '' then
+  local seed = tonumber(ARGV[2])
+  if not n or n < seed then
+    n = seed
+    redis.call('SET', KEYS[1], n)
+  end
+elseif not n then
+  return 0
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if n >= tonumber(ARGV[1]) then
+  return -n
+end
+return redis.call('INCR', KEYS[1])`)
+
+// raiseScript sets KEYS[1] to ARGV[1] where it holds less or nothing, with a TTL of ARGV[2] ms.
+var raiseScript = goredis.NewScript(`
+local n = tonumber(redis.call('GET', KEYS[1]))
+if not n or n < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 0`)
+
+// takeStore counts the visit in the Store, under the shared side of fallback: the count is
+// noted before the writer may reconcile.
+func (c *Counter) takeStore(ctx context.Context, linkID, max int64) (bool, error) {
+	c.fallback.RLock()
+	if !c.down.Load() {
+		// The writer reconciled while this Take waited: Redis holds every count again.
+		c.fallback.RUnlock()
+		return c.Take(ctx, linkID, max)
+	}
+	ok, n, err := c.store.Take(ctx, linkID, max)
+	if ok {
+		c.saw(linkID, n)
+	}
+	c.fallback.RUnlock()
+	return ok, err
+}
+
+// saw notes a count for the next write.
+func (c *Counter) saw(linkID, n int64) {
+	c.mu.Lock()
+	if n > c.dirty[linkID] {
+		c.dirty[linkID] = n
+	}
+	c.mu.Unlock()
+}
+
+func (c *Counter) key(linkID int64) string {
+	return c.prefix + strconv.FormatInt(linkID, 10)
+}
+
+// run writes the counts every interval until Close.
+func (c *Counter) run(interval time.Duration) {
+	defer close(c.done)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), interval+redisTimeout)
+			if err := c.flush(ctx); err != nil {
+				c.log.Warn("visit cap: store counts", "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// flush stores the counts seen since the last flush, then raises the Redis keys to the stored
+// counts, which also hold what other nodes stored and what the Store counted while Redis was
+// down. Counts not written stay for the next flush.
+//
+// After Redis failed, flush is what uses it again: once Redis answers, it blocks this node's
+// Takes in the Store for the time of one write (fallback), raises Redis to every count they
+// took, and only then lets Takes go to Redis.
+func (c *Counter) flush(ctx context.Context) error {
+	reconcile := false
+	if c.rdb != nil && c.down.Load() {
+		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
+		err := c.rdb.Ping(rctx).Err()
+		cancel()
+		if reconcile = err == nil; reconcile {
+			c.fallback.Lock()
+			defer c.fallback.Unlock()
+		}
+	}
+	c.mu.Lock()
+	batch := make([]Count, 0, len(c.dirty))
+	for id, n := range c.dirty {
+		batch = append(batch, Count{id, n})
+	}
+	clear(c.dirty)
+	c.mu.Unlock()
+
+	stored := batch
+	if len(batch) > 0 {
+		var err error
+		if stored, err = c.store.Raise(ctx, batch); err != nil {
+			c.keep(batch)
+			return err
+		}
+	}
+	if c.rdb == nil || (c.down.Load() && !reconcile) {
+		c.keep(stored) // for Redis, once it answers
+		return nil
+	}
+	if err := c.raiseRedis(ctx, stored); err != nil {
+		c.keep(stored)
+		if !c.down.Swap(true) {
+			c.log.Warn("visit cap: redis is not answering; counting capped links in PostgreSQL", "err", err)
+		}
+		return nil // Takes count in the Store meanwhile: not a failure to store
+	}
+	if reconcile {
+		c.down.Store(false)
+		c.log.Info("visit cap: redis answers again; counting capped links there")
+	}
+	return nil
+}
+
+// raiseRedis raises the keys to the counts, pipelined a few hundred at a time; one key per
+// script, as a Redis Cluster needs.
+func (c *Counter) raiseRedis(ctx context.Context, counts []Count) error {
+	const chunk = 500
+	for start := 0; start < len(counts); start += chunk {
+		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
+		pipe := c.rdb.Pipeline()
+		for _, n := range counts[start:min(start+chunk, len(counts))] {
+			raiseScript.Eval(rctx, pipe, []string{c.key(n.LinkID)}, n.Visits, keyTTL.Milliseconds())
+		}
+		_, err := pipe.Exec(rctx)
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keep puts counts back for the next flush.
+func (c *Counter) keep(counts []Count) {
+	for _, n := range counts {
+		c.saw(n.LinkID, n.Visits)
+	}
+}
+
+// Close stops the writer and stores the last counts, so that a graceful restart gives nothing
+// back even if Redis is lost afterwards.
+func (c *Counter) Close() {
+	c.closeOnce.Do(func() {
+		close(c.stop)
+		<-c.done
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := c.flush(ctx); err != nil {
+			c.log.Warn("visit cap: store the last counts", "err", err)
+		}
+	})
+}
