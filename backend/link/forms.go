@@ -1,0 +1,131 @@
+package link
+
+import (
+	"net/mail"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nyaruka/phonenumbers"
+)
+
+// Limits of a visitor's answers.
+const (
+	// MaxAnswerLength bounds a text answer, in characters.
+	MaxAnswerLength = 500
+	maxEmailLength  = 254
+	maxPhoneInput   = 64
+)
+
+// DefaultPhoneRegion is the country whose national numbering Check assumes for a phone number
+// written without its +country prefix when the visitor's country is unknown: the service's
+// visitors are mostly in mainland China, where numbers are written without one.
+const DefaultPhoneRegion = "CN"
+
+// The problems Check reports, one per field at most. They are fixed sentences so that the
+// visitor page can show its own translation of each.
+const (
+	ProblemRequired = "This field is required."
+	ProblemTooLong  = "This answer is too long."
+	ProblemText     = "This answer holds characters that are not allowed."
+	ProblemEmail    = "Enter an email address such as name@example.com."
+	ProblemPhone    = "Enter a valid phone number, with its country code (+86 …) if it is not local."
+	ProblemChoice   = "Choose one of the options."
+)
+
+// Check validates a visitor's answers to the form (form-encoded, as posted) and returns them
+// cleaned: trimmed, phone numbers in E.164 (+8613812345678), only the form's fields, and empty
+// optional answers left out. problems maps each field that was answered wrongly to one of the
+// Problem sentences; clean is only to be stored when problems is empty. Inputs that are not a
+// field of the form (the page's own, such as a CSRF token) are ignored; a field posted twice
+// counts with its first value.
+//
+// region is the visitor's country (ISO 3166-1 alpha-2, as GeoIP gives it): a phone number
+// without a +country prefix is read as a number of that country, or of DefaultPhoneRegion when
+// region is empty or unknown.
+func (f *Form) Check(answers url.Values, region string) (clean, problems map[string]string) {
+	clean = make(map[string]string, len(f.Fields))
+	problems = map[string]string{}
+	for _, fd := range f.Fields {
+		v := strings.TrimSpace(answers.Get(fd.Name))
+		if v == "" {
+			if fd.Required {
+				problems[fd.Name] = ProblemRequired
+			}
+			continue
+		}
+		out, problem := fd.check(v, region)
+		if problem != "" {
+			problems[fd.Name] = problem
+			continue
+		}
+		clean[fd.Name] = out
+	}
+	return clean, problems
+}
+
+// check validates one non-empty, trimmed answer and returns it normalised, or a problem.
+func (fd *FormField) check(v, region string) (string, string) {
+	if !utf8.ValidString(v) {
+		return "", ProblemText
+	}
+	if utf8.RuneCountInString(v) > MaxAnswerLength {
+		return "", ProblemTooLong
+	}
+	if strings.ContainsFunc(v, unicode.IsControl) {
+		return "", ProblemText
+	}
+	switch fd.Type {
+	case FieldEmail:
+		if !validEmail(v) {
+			return "", ProblemEmail
+		}
+	case FieldPhone:
+		n, ok := normalizePhone(v, region)
+		if !ok {
+			return "", ProblemPhone
+		}
+		v = n
+	case FieldChoice:
+		for _, o := range fd.Options {
+			if v == o {
+				return v, ""
+			}
+		}
+		return "", ProblemChoice
+	}
+	return v, ""
+}
+
+// validEmail accepts a bare address (no display name, no comments) with a dotted domain.
+func validEmail(v string) bool {
+	if len(v) > maxEmailLength {
+		return false
+	}
+	a, err := mail.ParseAddress(v)
+	if err != nil || a.Address != v {
+		return false
+	}
+	at := strings.LastIndexByte(v, '@')
+	d := v[at+1:]
+	return at > 0 && strings.Contains(d, ".") && !strings.HasPrefix(d, ".") && !strings.HasSuffix(d, ".") &&
+		!strings.Contains(d, "..") && !strings.ContainsAny(d, "[]\"\\ ")
+}
+
+// normalizePhone parses a number as written by a person (spaces, dashes, brackets, a +country
+// or 00 prefix) and returns it in E.164 if it is a number that can exist.
+func normalizePhone(v, region string) (string, bool) {
+	if len(v) > maxPhoneInput {
+		return "", false
+	}
+	region = strings.ToUpper(region)
+	if len(region) != 2 || phonenumbers.GetCountryCodeForRegion(region) == 0 {
+		region = DefaultPhoneRegion
+	}
+	n, err := phonenumbers.Parse(v, region)
+	if err != nil || !phonenumbers.IsValidNumber(n) {
+		return "", false
+	}
+	return phonenumbers.Format(n, phonenumbers.E164), true
+}
