@@ -1,9 +1,12 @@
 package link
 
 import (
+	"context"
+	"iter"
 	"net/mail"
 	"net/url"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -128,4 +131,26 @@ func normalizePhone(v, region string) (string, bool) {
 		return "", false
 	}
 	return phonenumbers.Format(n, phonenumbers.E164), true
+}
+
+// FormResponse is one visitor's answers to a link's form, keyed by field name.
+type FormResponse struct {
+	ID        int64
+	Answers   map[string]string
+	CreatedAt time.Time
+}
+
+// ResponseStore keeps the answers given to links' forms; every method takes the workspace.
+type ResponseStore interface {
+	// AddFormResponse stores answers to the workspace's link; not_found if the link is not in
+	// the workspace (or was deleted meanwhile).
+	AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string) error
+	// FormResponses returns up to limit of the link's responses with an ID below before (any
+	// when 0), newest first, and whether more follow.
+	FormResponses(ctx context.Context, workspaceID, linkID, before int64, limit int) ([]FormResponse, bool, error)
+	// AllFormResponses yields every response of the link, oldest first, reading a page at a
+	// time; it stops at the first error, which it yields.
+	AllFormResponses(ctx context.Context, workspaceID, linkID int64) iter.Seq2[FormResponse, error]
+	// FormResponseFields lists the field names that occur in the link's responses, sorted.
+	FormResponseFields(ctx context.Context, workspaceID, linkID int64) ([]string, error)
 }
