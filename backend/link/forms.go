@@ -2,7 +2,9 @@ package link
 
 import (
 	"context"
+	"fmt"
 	"iter"
+	"log/slog"
 	"net/mail"
 	"net/url"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
+
+	"github.com/shortlink/shortlink/backend/apperr"
 )
 
 // Limits of a visitor's answers.
@@ -153,4 +157,79 @@ type ResponseStore interface {
 	AllFormResponses(ctx context.Context, workspaceID, linkID int64) iter.Seq2[FormResponse, error]
 	// FormResponseFields lists the field names that occur in the link's responses, sorted.
 	FormResponseFields(ctx context.Context, workspaceID, linkID int64) ([]string, error)
+}
+
+// Responses records the answers visitors give to links' forms and reads them back.
+type Responses struct {
+	store ResponseStore
+	log   *slog.Logger
+}
+
+// NewResponses returns the form responses service.
+func NewResponses(store ResponseStore, log *slog.Logger) *Responses {
+	return &Responses{store: store, log: log}
+}
+
+// RecordFormResponse stores a visitor's answers to l's form: answers is the clean map of a
+// Form.Check that found no problem. Answers to names that are not fields of the form are
+// dropped. It answers invalid when l has no form, not_found when l was deleted meanwhile, and
+// unavailable when the answers cannot be saved now (the visitor may post them again).
+func (r *Responses) RecordFormResponse(ctx context.Context, l *Link, answers map[string]string) error {
+	form := l.Rules.Form
+	if form == nil {
+		return apperr.Errorf(apperr.Invalid, "link %d has no form", l.ID)
+	}
+	kept := make(map[string]string, len(form.Fields))
+	for _, fd := range form.Fields {
+		if v, ok := answers[fd.Name]; ok {
+			kept[fd.Name] = v
+		}
+	}
+	err := r.store.AddFormResponse(ctx, l.WorkspaceID, l.ID, kept)
+	if err == nil || apperr.CodeOf(err) != apperr.Internal {
+		return err
+	}
+	r.log.Error("record form response", "workspace", l.WorkspaceID, "link", l.ID, "err", err)
+	return apperr.Errorf(apperr.Unavailable, "cannot save the answers right now, try again")
+}
+
+// List returns a page of the link's responses, newest first, and the cursor of the next page
+// (0 when there is none). The caller has checked that the link is the workspace's.
+func (r *Responses) List(ctx context.Context, workspaceID, linkID, before int64, limit int) ([]FormResponse, int64, error) {
+	if limit < 1 || limit > MaxPage {
+		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	page, more, err := r.store.FormResponses(ctx, workspaceID, linkID, before, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	var next int64
+	if more && len(page) > 0 {
+		next = page[len(page)-1].ID
+	}
+	return page, next, nil
+}
+
+// Export returns the columns of the link's responses and every response, oldest first: the
+// fields of the form in its order, then the names of fields that answers hold but the form no
+// longer has (removed or renamed since), sorted. l is the workspace's link.
+func (r *Responses) Export(ctx context.Context, l *Link) ([]string, iter.Seq2[FormResponse, error], error) {
+	var columns []string
+	known := map[string]bool{}
+	if l.Rules.Form != nil {
+		for _, fd := range l.Rules.Form.Fields {
+			columns = append(columns, fd.Name)
+			known[fd.Name] = true
+		}
+	}
+	stored, err := r.store.FormResponseFields(ctx, l.WorkspaceID, l.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("export form responses: %w", err)
+	}
+	for _, name := range stored {
+		if !known[name] {
+			columns = append(columns, name)
+		}
+	}
+	return columns, r.store.AllFormResponses(ctx, l.WorkspaceID, l.ID), nil
 }
