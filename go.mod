@@ -16,6 +16,7 @@ require (
 	github.com/maxmind/mmdbwriter v1.2.0
 	github.com/maypok86/otter/v2 v2.4.0
 	github.com/mileusna/useragent v1.3.5
+	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/oschwald/geoip2-golang/v2 v2.5.0
 	github.com/oschwald/maxminddb-golang/v2 v2.9.0
 	github.com/pressly/goose/v3 v3.29.0

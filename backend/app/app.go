@@ -44,6 +44,8 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// responses records and reads the answers given to links' forms.
+	responses *link.Responses
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
@@ -128,6 +130,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 	}, log)
 
+	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
+
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
 	authSvc := auth.NewService(auth.Options{
 		Secret:       []byte(cfg.JWTSecret),
@@ -185,6 +189,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
 		TrustedProxies: cfg.TrustedProxies,
+		Responses:      a.responses,
 	})
 	if err != nil {
 		a.links.Close()

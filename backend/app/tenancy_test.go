@@ -62,15 +62,18 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		"invitations/{id}": fmt.Sprint(inv.ID),
 		"members/{user}":   fmt.Sprint(bob.UserID),
 	}
-	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}$`)
+	// Parameters in the middle of a path (links/{id}/qr) are filled too.
+	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}`)
 	fill := func(path string, ws int64) string {
-		if m := param.FindString(path); m != "" {
+		path = param.ReplaceAllStringFunc(path, func(m string) string {
 			if id, ok := ids[m]; ok {
-				path = strings.TrimSuffix(path, m) + strings.Split(m, "/")[0] + "/" + id
-			} else if !strings.HasSuffix(m, "{workspace}") {
+				return strings.Split(m, "/")[0] + "/" + id
+			}
+			if !strings.HasSuffix(m, "{workspace}") {
 				t.Fatalf("no row of B for %s: add one to this test", m)
 			}
-		}
+			return m
+		})
 		return strings.ReplaceAll(path, "{workspace}", fmt.Sprint(ws))
 	}
 	// A body that is valid for every write, so that only the workspace check can refuse it.

@@ -26,6 +26,8 @@ type Deps struct {
 	Auth     *auth.Service
 	Plans    *plan.Service
 	Log      *slog.Logger
+	// Responses holds the answers given to links' forms.
+	Responses *link.Responses
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
@@ -39,6 +41,7 @@ type Deps struct {
 // Server is the API's http.Handler.
 type Server struct {
 	links         *link.Service
+	responses     *link.Responses
 	accounts      *account.Service
 	auth          *auth.Service
 	plans         *plan.Service
@@ -55,7 +58,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
+		links: d.Links, responses: d.Responses, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 	}
 	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
@@ -124,6 +127,8 @@ func (s *Server) routes() {
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
 	ws.GET("/links/:id/qr", s.inWorkspace(account.PermLinksRead), s.linkQR)
+	ws.GET("/links/:id/responses", s.inWorkspace(account.PermLinksRead), s.listFormResponses)
+	ws.GET("/links/:id/responses.csv", s.inWorkspace(account.PermLinksRead), s.exportFormResponses)
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
 

@@ -1,0 +1,133 @@
+package httpapi
+
+import (
+	"encoding/csv"
+	"fmt"
+	"iter"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/plan"
+)
+
+type formResponseAnswer struct {
+	Answers   map[string]string `json:"answers"`
+	CreatedAt time.Time         `json:"created_at"`
+}
+
+// listFormResponses answers a page of the answers given to a link's form, newest first. They
+// stay readable on every plan: a downgrade stops the form, not access to what it collected.
+func (s *Server) listFormResponses(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	limit, err := intQuery(c, "limit", 50)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	before, err := parseCursor(c.Query("cursor"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	l, err := s.links.Get(ctx, workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	page, next, err := s.responses.List(ctx, l.WorkspaceID, l.ID, before, limit)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := make([]formResponseAnswer, len(page))
+	for i, r := range page {
+		out[i] = formResponseAnswer{Answers: r.Answers, CreatedAt: r.CreatedAt}
+		if out[i].Answers == nil {
+			out[i].Answers = map[string]string{}
+		}
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"responses": out, "next_cursor": cursor(next)})
+}
+
+// exportFormResponses streams every answer given to a link's form as CSV, oldest first: a
+// data export, so it needs the export feature. Columns: created_at, the form's fields in
+// order, then fields answered before they were removed from the form.
+func (s *Server) exportFormResponses(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	// The link first: another workspace's link is not found whatever this one's plan.
+	l, err := s.links.Get(ctx, workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.plans.Require(ctx, l.WorkspaceID, plan.Export); err != nil {
+		s.fail(c, err)
+		return
+	}
+	columns, all, err := s.responses.Export(ctx, l)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	next, stop := iter.Pull2(all)
+	defer stop()
+	// The first page is read before the status is sent, so that a database that cannot be
+	// read gives an error answer rather than an empty file.
+	r, err, ok := next()
+	if ok && err != nil {
+		s.fail(c, err)
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="link-%d-responses.csv"`, l.ID))
+	h.Set("Cache-Control", "no-store")
+	c.Status(http.StatusOK)
+	w := csv.NewWriter(c.Writer)
+	record := make([]string, 1+len(columns))
+	record[0] = "created_at"
+	for i, name := range columns {
+		record[1+i] = csvCell(name)
+	}
+	_ = w.Write(record)
+	for ; ok; r, err, ok = next() {
+		if err != nil {
+			// The answer has begun: cutting the connection tells the client the file is
+			// incomplete, where a clean end would not.
+			s.log.Error("export form responses", "link", l.ID, "err", err, "request_id", c.GetString(requestIDKey))
+			panic(http.ErrAbortHandler)
+		}
+		record[0] = r.CreatedAt.UTC().Format(time.RFC3339)
+		for i, name := range columns {
+			record[1+i] = csvCell(r.Answers[name])
+		}
+		if err := w.Write(record); err != nil {
+			return // the client went away
+		}
+	}
+	w.Flush()
+}
+
+// csvCell defuses a cell a spreadsheet would run as a formula (CSV injection): one starting
+// with =, +, -, @, a tab or a carriage return is prefixed with a single quote. Phone numbers in
+// E.164 (+86…) get the quote too, which spreadsheets show as text.
+func csvCell(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
+}

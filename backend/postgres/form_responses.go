@@ -1,0 +1,129 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"math"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+// FormResponseStore implements link.ResponseStore.
+type FormResponseStore struct{ db *DB }
+
+// NewFormResponseStore returns the PostgreSQL store of form responses.
+func NewFormResponseStore(db *DB) *FormResponseStore { return &FormResponseStore{db: db} }
+
+var _ link.ResponseStore = (*FormResponseStore)(nil)
+
+// exportPage is how many responses AllFormResponses reads at a time: the connection goes back
+// to the pool between pages, so a slow download holds none.
+const exportPage = 1000
+
+// AddFormResponse implements link.ResponseStore. The row takes its workspace from the link
+// itself, found in the workspace named.
+func (s *FormResponseStore) AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string) error {
+	if answers == nil {
+		answers = map[string]string{}
+	}
+	b, err := json.Marshal(answers)
+	if err != nil {
+		return fmt.Errorf("add form response: %w", err)
+	}
+	tag, err := s.db.Pool.Exec(ctx, `
+		INSERT INTO form_responses (workspace_id, link_id, answers)
+		SELECT workspace_id, id, $3::jsonb FROM links WHERE workspace_id = $1 AND id = $2`,
+		workspaceID, linkID, string(b))
+	switch {
+	case isForeignKeyViolation(err):
+		// The link was deleted between the read and the check of the key.
+		return apperr.Errorf(apperr.NotFound, "link not found")
+	case err != nil:
+		return fmt.Errorf("add form response: %w", err)
+	case tag.RowsAffected() == 0:
+		return apperr.Errorf(apperr.NotFound, "link not found")
+	}
+	return nil
+}
+
+// FormResponses implements link.ResponseStore.
+func (s *FormResponseStore) FormResponses(ctx context.Context, workspaceID, linkID, before int64, limit int) ([]link.FormResponse, bool, error) {
+	if before <= 0 {
+		before = math.MaxInt64
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT id, answers, created_at FROM form_responses
+		WHERE workspace_id = $1 AND link_id = $2 AND id < $3
+		ORDER BY id DESC LIMIT $4`, workspaceID, linkID, before, limit+1)
+	if err != nil {
+		return nil, false, fmt.Errorf("list form responses: %w", err)
+	}
+	page, err := collect(rows, scanFormResponse)
+	if err != nil {
+		return nil, false, fmt.Errorf("list form responses: %w", err)
+	}
+	more := len(page) > limit
+	if more {
+		page = page[:limit]
+	}
+	return page, more, nil
+}
+
+// AllFormResponses implements link.ResponseStore.
+func (s *FormResponseStore) AllFormResponses(ctx context.Context, workspaceID, linkID int64) iter.Seq2[link.FormResponse, error] {
+	return func(yield func(link.FormResponse, error) bool) {
+		var after int64
+		for {
+			rows, err := s.db.Pool.Query(ctx, `
+				SELECT id, answers, created_at FROM form_responses
+				WHERE workspace_id = $1 AND link_id = $2 AND id > $3
+				ORDER BY id LIMIT $4`, workspaceID, linkID, after, exportPage)
+			var page []link.FormResponse
+			if err == nil {
+				page, err = collect(rows, scanFormResponse)
+			}
+			if err != nil {
+				yield(link.FormResponse{}, fmt.Errorf("export form responses: %w", err))
+				return
+			}
+			for _, r := range page {
+				if !yield(r, nil) {
+					return
+				}
+			}
+			if len(page) < exportPage {
+				return
+			}
+			after = page[len(page)-1].ID
+		}
+	}
+}
+
+// FormResponseFields implements link.ResponseStore.
+func (s *FormResponseStore) FormResponseFields(ctx context.Context, workspaceID, linkID int64) ([]string, error) {
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT DISTINCT k FROM form_responses, jsonb_object_keys(answers) AS k
+		WHERE workspace_id = $1 AND link_id = $2 ORDER BY k`, workspaceID, linkID)
+	if err != nil {
+		return nil, fmt.Errorf("list form response fields: %w", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list form response fields: %w", err)
+	}
+	return names, nil
+}
+
+func scanFormResponse(row pgx.Rows) (link.FormResponse, error) {
+	var r link.FormResponse
+	var created time.Time
+	err := row.Scan(&r.ID, &r.Answers, &created)
+	r.CreatedAt = created.UTC()
+	return r, err
+}
