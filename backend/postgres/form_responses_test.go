@@ -103,8 +103,8 @@ func TestFormResponseStore(t *testing.T) {
 	if _, err := accounts.DeleteWorkspaceLinks(ctx, a.ID, 1000); err != nil {
 		t.Fatal(err)
 	}
-	if err := accounts.FinishWorkspaceDeletion(ctx, a.ID); err != nil {
-		t.Fatal(err)
+	if done, err := accounts.FinishWorkspaceDeletion(ctx, a.ID); err != nil || !done {
+		t.Fatalf("finish: %v, %v", done, err)
 	}
 	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM form_responses WHERE workspace_id = $1`, a.ID).Scan(&n); err != nil || n != 0 {
 		t.Errorf("answers of a deleted workspace: %d, %v", n, err)
