@@ -29,6 +29,8 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/visitcap"
+	"github.com/shortlink/shortlink/backend/visitor"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
 	"github.com/shortlink/shortlink/frontend"
 )
@@ -44,6 +46,8 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// caps counts the visits of links with a visit cap, across every node.
+	caps *visitcap.Counter
 	// responses records and reads the answers given to links' forms.
 	responses *link.Responses
 	// geo is the GeoIP country database; nil when there is none.
@@ -168,8 +172,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if cfg.SMTPURL != "" {
 		m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
 		if err != nil {
-			a.links.Close()
-			db.Close()
+			a.closeEarly()
 			return nil, fmt.Errorf("SMTP_URL: %w", err)
 		}
 		mailer = m
@@ -180,8 +183,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	// After the hooks: keys revoked by a promotion must stop on every node.
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword, cfg.OperatorTakeover); err != nil {
-			a.links.Close()
-			db.Close()
+			a.closeEarly()
 			return nil, fmt.Errorf("operator account: %w", err)
 		}
 	}
@@ -192,12 +194,26 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Responses:      a.responses,
 	})
 	if err != nil {
-		a.links.Close()
-		a.plans.Close()
-		db.Close()
+		a.closeEarly()
 		return nil, err
 	}
-	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), cfg.SecureCookies())
+	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
+	if err != nil {
+		a.closeEarly()
+		return nil, fmt.Errorf("visitor classification: %w", err)
+	}
+	a.caps = visitcap.New(rc.Redis(), cfg.RedisPrefix, postgres.NewVisitCounts(db), log)
+	deps := redirect.RuleDeps{
+		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
+		Guesses: auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
+		Plans:   newPlanFacts(a.plans),
+		Secret:  deriveKey(cfg.JWTSecret, "link password cookies"),
+		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
+	}
+	if geo != nil {
+		deps.Credit, deps.CreditURL = geo.Attribution()
+	}
+	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), deps)
 	a.server = &http.Server{
 		Handler:           a,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -449,6 +465,23 @@ func (a *App) syncCaches(ctx context.Context) {
 	}
 }
 
+// closeEarly undoes what New had opened when it fails half-way.
+func (a *App) closeEarly() {
+	if a.links != nil {
+		a.links.Close()
+	}
+	if a.plans != nil {
+		a.plans.Close()
+	}
+	if a.caps != nil {
+		a.caps.Close()
+	}
+	a.db.Close()
+	if a.geo != nil {
+		a.geo.Close()
+	}
+}
+
 // Close drains in-flight requests, writes every accepted create, then closes connections.
 func (a *App) Close(ctx context.Context) error {
 	var errs []error
@@ -464,6 +497,7 @@ func (a *App) Close(ctx context.Context) error {
 	a.links.Close()
 	a.plans.Close() // after the links, whose failed creates give their quota back
 	a.accounts.Close()
+	a.caps.Close() // writes the last counted visits
 	if a.stop != nil {
 		a.stop()
 	}

@@ -23,6 +23,7 @@ var (
 	outGone     = redirects.WithLabelValues("gone")
 	outBlocked  = redirects.WithLabelValues("blocked")
 	outPreview  = redirects.WithLabelValues("preview")
+	outPage     = redirects.WithLabelValues("page")
 	outError    = redirects.WithLabelValues("error")
 )
 
@@ -31,17 +32,23 @@ type Handler struct {
 	resolver *Resolver
 	hosts    []string
 	pages    *pages
+	rules    RuleDeps
 	now      func() time.Time
 }
 
 // NewHandler serves the keys of the service's short domain, named by hosts (without ports);
-// https says the deployment is served over https (its pages then carry HSTS).
-func NewHandler(resolver *Resolver, hosts []string, https bool) *Handler {
+// rules are what links with rules need (rules.HTTPS: the deployment is served over https, and
+// its pages then carry HSTS).
+func NewHandler(resolver *Resolver, hosts []string, rules RuleDeps) *Handler {
 	lower := make([]string, len(hosts))
 	for i, h := range hosts {
 		lower[i] = strings.ToLower(h)
 	}
-	return &Handler{resolver: resolver, hosts: lower, pages: newPages(https), now: time.Now}
+	if rules.Base != "" && !strings.HasSuffix(rules.Base, "/") {
+		rules.Base += "/"
+	}
+	return &Handler{resolver: resolver, hosts: lower, pages: newPages(rules.HTTPS, rules.Credit, rules.CreditURL),
+		rules: rules, now: time.Now}
 }
 
 // domainOf maps the Host header to a domain ID; ok=false for hosts this service does not serve.
@@ -57,11 +64,12 @@ func (h *Handler) domainOf(host string) (int64, bool) {
 	return 0, false
 }
 
-// ServeHTTP redirects GET and HEAD /{key}, and shows the preview page at /{key}+.
+// ServeHTTP redirects GET and HEAD /{key}, shows the preview page at /{key}+, and takes the
+// posts of a link's password and form pages.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
 		h.pages.headers.Set(w.Header(), r)
-		w.Header().Set("Allow", "GET, HEAD")
+		w.Header().Set("Allow", "GET, HEAD, POST")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
@@ -86,6 +94,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		outError.Inc()
 		h.resolver.log.Error("resolve link", "err", err)
 		h.pages.unavailable(w, r)
+		return
+	}
+	if r.Method == http.MethodPost && (preview || !takesPosts(l)) {
+		h.pages.headers.Set(w.Header(), r)
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if !preview && needsRules(l, r) {
+		h.serveRules(w, r, l)
 		return
 	}
 	switch {

@@ -45,7 +45,7 @@ func fixture(tb testing.TB, n int) (*redirect.Handler, *code.Codec, []string) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	resolver := redirect.NewResolver(store, nil, codec, 100000, log)
 	resolver.Issued(int64(n))
-	return redirect.NewHandler(resolver, []string{"sho.rt"}, false), codec, keys
+	return redirect.NewHandler(resolver, []string{"sho.rt"}, redirect.RuleDeps{}), codec, keys
 }
 
 func TestHandlerRedirects(t *testing.T) {

@@ -8,73 +8,164 @@ import (
 
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
-// The visitor pages are small and self-contained: no scripts, no external assets.
+// The visitor pages are small, server-rendered and self-contained: no scripts, no external
+// assets, mobile-first, in English or Simplified Chinese. Every user-supplied string goes
+// through html/template.
 const layout = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>{{.Title}}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:12vh auto;padding:0 1rem;color:#1f2328}
+<html lang="{{.Lang}}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex">{{.Head}}<title>{{.Title}}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:8vh auto;padding:0 1rem;color:#1f2328}
 h1{font-size:1.4rem}code,.url{word-break:break-all;background:#f6f8fa;padding:.1rem .3rem;border-radius:4px}
-a.button{display:inline-block;margin-top:1rem;padding:.5rem 1rem;background:#0969da;color:#fff;border-radius:6px;text-decoration:none}</style>
-</head><body><h1>{{.Title}}</h1>{{.Body}}</body></html>`
+a.button,button{display:inline-block;margin-top:1rem;padding:.6rem 1.2rem;background:#0969da;color:#fff;border:0;border-radius:6px;text-decoration:none;font:inherit}
+label{display:block;margin-top:1rem;font-weight:600}input,select{display:block;width:100%;box-sizing:border-box;margin-top:.3rem;padding:.55rem;font:inherit;border:1px solid #d0d7de;border-radius:6px}
+.error{color:#cf222e}.note{color:#656d76;font-size:.85rem;margin-top:2rem}</style>
+</head><body><h1>{{.Title}}</h1>{{.Body}}{{if .Credit}}<p class="note"><a href="{{.CreditURL}}">{{.Credit}}</a></p>{{end}}</body></html>`
+
+// texts are the pages' words, by language.
+var texts = map[visitor.Lang]map[string]string{
+	visitor.English: {
+		"notFound.title": "Link not found", "notFound.body": "This short link does not exist. Check the address for typos.",
+		"gone.title": "Link expired", "gone.body": "This short link has expired, or has been visited as many times as it may be, and no longer leads anywhere.",
+		"unavailable.title": "Temporarily unavailable", "unavailable.body": "This short link cannot be opened right now. Please try again in a moment.",
+		"preview.title": "Link preview", "preview.body": "This short link leads to:", "continue": "Continue",
+		"disabled.title": "Link disabled", "disabled.body": "This link has been disabled by its owner.",
+		"banned.title": "Warning: blocked link", "banned.body": "This link was blocked because its destination was found to be harmful (spam, phishing or malware). Do not enter passwords or personal data on the page it pointed to.",
+		"geo.title": "Not available in your region", "geo.body": "The owner of this link has not made it available where you are.",
+		"password.title": "Password required", "password.body": "This link is protected. Enter its password to continue.", "password.label": "Password",
+		"password.wrong": "That password is not right. Try again.", "password.tooMany": "Too many wrong passwords. Wait a few minutes, then try again.",
+		"form.title": "A few questions first", "form.body": "The owner of this link asks you to answer before you continue.", "form.invalid": "Please correct the answers marked below.",
+		"guide.title": "Open in your browser", "guide.body": "This link cannot be opened inside this app. Tap ⋯ (the menu at the top right) and choose “Open in Browser”, or copy the link into your browser:",
+		"guide.closed": "Links on the free plan open from WeChat only during their first 10 days; this one is older. Open it in your browser:",
+		"required":     "required",
+	},
+	visitor.Chinese: {
+		"notFound.title": "链接不存在", "notFound.body": "这个短链接不存在，请检查地址是否输入有误。",
+		"gone.title": "链接已失效", "gone.body": "这个短链接已过期或已达到访问次数上限，无法再打开。",
+		"unavailable.title": "暂时无法访问", "unavailable.body": "这个短链接现在无法打开，请稍后再试。",
+		"preview.title": "链接预览", "preview.body": "这个短链接将打开：", "continue": "继续访问",
+		"disabled.title": "链接已停用", "disabled.body": "这个链接已被所有者停用。",
+		"banned.title": "警告：链接已被封禁", "banned.body": "这个链接指向的页面被判定为有害（垃圾信息、钓鱼或恶意软件），已被封禁。请勿在该页面输入密码或个人信息。",
+		"geo.title": "您所在的地区无法访问", "geo.body": "链接所有者未向您所在的地区开放此链接。",
+		"password.title": "需要密码", "password.body": "这个链接受密码保护，请输入密码后继续。", "password.label": "密码",
+		"password.wrong": "密码不正确，请重试。", "password.tooMany": "密码错误次数过多，请等几分钟后再试。",
+		"form.title": "请先填写以下信息", "form.body": "链接所有者请您填写后再继续访问。", "form.invalid": "请修正下面标出的内容。",
+		"guide.title": "请在浏览器中打开", "guide.body": "这个链接无法在本应用内打开。请点击右上角的 ⋯，选择“在浏览器中打开”，或复制链接到浏览器：",
+		"guide.closed": "免费版的链接仅在创建后 10 天内可在微信中打开，这个链接已超过期限。请在浏览器中打开：",
+		"required":     "必填",
+	},
+}
+
+// problemTexts translate the form checker's messages (link.Problem*).
+var problemTexts = map[string]string{
+	link.ProblemRequired: "此项必填", link.ProblemText: "内容过长或含有不允许的字符",
+	link.ProblemEmail: "请输入有效的邮箱地址", link.ProblemPhone: "请输入有效的手机号码", link.ProblemChoice: "请选择一个选项",
+}
 
 const (
-	notFoundBody    = `<p>This short link does not exist. Check the address for typos.</p>`
-	goneBody        = `<p>This short link has expired and no longer leads anywhere.</p>`
-	unavailableBody = `<p>This short link cannot be opened right now. Please try again in a moment.</p>`
-	previewBody     = `<p>This short link leads to:</p><p class="url">{{.Target}}</p>{{if .Link.Title}}<p>{{.Link.Title}}</p>{{end}}<a class="button" href="{{.Target}}" rel="noopener noreferrer nofollow">Continue</a>`
-	blockedBody     = `{{if eq .Link.Status "banned"}}<p>This link was blocked because its destination was found to be harmful (spam, phishing or malware). Do not enter passwords or personal data on the page it pointed to.</p>{{else}}<p>This link has been disabled by its owner.</p>{{end}}`
+	blockedBody  = `<p>{{.Text}}</p>`
+	previewBody  = `<p>{{.Text}}</p><p class="url">{{.Target}}</p>{{if .Link.Title}}<p>{{.Link.Title}}</p>{{end}}<a class="button" href="{{.Target}}" rel="noopener noreferrer nofollow">{{.Continue}}</a>`
+	passwordBody = `<p>{{.T.password_body}}</p>{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
+<form method="post" autocomplete="off"><input type="hidden" name="csrf" value="{{.CSRF}}">
+<label for="password">{{.T.password_label}}</label><input id="password" name="password" type="password" required autofocus>
+<button type="submit">{{.T.continue}}</button></form>`
+	formBody = `<p>{{.T.form_body}}</p>{{if .Problems}}<p class="error" role="alert">{{.T.form_invalid}}</p>{{end}}
+<form method="post"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="form" value="1">
+{{range .Fields}}<label for="f-{{.Name}}">{{.Label}}{{if .Required}} <small>({{$.T.required}})</small>{{end}}</label>
+{{if eq .Type "choice"}}<select id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}><option value=""></option>{{$v := .Value}}{{range .Options}}<option{{if eq . $v}} selected{{end}}>{{.}}</option>{{end}}</select>
+{{else}}<input id="f-{{.Name}}" name="{{.Name}}" type="{{.Input}}" value="{{.Value}}"{{if .Required}} required{{end}}>{{end}}
+{{if .Problem}}<span class="error">{{.Problem}}</span>{{end}}{{end}}
+<button type="submit">{{.T.continue}}</button></form>`
+	guideBody = `<p>{{.Text}}</p><p class="url">{{.ShortURL}}</p>`
+	ogHead    = `<meta property="og:title" content="{{.OG.Title}}">{{if .OG.Description}}<meta property="og:description" content="{{.OG.Description}}"><meta name="description" content="{{.OG.Description}}">{{end}}{{if .OG.Image}}<meta property="og:image" content="{{.OG.Image}}">{{end}}<meta property="og:url" content="{{.ShortURL}}"><meta property="og:type" content="website"><meta name="twitter:card" content="{{if .OG.Image}}summary_large_image{{else}}summary{{end}}">`
+	ogBody    = `{{if .OG.Description}}<p>{{.OG.Description}}</p>{{end}}`
 )
 
 type pages struct {
-	headers                         *httpsec.Headers
-	layout                          *template.Template
-	notFoundHTML, goneHTML, unavail []byte
-	previewT, blockedT              *template.Template
+	headers *httpsec.Headers
+	layout  *template.Template
+	// fixed are the pages without data, rendered once per language.
+	fixed                                map[visitor.Lang]map[string][]byte
+	previewT, blockedT, passwordT, formT *template.Template
+	guideT, ogHeadT, ogBodyT             *template.Template
+	credit, creditURL                    string
 }
 
 // pageCSP is the policy of the visitor pages: nothing loads or runs but the layout's own
 // style (allowed by its hash), nothing frames them, and forms post only to the page's host.
 func pageCSP() string {
 	return "default-src 'none'; style-src " + strings.Join(httpsec.InlineHashes([]byte(layout), "style"), " ") +
-		"; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+		"; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }
 
-// newPages renders the fixed pages; https says the deployment is served over https.
-func newPages(https bool) *pages {
+// newPages renders the fixed pages; https says the deployment is served over https; credit
+// and creditURL are the GeoIP data's attribution, shown where its results are ("" for none).
+func newPages(https bool, credit, creditURL string) *pages {
 	p := &pages{
-		headers:  httpsec.New(pageCSP(), "no-referrer", https),
-		layout:   template.Must(template.New("layout").Parse(layout)),
-		previewT: template.Must(template.New("preview").Parse(previewBody)),
-		blockedT: template.Must(template.New("blocked").Parse(blockedBody)),
+		headers:   httpsec.New(pageCSP(), "no-referrer", https),
+		layout:    template.Must(template.New("layout").Parse(layout)),
+		previewT:  template.Must(template.New("preview").Parse(previewBody)),
+		blockedT:  template.Must(template.New("blocked").Parse(blockedBody)),
+		passwordT: template.Must(template.New("password").Parse(passwordBody)),
+		formT:     template.Must(template.New("form").Parse(formBody)),
+		guideT:    template.Must(template.New("guide").Parse(guideBody)),
+		ogHeadT:   template.Must(template.New("ogHead").Parse(ogHead)),
+		ogBodyT:   template.Must(template.New("ogBody").Parse(ogBody)),
+		fixed:     map[visitor.Lang]map[string][]byte{},
+		credit:    credit, creditURL: creditURL,
 	}
-	p.notFoundHTML = p.render("Link not found", template.HTML(notFoundBody))
-	p.goneHTML = p.render("Link expired", template.HTML(goneBody))
-	p.unavail = p.render("Temporarily unavailable", template.HTML(unavailableBody))
+	for lang, t := range texts {
+		p.fixed[lang] = map[string][]byte{}
+		for _, name := range []string{"notFound", "gone", "unavailable"} {
+			p.fixed[lang][name] = p.render(page{Lang: lang, Title: t[name+".title"], Body: template.HTML("<p>" + template.HTMLEscapeString(t[name+".body"]) + "</p>")})
+		}
+	}
 	return p
 }
 
-func (p *pages) render(title string, body template.HTML) []byte {
+// page is what the layout shows.
+type page struct {
+	Lang              visitor.Lang
+	Title             string
+	Head, Body        template.HTML
+	Credit, CreditURL string
+}
+
+func (p *pages) render(pg page) []byte {
 	var b bytes.Buffer
-	_ = p.layout.Execute(&b, struct {
-		Title string
-		Body  template.HTML
-	}{title, body})
+	_ = p.layout.Execute(&b, pg)
 	return b.Bytes()
 }
 
-func (p *pages) renderBody(t *template.Template, title string, data any) []byte {
+func execute(t *template.Template, data any) template.HTML {
 	var b bytes.Buffer
 	_ = t.Execute(&b, data)
-	return p.render(title, template.HTML(b.String()))
+	return template.HTML(b.String())
+}
+
+// langOf is the language of a request's pages.
+func langOf(r *http.Request) visitor.Lang {
+	return visitor.PreferredLang(r.Header.Get("Accept-Language"))
+}
+
+// words are one language's texts, with keys usable in templates (dots become underscores).
+func words(lang visitor.Lang) map[string]string {
+	t := texts[lang]
+	out := make(map[string]string, len(t))
+	for k, v := range t {
+		out[strings.ReplaceAll(k, ".", "_")] = v
+	}
+	return out
 }
 
 // write answers a page, with the security headers of visitor pages.
 func (p *pages) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "private, max-age=0")
+	h.Set("Cache-Control", "private, no-store")
+	h.Set("Vary", "Accept-Language")
 	p.headers.Set(h, r)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
@@ -83,28 +174,105 @@ func (p *pages) write(w http.ResponseWriter, r *http.Request, status int, body [
 }
 
 func (p *pages) notFound(w http.ResponseWriter, r *http.Request) {
-	p.write(w, r, http.StatusNotFound, p.notFoundHTML)
+	p.write(w, r, http.StatusNotFound, p.fixed[langOf(r)]["notFound"])
 }
 
 func (p *pages) gone(w http.ResponseWriter, r *http.Request) {
-	p.write(w, r, http.StatusGone, p.goneHTML)
+	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["gone"])
 }
 
 func (p *pages) unavailable(w http.ResponseWriter, r *http.Request) {
-	p.write(w, r, http.StatusServiceUnavailable, p.unavail)
+	p.write(w, r, http.StatusServiceUnavailable, p.fixed[langOf(r)]["unavailable"])
 }
 
 func (p *pages) blocked(w http.ResponseWriter, r *http.Request, l *link.Link) {
-	title := "Link disabled"
+	lang := langOf(r)
+	name := "disabled"
 	if l.Status == link.StatusBanned {
-		title = "Warning: blocked link"
+		name = "banned"
 	}
-	p.write(w, r, http.StatusForbidden, p.renderBody(p.blockedT, title, struct{ Link *link.Link }{l}))
+	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang][name+".title"],
+		Body: execute(p.blockedT, struct{ Text string }{texts[lang][name+".body"]})}))
 }
 
 func (p *pages) preview(w http.ResponseWriter, r *http.Request, l *link.Link, target string) {
-	p.write(w, r, http.StatusOK, p.renderBody(p.previewT, "Link preview", struct {
-		Link   *link.Link
-		Target string
-	}{l, target}))
+	lang := langOf(r)
+	p.write(w, r, http.StatusOK, p.render(page{Lang: lang, Title: texts[lang]["preview.title"],
+		Body: execute(p.previewT, struct {
+			Link           *link.Link
+			Target         string
+			Text, Continue string
+		}{l, target, texts[lang]["preview.body"], texts[lang]["continue"]})}))
+}
+
+func (p *pages) geo(w http.ResponseWriter, r *http.Request) {
+	lang := langOf(r)
+	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang]["geo.title"],
+		Body:   template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>"),
+		Credit: p.credit, CreditURL: p.creditURL}))
+}
+
+// password shows the password form; problem is "", "password.wrong" or "password.tooMany".
+func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, csrf, problem string) {
+	lang := langOf(r)
+	msg := ""
+	if problem != "" {
+		msg = texts[lang][problem]
+	}
+	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["password.title"],
+		Body: execute(p.passwordT, struct {
+			T           map[string]string
+			CSRF, Error string
+		}{words(lang), csrf, msg})}))
+}
+
+// formField is one question of the form page, with what the visitor answered.
+type formField struct {
+	link.FormField
+	Input, Value, Problem string
+}
+
+func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, csrf string, values map[string]string, problems map[string]string) {
+	lang := langOf(r)
+	fields := make([]formField, len(f.Fields))
+	for i, fd := range f.Fields {
+		input := map[string]string{link.FieldPhone: "tel", link.FieldEmail: "email"}[fd.Type]
+		if input == "" {
+			input = "text"
+		}
+		problem := problems[fd.Name]
+		if lang == visitor.Chinese && problemTexts[problem] != "" {
+			problem = problemTexts[problem]
+		}
+		fields[i] = formField{FormField: fd, Input: input, Value: values[fd.Name], Problem: problem}
+	}
+	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["form.title"],
+		Body: execute(p.formT, struct {
+			T        map[string]string
+			CSRF     string
+			Fields   []formField
+			Problems bool
+		}{words(lang), csrf, fields, len(problems) > 0})}))
+}
+
+// guide asks WeChat and QQ visitors to open the link in their browser; closed says the plan
+// is why (free links open from WeChat only in their first days).
+func (p *pages) guide(w http.ResponseWriter, r *http.Request, shortURL string, closed bool) {
+	lang := langOf(r)
+	text := texts[lang]["guide.body"]
+	if closed {
+		text = texts[lang]["guide.closed"]
+	}
+	p.write(w, r, http.StatusOK, p.render(page{Lang: lang, Title: texts[lang]["guide.title"],
+		Body: execute(p.guideT, struct{ Text, ShortURL string }{text, shortURL})}))
+}
+
+// og answers crawlers and link-preview fetchers the link's Open Graph card, no redirect.
+func (p *pages) og(w http.ResponseWriter, r *http.Request, l *link.Link, shortURL string) {
+	data := struct {
+		OG       *link.OG
+		ShortURL string
+	}{l.Rules.OG, shortURL}
+	p.write(w, r, http.StatusOK, p.render(page{Lang: langOf(r), Title: l.Rules.OG.Title,
+		Head: execute(p.ogHeadT, data), Body: execute(p.ogBodyT, data)}))
 }

@@ -141,6 +141,27 @@ func (c *Counter) Take(ctx context.Context, linkID, max int64) (allowed bool, er
 	return c.takeStore(ctx, linkID, max)
 }
 
+// Reached reports whether the link's max visits are used up, without counting one: the
+// redirect path asks it first, so that a link at its cap answers 410 before any other rule (and
+// before a password or form page a visitor would fill in vain). A count it cannot read is
+// taken as not reached: Take decides in the end.
+func (c *Counter) Reached(ctx context.Context, linkID, max int64) bool {
+	if max < 1 {
+		return true
+	}
+	if !c.down.Load() {
+		n, err := c.rdb.Get(ctx, c.key(linkID)).Int64()
+		if err == nil {
+			return n >= max
+		}
+		if !errors.Is(err, goredis.Nil) {
+			return false
+		}
+	}
+	n, err := c.store.Visits(ctx, linkID)
+	return err == nil && n >= max
+}
+
 // takeRedis runs the take script: the count after this visit when it passes, minus the count
 // when it does not. A missing key is seeded from the Store and the script run again.
 func (c *Counter) takeRedis(ctx context.Context, linkID, max int64) (int64, error) {

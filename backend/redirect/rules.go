@@ -1,0 +1,321 @@
+package redirect
+
+import (
+	"context"
+	"crypto/hmac"
+	crand "crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/visitor"
+)
+
+// What the rules path needs beyond the resolver. Every field may be nil in tests that do not
+// exercise it.
+
+// VisitCap counts the visits of capped links across every node (package visitcap).
+type VisitCap interface {
+	Reached(ctx context.Context, linkID, max int64) bool
+	Take(ctx context.Context, linkID, max int64) (bool, error)
+}
+
+// PasswordChecker checks a password against its hash (bounded: auth.Hasher).
+type PasswordChecker interface {
+	Verify(ctx context.Context, hash, password string) (bool, error)
+}
+
+// Limiter takes one attempt from a budget shared by every node (auth.Limiter).
+type Limiter interface {
+	Take(ctx context.Context, key, what string, n int, period time.Duration) error
+}
+
+// FormRecorder keeps a visitor's answers to a link's form (link.Responses).
+type FormRecorder interface {
+	RecordFormResponse(ctx context.Context, l *link.Link, answers map[string]string) error
+}
+
+// PlanFacts says what the link's workspace's plan changes for visitors: the rules it no longer
+// applies, and whether WeChat visits are closed (free plan, 10 days after creation).
+type PlanFacts interface {
+	Facts(ctx context.Context, l *link.Link, now time.Time) (inactive []string, wechatClosed bool, err error)
+}
+
+// RuleDeps are the parts the rules path uses.
+type RuleDeps struct {
+	Visitors  *visitor.Classifier
+	Caps      VisitCap
+	Passwords PasswordChecker
+	Guesses   Limiter
+	Forms     FormRecorder
+	Plans     PlanFacts
+	// Secret signs the cookies that let a visitor through a password.
+	Secret []byte
+	// Base is the short domain's public URL, for the short URLs pages show.
+	Base string
+	// HTTPS marks cookies Secure.
+	HTTPS bool
+	// Credit and CreditURL are the GeoIP data's attribution, on the pages that use it.
+	Credit, CreditURL string
+}
+
+// Limits of the rules path.
+const (
+	passwordCookieTTL = 12 * time.Hour
+	variantCookieTTL  = 90 * 24 * time.Hour
+	// guessesPerLink is how many passwords one client may try on one link per guessWindow.
+	guessesPerLink = 10
+	guessWindow    = 15 * time.Minute
+	maxFormBody    = 64 << 10
+	csrfCookie     = "sl_vcsrf"
+)
+
+// needsRules reports whether a request for l leaves the plain path: the link has rules, or a
+// WeChat visitor may meet the free plan's 10 days.
+func needsRules(l *link.Link, r *http.Request) bool {
+	return !l.Rules.IsZero() || strings.Contains(r.UserAgent(), "MicroMessenger")
+}
+
+// takesPosts reports whether the link has a page that posts back: a password or a form.
+func takesPosts(l *link.Link) bool { return l.Rules.PasswordHash != "" || l.Rules.Form != nil }
+
+// serveRules answers a request for a link with rules: classify, gather the facts, decide, write.
+func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Link) {
+	ctx := r.Context()
+	d := &h.rules
+	rules := &l.Rules
+	f := Facts{Now: h.now(), Random: rand.Float64()}
+	if d.Visitors != nil {
+		parts := visitor.PartAgent | visitor.PartLang
+		if rules.Geo != nil || len(rules.CountryTargets) > 0 || rules.Form != nil || rules.PasswordHash != "" {
+			parts |= visitor.PartCountry | visitor.PartAddress
+		}
+		f.Visitor = d.Visitors.ClassifyParts(r, parts)
+	}
+	if d.Plans != nil {
+		var err error
+		if f.Inactive, f.WeChatClosed, err = d.Plans.Facts(ctx, l, f.Now); err != nil {
+			h.resolver.log.Warn("redirect: read the workspace's plan; applying every rule", "err", err)
+		}
+	}
+	active := func(rule string) bool {
+		for _, off := range f.Inactive {
+			if off == rule {
+				return false
+			}
+		}
+		return true
+	}
+	if rules.MaxVisits != nil && d.Caps != nil && active("max_visits") {
+		f.CapReached = d.Caps.Reached(ctx, l.ID, *rules.MaxVisits)
+	}
+	f.PasswordOK = rules.PasswordHash != "" && h.passwordCookieOK(r, l)
+	if c, err := r.Cookie(variantCookie(l)); err == nil {
+		f.Remembered, _ = strconv.Atoi(c.Value)
+	}
+
+	if r.Method == http.MethodPost {
+		if done := h.post(w, r, l, &f, active); done {
+			return
+		}
+	}
+
+	o := Decide(l, &f)
+	switch o.Page {
+	case PageBlocked:
+		outBlocked.Inc()
+		h.pages.blocked(w, r, l)
+	case PageGone:
+		outGone.Inc()
+		h.pages.gone(w, r)
+	case PageGeo:
+		outBlocked.Inc()
+		h.pages.geo(w, r)
+	case PageOG:
+		outPage.Inc()
+		h.pages.og(w, r, l, h.shortURL(l))
+	case PagePassword:
+		outPage.Inc()
+		h.pages.password(w, r, o.Status, h.csrf(w, r), "")
+	case PageForm:
+		outPage.Inc()
+		h.pages.form(w, r, o.Status, rules.Form, h.csrf(w, r), nil, nil)
+	case PageGuide:
+		outPage.Inc()
+		h.pages.guide(w, r, h.shortURL(l), f.WeChatClosed && !(rules.WeChatGuide && active("wechat_guide")))
+	default:
+		if o.CountVisit && d.Caps != nil {
+			ok, err := d.Caps.Take(ctx, l.ID, *rules.MaxVisits)
+			if err != nil {
+				outError.Inc()
+				h.resolver.log.Error("redirect: count a capped visit", "err", err)
+				h.pages.unavailable(w, r)
+				return
+			}
+			if !ok {
+				outGone.Inc()
+				h.pages.gone(w, r)
+				return
+			}
+		}
+		if o.Sticky {
+			http.SetCookie(w, &http.Cookie{Name: variantCookie(l), Value: strconv.Itoa(o.Variant + 1), Path: "/" + l.Key,
+				MaxAge: int(variantCookieTTL.Seconds()), HttpOnly: true, Secure: d.HTTPS, SameSite: http.SameSiteLaxMode})
+		}
+		target := o.Target
+		if l.ForwardQuery && r.URL.RawQuery != "" {
+			target = withQuery(target, r.URL.RawQuery)
+		}
+		outRedirect.Inc()
+		hdr := w.Header()
+		hdr["Location"] = []string{target}
+		hdr["Cache-Control"] = noStore
+		status := o.Status
+		if r.Method == http.MethodPost {
+			status = http.StatusFound // after a form, the browser follows with a GET
+		}
+		w.WriteHeader(status)
+	}
+}
+
+// noStore keeps answers that depend on the visitor (cookies, country, device) out of shared
+// caches.
+var noStore = []string{"private, no-store"}
+
+// post handles a password or form posted to the link; done says it has answered already (an
+// error page), otherwise it has updated f with what the post proved.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *Facts, active func(string) bool) bool {
+	ctx := r.Context()
+	d := &h.rules
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	if err := r.ParseForm(); err != nil {
+		h.pages.write(w, r, http.StatusBadRequest, h.pages.fixed[langOf(r)]["notFound"])
+		return true
+	}
+	cookie, err := r.Cookie(csrfCookie)
+	if err != nil || cookie.Value == "" || subtle.ConstantTimeCompare([]byte(cookie.Value), []byte(r.PostForm.Get("csrf"))) != 1 {
+		// Not a post of our own page (or its cookie expired): show the page again.
+		return false
+	}
+	rules := &l.Rules
+	if rules.PasswordHash != "" && active("password") && !f.PasswordOK && r.PostForm.Has("password") {
+		if d.Guesses != nil {
+			key := "linkpw:" + strconv.FormatInt(l.ID, 10) + ":" + addressKey(f.Visitor)
+			if err := d.Guesses.Take(ctx, key, "password attempts", guessesPerLink, guessWindow); err != nil {
+				var rl interface{ RetrySeconds() string }
+				if errors.As(err, &rl) {
+					w.Header().Set("Retry-After", rl.RetrySeconds())
+				}
+				h.pages.password(w, r, http.StatusTooManyRequests, h.csrf(w, r), "password.tooMany")
+				return true
+			}
+		}
+		ok, err := d.Passwords.Verify(ctx, rules.PasswordHash, r.PostForm.Get("password"))
+		if err != nil {
+			if apperr.Is(err, apperr.Unavailable) {
+				w.Header().Set("Retry-After", "5")
+			}
+			h.resolver.log.Warn("redirect: check a link password", "err", err)
+			h.pages.unavailable(w, r)
+			return true
+		}
+		if !ok {
+			h.pages.password(w, r, http.StatusUnauthorized, h.csrf(w, r), "password.wrong")
+			return true
+		}
+		h.setPasswordCookie(w, l, f.Now)
+		f.PasswordOK = true
+	}
+	if rules.Form != nil && active("form") && r.PostForm.Get("form") == "1" && (f.PasswordOK || rules.PasswordHash == "" || !active("password")) {
+		clean, problems := rules.Form.Check(r.PostForm, f.Visitor.Country)
+		if len(problems) > 0 {
+			values := map[string]string{}
+			for _, fd := range rules.Form.Fields {
+				values[fd.Name] = r.PostForm.Get(fd.Name)
+			}
+			h.pages.form(w, r, http.StatusBadRequest, rules.Form, h.csrf(w, r), values, problems)
+			return true
+		}
+		if err := d.Forms.RecordFormResponse(ctx, l, clean); err != nil {
+			if apperr.Is(err, apperr.NotFound) {
+				h.pages.notFound(w, r)
+				return true
+			}
+			h.resolver.log.Error("redirect: keep form answers", "err", err)
+			h.pages.unavailable(w, r)
+			return true
+		}
+		f.FormDone = true
+	}
+	return false
+}
+
+// addressKey names the visitor's address for limits (IPv6 by /64), never stored in clear.
+func addressKey(v visitor.Visitor) string {
+	if !v.IP.IsValid() {
+		return "unknown"
+	}
+	a := v.IP.Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
+
+func (h *Handler) shortURL(l *link.Link) string { return h.rules.Base + l.Key }
+
+// csrf returns the token of the visitor's page forms, setting its cookie when there is none: a
+// post must carry the cookie and the same value in the form, which another site cannot do.
+func (h *Handler) csrf(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(csrfCookie); err == nil && len(c.Value) >= 16 {
+		return c.Value
+	}
+	b := make([]byte, 18)
+	_, _ = cryptoRead(b)
+	v := base64.RawURLEncoding.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true,
+		Secure: h.rules.HTTPS, SameSite: http.SameSiteLaxMode})
+	return v
+}
+
+var cryptoRead = crand.Read
+
+func passwordCookie(l *link.Link) string { return "sl_pw" + strconv.FormatInt(l.ID, 36) }
+
+func variantCookie(l *link.Link) string { return "sl_v" + strconv.FormatInt(l.ID, 36) }
+
+// passwordMAC signs "this browser gave link l's current password until exp": a new password
+// voids every cookie of the old one.
+func (h *Handler) passwordMAC(l *link.Link, exp int64) string {
+	m := hmac.New(sha256.New, h.rules.Secret)
+	m.Write([]byte("link-password\x00" + strconv.FormatInt(l.ID, 10) + "\x00" + strconv.FormatInt(exp, 10) + "\x00" + l.Rules.PasswordHash))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+func (h *Handler) setPasswordCookie(w http.ResponseWriter, l *link.Link, now time.Time) {
+	exp := now.Add(passwordCookieTTL).Unix()
+	http.SetCookie(w, &http.Cookie{Name: passwordCookie(l), Value: strconv.FormatInt(exp, 10) + "." + h.passwordMAC(l, exp),
+		Path: "/" + l.Key, MaxAge: int(passwordCookieTTL.Seconds()), HttpOnly: true, Secure: h.rules.HTTPS, SameSite: http.SameSiteLaxMode})
+}
+
+func (h *Handler) passwordCookieOK(r *http.Request, l *link.Link) bool {
+	c, err := r.Cookie(passwordCookie(l))
+	if err != nil || len(h.rules.Secret) == 0 {
+		return false
+	}
+	expText, mac, ok := strings.Cut(c.Value, ".")
+	exp, err := strconv.ParseInt(expText, 10, 64)
+	if !ok || err != nil || h.now().Unix() > exp {
+		return false
+	}
+	return hmac.Equal([]byte(mac), []byte(h.passwordMAC(l, exp)))
+}
