@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/netip"
 	"strings"
@@ -43,6 +44,12 @@ const knownFor = 30 * 24 * time.Hour
 // redisPause is how long the limiter stays in-process after Redis failed, so that a dead
 // Redis costs one timeout now and then rather than one per login.
 const redisPause = 10 * time.Second
+
+// redisWait bounds how long a count waits for Redis: a Redis that hangs (paused, or
+// unreachable without refusing) must not hold up an API request for the client's own read
+// timeout (the client does not cut a read short at a context's deadline). Past it the limiter
+// counts in-process for redisPause; the late answer, if any, is dropped.
+const redisWait = 100 * time.Millisecond
 
 // localMax bounds the in-process counters and known addresses. Starting every counter
 // afresh is cheap for an attacker only after they have spent that many fresh keys.
@@ -201,11 +208,36 @@ func (l *Limiter) useRedis() bool {
 	return l.redis != nil && time.Now().UnixNano() >= l.redisAfter.Load()
 }
 
-// redisFailed switches to in-process counting for a while, unless the caller just gave up.
+// redisFailed switches to in-process counting for a while, unless the caller (ctx) just gave
+// up.
 func (l *Limiter) redisFailed(ctx context.Context, err error) {
 	if ctx.Err() == nil {
 		l.redisAfter.Store(time.Now().Add(redisPause).UnixNano())
 		l.log.Warn("rate limiter: redis failed, counting in-process", "err", err, "for", redisPause)
+	}
+}
+
+// errRedisSlow is a count Redis did not answer within redisWait.
+var errRedisSlow = errors.New("no answer within " + redisWait.String())
+
+// allowRedis counts in Redis, waiting for the answer at most redisWait.
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.Limit) (*redis_rate.Result, error) {
+	type answer struct {
+		res *redis_rate.Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		res, err := l.redis.Allow(ctx, key, limit)
+		ch <- answer{res, err}
+	}()
+	t := time.NewTimer(redisWait)
+	defer t.Stop()
+	select {
+	case a := <-ch:
+		return a.res, a.err
+	case <-t.C:
+		return nil, errRedisSlow
 	}
 }
 
@@ -217,7 +249,7 @@ func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) 
 // spend takes one token from a budget and tells what is left of it.
 func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit) Budget {
 	if l.useRedis() {
-		res, err := l.redis.Allow(ctx, key, limit)
+		res, err := l.allowRedis(ctx, key, limit)
 		if err == nil {
 			return Budget{Limit: limit.Burst, Remaining: res.Remaining, Reset: max(res.ResetAfter, 0),
 				RetryAfter: max(res.RetryAfter, 0), Allowed: res.Allowed > 0}
