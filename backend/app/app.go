@@ -190,8 +190,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
-		TrustedProxies: cfg.TrustedProxies,
-		Responses:      a.responses,
+		TrustedProxyNets: cfg.TrustedProxyNets,
+		Responses:        a.responses,
+		RateLimits: httpapi.RateLimits{
+			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
+			Anonymous: cfg.RateLimitAnonymous,
+		},
 	})
 	if err != nil {
 		a.closeEarly()

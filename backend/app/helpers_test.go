@@ -44,8 +44,17 @@ func newDeployment(t *testing.T) *deployment {
 		"OPERATOR_EMAIL":    "operator@sho.rt",
 		"OPERATOR_PASSWORD": "operator-password",
 		"ID_BLOCK_SIZE":     "50",
+		// Generous API rate limits: tests send many requests from one address and one
+		// workspace. The rate-limit tests set small ones; a test's PLAN_LIMITS is applied
+		// after these (tryStart).
+		"RATE_LIMIT_ANONYMOUS": "1000000",
+		"PLAN_LIMITS":          generousRates,
 	}}
 }
+
+// generousRates lifts every plan's requests_per_minute out of the tests' way.
+const generousRates = "free.requests_per_minute=1000000,trial.requests_per_minute=1000000," +
+	"personal.requests_per_minute=1000000,enterprise.requests_per_minute=1000000"
 
 // server is one running Shortlink process of a deployment.
 type server struct {
@@ -74,7 +83,11 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 		env[k] = v
 	}
 	for i := 0; i+1 < len(overrides); i += 2 {
-		env[overrides[i]] = overrides[i+1]
+		k, v := overrides[i], overrides[i+1]
+		if k == "PLAN_LIMITS" && env[k] != "" && v != "" {
+			v = env[k] + "," + v // later items win
+		}
+		env[k] = v
 	}
 	cfg, err := config.FromMap(env)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/netip"
 	"strings"
@@ -43,6 +44,12 @@ const knownFor = 30 * 24 * time.Hour
 // redisPause is how long the limiter stays in-process after Redis failed, so that a dead
 // Redis costs one timeout now and then rather than one per login.
 const redisPause = 10 * time.Second
+
+// redisWait bounds how long a count waits for Redis: a Redis that hangs (paused, or
+// unreachable without refusing) must not hold up an API request for the client's own read
+// timeout (the client does not cut a read short at a context's deadline). Past it the limiter
+// counts in-process for redisPause; the late answer, if any, is dropped.
+const redisWait = 100 * time.Millisecond
 
 // localMax bounds the in-process counters and known addresses. Starting every counter
 // afresh is cheap for an attacker only after they have spent that many fresh keys.
@@ -150,6 +157,31 @@ func (l *Limiter) Take(ctx context.Context, key, what string, n int, period time
 	return nil
 }
 
+// Budget is what is left of a budget after Spend counted a request against it.
+type Budget struct {
+	// Limit is the budget's size: how many requests it lets through at once.
+	Limit int
+	// Remaining is how many more it lets through now.
+	Remaining int
+	// Reset is how long until the budget is full again.
+	Reset time.Duration
+	// RetryAfter is how long until the next request is let through when this one was not.
+	RetryAfter time.Duration
+	// Allowed says whether this request was let through (and counted).
+	Allowed bool
+}
+
+// Spend takes one request from the budget named key, of n requests per period (all n at
+// once, then one every period/n), and tells what is left of it: the API's rate limits, which
+// announce their state on every answer. A refused request takes nothing. key must hold no
+// secret or personal data (AddressName gives an address's).
+func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Duration) Budget {
+	return l.spend(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period})
+}
+
+// AddressName is how a client address appears in budget key names: its AddressKey, hashed.
+func AddressName(ip string) string { return digest(AddressKey(ip)) }
+
 // AddressKey is what the limits count a client address as: an IPv4 address itself, an IPv6
 // address its /64 (one subscriber's network: rotating within it buys nothing). A value that
 // is not an address counts as itself.
@@ -176,23 +208,55 @@ func (l *Limiter) useRedis() bool {
 	return l.redis != nil && time.Now().UnixNano() >= l.redisAfter.Load()
 }
 
-// redisFailed switches to in-process counting for a while, unless the caller just gave up.
+// redisFailed switches to in-process counting for a while, unless the caller (ctx) just gave
+// up.
 func (l *Limiter) redisFailed(ctx context.Context, err error) {
 	if ctx.Err() == nil {
 		l.redisAfter.Store(time.Now().Add(redisPause).UnixNano())
-		l.log.Warn("login limiter: redis failed, counting in-process", "err", err, "for", redisPause)
+		l.log.Warn("rate limiter: redis failed, counting in-process", "err", err, "for", redisPause)
+	}
+}
+
+// errRedisSlow is a count Redis did not answer within redisWait.
+var errRedisSlow = errors.New("no answer within " + redisWait.String())
+
+// allowRedis counts in Redis, waiting for the answer at most redisWait.
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.Limit) (*redis_rate.Result, error) {
+	type answer struct {
+		res *redis_rate.Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		res, err := l.redis.Allow(ctx, key, limit)
+		ch <- answer{res, err}
+	}()
+	t := time.NewTimer(redisWait)
+	defer t.Stop()
+	select {
+	case a := <-ch:
+		return a.res, a.err
+	case <-t.C:
+		return nil, errRedisSlow
 	}
 }
 
 func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) (time.Duration, bool) {
+	b := l.spend(ctx, key, limit)
+	return b.RetryAfter, b.Allowed
+}
+
+// spend takes one token from a budget and tells what is left of it.
+func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit) Budget {
 	if l.useRedis() {
-		res, err := l.redis.Allow(ctx, key, limit)
+		res, err := l.allowRedis(ctx, key, limit)
 		if err == nil {
-			return res.RetryAfter, res.Allowed > 0
+			return Budget{Limit: limit.Burst, Remaining: res.Remaining, Reset: max(res.ResetAfter, 0),
+				RetryAfter: max(res.RetryAfter, 0), Allowed: res.Allowed > 0}
 		}
 		l.redisFailed(ctx, err)
 	}
-	return l.takeLocal(key, limit, time.Now())
+	return l.spendLocal(key, limit, time.Now())
 }
 
 // give returns one token to a budget, never beyond its burst.
@@ -263,15 +327,24 @@ type bucket struct {
 }
 
 func (l *Limiter) takeLocal(key string, limit redis_rate.Limit, now time.Time) (time.Duration, bool) {
+	b := l.spendLocal(key, limit, now)
+	return b.RetryAfter, b.Allowed
+}
+
+func (l *Limiter) spendLocal(key string, limit redis_rate.Limit, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
-	perToken := limit.Period / time.Duration(limit.Rate)
-	if b.tokens < 1 {
-		return time.Duration((1 - b.tokens) * float64(perToken)), false
+	perToken := float64(limit.Period / time.Duration(limit.Rate))
+	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= 1}
+	if out.Allowed {
+		b.tokens--
+	} else {
+		out.RetryAfter = time.Duration((1 - b.tokens) * perToken)
 	}
-	b.tokens--
-	return 0, true
+	out.Remaining = int(b.tokens)
+	out.Reset = time.Duration((float64(limit.Burst) - b.tokens) * perToken)
+	return out
 }
 
 func (l *Limiter) giveLocal(key string, limit redis_rate.Limit, now time.Time) {

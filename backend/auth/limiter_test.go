@@ -257,3 +257,39 @@ func TestTake(t *testing.T) {
 		t.Errorf("the login budget: %v", err)
 	}
 }
+
+// TestSpend: a budget that tells what is left of it, the same in Redis (shared by nodes)
+// and in-process (no Redis).
+func TestSpend(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	shared := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
+	local := auth.NewLimiter(nil, "", log)
+	for name, nodes := range map[string][]*auth.Limiter{"redis": shared, "in-process": {local, local}} {
+		t.Run(name, func(t *testing.T) {
+			for i := range 4 {
+				b := nodes[i%2].Spend(ctx, "api:test", 4, time.Minute)
+				if !b.Allowed || b.Limit != 4 || b.Remaining != 3-i || b.RetryAfter != 0 {
+					t.Fatalf("request %d: %+v, want allowed with %d remaining", i+1, b, 3-i)
+				}
+				// Full again after one 15-second interval per request taken.
+				want := time.Duration(i+1) * 15 * time.Second
+				if b.Reset > want || b.Reset < want-time.Second {
+					t.Errorf("request %d: Reset = %v, want about %v", i+1, b.Reset, want)
+				}
+			}
+			b := nodes[1].Spend(ctx, "api:test", 4, time.Minute)
+			if b.Allowed || b.Remaining != 0 || b.RetryAfter <= 14*time.Second || b.RetryAfter > 15*time.Second {
+				t.Fatalf("past the budget: %+v, want refused, retry in about 15s", b)
+			}
+			if b.Reset < 59*time.Second || b.Reset > time.Minute {
+				t.Errorf("past the budget: Reset = %v, want about 1m (a refusal takes nothing)", b.Reset)
+			}
+			if b := nodes[0].Spend(ctx, "api:other", 4, time.Minute); !b.Allowed || b.Remaining != 3 {
+				t.Errorf("another budget: %+v", b)
+			}
+		})
+	}
+}

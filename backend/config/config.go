@@ -66,6 +66,9 @@ type Config struct {
 
 	// InvitesPerHour bounds the invitations one workspace may send in an hour.
 	InvitesPerHour int `env:"INVITES_PER_HOUR" envDefault:"20"`
+	// RateLimitAnonymous is the API requests a minute of one client address without
+	// credentials (sign-up, login, refresh, password reset, openapi.json).
+	RateLimitAnonymous int `env:"RATE_LIMIT_ANONYMOUS" envDefault:"60"`
 
 	OperatorEmail    string `env:"OPERATOR_EMAIL"`
 	OperatorPassword string `env:"OPERATOR_PASSWORD"`
@@ -198,6 +201,9 @@ func (c *Config) finish() error {
 	}
 	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
 		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))
+	}
+	if c.RateLimitAnonymous < 1 || c.RateLimitAnonymous > 1_000_000_000 {
+		errs = append(errs, errors.New("RATE_LIMIT_ANONYMOUS must be between 1 and 1000000000 requests a minute"))
 	}
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))

@@ -49,6 +49,7 @@ func (s *Server) adminUpdateWorkspace(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.rates.forget(id)
 	c.JSON(http.StatusOK, ws)
 }
 

@@ -106,7 +106,7 @@ func (s *Server) signup(c *gin.Context) {
 	}
 	// Sign-ups spend the address's login budget: each costs a password hash and tells
 	// whether an email is taken.
-	if s.limited(c, s.auth.AllowSignup(c.Request.Context(), c.ClientIP())) {
+	if s.limited(c, s.auth.AllowSignup(c.Request.Context(), s.clientIP(c))) {
 		return
 	}
 	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password)
@@ -137,7 +137,7 @@ func (s *Server) login(c *gin.Context) {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "email and password are required"))
 		return
 	}
-	ctx, ip := c.Request.Context(), c.ClientIP()
+	ctx, ip := c.Request.Context(), s.clientIP(c)
 	if s.limited(c, s.auth.AllowLogin(ctx, in.Email, ip)) {
 		return
 	}

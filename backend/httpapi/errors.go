@@ -43,9 +43,13 @@ type errorDetail struct {
 	RequestID string `json:"request_id,omitempty"`
 }
 
-// fail answers err in the error shape. Internal errors are logged with their details and shown
-// to the client only as "internal error" with the request ID.
+// fail answers err in the error shape, counted against a rate limit like every answer
+// (countRefused). Internal errors are logged with their details and shown to the client only
+// as "internal error" with the request ID.
 func (s *Server) fail(c *gin.Context, err error) {
+	if !s.countRefused(c) {
+		return
+	}
 	code := apperr.CodeOf(err)
 	var mbe *http.MaxBytesError
 	var db interface{ SQLState() string }

@@ -149,6 +149,9 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 		}
 		c.Set(workspaceKey, id)
 		c.Set(roleKey, role)
+		if !s.count(c, s.workspaceBudget(c, id)) {
+			return
+		}
 		c.Next()
 	}
 }

@@ -33,6 +33,7 @@ func (s *Server) startTrial(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.rates.forget(workspaceID(c))
 	ws, err := s.accounts.Workspace(ctx, workspaceID(c))
 	if err != nil {
 		s.fail(c, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/gin-gonic/gin"
 
@@ -33,9 +34,11 @@ type Deps struct {
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
 	// get the Secure flag and every answer Strict-Transport-Security.
 	SecureCookies bool
-	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is believed when
-	// finding a client's IP (for rate limits); empty trusts none.
-	TrustedProxies []string
+	// TrustedProxyNets are the proxies whose X-Forwarded-For is believed when finding a
+	// client's address (rate limits), the same as on the redirect path; empty trusts none.
+	TrustedProxyNets []netip.Prefix
+	// RateLimits are the API's request budgets.
+	RateLimits RateLimits
 }
 
 // Server is the API's http.Handler.
@@ -50,6 +53,9 @@ type Server struct {
 	secureCookies bool
 	headers       *httpsec.Headers
 	engine        *gin.Engine
+	// trustedProxies find the client's address (clientIP); gin's own parser trusts nobody.
+	trustedProxies []netip.Prefix
+	rates          *rates
 }
 
 const requestIDKey = "request_id"
@@ -60,16 +66,15 @@ func New(d Deps) (*Server, error) {
 	s := &Server{
 		links: d.Links, responses: d.Responses, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
+		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 	}
-	if err := s.engine.SetTrustedProxies(d.TrustedProxies); err != nil {
-		return nil, fmt.Errorf("TRUSTED_PROXIES: %w", err)
+	if err := s.engine.SetTrustedProxies(nil); err != nil {
+		return nil, fmt.Errorf("gin trusted proxies: %w", err)
 	}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.Use(s.secure, s.requestID, s.recover, observe)
 	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
-	s.engine.NoMethod(func(c *gin.Context) {
-		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Message: "method not allowed on this endpoint"}})
-	})
+	s.engine.NoMethod(s.methodNotAllowed)
 	s.routes()
 	return s, nil
 }
@@ -82,7 +87,8 @@ func (s *Server) Routes() gin.RoutesInfo { return s.engine.Routes() }
 
 // routes is the whole API surface, in one place.
 func (s *Server) routes() {
-	api := s.engine.Group("/api/v1")
+	// The public routes, counted by client address (ratelimit.go).
+	api := s.engine.Group("/api/v1", s.countAddress)
 	api.GET("/openapi.json", serveOpenAPI)
 
 	api.POST("/auth/signup", s.signup)
@@ -93,7 +99,7 @@ func (s *Server) routes() {
 	api.POST("/auth/password-reset", s.requestPasswordReset)
 	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
 
-	authed := api.Group("", s.authenticate)
+	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
 	authed.POST("/me/verification", s.resendVerification)
 	authed.GET("/me/invitations", s.myInvitations)

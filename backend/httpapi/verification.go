@@ -75,7 +75,7 @@ func (s *Server) requestPasswordReset(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	if s.limited(c, s.auth.AllowPasswordReset(c.Request.Context(), e, c.ClientIP())) {
+	if s.limited(c, s.auth.AllowPasswordReset(c.Request.Context(), e, s.clientIP(c))) {
 		return
 	}
 	if err := s.accounts.RequestPasswordReset(e); err != nil {

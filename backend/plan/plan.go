@@ -89,7 +89,8 @@ type Limits struct {
 	Members Limit `json:"members"`
 	// CustomDomains counts the domains of a plan with the custom_domains feature.
 	CustomDomains Limit `json:"custom_domains"`
-	// RequestsPerMinute is the API rate limit of each of the workspace's callers.
+	// RequestsPerMinute is the workspace's API rate limit, shared by its members and API
+	// keys; the free plan's is also every signed-in user's outside workspaces.
 	RequestsPerMinute Limit `json:"requests_per_minute"`
 }
 
@@ -188,6 +189,9 @@ func ParseTable(s string) (Table, error) {
 		}
 		if field == "members" && l == 0 {
 			return nil, fmt.Errorf("%q: a workspace always has its owner, so members must be at least 1", item)
+		}
+		if field == "requests_per_minute" && l == 0 {
+			return nil, fmt.Errorf("%q: requests_per_minute must be at least 1 (\"unlimited\" for no limit)", item)
 		}
 		*at(&p.Limits) = l
 		t[name] = p
