@@ -107,6 +107,18 @@ to_ms() { # 1.23ms / 450.00us / 1.02s -> milliseconds
   awk -v v="$1" 'BEGIN{ if (v ~ /us$/) {sub(/us$/,"",v); print v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v+0} else {sub(/s$/,"",v); print v*1000} }'
 }
 
+# One plain link and one with rules (a geo deny list, device targets, two variants), each
+# requested on its own: the cost of the rules is the ratio of the two.
+plain_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Bearer $key" \
+  -H 'Content-Type: application/json' -d '{"url":"https://example.com/plain"}' | sed -E 's/.*"code":"([^"]+)".*/\1/')
+rules_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Bearer $key" \
+  -H 'Content-Type: application/json' -d '{"url":"https://example.com/rules",
+    "geo":{"deny":["RU","KP"]},
+    "device_targets":{"ios":"https://apps.apple.com/app/x","android":"https://play.google.com/store/apps/x"},
+    "variants":[{"url":"https://example.com/a","weight":50},{"url":"https://example.com/b","weight":50}]}' |
+  sed -E 's/.*"code":"([^"]+)".*/\1/')
+[ -n "$rules_code" ] || { echo "could not create the rules link (is a GeoIP database in place? make build fetches it)" >&2; exit 1; }
+
 echo "warming caches..."
 wrk -t2 -c"$CONNS" -d3s -s bench/redirect.lua "http://127.0.0.1:$port" -- "$work/codes" >/dev/null
 wrk -t2 -c"$CONNS" -d2s -s bench/redirect.lua "http://127.0.0.1:$ceiling_port" -- "$work/codes" >/dev/null
@@ -114,6 +126,9 @@ wrk -t2 -c"$CONNS" -d2s -s bench/redirect.lua "http://127.0.0.1:$ceiling_port" -
 echo "measuring ($DURATION each, $CONNS connections, wrk -t2 on the same 2 cores)..."
 ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$work/codes")
 redir=$(measure redirect "http://127.0.0.1:$port" bench/redirect.lua "$work/codes")
+wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$port" -- "$rules_code" >/dev/null
+plain=$(measure plain "http://127.0.0.1:$port" bench/single.lua "$plain_code")
+ruled=$(measure rules "http://127.0.0.1:$port" bench/single.lua "$rules_code")
 # Sum and count of the batch writer's rows-per-insert histogram, from the metrics listener.
 batch_rows() {
   curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_link_insert_batch_rows_sum/ {s=$2}
@@ -127,16 +142,21 @@ after=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
 IFS='|' read -r _ c_rps c_p99 _ _ <<<"$ceil"
 IFS='|' read -r _ r_rps r_p99 r_bad _ <<<"$redir"
 IFS='|' read -r _ k_rps k_p99 k_bad k_total <<<"$create"
+IFS='|' read -r _ p_rps p_p99 p_bad _ <<<"$plain"
+IFS='|' read -r _ x_rps x_p99 x_bad _ <<<"$ruled"
 secs=${DURATION%s}
 acked=$(( (k_total - k_bad) ))
 printf '\n%-34s %12s %10s\n' "run" "requests/s" "p99"
 printf '%-34s %12s %10s\n' "ceiling (bare net/http 302)" "$c_rps" "$c_p99"
 printf '%-34s %12s %10s\n' "shortlink redirect (cached)" "$r_rps" "$r_p99"
+printf '%-34s %12s %10s\n' "one plain link" "$p_rps" "$p_p99"
+printf '%-34s %12s %10s\n' "one link with rules" "$x_rps" "$x_p99"
 printf '%-34s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
 echo
 awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99")" \
   'BEGIN{printf "redirect throughput / ceiling: %.2f   (target >= 0.70)\nredirect p99 / ceiling p99:    %.2f   (target <= 1.50)\n", r/c, rp/cp}'
-echo "redirect answers that were not 3xx: ${r_bad}"
+awk -v x="$x_rps" -v p="$p_rps" 'BEGIN{printf "rules link / plain link:       %.2f   (target >= 0.80)\n", x/p}'
+echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, rules link ${x_bad})"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
 # The batch writer's histogram on the metrics listener, read around the create run: rows per
 # insert statement during that run.

@@ -88,6 +88,17 @@ func (r *reserver) release(workspaceID, n int64) {
 	}
 }
 
+// count queues n links created without a reservation (a plan without a limit), counted in the
+// next round without waiting on it.
+func (r *reserver) count(workspaceID, n int64) {
+	if n <= 0 {
+		return
+	}
+	if !r.submit(&request{workspaceID: workspaceID, release: -n}) {
+		r.log.Warn("link quota: count after shutdown dropped", "workspace", workspaceID, "links", n)
+	}
+}
+
 func (r *reserver) submit(req *request) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

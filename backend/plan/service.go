@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"github.com/maypok86/otter/v2"
 	"log/slog"
 	"time"
 
@@ -81,6 +82,8 @@ type Service struct {
 	now   func() time.Time
 	quota *reserver
 	log   *slog.Logger
+	// unlimitedWS remembers which workspaces have no monthly link limit (see Reserve).
+	unlimitedWS *otter.Cache[int64, bool]
 }
 
 // NewService returns the plan service; now is its clock (nil: time.Now). Close stops it.
@@ -88,7 +91,11 @@ func NewService(store Store, gate *Gate, now func() time.Time, log *slog.Logger)
 	if now == nil {
 		now = time.Now
 	}
-	s := &Service{store: store, gate: gate, now: now, log: log}
+	s := &Service{store: store, gate: gate, now: now, log: log,
+		unlimitedWS: otter.Must(&otter.Options[int64, bool]{
+			MaximumSize:      100_000,
+			ExpiryCalculator: otter.ExpiryWriting[int64, bool](unlimitedTTL),
+		})}
 	s.quota = newReserver(store, s.grant, now, log)
 	return s
 }
@@ -210,8 +217,34 @@ func (s *Service) CheckMembers(ctx context.Context, workspaceID int64, adding in
 // none. Concurrent calls are written together, one short transaction per round for every
 // workspace at once, so there is no per-create round trip and the count stays exact across
 // nodes. Links reserved and then not created must be given back with Release.
+//
+// A workspace whose plan has no monthly limit is not waited on: its links are counted in the
+// next round without holding the create back (the plan is remembered for unlimitedTTL, so a
+// downgrade from such a plan is enforced within that time).
 func (s *Service) Reserve(ctx context.Context, workspaceID int64, n int) (int, error) {
+	if s.unlimited(ctx, workspaceID) {
+		s.quota.count(workspaceID, int64(n))
+		return n, nil
+	}
 	return s.quota.reserve(ctx, workspaceID, int64(n))
+}
+
+// unlimitedTTL is how long a workspace's plan is remembered as having no monthly link limit.
+const unlimitedTTL = 5 * time.Second
+
+// unlimited reports whether the workspace's plan sets no monthly link limit, from memory when
+// it was read in the last unlimitedTTL; false when it cannot tell (the exact path then decides).
+func (s *Service) unlimited(ctx context.Context, workspaceID int64) bool {
+	if u, ok := s.unlimitedWS.GetIfPresent(workspaceID); ok {
+		return u
+	}
+	p, err := s.Effective(ctx, workspaceID)
+	if err != nil {
+		return false
+	}
+	u := s.gate.Plan(p).Limits.LinksPerMonth == Unlimited
+	s.unlimitedWS.Set(workspaceID, u)
+	return u
 }
 
 // Release gives back n links reserved but not created (their insert failed). It does not

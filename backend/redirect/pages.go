@@ -94,10 +94,12 @@ type pages struct {
 }
 
 // pageCSP is the policy of the visitor pages: nothing loads or runs but the layout's own
-// style (allowed by its hash), nothing frames them, and forms post only to the page's host.
+// style (allowed by its hash), and nothing frames them. form-action also governs where the
+// post's answer redirects, and a password or form page sends the visitor on to the link's
+// target, anywhere on the web: so it allows http and https, not only the page's host.
 func pageCSP() string {
 	return "default-src 'none'; style-src " + strings.Join(httpsec.InlineHashes([]byte(layout), "style"), " ") +
-		"; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+		"; img-src 'self'; base-uri 'none'; form-action 'self' https: http:; frame-ancestors 'none'"
 }
 
 // newPages renders the fixed pages; https says the deployment is served over https; credit
