@@ -124,6 +124,7 @@ func (r *reserver) write() {
 	defer close(r.done)
 	for first := range r.queue {
 		batch := []*request{first}
+		waited := first.done != nil
 	more:
 		for len(batch) < roundMax {
 			select {
@@ -132,12 +133,43 @@ func (r *reserver) write() {
 					break more
 				}
 				batch = append(batch, req)
+				waited = waited || req.done != nil
 			default:
 				break more
 			}
 		}
+		if !waited {
+			// Nobody waits on counts and releases: gather them a while, so that a workspace
+			// without a limit creating thousands of links a second costs a few rounds a second.
+			batch = r.gather(batch)
+		}
 		r.round(batch)
 	}
+}
+
+// gatherFor is how long counts and releases wait for more before they are written.
+const gatherFor = 100 * time.Millisecond
+
+// gather adds to batch what the queue brings within gatherFor, until a reservation (which
+// someone waits on) arrives, the round is full or the queue closes.
+func (r *reserver) gather(batch []*request) []*request {
+	t := time.NewTimer(gatherFor)
+	defer t.Stop()
+	for len(batch) < roundMax {
+		select {
+		case req, ok := <-r.queue:
+			if !ok {
+				return batch
+			}
+			batch = append(batch, req)
+			if req.done != nil {
+				return batch
+			}
+		case <-t.C:
+			return batch
+		}
+	}
+	return batch
 }
 
 // round writes one batch of requests and answers each reservation.
