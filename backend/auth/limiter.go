@@ -68,6 +68,8 @@ type Limiter struct {
 	mu    sync.Mutex
 	local map[string]*bucket
 	known map[string]time.Time // pair key → until when the address is known for the email
+
+	spends spends // concurrent spends of one budget, as one Redis call
 }
 
 // NewLimiter returns a limiter keeping its counters under prefix in rdb; rdb may be nil.
@@ -221,14 +223,14 @@ func (l *Limiter) redisFailed(ctx context.Context, err error) {
 var errRedisSlow = errors.New("no answer within " + redisWait.String())
 
 // allowRedis counts in Redis, waiting for the answer at most redisWait.
-func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.Limit) (*redis_rate.Result, error) {
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.Limit, n int) (*redis_rate.Result, error) {
 	type answer struct {
 		res *redis_rate.Result
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		res, err := l.redis.Allow(ctx, key, limit)
+		res, err := l.redis.AllowAtMost(ctx, key, limit, n)
 		ch <- answer{res, err}
 	}()
 	t := time.NewTimer(redisWait)
@@ -249,10 +251,9 @@ func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) 
 // spend takes one token from a budget and tells what is left of it.
 func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit) Budget {
 	if l.useRedis() {
-		res, err := l.allowRedis(ctx, key, limit)
+		b, err := l.spendShared(ctx, key, limit)
 		if err == nil {
-			return Budget{Limit: limit.Burst, Remaining: res.Remaining, Reset: max(res.ResetAfter, 0),
-				RetryAfter: max(res.RetryAfter, 0), Allowed: res.Allowed > 0}
+			return b
 		}
 		l.redisFailed(ctx, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -291,5 +293,32 @@ func TestSpend(t *testing.T) {
 				t.Errorf("another budget: %+v", b)
 			}
 		})
+	}
+}
+
+// TestSpendAtOnce: many requests of one budget at once, on two nodes, are coalesced into few
+// Redis calls per node, and exactly as many pass as the budget holds.
+func TestSpendAtOnce(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	log := slog.New(slog.DiscardHandler)
+	nodes := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
+	var allowed atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if b := nodes[i%2].Spend(context.Background(), "api:burst", 50, time.Hour); b.Allowed {
+				allowed.Add(1)
+				if b.Remaining < 0 || b.Remaining > 49 {
+					t.Errorf("remaining %d", b.Remaining)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if allowed.Load() != 50 {
+		t.Errorf("%d of 200 passed a budget of 50", allowed.Load())
 	}
 }
