@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -95,7 +96,9 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		w := &testWriter{t: t}
+		t.Cleanup(w.close)
+		log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	a, err := app.New(context.Background(), cfg, log)
 	if err != nil {
@@ -128,11 +131,27 @@ func (s *server) stop() {
 	stopped.Add(1)
 }
 
-type testWriter struct{ t *testing.T }
+// testWriter logs a server's lines in its test's output, until the test ends (a line logged by a
+// background loop afterwards is dropped: testing refuses logs of a finished test).
+type testWriter struct {
+	t      *testing.T
+	mu     sync.Mutex
+	closed bool
+}
 
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.t.Log(strings.TrimSpace(string(p)))
+	}
 	return len(p), nil
+}
+
+func (w *testWriter) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
 }
 
 // noRedirect is a client that reports redirects instead of following them.

@@ -148,22 +148,6 @@ func (s *Syncer) Start(ctx context.Context) error {
 	return nil
 }
 
-// Run reads the feed every Interval until ctx ends.
-func (s *Syncer) Run(ctx context.Context) {
-	t := time.NewTicker(Interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.Round(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("cache sync: read the change feed", "err", err)
-			}
-		}
-	}
-}
-
 // Round reads what the feed has gained since the last round and applies it, with the changes
 // still pending from earlier rounds. When Redis answers as another server than last round, the
 // changes of the last TTL are applied again first.
