@@ -48,6 +48,8 @@ type Service struct {
 	keyRevoked func(context.Context, int64)
 	// deletions removes the rows of deleted workspaces in the background.
 	deletions deletions
+	// memberCheck refuses a member past the workspace's plan (CheckMembersWith); nil: no limit.
+	memberCheck func(ctx context.Context, workspaceID int64) error
 
 	// mailer sends verification and password-reset links pointing at appBase.
 	mailer  Mailer
@@ -385,6 +387,11 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
 		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer")
 	}
+	if s.memberCheck != nil {
+		if err := s.memberCheck(ctx, workspaceID); err != nil {
+			return nil, err
+		}
+	}
 	e, err := NormalizeEmail(email)
 	if err != nil {
 		return nil, err
@@ -436,7 +443,26 @@ func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Work
 	if err := s.mayAnswerInvitation(ctx, userID, id); err != nil {
 		return nil, err
 	}
+	if s.memberCheck != nil {
+		invs, err := s.store.InvitationsFor(ctx, userID)
+		if err != nil {
+			return nil, fmt.Errorf("accept invitation: %w", err)
+		}
+		for _, inv := range invs {
+			if inv.ID == id {
+				if err := s.memberCheck(ctx, inv.WorkspaceID); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return s.store.AcceptInvitation(ctx, userID, id)
+}
+
+// CheckMembersWith sets what says whether a workspace may take one more member (its plan's
+// limit); accepting an invitation and inviting ask it.
+func (s *Service) CheckMembersWith(check func(ctx context.Context, workspaceID int64) error) {
+	s.memberCheck = check
 }
 
 // DeclineInvitation drops an invitation the user received; like accepting, it needs a verified

@@ -46,16 +46,18 @@ func newDeployment(t *testing.T) *deployment {
 		"OPERATOR_PASSWORD": "operator-password",
 		"ID_BLOCK_SIZE":     "50",
 		// Generous API rate limits: tests send many requests from one address and one
-		// workspace. The rate-limit tests set small ones; a test's PLAN_LIMITS is applied
-		// after these (tryStart).
+		// workspace; and members without limit: tests invite people into free workspaces. The
+		// rate-limit and plan tests set their own; a test's PLAN_LIMITS is applied after these
+		// (tryStart).
 		"RATE_LIMIT_ANONYMOUS": "1000000",
-		"PLAN_LIMITS":          generousRates,
+		"PLAN_LIMITS":          generousLimits,
 	}}
 }
 
-// generousRates lifts every plan's requests_per_minute out of the tests' way.
-const generousRates = "free.requests_per_minute=1000000,trial.requests_per_minute=1000000," +
-	"personal.requests_per_minute=1000000,enterprise.requests_per_minute=1000000"
+// generousLimits lifts every plan's requests_per_minute, and the free plan's members, out of the
+// tests' way.
+const generousLimits = "free.requests_per_minute=1000000,trial.requests_per_minute=1000000," +
+	"personal.requests_per_minute=1000000,enterprise.requests_per_minute=1000000,free.members=unlimited"
 
 // server is one running Shortlink process of a deployment.
 type server struct {

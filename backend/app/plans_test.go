@@ -50,7 +50,7 @@ func (s *server) operatorToken() string {
 
 func TestTrialThroughAPI(t *testing.T) {
 	d := newDeployment(t)
-	s := d.start(t)
+	s := d.start(t, "PLAN_LIMITS", "free.members=1") // §8's limit, which the tests' defaults lift
 	alice := s.signup("alice@example.com")
 	trial := fmt.Sprintf("/api/v1/workspaces/%d/trial", alice.WorkspaceID)
 
@@ -106,7 +106,7 @@ func TestTrialThroughAPI(t *testing.T) {
 // TestPlanAfterOperatorChange moves a workspace through every plan as an operator and reads
 // the plan as its owner after each move; the limits are the configured ones.
 func TestPlanAfterOperatorChange(t *testing.T) {
-	s := newDeployment(t).start(t, "PLAN_LIMITS", "personal.links_per_month=25,enterprise.members=50")
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "personal.links_per_month=25,enterprise.members=50,free.members=1")
 	bob := s.signup("bob@example.com")
 	op := s.operatorToken()
 	tbl := plan.DefaultTable()
