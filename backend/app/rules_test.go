@@ -307,6 +307,14 @@ func TestLinkRules(t *testing.T) {
 		eventually(t, 15e9, "the password stops applying on the free plan", func() bool {
 			return s.visitor(fromDE, uaDesktop).get("/"+l.Code).Status == http.StatusFound
 		})
+		var answer struct {
+			HasPassword   bool     `json:"has_password"`
+			InactiveRules []string `json:"inactive_rules"`
+		}
+		s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", other.WorkspaceID, l.ID), other.Key, nil).json(t, &answer)
+		if !answer.HasPassword || len(answer.InactiveRules) != 1 || answer.InactiveRules[0] != "password" {
+			t.Errorf("the link answer after the downgrade: %+v, want the password named inactive", answer)
+		}
 	})
 }
 

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -31,6 +33,8 @@ type linkAnswer struct {
 	WeChatGuide    bool              `json:"wechat_guide"`
 	Form           *link.Form        `json:"form"`
 	OG             *link.OG          `json:"og"`
+	// InactiveRules are the link's rules its workspace's plan no longer applies.
+	InactiveRules []string `json:"inactive_rules,omitempty"`
 
 	CreatedBy *int64    `json:"created_by,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
@@ -53,10 +57,33 @@ func answerLink(l *link.Link) *linkAnswer {
 	}
 }
 
-func answerLinks(ls []*link.Link) []*linkAnswer {
+// answerLinks answers links of the request's workspace, naming in each the rules its plan no
+// longer applies (the plan is read once, and only when a link has rules).
+func (s *Server) answerLinks(c *gin.Context, ls []*link.Link) []*linkAnswer {
 	out := make([]*linkAnswer, len(ls))
+	planName, read := "", false
 	for i, l := range ls {
 		out[i] = answerLink(l)
+		if l == nil || l.Rules.IsZero() || s.plans == nil {
+			continue
+		}
+		if !read {
+			read = true
+			p, err := s.plans.Effective(c.Request.Context(), workspaceID(c))
+			if err != nil {
+				s.log.Warn("link answer: read the workspace's plan", "err", err)
+				continue
+			}
+			planName = p
+		}
+		if planName != "" {
+			out[i].InactiveRules = s.plans.Gate().InactiveLinkFields(planName, l.Rules.Names())
+		}
 	}
 	return out
+}
+
+// answerOne is answerLinks for one link.
+func (s *Server) answerOne(c *gin.Context, l *link.Link) *linkAnswer {
+	return s.answerLinks(c, []*link.Link{l})[0]
 }

@@ -25,7 +25,7 @@ func (s *Server) createLink(c *gin.Context) {
 	if !created {
 		status = http.StatusOK
 	}
-	c.JSON(status, answerLink(l))
+	c.JSON(status, s.answerOne(c, l))
 }
 
 type batchRequest struct {
@@ -54,6 +54,11 @@ func (s *Server) createLinks(c *gin.Context) {
 	}
 	results := s.links.CreateBatch(c.Request.Context(), workspaceID(c), userID(c), req.Links)
 	out := make([]batchResult, len(results))
+	made := make([]*link.Link, len(results))
+	for i, r := range results {
+		made[i] = r.Link
+	}
+	answers := s.answerLinks(c, made)
 	for i, r := range results {
 		if r.Err != nil {
 			code := apperr.CodeOf(r.Err)
@@ -63,7 +68,7 @@ func (s *Server) createLinks(c *gin.Context) {
 			out[i].Error = &errorDetail{Code: code, Message: apperr.MessageOf(r.Err)}
 			continue
 		}
-		out[i].Link, out[i].Created = answerLink(r.Link), r.Created
+		out[i].Link, out[i].Created = answers[i], r.Created
 	}
 	c.JSON(http.StatusOK, gin.H{"results": out})
 }
@@ -79,7 +84,7 @@ func (s *Server) getLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, answerLink(l))
+	c.JSON(http.StatusOK, s.answerOne(c, l))
 }
 
 func (s *Server) listLinks(c *gin.Context) {
@@ -98,7 +103,7 @@ func (s *Server) listLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"links": answerLinks(links), "next_cursor": cursor(next)})
+	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": cursor(next)})
 }
 
 func (s *Server) lookupLink(c *gin.Context) {
@@ -107,7 +112,7 @@ func (s *Server) lookupLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, answerLink(l))
+	c.JSON(http.StatusOK, s.answerOne(c, l))
 }
 
 func (s *Server) updateLink(c *gin.Context) {
@@ -126,7 +131,7 @@ func (s *Server) updateLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, answerLink(l))
+	c.JSON(http.StatusOK, s.answerOne(c, l))
 }
 
 func (s *Server) deleteLink(c *gin.Context) {

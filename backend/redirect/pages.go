@@ -118,6 +118,7 @@ func newPages(https bool, credit, creditURL string) *pages {
 		fixed:     map[visitor.Lang]map[string][]byte{},
 		credit:    credit, creditURL: creditURL,
 	}
+	p.credit, p.creditURL = credit, creditURL
 	for lang, t := range texts {
 		p.fixed[lang] = map[string][]byte{}
 		for _, name := range []string{"notFound", "gone", "unavailable"} {
@@ -136,6 +137,9 @@ type page struct {
 }
 
 func (p *pages) render(pg page) []byte {
+	// The GeoIP data's credit goes on every visitor page: any of them may follow from a
+	// country the data gave.
+	pg.Credit, pg.CreditURL = p.credit, p.creditURL
 	var b bytes.Buffer
 	_ = p.layout.Execute(&b, pg)
 	return b.Bytes()
@@ -210,8 +214,7 @@ func (p *pages) preview(w http.ResponseWriter, r *http.Request, l *link.Link, ta
 func (p *pages) geo(w http.ResponseWriter, r *http.Request) {
 	lang := langOf(r)
 	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang]["geo.title"],
-		Body:   template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>"),
-		Credit: p.credit, CreditURL: p.creditURL}))
+		Body: template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>")}))
 }
 
 // password shows the password form; problem is "", "password.wrong" or "password.tooMany".
