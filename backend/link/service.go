@@ -242,7 +242,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		ForwardQuery:   in.ForwardQuery,
 		Status:         StatusActive,
 		ExpiresAt:      in.ExpiresAt,
-		CreatedAt:      time.Now().UTC(),
+		CreatedAt:      time.Now().UTC().Truncate(time.Microsecond), // PostgreSQL's precision: answers and caches agree
 	}
 	if userID != 0 {
 		l.CreatedBy = &userID
