@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,7 +37,7 @@ func newRedisServer(t *testing.T) *redisServer {
 	ln.Close()
 	r := &redisServer{t: t, dir: t.TempDir(), port: port}
 	r.start()
-	t.Cleanup(func() { r.client().Shutdown(context.Background()) })
+	t.Cleanup(r.stop)
 	return r
 }
 
@@ -45,12 +47,25 @@ func (r *redisServer) client() *goredis.Client {
 	return goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:" + strconv.Itoa(r.port), MaxRetries: -1})
 }
 
+// stop ends the server whatever state the test left it in (paused, out of memory): by its
+// pidfile, so that no server outlives its test.
+func (r *redisServer) stop() {
+	_ = r.do("SHUTDOWN", "NOSAVE")
+	if b, err := os.ReadFile(filepath.Join(r.dir, "redis.pid")); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	}
+}
+
 // start runs the server; it loads dump.rdb from its folder if a SAVE wrote one.
 func (r *redisServer) start() {
 	r.t.Helper()
 	out, err := exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--daemonize", "yes", "--dir", r.dir,
-		"--logfile", filepath.Join(r.dir, "redis.log")).CombinedOutput()
+		"--logfile", filepath.Join(r.dir, "redis.log"), "--pidfile", filepath.Join(r.dir, "redis.pid")).CombinedOutput()
 	if err != nil {
 		r.t.Fatalf("start redis: %v %s", err, out)
 	}
