@@ -36,8 +36,9 @@ func (c *cursor) gapList() []int64 {
 }
 
 // advance records the numbers read (in increasing order), opening gaps for those skipped and
-// closing gaps that were filled or waited on for too long.
-func (c *cursor) advance(seqs []int64, now time.Time) {
+// closing gaps that were filled or waited on for too long; it answers how many numbers it gave
+// up on (a transaction that rolled back, or one that took longer than gapWait to commit).
+func (c *cursor) advance(seqs []int64, now time.Time) (dropped int) {
 	for _, n := range seqs {
 		if _, ok := c.gaps[n]; ok {
 			delete(c.gaps, n)
@@ -50,12 +51,16 @@ func (c *cursor) advance(seqs []int64, now time.Time) {
 			for m := c.after + 1; m < n; m++ {
 				c.gaps[m] = now
 			}
+		} else {
+			dropped += int(n - c.after - 1)
 		}
 		c.after = n
 	}
 	for n, since := range c.gaps {
 		if now.Sub(since) > gapWait {
 			delete(c.gaps, n)
+			dropped++
 		}
 	}
+	return dropped
 }
