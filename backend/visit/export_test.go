@@ -1,0 +1,16 @@
+package visit
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// SetClaimAfter changes how long entries stay with a consumer before c claims them.
+func (c *Consumer) SetClaimAfter(d time.Duration) { c.claimAfter = d }
+
+// SetBlock changes how long one read waits for new entries.
+func (c *Consumer) SetBlock(d time.Duration) { c.block = d }
+
+// DroppedFull is how many events full buffers dropped, in this process.
+func DroppedFull() float64 { return testutil.ToFloat64(droppedFull) }

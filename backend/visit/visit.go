@@ -1,0 +1,148 @@
+// Package visit records the visits of links (SPEC §6 steps 6–7, §10): the Event a redirect
+// produces, the Buffer that captures events without delaying the answer and sends them in
+// batches to a Redis stream, and the Consumer that reads the stream into the raw visits of
+// PostgreSQL and the hourly rollups per link, each event exactly once.
+//
+// The path of an event: Capture puts it in a bounded channel (never blocking: a full channel
+// drops it and counts the drop); the Buffer's flusher sends each batch with one pipelined XADD
+// to the stream `<prefix>visits`, or, while Redis is down, straight to the Store. Consumers of
+// every node read the stream through one consumer group, insert each batch in one statement
+// (an event already stored is skipped, so a redelivery counts nothing), and acknowledge it;
+// entries a dead consumer read and never acknowledged are claimed by another after ClaimAfter.
+package visit
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/shortlink/shortlink/backend/visitor"
+)
+
+// Event is one visit of a link, as stored: what the redirect decided and who asked, without
+// the client's address.
+type Event struct {
+	// ID makes the event's insert idempotent: a time-ordered random UUID (version 7).
+	ID          uuid.UUID `json:"id"`
+	At          time.Time `json:"at"`
+	LinkID      int64     `json:"l"`
+	WorkspaceID int64     `json:"w"`
+	DomainID    int64     `json:"d"`
+	// Variant is the index of the A/B variant chosen, -1 when none.
+	Variant  int    `json:"v"`
+	Country  string `json:"c,omitempty"`
+	Device   string `json:"dv,omitempty"`
+	OS       string `json:"os,omitempty"`
+	Browser  string `json:"b,omitempty"`
+	Referrer string `json:"r,omitempty"` // the referring page's host, "" when none
+	InApp    string `json:"ia,omitempty"`
+	Crawler  bool   `json:"bot,omitempty"`
+	// Visitor is the daily-salted hash of the client's address and user agent (Hasher).
+	Visitor []byte `json:"vh"`
+}
+
+// Target is the link a visit is of.
+type Target struct {
+	LinkID, WorkspaceID, DomainID int64
+}
+
+// NewEvent builds the event of a visit at the given time: the link, the variant chosen (-1
+// when none), the classified visitor, the request's Referer header and user agent.
+func NewEvent(at time.Time, t Target, variant int, v *visitor.Visitor, referer, userAgent string, h *Hasher) Event {
+	return Event{
+		ID: newID(), At: at,
+		LinkID: t.LinkID, WorkspaceID: t.WorkspaceID, DomainID: t.DomainID,
+		Variant:  variant,
+		Country:  v.Country,
+		Device:   string(v.Device),
+		OS:       v.OS,
+		Browser:  v.Browser,
+		Referrer: RefererHost(referer),
+		InApp:    string(v.InApp),
+		Crawler:  v.Crawler,
+		Visitor:  h.Hash(at, v.IP, userAgent),
+	}
+}
+
+// newID is a version 7 UUID; the random version 4 should the clock fail.
+func newID() uuid.UUID {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.New()
+	}
+	return id
+}
+
+// RefererHost is the lower-case host of a Referer header, "" when it has none.
+func RefererHost(referer string) string {
+	if referer == "" {
+		return ""
+	}
+	u, err := url.Parse(referer)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host := u.Hostname()
+	if h, _, err := net.SplitHostPort(u.Host); err == nil {
+		host = h
+	}
+	return strings.ToLower(host)
+}
+
+// Hasher hashes visitors for unique counts: HMAC-SHA-256 of the client's address and user
+// agent under a salt of the day, itself an HMAC of the UTC date under the deployment's secret.
+// The same visitor hashes alike within a UTC day and unrelated across days, and neither the
+// hash nor the stored rows give the address back. Safe for concurrent use.
+type Hasher struct {
+	secret []byte
+
+	mu   sync.Mutex
+	day  string
+	salt []byte
+}
+
+// NewHasher returns a Hasher deriving its daily salts from secret.
+func NewHasher(secret []byte) *Hasher {
+	return &Hasher{secret: append([]byte(nil), secret...)}
+}
+
+// Hash is the visitor's hash on the UTC day of at: 16 bytes.
+func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
+	m := hmac.New(sha256.New, h.daySalt(at))
+	b, _ := ip.Unmap().MarshalBinary()
+	m.Write(b)
+	m.Write([]byte{0})
+	m.Write([]byte(userAgent))
+	return m.Sum(nil)[:16]
+}
+
+func (h *Hasher) daySalt(at time.Time) []byte {
+	day := at.UTC().Format(time.DateOnly)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if day != h.day {
+		m := hmac.New(sha256.New, h.secret)
+		m.Write([]byte("visitor salt " + day))
+		h.day, h.salt = day, m.Sum(nil)
+	}
+	return h.salt
+}
+
+// Store keeps the visits durably.
+type Store interface {
+	// Insert stores the events whose IDs are not stored yet and adds them to the hourly rollups
+	// of their links, as one transaction, and returns how many were new. Events already stored
+	// change nothing.
+	Insert(ctx context.Context, events []Event) (int, error)
+	// CreatePartitions makes sure events of the UTC days from the day of from, for days days,
+	// can be stored.
+	CreatePartitions(ctx context.Context, from time.Time, days int) error
+}

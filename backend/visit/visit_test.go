@@ -1,0 +1,376 @@
+package visit_test
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/backend/visit"
+	"github.com/shortlink/shortlink/backend/visitor"
+)
+
+var quiet = slog.New(slog.DiscardHandler)
+
+var hasher = visit.NewHasher([]byte("test secret"))
+
+// events makes n events of links 1..links at now, every seventh a crawler's.
+func events(n, links int) []visit.Event {
+	now := time.Now()
+	out := make([]visit.Event, n)
+	for i := range out {
+		v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), Country: "FR"}
+		v.Device, v.OS, v.Browser, v.Crawler = visitor.Desktop, "Linux", "Firefox", i%7 == 0
+		t := visit.Target{LinkID: int64(1 + i%links), WorkspaceID: 7, DomainID: 0}
+		out[i] = visit.NewEvent(now, t, -1, v, "https://Example.com/page", "agent", hasher)
+	}
+	return out
+}
+
+// want counts the people and the crawlers of each link.
+func want(evs []visit.Event) map[int64][2]int64 {
+	m := map[int64][2]int64{}
+	for _, e := range evs {
+		c := m[e.LinkID]
+		if e.Crawler {
+			c[1]++
+		} else {
+			c[0]++
+		}
+		m[e.LinkID] = c
+	}
+	return m
+}
+
+func stored(t *testing.T, db *postgres.DB) int {
+	t.Helper()
+	var n int
+	if err := db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM visits`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// checkStored fails t unless visits holds exactly evs, each once, and the rollups add up to them.
+func checkStored(t *testing.T, db *postgres.DB, evs []visit.Event) {
+	t.Helper()
+	ctx := context.Background()
+	var rows, distinct int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT event_id) FROM visits`).Scan(&rows, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if rows != len(evs) || distinct != len(evs) {
+		t.Errorf("visits holds %d rows, %d distinct events; want %d", rows, distinct, len(evs))
+	}
+	r, err := db.Pool.Query(ctx, `SELECT link_id, sum(visits), sum(bots) FROM visit_hours GROUP BY link_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64][2]int64{}
+	for r.Next() {
+		var id, v, b int64
+		if err := r.Scan(&id, &v, &b); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = [2]int64{v, b}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	w := want(evs)
+	if len(got) != len(w) {
+		t.Errorf("rollups of %d links, want %d", len(got), len(w))
+	}
+	for id, c := range w {
+		if got[id] != c {
+			t.Errorf("link %d: rollups count %v (people, crawlers), want %v", id, got[id], c)
+		}
+	}
+}
+
+// pending is how many entries of the stream the group has not acknowledged.
+func pending(t *testing.T, rdb *goredis.Client, prefix string) int64 {
+	t.Helper()
+	p, err := rdb.XPending(context.Background(), visit.StreamKey(prefix), visit.Group).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Count
+}
+
+// runUntil runs the consumers at once until visits holds n rows (or 30 s pass), then stops them.
+func runUntil(t *testing.T, db *postgres.DB, n int, consumers ...*visit.Consumer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, c := range consumers {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Run(ctx) }()
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for stored(t, db) < n && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	wg.Wait()
+}
+
+func consumer(rdb *goredis.Client, prefix, name string, db *postgres.DB) *visit.Consumer {
+	c := visit.NewConsumer(rdb, prefix, name, postgres.NewVisits(db), quiet)
+	c.SetBlock(50 * time.Millisecond)
+	return c
+}
+
+// Events captured on two nodes at once, read by two consumers at once, are stored exactly once
+// each and counted once each in the rollups.
+func TestTwoBuffersTwoConsumers(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	store := postgres.NewVisits(db)
+	a := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	b := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	evs := events(20000, 13)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, name := range []string{"node-a", "node-b"} {
+		c := consumer(rdb, prefix, name, db)
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Run(ctx) }()
+	}
+	var capture sync.WaitGroup
+	for w := range 8 {
+		capture.Add(1)
+		go func() {
+			defer capture.Done()
+			buf := a
+			if w%2 == 1 {
+				buf = b
+			}
+			for i := w; i < len(evs); i += 8 {
+				buf.Capture(evs[i])
+			}
+		}()
+	}
+	capture.Wait()
+	a.Close()
+	b.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for stored(t, db) < len(evs) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // a late double count would show now
+	cancel()
+	wg.Wait()
+	checkStored(t, db, evs)
+	if n := pending(t, rdb, prefix); n != 0 {
+		t.Errorf("%d entries left unacknowledged", n)
+	}
+}
+
+// A consumer that read entries and died before acknowledging them, having stored some, leaves
+// them to another consumer, which stores the rest and counts each event once.
+func TestDeadConsumerEntriesClaimed(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	store := postgres.NewVisits(db)
+	ctx := context.Background()
+	stream := visit.StreamKey(prefix)
+	if err := rdb.XGroupCreateMkStream(ctx, stream, visit.Group, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	evs := events(300, 5)
+	buf := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	for _, e := range evs {
+		buf.Capture(e)
+	}
+	buf.Close()
+
+	// The dead consumer reads every entry, stores the first 120 events and dies before
+	// acknowledging any.
+	read, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
+		Group: visit.Group, Consumer: "dead", Streams: []string{stream, ">"}, Count: 1000,
+	}).Result()
+	if err != nil || len(read[0].Messages) != len(evs) {
+		t.Fatalf("dead consumer read: %v", err)
+	}
+	if _, err := store.Insert(ctx, evs[:120]); err != nil {
+		t.Fatal(err)
+	}
+	if n := pending(t, rdb, prefix); n != int64(len(evs)) {
+		t.Fatalf("%d entries pending, want %d", n, len(evs))
+	}
+
+	live := consumer(rdb, prefix, "live", db)
+	live.SetClaimAfter(100 * time.Millisecond)
+	// Not idle long enough yet: nothing is claimed.
+	if n, err := live.Step(ctx); err != nil || n != 0 {
+		t.Fatalf("claimed early: %d events, %v", n, err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	n, err := live.Step(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(evs)-120 {
+		t.Errorf("the live consumer stored %d new events, want %d", n, len(evs)-120)
+	}
+	checkStored(t, db, evs)
+	if n := pending(t, rdb, prefix); n != 0 {
+		t.Errorf("%d entries left unacknowledged", n)
+	}
+}
+
+// The same event delivered twice (in one batch, in two entries of the stream, and stored
+// directly) is stored and counted once.
+func TestSameEventTwice(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	store := postgres.NewVisits(db)
+	ctx := context.Background()
+	evs := events(10, 2)
+	if n, err := store.Insert(ctx, append(evs[:3:3], evs[0], evs[1])); err != nil || n != 3 {
+		t.Fatalf("insert: %d new, %v; want 3", n, err)
+	}
+	if n, err := store.Insert(ctx, evs[:3]); err != nil || n != 0 {
+		t.Fatalf("insert again: %d new, %v; want 0", n, err)
+	}
+	buf := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	for _, e := range append(evs, evs...) {
+		buf.Capture(e)
+	}
+	buf.Close()
+	c := consumer(rdb, prefix, "only", db)
+	n, err := c.Step(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(evs)-3 {
+		t.Errorf("stored %d new events, want %d", n, len(evs)-3)
+	}
+	checkStored(t, db, evs)
+}
+
+// downRedis is a client of a Redis that does not answer: a port nothing listens on.
+func downRedis(t *testing.T) *goredis.Client {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	rdb := goredis.NewClient(&goredis.Options{Addr: addr, DialTimeout: 300 * time.Millisecond, MaxRetries: -1})
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
+}
+
+// With Redis down, captured events go to PostgreSQL directly, each counted once; Close leaves
+// none behind.
+func TestRedisDownWritesToPostgres(t *testing.T) {
+	db := testenv.DB(t)
+	buf := visit.NewBuffer(downRedis(t), "unused:", postgres.NewVisits(db), quiet, 0)
+	evs := events(5000, 4)
+	for _, e := range evs {
+		buf.Capture(e)
+	}
+	buf.Close()
+	checkStored(t, db, evs)
+}
+
+// Events of days without a partition yet (a backlog, a clock ahead) create their partitions.
+func TestMissingPartitions(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	evs := events(6, 2)
+	for i := range evs {
+		evs[i].At = time.Date(2024, 2, 28+i%3, 23, 30, 0, 0, time.UTC)
+	}
+	if n, err := store.Insert(context.Background(), evs); err != nil || n != len(evs) {
+		t.Fatalf("insert: %d new, %v", n, err)
+	}
+	checkStored(t, db, evs)
+	var hours int
+	if err := db.Pool.QueryRow(context.Background(), `SELECT count(DISTINCT hour) FROM visit_hours`).Scan(&hours); err != nil || hours != 3 {
+		t.Errorf("rollups of %d hours, want 3 (%v)", hours, err)
+	}
+}
+
+// blockedStore never returns while its gate is closed, so that the buffer fills up.
+type blockedStore struct{ gate chan struct{} }
+
+func (s blockedStore) Insert(ctx context.Context, evs []visit.Event) (int, error) {
+	<-s.gate
+	return len(evs), nil
+}
+
+func (s blockedStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
+
+// Capture never waits: a full buffer drops the event and counts it.
+func TestCaptureNeverBlocks(t *testing.T) {
+	gate := make(chan struct{})
+	buf := visit.NewBuffer(nil, "", blockedStore{gate}, quiet, 10)
+	before := visit.DroppedFull()
+	start := time.Now()
+	for _, e := range events(1000, 1) {
+		buf.Capture(e)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("1000 captures took %v", d)
+	}
+	if n := visit.DroppedFull() - before; n < 1000-10-1 {
+		t.Errorf("%v events counted as dropped, want at least %d", n, 1000-10-1)
+	}
+	close(gate)
+	buf.Close()
+}
+
+func TestVisitorHash(t *testing.T) {
+	ip := netip.MustParseAddr("203.0.113.9")
+	day := time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)
+	h := hasher.Hash(day, ip, "ua")
+	if len(h) != 16 {
+		t.Fatalf("hash of %d bytes", len(h))
+	}
+	for _, c := range []struct {
+		name string
+		at   time.Time
+		ip   netip.Addr
+		ua   string
+		same bool
+	}{
+		{"same day", day.Add(20 * time.Hour), ip, "ua", true},
+		{"next day", day.Add(24 * time.Hour), ip, "ua", false},
+		{"other agent", day, ip, "ua2", false},
+		{"other address", day, netip.MustParseAddr("203.0.113.10"), "ua", false},
+		{"mapped address", day, netip.MustParseAddr("::ffff:203.0.113.9"), "ua", true},
+	} {
+		if got := string(hasher.Hash(c.at, c.ip, c.ua)) == string(h); got != c.same {
+			t.Errorf("%s: same hash %v, want %v", c.name, got, c.same)
+		}
+	}
+	if string(visit.NewHasher([]byte("other")).Hash(day, ip, "ua")) == string(h) {
+		t.Error("another secret gives the same hash")
+	}
+}
+
+func TestRefererHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"https://WWW.Example.com/": "www.example.com",
+		"http://a.example:8080/x":  "a.example",
+		"android-app://com.x/":     "com.x",
+		"not a url":                "",
+		"http://[2001:db8::1]:80/": "2001:db8::1",
+	} {
+		if got := visit.RefererHost(in); got != want {
+			t.Errorf("RefererHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
