@@ -324,8 +324,10 @@ func TestCaptureNeverBlocks(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("1000 captures took %v", d)
 	}
-	if n := visit.DroppedFull() - before; n < 1000-10-1 {
-		t.Errorf("%v events counted as dropped, want at least %d", n, 1000-10-1)
+	// The buffer holds 10, and the flusher may have taken up to a buffer's worth into the batch
+	// its store blocks on, and be holding a few more: everything else is dropped.
+	if n := visit.DroppedFull() - before; n < 1000-3*10 {
+		t.Errorf("%v events counted as dropped, want at least %d", n, 1000-3*10)
 	}
 	close(gate)
 	buf.Close()
