@@ -214,7 +214,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
 		Guesses: auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 		Plans:   newPlanFacts(a.plans),
-		Secret:  deriveKey(cfg.JWTSecret, "link password cookies"),
+		Secret:  auth.DeriveKey([]byte(cfg.JWTSecret), "link password cookies"),
 		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
 	}
 	if geo != nil {

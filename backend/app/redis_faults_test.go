@@ -81,30 +81,49 @@ func (r *redisServer) do(args ...any) error {
 	return c.Do(context.Background(), args...).Err()
 }
 
+// ownRedisFixture is two nodes on a Redis of the test's own, a tenant on a plan that may edit
+// targets, and its links, each cached on both nodes.
+type ownRedisFixture struct {
+	rs   *redisServer
+	d    *deployment
+	a, b *server
+	tn   tenant
+}
+
+func newOwnRedisFixture(t *testing.T, email string) *ownRedisFixture {
+	t.Helper()
+	f := &ownRedisFixture{rs: newRedisServer(t), d: newDeployment(t)}
+	f.d.env["REDIS_URL"] = f.rs.url()
+	f.a, f.b = f.d.start(t), f.d.start(t)
+	f.tn = f.a.signup(email)
+	f.a.setPlan(f.tn, "enterprise") // edits of the target
+	return f
+}
+
+// cached creates a link of tn to url and has both nodes cache it.
+func (f *ownRedisFixture) cached(t *testing.T, tn tenant, url string) linkJSON {
+	t.Helper()
+	l := f.a.createLink(tn, map[string]any{"url": url})
+	for _, s := range []*server{f.a, f.b} {
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
+			t.Fatalf("%s before: %d", l.Code, r.Status)
+		}
+	}
+	return l
+}
+
 // TestRedisPausedDuringChanges: with Redis refusing writes for 2.5 s (CLIENT PAUSE … WRITE),
 // edits, a disable, a deletion and a workspace deletion are acknowledged, then take effect on
 // both nodes once Redis answers again, though both had the old versions cached and Redis still
 // served them to readers.
 func TestRedisPausedDuringChanges(t *testing.T) {
-	rs := newRedisServer(t)
-	d := newDeployment(t)
-	d.env["REDIS_URL"] = rs.url()
-	a, b := d.start(t), d.start(t)
-	tn := a.signup("pause@example.com")
-	a.setPlan(tn, "enterprise") // edits of the target
+	f := newOwnRedisFixture(t, "pause@example.com")
+	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
 	other := a.signup("pause-other@example.com")
-	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
-	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
-	deleted := a.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
-	inGone := a.createLink(other, map[string]any{"url": "https://example.com/gone-workspace"})
-	all := []linkJSON{edited, disabled, deleted, inGone}
-	for _, l := range all {
-		for _, s := range []*server{a, b} {
-			if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
-				t.Fatalf("%s before: %d", l.Code, r.Status)
-			}
-		}
-	}
+	edited := f.cached(t, tn, "https://example.com/before")
+	disabled := f.cached(t, tn, "https://example.com/disabled")
+	deleted := f.cached(t, tn, "https://example.com/deleted")
+	inGone := f.cached(t, other, "https://example.com/gone-workspace")
 
 	if err := rs.do("CLIENT", "PAUSE", 2500, "WRITE"); err != nil {
 		t.Fatal(err)
@@ -149,21 +168,10 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 // the old versions. Both nodes serve the new versions while it is down and within a few seconds
 // of its return.
 func TestRedisRestartedDuringChanges(t *testing.T) {
-	rs := newRedisServer(t)
-	d := newDeployment(t)
-	d.env["REDIS_URL"] = rs.url()
-	a, b := d.start(t), d.start(t)
-	tn := a.signup("restart@example.com")
-	a.setPlan(tn, "enterprise")
-	edited := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
-	disabled := a.createLink(tn, map[string]any{"url": "https://example.com/disabled"})
-	for _, l := range []linkJSON{edited, disabled} {
-		for _, s := range []*server{a, b} {
-			if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
-				t.Fatalf("%s before: %d", l.Code, r.Status)
-			}
-		}
-	}
+	f := newOwnRedisFixture(t, "restart@example.com")
+	rs, a, b, tn := f.rs, f.a, f.b, f.tn
+	edited := f.cached(t, tn, "https://example.com/before")
+	disabled := f.cached(t, tn, "https://example.com/disabled")
 	if err := rs.do("SAVE"); err != nil {
 		t.Fatal(err)
 	}
@@ -200,17 +208,9 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 // acknowledged disable holds on both nodes all the same, read past Redis, and Redis gets the
 // new version once it takes writes again.
 func TestRedisRefusesWrites(t *testing.T) {
-	rs := newRedisServer(t)
-	d := newDeployment(t)
-	d.env["REDIS_URL"] = rs.url()
-	a, b := d.start(t), d.start(t)
-	tn := a.signup("oom@example.com")
-	l := a.createLink(tn, map[string]any{"url": "https://example.com/x"})
-	for _, s := range []*server{a, b} {
-		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
-			t.Fatalf("before: %d", r.Status)
-		}
-	}
+	f := newOwnRedisFixture(t, "oom@example.com")
+	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
+	l := f.cached(t, tn, "https://example.com/x")
 	if err := rs.do("CONFIG", "SET", "maxmemory-policy", "noeviction"); err != nil {
 		t.Fatal(err)
 	}
@@ -244,17 +244,9 @@ func TestRedisRefusesWrites(t *testing.T) {
 // TestRedisBackFromSnapshot: Redis took a disable, then crashed and came back from a snapshot
 // taken before it: the nodes see a new server and write the changes of the last TTL again.
 func TestRedisBackFromSnapshot(t *testing.T) {
-	rs := newRedisServer(t)
-	d := newDeployment(t)
-	d.env["REDIS_URL"] = rs.url()
-	a, b := d.start(t), d.start(t)
-	tn := a.signup("snap@example.com")
-	l := a.createLink(tn, map[string]any{"url": "https://example.com/x"})
-	for _, s := range []*server{a, b} {
-		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
-			t.Fatalf("before: %d", r.Status)
-		}
-	}
+	f := newOwnRedisFixture(t, "snap@example.com")
+	rs, a, b, tn := f.rs, f.a, f.b, f.tn
+	l := f.cached(t, tn, "https://example.com/x")
 	if err := rs.do("SAVE"); err != nil { // the periodic snapshot
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"time"
 
 	"github.com/maypok86/otter/v2"
@@ -51,12 +49,4 @@ func geoCountries(db geoip.Database) visitor.Countries {
 		return nil
 	}
 	return db
-}
-
-// deriveKey derives a key for one purpose from a configured secret, so that one secret signs
-// several kinds of token without one standing in for another.
-func deriveKey(secret, purpose string) []byte {
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(purpose))
-	return m.Sum(nil)
 }

@@ -76,12 +76,12 @@ type Service struct {
 // may be nil, and the count then stays in-process.
 func NewService(o Options, store RefreshStore, rdb *goredis.Client, prefix string, log *slog.Logger) *Service {
 	return &Service{opts: o, store: store, limiter: NewLimiter(rdb, prefix, log), log: log,
-		successorKey: deriveKey(o.Secret, "shortlink refresh-token successor v1")}
+		successorKey: DeriveKey(o.Secret, "shortlink refresh-token successor v1")}
 }
 
-// deriveKey gives each use of the secret its own key, so that a value made for one purpose
+// DeriveKey gives each use of the secret its own key, so that a value made for one purpose
 // (an access token's signature) is never valid for another.
-func deriveKey(secret []byte, purpose string) []byte {
+func DeriveKey(secret []byte, purpose string) []byte {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(purpose))
 	return m.Sum(nil)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/visitor"
 )
@@ -208,7 +209,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 	rules := &l.Rules
 	if rules.PasswordHash != "" && active("password") && !f.PasswordOK && r.PostForm.Has("password") {
 		if d.Guesses != nil {
-			key := "linkpw:" + strconv.FormatInt(l.ID, 10) + ":" + addressKey(f.Visitor)
+			key := "linkpw:" + strconv.FormatInt(l.ID, 10) + ":" + auth.AddressName(f.Visitor.IP.String())
 			if err := d.Guesses.Take(ctx, key, "password attempts", guessesPerLink, guessWindow); err != nil {
 				var rl interface{ RetrySeconds() string }
 				if errors.As(err, &rl) {
@@ -256,19 +257,6 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		f.FormDone = true
 	}
 	return false
-}
-
-// addressKey names the visitor's address for limits (IPv6 by /64), never stored in clear.
-func addressKey(v visitor.Visitor) string {
-	if !v.IP.IsValid() {
-		return "unknown"
-	}
-	a := v.IP.Unmap()
-	if a.Is6() {
-		p, _ := a.Prefix(64)
-		return p.String()
-	}
-	return a.String()
 }
 
 func (h *Handler) shortURL(l *link.Link) string { return h.rules.Base + l.Key }
