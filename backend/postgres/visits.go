@@ -13,7 +13,7 @@ import (
 	"github.com/shortlink/shortlink/backend/visit"
 )
 
-// Visits implements visit.Store: the raw visits, partitioned by day, and their hourly rollups.
+// Visits implements visit.Store: the raw visits, partitioned by day, and their rollups.
 type Visits struct{ db *DB }
 
 // NewVisits returns the PostgreSQL visit store.
@@ -21,9 +21,12 @@ func NewVisits(db *DB) *Visits { return &Visits{db: db} }
 
 var _ visit.Store = (*Visits)(nil)
 
-// insertVisits stores the events not stored yet and adds only those (RETURNING) to the hourly
-// rollups, in one statement. Rows go in the order of their IDs and rollups in the order of
-// their keys, so that consumers storing overlapping batches at once cannot deadlock.
+// insertVisits stores the events not stored yet and adds only those (RETURNING) to every rollup,
+// in one statement: visit_hours (people, crawlers, and people first seen that UTC day, from the
+// visitors of the day), the breakdowns per hour and per day, the all-time totals, the
+// workspace's hours, and the moderation reviews due at a power of two of people's visits. Rows
+// go in the order of their keys, so that consumers storing overlapping batches at once cannot
+// deadlock (and a deadlock that happens anyway is retried).
 const insertVisits = `
 WITH new AS (
 	INSERT INTO visits (event_id, at, link_id, workspace_id, domain_id, variant, country,
@@ -32,22 +35,74 @@ WITH new AS (
 		$6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
 		$13::boolean[], $14::bytea[])
 	ON CONFLICT (event_id, at) DO NOTHING
-	RETURNING link_id, workspace_id, at, bot
+	RETURNING link_id, workspace_id, date_trunc('hour', at, 'UTC') AS hour,
+		(at AT TIME ZONE 'UTC')::date AS day, bot, visitor,
+		variant, country, device, os, browser, referrer, in_app
+), fresh AS (
+	INSERT INTO visitors (link_id, day, visitor, hour)
+	SELECT DISTINCT ON (link_id, day, visitor) link_id, day, visitor, hour
+	FROM new WHERE NOT bot ORDER BY link_id, day, visitor, hour
+	ON CONFLICT DO NOTHING
+	RETURNING link_id, hour
+), counts AS (
+	SELECT link_id, hour, max(workspace_id) AS workspace_id,
+		sum(visits)::bigint AS visits, sum(bots)::bigint AS bots, sum(uniques)::bigint AS uniques
+	FROM (
+		SELECT link_id, hour, workspace_id, 1 - bot::int AS visits, bot::int AS bots, 0 AS uniques FROM new
+		UNION ALL
+		SELECT link_id, hour, 0, 0, 0, 1 FROM fresh
+	) c GROUP BY 1, 2
 ), hours AS (
-	INSERT INTO visit_hours AS h (link_id, hour, workspace_id, visits, bots)
-	SELECT link_id, date_trunc('hour', at, 'UTC') AS hour, min(workspace_id),
-		count(*) FILTER (WHERE NOT bot), count(*) FILTER (WHERE bot)
-	FROM new GROUP BY 1, 2 ORDER BY 1, 2
-	ON CONFLICT (link_id, hour) DO UPDATE
-		SET visits = h.visits + EXCLUDED.visits, bots = h.bots + EXCLUDED.bots
+	INSERT INTO visit_hours AS h (link_id, hour, workspace_id, visits, bots, uniques)
+	SELECT link_id, hour, workspace_id, visits, bots, uniques FROM counts ORDER BY 1, 2
+	ON CONFLICT (link_id, hour) DO UPDATE SET visits = h.visits + EXCLUDED.visits,
+		bots = h.bots + EXCLUDED.bots, uniques = h.uniques + EXCLUDED.uniques
+), keys AS (
+	SELECT n.link_id, n.hour, n.day, k.dim, k.key FROM new n, LATERAL (VALUES
+		('c'::"char", n.country), ('d', n.device), ('o', n.os), ('b', n.browser),
+		('r', n.referrer), ('v', CASE WHEN n.variant >= 0 THEN n.variant::text ELSE '' END),
+		('i', n.in_app)) AS k (dim, key)
+	WHERE NOT n.bot AND k.key <> ''
+), key_hours AS (
+	INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
+	SELECT link_id, hour, dim, key, count(*) FROM keys GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+	ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
+), key_days AS (
+	INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
+	SELECT link_id, day, dim, key, count(*) FROM keys GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
+), per_link AS (
+	SELECT link_id, max(workspace_id) AS workspace_id, sum(visits)::bigint AS visits,
+		sum(bots)::bigint AS bots, sum(uniques)::bigint AS uniques
+	FROM counts GROUP BY 1
+), totals AS (
+	INSERT INTO visit_totals AS t (link_id, workspace_id, visits, bots, uniques)
+	SELECT link_id, workspace_id, visits, bots, uniques FROM per_link ORDER BY 1
+	ON CONFLICT (link_id) DO UPDATE SET visits = t.visits + EXCLUDED.visits,
+		bots = t.bots + EXCLUDED.bots, uniques = t.uniques + EXCLUDED.uniques
+	RETURNING link_id, visits
+), spaces AS (
+	INSERT INTO workspace_visit_hours AS w (workspace_id, hour, visits, bots)
+	SELECT workspace_id, hour, sum(visits), sum(bots) FROM counts GROUP BY 1, 2 ORDER BY 1, 2
+	ON CONFLICT (workspace_id, hour) DO UPDATE SET visits = w.visits + EXCLUDED.visits,
+		bots = w.bots + EXCLUDED.bots
+), due AS (
+	-- A power of two lies in (before, after] when after has more binary digits than before.
+	INSERT INTO moderation_due AS m (link_id, due_at, reason, visits)
+	SELECT t.link_id, now(), 'visits', t.visits FROM totals t JOIN per_link p USING (link_id)
+	WHERE p.visits > 0
+		AND length(ltrim(t.visits::bit(64)::text, '0')) > length(ltrim((t.visits - p.visits)::bit(64)::text, '0'))
+	ORDER BY 1
+	ON CONFLICT (link_id) DO UPDATE SET visits = EXCLUDED.visits
+	RETURNING link_id
 )
-SELECT count(*) FROM new`
+SELECT (SELECT count(*) FROM new), coalesce((SELECT array_agg(link_id) FROM due), '{}')`
 
 // Insert implements visit.Store. A batch holding a day without its partition creates the
 // missing partitions and is stored again.
-func (s *Visits) Insert(ctx context.Context, events []visit.Event) (int, error) {
+func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored, error) {
 	if len(events) == 0 {
-		return 0, nil
+		return visit.Stored{}, nil
 	}
 	events = slices.Clone(events)
 	slices.SortFunc(events, func(a, b visit.Event) int { return bytes.Compare(a.ID[:], b.ID[:]) })
@@ -79,24 +134,24 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (int, error) 
 	}
 	args := []any{ids, at, links, spaces, domains, variants, countries, devices, oses, browsers, referrers, inApps, bots, visitors}
 	for attempt := 0; ; attempt++ {
-		var added int
-		err := s.db.Pool.QueryRow(ctx, insertVisits, args...).Scan(&added)
+		var st visit.Stored
+		err := s.db.Pool.QueryRow(ctx, insertVisits, args...).Scan(&st.Events, &st.Due)
 		if err == nil {
-			return added, nil
+			return st, nil
 		}
 		var pgErr *pgconn.PgError
 		if attempt < 2 && errors.As(err, &pgErr) {
 			switch pgErr.Code {
 			case "23514": // no partition for a row's day
 				if err := s.partitionsFor(ctx, at); err != nil {
-					return 0, err
+					return visit.Stored{}, err
 				}
 				continue
 			case "40P01": // deadlock with another batch: the other one went through
 				continue
 			}
 		}
-		return 0, fmt.Errorf("store visits: %w", err)
+		return visit.Stored{}, fmt.Errorf("store visits: %w", err)
 	}
 }
 

@@ -11,12 +11,24 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
-var dropped = promauto.NewCounterVec(prometheus.CounterOpts{
-	Name: "shortlink_visits_dropped_total",
-	Help: "Visits not recorded: the capture buffer was full, or neither Redis nor PostgreSQL took them.",
-}, []string{"reason"})
+var (
+	captured = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "shortlink_visits_captured_total",
+		Help: "Visits taken into this node's capture buffer.",
+	})
+	dropped = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "shortlink_visits_dropped_total",
+		Help: "Visits not recorded: the capture buffer was full, or neither Redis nor PostgreSQL took them.",
+	}, []string{"reason"})
+	buffered = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_buffered",
+		Help: "Visits in this node's capture buffer, not yet sent.",
+	})
+)
 
 var (
 	droppedFull   = dropped.WithLabelValues("full")
@@ -24,15 +36,15 @@ var (
 )
 
 const (
-	// BufferSize is how many events a Buffer holds before it drops them: a few tenths of a
-	// second of a node's busiest traffic.
+	// BufferSize is how many hits a Buffer holds before it drops them: about a second of a
+	// node's busiest traffic.
 	BufferSize = 65536
-	// batchSize is the most events one flush sends (one pipelined XADD, or one insert).
-	batchSize = 500
-	// streamMaxLen trims the stream (approximately) to this many entries: hours of visits,
-	// should the consumers stop.
-	streamMaxLen = 10_000_000
-	// redisTimeout bounds one batch's XADDs.
+	// batchSize is the most events one flush sends (one stream entry, or one insert).
+	batchSize = 1000
+	// streamMaxLen trims the stream (approximately) to this many entries, each a batch: hours
+	// of visits, should the consumers stop.
+	streamMaxLen = 1_000_000
+	// redisTimeout bounds one batch's XADD.
 	redisTimeout = time.Second
 	// storeTimeout bounds one batch's insert while Redis is down.
 	storeTimeout = 5 * time.Second
@@ -43,21 +55,41 @@ const (
 	dropLogEvery = 10 * time.Second
 )
 
-// streamField is the field of a stream entry that holds the event, as JSON.
+// streamField is the field of a stream entry that holds its events, as a JSON array.
 const streamField = "e"
 
 // StreamKey is the key of the visit stream under the deployment's Redis prefix.
 func StreamKey(prefix string) string { return prefix + "visits" }
 
-// Buffer captures the events of one node and sends them in batches to the visit stream, or to
+// Options configure a Buffer.
+type Options struct {
+	// Redis and Prefix name the stream; a nil Redis sends every batch to the Store.
+	Redis  *goredis.Client
+	Prefix string
+	Store  Store
+	// Due takes the links a direct insert made due for moderation; nil: none are queued in
+	// Redis (they stay recorded in the Store).
+	Due DueQueue
+	// Classifier and Hasher turn hits into events.
+	Classifier *visitor.Classifier
+	Hasher     *Hasher
+	Log        *slog.Logger
+	// Size is how many hits the Buffer holds (BufferSize when < 1).
+	Size int
+}
+
+// Buffer captures the visits of one node and sends them in batches to the visit stream, or to
 // the Store while Redis is down. Safe for concurrent use.
 type Buffer struct {
-	rdb    *goredis.Client // nil: every batch goes to the Store
-	stream string
-	store  Store
-	log    *slog.Logger
+	rdb        *goredis.Client
+	stream     string
+	store      Store
+	due        DueQueue
+	classifier *visitor.Classifier
+	hasher     *Hasher
+	log        *slog.Logger
 
-	events chan Event
+	hits   chan Hit
 	closed atomic.Bool
 	down   atomic.Bool // the last batch went to the Store
 	// downUntil is when the flusher tries Redis again after it failed (Unix ns).
@@ -71,27 +103,30 @@ type Buffer struct {
 	closeOnce sync.Once
 }
 
-// NewBuffer starts a Buffer holding up to size events (BufferSize when size < 1), sending
-// them to the stream under prefix in rdb (nil: straight to store). Close stops it.
-func NewBuffer(rdb *goredis.Client, prefix string, store Store, log *slog.Logger, size int) *Buffer {
-	if size < 1 {
-		size = BufferSize
+// NewBuffer starts a Buffer; Close stops it.
+func NewBuffer(o Options) *Buffer {
+	if o.Size < 1 {
+		o.Size = BufferSize
+	}
+	if o.Hasher == nil {
+		o.Hasher = NewHasher(nil)
 	}
 	b := &Buffer{
-		rdb: rdb, stream: StreamKey(prefix), store: store, log: log,
-		events: make(chan Event, size),
-		stop:   make(chan struct{}), done: make(chan struct{}),
+		rdb: o.Redis, stream: StreamKey(o.Prefix), store: o.Store, due: o.Due,
+		classifier: o.Classifier, hasher: o.Hasher, log: o.Log,
+		hits: make(chan Hit, o.Size),
+		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go b.run()
 	return b
 }
 
-// Capture queues the event and returns at once. A full buffer, or one closed, drops the event:
-// the answer to the visitor never waits on analytics.
-func (b *Buffer) Capture(e Event) {
+// Capture queues the hit and returns at once. A full buffer, or one closed, drops it: the
+// answer to the visitor never waits on analytics.
+func (b *Buffer) Capture(h Hit) {
 	if !b.closed.Load() {
 		select {
-		case b.events <- e:
+		case b.hits <- h:
 			return
 		default:
 		}
@@ -118,8 +153,8 @@ func (b *Buffer) run() {
 	batch := make([]Event, 0, batchSize)
 	for {
 		select {
-		case e := <-b.events:
-			batch = append(batch[:0], e)
+		case h := <-b.hits:
+			batch = append(batch[:0], b.event(h))
 			batch = b.fill(batch)
 			b.send(batch)
 		case <-b.stop:
@@ -134,17 +169,33 @@ func (b *Buffer) run() {
 	}
 }
 
-// fill adds the events waiting, up to batchSize, without waiting for more.
+// fill adds the hits waiting, up to batchSize, without waiting for more.
 func (b *Buffer) fill(batch []Event) []Event {
 	for len(batch) < batchSize {
 		select {
-		case e := <-b.events:
-			batch = append(batch, e)
+		case h := <-b.hits:
+			batch = append(batch, b.event(h))
 		default:
+			captured.Add(float64(len(batch)))
+			buffered.Set(float64(len(b.hits)))
 			return batch
 		}
 	}
+	captured.Add(float64(len(batch)))
+	buffered.Set(float64(len(b.hits)))
 	return batch
+}
+
+// event classifies a hit.
+func (b *Buffer) event(h Hit) Event {
+	if h.event != nil {
+		return *h.event
+	}
+	var v visitor.Visitor
+	if b.classifier != nil {
+		v = b.classifier.ClassifyOf(h.RemoteAddr, h.Forwarded, h.UserAgent)
+	}
+	return NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
 }
 
 // send writes one batch to the stream, or to the Store while Redis fails.
@@ -157,7 +208,7 @@ func (b *Buffer) send(batch []Event) {
 			}
 			return
 		}
-		// Part of the batch may be in the stream already: storing it again counts nothing.
+		// The entry may be in the stream already: storing it again counts nothing.
 		b.downUntil.Store(time.Now().Add(redisRetry).UnixNano())
 		if !b.down.Swap(true) {
 			b.log.Warn("visits: redis is not answering; writing visits to PostgreSQL", "err", err)
@@ -170,33 +221,31 @@ func (b *Buffer) send(batch []Event) {
 func (b *Buffer) insert(batch []Event) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	if _, err := b.store.Insert(ctx, batch); err != nil {
+	st, err := b.store.Insert(ctx, batch)
+	if err != nil {
 		droppedFailed.Add(float64(len(batch)))
 		b.dropped(len(batch), "visits: neither redis nor PostgreSQL took a batch; visits dropped", "err", err)
+		return
 	}
+	stored(ctx, st, batch, b.due, b.log)
 }
 
-// xadd sends the batch with one pipelined XADD per event.
+// xadd sends the batch as one stream entry.
 func (b *Buffer) xadd(batch []Event) error {
+	data, err := json.Marshal(batch)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
-	pipe := b.rdb.Pipeline()
-	for i := range batch {
-		data, err := json.Marshal(&batch[i])
-		if err != nil {
-			return err
-		}
-		pipe.XAdd(ctx, &goredis.XAddArgs{
-			Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
-			Values: []any{streamField, data},
-		})
-	}
-	_, err := pipe.Exec(ctx)
-	return err
+	return b.rdb.XAdd(ctx, &goredis.XAddArgs{
+		Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
+		Values: []any{streamField, data},
+	}).Err()
 }
 
-// Close stops capturing and sends every event buffered before it returns: a node calls it
-// after its HTTP server has drained, on SIGTERM.
+// Close stops capturing and sends every hit buffered before it returns: a node calls it after
+// its HTTP server has drained, on SIGTERM.
 func (b *Buffer) Close() {
 	b.closeOnce.Do(func() {
 		b.closed.Store(true)

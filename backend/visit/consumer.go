@@ -8,8 +8,43 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 	goredis "github.com/redis/go-redis/v9"
 )
+
+var (
+	ingested = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "shortlink_visits_ingested_total",
+		Help: "Visits stored in PostgreSQL by this node (new ones; redeliveries are not counted).",
+	})
+	ingestLag = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_ingest_lag_seconds",
+		Help: "Age of the oldest visit in the last batch this node stored: how far the numbers trail the redirects.",
+	})
+	streamEntries = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_stream_pending",
+		Help: "Entries of the visit stream not yet acknowledged by a consumer (read or not), each a batch of visits.",
+	})
+)
+
+// stored accounts for a batch the Store took, and queues the links it made due for moderation.
+func stored(ctx context.Context, st Stored, batch []Event, due DueQueue, log *slog.Logger) {
+	ingested.Add(float64(st.Events))
+	oldest := batch[0].At
+	for i := range batch {
+		if batch[i].At.Before(oldest) {
+			oldest = batch[i].At
+		}
+	}
+	ingestLag.Set(time.Since(oldest).Seconds())
+	if len(st.Due) > 0 && due != nil {
+		if err := due.Enqueue(ctx, time.Now(), st.Due...); err != nil {
+			// Recorded in the Store with the visits: the queue is rebuilt from there.
+			log.Warn("visits: queue links for moderation", "links", len(st.Due), "err", err)
+		}
+	}
+}
 
 const (
 	// Group is the consumer group every node's Consumer reads the visit stream in.
@@ -19,6 +54,9 @@ const (
 	ClaimAfter = 30 * time.Second
 	// readBlock is how long one read waits for new entries.
 	readBlock = time.Second
+	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
+	// and one insert stores.
+	readEntries = 8
 	// partitionsAhead is how many days of partitions the Consumer keeps ready.
 	partitionsAhead = 7
 )
@@ -31,6 +69,7 @@ type Consumer struct {
 	stream string
 	name   string
 	store  Store
+	due    DueQueue
 	log    *slog.Logger
 
 	claimAfter time.Duration
@@ -38,17 +77,18 @@ type Consumer struct {
 	claimFrom  string // where the next XAUTOCLAIM scan starts
 }
 
-// NewConsumer returns the Consumer name of the stream under prefix in rdb, writing to store.
-func NewConsumer(rdb *goredis.Client, prefix, name string, store Store, log *slog.Logger) *Consumer {
+// NewConsumer returns the Consumer name of the stream under prefix in rdb, writing to store and
+// queueing the links due for moderation in due (nil: none).
+func NewConsumer(rdb *goredis.Client, prefix, name string, store Store, due DueQueue, log *slog.Logger) *Consumer {
 	return &Consumer{
-		rdb: rdb, stream: StreamKey(prefix), name: name, store: store, log: log,
+		rdb: rdb, stream: StreamKey(prefix), name: name, store: store, due: due, log: log,
 		claimAfter: ClaimAfter, block: readBlock, claimFrom: "0-0",
 	}
 }
 
 // Run stores events until ctx ends; errors are logged and retried after a pause.
 func (c *Consumer) Run(ctx context.Context) {
-	var partitioned time.Time
+	var partitioned, measured time.Time
 	for ctx.Err() == nil {
 		if time.Since(partitioned) > time.Hour {
 			if err := c.store.CreatePartitions(ctx, time.Now().AddDate(0, 0, -1), partitionsAhead+2); err != nil {
@@ -56,6 +96,10 @@ func (c *Consumer) Run(ctx context.Context) {
 			} else {
 				partitioned = time.Now()
 			}
+		}
+		if time.Since(measured) > 5*time.Second {
+			c.measure(ctx)
+			measured = time.Now()
 		}
 		if _, err := c.Step(ctx); err != nil && ctx.Err() == nil {
 			c.log.Warn("visits: ingest", "err", err)
@@ -78,7 +122,7 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 	// Entries this consumer read before it restarted.
 	for {
 		streams, err := c.rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
-			Group: Group, Consumer: c.name, Streams: []string{c.stream, "0"}, Count: batchSize,
+			Group: Group, Consumer: c.name, Streams: []string{c.stream, "0"}, Count: readEntries,
 		}).Result()
 		if err != nil {
 			return total, err
@@ -95,7 +139,7 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 	// Entries of consumers that died.
 	msgs, next, err := c.rdb.XAutoClaim(ctx, &goredis.XAutoClaimArgs{
 		Stream: c.stream, Group: Group, Consumer: c.name,
-		MinIdle: c.claimAfter, Start: c.claimFrom, Count: batchSize,
+		MinIdle: c.claimAfter, Start: c.claimFrom, Count: readEntries,
 	}).Result()
 	if err != nil {
 		return total, err
@@ -111,7 +155,7 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 	// New entries.
 	streams, err := c.rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
 		Group: Group, Consumer: c.name, Streams: []string{c.stream, ">"},
-		Count: batchSize, Block: c.block,
+		Count: readEntries, Block: c.block,
 	}).Result()
 	if errors.Is(err, goredis.Nil) {
 		return total, nil
@@ -139,30 +183,50 @@ func (c *Consumer) ensureGroup(ctx context.Context) error {
 }
 
 // handle stores the entries' events in one insert and acknowledges them. Entries that are not
-// events are logged and acknowledged: reading them again would not help.
+// batches of events are logged and acknowledged: reading them again would not help.
 func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, error) {
-	events := make([]Event, 0, len(msgs))
+	var events []Event
 	ids := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		ids = append(ids, m.ID)
 		data, _ := m.Values[streamField].(string)
-		var e Event
-		if err := json.Unmarshal([]byte(data), &e); err != nil {
-			c.log.Error("visits: skip an entry that is not an event", "id", m.ID, "err", err)
+		var batch []Event
+		if err := json.Unmarshal([]byte(data), &batch); err != nil {
+			c.log.Error("visits: skip an entry that is not a batch of events", "id", m.ID, "err", err)
 			continue
 		}
-		events = append(events, e)
+		events = append(events, batch...)
 	}
 	n := 0
 	if len(events) > 0 {
-		var err error
-		if n, err = c.store.Insert(ctx, events); err != nil {
+		st, err := c.store.Insert(ctx, events)
+		if err != nil {
 			return 0, err // left pending: read again after a restart, or claimed
 		}
+		stored(ctx, st, events, c.due, c.log)
+		n = st.Events
 	}
 	if err := c.rdb.XAck(ctx, c.stream, Group, ids...).Err(); err != nil {
 		// Stored: a later delivery counts nothing.
 		return n, err
 	}
 	return n, nil
+}
+
+// measure sets the gauge of entries the group has not acknowledged: those not yet delivered
+// (the group's lag) and those delivered and pending.
+func (c *Consumer) measure(ctx context.Context) {
+	groups, err := c.rdb.XInfoGroups(ctx, c.stream).Result()
+	if err != nil {
+		return
+	}
+	for _, g := range groups {
+		if g.Name == Group {
+			lag := g.Lag
+			if lag < 0 {
+				lag = 0
+			}
+			streamEntries.Set(float64(lag + g.Pending))
+		}
+	}
 }

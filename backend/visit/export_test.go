@@ -14,3 +14,6 @@ func (c *Consumer) SetBlock(d time.Duration) { c.block = d }
 
 // DroppedFull is how many events full buffers dropped, in this process.
 func DroppedFull() float64 { return testutil.ToFloat64(droppedFull) }
+
+// HitOf is a hit the Buffer sends as the event e, unchanged.
+func HitOf(e Event) Hit { return Hit{event: &e} }

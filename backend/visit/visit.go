@@ -3,12 +3,16 @@
 // batches to a Redis stream, and the Consumer that reads the stream into the raw visits of
 // PostgreSQL and the hourly rollups per link, each event exactly once.
 //
-// The path of an event: Capture puts it in a bounded channel (never blocking: a full channel
-// drops it and counts the drop); the Buffer's flusher sends each batch with one pipelined XADD
-// to the stream `<prefix>visits`, or, while Redis is down, straight to the Store. Consumers of
-// every node read the stream through one consumer group, insert each batch in one statement
-// (an event already stored is skipped, so a redelivery counts nothing), and acknowledge it;
-// entries a dead consumer read and never acknowledged are claimed by another after ClaimAfter.
+// The path of a visit: the redirect hands Capture a Hit (what it decided and the raw parts of
+// the request, copied, no work done) and Capture puts it in a bounded channel, never blocking:
+// a full channel drops it and counts the drop. The Buffer's flusher turns hits into Events
+// (classification, visitor hash, ID) and sends each batch as one entry of the stream
+// `<prefix>visits` (XADD, pipelined), or, while Redis is down, straight to the Store. Consumers
+// of every node read the stream through one consumer group, insert what they read in one
+// statement (an event already stored is skipped, so a redelivery counts nothing), and
+// acknowledge it; entries a dead consumer read and never acknowledged are claimed by another
+// after ClaimAfter. A link whose people's visits pass a power of two is queued for moderation
+// by the statement that stored the visit, and then in the Redis queue (package moderation).
 package visit
 
 import (
@@ -49,9 +53,35 @@ type Event struct {
 	Visitor []byte `json:"vh"`
 }
 
+// Stored is what one Insert did.
+type Stored struct {
+	Events int     // events stored that were not stored before
+	Due    []int64 // links whose people's visits reached a power of two
+}
+
+// DueQueue takes the links due for moderation after their visits are stored (moderation.Queue).
+type DueQueue interface {
+	Enqueue(ctx context.Context, at time.Time, linkIDs ...int64) error
+}
+
 // Target is the link a visit is of.
 type Target struct {
 	LinkID, WorkspaceID, DomainID int64
+}
+
+// Hit is what the redirect path hands the Buffer: the decision and the parts of the request the
+// event is made of, unclassified. Building one copies a few words; the Buffer classifies later.
+type Hit struct {
+	At      time.Time
+	Target  Target
+	Variant int // -1 when none
+	// RemoteAddr and Forwarded (the X-Forwarded-For lines) give the client's address.
+	RemoteAddr string
+	Forwarded  []string
+	UserAgent  string
+	Referer    string
+
+	event *Event // set by tests: the event to send as it is
 }
 
 // NewEvent builds the event of a visit at the given time: the link, the variant chosen (-1
@@ -138,10 +168,11 @@ func (h *Hasher) daySalt(at time.Time) []byte {
 
 // Store keeps the visits durably.
 type Store interface {
-	// Insert stores the events whose IDs are not stored yet and adds them to the hourly rollups
-	// of their links, as one transaction, and returns how many were new. Events already stored
-	// change nothing.
-	Insert(ctx context.Context, events []Event) (int, error)
+	// Insert stores the events whose IDs are not stored yet and adds them to the rollups of
+	// their links, as one transaction, and returns how many were new and which links reached a
+	// power of two of people's visits (recorded as due for moderation in that transaction).
+	// Events already stored change nothing.
+	Insert(ctx context.Context, events []Event) (Stored, error)
 	// CreatePartitions makes sure events of the UTC days from the day of from, for days days,
 	// can be stored.
 	CreatePartitions(ctx context.Context, from time.Time, days int) error

@@ -2,6 +2,7 @@ package visit_test
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -123,7 +124,7 @@ func runUntil(t *testing.T, db *postgres.DB, n int, consumers ...*visit.Consumer
 }
 
 func consumer(rdb *goredis.Client, prefix, name string, db *postgres.DB) *visit.Consumer {
-	c := visit.NewConsumer(rdb, prefix, name, postgres.NewVisits(db), quiet)
+	c := visit.NewConsumer(rdb, prefix, name, postgres.NewVisits(db), nil, quiet)
 	c.SetBlock(50 * time.Millisecond)
 	return c
 }
@@ -134,8 +135,8 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 	db := testenv.DB(t)
 	rdb, prefix := testenv.Redis(t)
 	store := postgres.NewVisits(db)
-	a := visit.NewBuffer(rdb, prefix, store, quiet, 0)
-	b := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	a := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
+	b := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
 	evs := events(20000, 13)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -155,7 +156,7 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 				buf = b
 			}
 			for i := w; i < len(evs); i += 8 {
-				buf.Capture(evs[i])
+				buf.Capture(visit.HitOf(evs[i]))
 			}
 		}()
 	}
@@ -187,9 +188,9 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := events(300, 5)
-	buf := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
 	for _, e := range evs {
-		buf.Capture(e)
+		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
 
@@ -198,14 +199,25 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	read, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
 		Group: visit.Group, Consumer: "dead", Streams: []string{stream, ">"}, Count: 1000,
 	}).Result()
-	if err != nil || len(read[0].Messages) != len(evs) {
+	if err != nil {
 		t.Fatalf("dead consumer read: %v", err)
+	}
+	entries, inEntries := len(read[0].Messages), 0
+	for _, m := range read[0].Messages {
+		var batch []visit.Event
+		if err := json.Unmarshal([]byte(m.Values["e"].(string)), &batch); err != nil {
+			t.Fatal(err)
+		}
+		inEntries += len(batch)
+	}
+	if inEntries != len(evs) {
+		t.Fatalf("the stream holds %d events, want %d", inEntries, len(evs))
 	}
 	if _, err := store.Insert(ctx, evs[:120]); err != nil {
 		t.Fatal(err)
 	}
-	if n := pending(t, rdb, prefix); n != int64(len(evs)) {
-		t.Fatalf("%d entries pending, want %d", n, len(evs))
+	if n := pending(t, rdb, prefix); n != int64(entries) {
+		t.Fatalf("%d entries pending, want %d", n, entries)
 	}
 
 	live := consumer(rdb, prefix, "live", db)
@@ -236,15 +248,15 @@ func TestSameEventTwice(t *testing.T) {
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	evs := events(10, 2)
-	if n, err := store.Insert(ctx, append(evs[:3:3], evs[0], evs[1])); err != nil || n != 3 {
-		t.Fatalf("insert: %d new, %v; want 3", n, err)
+	if st, err := store.Insert(ctx, append(evs[:3:3], evs[0], evs[1])); err != nil || st.Events != 3 {
+		t.Fatalf("insert: %d new, %v; want 3", st.Events, err)
 	}
-	if n, err := store.Insert(ctx, evs[:3]); err != nil || n != 0 {
-		t.Fatalf("insert again: %d new, %v; want 0", n, err)
+	if st, err := store.Insert(ctx, evs[:3]); err != nil || st.Events != 0 {
+		t.Fatalf("insert again: %d new, %v; want 0", st.Events, err)
 	}
-	buf := visit.NewBuffer(rdb, prefix, store, quiet, 0)
+	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
 	for _, e := range append(evs, evs...) {
-		buf.Capture(e)
+		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
 	c := consumer(rdb, prefix, "only", db)
@@ -275,10 +287,10 @@ func downRedis(t *testing.T) *goredis.Client {
 // none behind.
 func TestRedisDownWritesToPostgres(t *testing.T) {
 	db := testenv.DB(t)
-	buf := visit.NewBuffer(downRedis(t), "unused:", postgres.NewVisits(db), quiet, 0)
+	buf := visit.NewBuffer(visit.Options{Redis: downRedis(t), Prefix: "unused:", Store: postgres.NewVisits(db), Log: quiet, Size: 0})
 	evs := events(5000, 4)
 	for _, e := range evs {
-		buf.Capture(e)
+		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
 	checkStored(t, db, evs)
@@ -292,8 +304,8 @@ func TestMissingPartitions(t *testing.T) {
 	for i := range evs {
 		evs[i].At = time.Date(2024, 2, 28+i%3, 23, 30, 0, 0, time.UTC)
 	}
-	if n, err := store.Insert(context.Background(), evs); err != nil || n != len(evs) {
-		t.Fatalf("insert: %d new, %v", n, err)
+	if st, err := store.Insert(context.Background(), evs); err != nil || st.Events != len(evs) {
+		t.Fatalf("insert: %d new, %v", st.Events, err)
 	}
 	checkStored(t, db, evs)
 	var hours int
@@ -305,9 +317,9 @@ func TestMissingPartitions(t *testing.T) {
 // blockedStore never returns while its gate is closed, so that the buffer fills up.
 type blockedStore struct{ gate chan struct{} }
 
-func (s blockedStore) Insert(ctx context.Context, evs []visit.Event) (int, error) {
+func (s blockedStore) Insert(ctx context.Context, evs []visit.Event) (visit.Stored, error) {
 	<-s.gate
-	return len(evs), nil
+	return visit.Stored{Events: len(evs)}, nil
 }
 
 func (s blockedStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
@@ -315,11 +327,11 @@ func (s blockedStore) CreatePartitions(context.Context, time.Time, int) error { 
 // Capture never waits: a full buffer drops the event and counts it.
 func TestCaptureNeverBlocks(t *testing.T) {
 	gate := make(chan struct{})
-	buf := visit.NewBuffer(nil, "", blockedStore{gate}, quiet, 10)
+	buf := visit.NewBuffer(visit.Options{Prefix: "", Store: blockedStore{gate}, Log: quiet, Size: 10})
 	before := visit.DroppedFull()
 	start := time.Now()
 	for _, e := range events(1000, 1) {
-		buf.Capture(e)
+		buf.Capture(visit.HitOf(e))
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("1000 captures took %v", d)

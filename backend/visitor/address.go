@@ -18,12 +18,18 @@ import (
 // IPv6 addresses are answered as IPv4, and zones are dropped. The zero Addr means the peer's
 // own address could not be read (RemoteAddr of a Unix socket, say).
 func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
-	peer := parseAddr(r.RemoteAddr)
+	// Canonical key: no allocation, unlike Values.
+	return ClientIPOf(r.RemoteAddr, r.Header["X-Forwarded-For"], trusted)
+}
+
+// ClientIPOf is ClientIP from the parts of a request it reads: its RemoteAddr and its
+// X-Forwarded-For lines.
+func ClientIPOf(remoteAddr string, lines []string, trusted []netip.Prefix) netip.Addr {
+	peer := parseAddr(remoteAddr)
 	if !peer.IsValid() || !contains(trusted, peer) {
 		return peer
 	}
 	client := peer
-	lines := r.Header["X-Forwarded-For"] // canonical key: no allocation, unlike Values
 	for i := len(lines) - 1; i >= 0; i-- {
 		rest := lines[i]
 		for rest != "" {

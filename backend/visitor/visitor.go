@@ -118,6 +118,18 @@ func (c *Classifier) ClassifyParts(r *http.Request, parts Parts) Visitor {
 	return v
 }
 
+// ClassifyOf classifies the address, country and agent of a request from the parts of it they
+// read (ClientIPOf), for callers that keep those rather than the request: the visit recorder,
+// which classifies after the answer has gone.
+func (c *Classifier) ClassifyOf(remoteAddr string, forwarded []string, userAgent string) Visitor {
+	v := Visitor{IP: ClientIPOf(remoteAddr, forwarded, c.trusted), Known: PartAddress | PartCountry | PartAgent}
+	if c.countries != nil && v.IP.IsValid() {
+		v.Country = c.countries.Country(v.IP)
+	}
+	v.Agent = c.Agent(userAgent)
+	return v
+}
+
 // Agent classifies a user agent, from the cache when it was seen lately.
 func (c *Classifier) Agent(ua string) Agent {
 	if c.agents == nil || len(ua) > agentCacheMaxKey {
