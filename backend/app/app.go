@@ -25,10 +25,12 @@ import (
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/mail"
+	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
@@ -48,6 +50,10 @@ type App struct {
 	plans    *plan.Service
 	// caps counts the visits of links with a visit cap, across every node.
 	caps *visitcap.Counter
+	// visits captures the visits this node answers; ingest stores the visit stream's (nil
+	// when VISIT_INGEST is off).
+	visits *visit.Buffer
+	ingest *visit.Consumer
 	// responses records and reads the answers given to links' forms.
 	responses *link.Responses
 	// geo is the GeoIP country database; nil when there is none.
@@ -210,6 +216,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
 	a.caps = visitcap.New(rc.Redis(), cfg.RedisPrefix, postgres.NewVisitCounts(db), log)
+	visitStore := postgres.NewVisits(db)
+	reviews := moderation.NewQueue(rc.Redis(), cfg.RedisPrefix)
+	a.visits = visit.NewBuffer(visit.Options{
+		Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Store: visitStore, Due: reviews,
+		Classifier: classifier, Hasher: visit.NewHasher(auth.DeriveKey([]byte(cfg.JWTSecret), "visitor hash")),
+		Log: log, Size: cfg.VisitBufferSize,
+	})
+	if cfg.VisitIngest {
+		a.ingest = visit.NewConsumer(visit.ConsumerOptions{
+			Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Name: cfg.VisitConsumer,
+			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays, Log: log,
+		})
+	}
 	deps := redirect.RuleDeps{
 		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
 		Guesses: auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
@@ -219,6 +238,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	if geo != nil {
 		deps.Credit, deps.CreditURL = geo.Attribution()
+	}
+	if cfg.VisitCapture {
+		deps.Visits = a.visits
 	}
 	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), deps)
 	a.server = &http.Server{
@@ -330,6 +352,10 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
 	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
 	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
+	if a.ingest != nil {
+		a.wg.Add(1)
+		go func() { defer a.wg.Done(); a.ingest.Run(bg) }()
+	}
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
 	}
@@ -483,6 +509,9 @@ func (a *App) closeEarly() {
 	if a.caps != nil {
 		a.caps.Close()
 	}
+	if a.visits != nil {
+		a.visits.Close()
+	}
 	a.db.Close()
 	if a.geo != nil {
 		a.geo.Close()
@@ -504,7 +533,8 @@ func (a *App) Close(ctx context.Context) error {
 	a.links.Close()
 	a.plans.Close() // after the links, whose failed creates give their quota back
 	a.accounts.Close()
-	a.caps.Close() // writes the last counted visits
+	a.caps.Close()   // writes the last counted visits
+	a.visits.Close() // sends the visits buffered, after the last answer
 	if a.stop != nil {
 		a.stop()
 	}

@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"net/netip"
 	"net/url"
+	"os"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -80,6 +81,21 @@ type Config struct {
 	// links go into the log.
 	SMTPURL  string `env:"SMTP_URL"`
 	MailFrom string `env:"MAIL_FROM"`
+
+	// VisitCapture turns the recording of visits on the redirect path off (false) or on.
+	VisitCapture bool `env:"VISIT_CAPTURE" envDefault:"true"`
+	// VisitIngest runs this node's consumer of the visit stream (false: other nodes or workers
+	// store the visits).
+	VisitIngest bool `env:"VISIT_INGEST" envDefault:"true"`
+	// VisitBufferSize is how many visits a node holds before it drops them (Redis and
+	// PostgreSQL both too slow or down).
+	VisitBufferSize int `env:"VISIT_BUFFER_SIZE" envDefault:"65536"`
+	// VisitRetentionDays is how many days of raw visits are kept; the hourly and daily rollups
+	// the statistics read are kept for good.
+	VisitRetentionDays int `env:"VISIT_RETENTION_DAYS" envDefault:"400"`
+	// VisitConsumer names this node in the visit stream's consumer group; by default the
+	// host name and process ID.
+	VisitConsumer string `env:"VISIT_CONSUMER"`
 
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
@@ -213,6 +229,16 @@ func (c *Config) finish() error {
 	}
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
+	}
+	if c.VisitBufferSize < 100 || c.VisitBufferSize > 10_000_000 {
+		errs = append(errs, errors.New("VISIT_BUFFER_SIZE must be between 100 and 10000000"))
+	}
+	if c.VisitRetentionDays < 3 || c.VisitRetentionDays > 3660 {
+		errs = append(errs, errors.New("VISIT_RETENTION_DAYS must be between 3 and 3660"))
+	}
+	if c.VisitConsumer == "" {
+		host, _ := os.Hostname()
+		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	errs = append(errs, c.checkMail()...)
 	if c.MetricsAddr != "" {

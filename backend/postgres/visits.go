@@ -183,3 +183,18 @@ func (s *Visits) CreatePartitions(ctx context.Context, from time.Time, days int)
 	}
 	return nil
 }
+
+// DropPartitions implements visit.Store.
+func (s *Visits) DropPartitions(ctx context.Context, visitsBefore, visitorsBefore time.Time) (int, error) {
+	vb := "-infinity"
+	if !visitsBefore.IsZero() {
+		vb = utcDay(visitsBefore).Format(time.DateOnly)
+	}
+	var n int
+	err := s.db.Pool.QueryRow(ctx, `SELECT visits_drop_partitions($1::date, $2::date)`,
+		vb, utcDay(visitorsBefore).Format(time.DateOnly)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("drop visit partitions: %w", err)
+	}
+	return n, nil
+}

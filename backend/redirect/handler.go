@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/visit"
 )
 
 var redirects = promauto.NewCounterVec(prometheus.CounterOpts{
@@ -131,6 +132,33 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr["Location"] = []string{target}
 	hdr["Cache-Control"] = cacheControl
 	w.WriteHeader(l.RedirectStatus)
+	h.capture(r, l, h.now(), -1)
+}
+
+// capture records a visit answered with the link's target (variant: the index of the one chosen,
+// -1 when none) or its Open Graph page. It copies what the event needs and returns: classifying
+// the visitor is the recorder's work, after the answer. HEAD asks are not visits.
+func (h *Handler) capture(r *http.Request, l *link.Link, at time.Time, variant int) {
+	if h.rules.Visits == nil || r.Method == http.MethodHead {
+		return
+	}
+	hdr := r.Header
+	h.rules.Visits.Capture(visit.Hit{
+		At:         at,
+		Target:     visit.Target{LinkID: l.ID, WorkspaceID: l.WorkspaceID, DomainID: l.DomainID},
+		Variant:    variant,
+		RemoteAddr: r.RemoteAddr,
+		Forwarded:  hdr["X-Forwarded-For"],
+		UserAgent:  first(hdr["User-Agent"]),
+		Referer:    first(hdr["Referer"]),
+	})
+}
+
+func first(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
 }
 
 var cacheControl = []string{"private, max-age=0"}

@@ -17,6 +17,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitor"
 )
 
@@ -50,8 +51,15 @@ type PlanFacts interface {
 	Facts(ctx context.Context, l *link.Link, now time.Time) (inactive []string, wechatClosed bool, err error)
 }
 
-// RuleDeps are the parts the rules path uses.
+// VisitRecorder records the visits answered (visit.Buffer): Capture returns at once.
+type VisitRecorder interface {
+	Capture(visit.Hit)
+}
+
+// RuleDeps are the parts the rules path uses, and Visits, which both paths use.
 type RuleDeps struct {
+	// Visits records every visit answered with the link's target or its Open Graph page.
+	Visits    VisitRecorder
 	Visitors  *visitor.Classifier
 	Caps      VisitCap
 	Passwords PasswordChecker
@@ -143,6 +151,7 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 	case PageOG:
 		outPage.Inc()
 		h.pages.og(w, r, l, h.shortURL(l))
+		h.capture(r, l, f.Now, -1)
 	case PagePassword:
 		outPage.Inc()
 		h.pages.password(w, r, o.Status, h.csrf(w, r), "")
@@ -184,6 +193,7 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 			status = http.StatusFound // after a form, the browser follows with a GET
 		}
 		w.WriteHeader(status)
+		h.capture(r, l, f.Now, o.Variant)
 	}
 }
 

@@ -57,6 +57,10 @@ const (
 	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
 	// and one insert stores.
 	readEntries = 8
+	// handleTimeout bounds the insert and acknowledgement of what one read took.
+	handleTimeout = 30 * time.Second
+	// forgetAfter is how long a consumer holding no entries stays in the group unheard of.
+	forgetAfter = 24 * time.Hour
 	// partitionsAhead is how many days of partitions the Consumer keeps ready.
 	partitionsAhead = 7
 )
@@ -72,27 +76,45 @@ type Consumer struct {
 	due    DueQueue
 	log    *slog.Logger
 
+	retention int // days of raw visits kept, 0: all
+
 	claimAfter time.Duration
 	block      time.Duration
 	claimFrom  string // where the next XAUTOCLAIM scan starts
 }
 
-// NewConsumer returns the Consumer name of the stream under prefix in rdb, writing to store and
-// queueing the links due for moderation in due (nil: none).
-func NewConsumer(rdb *goredis.Client, prefix, name string, store Store, due DueQueue, log *slog.Logger) *Consumer {
+// ConsumerOptions configure a Consumer.
+type ConsumerOptions struct {
+	// Redis and Prefix name the stream.
+	Redis  *goredis.Client
+	Prefix string
+	// Name is this consumer's in the group.
+	Name  string
+	Store Store
+	// Due takes the links the stored visits made due for moderation; nil: none are queued in
+	// Redis (they stay recorded in the Store).
+	Due DueQueue
+	// RetentionDays is how many days of raw visits Run keeps; 0 keeps them all.
+	RetentionDays int
+	Log           *slog.Logger
+}
+
+// NewConsumer returns a Consumer; Run starts it.
+func NewConsumer(o ConsumerOptions) *Consumer {
 	return &Consumer{
-		rdb: rdb, stream: StreamKey(prefix), name: name, store: store, due: due, log: log,
-		claimAfter: ClaimAfter, block: readBlock, claimFrom: "0-0",
+		rdb: o.Redis, stream: StreamKey(o.Prefix), name: o.Name, store: o.Store, due: o.Due, log: o.Log,
+		retention: o.RetentionDays, claimAfter: ClaimAfter, block: readBlock, claimFrom: "0-0",
 	}
 }
 
 // Run stores events until ctx ends; errors are logged and retried after a pause.
 func (c *Consumer) Run(ctx context.Context) {
 	var partitioned, measured time.Time
+	failing := false
 	for ctx.Err() == nil {
 		if time.Since(partitioned) > time.Hour {
-			if err := c.store.CreatePartitions(ctx, time.Now().AddDate(0, 0, -1), partitionsAhead+2); err != nil {
-				c.log.Warn("visits: create partitions", "err", err)
+			if err := c.partitions(ctx); err != nil {
+				c.log.Warn("visits: manage partitions", "err", err)
 			} else {
 				partitioned = time.Now()
 			}
@@ -101,14 +123,44 @@ func (c *Consumer) Run(ctx context.Context) {
 			c.measure(ctx)
 			measured = time.Now()
 		}
-		if _, err := c.Step(ctx); err != nil && ctx.Err() == nil {
-			c.log.Warn("visits: ingest", "err", err)
+		_, err := c.Step(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if !failing {
+				c.log.Warn("visits: ingest failing; retrying every second", "err", err)
+				failing = true
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(time.Second):
 			}
+		case err == nil && failing:
+			c.log.Info("visits: ingest works again")
+			failing = false
 		}
 	}
+}
+
+// partitions creates the days ahead and drops those past the retention: raw visits older than
+// it, and the visitor hashes of days before yesterday (a day's are needed only that day, and
+// the next for visits that arrive late).
+func (c *Consumer) partitions(ctx context.Context) error {
+	now := time.Now()
+	if err := c.store.CreatePartitions(ctx, now.AddDate(0, 0, -1), partitionsAhead+2); err != nil {
+		return err
+	}
+	visitsBefore := time.Time{}
+	if c.retention > 0 {
+		visitsBefore = now.AddDate(0, 0, -c.retention)
+	}
+	n, err := c.store.DropPartitions(ctx, visitsBefore, now.AddDate(0, 0, -2))
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		c.log.Info("visits: dropped partitions past retention", "tables", n, "retention_days", c.retention)
+	}
+	return nil
 }
 
 // Step runs one round: it stores this consumer's own pending entries, entries idle longer
@@ -197,6 +249,10 @@ func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, er
 		}
 		events = append(events, batch...)
 	}
+	// What was read is stored and acknowledged even when ctx ends meanwhile (a node stopping):
+	// left pending, it would wait ClaimAfter for another consumer.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), handleTimeout)
+	defer cancel()
 	n := 0
 	if len(events) > 0 {
 		st, err := c.store.Insert(ctx, events)
@@ -227,6 +283,16 @@ func (c *Consumer) measure(ctx context.Context) {
 				lag = 0
 			}
 			streamEntries.Set(float64(lag + g.Pending))
+		}
+	}
+	// Consumers of processes long gone that hold nothing are forgotten.
+	consumers, err := c.rdb.XInfoConsumers(ctx, c.stream, Group).Result()
+	if err != nil {
+		return
+	}
+	for _, other := range consumers {
+		if other.Name != c.name && other.Pending == 0 && other.Idle > forgetAfter {
+			c.rdb.XGroupDelConsumer(ctx, c.stream, Group, other.Name)
 		}
 	}
 }

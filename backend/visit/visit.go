@@ -176,4 +176,8 @@ type Store interface {
 	// CreatePartitions makes sure events of the UTC days from the day of from, for days days,
 	// can be stored.
 	CreatePartitions(ctx context.Context, from time.Time, days int) error
+	// DropPartitions drops the raw visits of the UTC days wholly before the day of
+	// visitsBefore (none when it is zero) and the visitor hashes of the days before the day of
+	// visitorsBefore, and returns how many partitions it dropped.
+	DropPartitions(ctx context.Context, visitsBefore, visitorsBefore time.Time) (int, error)
 }

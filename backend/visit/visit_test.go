@@ -124,7 +124,8 @@ func runUntil(t *testing.T, db *postgres.DB, n int, consumers ...*visit.Consumer
 }
 
 func consumer(rdb *goredis.Client, prefix, name string, db *postgres.DB) *visit.Consumer {
-	c := visit.NewConsumer(rdb, prefix, name, postgres.NewVisits(db), nil, quiet)
+	c := visit.NewConsumer(visit.ConsumerOptions{Redis: rdb, Prefix: prefix, Name: name,
+		Store: postgres.NewVisits(db), Log: quiet})
 	c.SetBlock(50 * time.Millisecond)
 	return c
 }
@@ -323,6 +324,10 @@ func (s blockedStore) Insert(ctx context.Context, evs []visit.Event) (visit.Stor
 }
 
 func (s blockedStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
+
+func (s blockedStore) DropPartitions(context.Context, time.Time, time.Time) (int, error) {
+	return 0, nil
+}
 
 // Capture never waits: a full buffer drops the event and counts it.
 func TestCaptureNeverBlocks(t *testing.T) {
