@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
@@ -391,5 +394,180 @@ func TestRefererHost(t *testing.T) {
 		if got := visit.RefererHost(in); got != want {
 			t.Errorf("RefererHost(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// person and crawler make an event of link id at the given time, by a visitor of their own.
+func person(id int64, at time.Time, n int) visit.Event {
+	v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{192, 0, byte(n >> 8), byte(n)}), Country: "DE"}
+	v.Device, v.OS, v.Browser = visitor.IOS, "iOS", "Safari"
+	return visit.NewEvent(at, visit.Target{LinkID: id, WorkspaceID: 3}, -1, v, "", "ua", hasher)
+}
+
+func crawler(id int64, at time.Time, n int) visit.Event {
+	e := person(id, at, n)
+	e.Crawler = true
+	return e
+}
+
+// A link is due for moderation each time its people's visits reach a power of two, in whatever
+// batches they come; crawlers never make it due; the queue holds it once.
+func TestMilestonesQueued(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	store := postgres.NewVisits(db)
+	queue := moderation.NewQueue(rdb, prefix)
+	ctx := context.Background()
+	now := time.Now()
+
+	// Crawlers alone: nothing is due.
+	var bots []visit.Event
+	for i := range 40 {
+		bots = append(bots, crawler(1, now, i))
+	}
+	if st, err := store.Insert(ctx, bots); err != nil || len(st.Due) != 0 {
+		t.Fatalf("crawlers: due %v, %v", st.Due, err)
+	}
+	// People in batches of 1, 1, 3, 2, 10, 1: counts 1, 2, 5, 7, 17, 18 pass 1, 2, 4, then 8 and
+	// 16 in one batch.
+	n := 0
+	dueAt := []int{}
+	for _, size := range []int{1, 1, 3, 2, 10, 1} {
+		var batch []visit.Event
+		for range size {
+			n++
+			batch = append(batch, person(1, now, n), crawler(1, now, 1000+n))
+		}
+		st, err := store.Insert(ctx, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Due) > 0 {
+			dueAt = append(dueAt, n)
+			if err := queue.Enqueue(ctx, now, st.Due...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if want := []int{1, 2, 5, 17}; !slices.Equal(dueAt, want) {
+		t.Errorf("due after %v people's visits, want %v", dueAt, want)
+	}
+	var visits int64
+	if err := db.Pool.QueryRow(ctx, `SELECT visits FROM moderation_due WHERE link_id = 1`).Scan(&visits); err != nil || visits != 17 {
+		t.Errorf("moderation_due records %d visits (%v), want 17", visits, err)
+	}
+	members, err := rdb.ZRangeWithScores(ctx, moderation.DueKey(prefix), 0, -1).Result()
+	if err != nil || len(members) != 1 || members[0].Member != "1" || int64(members[0].Score) != now.UnixMilli() {
+		t.Errorf("queue holds %v (%v), want link 1 due at %d", members, err, now.UnixMilli())
+	}
+	// The same events again make nothing due.
+	if st, err := store.Insert(ctx, []visit.Event{person(1, now, 1)}); err != nil || len(st.Due) != 0 || st.Events != 1 {
+		t.Errorf("a new visit after 18: %+v, %v", st, err)
+	}
+}
+
+// Unique visitors: a person counts once per UTC day, in the hour first seen; crawlers never.
+// The breakdowns count people by each key, per hour and per day; totals add up.
+func TestRollups(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	ctx := context.Background()
+	day1 := time.Date(2026, 5, 4, 10, 15, 0, 0, time.UTC)
+	day2 := day1.Add(24 * time.Hour)
+	evs := []visit.Event{
+		person(5, day1, 1), person(5, day1.Add(time.Hour), 1), // same person, same day: 1
+		person(5, day1.Add(time.Hour), 2),
+		person(5, day2, 1), // the first person again the next day: 1 more
+		crawler(5, day1, 9),
+	}
+	evs[2].Country, evs[2].Device, evs[2].Referrer, evs[2].Variant = "FR", "android", "t.co", 1
+	// Delivered in two overlapping batches: each event counts once.
+	if _, err := store.Insert(ctx, evs[:3]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Insert(ctx, evs[1:]); err != nil {
+		t.Fatal(err)
+	}
+	type hour struct{ visits, bots, uniques int64 }
+	got := map[time.Time]hour{}
+	rows, err := db.Pool.Query(ctx, `SELECT hour, visits, bots, uniques FROM visit_hours WHERE link_id = 5`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var h time.Time
+		var c hour
+		if err := rows.Scan(&h, &c.visits, &c.bots, &c.uniques); err != nil {
+			t.Fatal(err)
+		}
+		got[h.UTC()] = c
+	}
+	h10 := day1.Truncate(time.Hour)
+	want := map[time.Time]hour{
+		h10:                     {1, 1, 1},
+		h10.Add(time.Hour):      {2, 0, 1},
+		h10.Add(24 * time.Hour): {1, 0, 1},
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("visit_hours %v, want %v", got, want)
+	}
+	var v, b, u int64
+	if err := db.Pool.QueryRow(ctx, `SELECT visits, bots, uniques FROM visit_totals WHERE link_id = 5`).Scan(&v, &b, &u); err != nil || v != 4 || b != 1 || u != 3 {
+		t.Errorf("visit_totals %d/%d/%d (%v), want 4 people, 1 crawler, 3 uniques", v, b, u, err)
+	}
+	keys := map[string]int64{}
+	rows, err = db.Pool.Query(ctx, `SELECT dim::text || ':' || key, sum(visits) FROM visit_key_days WHERE link_id = 5 GROUP BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k string
+		var n int64
+		if err := rows.Scan(&k, &n); err != nil {
+			t.Fatal(err)
+		}
+		keys[k] = n
+	}
+	wantKeys := map[string]int64{"c:DE": 3, "c:FR": 1, "d:ios": 3, "d:android": 1, "o:iOS": 4, "b:Safari": 4, "r:t.co": 1, "v:1": 1}
+	if !maps.Equal(keys, wantKeys) {
+		t.Errorf("breakdowns %v, want %v", keys, wantKeys)
+	}
+	var hourKeys, dayKeys int64
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT sum(visits) FROM visit_key_hours WHERE link_id = 5),
+		(SELECT sum(visits) FROM visit_key_days WHERE link_id = 5)`).Scan(&hourKeys, &dayKeys); err != nil || hourKeys != dayKeys {
+		t.Errorf("hourly breakdowns add up to %d, daily to %d (%v)", hourKeys, dayKeys, err)
+	}
+}
+
+// Partitions past the retention are dropped, and the visitor hashes of days before yesterday.
+func TestDropPartitions(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	ctx := context.Background()
+	old := time.Now().AddDate(0, 0, -30)
+	if _, err := store.Insert(ctx, []visit.Event{person(8, old, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(table string) (n int) {
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE link_id = 8`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count("visits") != 1 || count("visitors") != 1 {
+		t.Fatal("the old visit was not stored")
+	}
+	if _, err := store.DropPartitions(ctx, time.Now().AddDate(0, 0, -40), time.Now().AddDate(0, 0, -2)); err != nil {
+		t.Fatal(err)
+	}
+	if count("visits") != 1 || count("visitors") != 0 {
+		t.Errorf("after dropping hashes only: %d visits, %d hashes; want 1, 0", count("visits"), count("visitors"))
+	}
+	n, err := store.DropPartitions(ctx, time.Now().AddDate(0, 0, -10), time.Now().AddDate(0, 0, -2))
+	if err != nil || n < 1 {
+		t.Fatalf("dropped %d partitions (%v)", n, err)
+	}
+	if count("visits") != 0 || count("visit_hours") != 1 {
+		t.Errorf("after the retention: %d visits, %d rollup hours; want 0, 1", count("visits"), count("visit_hours"))
 	}
 }
