@@ -53,6 +53,13 @@ const (
 	redisRetry = time.Second
 	// dropLogEvery is the least time between two log lines about dropped events.
 	dropLogEvery = 10 * time.Second
+	// resendWindow is how long a Buffer keeps the entries it sent to the stream, and
+	// resendMax how many events at most: when Redis stops answering, entries not yet consumed
+	// may be lost with it (a restart without persistence, a failover to a replica that was
+	// behind), so the Buffer stores what it kept straight into PostgreSQL, where what was
+	// consumed already counts nothing. Consumers normally trail the stream by milliseconds.
+	resendWindow = 10 * time.Second
+	resendMax    = 100_000
 )
 
 // streamField is the field of a stream entry that holds its events, as a JSON array.
@@ -97,6 +104,10 @@ type Buffer struct {
 
 	lastDropLog atomic.Int64 // Unix ns of the last log line about drops
 	unlogged    atomic.Int64 // drops since then
+
+	// sent are the entries of the last resendWindow, as sent (flusher only).
+	sent       []sentEntry
+	sentEvents int
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -198,14 +209,25 @@ func (b *Buffer) event(h Hit) Event {
 	return NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
 }
 
+// sentEntry is a stream entry a Buffer sent, kept for resendWindow.
+type sentEntry struct {
+	at     time.Time
+	data   []byte
+	events int
+}
+
 // send writes one batch to the stream, or to the Store while Redis fails.
 func (b *Buffer) send(batch []Event) {
 	if b.rdb != nil && time.Now().UnixNano() >= b.downUntil.Load() {
-		err := b.xadd(batch)
+		data, err := json.Marshal(batch)
+		if err == nil {
+			err = b.xadd(data)
+		}
 		if err == nil {
 			if b.down.Swap(false) {
 				b.log.Info("visits: redis answers again; sending visits to the stream")
 			}
+			b.keep(data, len(batch))
 			return
 		}
 		// The entry may be in the stream already: storing it again counts nothing.
@@ -213,8 +235,36 @@ func (b *Buffer) send(batch []Event) {
 		if !b.down.Swap(true) {
 			b.log.Warn("visits: redis is not answering; writing visits to PostgreSQL", "err", err)
 		}
+		b.resend()
 	}
 	b.insert(batch)
+}
+
+// keep remembers an entry sent, and forgets those past resendWindow or resendMax.
+func (b *Buffer) keep(data []byte, events int) {
+	now := time.Now()
+	b.sent = append(b.sent, sentEntry{at: now, data: data, events: events})
+	b.sentEvents += events
+	drop := 0
+	for drop < len(b.sent) && (now.Sub(b.sent[drop].at) > resendWindow || b.sentEvents > resendMax) {
+		b.sentEvents -= b.sent[drop].events
+		drop++
+	}
+	if drop > 0 {
+		b.sent = append(b.sent[:0], b.sent[drop:]...)
+	}
+}
+
+// resend stores the entries of the last resendWindow straight into the Store: Redis stopped
+// answering, and may come back without them.
+func (b *Buffer) resend() {
+	for _, e := range b.sent {
+		var batch []Event
+		if err := json.Unmarshal(e.data, &batch); err == nil {
+			b.insert(batch)
+		}
+	}
+	b.sent, b.sentEvents = b.sent[:0], 0
 }
 
 // insert writes one batch to the Store; events it does not take are dropped and counted.
@@ -230,12 +280,8 @@ func (b *Buffer) insert(batch []Event) {
 	stored(ctx, st, batch, b.due, b.log)
 }
 
-// xadd sends the batch as one stream entry.
-func (b *Buffer) xadd(batch []Event) error {
-	data, err := json.Marshal(batch)
-	if err != nil {
-		return err
-	}
+// xadd sends a batch, encoded, as one stream entry.
+func (b *Buffer) xadd(data []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
 	return b.rdb.XAdd(ctx, &goredis.XAddArgs{

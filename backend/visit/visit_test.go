@@ -571,3 +571,62 @@ func TestDropPartitions(t *testing.T) {
 		t.Errorf("after the retention: %d visits, %d rollup hours; want 0, 1", count("visits"), count("visit_hours"))
 	}
 }
+
+// When Redis stops answering, the entries sent in the last seconds are stored straight into
+// PostgreSQL: Redis may come back without them (no persistence), and those a consumer stored
+// already count nothing.
+func TestRedisLossResends(t *testing.T) {
+	db := testenv.DB(t)
+	shared, prefix := testenv.Redis(t)
+	rdb := goredis.NewClient(&goredis.Options{Addr: shared.Options().Addr, DB: shared.Options().DB})
+	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	evs := events(3000, 3)
+	// A consumer stores the first 1000 before Redis goes.
+	for _, e := range evs[:1000] {
+		buf.Capture(visit.HitOf(e))
+	}
+	ctx := context.Background()
+	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 1000 })
+	runUntil(t, db, 1000, consumer(shared, prefix, "c", db))
+	for _, e := range evs[1000:2990] {
+		buf.Capture(visit.HitOf(e))
+	}
+	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 2990 })
+	// Redis loses the stream, and stops answering this node.
+	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	rdb.Close()
+	for _, e := range evs[2990:] {
+		buf.Capture(visit.HitOf(e))
+	}
+	buf.Close()
+	checkStored(t, db, evs)
+}
+
+// streamEvents is how many events the stream's entries hold.
+func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
+	t.Helper()
+	msgs, err := rdb.XRange(context.Background(), visit.StreamKey(prefix), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		var batch []visit.Event
+		if err := json.Unmarshal([]byte(m.Values["e"].(string)), &batch); err != nil {
+			t.Fatal(err)
+		}
+		n += len(batch)
+	}
+	return n
+}
+
+func eventually(t *testing.T, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !check(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("not within 10 s")
+		}
+	}
+}
