@@ -107,12 +107,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveRules(w, r, l)
 		return
 	}
+	now := h.now()
 	switch {
 	case l.Status != link.StatusActive:
 		outBlocked.Inc()
 		h.pages.blocked(w, r, l)
 		return
-	case l.Expired(h.now()):
+	case l.Expired(now):
 		outGone.Inc()
 		h.pages.gone(w, r)
 		return
@@ -132,7 +133,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr["Location"] = []string{target}
 	hdr["Cache-Control"] = cacheControl
 	w.WriteHeader(l.RedirectStatus)
-	h.capture(r, l, h.now(), -1)
+	h.capture(r, l, now, -1)
 }
 
 // capture records a visit answered with the link's target (variant: the index of the one chosen,

@@ -15,10 +15,16 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/backend/visit"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
 // fixture is a resolver over a real database holding n links in one workspace.
 func fixture(tb testing.TB, n int) (*redirect.Handler, *code.Codec, []string) {
+	return fixtureWith(tb, n, redirect.RuleDeps{})
+}
+
+func fixtureWith(tb testing.TB, n int, deps redirect.RuleDeps) (*redirect.Handler, *code.Codec, []string) {
 	tb.Helper()
 	db := testenv.DB(tb)
 	ctx := context.Background()
@@ -45,7 +51,7 @@ func fixture(tb testing.TB, n int) (*redirect.Handler, *code.Codec, []string) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	resolver := redirect.NewResolver(store, nil, codec, 100000, log)
 	resolver.Issued(int64(n))
-	return redirect.NewHandler(resolver, []string{"sho.rt"}, redirect.RuleDeps{}), codec, keys
+	return redirect.NewHandler(resolver, []string{"sho.rt"}, deps), codec, keys
 }
 
 func TestHandlerRedirects(t *testing.T) {
@@ -82,11 +88,40 @@ func TestHandlerRedirects(t *testing.T) {
 
 // BenchmarkRedirectCached measures the handler alone on cached links (go test -bench).
 func BenchmarkRedirectCached(b *testing.B) {
-	h, _, keys := fixture(b, 1000)
+	benchmarkRedirect(b, redirect.RuleDeps{})
+}
+
+// BenchmarkRedirectCaptured is BenchmarkRedirectCached with every visit captured into a real
+// visit.Buffer (classification, hashing and encoding included, in its flusher), whose store
+// discards the batches: what capture costs the node, beyond Redis and PostgreSQL.
+func BenchmarkRedirectCaptured(b *testing.B) {
+	classifier, err := visitor.New(visitor.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := visit.NewBuffer(visit.Options{Store: discardStore{}, Classifier: classifier,
+		Hasher: visit.NewHasher([]byte("k")), Log: slog.New(slog.DiscardHandler)})
+	defer buf.Close()
+	benchmarkRedirect(b, redirect.RuleDeps{Visits: buf})
+}
+
+type discardStore struct{}
+
+func (discardStore) Insert(_ context.Context, evs []visit.Event) (visit.Stored, error) {
+	return visit.Stored{Events: len(evs)}, nil
+}
+func (discardStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
+func (discardStore) DropPartitions(context.Context, time.Time, time.Time) (int, error) {
+	return 0, nil
+}
+
+func benchmarkRedirect(b *testing.B, deps redirect.RuleDeps) {
+	h, _, keys := fixtureWith(b, 1000, deps)
 	reqs := make([]*http.Request, len(keys))
 	for i, k := range keys {
 		reqs[i] = httptest.NewRequest("GET", "/"+k, nil)
 		reqs[i].Host = "sho.rt"
+		reqs[i].Header.Set("User-Agent", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36")
 		h.ServeHTTP(httptest.NewRecorder(), reqs[i]) // warm the in-process cache
 	}
 	b.ReportAllocs()

@@ -19,6 +19,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"fmt"
+	"hash"
 	"net"
 	"net/netip"
 	"net/url"
@@ -134,9 +136,10 @@ func RefererHost(referer string) string {
 type Hasher struct {
 	secret []byte
 
-	mu   sync.Mutex
-	day  string
-	salt []byte
+	mu  sync.Mutex
+	day int       // yyyymmdd of mac's day
+	mac hash.Hash // keyed with the day's salt
+	sum []byte
 }
 
 // NewHasher returns a Hasher deriving its daily salts from secret.
@@ -146,24 +149,29 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
-	m := hmac.New(sha256.New, h.daySalt(at))
-	b, _ := ip.Unmap().MarshalBinary()
-	m.Write(b)
-	m.Write([]byte{0})
-	m.Write([]byte(userAgent))
-	return m.Sum(nil)[:16]
-}
-
-func (h *Hasher) daySalt(at time.Time) []byte {
-	day := at.UTC().Format(time.DateOnly)
+	var addr []byte
+	switch ip = ip.Unmap(); {
+	case ip.Is4():
+		a := ip.As4()
+		addr = a[:]
+	case ip.IsValid():
+		a := ip.As16()
+		addr = a[:]
+	}
+	y, mo, d := at.UTC().Date()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if day != h.day {
+	if day := y*10000 + int(mo)*100 + d; day != h.day || h.mac == nil {
 		m := hmac.New(sha256.New, h.secret)
-		m.Write([]byte("visitor salt " + day))
-		h.day, h.salt = day, m.Sum(nil)
+		m.Write([]byte(fmt.Sprintf("visitor salt %04d-%02d-%02d", y, int(mo), d)))
+		h.day, h.mac = day, hmac.New(sha256.New, m.Sum(nil))
 	}
-	return h.salt
+	h.mac.Reset()
+	h.mac.Write(addr)
+	h.mac.Write([]byte{0})
+	h.mac.Write([]byte(userAgent))
+	h.sum = h.mac.Sum(h.sum[:0])
+	return append([]byte(nil), h.sum[:16]...)
 }
 
 // Store keeps the visits durably.
