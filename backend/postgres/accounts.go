@@ -295,13 +295,27 @@ const purgeLockClass = 0x5107
 // FinishWorkspaceDeletion implements account.Store. It deletes nothing while links remain (a
 // create that raced with the deletion, or a batch another node has not finished), so the rows
 // always go a batch at a time.
+// The workspace's visits go with it, raw and rolled up, in the same transaction.
 func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) (bool, error) {
-	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM workspaces w WHERE w.id = $1 AND w.deleted_at IS NOT NULL
-		AND NOT EXISTS (SELECT 1 FROM links WHERE workspace_id = $1)`, id)
+	var deleted bool
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM workspaces w WHERE w.id = $1 AND w.deleted_at IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM links WHERE workspace_id = $1)`, id)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		deleted = true
+		for _, q := range forgetWorkspaceVisits {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return false, fmt.Errorf("finish workspace deletion: %w", err)
 	}
-	if tag.RowsAffected() == 1 {
+	if deleted {
 		return true, nil
 	}
 	var left bool
@@ -309,6 +323,19 @@ func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) (b
 		return false, fmt.Errorf("finish workspace deletion: %w", err)
 	}
 	return !left, nil
+}
+
+// forgetWorkspaceVisits delete a removed workspace's visits and rollups: what is keyed by link
+// first, through visit_totals, which names every link that had a visit.
+var forgetWorkspaceVisits = []string{
+	`DELETE FROM visit_key_hours WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
+	`DELETE FROM visit_key_days WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
+	`DELETE FROM visitors WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
+	`DELETE FROM moderation_due WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
+	`DELETE FROM visit_totals WHERE workspace_id = $1`,
+	`DELETE FROM visit_hours WHERE workspace_id = $1`,
+	`DELETE FROM workspace_visit_hours WHERE workspace_id = $1`,
+	`DELETE FROM visits WHERE workspace_id = $1`,
 }
 
 // DeletedWorkspaces implements account.Store.

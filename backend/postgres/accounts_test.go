@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,8 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/backend/visit"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
 func wantCode(t *testing.T, what string, err error, code string) {
@@ -323,8 +326,27 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 			break
 		}
 	}
+	// Visits of the workspace's links, and one of another workspace's.
+	var evs []visit.Event
+	for i := range 20 {
+		v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}), Country: "DE"}
+		evs = append(evs, visit.NewEvent(time.Now(), visit.Target{LinkID: int64(1 + i%3), WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil)))
+	}
+	other := visit.NewEvent(time.Now(), visit.Target{LinkID: 99999, WorkspaceID: ws + 1}, -1, &visitor.Visitor{Country: "FR"}, "", "ua", visit.NewHasher(nil))
+	if _, err := postgres.NewVisits(db).Insert(ctx, append(evs, other)); err != nil {
+		t.Fatal(err)
+	}
 	if done, err := store.FinishWorkspaceDeletion(ctx, ws); err != nil || !done {
 		t.Fatalf("finish with no link left: %v, %v", done, err)
+	}
+	for _, table := range []string{"visits", "visit_hours", "visit_totals", "visit_key_hours", "visit_key_days", "visitors", "moderation_due"} {
+		var mine, others int
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE link_id < 99999), count(*) FILTER (WHERE link_id = 99999) FROM `+table).Scan(&mine, &others); err != nil {
+			t.Fatal(err)
+		}
+		if mine != 0 || others == 0 {
+			t.Errorf("%s: %d rows of the removed workspace left, %d of the other", table, mine, others)
+		}
 	}
 }
 
