@@ -1,0 +1,70 @@
+package moderation
+
+import "time"
+
+// Profile is one of the three visitors a destination is opened as (SPEC §11).
+type Profile string
+
+// The visitors of a review: the desktop Chrome of a computer, Safari on an iPhone, and the
+// in-app browser of WeChat, which phishing often singles out.
+const (
+	Desktop Profile = "desktop"
+	Mobile  Profile = "mobile"
+	WeChat  Profile = "wechat"
+)
+
+// Profiles are the visitors of every review, in order.
+var Profiles = []Profile{Desktop, Mobile, WeChat}
+
+// Capture is what one visitor saw of a destination in the browser.
+type Capture struct {
+	Profile Profile `json:"profile"`
+	// URL is the destination opened; FinalURL where the browser ended, after Redirects (every
+	// URL the top frame went through, HTTP, meta refresh and script redirects alike, in order,
+	// starting with URL).
+	URL       string   `json:"url"`
+	FinalURL  string   `json:"final_url"`
+	Redirects []string `json:"redirects"`
+	Status    int      `json:"status"` // HTTP status of the last document, 0 when none
+	Title     string   `json:"title"`
+	// Description is the page's meta description (or og:description).
+	Description string `json:"description"`
+	// Text is the page's visible text, whitespace collapsed, at most MaxText characters.
+	Text string `json:"text"`
+	// Forms describe the page's forms: what they ask for and where they post.
+	Forms []Form `json:"forms,omitempty"`
+	// Screenshot is the visible part of the page as PNG; nil when none was taken.
+	Screenshot []byte `json:"-"`
+	// Error says why the capture is incomplete ("timeout", "refused: private address", …);
+	// "" when it is complete.
+	Error    string        `json:"error,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// MaxText bounds the visible text kept per capture (and sent to the model).
+const MaxText = 4000
+
+// Form is one form of a page.
+type Form struct {
+	Action   string `json:"action"` // absolute URL the form posts to
+	Password bool   `json:"password"`
+	// Card says the form asks for a payment card (a card-number or CVC field).
+	Card bool `json:"card"`
+	// Fields are the names (or types) of its inputs, at most 20.
+	Fields []string `json:"fields"`
+}
+
+// Verdict is a scorer's judgement of a destination.
+type Verdict struct {
+	// Score is 0 (harmless) .. 1 (certainly abusive).
+	Score float64 `json:"score"`
+	// Category names the abuse: "phishing", "malware", "scam", "adult", "spam", "cloaking", or
+	// "benign".
+	Category string `json:"category"`
+	Reason   string `json:"reason"`
+	// Scorer is "model" or "heuristic"; Model the model's name when the model decided.
+	Scorer string `json:"scorer"`
+	Model  string `json:"model,omitempty"`
+	// Notes record what went wrong on the way (the model failing before the heuristics ran).
+	Notes []string `json:"notes,omitempty"`
+}
