@@ -63,6 +63,8 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 	if len(parts) == 0 {
 		return nil, nil
 	}
+	// A plan of its own each time (an unnamed statement): a generic plan misjudges how many
+	// rows a link's days hold and groups them three times slower.
 	rows, err := s.db.Pool.Query(ctx, `
 		SELECT dim, key, visits FROM (
 			SELECT dim, key, visits,
@@ -74,7 +76,7 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 			) g
 		) r
 		WHERE rank <= $2
-		ORDER BY dim, rank`, args...)
+		ORDER BY dim, rank`, append([]any{pgx.QueryExecModeExec}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read link breakdowns: %w", err)
 	}
