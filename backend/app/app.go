@@ -30,6 +30,7 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -201,6 +202,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
+		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,

@@ -32,9 +32,9 @@ func TestPlanGates(t *testing.T) {
 	}
 	has := map[string]map[string]bool{
 		"free":       {},
-		"trial":      {"password": true, "ab_test": true, "geo": true, "browser_guide": true, "batch": true, "realtime_edit": true, "export": true},
-		"personal":   {"password": true, "browser_guide": true, "realtime_edit": true, "export": true},
-		"enterprise": {"password": true, "ab_test": true, "geo": true, "browser_guide": true, "form": true, "batch": true, "realtime_edit": true, "export": true},
+		"trial":      {"password": true, "ab_test": true, "geo": true, "browser_guide": true, "batch": true, "realtime_edit": true, "export": true, "dashboard": true},
+		"personal":   {"password": true, "browser_guide": true, "realtime_edit": true, "export": true, "dashboard": true},
+		"enterprise": {"password": true, "ab_test": true, "geo": true, "browser_guide": true, "form": true, "batch": true, "realtime_edit": true, "export": true, "dashboard": true},
 	}
 	for _, plan := range []string{"free", "trial", "personal", "enterprise"} {
 		tn := s.signup(plan + "-gates@example.com")
@@ -62,6 +62,11 @@ func TestPlanGates(t *testing.T) {
 		want("realtime_edit", "edit of the url", s.do("PATCH", fmt.Sprintf("%s/%d", links, base.ID), tn.Key, map[string]any{"url": "https://example.com/new"}), http.StatusOK)
 		want("batch", "batch", s.do("POST", links+"/batch", tn.Key, map[string]any{"links": []any{map[string]any{"url": "https://example.com/b"}}}), http.StatusOK)
 		want("export", "responses.csv", s.do("GET", fmt.Sprintf("%s/%d/responses.csv", links, base.ID), tn.Key, nil), http.StatusOK)
+		want("export", "links export", s.do("GET", links+"/export.csv", tn.Key, nil), http.StatusOK)
+		want("export", "visits export", s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/visits/export.csv", tn.WorkspaceID), tn.Key, nil), http.StatusOK)
+		want("dashboard", "dashboard", s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/stats", tn.WorkspaceID), tn.Key, nil), http.StatusOK)
+		// Visit statistics are on every plan.
+		want("", "link statistics", s.do("GET", fmt.Sprintf("%s/%d/stats", links, base.ID), tn.Key, nil), http.StatusOK)
 		// Removing a rule needs no plan.
 		if r := s.do("PATCH", fmt.Sprintf("%s/%d", links, base.ID), tn.Key, map[string]any{"password": nil, "geo": nil}); r.Status != http.StatusOK {
 			t.Errorf("%s: removing rules: %d %s", plan, r.Status, r.Body)

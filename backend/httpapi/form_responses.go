@@ -1,15 +1,13 @@
 package httpapi
 
 import (
-	"encoding/csv"
 	"fmt"
-	"iter"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
@@ -83,51 +81,11 @@ func (s *Server) exportFormResponses(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	next, stop := iter.Pull2(all)
-	defer stop()
-	// The first page is read before the status is sent, so that a database that cannot be
-	// read gives an error answer rather than an empty file.
-	r, err, ok := next()
-	if ok && err != nil {
-		s.fail(c, err)
-		return
-	}
-	h := c.Writer.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="link-%d-responses.csv"`, l.ID))
-	h.Set("Cache-Control", "no-store")
-	c.Status(http.StatusOK)
-	w := csv.NewWriter(c.Writer)
-	record := make([]string, 1+len(columns))
-	record[0] = "created_at"
-	for i, name := range columns {
-		record[1+i] = csvCell(name)
-	}
-	_ = w.Write(record)
-	for ; ok; r, err, ok = next() {
-		if err != nil {
-			// The answer has begun: cutting the connection tells the client the file is
-			// incomplete, where a clean end would not.
-			s.log.Error("export form responses", "link", l.ID, "err", err, "request_id", c.GetString(requestIDKey))
-			panic(http.ErrAbortHandler)
-		}
+	header := append([]string{"created_at"}, columns...)
+	streamCSV(s, c, fmt.Sprintf("link-%d-responses.csv", l.ID), header, all, func(r link.FormResponse, record []string) {
 		record[0] = r.CreatedAt.UTC().Format(time.RFC3339)
 		for i, name := range columns {
 			record[1+i] = csvCell(r.Answers[name])
 		}
-		if err := w.Write(record); err != nil {
-			return // the client went away
-		}
-	}
-	w.Flush()
-}
-
-// csvCell defuses a cell a spreadsheet would run as a formula (CSV injection): one starting
-// with =, +, -, @, a tab or a carriage return is prefixed with a single quote. Phone numbers in
-// E.164 (+86…) get the quote too, which spreadsheets show as text.
-func csvCell(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
-		return "'" + v
-	}
-	return v
+	})
 }

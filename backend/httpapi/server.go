@@ -18,6 +18,7 @@ import (
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/stats"
 )
 
 // Deps are what the API needs from the rest of the application.
@@ -29,6 +30,8 @@ type Deps struct {
 	Log      *slog.Logger
 	// Responses holds the answers given to links' forms.
 	Responses *link.Responses
+	// Stats answers the statistics, dashboards and exports.
+	Stats *stats.Service
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
@@ -45,6 +48,7 @@ type Deps struct {
 type Server struct {
 	links         *link.Service
 	responses     *link.Responses
+	stats         *stats.Service
 	accounts      *account.Service
 	auth          *auth.Service
 	plans         *plan.Service
@@ -64,7 +68,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, responses: d.Responses, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
+		links: d.Links, responses: d.Responses, stats: d.Stats, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 	}
@@ -131,18 +135,24 @@ func (s *Server) routes() {
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)
 	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
+	ws.GET("/links/export.csv", s.inWorkspace(account.PermStatsRead), s.exportLinks)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
 	ws.GET("/links/:id/qr", s.inWorkspace(account.PermLinksRead), s.linkQR)
 	ws.GET("/links/:id/responses", s.inWorkspace(account.PermLinksRead), s.listFormResponses)
 	ws.GET("/links/:id/responses.csv", s.inWorkspace(account.PermLinksRead), s.exportFormResponses)
+	ws.GET("/links/:id/stats", s.inWorkspace(account.PermStatsRead), s.linkStats)
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
+
+	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
+	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)
 
 	admin := authed.Group("/admin", s.operatorOnly)
 	admin.GET("/workspaces", s.adminListWorkspaces)
 	admin.PATCH("/workspaces/:workspace", s.adminUpdateWorkspace)
 	admin.GET("/users", s.adminListUsers)
 	admin.PATCH("/users/:user", s.adminUpdateUser)
+	admin.GET("/stats", s.adminStats)
 }
 
 func (s *Server) requestID(c *gin.Context) {

@@ -388,8 +388,13 @@ func (s *Service) domainID(name string) (int64, error) {
 // decorate fills the fields that are derived, not stored.
 func (s *Service) decorate(l *Link) *Link {
 	l.Domain = s.domain
-	l.ShortURL = s.base + l.Key
+	l.ShortURL = s.ShortURL(l.DomainID, l.Key)
 	return l
+}
+
+// ShortURL is the short URL of the link at key on a domain, as link answers show it.
+func (s *Service) ShortURL(domainID int64, key string) string {
+	return s.base + key
 }
 
 // Get returns one of the workspace's links.

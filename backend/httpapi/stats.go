@@ -1,0 +1,122 @@
+package httpapi
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/stats"
+)
+
+// statsQuery is the range a statistics request names (from, to, tz).
+func statsQuery(c *gin.Context) stats.Query {
+	return stats.Query{From: c.Query("from"), To: c.Query("to"), TZ: c.Query("tz")}
+}
+
+// linkStats answers a link's visits over a range: totals, series and breakdowns. Statistics
+// are on every plan.
+func (s *Server) linkStats(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	r, err := statsQuery(c).Range(time.Now(), stats.LinkDays)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	st, err := s.stats.Link(c.Request.Context(), workspaceID(c), id, r)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, st)
+}
+
+// workspaceStats answers the workspace's dashboard: the dashboard feature.
+func (s *Server) workspaceStats(c *gin.Context) {
+	loc, err := stats.Zone(c.Query("tz"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	if err := s.plans.Require(ctx, workspaceID(c), plan.Dashboard); err != nil {
+		s.fail(c, err)
+		return
+	}
+	d, err := s.stats.Workspace(ctx, workspaceID(c), loc)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, d)
+}
+
+// adminStats answers the operators' dashboard over every workspace.
+func (s *Server) adminStats(c *gin.Context) {
+	loc, err := stats.Zone(c.Query("tz"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	d, err := s.stats.System(c.Request.Context(), loc)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, d)
+}
+
+// exportLinks streams every link of the workspace with its totals since it was made, as CSV:
+// the export feature.
+func (s *Server) exportLinks(c *gin.Context) {
+	ctx := c.Request.Context()
+	ws := workspaceID(c)
+	if err := s.plans.Require(ctx, ws, plan.Export); err != nil {
+		s.fail(c, err)
+		return
+	}
+	header := []string{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots"}
+	streamCSV(s, c, fmt.Sprintf("workspace-%d-links.csv", ws), header, s.stats.ExportLinks(ctx, ws),
+		func(l stats.LinkTotals, r []string) {
+			r[0], r[1], r[2] = strconv.FormatInt(l.ID, 10), csvCell(l.Key), csvCell(l.ShortURL)
+			r[3], r[4], r[5] = csvCell(l.URL), csvCell(l.Title), l.Status
+			r[6] = l.CreatedAt.UTC().Format(time.RFC3339)
+			r[7], r[8], r[9] = strconv.FormatInt(l.Visits, 10), strconv.FormatInt(l.Uniques, 10), strconv.FormatInt(l.Bots, 10)
+		})
+}
+
+// exportVisits streams the workspace's visits of a range (the last 30 days unless told), as
+// CSV, oldest first: the export feature.
+func (s *Server) exportVisits(c *gin.Context) {
+	r, err := statsQuery(c).Range(time.Now(), stats.ExportDays)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	ws := workspaceID(c)
+	if err := s.plans.Require(ctx, ws, plan.Export); err != nil {
+		s.fail(c, err)
+		return
+	}
+	header := []string{"at", "link_id", "code", "variant", "country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor", "event_id"}
+	name := fmt.Sprintf("workspace-%d-visits-%s-%s.csv", ws, r.From.Format("20060102T1504"), r.To.Format("20060102T1504"))
+	streamCSV(s, c, name, header, s.stats.ExportVisits(ctx, ws, r), func(v stats.Visit, row []string) {
+		row[0], row[1], row[2] = v.At.In(r.Loc).Format(time.RFC3339), strconv.FormatInt(v.LinkID, 10), csvCell(v.Key)
+		row[3], row[4], row[5] = csvCell(v.Variant), csvCell(v.Country), csvCell(v.Device)
+		row[6], row[7], row[8] = csvCell(v.OS), csvCell(v.Browser), csvCell(v.Referrer)
+		row[9], row[10] = csvCell(v.InApp), strconv.FormatBool(v.Bot)
+		row[11], row[12] = hex.EncodeToString(v.Visitor), v.EventID
+	})
+}
