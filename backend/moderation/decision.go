@@ -1,0 +1,86 @@
+package moderation
+
+import (
+	"context"
+	"time"
+)
+
+// State is a link's moderation state (SPEC §13.4).
+type State string
+
+// The states: not reviewed yet, reviewed and harmless, waiting for a moderator, banned.
+const (
+	Pending State = "pending"
+	Passed  State = "passed"
+	Flagged State = "flagged"
+	Banned  State = "banned"
+)
+
+// Thresholds turn a score into a state: at or above Ban the link is banned, at or above
+// Review it is flagged for a moderator, below it passes (MODERATION_BAN_SCORE,
+// MODERATION_REVIEW_SCORE).
+type Thresholds struct {
+	Ban, Review float64
+}
+
+// DefaultThresholds are §13.4's defaults.
+var DefaultThresholds = Thresholds{Ban: 0.8, Review: 0.5}
+
+// StateOf is the state a verdict gives.
+func (t Thresholds) StateOf(v Verdict) State {
+	switch {
+	case v.Score >= t.Ban:
+		return Banned
+	case v.Score >= t.Review:
+		return Flagged
+	default:
+		return Passed
+	}
+}
+
+// Job is a due review as the worker takes it: the link, its destination now, and why.
+type Job struct {
+	LinkID, WorkspaceID int64
+	URL                 string
+	Reason              string // "created", "visits", "target_changed", "requested"
+	// Seq identifies this request for a review: a new reason arriving while the review runs
+	// changes it, and the link stays due.
+	Seq      int64
+	Attempts int
+	DueAt    time.Time
+}
+
+// Review is what the worker found: what each visitor saw, the scorer's verdict, how long it took.
+type Review struct {
+	Captures []Capture
+	Verdict  Verdict
+	Duration time.Duration
+}
+
+// Outcome is what recording a review decided.
+type Outcome struct {
+	ReviewID int64
+	State    State
+	// Note explains a state other than the verdict's (a moderator's approval stands).
+	Note string
+	// StillDue says the link was asked for again while the review ran.
+	StillDue bool
+}
+
+// Store keeps the reviews and the due list durably (package postgres).
+type Store interface {
+	// Due lists every link due, for Queue.Rebuild.
+	Due(ctx context.Context) ([]Due, error)
+	// DueCreated records as due ('created') the links created since the given time that have
+	// never been reviewed, and returns those it added.
+	DueCreated(ctx context.Context, since time.Time) ([]Due, error)
+	// Jobs reads the due reviews of the links; links deleted meanwhile, or no longer due, are
+	// left out (and no longer due).
+	Jobs(ctx context.Context, linkIDs []int64) ([]Job, error)
+	// Record stores a review and the decision it makes with t, in one transaction: the link's
+	// state, its status when banned (which every node's cache follows), the decision in the
+	// audit log, and the due row removed unless asked for again meanwhile.
+	Record(ctx context.Context, j Job, r Review, t Thresholds) (Outcome, error)
+	// Failed counts a failed attempt at the job and returns the attempts so far.
+	Failed(ctx context.Context, j Job, reason string) (int, error)
+}
