@@ -95,3 +95,4 @@ func modelNote(err error) string {
 	}
 	return "model: " + err.Error()
 }
+var _ moderation.Scorer = (*Chain)(nil)

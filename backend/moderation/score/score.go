@@ -12,12 +12,7 @@ import (
 )
 
 // LinkFacts are what a scorer knows of the link besides the captures.
-type LinkFacts struct {
-	ID int64
-	// URL is the link's destination; ShortURL the link's own address on the service.
-	URL      string
-	ShortURL string
-}
+type LinkFacts = moderation.LinkFacts
 
 // Scorer judges a link's destination from the captures of its visitors.
 type Scorer interface {

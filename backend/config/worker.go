@@ -1,0 +1,87 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Worker is the configuration of the moderation worker (bin/shortlink-worker), from the
+// environment like the server's: the names SPEC §13.4 fixes, and a few of its own.
+type Worker struct {
+	DatabaseURL string `env:"DATABASE_URL,required"`
+	RedisURL    string `env:"REDIS_URL,required"`
+	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"sl:"`
+	// PublicURL is the base of short URLs, for what the model is told.
+	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
+
+	OpenAIBaseURL   string        `env:"OPENAI_BASE_URL"`
+	OpenAIAPIKey    string        `env:"OPENAI_API_KEY"`
+	ModerationModel string        `env:"MODERATION_MODEL"`
+	ModelTimeout    time.Duration `env:"MODERATION_MODEL_TIMEOUT" envDefault:"60s"`
+	BanScore        float64       `env:"MODERATION_BAN_SCORE" envDefault:"0.8"`
+	ReviewScore     float64       `env:"MODERATION_REVIEW_SCORE" envDefault:"0.5"`
+	// Blocklist is a file of hosts (one per line) the heuristic scorer bans; "" uses the
+	// small list built in.
+	Blocklist string `env:"MODERATION_BLOCKLIST"`
+	// Concurrency is how many reviews one worker runs at once.
+	Concurrency int `env:"MODERATION_CONCURRENCY" envDefault:"2"`
+	// PageTimeout bounds each visitor's visit of a destination.
+	PageTimeout time.Duration `env:"MODERATION_PAGE_TIMEOUT" envDefault:"15s"`
+
+	ChromiumPath string `env:"CHROMIUM_PATH" envDefault:"/usr/bin/chromium"`
+	// PlaywrightDriver is the folder of the Playwright driver (deploy/local/browser.sh).
+	PlaywrightDriver string `env:"PLAYWRIGHT_DRIVER_PATH"`
+	// BrowserHostRules is passed to Chromium as --host-resolver-rules (staging and tests).
+	BrowserHostRules string `env:"BROWSER_HOST_RULES"`
+	// AllowLoopback lets destinations on loopback pass the SSRF guard: tests only.
+	AllowLoopback bool `env:"MODERATION_ALLOW_LOOPBACK" envDefault:"false"`
+
+	// Addr serves /healthz and /metrics.
+	Addr      string `env:"WORKER_ADDR" envDefault:"127.0.0.1:9091"`
+	LogLevel  string `env:"LOG_LEVEL" envDefault:"info"`
+	LogFormat string `env:"LOG_FORMAT" envDefault:"text"`
+}
+
+// LoadWorker reads the worker's environment and validates it.
+func LoadWorker() (Worker, error) {
+	var w Worker
+	if err := env.Parse(&w); err != nil {
+		return w, fmt.Errorf("config: %w", err)
+	}
+	return w, w.check()
+}
+
+// WorkerFromMap is LoadWorker over a map (tests).
+func WorkerFromMap(m map[string]string) (Worker, error) {
+	var w Worker
+	if err := env.ParseWithOptions(&w, env.Options{Environment: m}); err != nil {
+		return w, fmt.Errorf("config: %w", err)
+	}
+	return w, w.check()
+}
+
+func (w Worker) check() error {
+	var errs []error
+	if w.BanScore <= 0 || w.BanScore > 1 {
+		errs = append(errs, errors.New("MODERATION_BAN_SCORE must be in (0, 1]"))
+	}
+	if w.ReviewScore <= 0 || w.ReviewScore > w.BanScore {
+		errs = append(errs, errors.New("MODERATION_REVIEW_SCORE must be in (0, MODERATION_BAN_SCORE]"))
+	}
+	if w.Concurrency < 1 || w.Concurrency > 64 {
+		errs = append(errs, errors.New("MODERATION_CONCURRENCY must be between 1 and 64"))
+	}
+	if w.PageTimeout < time.Second || w.PageTimeout > 5*time.Minute {
+		errs = append(errs, errors.New("MODERATION_PAGE_TIMEOUT must be between 1s and 5m"))
+	}
+	if w.ModelTimeout < time.Second || w.ModelTimeout > 10*time.Minute {
+		errs = append(errs, errors.New("MODERATION_MODEL_TIMEOUT must be between 1s and 10m"))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("config: %w", errors.Join(errs...))
+	}
+	return nil
+}

@@ -1,0 +1,282 @@
+package moderation
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+var (
+	reviewsTotal = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "shortlink_moderation_reviews_total",
+		Help: "Reviews finished, by the state they decided and the scorer that decided.",
+	}, []string{"state", "scorer"})
+	reviewSeconds = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name:    "shortlink_moderation_review_seconds",
+		Help:    "Time of a review: the browser's three visits and the scoring.",
+		Buckets: []float64{1, 2, 5, 10, 20, 30, 60, 120},
+	})
+	reviewScores = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name:    "shortlink_moderation_scores",
+		Help:    "Scores the reviews gave.",
+		Buckets: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1},
+	})
+	reviewErrors = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "shortlink_moderation_errors_total",
+		Help: "Failures of the worker, by kind: queue, store, browser, scorer.",
+	}, []string{"kind"})
+	queueDepth = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_moderation_queue_due",
+		Help: "Links due for a review now and not claimed by a worker.",
+	})
+)
+
+// Browser opens a destination as the three visitors (package browse).
+type Browser interface {
+	Review(ctx context.Context, url string) ([]Capture, error)
+}
+
+// Scorer judges what the browser saw (package score).
+type Scorer interface {
+	Score(ctx context.Context, link LinkFacts, captures []Capture) (Verdict, error)
+}
+
+// LinkFacts are what a scorer knows of the link besides the captures.
+type LinkFacts struct {
+	ID int64
+	// URL is the link's destination; ShortURL the link's own address on the service.
+	URL      string
+	ShortURL string
+}
+
+// WorkerOptions configure a Worker.
+type WorkerOptions struct {
+	Store      Store
+	Queue      *Queue
+	Browser    Browser
+	Scorer     Scorer
+	Thresholds Thresholds
+	// Concurrency is how many reviews run at once (1 when < 1).
+	Concurrency int
+	// Visibility is how long a claimed link stays with this worker before another may take
+	// it: longer than a review can last. 5 minutes when 0.
+	Visibility time.Duration
+	// Poll is how often the worker looks for due links and new ones; 1 s when 0.
+	Poll time.Duration
+	// ShortURL gives a link's short URL, for the scorer; may be nil.
+	ShortURL func(linkID int64) string
+	Log      *slog.Logger
+}
+
+// Worker takes due reviews from the queue, reviews them and records the decisions. Several
+// workers share one queue; each link is reviewed by one at a time.
+type Worker struct {
+	o    WorkerOptions
+	slot chan struct{}
+	wg   sync.WaitGroup
+}
+
+// NewWorker returns a Worker; Run starts it.
+func NewWorker(o WorkerOptions) *Worker {
+	if o.Concurrency < 1 {
+		o.Concurrency = 1
+	}
+	if o.Visibility <= 0 {
+		o.Visibility = 5 * time.Minute
+	}
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.Thresholds == (Thresholds{}) {
+		o.Thresholds = DefaultThresholds
+	}
+	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency)}
+}
+
+// The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
+// PostgreSQL every rebuildEvery (a Redis that lost it, a queueing that failed).
+const (
+	scanEvery    = 2 * time.Second
+	scanSlack    = 30 * time.Second // creates commit up to this late after their created_at
+	rebuildEvery = 30 * time.Second
+)
+
+// Run reviews until ctx ends. Then it stops claiming, cancels the reviews under way and gives
+// their links back to the queue at once, so another worker takes them without waiting for
+// the visibility timeout.
+func (w *Worker) Run(ctx context.Context) {
+	var lastScan, lastRebuild time.Time
+	scanFrom := time.Now().Add(-24 * time.Hour) // links created while no worker ran
+	for ctx.Err() == nil {
+		now := time.Now()
+		if now.Sub(lastRebuild) >= rebuildEvery {
+			w.rebuild(ctx)
+			lastRebuild = now
+		}
+		if now.Sub(lastScan) >= scanEvery {
+			if w.scan(ctx, scanFrom) {
+				scanFrom = now.Add(-scanSlack)
+			}
+			lastScan = now
+		}
+		w.claim(ctx)
+		select {
+		case <-ctx.Done():
+		case <-time.After(w.o.Poll):
+		}
+	}
+	w.wg.Wait()
+}
+
+// rebuild adds every link due in PostgreSQL to the queue.
+func (w *Worker) rebuild(ctx context.Context) {
+	due, err := w.o.Store.Due(ctx)
+	if err == nil {
+		err = w.o.Queue.Rebuild(ctx, due)
+	}
+	if err != nil && ctx.Err() == nil {
+		reviewErrors.WithLabelValues("queue").Inc()
+		w.o.Log.Warn("moderation: rebuild the queue", "err", err)
+	}
+}
+
+// scan records the links created since from as due and queues them; false when it failed.
+func (w *Worker) scan(ctx context.Context, from time.Time) bool {
+	due, err := w.o.Store.DueCreated(ctx, from)
+	if err != nil {
+		if ctx.Err() == nil {
+			reviewErrors.WithLabelValues("store").Inc()
+			w.o.Log.Warn("moderation: look for new links", "err", err)
+		}
+		return false
+	}
+	if len(due) > 0 {
+		// Recorded already: a failure here is mended by the next rebuild.
+		if err := w.o.Queue.Rebuild(ctx, due); err != nil {
+			reviewErrors.WithLabelValues("queue").Inc()
+			w.o.Log.Warn("moderation: queue new links", "err", err)
+		}
+	}
+	return true
+}
+
+// claim takes as many due links as there are free slots and starts their reviews.
+func (w *Worker) claim(ctx context.Context) {
+	if n, err := w.o.Queue.DueNow(ctx, time.Now()); err == nil {
+		queueDepth.Set(float64(n))
+	}
+	free := cap(w.slot) - len(w.slot)
+	if free == 0 {
+		return
+	}
+	ids, err := w.o.Queue.Claim(ctx, time.Now(), w.o.Visibility, free)
+	if err != nil {
+		if ctx.Err() == nil {
+			reviewErrors.WithLabelValues("queue").Inc()
+			w.o.Log.Warn("moderation: claim reviews", "err", err)
+		}
+		return
+	}
+	if len(ids) == 0 {
+		return
+	}
+	jobs, err := w.o.Store.Jobs(ctx, ids)
+	if err != nil {
+		reviewErrors.WithLabelValues("store").Inc()
+		w.o.Log.Warn("moderation: read claimed reviews", "err", err)
+		w.giveBack(ids)
+		return
+	}
+	found := map[int64]bool{}
+	for _, j := range jobs {
+		found[j.LinkID] = true
+		w.slot <- struct{}{}
+		w.wg.Add(1)
+		go func() {
+			defer func() { <-w.slot; w.wg.Done() }()
+			w.review(ctx, j)
+		}()
+	}
+	for _, id := range ids {
+		if !found[id] {
+			// Deleted, or reviewed meanwhile by a worker that claimed it before a restore.
+			_ = w.o.Queue.Forget(ctx, id)
+		}
+	}
+}
+
+// giveBack makes claimed links due again now.
+func (w *Worker) giveBack(ids []int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, id := range ids {
+		_ = w.o.Queue.Later(ctx, id, time.Now())
+	}
+}
+
+// review opens the link's destination, scores it and records the decision.
+func (w *Worker) review(ctx context.Context, j Job) {
+	start := time.Now()
+	log := w.o.Log.With("link", j.LinkID, "reason", j.Reason)
+	captures, err := w.o.Browser.Review(ctx, j.URL)
+	if err != nil {
+		w.failed(ctx, j, "browser", err)
+		return
+	}
+	facts := LinkFacts{ID: j.LinkID, URL: j.URL}
+	if w.o.ShortURL != nil {
+		facts.ShortURL = w.o.ShortURL(j.LinkID)
+	}
+	v, err := w.o.Scorer.Score(ctx, facts, captures)
+	if err != nil {
+		w.failed(ctx, j, "scorer", err)
+		return
+	}
+	r := Review{Captures: captures, Verdict: v, Duration: time.Since(start)}
+	// Recording must not be cut short by a stop: the review is done.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	out, err := w.o.Store.Record(rctx, j, r, w.o.Thresholds)
+	if err != nil {
+		w.failed(ctx, j, "store", err)
+		return
+	}
+	reviewsTotal.WithLabelValues(string(out.State), v.Scorer).Inc()
+	reviewSeconds.Observe(r.Duration.Seconds())
+	reviewScores.Observe(v.Score)
+	if out.StillDue {
+		err = w.o.Queue.Later(rctx, j.LinkID, time.Now())
+	} else {
+		err = w.o.Queue.Forget(rctx, j.LinkID)
+	}
+	if err != nil {
+		// The claim runs out and the link is taken again; the store says whether it is due.
+		log.Warn("moderation: update the queue after a review", "err", err)
+	}
+	log.Info("moderation: reviewed", "state", out.State, "score", v.Score, "category", v.Category,
+		"scorer", v.Scorer, "seconds", r.Duration.Seconds())
+}
+
+// failed counts a failed review and makes the link due again after a backoff; a stop gives it
+// back at once.
+func (w *Worker) failed(ctx context.Context, j Job, kind string, err error) {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if ctx.Err() != nil {
+		_ = w.o.Queue.Later(bctx, j.LinkID, time.Now())
+		return
+	}
+	reviewErrors.WithLabelValues(kind).Inc()
+	attempts, serr := w.o.Store.Failed(bctx, j, kind+": "+err.Error())
+	if serr != nil {
+		attempts = j.Attempts + 1
+	}
+	delay := min(30*time.Second<<min(attempts-1, 10), time.Hour)
+	w.o.Log.Warn("moderation: review failed; retrying later", "link", j.LinkID, "kind", kind,
+		"attempts", attempts, "retry_in", delay, "err", err)
+	_ = w.o.Queue.Later(bctx, j.LinkID, time.Now().Add(delay))
+}

@@ -1,0 +1,215 @@
+package moderation_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+// fakeBrowser sees every destination as a page whose title is its URL; it can be made to
+// block (a review in progress) or fail.
+type fakeBrowser struct {
+	mu      sync.Mutex
+	visits  map[string]int
+	block   chan struct{} // when set, reviews wait on it (or their context)
+	failing atomic.Bool
+}
+
+func (b *fakeBrowser) Review(ctx context.Context, url string) ([]moderation.Capture, error) {
+	b.mu.Lock()
+	b.visits[url]++
+	block := b.block
+	b.mu.Unlock()
+	if block != nil {
+		select {
+		case <-block:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if b.failing.Load() {
+		return nil, errors.New("browser crashed")
+	}
+	return []moderation.Capture{{Profile: moderation.Desktop, URL: url, FinalURL: url, Title: url}}, nil
+}
+
+func (b *fakeBrowser) count(url string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.visits[url]
+}
+
+// urlScorer bans destinations containing "phish", flags those containing "odd".
+type urlScorer struct{}
+
+func (urlScorer) Score(_ context.Context, l moderation.LinkFacts, _ []moderation.Capture) (moderation.Verdict, error) {
+	switch {
+	case contains(l.URL, "phish"):
+		return moderation.Verdict{Score: 0.95, Category: "phishing", Reason: "phish", Scorer: "heuristic"}, nil
+	case contains(l.URL, "odd"):
+		return moderation.Verdict{Score: 0.6, Category: "scam", Reason: "odd", Scorer: "heuristic"}, nil
+	}
+	return moderation.Verdict{Score: 0.05, Category: "benign", Reason: "fine", Scorer: "heuristic"}, nil
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+type workerEnv struct {
+	t     *testing.T
+	db    *postgres.DB
+	queue *moderation.Queue
+	store *postgres.Moderation
+	ws    int64
+}
+
+func newWorkerEnv(t *testing.T) *workerEnv {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(rdb, prefix), store: postgres.NewModeration(db)}
+	if err := db.Pool.QueryRow(context.Background(), `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&e.ws); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *workerEnv) link(id int64, url string) {
+	e.t.Helper()
+	if _, err := e.db.Pool.Exec(context.Background(), `INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
+		VALUES ($1, $2, $4, $3, $1, now())`, id, e.ws, url, fmt.Sprintf("k%d", id)); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *workerEnv) state(id int64) (state, status string) {
+	e.t.Helper()
+	err := e.db.Pool.QueryRow(context.Background(), `SELECT coalesce(m.state, 'pending'), l.status
+		FROM links l LEFT JOIN link_moderation m ON m.link_id = l.id WHERE l.id = $1`, id).Scan(&state, &status)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return state, status
+}
+
+func (e *workerEnv) worker(b moderation.Browser) *moderation.Worker {
+	return moderation.NewWorker(moderation.WorkerOptions{
+		Store: e.store, Queue: e.queue, Browser: b, Scorer: urlScorer{}, Concurrency: 2,
+		Visibility: time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
+	})
+}
+
+func waitFor(t *testing.T, what string, check func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); !check(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 15 s", what)
+		}
+	}
+}
+
+// New links are found, reviewed once each by two workers sharing the queue, and decided.
+func TestWorkersReviewNewLinks(t *testing.T) {
+	e := newWorkerEnv(t)
+	e.link(1, "https://phish.example/login")
+	e.link(2, "https://odd.example/")
+	e.link(3, "https://fine.example/")
+	b := &fakeBrowser{visits: map[string]int{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for range 2 {
+		go e.worker(b).Run(ctx)
+	}
+	waitFor(t, "three reviews", func() bool {
+		s1, _ := e.state(1)
+		s2, _ := e.state(2)
+		s3, _ := e.state(3)
+		return s1 == "banned" && s2 == "flagged" && s3 == "passed"
+	})
+	if _, status := e.state(1); status != "banned" {
+		t.Errorf("the phishing link's status is %s", status)
+	}
+	time.Sleep(300 * time.Millisecond)
+	for _, u := range []string{"https://phish.example/login", "https://odd.example/", "https://fine.example/"} {
+		if n := b.count(u); n != 1 {
+			t.Errorf("%s reviewed %d times", u, n)
+		}
+	}
+	if n, _ := e.queue.Len(context.Background()); n != 0 {
+		t.Errorf("%d links left in the queue", n)
+	}
+}
+
+// A worker that dies holding a link gives it back after the visibility timeout; one stopped
+// (SIGTERM) gives it back at once; a failing browser retries later; a Redis that lost the
+// queue gets it back from PostgreSQL.
+func TestWorkerFaults(t *testing.T) {
+	e := newWorkerEnv(t)
+	ctx := context.Background()
+	e.link(1, "https://fine.example/a")
+
+	// A worker stopped in the middle of a review.
+	blocked := &fakeBrowser{visits: map[string]int{}, block: make(chan struct{})}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { e.worker(blocked).Run(wctx); close(done) }()
+	waitFor(t, "the review starts", func() bool { return blocked.count("https://fine.example/a") == 1 })
+	stop()
+	<-done
+	if due, _ := e.queue.DueNow(ctx, time.Now()); due != 1 {
+		t.Fatalf("a stopped worker left %d links due, want 1 given back", due)
+	}
+
+	// A worker that dies: its claim runs out.
+	if c, _ := e.queue.Claim(ctx, time.Now(), 500*time.Millisecond, 10); len(c) != 1 {
+		t.Fatal("claim")
+	}
+	b := &fakeBrowser{visits: map[string]int{}}
+	wctx, stop = context.WithCancel(ctx)
+	defer stop()
+	go e.worker(b).Run(wctx)
+	waitFor(t, "the dead worker's link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
+
+	// Redis loses the queue while a link is due: it comes back from PostgreSQL.
+	stop()
+	e.link(2, "https://phish.example/b")
+	if _, err := e.store.DueCreated(ctx, time.Now().Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	e.queue.Forget(ctx, 2) // as if flushed
+	wctx, stop = context.WithCancel(ctx)
+	defer stop()
+	go e.worker(b).Run(wctx)
+	waitFor(t, "the lost link reviewed", func() bool { s, _ := e.state(2); return s == "banned" })
+
+	// A failing browser: the attempt is counted and the link retried later, not dropped.
+	stop()
+	failing := &fakeBrowser{visits: map[string]int{}}
+	failing.failing.Store(true)
+	e.link(3, "https://fine.example/c")
+	wctx, stop = context.WithCancel(ctx)
+	defer stop()
+	go e.worker(failing).Run(wctx)
+	waitFor(t, "a failed attempt counted", func() bool {
+		var n int
+		e.db.Pool.QueryRow(ctx, `SELECT attempts FROM moderation_due WHERE link_id = 3`).Scan(&n)
+		return n == 1
+	})
+	if s, _ := e.state(3); s != "pending" {
+		t.Errorf("a link whose review failed is %s", s)
+	}
+}
