@@ -41,6 +41,7 @@ func (t Thresholds) StateOf(v Verdict) State {
 // Job is a due review as the worker takes it: the link, its destination now, and why.
 type Job struct {
 	LinkID, WorkspaceID int64
+	Key                 string // the link's key on its domain
 	URL                 string
 	Reason              string // "created", "visits", "target_changed", "requested"
 	// Seq identifies this request for a review: a new reason arriving while the review runs

@@ -3,6 +3,7 @@ package moderation
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,9 +68,10 @@ type WorkerOptions struct {
 	Visibility time.Duration
 	// Poll is how often the worker looks for due links and new ones; 1 s when 0.
 	Poll time.Duration
-	// ShortURL gives a link's short URL, for the scorer; may be nil.
-	ShortURL func(linkID int64) string
-	Log      *slog.Logger
+	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
+	// scorer is told.
+	Base string
+	Log  *slog.Logger
 }
 
 // Worker takes due reviews from the queue, reviews them and records the decisions. Several
@@ -90,6 +92,9 @@ func NewWorker(o WorkerOptions) *Worker {
 	}
 	if o.Poll <= 0 {
 		o.Poll = time.Second
+	}
+	if o.Base != "" && !strings.HasSuffix(o.Base, "/") {
+		o.Base += "/"
 	}
 	if o.Thresholds == (Thresholds{}) {
 		o.Thresholds = DefaultThresholds
@@ -227,10 +232,7 @@ func (w *Worker) review(ctx context.Context, j Job) {
 		w.failed(ctx, j, "browser", err)
 		return
 	}
-	facts := LinkFacts{ID: j.LinkID, URL: j.URL}
-	if w.o.ShortURL != nil {
-		facts.ShortURL = w.o.ShortURL(j.LinkID)
-	}
+	facts := LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
 	v, err := w.o.Scorer.Score(ctx, facts, captures)
 	if err != nil {
 		w.failed(ctx, j, "scorer", err)

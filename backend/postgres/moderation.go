@@ -68,7 +68,7 @@ func (s *Moderation) Jobs(ctx context.Context, linkIDs []int64) ([]moderation.Jo
 		return nil, fmt.Errorf("read due reviews: %w", err)
 	}
 	rows, err := s.db.Pool.Query(ctx, `
-		SELECT l.id, l.workspace_id, l.url, m.reason, m.seq, m.attempts, m.due_at
+		SELECT l.id, l.workspace_id, l.key, l.url, m.reason, m.seq, m.attempts, m.due_at
 		FROM moderation_due m JOIN links l ON l.id = m.link_id
 		WHERE m.link_id = ANY($1) ORDER BY m.due_at`, linkIDs)
 	if err != nil {
@@ -76,7 +76,7 @@ func (s *Moderation) Jobs(ctx context.Context, linkIDs []int64) ([]moderation.Jo
 	}
 	jobs, err := collect(rows, func(r pgx.Rows) (moderation.Job, error) {
 		var j moderation.Job
-		return j, r.Scan(&j.LinkID, &j.WorkspaceID, &j.URL, &j.Reason, &j.Seq, &j.Attempts, &j.DueAt)
+		return j, r.Scan(&j.LinkID, &j.WorkspaceID, &j.Key, &j.URL, &j.Reason, &j.Seq, &j.Attempts, &j.DueAt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read due reviews: %w", err)

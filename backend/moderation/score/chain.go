@@ -95,4 +95,5 @@ func modelNote(err error) string {
 	}
 	return "model: " + err.Error()
 }
+
 var _ moderation.Scorer = (*Chain)(nil)
