@@ -43,6 +43,9 @@ type linkAnswer struct {
 
 	// Moderation is what the moderation last decided (SPEC §13.4); pending before that.
 	Moderation moderationAnswer `json:"moderation"`
+	// Appeal is the owner's appeal of a ban or flag: in the answer of GET …/links/{id} when
+	// there is one.
+	Appeal *appealAnswer `json:"appeal,omitempty"`
 }
 
 // moderationAnswer is a link's moderation state.
