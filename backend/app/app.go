@@ -197,12 +197,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, fmt.Errorf("operator account: %w", err)
 		}
 	}
+	// The queue of due reviews, fed by visits (below) and by moderators' requests; a decision
+	// that bans or unbans reaches the caches at once, as an edit does.
+	reviews := moderation.NewQueue(rc.Redis(), cfg.RedisPrefix)
+	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
+	desk.OnStatusChanged(cache.Changed)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
+		Moderation:       desk,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -219,7 +225,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	a.caps = visitcap.New(rc.Redis(), cfg.RedisPrefix, postgres.NewVisitCounts(db), log)
 	visitStore := postgres.NewVisits(db)
-	reviews := moderation.NewQueue(rc.Redis(), cfg.RedisPrefix)
 	a.visits = visit.NewBuffer(visit.Options{
 		Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Store: visitStore, Due: reviews,
 		Classifier: classifier, Hasher: visit.NewHasher(auth.DeriveKey([]byte(cfg.JWTSecret), "visitor hash")),

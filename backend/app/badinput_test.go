@@ -180,6 +180,16 @@ func TestBadInput(t *testing.T) {
 		{"reset confirm short password", "POST", "/api/v1/auth/password-reset/confirm", map[string]any{"token": long(43), "password": "short"}, 400, "invalid"},
 		{"reset confirm unknown token", "POST", "/api/v1/auth/password-reset/confirm", map[string]any{"token": long(43), "password": "long enough pw"}, 400, "invalid"},
 		{"member bad role", "PATCH", fmt.Sprintf("%s/members/%d", ws, tn.UserID), map[string]any{"role": "king"}, 400, "invalid"},
+		// Appeals: the message is checked before the link's state.
+		{"appeal no body", "POST", one + "/appeal", nil, 400, "invalid"},
+		{"appeal no message", "POST", one + "/appeal", map[string]any{}, 400, "invalid"},
+		{"appeal empty message", "POST", one + "/appeal", map[string]any{"message": "  "}, 400, "invalid"},
+		{"appeal long message", "POST", one + "/appeal", map[string]any{"message": long(2001)}, 400, "invalid"},
+		{"appeal NUL message", "POST", one + "/appeal", map[string]any{"message": "a\u0000b"}, 400, "invalid"},
+		{"appeal message number", "POST", one + "/appeal", map[string]any{"message": 5}, 400, "invalid"},
+		{"appeal unknown field", "POST", one + "/appeal", map[string]any{"message": "x", "urgent": true}, 400, "invalid"},
+		{"appeal link id text", "POST", ws + "/links/abc/appeal", map[string]any{"message": "x"}, 404, "not_found"},
+		{"appeal link missing", "POST", ws + "/links/999999/appeal", map[string]any{"message": "x"}, 404, "not_found"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -188,6 +198,56 @@ func TestBadInput(t *testing.T) {
 				token = ""
 			}
 			r := s.do(c.method, c.path, token, c.body)
+			if r.Status != c.status {
+				t.Fatalf("%s %s: %d %s, want %d", c.method, c.path, r.Status, r.Body, c.status)
+			}
+			if code := r.errorCode(t); code != c.code {
+				t.Fatalf("%s %s: code %s, want %s", c.method, c.path, code, c.code)
+			}
+		})
+	}
+
+	// The moderators' and operators' routes, as the operator (a moderator too).
+	op := s.operatorToken()
+	decision := fmt.Sprintf("/api/v1/moderation/links/%d/decision", l.ID)
+	modCases := []struct {
+		name, method, path string
+		body               any
+		status             int
+		code               string
+	}{
+		{"decision no body", "POST", decision, nil, 400, "invalid"},
+		{"decision not JSON", "POST", decision, `{"action":`, 400, "invalid"},
+		{"decision array", "POST", decision, "[]", 400, "invalid"},
+		{"decision no action", "POST", decision, map[string]any{"note": "x"}, 400, "invalid"},
+		{"decision bad action", "POST", decision, map[string]any{"action": "delete"}, 400, "invalid"},
+		{"decision action case", "POST", decision, map[string]any{"action": "BAN"}, 400, "invalid"},
+		{"decision action number", "POST", decision, map[string]any{"action": 1}, 400, "invalid"},
+		{"decision unknown field", "POST", decision, map[string]any{"action": "ban", "state": "banned"}, 400, "invalid"},
+		{"decision long note", "POST", decision, map[string]any{"action": "ban", "note": long(2001)}, 400, "invalid"},
+		{"decision NUL note", "POST", decision, map[string]any{"action": "ban", "note": "a\u0000"}, 400, "invalid"},
+		{"decision link id text", "POST", "/api/v1/moderation/links/abc/decision", map[string]any{"action": "ban"}, 404, "not_found"},
+		{"decision link missing", "POST", "/api/v1/moderation/links/999999/decision", map[string]any{"action": "ban"}, 404, "not_found"},
+		{"queue bad state", "GET", "/api/v1/moderation/queue?state=evil", nil, 400, "invalid"},
+		{"queue limit zero", "GET", "/api/v1/moderation/queue?limit=0", nil, 400, "invalid"},
+		{"queue limit big", "GET", "/api/v1/moderation/queue?limit=101", nil, 400, "invalid"},
+		{"queue limit text", "GET", "/api/v1/moderation/queue?limit=ten", nil, 400, "invalid"},
+		{"queue cursor garbage", "GET", "/api/v1/moderation/queue?cursor=!!", nil, 400, "invalid"},
+		{"queue cursor half", "GET", "/api/v1/moderation/queue?cursor=abc", nil, 400, "invalid"},
+		{"queue cursor negative", "GET", "/api/v1/moderation/queue?cursor=-1.-1", nil, 400, "invalid"},
+		{"file link id zero", "GET", "/api/v1/moderation/links/0", nil, 404, "not_found"},
+		{"file link id huge", "GET", "/api/v1/moderation/links/99999999999999999999", nil, 404, "not_found"},
+		{"review link missing", "POST", "/api/v1/moderation/links/999999/review", nil, 404, "not_found"},
+		{"screenshot review text", "GET", "/api/v1/moderation/reviews/abc/screenshots/desktop", nil, 404, "not_found"},
+		{"screenshot review missing", "GET", "/api/v1/moderation/reviews/999999/screenshots/desktop", nil, 404, "not_found"},
+		{"screenshot bad profile", "GET", "/api/v1/moderation/reviews/1/screenshots/tablet", nil, 404, "not_found"},
+		{"audit limit zero", "GET", "/api/v1/admin/audit?limit=0", nil, 400, "invalid"},
+		{"audit limit big", "GET", "/api/v1/admin/audit?limit=101", nil, 400, "invalid"},
+		{"audit cursor garbage", "GET", "/api/v1/admin/audit?cursor=!!", nil, 400, "invalid"},
+	}
+	for _, c := range modCases {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.do(c.method, c.path, op, c.body)
 			if r.Status != c.status {
 				t.Fatalf("%s %s: %d %s, want %d", c.method, c.path, r.Status, r.Body, c.status)
 			}
@@ -223,6 +283,12 @@ func TestBadInput(t *testing.T) {
 	s.do("GET", one, tn.Key, nil).json(t, &got)
 	if got.URL != "https://example.com/kept" || got.Title != "kept" || got.Status != "active" || got.RedirectStatus != http.StatusFound {
 		t.Errorf("the link changed: %+v", got)
+	}
+	if r := s.do("GET", one, tn.Key, nil); !strings.Contains(string(r.Body), `"moderation":{"state":"pending"`) || strings.Contains(string(r.Body), `"appeal"`) {
+		t.Errorf("the link was moderated or appealed: %s", r.Body)
+	}
+	if r := s.do("GET", "/api/v1/admin/audit", op, nil); string(r.Body) != `{"items":[],"next_cursor":""}` {
+		t.Errorf("bad input made decisions: %s", r.Body)
 	}
 	r := s.do("GET", ws+"/links?limit=100", tn.Key, nil)
 	if n := strings.Count(string(r.Body), `"short_url"`); n != 1 {

@@ -73,6 +73,8 @@ func TestKeyScopes(t *testing.T) {
 		"members":     fmt.Sprint(tn.UserID),
 		"users":       fmt.Sprint(tn.UserID),
 		"workspaces":  fmt.Sprint(tn.WorkspaceID),
+		"reviews":     "1",
+		"screenshots": "desktop",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {

@@ -122,6 +122,31 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		t.Fatalf("only %d workspace routes found in the document", routes)
 	}
 
+	// The routes across workspaces (moderators' and operators') refuse a plain member, with her
+	// session and with her key, whatever workspace's rows they name.
+	across := 0
+	for _, rt := range documentedRoutes(t) {
+		method, path := rt[0], rt[1]
+		if !strings.HasPrefix(path, "/api/v1/moderation/") && !strings.HasPrefix(path, "/api/v1/admin/") {
+			continue
+		}
+		across++
+		target := strings.NewReplacer("{id}", fmt.Sprint(bLink.ID), "{profile}", "desktop",
+			"{workspace}", fmt.Sprint(bob.WorkspaceID), "{user}", fmt.Sprint(bob.UserID)).Replace(path)
+		var b any
+		if method == "POST" || method == "PATCH" {
+			b = map[string]any{"action": "ban", "plan": "enterprise", "system_role": "operator"}
+		}
+		for _, as := range []struct{ name, cred string }{{"session", alice.Token}, {"api key", alice.Key}} {
+			if got := s.do(method, target, as.cred, b); got.Status != http.StatusForbidden || got.errorCode(t) != "forbidden" {
+				t.Errorf("alice (%s) %s %s: %d %s, want 403", as.name, method, target, got.Status, got.Body)
+			}
+		}
+	}
+	if across < 10 {
+		t.Fatalf("only %d moderation and admin routes found in the document", across)
+	}
+
 	// B's invitation to Carol cannot be seen, taken or turned down by Alice, and Alice's
 	// invitations of the same address do not touch it.
 	var hers struct {

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
 )
 
 // linkAnswer is a link as the API shows it (SPEC §13 and §13.1): the password only as
@@ -39,6 +40,29 @@ type linkAnswer struct {
 	CreatedBy *int64    `json:"created_by,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+
+	// Moderation is what the moderation last decided (SPEC §13.4); pending before that.
+	Moderation moderationAnswer `json:"moderation"`
+	// Appeal is the owner's appeal of a ban or flag: in the answer of GET …/links/{id} when
+	// there is one.
+	Appeal *appealAnswer `json:"appeal,omitempty"`
+}
+
+// moderationAnswer is a link's moderation state.
+type moderationAnswer struct {
+	State      string     `json:"state"`
+	Score      *float64   `json:"score"`
+	Category   string     `json:"category"`
+	Reason     string     `json:"reason"`
+	ReviewedAt *time.Time `json:"reviewed_at"`
+}
+
+func answerModeration(m link.Moderation) moderationAnswer {
+	state := m.State
+	if state == "" {
+		state = string(moderation.Pending)
+	}
+	return moderationAnswer{State: state, Score: m.Score, Category: m.Category, Reason: m.Reason, ReviewedAt: m.ReviewedAt}
 }
 
 func answerLink(l *link.Link) *linkAnswer {
@@ -54,6 +78,7 @@ func answerLink(l *link.Link) *linkAnswer {
 		DeviceTargets: r.DeviceTargets, CountryTargets: r.CountryTargets, Variants: r.Variants,
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
+		Moderation: answerModeration(l.Moderation),
 	}
 }
 

@@ -84,7 +84,17 @@ func (s *Server) getLink(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, s.answerOne(c, l))
+	out := s.answerOne(c, l)
+	// Only a link the moderation has decided on can have been appealed.
+	if l.Moderation.State != "" && s.moderation != nil {
+		a, err := s.moderation.AppealOf(c.Request.Context(), workspaceID(c), id)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		out.Appeal = answerAppeal(a)
+	}
+	c.JSON(http.StatusOK, out)
 }
 
 func (s *Server) listLinks(c *gin.Context) {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/subtle"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,10 +157,20 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 	}
 }
 
-// operatorOnly admits signed-in operators, never API keys. The role is read from the
-// database rather than trusted from the token, so taking it away works at once; and a token
-// signed before the role was given carries none of it (see issuedAfterRoleChange).
+// operatorOnly admits signed-in operators, never API keys.
 func (s *Server) operatorOnly(c *gin.Context) {
+	s.systemRole(c, "only operators may do this", account.SystemOperator)
+}
+
+// moderatorOnly admits signed-in moderators and operators, never API keys.
+func (s *Server) moderatorOnly(c *gin.Context) {
+	s.systemRole(c, "only moderators and operators may do this", account.SystemModerator, account.SystemOperator)
+}
+
+// systemRole admits signed-in users of one of the system roles, never API keys. The role is
+// read from the database rather than trusted from the token, so taking it away works at once;
+// and a token signed before the role was given carries none of it (see issuedAfterRoleChange).
+func (s *Server) systemRole(c *gin.Context, refusal string, roles ...string) {
 	who := callerOf(c)
 	if who.Key == nil {
 		u, err := s.accounts.User(c.Request.Context(), who.UserID)
@@ -167,7 +178,7 @@ func (s *Server) operatorOnly(c *gin.Context) {
 			s.fail(c, err)
 			return
 		}
-		if err == nil && u.SystemRole == account.SystemOperator {
+		if err == nil && slices.Contains(roles, u.SystemRole) {
 			if !issuedAfterRoleChange(who.IssuedAt, u.SystemRoleSince) {
 				s.fail(c, apperr.Errorf(apperr.Unauthorized, "your system role changed after this token was issued: sign in again"))
 				return
@@ -176,7 +187,7 @@ func (s *Server) operatorOnly(c *gin.Context) {
 			return
 		}
 	}
-	s.fail(c, apperr.Errorf(apperr.Forbidden, "only operators may do this"))
+	s.fail(c, apperr.Errorf(apperr.Forbidden, "%s", refusal))
 }
 
 // issuedAfterRoleChange reports whether an access token signed at iat (milliseconds) was

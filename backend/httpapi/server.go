@@ -17,6 +17,7 @@ import (
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
 )
@@ -32,6 +33,8 @@ type Deps struct {
 	Responses *link.Responses
 	// Stats answers the statistics, dashboards and exports.
 	Stats *stats.Service
+	// Moderation is the moderators' queue and decisions, owners' appeals and the audit log.
+	Moderation *moderation.Desk
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
@@ -49,6 +52,7 @@ type Server struct {
 	links         *link.Service
 	responses     *link.Responses
 	stats         *stats.Service
+	moderation    *moderation.Desk
 	accounts      *account.Service
 	auth          *auth.Service
 	plans         *plan.Service
@@ -68,7 +72,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, responses: d.Responses, stats: d.Stats, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
+		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 	}
@@ -143,6 +147,7 @@ func (s *Server) routes() {
 	ws.GET("/links/:id/stats", s.inWorkspace(account.PermStatsRead), s.linkStats)
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
+	ws.POST("/links/:id/appeal", s.inWorkspace(account.PermLinksWrite), s.appeal)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)
@@ -153,6 +158,14 @@ func (s *Server) routes() {
 	admin.GET("/users", s.adminListUsers)
 	admin.PATCH("/users/:user", s.adminUpdateUser)
 	admin.GET("/stats", s.adminStats)
+	admin.GET("/audit", s.adminAudit)
+
+	mod := authed.Group("/moderation", s.moderatorOnly)
+	mod.GET("/queue", s.moderationQueue)
+	mod.GET("/links/:id", s.moderationLink)
+	mod.POST("/links/:id/decision", s.decide)
+	mod.POST("/links/:id/review", s.requestReview)
+	mod.GET("/reviews/:id/screenshots/:profile", s.reviewScreenshot)
 }
 
 func (s *Server) requestID(c *gin.Context) {

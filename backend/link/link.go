@@ -38,6 +38,20 @@ type Link struct {
 	CreatedBy      *int64     `json:"b,omitempty"`
 	CreatedAt      time.Time  `json:"c"`
 	UpdatedAt      time.Time  `json:"m"`
+	// Moderation is what the moderation last decided, read with the link by the API's reads
+	// and never cached (the redirect path goes by Status alone).
+	Moderation Moderation `json:"-"`
+}
+
+// Moderation is a link's moderation state as its owner sees it (SPEC §13.4). The zero value
+// is a link not reviewed yet: State "" reads as pending.
+type Moderation struct {
+	// State is one of package moderation's states; "" when the link has none yet.
+	State      string
+	Score      *float64 // of the last review; nil before the first
+	Category   string
+	Reason     string
+	ReviewedAt *time.Time
 }
 
 // Expired reports whether the link is past its expiry at t.

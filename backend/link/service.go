@@ -162,7 +162,7 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 		case err != nil:
 			results[i].Err = err
 		case existing != nil:
-			results[i].Link = s.decorate(existing)
+			results[i].Link = s.Decorate(existing)
 		default:
 			results[i].Link = l
 			toWrite = append(toWrite, i)
@@ -205,7 +205,7 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 			continue
 		}
 		results[i].Created = true
-		s.decorate(results[i].Link)
+		s.Decorate(results[i].Link)
 	}
 	return results
 }
@@ -385,8 +385,8 @@ func (s *Service) domainID(name string) (int64, error) {
 	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name)
 }
 
-// decorate fills the fields that are derived, not stored.
-func (s *Service) decorate(l *Link) *Link {
+// Decorate fills the fields of a link read from the store that are derived, not stored.
+func (s *Service) Decorate(l *Link) *Link {
 	l.Domain = s.domain
 	l.ShortURL = s.ShortURL(l.DomainID, l.Key)
 	return l
@@ -403,7 +403,7 @@ func (s *Service) Get(ctx context.Context, workspaceID, id int64) (*Link, error)
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(l), nil
+	return s.Decorate(l), nil
 }
 
 // MaxPage is the largest page List returns.
@@ -423,7 +423,7 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		return nil, 0, err
 	}
 	for _, l := range links {
-		s.decorate(l)
+		s.Decorate(l)
 	}
 	var next int64
 	if more && len(links) > 0 {
@@ -456,7 +456,7 @@ func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key s
 	if err != nil {
 		return nil, err
 	}
-	return s.decorate(l), nil
+	return s.Decorate(l), nil
 }
 
 // Update applies p to one of the workspace's links; every node sees the change within a second.
@@ -504,7 +504,7 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 		return nil, err
 	}
 	s.cache.Changed(ctx, l)
-	return s.decorate(l), nil
+	return s.Decorate(l), nil
 }
 
 // Delete removes one of the workspace's links; its short URL answers 404 everywhere.

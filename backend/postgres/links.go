@@ -42,6 +42,47 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 	return &l, err
 }
 
+// moderatedColumns are linkColumns of links l with the link's moderation state from
+// link_moderation lm (LEFT JOINed: a link without a row is pending). The API's reads use them;
+// the redirect path and the caches never do.
+const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
+	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
+	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at`
+
+// moderatedFrom joins a link to its moderation state.
+const moderatedFrom = ` links l LEFT JOIN link_moderation lm ON lm.link_id = l.id `
+
+func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
+	var l link.Link
+	var status int16
+	var rules []byte
+	var state, category, reason *string
+	var score *float32
+	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt,
+		&state, &score, &category, &reason, &l.Moderation.ReviewedAt}, extra...)...)
+	l.RedirectStatus = int(status)
+	if err == nil && rules != nil {
+		if err = json.Unmarshal(rules, &l.Rules); err != nil {
+			err = fmt.Errorf("link %d: rules: %w", l.ID, err)
+		}
+	}
+	if state != nil {
+		l.Moderation.State, l.Moderation.Category, l.Moderation.Reason = *state, *category, *reason
+	}
+	l.Moderation.Score = score64(score)
+	return &l, err
+}
+
+// score64 widens a REAL score to the float64 it was stored from (0.95, not 0.949999988).
+func score64(f *float32) *float64 {
+	if f == nil {
+		return nil
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(*f), 'g', -1, 32), 64)
+	return &v
+}
+
 // urlHash keys the dedupe index: a short fixed-size stand-in for URLs of up to 2 KB.
 func urlHash(u string) int64 {
 	sum := sha256.Sum256([]byte(u))
@@ -115,8 +156,8 @@ func insertError(err error) error {
 
 // Get implements link.Store.
 func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
-	l, err := scanLink(s.db.Pool.QueryRow(ctx,
-		`SELECT `+linkColumns+` FROM links WHERE workspace_id = $1 AND id = $2`, workspaceID, id))
+	l, err := scanModerated(s.db.Pool.QueryRow(ctx,
+		`SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2`, workspaceID, id))
 	if err != nil {
 		return nil, fmt.Errorf("get link: %w", notFound(err, "link"))
 	}
@@ -125,26 +166,26 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 
 // List implements link.Store.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
-	where, args := []string{"workspace_id = $1"}, []any{workspaceID}
+	where, args := []string{"l.workspace_id = $1"}, []any{workspaceID}
 	if f.Before > 0 {
 		args = append(args, f.Before)
-		where = append(where, "id < $"+strconv.Itoa(len(args)))
+		where = append(where, "l.id < $"+strconv.Itoa(len(args)))
 	}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		args = append(args, "%"+escapeLike(q)+"%")
 		p := "$" + strconv.Itoa(len(args))
-		where = append(where, "(url ILIKE "+p+" OR key ILIKE "+p+" OR title ILIKE "+p+")")
+		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
 	}
 	args = append(args, f.Limit+1)
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+linkColumns+` FROM links WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY l.id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
 	}
 	defer rows.Close()
 	var links []*link.Link
 	for rows.Next() {
-		l, err := scanLink(rows)
+		l, err := scanModerated(rows)
 		if err != nil {
 			return nil, false, fmt.Errorf("list links: %w", err)
 		}
@@ -166,10 +207,11 @@ func escapeLike(s string) string {
 
 // FindByURL implements link.Store.
 func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string) (*link.Link, error) {
-	l, err := scanLink(s.db.Pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM links
-		WHERE workspace_id = $1 AND url_hash = $2 AND url = $3
-		  AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
-		ORDER BY id DESC LIMIT 1`,
+	// The link found is answered instead of a new one: with its moderation state.
+	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+		WHERE l.workspace_id = $1 AND l.url_hash = $2 AND l.url = $3
+		  AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())
+		ORDER BY l.id DESC LIMIT 1`,
 		workspaceID, urlHash(url), url))
 	if err != nil {
 		return nil, fmt.Errorf("find link by url: %w", notFound(err, "link"))
@@ -179,8 +221,8 @@ func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string
 
 // FindByKey implements link.Store.
 func (s *LinkStore) FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*link.Link, error) {
-	l, err := scanLink(s.db.Pool.QueryRow(ctx, `SELECT `+linkColumns+` FROM links
-		WHERE workspace_id = $1 AND domain_id = $2 AND key = $3`, workspaceID, domainID, key))
+	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+		WHERE l.workspace_id = $1 AND l.domain_id = $2 AND l.key = $3`, workspaceID, domainID, key))
 	if err != nil {
 		return nil, fmt.Errorf("find link by key: %w", notFound(err, "link"))
 	}
@@ -222,8 +264,9 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		args = append(args, p.Status.Value)
 		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
-	l, err := scanLink(s.db.Pool.QueryRow(ctx, `UPDATE links SET `+strings.Join(sets, ", ")+`
-		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns, args...))
+	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+`
+		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)
+		SELECT `+moderatedColumns+` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`, args...))
 	if err != nil {
 		return nil, fmt.Errorf("update link: %w", notFound(err, "link"))
 	}

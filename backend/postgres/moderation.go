@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
@@ -199,6 +201,366 @@ func (s *Moderation) Failed(ctx context.Context, j moderation.Job, reason string
 		return 0, fmt.Errorf("count a failed review: %w", err)
 	}
 	return n, nil
+}
+
+var _ moderation.DeskStore = (*Moderation)(nil)
+
+// Queue implements moderation.DeskStore. Reviewed states are read along the index
+// link_moderation_state (state, updated_at DESC, link_id), pending links from moderation_due;
+// links deleted since are left out.
+func (s *Moderation) Queue(ctx context.Context, st moderation.State, after moderation.QueueCursor, limit int) ([]moderation.QueueItem, error) {
+	if st == moderation.Pending {
+		return s.pendingQueue(ctx, after, limit)
+	}
+	where, args := "", []any{string(st), limit + 1}
+	if after.LinkID > 0 {
+		where = `AND lm.updated_at <= $3 AND (lm.updated_at < $3 OR lm.link_id > $4)`
+		args = append(args, after.At, after.LinkID)
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT `+moderatedColumns+`, lm.updated_at,
+			r.id, r.score, r.category, r.reason, r.scorer, r.model, r.created_at
+		FROM link_moderation lm JOIN links l ON l.id = lm.link_id
+		LEFT JOIN LATERAL (SELECT id, score, category, reason, scorer, model, created_at FROM link_reviews
+			WHERE link_id = lm.link_id ORDER BY id DESC LIMIT 1) r ON true
+		WHERE lm.state = $1 `+where+`
+		ORDER BY lm.updated_at DESC, lm.link_id LIMIT $2`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the moderation queue: %w", err)
+	}
+	items, err := collect(rows, func(r pgx.Rows) (moderation.QueueItem, error) {
+		var it moderation.QueueItem
+		var id *int64
+		var score *float32
+		var category, reason, scorer, model *string
+		var at *time.Time
+		l, err := scanModerated(r, &it.Place.At, &id, &score, &category, &reason, &scorer, &model, &at)
+		it.Link, it.Place.LinkID = l, l.ID
+		if err == nil && id != nil {
+			it.Review = &moderation.ReviewSummary{ID: *id, Score: *score64(score), Category: *category,
+				Reason: *reason, Scorer: *scorer, Model: *model, CreatedAt: *at}
+		}
+		return it, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the moderation queue: %w", err)
+	}
+	return items, nil
+}
+
+// pendingQueue lists the links due for a review that have never had one, the latest due first.
+func (s *Moderation) pendingQueue(ctx context.Context, after moderation.QueueCursor, limit int) ([]moderation.QueueItem, error) {
+	where, args := "", []any{limit + 1}
+	if after.LinkID > 0 {
+		where = `AND (m.due_at, m.link_id) < ($2, $3)`
+		args = append(args, after.At, after.LinkID)
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT `+moderatedColumns+`, m.due_at
+		FROM moderation_due m JOIN links l ON l.id = m.link_id
+		LEFT JOIN link_moderation lm ON lm.link_id = m.link_id
+		WHERE (lm.link_id IS NULL OR lm.state = 'pending') `+where+`
+		ORDER BY m.due_at DESC, m.link_id DESC LIMIT $1`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the pending links: %w", err)
+	}
+	items, err := collect(rows, func(r pgx.Rows) (moderation.QueueItem, error) {
+		var it moderation.QueueItem
+		l, err := scanModerated(r, &it.Place.At)
+		it.Link, it.Place.LinkID = l, l.ID
+		return it, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the pending links: %w", err)
+	}
+	return items, nil
+}
+
+// File implements moderation.DeskStore.
+func (s *Moderation) File(ctx context.Context, linkID int64) (*moderation.LinkFile, error) {
+	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))
+	if err != nil {
+		return nil, fmt.Errorf("read a link's moderation: %w", notFound(err, "link"))
+	}
+	f := &moderation.LinkFile{Link: l}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT id, url, trigger, score, category, reason, scorer, model, notes, duration_ms, created_at
+		FROM link_reviews WHERE link_id = $1 ORDER BY id DESC LIMIT $2`, linkID, moderation.MaxFileReviews)
+	if err != nil {
+		return nil, fmt.Errorf("read a link's reviews: %w", err)
+	}
+	f.Reviews, err = collect(rows, func(r pgx.Rows) (moderation.ReviewRecord, error) {
+		var v moderation.ReviewRecord
+		var score float32
+		var ms int64
+		err := r.Scan(&v.ID, &v.URL, &v.Trigger, &score, &v.Category, &v.Reason, &v.Scorer, &v.Model, &v.Notes, &ms, &v.CreatedAt)
+		v.Score, v.Duration = *score64(&score), time.Duration(ms)*time.Millisecond
+		return v, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read a link's reviews: %w", err)
+	}
+	if err := s.readCaptures(ctx, f.Reviews); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.Pool.Query(ctx, `SELECT `+decisionColumns+` FROM`+decisionsFrom+`
+		WHERE d.link_id = $1 ORDER BY d.id DESC LIMIT 100`, linkID)
+	if err != nil {
+		return nil, fmt.Errorf("read a link's decisions: %w", err)
+	}
+	if f.Decisions, err = collect(rows, func(r pgx.Rows) (moderation.Decision, error) { return scanDecision(r) }); err != nil {
+		return nil, fmt.Errorf("read a link's decisions: %w", err)
+	}
+	a, err := scanAppeal(s.db.Pool.QueryRow(ctx, `SELECT `+appealColumns+` FROM moderation_appeals WHERE link_id = $1`, linkID))
+	switch {
+	case err == nil:
+		f.Appeal = a
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, fmt.Errorf("read a link's appeal: %w", err)
+	}
+	return f, nil
+}
+
+// readCaptures fills in the captures of reviews, in the order of moderation.Profiles.
+func (s *Moderation) readCaptures(ctx context.Context, reviews []moderation.ReviewRecord) error {
+	if len(reviews) == 0 {
+		return nil
+	}
+	ids, at := make([]int64, len(reviews)), make(map[int64]int, len(reviews))
+	for i, r := range reviews {
+		ids[i], at[r.ID] = r.ID, i
+	}
+	profiles := make([]string, len(moderation.Profiles))
+	for i, p := range moderation.Profiles {
+		profiles[i] = string(p)
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT review_id, profile, url, final_url, redirects, status, title, description, forms, error,
+			duration_ms, screenshot IS NOT NULL
+		FROM review_captures WHERE review_id = ANY($1)
+		ORDER BY review_id, array_position($2::text[], profile)`, ids, profiles)
+	if err != nil {
+		return fmt.Errorf("read a link's captures: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, ms int64
+		var c moderation.CaptureRecord
+		if err := rows.Scan(&id, &c.Profile, &c.URL, &c.FinalURL, &c.Redirects, &c.Status, &c.Title, &c.Description,
+			&c.Forms, &c.Error, &ms, &c.HasScreenshot); err != nil {
+			return fmt.Errorf("read a link's captures: %w", err)
+		}
+		c.Duration = time.Duration(ms) * time.Millisecond
+		r := &reviews[at[id]]
+		r.Captures = append(r.Captures, c)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read a link's captures: %w", err)
+	}
+	return nil
+}
+
+// Screenshot implements moderation.DeskStore.
+func (s *Moderation) Screenshot(ctx context.Context, reviewID int64, p moderation.Profile) ([]byte, error) {
+	var png []byte
+	err := s.db.Pool.QueryRow(ctx, `SELECT screenshot FROM review_captures WHERE review_id = $1 AND profile = $2`,
+		reviewID, string(p)).Scan(&png)
+	if err == nil && png == nil {
+		err = pgx.ErrNoRows
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read a screenshot: %w", notFound(err, "screenshot"))
+	}
+	return png, nil
+}
+
+// Decide implements moderation.DeskStore. A moderator's note, when there is one, becomes the
+// reason the owner is shown; the score and category stay those of the last review.
+func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, note string) (*moderation.Decided, error) {
+	state, ok := a.State()
+	if !ok {
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban")
+	}
+	out := &moderation.Decided{}
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		// The link locked, as Record locks it: a decision and a review never interleave.
+		var ws int64
+		var url, status string
+		err := tx.QueryRow(ctx, `SELECT workspace_id, url, status FROM links WHERE id = $1 FOR UPDATE`, linkID).Scan(&ws, &url, &status)
+		if err != nil {
+			return notFound(err, "link")
+		}
+		var reviewID *int64
+		if err := tx.QueryRow(ctx, `SELECT max(id) FROM link_reviews WHERE link_id = $1`, linkID).Scan(&reviewID); err != nil {
+			return err
+		}
+		// The destination approved is the one last reviewed (Record lets an approval stand for
+		// it); a link never reviewed has its destination now approved.
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, reason, reviewed_url, reviewed_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, now(), now())
+			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state,
+				reason = CASE WHEN EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
+				reviewed_url = CASE WHEN lm.reviewed_url <> '' THEN lm.reviewed_url ELSE EXCLUDED.reviewed_url END,
+				reviewed_at = now(), updated_at = now()`,
+			linkID, ws, string(state), note, url); err != nil {
+			return err
+		}
+		next := status
+		switch {
+		case state == moderation.Banned:
+			next = link.StatusBanned
+		case status == link.StatusBanned:
+			next = link.StatusActive
+		}
+		if next != status {
+			// The change feed's trigger takes the new status to every node's cache within a second.
+			if _, err := tx.Exec(ctx, `UPDATE links SET status = $2,
+				updated_at = greatest(now(), updated_at + interval '1 microsecond') WHERE id = $1`, linkID, next); err != nil {
+				return err
+			}
+			out.StatusChanged = true
+		}
+		if state == moderation.Banned {
+			// A review still due would record a state beside the ban that contradicts it; a
+			// moderator who wants one asks for it.
+			if _, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = $1`, linkID); err != nil {
+				return err
+			}
+		}
+		out.Decision, err = scanDecision(tx.QueryRow(ctx, `
+			WITH d AS (INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, review_id)
+				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *)
+			SELECT `+decisionColumns+` FROM d LEFT JOIN users u ON u.id = d.actor_id`,
+			linkID, ws, actorID, string(a), string(state), note, reviewID))
+		if err != nil {
+			return err
+		}
+		resolution := string(a)
+		if note != "" {
+			resolution += ": " + note
+		}
+		if _, err := tx.Exec(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2
+			WHERE link_id = $1 AND resolved_at IS NULL`, linkID, resolution); err != nil {
+			return err
+		}
+		out.Link, err = scanModerated(tx.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decide on link %d: %w", linkID, err)
+	}
+	return out, nil
+}
+
+// RequestReview implements moderation.DeskStore. A review due later (after failed attempts) is
+// due now, with its attempts counted afresh.
+func (s *Moderation) RequestReview(ctx context.Context, linkID int64) (time.Time, error) {
+	var at time.Time
+	err := s.db.Pool.QueryRow(ctx, `
+		INSERT INTO moderation_due AS m (link_id, due_at, reason)
+		SELECT id, now(), 'requested' FROM links WHERE id = $1
+		ON CONFLICT (link_id) DO UPDATE SET reason = 'requested', seq = m.seq + 1,
+			due_at = least(m.due_at, EXCLUDED.due_at), attempts = 0, last_error = ''
+		RETURNING due_at`, linkID).Scan(&at)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("request a review: %w", notFound(err, "link"))
+	}
+	return at, nil
+}
+
+// Appeal implements moderation.DeskStore.
+func (s *Moderation) Appeal(ctx context.Context, workspaceID, linkID, userID int64, message string) (*moderation.Appeal, error) {
+	var a *moderation.Appeal
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		// Shared lock: a decision being made on the link finishes first.
+		var state *string
+		err := tx.QueryRow(ctx, `SELECT lm.state FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2
+			FOR SHARE OF l`, workspaceID, linkID).Scan(&state)
+		if err != nil {
+			return notFound(err, "link")
+		}
+		if state == nil || (*state != string(moderation.Flagged) && *state != string(moderation.Banned)) {
+			now := string(moderation.Pending)
+			if state != nil {
+				now = *state
+			}
+			return apperr.Errorf(apperr.Conflict, "only a flagged or banned link can be appealed; this link is %s", now)
+		}
+		var user *int64
+		if userID > 0 {
+			user = &userID
+		}
+		a, err = scanAppeal(tx.QueryRow(ctx, `
+			INSERT INTO moderation_appeals (link_id, workspace_id, user_id, message) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (link_id) DO NOTHING RETURNING `+appealColumns, linkID, workspaceID, user, message))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return apperr.Errorf(apperr.Conflict, "this link was appealed already: a link may be appealed once")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("appeal: %w", err)
+	}
+	return a, nil
+}
+
+// AppealOf implements moderation.DeskStore.
+func (s *Moderation) AppealOf(ctx context.Context, workspaceID, linkID int64) (*moderation.Appeal, error) {
+	a, err := scanAppeal(s.db.Pool.QueryRow(ctx, `SELECT `+appealColumns+` FROM moderation_appeals
+		WHERE workspace_id = $1 AND link_id = $2`, workspaceID, linkID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read an appeal: %w", err)
+	}
+	return a, nil
+}
+
+// Audit implements moderation.DeskStore.
+func (s *Moderation) Audit(ctx context.Context, before int64, limit int) ([]moderation.Decision, error) {
+	where, args := "", []any{limit}
+	if before > 0 {
+		where, args = "WHERE d.id < $2", append(args, before)
+	}
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+decisionColumns+` FROM`+decisionsFrom+where+`
+		ORDER BY d.id DESC LIMIT $1`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the audit log: %w", err)
+	}
+	ds, err := collect(rows, func(r pgx.Rows) (moderation.Decision, error) { return scanDecision(r) })
+	if err != nil {
+		return nil, fmt.Errorf("read the audit log: %w", err)
+	}
+	return ds, nil
+}
+
+const decisionColumns = `d.id, d.link_id, d.workspace_id, d.action, d.state, d.note, d.actor_id, u.email,
+	d.review_id, d.created_at`
+
+// decisionsFrom joins decisions to their actors.
+const decisionsFrom = ` moderation_decisions d LEFT JOIN users u ON u.id = d.actor_id `
+
+func scanDecision(r pgx.Row) (moderation.Decision, error) {
+	var d moderation.Decision
+	var actor *int64
+	var email *string
+	err := r.Scan(&d.ID, &d.LinkID, &d.WorkspaceID, &d.Action, &d.State, &d.Note, &actor, &email, &d.ReviewID, &d.CreatedAt)
+	if actor != nil && email != nil {
+		d.Actor = &moderation.Actor{ID: *actor, Email: *email}
+	}
+	return d, err
+}
+
+const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution`
+
+func scanAppeal(r pgx.Row) (*moderation.Appeal, error) {
+	var a moderation.Appeal
+	if err := r.Scan(&a.LinkID, &a.WorkspaceID, &a.UserID, &a.Message, &a.CreatedAt, &a.ResolvedAt, &a.Resolution); err != nil {
+		return nil, err
+	}
+	return &a, nil
 }
 
 func nonNil(s []string) []string {

@@ -1,0 +1,299 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// The moderation as people use it (SPEC §13.4): moderators' queue, a link's file, screenshots,
+// decisions and requested reviews under /moderation; owners' appeals; the operators' audit log.
+
+type reviewSummaryAnswer struct {
+	ID        int64     `json:"id"`
+	Score     float64   `json:"score"`
+	Category  string    `json:"category"`
+	Reason    string    `json:"reason"`
+	Scorer    string    `json:"scorer"`
+	Model     string    `json:"model"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func answerReviewSummary(r *moderation.ReviewSummary) *reviewSummaryAnswer {
+	if r == nil {
+		return nil
+	}
+	return &reviewSummaryAnswer{ID: r.ID, Score: r.Score, Category: r.Category, Reason: r.Reason,
+		Scorer: r.Scorer, Model: r.Model, CreatedAt: r.CreatedAt}
+}
+
+type queueItemAnswer struct {
+	Link   *linkAnswer          `json:"link"`
+	Review *reviewSummaryAnswer `json:"review"`
+}
+
+type reviewAnswer struct {
+	reviewSummaryAnswer
+	URL        string          `json:"url"`
+	Trigger    string          `json:"trigger"`
+	Notes      []string        `json:"notes"`
+	Captures   []captureAnswer `json:"captures"`
+	DurationMS int64           `json:"duration_ms"`
+}
+
+type captureAnswer struct {
+	Profile     string            `json:"profile"`
+	URL         string            `json:"url"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	FinalURL    string            `json:"final_url"`
+	Redirects   []string          `json:"redirects"`
+	Status      int               `json:"status"`
+	Forms       []moderation.Form `json:"forms"`
+	Error       string            `json:"error"`
+	DurationMS  int64             `json:"duration_ms"`
+	// ScreenshotURL serves the screenshot to moderators; null when none was taken.
+	ScreenshotURL *string `json:"screenshot_url"`
+}
+
+type actorAnswer struct {
+	ID    int64  `json:"id"`
+	Email string `json:"email"`
+}
+
+type decisionAnswer struct {
+	ID          int64        `json:"id"`
+	LinkID      int64        `json:"link_id"`
+	WorkspaceID int64        `json:"workspace_id"`
+	Action      string       `json:"action"`
+	State       string       `json:"state"`
+	Note        string       `json:"note"`
+	Actor       *actorAnswer `json:"actor"`
+	ReviewID    *int64       `json:"review_id"`
+	CreatedAt   time.Time    `json:"created_at"`
+}
+
+type appealAnswer struct {
+	LinkID      int64      `json:"link_id"`
+	WorkspaceID int64      `json:"workspace_id"`
+	UserID      *int64     `json:"user_id"`
+	Message     string     `json:"message"`
+	CreatedAt   time.Time  `json:"created_at"`
+	ResolvedAt  *time.Time `json:"resolved_at"`
+	Resolution  string     `json:"resolution"`
+}
+
+func answerReview(r moderation.ReviewRecord) reviewAnswer {
+	out := reviewAnswer{reviewSummaryAnswer: *answerReviewSummary(&r.ReviewSummary), URL: r.URL, Trigger: r.Trigger,
+		Notes: orEmpty(r.Notes), Captures: make([]captureAnswer, len(r.Captures)), DurationMS: r.Duration.Milliseconds()}
+	for i, c := range r.Captures {
+		a := captureAnswer{Profile: string(c.Profile), URL: c.URL, Title: c.Title, Description: c.Description,
+			FinalURL: c.FinalURL, Redirects: orEmpty(c.Redirects), Status: c.Status, Forms: c.Forms, Error: c.Error,
+			DurationMS: c.Duration.Milliseconds()}
+		if a.Forms == nil {
+			a.Forms = []moderation.Form{}
+		}
+		for j := range a.Forms {
+			a.Forms[j].Fields = orEmpty(a.Forms[j].Fields)
+		}
+		if c.HasScreenshot {
+			u := fmt.Sprintf("/api/v1/moderation/reviews/%d/screenshots/%s", r.ID, c.Profile)
+			a.ScreenshotURL = &u
+		}
+		out.Captures[i] = a
+	}
+	return out
+}
+
+func answerDecision(d moderation.Decision) decisionAnswer {
+	out := decisionAnswer{ID: d.ID, LinkID: d.LinkID, WorkspaceID: d.WorkspaceID, Action: d.Action, State: string(d.State),
+		Note: d.Note, ReviewID: d.ReviewID, CreatedAt: d.CreatedAt}
+	if d.Actor != nil {
+		out.Actor = &actorAnswer{ID: d.Actor.ID, Email: d.Actor.Email}
+	}
+	return out
+}
+
+func answerDecisions(ds []moderation.Decision) []decisionAnswer {
+	out := make([]decisionAnswer, len(ds))
+	for i, d := range ds {
+		out[i] = answerDecision(d)
+	}
+	return out
+}
+
+func answerAppeal(a *moderation.Appeal) *appealAnswer {
+	if a == nil {
+		return nil
+	}
+	return &appealAnswer{LinkID: a.LinkID, WorkspaceID: a.WorkspaceID, UserID: a.UserID, Message: a.Message,
+		CreatedAt: a.CreatedAt, ResolvedAt: a.ResolvedAt, Resolution: a.Resolution}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// answerAnyLink answers a link of any workspace, as moderators see it.
+func (s *Server) answerAnyLink(l *link.Link) *linkAnswer { return answerLink(s.links.Decorate(l)) }
+
+// moderationQueue lists the links in a state: ?state=flagged (default), banned, passed or pending.
+func (s *Server) moderationQueue(c *gin.Context) {
+	limit, err := intQuery(c, "limit", 50)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	after, err := moderation.ParseQueueCursor(c.Query("cursor"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	items, next, err := s.moderation.Queue(c.Request.Context(), c.Query("state"), after, limit)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := make([]queueItemAnswer, len(items))
+	for i, it := range items {
+		out[i] = queueItemAnswer{Link: s.answerAnyLink(it.Link), Review: answerReviewSummary(it.Review)}
+	}
+	cur := ""
+	if next != nil {
+		cur = next.String()
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"items": out, "next_cursor": cur})
+}
+
+// moderationLink answers a link's file: the link, its latest reviews with their captures,
+// every decision on it and its appeal.
+func (s *Server) moderationLink(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	f, err := s.moderation.File(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	reviews := make([]reviewAnswer, len(f.Reviews))
+	for i, r := range f.Reviews {
+		reviews[i] = answerReview(r)
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(f.Link), "reviews": reviews,
+		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal)})
+}
+
+// reviewScreenshot serves the PNG a visitor profile saw in a review.
+func (s *Server) reviewScreenshot(c *gin.Context) {
+	id, err := int64Param(c, "id", "review")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	png, err := s.moderation.Screenshot(c.Request.Context(), id, c.Param("profile"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	// A review's screenshot never changes; private because it needs credentials.
+	c.Header("Cache-Control", "private, max-age=86400, immutable")
+	c.Data(http.StatusOK, "image/png", png)
+}
+
+type decisionRequest struct {
+	Action string `json:"action"`
+	Note   string `json:"note"`
+}
+
+// decide applies a moderator's approve, ban or unban.
+func (s *Server) decide(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	var in decisionRequest
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action, in.Note)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(out.Link), "decision": answerDecision(out.Decision)})
+}
+
+// requestReview has a link reviewed again.
+func (s *Server) requestReview(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	at, err := s.moderation.RequestReview(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, gin.H{"link_id": id, "due_at": at})
+}
+
+type appealRequest struct {
+	Message string `json:"message"`
+}
+
+// appeal records the owner's appeal of a flagged or banned link. The link is looked up before
+// the body is read: another workspace's link is not found, whatever was sent.
+func (s *Server) appeal(c *gin.Context) {
+	id, err := int64Param(c, "id", "link")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if _, err := s.links.Get(c.Request.Context(), workspaceID(c), id); err != nil {
+		s.fail(c, err)
+		return
+	}
+	var in appealRequest
+	if err := s.decode(c, &in); err != nil {
+		s.fail(c, err)
+		return
+	}
+	a, err := s.moderation.Appeal(c.Request.Context(), workspaceID(c), id, userID(c), in.Message)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, answerAppeal(a))
+}
+
+// adminAudit lists every moderation decision, newest first.
+func (s *Server) adminAudit(c *gin.Context) {
+	before, limit, err := page(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ds, next, err := s.moderation.Audit(c.Request.Context(), before, limit)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.JSON(http.StatusOK, gin.H{"items": answerDecisions(ds), "next_cursor": cursor(next)})
+}

@@ -1,0 +1,342 @@
+package moderation
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+// Action is what a moderator decides about a link (SPEC §13.4).
+type Action string
+
+// A moderator approves a link (it passes, and works again if it was banned), bans it, or
+// lifts its ban.
+const (
+	Approve Action = "approve"
+	Ban     Action = "ban"
+	Unban   Action = "unban"
+)
+
+// Actions are the moderators' actions, in the order the API lists them.
+var Actions = []Action{Approve, Ban, Unban}
+
+// State is the state the action leaves the link in; ok is false for an unknown action.
+func (a Action) State() (s State, ok bool) {
+	switch a {
+	case Approve, Unban:
+		return Passed, true
+	case Ban:
+		return Banned, true
+	}
+	return "", false
+}
+
+// The automatic decisions' actions, as the audit log names them beside the moderators'.
+const (
+	ActionPass = "pass"
+	ActionFlag = "flag"
+)
+
+// ReviewSummary is the gist of a review: what the scorer said.
+type ReviewSummary struct {
+	ID        int64
+	Score     float64
+	Category  string
+	Reason    string
+	Scorer    string // "model" or "heuristic"
+	Model     string
+	CreatedAt time.Time
+}
+
+// ReviewRecord is a stored review as moderators read it.
+type ReviewRecord struct {
+	ReviewSummary
+	// URL is the destination reviewed; Trigger why ("created", "visits", "target_changed",
+	// "requested").
+	URL, Trigger string
+	Notes        []string
+	Captures     []CaptureRecord
+	Duration     time.Duration
+}
+
+// CaptureRecord is a stored capture; its screenshot is read on its own (Desk.Screenshot).
+type CaptureRecord struct {
+	Capture // without Text and Screenshot
+	// HasScreenshot says a screenshot was stored.
+	HasScreenshot bool
+}
+
+// Actor is the person who made a decision.
+type Actor struct {
+	ID    int64
+	Email string
+}
+
+// Decision is one entry of the audit log: a decision on a link, the worker's or a moderator's.
+type Decision struct {
+	ID, LinkID, WorkspaceID int64
+	// Action is ActionPass, ActionFlag or "ban" (the worker's), or an Action (a moderator's).
+	Action string
+	State  State
+	Note   string
+	// Actor is nil for the worker's decisions and for those of an account deleted since.
+	Actor *Actor
+	// ReviewID is the review decided on: the worker's, or the latest a moderator saw; nil when
+	// there was none.
+	ReviewID  *int64
+	CreatedAt time.Time
+}
+
+// Appeal is an owner's request that moderators look again at a flagged or banned link: one
+// per link, resolved by the next decision.
+type Appeal struct {
+	LinkID, WorkspaceID int64
+	UserID              *int64 // nil when an API key appealed, or the account is gone
+	Message             string
+	CreatedAt           time.Time
+	ResolvedAt          *time.Time
+	// Resolution is the deciding action and its note ("unban: the page is harmless").
+	Resolution string
+}
+
+// MaxAppeal bounds an appeal's message, and MaxNote a decision's note, in characters.
+const (
+	MaxAppeal = 2000
+	MaxNote   = 2000
+)
+
+// QueueItem is a link waiting in the moderators' queue, with its latest review (nil when it
+// has none).
+type QueueItem struct {
+	Link   *link.Link
+	Review *ReviewSummary
+	// Place is the item's place in the queue: the next page starts after it.
+	Place QueueCursor
+}
+
+// QueueCursor is the place of a queue item: when the link entered its state (or fell due, for
+// pending links) and its ID. A page continues after the cursor of its last item.
+type QueueCursor struct {
+	At     time.Time
+	LinkID int64
+}
+
+// String encodes the cursor for clients, who treat it as opaque.
+func (c QueueCursor) String() string {
+	return strconv.FormatInt(c.At.UnixMicro(), 36) + "." + strconv.FormatInt(c.LinkID, 36)
+}
+
+// ParseQueueCursor decodes a cursor made by String; "" is the first page (a zero cursor).
+func ParseQueueCursor(s string) (QueueCursor, error) {
+	if s == "" {
+		return QueueCursor{}, nil
+	}
+	at, id, ok := strings.Cut(s, ".")
+	us, err1 := strconv.ParseInt(at, 36, 64)
+	n, err2 := strconv.ParseInt(id, 36, 64)
+	if !ok || err1 != nil || err2 != nil || n <= 0 || us <= 0 {
+		return QueueCursor{}, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s)
+	}
+	return QueueCursor{At: time.UnixMicro(us), LinkID: n}, nil
+}
+
+// LinkFile is everything moderators see of a link: the link with its state, its latest
+// reviews (newest first), every decision on it (newest first) and its appeal.
+type LinkFile struct {
+	Link      *link.Link
+	Reviews   []ReviewRecord
+	Decisions []Decision
+	Appeal    *Appeal
+}
+
+// MaxFileReviews is how many reviews a LinkFile holds.
+const MaxFileReviews = 20
+
+// Decided is what a moderator's decision did.
+type Decided struct {
+	// Link is the link afterwards, with its moderation state.
+	Link     *link.Link
+	Decision Decision
+	// StatusChanged says the link was banned or its ban lifted.
+	StatusChanged bool
+}
+
+// DeskStore keeps what moderators read and decide (package postgres). Reads by link ID span
+// every workspace: moderators review them all; owners' calls name their workspace.
+type DeskStore interface {
+	// Queue lists up to limit+1 links in state s after the cursor: for flagged, passed and
+	// banned, those whose state changed last first; for pending, links due for a review that
+	// have none, the latest due first.
+	Queue(ctx context.Context, s State, after QueueCursor, limit int) ([]QueueItem, error)
+	// File returns the link's file; not_found when there is no such link.
+	File(ctx context.Context, linkID int64) (*LinkFile, error)
+	// Screenshot returns a capture's PNG; not_found when there is none.
+	Screenshot(ctx context.Context, reviewID int64, p Profile) ([]byte, error)
+	// Decide applies a moderator's action to the link in one transaction: its state, its
+	// status (which every node's cache follows), the decision in the audit log, and its open
+	// appeal resolved. Returns not_found when there is no such link.
+	Decide(ctx context.Context, linkID, actorID int64, a Action, note string) (*Decided, error)
+	// RequestReview makes the link due for a review now (reason "requested") and returns when
+	// it is due; not_found when there is no such link.
+	RequestReview(ctx context.Context, linkID int64) (time.Time, error)
+	// Appeal records the owner's appeal of one of the workspace's links: not_found when the
+	// link is not in the workspace, conflict when it is neither flagged nor banned or was
+	// appealed before.
+	Appeal(ctx context.Context, workspaceID, linkID, userID int64, message string) (*Appeal, error)
+	// AppealOf returns the link's appeal, nil when there is none.
+	AppealOf(ctx context.Context, workspaceID, linkID int64) (*Appeal, error)
+	// Audit lists up to limit decisions with IDs below before (0: the newest), newest first.
+	Audit(ctx context.Context, before int64, limit int) ([]Decision, error)
+}
+
+// Desk is what people do with the moderation: moderators read the queue and a link's file and
+// decide; owners appeal; operators read the audit log.
+type Desk struct {
+	store   DeskStore
+	queue   *Queue
+	log     *slog.Logger
+	changed func(context.Context, *link.Link)
+}
+
+// NewDesk returns the desk on store; requested reviews are queued in queue.
+func NewDesk(store DeskStore, queue *Queue, log *slog.Logger) *Desk {
+	return &Desk{store: store, queue: queue, log: log}
+}
+
+// OnStatusChanged tells fn of every link a decision banned or unbanned, for the caches (the
+// change feed brings every node along within a second anyway).
+func (d *Desk) OnStatusChanged(fn func(context.Context, *link.Link)) { d.changed = fn }
+
+// MaxPage is the largest page of the queue and of the audit log.
+const MaxPage = 100
+
+func checkLimit(limit int) error {
+	if limit < 1 || limit > MaxPage {
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	return nil
+}
+
+// Queue returns a page of the links in state (flagged when ""), and the cursor of the next
+// page (nil when there is none).
+func (d *Desk) Queue(ctx context.Context, state string, after QueueCursor, limit int) ([]QueueItem, *QueueCursor, error) {
+	if err := checkLimit(limit); err != nil {
+		return nil, nil, err
+	}
+	s := State(state)
+	switch s {
+	case "":
+		s = Flagged
+	case Pending, Passed, Flagged, Banned:
+	default:
+		return nil, nil, apperr.Errorf(apperr.Invalid, "state must be pending, passed, flagged or banned")
+	}
+	items, err := d.store.Queue(ctx, s, after, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(items) > limit {
+		return items[:limit], &items[limit-1].Place, nil
+	}
+	return items, nil, nil
+}
+
+// File returns everything moderators see of a link.
+func (d *Desk) File(ctx context.Context, linkID int64) (*LinkFile, error) {
+	return d.store.File(ctx, linkID)
+}
+
+// Screenshot returns the PNG a visitor profile saw in a review.
+func (d *Desk) Screenshot(ctx context.Context, reviewID int64, profile string) ([]byte, error) {
+	for _, p := range Profiles {
+		if string(p) == profile {
+			return d.store.Screenshot(ctx, reviewID, p)
+		}
+	}
+	return nil, apperr.Errorf(apperr.NotFound, "screenshot not found")
+}
+
+// Decide applies a moderator's action with a note.
+func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action, note string) (*Decided, error) {
+	a := Action(action)
+	if _, ok := a.State(); !ok {
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban")
+	}
+	if err := checkText("note", note, 0, MaxNote); err != nil {
+		return nil, err
+	}
+	out, err := d.store.Decide(ctx, linkID, actorID, a, strings.TrimSpace(note))
+	if err != nil {
+		return nil, err
+	}
+	if out.StatusChanged && d.changed != nil {
+		d.changed(ctx, out.Link)
+	}
+	return out, nil
+}
+
+// RequestReview has the link reviewed again as soon as a worker is free. The review is
+// recorded as due in PostgreSQL first; a Redis that does not take it only delays it until the
+// workers rebuild their queue from PostgreSQL.
+func (d *Desk) RequestReview(ctx context.Context, linkID int64) (time.Time, error) {
+	at, err := d.store.RequestReview(ctx, linkID)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if d.queue != nil {
+		if err := d.queue.Enqueue(ctx, at, linkID); err != nil {
+			d.log.Warn("requested review not queued in redis; the workers' rebuild picks it up", "link", linkID, "err", err)
+		}
+	}
+	return at, nil
+}
+
+// Appeal records an owner's appeal of a flagged or banned link.
+func (d *Desk) Appeal(ctx context.Context, workspaceID, linkID, userID int64, message string) (*Appeal, error) {
+	message = strings.TrimSpace(message)
+	if err := checkText("message", message, 1, MaxAppeal); err != nil {
+		return nil, err
+	}
+	return d.store.Appeal(ctx, workspaceID, linkID, userID, message)
+}
+
+// AppealOf returns the link's appeal, nil when there is none.
+func (d *Desk) AppealOf(ctx context.Context, workspaceID, linkID int64) (*Appeal, error) {
+	return d.store.AppealOf(ctx, workspaceID, linkID)
+}
+
+// Audit returns a page of the audit log, newest first, and the ID the next page starts
+// before (0 when there is none).
+func (d *Desk) Audit(ctx context.Context, before int64, limit int) ([]Decision, int64, error) {
+	if err := checkLimit(limit); err != nil {
+		return nil, 0, err
+	}
+	ds, err := d.store.Audit(ctx, before, limit+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(ds) > limit {
+		ds = ds[:limit]
+		return ds, ds[limit-1].ID, nil
+	}
+	return ds, 0, nil
+}
+
+// checkText refuses text that is not between min and max characters of valid UTF-8 without
+// NUL characters.
+func checkText(field, s string, min, max int) error {
+	n := utf8.RuneCountInString(s)
+	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 || n < min || n > max {
+		if min > 0 {
+			return apperr.Errorf(apperr.Invalid, "%s must be text of %d to %d characters", field, min, max)
+		}
+		return apperr.Errorf(apperr.Invalid, "%s must be text of at most %d characters", field, max)
+	}
+	return nil
+}
