@@ -103,7 +103,11 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		}
 		v := r.Verdict
 		out.State = t.StateOf(v)
-		if out.State == moderation.Banned {
+		if status == "banned" && out.State != moderation.Banned {
+			// Only a moderator lifts a ban.
+			out.State, out.Note = moderation.Banned, "the link stays banned until a moderator lifts the ban"
+		}
+		if out.State == moderation.Banned && out.Note == "" {
 			var approved bool
 			err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM link_moderation lm
 				JOIN LATERAL (SELECT action FROM moderation_decisions d WHERE d.link_id = lm.link_id
