@@ -80,40 +80,40 @@ func IsRefused(err error) bool {
 // or https URL whose host may be connected to. It returns nil, a *RefusedError, or another
 // error when the host cannot be resolved.
 func (g *Guard) CheckDestination(ctx context.Context, raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return refused("malformed URL")
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https":
-	default:
-		return refused("scheme %q (only http and https are opened)", u.Scheme)
-	}
-	return g.checkNetworkURL(ctx, u)
+	return checkURL(ctx, raw, true, g.Resolve)
 }
 
 // CheckRequest checks a request a page makes: no network (data:, blob:, about:), or an http,
 // https, ws or wss URL whose host may be connected to.
 func (g *Guard) CheckRequest(ctx context.Context, raw string) error {
+	return checkURL(ctx, raw, false, g.Resolve)
+}
+
+// resolveFunc is Guard.Resolve or a cache in front of it.
+type resolveFunc func(ctx context.Context, host string, port int) ([]netip.AddrPort, error)
+
+// checkURL applies the scheme rules to raw (a destination when first, else a page's request)
+// and resolves its host with resolve.
+func checkURL(ctx context.Context, raw string, first bool, resolve resolveFunc) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return refused("malformed URL")
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "data", "blob", "about":
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case scheme == "http" || scheme == "https":
+	case first:
+		return refused("scheme %q (only http and https are opened)", u.Scheme)
+	case scheme == "ws" || scheme == "wss":
+	case scheme == "data" || scheme == "blob" || scheme == "about":
 		return nil
-	case "http", "https", "ws", "wss":
-		return g.checkNetworkURL(ctx, u)
 	default:
 		return refused("scheme %q", u.Scheme)
 	}
-}
-
-func (g *Guard) checkNetworkURL(ctx context.Context, u *url.URL) error {
 	if u.Host == "" {
 		return refused("no host")
 	}
-	port := defaultPort(u.Scheme)
+	port := defaultPort(scheme)
 	if p := u.Port(); p != "" {
 		n, err := parsePort(p)
 		if err != nil {
@@ -121,7 +121,7 @@ func (g *Guard) checkNetworkURL(ctx context.Context, u *url.URL) error {
 		}
 		port = n
 	}
-	_, err := g.Resolve(ctx, u.Hostname(), port)
+	_, err = resolve(ctx, u.Hostname(), port)
 	return err
 }
 
