@@ -71,11 +71,11 @@ type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 // It listens on a loopback port and asks for a password of its own, so other local programs
 // cannot use it.
 type proxy struct {
-	vet       *vetter
-	dial      dialFunc
-	onRefused func(target string, err error)
-	user      string
-	password  string
+	vet      *vetter
+	dial     dialFunc
+	onFailed func(target string, err error)
+	user     string
+	password string
 
 	ln        net.Listener
 	srv       *http.Server
@@ -87,9 +87,10 @@ type proxy struct {
 	closed  bool
 }
 
-// startProxy starts a proxy on a loopback port; onRefused hears of every connection the guard
-// refused (target is the URL, or host:port for a tunnel).
-func startProxy(vet *vetter, dial dialFunc, onRefused func(target string, err error)) (*proxy, error) {
+// startProxy starts a proxy on a loopback port; onFailed hears of every request it did not
+// complete — refused by the guard (a *RefusedError), unresolvable, unreachable — with its
+// target: the URL, or host:port for a tunnel.
+func startProxy(vet *vetter, dial dialFunc, onFailed func(target string, err error)) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("start proxy: %w", err)
@@ -97,7 +98,7 @@ func startProxy(vet *vetter, dial dialFunc, onRefused func(target string, err er
 	secret := make([]byte, 18)
 	_, _ = rand.Read(secret)
 	p := &proxy{
-		vet: vet, dial: dial, onRefused: onRefused,
+		vet: vet, dial: dial, onFailed: onFailed,
 		user: "browse", password: base64.RawURLEncoding.EncodeToString(secret),
 		ln: ln, tunnels: map[net.Conn]struct{}{},
 	}
@@ -115,11 +116,7 @@ func startProxy(vet *vetter, dial dialFunc, onRefused func(target string, err er
 		Transport:     p.transport,
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if IsRefused(err) {
-				p.refuse(w, r.URL.String(), err)
-				return
-			}
-			http.Error(w, "proxy: "+err.Error(), http.StatusBadGateway)
+			p.fail(w, r.URL.String(), err)
 		},
 	}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
@@ -157,28 +154,16 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "proxy: only absolute http:// URLs and CONNECT", http.StatusBadRequest)
 		return
 	}
-	// Checked here rather than only in dialVetted, to tell a refusal from a failure.
-	port := 80
-	if s := r.URL.Port(); s != "" {
-		port, _ = strconv.Atoi(s)
-	}
-	if _, err := p.vet.resolve(r.Context(), r.URL.Hostname(), port); err != nil {
-		if IsRefused(err) {
-			p.refuse(w, r.URL.String(), err)
-			return
-		}
-		http.Error(w, "proxy: "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	p.rp.ServeHTTP(w, r)
+	p.rp.ServeHTTP(w, r) // connecting through dialVetted
 }
 
-// refuse answers a refused request by closing the connection without a response, which the
-// browser reports as a network error (net::ERR_EMPTY_RESPONSE) rather than rendering a page
-// of the proxy's as if the destination had sent it.
-func (p *proxy) refuse(w http.ResponseWriter, target string, err error) {
-	if p.onRefused != nil {
-		p.onRefused(target, err)
+// fail answers a request the proxy could not complete (refused, unresolvable, unreachable) by
+// closing the connection without a response, which the browser reports as a network error
+// (net::ERR_EMPTY_RESPONSE) rather than rendering a page of the proxy's as if the destination
+// had sent it.
+func (p *proxy) fail(w http.ResponseWriter, target string, err error) {
+	if p.onFailed != nil && !errors.Is(err, context.Canceled) { // not when the browser gave up
+		p.onFailed(target, err)
 	}
 	if conn, _, herr := http.NewResponseController(w).Hijack(); herr == nil {
 		_ = conn.Close()
@@ -197,8 +182,8 @@ func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	}
 	upstream, err := p.dialVetted(r.Context(), "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
-		if IsRefused(err) && p.onRefused != nil {
-			p.onRefused(r.Host, err)
+		if p.onFailed != nil {
+			p.onFailed(r.Host, err)
 		}
 		// Chromium reports a CONNECT answered with an error as net::ERR_TUNNEL_CONNECTION_FAILED.
 		http.Error(w, "proxy: "+err.Error(), http.StatusForbidden)

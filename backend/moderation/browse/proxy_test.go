@@ -20,12 +20,12 @@ import (
 // proxyFixture is a proxy whose guard maps a few names to a loopback origin, with loopback
 // allowed, and counts what it dials.
 type proxyFixture struct {
-	proxy   *proxy
-	origin  *httptest.Server
-	tls     *httptest.Server
-	dials   atomic.Int32
-	mu      sync.Mutex
-	refused []string
+	proxy  *proxy
+	origin *httptest.Server
+	tls    *httptest.Server
+	dials  atomic.Int32
+	mu     sync.Mutex
+	failed []string
 }
 
 func newProxyFixture(t *testing.T) *proxyFixture {
@@ -53,7 +53,7 @@ func newProxyFixture(t *testing.T) *proxyFixture {
 	f.proxy, err = startProxy(newVetter(NewGuard(rules, dns, true)), dial, func(target string, err error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		f.refused = append(f.refused, target+" "+err.Error())
+		f.failed = append(f.failed, target+" "+err.Error())
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -104,8 +104,9 @@ func TestProxyConnectsOnlyWhereTheGuardAllows(t *testing.T) {
 	}
 	dialsBefore := f.dials.Load()
 
-	// Refused: no connection made, the browser gets a network error, the refusal is heard.
-	for _, u := range []string{"http://10.0.0.1/", "http://evil.test/", "http://metadata.example/latest/", "https://169.254.169.254/", "https://intranet.example/"} {
+	// Refused or unresolvable: no connection made, the browser gets a network error, the
+	// failure is heard.
+	for _, u := range []string{"http://10.0.0.1/", "http://evil.test/", "http://metadata.example/latest/", "https://169.254.169.254/", "https://intranet.example/", "http://nowhere.example/"} {
 		if status, body, err := get(t, c, u); err == nil {
 			t.Errorf("%s: %d %q, want a failure", u, status, body)
 		}
@@ -114,7 +115,7 @@ func TestProxyConnectsOnlyWhereTheGuardAllows(t *testing.T) {
 		t.Errorf("%d connections dialled for refused destinations", d)
 	}
 	f.mu.Lock()
-	refused := strings.Join(f.refused, "\n")
+	failed := strings.Join(f.failed, "\n")
 	f.mu.Unlock()
 	for _, want := range []string{
 		"http://10.0.0.1/ refused: private address 10.0.0.1",
@@ -122,10 +123,16 @@ func TestProxyConnectsOnlyWhereTheGuardAllows(t *testing.T) {
 		"http://metadata.example/latest/ refused: link-local address 169.254.169.254 (metadata.example)",
 		"169.254.169.254:443 refused: link-local address 169.254.169.254",
 		"intranet.example:443 refused: private address 10.1.2.3 (intranet.example)",
+		"http://nowhere.example/ resolve nowhere.example: host not found",
 	} {
-		if !strings.Contains(refused, want) {
-			t.Errorf("refusal %q not heard; heard:\n%s", want, refused)
+		if !strings.Contains(failed, want) {
+			t.Errorf("failure %q not heard; heard:\n%s", want, failed)
 		}
+	}
+
+	// An unreachable destination is a network error too, not a page of the proxy's.
+	if status, body, err := get(t, c, "http://127.0.0.1:1/"); err == nil {
+		t.Errorf("port 1: %d %q, want a failure", status, body)
 	}
 }
 
