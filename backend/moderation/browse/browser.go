@@ -149,7 +149,7 @@ func newBrowser(opts Options, dial dialFunc) (*Browser, error) {
 	err = b.launch()
 	b.mu.Unlock()
 	if err != nil {
-		_ = os.RemoveAll(downloads)
+		_ = b.Close() // the driver may have started
 		return nil, err
 	}
 	return b, nil

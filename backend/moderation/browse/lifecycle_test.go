@@ -19,6 +19,21 @@ import (
 // chromiumBrowserPIDs are the Chromium browser processes (not their renderers and helpers)
 // descended from this test binary.
 func chromiumBrowserPIDs(t *testing.T) []int {
+	return descendants(t, func(args []string) bool {
+		name := filepath.Base(args[0])
+		return (name == "chromium" || name == "chrome") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--type=") })
+	})
+}
+
+// driverPIDs are the Playwright drivers (node running cli.js) descended from this test binary.
+func driverPIDs(t *testing.T) []int {
+	return descendants(t, func(args []string) bool {
+		return len(args) > 1 && strings.HasSuffix(args[1], filepath.Join("package", "cli.js"))
+	})
+}
+
+// descendants are the processes descended from this test binary whose arguments match.
+func descendants(t *testing.T, match func(args []string) bool) []int {
 	t.Helper()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -60,26 +75,33 @@ func chromiumBrowserPIDs(t *testing.T) []int {
 		if err != nil {
 			continue
 		}
-		args := strings.Split(string(cmdline), "\x00")
-		if name := filepath.Base(args[0]); (name == "chromium" || name == "chrome") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--type=") }) {
+		if match(strings.Split(string(cmdline), "\x00")) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
 }
 
-func TestBrowserReplacesKilledChromium(t *testing.T) {
+func TestBrowserReplacesKilledChromiumAndDriver(t *testing.T) {
 	netw.handleHTML("alive.test", `<title>alive</title><p>still here</p>`)
-	before := chromiumBrowserPIDs(t)
+	before, driversBefore := chromiumBrowserPIDs(t), driverPIDs(t)
 	b := newTestBrowser(t, Options{HostRules: "MAP *.test 127.0.0.1:" + netw.port(), AllowLoopback: true, Timeout: sharedTimeout})
-	var ours []int
-	for _, pid := range chromiumBrowserPIDs(t) {
-		if !slices.Contains(before, pid) {
-			ours = append(ours, pid)
+	newOnes := func(before, now []int) []int {
+		var out []int
+		for _, pid := range now {
+			if !slices.Contains(before, pid) {
+				out = append(out, pid)
+			}
 		}
+		return out
 	}
+	ours := newOnes(before, chromiumBrowserPIDs(t))
 	if len(ours) != 1 {
 		t.Fatalf("the new browser's Chromium processes: %v (before: %v)", ours, before)
+	}
+	ourDriver := newOnes(driversBefore, driverPIDs(t))
+	if len(ourDriver) != 1 {
+		t.Fatalf("the new browser's drivers: %v (before: %v)", ourDriver, driversBefore)
 	}
 	reviewOK := func(when string) {
 		t.Helper()
@@ -113,6 +135,12 @@ func TestBrowserReplacesKilledChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	reviewOK("after a close")
+
+	// The driver killed: a new driver and a new Chromium.
+	if err := syscall.Kill(ourDriver[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	reviewOK("after the driver's death")
 
 	// Closed for good: reviews fail.
 	if err := b.Close(); err != nil {
