@@ -105,17 +105,10 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	}
 	defer px.Close()
 
-	opts := v.contextOptions(px.url(), px.user, px.password)
-	bc, err := chromium.NewContext(opts)
+	bc, err := b.newContext(chromium, v.contextOptions(px.url(), px.user, px.password))
 	if err != nil {
-		// A Chromium that crashed is noticed here first: replace it and try once more.
-		if chromium, err = b.replace(chromium, err); err == nil {
-			bc, err = chromium.NewContext(opts)
-		}
-		if err != nil {
-			c.Error = "browser: " + firstLine(err.Error())
-			return c
-		}
+		c.Error = "browser: " + firstLine(err.Error())
+		return c
 	}
 	// The hard limit: when time is up the context closes, and whatever Playwright call is
 	// waiting returns.
@@ -124,7 +117,6 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		stop()
 		_ = bc.Close()
 	}()
-
 	if err := bc.Route("**/*", func(r playwright.Route) {
 		u := r.Request().URL()
 		if err := vet.checkRequest(ctx, u); err != nil {
@@ -152,7 +144,7 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	})
 
 	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
-	chain, status, navFailed, download, refusedList := rec.result()
+	chain, status, navFailed, _, refusedList := rec.result()
 	c.Redirects, c.Status, c.Refused = chain, status, refusedList
 	if len(c.Redirects) == 0 {
 		c.Redirects = []string{destination}
@@ -163,19 +155,7 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		// was leaving), or nothing was committed: the browser ended at the chain's end.
 		c.FinalURL = c.Redirects[len(c.Redirects)-1]
 	}
-	switch {
-	case rec.topFailure() != "":
-		c.Error = rec.topFailure()
-	case download != "" || (navErr != nil && strings.Contains(navErr.Error(), "Download is starting")):
-		c.Error = "download blocked"
-		if download != "" {
-			c.Error += ": " + cut(download, 100)
-		}
-	case ctx.Err() != nil || errors.Is(navErr, playwright.ErrTimeout) || errors.Is(navErr, context.DeadlineExceeded):
-		c.Error = "timeout"
-	case navErr != nil:
-		c.Error = "navigation: " + navigationError(navErr, navFailed)
-	}
+	c.Error = navigationFailure(ctx, rec, navErr)
 
 	if committed(page.URL()) && ctx.Err() == nil {
 		if err := b.record(ctx, page, &c, deadline); err != nil && c.Error == "" {
@@ -189,6 +169,43 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		c.Error = "timeout"
 	}
 	return c
+}
+
+// newContext opens a browser context in chromium; a Chromium that crashed is noticed here
+// first, replaced, and asked once more.
+func (b *Browser) newContext(chromium playwright.Browser, opts playwright.BrowserNewContextOptions) (playwright.BrowserContext, error) {
+	bc, err := chromium.NewContext(opts)
+	if err == nil {
+		return bc, nil
+	}
+	if chromium, err = b.replace(chromium, err); err != nil {
+		return nil, err
+	}
+	return chromium.NewContext(opts)
+}
+
+// navigationFailure is a capture's Error after navigating: why the top frame did not get where
+// it was going, "" when it did.
+func navigationFailure(ctx context.Context, rec *recorder, navErr error) string {
+	_, _, navFailed, download, _ := rec.result()
+	switch {
+	case rec.topFailure() != "":
+		return rec.topFailure() // refused, unresolvable or unreachable, said by the route or proxy
+	case download != "" || (navErr != nil && strings.Contains(navErr.Error(), "Download is starting")):
+		if download != "" {
+			return "download blocked: " + cut(download, 100)
+		}
+		return "download blocked"
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "cancelled"
+	case ctx.Err() != nil || errors.Is(navErr, playwright.ErrTimeout) || errors.Is(navErr, context.DeadlineExceeded):
+		return "timeout"
+	case navErr != nil:
+		return "navigation: " + navigationError(navErr, navFailed)
+	case navFailed != "":
+		return "navigation: " + navFailed // a later navigation (meta refresh, script) failed
+	}
+	return ""
 }
 
 // committed says the page shows a document of the destination's, not the browser's own.
