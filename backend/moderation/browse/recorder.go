@@ -22,8 +22,9 @@ const (
 
 // recorder follows one page's top frame through its navigations, from the events Playwright
 // sends: the URLs it went through, the status of its document, whether it is still loading,
-// and the requests the guard refused. Its handlers run on playwright-go's single dispatching
-// goroutine, so they only record: they never call back into Playwright.
+// and the requests that were refused or could not be made. Its handlers run on
+// playwright-go's single dispatching goroutine, so they only record: they never call back
+// into Playwright.
 type recorder struct {
 	page playwright.Page
 
