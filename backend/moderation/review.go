@@ -35,6 +35,9 @@ type Capture struct {
 	Forms []Form `json:"forms,omitempty"`
 	// Screenshot is the visible part of the page as PNG; nil when none was taken.
 	Screenshot []byte `json:"-"`
+	// Refused are the requests of the page that the SSRF guard stopped, as "URL (reason)", at
+	// most 20; the page itself may be complete.
+	Refused []string `json:"refused,omitempty"`
 	// Error says why the capture is incomplete ("timeout", "refused: private address", …);
 	// "" when it is complete.
 	Error    string        `json:"error,omitempty"`
@@ -46,7 +49,9 @@ const MaxText = 4000
 
 // Form is one form of a page.
 type Form struct {
-	Action   string `json:"action"` // absolute URL the form posts to
+	// Action is the absolute URL the form posts to; "" for inputs outside any form, which a
+	// script must send.
+	Action   string `json:"action"`
 	Password bool   `json:"password"`
 	// Card says the form asks for a payment card (a card-number or CVC field).
 	Card bool `json:"card"`

@@ -1,0 +1,123 @@
+package browse
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// Bounds of what is kept of a page besides its text (moderation.MaxText).
+const (
+	maxTitle       = 500
+	maxDescription = 1000
+	maxForms       = 20
+	maxFields      = 20
+	maxFrames      = 10 // child frames whose forms are read
+)
+
+// factsScript reads, in a frame, what a capture records of it: title, description, visible
+// text (cut well above MaxText before it crosses to Go) and forms, with their actions resolved
+// against the document's base URL. Values typed into fields are never read.
+const factsScript = `(limits) => {
+  // Read through the prototypes: a page's own elements can shadow document.title, form.action
+  // and the like (DOM clobbering).
+  const get = (proto, name, obj) => Object.getOwnPropertyDescriptor(proto, name).get.call(obj);
+  const query = (sel) => Array.from(Document.prototype.querySelectorAll.call(document, sel));
+  const meta = (sel) => { const m = query(sel)[0]; return m ? (Element.prototype.getAttribute.call(m, "content") || "") : ""; };
+  const attr = (el, name) => Element.prototype.getAttribute.call(el, name) || "";
+  const baseURI = get(Node.prototype, "baseURI", document);
+  const absolute = (u) => { try { return new URL(u, baseURI).href; } catch (e) { return ""; } };
+  const skip = new Set(["hidden", "submit", "button", "reset", "image"]);
+  const cardName = /card|cvv|cvc|csc|ccv/i;
+  const cardAutocomplete = /(^|\s)cc-(number|csc)(\s|$)/i;
+  const describe = (inputs, action) => {
+    const f = { action, password: false, card: false, fields: [] };
+    for (const el of inputs) {
+      const type = (attr(el, "type") || el.localName).toLowerCase();
+      if (skip.has(type)) continue;
+      if (type === "password") f.password = true;
+      const name = attr(el, "name") || attr(el, "id");
+      if (cardAutocomplete.test(attr(el, "autocomplete")) || cardName.test(name) || cardName.test(attr(el, "placeholder"))) f.card = true;
+      if (f.fields.length < limits.fields) f.fields.push(name || type);
+    }
+    return f;
+  };
+  // Inputs go with their form, wherever they stand (form="id" included); inputs of no form
+  // (pages that post with script) make one more form, without an action.
+  const groups = new Map();
+  for (const form of query("form")) groups.set(form, []);
+  const loose = [];
+  for (const el of query("input, select, textarea")) {
+    const form = el.form;
+    if (form && groups.has(form)) groups.get(form).push(el); else loose.push(el);
+  }
+  const forms = [];
+  for (const [form, inputs] of groups) {
+    if (forms.length >= limits.forms) break;
+    forms.push(describe(inputs, absolute(attr(form, "action"))));
+  }
+  if (loose.length > 0 && forms.length < limits.forms) {
+    const f = describe(loose, "");
+    if (f.fields.length > 0) forms.push(f);
+  }
+  const body = get(Document.prototype, "body", document);
+  return {
+    title: String(get(Document.prototype, "title", document) || ""),
+    description: meta('meta[name="description" i]') || meta('meta[property="og:description" i]') || meta('meta[name="og:description" i]'),
+    text: body ? String(body.innerText || "").slice(0, limits.text) : "",
+    forms,
+  };
+}`
+
+// factsLimits are factsScript's argument.
+var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "text": 4 * moderation.MaxText}
+
+// pageFacts are what factsScript returns.
+type pageFacts struct {
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Text        string            `json:"text"`
+	Forms       []moderation.Form `json:"forms"`
+}
+
+// decodeFacts reads factsScript's answer, as playwright-go hands it over (maps and slices).
+func decodeFacts(v any) (pageFacts, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return pageFacts{}, fmt.Errorf("page facts: %w", err)
+	}
+	var f pageFacts
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return pageFacts{}, fmt.Errorf("page facts: %w", err)
+	}
+	f.Title = cut(collapse(f.Title), maxTitle)
+	f.Description = cut(collapse(f.Description), maxDescription)
+	f.Text = cut(collapse(f.Text), moderation.MaxText)
+	for i := range f.Forms {
+		if f.Forms[i].Fields == nil {
+			f.Forms[i].Fields = []string{}
+		}
+	}
+	return f, nil
+}
+
+// collapse turns every run of white space into one space and trims the ends.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cut keeps at most n characters of s.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,323 @@
+package browse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// Settling: after the top frame's document has loaded, a capture waits for the page to be
+// quiet (no request for settleQuiet) or for settleLongest, whichever comes first, so that meta
+// refreshes and script redirects happen; a navigation meanwhile starts the wait again.
+const (
+	settleQuiet   = 500 * time.Millisecond
+	settleLongest = 1500 * time.Millisecond
+	settlePoll    = 50 * time.Millisecond
+)
+
+// Review opens the destination as each visitor (moderation.Profiles, side by side) and returns
+// their captures in that order. A visitor that fails — refused by the guard, timed out, a
+// network error, a download — still has its capture, with Error set and whatever was gathered.
+// Each visitor is bounded by Options.Timeout, the whole review by ctx; the error is ErrClosed,
+// a browser that cannot be started, or ctx's error (the captures gathered so far come with it).
+func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.Capture, error) {
+	release, err := b.reviewSlot(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("review: %w", err)
+	}
+	defer release()
+	start := time.Now()
+	captures := make([]moderation.Capture, len(moderation.Profiles))
+
+	// The guard's answer for the destination is the same for every visitor: asked once, and
+	// a refused destination is never navigated to.
+	if err := b.guard.CheckDestination(ctx, destination); err != nil {
+		for i, p := range moderation.Profiles {
+			captures[i] = moderation.Capture{Profile: p, URL: destination, Error: failureText(err)}
+		}
+		b.log.Info("moderation review", "host", hostOf(destination), "refused", err.Error(), "duration", time.Since(start))
+		return captures, ctxErr(ctx)
+	}
+
+	chromium, visitors, err := b.current()
+	if err != nil {
+		return nil, fmt.Errorf("review: %w", err)
+	}
+	var wg sync.WaitGroup
+	for i := range moderation.Profiles {
+		wg.Go(func() { captures[i] = b.capture(ctx, chromium, visitors[i], destination) })
+	}
+	wg.Wait()
+	attrs := []any{"host", hostOf(destination), "duration", time.Since(start)}
+	for _, c := range captures {
+		if c.Error != "" {
+			attrs = append(attrs, string(c.Profile), c.Error)
+		}
+	}
+	b.log.Info("moderation review", attrs...)
+	return captures, ctxErr(ctx)
+}
+
+func ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("review: %w", err)
+	}
+	return nil
+}
+
+// failureText is a capture's Error for a request that was not made: "refused: …" for the
+// guard's refusals, "dns: …" when the host could not be resolved, "navigation: …" otherwise.
+func failureText(err error) string {
+	msg := err.Error()
+	switch {
+	case IsRefused(err):
+		return msg
+	case strings.HasPrefix(msg, "resolve "):
+		return "dns: " + msg
+	}
+	return "navigation: " + firstLine(msg)
+}
+
+// capture opens destination as one visitor, within Options.Timeout.
+func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v visitor, destination string) (c moderation.Capture) {
+	start := time.Now()
+	c = moderation.Capture{Profile: v.profile, URL: destination}
+	defer func() { c.Duration = time.Since(start) }()
+	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	// Recording the page needs time of its own: navigation and settling stop short of it.
+	navDeadline := deadline.Add(-min(time.Until(deadline)/4, 3*time.Second))
+
+	rec := newRecorder()
+	vet := newVetter(b.guard)
+	px, err := startProxy(vet, b.dial, rec.blocked)
+	if err != nil {
+		c.Error = "browser: " + err.Error()
+		return c
+	}
+	defer px.Close()
+
+	bc, err := b.newContext(chromium, v.contextOptions(px.url(), px.user, px.password))
+	if err != nil {
+		c.Error = "browser: " + firstLine(err.Error())
+		return c
+	}
+	// The hard limit: when time is up the context closes, and whatever Playwright call is
+	// waiting returns.
+	stop := context.AfterFunc(ctx, func() { _ = bc.Close() })
+	defer func() {
+		stop()
+		_ = bc.Close()
+	}()
+	if err := bc.Route("**/*", func(r playwright.Route) {
+		u := r.Request().URL()
+		if err := vet.checkRequest(ctx, u); err != nil {
+			rec.blocked(u, err)
+			code := "blockedbyclient"
+			if !IsRefused(err) {
+				code = "namenotresolved"
+			}
+			_ = r.Abort(code)
+			return
+		}
+		_ = r.Continue()
+	}); err != nil {
+		c.Error = "browser: " + firstLine(err.Error())
+		return c
+	}
+	page, err := bc.NewPage()
+	if err != nil {
+		c.Error = "browser: " + firstLine(err.Error())
+		return c
+	}
+	rec.watch(page)
+	page.OnPopup(func(p playwright.Page) {
+		go func() { _ = p.Close() }() // not on the event goroutine: Close waits for an answer
+	})
+
+	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
+	chain, status, navFailed, _, refusedList := rec.result()
+	c.Redirects, c.Status, c.Refused = chain, status, refusedList
+	if len(c.Redirects) == 0 {
+		c.Redirects = []string{destination}
+	}
+	c.FinalURL = page.URL()
+	if navFailed != "" || !committed(c.FinalURL) {
+		// The last navigation failed (the frame shows an error page, or still the page it
+		// was leaving), or nothing was committed: the browser ended at the chain's end.
+		c.FinalURL = c.Redirects[len(c.Redirects)-1]
+	}
+	c.Error = navigationFailure(ctx, rec, navErr)
+
+	if committed(page.URL()) && ctx.Err() == nil {
+		if err := b.record(ctx, page, &c, deadline); err != nil && c.Error == "" {
+			c.Error = err.Error()
+			if ctx.Err() != nil {
+				c.Error = "timeout"
+			}
+		}
+	}
+	if ctx.Err() != nil && c.Error == "" {
+		c.Error = "timeout"
+	}
+	return c
+}
+
+// newContext opens a browser context in chromium; a Chromium that crashed is noticed here
+// first, replaced, and asked once more.
+func (b *Browser) newContext(chromium playwright.Browser, opts playwright.BrowserNewContextOptions) (playwright.BrowserContext, error) {
+	bc, err := chromium.NewContext(opts)
+	if err == nil {
+		return bc, nil
+	}
+	if chromium, err = b.replace(chromium, err); err != nil {
+		return nil, err
+	}
+	return chromium.NewContext(opts)
+}
+
+// navigationFailure is a capture's Error after navigating: why the top frame did not get where
+// it was going, "" when it did.
+func navigationFailure(ctx context.Context, rec *recorder, navErr error) string {
+	_, _, navFailed, download, _ := rec.result()
+	switch {
+	case rec.topFailure() != "":
+		return rec.topFailure() // refused, unresolvable or unreachable, said by the route or proxy
+	case download != "" || (navErr != nil && strings.Contains(navErr.Error(), "Download is starting")):
+		if download != "" {
+			return "download blocked: " + cut(download, 100)
+		}
+		return "download blocked"
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "cancelled"
+	case ctx.Err() != nil || errors.Is(navErr, playwright.ErrTimeout) || errors.Is(navErr, context.DeadlineExceeded):
+		return "timeout"
+	case navErr != nil:
+		return "navigation: " + navigationError(navErr, navFailed)
+	case navFailed != "":
+		return "navigation: " + navFailed // a later navigation (meta refresh, script) failed
+	}
+	return ""
+}
+
+// committed says the page shows a document of the destination's, not the browser's own.
+func committed(pageURL string) bool {
+	return strings.HasPrefix(pageURL, "http://") || strings.HasPrefix(pageURL, "https://")
+}
+
+// navigate opens destination and waits until the top frame has settled (see settleQuiet), or
+// until navDeadline.
+func (b *Browser) navigate(ctx context.Context, page playwright.Page, rec *recorder, destination string, navDeadline time.Time) error {
+	left := time.Until(navDeadline)
+	if left <= 0 {
+		return context.DeadlineExceeded
+	}
+	// Waiting only for the commit: load and whatever follows is the settling below, which
+	// also follows the navigations that come after (meta refresh, script).
+	if _, err := page.Goto(destination, playwright.PageGotoOptions{
+		WaitUntil: playwright.WaitUntilStateCommit,
+		Timeout:   playwright.Float(float64(left.Milliseconds())),
+	}); err != nil {
+		return err
+	}
+	for {
+		now := time.Now()
+		if rec.settled(now, settleQuiet, settleLongest) {
+			return nil
+		}
+		if !now.Before(navDeadline) {
+			return context.DeadlineExceeded
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(settlePoll, time.Until(navDeadline))):
+		}
+	}
+}
+
+// record reads the page's facts, the forms of its frames and a screenshot of its viewport
+// into c, before deadline.
+func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, deadline time.Time) error {
+	raw, err := page.Evaluate(factsScript, factsLimits)
+	if err != nil {
+		return fmt.Errorf("record: page facts: %s", firstLine(err.Error()))
+	}
+	facts, err := decodeFacts(raw)
+	if err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
+	// Login forms often sit in a frame of another site: their forms count too.
+	for i, f := range page.Frames() {
+		if i > maxFrames || len(c.Forms) >= maxForms || ctx.Err() != nil {
+			break
+		}
+		if f == page.MainFrame() {
+			continue
+		}
+		raw, err := f.Evaluate(factsScript, factsLimits)
+		if err != nil {
+			continue // a frame that went away or never loaded
+		}
+		if ff, err := decodeFacts(raw); err == nil {
+			c.Forms = append(c.Forms, ff.Forms...)
+		}
+	}
+	if len(c.Forms) > maxForms {
+		c.Forms = c.Forms[:maxForms]
+	}
+	left := time.Until(deadline)
+	if left <= 0 {
+		return errors.New("timeout")
+	}
+	shot, err := page.Screenshot(playwright.PageScreenshotOptions{
+		Type:    playwright.ScreenshotTypePng,
+		Scale:   playwright.ScreenshotScaleCss, // the viewport's size in CSS pixels, whatever the device's scale
+		Timeout: playwright.Float(float64(left.Milliseconds())),
+	})
+	if err != nil {
+		return fmt.Errorf("record: screenshot: %s", firstLine(err.Error()))
+	}
+	c.Screenshot = shot
+	return nil
+}
+
+// navigationError is the network error of a failed navigation ("net::ERR_CONNECTION_REFUSED"),
+// else the first line of Playwright's message.
+func navigationError(err error, navFailed string) string {
+	if navFailed != "" {
+		return navFailed
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "net::ERR_"); i >= 0 {
+		end := strings.IndexAny(msg[i:], " \n")
+		if end < 0 {
+			return msg[i:]
+		}
+		return msg[i : i+end]
+	}
+	return firstLine(msg)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return cut(strings.TrimSpace(s), 300)
+}
+
+// hostOf is a URL's host for the log (never the full URL: it may carry tokens).
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
