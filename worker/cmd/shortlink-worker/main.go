@@ -1,47 +1,118 @@
-// Command shortlink-worker is the moderation worker. This version connects to the shared
-// Redis and waits; the capture and scoring pipeline arrives with the moderation feature.
+// Command shortlink-worker is the moderation worker (SPEC §11): it takes due reviews from the
+// queue, opens each destination in Chromium as three visitors, scores what they saw with the
+// model (or the heuristics), and records the decision. Several workers share one queue.
+// Settings: backend/config/worker.go; /healthz and /metrics on WORKER_ADDR.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/moderation/browse"
+	"github.com/shortlink/shortlink/backend/moderation/score"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 )
 
 func main() {
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, log); err != nil {
+	if err := run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "shortlink-worker:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, log *slog.Logger) error {
-	url := os.Getenv("REDIS_URL")
-	if url == "" {
-		return fmt.Errorf("REDIS_URL is required")
-	}
-	opt, err := goredis.ParseURL(url)
+func run(ctx context.Context) error {
+	cfg, err := config.LoadWorker()
 	if err != nil {
-		return fmt.Errorf("parse REDIS_URL: %w", err)
+		return err
 	}
-	rdb := goredis.NewClient(opt)
-	defer rdb.Close()
-	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := rdb.Ping(pctx).Err(); err != nil {
-		log.Warn("redis is not answering yet", "err", err)
+	log := newLogger(cfg)
+	db, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
 	}
-	log.Info("moderation worker started; no moderation pipeline is configured in this version")
-	<-ctx.Done()
-	log.Info("moderation worker stopped")
+	defer db.Close()
+	rc, err := redis.Open(ctx, cfg.RedisURL, cfg.RedisPrefix)
+	if rc == nil {
+		return err
+	}
+	defer rc.Close()
+	if err != nil {
+		log.Warn("redis is not answering; the worker waits for it", "err", err)
+	}
+	scorer, err := score.New(score.Config{
+		Model: score.ModelConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey,
+			Model: cfg.ModerationModel, Timeout: cfg.ModelTimeout},
+		Heuristic:   score.HeuristicConfig{BlocklistPath: cfg.Blocklist, ReviewScore: cfg.ReviewScore},
+		ReviewScore: cfg.ReviewScore,
+	})
+	if err != nil {
+		return err
+	}
+	if cfg.ModerationModel == "" {
+		log.Warn("no MODERATION_MODEL: every review is scored by the heuristics")
+	}
+	browser, err := browse.New(browse.Options{
+		DriverDir: cfg.PlaywrightDriver, ChromiumPath: cfg.ChromiumPath, HostRules: cfg.BrowserHostRules,
+		AllowLoopback: cfg.AllowLoopback, Concurrency: cfg.Concurrency, Timeout: cfg.PageTimeout, Log: log,
+	})
+	if err != nil {
+		return err
+	}
+	defer browser.Close()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on WORKER_ADDR %s: %w", cfg.Addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.Handle("GET /metrics", promhttp.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("worker http", "err", err)
+		}
+	}()
+	defer srv.Close()
+
+	w := moderation.NewWorker(moderation.WorkerOptions{
+		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
+		Browser: browser, Scorer: scorer,
+		Thresholds:  moderation.Thresholds{Ban: cfg.BanScore, Review: cfg.ReviewScore},
+		Concurrency: cfg.Concurrency,
+		// A review lasts at most three page visits and the model's answer with its retry.
+		Visibility: 3*cfg.PageTimeout + 3*cfg.ModelTimeout,
+		Base:       cfg.PublicURL,
+		Log:        log,
+	})
+	log.Info("moderation worker", "addr", ln.Addr().String(), "concurrency", cfg.Concurrency,
+		"model", cfg.ModerationModel)
+	w.Run(ctx) // until SIGTERM: reviews under way are cancelled and their links given back
 	return nil
+}
+
+func newLogger(cfg config.Worker) *slog.Logger {
+	level := slog.LevelInfo
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(cfg.LogFormat, "json") {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
