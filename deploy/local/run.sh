@@ -82,6 +82,11 @@ on_signal() {
 trap on_signal INT TERM
 trap stop_children EXIT
 
+# The worker drives Debian's Chromium through the Playwright driver (installed once, never a
+# browser download).
+export PLAYWRIGHT_DRIVER_PATH=${PLAYWRIGHT_DRIVER_PATH:-$(deploy/local/browser.sh)}
+export WORKER_ADDR=${WORKER_ADDR:-127.0.0.1:9091}
+
 bin/shortlink migrate
 bin/shortlink serve &
 server=$!
@@ -115,7 +120,7 @@ fi
 cat <<EOF
 
   Shortlink is running at $PUBLIC_URL
-  metrics:  http://$METRICS_ADDR/metrics
+  metrics:  http://$METRICS_ADDR/metrics (server), http://$WORKER_ADDR/metrics (worker)
   operator: $OPERATOR_EMAIL
   password: $OPERATOR_PASSWORD
 $([ -n "${SMTP_URL:-}" ] || echo "
