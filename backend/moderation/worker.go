@@ -80,6 +80,27 @@ type Worker struct {
 	o    WorkerOptions
 	slot chan struct{}
 	wg   sync.WaitGroup
+
+	warnMu sync.Mutex
+	warned map[string]time.Time // when each message was last logged
+}
+
+// warnEvery is the least time between two log lines of one kind: PostgreSQL or Redis down
+// would otherwise log every poll.
+const warnEvery = 30 * time.Second
+
+// warn logs msg with err, at most once per warnEvery.
+func (w *Worker) warn(msg string, err error) {
+	w.warnMu.Lock()
+	last, now := w.warned[msg], time.Now()
+	ok := now.Sub(last) >= warnEvery
+	if ok {
+		w.warned[msg] = now
+	}
+	w.warnMu.Unlock()
+	if ok {
+		w.o.Log.Warn(msg, "err", err)
+	}
 }
 
 // NewWorker returns a Worker; Run starts it.
@@ -99,7 +120,7 @@ func NewWorker(o WorkerOptions) *Worker {
 	if o.Thresholds == (Thresholds{}) {
 		o.Thresholds = DefaultThresholds
 	}
-	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency)}
+	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}}
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
@@ -145,7 +166,7 @@ func (w *Worker) rebuild(ctx context.Context) {
 	}
 	if err != nil && ctx.Err() == nil {
 		reviewErrors.WithLabelValues("queue").Inc()
-		w.o.Log.Warn("moderation: rebuild the queue", "err", err)
+		w.warn("moderation: rebuild the queue", err)
 	}
 }
 
@@ -155,7 +176,7 @@ func (w *Worker) scan(ctx context.Context, from time.Time) bool {
 	if err != nil {
 		if ctx.Err() == nil {
 			reviewErrors.WithLabelValues("store").Inc()
-			w.o.Log.Warn("moderation: look for new links", "err", err)
+			w.warn("moderation: look for new links", err)
 		}
 		return false
 	}
@@ -163,7 +184,7 @@ func (w *Worker) scan(ctx context.Context, from time.Time) bool {
 		// Recorded already: a failure here is mended by the next rebuild.
 		if err := w.o.Queue.Rebuild(ctx, due); err != nil {
 			reviewErrors.WithLabelValues("queue").Inc()
-			w.o.Log.Warn("moderation: queue new links", "err", err)
+			w.warn("moderation: queue new links", err)
 		}
 	}
 	return true
@@ -182,7 +203,7 @@ func (w *Worker) claim(ctx context.Context) {
 	if err != nil {
 		if ctx.Err() == nil {
 			reviewErrors.WithLabelValues("queue").Inc()
-			w.o.Log.Warn("moderation: claim reviews", "err", err)
+			w.warn("moderation: claim reviews", err)
 		}
 		return
 	}
@@ -192,7 +213,7 @@ func (w *Worker) claim(ctx context.Context) {
 	jobs, err := w.o.Store.Jobs(ctx, ids)
 	if err != nil {
 		reviewErrors.WithLabelValues("store").Inc()
-		w.o.Log.Warn("moderation: read claimed reviews", "err", err)
+		w.warn("moderation: read claimed reviews", err)
 		w.giveBack(ids)
 		return
 	}
