@@ -774,7 +774,8 @@ func TestModerationMilestones(t *testing.T) {
 // and the median review time. It takes about a minute, so it runs only with MODERATION_BENCH=1
 // (MODERATION_BENCH_LINKS links per run, 30 by default):
 //
-//	MODERATION_BENCH=1 make test TESTFLAGS='-run TestModerationWorkerThroughput -v ./backend/app/'
+//	driver=$(deploy/local/browser.sh) && MODERATION_BENCH=1 PLAYWRIGHT_DRIVER_PATH=$driver \
+//	  deploy/local/with-services.sh go test -count=1 -run TestModerationWorkerThroughput -v ./backend/app/
 func TestModerationWorkerThroughput(t *testing.T) {
 	if os.Getenv("MODERATION_BENCH") == "" {
 		t.Skip("MODERATION_BENCH is not set")
