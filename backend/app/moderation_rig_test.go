@@ -600,11 +600,19 @@ func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) 
 		"CHROMIUM_PATH="+browsertest.ChromiumPath(), "PLAYWRIGHT_DRIVER_PATH="+browsertest.DriverDir(),
 		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "MODERATION_MODEL=")
 	cmd.Env = append(cmd.Env, env...)
+	// Its log is shown under -v, and when the test fails.
+	logged := &lockedBuffer{}
+	cmd.Stderr = logged
 	if testing.Verbose() {
 		w := &testWriter{t: t}
 		t.Cleanup(w.close)
-		cmd.Stderr = w
+		cmd.Stderr = io.MultiWriter(logged, w)
 	}
+	t.Cleanup(func() {
+		if t.Failed() && !testing.Verbose() {
+			t.Logf("the worker process's log:\n%s", logged.String())
+		}
+	})
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -622,6 +630,24 @@ func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) 
 		}
 	})
 	return p
+}
+
+// lockedBuffer is a bytes.Buffer safe for a process's writes and a test's reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // wait waits for the process to exit, at most within.
