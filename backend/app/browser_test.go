@@ -13,10 +13,11 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
-// TestMain stops the browser the tests of this package share.
+// TestMain stops the browsers the tests of this package share.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	browsertest.Close()
+	closeModerationRig()
 	os.Exit(code)
 }
 

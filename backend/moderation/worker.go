@@ -68,6 +68,9 @@ type WorkerOptions struct {
 	Visibility time.Duration
 	// Poll is how often the worker looks for due links and new ones; 1 s when 0.
 	Poll time.Duration
+	// Rebuild is how often the queue is rebuilt from PostgreSQL (a Redis that lost it, a
+	// queueing that failed); 30 s when 0.
+	Rebuild time.Duration
 	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
 	// scorer is told.
 	Base string
@@ -114,6 +117,9 @@ func NewWorker(o WorkerOptions) *Worker {
 	if o.Poll <= 0 {
 		o.Poll = time.Second
 	}
+	if o.Rebuild <= 0 {
+		o.Rebuild = rebuildEvery
+	}
 	if o.Base != "" && !strings.HasSuffix(o.Base, "/") {
 		o.Base += "/"
 	}
@@ -124,7 +130,7 @@ func NewWorker(o WorkerOptions) *Worker {
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
-// PostgreSQL every rebuildEvery (a Redis that lost it, a queueing that failed).
+// PostgreSQL every rebuildEvery unless WorkerOptions.Rebuild says otherwise.
 const (
 	scanEvery    = 2 * time.Second
 	scanSlack    = 30 * time.Second // creates commit up to this late after their created_at
@@ -139,7 +145,7 @@ func (w *Worker) Run(ctx context.Context) {
 	scanFrom := time.Now().Add(-24 * time.Hour) // links created while no worker ran
 	for ctx.Err() == nil {
 		now := time.Now()
-		if now.Sub(lastRebuild) >= rebuildEvery {
+		if now.Sub(lastRebuild) >= w.o.Rebuild {
 			w.rebuild(ctx)
 			lastRebuild = now
 		}

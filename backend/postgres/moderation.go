@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,22 +40,52 @@ func (s *Moderation) Due(ctx context.Context) ([]moderation.Due, error) {
 }
 
 // DueCreated implements moderation.Store. The BRIN index on created_at finds the new links;
-// a link reviewed already, or due already, is not added again.
+// a link reviewed already, or due already, is not added again. A review that commits while the
+// insert runs is invisible to its snapshot, and the due row that review deleted no longer stops
+// it: a second statement, which sees that review, takes such links back out.
 func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderation.Due, error) {
-	rows, err := s.db.Pool.Query(ctx, `
-		INSERT INTO moderation_due AS m (link_id, due_at, reason)
-		SELECT l.id, l.created_at, 'created' FROM links l
-		WHERE l.created_at >= $1 AND l.status <> 'banned'
-		  AND NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
-		ORDER BY l.id
-		ON CONFLICT (link_id) DO NOTHING
-		RETURNING link_id, due_at`, since)
-	if err != nil {
-		return nil, fmt.Errorf("record new links as due: %w", err)
-	}
-	due, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
-		var d moderation.Due
-		return d, r.Scan(&d.LinkID, &d.At)
+	var due []moderation.Due
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `
+			INSERT INTO moderation_due AS m (link_id, due_at, reason)
+			SELECT l.id, l.created_at, 'created' FROM links l
+			WHERE l.created_at >= $1 AND l.status <> 'banned'
+			  AND NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
+			ORDER BY l.id
+			ON CONFLICT (link_id) DO NOTHING
+			RETURNING link_id, due_at`, since)
+		if err != nil {
+			return err
+		}
+		added, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
+			var d moderation.Due
+			return d, r.Scan(&d.LinkID, &d.At)
+		})
+		if err != nil || len(added) == 0 {
+			return err
+		}
+		ids := make([]int64, len(added))
+		for i, d := range added {
+			ids[i] = d.LinkID
+		}
+		rows, err = tx.Query(ctx, `DELETE FROM moderation_due m WHERE m.link_id = ANY($1)
+			AND EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = m.link_id) RETURNING link_id`, ids)
+		if err != nil {
+			return err
+		}
+		reviewed, err := collect(rows, func(r pgx.Rows) (int64, error) {
+			var id int64
+			return id, r.Scan(&id)
+		})
+		if err != nil {
+			return err
+		}
+		for _, d := range added {
+			if !slices.Contains(reviewed, d.LinkID) {
+				due = append(due, d)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record new links as due: %w", err)

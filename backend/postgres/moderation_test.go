@@ -239,3 +239,58 @@ func TestModerationDecisions(t *testing.T) {
 		t.Errorf("audit's last page: %+v %d %v", rest, next, err)
 	}
 }
+
+// The scan of new links never makes a link due again whose review committed while the scan ran:
+// the scan's snapshot does not see the review, and the due row the review deleted no longer
+// stops its insert.
+func TestModerationScanDuringRecord(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now().Add(-time.Minute)
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
+		VALUES (1, $1, 'k1', 'https://e.com/1', 1, now())`, ws); err != nil {
+		t.Fatal(err)
+	}
+	store := postgres.NewModeration(db)
+	if due, err := store.DueCreated(ctx, start); err != nil || len(due) != 1 {
+		t.Fatalf("due after creation: %v %v", due, err)
+	}
+	// A review recording, as Record does: the link's state written, its due row deleted, not
+	// committed yet.
+	tx, err := db.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `INSERT INTO link_moderation (link_id, workspace_id, state, score, reviewed_url, reviewed_at)
+		VALUES (1, $1, 'passed', 0.1, 'https://e.com/1', now())`, ws); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		due []moderation.Due
+		err error
+	}
+	scanned := make(chan result, 1)
+	go func() {
+		due, err := store.DueCreated(ctx, start)
+		scanned <- result{due, err}
+	}()
+	time.Sleep(300 * time.Millisecond) // the scan waits for the review's transaction
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-scanned
+	if r.err != nil || len(r.due) != 0 {
+		t.Errorf("the scan beside the review: %v %v, want nothing due", r.due, r.err)
+	}
+	if left, _ := store.Due(ctx); len(left) != 0 {
+		t.Errorf("due after the review: %v", left)
+	}
+}

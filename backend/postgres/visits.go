@@ -93,7 +93,9 @@ WITH new AS (
 	WHERE p.visits > 0
 		AND length(ltrim(t.visits::bit(64)::text, '0')) > length(ltrim((t.visits - p.visits)::bit(64)::text, '0'))
 	ORDER BY 1
-	ON CONFLICT (link_id) DO UPDATE SET visits = EXCLUDED.visits
+	-- A review already due keeps its due time; a new seq tells a review under way that the
+	-- link was asked for again (the worker's Record leaves it due).
+	ON CONFLICT (link_id) DO UPDATE SET visits = EXCLUDED.visits, seq = m.seq + 1
 	RETURNING link_id
 )
 SELECT (SELECT count(*) FROM new), coalesce((SELECT array_agg(link_id) FROM due), '{}')`

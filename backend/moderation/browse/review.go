@@ -130,12 +130,12 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		}
 		_ = r.Continue()
 	}); err != nil {
-		c.Error = "browser: " + firstLine(err.Error())
+		c.Error = setupFailure(ctx, err)
 		return c
 	}
 	page, err := bc.NewPage()
 	if err != nil {
-		c.Error = "browser: " + firstLine(err.Error())
+		c.Error = setupFailure(ctx, err)
 		return c
 	}
 	rec.watch(page)
@@ -206,6 +206,19 @@ func navigationFailure(ctx context.Context, rec *recorder, navErr error) string 
 		return "navigation: " + navFailed // a later navigation (meta refresh, script) failed
 	}
 	return ""
+}
+
+// setupFailure is a capture's Error when its browser context could not be readied: "timeout"
+// or "cancelled" when the time limit or the review's end closed the context meanwhile (a busy
+// machine can take that long), the browser's error otherwise.
+func setupFailure(ctx context.Context, err error) string {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return "cancelled"
+	case ctx.Err() != nil:
+		return "timeout"
+	}
+	return "browser: " + firstLine(err.Error())
 }
 
 // committed says the page shows a document of the destination's, not the browser's own.
