@@ -117,8 +117,13 @@ func TestVisitAnalytics(t *testing.T) {
 	// Within 5 seconds of the last redirect, every number is there.
 	var st linkStatsJSON
 	eventually(t, 5*time.Second, "visits in the statistics", func() bool {
+		// Totals and breakdowns are two reads: wait until both hold every visit.
 		st = statsOf(plain)
-		return st.Visits == int64(len(people)) && st.Bots == int64(len(bots)) &&
+		var devices int64
+		for _, k := range st.Breakdowns["device"] {
+			devices += k.Visits
+		}
+		return st.Visits == int64(len(people)) && st.Bots == int64(len(bots)) && devices == st.Visits &&
 			statsOf(ab).Visits == 4 && statsOf(capped).Visits == 5
 	})
 	if st.UniqueVisitors != 5 {
