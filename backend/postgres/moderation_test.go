@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/backend/visit"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
 // New links become due once; a review records its captures, decides by the thresholds, bans
@@ -292,5 +295,71 @@ func TestModerationScanDuringRecord(t *testing.T) {
 	}
 	if left, _ := store.Due(ctx); len(left) != 0 {
 		t.Errorf("due after the review: %v", left)
+	}
+}
+
+// The first people's visit after a link's destination changed since its last review makes
+// the link due again, once; crawlers do not.
+func TestDueAfterTargetChange(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO links (id, workspace_id, key, url, url_hash) VALUES (7, $1, 'k7', 'https://old.example/', 7)`,
+		`INSERT INTO link_moderation (link_id, workspace_id, state, reviewed_url, reviewed_at) VALUES (7, $1, 'passed', 'https://old.example/', now())`,
+	} {
+		if _, err := db.Pool.Exec(ctx, q, ws); err != nil {
+			t.Fatal(err)
+		}
+	}
+	visits := postgres.NewVisits(db)
+	n := 0
+	visitOf := func(bot bool) visit.Event {
+		n++
+		v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{10, 9, 0, byte(n)})}
+		v.Crawler = bot
+		return visit.NewEvent(time.Now(), visit.Target{LinkID: 7, WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil))
+	}
+	due := func() (reason string, seq int64) {
+		db.Pool.QueryRow(ctx, `SELECT reason, seq FROM moderation_due WHERE link_id = 7`).Scan(&reason, &seq)
+		return
+	}
+	// Visits 1 and 2 are milestones; clear them as reviews would.
+	for range 2 {
+		if _, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil {
+			t.Fatal(err)
+		}
+		db.Pool.Exec(ctx, `DELETE FROM moderation_due`)
+	}
+	// Visit 3, same destination: nothing due.
+	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 0 {
+		t.Fatalf("a visit of a reviewed destination: %+v %v", st, err)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE links SET url = 'https://new.example/' WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := visits.Insert(ctx, []visit.Event{visitOf(true)}); err != nil || len(st.Due) != 0 {
+		t.Fatalf("a crawler after the change: %+v %v", st, err)
+	}
+	st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}) // the 4th person: also a milestone
+	if err != nil || len(st.Due) != 1 {
+		t.Fatalf("the first visit after the change: %+v %v", st, err)
+	}
+	db.Pool.Exec(ctx, `DELETE FROM moderation_due`)
+	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 1 {
+		t.Fatalf("the 5th visit, destination still unreviewed: %+v %v", st, err)
+	}
+	if reason, _ := due(); reason != "target_changed" {
+		t.Errorf("due for %q, want target_changed", reason)
+	}
+	_, seq := due()
+	if _, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, seq2 := due(); seq2 != seq {
+		t.Errorf("a later visit asked again (seq %d → %d)", seq, seq2)
 	}
 }

@@ -87,12 +87,24 @@ WITH new AS (
 	ON CONFLICT (workspace_id, hour) DO UPDATE SET visits = w.visits + EXCLUDED.visits,
 		bots = w.bots + EXCLUDED.bots
 ), due AS (
-	-- A power of two lies in (before, after] when after has more binary digits than before.
+	-- Due for a review: a link whose people's visits reached a power of two (one lies in
+	-- (before, after] when after has more binary digits than before), and the first visit to a
+	-- link whose destination changed since its last review.
 	INSERT INTO moderation_due AS m (link_id, due_at, reason, visits)
-	SELECT t.link_id, now(), 'visits', t.visits FROM totals t JOIN per_link p USING (link_id)
-	WHERE p.visits > 0
-		AND length(ltrim(t.visits::bit(64)::text, '0')) > length(ltrim((t.visits - p.visits)::bit(64)::text, '0'))
-	ORDER BY 1
+	SELECT DISTINCT ON (link_id) link_id, now(), reason, visits FROM (
+		SELECT t.link_id, 'visits' AS reason, t.visits, 0 AS rank
+		FROM totals t JOIN per_link p USING (link_id)
+		WHERE p.visits > 0
+			AND length(ltrim(t.visits::bit(64)::text, '0')) > length(ltrim((t.visits - p.visits)::bit(64)::text, '0'))
+		UNION ALL
+		SELECT t.link_id, 'target_changed', t.visits, 1
+		FROM totals t JOIN per_link p USING (link_id)
+		JOIN link_moderation lm ON lm.link_id = t.link_id
+		JOIN links l ON l.id = t.link_id
+		WHERE p.visits > 0 AND lm.reviewed_url <> l.url AND l.status = 'active'
+			AND NOT EXISTS (SELECT 1 FROM moderation_due d WHERE d.link_id = t.link_id)
+	) d
+	ORDER BY link_id, rank
 	-- A review already due keeps its due time; a new seq tells a review under way that the
 	-- link was asked for again (the worker's Record leaves it due).
 	ON CONFLICT (link_id) DO UPDATE SET visits = EXCLUDED.visits, seq = m.seq + 1
