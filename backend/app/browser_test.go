@@ -13,10 +13,12 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
-// TestMain stops the browser the tests of this package share.
+// TestMain stops the browser the tests of this package share, and removes the server binary
+// the process tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	browsertest.Close()
+	removeServerBinary()
 	os.Exit(code)
 }
 
