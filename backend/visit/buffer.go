@@ -41,6 +41,10 @@ const (
 	BufferSize = 65536
 	// batchSize is the most events one flush sends (one stream entry, or one insert).
 	batchSize = 1000
+	// batchWait is how long the flusher waits for a batch to fill before it sends what it has:
+	// the visits a node holds unsent are at most those of a batch being gathered (batchWait of
+	// traffic, batchSize at most), one being sent, and those arriving meanwhile.
+	batchWait = 10 * time.Millisecond
 	// streamMaxLen trims the stream (approximately) to this many entries, each a batch: hours
 	// of visits, should the consumers stop.
 	streamMaxLen = 1_000_000
@@ -151,11 +155,12 @@ func (b *Buffer) dropped(n int, msg string, args ...any) {
 func (b *Buffer) run() {
 	defer close(b.done)
 	batch := make([]Event, 0, batchSize)
+	wait := time.NewTimer(batchWait)
+	wait.Stop()
 	for {
 		select {
 		case h := <-b.hits:
-			batch = append(batch[:0], b.event(h))
-			batch = b.fill(batch)
+			batch = b.gather(append(batch[:0], b.event(h)), wait)
 			b.send(batch)
 		case <-b.stop:
 			for {
@@ -169,6 +174,28 @@ func (b *Buffer) run() {
 	}
 }
 
+// gather adds hits to a batch until it holds batchSize, batchWait has passed, or the Buffer is
+// closing: a busy node sends a few large entries a second rather than thousands of small ones,
+// which costs it, Redis and the consumers' inserts far less.
+func (b *Buffer) gather(batch []Event, wait *time.Timer) []Event {
+	wait.Reset(batchWait)
+	defer wait.Stop()
+	for {
+		batch = b.fill(batch)
+		if len(batch) >= batchSize {
+			return batch
+		}
+		select {
+		case h := <-b.hits:
+			batch = append(batch, b.event(h))
+		case <-wait.C:
+			return b.fill(batch)
+		case <-b.stop:
+			return batch
+		}
+	}
+}
+
 // fill adds the hits waiting, up to batchSize, without waiting for more.
 func (b *Buffer) fill(batch []Event) []Event {
 	for len(batch) < batchSize {
@@ -176,13 +203,9 @@ func (b *Buffer) fill(batch []Event) []Event {
 		case h := <-b.hits:
 			batch = append(batch, b.event(h))
 		default:
-			captured.Add(float64(len(batch)))
-			buffered.Set(float64(len(b.hits)))
 			return batch
 		}
 	}
-	captured.Add(float64(len(batch)))
-	buffered.Set(float64(len(b.hits)))
 	return batch
 }
 
@@ -200,6 +223,8 @@ func (b *Buffer) event(h Hit) Event {
 
 // send writes one batch to the stream, or to the Store while Redis fails.
 func (b *Buffer) send(batch []Event) {
+	captured.Add(float64(len(batch)))
+	buffered.Set(float64(len(b.hits)))
 	if b.rdb != nil && time.Now().UnixNano() >= b.downUntil.Load() {
 		err := b.xadd(batch)
 		if err == nil {

@@ -6,6 +6,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
+// BatchSize is the most events one flush sends.
+const BatchSize = batchSize
+
 // SetClaimAfter changes how long entries stay with a consumer before c claims them.
 func (c *Consumer) SetClaimAfter(d time.Duration) { c.claimAfter = d }
 
