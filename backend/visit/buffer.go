@@ -2,7 +2,6 @@ package visit
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -94,6 +93,7 @@ type Buffer struct {
 	log        *slog.Logger
 
 	hits   chan Hit
+	entry  []byte // the flusher's encoding of the batch it sends, reused
 	closed atomic.Bool
 	down   atomic.Bool // the last batch went to the Store
 	// downUntil is when the flusher tries Redis again after it failed (Unix ns).
@@ -257,15 +257,12 @@ func (b *Buffer) insert(batch []Event) {
 
 // xadd sends the batch as one stream entry.
 func (b *Buffer) xadd(batch []Event) error {
-	data, err := json.Marshal(batch)
-	if err != nil {
-		return err
-	}
+	b.entry = appendEntry(b.entry[:0], batch)
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
 	return b.rdb.XAdd(ctx, &goredis.XAddArgs{
 		Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
-		Values: []any{streamField, data},
+		Values: []any{streamField, b.entry},
 	}).Err()
 }
 

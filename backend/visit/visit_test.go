@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -417,4 +418,73 @@ func BenchmarkVisitorHash(b *testing.B) {
 	for b.Loop() {
 		hasher.Hash(at, ip, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36")
 	}
+}
+
+func BenchmarkEncodeBatch(b *testing.B) {
+	evs := events(1000, 50)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(evs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/event")
+}
+
+func BenchmarkDecodeBatch(b *testing.B) {
+	data, _ := json.Marshal(events(1000, 50))
+	b.ReportAllocs()
+	for b.Loop() {
+		var evs []visit.Event
+		if err := json.Unmarshal(data, &evs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/event")
+}
+
+// A stream entry is what json.Marshal makes of the batch: byte for byte where no string needs
+// escaping, and decoded alike whatever the strings hold.
+func TestEntryEncoding(t *testing.T) {
+	evs := events(50, 7)
+	evs[3].Visitor = nil
+	evs[4].Variant, evs[4].InApp, evs[4].Referrer = 1, "wechat", ""
+	want, err := json.Marshal(evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := visit.AppendEntry(nil, evs); string(got) != string(want) {
+		t.Errorf("entry\n%s\nwant\n%s", got, want)
+	}
+	odd := events(3, 1)
+	odd[0].Referrer = "bücher.example"
+	odd[1].Browser = "quote\" back\\slash \x01 <tag> & \u2028"
+	odd[2].Country = "\xff\xfe invalid"
+	var got, ref []visit.Event
+	if err := json.Unmarshal(visit.AppendEntry(nil, odd), &got); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(odd)
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	for i := range ref {
+		if !got[i].At.Equal(ref[i].At) {
+			t.Errorf("event %d: at %v, want %v", i, got[i].At, ref[i].At)
+		}
+		got[i].At = ref[i].At
+		if fmt.Sprint(got[i]) != fmt.Sprint(ref[i]) {
+			t.Errorf("event %d decodes as\n%+v\nwant\n%+v", i, got[i], ref[i])
+		}
+	}
+}
+
+func BenchmarkAppendEntry(b *testing.B) {
+	evs := events(1000, 50)
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = visit.AppendEntry(buf[:0], evs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/event")
 }
