@@ -466,9 +466,9 @@ func TestVisitsRedisStoppedUnderLoad(t *testing.T) {
 func TestVisitsNodeStoppedUnderLoad(t *testing.T) {
 	d := newDeployment(t)
 	// a only serves: its visits reach PostgreSQL through the stream and b's consumer, so a
-	// visit it did not send before exiting is lost for good. Its Redis is 30 ms away, so that
+	// visit it did not send before exiting is lost for good. Its Redis is 100 ms away, so that
 	// its buffer holds visits when the signal comes.
-	a := d.startProcess(t, "a", "VISIT_INGEST", "false", "REDIS_URL", slowRedis(t, d.env["REDIS_URL"], 30*time.Millisecond))
+	a := d.startProcess(t, "a", "VISIT_INGEST", "false", "REDIS_URL", slowRedis(t, d.env["REDIS_URL"], 100*time.Millisecond))
 	b := d.startProcess(t, "b")
 	links := visitLinks(t, d, "sigterm@example.com", 4, a, b)
 	store := newVisitStore(t, d)
