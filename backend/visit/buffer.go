@@ -174,26 +174,21 @@ func (b *Buffer) run() {
 	}
 }
 
-// gather adds hits to a batch until it holds batchSize, batchWait has passed, or the Buffer is
-// closing: a busy node sends a few large entries a second rather than thousands of small ones,
-// which costs it, Redis and the consumers' inserts far less.
+// gather adds hits to a batch until it holds batchSize, or batchWait has passed, or the Buffer
+// is closing: a busy node sends a few large entries a second rather than thousands of small
+// ones, which costs it, Redis and the consumers' inserts far less. It sleeps out the wait rather
+// than waking for each hit: what arrives meanwhile waits in the channel.
 func (b *Buffer) gather(batch []Event, wait *time.Timer) []Event {
-	wait.Reset(batchWait)
-	defer wait.Stop()
-	for {
-		batch = b.fill(batch)
-		if len(batch) >= batchSize {
-			return batch
-		}
-		select {
-		case h := <-b.hits:
-			batch = append(batch, b.event(h))
-		case <-wait.C:
-			return b.fill(batch)
-		case <-b.stop:
-			return batch
-		}
+	if batch = b.fill(batch); len(batch) >= batchSize {
+		return batch
 	}
+	wait.Reset(batchWait)
+	select {
+	case <-wait.C:
+	case <-b.stop:
+		wait.Stop()
+	}
+	return b.fill(batch)
 }
 
 // fill adds the hits waiting, up to batchSize, without waiting for more.
