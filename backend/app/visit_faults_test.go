@@ -633,9 +633,10 @@ func TestVisitsConsumerKilledWithPending(t *testing.T) {
 }
 
 // crashWindow bounds the visits a node killed with SIGKILL loses: those it answered and had
-// not yet sent to the stream. Its flusher sends one batch at a time, so that is at most the
-// batch being sent (1000 events) and what arrived while it was sent (another batch at most,
-// unless the buffer was backing up already, which a node under its capacity does not).
+// not yet sent to the stream. Its flusher gathers a batch for up to 10 ms and sends one at a
+// time, so that is at most the batch being sent (1000 events) and what arrived while it was
+// sent or gathered (another batch at most, unless the buffer was backing up already, which a
+// node under its capacity does not).
 const crashWindow = 2 * 1000
 
 // TestVisitsNodeKilled: a node is killed (SIGKILL) under load. The visits it answered and had
