@@ -85,7 +85,9 @@ serve() { # log http_addr [VAR=value...]
   wait_http "http://$addr/healthz" || { cat "$work/$log" >&2; exit 1; }
 }
 serve server.log "127.0.0.1:$port" VISIT_INGEST=false
+on_pid=${pids[-1]}
 serve server-off.log "127.0.0.1:$off_port" VISIT_CAPTURE=false VISIT_INGEST=false METRICS_ADDR=
+off_pid=${pids[-1]}
 "$work/ceiling" -addr "127.0.0.1:$ceiling_port" &
 pids+=($!)
 wait_http "http://127.0.0.1:$ceiling_port/x" || true
@@ -172,11 +174,19 @@ combine() { # name measure-line... -> name|mean requests/s|mean p99|non-3xx|requ
   awk -v name="$name" '{r+=$1; p+=$2; b+=$3; t+=$4; n++}
     END{printf "%s|%.2f|%.2fms|%d|%d\n", name, r/n, p/n, b, t}' <<<"${sums%$'\n'}"
 }
-offs=() ons=()
+# CPU time of a process so far, in clock ticks (Linux): a measure that other load on the machine
+# disturbs far less than throughput.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+redis_pid=$(redis-cli -u "$REDIS_URL" INFO server | awk -F: '/^process_id/ {print $2+0}')
+offs=() ons=() cpu_off=0 cpu_on=0 cpu_redis=0
 d0=$(drops)
 for _ in 1 2; do
+  t=$(ticks "$off_pid")
   offs+=("$(measure plain-off "http://127.0.0.1:$off_port" bench/single.lua "$plain_code")")
+  cpu_off=$((cpu_off + $(ticks "$off_pid") - t))
+  t=$(ticks "$on_pid") r=$(ticks "$redis_pid")
   ons+=("$(measure plain "http://127.0.0.1:$port" bench/single.lua "$plain_code")")
+  cpu_on=$((cpu_on + $(ticks "$on_pid") - t)) cpu_redis=$((cpu_redis + $(ticks "$redis_pid") - r))
   empty_stream
 done
 plain_drops=$(($(drops) - d0))
@@ -215,6 +225,11 @@ awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99
 awk -v x="$x_rps" -v p="$p_rps" 'BEGIN{printf "rules link / plain link:       %.2f   (target >= 0.80)\n", x/p}'
 awk -v on="$p_rps" -v off="$o_rps" -v c="$c_rps" -v op="$(to_ms "$p_p99")" -v cp="$(to_ms "$c_p99")" \
   'BEGIN{printf "plain link, capture on / off:  %.2f   (target >= 0.85)\nplain link, capture on / ceiling: %.2f (target >= 0.70)\nplain link on, p99 / ceiling p99: %.2f\n", on/off, on/c, op/cp}'
+# Server CPU per redirect answered, from the two runs of each.
+IFS='|' read -r _ _ _ _ o_total <<<"$plain_off"
+IFS='|' read -r _ _ _ _ p_total <<<"$plain"
+awk -v hz="$(getconf CLK_TCK)" -v off="$cpu_off" -v on="$cpu_on" -v rd="$cpu_redis" -v no="$o_total" -v np="$p_total" \
+  'BEGIN{printf "server CPU per redirect: capture off %.1f µs, on %.1f µs (+%.1f µs of Redis)\n", off/hz*1e6/no, on/hz*1e6/np, rd/hz*1e6/np}'
 echo "visits dropped by the capture buffer during the capture-on runs: $plain_drops"
 echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, off ${o_bad}, rules link ${x_bad})"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
