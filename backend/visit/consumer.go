@@ -57,8 +57,8 @@ const (
 	readBlock = time.Second
 	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
 	// and one insert stores. Bigger inserts add more visits to each rollup row they write:
-	// BenchmarkIngest measured PostgreSQL's CPU per event at 31–34 µs for 8 entries, 26–27 µs
-	// for 32 and 24 µs for 64, whose inserts hold the rollup rows locked against the other
+	// BenchmarkIngest measured PostgreSQL's CPU per event at 31–34 µs for 8 entries, 26–28 µs
+	// for 32 and 24–25 µs for 64, whose inserts hold the rollup rows locked against the other
 	// consumers twice as long (about a second for 32 on the 2-core VM).
 	readEntries = 32
 	// handleTimeout bounds the insert and acknowledgement of what one read took.
@@ -174,8 +174,8 @@ func (c *Consumer) partitions(ctx context.Context) error {
 }
 
 // Step runs one round: it stores this consumer's own pending entries, entries idle longer
-// than its claim time in any consumer, and then new entries (waiting up to a second for some), and
-// returns how many events it stored that were new.
+// than its claim time in any consumer, and then new entries (waiting up to a second for some),
+// and returns how many events it stored that were new.
 func (c *Consumer) Step(ctx context.Context) (int, error) {
 	if err := c.ensureGroup(ctx); err != nil {
 		return 0, err

@@ -149,7 +149,7 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
-	var buf [16 + 1]byte
+	var buf [16]byte
 	addr := buf[:0]
 	switch ip = ip.Unmap(); {
 	case ip.Is4():
