@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Load run on loopback, in one go so the figures are comparable: redirects of cached links
-# against a bare net/http server answering a fixed 302 (the ceiling of this machine), then
-# link creation through the API with 64 concurrent clients. Needs DATABASE_URL and REDIS_URL
-# (make bench starts throwaway servers) and wrk.
+# against a bare net/http server answering a fixed 302 (the ceiling of this machine), one plain
+# link with visit capture on and off, then link creation through the API with 64 concurrent
+# clients, then visits end to end (redirect to committed rollup row) and the ingest alone
+# (BenchmarkIngest). Needs DATABASE_URL and REDIS_URL (make bench starts throwaway servers),
+# wrk, psql and redis-cli.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,15 @@ pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  # What the servers warned about (Redis timeouts, visits dropped, ingest failures) bears on the
+  # figures: shown, counted by message.
+  if grep -qs 'level=WARN\|level=ERROR' "$work"/server*.log; then
+    echo
+    echo "server warnings (count, message):"
+    grep -hs 'level=WARN\|level=ERROR' "$work"/server*.log | sed -E 's/^time=[^ ]+ //; s/ (err|dropped|addr|links)=.*//' |
+      sort | uniq -c | sort -rn | head -n 10
+  fi
+  [ -z "${BENCH_LOGS:-}" ] || cp "$work"/server*.log "$BENCH_LOGS"/ 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -45,6 +56,9 @@ wait_http() {
 }
 
 port=$(free_port)
+off_port=$(free_port)
+ingest_port=$(free_port)
+ingest_metrics_port=$(free_port)
 ceiling_port=$(free_port)
 metrics_port=$(free_port)
 export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn
@@ -59,12 +73,26 @@ export OPERATOR_EMAIL="operator$$@example.com" OPERATOR_PASSWORD="bench-operator
 export PLAN_LIMITS=${PLAN_LIMITS:-enterprise.requests_per_minute=1000000000}
 
 bin/shortlink migrate
-bin/shortlink serve 2>"$work/server.log" &
-pids+=($!)
+# The measured server captures visits (the default) and leaves the stream to an ingest node
+# started for the end-to-end run: redirects are measured without the consumer's work on the
+# same two cores, and the stream is emptied after each run. A second server, capture off, is
+# the yardstick of what capture costs.
+# One after the other: each makes sure of the operator account at start-up.
+serve() { # log http_addr [VAR=value...]
+  local log=$1 addr=$2; shift 2
+  env "$@" HTTP_ADDR="$addr" bin/shortlink serve 2>"$work/$log" &
+  pids+=($!)
+  wait_http "http://$addr/healthz" || { cat "$work/$log" >&2; exit 1; }
+}
+serve server.log "127.0.0.1:$port" VISIT_INGEST=false
+on_pid=${pids[-1]}
+serve server-off.log "127.0.0.1:$off_port" VISIT_CAPTURE=false VISIT_INGEST=false METRICS_ADDR=
+off_pid=${pids[-1]}
 "$work/ceiling" -addr "127.0.0.1:$ceiling_port" &
 pids+=($!)
-wait_http "http://127.0.0.1:$port/healthz"
 wait_http "http://127.0.0.1:$ceiling_port/x" || true
+stream="${REDIS_PREFIX}visits"
+empty_stream() { sleep 1; redis-cli -u "$REDIS_URL" DEL "$stream" >/dev/null; }
 
 api="http://127.0.0.1:$port/api/v1"
 email="bench$$@example.com"
@@ -126,9 +154,46 @@ wrk -t2 -c"$CONNS" -d2s -s bench/redirect.lua "http://127.0.0.1:$ceiling_port" -
 echo "measuring ($DURATION each, $CONNS connections, wrk -t2 on the same 2 cores)..."
 ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$work/codes")
 redir=$(measure redirect "http://127.0.0.1:$port" bench/redirect.lua "$work/codes")
+empty_stream
 wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$port" -- "$rules_code" >/dev/null
-plain=$(measure plain "http://127.0.0.1:$port" bench/single.lua "$plain_code")
+wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$off_port" -- "$plain_code" >/dev/null
+empty_stream
+# Visits the capture-on server dropped (buffer full) during a run, from its metrics listener.
+drops() {
+  curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_visits_dropped_total/ {s+=$2} END {printf "%d\n", s}'
+}
+# Capture off and on, twice in turn: the machine's drift over a minute is of the order of the
+# difference measured.
+combine() { # name measure-line... -> name|mean requests/s|mean p99|non-3xx|requests
+  local name=$1 line _n rps p99 bad total sums=""
+  shift
+  for line in "$@"; do
+    IFS='|' read -r _n rps p99 bad total <<<"$line"
+    sums+="$rps $(to_ms "$p99") $bad $total"$'\n'
+  done
+  awk -v name="$name" '{r+=$1; p+=$2; b+=$3; t+=$4; n++}
+    END{printf "%s|%.2f|%.2fms|%d|%d\n", name, r/n, p/n, b, t}' <<<"${sums%$'\n'}"
+}
+# CPU time of a process so far, in clock ticks (Linux): a measure that other load on the machine
+# disturbs far less than throughput.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+redis_pid=$(redis-cli -u "$REDIS_URL" INFO server | awk -F: '/^process_id/ {print $2+0}')
+offs=() ons=() cpu_off=0 cpu_on=0 cpu_redis=0
+d0=$(drops)
+for _ in 1 2; do
+  t=$(ticks "$off_pid")
+  offs+=("$(measure plain-off "http://127.0.0.1:$off_port" bench/single.lua "$plain_code")")
+  cpu_off=$((cpu_off + $(ticks "$off_pid") - t))
+  t=$(ticks "$on_pid") r=$(ticks "$redis_pid")
+  ons+=("$(measure plain "http://127.0.0.1:$port" bench/single.lua "$plain_code")")
+  cpu_on=$((cpu_on + $(ticks "$on_pid") - t)) cpu_redis=$((cpu_redis + $(ticks "$redis_pid") - r))
+  empty_stream
+done
+plain_drops=$(($(drops) - d0))
+plain_off=$(combine plain-off "${offs[@]}")
+plain=$(combine plain "${ons[@]}")
 ruled=$(measure rules "http://127.0.0.1:$port" bench/single.lua "$rules_code")
+empty_stream
 # Sum and count of the batch writer's rows-per-insert histogram, from the metrics listener.
 batch_rows() {
   curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_link_insert_batch_rows_sum/ {s=$2}
@@ -144,22 +209,85 @@ IFS='|' read -r _ r_rps r_p99 r_bad _ <<<"$redir"
 IFS='|' read -r _ k_rps k_p99 k_bad k_total <<<"$create"
 IFS='|' read -r _ p_rps p_p99 p_bad _ <<<"$plain"
 IFS='|' read -r _ x_rps x_p99 x_bad _ <<<"$ruled"
+IFS='|' read -r _ o_rps o_p99 o_bad _ <<<"$plain_off"
 secs=${DURATION%s}
 acked=$(( (k_total - k_bad) ))
-printf '\n%-34s %12s %10s\n' "run" "requests/s" "p99"
-printf '%-34s %12s %10s\n' "ceiling (bare net/http 302)" "$c_rps" "$c_p99"
-printf '%-34s %12s %10s\n' "shortlink redirect (cached)" "$r_rps" "$r_p99"
-printf '%-34s %12s %10s\n' "one plain link" "$p_rps" "$p_p99"
-printf '%-34s %12s %10s\n' "one link with rules" "$x_rps" "$x_p99"
-printf '%-34s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
+printf '\n%-38s %12s %10s\n' "run" "requests/s" "p99"
+printf '%-38s %12s %10s\n' "ceiling (bare net/http 302)" "$c_rps" "$c_p99"
+printf '%-38s %12s %10s\n' "shortlink redirect (cached)" "$r_rps" "$r_p99"
+printf '%-38s %12s %10s\n' "one plain link, capture off (2 runs)" "$o_rps" "$o_p99"
+printf '%-38s %12s %10s\n' "one plain link, capture on (2 runs)" "$p_rps" "$p_p99"
+printf '%-38s %12s %10s\n' "one link with rules" "$x_rps" "$x_p99"
+printf '%-38s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
 echo
 awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99")" \
   'BEGIN{printf "redirect throughput / ceiling: %.2f   (target >= 0.70)\nredirect p99 / ceiling p99:    %.2f   (target <= 1.50)\n", r/c, rp/cp}'
 awk -v x="$x_rps" -v p="$p_rps" 'BEGIN{printf "rules link / plain link:       %.2f   (target >= 0.80)\n", x/p}'
-echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, rules link ${x_bad})"
+awk -v on="$p_rps" -v off="$o_rps" -v c="$c_rps" -v op="$(to_ms "$p_p99")" -v cp="$(to_ms "$c_p99")" \
+  'BEGIN{printf "plain link, capture on / off:  %.2f   (target >= 0.85)\nplain link, capture on / ceiling: %.2f (target >= 0.70)\nplain link on, p99 / ceiling p99: %.2f\n", on/off, on/c, op/cp}'
+# Server CPU per redirect answered, from the two runs of each.
+IFS='|' read -r _ _ _ _ o_total <<<"$plain_off"
+IFS='|' read -r _ _ _ _ p_total <<<"$plain"
+awk -v hz="$(getconf CLK_TCK)" -v off="$cpu_off" -v on="$cpu_on" -v rd="$cpu_redis" -v no="$o_total" -v np="$p_total" \
+  'BEGIN{printf "server CPU per redirect: capture off %.1f µs, on %.1f µs (+%.1f µs of Redis)\n", off/hz*1e6/no, on/hz*1e6/np, rd/hz*1e6/np}'
+echo "visits dropped by the capture buffer during the capture-on runs: $plain_drops"
+echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, off ${o_bad}, rules link ${x_bad})"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
 # The batch writer's histogram on the metrics listener, read around the create run: rows per
 # insert statement during that run.
 IFS=' ' read -r b_sum1 b_count1 <<<"$(batch_rows)"
 awk -v s="$((b_sum1 - b_sum0))" -v c="$((b_count1 - b_count0))" \
   'BEGIN{if (c > 0) printf "rows per insert statement during the create run: %.1f (%d statements)\n", s/c, c}'
+
+# Visits end to end: an ingest node joins, wrk visits the seeded links (the popular ones most,
+# one visit in five by a crawler) on the capture-on server, and the rollups are polled until they
+# count every 302 the server answered (its shortlink_redirects_total: wrk leaves up to one
+# request per connection unanswered when it stops), less the visits the buffer dropped.
+echo
+echo "visits end to end ($DURATION of redirects, then until every visit is in visit_hours)..."
+empty_stream
+serve server-ingest.log "127.0.0.1:$ingest_port" VISIT_INGEST=true METRICS_ADDR="127.0.0.1:$ingest_metrics_port"
+ingest_pid=${pids[-1]}
+rolled() { psql "$DATABASE_URL" -Atc "SELECT coalesce(sum(visits + bots), 0) FROM visit_hours"; }
+redirected() {
+  curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_redirects_total\{outcome="redirect"\}/ {printf "%d\n", $2}'
+}
+now() { date +%s.%N; }
+base=$(rolled)
+d0=$(drops)
+r0=$(redirected)
+t0=$(now)
+e2e=$(measure visits "http://127.0.0.1:$port" bench/visits.lua "$work/codes")
+t1=$(now)
+IFS='|' read -r _ v_rps v_p99 v_bad v_total <<<"$e2e"
+sleep 0.2 # the last requests wrk left
+answered=$(($(redirected) - r0))
+dropped=$(($(drops) - d0))
+want=$((answered - dropped))
+deadline=$(awk -v t="$t1" 'BEGIN{printf "%.3f", t + 300}')
+while :; do
+  got=$(($(rolled) - base))
+  [ "$got" -ge "$want" ] && break
+  if awk -v n="$(now)" -v d="$deadline" 'BEGIN{exit !(n > d)}'; then break; fi
+  sleep 0.1
+done
+t2=$(now)
+sleep 2 # a late double count would show now
+final=$(($(rolled) - base))
+awk -v wrk="$((v_total - v_bad))" -v a="$answered" -v w="$want" -v g="$final" -v r="$v_rps" \
+  -v t0="$t0" -v t1="$t1" -v t2="$t2" -v dr="$dropped" 'BEGIN{
+  printf "redirects: %.0f/s; 302s counted by wrk %d, answered by the server %d; dropped by the buffer: %d\n", r, wrk, a, dr
+  printf "in visit_hours: %d (want %d)%s\n", g, w, (g == w ? "" : "   MISMATCH")
+  printf "ingested/s from the first redirect to the last commit: %.0f   (target >= 50000)\n", g/(t2-t0)
+  printf "lag of the last commit behind the last redirect: %.1f s\n", t2-t1
+}'
+kill "$ingest_pid" 2>/dev/null || true
+
+# The ingest alone: a stream pre-filled with 500,000 events (INGEST_EVENTS) drained by one
+# consumer and by two (BenchmarkIngest in backend/visit), with the CPU each spent per event.
+echo
+echo "ingest alone (BenchmarkIngest: ${INGEST_EVENTS:-500000} events in the stream, then drained)..."
+go test -run x -bench Ingest -benchtime 1x ./backend/visit | awk '/^BenchmarkIngest/ {
+  for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  printf "%-28s %8.0f events/s   PostgreSQL %5.1f µs/event (%.2f cores)   consumer %4.1f µs/event\n",
+    $1, m["events/s"], m["pg-µs/event"], m["pg-cores"], m["go-µs/event"] }'

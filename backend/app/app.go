@@ -233,7 +233,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if cfg.VisitIngest {
 		a.ingest = visit.NewConsumer(visit.ConsumerOptions{
 			Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Name: cfg.VisitConsumer,
-			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays, Log: log,
+			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
+			ClaimAfter: cfg.VisitClaimAfter, Log: log,
 		})
 	}
 	deps := redirect.RuleDeps{

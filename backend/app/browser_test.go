@@ -13,11 +13,13 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
-// TestMain stops the browsers the tests of this package share.
+// TestMain stops the browsers the tests of this package share, and removes the server binary
+// the process tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	browsertest.Close()
 	closeModerationRig()
+	removeServerBinary()
 	os.Exit(code)
 }
 

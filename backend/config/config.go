@@ -96,6 +96,9 @@ type Config struct {
 	// VisitConsumer names this node in the visit stream's consumer group; by default the
 	// host name and process ID.
 	VisitConsumer string `env:"VISIT_CONSUMER"`
+	// VisitClaimAfter is how long entries of the visit stream read by a consumer and not
+	// acknowledged wait before another consumer claims them (that consumer died).
+	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
 
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
@@ -235,6 +238,9 @@ func (c *Config) finish() error {
 	}
 	if c.VisitRetentionDays < 3 || c.VisitRetentionDays > 3660 {
 		errs = append(errs, errors.New("VISIT_RETENTION_DAYS must be between 3 and 3660"))
+	}
+	if c.VisitClaimAfter < time.Second || c.VisitClaimAfter > time.Hour {
+		errs = append(errs, errors.New("VISIT_CLAIM_AFTER must be between 1s and 1h"))
 	}
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()

@@ -24,7 +24,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.HTTPAddr != ":8080" || c.CodeLength != 6 || c.CreateWriters != 1 || c.Public.String() != "http://localhost:8080" ||
-		c.InvitesPerHour != 20 || c.RefreshGrace != 20*time.Second {
+		c.InvitesPerHour != 20 || c.RefreshGrace != 20*time.Second || c.VisitClaimAfter != 30*time.Second {
 		t.Errorf("defaults: %+v", c)
 	}
 	if len(c.CodeTweakBytes) != 7 || len(c.CodeKeyBytes) != 16 {
@@ -41,6 +41,9 @@ func TestDefaults(t *testing.T) {
 	}
 	if c := mustLoad(t, "PASSWORD_HASH_CONCURRENCY", "3", "PASSWORD_HASH_WAIT", "0s"); c.PasswordHashConcurrency != 3 || c.PasswordHashWait != 0 {
 		t.Errorf("PASSWORD_HASH_*: %d, %v", c.PasswordHashConcurrency, c.PasswordHashWait)
+	}
+	if c := mustLoad(t, "VISIT_CLAIM_AFTER", "1s"); c.VisitClaimAfter != time.Second {
+		t.Errorf("VISIT_CLAIM_AFTER: %v", c.VisitClaimAfter)
 	}
 	if c.OperatorTakeover || c.SMTPURL != "" || c.MailFrom != "Shortlink <no-reply@localhost>" {
 		t.Errorf("mail and operator defaults: takeover %v, SMTP_URL %q, MAIL_FROM %q", c.OperatorTakeover, c.SMTPURL, c.MailFrom)
@@ -107,6 +110,9 @@ func TestBadValues(t *testing.T) {
 		{"REFRESH_GRACE", "5m"},
 		{"REFRESH_GRACE", "-1s"},
 		{"REFRESH_GRACE", "soon"},
+		{"VISIT_CLAIM_AFTER", "500ms"},
+		{"VISIT_CLAIM_AFTER", "2h"},
+		{"VISIT_CLAIM_AFTER", "later"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

@@ -41,6 +41,10 @@ const (
 	BufferSize = 65536
 	// batchSize is the most events one flush sends (one stream entry, or one insert).
 	batchSize = 1000
+	// batchWait is how long the flusher waits for a batch to fill before it sends what it has:
+	// the visits a node holds unsent are at most those of a batch being gathered (batchWait of
+	// traffic, batchSize at most), one being sent, and those arriving meanwhile.
+	batchWait = 10 * time.Millisecond
 	// streamMaxLen trims the stream (approximately) to this many entries, each a batch: hours
 	// of visits, should the consumers stop.
 	streamMaxLen = 1_000_000
@@ -97,6 +101,7 @@ type Buffer struct {
 	log        *slog.Logger
 
 	hits   chan Hit
+	entry  []byte // the flusher's encoding of the batch it sends, reused
 	closed atomic.Bool
 	down   atomic.Bool // the last batch went to the Store
 	// downUntil is when the flusher tries Redis again after it failed (Unix ns).
@@ -162,11 +167,12 @@ func (b *Buffer) dropped(n int, msg string, args ...any) {
 func (b *Buffer) run() {
 	defer close(b.done)
 	batch := make([]Event, 0, batchSize)
+	wait := time.NewTimer(batchWait)
+	wait.Stop()
 	for {
 		select {
 		case h := <-b.hits:
-			batch = append(batch[:0], b.event(h))
-			batch = b.fill(batch)
+			batch = b.gather(append(batch[:0], b.event(h)), wait)
 			b.send(batch)
 		case <-b.stop:
 			for {
@@ -180,6 +186,23 @@ func (b *Buffer) run() {
 	}
 }
 
+// gather adds hits to a batch until it holds batchSize, or batchWait has passed, or the Buffer
+// is closing: a busy node sends a few large entries a second rather than thousands of small
+// ones, which costs it, Redis and the consumers' inserts far less. It sleeps out the wait rather
+// than waking for each hit: what arrives meanwhile waits in the channel.
+func (b *Buffer) gather(batch []Event, wait *time.Timer) []Event {
+	if batch = b.fill(batch); len(batch) >= batchSize {
+		return batch
+	}
+	wait.Reset(batchWait)
+	select {
+	case <-wait.C:
+	case <-b.stop:
+		wait.Stop()
+	}
+	return b.fill(batch)
+}
+
 // fill adds the hits waiting, up to batchSize, without waiting for more.
 func (b *Buffer) fill(batch []Event) []Event {
 	for len(batch) < batchSize {
@@ -187,13 +210,9 @@ func (b *Buffer) fill(batch []Event) []Event {
 		case h := <-b.hits:
 			batch = append(batch, b.event(h))
 		default:
-			captured.Add(float64(len(batch)))
-			buffered.Set(float64(len(b.hits)))
 			return batch
 		}
 	}
-	captured.Add(float64(len(batch)))
-	buffered.Set(float64(len(b.hits)))
 	return batch
 }
 
@@ -218,16 +237,15 @@ type sentEntry struct {
 
 // send writes one batch to the stream, or to the Store while Redis fails.
 func (b *Buffer) send(batch []Event) {
+	captured.Add(float64(len(batch)))
+	buffered.Set(float64(len(b.hits)))
 	if b.rdb != nil && time.Now().UnixNano() >= b.downUntil.Load() {
-		data, err := json.Marshal(batch)
-		if err == nil {
-			err = b.xadd(data)
-		}
+		err := b.xadd(batch)
 		if err == nil {
 			if b.down.Swap(false) {
 				b.log.Info("visits: redis answers again; sending visits to the stream")
 			}
-			b.keep(data, len(batch))
+			b.keep(append([]byte(nil), b.entry...), len(batch))
 			return
 		}
 		// The entry may be in the stream already: storing it again counts nothing.
@@ -280,13 +298,14 @@ func (b *Buffer) insert(batch []Event) {
 	stored(ctx, st, batch, b.due, b.log)
 }
 
-// xadd sends a batch, encoded, as one stream entry.
-func (b *Buffer) xadd(data []byte) error {
+// xadd sends the batch as one stream entry.
+func (b *Buffer) xadd(batch []Event) error {
+	b.entry = appendEntry(b.entry[:0], batch)
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
 	return b.rdb.XAdd(ctx, &goredis.XAddArgs{
 		Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
-		Values: []any{streamField, data},
+		Values: []any{streamField, b.entry},
 	}).Err()
 }
 

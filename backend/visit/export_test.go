@@ -6,6 +6,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
+// BatchSize is the most events one flush sends.
+const BatchSize = batchSize
+
+// AppendEntry appends the batch as a stream entry's value.
+func AppendEntry(b []byte, batch []Event) []byte { return appendEntry(b, batch) }
+
 // SetClaimAfter changes how long entries stay with a consumer before c claims them.
 func (c *Consumer) SetClaimAfter(d time.Duration) { c.claimAfter = d }
 

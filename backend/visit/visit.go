@@ -19,8 +19,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"fmt"
 	"hash"
+	"io"
 	"net"
 	"net/netip"
 	"net/url"
@@ -132,14 +132,14 @@ func RefererHost(referer string) string {
 // Hasher hashes visitors for unique counts: HMAC-SHA-256 of the client's address and user
 // agent under a salt of the day, itself an HMAC of the UTC date under the deployment's secret.
 // The same visitor hashes alike within a UTC day and unrelated across days, and neither the
-// hash nor the stored rows give the address back. Safe for concurrent use.
+// hash nor the stored rows give the address back. Safe for concurrent use; it keeps the HMAC
+// of the day keyed, since the flusher hashes every visit of its node.
 type Hasher struct {
 	secret []byte
 
 	mu  sync.Mutex
-	day int       // yyyymmdd of mac's day
-	mac hash.Hash // keyed with the day's salt
-	sum []byte
+	day time.Time // the UTC midnight of mac's salt
+	mac hash.Hash // HMAC under the salt of day
 }
 
 // NewHasher returns a Hasher deriving its daily salts from secret.
@@ -149,29 +149,38 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
-	var addr []byte
+	var buf [16]byte
+	addr := buf[:0]
 	switch ip = ip.Unmap(); {
 	case ip.Is4():
 		a := ip.As4()
-		addr = a[:]
-	case ip.IsValid():
+		addr = append(addr, a[:]...)
+	case ip.Is6() && ip.Zone() == "":
 		a := ip.As16()
-		addr = a[:]
+		addr = append(addr, a[:]...)
+	default: // the zero Addr (no bytes), or an address with a zone
+		addr, _ = ip.MarshalBinary()
 	}
-	y, mo, d := at.UTC().Date()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if day := y*10000 + int(mo)*100 + d; day != h.day || h.mac == nil {
+	m := h.of(at)
+	m.Reset()
+	m.Write(addr)
+	m.Write([]byte{0})
+	io.WriteString(m, userAgent)
+	return m.Sum(make([]byte, 0, sha256.Size))[:16]
+}
+
+// of is the HMAC under the salt of at's UTC day; h.mu is held.
+func (h *Hasher) of(at time.Time) hash.Hash {
+	y, mo, d := at.UTC().Date()
+	day := time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+	if h.mac == nil || !day.Equal(h.day) {
 		m := hmac.New(sha256.New, h.secret)
-		m.Write([]byte(fmt.Sprintf("visitor salt %04d-%02d-%02d", y, int(mo), d)))
+		m.Write([]byte("visitor salt " + day.Format(time.DateOnly)))
 		h.day, h.mac = day, hmac.New(sha256.New, m.Sum(nil))
 	}
-	h.mac.Reset()
-	h.mac.Write(addr)
-	h.mac.Write([]byte{0})
-	h.mac.Write([]byte(userAgent))
-	h.sum = h.mac.Sum(h.sum[:0])
-	return append([]byte(nil), h.sum[:16]...)
+	return h.mac
 }
 
 // Store keeps the visits durably.
