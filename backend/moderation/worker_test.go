@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -53,21 +54,12 @@ type urlScorer struct{}
 
 func (urlScorer) Score(_ context.Context, l moderation.LinkFacts, _ []moderation.Capture) (moderation.Verdict, error) {
 	switch {
-	case contains(l.URL, "phish"):
+	case strings.Contains(l.URL, "phish"):
 		return moderation.Verdict{Score: 0.95, Category: "phishing", Reason: "phish", Scorer: "heuristic"}, nil
-	case contains(l.URL, "odd"):
+	case strings.Contains(l.URL, "odd"):
 		return moderation.Verdict{Score: 0.6, Category: "scam", Reason: "odd", Scorer: "heuristic"}, nil
 	}
 	return moderation.Verdict{Score: 0.05, Category: "benign", Reason: "fine", Scorer: "heuristic"}, nil
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 type workerEnv struct {

@@ -143,23 +143,15 @@ func (h *Handler) capture(r *http.Request, l *link.Link, at time.Time, variant i
 	if h.rules.Visits == nil || r.Method == http.MethodHead {
 		return
 	}
-	hdr := r.Header
 	h.rules.Visits.Capture(visit.Hit{
 		At:         at,
 		Target:     visit.Target{LinkID: l.ID, WorkspaceID: l.WorkspaceID, DomainID: l.DomainID},
 		Variant:    variant,
 		RemoteAddr: r.RemoteAddr,
-		Forwarded:  hdr["X-Forwarded-For"],
-		UserAgent:  first(hdr["User-Agent"]),
-		Referer:    first(hdr["Referer"]),
+		Forwarded:  r.Header["X-Forwarded-For"], // canonical key: no allocation, unlike Values
+		UserAgent:  r.UserAgent(),
+		Referer:    r.Referer(),
 	})
-}
-
-func first(values []string) string {
-	if len(values) == 0 {
-		return ""
-	}
-	return values[0]
 }
 
 var cacheControl = []string{"private, max-age=0"}

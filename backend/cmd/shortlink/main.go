@@ -4,10 +4,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/shortlink/shortlink/backend/app"
@@ -49,16 +47,6 @@ func main() {
 	}
 }
 
-func newLogger() *slog.Logger {
-	level := slog.LevelInfo
-	_ = level.UnmarshalText([]byte(os.Getenv("LOG_LEVEL")))
-	opts := &slog.HandlerOptions{Level: level}
-	if strings.EqualFold(os.Getenv("LOG_FORMAT"), "json") {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
-}
-
 func migrate(ctx context.Context) error {
 	url := os.Getenv("DATABASE_URL")
 	if url == "" {
@@ -72,7 +60,7 @@ func serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger()
+	log := config.NewLogger(os.Stderr, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -8,12 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -41,7 +39,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger(cfg)
+	log := config.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	db, err := postgres.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
@@ -105,14 +103,4 @@ func run(ctx context.Context) error {
 		"model", cfg.ModerationModel)
 	w.Run(ctx) // until SIGTERM: reviews under way are cancelled and their links given back
 	return nil
-}
-
-func newLogger(cfg config.Worker) *slog.Logger {
-	level := slog.LevelInfo
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	opts := &slog.HandlerOptions{Level: level}
-	if strings.EqualFold(cfg.LogFormat, "json") {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
