@@ -326,13 +326,15 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 			break
 		}
 	}
-	// Visits of the workspace's links, and one of another workspace's.
+	// Visits of the workspace's links, and one of another workspace's, yesterday (a day whose
+	// breakdowns are summed: they are in both the hourly and the daily rows).
+	yesterday := time.Now().AddDate(0, 0, -1)
 	var evs []visit.Event
 	for i := range 20 {
 		v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{10, 0, 0, byte(i)}), Country: "DE"}
-		evs = append(evs, visit.NewEvent(time.Now(), visit.Target{LinkID: int64(1 + i%3), WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil)))
+		evs = append(evs, visit.NewEvent(yesterday, visit.Target{LinkID: int64(1 + i%3), WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil)))
 	}
-	other := visit.NewEvent(time.Now(), visit.Target{LinkID: 99999, WorkspaceID: ws + 1}, -1, &visitor.Visitor{Country: "FR"}, "", "ua", visit.NewHasher(nil))
+	other := visit.NewEvent(yesterday, visit.Target{LinkID: 99999, WorkspaceID: ws + 1}, -1, &visitor.Visitor{Country: "FR"}, "", "ua", visit.NewHasher(nil))
 	if _, err := postgres.NewVisits(db).Insert(ctx, append(evs, other)); err != nil {
 		t.Fatal(err)
 	}

@@ -41,16 +41,24 @@ func (s *StatsStore) LinkHours(ctx context.Context, workspaceID, linkID int64, f
 	return out, nil
 }
 
-// LinkKeys implements stats.Store: the whole days from visit_key_days, the hours at the ends
-// from visit_key_hours, summed per key and ranked per dimension in one statement. Keys are
-// ordered bytewise (COLLATE "C") so that ties rank the same whatever the database's locale.
+// LinkKeys implements stats.Store: the whole days from visit_key_days as far as they are summed
+// (visit_rollups), the hours of the days not summed yet and of the ends from visit_key_hours,
+// summed per key and ranked per dimension in one statement (one snapshot: a day is read from
+// one table or the other, never both). Keys are ordered bytewise (COLLATE "C") so that ties
+// rank the same whatever the database's locale.
 func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span, hours []stats.Span, limit int) ([]stats.KeyCount, error) {
 	args := []any{linkID, limit}
 	var parts []string
 	if days.From.Before(days.To) {
 		args = append(args, days.From.UTC().Format(time.DateOnly), days.To.UTC().Format(time.DateOnly))
+		from, to := len(args)-1, len(args)
 		parts = append(parts, fmt.Sprintf(`SELECT dim, key, visits FROM visit_key_days
-			WHERE link_id = $1 AND day >= $%d::date AND day < $%d::date`, len(args)-1, len(args)))
+			WHERE link_id = $1 AND day >= $%d::date
+				AND day < least($%d::date, (SELECT key_days_before FROM visit_rollups))`, from, to),
+			fmt.Sprintf(`SELECT dim, key, visits FROM visit_key_hours
+			WHERE link_id = $1
+				AND hour >= greatest($%d::date, (SELECT key_days_before FROM visit_rollups))::timestamp AT TIME ZONE 'UTC'
+				AND hour < $%d::date::timestamp AT TIME ZONE 'UTC'`, from, to))
 	}
 	for _, h := range hours {
 		if !h.From.Before(h.To) {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shortlink/shortlink/backend/visit"
@@ -23,10 +24,12 @@ var _ visit.Store = (*Visits)(nil)
 
 // insertVisits stores the events not stored yet and adds only those (RETURNING) to every rollup,
 // in one statement: visit_hours (people, crawlers, and people first seen that UTC day, from the
-// visitors of the day), the breakdowns per hour and per day, the all-time totals, the
-// workspace's hours, and the moderation reviews due at a power of two of people's visits. Rows
-// go in the order of their keys, so that consumers storing overlapping batches at once cannot
-// deadlock (and a deadlock that happens anyway is retried).
+// visitors of the day), the breakdowns per hour, the all-time totals, the workspace's hours,
+// and the moderation reviews due at a power of two of people's visits. The daily breakdowns
+// are summed from the hourly ones once a day is over (CompactDays); only a visit arriving
+// after that, for a day already summed, is added to them here. Rows go in the order of their
+// keys, so that consumers storing overlapping batches at once cannot deadlock (and a deadlock
+// that happens anyway is retried).
 const insertVisits = `
 WITH new AS (
 	INSERT INTO visits (event_id, at, link_id, workspace_id, domain_id, variant, country,
@@ -69,7 +72,9 @@ WITH new AS (
 	ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), key_days AS (
 	INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
-	SELECT link_id, day, dim, key, count(*) FROM keys GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+	SELECT link_id, day, dim, key, count(*) FROM keys
+	WHERE day < (SELECT key_days_before FROM visit_rollups)
+	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), per_link AS (
 	SELECT link_id, max(workspace_id) AS workspace_id, sum(visits)::bigint AS visits,
@@ -149,7 +154,12 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored
 	args := []any{ids, at, links, spaces, domains, variants, countries, devices, oses, browsers, referrers, inApps, bots, visitors}
 	for attempt := 0; ; attempt++ {
 		var st visit.Stored
-		err := s.db.Pool.QueryRow(ctx, insertVisits, args...).Scan(&st.Events, &st.Due)
+		// One implicit transaction: the shared lock is taken before the insert's snapshot, so
+		// that a day being summed (CompactDays) is either seen summed or sees this batch.
+		b := &pgx.Batch{}
+		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, keyDaysLock)
+		b.Queue(insertVisits, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&st.Events, &st.Due) })
+		err := s.db.Pool.SendBatch(ctx, b).Close()
 		if err == nil {
 			return st, nil
 		}
@@ -167,6 +177,59 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored
 		}
 		return visit.Stored{}, fmt.Errorf("store visits: %w", err)
 	}
+}
+
+// keyDaysLock is the advisory lock between the batches of visits (shared) and the summing of a
+// day's breakdowns (exclusive).
+const keyDaysLock int64 = 0x6b65795f64617973 // "key_days"
+
+// CompactDays implements visit.Store: each UTC day before the day of before that is not summed
+// yet, oldest first, has its hourly breakdowns summed into its daily rows (replacing what
+// batches stored there before the days were summed this way), in a transaction that holds the
+// batches back meanwhile: a batch stored before it is in the sum, one stored after it adds
+// its late visits to the daily rows itself.
+func (s *Visits) CompactDays(ctx context.Context, before time.Time) (int, error) {
+	until := utcDay(before)
+	n := 0
+	for {
+		var next time.Time
+		if err := s.db.Pool.QueryRow(ctx, `SELECT key_days_before FROM visit_rollups`).Scan(&next); err != nil {
+			return n, fmt.Errorf("sum daily breakdowns: %w", err)
+		}
+		if !next.Before(until) {
+			return n, nil
+		}
+		if err := s.compactDay(ctx); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// compactDay sums the breakdowns of the first day not summed yet.
+func (s *Visits) compactDay(ctx context.Context) error {
+	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, keyDaysLock); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			WITH d AS (
+				SELECT key_days_before AS day FROM visit_rollups
+			), summed AS (
+				INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
+				SELECT h.link_id, d.day, h.dim, h.key, sum(h.visits) FROM visit_key_hours h, d
+				WHERE h.hour >= d.day::timestamp AT TIME ZONE 'UTC'
+					AND h.hour < (d.day + 1)::timestamp AT TIME ZONE 'UTC'
+				GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+				ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = EXCLUDED.visits
+			)
+			UPDATE visit_rollups SET key_days_before = key_days_before + 1`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("sum daily breakdowns: %w", err)
+	}
+	return nil
 }
 
 // maxPartitionSpan bounds the days one batch creates partitions for: events carry the time of

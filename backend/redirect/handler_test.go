@@ -111,6 +111,7 @@ func (discardStore) Insert(_ context.Context, evs []visit.Event) (visit.Stored, 
 	return visit.Stored{Events: len(evs)}, nil
 }
 func (discardStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
+func (discardStore) CompactDays(context.Context, time.Time) (int, error)    { return 0, nil }
 func (discardStore) DropPartitions(context.Context, time.Time, time.Time) (int, error) {
 	return 0, nil
 }

@@ -53,6 +53,9 @@ const (
 	// another claims it (that consumer died, or its inserts fail), unless
 	// ConsumerOptions.ClaimAfter says otherwise.
 	ClaimAfter = 30 * time.Second
+	// compactEvery is how often a consumer looks for days whose breakdowns to sum: the
+	// statistics read a day's hours until it is summed, so a late sum costs only reads.
+	compactEvery = 10 * time.Minute
 	// readBlock is how long one read waits for new entries.
 	readBlock = time.Second
 	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
@@ -119,7 +122,7 @@ func NewConsumer(o ConsumerOptions) *Consumer {
 
 // Run stores events until ctx ends; errors are logged and retried after a pause.
 func (c *Consumer) Run(ctx context.Context) {
-	var partitioned, measured time.Time
+	var partitioned, compacted, measured time.Time
 	failing := false
 	for ctx.Err() == nil {
 		if time.Since(partitioned) > time.Hour {
@@ -127,6 +130,16 @@ func (c *Consumer) Run(ctx context.Context) {
 				c.log.Warn("visits: manage partitions", "err", err)
 			} else {
 				partitioned = time.Now()
+			}
+		}
+		if time.Since(compacted) > compactEvery {
+			if n, err := c.store.CompactDays(ctx, time.Now()); err != nil {
+				c.log.Warn("visits: sum the daily breakdowns", "err", err)
+			} else {
+				if n > 0 {
+					c.log.Info("visits: summed the daily breakdowns", "days", n)
+				}
+				compacted = time.Now()
 			}
 		}
 		if time.Since(measured) > 5*time.Second {

@@ -197,4 +197,9 @@ type Store interface {
 	// visitsBefore (none when it is zero) and the visitor hashes of the days before the day of
 	// visitorsBefore, and returns how many partitions it dropped.
 	DropPartitions(ctx context.Context, visitsBefore, visitorsBefore time.Time) (int, error)
+	// CompactDays folds the breakdowns of the UTC days wholly before the day of before into
+	// one row per link, day and key (the statistics read those days from them), and returns
+	// how many days it folded. Visits that arrive later for a folded day are counted all the
+	// same.
+	CompactDays(ctx context.Context, before time.Time) (int, error)
 }

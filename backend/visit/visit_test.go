@@ -18,6 +18,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -334,6 +335,8 @@ func (s blockedStore) DropPartitions(context.Context, time.Time, time.Time) (int
 	return 0, nil
 }
 
+func (s blockedStore) CompactDays(context.Context, time.Time) (int, error) { return 0, nil }
+
 // Capture never waits: a full buffer drops the event and counts it.
 func TestCaptureNeverBlocks(t *testing.T) {
 	gate := make(chan struct{})
@@ -533,6 +536,10 @@ func TestRollups(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT visits, bots, uniques FROM visit_totals WHERE link_id = 5`).Scan(&v, &b, &u); err != nil || v != 4 || b != 1 || u != 3 {
 		t.Errorf("visit_totals %d/%d/%d (%v), want 4 people, 1 crawler, 3 uniques", v, b, u, err)
 	}
+	// The days are over: their hourly breakdowns are summed into daily ones.
+	if _, err := store.CompactDays(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	keys := map[string]int64{}
 	rows, err = db.Pool.Query(ctx, `SELECT dim::text || ':' || key, sum(visits) FROM visit_key_days WHERE link_id = 5 GROUP BY 1`)
 	if err != nil {
@@ -554,6 +561,106 @@ func TestRollups(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT sum(visits) FROM visit_key_hours WHERE link_id = 5),
 		(SELECT sum(visits) FROM visit_key_days WHERE link_id = 5)`).Scan(&hourKeys, &dayKeys); err != nil || hourKeys != dayKeys {
 		t.Errorf("hourly breakdowns add up to %d, daily to %d (%v)", hourKeys, dayKeys, err)
+	}
+}
+
+// Once a day is over its hourly breakdowns are summed into daily ones; the statistics read
+// the same numbers before and after, and visits arriving late for a summed day, even while it
+// is being summed, count once in both.
+func TestCompactDays(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	reads := postgres.NewStatsStore(db)
+	ctx := context.Background()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	first := today.AddDate(0, 0, -3)
+	if _, err := db.Pool.Exec(ctx, `UPDATE visit_rollups SET key_days_before = $1::date`, first.Format(time.DateOnly)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var evs []visit.Event
+	for d := range 4 { // three days over, and today
+		for h := range 3 {
+			for range d + h + 1 {
+				n++
+				evs = append(evs, person(9, first.AddDate(0, 0, d).Add(time.Duration(5*h)*time.Hour+time.Minute), n))
+			}
+		}
+	}
+	if _, err := store.Insert(ctx, evs); err != nil {
+		t.Fatal(err)
+	}
+	read := func() map[string]int64 {
+		t.Helper()
+		keys, err := reads.LinkKeys(ctx, 9, stats.Span{From: first, To: today.AddDate(0, 0, 1)}, nil, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]int64{}
+		for _, k := range keys {
+			m[string(k.Dim)+":"+k.Key] = k.Visits
+		}
+		return m
+	}
+	all := int64(len(evs))
+	want := map[string]int64{"c:DE": all, "d:ios": all, "o:iOS": all, "b:Safari": all}
+	if got := read(); !maps.Equal(got, want) {
+		t.Fatalf("before summing: %v, want %v", got, want)
+	}
+	if days, err := store.CompactDays(ctx, time.Now()); err != nil || days != 3 {
+		t.Fatalf("summed %d days (%v), want 3", days, err)
+	}
+	if days, err := store.CompactDays(ctx, time.Now()); err != nil || days != 0 {
+		t.Fatalf("summed %d days again (%v), want none", days, err)
+	}
+	if got := read(); !maps.Equal(got, want) {
+		t.Fatalf("after summing: %v, want %v", got, want)
+	}
+	var daily int64
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM visit_key_days WHERE link_id = 9`).Scan(&daily); err != nil || daily != 3*4 {
+		t.Errorf("%d daily rows (%v), want 4 keys on 3 days", daily, err)
+	}
+
+	// Late visits for yesterday while it is being summed: batches on four connections, and
+	// the sum in the middle.
+	if _, err := db.Pool.Exec(ctx, `UPDATE visit_rollups SET key_days_before = $1::date`, today.AddDate(0, 0, -1).Format(time.DateOnly)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	late := 0
+	for w := range 4 {
+		batch := make([]visit.Event, 0, 50)
+		for range 50 {
+			n++
+			batch = append(batch, person(9, today.Add(-time.Duration(1+w)*time.Hour), n))
+		}
+		late += len(batch)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range batch {
+				if _, err := store.Insert(ctx, batch[i:i+1]); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	if days, err := store.CompactDays(ctx, time.Now()); err != nil || days != 1 {
+		t.Errorf("summed %d days (%v), want yesterday", days, err)
+	}
+	wg.Wait()
+	all += int64(late)
+	want = map[string]int64{"c:DE": all, "d:ios": all, "o:iOS": all, "b:Safari": all}
+	if got := read(); !maps.Equal(got, want) {
+		t.Errorf("with late visits: %v, want %v", got, want)
+	}
+	var hourly, summed int64
+	if err := db.Pool.QueryRow(ctx, `SELECT
+		(SELECT sum(visits) FROM visit_key_hours WHERE link_id = 9 AND hour >= $1 AND hour < $2),
+		(SELECT sum(visits) FROM visit_key_days WHERE link_id = 9 AND day = $1::date)`,
+		today.AddDate(0, 0, -1), today).Scan(&hourly, &summed); err != nil || hourly != summed {
+		t.Errorf("yesterday's hours add up to %d, its day to %d (%v)", hourly, summed, err)
 	}
 }
 
