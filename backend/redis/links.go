@@ -76,13 +76,13 @@ func decodeLink(s string) (*link.Link, error) {
 func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	pipe := lc.c.rdb.Pipeline()
-	for _, l := range links {
+	writes := make([]replacement, len(links))
+	for i, l := range links {
 		// Through the version check too: a workspace deleted while this batch committed has
 		// already marked these links deleted, and that must stand.
-		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), LinkTTL.Milliseconds())
+		writes[i] = replacement{l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL}
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
+	if err := lc.replaceAll(ctx, writes, false); err != nil {
 		// Deleting would fail the same way; a stale miss expires within missTTL.
 		lc.log.Warn("link cache: store created links", "links", len(links), "err", err)
 	}
@@ -175,19 +175,57 @@ func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value str
 func (lc *LinkCache) Store(ctx context.Context, links []*link.Link, gone []cachesync.Change) error {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	pipe := lc.c.rdb.Pipeline()
+	writes := make([]replacement, 0, len(links)+len(gone))
 	for _, l := range links {
-		replaceScript.Eval(ctx, pipe, []string{lc.key(l.DomainID, l.Key)}, encodeLink(l), version(l), LinkTTL.Milliseconds())
-		pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
+		writes = append(writes, replacement{l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL})
 	}
 	for _, c := range gone {
-		replaceScript.Eval(ctx, pipe, []string{lc.key(c.DomainID, c.Key)}, tombstone+strconv.FormatInt(c.Version, 10), c.Version, missTTL.Milliseconds())
-		pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: c.DomainID, Key: c.Key}.encode())
+		writes = append(writes, replacement{c.DomainID, c.Key, tombstone + strconv.FormatInt(c.Version, 10), c.Version, missTTL})
 	}
-	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, goredis.Nil) {
+	if err := lc.replaceAll(ctx, writes, true); err != nil {
 		return fmt.Errorf("link cache: store changes: %w", err)
 	}
 	return nil
+}
+
+// replacement is one write through replaceScript.
+type replacement struct {
+	domainID int64
+	key      string
+	value    string
+	version  int64
+	ttl      time.Duration
+}
+
+// replaceAll runs replaceScript for every write, each followed by an invalidation on the bus
+// when publish is set, in one pipelined round trip. The script goes by its SHA1; its text is
+// sent only to a Redis that does not know it yet (a new or restarted server), and the writes
+// are then made again, which their version check makes harmless.
+func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publish bool) error {
+	run := func(bySHA bool) error {
+		pipe := lc.c.rdb.Pipeline()
+		for _, w := range writes {
+			keys := []string{lc.key(w.domainID, w.key)}
+			if bySHA {
+				replaceScript.EvalSha(ctx, pipe, keys, w.value, w.version, w.ttl.Milliseconds())
+			} else {
+				replaceScript.Eval(ctx, pipe, keys, w.value, w.version, w.ttl.Milliseconds())
+			}
+			if publish {
+				pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: w.domainID, Key: w.key}.encode())
+			}
+		}
+		_, err := pipe.Exec(ctx)
+		if errors.Is(err, goredis.Nil) {
+			return nil
+		}
+		return err
+	}
+	err := run(true)
+	if err != nil && goredis.HasErrorPrefix(err, "NOSCRIPT") {
+		err = run(false)
+	}
+	return err
 }
 
 // Reserved implements link.Cache.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
@@ -86,4 +88,37 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 	if got := get(); got != "https://example.com/next" {
 		t.Fatalf("a new link under a key of a deleted workspace: %s", got)
 	}
+}
+
+// TestLinkCacheWithoutScripts: a Redis that does not know the cache's script (a restarted
+// server) still takes created and changed links.
+func TestLinkCacheWithoutScripts(t *testing.T) {
+	ctx := context.Background()
+	lc := newCache(t)
+	raw := goredis.NewClient(mustParse(t, testenv.RedisURL(t)))
+	defer raw.Close()
+	for i, url := range []string{"https://example.com/created", "https://example.com/stored"} {
+		if err := raw.ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		l := version(url, time.Now())
+		if i == 0 {
+			lc.Created(ctx, []*link.Link{l})
+		} else if err := lc.Store(ctx, []*link.Link{l}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, found, err := lc.Get(ctx, 0, "abc123")
+		if err != nil || !found || got == nil || got.URL != url {
+			t.Fatalf("after a script flush: %+v, %v, %v; want %s", got, found, err, url)
+		}
+	}
+}
+
+func mustParse(t *testing.T, url string) *goredis.Options {
+	t.Helper()
+	o, err := goredis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
