@@ -54,7 +54,7 @@ type App struct {
 	// visits captures the visits this node answers; ingest stores the visit stream's (nil
 	// when VISIT_INGEST is off).
 	visits *visit.Buffer
-	ingest *visit.Consumer
+	ingest []*visit.Consumer
 	// responses records and reads the answers given to links' forms.
 	responses *link.Responses
 	// geo is the GeoIP country database; nil when there is none.
@@ -230,12 +230,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Classifier: classifier, Hasher: visit.NewHasher(auth.DeriveKey([]byte(cfg.JWTSecret), "visitor hash")),
 		Log: log, Size: cfg.VisitBufferSize,
 	})
-	if cfg.VisitIngest {
-		a.ingest = visit.NewConsumer(visit.ConsumerOptions{
-			Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Name: cfg.VisitConsumer,
+	for i := range cfg.VisitConsumers {
+		if !cfg.VisitIngest {
+			break
+		}
+		name := cfg.VisitConsumer
+		if i > 0 {
+			name = fmt.Sprintf("%s-%d", name, i+1)
+		}
+		a.ingest = append(a.ingest, visit.NewConsumer(visit.ConsumerOptions{
+			Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Name: name,
 			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
 			ClaimAfter: cfg.VisitClaimAfter, Log: log,
-		})
+		}))
 	}
 	deps := redirect.RuleDeps{
 		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
@@ -360,9 +367,9 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
 	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
 	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
-	if a.ingest != nil {
+	for _, c := range a.ingest {
 		a.wg.Add(1)
-		go func() { defer a.wg.Done(); a.ingest.Run(bg) }()
+		go func() { defer a.wg.Done(); c.Run(bg) }()
 	}
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)

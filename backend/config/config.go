@@ -96,6 +96,10 @@ type Config struct {
 	// VisitConsumer names this node in the visit stream's consumer group; by default the
 	// host name and process ID.
 	VisitConsumer string `env:"VISIT_CONSUMER"`
+	// VisitConsumers is how many consumers this node runs (the second and later are named
+	// VisitConsumer-2, -3, …): one stores one batch at a time, bound by one PostgreSQL
+	// backend, so two keep up with about twice the visits.
+	VisitConsumers int `env:"VISIT_CONSUMERS" envDefault:"2"`
 	// VisitClaimAfter is how long entries of the visit stream read by a consumer and not
 	// acknowledged wait before another consumer claims them (that consumer died).
 	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
@@ -238,6 +242,9 @@ func (c *Config) finish() error {
 	}
 	if c.VisitRetentionDays < 3 || c.VisitRetentionDays > 3660 {
 		errs = append(errs, errors.New("VISIT_RETENTION_DAYS must be between 3 and 3660"))
+	}
+	if c.VisitConsumers < 1 || c.VisitConsumers > 16 {
+		errs = append(errs, errors.New("VISIT_CONSUMERS must be between 1 and 16"))
 	}
 	if c.VisitClaimAfter < time.Second || c.VisitClaimAfter > time.Hour {
 		errs = append(errs, errors.New("VISIT_CLAIM_AFTER must be between 1s and 1h"))
