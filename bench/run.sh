@@ -253,9 +253,25 @@ redirected() {
   curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_redirects_total\{outcome="redirect"\}/ {printf "%d\n", $2}'
 }
 now() { date +%s.%N; }
+# Where the CPU goes, per visit: the whole machine (/proc/stat), the serving node, the ingest
+# node, PostgreSQL (its postmaster and backends) and Redis; wrk and the kernel's networking are
+# most of the rest. Two cores give 2,000,000 µs a second: their sum bounds visits a second.
+machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
+postmaster=$(awk '{print $4}' "/proc/$(psql "$DATABASE_URL" -Atc 'SELECT pg_backend_pid()')/stat" 2>/dev/null || echo 0)
+pg_ticks() {
+  local t=0 f line rest
+  for f in /proc/[0-9]*/stat; do
+    read -r line <"$f" 2>/dev/null || continue
+    rest=${line##*) }
+    set -- $rest
+    [ "$2" = "$postmaster" ] && t=$((t + ${12} + ${13}))
+  done
+  echo $((t + $(ticks "$postmaster")))
+}
 base=$(rolled)
 d0=$(drops)
 r0=$(redirected)
+cpu0="$(machine_ticks) $(ticks "$on_pid") $(ticks "$ingest_pid") $(pg_ticks) $(ticks "$redis_pid")"
 t0=$(now)
 e2e=$(measure visits "http://127.0.0.1:$port" bench/visits.lua "$work/codes")
 t1=$(now)
@@ -272,6 +288,7 @@ while :; do
   sleep 0.1
 done
 t2=$(now)
+cpu1="$(machine_ticks) $(ticks "$on_pid") $(ticks "$ingest_pid") $(pg_ticks) $(ticks "$redis_pid")"
 sleep 2 # a late double count would show now
 final=$(($(rolled) - base))
 awk -v wrk="$((v_total - v_bad))" -v a="$answered" -v w="$want" -v g="$final" -v r="$v_rps" \
@@ -280,6 +297,13 @@ awk -v wrk="$((v_total - v_bad))" -v a="$answered" -v w="$want" -v g="$final" -v
   printf "in visit_hours: %d (want %d)%s\n", g, w, (g == w ? "" : "   MISMATCH")
   printf "ingested/s from the first redirect to the last commit: %.0f   (target >= 50000)\n", g/(t2-t0)
   printf "lag of the last commit behind the last redirect: %.1f s\n", t2-t1
+}'
+awk -v a="$cpu0" -v b="$cpu1" -v n="$final" -v hz="$(getconf CLK_TCK)" 'BEGIN{
+  split(a, x, " "); split(b, y, " ")
+  for (i = 1; i <= 5; i++) d[i] = (y[i] - x[i]) / hz * 1e6 / n
+  printf "CPU per visit: machine %.1f µs (serving node %.1f, ingest node %.1f, PostgreSQL %.1f, Redis %.1f, the rest %.1f: wrk, kernel)\n",
+    d[1], d[2], d[3], d[4], d[5], d[1] - d[2] - d[3] - d[4] - d[5]
+  printf "visits a second two cores could carry at that cost: %.0f\n", 2e6 / d[1]
 }'
 kill "$ingest_pid" 2>/dev/null || true
 
