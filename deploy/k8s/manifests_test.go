@@ -53,6 +53,7 @@ var external = map[string][]string{"shortlink-pg-app": {"uri"}}
 // object is one rendered manifest, decoded into its API type.
 type object struct {
 	kind, name string
+	labels     map[string]string
 	obj        any
 }
 
@@ -134,7 +135,7 @@ func decode(t *testing.T, where string, data []byte) object {
 	for _, msg := range validation.IsDNS1123Subdomain(head.Metadata.Name) {
 		t.Errorf("%s: %s %q: %s", where, head.Kind, head.Metadata.Name, msg)
 	}
-	return object{kind: head.Kind, name: head.Metadata.Name, obj: obj}
+	return object{kind: head.Kind, name: head.Metadata.Name, labels: head.Metadata.Labels, obj: obj}
 }
 
 // cnpgCluster mirrors the fields of CloudNativePG's Cluster (postgresql.cnpg.io/v1) that the
@@ -232,6 +233,49 @@ func TestManifests(t *testing.T) {
 			}
 			checkReferences(t, s, provided)
 			checkPods(t, s, dir == "base")
+		})
+	}
+}
+
+// stages are the label selectors of the README's first installation, applied in this order
+// before everything else: what each applies must find everything its pods refer to.
+var stages = []struct{ selector, why string }{
+	{"app.kubernetes.io/component in (config, database, redis, redis-proxy)", "settings, PostgreSQL and Redis"},
+	{"app.kubernetes.io/component=migrate", "the migrations"},
+}
+
+// TestStages applies the README's selectors to each overlay: the objects the first steps
+// create must not wait on objects created only later.
+func TestStages(t *testing.T) {
+	for _, dir := range overlays {
+		t.Run(dir, func(t *testing.T) {
+			all := set(render(t, dir))
+			var applied set
+			for _, st := range stages {
+				sel, err := labels.Parse(st.selector)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, o := range all {
+					if sel.Matches(labels.Set(o.labels)) {
+						applied = append(applied, o)
+					}
+				}
+				for name, p := range podSpecs(applied) {
+					checkPodReferences(t, applied, external, name, &p.Spec)
+				}
+				for _, o := range applied {
+					if ss, ok := o.obj.(*appsv1.StatefulSet); ok && applied.get("Service", ss.Spec.ServiceName) == nil {
+						t.Errorf("%s: StatefulSet %s comes before its Service %s", st.why, o.name, ss.Spec.ServiceName)
+					}
+				}
+			}
+			for _, want := range []string{"Cluster/shortlink-pg", "StatefulSet/shortlink-redis-node", "Deployment/shortlink-redis", "Service/shortlink-redis", "Job/shortlink-migrate"} {
+				kind, name, _ := strings.Cut(want, "/")
+				if applied.get(kind, name) == nil {
+					t.Errorf("the staged selectors leave out %s", want)
+				}
+			}
 		})
 	}
 }
