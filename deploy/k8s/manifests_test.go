@@ -22,6 +22,7 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/loader"
 	composetypes "github.com/compose-spec/compose-go/v2/types"
+	"github.com/jackc/pgx/v5/pgxpool"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
@@ -754,6 +755,12 @@ func TestSettings(t *testing.T) {
 			if _, err := config.FromMap(containerEnv(t, s, backend, false)); err == nil ||
 				!strings.Contains(err.Error(), "JWT_SECRET") || !strings.Contains(err.Error(), "CODE_KEY") {
 				t.Errorf("the example secrets' placeholders must be refused at start-up, got %v", err)
+			}
+			for name, env := range map[string]map[string]string{"backend": benv, "worker": wenv} {
+				pc, err := pgxpool.ParseConfig(env["DATABASE_URL"])
+				if err != nil || pc.MaxConns != 16 || pc.ConnConfig.Host != "shortlink-pg-rw.shortlink" {
+					t.Errorf("%s: DATABASE_URL %q: want CloudNativePG's uri with a pool of 16 (%v)", name, env["DATABASE_URL"], err)
+				}
 			}
 			if !strings.HasPrefix(benv["REDIS_URL"], "redis://:"+strings.Repeat("cd", 32)+"@shortlink-redis:6379/") {
 				t.Errorf("REDIS_URL %q does not carry REDIS_PASSWORD to the Service shortlink-redis", benv["REDIS_URL"])
