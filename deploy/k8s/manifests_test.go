@@ -782,7 +782,7 @@ func TestScripts(t *testing.T) {
 		return
 	}
 	cmd := exec.Command("haproxy", "-c", "-f", "base/redis/haproxy.cfg")
-	cmd.Env = append(os.Environ(), "REDIS_PASSWORD=secret")
+	cmd.Env = append(os.Environ(), "REDIS_PASSWORD=secret", "NAMESPACE=shortlink", "CLUSTER_DOMAIN=cluster.local")
 	out, err := cmd.CombinedOutput()
 	if err != nil || bytes.Contains(out, []byte("WARNING")) {
 		t.Errorf("haproxy -c: %v\n%s", err, out)

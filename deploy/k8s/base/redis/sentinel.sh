@@ -15,6 +15,9 @@ conf=/sentinel/sentinel.conf
 cat >"$conf" <<CONF
 port 26379
 dir /tmp
+# Sentinel has no password of its own: without this it would answer loopback only. The
+# NetworkPolicy shortlink-redis-node admits the Redis pods and HAProxy alone.
+protected-mode no
 sentinel resolve-hostnames yes
 sentinel announce-hostnames yes
 sentinel announce-ip $self
