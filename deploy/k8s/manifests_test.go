@@ -43,8 +43,8 @@ import (
 // overlays are the deployments the repository ships; base is rendered on its own too.
 var overlays = []string{"overlays/small", "overlays/large"}
 
-// upcoming are settings the ConfigMap carries for code that reads them in the custom-domain
-// and import work (README, "Configuration"), not read by this tree's config package yet.
+// upcoming are settings of the custom-domain and import work that the ConfigMap carries ahead
+// of the code reading them; each leaves this list once backend/config reads it.
 var upcoming = []string{"DNS_RESOLVER", "DOMAIN_CHECK_INTERVAL",
 	"IMPORT_MAX_BYTES", "IMPORT_MAX_ROWS", "IMPORT_WORKERS", "IMPORT_LEASE"}
 
