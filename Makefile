@@ -28,7 +28,7 @@ geoip:
 # Browser tests (backend/browsertest) drive Debian's Chromium through the Playwright driver:
 # deploy/local/browser.sh installs both when missing and prints the driver's folder.
 test:
-	@unformatted=$$(gofmt -l backend worker frontend bench migrations); \
+	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
 	driver=$$(deploy/local/browser.sh) && \
