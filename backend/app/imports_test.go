@@ -1,0 +1,253 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// importJSON is an import as the API shows it.
+type importJSON struct {
+	ID         int64      `json:"id"`
+	State      string     `json:"state"`
+	Format     string     `json:"format"`
+	Filename   string     `json:"filename"`
+	Rows       int        `json:"rows"`
+	Done       int        `json:"done"`
+	Failed     int        `json:"failed"`
+	Created    int        `json:"created"`
+	Error      string     `json:"error"`
+	StartedAt  *time.Time `json:"started_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+}
+
+// upload posts file to the workspace's imports as the multipart field "file".
+func (s *server) upload(cred string, ws int64, name string, file []byte) response {
+	s.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	w, err := mw.CreateFormFile("file", name)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	w.Write(file)
+	mw.Close()
+	req, err := http.NewRequest("POST", fmt.Sprintf("%s/api/v1/workspaces/%d/imports", s.base, ws), &body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+cred)
+	return s.send(req)
+}
+
+// startImport uploads file and returns the queued import.
+func (s *server) startImport(cred string, ws int64, file []byte) importJSON {
+	s.t.Helper()
+	r := s.upload(cred, ws, "links.csv", file)
+	if r.Status != http.StatusAccepted {
+		s.t.Fatalf("upload: %d %s", r.Status, r.Body)
+	}
+	var im importJSON
+	r.json(s.t, &im)
+	return im
+}
+
+func (s *server) getImport(cred string, ws, id int64) importJSON {
+	s.t.Helper()
+	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d", ws, id), cred, nil)
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("get import: %d %s", r.Status, r.Body)
+	}
+	var im importJSON
+	r.json(s.t, &im)
+	return im
+}
+
+// waitImport polls the import until it has finished.
+func (s *server) waitImport(cred string, ws, id int64, within time.Duration) importJSON {
+	s.t.Helper()
+	var im importJSON
+	eventually(s.t, within, "import finished", func() bool {
+		im = s.getImport(cred, ws, id)
+		if im.Done > im.Rows || im.Failed > im.Done {
+			s.t.Fatalf("progress beyond the file: %+v", im)
+		}
+		return im.State == "done" || im.State == "failed"
+	})
+	return im
+}
+
+// importResults downloads the results file: its header and its records.
+func (s *server) importResults(cred string, ws, id int64) [][]string {
+	s.t.Helper()
+	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d/results.csv", ws, id), cred, nil)
+	if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
+		s.t.Fatalf("results: %d %s %.300s", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
+	if err != nil {
+		s.t.Fatalf("results are not CSV: %v", err)
+	}
+	if strings.Join(recs[0], ",") != "row,line,url,short_url,error_code,error" {
+		s.t.Fatalf("results header %q", recs[0])
+	}
+	return recs[1:]
+}
+
+// bigImport is a file of n rows with bad ones among them at known places, and the error code
+// each row must end with ("" for a link).
+func bigImport(n int) ([]byte, []string) {
+	var b bytes.Buffer
+	b.WriteString("url,alias,domain,title,expires_at,password\n")
+	want := make([]string, n+1)
+	for i := 1; i <= n; i++ {
+		url, alias, domain, title, expires, password := fmt.Sprintf("https://imp.example/p/%d", i), "", "", fmt.Sprintf("t%d", i), "", ""
+		switch i % 1000 {
+		case 7:
+			url, want[i] = fmt.Sprintf("javascript:alert(%d)", i), "invalid"
+		case 13:
+			url, want[i] = "", "invalid"
+		case 20:
+			alias = fmt.Sprintf("dup-%d", i)
+		case 21:
+			alias, want[i] = fmt.Sprintf("dup-%d", i-1), "conflict"
+		case 33:
+			expires, want[i] = "not-a-time", "invalid"
+		case 34:
+			expires = "2031-01-02"
+		case 40:
+			domain, want[i] = "unknown.example", "invalid"
+		case 41:
+			domain = shortHost
+		case 50:
+			// A bare quote: this line alone is not CSV.
+			fmt.Fprintf(&b, "https://imp.example/q\"%d,,,,,\n", i)
+			want[i] = "invalid"
+			continue
+		case 60:
+			url, want[i] = "http://"+shortHost+"/loop", "invalid"
+		}
+		if i%20000 == 5 {
+			password = fmt.Sprintf("secret-%d", i)
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s\n", url, alias, domain, title, expires, password)
+		if i == 500 {
+			b.WriteString("\n,,,,,\n") // skipped: not rows
+		}
+	}
+	return b.Bytes(), want
+}
+
+// TestImport100k imports 100,000 rows, good and bad, through the API: every row gets exactly
+// the result it should, every good row exactly one link, and the links redirect.
+func TestImport100k(t *testing.T) {
+	d := newDeployment(t)
+	s := d.start(t, "ID_BLOCK_SIZE", "1000")
+	tn := s.signup("importer@example.com")
+	s.setPlan(tn, "enterprise")
+	const n = 100000
+	file, want := bigImport(n)
+
+	uploaded := time.Now()
+	im := s.startImport(tn.Key, tn.WorkspaceID, file)
+	if im.State != "queued" && im.State != "running" || im.Rows != n || im.Format != "shortlink" || im.Filename != "links.csv" {
+		t.Fatalf("queued import: %+v", im)
+	}
+	// Progress is readable while it runs.
+	sawProgress := false
+	eventually(t, 3*time.Minute, "import finished", func() bool {
+		im = s.getImport(tn.Key, tn.WorkspaceID, im.ID)
+		if im.State == "running" && im.Done > 0 && im.Done < n {
+			sawProgress = true
+		}
+		time.Sleep(50 * time.Millisecond)
+		return im.State == "done" || im.State == "failed"
+	})
+	took := time.Since(uploaded)
+	failures := 0
+	for _, w := range want[1:] {
+		if w != "" {
+			failures++
+		}
+	}
+	if im.State != "done" || im.Rows != n || im.Done != n || im.Failed != failures || im.Created != n-failures {
+		t.Fatalf("finished import: %+v, want %d rows, %d failed", im, n, failures)
+	}
+	run := im.FinishedAt.Sub(*im.StartedAt)
+	t.Logf("imported %d rows (%d failed) in %v (%.0f rows/s); %v from upload to done", n, failures, run.Round(time.Millisecond),
+		float64(n)/run.Seconds(), took.Round(time.Millisecond))
+	if !sawProgress {
+		t.Logf("the import finished between two polls: progress was not seen mid-way")
+	}
+
+	recs := s.importResults(tn.Key, tn.WorkspaceID, im.ID)
+	if len(recs) != n {
+		t.Fatalf("%d result lines, want %d", len(recs), n)
+	}
+	shorts := map[string]int{}
+	for i, rec := range recs {
+		row := i + 1
+		line := row + 1
+		if row > 500 {
+			line += 2
+		}
+		if rec[0] != fmt.Sprint(row) || rec[1] != fmt.Sprint(line) {
+			t.Fatalf("result %d numbered row %s line %s, want %d %d", i, rec[0], rec[1], row, line)
+		}
+		switch w := want[row]; {
+		case w == "" && (rec[3] == "" || rec[4] != ""):
+			t.Fatalf("row %d: %q, want a link", row, rec)
+		case w != "" && (rec[3] != "" || rec[4] != w || rec[5] == ""):
+			t.Fatalf("row %d: %q, want error %s", row, rec, w)
+		case w == "":
+			if prev, ok := shorts[rec[3]]; ok {
+				t.Fatalf("rows %d and %d have one short URL %s", prev, row, rec[3])
+			}
+			shorts[rec[3]] = row
+			if row%1000 == 1 && rec[2] != fmt.Sprintf("https://imp.example/p/%d", row) {
+				t.Fatalf("row %d url %q", row, rec[2])
+			}
+		}
+	}
+	// One link per good row, none for a bad one.
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var links, urls int
+	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls); err != nil {
+		t.Fatal(err)
+	}
+	if links != n-failures || urls != links {
+		t.Fatalf("%d links to %d URLs, want %d", links, urls, n-failures)
+	}
+	// The links work: a generated code, an alias, one on the named short domain, one with an
+	// expiry; one with a password asks for it.
+	byRow := map[int]string{}
+	for short, row := range shorts {
+		byRow[row] = short
+	}
+	if byRow[20] != "http://"+shortHost+"/dup-20" {
+		t.Errorf("alias row: %q", byRow[20])
+	}
+	for _, row := range []int{1, 20, 41, 34, 99999} {
+		v := s.visit("GET", strings.TrimPrefix(byRow[row], "http://"+shortHost))
+		if v.Status != http.StatusFound || v.Header.Get("Location") != fmt.Sprintf("https://imp.example/p/%d", row) {
+			t.Errorf("row %d %s: %d %s", row, byRow[row], v.Status, v.Header.Get("Location"))
+		}
+	}
+	if v := s.visit("GET", strings.TrimPrefix(byRow[20005], "http://"+shortHost)); v.Status != http.StatusOK || !strings.Contains(string(v.Body), `name="password"`) {
+		t.Errorf("password row %s: %d, want the password page", byRow[20005], v.Status)
+	}
+}
