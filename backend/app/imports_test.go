@@ -251,3 +251,169 @@ func TestImport100k(t *testing.T) {
 		t.Errorf("password row %s: %d, want the password page", byRow[20005], v.Status)
 	}
 }
+
+// TestImportFormats: Bitly's and Shlink's exports, our own links export and a bare list of URLs
+// are each read by their columns; a file may come as a text/csv body too.
+func TestImportFormats(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("formats@example.com")
+	s.setPlan(tn, "trial")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	mine := s.createLink(tn, map[string]any{"url": "https://ours.example/1", "title": "Ours"})
+	var export []byte
+	{
+		r := s.do("GET", ws+"/links/export.csv", tn.Key+"", nil)
+		if r.Status != http.StatusOK {
+			// The key lacks nothing: export needs stats:read, which the tests' key has.
+			t.Fatalf("export: %d %s", r.Status, r.Body)
+		}
+		export = bytes.ReplaceAll(r.Body, []byte(mine.ShortURL), []byte("http://old.example/x"))
+	}
+	cases := []struct {
+		name, format, file string
+		rows               [][3]string // url, short_url ("" for an error), error code
+		asBody             bool
+	}{
+		{"bitly api", "bitly",
+			"id,link,long_url,title,created_at,archived,tags,custom_bitlinks\n" +
+				"bit.ly/3ab,https://bit.ly/3ab,https://bitly.example/1,One,2024-03-01T10:00:00+0000,false,,\n" +
+				"bit.ly/3ac,https://bit.ly/3ac,not a url,Two,2024-03-01T10:00:00+0000,false,,\n",
+			[][3]string{{"https://bitly.example/1", "*", ""}, {"not a url", "", "invalid"}}, false},
+		{"bitly web export", "bitly",
+			"\ufeffTitle,Bitlink,Long URL,Created,Clicks\r\n\"Three, with comma\",bit.ly/x,https://bitly.example/3,2024-03-01,5\r\n",
+			[][3]string{{"https://bitly.example/3", "*", ""}}, true},
+		{"shlink", "shlink",
+			"createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits\n" +
+				"2024-01-01T00:00:00+00:00,,sh-one,https://s.test/sh-one,https://shlink.example/1,One,a|b,4\n" +
+				"2024-01-01T00:00:00+00:00," + shortHost + ",sh-two,https://s.test/sh-two,https://shlink.example/2,Two,,0\n" +
+				"2024-01-01T00:00:00+00:00,s.test,sh-three,https://s.test/sh-three,https://shlink.example/3,Three,,0\n",
+			[][3]string{{"https://shlink.example/1", "http://" + shortHost + "/sh-one", ""},
+				{"https://shlink.example/2", "http://" + shortHost + "/sh-two", ""},
+				{"https://shlink.example/3", "", "invalid"}}, false},
+		{"shlink semicolons", "shlink",
+			"shortCode;longUrl;validUntil\nsh-four;https://shlink.example/4;2031-05-06\n",
+			[][3]string{{"https://shlink.example/4", "http://" + shortHost + "/sh-four", ""}}, true},
+		{"our export", "shortlink", string(export),
+			[][3]string{{"https://ours.example/1", "*", ""}}, false},
+		{"plain", "plain", "https://plain.example/1\nhttps://plain.example/2,ignored\n\nftp://plain.example/3\n",
+			[][3]string{{"https://plain.example/1", "*", ""}, {"https://plain.example/2", "*", ""}, {"ftp://plain.example/3", "", "invalid"}}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r response
+			if c.asBody {
+				req, _ := http.NewRequest("POST", s.base+ws+"/imports", strings.NewReader(c.file))
+				req.Header.Set("Content-Type", "text/csv; charset=utf-8")
+				req.Header.Set("Authorization", "Bearer "+tn.Token)
+				r = s.send(req)
+			} else {
+				r = s.upload(tn.Token, tn.WorkspaceID, c.name+".csv", []byte(c.file))
+			}
+			if r.Status != http.StatusAccepted || r.Header.Get("Location") == "" {
+				t.Fatalf("upload: %d %s", r.Status, r.Body)
+			}
+			var im importJSON
+			r.json(t, &im)
+			if im.Format != c.format || im.Rows != len(c.rows) {
+				t.Errorf("format %q rows %d, want %q %d", im.Format, im.Rows, c.format, len(c.rows))
+			}
+			im = s.waitImport(tn.Token, tn.WorkspaceID, im.ID, 30*time.Second)
+			recs := s.importResults(tn.Token, tn.WorkspaceID, im.ID)
+			if im.State != "done" || len(recs) != len(c.rows) {
+				t.Fatalf("%+v: %q", im, recs)
+			}
+			for i, w := range c.rows {
+				rec := recs[i]
+				ok := rec[2] == w[0] && rec[4] == w[2] && (w[1] == "*" && strings.HasPrefix(rec[3], "http://"+shortHost+"/") || rec[3] == w[1])
+				if !ok {
+					t.Errorf("row %d: %q, want %q", i+1, rec, w)
+					continue
+				}
+				if rec[3] != "" {
+					v := s.visit("GET", strings.TrimPrefix(rec[3], "http://"+shortHost))
+					if v.Status != http.StatusFound || v.Header.Get("Location") != w[0] {
+						t.Errorf("row %d: %s answers %d %s", i+1, rec[3], v.Status, v.Header.Get("Location"))
+					}
+				}
+			}
+		})
+	}
+	var list struct {
+		Imports    []importJSON `json:"imports"`
+		NextCursor string       `json:"next_cursor"`
+	}
+	s.do("GET", ws+"/imports?limit=4", tn.Key, nil).json(t, &list)
+	if len(list.Imports) != 4 || list.NextCursor == "" || list.Imports[0].ID <= list.Imports[1].ID {
+		t.Fatalf("first page: %+v", list)
+	}
+	s.do("GET", ws+"/imports?limit=4&cursor="+list.NextCursor, tn.Key, nil).json(t, &list)
+	if len(list.Imports) != len(cases)-4 || list.NextCursor != "" {
+		t.Fatalf("second page: %+v", list)
+	}
+}
+
+// TestImportPlansAndRoles: imports need the batch feature and links:write; each row counts
+// against the month's quota and is gated like a row of a batch; viewers read imports, and
+// other workspaces cannot see them.
+func TestImportPlansAndRoles(t *testing.T) {
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "trial.links_per_month=5")
+	owner := s.signup("owner@example.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
+	file := []byte("url,password\n")
+	for i := 1; i <= 8; i++ {
+		pw := ""
+		if i == 2 {
+			pw = "long enough"
+		}
+		file = fmt.Appendf(file, "https://quota.example/%d,%s\n", i, pw)
+	}
+	// Free: no batch creation.
+	if r := s.upload(owner.Token, owner.WorkspaceID, "f.csv", file); r.Status != http.StatusForbidden || r.errorCode(t) != "plan_required" {
+		t.Fatalf("free plan: %d %s", r.Status, r.Body)
+	}
+	s.setPlan(owner, "trial")
+	im := s.startImport(owner.Token, owner.WorkspaceID, file)
+	im = s.waitImport(owner.Token, owner.WorkspaceID, im.ID, 30*time.Second)
+	if im.State != "done" || im.Done != 8 || im.Failed != 3 || im.Created != 5 {
+		t.Fatalf("quota of 5: %+v", im)
+	}
+	recs := s.importResults(owner.Token, owner.WorkspaceID, im.ID)
+	for i, rec := range recs {
+		if want := i >= 5; (rec[4] == "quota_exceeded") != want || (rec[3] == "") != want {
+			t.Errorf("row %d: %q", i+1, rec)
+		}
+	}
+
+	// A viewer reads imports and their results but cannot start one; so do API keys by scope.
+	viewer := s.signup("viewer@example.com")
+	s.verify("viewer@example.com")
+	var inv struct{ ID int64 }
+	s.do("POST", ws+"/invitations", owner.Token, map[string]any{"email": "viewer@example.com", "role": "viewer"}).json(t, &inv)
+	if r := s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), viewer.Token, nil); r.Status != http.StatusOK {
+		t.Fatalf("accept: %d %s", r.Status, r.Body)
+	}
+	if got := s.getImport(viewer.Token, owner.WorkspaceID, im.ID); got.ID != im.ID {
+		t.Fatalf("viewer reads: %+v", got)
+	}
+	if len(s.importResults(viewer.Token, owner.WorkspaceID, im.ID)) != 8 {
+		t.Fatal("viewer's results")
+	}
+	if r := s.upload(viewer.Token, owner.WorkspaceID, "v.csv", file); r.Status != http.StatusForbidden || r.errorCode(t) != "forbidden" {
+		t.Fatalf("viewer uploads: %d %s", r.Status, r.Body)
+	}
+	// Another workspace's member sees none of it.
+	other := s.signup("other@example.com")
+	for _, p := range []string{"", "/results.csv"} {
+		if r := s.do("GET", fmt.Sprintf("%s/imports/%d%s", ws, im.ID, p), other.Token, nil); r.Status != http.StatusNotFound {
+			t.Errorf("other workspace GET%s: %d %s", p, r.Status, r.Body)
+		}
+		if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d%s", other.WorkspaceID, im.ID, p), other.Token, nil); r.Status != http.StatusNotFound {
+			t.Errorf("through her own workspace GET%s: %d %s", p, r.Status, r.Body)
+		}
+	}
+	var list struct{ Imports []importJSON }
+	s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports", other.WorkspaceID), other.Key, nil).json(t, &list)
+	if len(list.Imports) != 0 {
+		t.Errorf("other workspace lists %+v", list)
+	}
+}
