@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -415,5 +416,139 @@ func TestImportPlansAndRoles(t *testing.T) {
 	s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports", other.WorkspaceID), other.Key, nil).json(t, &list)
 	if len(list.Imports) != 0 {
 		t.Errorf("other workspace lists %+v", list)
+	}
+}
+
+// TestImportResumesAfterKillAndStop runs an import on real server processes: the first is killed
+// (SIGKILL) mid-import, the next resumes it once the lease runs out and is stopped (SIGTERM)
+// mid-import in turn, giving the job back, and a third finishes it. Every row ends with exactly
+// one link and one result.
+func TestImportResumesAfterKillAndStop(t *testing.T) {
+	d := newDeployment(t)
+	env := []string{"IMPORT_LEASE", "2s", "ID_BLOCK_SIZE", "1000"}
+	a := d.startProcess(t, "import-a", env...)
+	api := a.api(d)
+	tn := api.signup("resume@example.com")
+	api.setPlan(tn, "enterprise")
+	const n = 60000
+	var b bytes.Buffer
+	b.WriteString("url,alias\n")
+	bad := 0
+	for i := 1; i <= n; i++ {
+		switch {
+		case i%1000 == 999:
+			fmt.Fprintf(&b, "mailto:x%d@example.com,\n", i)
+			bad++
+		case i%100 == 0:
+			fmt.Fprintf(&b, "https://resume.example/%d,r-%d\n", i, i)
+		default:
+			fmt.Fprintf(&b, "https://resume.example/%d,\n", i)
+		}
+	}
+	im := api.startImport(tn.Key, tn.WorkspaceID, b.Bytes())
+	progress := func(s *server, min int) int {
+		var got importJSON
+		eventually(t, 60*time.Second, fmt.Sprintf("%d rows done", min), func() bool {
+			got = s.getImport(tn.Key, tn.WorkspaceID, im.ID)
+			return got.Done >= min || got.State == "done"
+		})
+		if got.State == "done" {
+			t.Fatalf("the import finished before the process could be stopped: %+v", got)
+		}
+		return got.Done
+	}
+
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// Rows recorded with their links' IDs past the checkpoint: a chunk under way.
+	inFlight := func() int {
+		var k int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM import_rows r JOIN imports i ON i.id = r.import_id
+			WHERE i.id = $1 AND r.row_no >= i.next_row`, im.ID).Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+
+	// SIGKILL once some rows are done, at a moment a chunk's rows are recorded and not yet
+	// checkpointed (their links written or not).
+	killedAt := progress(api, 3000)
+	eventually(t, 30*time.Second, "a chunk under way", func() bool { return inFlight() > 0 })
+	a.signal(syscall.SIGKILL)
+	_ = a.wait(10 * time.Second)
+	recorded := inFlight()
+
+	p2 := d.startProcess(t, "import-b", env...)
+	stoppedAt := progress(p2.api(d), killedAt+6000)
+	if !p2.logged("import: resuming") {
+		t.Errorf("the second process did not resume the job:\n%s", p2.log())
+	}
+	if recorded > 0 && !p2.logged("import: rows recorded by an earlier try") {
+		t.Errorf("%d rows were recorded past the checkpoint, but the second process did not find them:\n%s", recorded, p2.log())
+	}
+	for _, l := range strings.Split(p2.log(), "\n") {
+		if strings.Contains(l, "earlier try") {
+			t.Logf("second process: %s", l)
+		}
+	}
+	p2.signal(syscall.SIGTERM)
+	if err := p2.wait(30 * time.Second); err != nil {
+		t.Fatalf("the second process after SIGTERM: %v\n%s", err, p2.log())
+	}
+	if !p2.logged("import: given back") {
+		t.Errorf("the second process did not give the job back:\n%s", p2.log())
+	}
+	var state string
+	var owner *string
+	if err := conn.QueryRow(ctx, `SELECT state, lease_owner FROM imports WHERE id = $1`, im.ID).Scan(&state, &owner); err != nil || state != "queued" || owner != nil {
+		t.Fatalf("after SIGTERM the job is %q held by %v (%v), want queued and free", state, owner, err)
+	}
+	if k := inFlight(); k != 0 {
+		t.Errorf("SIGTERM left %d rows recorded past the checkpoint: the chunk under way was not finished", k)
+	}
+
+	p3 := d.startProcess(t, "import-c", env...)
+	api3 := p3.api(d)
+	done := api3.waitImport(tn.Key, tn.WorkspaceID, im.ID, 2*time.Minute)
+	t.Logf("killed at %d rows done with %d recorded past the checkpoint, stopped at %d, finished: %+v", killedAt, recorded, stoppedAt, done)
+	if done.State != "done" || done.Rows != n || done.Done != n || done.Failed != bad {
+		t.Fatalf("finished import: %+v, want %d rows, %d failed", done, n, bad)
+	}
+	recs := api3.importResults(tn.Key, tn.WorkspaceID, im.ID)
+	if len(recs) != n {
+		t.Fatalf("%d result lines, want %d", len(recs), n)
+	}
+	seen := map[string]bool{}
+	for i, rec := range recs {
+		row := i + 1
+		failed := row%1000 == 999
+		if rec[0] != fmt.Sprint(row) || (rec[3] == "") != failed || (rec[4] == "invalid") != failed || seen[rec[3]] && !failed {
+			t.Fatalf("row %d: %q", row, rec)
+		}
+		seen[rec[3]] = true
+		if row%100 == 0 && rec[3] != fmt.Sprintf("http://%s/r-%d", shortHost, row) {
+			t.Fatalf("alias row %d: %q", row, rec)
+		}
+	}
+	// Exactly one link per good row: none twice, none missing, each the one its result names.
+	var links, urls, matched, claims int
+	err = conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = conn.QueryRow(ctx, `SELECT count(*) FROM import_rows r JOIN links l ON l.id = r.link_id AND l.url = r.url
+		WHERE r.import_id = $1`, im.ID).Scan(&matched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, `SELECT claims FROM imports WHERE id = $1`, im.ID).Scan(&claims); err != nil {
+		t.Fatal(err)
+	}
+	if links != n-bad || urls != links || matched != links || claims != 3 {
+		t.Fatalf("%d links to %d URLs, %d matching their rows, %d claims; want %d links and 3 claims", links, urls, matched, claims, n-bad)
 	}
 }

@@ -170,9 +170,13 @@ func (s *Service) stopped(ctx, stop context.Context, im *Import, err error, log 
 }
 
 func (s *Service) release(ctx context.Context, im *Import, log *slog.Logger) {
-	if err := s.store.Release(ctx, im.ID, s.o.Owner); err != nil && !errors.Is(err, ErrLeaseLost) {
-		log.Warn("import: give the job back", "err", err)
+	if err := s.store.Release(ctx, im.ID, s.o.Owner); err != nil {
+		if !errors.Is(err, ErrLeaseLost) {
+			log.Warn("import: give the job back", "err", err)
+		}
+		return
 	}
+	log.Info("import: given back", "row", im.NextRow, "rows", im.Rows)
 }
 
 func (s *Service) finish(ctx context.Context, im *Import, state, why string, log *slog.Logger) {
@@ -205,6 +209,10 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 	exists, err := s.store.Existing(ctx, im.WorkspaceID, plannedIDs)
 	if err != nil {
 		return err
+	}
+	if len(plannedIDs) > 0 {
+		s.log.Info("import: rows recorded by an earlier try", "import", im.ID, "row", rows[0].N,
+			"recorded", len(plannedIDs), "written", len(exists))
 	}
 
 	results := make([]Result, len(rows))
