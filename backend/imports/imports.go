@@ -160,6 +160,9 @@ func (s *Service) Submit(ctx context.Context, workspaceID, userID int64, filenam
 		im.Format = rd.Format()
 		for {
 			_, err := rd.Next()
+			if err == io.EOF && im.Rows == 0 {
+				return apperr.Errorf(apperr.Invalid, "the file holds no rows below its header")
+			}
 			if err == io.EOF {
 				return nil
 			}
