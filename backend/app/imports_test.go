@@ -163,6 +163,12 @@ func TestImport100k(t *testing.T) {
 	if im.State != "queued" && im.State != "running" || im.Rows != n || im.Format != "shortlink" || im.Filename != "links.csv" {
 		t.Fatalf("queued import: %+v", im)
 	}
+	// The results wait for the end.
+	if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d/results.csv", tn.WorkspaceID, im.ID), tn.Key, nil); r.Status != http.StatusConflict || r.errorCode(t) != "conflict" {
+		if now := s.getImport(tn.Key, tn.WorkspaceID, im.ID); now.State != "done" {
+			t.Errorf("results of a %s import: %d %.200s, want 409", now.State, r.Status, r.Body)
+		}
+	}
 	// Progress is readable while it runs.
 	sawProgress := false
 	eventually(t, 3*time.Minute, "import finished", func() bool {
@@ -296,8 +302,9 @@ func TestImportFormats(t *testing.T) {
 			[][3]string{{"https://shlink.example/4", "http://" + shortHost + "/sh-four", ""}}, true},
 		{"our export", "shortlink", string(export),
 			[][3]string{{"https://ours.example/1", "*", ""}}, false},
-		{"plain", "plain", "https://plain.example/1\nhttps://plain.example/2,ignored\n\nftp://plain.example/3\n",
-			[][3]string{{"https://plain.example/1", "*", ""}, {"https://plain.example/2", "*", ""}, {"ftp://plain.example/3", "", "invalid"}}, true},
+		{"plain", "plain", "https://plain.example/1\nhttps://plain.example/2,ignored\n\nftp://plain.example/3\nhttps://plain.example/\x00nul\xff\n",
+			[][3]string{{"https://plain.example/1", "*", ""}, {"https://plain.example/2", "*", ""}, {"ftp://plain.example/3", "", "invalid"},
+				{"https://plain.example/nul\uFFFD", "", "invalid"}}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -148,7 +148,7 @@ func NewService(store Store, links Links, o Options, log *slog.Logger) *Service 
 // invalid for a file without rows or url column and too_large past MaxRows rows; a read error of
 // body (such as http.MaxBytesError) is returned as it is.
 func (s *Service) Submit(ctx context.Context, workspaceID, userID int64, filename string, body io.Reader) (*Import, error) {
-	im := &Import{WorkspaceID: workspaceID, Filename: truncate(filename, 255)}
+	im := &Import{WorkspaceID: workspaceID, Filename: storable(filename, 255)}
 	if userID != 0 {
 		im.CreatedBy = &userID
 	}

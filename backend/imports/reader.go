@@ -334,6 +334,12 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
+// storable is s as PostgreSQL text can hold it: valid UTF-8 without NUL characters, at most n
+// bytes.
+func storable(s string, n int) string {
+	return truncate(strings.ReplaceAll(s, "\x00", ""), n)
+}
+
 // errRowTooLong stops the csv reader at a record larger than MaxRowBytes.
 var errRowTooLong = fmt.Errorf("row longer than %d bytes", MaxRowBytes)
 

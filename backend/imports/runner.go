@@ -21,6 +21,9 @@ const ChunkRows = 1000
 // stops every node that runs it must not stop them forever.
 const maxClaims = 20
 
+// chunkTries is how many times a node tries a chunk again before it gives the job back.
+const chunkTries = 6
+
 // retryWait bounds the wait between tries of a chunk whose write failed for a reason that may
 // pass (the database unreachable, the node short of IDs).
 const retryWait = 30 * time.Second
@@ -134,6 +137,13 @@ func (s *Service) run(stop context.Context, im *Import) {
 			if errors.Is(err, ErrLeaseLost) || ctx.Err() != nil {
 				return
 			}
+			if try >= chunkTries {
+				// Give the job back: another node may fare better, and a job taken maxClaims
+				// times fails rather than trying forever.
+				log.Warn("import: chunk keeps failing; giving the job back", "row", rows[0].N, "err", err)
+				s.release(ctx, im, log)
+				return
+			}
 			wait := min(time.Duration(1<<min(try, 5))*time.Second, retryWait)
 			log.Warn("import: chunk failed; trying it again", "row", rows[0].N, "in", wait, "err", err)
 			select {
@@ -221,7 +231,7 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 	var ids []int64
 	var at []int // index in rows of each of ins
 	for i, row := range rows {
-		r := Result{Row: row.N, Line: row.Line, URL: truncate(row.URL, link.MaxURLLength)}
+		r := Result{Row: row.N, Line: row.Line, URL: storable(row.URL, link.MaxURLLength)}
 		p, seen := planned[row.N]
 		switch {
 		case seen && (p.Failed() || exists[p.LinkID]):
