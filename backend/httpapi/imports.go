@@ -45,6 +45,9 @@ func answerImport(im *imports.Import) importAnswer {
 	}
 }
 
+// uploadWindow is how long a client gets to send an import's file.
+const uploadWindow = 15 * time.Minute
+
 // multipartSlack is what a multipart body may hold beyond its file: boundaries, part headers,
 // other small fields.
 const multipartSlack = 64 << 10
@@ -69,6 +72,8 @@ func (s *Server) createImport(c *gin.Context) {
 	}
 	var file io.Reader
 	name := ""
+	// A large file on a slow link takes longer than the server's ReadTimeout allows a body.
+	_ = http.NewResponseController(c.Writer).SetReadDeadline(time.Now().Add(uploadWindow)) // not every writer can
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.maxImport+multipartSlack)
 	if mt == "multipart/form-data" {
 		mr, err := c.Request.MultipartReader()
