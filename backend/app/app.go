@@ -4,12 +4,15 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +26,7 @@ import (
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/idblock"
+	"github.com/shortlink/shortlink/backend/imports"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -57,6 +61,11 @@ type App struct {
 	ingest []*visit.Consumer
 	// responses records and reads the answers given to links' forms.
 	responses *link.Responses
+	// imports runs CSV import jobs (IMPORT_WORKERS of them at once); importsStop ends its
+	// workers and importsDone closes once they have given their jobs back.
+	imports     *imports.Service
+	importsStop context.CancelFunc
+	importsDone chan struct{}
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
@@ -142,6 +151,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
+	a.imports = imports.NewService(postgres.NewImportStore(db), a.links, imports.Options{
+		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
+	}, log)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
 	authSvc := auth.NewService(auth.Options{
@@ -209,6 +221,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Responses:        a.responses,
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
 		Moderation:       desk,
+		Imports:          a.imports, MaxImportBytes: cfg.ImportMaxBytes,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -273,6 +286,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	}
 	return a, nil
+}
+
+// leaseOwner names this process in the leases of import jobs: host, process ID and a random
+// part, so that a restarted process (in a container, often the same host name and PID) is never
+// taken for the one before it.
+func leaseOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // announceBlock runs before any ID of a new block is used: every node learns those IDs exist.
@@ -371,6 +394,11 @@ func (a *App) Run(ctx context.Context) error {
 		a.wg.Add(1)
 		go func() { defer a.wg.Done(); c.Run(bg) }()
 	}
+	// Import jobs stop apart from the other loops: before the link writer closes (Close), so
+	// that the chunk under way is written and recorded.
+	importsCtx, importsStop := context.WithCancel(context.WithoutCancel(ctx))
+	a.importsStop, a.importsDone = importsStop, make(chan struct{})
+	go func() { defer close(a.importsDone); a.imports.Run(importsCtx) }()
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
 	}
@@ -543,6 +571,14 @@ func (a *App) Close(ctx context.Context) error {
 		// Last scrapes are cut short: they are repeated by the next process anyway.
 		if err := a.metricsServer.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close metrics server: %w", err))
+		}
+	}
+	if a.importsStop != nil {
+		a.importsStop()
+		select {
+		case <-a.importsDone:
+		case <-ctx.Done():
+			errs = append(errs, fmt.Errorf("import jobs: %w", ctx.Err()))
 		}
 	}
 	a.links.Close()

@@ -11,7 +11,7 @@ import (
 // TestBadInput sends every kind of malformed input to every write and query of the API. Each
 // must be refused with a 4xx in the error shape, never a 5xx, and must change nothing.
 func TestBadInput(t *testing.T) {
-	s := newDeployment(t).start(t, "MAX_BODY_BYTES", "65536")
+	s := newDeployment(t).start(t, "MAX_BODY_BYTES", "65536", "IMPORT_MAX_BYTES", "4096", "IMPORT_MAX_ROWS", "100")
 	tn := s.signup("bad@example.com")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	l := s.createLink(tn, map[string]any{"url": "https://example.com/kept", "title": "kept"})
@@ -276,6 +276,89 @@ func TestBadInput(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	if r := s.send(req); r.Status != http.StatusOK {
 		t.Errorf("login as application/json with a charset: %d %s", r.Status, r.Body)
+	}
+
+	// CSV imports: the file is checked as it arrives, before anything is queued.
+	importer := s.signup("bad-imports@example.com")
+	s.setPlan(importer, "enterprise")
+	imports := fmt.Sprintf("/api/v1/workspaces/%d/imports", importer.WorkspaceID)
+	multipartBody := func(field, content string) (string, string) {
+		var b strings.Builder
+		b.WriteString("--XyZ\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"a.csv\"\r\nContent-Type: text/csv\r\n\r\n")
+		b.WriteString(content)
+		b.WriteString("\r\n--XyZ--\r\n")
+		return "multipart/form-data; boundary=XyZ", b.String()
+	}
+	manyRows := "url\n" + strings.Repeat("https://a.example/\n", 101)
+	bigFile := "url\n" + strings.Repeat("https://a.example/"+long(100)+"\n", 40)
+	importCases := []struct {
+		name, contentType, body string
+		status                  int
+		code                    string
+	}{
+		{"import no content type", "", "url\nhttps://a.example\n", 400, "invalid"},
+		{"import as JSON", "application/json", `{"url":"https://a.example"}`, 400, "invalid"},
+		{"import as form", "application/x-www-form-urlencoded", "url=https://a.example", 400, "invalid"},
+		{"import empty body", "text/csv", "", 400, "invalid"},
+		{"import header only", "text/csv", "url,title\n", 400, "invalid"},
+		{"import blank lines only", "text/csv", "\n\n,,\n", 400, "invalid"},
+		{"import no url column", "text/csv", "name,title\nx,y\n", 400, "invalid"},
+		{"import first cell not a url", "text/csv", "example.com/a\n", 400, "invalid"},
+		{"import bad first line", "text/csv", "url,\"tit\"le\nhttps://a.example\n", 400, "invalid"},
+		{"import too many rows", "text/csv", manyRows, 413, "too_large"},
+		{"import too large", "text/csv", bigFile, 413, "too_large"},
+		{"import far too large", "text/csv", "url\n" + strings.Repeat("https://a.example/\n", 10000), 413, "too_large"},
+		{"import multipart without file", "", "", 400, "invalid"},
+		{"import multipart empty file", "", "", 400, "invalid"},
+		{"import multipart too large", "", "", 413, "too_large"},
+		{"import multipart broken", "multipart/form-data; boundary=XyZ", "--nope\r\n", 400, "invalid"},
+		{"import multipart no boundary", "multipart/form-data", "--XyZ\r\n", 400, "invalid"},
+	}
+	for _, c := range importCases {
+		t.Run(c.name, func(t *testing.T) {
+			ct, body := c.contentType, c.body
+			switch c.name {
+			case "import multipart without file":
+				ct, body = multipartBody("upload", "url\nhttps://a.example\n")
+			case "import multipart empty file":
+				ct, body = multipartBody("file", "")
+			case "import multipart too large":
+				ct, body = multipartBody("file", bigFile)
+			}
+			req, _ := http.NewRequest("POST", s.base+imports, strings.NewReader(body))
+			if ct != "" {
+				req.Header.Set("Content-Type", ct)
+			}
+			req.Header.Set("Authorization", "Bearer "+importer.Key)
+			r := s.send(req)
+			if r.Status != c.status || r.errorCode(t) != c.code {
+				t.Fatalf("%s: %d %s, want %d %s", c.name, r.Status, r.Body, c.status, c.code)
+			}
+		})
+	}
+	for _, c := range []struct {
+		name, path string
+		status     int
+		code       string
+	}{
+		{"import id text", imports + "/abc", 404, "not_found"},
+		{"import id zero", imports + "/0", 404, "not_found"},
+		{"import missing", imports + "/999999", 404, "not_found"},
+		{"import results missing", imports + "/999999/results.csv", 404, "not_found"},
+		{"import results id text", imports + "/x/results.csv", 404, "not_found"},
+		{"imports limit zero", imports + "?limit=0", 400, "invalid"},
+		{"imports limit big", imports + "?limit=101", 400, "invalid"},
+		{"imports cursor garbage", imports + "?cursor=!!", 400, "invalid"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.do("GET", c.path, importer.Key, nil)
+			if r.Status != c.status || r.errorCode(t) != c.code {
+				t.Fatalf("GET %s: %d %s, want %d %s", c.path, r.Status, r.Body, c.status, c.code)
+			}
+		})
+	}
+	if r := s.do("GET", imports, importer.Key, nil); string(r.Body) != `{"imports":[],"next_cursor":""}` {
+		t.Errorf("bad uploads queued imports: %s", r.Body)
 	}
 
 	// Nothing was changed or created by any of it.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // keyRoute is an operation of the API document and the API-key scope it declares.
@@ -66,7 +67,10 @@ func TestKeyScopes(t *testing.T) {
 	s.do("POST", ws+"/invitations", tn.Token, map[string]any{"email": "invitee@example.com"}).json(t, &inv)
 	s.do("POST", ws+"/api-keys", tn.Token, map[string]any{"name": "other", "scopes": []string{"links:read"}}).json(t, &key)
 	l := s.createLink(tn, map[string]any{"url": "https://scopes.example/"})
+	im := s.startImport(tn.Token, tn.WorkspaceID, []byte("url\nhttps://scopes.example/imported\n"))
+	s.waitImport(tn.Token, tn.WorkspaceID, im.ID, 30*time.Second)
 	ids := map[string]string{
+		"imports":     fmt.Sprint(im.ID),
 		"links":       fmt.Sprint(l.ID),
 		"invitations": fmt.Sprint(inv.ID),
 		"api-keys":    fmt.Sprint(key.ID),

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // documentedRoutes lists every method and path of the API document (which another test keeps
@@ -55,8 +56,14 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	r.json(t, &inv)
 
+	// B imports a file (imports need the batch feature).
+	s.setPlan(bob, "enterprise")
+	bImport := s.startImport(bob.Key, bob.WorkspaceID, []byte("url\nhttps://bob.example/imported\n"))
+	bImport = s.waitImport(bob.Key, bob.WorkspaceID, bImport.ID, 30*time.Second)
+
 	// The rows of B each path parameter names.
 	ids := map[string]string{
+		"imports/{id}":     fmt.Sprint(bImport.ID),
 		"links/{id}":       fmt.Sprint(bLink.ID),
 		"api-keys/{id}":    fmt.Sprint(key.ID),
 		"invitations/{id}": fmt.Sprint(inv.ID),
@@ -207,5 +214,13 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	if r := s.do("GET", wsB, bob.Token, nil); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"name":"x"`) {
 		t.Errorf("B's workspace: %d %s", r.Status, r.Body)
+	}
+	if got := s.getImport(bob.Key, bob.WorkspaceID, bImport.ID); got.State != "done" || got.Rows != 1 || got.Created != 1 {
+		t.Errorf("B's import: %+v", got)
+	}
+	var bImports struct{ Imports []importJSON }
+	s.do("GET", wsB+"/imports", bob.Key, nil).json(t, &bImports)
+	if len(bImports.Imports) != 1 {
+		t.Errorf("B's imports: %+v", bImports)
 	}
 }

@@ -57,6 +57,15 @@ type Config struct {
 	CodeAliasesPerWorkspace int   `env:"CODE_ALIASES_PER_WORKSPACE" envDefault:"1000"`
 	MaxBodyBytes            int64 `env:"MAX_BODY_BYTES" envDefault:"4194304"`
 
+	// ImportMaxBytes bounds an uploaded CSV file; ImportMaxRows its data rows.
+	ImportMaxBytes int64 `env:"IMPORT_MAX_BYTES" envDefault:"67108864"`
+	ImportMaxRows  int   `env:"IMPORT_MAX_ROWS" envDefault:"100000"`
+	// ImportWorkers is how many import jobs this node runs at once; 0 leaves them to others.
+	ImportWorkers int `env:"IMPORT_WORKERS" envDefault:"1"`
+	// ImportLease is how long a node holds an import job without renewing its lease: the job
+	// of a node that died is resumed by another within about this long.
+	ImportLease time.Duration `env:"IMPORT_LEASE" envDefault:"30s"`
+
 	// PlanLimits overrides limits of the plans table: "free.links_per_month=500,…".
 	PlanLimits string `env:"PLAN_LIMITS"`
 
@@ -206,6 +215,18 @@ func (c *Config) finish() error {
 	}
 	if c.MaxBodyBytes < 1<<10 || c.MaxBodyBytes > 64<<20 {
 		errs = append(errs, errors.New("MAX_BODY_BYTES must be between 1024 and 67108864"))
+	}
+	if c.ImportMaxBytes < 1<<10 || c.ImportMaxBytes > 1<<30 {
+		errs = append(errs, errors.New("IMPORT_MAX_BYTES must be between 1024 and 1073741824"))
+	}
+	if c.ImportMaxRows < 1 || c.ImportMaxRows > 10_000_000 {
+		errs = append(errs, errors.New("IMPORT_MAX_ROWS must be between 1 and 10000000"))
+	}
+	if c.ImportWorkers < 0 || c.ImportWorkers > 64 {
+		errs = append(errs, errors.New("IMPORT_WORKERS must be between 0 and 64"))
+	}
+	if c.ImportLease < time.Second || c.ImportLease > 10*time.Minute {
+		errs = append(errs, errors.New("IMPORT_LEASE must be between 1s and 10m"))
 	}
 	if c.LinkCacheSize < 1000 {
 		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))

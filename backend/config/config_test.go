@@ -42,6 +42,12 @@ func TestDefaults(t *testing.T) {
 	if c := mustLoad(t, "PASSWORD_HASH_CONCURRENCY", "3", "PASSWORD_HASH_WAIT", "0s"); c.PasswordHashConcurrency != 3 || c.PasswordHashWait != 0 {
 		t.Errorf("PASSWORD_HASH_*: %d, %v", c.PasswordHashConcurrency, c.PasswordHashWait)
 	}
+	if c.ImportMaxBytes != 64<<20 || c.ImportMaxRows != 100000 || c.ImportWorkers != 1 || c.ImportLease != 30*time.Second {
+		t.Errorf("import defaults: %d bytes, %d rows, %d workers, lease %v", c.ImportMaxBytes, c.ImportMaxRows, c.ImportWorkers, c.ImportLease)
+	}
+	if c := mustLoad(t, "IMPORT_WORKERS", "0", "IMPORT_LEASE", "2s"); c.ImportWorkers != 0 || c.ImportLease != 2*time.Second {
+		t.Errorf("IMPORT_*: %d workers, lease %v", c.ImportWorkers, c.ImportLease)
+	}
 	if c := mustLoad(t, "VISIT_CLAIM_AFTER", "1s"); c.VisitClaimAfter != time.Second {
 		t.Errorf("VISIT_CLAIM_AFTER: %v", c.VisitClaimAfter)
 	}
@@ -113,6 +119,13 @@ func TestBadValues(t *testing.T) {
 		{"VISIT_CLAIM_AFTER", "500ms"},
 		{"VISIT_CLAIM_AFTER", "2h"},
 		{"VISIT_CLAIM_AFTER", "later"},
+		{"IMPORT_MAX_BYTES", "10"},
+		{"IMPORT_MAX_BYTES", "big"},
+		{"IMPORT_MAX_ROWS", "0"},
+		{"IMPORT_WORKERS", "-1"},
+		{"IMPORT_WORKERS", "100"},
+		{"IMPORT_LEASE", "100ms"},
+		{"IMPORT_LEASE", "1h"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

@@ -16,6 +16,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/httpsec"
+	"github.com/shortlink/shortlink/backend/imports"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
@@ -45,6 +46,10 @@ type Deps struct {
 	TrustedProxyNets []netip.Prefix
 	// RateLimits are the API's request budgets.
 	RateLimits RateLimits
+	// Imports takes CSV imports and answers their progress and results; MaxImportBytes bounds
+	// an uploaded file.
+	Imports        *imports.Service
+	MaxImportBytes int64
 }
 
 // Server is the API's http.Handler.
@@ -64,6 +69,8 @@ type Server struct {
 	// trustedProxies find the client's address (clientIP); gin's own parser trusts nobody.
 	trustedProxies []netip.Prefix
 	rates          *rates
+	imports        *imports.Service
+	maxImport      int64
 }
 
 const requestIDKey = "request_id"
@@ -75,6 +82,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
+		imports: d.Imports, maxImport: d.MaxImportBytes,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -148,6 +156,11 @@ func (s *Server) routes() {
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
 	ws.POST("/links/:id/appeal", s.inWorkspace(account.PermLinksWrite), s.appeal)
+
+	ws.GET("/imports", s.inWorkspace(account.PermLinksRead), s.listImports)
+	ws.POST("/imports", s.inWorkspace(account.PermLinksWrite), s.createImport)
+	ws.GET("/imports/:id", s.inWorkspace(account.PermLinksRead), s.getImport)
+	ws.GET("/imports/:id/results.csv", s.inWorkspace(account.PermLinksRead), s.importResults)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)

@@ -139,8 +139,16 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 
 // CreateBatch creates up to MaxBatch links, answering each row on its own, in input order.
 func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, ins []Input) []Result {
+	results, toWrite := s.prepareAll(ctx, workspaceID, userID, ins, nil)
+	s.write(ctx, workspaceID, results, toWrite, true)
+	return results
+}
+
+// prepareAll validates every input and gives each new link its ID: ids[i], when ids is not nil
+// and it is not 0, is the ID row i takes. It returns the results so far and the rows that make
+// a new link, in input order.
+func (s *Service) prepareAll(ctx context.Context, workspaceID, userID int64, ins []Input, ids []int64) ([]Result, []int) {
 	results := make([]Result, len(ins))
-	waits := make([]<-chan error, len(ins))
 	// Rows are written by several writers at once, so of two rows with one alias the first
 	// is made to win here rather than by whichever commits first.
 	type place struct {
@@ -150,7 +158,11 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 	aliases := map[place]bool{}
 	var toWrite []int // rows that make a new link
 	for i, in := range ins {
-		l, existing, err := s.prepare(ctx, workspaceID, userID, in)
+		var id int64
+		if ids != nil {
+			id = ids[i]
+		}
+		l, existing, err := s.prepare(ctx, workspaceID, userID, in, id)
 		if err == nil && l != nil && l.IsAlias {
 			p := place{l.DomainID, l.Key}
 			if aliases[p] {
@@ -168,6 +180,14 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 			toWrite = append(toWrite, i)
 		}
 	}
+	return results, toWrite
+}
+
+// write takes the month's quota for the rows toWrite, in order, writes their links through the
+// coalescing writer and answers each row in results. With reissue, a generated code that
+// collides with an alias created meanwhile takes the next ID; without, the row answers conflict.
+func (s *Service) write(ctx context.Context, workspaceID int64, results []Result, toWrite []int, reissue bool) {
+	waits := make([]<-chan error, len(results))
 	// The month's quota is taken for the rows to be written, in input order: those past it
 	// are refused one by one.
 	granted := len(toWrite)
@@ -194,7 +214,7 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 		err := <-w
 		// A generated code can collide with an alias created on the same domain meanwhile:
 		// such a row simply takes the next ID.
-		for try := 0; apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5; try++ {
+		for try := 0; reissue && apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5; try++ {
 			if err = s.assignCode(ctx, results[i].Link); err == nil {
 				err = <-s.batch.submit(results[i].Link)
 			}
@@ -207,7 +227,6 @@ func (s *Service) CreateBatch(ctx context.Context, workspaceID, userID int64, in
 		results[i].Created = true
 		s.Decorate(results[i].Link)
 	}
-	return results
 }
 
 func (s *Service) writeError(err error) error {
@@ -224,7 +243,8 @@ func (s *Service) writeError(err error) error {
 }
 
 // prepare validates one input; it returns the link to insert, or an existing one for dedupe.
-func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Input) (*Link, *Link, error) {
+// A new link takes the ID id, or the next one when id is 0.
+func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Input, id int64) (*Link, *Link, error) {
 	target, err := NormalizeURL(in.URL, s.ownHosts)
 	if err != nil {
 		return nil, nil, err
@@ -285,11 +305,20 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 			}
 			s.cache.Reserved(ctx, int64(id))
 		}
-		id, err := s.ids.Next(ctx)
-		if err != nil {
-			return nil, nil, s.idError(err)
+		if id == 0 {
+			if id, err = s.ids.Next(ctx); err != nil {
+				return nil, nil, s.idError(err)
+			}
 		}
 		l.ID, l.Key, l.IsAlias = id, in.Alias, true
+		return l, nil, nil
+	}
+	if id != 0 {
+		key, err := s.codec.Encode(uint64(id))
+		if err != nil {
+			return nil, nil, fmt.Errorf("create link: code of id %d: %w", id, err)
+		}
+		l.ID, l.Key = id, key
 		return l, nil, nil
 	}
 	if err := s.assignCode(ctx, l); err != nil {
