@@ -45,8 +45,7 @@ var overlays = []string{"overlays/small", "overlays/large"}
 
 // upcoming are settings of the custom-domain and import work that the ConfigMap carries ahead
 // of the code reading them; each leaves this list once backend/config reads it.
-var upcoming = []string{"DNS_RESOLVER", "DOMAIN_CHECK_INTERVAL",
-	"IMPORT_MAX_BYTES", "IMPORT_MAX_ROWS", "IMPORT_WORKERS", "IMPORT_LEASE"}
+var upcoming = []string{"DNS_RESOLVER", "DOMAIN_CHECK_INTERVAL"}
 
 // external are Secrets other components write: CloudNativePG, for the database's owner.
 var external = map[string][]string{"shortlink-pg-app": {"uri"}}
