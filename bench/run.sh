@@ -257,7 +257,9 @@ now() { date +%s.%N; }
 # node, PostgreSQL (its postmaster and backends) and Redis; wrk and the kernel's networking are
 # most of the rest. Two cores give 2,000,000 µs a second: their sum bounds visits a second.
 machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
-postmaster=$(awk '{print $4}' "/proc/$(psql "$DATABASE_URL" -Atc 'SELECT pg_backend_pid()')/stat" 2>/dev/null || echo 0)
+# The postmaster is the parent of PostgreSQL's checkpointer (a process that lives as long as it).
+postmaster=$(awk '{print $4}' "/proc/$(psql "$DATABASE_URL" -Atc \
+  "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")/stat" 2>/dev/null || echo 0)
 pg_ticks() {
   local t=0 f line rest
   for f in /proc/[0-9]*/stat; do
