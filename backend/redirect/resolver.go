@@ -238,6 +238,12 @@ func (r *Resolver) SetGoneWorkspaces(ids []int64) {
 	r.gone.Store(&m)
 }
 
+// WorkspaceIsGone reports whether the workspace is being deleted (its links answer as missing).
+func (r *Resolver) WorkspaceIsGone(id int64) bool {
+	g := r.gone.Load()
+	return g != nil && (*g)[id]
+}
+
 // WorkspaceGone adds one workspace to the set of those being deleted.
 func (r *Resolver) WorkspaceGone(id int64) {
 	for {
