@@ -317,14 +317,15 @@ func (a *App) mayHaveCertificate(host string) bool {
 		return false // a port is no host name
 	}
 	d := a.domainTable.Host(host)
-	return d != nil && !a.resolver.WorkspaceIsGone(d.WorkspaceID)
+	return d != nil && d.Active && !a.resolver.WorkspaceIsGone(d.WorkspaceID)
 }
 
 // ServeHTTP routes a request: a verified custom domain's host is a visitor's whatever the
 // path; otherwise the API, health endpoints, the web app, or a short link. Metrics are not
 // here: they have their own listener (METRICS_ADDR), out of visitors' reach.
 func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// Host first: one map lookup, which misses for the service's own hosts.
+	// Host first: one map lookup, which misses for the service's own hosts. A removed
+	// domain's host is still a visitor's (a bare 404), not the web app's.
 	if d := a.domainTable.Host(r.Host); d != nil {
 		a.visitors.ServeDomain(w, r, d)
 		return

@@ -67,7 +67,7 @@ func (s *Service) Add(ctx context.Context, workspaceID int64, hostname string) (
 	if err != nil {
 		return nil, err
 	}
-	if r := s.table.Host(host); r != nil && r.WorkspaceID != workspaceID {
+	if r := s.table.Host(host); r != nil && r.Active && r.WorkspaceID != workspaceID {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host)
 	}
 	token, err := newToken()
@@ -220,7 +220,7 @@ func (s *Service) CheckPending(ctx context.Context) (verified int, err error) {
 func (s *Service) Resolve(ctx context.Context, workspaceID int64, host string) (int64, error) {
 	h, err := Normalize(host, nil)
 	if err == nil {
-		if r := s.table.Host(h); r != nil && r.WorkspaceID == workspaceID {
+		if r := s.table.Host(h); r != nil && r.Active && r.WorkspaceID == workspaceID {
 			return r.ID, nil
 		}
 		ds, lerr := s.store.List(ctx, workspaceID)

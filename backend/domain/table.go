@@ -31,7 +31,7 @@ type Table struct {
 
 type snapshot struct {
 	epoch  int64
-	byHost map[string]*Route // active domains only
+	byHost map[string]*Route // active domains, and removed ones whose name no workspace has now
 	byID   map[int64]*Route  // active and removed
 }
 
@@ -42,8 +42,10 @@ func NewTable(store Store) *Table {
 	return t
 }
 
-// Host returns the active domain a request's Host header names (the port, if any, and a
-// trailing dot are ignored; letters in any case), or nil.
+// Host returns the domain a request's Host header names (the port, if any, and a trailing dot
+// are ignored; letters in any case), or nil. It is a removed domain (Active false) when the
+// name was removed and no workspace has verified it since: its requests are still a visitor's
+// (a bare 404), not the web app's.
 func (t *Table) Host(host string) *Route {
 	m := t.snap.Load().byHost
 	if len(m) == 0 {
@@ -109,7 +111,9 @@ func (t *Table) Reload(ctx context.Context) error {
 	for i := range routes {
 		r := &routes[i]
 		s.byID[r.ID] = r
-		if r.Active {
+		// Routes come in ID order: an active domain wins over the removed ones of its name,
+		// and the latest removed one stands for the rest.
+		if old := s.byHost[r.Hostname]; old == nil || !old.Active {
 			s.byHost[r.Hostname] = r
 		}
 	}

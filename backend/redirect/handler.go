@@ -94,8 +94,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeDomain answers a request whose Host is the custom domain d, whatever its path: the
-// root sends visitors to the domain's root URL, and a key that names no link gets a bare 404
-// that does not show this service's pages (the domain is its owner's brand).
+// root sends visitors to the domain's root URL, and a key that names no link (or any path of a
+// removed domain) gets a bare 404 that does not show this service's pages (the domain is its
+// owner's brand).
 func (h *Handler) ServeDomain(w http.ResponseWriter, r *http.Request, d *domain.Route) { h.serve(w, r, d) }
 
 func (h *Handler) allowed(w http.ResponseWriter, r *http.Request) bool {
@@ -115,6 +116,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 	}
 	domainID := link.DefaultDomain
 	if d != nil {
+		if !d.Active {
+			// Removed: its links stay in their workspace and answer nowhere.
+			outMissing.Inc()
+			h.pages.bareNotFound(w, r)
+			return
+		}
 		domainID = d.ID
 	}
 	key := strings.TrimPrefix(r.URL.Path, "/") // empty for an absolute-form request line
