@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
@@ -72,7 +73,7 @@ type Store interface {
 	Epoch(ctx context.Context) (int64, error)
 }
 
-var profile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule(), idna.StrictDomainName(true))
+var profile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule(), idna.StrictDomainName(true), idna.VerifyDNSLength(true))
 
 // Normalize validates a host name a customer asks for and returns it in ASCII, lower case:
 // IDN to punycode, no IP literal, no port, no path, none of own (the service's own hosts, nor
@@ -86,6 +87,9 @@ func Normalize(name string, own []string) (string, error) {
 	if len(raw) > 4*MaxHostnameLength {
 		return "", apperr.Errorf(apperr.Invalid, "hostname is too long")
 	}
+	if !utf8.ValidString(raw) {
+		return "", apperr.Errorf(apperr.Invalid, "hostname must be valid text")
+	}
 	if strings.ContainsAny(raw, ":/?#@[]\\ \t") {
 		return "", apperr.Errorf(apperr.Invalid, "hostname %q must be a bare host name, without scheme, port or path", name)
 	}
@@ -97,6 +101,10 @@ func Normalize(name string, own []string) (string, error) {
 		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name)
 	}
 	host = strings.ToLower(host)
+	if again, err := profile.ToASCII(host); err != nil || again != host {
+		// Punycode that does not decode to what it claims (xn-- labels written by hand).
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name)
+	}
 	labels := strings.Split(host, ".")
 	last := labels[len(labels)-1]
 	if strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") {
