@@ -182,6 +182,10 @@ func TestCustomDomains(t *testing.T) {
 	if r := s.do("POST", wsA+"/links", alice.Key, map[string]any{"url": "https://a.example/", "domain": "nope.example.net"}); r.Status != http.StatusBadRequest {
 		t.Fatalf("link on an unknown domain: %d %s", r.Status, r.Body)
 	}
+	// Nobody may point a link at a verified domain: a loop through this service.
+	if r := s.do("POST", wsB+"/links", bob.Key, map[string]any{"url": "https://GO.example.com/x"}); r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
+		t.Fatalf("link to a custom domain: %d %s", r.Status, r.Body)
+	}
 
 	// Links on the domain: a generated code and an alias, the same alias on the short domain.
 	onDomain := s.createLink(alice, map[string]any{"url": "https://a.example/generated", "domain": "go.example.com"})
@@ -359,7 +363,10 @@ func TestDomainsAcrossProcesses(t *testing.T) {
 	d := newDeployment(t)
 	p1 := d.startProcess(t, "one", "DNS_RESOLVER", ns.Addr)
 	p2 := d.startProcess(t, "two", "DNS_RESOLVER", ns.Addr)
-	a, b := p1.api(d), p2.api(d)
+	// A third process on a Redis namespace of its own never hears the others' bus: it learns of
+	// domain changes from PostgreSQL alone, as every node does when a bus message is lost.
+	p3 := d.startProcess(t, "deaf", "DNS_RESOLVER", ns.Addr, "REDIS_PREFIX", d.env["REDIS_PREFIX"]+"deaf:")
+	a, b, c := p1.api(d), p2.api(d), p3.api(d)
 	tn := a.signup("two@example.com")
 	a.setPlan(tn, "enterprise")
 	dom := a.addDomain(tn, "links.example.org")
@@ -372,12 +379,14 @@ func TestDomainsAcrossProcesses(t *testing.T) {
 	if l.ShortURL != "http://links.example.org/x" {
 		t.Fatalf("short_url %q", l.ShortURL)
 	}
-	for _, s := range []*server{a, b} {
+	for _, s := range []*server{a, b, c} {
 		eventually(t, 2*time.Second, "the link redirects by Host on "+s.base, func() bool {
 			r := s.visitHost("links.example.org", "GET", "/x")
 			return r.Status == http.StatusFound && r.Header.Get("Location") == "https://a.example/across"
 		})
 	}
+	// With the bus a removal reaches the others in milliseconds; without it, at the next
+	// sync round (each second), allowing for a busy machine.
 	removed := time.Now()
 	if r := a.do("DELETE", fmt.Sprintf("/api/v1/workspaces/%d/domains/%d", tn.WorkspaceID, dom.ID), tn.Token, nil); r.Status != http.StatusNoContent {
 		t.Fatalf("remove: %d %s", r.Status, r.Body)
@@ -386,6 +395,10 @@ func TestDomainsAcrossProcesses(t *testing.T) {
 		return b.visitHost("links.example.org", "GET", "/x").Status == http.StatusNotFound
 	})
 	t.Logf("removal reached the other process in %v", time.Since(removed))
+	eventually(t, 2*time.Second, "the process without the bus stops answering on the removed domain", func() bool {
+		return c.visitHost("links.example.org", "GET", "/x").Status == http.StatusNotFound
+	})
+	t.Logf("removal reached the process without the bus in %v", time.Since(removed))
 	if r := a.visitHost("links.example.org", "GET", "/x"); r.Status != http.StatusNotFound {
 		t.Fatalf("the removing process still answers: %d", r.Status)
 	}

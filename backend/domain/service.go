@@ -250,3 +250,9 @@ func (s *Service) Name(id int64) (string, bool) {
 	}
 	return r.Hostname, r.Active
 }
+
+// Serves reports whether host is a verified custom domain (link.Domains).
+func (s *Service) Serves(host string) bool {
+	r := s.table.Host(host)
+	return r != nil && r.Active
+}

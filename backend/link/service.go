@@ -53,6 +53,9 @@ type Domains interface {
 	// Name returns the host name of domain id and whether links answer on it (verified and
 	// not removed); "" when it is unknown.
 	Name(id int64) (host string, active bool)
+	// Serves reports whether host is a verified custom domain of any workspace: no link may
+	// point at one (a loop through this service).
+	Serves(host string) bool
 }
 
 // Plans is what the link service asks of the workspace's plan.
@@ -131,7 +134,7 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 	var target string
 	var err error
 	if in.Dedupe {
-		target, err = NormalizeURL(in.URL, s.ownHosts)
+		target, err = s.normalizeTarget(in.URL)
 	}
 	if !in.Dedupe || err != nil {
 		r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
@@ -241,7 +244,7 @@ func (s *Service) writeError(err error) error {
 
 // prepare validates one input; it returns the link to insert, or an existing one for dedupe.
 func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Input) (*Link, *Link, error) {
-	target, err := NormalizeURL(in.URL, s.ownHosts)
+	target, err := s.normalizeTarget(in.URL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -315,6 +318,18 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		return nil, nil, err
 	}
 	return l, nil, nil
+}
+
+// normalizeTarget is NormalizeURL, refusing the verified custom domains too.
+func (s *Service) normalizeTarget(raw string) (string, error) {
+	target, err := NormalizeURL(raw, s.ownHosts)
+	if err != nil || s.domains == nil {
+		return target, err
+	}
+	if u, perr := url.Parse(target); perr == nil && s.domains.Serves(u.Hostname()) {
+		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service")
+	}
+	return target, nil
 }
 
 // checkPlan answers plan_required when the workspace's plan lacks what fields need.
@@ -504,7 +519,7 @@ func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key s
 // Update applies p to one of the workspace's links; every node sees the change within a second.
 func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*Link, error) {
 	if p.URL.Set {
-		target, err := NormalizeURL(p.URL.Value, s.ownHosts)
+		target, err := s.normalizeTarget(p.URL.Value)
 		if err != nil {
 			return nil, err
 		}
