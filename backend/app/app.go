@@ -72,10 +72,10 @@ type App struct {
 	domains     *domain.Service
 	domainTable *domain.Table
 	tlsAsk      http.Handler
-	api          *httpapi.Server
-	visitors     *redirect.Handler
-	static       http.Handler
-	server       *http.Server
+	api         *httpapi.Server
+	visitors    *redirect.Handler
+	static      http.Handler
+	server      *http.Server
 	// metricsServer serves /metrics on METRICS_ADDR; nil when that is unset.
 	metricsServer *http.Server
 

@@ -97,7 +97,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // root sends visitors to the domain's root URL, and a key that names no link (or any path of a
 // removed domain) gets a bare 404 that does not show this service's pages (the domain is its
 // owner's brand).
-func (h *Handler) ServeDomain(w http.ResponseWriter, r *http.Request, d *domain.Route) { h.serve(w, r, d) }
+func (h *Handler) ServeDomain(w http.ResponseWriter, r *http.Request, d *domain.Route) {
+	h.serve(w, r, d)
+}
 
 func (h *Handler) allowed(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
