@@ -175,6 +175,22 @@ func TestCustomDomains(t *testing.T) {
 	if r := s.do("POST", wsA+"/domains", alice.Token, map[string]any{"hostname": "go.example.com"}); r.Status != http.StatusConflict {
 		t.Fatalf("alice adds it again: %d %s", r.Status, r.Body)
 	}
+	// Two workspaces may wait on one name; the first to verify it holds it.
+	ab := s.addDomain(alice, "both.example.com")
+	bb := s.addDomain(bob, "both.example.com")
+	if ab.Verification.Value == bb.Verification.Value {
+		t.Fatal("two workspaces got one token")
+	}
+	ns.set(ab.Verification.Name, ab.Verification.Value, bb.Verification.Value)
+	if got := s.verifyDomain(bob, bb.ID); !got.Verified {
+		t.Fatalf("bob's verification: %+v", got)
+	}
+	if r := s.do("POST", fmt.Sprintf("%s/domains/%d/verify", wsA, ab.ID), alice.Token, nil); r.Status != http.StatusConflict || r.errorCode(t) != "conflict" {
+		t.Fatalf("alice verifies a name bob holds: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", fmt.Sprintf("%s/domains/%d", wsA, ab.ID), alice.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("alice gives up: %d %s", r.Status, r.Body)
+	}
 	// Bob cannot make links on it.
 	if r := s.do("POST", wsB+"/links", bob.Key, map[string]any{"url": "https://b.example/", "domain": "go.example.com"}); r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
 		t.Fatalf("bob's link on alice's domain: %d %s", r.Status, r.Body)

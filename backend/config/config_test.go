@@ -113,6 +113,12 @@ func TestBadValues(t *testing.T) {
 		{"VISIT_CLAIM_AFTER", "500ms"},
 		{"VISIT_CLAIM_AFTER", "2h"},
 		{"VISIT_CLAIM_AFTER", "later"},
+		{"DNS_RESOLVER", "127.0.0.1"},
+		{"DNS_RESOLVER", ":53"},
+		{"DNS_RESOLVER", "dns.example:"},
+		{"DOMAIN_CHECK_INTERVAL", "100ms"},
+		{"DOMAIN_CHECK_INTERVAL", "48h"},
+		{"DOMAIN_CHECK_INTERVAL", "often"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)
