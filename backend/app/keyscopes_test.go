@@ -66,7 +66,10 @@ func TestKeyScopes(t *testing.T) {
 	s.do("POST", ws+"/invitations", tn.Token, map[string]any{"email": "invitee@example.com"}).json(t, &inv)
 	s.do("POST", ws+"/api-keys", tn.Token, map[string]any{"name": "other", "scopes": []string{"links:read"}}).json(t, &key)
 	l := s.createLink(tn, map[string]any{"url": "https://scopes.example/"})
+	var dom struct{ ID int64 }
+	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
 	ids := map[string]string{
+		"domains":     fmt.Sprint(dom.ID),
 		"links":       fmt.Sprint(l.ID),
 		"invitations": fmt.Sprint(inv.ID),
 		"api-keys":    fmt.Sprint(key.ID),
@@ -133,7 +136,7 @@ func TestKeyScopes(t *testing.T) {
 		t.Fatalf("only %d calls checked", checked)
 	}
 	// Nothing a key was refused happened: the invitation, the other key and the members stand.
-	for _, list := range []string{"/invitations", "/api-keys", "/members"} {
+	for _, list := range []string{"/invitations", "/api-keys", "/members", "/domains"} {
 		r := s.do("GET", ws+list, tn.Token, nil)
 		if r.Status != http.StatusOK || strings.Count(string(r.Body), `"created_at"`) < 1 {
 			t.Errorf("%s after the keys: %d %s", list, r.Status, r.Body)
