@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test run bench fmt clean
+.PHONY: build frontend geoip test caddy-validate run bench fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -27,13 +27,19 @@ geoip:
 
 # Browser tests (backend/browsertest) drive Debian's Chromium through the Playwright driver:
 # deploy/local/browser.sh installs both when missing and prints the driver's folder.
-test:
+test: caddy-validate
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
 	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...
+
+# The shipped Caddyfile (deploy/caddy) must be one Caddy accepts; Debian's package: caddy.
+caddy-validate:
+	@command -v caddy >/dev/null || { echo "caddy not found: install it (apt-get install -y caddy)"; exit 1; }
+	@out=$$(caddy validate --config deploy/caddy/Caddyfile --adapter caddyfile 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "deploy/caddy/Caddyfile: valid ($$(caddy version | cut -d' ' -f1))"
 
 run: build
 	deploy/local/with-services.sh deploy/local/run.sh

@@ -24,6 +24,7 @@ import (
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/imports"
@@ -76,10 +77,14 @@ type App struct {
 	sync         *cachesync.Syncer
 	reservations *cachesync.ReservationSync
 	resolver     *redirect.Resolver
-	api          *httpapi.Server
-	visitors     *redirect.Handler
-	static       http.Handler
-	server       *http.Server
+	// domains are the workspaces' custom domains; domainTable routes hosts to them.
+	domains     *domain.Service
+	domainTable *domain.Table
+	tlsAsk      http.Handler
+	api         *httpapi.Server
+	visitors    *redirect.Handler
+	static      http.Handler
+	server      *http.Server
 	// metricsServer serves /metrics on METRICS_ADDR; nil when that is unset.
 	metricsServer *http.Server
 
@@ -137,6 +142,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log}
 	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
 	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
+	domainStore := postgres.NewDomainStore(db)
+	a.domainTable = domain.NewTable(domainStore)
+	if err := a.domainTable.Reload(ctx); err != nil {
+		log.Warn("custom domains not read yet; retrying each second", "err", err)
+	}
+	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
+		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
+	}, log)
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
@@ -148,6 +161,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		GeoAvailable: geo != nil,
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
+		Domains:        a.domains,
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
@@ -222,6 +236,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
 		Moderation:       desk,
 		Imports:          a.imports, MaxImportBytes: cfg.ImportMaxBytes,
+		Domains:          a.domains,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -263,6 +278,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Plans:   newPlanFacts(a.plans),
 		Secret:  auth.DeriveKey([]byte(cfg.JWTSecret), "link password cookies"),
 		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
+		ShortURL: a.links.ShortURL,
 	}
 	if geo != nil {
 		deps.Credit, deps.CreditURL = geo.Attribution()
@@ -271,6 +287,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		deps.Visits = a.visits
 	}
 	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), deps)
+	a.visitors.ServeDomains(a.domainTable)
+	a.tlsAsk = httpapi.TLSAsk(a.mayHaveCertificate)
 	a.server = &http.Server{
 		Handler:           a,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -308,11 +326,44 @@ func (a *App) announceBlock(max int64) {
 	}
 }
 
-// ServeHTTP routes a request: the API, health endpoints, the web app, or a short link.
-// Metrics are not here: they have their own listener (METRICS_ADDR), out of visitors' reach.
+// announceDomain tells every node that a custom domain changed: they reload their host tables.
+func (a *App) announceDomain(ctx context.Context, id int64) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventDomain, ID: id}); err != nil {
+		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
+	}
+}
+
+// mayHaveCertificate says whether a TLS certificate may be obtained for host: one of the
+// service's own hosts, or a verified custom domain of a workspace that is not being deleted.
+func (a *App) mayHaveCertificate(host string) bool {
+	for _, own := range a.cfg.ShortHostnames() {
+		if strings.EqualFold(host, own) {
+			return true
+		}
+	}
+	if strings.ContainsRune(host, ':') {
+		return false // a port is no host name
+	}
+	d := a.domainTable.Host(host)
+	return d != nil && d.Active && !a.resolver.WorkspaceIsGone(d.WorkspaceID)
+}
+
+// ServeHTTP routes a request: a verified custom domain's host is a visitor's whatever the
+// path; otherwise the API, health endpoints, the web app, or a short link. Metrics are not
+// here: they have their own listener (METRICS_ADDR), out of visitors' reach.
 func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Host first: one map lookup, which misses for the service's own hosts. A removed
+	// domain's host is still a visitor's (a bare 404), not the web app's.
+	if d := a.domainTable.Host(r.Host); d != nil {
+		a.visitors.ServeDomain(w, r, d)
+		return
+	}
 	p := r.URL.Path
 	switch {
+	case p == "/tls/ask":
+		a.tlsAsk.ServeHTTP(w, r)
 	case strings.HasPrefix(p, "/api/"):
 		a.api.ServeHTTP(w, r)
 	case p == "/healthz":
@@ -385,8 +436,9 @@ func (a *App) Run(ctx context.Context) error {
 	a.stop = stop
 	a.refreshIssued(bg)
 	a.startSync(bg)
-	a.wg.Add(4)
+	a.wg.Add(5)
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
+	go func() { defer a.wg.Done(); a.checkDomains(bg) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
 	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
 	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
@@ -438,14 +490,46 @@ func (a *App) serveDebug(ctx context.Context) {
 func (a *App) handleEvent(e redis.Event) {
 	a.resolver.HandleEvent(e)
 	switch e.Kind {
+	case redis.EventDomain:
+		// Off the bus's goroutine: a reload is a query.
+		go a.reloadDomains()
 	case redis.EventKeyRevoked:
 		a.accounts.ForgetKey(e.ID)
 	case redis.EventResync:
 		a.accounts.ForgetAllKeys()
+		go a.reloadDomains()
 		// Events may have been missed while disconnected: catch up from the source of truth.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		a.refreshIssued(ctx)
+	}
+}
+
+func (a *App) reloadDomains() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := a.domainTable.Reload(ctx); err != nil {
+		a.log.Warn("reload custom domains; the next sync round retries", "err", err)
+	}
+}
+
+// checkDomains looks again at the TXT records of pending custom domains, every
+// DOMAIN_CHECK_INTERVAL. Every node does, without a leader: each round claims the domains it
+// looks at (domain.Service.CheckPending).
+func (a *App) checkDomains(ctx context.Context) {
+	t := time.NewTicker(a.cfg.DomainCheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := a.domains.CheckPending(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("check pending domains", "err", err)
+		} else if n > 0 {
+			a.log.Info("pending domains verified", "domains", n)
+		}
 	}
 }
 
@@ -512,8 +596,9 @@ func (a *App) startSync(ctx context.Context) {
 	a.syncStarted = a.reservations.Start(ctx, a.resolver.IssuedID()) == nil && a.sync.Start(ctx) == nil
 }
 
-// syncCaches applies the change feed, new reservations and the set of deleted workspaces to this
-// node's caches every second (cachesync.Interval).
+// syncCaches applies the change feed, new reservations, the custom domains (when their epoch
+// moved) and the set of deleted workspaces to this node's caches every second
+// (cachesync.Interval).
 func (a *App) syncCaches(ctx context.Context) {
 	t := time.NewTicker(cachesync.Interval)
 	defer t.Stop()
@@ -532,6 +617,9 @@ func (a *App) syncCaches(ctx context.Context) {
 		}
 		if err := a.reservations.Round(ctx); err != nil && ctx.Err() == nil {
 			a.log.Warn("cache sync: read reservations", "err", err)
+		}
+		if err := a.domainTable.Refresh(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("cache sync: read custom domains", "err", err)
 		}
 		if gone, err := a.accounts.DeletedWorkspaces(ctx); err == nil {
 			a.resolver.SetGoneWorkspaces(gone)

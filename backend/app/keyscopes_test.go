@@ -69,8 +69,11 @@ func TestKeyScopes(t *testing.T) {
 	l := s.createLink(tn, map[string]any{"url": "https://scopes.example/"})
 	im := s.startImport(tn.Token, tn.WorkspaceID, []byte("url\nhttps://scopes.example/imported\n"))
 	s.waitImport(tn.Token, tn.WorkspaceID, im.ID, 30*time.Second)
+	var dom struct{ ID int64 }
+	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
 	ids := map[string]string{
 		"imports":     fmt.Sprint(im.ID),
+		"domains":     fmt.Sprint(dom.ID),
 		"links":       fmt.Sprint(l.ID),
 		"invitations": fmt.Sprint(inv.ID),
 		"api-keys":    fmt.Sprint(key.ID),
@@ -137,7 +140,7 @@ func TestKeyScopes(t *testing.T) {
 		t.Fatalf("only %d calls checked", checked)
 	}
 	// Nothing a key was refused happened: the invitation, the other key and the members stand.
-	for _, list := range []string{"/invitations", "/api-keys", "/members"} {
+	for _, list := range []string{"/invitations", "/api-keys", "/members", "/domains"} {
 		r := s.do("GET", ws+list, tn.Token, nil)
 		if r.Status != http.StatusOK || strings.Count(string(r.Body), `"created_at"`) < 1 {
 			t.Errorf("%s after the keys: %d %s", list, r.Status, r.Body)

@@ -56,14 +56,22 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	r.json(t, &inv)
 
-	// B imports a file (imports need the batch feature).
+	// B imports a file (imports need the batch feature), and holds a custom domain (pending:
+	// no DNS is needed to hold one).
 	s.setPlan(bob, "enterprise")
 	bImport := s.startImport(bob.Key, bob.WorkspaceID, []byte("url\nhttps://bob.example/imported\n"))
 	bImport = s.waitImport(bob.Key, bob.WorkspaceID, bImport.ID, 30*time.Second)
+	var dom struct{ ID int64 }
+	r = s.do("POST", wsB+"/domains", bob.Token, map[string]any{"hostname": "go.bob-example.com"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("add domain: %d %s", r.Status, r.Body)
+	}
+	r.json(t, &dom)
 
 	// The rows of B each path parameter names.
 	ids := map[string]string{
 		"imports/{id}":     fmt.Sprint(bImport.ID),
+		"domains/{id}":     fmt.Sprint(dom.ID),
 		"links/{id}":       fmt.Sprint(bLink.ID),
 		"api-keys/{id}":    fmt.Sprint(key.ID),
 		"invitations/{id}": fmt.Sprint(inv.ID),
@@ -117,6 +125,8 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 			var b any
 			if method == "PATCH" && strings.Contains(path, "/links/") {
 				b = map[string]any{"title": "x"}
+			} else if method == "PATCH" && strings.Contains(path, "/domains/") {
+				b = map[string]any{"root_url": "https://alice.example/"}
 			} else if method == "PATCH" {
 				b = map[string]any{"role": "admin"}
 			}
@@ -208,6 +218,17 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		if r := s.do("GET", wsB+list, bob.Token, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"created_at"`) {
 			t.Errorf("B's %s: %d %s", list, r.Status, r.Body)
 		}
+	}
+	if r := s.do("GET", fmt.Sprintf("%s/domains/%d", wsB, dom.ID), bob.Token, nil); r.Status != http.StatusOK ||
+		!strings.Contains(string(r.Body), `"root_url":null`) || !strings.Contains(string(r.Body), `"hostname":"go.bob-example.com"`) {
+		t.Errorf("B's domain: %d %s", r.Status, r.Body)
+	}
+	// Alice can neither take B's host name for links nor see it.
+	if r := s.do("POST", wsA+"/links", alice.Key, map[string]any{"url": "https://alice.example/", "domain": "go.bob-example.com"}); r.Status != http.StatusBadRequest {
+		t.Errorf("alice's link on B's domain: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", wsA+"/domains", alice.Key, nil); !strings.Contains(string(r.Body), `"domains":[]`) {
+		t.Errorf("alice's domains show B's: %s", r.Body)
 	}
 	if r := s.do("GET", wsB+"/invitations", bob.Token, nil); strings.Count(string(r.Body), `"email"`) != 1 {
 		t.Errorf("B's invitations: %s", r.Body)

@@ -113,6 +113,13 @@ type Config struct {
 	// acknowledged wait before another consumer claims them (that consumer died).
 	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
 
+	// DNSResolver is the resolver (host:port) asked for custom domains' TXT records; unset,
+	// the system's.
+	DNSResolver string `env:"DNS_RESOLVER"`
+	// DomainCheckInterval is how often the TXT record of a pending custom domain is looked
+	// at again in the background.
+	DomainCheckInterval time.Duration `env:"DOMAIN_CHECK_INTERVAL" envDefault:"1m"`
+
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
 	OpenAIAPIKey    string `env:"OPENAI_API_KEY"`
@@ -269,6 +276,14 @@ func (c *Config) finish() error {
 	}
 	if c.VisitClaimAfter < time.Second || c.VisitClaimAfter > time.Hour {
 		errs = append(errs, errors.New("VISIT_CLAIM_AFTER must be between 1s and 1h"))
+	}
+	if c.DNSResolver != "" {
+		if host, port, err := net.SplitHostPort(c.DNSResolver); err != nil || host == "" || port == "" {
+			errs = append(errs, errors.New("DNS_RESOLVER must be host:port, such as 1.1.1.1:53"))
+		}
+	}
+	if c.DomainCheckInterval < time.Second || c.DomainCheckInterval > 24*time.Hour {
+		errs = append(errs, errors.New("DOMAIN_CHECK_INTERVAL must be between 1s and 24h"))
 	}
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()

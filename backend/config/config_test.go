@@ -126,6 +126,12 @@ func TestBadValues(t *testing.T) {
 		{"IMPORT_WORKERS", "100"},
 		{"IMPORT_LEASE", "100ms"},
 		{"IMPORT_LEASE", "1h"},
+		{"DNS_RESOLVER", "127.0.0.1"},
+		{"DNS_RESOLVER", ":53"},
+		{"DNS_RESOLVER", "dns.example:"},
+		{"DOMAIN_CHECK_INTERVAL", "100ms"},
+		{"DOMAIN_CHECK_INTERVAL", "48h"},
+		{"DOMAIN_CHECK_INTERVAL", "often"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)

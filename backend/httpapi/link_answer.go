@@ -12,9 +12,12 @@ import (
 // linkAnswer is a link as the API shows it (SPEC §13 and §13.1): the password only as
 // has_password, every other rule as it was set.
 type linkAnswer struct {
-	ID             int64      `json:"id"`
-	WorkspaceID    int64      `json:"workspace_id"`
-	Domain         string     `json:"domain"`
+	ID          int64  `json:"id"`
+	WorkspaceID int64  `json:"workspace_id"`
+	Domain      string `json:"domain"`
+	// DomainRemoved: the link's custom domain was removed; it answers nowhere and its
+	// short_url is empty.
+	DomainRemoved  bool       `json:"domain_removed,omitempty"`
 	Code           string     `json:"code"`
 	IsAlias        bool       `json:"is_alias"`
 	ShortURL       string     `json:"short_url"`
@@ -71,7 +74,7 @@ func answerLink(l *link.Link) *linkAnswer {
 	}
 	r := &l.Rules
 	return &linkAnswer{
-		ID: l.ID, WorkspaceID: l.WorkspaceID, Domain: l.Domain, Code: l.Key, IsAlias: l.IsAlias,
+		ID: l.ID, WorkspaceID: l.WorkspaceID, Domain: l.Domain, DomainRemoved: l.DomainRemoved, Code: l.Key, IsAlias: l.IsAlias,
 		ShortURL: l.ShortURL, URL: l.URL, Title: l.Title, RedirectStatus: l.RedirectStatus,
 		ForwardQuery: l.ForwardQuery, Status: l.Status, ExpiresAt: l.ExpiresAt,
 		HasPassword: r.PasswordHash != "", MaxVisits: r.MaxVisits, Geo: r.Geo,

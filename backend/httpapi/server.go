@@ -15,6 +15,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/imports"
 	"github.com/shortlink/shortlink/backend/link"
@@ -36,6 +37,8 @@ type Deps struct {
 	Stats *stats.Service
 	// Moderation is the moderators' queue and decisions, owners' appeals and the audit log.
 	Moderation *moderation.Desk
+	// Domains are the workspaces' custom domains.
+	Domains *domain.Service
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
@@ -58,6 +61,7 @@ type Server struct {
 	responses     *link.Responses
 	stats         *stats.Service
 	moderation    *moderation.Desk
+	domains       *domain.Service
 	accounts      *account.Service
 	auth          *auth.Service
 	plans         *plan.Service
@@ -79,7 +83,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
+		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes,
@@ -161,6 +165,12 @@ func (s *Server) routes() {
 	ws.POST("/imports", s.inWorkspace(account.PermLinksWrite), s.createImport)
 	ws.GET("/imports/:id", s.inWorkspace(account.PermLinksRead), s.getImport)
 	ws.GET("/imports/:id/results.csv", s.inWorkspace(account.PermLinksRead), s.importResults)
+	ws.GET("/domains", s.inWorkspace(account.PermLinksRead), s.listDomains)
+	ws.POST("/domains", s.inWorkspace(account.PermManage), s.createDomain)
+	ws.GET("/domains/:id", s.inWorkspace(account.PermLinksRead), s.getDomain)
+	ws.PATCH("/domains/:id", s.inWorkspace(account.PermManage), s.updateDomain)
+	ws.DELETE("/domains/:id", s.inWorkspace(account.PermManage), s.deleteDomain)
+	ws.POST("/domains/:id/verify", s.inWorkspace(account.PermManage), s.verifyDomain)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)

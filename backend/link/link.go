@@ -21,13 +21,16 @@ const DefaultDomain int64 = 0
 // shared cache stores it (short names: a million of them fit in little memory); the API's
 // answer is built from it in httpapi. Domain and ShortURL are derived, never stored.
 type Link struct {
-	ID             int64      `json:"i"`
-	WorkspaceID    int64      `json:"w"`
-	DomainID       int64      `json:"d"`
-	Domain         string     `json:"-"`
-	Key            string     `json:"k"`
-	IsAlias        bool       `json:"a,omitempty"`
-	ShortURL       string     `json:"-"`
+	ID          int64  `json:"i"`
+	WorkspaceID int64  `json:"w"`
+	DomainID    int64  `json:"d"`
+	Domain      string `json:"-"`
+	Key         string `json:"k"`
+	IsAlias     bool   `json:"a,omitempty"`
+	ShortURL    string `json:"-"`
+	// DomainRemoved: the link was made on a custom domain since removed; it answers nowhere
+	// and has no ShortURL (derived, never stored).
+	DomainRemoved  bool       `json:"-"`
 	URL            string     `json:"u"`
 	Title          string     `json:"t,omitempty"`
 	RedirectStatus int        `json:"r"`

@@ -41,6 +41,21 @@ type Options struct {
 	// MaxCodeAliases bounds a workspace's custom aliases shaped like generated codes, which
 	// every node keeps in memory until the ID range reaches them; 0 allows none.
 	MaxCodeAliases int
+	// Domains are the workspaces' custom domains; nil allows only the service's own.
+	Domains Domains
+}
+
+// Domains is what the link service asks of the workspaces' custom domains.
+type Domains interface {
+	// Resolve returns the ID of the workspace's verified domain named host; invalid when it
+	// is no such domain (unknown, pending, removed or another workspace's).
+	Resolve(ctx context.Context, workspaceID int64, host string) (int64, error)
+	// Name returns the host name of domain id and whether links answer on it (verified and
+	// not removed); "" when it is unknown.
+	Name(id int64) (host string, active bool)
+	// Serves reports whether host is a verified custom domain of any workspace: no link may
+	// point at one (a loop through this service).
+	Serves(host string) bool
 }
 
 // Plans is what the link service asks of the workspace's plan.
@@ -68,6 +83,8 @@ type Service struct {
 	batch     *batcher
 	base      string
 	domain    string
+	scheme    string
+	domains   Domains
 	ownHosts  []string
 	plans     Plans
 	passwords Passwords
@@ -89,6 +106,8 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, log),
 		base:     strings.TrimSuffix(o.Base.String(), "/") + "/",
 		domain:   o.Base.Host,
+		scheme:   o.Base.Scheme,
+		domains:  o.Domains,
 		ownHosts: o.OwnHosts,
 		log:      log,
 
@@ -115,7 +134,7 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 	var target string
 	var err error
 	if in.Dedupe {
-		target, err = NormalizeURL(in.URL, s.ownHosts)
+		target, err = s.normalizeTarget(in.URL)
 	}
 	if !in.Dedupe || err != nil {
 		r := s.CreateBatch(ctx, workspaceID, userID, []Input{in})[0]
@@ -245,11 +264,11 @@ func (s *Service) writeError(err error) error {
 // prepare validates one input; it returns the link to insert, or an existing one for dedupe.
 // A new link takes the ID id, or the next one when id is 0.
 func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Input, id int64) (*Link, *Link, error) {
-	target, err := NormalizeURL(in.URL, s.ownHosts)
+	target, err := s.normalizeTarget(in.URL)
 	if err != nil {
 		return nil, nil, err
 	}
-	domainID, err := s.domainID(in.Domain)
+	domainID, err := s.domainID(ctx, workspaceID, in.Domain)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -281,8 +300,11 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	// nothing to dedupe against.
 	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
-		if err == nil {
+		if err == nil && existing.DomainID == domainID {
 			return nil, existing, nil
+		}
+		if err == nil {
+			err = apperr.Errorf(apperr.NotFound, "the link to that URL is on another domain")
 		}
 		if !apperr.Is(err, apperr.NotFound) {
 			return nil, nil, fmt.Errorf("create link: dedupe: %w", err)
@@ -325,6 +347,18 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		return nil, nil, err
 	}
 	return l, nil, nil
+}
+
+// normalizeTarget is NormalizeURL, refusing the verified custom domains too.
+func (s *Service) normalizeTarget(raw string) (string, error) {
+	target, err := NormalizeURL(raw, s.ownHosts)
+	if err != nil || s.domains == nil {
+		return target, err
+	}
+	if u, perr := url.Parse(target); perr == nil && s.domains.Serves(u.Hostname()) {
+		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service")
+	}
+	return target, nil
 }
 
 // checkPlan answers plan_required when the workspace's plan lacks what fields need.
@@ -401,8 +435,9 @@ func (s *Service) validateFields(title string, status *int, expires *time.Time) 
 	return nil
 }
 
-// domainID maps a domain name from the API to its ID; empty means the service's short domain.
-func (s *Service) domainID(name string) (int64, error) {
+// domainID maps a domain name from the API to its ID: empty or one of the service's own hosts
+// is the short domain, anything else must be a verified domain of the workspace.
+func (s *Service) domainID(ctx context.Context, workspaceID int64, name string) (int64, error) {
 	if name == "" {
 		return DefaultDomain, nil
 	}
@@ -411,19 +446,38 @@ func (s *Service) domainID(name string) (int64, error) {
 			return DefaultDomain, nil
 		}
 	}
-	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name)
+	if s.domains == nil || len(name) > 1000 {
+		return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name)
+	}
+	return s.domains.Resolve(ctx, workspaceID, name)
 }
 
 // Decorate fills the fields of a link read from the store that are derived, not stored.
 func (s *Service) Decorate(l *Link) *Link {
-	l.Domain = s.domain
-	l.ShortURL = s.ShortURL(l.DomainID, l.Key)
+	if l.DomainID == DefaultDomain || s.domains == nil {
+		l.Domain = s.domain
+		l.ShortURL = s.base + l.Key
+		return l
+	}
+	host, active := s.domains.Name(l.DomainID)
+	l.Domain, l.ShortURL, l.DomainRemoved = host, "", !active
+	if active {
+		l.ShortURL = s.scheme + "://" + host + "/" + l.Key
+	}
 	return l
 }
 
-// ShortURL is the short URL of the link at key on a domain, as link answers show it.
+// ShortURL is the short URL of the link at key on a domain, as link answers show it: "" for
+// a custom domain since removed (its links answer nowhere).
 func (s *Service) ShortURL(domainID int64, key string) string {
-	return s.base + key
+	if domainID == DefaultDomain || s.domains == nil {
+		return s.base + key
+	}
+	host, active := s.domains.Name(domainID)
+	if !active {
+		return ""
+	}
+	return s.scheme + "://" + host + "/" + key
 }
 
 // Get returns one of the workspace's links.
@@ -463,16 +517,19 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 
 // Lookup finds the workspace's link by its short URL or its code.
 func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key string) (*Link, error) {
+	domainID := DefaultDomain
 	if shortURL != "" {
 		u, err := url.Parse(shortURL)
 		if err != nil || u.Host == "" {
 			return nil, apperr.Errorf(apperr.Invalid, "short_url must be a full URL such as %sabc123", s.base)
 		}
-		if _, err := s.domainID(u.Hostname()); err != nil {
-			if _, err2 := s.domainID(u.Host); err2 != nil {
+		id, err := s.domainID(ctx, workspaceID, u.Hostname())
+		if err != nil {
+			if id, err = s.domainID(ctx, workspaceID, u.Host); err != nil {
 				return nil, apperr.Errorf(apperr.NotFound, "link not found")
 			}
 		}
+		domainID = id
 		key = strings.TrimSuffix(strings.TrimPrefix(u.Path, "/"), "+")
 	}
 	if key == "" {
@@ -481,7 +538,7 @@ func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key s
 	if !KeyShaped(key) {
 		return nil, apperr.Errorf(apperr.NotFound, "link not found")
 	}
-	l, err := s.store.FindByKey(ctx, workspaceID, DefaultDomain, key)
+	l, err := s.store.FindByKey(ctx, workspaceID, domainID, key)
 	if err != nil {
 		return nil, err
 	}
@@ -491,7 +548,7 @@ func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key s
 // Update applies p to one of the workspace's links; every node sees the change within a second.
 func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*Link, error) {
 	if p.URL.Set {
-		target, err := NormalizeURL(p.URL.Value, s.ownHosts)
+		target, err := s.normalizeTarget(p.URL.Value)
 		if err != nil {
 			return nil, err
 		}

@@ -256,3 +256,13 @@ func (s *Service) Release(workspaceID int64, n int) { s.quota.release(workspaceI
 func (s *Service) grant(c *UsageChange) (int64, error) {
 	return s.gate.GrantLinks(Effective(c.State.Plan, s.now(), c.State.TrialEndsAt), c.Used, c.Want)
 }
+
+// CheckDomains returns plan_required when the workspace's plan has no custom domains and
+// quota_exceeded when a workspace with current domains may not add one more.
+func (s *Service) CheckDomains(ctx context.Context, workspaceID, current int64) error {
+	p, err := s.Effective(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	return s.gate.CheckDomains(p, current)
+}

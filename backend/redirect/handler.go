@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/visit"
 )
@@ -26,6 +27,7 @@ var (
 	outPreview  = redirects.WithLabelValues("preview")
 	outPage     = redirects.WithLabelValues("page")
 	outError    = redirects.WithLabelValues("error")
+	outRoot     = redirects.WithLabelValues("root")
 )
 
 // Handler answers visitors on the short domains.
@@ -35,6 +37,8 @@ type Handler struct {
 	pages    *pages
 	rules    RuleDeps
 	now      func() time.Time
+	// domains are the verified custom domains; nil serves the short domain alone.
+	domains *domain.Table
 }
 
 // NewHandler serves the keys of the service's short domain, named by hosts (without ports);
@@ -52,35 +56,81 @@ func NewHandler(resolver *Resolver, hosts []string, rules RuleDeps) *Handler {
 		rules: rules, now: time.Now}
 }
 
-// domainOf maps the Host header to a domain ID; ok=false for hosts this service does not serve.
-func (h *Handler) domainOf(host string) (int64, bool) {
+// ServeDomains makes the handler answer on the verified custom domains of t too.
+func (h *Handler) ServeDomains(t *domain.Table) { h.domains = t }
+
+// isOwn reports whether the Host header names the service's short domain.
+func (h *Handler) isOwn(host string) bool {
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
 		host = host[:i]
 	}
 	for _, own := range h.hosts {
 		if strings.EqualFold(host, own) {
-			return link.DefaultDomain, true
+			return true
 		}
 	}
-	return 0, false
+	return false
 }
 
 // ServeHTTP redirects GET and HEAD /{key}, shows the preview page at /{key}+, and takes the
-// posts of a link's password and form pages.
+// posts of a link's password and form pages, on the short domain and the verified custom
+// domains; any other host is answered 404.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.isOwn(r.Host) {
+		h.serve(w, r, nil)
+		return
+	}
+	if h.domains != nil {
+		if d := h.domains.Host(r.Host); d != nil {
+			h.serve(w, r, d)
+			return
+		}
+	}
+	if !h.allowed(w, r) {
+		return
+	}
+	outMissing.Inc()
+	h.pages.notFound(w, r)
+}
+
+// ServeDomain answers a request whose Host is the custom domain d, whatever its path: the
+// root sends visitors to the domain's root URL, and a key that names no link (or any path of a
+// removed domain) gets a bare 404 that does not show this service's pages (the domain is its
+// owner's brand).
+func (h *Handler) ServeDomain(w http.ResponseWriter, r *http.Request, d *domain.Route) {
+	h.serve(w, r, d)
+}
+
+func (h *Handler) allowed(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
 		h.pages.headers.Set(w.Header(), r)
 		w.Header().Set("Allow", "GET, HEAD, POST")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return false
+	}
+	return true
+}
+
+// serve answers a visitor on the short domain (d nil) or on the custom domain d.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route) {
+	if !h.allowed(w, r) {
 		return
 	}
-	domainID, ok := h.domainOf(r.Host)
-	if !ok {
-		outMissing.Inc()
-		h.pages.notFound(w, r)
-		return
+	domainID := link.DefaultDomain
+	if d != nil {
+		if !d.Active {
+			// Removed: its links stay in their workspace and answer nowhere.
+			outMissing.Inc()
+			h.pages.bareNotFound(w, r)
+			return
+		}
+		domainID = d.ID
 	}
 	key := strings.TrimPrefix(r.URL.Path, "/") // empty for an absolute-form request line
+	if d != nil && key == "" && r.Method != http.MethodPost {
+		h.root(w, r, d)
+		return
+	}
 	preview := strings.HasSuffix(key, "+")
 	if preview {
 		key = key[:len(key)-1]
@@ -89,6 +139,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if IsMissing(err) {
 			outMissing.Inc()
+			if d != nil {
+				h.pages.bareNotFound(w, r)
+				return
+			}
 			h.pages.notFound(w, r)
 			return
 		}
@@ -134,6 +188,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr["Cache-Control"] = cacheControl
 	w.WriteHeader(l.RedirectStatus)
 	h.capture(r, l, now, -1)
+}
+
+// root sends a visitor of a custom domain's root to its root URL; without one, or while its
+// workspace is being deleted, it is a bare 404.
+func (h *Handler) root(w http.ResponseWriter, r *http.Request, d *domain.Route) {
+	if d.RootURL == "" || h.resolver.WorkspaceIsGone(d.WorkspaceID) {
+		outMissing.Inc()
+		h.pages.bareNotFound(w, r)
+		return
+	}
+	outRoot.Inc()
+	hdr := w.Header()
+	hdr["Location"] = []string{d.RootURL}
+	hdr["Cache-Control"] = cacheControl
+	w.WriteHeader(http.StatusFound)
 }
 
 // capture records a visit answered with the link's target (variant: the index of the one chosen,

@@ -183,6 +183,14 @@ func (p *pages) notFound(w http.ResponseWriter, r *http.Request) {
 	p.write(w, r, http.StatusNotFound, p.fixed[langOf(r)]["notFound"])
 }
 
+// bareNotFound is the 404 of a custom domain: no text of this service's, in any language.
+func (p *pages) bareNotFound(w http.ResponseWriter, r *http.Request) {
+	p.write(w, r, http.StatusNotFound, bareNotFoundPage)
+}
+
+var bareNotFoundPage = []byte("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>404 Not Found</title></head>" +
+	"<body><h1>404 Not Found</h1></body></html>\n")
+
 func (p *pages) gone(w http.ResponseWriter, r *http.Request) {
 	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["gone"])
 }

@@ -91,7 +91,11 @@ func cacheKey(domainID int64, key string) string {
 	if domainID == link.DefaultDomain {
 		return key
 	}
-	return strconv.FormatInt(domainID, 10) + ":" + key
+	// One allocation: custom domains are on the hot path too.
+	var buf [96]byte
+	b := strconv.AppendInt(buf[:0], domainID, 10)
+	b = append(b, ':')
+	return string(append(b, key...))
 }
 
 // Resolve returns the link at (domainID, key) or a not_found error. The common case — a
@@ -236,6 +240,12 @@ func (r *Resolver) SetGoneWorkspaces(ids []int64) {
 		m[id] = true
 	}
 	r.gone.Store(&m)
+}
+
+// WorkspaceIsGone reports whether the workspace is being deleted (its links answer as missing).
+func (r *Resolver) WorkspaceIsGone(id int64) bool {
+	g := r.gone.Load()
+	return g != nil && (*g)[id]
 }
 
 // WorkspaceGone adds one workspace to the set of those being deleted.

@@ -70,6 +70,9 @@ type RuleDeps struct {
 	Secret []byte
 	// Base is the short domain's public URL, for the short URLs pages show.
 	Base string
+	// ShortURL is the short URL of a link at key on a domain (custom domains too); nil uses
+	// Base.
+	ShortURL func(domainID int64, key string) string
 	// HTTPS marks cookies Secure.
 	HTTPS bool
 	// Credit and CreditURL are the GeoIP data's attribution, on the pages that use it.
@@ -269,7 +272,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 	return false
 }
 
-func (h *Handler) shortURL(l *link.Link) string { return h.rules.Base + l.Key }
+func (h *Handler) shortURL(l *link.Link) string {
+	if h.rules.ShortURL != nil {
+		return h.rules.ShortURL(l.DomainID, l.Key)
+	}
+	return h.rules.Base + l.Key
+}
 
 // csrf returns the token of the visitor's page forms, setting its cookie when there is none: a
 // post must carry the cookie and the same value in the form, which another site cannot do.

@@ -15,7 +15,7 @@ type Event struct {
 	Kind     EventKind
 	DomainID int64  // EventLink
 	Key      string // EventLink
-	ID       int64  // EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone
+	ID       int64  // EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone, EventDomain
 }
 
 // EventKind says what an Event announces.
@@ -33,6 +33,8 @@ const (
 	EventKeyRevoked EventKind = 'k'
 	// EventWorkspaceGone: the workspace ID was deleted; its links stop answering.
 	EventWorkspaceGone EventKind = 'w'
+	// EventDomain: the custom domain ID was verified, edited or removed; reload the host table.
+	EventDomain EventKind = 'd'
 	// EventResync: the subscription was (re)established and messages may have been missed.
 	EventResync EventKind = 's'
 )
@@ -62,7 +64,7 @@ func decodeEvent(s string) (Event, bool) {
 			return Event{}, false
 		}
 		e.DomainID, e.Key = n, parts[2]
-	case EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone:
+	case EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone, EventDomain:
 		e.ID = n
 	default:
 		return Event{}, false

@@ -43,9 +43,6 @@ import (
 // overlays are the deployments the repository ships; base is rendered on its own too.
 var overlays = []string{"overlays/small", "overlays/large"}
 
-// upcoming are settings of the custom-domain and import work that the ConfigMap carries ahead
-// of the code reading them; each leaves this list once backend/config reads it.
-var upcoming = []string{"DNS_RESOLVER", "DOMAIN_CHECK_INTERVAL"}
 
 // external are Secrets other components write: CloudNativePG, for the database's owner.
 var external = map[string][]string{"shortlink-pg-app": {"uri"}}
@@ -707,7 +704,7 @@ func containerEnv(t *testing.T, s set, c corev1.Container, valid bool) map[strin
 func TestSettings(t *testing.T) {
 	server := envTags(config.Config{})
 	worker := envTags(config.Worker{})
-	known := slices.Concat(server, worker, upcoming)
+	known := slices.Concat(server, worker)
 	readme := readmeVariables(t)
 	for _, dir := range overlays {
 		t.Run(dir, func(t *testing.T) {
@@ -821,7 +818,7 @@ func TestCompose(t *testing.T) {
 		}
 		return m
 	}
-	known := slices.Concat(envTags(config.Config{}), envTags(config.Worker{}), upcoming)
+	known := slices.Concat(envTags(config.Config{}), envTags(config.Worker{}))
 	for _, name := range []string{"migrate", "backend", "worker"} {
 		for k := range env(name) {
 			if !slices.Contains(known, k) {
