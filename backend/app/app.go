@@ -236,7 +236,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
 		Moderation:       desk,
 		Imports:          a.imports, MaxImportBytes: cfg.ImportMaxBytes,
-		Domains:          a.domains,
+		Domains: a.domains,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,

@@ -43,7 +43,6 @@ import (
 // overlays are the deployments the repository ships; base is rendered on its own too.
 var overlays = []string{"overlays/small", "overlays/large"}
 
-
 // external are Secrets other components write: CloudNativePG, for the database's owner.
 var external = map[string][]string{"shortlink-pg-app": {"uri"}}
 
