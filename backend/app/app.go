@@ -235,8 +235,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Responses:        a.responses,
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
 		Moderation:       desk,
-		Imports:          a.imports, MaxImportBytes: cfg.ImportMaxBytes,
-		Domains: a.domains,
+		Imports:          a.imports,
+		MaxImportBytes:   cfg.ImportMaxBytes,
+		Domains:          a.domains,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
 			Anonymous: cfg.RateLimitAnonymous,
