@@ -202,6 +202,15 @@ func TestCustomDomains(t *testing.T) {
 	if r := s.do("POST", wsB+"/links", bob.Key, map[string]any{"url": "https://GO.example.com/x"}); r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
 		t.Fatalf("link to a custom domain: %d %s", r.Status, r.Body)
 	}
+	for field, rule := range map[string]any{
+		"variants":       []any{map[string]any{"url": "https://a.example/a", "weight": 50}, map[string]any{"url": "https://go.example.com/b", "weight": 50}},
+		"device_targets": map[string]any{"ios": "https://go.example.com/app"},
+	} {
+		r := s.do("POST", wsA+"/links", alice.Key, map[string]any{"url": "https://a.example/rules", field: rule})
+		if r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
+			t.Fatalf("%s to a custom domain: %d %s", field, r.Status, r.Body)
+		}
+	}
 
 	// Links on the domain: a generated code and an alias, the same alias on the short domain.
 	onDomain := s.createLink(alice, map[string]any{"url": "https://a.example/generated", "domain": "go.example.com"})

@@ -2,6 +2,7 @@ package link
 
 import (
 	"encoding/json"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -165,6 +166,21 @@ type RuleCheck struct {
 	OwnHosts []string
 	// GeoAvailable is false when the server has no GeoIP database: geo rules are refused.
 	GeoAvailable bool
+	// Serves, when set, reports whether a host is another domain this service answers on (a
+	// verified custom domain): no target may point at it either, or a visit could loop.
+	Serves func(host string) bool
+}
+
+// target normalises a rule's target URL, refusing the hosts this service answers on.
+func (c RuleCheck) target(raw string) (string, error) {
+	n, err := NormalizeURL(raw, c.OwnHosts)
+	if err != nil || c.Serves == nil {
+		return n, err
+	}
+	if u, perr := url.Parse(n); perr == nil && c.Serves(u.Hostname()) {
+		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service")
+	}
+	return n, nil
 }
 
 // Validate checks every present rule field and normalises it in place (target URLs, country
@@ -194,7 +210,7 @@ func (f *RuleFields) Validate(c RuleCheck) error {
 			if dev != DeviceIOS && dev != DeviceAndroid && dev != DeviceDesktop {
 				return invalid("device_targets", "%q is not a device: use ios, android or desktop", dev)
 			}
-			n, err := NormalizeURL(u, c.OwnHosts)
+			n, err := c.target(u)
 			if err != nil {
 				return invalid("device_targets."+dev, "%s", apperr.MessageOf(err))
 			}
@@ -214,7 +230,7 @@ func (f *RuleFields) Validate(c RuleCheck) error {
 			if !ok {
 				return invalid("country_targets", "%q is not an ISO 3166-1 alpha-2 country code", cc)
 			}
-			n, err := NormalizeURL(u, c.OwnHosts)
+			n, err := c.target(u)
 			if err != nil {
 				return invalid("country_targets."+code, "%s", apperr.MessageOf(err))
 			}
@@ -230,7 +246,7 @@ func (f *RuleFields) Validate(c RuleCheck) error {
 			if w := v.Value[i].Weight; w < 1 || w > 100 {
 				return invalid("variants", "weights must be 1 to 100")
 			}
-			n, err := NormalizeURL(v.Value[i].URL, c.OwnHosts)
+			n, err := c.target(v.Value[i].URL)
 			if err != nil {
 				return invalid("variants.url", "%s", apperr.MessageOf(err))
 			}

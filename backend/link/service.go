@@ -98,7 +98,7 @@ type Service struct {
 
 // NewService starts the service's writers; Close stops them.
 func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options, log *slog.Logger) *Service {
-	return &Service{
+	s := &Service{
 		store:    store,
 		ids:      ids,
 		codec:    codec,
@@ -116,6 +116,10 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		passwords:      o.Passwords,
 		ruleCheck:      RuleCheck{OwnHosts: o.OwnHosts, GeoAvailable: o.GeoAvailable},
 	}
+	if o.Domains != nil {
+		s.ruleCheck.Serves = o.Domains.Serves
+	}
+	return s
 }
 
 // Close waits until every accepted create has been written.
