@@ -12,7 +12,7 @@ build: frontend geoip
 # The web app (frontend/: TypeScript, React, Vite) is built into frontend/dist, which the Go
 # binary embeds; dist is not committed, so building needs Node 20.19+ and npm. Packages are
 # installed with `npm ci` when the lock file changed, the app rebuilt when a source changed.
-FRONTEND_SOURCES := $(shell find frontend/src frontend/scripts -type f 2>/dev/null) \
+FRONTEND_SOURCES := $(shell find frontend/src frontend/scripts frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 
 frontend: frontend/dist/index.html

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { api, ApiError, onSessionExpired, unwrap, type User, type Workspace } from "./api/client";
+import { api, ApiError, csrfToken, onSessionExpired, unwrap, type User, type Workspace } from "./api/client";
 
 const workspaceKey = "sl.workspace";
 
@@ -11,6 +11,9 @@ export function useMe() {
   return useQuery({
     queryKey: ["me"],
     queryFn: async () => {
+      // Every session has the CSRF cookie (it lives as long as the refresh cookie): without
+      // it nobody is signed in, and asking would only earn a 401.
+      if (!csrfToken(document.cookie)) return null;
       try {
         return await unwrap(api.GET("/api/v1/me"));
       } catch (e) {

@@ -1,0 +1,362 @@
+package app_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/shortlink/shortlink/backend/browsertest"
+)
+
+// The web app's end-to-end tests: the app as built by `make test` (frontend/dist, embedded),
+// the real server, PostgreSQL and Redis, headless Chromium. They save screenshots of the pages
+// they pass through, at desktop and phone sizes, into screenshotDir.
+
+// Sizes of the screenshots.
+var (
+	desktop = playwright.Size{Width: 1280, Height: 800}
+	phone   = playwright.Size{Width: 390, Height: 844}
+)
+
+// screenshotDir is where the tests save their screenshots: SCREENSHOTS_DIR, else
+// docs/screenshots/run in the repository (git-ignored; the README shows copies).
+func screenshotDir(t *testing.T) string {
+	if d := os.Getenv("SCREENSHOTS_DIR"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs(filepath.Join("..", "..", "docs", "screenshots", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// shoot saves a screenshot of the page as name.png once its network has settled.
+func shoot(t *testing.T, p playwright.Page, name string) {
+	t.Helper()
+	_ = p.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateNetworkidle})
+	dir := screenshotDir(t)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(filepath.Join(dir, name+".png")), FullPage: playwright.Bool(true)}); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+}
+
+// consoleErrors are the console's error messages of a browser context so far.
+func consoleErrors(b *browsertest.Browser) []string {
+	var out []string
+	for _, line := range b.Console() {
+		if strings.HasPrefix(line, "error: ") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// failedRequests records the requests of a browser context answered with an error status,
+// to explain console errors.
+func failedRequests(b *browsertest.Browser) func() []string {
+	var mu sync.Mutex
+	var out []string
+	b.OnResponse(func(r playwright.Response) {
+		if r.Status() >= 400 {
+			mu.Lock()
+			out = append(out, fmt.Sprintf("%d %s %s", r.Status(), r.Request().Method(), r.URL()))
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), out...)
+	}
+}
+
+// landingServer is a destination that reports the paths it was asked for.
+func landingServer(t *testing.T) (*httptest.Server, chan string) {
+	landed := make(chan string, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case landed <- r.URL.Path:
+		default:
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<!doctype html><title>landing</title><p id=where>%s</p>", r.URL.Path)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, landed
+}
+
+// A new user signs up in the web app, meets the upgrade hint on the password option, starts
+// the trial from it, and creates a link with a password and two variants. A visitor in
+// another browser opens the short link, passes the password page and lands on a variant; the
+// visit shows on the link's page within 5 seconds. No page breaks the Content-Security-Policy
+// or logs an error.
+func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
+	s := newDeployment(t).start(t)
+	target, landed := landingServer(t)
+	hosts := map[string]string{shortHost: s.app.Addr()}
+	b := browsertest.New(t, browsertest.Options{Hosts: hosts})
+	p := b.Page()
+	if err := p.SetViewportSize(desktop.Width, desktop.Height); err != nil {
+		t.Fatal(err)
+	}
+	tab := browserTab{t, p}
+	app := "http://" + shortHost + "/app"
+	failed := failedRequests(b)
+
+	res, err := p.Goto(app + "/signup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status() != http.StatusOK {
+		t.Fatalf("GET /app/signup: %d", res.Status())
+	}
+	// The check of violations means something only if the page has a strict policy.
+	csp, err := res.HeaderValue("Content-Security-Policy")
+	if err != nil || !strings.Contains(csp, "'sha256-") || strings.Contains(csp, "unsafe-inline") {
+		t.Fatalf("Content-Security-Policy %q (%v), want hashes of the inline code", csp, err)
+	}
+	shoot(t, p, "signup")
+
+	// The form checks as the server does before sending.
+	tab.fill(`[data-testid="email"]`, "new-user@example.com")
+	tab.fill(`[data-testid="password"]`, "short")
+	tab.click(`[data-testid="submit"]`)
+	if err := expectLocator(p.GetByText("The password must be 8 to 256 characters.")).ToBeVisible(); err != nil {
+		t.Fatalf("no message for a short password: %v", err)
+	}
+	tab.fill(`[data-testid="password"]`, "correct horse battery")
+	tab.click(`[data-testid="submit"]`)
+	if err := p.WaitForURL(app + "/links"); err != nil {
+		t.Fatalf("after sign-up: %v (at %s; error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
+	}
+	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
+		t.Fatalf("empty links list: %v", err)
+	}
+	shoot(t, p, "links-empty")
+
+	// A free workspace: the password is gated, with the trial offered in its place.
+	tab.click(`[data-testid="new-link"]`)
+	hint := p.GetByTestId("upgrade-hint-password")
+	if err := expectLocator(hint).ToBeVisible(); err != nil {
+		t.Fatalf("no upgrade hint on the password: %v", err)
+	}
+	if n, _ := p.GetByTestId("link-password").Count(); n != 0 {
+		t.Fatal("the password input is shown on the free plan")
+	}
+	shoot(t, p, "link-form-free")
+	if err := hint.GetByTestId("start-trial").Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("link-password")).ToBeVisible(); err != nil {
+		t.Fatalf("the password option after the trial started: %v", err)
+	}
+
+	tab.fill(`[data-testid="link-url"]`, target.URL+"/default")
+	tab.fill(`[data-testid="link-password"]`, "open sesame")
+	tab.click(`[data-testid="add-variant"]`)
+	tab.click(`[data-testid="add-variant"]`)
+	if err := p.GetByLabel("Variant 1 URL").Fill(target.URL + "/a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.GetByLabel("Variant 2 URL").Fill(target.URL + "/b"); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "link-form")
+	tab.click(`[data-testid="save-link"]`)
+	if err := p.WaitForURL(regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
+		t.Fatalf("after saving: %v (at %s; error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
+	}
+	detail := strings.TrimPrefix(p.URL(), "http://"+shortHost)
+	short := strings.TrimSpace(tab.text(`[data-testid="detail-short-url"]`))
+	if !strings.HasPrefix(short, shortHost+"/") {
+		t.Fatalf("short URL %q", short)
+	}
+	if err := expectLocator(p.GetByTestId("visits-total")).ToHaveText("0"); err != nil {
+		t.Fatal(err)
+	}
+
+	// A visitor, in a browser of their own (a person's, not a headless robot's).
+	visitor := browsertest.New(t, browsertest.Options{Hosts: hosts, UserAgent: browsertest.PersonUserAgent}).Page()
+	if _, err := visitor.Goto("http://" + short); err != nil {
+		t.Fatal(err)
+	}
+	pw := visitor.Locator(`input[name="password"]`)
+	if err := expectLocator(pw).ToBeVisible(); err != nil {
+		t.Fatalf("no password page: %v", err)
+	}
+	if err := pw.Fill("open sesame"); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Press("Enter"); err != nil {
+		t.Fatal(err)
+	}
+	if err := visitor.WaitForURL(regexp.MustCompile(`/(a|b)$`)); err != nil {
+		t.Fatalf("after the password: %v (at %s)", err, visitor.URL())
+	}
+	arrived := time.Now()
+	if got := <-landed; got != "/a" && got != "/b" {
+		t.Errorf("the visitor landed on %q, want a variant", got)
+	}
+
+	// The link's page follows its visits.
+	within5s := playwright.NewPlaywrightAssertions(5000)
+	if err := within5s.Locator(p.GetByTestId("visits-total")).ToHaveText("1"); err != nil {
+		t.Fatalf("the visit is not on the link's page within 5s: %v", err)
+	}
+	t.Logf("the visit showed %v after landing", time.Since(arrived).Round(100*time.Millisecond))
+	if err := expectLocator(p.GetByTestId("visits-chart").Locator(".recharts-bar-rectangle path").First()).ToBeAttached(); err != nil {
+		t.Errorf("no bar on the hourly chart: %v", err)
+	}
+	shoot(t, p, "link-detail")
+
+	// The plan page shows the trial; the other pages, for the record.
+	if _, err := p.Goto(app + "/plan"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("current-plan")).ToHaveText("Trial"); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "plan")
+	if _, err := p.Goto(app + "/links"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("link-row")).ToHaveCount(1); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "links")
+	if _, err := p.Goto(app + "/keys"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "api-keys")
+
+	// The same pages at phone size.
+	m := b.Page()
+	if err := m.SetViewportSize(phone.Width, phone.Height); err != nil {
+		t.Fatal(err)
+	}
+	for _, pg := range []struct{ path, name, ready string }{
+		{"/app/links", "links-phone", `[data-testid="link-row"]`},
+		{"/app/links/new", "link-form-phone", `[data-testid="link-password"]`},
+		{"/app/plan", "plan-phone", `[data-testid="current-plan"]`},
+		{detail, "link-detail-phone", `[data-testid="visits-chart"]`},
+	} {
+		if _, err := m.Goto("http://" + shortHost + pg.path); err != nil {
+			t.Fatal(err)
+		}
+		if err := expectLocator(m.Locator(pg.ready)).ToBeVisible(); err != nil {
+			t.Fatalf("%s at phone size: %v", pg.path, err)
+		}
+		shoot(t, m, pg.name)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Log out: the app is back at the login page, and the session is over.
+	tab.click(`[data-testid="account-menu"]`)
+	tab.click(`[data-testid="logout"]`)
+	if err := p.WaitForURL(app + "/login"); err != nil {
+		t.Fatalf("after logging out: %v", err)
+	}
+	shoot(t, p, "login")
+
+	if got := consoleErrors(b); len(got) != 0 {
+		t.Errorf("console errors: %q (failed requests: %q)", got, failed())
+	}
+}
+
+// A browser whose language is Chinese gets the app in Simplified Chinese: sign-up, its
+// checks, and the pages after it.
+func TestWebAppSignupInChinese(t *testing.T) {
+	s := newDeployment(t).start(t)
+	b := browsertest.New(t, browsertest.Options{Hosts: map[string]string{shortHost: s.app.Addr()}, Locale: "zh-CN"})
+	p := b.Page()
+	if err := p.SetViewportSize(phone.Width, phone.Height); err != nil {
+		t.Fatal(err)
+	}
+	tab := browserTab{t, p}
+	app := "http://" + shortHost + "/app"
+
+	// The site's root opens the app, which sends a newcomer to the login page.
+	if _, err := p.Goto("http://" + shortHost + "/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitForURL(app + "/login"); err != nil {
+		t.Fatalf("the root: %v (at %s)", err, p.URL())
+	}
+	if err := expectLocator(p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: "登录"})).ToBeVisible(); err != nil {
+		t.Fatalf("login page in Chinese: %v", err)
+	}
+	if lang, _ := p.Locator("html").GetAttribute("lang"); lang != "zh-CN" {
+		t.Errorf("html lang %q", lang)
+	}
+	if err := p.GetByRole("link", playwright.PageGetByRoleOptions{Name: "注册"}).Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: "创建账户"})).ToBeVisible(); err != nil {
+		t.Fatal(err)
+	}
+	tab.fill(`[data-testid="email"]`, "not-an-address")
+	tab.fill(`[data-testid="password"]`, "短")
+	tab.click(`[data-testid="submit"]`)
+	for _, msg := range []string{"请输入有效的邮箱地址。", "密码需要 8 到 256 个字符。"} {
+		if err := expectLocator(p.GetByText(msg)).ToBeVisible(); err != nil {
+			t.Errorf("message %q: %v", msg, err)
+		}
+	}
+	shoot(t, p, "signup-zh-phone")
+	tab.fill(`[data-testid="email"]`, "zhang@example.com")
+	tab.fill(`[data-testid="password"]`, "正确的马电池订书钉")
+	tab.click(`[data-testid="submit"]`)
+	if err := p.WaitForURL(app + "/links"); err != nil {
+		t.Fatalf("after sign-up: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
+	}
+	if err := expectLocator(p.GetByText("还没有链接。")).ToBeVisible(); err != nil {
+		t.Fatalf("links page in Chinese: %v", err)
+	}
+	shoot(t, p, "links-zh-phone")
+
+	// A second sign-up with the same address: the server's message is shown.
+	other := browsertest.New(t, browsertest.Options{Hosts: map[string]string{shortHost: s.app.Addr()}, Locale: "zh-CN"}).Page()
+	if _, err := other.Goto(app + "/signup"); err != nil {
+		t.Fatal(err)
+	}
+	o := browserTab{t, other}
+	o.fill(`[data-testid="email"]`, "zhang@example.com")
+	o.fill(`[data-testid="password"]`, "another long password")
+	o.click(`[data-testid="submit"]`)
+	if err := expectLocator(other.GetByTestId("form-error")).ToBeVisible(); err != nil {
+		t.Fatalf("no error for a taken address: %v", err)
+	}
+
+	// The plan page, in Chinese, at desktop size too.
+	if err := p.SetViewportSize(desktop.Width, desktop.Height); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Goto(app + "/plan"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("current-plan")).ToHaveText("免费版"); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "plan-zh")
+	if got := consoleErrors(b); len(got) != 0 {
+		t.Errorf("console errors: %q", got)
+	}
+}
