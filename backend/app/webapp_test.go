@@ -15,6 +15,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/shortlink/shortlink/backend/browsertest"
+	"github.com/shortlink/shortlink/backend/moderation"
 )
 
 // The web app's end-to-end tests: the app as built by `make test` (frontend/dist, embedded),
@@ -359,4 +360,132 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	if got := consoleErrors(b); len(got) != 0 {
 		t.Errorf("console errors: %q", got)
 	}
+}
+
+// signIn logs email in through the app's login page.
+func signIn(t *testing.T, p playwright.Page, email, password string) {
+	t.Helper()
+	tab := browserTab{t, p}
+	if _, err := p.Goto("http://" + shortHost + "/app/login"); err != nil {
+		t.Fatal(err)
+	}
+	tab.fill(`[data-testid="email"]`, email)
+	tab.fill(`[data-testid="password"]`, password)
+	tab.click(`[data-testid="submit"]`)
+	if err := p.WaitForURL("http://" + shortHost + "/app/links"); err != nil {
+		t.Fatalf("log in %s: %v (error %q)", email, err, tab.text(`[data-testid="form-error"]`))
+	}
+}
+
+// The moderation worker flags a link (real Chromium as three visitors, a fake model). A
+// moderator finds it in the app's queue with the three screenshots side by side and bans it
+// with a note; the short link then shows the warning page, and the owner sees the ban and its
+// reason on the link's page and appeals.
+func TestWebAppModeratorBansFromQueue(t *testing.T) {
+	sites, browser := moderationRig(t)
+	sites.handle(t, "garden-news.test", cloakedSite)
+	model := newFakeModel(t, judgeByText)
+	d := newDeployment(t)
+	s := d.start(t)
+	owner := s.signup("owner@example.com")
+	s.moderator("mod@example.com")
+	ms := moderationStores(t, d)
+	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
+	l := s.createLink(owner, map[string]any{"url": "http://garden-news.test/"})
+	if got := s.waitReviewed(owner, l.ID, 60*time.Second); got.Moderation.State != "flagged" {
+		t.Fatalf("the cloaked page's link: %+v", got.Moderation)
+	}
+
+	hosts := map[string]string{shortHost: s.app.Addr()}
+	b := browsertest.New(t, browsertest.Options{Hosts: hosts})
+	p := b.Page()
+	if err := p.SetViewportSize(desktop.Width, desktop.Height); err != nil {
+		t.Fatal(err)
+	}
+	tab := browserTab{t, p}
+	signIn(t, p, "mod@example.com", "correct horse battery")
+	tab.click(`a[href="/app/moderation"]`)
+	item := p.GetByTestId("queue-item").Filter(playwright.LocatorFilterOptions{HasText: l.Code})
+	if err := expectLocator(item).ToHaveCount(1); err != nil {
+		t.Fatalf("the flagged link in the queue: %v", err)
+	}
+	if err := item.Click(); err != nil {
+		t.Fatal(err)
+	}
+	shots := p.GetByTestId("screenshot")
+	if err := expectLocator(shots).ToHaveCount(3); err != nil {
+		t.Fatalf("three screenshots: %v", err)
+	}
+	for i := range 3 {
+		eventually(t, 10*time.Second, "screenshot loaded", func() bool {
+			w, err := shots.Nth(i).Evaluate("img => img.complete ? img.naturalWidth : 0", nil)
+			n, _ := w.(int)
+			return err == nil && n > 0
+		})
+	}
+	if err := expectLocator(p.GetByTestId("review-summary")).ToContainText("cloaking"); err != nil {
+		t.Error(err)
+	}
+	shoot(t, p, "moderation")
+	tab.fill(`[data-testid="decision-note"]`, "shows a payment login to WeChat visitors only")
+	tab.click(`[data-testid="ban"]`)
+	if err := expectLocator(p.GetByTestId("unban")).ToBeVisible(); err != nil {
+		t.Fatalf("after the ban: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
+	}
+
+	// The short link now shows the warning page.
+	visitor := browsertest.New(t, browsertest.Options{Hosts: hosts, UserAgent: browsertest.PersonUserAgent}).Page()
+	res, err := visitor.Goto("http://" + shortHost + "/" + l.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status() != http.StatusForbidden {
+		t.Errorf("the banned short link: %d", res.Status())
+	}
+	if err := expectLocator(visitor.Locator("body")).ToContainText("blocked"); err != nil {
+		t.Errorf("the warning page: %v", err)
+	}
+	shoot(t, visitor, "warning-page")
+
+	// The owner sees the ban and appeals.
+	o := browsertest.New(t, browsertest.Options{Hosts: hosts}).Page()
+	signIn(t, o, "owner@example.com", "correct horse battery")
+	if _, err := o.Goto(fmt.Sprintf("http://%s/app/links/%d", shortHost, l.ID)); err != nil {
+		t.Fatal(err)
+	}
+	alert := o.GetByTestId("moderation-alert")
+	if err := expectLocator(alert).ToContainText("Reason: "); err != nil {
+		t.Errorf("the ban's reason on the owner's page: %v", err)
+	}
+	ob := browserTab{t, o}
+	ob.click(`[data-testid="appeal"]`)
+	if err := o.GetByLabel("Why should the link be allowed?").Fill("It is a gardening site."); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Send the appeal"}).Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(o.GetByText("Your appeal was sent.")).ToBeVisible(); err != nil {
+		t.Fatalf("the appeal: %v", err)
+	}
+	shoot(t, o, "link-banned")
+
+	// At phone size, the desk shows the appeal.
+	m := b.Page()
+	if err := m.SetViewportSize(phone.Width, phone.Height); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Goto("http://" + shortHost + "/app/moderation"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.GetByTestId("queue-state").GetByText("Banned").Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.GetByTestId("queue-item").First().Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(m.GetByTestId("appeal")).ToContainText("gardening"); err != nil {
+		t.Errorf("the appeal on the desk: %v", err)
+	}
+	shoot(t, m, "moderation-phone")
 }

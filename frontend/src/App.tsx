@@ -17,6 +17,7 @@ const LinkFormPage = lazy(() => import("./pages/links/LinkFormPage"));
 const LinkDetailPage = lazy(() => import("./pages/links/LinkDetailPage"));
 const PlanPage = lazy(() => import("./pages/plan/PlanPage"));
 const ApiKeysPage = lazy(() => import("./pages/keys/ApiKeysPage"));
+const ModerationPage = lazy(() => import("./pages/moderation/ModerationPage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
 
 const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
@@ -51,6 +52,7 @@ export function App() {
               <Route path="/links/:id/edit" element={<Page><LinkFormPage /></Page>} />
               <Route path="/plan" element={<Page><PlanPage /></Page>} />
               <Route path="/keys" element={<Page><ApiKeysPage /></Page>} />
+              <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
           </Routes>

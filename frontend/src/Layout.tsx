@@ -16,11 +16,13 @@ const newWorkspace = "new";
 
 function NavItems({ onPick }: { onPick?: () => void }) {
   const { t } = useTranslation();
-  const items = [
+  const role = useSession().user.system_role;
+  const items: [string, string][] = [
     ["/links", t("nav.links")],
     ["/plan", t("nav.plan")],
     ["/keys", t("nav.keys")],
-  ] as const;
+  ];
+  if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
   return (
     <>
       {items.map(([to, label]) => (
