@@ -223,6 +223,41 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	}
 	shoot(t, p, "link-detail")
 
+	// The trial brings the dashboard and bulk creation: a row per input, the server's error
+	// for a bad one.
+	if _, err := p.Goto(app + "/dashboard"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("visits-today")).ToHaveText("1"); err != nil {
+		t.Fatalf("the dashboard: %v", err)
+	}
+	shoot(t, p, "dashboard")
+	if _, err := p.Goto(app + "/bulk"); err != nil {
+		t.Fatal(err)
+	}
+	tab.fill(`[data-testid="bulk-text"]`, target.URL+"/one, spring-sale, Spring sale\n"+target.URL+"/two, admin")
+	tab.click(`[data-testid="bulk-create"]`)
+	rows := p.GetByTestId("bulk-row")
+	if err := expectLocator(rows).ToHaveCount(2); err != nil {
+		t.Fatalf("bulk results: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
+	}
+	if err := expectLocator(rows.Nth(0)).ToContainText(shortHost + "/spring-sale"); err != nil {
+		t.Error(err)
+	}
+	if err := expectLocator(rows.Nth(1)).ToContainText("reserved"); err != nil {
+		t.Error(err)
+	}
+	shoot(t, p, "bulk")
+	if _, err := p.Goto(app + "/members"); err != nil {
+		t.Fatal(err)
+	}
+	tab.fill(`[data-testid="invite-email"]`, "colleague@example.com")
+	tab.click(`[data-testid="invite"]`)
+	if err := expectLocator(p.GetByTestId("invitation")).ToContainText("colleague@example.com"); err != nil {
+		t.Errorf("the invitation: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
+	}
+	shoot(t, p, "members")
+
 	// The plan page shows the trial; the other pages, for the record.
 	if _, err := p.Goto(app + "/plan"); err != nil {
 		t.Fatal(err)
@@ -234,7 +269,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	if _, err := p.Goto(app + "/links"); err != nil {
 		t.Fatal(err)
 	}
-	if err := expectLocator(p.GetByTestId("link-row")).ToHaveCount(1); err != nil {
+	if err := expectLocator(p.GetByTestId("link-row")).ToHaveCount(2); err != nil {
 		t.Fatal(err)
 	}
 	shoot(t, p, "links")
@@ -252,7 +287,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pg := range []struct{ path, name, ready string }{
-		{"/app/links", "links-phone", `[data-testid="link-row"]`},
+		{"/app/links", "links-phone", `[data-testid="link-row"] >> nth=0`},
 		{"/app/links/new", "link-form-phone", `[data-testid="link-password"]`},
 		{"/app/plan", "plan-phone", `[data-testid="current-plan"]`},
 		{detail, "link-detail-phone", `[data-testid="visits-chart"]`},
@@ -469,6 +504,27 @@ func TestWebAppModeratorBansFromQueue(t *testing.T) {
 		t.Fatalf("the appeal: %v", err)
 	}
 	shoot(t, o, "link-banned")
+
+	// The operator sees the system's figures and the ban in the audit log.
+	op := browsertest.New(t, browsertest.Options{Hosts: hosts}).Page()
+	if err := op.SetViewportSize(desktop.Width, desktop.Height); err != nil {
+		t.Fatal(err)
+	}
+	signIn(t, op, "operator@sho.rt", "operator-password")
+	if _, err := op.Goto("http://" + shortHost + "/app/admin"); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(op.GetByTestId("admin-users")).ToHaveText("3"); err != nil {
+		t.Errorf("users on the operator's page: %v", err)
+	}
+	shoot(t, op, "admin")
+	if err := op.GetByTestId("admin-tab").GetByText("Audit log").Click(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(op.GetByTestId("audit")).ToContainText("shows a payment login to WeChat visitors only"); err != nil {
+		t.Errorf("the audit log: %v", err)
+	}
+	shoot(t, op, "admin-audit")
 
 	// At phone size, the desk shows the appeal.
 	m := b.Page()

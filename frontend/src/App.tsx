@@ -18,6 +18,10 @@ const LinkDetailPage = lazy(() => import("./pages/links/LinkDetailPage"));
 const PlanPage = lazy(() => import("./pages/plan/PlanPage"));
 const ApiKeysPage = lazy(() => import("./pages/keys/ApiKeysPage"));
 const ModerationPage = lazy(() => import("./pages/moderation/ModerationPage"));
+const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage"));
+const BulkPage = lazy(() => import("./pages/bulk/BulkPage"));
+const MembersPage = lazy(() => import("./pages/members/MembersPage"));
+const AdminPage = lazy(() => import("./pages/admin/AdminPage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
 
 const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
@@ -53,6 +57,10 @@ export function App() {
               <Route path="/plan" element={<Page><PlanPage /></Page>} />
               <Route path="/keys" element={<Page><ApiKeysPage /></Page>} />
               <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
+              <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
+              <Route path="/bulk" element={<Page><BulkPage /></Page>} />
+              <Route path="/members" element={<Page><MembersPage /></Page>} />
+              <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
           </Routes>

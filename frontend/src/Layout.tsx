@@ -19,10 +19,14 @@ function NavItems({ onPick }: { onPick?: () => void }) {
   const role = useSession().user.system_role;
   const items: [string, string][] = [
     ["/links", t("nav.links")],
-    ["/plan", t("nav.plan")],
+    ["/dashboard", t("nav.dashboard")],
+    ["/bulk", t("nav.bulk")],
+    ["/members", t("nav.members")],
     ["/keys", t("nav.keys")],
+    ["/plan", t("nav.plan")],
   ];
   if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
+  if (role === "operator") items.push(["/admin", t("nav.admin")]);
   return (
     <>
       {items.map(([to, label]) => (
@@ -75,11 +79,11 @@ export function Layout() {
     <div className="shell">
       <header className="topbar">
         <Group gap="xs" wrap="nowrap">
-          <Burger opened={menuOpen} onClick={menu.toggle} size="sm" className="phone-only" aria-label={t("nav.menu")} />
+          <Burger opened={menuOpen} onClick={menu.toggle} size="sm" className="burger" aria-label={t("nav.menu")} />
           <NavLink to="/links" className="brand">
             <IconLink size={20} /> Shortlink
           </NavLink>
-          <nav className="desktop-only nav" aria-label={t("nav.main")}>
+          <nav className="nav" aria-label={t("nav.main")}>
             <NavItems />
           </nav>
         </Group>

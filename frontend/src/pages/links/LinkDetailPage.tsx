@@ -9,6 +9,7 @@ import { Link as RouterLink, useParams } from "react-router";
 import { api, unwrap, type Link, type LinkStats } from "../../api/client";
 import { ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
+import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { qrFileName, ranked, timeZone } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
@@ -87,19 +88,6 @@ export default function LinkDetailPage() {
       {stats.data && <Breakdowns stats={stats.data} />}
       {l.form && <Responses link={l} />}
     </Stack>
-  );
-}
-
-function Figure({ label, value, testId }: { label: string; value: number; testId?: string }) {
-  return (
-    <Card withBorder padding="sm" className="figure">
-      <Text size="xs" c="dimmed" tt="uppercase">
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value.toLocaleString()}
-      </Text>
-    </Card>
   );
 }
 
