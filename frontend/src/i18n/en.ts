@@ -204,7 +204,7 @@ export const en = {
       dashboard: "Dashboard",
       wechat_access: "WeChat access",
     },
-    hint: "{{feature}} is part of the {{plans}} plan.",
+    hint: "{{feature}}: available on {{plans}}.",
     startTrial: "Start the free 7-day trial",
     seePlans: "See plans",
     usage: "Usage this month",

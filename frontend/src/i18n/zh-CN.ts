@@ -206,7 +206,7 @@ export const zhCN: Messages = {
       dashboard: "数据看板",
       wechat_access: "微信访问",
     },
-    hint: "{{feature}}属于{{plans}}。",
+    hint: "{{feature}}：{{plans}}可用。",
     startTrial: "免费试用 7 天",
     seePlans: "查看套餐",
     usage: "本月用量",
