@@ -9,28 +9,35 @@ build: frontend geoip
 	go build -o bin/shortlink ./backend/cmd/shortlink
 	go build -o bin/shortlink-worker ./worker/cmd/shortlink-worker
 
-# The web app is rebuilt where its sources and Node exist; otherwise the committed
-# frontend/dist is embedded as it is.
-frontend:
-	@if [ ! -f frontend/package.json ]; then \
-		echo "frontend: no frontend/package.json, using frontend/dist as it is"; \
-	elif ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-		echo "frontend: node/npm not found, using frontend/dist as it is"; \
-	else \
-		npm --prefix frontend ci && npm --prefix frontend run build; \
-	fi
+# The web app (frontend/: TypeScript, React, Vite) is built into frontend/dist, which the Go
+# binary embeds; dist is not committed, so building needs Node 20.19+ and npm. Packages are
+# installed with `npm ci` when the lock file changed, the app rebuilt when a source changed.
+FRONTEND_SOURCES := $(shell find frontend/src frontend/scripts frontend/public -type f 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+
+frontend: frontend/dist/index.html
+
+frontend/node_modules/.package-lock.json: frontend/package.json frontend/package-lock.json
+	@command -v npm >/dev/null || { echo "frontend: npm not found: install Node 20.19 or newer"; exit 1; }
+	npm --prefix frontend ci --no-audit --no-fund
+
+frontend/dist/index.html: frontend/node_modules/.package-lock.json $(FRONTEND_SOURCES)
+	npm --prefix frontend run build
 
 # The free DB-IP Lite country database into data/geoip/ (git-ignored), used when GEOIP_DB is
 # unset. Skipped when it is there; a registry out of reach only prints a warning.
 geoip:
 	@deploy/geoip/fetch.sh
 
-# Browser tests (backend/browsertest) drive Debian's Chromium through the Playwright driver:
-# deploy/local/browser.sh installs both when missing and prints the driver's folder.
-test: caddy-validate
+# The web app's unit tests (Vitest; one checks that frontend/src/api/schema.d.ts matches
+# backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest) drive
+# Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
+# missing and prints the driver's folder.
+test: frontend caddy-validate
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
+	npm --prefix frontend test
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
 	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...

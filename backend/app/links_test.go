@@ -190,6 +190,21 @@ func TestDedupeListLookup(t *testing.T) {
 	if r.Status != http.StatusCreated || aliased.Code != "same-again" {
 		t.Fatalf("dedupe with an alias: %d %s", r.Status, r.Body)
 	}
+
+	// The list filtered by status.
+	var disabled struct{ Links []linkJSON }
+	s.do("GET", ws+"/links?status=disabled", tn.Key, nil).json(t, &disabled)
+	if len(disabled.Links) != 1 || disabled.Links[0].ID != dead.ID {
+		t.Fatalf("status=disabled: %+v", disabled.Links)
+	}
+	var active struct{ Links []linkJSON }
+	s.do("GET", ws+"/links?status=active&q=example.com/dead", tn.Key, nil).json(t, &active)
+	if len(active.Links) != 1 || active.Links[0].ID != fresh.ID {
+		t.Fatalf("status=active with a search: %+v", active.Links)
+	}
+	if r := s.do("GET", ws+"/links?status=gone", tn.Key, nil); r.Status != http.StatusBadRequest {
+		t.Fatalf("status=gone: %d %s", r.Status, r.Body)
+	}
 }
 
 // TestShutdownKeepsAcknowledgedCreates closes a server while creates are in flight: every

@@ -150,7 +150,16 @@ type Options struct {
 	// that the browser can open http://sho.rt/… with that Host header. Requests to other
 	// names fail: only loopback addresses and these hosts are reachable.
 	Hosts map[string]string
+	// Locale is the browser's language (navigator.language and Accept-Language), such as
+	// "zh-CN"; empty keeps Chromium's default, en-US.
+	Locale string
+	// UserAgent replaces Chromium's, whose "HeadlessChrome" marks it as a robot to the
+	// service: a test playing a person sets a person's browser (PersonUserAgent).
+	UserAgent string
 }
+
+// PersonUserAgent is the user agent of a desktop Chrome, counted as a person's.
+const PersonUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36"
 
 // New gives t a fresh context of the shared browser, starting the driver and Chromium on first
 // use; t fails when the browser cannot start. When t ends, the context is closed, and t fails
@@ -175,7 +184,14 @@ func open(t testing.TB, opts Options) *Browser {
 	}
 	proxy := newProxy(opts.Hosts)
 	t.Cleanup(proxy.Close)
-	ctx, err := chromium.NewContext(playwright.BrowserNewContextOptions{Proxy: &playwright.Proxy{Server: proxy.URL}})
+	ctxOpts := playwright.BrowserNewContextOptions{Proxy: &playwright.Proxy{Server: proxy.URL}}
+	if opts.Locale != "" {
+		ctxOpts.Locale = playwright.String(opts.Locale)
+	}
+	if opts.UserAgent != "" {
+		ctxOpts.UserAgent = playwright.String(opts.UserAgent)
+	}
+	ctx, err := chromium.NewContext(ctxOpts)
 	if err != nil {
 		t.Fatalf("browser: new context: %v", err)
 	}

@@ -91,6 +91,7 @@ type Patch struct {
 // Filter selects a page of a workspace's links, newest first.
 type Filter struct {
 	Query  string // matched against URL, code and title
+	Status string // active, disabled or banned; "" for any
 	Before int64  // cursor: only links with a smaller ID
 	Limit  int
 }

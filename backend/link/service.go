@@ -505,6 +505,11 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
 		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters")
 	}
+	switch f.Status {
+	case "", StatusActive, StatusDisabled, StatusBanned:
+	default:
+		return nil, 0, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned")
+	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {
 		return nil, 0, err

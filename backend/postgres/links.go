@@ -176,6 +176,10 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		p := "$" + strconv.Itoa(len(args))
 		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
 	}
+	if f.Status != "" {
+		args = append(args, f.Status)
+		where = append(where, "l.status = $"+strconv.Itoa(len(args)))
+	}
 	args = append(args, f.Limit+1)
 	rows, err := s.db.Pool.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY l.id DESC LIMIT $`+strconv.Itoa(len(args)), args...)

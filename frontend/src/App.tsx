@@ -1,0 +1,90 @@
+// The app's providers and routes. Every page is its own chunk, loaded when first opened, so
+// the first page loads little JavaScript.
+import { createTheme, MantineProvider } from "@mantine/core";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { lazy, Suspense, type ReactNode } from "react";
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
+import { ApiError } from "./api/client";
+import { Layout } from "./Layout";
+import { ErrorState, Loading } from "./components/states";
+import { SessionProvider, useMe, useSessionExpiry } from "./session";
+
+const LoginPage = lazy(() => import("./pages/auth/LoginPage"));
+const SignupPage = lazy(() => import("./pages/auth/SignupPage"));
+const EmailLinkPage = lazy(() => import("./pages/auth/EmailLinkPage"));
+const LinksPage = lazy(() => import("./pages/links/LinksPage"));
+const LinkFormPage = lazy(() => import("./pages/links/LinkFormPage"));
+const LinkDetailPage = lazy(() => import("./pages/links/LinkDetailPage"));
+const PlanPage = lazy(() => import("./pages/plan/PlanPage"));
+const ApiKeysPage = lazy(() => import("./pages/keys/ApiKeysPage"));
+const ModerationPage = lazy(() => import("./pages/moderation/ModerationPage"));
+const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage"));
+const BulkPage = lazy(() => import("./pages/bulk/BulkPage"));
+const MembersPage = lazy(() => import("./pages/members/MembersPage"));
+const AdminPage = lazy(() => import("./pages/admin/AdminPage"));
+const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
+
+const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (count, e) => count < 2 && !(e instanceof ApiError && e.status >= 400 && e.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+export function App() {
+  return (
+    // Mantine's CSS variables and global classes come from its CSS files (main.tsx), not from
+    // <style> elements it would inject at run time: the Content-Security-Policy allows no
+    // inline style but the page's own.
+    <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false} forceColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter basename="/app">
+          <Routes>
+            <Route path="/login" element={<Page><LoginPage /></Page>} />
+            <Route path="/signup" element={<Page><SignupPage /></Page>} />
+            <Route path="/verify" element={<Page><EmailLinkPage kind="verify" /></Page>} />
+            <Route path="/reset-password" element={<Page><EmailLinkPage kind="reset" /></Page>} />
+            <Route element={<SignedIn />}>
+              <Route index element={<Navigate to="/links" replace />} />
+              <Route path="/links" element={<Page><LinksPage /></Page>} />
+              <Route path="/links/new" element={<Page><LinkFormPage /></Page>} />
+              <Route path="/links/:id" element={<Page><LinkDetailPage /></Page>} />
+              <Route path="/links/:id/edit" element={<Page><LinkFormPage /></Page>} />
+              <Route path="/plan" element={<Page><PlanPage /></Page>} />
+              <Route path="/keys" element={<Page><ApiKeysPage /></Page>} />
+              <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
+              <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
+              <Route path="/bulk" element={<Page><BulkPage /></Page>} />
+              <Route path="/members" element={<Page><MembersPage /></Page>} />
+              <Route path="/admin" element={<Page><AdminPage /></Page>} />
+              <Route path="*" element={<Page><NotFoundPage /></Page>} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+/** The pages of a signed-in person: the others go to the login page first. */
+function SignedIn() {
+  useSessionExpiry();
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) return <Loading />;
+  if (me.isError) return <div className="page"><ErrorState error={me.error} retry={() => void me.refetch()} /></div>;
+  if (!me.data) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  return (
+    <SessionProvider user={me.data.user} workspaces={me.data.workspaces}>
+      <Layout />
+    </SessionProvider>
+  );
+}

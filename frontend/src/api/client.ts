@@ -1,0 +1,134 @@
+// The one typed client of the API. The web app signs in with cookies: an HttpOnly access
+// cookie sent with every request, an HttpOnly refresh cookie scoped to /api/v1/auth, and a
+// readable CSRF cookie whose value goes back in X-CSRF-Token on every request (double
+// submit; the server checks it on unsafe methods and on refresh). When the access cookie has
+// expired the API answers 401: the session is renewed once, quietly, and the call retried.
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema";
+
+export type Schemas = components["schemas"];
+export type Link = Schemas["Link"];
+export type LinkInput = Schemas["LinkInput"];
+export type LinkPatch = Schemas["LinkPatch"];
+export type Workspace = Schemas["Workspace"];
+export type User = Schemas["User"];
+export type PlanStatus = Schemas["PlanStatus"];
+export type LinkStats = Schemas["LinkStats"];
+export type ErrorCode = Schemas["ErrorDetail"]["code"];
+
+export const csrfCookie = "sl_csrf";
+export const csrfHeader = "X-CSRF-Token";
+
+/** The value of the CSRF cookie in a document.cookie string, or "". */
+export function csrfToken(cookies: string): string {
+  for (const part of cookies.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === csrfCookie) return decodeURIComponent(rest.join("="));
+  }
+  return "";
+}
+
+/** An error answer of the API, or a failure to reach it (status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | "network",
+    message: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Turns whatever a failed call gave into an ApiError. */
+export function toApiError(status: number, body: unknown): ApiError {
+  const detail = (body as { error?: { code?: string; message?: string; request_id?: string } } | undefined)?.error;
+  if (detail?.code && detail.message) {
+    return new ApiError(status, detail.code as ErrorCode, detail.message, detail.request_id);
+  }
+  return new ApiError(status, status === 0 ? "network" : "internal", typeof body === "string" && body ? body : `HTTP ${status}`);
+}
+
+export interface SessionOptions {
+  /** The fetch to call; the browser's by default. */
+  fetch?: typeof fetch;
+  /** The cookies visible to scripts; document.cookie by default. */
+  cookies?: () => string;
+  /** Called when the session could not be renewed: the person must sign in again. */
+  onExpired?: () => void;
+  /** Origin of the API; "" (the page's own) in the browser. */
+  baseUrl?: string;
+}
+
+/**
+ * A fetch that adds the CSRF header, renews an expired session once and retries. Renewals
+ * are shared: a refresh token works once, so two calls failing at the same moment must not
+ * both spend it (the server's grace period covers two tabs, not a burst of calls).
+ */
+export function sessionFetch(opts: SessionOptions = {}): (req: Request) => Promise<Response> {
+  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const cookies = opts.cookies ?? (() => document.cookie);
+  const base = opts.baseUrl ?? "";
+  let renewing: Promise<boolean> | null = null;
+
+  const withCsrf = (req: Request): Request => {
+    const headers = new Headers(req.headers);
+    const token = csrfToken(cookies());
+    if (token) headers.set(csrfHeader, token);
+    return new Request(req, { headers, credentials: "same-origin" });
+  };
+  const renew = (): Promise<boolean> => {
+    renewing ??= doFetch(
+      new Request(base + "/api/v1/auth/refresh", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { [csrfHeader]: csrfToken(cookies()) },
+      }),
+    )
+      .then((r) => r.ok)
+      .catch(() => false)
+      .finally(() => {
+        renewing = null;
+      });
+    return renewing;
+  };
+
+  return async (req: Request) => {
+    const path = new URL(req.url, "http://x").pathname;
+    const retry = req.clone();
+    const res = await doFetch(withCsrf(req));
+    if (res.status !== 401 || path.startsWith("/api/v1/auth/")) return res;
+    if (await renew()) {
+      const again = await doFetch(withCsrf(retry));
+      if (again.status !== 401) return again;
+    }
+    opts.onExpired?.();
+    return res;
+  };
+}
+
+/** Listeners told when the session has ended and could not be renewed. */
+const expiredListeners = new Set<() => void>();
+export function onSessionExpired(f: () => void): () => void {
+  expiredListeners.add(f);
+  return () => expiredListeners.delete(f);
+}
+
+export function makeClient(opts: SessionOptions = {}) {
+  return createClient<paths>({ baseUrl: opts.baseUrl ?? "", fetch: sessionFetch(opts) });
+}
+
+export const api = makeClient({ onExpired: () => expiredListeners.forEach((f) => f()) });
+
+/** The data of a call, or its error thrown as an ApiError. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result;
+  try {
+    result = await call;
+  } catch (e) {
+    throw new ApiError(0, "network", e instanceof Error ? e.message : String(e));
+  }
+  if (result.error !== undefined || !result.response.ok) throw toApiError(result.response.status, result.error);
+  return result.data as T;
+}

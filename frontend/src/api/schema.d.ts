@@ -1,0 +1,4080 @@
+// Generated from backend/httpapi/openapi.json by `npm run api-types`; do not edit.
+
+export interface paths {
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenAPI"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List links, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`); `q` searches URL, code/alias and title.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        /**
+         * Create a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. The answer comes after the link's row has committed. With `dedupe`, an existing link of the workspace to the same URL is returned (200) instead of a new one (201).
+         */
+        post: operations["createLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1,000 links
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Each row is created or fails on its own: `results[i]` answers `links[i]` with either `link` (and `created`) or `error`.
+         */
+        post: operations["createLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a link by its short URL or code
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Give `short_url` (the full short URL) or `code`. Links of other workspaces answer 404.
+         */
+        get: operations["lookupLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope.
+         */
+        get: operations["getLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Its short URL answers 404 on every node within a second.
+         */
+        delete: operations["deleteLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only the fields sent change; `expires_at: null` removes the expiry. Every node redirects with the change within a second. A banned link stays banned.
+         */
+        patch: operations["updateLink"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The short URL as a QR code
+         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads.
+         */
+        get: operations["getLinkQR"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers given to the link's form, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. One entry per form a visitor posted with valid answers (the link's `form` rule): `answers` maps field names to what was answered — trimmed, phone numbers in E.164, optional fields left empty absent. Answers stay readable on every plan: a plan without `form` stops asking, not reading. Pages with `cursor` (from `next_cursor`). A link of another workspace is not found.
+         */
+        get: operations["listFormResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/responses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every answer given to the link's form, as CSV
+         * @description Needs the `links:read` permission (API keys: `links:read` or `links:write`) and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed, oldest first, with a header row: `created_at` (RFC 3339, UTC), the form's field names in the form's order, then the names of fields that were answered but are no longer in the form. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula (so E.164 phone numbers read `'+86…`). A link of another workspace is not found.
+         */
+        get: operations["exportFormResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A link's visits over a range: totals, hourly and daily series, breakdowns
+         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
+         */
+        get: operations["getLinkStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every link of the workspace with its totals, as CSV
+         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         */
+        get: operations["exportLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/visits/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's visits of a range, as CSV
+         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`. Cells are guarded against formulas like the other exports.
+         */
+        get: operations["exportVisits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's dashboard: the last 14 days and its top links
+         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days.
+         */
+        get: operations["getWorkspaceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an account and its first workspace
+         * @description Creates the user, a workspace on the free plan named after the email, and the user's ownership of it, in one transaction. Counts against the client address's login budget. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie.
+         */
+        post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with email and password
+         * @description Rate-limited: 10 attempts per 15 minutes per email and 50 per client address. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a refresh token for a new access token
+         * @description Takes `{"refresh_token"}` in the body (API clients) or the `sl_refresh` cookie with the `X-CSRF-Token` header (the web app). Refresh tokens rotate: each can be used once. A token presented again within `REFRESH_GRACE` (20 s by default) of its use, as when two tabs refresh at once, gets the same next refresh token again; presented later, it revokes the whole session.
+         */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session
+         * @description Takes the refresh token like /auth/refresh. Logging out twice, or without a token, is not an error.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address
+         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password-reset link
+         * @description Answers 202 whether or not the email has an account, and as fast either way: the link, if any, is mailed in the background. It opens the web app at `/app/reset-password?token=…`, works once and within one hour. Rate-limited per email and per client address.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description Sets the password, marks the address verified (its owner read the mail) and ends every session of the account (refresh tokens); sign in again. Access tokens already issued keep working until they expire (ACCESS_TOKEN_TTL).
+         */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, and their workspaces
+         * @description For signed-in users. API keys are refused (403).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new verification link
+         * @description For signed-in users whose address is not verified yet; API keys are refused (403). Rate-limited per account. The mail is sent in the background.
+         */
+        post: operations["resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invitations the signed-in user has received
+         * @description Invitations addressed to the caller's email (compared without regard to case), sent before or after they signed up. API keys are refused (403).
+         */
+        get: operations["listMyInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description API keys are refused (403). Only users with a verified email address may accept (403 `email_unverified` otherwise).
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Decline an invitation
+         * @description API keys are refused (403).
+         */
+        delete: operations["declineInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's workspaces
+         * @description For signed-in users. API keys are refused (403).
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description API keys are refused (403).
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace
+         * @description Needs the `read` permission in the workspace: any member. API keys are refused (403): no scope names the workspace itself.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace and everything in it
+         * @description Needs the `own` permission in the workspace. Owners only.
+         */
+        delete: operations["deleteWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a workspace
+         * @description Needs the `manage` permission in the workspace. Owners and admins. Plans are changed by operators.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's plan, features, limits and usage
+         * @description Needs the `read` permission in the workspace. Any member, and any API key of the workspace. `plan` is the plan in force: a trial past `trial_ends_at` answers as `free`. A limit of `null` is unlimited; `links_this_month` counts the links created in the current calendar month (UTC).
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the 7-day trial
+         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body.
+         */
+        post: operations["startTrial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of a workspace
+         * @description Needs the `read` permission in the workspace. API keys are refused (403): no scope names members.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/members/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member, or leave
+         * @description Any member may remove themself (leave); owners and admins remove others. API keys are refused (403). The API keys the removed member made in the workspace are revoked (`revoked_reason` `creator_removed`).
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Needs the `manage` permission in the workspace. Making a member or viewer of someone revokes the API keys they made in the workspace (`revoked_reason` `creator_demoted`).
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations of a workspace
+         * @description Needs the `manage` permission in the workspace.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite an email address
+         * @description Needs the `manage` permission in the workspace. The address need not have an account: the answer is the same either way, and whoever signs up with it sees the invitation in /me/invitations. Each workspace may send `INVITES_PER_HOUR` invitations an hour (20 by default, counted whatever their outcome); past that, 429.
+         */
+        post: operations["invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation
+         * @description Needs the `manage` permission in the workspace.
+         */
+        delete: operations["cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API keys of a workspace
+         * @description Needs the `manage` permission in the workspace.
+         */
+        get: operations["listAPIKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Needs the `manage` permission in the workspace. API keys cannot create keys.
+         */
+        post: operations["createAPIKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Needs the `manage` permission in the workspace.
+         */
+        delete: operations["revokeAPIKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every workspace, newest first (operators)
+         * @description Operators only; API keys never.
+         */
+        get: operations["adminListWorkspaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/workspaces/{workspace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a workspace to a plan (operators)
+         * @description Operators only; API keys never.
+         */
+        patch: operations["adminUpdateWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user, newest first (operators)
+         * @description Operators only; API keys never.
+         */
+        get: operations["adminListUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a user's system role (operators)
+         * @description Operators only. Granting `moderator` or `operator` needs a verified email address (403 `email_unverified`) and revokes every session (refresh token) of the account and every API key it created; any change revokes its sessions. Access tokens signed before the change carry no system rights.
+         */
+        patch: operations["adminUpdateUser"];
+        trace?: never;
+    };
+    "/api/v1/admin/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' dashboard: every workspace's last 14 days
+         * @description Operators only; API keys never. The workspace dashboard over every workspace (top links of any workspace), plus the number of users and of workspaces (not deleted).
+         */
+        get: operations["adminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links in a moderation state (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). For `flagged`, `banned` and `passed`: the links whose state changed last first, each with its latest review. For `pending`: links due for a review that have never had one (new links appear once the worker has noted them), the latest due first, with `review` null.
+         */
+        get: operations["moderationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A link's moderation file (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The link (any workspace), its latest 20 reviews with what each visitor profile saw, its decisions and its appeal.
+         */
+        get: operations["moderationLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/links/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve, ban or unban a link (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). `approve`: the link passes (and works again if it was banned); `ban`: it is banned, and every node answers its short URL with the warning page within a second (a review still due is dropped); `unban`: the ban is lifted and the link passes. The decision goes to the audit log with the moderator, resolves the link's open appeal, and a note, when given, becomes the reason the owner sees.
+         */
+        post: operations["moderationDecide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/links/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Have a link reviewed again (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The link is due for a review now (reason `requested`); a worker takes it as soon as one is free. No body.
+         */
+        post: operations["moderationRequestReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/reviews/{id}/screenshots/{profile}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review's screenshot (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The PNG a visitor profile saw in a review: a capture's `screenshot_url`. Cached privately: a review's screenshot never changes.
+         */
+        get: operations["moderationScreenshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Appeal a ban or flag
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only a link that is `flagged` or `banned` (its `moderation.state`) can be appealed, and only once: moderators see the appeal with the link, and their next decision resolves it. The link answer of GET …/links/{id} shows it under `appeal`.
+         */
+        post: operations["appealLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every moderation decision, newest first (operators)
+         * @description Operators only; API keys never. The worker's decisions (`actor` null) and the moderators'.
+         */
+        get: operations["adminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error answer. */
+        Error: {
+            error: components["schemas"]["ErrorDetail"];
+        };
+        User: {
+            /** Format: int64 */
+            id: number;
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            system_role: "user" | "moderator" | "operator";
+            /** @description Whether the user followed a link mailed to their address. Until then they use their own workspaces only: accepting invitations and system roles answer 403 `email_unverified`. */
+            email_verified: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Workspace: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "trial" | "personal" | "enterprise";
+            /**
+             * @description The caller's role, where known.
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+        };
+        Member: {
+            /** Format: int64 */
+            user_id: number;
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description An invitation to an email address, whether or not it has an account yet; whoever signs in with that address sees it in /me/invitations and may accept it. */
+        Invitation: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            workspace_name: string;
+            /**
+             * Format: email
+             * @description The invited address, normalised (trimmed, lower case). Nothing says whether it has an account.
+             */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A workspace API key. Its rights follow its creator: it works only while `created_by` is a member whose role may make keys (owner or admin). When the creator leaves or is removed, is demoted below admin, or their account is deleted, their keys are revoked at once on every node and say why in `revoked_reason`; making the creator admin again does not bring them back. */
+        APIKey: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            name: string;
+            /** @description The key's first 10 characters, to tell keys apart. */
+            prefix: string;
+            scopes: ("links:read" | "links:write" | "stats:read")[];
+            /**
+             * Format: int64
+             * @description The member who made the key; null once their account is deleted (the key is then revoked).
+             */
+            created_by: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /**
+             * @description Why a revoked key was revoked: `revoked` by an owner or admin; `creator_removed` when its creator left or was removed; `creator_demoted` when its creator became a member or viewer; `creator_deleted` when its creator's account was deleted; `creator_promoted` when its creator was given a system role.
+             * @enum {string}
+             */
+            revoked_reason?: "revoked" | "creator_removed" | "creator_demoted" | "creator_deleted" | "creator_promoted";
+        };
+        NewAPIKey: {
+            /** Format: int64 */
+            id: number;
+            /** @description The secret, shown once. Only its SHA-256 is stored. */
+            key: string;
+            name: string;
+            prefix: string;
+            scopes: ("links:read" | "links:write" | "stats:read")[];
+            /**
+             * Format: int64
+             * @description The member who made the key: its rights follow theirs.
+             */
+            created_by?: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Credentials: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /**
+             * @description Programs that keep their own tokens set it to get the refresh token in the answer's body as well (`refresh_token`). Left out or false, the refresh token is only in the HttpOnly `sl_refresh` cookie, where scripts cannot read it: browsers (the web app) leave it out.
+             * @default false
+             */
+            token_pair?: boolean;
+        };
+        SignupResponse: {
+            user: components["schemas"]["User"];
+            workspace: components["schemas"]["Workspace"];
+            /** @description JWT (HS256) to send as `Authorization: Bearer <token>`. */
+            access_token: string;
+            /**
+             * Format: date-time
+             * @description When the access token expires.
+             */
+            expires_at: string;
+            /** @description For POST /auth/refresh; usable once. Only when the request asked for it with `"token_pair": true`; otherwise the refresh token is only in the `sl_refresh` cookie. */
+            refresh_token?: string;
+        };
+        LoginResponse: {
+            user: components["schemas"]["User"];
+            /** @description JWT (HS256) to send as `Authorization: Bearer <token>`. */
+            access_token: string;
+            /**
+             * Format: date-time
+             * @description When the access token expires.
+             */
+            expires_at: string;
+            /** @description The refresh token, usable once: from /auth/login only when the request asked for it with `"token_pair": true`; from /auth/refresh when the token came in the body. Never in the answer to a cookie session, whose refresh token stays in the HttpOnly `sl_refresh` cookie, out of reach of scripts. */
+            refresh_token?: string;
+        };
+        /** @description Leave out to use the `sl_refresh` cookie. */
+        RefreshRequest: {
+            refresh_token?: string;
+        };
+        Me: {
+            user: components["schemas"]["User"];
+            workspaces: components["schemas"]["Workspace"][];
+        };
+        NameRequest: {
+            name: string;
+        };
+        RoleRequest: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        InviteRequest: {
+            /** Format: email */
+            email: string;
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role?: "admin" | "member" | "viewer";
+        };
+        APIKeyRequest: {
+            name: string;
+            /** @description links:read reaches the link reads, links:write the link writes (and reads), stats:read the statistics. A key reaches nothing else: not the workspace, its members, invitations or keys. */
+            scopes: ("links:read" | "links:write" | "stats:read")[];
+        };
+        PlanRequest: {
+            /** @enum {string} */
+            plan: "free" | "trial" | "personal" | "enterprise";
+        };
+        SystemRoleRequest: {
+            /** @enum {string} */
+            system_role: "user" | "moderator" | "operator";
+        };
+        PlanStatus: {
+            /**
+             * @description The plan in force (a lapsed trial is `free`).
+             * @enum {string}
+             */
+            plan: "free" | "trial" | "personal" | "enterprise";
+            /**
+             * Format: date-time
+             * @description When the workspace's trial ends or ended; null for a trial an operator granted, and after any other plan change.
+             */
+            trial_ends_at: string | null;
+            /** @description The workspace has had its trial. */
+            trial_used?: boolean;
+            /** @description Each feature of the plans table, and whether this plan has it. */
+            features: {
+                password: boolean;
+                realtime_edit: boolean;
+                export: boolean;
+                browser_guide: boolean;
+                custom_domains: boolean;
+                ab_test: boolean;
+                batch: boolean;
+                geo: boolean;
+                form: boolean;
+                dashboard: boolean;
+                wechat_access: boolean;
+            };
+            limits: {
+                /**
+                 * Format: int64
+                 * @description New links a calendar month (UTC); null: unlimited.
+                 */
+                links_per_month: number | null;
+                /**
+                 * Format: int64
+                 * @description Members, owners included; null: unlimited.
+                 */
+                members: number | null;
+                /**
+                 * Format: int64
+                 * @description Custom domains, where the plan has them; null: unlimited.
+                 */
+                custom_domains?: number | null;
+                /**
+                 * Format: int64
+                 * @description API requests a minute; null: unlimited.
+                 */
+                requests_per_minute?: number | null;
+            };
+            usage: {
+                /** Format: int64 */
+                links_this_month: number;
+                /** Format: int64 */
+                members: number;
+            };
+        };
+        /** @description A workspace on its trial, with the trial's end. */
+        TrialWorkspace: components["schemas"]["Workspace"] & {
+            /** Format: date-time */
+            trial_ends_at: string;
+        };
+        WorkspaceList: {
+            workspaces: components["schemas"]["Workspace"][];
+        };
+        MemberList: {
+            members: components["schemas"]["Member"][];
+        };
+        InvitationList: {
+            invitations: components["schemas"]["Invitation"][];
+        };
+        APIKeyList: {
+            api_keys: components["schemas"]["APIKey"][];
+        };
+        AdminWorkspacePage: {
+            workspaces: components["schemas"]["Workspace"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+        AdminUserPage: {
+            users: components["schemas"]["User"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+        ErrorDetail: {
+            /** @enum {string} */
+            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
+            /** @description For people; may change. */
+            message: string;
+            /** @description On 5xx answers: quote it when reporting the problem. */
+            request_id?: string;
+        };
+        Link: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            /** @description Host of the short URL. */
+            domain: string;
+            /** @description Generated code or custom alias. */
+            code: string;
+            is_alias: boolean;
+            /** Format: uri */
+            short_url: string;
+            /**
+             * Format: uri
+             * @description Destination, normalised.
+             */
+            url: string;
+            title: string;
+            /** @enum {integer} */
+            redirect_status: 301 | 302 | 307;
+            /** @description Append the visitor's query string to the destination. */
+            forward_query: boolean;
+            /**
+             * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`).
+             * @enum {string}
+             */
+            status: "active" | "disabled" | "banned";
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: int64 */
+            created_by?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Whether visitors are asked a password (the password itself is never shown). */
+            has_password: boolean;
+            /** @description 410 once that many people visited; crawlers never count. */
+            max_visits: number | null;
+            /** @description Plan feature geo. */
+            geo: components["schemas"]["Geo"] | null;
+            /** @description Plan feature ab_test. */
+            device_targets: components["schemas"]["DeviceTargets"] | null;
+            /** @description Plan feature geo. */
+            country_targets: components["schemas"]["CountryTargets"] | null;
+            /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
+            variants: components["schemas"]["Variant"][] | null;
+            wechat_guide: boolean;
+            /** @description Asked before the visit; answers at …/responses (plan feature form). */
+            form: components["schemas"]["Form"] | null;
+            og: components["schemas"]["OG"] | null;
+            /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. */
+            inactive_rules?: string[];
+            moderation: components["schemas"]["LinkModeration"];
+            /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
+            appeal?: components["schemas"]["Appeal"] | null;
+        };
+        LinkInput: {
+            /** @description http or https URL; no credentials; not this service's own short domain. */
+            url: string;
+            /** @description Custom code instead of a generated one. */
+            alias?: string;
+            /** @description Short domain; default the service's own. */
+            domain?: string;
+            title?: string;
+            /**
+             * @default 302
+             * @enum {integer}
+             */
+            redirect_status?: 301 | 302 | 307;
+            /** @default false */
+            forward_query?: boolean;
+            /**
+             * Format: date-time
+             * @description Must be in the future.
+             */
+            expires_at?: string;
+            /**
+             * @description Return the workspace's newest active, unexpired link to the same URL if there is one (200) instead of making a new one; ignored with `alias`.
+             * @default false
+             */
+            dedupe?: boolean;
+            /** @description Visitors must give it first (plan feature password). Stored hashed; null removes it. */
+            password?: string | null;
+            /** @description 410 once that many people visited; crawlers never count. */
+            max_visits?: number | null;
+            /** @description Plan feature geo. */
+            geo?: components["schemas"]["Geo"] | null;
+            /** @description Plan feature ab_test. */
+            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            /** @description Plan feature geo. */
+            country_targets?: components["schemas"]["CountryTargets"] | null;
+            /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
+            variants?: components["schemas"]["Variant"][] | null;
+            /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
+            wechat_guide?: boolean | null;
+            /** @description Asked before the visit; answers at …/responses (plan feature form). */
+            form?: components["schemas"]["Form"] | null;
+            og?: components["schemas"]["OG"] | null;
+        };
+        LinkPatch: {
+            url?: string;
+            title?: string;
+            /** @enum {integer} */
+            redirect_status?: 301 | 302 | 307;
+            forward_query?: boolean;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** @description Visitors must give it first (plan feature password). Stored hashed; null removes it. */
+            password?: string | null;
+            /** @description 410 once that many people visited; crawlers never count. */
+            max_visits?: number | null;
+            /** @description Plan feature geo. */
+            geo?: components["schemas"]["Geo"] | null;
+            /** @description Plan feature ab_test. */
+            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            /** @description Plan feature geo. */
+            country_targets?: components["schemas"]["CountryTargets"] | null;
+            /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
+            variants?: components["schemas"]["Variant"][] | null;
+            /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
+            wechat_guide?: boolean | null;
+            /** @description Asked before the visit; answers at …/responses (plan feature form). */
+            form?: components["schemas"]["Form"] | null;
+            og?: components["schemas"]["OG"] | null;
+        };
+        LinkPage: {
+            links: components["schemas"]["Link"][];
+            /** @description Pass as `cursor` for the next page; empty on the last page. */
+            next_cursor: string;
+        };
+        FormResponse: {
+            /** @description Field name → answer, for the fields that were answered. */
+            answers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        FormResponsePage: {
+            responses: components["schemas"]["FormResponse"][];
+            /** @description Pass as `cursor` for the next page; empty on the last page. */
+            next_cursor: string;
+        };
+        BatchRequest: {
+            links: components["schemas"]["LinkInput"][];
+        };
+        BatchResults: {
+            results: {
+                link?: components["schemas"]["Link"];
+                created?: boolean;
+                error?: components["schemas"]["ErrorDetail"];
+            }[];
+        };
+        TokenRequest: {
+            /** @description The `token` parameter of the link in the mail. */
+            token: string;
+        };
+        PasswordResetRequest: {
+            email: string;
+        };
+        PasswordResetConfirm: {
+            /** @description The `token` parameter of the link in the mail. */
+            token: string;
+            /** @description The new password, 8 to 256 characters. */
+            password: string;
+        };
+        UserResponse: {
+            user: components["schemas"]["User"];
+        };
+        /** @description Countries let through: either allow (only these) or deny (all but these), not both. An unknown country is refused by allow and let through by deny. */
+        Geo: {
+            allow?: string[];
+            deny?: string[];
+        };
+        /** @description Destination per device. */
+        DeviceTargets: {
+            /** @description http or https URL. */
+            ios?: string;
+            /** @description http or https URL. */
+            android?: string;
+            /** @description http or https URL. */
+            desktop?: string;
+        };
+        /** @description Destination per visitor country (ISO 3166-1 alpha-2 keys). */
+        CountryTargets: {
+            [key: string]: string;
+        };
+        Variant: {
+            /** @description http or https URL. */
+            url: string;
+            weight: number;
+        };
+        FormField: {
+            name: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "phone" | "email" | "choice";
+            required?: boolean;
+            /** @description The choices of a choice field. */
+            options?: string[];
+        };
+        Form: {
+            fields: components["schemas"]["FormField"][];
+        };
+        /** @description Open Graph card shown to crawlers and link-preview fetchers instead of the redirect. */
+        OG: {
+            title: string;
+            description?: string;
+            /** @description http or https URL. */
+            image?: string;
+        };
+        StatsPoint: {
+            /**
+             * Format: date-time
+             * @description Start of the hour or day, in the range's zone.
+             */
+            start: string;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots?: number;
+        };
+        StatsCount: {
+            key: string;
+            /** Format: int64 */
+            visits: number;
+        };
+        /** @description A link's statistics over a range. */
+        LinkStats: {
+            /** Format: int64 */
+            link_id?: number;
+            /**
+             * Format: date-time
+             * @description Start of the range answered (whole hours), in `tz`.
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description End of the range answered, not included.
+             */
+            to?: string;
+            tz?: string;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description People, counted once per UTC day.
+             */
+            unique_visitors: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots: number;
+            series: {
+                hourly: components["schemas"]["StatsPoint"][];
+                daily: components["schemas"]["StatsPoint"][];
+            };
+            breakdowns: {
+                /** @description ISO 3166-1 alpha-2 codes. */
+                country: components["schemas"]["StatsCount"][];
+                /** @description `ios`, `android`, `desktop`, `other`. */
+                device: components["schemas"]["StatsCount"][];
+                os: components["schemas"]["StatsCount"][];
+                browser: components["schemas"]["StatsCount"][];
+                /** @description Hosts of the referring pages. */
+                referrer: components["schemas"]["StatsCount"][];
+                /** @description The variants' URLs. */
+                variant: components["schemas"]["StatsCount"][];
+                /** @description Apps whose in-app browser it was (WeChat, QQ, …). */
+                in_app?: components["schemas"]["StatsCount"][];
+            };
+        };
+        DashboardDay: {
+            /** Format: date */
+            date: string;
+            /**
+             * Format: int64
+             * @description Links created.
+             */
+            links: number;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots?: number;
+        };
+        TopLink: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id?: number;
+            code: string;
+            short_url: string;
+            /**
+             * Format: int64
+             * @description People's visits over the dashboard's days.
+             */
+            visits: number;
+            /** Format: int64 */
+            bots?: number;
+        };
+        /** @description The last 14 days of a workspace. */
+        Dashboard: {
+            tz?: string;
+            today: components["schemas"]["DashboardDay"];
+            days: components["schemas"]["DashboardDay"][];
+            top_links: components["schemas"]["TopLink"][];
+        };
+        /** @description The last 14 days of every workspace. */
+        AdminDashboard: {
+            tz?: string;
+            today: components["schemas"]["DashboardDay"];
+            days: components["schemas"]["DashboardDay"][];
+            top_links: components["schemas"]["TopLink"][];
+            /** Format: int64 */
+            users: number;
+            /** Format: int64 */
+            workspaces: number;
+        };
+        /** @description What the moderation last decided about the link (SPEC §13.4). */
+        LinkModeration: {
+            /**
+             * @description `pending` until the first review; `passed`; `flagged` for a moderator (the link keeps working); `banned` (the link answers the warning page, and its `status` is `banned`).
+             * @enum {string}
+             */
+            state: "pending" | "passed" | "flagged" | "banned";
+            /** @description Score of the last review, 0 (harmless) to 1; null before the first. */
+            score: number | null;
+            /** @description `phishing`, `malware`, `scam`, `adult`, `spam`, `cloaking` or `benign`; empty before the first review. */
+            category: string;
+            /** @description Why, in words: the scorer's, or a moderator's note when they gave one. Owners see it. */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Last review or moderator's decision.
+             */
+            reviewed_at: string | null;
+        };
+        /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
+        Appeal: {
+            /** Format: int64 */
+            link_id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            /**
+             * Format: int64
+             * @description Who appealed; null for an API key or a deleted account.
+             */
+            user_id: number | null;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the next moderator's decision resolved it; null while open.
+             */
+            resolved_at: string | null;
+            /** @description The deciding action and its note (`unban: the page is harmless`); empty while open. */
+            resolution: string;
+        };
+        AppealRequest: {
+            /** @description Why the link should work: 1 to 2000 characters. */
+            message: string;
+        };
+        /** @description The gist of a review. */
+        ReviewSummary: {
+            /** Format: int64 */
+            id: number;
+            score: number;
+            category: string;
+            reason: string;
+            /** @enum {string} */
+            scorer: "model" | "heuristic";
+            /** @description The model's name when the model scored; empty for the heuristics. */
+            model: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CaptureForm: {
+            /** @description URL the form posts to. */
+            action: string;
+            /** @description It asks for a password. */
+            password: boolean;
+            /** @description It asks for a payment card. */
+            card: boolean;
+            fields: string[];
+        };
+        /** @description What one visitor profile saw in a review. */
+        Capture: {
+            /**
+             * @description The visitor the page was opened as.
+             * @enum {string}
+             */
+            profile: "desktop" | "mobile" | "wechat";
+            /** @description The destination opened. */
+            url: string;
+            title: string;
+            description: string;
+            /** @description Where the browser ended. */
+            final_url: string;
+            /** @description Every URL the top frame went through, starting with `url`. */
+            redirects: string[];
+            /** @description HTTP status of the last document; 0 when none. */
+            status: number;
+            forms: components["schemas"]["CaptureForm"][];
+            /** @description Why the capture is incomplete; empty when it is complete. */
+            error: string;
+            duration_ms: number;
+            /** @description Path of the screenshot (PNG, moderators only); null when none was taken. */
+            screenshot_url: string | null;
+        };
+        /** @description A review of a link's destination by the worker. */
+        Review: {
+            /** Format: int64 */
+            id: number;
+            score: number;
+            category: string;
+            reason: string;
+            /** @enum {string} */
+            scorer: "model" | "heuristic";
+            model: string;
+            /** @description The destination reviewed. */
+            url: string;
+            /**
+             * @description Why the link was reviewed.
+             * @enum {string}
+             */
+            trigger: "created" | "visits" | "target_changed" | "requested";
+            /** @description What went wrong on the way (the model failing before the heuristics ran). */
+            notes: string[];
+            captures: components["schemas"]["Capture"][];
+            duration_ms: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Actor: {
+            /** Format: int64 */
+            id: number;
+            /** Format: email */
+            email: string;
+        };
+        /** @description A decision on a link: an entry of the audit log. */
+        Decision: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            link_id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            /**
+             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban` and `unban` by a moderator.
+             * @enum {string}
+             */
+            action: "pass" | "flag" | "ban" | "approve" | "unban";
+            /**
+             * @description The state the decision left the link in.
+             * @enum {string}
+             */
+            state: "pending" | "passed" | "flagged" | "banned";
+            note: string;
+            /** @description The moderator; null for the worker, or an account deleted since. */
+            actor: components["schemas"]["Actor"] | null;
+            /**
+             * Format: int64
+             * @description The review decided on (for a moderator, the latest there was); null when none.
+             */
+            review_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ModerationQueueItem: {
+            link: components["schemas"]["Link"];
+            /** @description The link's latest review; null when it has none. */
+            review: components["schemas"]["ReviewSummary"] | null;
+        };
+        ModerationQueuePage: {
+            items: components["schemas"]["ModerationQueueItem"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+        ModerationLinkFile: {
+            link: components["schemas"]["Link"];
+            /** @description The latest 20 reviews, newest first. */
+            reviews: components["schemas"]["Review"][];
+            /** @description The latest 100 decisions, newest first. */
+            decisions: components["schemas"]["Decision"][];
+            /** @description The owner's appeal; null when there is none. */
+            appeal: components["schemas"]["Appeal"] | null;
+        };
+        DecisionRequest: {
+            /** @enum {string} */
+            action: "approve" | "ban" | "unban";
+            /** @description Shown to the owner as the reason when given, and kept in the audit log. */
+            note?: string;
+        };
+        DecisionResult: {
+            link: components["schemas"]["Link"];
+            decision: components["schemas"]["Decision"];
+        };
+        ReviewRequested: {
+            /** Format: int64 */
+            link_id: number;
+            /** Format: date-time */
+            due_at: string;
+        };
+        AuditPage: {
+            items: components["schemas"]["Decision"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+    };
+    responses: {
+        /** @description Invalid input (code `invalid`). */
+        Invalid: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not signed in, or the token or API key is invalid, expired or revoked (code `unauthorized`). */
+        Unauthorized: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Forbidden (code `forbidden`): the role or the API key's scopes do not allow this (the message names a missing scope), or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+        Forbidden: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found (code `not_found`). A workspace the caller is not a member of answers exactly like one that does not exist. */
+        NotFound: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict (code `conflict`). */
+        Conflict: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests (code `rate_limited`). Every API request is counted against a budget of requests a minute (see `RateLimit-Limit`); past it, this answer until `Retry-After`. Logins also have limits of their own: per (email, client address), per client address (an IPv6 address by its /64) and per email, where only failed logins count; sign-ups count against the client address; invitations against the workspace. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than MAX_BODY_BYTES (code `too_large`). */
+        TooLarge: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PostgreSQL cannot be reached or the server is shutting down (code `unavailable`); retry later. */
+        Unavailable: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many sign-ins at once (code `unavailable`): every password-hashing slot (`PASSWORD_HASH_CONCURRENCY`) stayed busy for `PASSWORD_HASH_WAIT`, and the password was not checked; or PostgreSQL cannot be reached. Retry after `Retry-After` seconds when it is given. */
+        HashingBusy: {
+            headers: {
+                /** @description Seconds to wait before trying again (sent when the password-hashing queue was full). */
+                "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Requests a minute of the budget this request was counted against: the workspace's plan (`requests_per_minute`) on workspace routes and for API keys, the free plan's for a signed-in user elsewhere, `RATE_LIMIT_ANONYMOUS` per client address without credentials. Absent on a plan without a limit. */
+        "RateLimit-Limit": number;
+        /** @description Requests the budget lets through now. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the budget is full again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getOpenAPI: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3 document of this API. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                /** @description Text searched in URL, code and title (at most 200 characters). */
+                q?: string;
+                /** @description Only links in this status. */
+                status?: "active" | "disabled" | "banned";
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkInput"];
+            };
+        };
+        responses: {
+            /** @description With `dedupe`: the workspace's existing link to this URL. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            /** @description The new link. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per row, in order. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResults"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    lookupLink: {
+        parameters: {
+            query?: {
+                /** @description The full short URL, e.g. https://sho.rt/abc123. */
+                short_url?: string;
+                /** @description The code or alias. */
+                code?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLinkQR: {
+        parameters: {
+            query?: {
+                /** @description Image format. */
+                format?: "png" | "svg";
+                /** @description Width and height in pixels. */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listFormResponses: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of responses. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormResponsePage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportFormResponses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The responses as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLinkStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 89 days before the last day of the range (90 days, that day included). */
+                from?: string;
+                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
+                to?: string;
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkStats"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportVisits: {
+        parameters: {
+            query?: {
+                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 29 days before the last day of the range (30 days, that day included). */
+                from?: string;
+                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
+                to?: string;
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visits as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkspaceStats: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description Signed up and signed in. */
+            201: {
+                headers: {
+                    /** @description Session cookies for the web app: `sl_access` (HttpOnly, SameSite=Lax, Path=/), `sl_refresh` (HttpOnly, SameSite=Strict, Path=/api/v1/auth) and `sl_csrf` (readable by scripts, SameSite=Lax, Path=/); Secure on https deployments. */
+                    "Set-Cookie"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Credentials"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description Session cookies for the web app: `sl_access` (HttpOnly, SameSite=Lax, Path=/), `sl_refresh` (HttpOnly, SameSite=Strict, Path=/api/v1/auth) and `sl_csrf` (readable by scripts, SameSite=Lax, Path=/); Secure on https deployments. */
+                    "Set-Cookie"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            /** @description Wrong email or password; both answer with the same message (code `unauthorized`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["HashingBusy"];
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description A new access token, and the next refresh token (the one sent is now used up). */
+            200: {
+                headers: {
+                    /** @description Session cookies for the web app: `sl_access` (HttpOnly, SameSite=Lax, Path=/), `sl_refresh` (HttpOnly, SameSite=Strict, Path=/api/v1/auth) and `sl_csrf` (readable by scripts, SameSite=Lax, Path=/); Secure on https deployments. */
+                    "Set-Cookie"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            /** @description The refresh token is missing, unknown, expired or already used (code `unauthorized`). A token used a second time after the grace window revokes its whole session. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The refresh token came in the `sl_refresh` cookie without a matching `X-CSRF-Token` header (code `forbidden`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed out; the session's refresh tokens are revoked and the cookies cleared. */
+            204: {
+                headers: {
+                    /** @description Clears the session cookies. */
+                    "Set-Cookie"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            /** @description The refresh token came in the cookie without a matching `X-CSRF-Token` header (code `forbidden`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The address is verified. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description Malformed body, or the token is unknown, expired or already used (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description If the email has an account, a reset link is on its way. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            /** @description The password is changed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed body, a password of the wrong length, or a token that is unknown, expired or already used (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user and every workspace they belong to, with their role in each. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new link is on its way. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The address is verified already (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace joined, with the new role. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description An API key is calling (code `forbidden`), or the caller's email address is not verified yet (code `email_unverified`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invitation addressed to the caller's email (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declineInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such invitation addressed to the caller's email (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's workspaces with their role in each; for an API key, its own workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, on the free plan, owned by the caller. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace, with the caller's role. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameRequest"];
+            };
+        };
+        responses: {
+            /** @description The renamed workspace. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace on the trial, with its end. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialWorkspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace had its trial already (code `trial_used`), or is on a paid plan (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Members, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description User ID. */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden`): members other than owners and admins may only remove themselves; only owners remove owners. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The last owner cannot leave (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description User ID. */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden`): only owners and admins change roles, and only owners make owners or change an owner's role. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The workspace would be left without an owner (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation; the invitee accepts or declines it. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The address is already invited to the workspace, or belongs to a member (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAPIKeys: {
+        parameters: {
+            query?: {
+                /** @description `true` lists revoked keys too, with `revoked_at` and `revoked_reason`. */
+                revoked?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live keys (every key with `revoked=true`); never their secrets. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["APIKeyList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["APIKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret `key`, shown this once. Send it as `Authorization: Bearer <key>`. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewAPIKey"];
+                };
+            };
+            /** @description Invalid name or scopes (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description API key ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; the key stops working at once on this node and within 5 seconds on every other. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminListWorkspaces: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWorkspacePage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminUpdateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace on its new plan. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Unknown plan (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such workspace (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User ID. */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SystemRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The user with the new role. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Unknown system role (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not an operator (code `forbidden`), or the account's email address is not verified and the role is not `user` (code `email_unverified`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminStats: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDashboard"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationQueue: {
+        parameters: {
+            query?: {
+                /** @description Which links (default `flagged`). */
+                state?: "pending" | "passed" | "flagged" | "banned";
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the queue. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationQueuePage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Link ID (of any workspace). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link's file. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationLinkFile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationDecide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Link ID (of any workspace). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The link after the decision, and the decision. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DecisionResult"];
+                };
+            };
+            /** @description Unknown action, a note longer than 2000 characters, or a body that is not the JSON object described (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationRequestReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Link ID (of any workspace). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review is due. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRequested"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationScreenshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Review ID. */
+                id: number;
+                /** @description Visitor profile. */
+                profile: "desktop" | "mobile" | "wechat";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshot. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such review, or no screenshot of that profile (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    appealLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealRequest"];
+            };
+        };
+        responses: {
+            /** @description The appeal. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description A message that is empty or longer than 2000 characters, or a body that is not the JSON object described (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The link is neither flagged nor banned, or was appealed before (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+}

@@ -1,0 +1,17 @@
+import { NativeSelect } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { languages, pickLanguage } from "../i18n";
+
+export function LanguagePicker() {
+  const { t, i18n } = useTranslation();
+  return (
+    <NativeSelect
+      aria-label={t("nav.language")}
+      size="xs"
+      data-testid="language"
+      value={pickLanguage(i18n.resolvedLanguage)}
+      onChange={(e) => void i18n.changeLanguage(e.currentTarget.value)}
+      data={languages.map((l) => ({ value: l.value, label: l.label }))}
+    />
+  );
+}

@@ -1,0 +1,64 @@
+// The workspace's plan, and the hint shown in place of an option the plan lacks.
+import { Alert, Button, Group, Text } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { IconLock } from "@tabler/icons-react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { api, unwrap } from "../api/client";
+import { plansWith, type Feature } from "../lib/linkForm";
+import { useSession, useWorkspaceId } from "../session";
+import { FormError } from "./states";
+
+export function usePlan() {
+  const ws = useWorkspaceId();
+  return useQuery({
+    queryKey: [ws, "plan"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/plan", { params: { path: { workspace: ws } } })),
+  });
+}
+
+export function useStartTrial() {
+  const ws = useWorkspaceId();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/trial", { params: { path: { workspace: ws } } })),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: [ws, "plan"] });
+      void client.invalidateQueries({ queryKey: ["me"] });
+    },
+  });
+}
+
+/** Whether the signed-in person may change the workspace's plan and settings. */
+export function useCanManage(): boolean {
+  const role = useSession().workspace.role;
+  return role === "owner" || role === "admin";
+}
+
+/** Says which plans unlock feature, and offers the trial where it would. */
+export function UpgradeHint({ feature }: { feature: Feature }) {
+  const { t } = useTranslation();
+  const plan = usePlan();
+  const trial = useStartTrial();
+  const canManage = useCanManage();
+  const plans = plansWith(feature).map((p) => t(`plan.names.${p}`));
+  const trialHelps = plansWith(feature).includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free";
+  return (
+    <Alert color="yellow" variant="light" icon={<IconLock size={18} />} data-testid={`upgrade-hint-${feature}`} p="sm">
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">{t("plan.hint", { feature: t(`plan.features.${feature}`), plans: plans.join(" / ") })}</Text>
+        <Group gap="xs">
+          {trialHelps && canManage && (
+            <Button size="xs" onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
+              {t("plan.startTrial")}
+            </Button>
+          )}
+          <Button size="xs" variant="subtle" component={RouterLink} to="/plan">
+            {t("plan.seePlans")}
+          </Button>
+        </Group>
+      </Group>
+      {trial.error && <FormError error={trial.error} />}
+    </Alert>
+  );
+}

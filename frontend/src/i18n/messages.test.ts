@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { pickLanguage } from ".";
+import { en } from "./en";
+import { zhCN } from "./zh-CN";
+
+type Tree = { [k: string]: string | Tree };
+
+function flatten(t: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(t)) {
+    if (typeof v === "string") out.set(prefix + k, v);
+    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const placeholders = (s: string) => [...s.matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sources(p);
+    return /\.tsx?$/.test(name) && !name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+describe("translations", () => {
+  const english = flatten(en as Tree);
+  const chinese = flatten(zhCN as Tree);
+
+  it("Chinese uses the same placeholders as English", () => {
+    for (const [key, text] of english) expect([key, placeholders(chinese.get(key) ?? "")]).toEqual([key, placeholders(text)]);
+  });
+
+  it("every key the pages use exists", () => {
+    const root = new URL("..", import.meta.url).pathname;
+    const missing: string[] = [];
+    for (const file of sources(root)) {
+      for (const m of readFileSync(file, "utf8").matchAll(/\bt\("([a-zA-Z]+\.[a-zA-Z.]+)"/g)) {
+        const key = m[1]!;
+        if (!english.has(key) && !english.has(key + "_other")) missing.push(`${file}: ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("picks Simplified Chinese for any zh browser language", () => {
+    expect(pickLanguage("zh")).toBe("zh-CN");
+    expect(pickLanguage("zh-TW")).toBe("zh-CN");
+    expect(pickLanguage("en-GB")).toBe("en");
+    expect(pickLanguage("de")).toBe("en");
+    expect(pickLanguage(undefined)).toBe("en");
+  });
+});

@@ -1,0 +1,18 @@
+import "@mantine/core/styles/default-css-variables.css";
+import "@mantine/core/styles.css";
+import "./app.css";
+import "./i18n";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./App";
+
+// The server serves the app at / too; its routes live under /app.
+if (!location.pathname.startsWith("/app")) {
+  history.replaceState(null, "", "/app/" + location.search + location.hash);
+}
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

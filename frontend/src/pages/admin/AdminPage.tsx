@@ -1,0 +1,217 @@
+// The operators' pages: system figures, workspaces and their plans, users and their roles,
+// and the audit log of moderation decisions.
+import { Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, unwrap, type Schemas } from "../../api/client";
+import { DaysChart } from "../../components/DaysChart";
+import { Figure } from "../../components/Figure";
+import { ErrorState, FormError, Loading } from "../../components/states";
+import { timeZone } from "../../lib/format";
+import { current, firstPage, next, pageNumber, previous, type CursorStack } from "../../lib/pages";
+
+type Tab = "system" | "workspaces" | "users" | "audit";
+
+export default function AdminPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<Tab>("system");
+  return (
+    <Stack>
+      <Title order={2}>{t("admin.title")}</Title>
+      <SegmentedControl
+        w="fit-content"
+        value={tab}
+        onChange={(v) => setTab(v as Tab)}
+        data={(["system", "workspaces", "users", "audit"] as const).map((v) => ({ value: v, label: t(`admin.tabs.${v}`) }))}
+        data-testid="admin-tab"
+      />
+      {tab === "system" && <System />}
+      {tab === "workspaces" && <Workspaces />}
+      {tab === "users" && <Users />}
+      {tab === "audit" && <Audit />}
+    </Stack>
+  );
+}
+
+function System() {
+  const { t } = useTranslation();
+  const stats = useQuery({
+    queryKey: ["admin", "stats"],
+    queryFn: () => unwrap(api.GET("/api/v1/admin/stats", { params: { query: { tz: timeZone() } } })),
+    refetchInterval: 10_000,
+  });
+  if (stats.isPending) return <Loading />;
+  if (stats.isError) return <ErrorState error={stats.error} retry={() => void stats.refetch()} />;
+  const s = stats.data;
+  return (
+    <Stack>
+      <Group className="figures">
+        <Figure label={t("admin.users")} value={s.users} testId="admin-users" />
+        <Figure label={t("admin.workspaces")} value={s.workspaces} />
+        <Figure label={t("dashboard.linksToday")} value={s.today.links} />
+        <Figure label={t("dashboard.visitsToday")} value={s.today.visits} />
+      </Group>
+      <DaysChart days={s.days} />
+    </Stack>
+  );
+}
+
+function Pager({ pages, setPages, nextCursor }: { pages: CursorStack; setPages: (p: CursorStack) => void; nextCursor?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-end" gap="xs">
+      <Button variant="default" size="xs" disabled={pageNumber(pages) === 1} onClick={() => setPages(previous(pages))}>
+        {t("common.previous")}
+      </Button>
+      <Button variant="default" size="xs" disabled={!nextCursor} onClick={() => setPages(next(pages, nextCursor ?? ""))}>
+        {t("common.next")}
+      </Button>
+    </Group>
+  );
+}
+
+function Workspaces() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [pages, setPages] = useState(firstPage);
+  const list = useQuery({
+    queryKey: ["admin", "workspaces", current(pages)],
+    queryFn: () => unwrap(api.GET("/api/v1/admin/workspaces", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
+    placeholderData: keepPreviousData,
+  });
+  const setPlan = useMutation({
+    mutationFn: ({ id, plan }: { id: number; plan: Schemas["Workspace"]["plan"] }) =>
+      unwrap(api.PATCH("/api/v1/admin/workspaces/{workspace}", { params: { path: { workspace: id } }, body: { plan } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["admin", "workspaces"] }),
+  });
+  if (list.isPending) return <Loading />;
+  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  return (
+    <Stack>
+      <FormError error={setPlan.error} />
+      <div className="table-wrap">
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>ID</Table.Th>
+              <Table.Th>{t("workspace.name")}</Table.Th>
+              <Table.Th>{t("nav.plan")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.workspaces.map((w) => (
+              <Table.Tr key={w.id}>
+                <Table.Td>{w.id}</Table.Td>
+                <Table.Td className="break">{w.name}</Table.Td>
+                <Table.Td>
+                  <NativeSelect
+                    size="xs"
+                    aria-label={t("admin.planOf", { name: w.name })}
+                    value={w.plan}
+                    onChange={(e) => setPlan.mutate({ id: w.id, plan: e.currentTarget.value as Schemas["Workspace"]["plan"] })}
+                    data={(["free", "trial", "personal", "enterprise"] as const).map((p) => ({ value: p, label: t(`plan.names.${p}`) }))}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
+    </Stack>
+  );
+}
+
+function Users() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [pages, setPages] = useState(firstPage);
+  const list = useQuery({
+    queryKey: ["admin", "users", current(pages)],
+    queryFn: () => unwrap(api.GET("/api/v1/admin/users", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
+    placeholderData: keepPreviousData,
+  });
+  const setRole = useMutation({
+    mutationFn: ({ id, role }: { id: number; role: Schemas["User"]["system_role"] }) =>
+      unwrap(api.PATCH("/api/v1/admin/users/{user}", { params: { path: { user: id } }, body: { system_role: role } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["admin", "users"] }),
+  });
+  if (list.isPending) return <Loading />;
+  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  return (
+    <Stack>
+      <FormError error={setRole.error} />
+      <div className="table-wrap">
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t("members.email")}</Table.Th>
+              <Table.Th>{t("admin.verified")}</Table.Th>
+              <Table.Th>{t("admin.role")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.users.map((u) => (
+              <Table.Tr key={u.id}>
+                <Table.Td className="break">{u.email}</Table.Td>
+                <Table.Td>{u.email_verified ? <Badge color="green" variant="light">✓</Badge> : <Text size="sm" c="dimmed">–</Text>}</Table.Td>
+                <Table.Td>
+                  <NativeSelect
+                    size="xs"
+                    aria-label={t("admin.roleOf", { email: u.email })}
+                    value={u.system_role}
+                    onChange={(e) => setRole.mutate({ id: u.id, role: e.currentTarget.value as Schemas["User"]["system_role"] })}
+                    data={(["user", "moderator", "operator"] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
+    </Stack>
+  );
+}
+
+function Audit() {
+  const { t } = useTranslation();
+  const [pages, setPages] = useState(firstPage);
+  const list = useQuery({
+    queryKey: ["admin", "audit", current(pages)],
+    queryFn: () => unwrap(api.GET("/api/v1/admin/audit", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
+    placeholderData: keepPreviousData,
+  });
+  if (list.isPending) return <Loading />;
+  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  return (
+    <Stack>
+      <div className="table-wrap">
+        <Table data-testid="audit">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t("detail.when")}</Table.Th>
+              <Table.Th>{t("admin.link")}</Table.Th>
+              <Table.Th>{t("admin.action")}</Table.Th>
+              <Table.Th>{t("admin.by")}</Table.Th>
+              <Table.Th>{t("admin.note")}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.items.map((d) => (
+              <Table.Tr key={d.id}>
+                <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
+                <Table.Td>{d.link_id}</Table.Td>
+                <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
+                <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>
+                <Table.Td className="break">{d.note}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
+    </Stack>
+  );
+}

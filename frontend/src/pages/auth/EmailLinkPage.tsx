@@ -1,0 +1,59 @@
+// The pages that links mailed by the service open: /app/verify?token=… confirms the address,
+// /app/reset-password?token=… sets a new password (every session of the account ends).
+import { Anchor, Button, Card, PasswordInput, Stack, Text, Title } from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useSearchParams } from "react-router";
+import { api, unwrap } from "../../api/client";
+import { FormError, Loading } from "../../components/states";
+import { checkAccountPassword } from "../../lib/validate";
+
+export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const verify = useMutation({ mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })) });
+  const reset = useMutation({
+    mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),
+  });
+  const [password, setPassword] = useState("");
+  const [problem, setProblem] = useState<string>();
+  const { mutate: verifyNow } = verify;
+  useEffect(() => {
+    if (kind === "verify" && token) verifyNow();
+  }, [kind, token, verifyNow]);
+
+  const onReset = (e: FormEvent) => {
+    e.preventDefault();
+    const p = checkAccountPassword(password);
+    setProblem(p ? t(`validation.${p.key}`, p.values) : undefined);
+    if (!p) reset.mutate(password);
+  };
+  return (
+    <div className="auth">
+      <Card withBorder padding="lg" className="auth-card">
+        <Stack>
+          <Title order={2}>{kind === "verify" ? t("auth.verifyTitle") : t("auth.resetTitle")}</Title>
+          {!token && <Text>{t("auth.noToken")}</Text>}
+          {kind === "verify" && token && (verify.isPending ? <Loading /> : verify.isSuccess ? <Text>{t("auth.verified")}</Text> : <FormError error={verify.error} />)}
+          {kind === "reset" && token && !reset.isSuccess && (
+            <form onSubmit={onReset} noValidate>
+              <Stack>
+                <PasswordInput label={t("auth.newPassword")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={problem} />
+                <FormError error={reset.error} />
+                <Button type="submit" loading={reset.isPending}>
+                  {t("auth.setPassword")}
+                </Button>
+              </Stack>
+            </form>
+          )}
+          {reset.isSuccess && <Text>{t("auth.passwordChanged")}</Text>}
+          <Anchor component={Link} to="/login">
+            {t("auth.login")}
+          </Anchor>
+        </Stack>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+// The workspace's dashboard: today, the past 14 days, and the top links (plan feature).
+import { Anchor, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { api, unwrap } from "../../api/client";
+import { DaysChart } from "../../components/DaysChart";
+import { Figure } from "../../components/Figure";
+import { UpgradeHint, usePlan } from "../../components/plan";
+import { Empty, ErrorState, Loading } from "../../components/states";
+import { timeZone } from "../../lib/format";
+import { useWorkspaceId } from "../../session";
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const ws = useWorkspaceId();
+  const plan = usePlan();
+  const allowed = plan.data?.features.dashboard === true;
+  const stats = useQuery({
+    queryKey: [ws, "dashboard"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/stats", { params: { path: { workspace: ws }, query: { tz: timeZone() } } })),
+    enabled: allowed,
+    refetchInterval: 10_000,
+  });
+  if (plan.isPending) return <Loading />;
+  if (plan.isError) return <ErrorState error={plan.error} retry={() => void plan.refetch()} />;
+  return (
+    <Stack>
+      <Title order={2}>{t("dashboard.title")}</Title>
+      {!allowed ? (
+        <UpgradeHint feature="dashboard" />
+      ) : stats.isPending ? (
+        <Loading />
+      ) : stats.isError ? (
+        <ErrorState error={stats.error} retry={() => void stats.refetch()} />
+      ) : (
+        <>
+          <Group className="figures">
+            <Figure label={t("dashboard.linksToday")} value={stats.data.today.links} />
+            <Figure label={t("dashboard.visitsToday")} value={stats.data.today.visits} testId="visits-today" />
+          </Group>
+          <DaysChart days={stats.data.days} />
+          <Card withBorder>
+            <Text fw={600} mb="xs">
+              {t("dashboard.top")}
+            </Text>
+            {stats.data.top_links.length === 0 ? (
+              <Empty title={t("stats.none")} />
+            ) : (
+              <Table>
+                <Table.Tbody>
+                  {stats.data.top_links.map((l) => (
+                    <Table.Tr key={l.id}>
+                      <Table.Td>
+                        <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono">
+                          {l.short_url.replace(/^https?:\/\//, "")}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td ta="right">{l.visits.toLocaleString()}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}

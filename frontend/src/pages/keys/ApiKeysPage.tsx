@@ -1,0 +1,121 @@
+// Workspace API keys: created with scopes, shown once, revocable.
+import { Alert, Button, Card, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { api, unwrap } from "../../api/client";
+import { CopyShort } from "../../components/CopyShort";
+import { useCanManage } from "../../components/plan";
+import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { useWorkspaceId } from "../../session";
+
+const scopes = ["links:read", "links:write", "stats:read"] as const;
+type Scope = (typeof scopes)[number];
+
+export default function ApiKeysPage() {
+  const { t } = useTranslation();
+  const ws = useWorkspaceId();
+  const client = useQueryClient();
+  const canManage = useCanManage();
+  const [name, setName] = useState("");
+  const [chosen, setChosen] = useState<Scope[]>(["links:read", "links:write", "stats:read"]);
+  const [problem, setProblem] = useState<string>();
+  const keys = useQuery({
+    queryKey: [ws, "api-keys"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/api-keys", { params: { path: { workspace: ws } } })),
+    enabled: canManage,
+  });
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/api-keys", { params: { path: { workspace: ws } }, body: { name: name.trim(), scopes: chosen } })),
+    onSuccess: () => {
+      setName("");
+      void client.invalidateQueries({ queryKey: [ws, "api-keys"] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/api-keys/{id}", { params: { path: { workspace: ws, id } } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: [ws, "api-keys"] }),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p = !name.trim() || name.trim().length > 100 ? t("validation.keyName") : chosen.length === 0 ? t("validation.scopes") : undefined;
+    setProblem(p);
+    if (!p) create.mutate();
+  };
+  if (!canManage) return <Alert>{t("keys.needManage")}</Alert>;
+  return (
+    <Stack maw={900}>
+      <Title order={2}>{t("keys.title")}</Title>
+      <Card withBorder>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <TextInput label={t("keys.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} data-testid="key-name" />
+            <Group>
+              {scopes.map((s) => (
+                <Checkbox
+                  key={s}
+                  label={s}
+                  checked={chosen.includes(s)}
+                  onChange={(e) => {
+                    const on = e.currentTarget.checked;
+                    setChosen((c) => (on ? [...c, s] : c.filter((x) => x !== s)));
+                  }}
+                />
+              ))}
+            </Group>
+            <FormError error={create.error} />
+            <Button type="submit" w="fit-content" loading={create.isPending} data-testid="create-key">
+              {t("keys.create")}
+            </Button>
+          </Stack>
+        </form>
+      </Card>
+      {create.data && (
+        <Alert color="teal" title={t("keys.shownOnce")} data-testid="new-key">
+          <Group gap="xs" wrap="nowrap">
+            <Code className="break">{create.data.key}</Code>
+            <CopyShort url={create.data.key} />
+          </Group>
+        </Alert>
+      )}
+      <FormError error={revoke.error} />
+      {keys.isPending ? (
+        <Loading />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
+      ) : keys.data.api_keys.length === 0 ? (
+        <Empty title={t("keys.empty")} />
+      ) : (
+        <div className="table-wrap">
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t("keys.name")}</Table.Th>
+                <Table.Th>{t("keys.scopes")}</Table.Th>
+                <Table.Th>{t("keys.lastUsed")}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.api_keys.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>
+                    <Text size="sm">{k.name}</Text>
+                    <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
+                  </Table.Td>
+                  <Table.Td>{k.scopes.join(", ")}</Table.Td>
+                  <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
+                      {t("keys.revoke")}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </div>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,25 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// The app is served by the Go binary under /app (frontend/embed.go); the build goes to dist/,
+// which frontend/embed.go embeds. dist/ is cleaned by scripts/clean-dist.mjs, not here, so that
+// its tracked placeholder stays.
+export default defineConfig({
+  base: "/app/",
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: false,
+    assetsDir: "assets",
+    chunkSizeWarningLimit: 700,
+    // Read by scripts/first-page-size.mjs, which removes it.
+    manifest: true,
+  },
+  server: {
+    proxy: { "/api": "http://localhost:8080" },
+  },
+  test: {
+    include: ["src/**/*.test.ts", "src/**/*.test.tsx", "scripts/**/*.test.mjs"],
+    environment: "node",
+  },
+});
