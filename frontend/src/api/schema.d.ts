@@ -62,6 +62,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List CSV imports, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`).
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import links from a CSV file, as a job
+         * @description Needs the `links:write` permission (API keys: the `links:write` scope) and the plan's `batch` feature (403 `plan_required` without it). The file is sent as the `multipart/form-data` field `file`, or as the body with `Content-Type: text/csv`; it is read as it arrives and stored before the answer, so the job runs on any node and survives restarts. Columns, named by a header row: `url` (required), `alias`, `domain`, `title`, `expires_at` (RFC 3339, or `2030-01-31` / `2030-01-31 12:00:00` read as UTC), `password`. Bitly's export and API names (`long_url`, `Long URL`, `title`; `link`, `tags` and the rest are ignored) and Shlink's (`longUrl`, `shortCode` as the alias, `domain`, `title`, `validUntil`) are recognised, as is our links export; a file whose first cell is an http(s) URL has no header and one URL per row in its first column. The delimiter is comma, semicolon or tab (the first line's), a UTF-8 byte-order mark is skipped, and rows with nothing in them are skipped. Each row is checked like a row of `links/batch` (plan features, the month's quota) and fails on its own. A file without rows or without a url column answers 400; a file larger than `IMPORT_MAX_BYTES` or with more than `IMPORT_MAX_ROWS` rows (100,000) answers 413.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's state and progress
+         * @description Needs the `links:read` permission. `rows` is the file's data rows; `done` counts the rows with a result so far (read it for progress), `failed` those of them that failed, `created` the links made. `state` is `queued`, `running`, `done` (every row has its result) or `failed` (the job could not go on: `error` says why).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/imports/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One line per row of a finished import, as CSV
+         * @description Needs the `links:read` permission. Streamed in row order with a header row: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `short_url` (the link made) or `error_code` and `error` (why the row failed). Answers 409 while the import is `queued` or `running`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         */
+        get: operations["importResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/links/lookup": {
         parameters: {
             query?: never;
@@ -954,6 +1018,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom domains of a workspace
+         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope). Removed domains are not listed.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add a custom domain
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Needs the plan feature `custom_domains`, within the plan's `custom_domains` limit (403 `plan_required` / `quota_exceeded`). The host name is validated (IDN to punycode; no IP address, port or path; not this service's own hosts; a public suffix plus one label at least) and the domain is pending until a TXT record `_shortlink-verify.<hostname>` holds `verification.value`: see `POST …/domains/{id}/verify`; pending domains are also checked in the background every `DOMAIN_CHECK_INTERVAL`. Point the name at the service (CNAME or A/AAAA records to its proxy) for its links to answer there.
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A custom domain
+         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope).
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom domain
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Its links stay in the workspace (their answers say `domain_removed: true` and have an empty `short_url`) and stop answering on every node within a second; the host name is free for any workspace to add again, and the old links never answer on it again.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Set a domain's root URL
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). `root_url` is where the domain's root (`/`) sends visitors (302); `null` removes it, and the root then answers 404. It is validated as link targets are, and may not point at the domain itself.
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain's TXT record now
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Looks up the TXT record `_shortlink-verify.<hostname>` (through `DNS_RESOLVER`, or the system's resolver) and answers the domain: `verified` is true once the record holds `verification.value`. A record that is missing or wrong is no error: the domain stays pending and `verification.problem` says what was found. No body.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1229,7 +1365,7 @@ export interface components {
             id: number;
             /** Format: int64 */
             workspace_id: number;
-            /** @description Host of the short URL. */
+            /** @description Host of the short URL: the service's short domain, or the custom domain the link was made on. */
             domain: string;
             /** @description Generated code or custom alias. */
             code: string;
@@ -1280,13 +1416,15 @@ export interface components {
             moderation: components["schemas"]["LinkModeration"];
             /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
             appeal?: components["schemas"]["Appeal"] | null;
+            /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
+            domain_removed?: boolean;
         };
         LinkInput: {
             /** @description http or https URL; no credentials; not this service's own short domain. */
             url: string;
             /** @description Custom code instead of a generated one. */
             alias?: string;
-            /** @description Short domain; default the service's own. */
+            /** @description Host of the link: the service's short domain (the default) or a verified custom domain of the workspace (`GET …/domains`); any other host is 400 `invalid`. */
             domain?: string;
             title?: string;
             /**
@@ -1752,6 +1890,86 @@ export interface components {
             /** @description Empty on the last page. */
             next_cursor: string;
         };
+        Import: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            /** @description The uploaded file's name, when the upload gave one. */
+            filename: string;
+            /**
+             * @description What the header was read as: our columns, Bitly's, Shlink's, or none (one URL per row).
+             * @enum {string}
+             */
+            format: "shortlink" | "bitly" | "shlink" | "plain";
+            /** Format: int64 */
+            bytes: number;
+            /** @description Data rows in the file. */
+            rows: number;
+            /** @description Rows with a result so far, failed ones included. */
+            done: number;
+            /** @description Rows that failed. */
+            failed: number;
+            /** @description Links made. */
+            created: number;
+            /** @description Why a failed import failed. */
+            error?: string;
+            /** @description Path of the results file. */
+            results_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        ImportPage: {
+            imports: components["schemas"]["Import"][];
+            next_cursor: string;
+        };
+        /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
+        Domain: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            /** @description In ASCII (IDN as punycode), lower case. */
+            hostname: string;
+            verified: boolean;
+            /** Format: date-time */
+            verified_at: string | null;
+            /** @description Where the domain's root sends visitors; null answers 404. */
+            root_url: string | null;
+            verification: components["schemas"]["DomainVerification"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The DNS record that proves the domain. */
+        DomainVerification: {
+            /** @enum {string} */
+            type: "TXT";
+            /** @description `_shortlink-verify.<hostname>` */
+            name: string;
+            /** @description The token the record must hold. */
+            value: string;
+            /**
+             * Format: date-time
+             * @description The last look at the record.
+             */
+            checked_at: string | null;
+            /** @description Why the last look did not verify the domain; absent once verified. */
+            problem?: string;
+        };
+        DomainList: {
+            domains: components["schemas"]["Domain"][];
+        };
+        DomainRequest: {
+            /** @description Such as `go.example.com` or `bücher.example.de`. */
+            hostname: string;
+        };
+        DomainPatch: {
+            root_url?: string | null;
+        };
     };
     responses: {
         /** @description Invalid input (code `invalid`). */
@@ -2030,6 +2248,167 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The CSV file.
+                     */
+                    file: string;
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The import is stored and queued; follow it at `Location`. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The import's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than `IMPORT_MAX_BYTES` or has more than `IMPORT_MAX_ROWS` rows (code `too_large`). */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Import ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Import ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -4073,6 +4452,245 @@ export interface operations {
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's domains, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending domain and the record that proves it. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description An invalid host name (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace has this host name already, or another workspace has it verified (code `conflict`): a host name belongs to one workspace at a time. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainPatch"];
+            };
+        };
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, verified or still pending. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another workspace verified this host name first (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
