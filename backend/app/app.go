@@ -518,32 +518,30 @@ func (a *App) reloadDomains() {
 // DOMAIN_CHECK_INTERVAL. Every node does, without a leader: each round claims the domains it
 // looks at (domain.Service.CheckPending).
 func (a *App) checkDomains(ctx context.Context) {
-	t := time.NewTicker(a.cfg.DomainCheckInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, a.cfg.DomainCheckInterval, func() {
 		if n, err := a.domains.CheckPending(ctx); err != nil && ctx.Err() == nil {
 			a.log.Warn("check pending domains", "err", err)
 		} else if n > 0 {
 			a.log.Info("pending domains verified", "domains", n)
 		}
-	}
+	})
 }
 
 // pollIssued catches up on ID blocks and reservations even if bus messages were lost.
 func (a *App) pollIssued(ctx context.Context) {
-	t := time.NewTicker(5 * time.Second)
+	every(ctx, 5*time.Second, func() { a.refreshIssued(ctx) })
+}
+
+// every runs fn each interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func()) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			a.refreshIssued(ctx)
+			fn()
 		}
 	}
 }
@@ -601,32 +599,28 @@ func (a *App) startSync(ctx context.Context) {
 // moved) and the set of deleted workspaces to this node's caches every second
 // (cachesync.Interval).
 func (a *App) syncCaches(ctx context.Context) {
-	t := time.NewTicker(cachesync.Interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if !a.syncStarted {
-			a.startSync(ctx)
-			continue
-		}
-		if err := a.sync.Round(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("cache sync: apply link changes", "err", err)
-		}
-		if err := a.reservations.Round(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("cache sync: read reservations", "err", err)
-		}
-		if err := a.domainTable.Refresh(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("cache sync: read custom domains", "err", err)
-		}
-		if gone, err := a.accounts.DeletedWorkspaces(ctx); err == nil {
-			a.resolver.SetGoneWorkspaces(gone)
-		} else if ctx.Err() == nil {
-			a.log.Warn("cache sync: read deleted workspaces", "err", err)
-		}
+	every(ctx, cachesync.Interval, func() { a.syncRound(ctx) })
+}
+
+// syncRound is one round of syncCaches.
+func (a *App) syncRound(ctx context.Context) {
+	if !a.syncStarted {
+		a.startSync(ctx)
+		return
+	}
+	if err := a.sync.Round(ctx); err != nil && ctx.Err() == nil {
+		a.log.Warn("cache sync: apply link changes", "err", err)
+	}
+	if err := a.reservations.Round(ctx); err != nil && ctx.Err() == nil {
+		a.log.Warn("cache sync: read reservations", "err", err)
+	}
+	if err := a.domainTable.Refresh(ctx); err != nil && ctx.Err() == nil {
+		a.log.Warn("cache sync: read custom domains", "err", err)
+	}
+	if gone, err := a.accounts.DeletedWorkspaces(ctx); err == nil {
+		a.resolver.SetGoneWorkspaces(gone)
+	} else if ctx.Err() == nil {
+		a.log.Warn("cache sync: read deleted workspaces", "err", err)
 	}
 }
 
