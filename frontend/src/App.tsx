@@ -22,6 +22,8 @@ const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage"));
 const BulkPage = lazy(() => import("./pages/bulk/BulkPage"));
 const MembersPage = lazy(() => import("./pages/members/MembersPage"));
 const AdminPage = lazy(() => import("./pages/admin/AdminPage"));
+const DomainsPage = lazy(() => import("./pages/domains/DomainsPage"));
+const InvitationsPage = lazy(() => import("./pages/invitations/InvitationsPage"));
 const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
 
 const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
@@ -60,6 +62,9 @@ export function App() {
               <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
               <Route path="/bulk" element={<Page><BulkPage /></Page>} />
               <Route path="/members" element={<Page><MembersPage /></Page>} />
+              <Route path="/domains" element={<Page><DomainsPage /></Page>} />
+              <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
+              <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>

@@ -22,6 +22,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/dashboard", t("nav.dashboard")],
     ["/bulk", t("nav.bulk")],
     ["/members", t("nav.members")],
+    ["/domains", t("nav.domains")],
     ["/keys", t("nav.keys")],
     ["/plan", t("nav.plan")],
   ];
@@ -103,6 +104,9 @@ export function Layout() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{t(`roles.${user.system_role}`)}</Menu.Label>
+              <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
+                {t("nav.invitations")}
+              </Menu.Item>
               <Menu.Item onClick={() => logout.mutate()} data-testid="logout">
                 {t("nav.logout")}
               </Menu.Item>
