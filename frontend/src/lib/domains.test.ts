@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHostname, domainFilterHosts, domainState, verifiedHosts, type Domain } from "./domains";
+import { checkHostname, domainFilterHosts, domainState, shortLabel, verifiedHosts, type Domain } from "./domains";
 
 const domain = (hostname: string, verified: boolean, checked: string | null = null): Domain => ({
   id: hostname.length,
@@ -42,5 +42,10 @@ describe("domains", () => {
     expect(domainFilterHosts(["go.example.com"], ["go.example.com", "sho.rt", "sho.rt"], all)).toEqual(["sho.rt", "go.example.com"]);
     expect(domainFilterHosts(["go.example.com"], ["go.example.com"], all)).toEqual(["go.example.com"]);
     expect(domainFilterHosts([], [], undefined)).toEqual([]);
+  });
+
+  it("labels short URLs, removed domains too", () => {
+    expect(shortLabel({ short_url: "https://go.example.com/promo", domain: "go.example.com", code: "promo" })).toBe("go.example.com/promo");
+    expect(shortLabel({ short_url: "", domain: "old.example.com", code: "promo", domain_removed: true })).toBe("old.example.com/promo");
   });
 });

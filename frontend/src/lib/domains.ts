@@ -40,3 +40,12 @@ export function domainFilterHosts(verified: string[], linkHosts: string[], all: 
   const own = linkHosts.find((h) => h && !custom.has(h));
   return [...new Set([...(own ? [own] : []), ...verified])];
 }
+
+/**
+ * How a link's short URL reads in lists and titles: without the scheme; for a link whose
+ * custom domain was removed (no short_url), its old host and code.
+ */
+export function shortLabel(l: { short_url: string; domain: string; code: string; domain_removed?: boolean }): string {
+  if (l.domain_removed || !l.short_url) return `${l.domain}/${l.code}`;
+  return l.short_url.replace(/^https?:\/\//, "");
+}

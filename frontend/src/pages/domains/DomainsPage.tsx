@@ -1,27 +1,19 @@
 // The workspace's custom domains (§9): add a host name, prove it with the TXT record shown,
 // verify now, set where the root sends visitors, remove. Needs the plan's custom_domains.
 import { ActionIcon, Badge, Button, Card, CopyButton, Group, Stack, Text, TextInput, Title, Tooltip } from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { useDomains } from "../../components/useDomains";
 import { checkHostname, domainState, type Domain } from "../../lib/domains";
 import { checkURL } from "../../lib/validate";
 import { useWorkspaceId } from "../../session";
 
 const stateColor = { verified: "green", pending: "orange", unchecked: "gray" } as const;
-
-/** The workspace's domains, shared with the links list and the link form. */
-export function useDomains() {
-  const ws = useWorkspaceId();
-  return useQuery({
-    queryKey: [ws, "domains"],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/domains", { params: { path: { workspace: ws } } })),
-  });
-}
 
 export default function DomainsPage() {
   const { t } = useTranslation();
