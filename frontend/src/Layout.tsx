@@ -114,7 +114,8 @@ export function Layout() {
           </Menu>
         </Group>
       </header>
-      <Drawer opened={menuOpen} onClose={menu.close} title="Shortlink" size="xs">
+      {/* lockScroll off: the scroll lock injects a <style> element, which the CSP refuses. */}
+      <Drawer opened={menuOpen} onClose={menu.close} title="Shortlink" size="xs" lockScroll={false}>
         <Stack gap="sm">
           {switcher}
           <LanguagePicker />
@@ -159,7 +160,7 @@ function NewWorkspaceModal({ opened, onClose, onCreated }: { opened: boolean; on
     if (!p) create.mutate(name.trim());
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t("workspace.new")}>
+    <Modal opened={opened} onClose={onClose} title={t("workspace.new")} lockScroll={false}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} data-autofocus data-testid="workspace-name" />
