@@ -235,3 +235,61 @@ func measureLinksPage(t *testing.T, b *browsertest.Browser, p playwright.Page, h
 	t.Logf("links page interactive, cold cache: %s", summary(cold))
 	t.Logf("links page interactive, warm cache: %s", summary(warm))
 }
+
+// An invited person opens the invitations page of the app before having an account: the app
+// sends them through sign-up and back; once their address is verified they accept, and land
+// in the workspace that invited them.
+func TestWebAppAcceptInvitation(t *testing.T) {
+	s := newDeployment(t).start(t)
+	owner := s.signup("inviter@example.com")
+	if r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token,
+		map[string]any{"email": "Invitee@example.com", "role": "member"}); r.Status != http.StatusCreated {
+		t.Fatalf("invite: %d %s", r.Status, r.Body)
+	}
+	b := browsertest.New(t, browsertest.Options{Hosts: map[string]string{shortHost: s.app.Addr()}})
+	p := b.Page()
+	if err := p.SetViewportSize(phone.Width, phone.Height); err != nil {
+		t.Fatal(err)
+	}
+	tab := browserTab{t, p}
+	app := "http://" + shortHost + "/app"
+
+	if _, err := p.Goto(app + "/invitations"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitForURL(app + "/login"); err != nil {
+		t.Fatalf("not signed in: %v", err)
+	}
+	if err := p.GetByRole("link", playwright.PageGetByRoleOptions{Name: "Sign up"}).Click(); err != nil {
+		t.Fatal(err)
+	}
+	tab.fill(`[data-testid="email"]`, "invitee@example.com")
+	tab.fill(`[data-testid="password"]`, "correct horse battery")
+	tab.click(`[data-testid="submit"]`)
+	if err := p.WaitForURL(app + "/invitations"); err != nil {
+		t.Fatalf("after sign-up: %v (at %s, error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
+	}
+	if err := expectLocator(p.GetByTestId("invitations-unverified")).ToBeVisible(); err != nil {
+		t.Fatal(err)
+	}
+	s.verify("invitee@example.com")
+	if _, err := p.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(p.GetByTestId("my-invitation")).ToHaveCount(1); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, p, "invitations-phone")
+	tab.click(`[data-testid="accept-invitation"]`)
+	if err := p.WaitForURL(app + "/links"); err != nil {
+		t.Fatalf("after accepting: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
+	}
+	// The workspace joined is the one shown (the switcher is in the menu at phone size).
+	tab.click(`.burger`)
+	if err := expectLocator(p.Locator(`.mantine-Drawer-body [data-testid="workspace-switcher"]`)).ToHaveValue(fmt.Sprint(owner.WorkspaceID)); err != nil {
+		t.Fatal(err)
+	}
+	if got := consoleErrors(b); len(got) != 0 {
+		t.Errorf("console errors: %q", got)
+	}
+}
