@@ -263,6 +263,9 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 	if err := p.GetByRole("link", playwright.PageGetByRoleOptions{Name: "Sign up"}).Click(); err != nil {
 		t.Fatal(err)
 	}
+	if err := expectLocator(p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: "Create your account"})).ToBeVisible(); err != nil {
+		t.Fatal(err)
+	}
 	tab.fill(`[data-testid="email"]`, "invitee@example.com")
 	tab.fill(`[data-testid="password"]`, "correct horse battery")
 	tab.click(`[data-testid="submit"]`)
