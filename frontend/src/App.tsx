@@ -1,5 +1,6 @@
-// The app's providers and routes. Every page is its own chunk, loaded when first opened, so
-// the first page loads little JavaScript.
+// The app's providers and routes. Every page is its own chunk, loaded when first opened (the
+// page a visit starts on is fetched while the session is checked), so the first page loads
+// little JavaScript.
 import { createTheme, MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, type ReactNode } from "react";
