@@ -207,6 +207,52 @@ func TestDedupeListLookup(t *testing.T) {
 	}
 }
 
+// TestLinksByDomain: the list filtered by domain, the service's own or a verified custom one,
+// by host name; any other host is refused.
+func TestLinksByDomain(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr)
+	tn := s.signup("bydomain@example.com")
+	s.setPlan(tn, "enterprise")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	d := s.addDomain(tn, "go.example.com")
+	ns.set(d.Verification.Name, d.Verification.Value)
+	if got := s.verifyDomain(tn, d.ID); !got.Verified {
+		t.Fatalf("not verified: %+v", got)
+	}
+	pending := s.addDomain(tn, "later.example.com")
+	own := s.createLink(tn, map[string]any{"url": "https://example.com/own"})
+	custom := s.createLink(tn, map[string]any{"url": "https://example.com/custom", "domain": "go.example.com"})
+
+	for _, c := range []struct {
+		query string
+		want  []int64
+	}{
+		{"", []int64{custom.ID, own.ID}},
+		{"?domain=", []int64{custom.ID, own.ID}},
+		{"?domain=" + shortHost, []int64{own.ID}},
+		{"?domain=GO.example.com", []int64{custom.ID}},
+		{"?domain=go.example.com&q=own", nil},
+		{"?domain=go.example.com&status=active", []int64{custom.ID}},
+	} {
+		var page struct{ Links []linkJSON }
+		r := s.do("GET", ws+"/links"+c.query, tn.Key, nil)
+		r.json(t, &page)
+		var ids []int64
+		for _, l := range page.Links {
+			ids = append(ids, l.ID)
+		}
+		if r.Status != http.StatusOK || fmt.Sprint(ids) != fmt.Sprint(c.want) {
+			t.Errorf("links%s: %d %v, want %v", c.query, r.Status, ids, c.want)
+		}
+	}
+	for _, h := range []string{"nope.example.net", pending.Hostname} {
+		if r := s.do("GET", ws+"/links?domain="+h, tn.Key, nil); r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
+			t.Errorf("domain=%s: %d %s", h, r.Status, r.Body)
+		}
+	}
+}
+
 // TestShutdownKeepsAcknowledgedCreates closes a server while creates are in flight: every
 // create that was answered 201 must be in PostgreSQL afterwards.
 func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {

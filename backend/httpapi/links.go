@@ -108,7 +108,9 @@ func (s *Server) listLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), link.Filter{Query: c.Query("q"), Status: c.Query("status"), Before: before, Limit: limit})
+	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), link.Filter{
+		Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"), Before: before, Limit: limit,
+	})
 	if err != nil {
 		s.fail(c, err)
 		return

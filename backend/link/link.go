@@ -92,8 +92,12 @@ type Patch struct {
 type Filter struct {
 	Query  string // matched against URL, code and title
 	Status string // active, disabled or banned; "" for any
-	Before int64  // cursor: only links with a smaller ID
-	Limit  int
+	// Domain is the host name of the links' domain, the service's own or a verified custom
+	// domain of the workspace; "" for any. The service resolves it into DomainID.
+	Domain   string
+	DomainID *int64 // only links on this domain; nil for any
+	Before   int64  // cursor: only links with a smaller ID
+	Limit    int
 }
 
 // Store keeps links; every method that reads or writes tenant data takes the workspace.

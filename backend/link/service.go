@@ -510,6 +510,14 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	default:
 		return nil, 0, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned")
 	}
+	f.DomainID = nil
+	if f.Domain != "" {
+		id, err := s.domainID(ctx, workspaceID, f.Domain)
+		if err != nil {
+			return nil, 0, err
+		}
+		f.DomainID = &id
+	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {
 		return nil, 0, err

@@ -180,6 +180,10 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		args = append(args, f.Status)
 		where = append(where, "l.status = $"+strconv.Itoa(len(args)))
 	}
+	if f.DomainID != nil {
+		args = append(args, *f.DomainID)
+		where = append(where, "l.domain_id = $"+strconv.Itoa(len(args)))
+	}
 	args = append(args, f.Limit+1)
 	rows, err := s.db.Pool.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE `+strings.Join(where, " AND ")+
 		` ORDER BY l.id DESC LIMIT $`+strconv.Itoa(len(args)), args...)

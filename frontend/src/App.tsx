@@ -1,28 +1,44 @@
-// The app's providers and routes. Every page is its own chunk, loaded when first opened, so
-// the first page loads little JavaScript.
+// The app's providers and routes. Every page is its own chunk, loaded when first opened (the
+// page a visit starts on is fetched while the session is checked), so the first page loads
+// little JavaScript.
 import { createTheme, MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, type ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { ApiError } from "./api/client";
 import { Layout } from "./Layout";
 import { ErrorState, Loading } from "./components/states";
+import { lazyPage, preloadFor } from "./lib/lazyPage";
 import { SessionProvider, useMe, useSessionExpiry } from "./session";
 
-const LoginPage = lazy(() => import("./pages/auth/LoginPage"));
-const SignupPage = lazy(() => import("./pages/auth/SignupPage"));
-const EmailLinkPage = lazy(() => import("./pages/auth/EmailLinkPage"));
-const LinksPage = lazy(() => import("./pages/links/LinksPage"));
-const LinkFormPage = lazy(() => import("./pages/links/LinkFormPage"));
-const LinkDetailPage = lazy(() => import("./pages/links/LinkDetailPage"));
-const PlanPage = lazy(() => import("./pages/plan/PlanPage"));
-const ApiKeysPage = lazy(() => import("./pages/keys/ApiKeysPage"));
-const ModerationPage = lazy(() => import("./pages/moderation/ModerationPage"));
-const DashboardPage = lazy(() => import("./pages/dashboard/DashboardPage"));
-const BulkPage = lazy(() => import("./pages/bulk/BulkPage"));
-const MembersPage = lazy(() => import("./pages/members/MembersPage"));
-const AdminPage = lazy(() => import("./pages/admin/AdminPage"));
-const NotFoundPage = lazy(() => import("./pages/NotFoundPage"));
+const LoginPage = lazyPage(() => import("./pages/auth/LoginPage"));
+const SignupPage = lazyPage(() => import("./pages/auth/SignupPage"));
+const EmailLinkPage = lazyPage(() => import("./pages/auth/EmailLinkPage"));
+const LinksPage = lazyPage(() => import("./pages/links/LinksPage"));
+const LinkFormPage = lazyPage(() => import("./pages/links/LinkFormPage"));
+const LinkDetailPage = lazyPage(() => import("./pages/links/LinkDetailPage"));
+const PlanPage = lazyPage(() => import("./pages/plan/PlanPage"));
+const ApiKeysPage = lazyPage(() => import("./pages/keys/ApiKeysPage"));
+const ModerationPage = lazyPage(() => import("./pages/moderation/ModerationPage"));
+const DashboardPage = lazyPage(() => import("./pages/dashboard/DashboardPage"));
+const BulkPage = lazyPage(() => import("./pages/bulk/BulkPage"));
+const MembersPage = lazyPage(() => import("./pages/members/MembersPage"));
+const AdminPage = lazyPage(() => import("./pages/admin/AdminPage"));
+const DomainsPage = lazyPage(() => import("./pages/domains/DomainsPage"));
+const InvitationsPage = lazyPage(() => import("./pages/invitations/InvitationsPage"));
+const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
+
+// The page a visit opens is fetched while the session is checked, not after.
+preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
+  [/^\/links\/(new|\d+\/edit)$/, LinkFormPage],
+  [/^\/links\/\d+$/, LinkDetailPage],
+  [/^\/(links\/?)?$/, LinksPage],
+  [/^\/login$/, LoginPage],
+  [/^\/signup$/, SignupPage],
+  [/^\/dashboard$/, DashboardPage],
+  [/^\/domains$/, DomainsPage],
+  [/^\/members$/, MembersPage],
+]);
 
 const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
 
@@ -60,6 +76,9 @@ export function App() {
               <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
               <Route path="/bulk" element={<Page><BulkPage /></Page>} />
               <Route path="/members" element={<Page><MembersPage /></Page>} />
+              <Route path="/domains" element={<Page><DomainsPage /></Page>} />
+              <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
+              <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>

@@ -22,6 +22,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/dashboard", t("nav.dashboard")],
     ["/bulk", t("nav.bulk")],
     ["/members", t("nav.members")],
+    ["/domains", t("nav.domains")],
     ["/keys", t("nav.keys")],
     ["/plan", t("nav.plan")],
   ];
@@ -103,6 +104,9 @@ export function Layout() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{t(`roles.${user.system_role}`)}</Menu.Label>
+              <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
+                {t("nav.invitations")}
+              </Menu.Item>
               <Menu.Item onClick={() => logout.mutate()} data-testid="logout">
                 {t("nav.logout")}
               </Menu.Item>
@@ -110,7 +114,8 @@ export function Layout() {
           </Menu>
         </Group>
       </header>
-      <Drawer opened={menuOpen} onClose={menu.close} title="Shortlink" size="xs">
+      {/* lockScroll off: the scroll lock injects a <style> element, which the CSP refuses. */}
+      <Drawer opened={menuOpen} onClose={menu.close} title="Shortlink" size="xs" lockScroll={false}>
         <Stack gap="sm">
           {switcher}
           <LanguagePicker />
@@ -155,7 +160,7 @@ function NewWorkspaceModal({ opened, onClose, onCreated }: { opened: boolean; on
     if (!p) create.mutate(name.trim());
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={t("workspace.new")}>
+    <Modal opened={opened} onClose={onClose} title={t("workspace.new")} lockScroll={false}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} data-autofocus data-testid="workspace-name" />

@@ -2131,6 +2131,8 @@ export interface operations {
                 q?: string;
                 /** @description Only links in this status. */
                 status?: "active" | "disabled" | "banned";
+                /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
+                domain?: string;
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page. */

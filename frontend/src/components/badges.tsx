@@ -23,3 +23,14 @@ export function ModerationBadge({ link }: { link: Link }) {
     </Badge>
   );
 }
+
+/** A link made on a custom domain since removed: it answers nowhere. */
+export function DomainRemovedBadge({ link }: { link: Link }) {
+  const { t } = useTranslation();
+  if (!link.domain_removed) return null;
+  return (
+    <Badge color="orange" variant="outline" title={t("links.domainRemovedHelp", { domain: link.domain })} data-testid="domain-removed-badge">
+      {t("links.domainRemoved")}
+    </Badge>
+  );
+}

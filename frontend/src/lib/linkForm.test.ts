@@ -68,6 +68,11 @@ describe("createBody", () => {
       variants: [{ url: "https://example.com/x", weight: 70 }, { url: "https://example.com/y", weight: 30 }],
     });
   });
+
+  it("names a custom domain when one is picked, none for the default", () => {
+    expect(createBody(form({ domain: "go.example.com" }))).toEqual({ url: "https://example.com/a", domain: "go.example.com" });
+    expect(createBody(form({}))).not.toHaveProperty("domain");
+  });
 });
 
 describe("patchBody", () => {

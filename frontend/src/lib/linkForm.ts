@@ -17,6 +17,8 @@ export interface FormFieldState {
 
 export interface LinkFormState {
   url: string;
+  /** Host of the short URL on create: a verified custom domain, or "" for the default. */
+  domain: string;
   alias: string;
   title: string;
   redirectStatus: "301" | "302" | "307";
@@ -73,6 +75,7 @@ export function plansWith(feature: Feature): PlanStatus["plan"][] {
 export function emptyLinkForm(): LinkFormState {
   return {
     url: "",
+    domain: "",
     alias: "",
     title: "",
     redirectStatus: "302",
@@ -106,6 +109,7 @@ export function fromLink(l: Link): LinkFormState {
   const geo = l.geo;
   return {
     url: l.url,
+    domain: l.domain,
     alias: l.is_alias ? l.code : "",
     title: l.title,
     redirectStatus: String(l.redirect_status) as LinkFormState["redirectStatus"],
@@ -255,6 +259,7 @@ export function validateLinkForm(s: LinkFormState, editing: boolean): LinkFormEr
 export function createBody(s: LinkFormState): LinkInput {
   const r = rulesOf(s);
   const body: LinkInput = { url: s.url.trim() };
+  if (s.domain) body.domain = s.domain;
   if (s.alias.trim()) body.alias = s.alias.trim();
   if (s.title.trim()) body.title = s.title.trim();
   if (s.redirectStatus !== "302") body.redirect_status = Number(s.redirectStatus) as 301 | 307;

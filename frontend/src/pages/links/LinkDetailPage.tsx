@@ -7,7 +7,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 import { api, unwrap, type Link, type LinkStats } from "../../api/client";
-import { ModerationBadge, StatusBadge } from "../../components/badges";
+import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
+import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
 import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
@@ -40,9 +41,9 @@ export default function LinkDetailPage() {
         <Stack gap={4} className="minw0">
           <Group gap="xs">
             <Title order={2} className="mono break" data-testid="detail-short-url">
-              {l.short_url.replace(/^https?:\/\//, "")}
+              {shortLabel(l)}
             </Title>
-            <CopyShort url={l.short_url} />
+            {l.short_url && <CopyShort url={l.short_url} />}
           </Group>
           {l.title && <Text fw={500}>{l.title}</Text>}
           <Anchor href={l.url} target="_blank" rel="noreferrer noopener" size="sm" className="break">
@@ -51,6 +52,7 @@ export default function LinkDetailPage() {
           <Group gap={6}>
             <StatusBadge link={l} />
             <ModerationBadge link={l} />
+            <DomainRemovedBadge link={l} />
             {l.has_password && <Badge variant="outline">{t("detail.password")}</Badge>}
             {l.variants && <Badge variant="outline">{t("detail.variants", { count: l.variants.length })}</Badge>}
             {l.max_visits != null && <Badge variant="outline">{t("detail.maxVisits", { count: l.max_visits })}</Badge>}

@@ -11,6 +11,8 @@ import { useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link, type PlanStatus } from "../../api/client";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
+import { useDomains } from "../../components/useDomains";
+import { verifiedHosts } from "../../lib/domains";
 import {
   createBody, emptyLinkForm, fromLink, patchBody, ruleFeature, validateLinkForm, type Feature, type GatedRule, type LinkFormErrors, type LinkFormState,
 } from "../../lib/linkForm";
@@ -73,6 +75,8 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
 
   const gated = (rule: GatedRule, children: ReactNode) => (allowed(rule) ? children : <UpgradeHint feature={ruleFeature[rule]} />);
   const urlLocked = editing && !has("realtime_edit");
+  const domains = useDomains(!editing && has("custom_domains"));
+  const hosts = verifiedHosts(domains.data?.domains);
 
   return (
     <form onSubmit={submit} noValidate data-testid="link-form">
@@ -92,6 +96,22 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
               data-testid="link-url"
             />
             {urlLocked && <UpgradeHint feature="realtime_edit" />}
+            {!editing && hosts.length > 0 && (
+              <NativeSelect
+                label={t("linkForm.domain")}
+                description={t("linkForm.domainHelp")}
+                value={s.domain}
+                onChange={(e) => set({ domain: e.currentTarget.value })}
+                data={[{ value: "", label: t("linkForm.defaultDomain") }, ...hosts.map((h) => ({ value: h, label: h }))]}
+                error={err("domain")}
+                data-testid="link-domain"
+              />
+            )}
+            {editing && original?.domain_removed && (
+              <Alert color="orange" variant="light" data-testid="domain-removed">
+                {t("links.domainRemovedHelp", { domain: original.domain })}
+              </Alert>
+            )}
             <Group grow className="stack-phone">
               <TextInput
                 label={t("linkForm.alias")}

@@ -1,4 +1,4 @@
-// The workspace's links: search, a status filter, cursor pages, one-click copy of short URLs,
+// The workspace's links: search, status and domain filters, cursor pages, one-click copy of short URLs,
 // and bulk actions on the selected links.
 import { Anchor, Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
@@ -8,9 +8,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
-import { ModerationBadge, StatusBadge } from "../../components/badges";
+import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { useDomains } from "../../components/useDomains";
+import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 
@@ -23,15 +25,17 @@ export default function LinksPage() {
   const [q, setQ] = useState("");
   const [search] = useDebouncedValue(q.trim(), 300);
   const [status, setStatus] = useState<StatusFilter>("");
+  const [domain, setDomain] = useState("");
+  const domains = useDomains();
   const [pages, setPages] = useState(firstPage);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const cursor = current(pages);
   const links = useQuery({
-    queryKey: [ws, "links", { search, status, cursor }],
+    queryKey: [ws, "links", { search, status, domain, cursor }],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/workspaces/{workspace}/links", {
-          params: { path: { workspace: ws }, query: { q: search || undefined, status: status || undefined, cursor: cursor || undefined, limit: 25 } },
+          params: { path: { workspace: ws }, query: { q: search || undefined, status: status || undefined, domain: domain || undefined, cursor: cursor || undefined, limit: 25 } },
         }),
       ),
     placeholderData: keepPreviousData,
@@ -69,6 +73,12 @@ export default function LinksPage() {
       else n.add(id);
       return n;
     });
+  // The filter offers the domains links may be on now: the service's own and the verified ones.
+  const verified = verifiedHosts(domains.data?.domains);
+  const [ownHost, setOwnHost] = useState("");
+  const seenOwn = domainFilterHosts([], rows.filter((l) => !l.domain_removed).map((l) => l.domain), domains.data?.domains)[0];
+  if (seenOwn && seenOwn !== ownHost) setOwnHost(seenOwn);
+  const filterHosts = domainFilterHosts(verified, ownHost ? [ownHost] : [], domains.data?.domains);
   const date = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium" });
 
   return (
@@ -107,6 +117,18 @@ export default function LinksPage() {
           ]}
           data-testid="links-status"
         />
+        {verified.length > 0 && (
+          <NativeSelect
+            aria-label={t("links.domainFilter")}
+            value={domain}
+            onChange={(e) => {
+              setDomain(e.currentTarget.value);
+              reset();
+            }}
+            data={[{ value: "", label: t("links.anyDomain") }, ...filterHosts.map((h) => ({ value: h, label: h }))]}
+            data-testid="links-domain"
+          />
+        )}
       </Group>
       {selected.size > 0 && (
         <Group gap="xs" className="bulkbar" data-testid="bulk-bar">
@@ -136,8 +158,8 @@ export default function LinksPage() {
       ) : links.isError ? (
         <ErrorState error={links.error} retry={() => void links.refetch()} />
       ) : rows.length === 0 ? (
-        <Empty title={search || status ? t("links.noMatch") : t("links.empty")}>
-          {!search && !status && (
+        <Empty title={search || status || domain ? t("links.noMatch") : t("links.empty")}>
+          {!search && !status && !domain && (
             <Button component={RouterLink} to="/links/new" variant="light">
               {t("links.createFirst")}
             </Button>
@@ -171,9 +193,9 @@ export default function LinksPage() {
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
                       <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono" data-testid="link-short">
-                        {l.short_url.replace(/^https?:\/\//, "")}
+                        {shortLabel(l)}
                       </Anchor>
-                      <CopyShort url={l.short_url} />
+                      {l.short_url && <CopyShort url={l.short_url} />}
                     </Group>
                   </Table.Td>
                   <Table.Td className="url-cell">
@@ -186,6 +208,7 @@ export default function LinksPage() {
                     <Group gap={4}>
                       <StatusBadge link={l} />
                       <ModerationBadge link={l} />
+                      <DomainRemovedBadge link={l} />
                     </Group>
                   </Table.Td>
                   <Table.Td className="desktop-cell">
