@@ -414,6 +414,9 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e)
 	}
+	if err == nil {
+		s.mailInvitation(inv)
+	}
 	return inv, err
 }
 

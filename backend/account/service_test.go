@@ -63,10 +63,13 @@ func signup(t *testing.T, svc *account.Service, email string) (*account.User, *a
 	return u, ws
 }
 
+// verifySubject starts the subject of verification mails.
+const verifySubject = "Confirm your email address"
+
 // verifyByMail follows the verification link of the next mail to email.
 func verifyByMail(t *testing.T, svc *account.Service, email string) *account.User {
 	t.Helper()
-	msg := mailbox(t, svc).Wait(t, email)
+	msg := mailbox(t, svc).WaitSubject(t, email, verifySubject)
 	u, err := svc.VerifyEmail(context.Background(), msg.Token(t))
 	if err != nil || !u.EmailVerified {
 		t.Fatalf("VerifyEmail(%s) = %+v, %v", email, u, err)

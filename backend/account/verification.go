@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/shortlink/shortlink/backend/apperr"
@@ -35,6 +36,8 @@ const mailTimeout = 30 * time.Second
 const (
 	verifyPath = "/app/verify"
 	resetPath  = "/app/reset-password"
+	// invitationsPath is the web app's page of the invitations a signed-in address received.
+	invitationsPath = "/app/invitations"
 )
 
 var errUnverified = apperr.Errorf(apperr.EmailUnverified,
@@ -63,13 +66,50 @@ func (l logMailer) Send(_ context.Context, to, subject, body string) error {
 
 // link is the web-app URL that hands token to the page at path.
 func (s *Service) link(path, token string) string {
+	u := s.page(path)
+	u.RawQuery = url.Values{"token": {token}}.Encode()
+	return u.String()
+}
+
+// page is the web app's URL of path.
+func (s *Service) page(path string) url.URL {
 	u := url.URL{Scheme: "http", Host: "localhost:8080"}
 	if s.appBase != nil {
 		u = *s.appBase
 	}
 	u.Path = path
-	u.RawQuery = url.Values{"token": {token}}.Encode()
-	return u.String()
+	return u
+}
+
+// mailInvitation tells the invited address where to accept, in the background: the page asks
+// whoever opens it to sign in (or up) with that address, so the link itself grants nothing.
+func (s *Service) mailInvitation(inv *Invitation) {
+	if s.mailer == nil {
+		return
+	}
+	u := s.page(invitationsPath + "/" + strconv.FormatInt(inv.ID, 10))
+	subject, body := invitationMail(inv, u.String())
+	s.inBackground(func(ctx context.Context) {
+		if err := s.mailer.Send(ctx, inv.Email, subject, body); err != nil {
+			s.log.Warn("invitation mail not sent: the address still sees it once signed in", "invitation", inv.ID, "err", err)
+		}
+	})
+}
+
+func invitationMail(inv *Invitation, link string) (subject, body string) {
+	name := inv.WorkspaceName
+	if name == "" {
+		name = "a workspace"
+	}
+	return "You are invited to " + name + " on Shortlink", fmt.Sprintf(`Hello,
+
+you are invited to join %q on Shortlink as %s. Open this link, and sign in or sign up with
+%s to accept or decline:
+
+%s
+
+If you do not know this workspace, ignore this mail: nothing happens until you accept.
+`, name, inv.Role, inv.Email, link)
 }
 
 // inBackground runs fn off the request path with its own deadline; Close stops it.

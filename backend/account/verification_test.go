@@ -49,7 +49,7 @@ func TestEmailVerification(t *testing.T) {
 	_, err = svc.AcceptInvitation(ctx, bob.ID, inv.ID)
 	wantCode(t, "unverified accepts", err, apperr.EmailUnverified)
 
-	msg := mailbox(t, svc).Wait(t, "bob@example.com")
+	msg := mailbox(t, svc).WaitSubject(t, "bob@example.com", verifySubject)
 	if !strings.HasPrefix(msg.Link(t), "https://sho.rt/app/verify?token=") || !strings.Contains(msg.Subject, "Confirm") ||
 		msg.From != "no-reply@sho.rt" {
 		t.Errorf("verification mail from %s %q: %s", msg.From, msg.Subject, msg.Body)

@@ -286,7 +286,7 @@ func (s *server) signup(email string) tenant {
 // link opens the web app, whose page posts the link's token to the API.
 func (s *server) verify(email string) {
 	s.t.Helper()
-	link := s.mailbox.Wait(s.t, email).Link(s.t)
+	link := s.mailbox.WaitSubject(s.t, email, "Confirm your email address").Link(s.t)
 	u, err := url.Parse(link)
 	if err != nil || u.Path != "/app/verify" || u.Query().Get("token") == "" {
 		s.t.Fatalf("verification link %q", link)

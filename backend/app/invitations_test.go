@@ -45,6 +45,12 @@ func TestInvitationsTellNothing(t *testing.T) {
 	if inv.Email != "unknown@example.com" {
 		t.Errorf("invited email = %q, want it normalised", inv.Email)
 	}
+	// The invited address is told where to accept; the link grants nothing by itself.
+	mail := a.mailbox.WaitSubject(t, "unknown@example.com", "You are invited")
+	if want := fmt.Sprintf("http://%s/app/invitations/%d", shortHost, inv.ID); !strings.Contains(mail.Body, want) ||
+		strings.Contains(mail.Body, "token") {
+		t.Errorf("invitation mail %q:\n%s\nwant a link to %s", mail.Subject, mail.Body, want)
+	}
 	k2, u2 := invite(b, "KNOWN@example.com"), invite(b, "unknown@example.com")
 	if k2.Status != u2.Status || k2.Status != http.StatusConflict ||
 		strings.ReplaceAll(string(k2.Body), "known@", "unknown@") != string(u2.Body) {

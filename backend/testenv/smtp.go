@@ -128,11 +128,18 @@ func (s *session) Logout() error { return nil }
 // ten seconds for one to arrive.
 func (m *Mailbox) Wait(t testing.TB, to string) *Message {
 	t.Helper()
+	return m.WaitSubject(t, to, "")
+}
+
+// WaitSubject is Wait for the messages whose subject starts with prefix: mails sent in the
+// background (a verification, an invitation) may arrive in any order.
+func (m *Mailbox) WaitSubject(t testing.TB, to, prefix string) *Message {
+	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
 		m.mu.Lock()
 		for _, msg := range m.messages {
-			if !msg.taken && containsFold(msg.To, to) {
+			if !msg.taken && containsFold(msg.To, to) && strings.HasPrefix(msg.Subject, prefix) {
 				msg.taken = true
 				m.mu.Unlock()
 				return msg
