@@ -35,7 +35,7 @@ func TestEmailVerificationEndToEnd(t *testing.T) {
 	if r := s.do("POST", "/api/v1/auth/password-reset", "", map[string]string{"email": "dora@example.com"}); r.Status != http.StatusAccepted {
 		t.Fatalf("password reset: %d %s", r.Status, r.Body)
 	}
-	link := s.mailbox.Wait(t, "dora@example.com").Link(t)
+	link := s.mailbox.WaitSubject(t, "dora@example.com", "Reset your Shortlink password").Link(t)
 	if !strings.HasPrefix(link, "http://"+shortHost+"/app/reset-password?token=") {
 		t.Fatalf("reset link %q", link)
 	}
