@@ -354,16 +354,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 }
 
 // normalizeTarget is NormalizeURL, refusing the verified custom domains too.
-func (s *Service) normalizeTarget(raw string) (string, error) {
-	target, err := NormalizeURL(raw, s.ownHosts)
-	if err != nil || s.domains == nil {
-		return target, err
-	}
-	if u, perr := url.Parse(target); perr == nil && s.domains.Serves(u.Hostname()) {
-		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service")
-	}
-	return target, nil
-}
+func (s *Service) normalizeTarget(raw string) (string, error) { return s.ruleCheck.target(raw) }
 
 // checkPlan answers plan_required when the workspace's plan lacks what fields need.
 func (s *Service) checkPlan(ctx context.Context, workspaceID int64, fields []string, isEdit bool) error {
