@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test caddy-validate run bench fmt clean
+.PHONY: build frontend geoip test caddy-validate run bench soak fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -40,7 +40,7 @@ test: frontend caddy-validate
 	npm --prefix frontend test
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
-	deploy/local/with-services.sh go test -count=1 -p 2 $(TESTFLAGS) ./...
+	deploy/local/with-services.sh go test -count=1 -p 2 -timeout 30m $(TESTFLAGS) ./...
 
 # The shipped Caddyfile (deploy/caddy) must be one Caddy accepts; Debian's package: caddy.
 caddy-validate:
@@ -53,6 +53,17 @@ run: build
 
 bench: build
 	deploy/local/with-services.sh bench/run.sh
+
+# The soak run (TestSoak, backend/app/soak_test.go): two servers, the worker, PostgreSQL and
+# Redis of its own under a mixed load for SOAK_DURATION while a server is killed and Redis and
+# PostgreSQL restart; writes docs/soak/report.md and its chart. make test runs it for 60 s.
+SOAK_DURATION ?= 10m
+SOAK_REPORT ?= $(CURDIR)/docs/soak
+
+soak: frontend
+	driver=$$(deploy/local/browser.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium SOAK_DURATION=$(SOAK_DURATION) SOAK_REPORT=$(SOAK_REPORT) \
+	deploy/local/with-services.sh go test -count=1 -timeout 60m -run '^TestSoak$$' -v ./backend/app
 
 fmt:
 	go fmt ./...

@@ -32,12 +32,18 @@ type deployment struct {
 
 func newDeployment(t *testing.T) *deployment {
 	t.Helper()
+	return newDeploymentOn(t, testenv.DatabaseURL(t), testenv.RedisURL(t), testenv.RedisPrefix(t))
+}
+
+// newDeploymentOn is a deployment on the given database and Redis.
+func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *deployment {
+	t.Helper()
 	box := testenv.SMTP(t)
 	return &deployment{mailbox: box, env: map[string]string{
 		"SMTP_URL":          box.URL,
-		"DATABASE_URL":      testenv.DatabaseURL(t),
-		"REDIS_URL":         testenv.RedisURL(t),
-		"REDIS_PREFIX":      testenv.RedisPrefix(t),
+		"DATABASE_URL":      databaseURL,
+		"REDIS_URL":         redisURL,
+		"REDIS_PREFIX":      redisPrefix,
 		"HTTP_ADDR":         "127.0.0.1:0",
 		"PUBLIC_URL":        "http://" + shortHost,
 		"JWT_SECRET":        "test-secret-test-secret-test-secret-0123",

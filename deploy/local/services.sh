@@ -3,13 +3,15 @@
 #
 #   services.sh start DIR   start both on free loopback ports, data under DIR; writes DIR/env
 #   services.sh stop DIR    stop what start started and remove DIR (safe to repeat)
+#   services.sh down DIR postgres|redis   stop one of them, keeping its port (and PostgreSQL's data)
+#   services.sh up DIR postgres|redis     start it again on the same port (Redis comes back empty)
 #
 # When DATABASE_URL and REDIS_URL are both set, start only records them in DIR/env: the
 # caller brings its own servers and nothing is started or stopped.
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
-[ $# -eq 2 ] || usage
+usage() { echo "usage: $0 start|stop DIR, or $0 down|up DIR postgres|redis" >&2; exit 2; }
+[ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
 
@@ -70,6 +72,16 @@ record() { printf '%s=%q\n' "$1" "$2" >>"$dir/state"; }
 
 pg_port='' redis_port=''
 
+pg_start() { # bin root port
+  as_pg "$1/pg_ctl" -D "$2/pg" -l "$2/pg.log" -w -t 60 \
+    -o "-p $3 -k $2/run -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=256MB" \
+    start >/dev/null 2>&1
+}
+
+pg_stop() { # bin root
+  as_pg "$1/pg_ctl" -D "$2/pg" -m fast -w -t 60 stop >/dev/null 2>&1
+}
+
 start_postgres() {
   local bin root port try
   bin=$(pg_bin)
@@ -94,9 +106,7 @@ start_postgres() {
   # fsync stays on: benchmarks measure durable commits.
   for try in 1 2 3 4 5; do
     port=$(free_port)
-    if as_pg "$bin/pg_ctl" -D "$root/pg" -l "$root/pg.log" -w -t 60 \
-      -o "-p $port -k $root/run -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=256MB" \
-      start >/dev/null 2>&1; then
+    if pg_start "$bin" "$root" "$port"; then
       record PG_PORT "$port"
       "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres shortlink
       pg_port=$port
@@ -115,26 +125,46 @@ redis_pid_on() {
   redis-cli -p "$1" info server 2>/dev/null | tr -d '\r' | awk -F: '$1=="process_id"{print $2}'
 }
 
+# Starts Redis on port and waits until it answers there.
+redis_start() { # port
+  local pid
+  rm -f "$dir/redis.pid"
+  redis-server --port "$1" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --dir "$dir" --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null
+  # It daemonizes before binding, so wait until the server on the port is ours.
+  for _ in $(seq 1 100); do
+    pid=$(cat "$dir/redis.pid" 2>/dev/null || true)
+    if [ -n "$pid" ] && [ "$(redis_pid_on "$1")" = "$pid" ]; then return 0; fi
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+  return 1
+}
+
+redis_stop() { # port
+  local pid
+  pid=$(cat "$dir/redis.pid" 2>/dev/null || true)
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  if [ "$(redis_pid_on "$1")" = "$pid" ]; then
+    redis-cli -p "$1" shutdown nosave >/dev/null 2>&1 || true
+  else
+    kill "$pid" 2>/dev/null || true
+  fi
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
+
 start_redis() {
-  local port try pid
+  local port try
   for try in 1 2 3 4 5; do
     port=$(free_port)
-    rm -f "$dir/redis.pid"
-    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-      --dir "$dir" --logfile "$dir/redis.log" --pidfile "$dir/redis.pid" >/dev/null
-    # It daemonizes before binding, so wait until the server on the port is ours.
-    for _ in $(seq 1 100); do
-      pid=$(cat "$dir/redis.pid" 2>/dev/null || true)
-      if [ -n "$pid" ] && [ "$(redis_pid_on "$port")" = "$pid" ]; then
-        record REDIS_PORT "$port"
-        redis_port=$port
-        echo "redis $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') on 127.0.0.1:$port" >&2
-        return 0
-      fi
-      if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then break; fi
-      sleep 0.1
-    done
-    if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi
+    if redis_start "$port"; then
+      record REDIS_PORT "$port"
+      redis_port=$port
+      echo "redis $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') on 127.0.0.1:$port" >&2
+      return 0
+    fi
     echo "redis did not start on port $port (attempt $try)" >&2
   done
   tail -n 20 "$dir/redis.log" >&2 || true
@@ -158,20 +188,9 @@ stop_services() {
   [ -f "$dir/state" ] || return 0
   # shellcheck disable=SC1091
   . "$dir/state"
-  if [ -f "$dir/redis.pid" ]; then
-    pid=$(cat "$dir/redis.pid" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-      if [ -n "$REDIS_PORT" ] && [ "$(redis_pid_on "$REDIS_PORT")" = "$pid" ]; then
-        redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
-      else
-        kill "$pid" 2>/dev/null || true
-      fi
-      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-  fi
+  redis_stop "$REDIS_PORT"
   if [ -n "$PG_ROOT" ] && [ -f "$PG_ROOT/pg/postmaster.pid" ]; then
-    if ! as_pg "$PG_BIN/pg_ctl" -D "$PG_ROOT/pg" -m fast -w -t 60 stop >/dev/null 2>&1; then
+    if ! pg_stop "$PG_BIN" "$PG_ROOT"; then
       # Never delete the data of a running server: make sure it is gone first.
       pid=$(head -n 1 "$PG_ROOT/pg/postmaster.pid" 2>/dev/null || true)
       if [ -n "$pid" ]; then
@@ -210,6 +229,20 @@ start)
 export DATABASE_URL=postgres://postgres@127.0.0.1:$pg_port/shortlink?sslmode=disable
 export REDIS_URL=redis://127.0.0.1:$redis_port/0
 EOF
+  ;;
+down | up)
+  [ $# -eq 3 ] || usage
+  dir=$(cd "$dir" && pwd)
+  PG_ROOT='' PG_BIN='' PG_PORT='' REDIS_PORT=''
+  # shellcheck disable=SC1091
+  . "$dir/state"
+  case $cmd-$3 in
+  down-postgres) pg_stop "$PG_BIN" "$PG_ROOT" ;;
+  up-postgres) pg_start "$PG_BIN" "$PG_ROOT" "$PG_PORT" ;;
+  down-redis) redis_stop "$REDIS_PORT" ;;
+  up-redis) redis_start "$REDIS_PORT" ;;
+  *) usage ;;
+  esac
   ;;
 stop)
   [ -d "$dir" ] || exit 0
