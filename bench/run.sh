@@ -92,7 +92,9 @@ off_pid=${pids[-1]}
 pids+=($!)
 wait_http "http://127.0.0.1:$ceiling_port/x" || true
 stream="${REDIS_PREFIX}visits"
-empty_stream() { sleep 1; redis-cli -u "$REDIS_URL" DEL "$stream" >/dev/null; }
+# Emptied, not deleted: a node keeps the entries it sent until they are consumed, and stores them
+# itself when the stream loses them (which deleting it would be).
+empty_stream() { sleep 1; redis-cli -u "$REDIS_URL" XTRIM "$stream" MAXLEN 0 >/dev/null; }
 
 api="http://127.0.0.1:$port/api/v1"
 email="bench$$@example.com"

@@ -54,6 +54,8 @@ type soakReport struct {
 	// Per second: links made, redirects answered, other operations answered, failures, reviews.
 	Series struct {
 		Created, Redirects, Writes, Reads, Failures, Reviews []int64
+		// Stored are the visits stored, by the second they were made in.
+		Stored []int64
 	}
 
 	Errors []string // checks that failed
@@ -133,26 +135,8 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 	// The worker's reviews per second of the run.
 	rep.Reviews = r.count(`SELECT count(*) FROM link_reviews WHERE created_at >= $1`, l.start)
 	rep.Decisions = rep.Ops[opModerate][outOK]
-	rep.Series.Reviews = make([]int64, end)
-	r.query(func(c *pgx.Conn, ctx context.Context) error {
-		rows, err := c.Query(ctx, `SELECT floor(extract(epoch FROM created_at - $1::timestamptz))::int, count(*)
-			FROM link_reviews WHERE created_at >= $1 GROUP BY 1`, l.start)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var s int
-			var n int64
-			if err := rows.Scan(&s, &n); err != nil {
-				return err
-			}
-			if s >= 0 && s < end {
-				rep.Series.Reviews[s] = n
-			}
-		}
-		return rows.Err()
-	})
+	rep.Series.Reviews = r.perSecond(`SELECT floor(extract(epoch FROM created_at - $1::timestamptz))::int, count(*)
+		FROM link_reviews WHERE created_at >= $1 GROUP BY 1`, l.start, end)
 
 	// Visits: every 302 is stored once, less what the killed server held in memory.
 	kills := int64(0)
@@ -179,6 +163,9 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 	if lost := rep.Answered - rep.Stored; lost > kills*soakKillLoss {
 		rep.fail("%d visits of %d answered are not stored; a killed server may lose %d", lost, rep.Answered, kills*soakKillLoss)
 	}
+
+	rep.Series.Stored = r.perSecond(`SELECT floor(extract(epoch FROM at - $1::timestamptz))::int, count(*)
+		FROM visits WHERE at >= $1 GROUP BY 1`, l.start, end)
 
 	// Every acknowledged link on both servers: HEAD makes no visit.
 	l.mu.Lock()
@@ -257,6 +244,30 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 		t.Log(w)
 	}
 	return rep
+}
+
+// perSecond reads (second, count) rows of query, whose $1 is the load's start, into n seconds.
+func (r *soakRig) perSecond(query string, start time.Time, n int) []int64 {
+	out := make([]int64, n)
+	r.query(func(c *pgx.Conn, ctx context.Context) error {
+		rows, err := c.Query(ctx, query, start)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s int
+			var v int64
+			if err := rows.Scan(&s, &v); err != nil {
+				return err
+			}
+			if s >= 0 && s < n {
+				out[s] = v
+			}
+		}
+		return rows.Err()
+	})
+	return out
 }
 
 // query runs f on a connection to the deployment's database.
@@ -371,7 +382,7 @@ func (rep *soakReport) markdown() string {
 	p("| visits stored = redirects answered, less at most %d for the killed server (README, \"What a crash loses\") | %d answered, %d stored: %d not stored |", soakKillLoss, rep.Answered, rep.Stored, lost)
 	p("| visits stored ≤ redirects answered + requests without an answer | %d ≤ %d + %d |", rep.Stored, rep.Answered, rep.Unsure)
 	p("")
-	p("The visit count settled %v after the load stopped.", rep.VisitWait.Round(10*time.Millisecond))
+	p("The visit count settled %v after the load stopped: the consumers' lag at the end. The chart's first panel sets the visits stored, by the second they were made in, beside the redirects answered.", rep.VisitWait.Round(10*time.Millisecond))
 	p("")
 	p("## Memory")
 	p("")
@@ -412,7 +423,8 @@ func (rep *soakReport) chart() string {
 		title string
 		lines []line
 	}{
-		{"redirects answered per second", []line{{"redirects", "#1f77b4", rep.Series.Redirects}}},
+		{"per second: redirects answered, and visits stored by the second they were made in", []line{
+			{"redirects answered", "#1f77b4", rep.Series.Redirects}, {"visits stored", "#17becf", rep.Series.Stored}}},
 		{"per second: links made, other writes, statistics reads, worker reviews", []line{
 			{"links made", "#2ca02c", rep.Series.Created}, {"creates, batches, edits, decisions", "#9467bd", rep.Series.Writes},
 			{"statistics reads", "#8c564b", rep.Series.Reads}, {"worker reviews", "#ff7f0e", rep.Series.Reviews}}},
@@ -438,7 +450,7 @@ func (rep *soakReport) chart() string {
 			x1 := x(int(math.Ceil(f.Down.Add(max(f.Window, f.Back.Sub(f.Down))).Sub(rep.Started).Seconds())))
 			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%d" fill="#f4cccc" opacity="0.6"/>`+"\n", x0, y0, max(x1-x0, 2), panelH)
 			if i == 0 {
-				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#990000">%s</text>`+"\n", x0+2, y0+12, html.EscapeString(shortFault(f.Name)))
+				fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#990000">%s</text>`+"\n", x0+2, y0+28, html.EscapeString(shortFault(f.Name)))
 			}
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%.1f" font-size="12">%s</text>`+"\n", left, y0-4, html.EscapeString(pn.title))

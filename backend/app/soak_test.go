@@ -92,7 +92,7 @@ var soakRates = [numSoakOps]struct {
 	rate    float64
 	workers int
 }{
-	opRedirect: {4000, 32},
+	opRedirect: {3000, 32},
 	opCreate:   {200, 8},
 	opBatch:    {2, 2}, // soakBatchRows links each
 	opEdit:     {40, 2},

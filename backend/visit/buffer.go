@@ -3,7 +3,10 @@ package visit
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +30,10 @@ var (
 	buffered = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "shortlink_visits_buffered",
 		Help: "Visits in this node's capture buffer, not yet sent.",
+	})
+	kept = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_kept",
+		Help: "Visits this node sent to the stream and keeps until the consumers have stored them.",
 	})
 )
 
@@ -57,13 +64,14 @@ const (
 	redisRetry = time.Second
 	// dropLogEvery is the least time between two log lines about dropped events.
 	dropLogEvery = 10 * time.Second
-	// resendWindow is how long a Buffer keeps the entries it sent to the stream, and
-	// resendMax how many events at most: when Redis stops answering, entries not yet consumed
-	// may be lost with it (a restart without persistence, a failover to a replica that was
-	// behind), so the Buffer stores what it kept straight into PostgreSQL, where what was
-	// consumed already counts nothing. Consumers normally trail the stream by milliseconds.
-	resendWindow = 10 * time.Second
-	resendMax    = 100_000
+	// A Buffer keeps the entries it sent until the consumer group has acknowledged them, at
+	// most resendMax events: Redis may lose entries not yet consumed (a restart without
+	// persistence, a failover to a replica that was behind), so when Redis stops answering,
+	// restarts, or loses the stream, the Buffer stores what it kept straight into PostgreSQL,
+	// where what was consumed already counts nothing. Every confirmEvery it asks Redis how far
+	// the group got, and whether it is still the server it sent the entries to.
+	resendMax    = 250_000
+	confirmEvery = time.Second
 )
 
 // streamField is the field of a stream entry that holds its events, as a JSON array.
@@ -110,9 +118,14 @@ type Buffer struct {
 	lastDropLog atomic.Int64 // Unix ns of the last log line about drops
 	unlogged    atomic.Int64 // drops since then
 
-	// sent are the entries of the last resendWindow, as sent (flusher only).
+	// sent are the entries sent and not yet known to be consumed (flusher only); runID is the
+	// Redis server they went to, confirmed when it was last asked.
 	sent       []sentEntry
 	sentEvents int
+	runID      string
+	confirmed  time.Time
+	forgotLog  time.Time // the last log line about entries forgotten unconsumed
+	keptEvents atomic.Int64
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -228,9 +241,9 @@ func (b *Buffer) event(h Hit) Event {
 	return NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
 }
 
-// sentEntry is a stream entry a Buffer sent, kept for resendWindow.
+// sentEntry is a stream entry a Buffer sent, kept until consumed.
 type sentEntry struct {
-	at     time.Time
+	id     streamID
 	data   []byte
 	events int
 }
@@ -240,12 +253,12 @@ func (b *Buffer) send(batch []Event) {
 	captured.Add(float64(len(batch)))
 	buffered.Set(float64(len(b.hits)))
 	if b.rdb != nil && time.Now().UnixNano() >= b.downUntil.Load() {
-		err := b.xadd(batch)
+		id, err := b.xadd(batch)
 		if err == nil {
 			if b.down.Swap(false) {
 				b.log.Info("visits: redis answers again; sending visits to the stream")
 			}
-			b.keep(append([]byte(nil), b.entry...), len(batch))
+			b.keep(id, append([]byte(nil), b.entry...), len(batch))
 			return
 		}
 		// The entry may be in the stream already: storing it again counts nothing.
@@ -258,13 +271,90 @@ func (b *Buffer) send(batch []Event) {
 	b.insert(batch)
 }
 
-// keep remembers an entry sent, and forgets those past resendWindow or resendMax.
-func (b *Buffer) keep(data []byte, events int) {
-	now := time.Now()
-	b.sent = append(b.sent, sentEntry{at: now, data: data, events: events})
+// keep remembers an entry sent, forgets the oldest past resendMax, and every confirmEvery
+// forgets those the group has acknowledged.
+func (b *Buffer) keep(id string, data []byte, events int) {
+	sid, err := parseStreamID(id)
+	if err != nil {
+		b.log.Warn("visits: stream entry id", "id", id, "err", err)
+	}
+	b.sent = append(b.sent, sentEntry{id: sid, data: data, events: events})
 	b.sentEvents += events
 	drop := 0
-	for drop < len(b.sent) && (now.Sub(b.sent[drop].at) > resendWindow || b.sentEvents > resendMax) {
+	for drop < len(b.sent) && b.sentEvents > resendMax {
+		b.sentEvents -= b.sent[drop].events
+		drop++
+	}
+	if drop > 0 {
+		b.sent = append(b.sent[:0], b.sent[drop:]...)
+		if time.Since(b.forgotLog) >= dropLogEvery {
+			b.forgotLog = time.Now()
+			b.log.Warn("visits: the consumers are behind; this node no longer keeps the oldest visits not yet stored, which a Redis restart without persistence would lose",
+				"kept", b.sentEvents)
+		}
+	}
+	if time.Since(b.confirmed) >= confirmEvery {
+		b.confirm()
+	}
+	b.keptEvents.Store(int64(b.sentEvents))
+	kept.Set(float64(b.sentEvents))
+}
+
+// confirm asks Redis how far the consumer group got and forgets the entries it acknowledged.
+// When Redis is not the server the entries went to (its run_id changed: a restart, a
+// failover), or the stream lacks entries kept, it stores every entry kept into the Store.
+func (b *Buffer) confirm() {
+	b.confirmed = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
+	defer cancel()
+	pipe := b.rdb.Pipeline()
+	info := pipe.Info(ctx, "server")
+	stream := pipe.XInfoStream(ctx, b.stream)
+	groups := pipe.XInfoGroups(ctx, b.stream)
+	pending := pipe.XPending(ctx, b.stream, Group)
+	_, _ = pipe.Exec(ctx)
+	if info.Err() != nil {
+		return // asked again on the next entry: Redis failing shows in the next XADD
+	}
+	runID := infoField(info.Val(), "run_id")
+	lost := b.runID != "" && runID != b.runID
+	b.runID = runID
+	if lost || stream.Err() != nil {
+		if lost || isNoSuchKey(stream.Err()) {
+			b.lost("redis restarted or failed over")
+		}
+		return
+	}
+	if groups.Err() == nil {
+		b.forgetConsumed(groups.Val(), pending)
+	}
+	// What is kept now is not acknowledged, so it must still be in the stream.
+	if n := len(b.sent); n > 0 {
+		st := stream.Val()
+		if b.sent[0].id.less(parseOr(st.FirstEntry.ID)) || parseOr(st.LastGeneratedID).less(b.sent[n-1].id) {
+			b.lost("the stream lost entries not yet consumed")
+		}
+	}
+}
+
+// forgetConsumed forgets the entries the group acknowledged: those up to the last one
+// delivered, and below the oldest still pending.
+func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) {
+	var upTo streamID
+	for _, g := range groups {
+		if g.Name != Group {
+			continue
+		}
+		upTo = parseOr(g.LastDeliveredID)
+		if g.Pending > 0 {
+			if pending.Err() != nil {
+				return
+			}
+			upTo = min2(upTo, parseOr(pending.Val().Lower).previous())
+		}
+	}
+	drop := 0
+	for drop < len(b.sent) && !upTo.less(b.sent[drop].id) {
 		b.sentEvents -= b.sent[drop].events
 		drop++
 	}
@@ -273,8 +363,14 @@ func (b *Buffer) keep(data []byte, events int) {
 	}
 }
 
-// resend stores the entries of the last resendWindow straight into the Store: Redis stopped
-// answering, and may come back without them.
+// lost stores what is kept straight into the Store: Redis may not have it any more.
+func (b *Buffer) lost(why string) {
+	b.log.Warn("visits: "+why+"; storing the visits not yet consumed in PostgreSQL", "visits", b.sentEvents)
+	b.resend()
+}
+
+// resend stores every entry kept straight into the Store: Redis stopped answering or lost
+// entries.
 func (b *Buffer) resend() {
 	for _, e := range b.sent {
 		var batch []Event
@@ -283,7 +379,66 @@ func (b *Buffer) resend() {
 		}
 	}
 	b.sent, b.sentEvents = b.sent[:0], 0
+	b.keptEvents.Store(0)
+	kept.Set(0)
 }
+
+// streamID is a stream entry's ID, milliseconds and sequence.
+type streamID struct{ ms, seq uint64 }
+
+func parseStreamID(s string) (streamID, error) {
+	a, c, ok := strings.Cut(s, "-")
+	ms, err := strconv.ParseUint(a, 10, 64)
+	if err != nil {
+		return streamID{}, fmt.Errorf("stream id %q: %w", s, err)
+	}
+	var seq uint64
+	if ok {
+		if seq, err = strconv.ParseUint(c, 10, 64); err != nil {
+			return streamID{}, fmt.Errorf("stream id %q: %w", s, err)
+		}
+	}
+	return streamID{ms, seq}, nil
+}
+
+// parseOr is the ID s, or 0-0 when it does not parse.
+func parseOr(s string) streamID {
+	id, _ := parseStreamID(s)
+	return id
+}
+
+func (a streamID) less(b streamID) bool { return a.ms < b.ms || a.ms == b.ms && a.seq < b.seq }
+
+// previous is the greatest ID below a (0-0 for 0-0).
+func (a streamID) previous() streamID {
+	switch {
+	case a.seq > 0:
+		return streamID{a.ms, a.seq - 1}
+	case a.ms > 0:
+		return streamID{a.ms - 1, ^uint64(0)}
+	}
+	return a
+}
+
+func min2(a, b streamID) streamID {
+	if b.less(a) {
+		return b
+	}
+	return a
+}
+
+// infoField is a field of an INFO answer.
+func infoField(info, name string) string {
+	for line := range strings.SplitSeq(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+":"); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// isNoSuchKey says whether err is Redis's answer about a missing stream.
+func isNoSuchKey(err error) bool { return err != nil && strings.Contains(err.Error(), "no such key") }
 
 // insert writes one batch to the Store; events it does not take are dropped and counted.
 func (b *Buffer) insert(batch []Event) {
@@ -298,15 +453,15 @@ func (b *Buffer) insert(batch []Event) {
 	stored(ctx, st, batch, b.due, b.log)
 }
 
-// xadd sends the batch as one stream entry.
-func (b *Buffer) xadd(batch []Event) error {
+// xadd sends the batch as one stream entry and answers its ID.
+func (b *Buffer) xadd(batch []Event) (string, error) {
 	b.entry = appendEntry(b.entry[:0], batch)
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
 	return b.rdb.XAdd(ctx, &goredis.XAddArgs{
 		Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
 		Values: []any{streamField, b.entry},
-	}).Err()
+	}).Result()
 }
 
 // Close stops capturing and sends every hit buffered before it returns: a node calls it after

@@ -23,3 +23,6 @@ func DroppedFull() float64 { return testutil.ToFloat64(droppedFull) }
 
 // HitOf is a hit the Buffer sends as the event e, unchanged.
 func HitOf(e Event) Hit { return Hit{event: &e} }
+
+// Kept is how many events the Buffer keeps until the consumers have stored them.
+func (b *Buffer) Kept() int64 { return b.keptEvents.Load() }

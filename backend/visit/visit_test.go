@@ -729,6 +729,52 @@ func TestRedisLossResends(t *testing.T) {
 	checkStored(t, db, evs)
 }
 
+// TestBufferKeepsWhatIsNotConsumed: a Buffer keeps the entries it sent until the consumer group
+// has acknowledged them, however long that takes, and stores them itself when the stream loses
+// them while Redis keeps answering (here the stream is deleted; a restart without persistence
+// is found by Redis's run_id instead, which one shared Redis cannot show).
+func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	defer buf.Close()
+	evs := events(4000, 5)
+	for _, e := range evs[:1000] {
+		buf.Capture(visit.HitOf(e))
+	}
+	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
+	if k := buf.Kept(); k != 1000 {
+		t.Fatalf("kept %d visits sent and not consumed, want 1000", k)
+	}
+	runUntil(t, db, 1000, consumer(rdb, prefix, "c", db))
+	// Once the group has acknowledged them, the next check forgets them (one a second, on a send).
+	next := 1000
+	eventually(t, func() bool {
+		buf.Capture(visit.HitOf(evs[next]))
+		next++
+		time.Sleep(50 * time.Millisecond)
+		return buf.Kept() < 1000
+	})
+	// No consumer now: what is sent stays kept, past the checks.
+	for _, e := range evs[next:3999] {
+		buf.Capture(visit.HitOf(e))
+	}
+	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 3999 })
+	time.Sleep(1100 * time.Millisecond)
+	if k := buf.Kept(); k < int64(3999-next) {
+		t.Fatalf("kept %d visits, want the %d not consumed", k, 3999-next)
+	}
+	// The stream goes; the next send finds its entries missing and stores what it keeps itself,
+	// that send's entry too (a consumer would count it nothing more).
+	if err := rdb.Del(context.Background(), visit.StreamKey(prefix)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	buf.Capture(visit.HitOf(evs[3999]))
+	eventually(t, func() bool { return buf.Kept() == 0 })
+	buf.Close()
+	checkStored(t, db, evs)
+}
+
 // streamEvents is how many events the stream's entries hold.
 func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
 	t.Helper()
