@@ -156,14 +156,17 @@ type Links interface {
 
 // Service answers the statistics.
 type Service struct {
-	store Store
-	links Links
-	now   func() time.Time
+	store    Store
+	links    Links
+	now      func() time.Time
+	activity *activityCache
 }
 
 // NewService returns the statistics service.
 func NewService(store Store, links Links) *Service {
-	return &Service{store: store, links: links, now: time.Now}
+	s := &Service{store: store, links: links, now: time.Now}
+	s.activity = newActivityCache(store, func() time.Time { return s.now() })
+	return s
 }
 
 // LinkStats are a link's statistics over a range (§13.3).
@@ -422,12 +425,13 @@ func (s *Service) dashboard(ctx context.Context, scope Scope, loc *time.Location
 	today := DayStart(s.now(), loc)
 	r := Range{From: dayOffset(today, -(DashboardDays - 1)), To: dayOffset(today, 1), Loc: loc}
 	hr := r.Hours()
-	act, err := s.store.Activity(ctx, scope, hr.From, hr.To, TopLinks)
+	act, err := s.activity.get(ctx, scope, hr.From, hr.To, TopLinks)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: %w", err)
 	}
 	starts := r.Days()
-	d := &Dashboard{TZ: loc.String(), Days: make([]Day, len(starts)), TopLinks: act.Top}
+	// The reading may be kept and shared: its top links are copied before they get their URLs.
+	d := &Dashboard{TZ: loc.String(), Days: make([]Day, len(starts)), TopLinks: slices.Clone(act.Top)}
 	for i, day := range starts {
 		d.Days[i].Date = day.Format(time.DateOnly)
 	}
