@@ -55,8 +55,10 @@ func version(l *link.Link) int64 { return max(0, l.UpdatedAt.UnixMicro()) }
 // encodeLink stores "<version>:<json>": the version is what replaceScript compares, the JSON is
 // the link's own encoding (link.Link's JSON form is the cache's shape).
 func encodeLink(l *link.Link) string {
-	b, _ := json.Marshal(l)
-	return strconv.FormatInt(version(l), 10) + ":" + string(b)
+	b := make([]byte, 0, 256)
+	b = strconv.AppendInt(b, version(l), 10)
+	b = append(b, ':')
+	return string(appendLinkJSON(b, l))
 }
 
 func decodeLink(s string) (*link.Link, error) {
