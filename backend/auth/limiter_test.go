@@ -397,3 +397,19 @@ func (h countEvals) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
 func (countEvals) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
 	return next
 }
+
+// TestSpendLeaseQuiet: a big budget's first request takes no lease: another node sees it
+// spent exactly one token.
+func TestSpendLeaseQuiet(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	node1, node2 := auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)
+	if b := node1.Spend(ctx, "api:quiet", 6000, time.Hour); !b.Allowed || b.Remaining != 5999 {
+		t.Fatalf("node 1: %+v, want allowed with 5999 remaining", b)
+	}
+	if b := node2.Spend(ctx, "api:quiet", 6000, time.Hour); !b.Allowed || b.Remaining != 5998 {
+		t.Fatalf("node 2: %+v, want allowed with 5998 remaining", b)
+	}
+}

@@ -176,7 +176,8 @@ func (ls *leases) get(key string, now time.Time) *lease {
 		if len(ls.keys) >= localMax {
 			clear(ls.keys)
 		}
-		le = &lease{since: now}
+		// As if the last call were leaseAge ago: one request is no demand worth a lease.
+		le = &lease{since: now.Add(-leaseAge)}
 		ls.keys[key] = le
 	}
 	return le
