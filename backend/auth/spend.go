@@ -200,12 +200,9 @@ func (ls *leases) spend(key string, limit redis_rate.Limit, now time.Time) (Budg
 	}
 	le.left--
 	perToken := limit.Period / time.Duration(limit.Rate)
-	return Budget{
-		Limit:     limit.Burst,
-		Remaining: le.remaining + le.left,
-		Reset:     max(le.reset-age-time.Duration(le.left)*perToken, 0),
-		Allowed:   true,
-	}, true
+	// Not full again before this request's token is back: never "now" (0) with one spent.
+	reset := max(le.reset-age-time.Duration(le.left)*perToken, time.Nanosecond)
+	return Budget{Limit: limit.Burst, Remaining: le.remaining + le.left, Reset: reset, Allowed: true}, true
 }
 
 // size is the lease the next Redis call of key's budget takes: about 2*leaseSpan of the
