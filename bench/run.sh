@@ -4,7 +4,9 @@
 # link with visit capture on and off, then link creation through the API with 64 concurrent
 # clients, then visits end to end (redirect to committed rollup row) and the ingest alone
 # (BenchmarkIngest). Needs DATABASE_URL and REDIS_URL (make bench starts throwaway servers),
-# wrk, psql and redis-cli.
+# wrk, psql and redis-cli. BENCH_ONLY=create runs only the creates (after the seeding) and
+# prints the CPU each create cost the server, PostgreSQL and Redis; with BENCH_PROFILE=file too,
+# a CPU profile of the server during the create run is written there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -84,7 +86,8 @@ serve() { # log http_addr [VAR=value...]
   pids+=($!)
   wait_http "http://$addr/healthz" || { cat "$work/$log" >&2; exit 1; }
 }
-serve server.log "127.0.0.1:$port" VISIT_INGEST=false
+debug_port=$(free_port)
+serve server.log "127.0.0.1:$port" VISIT_INGEST=false ${BENCH_PROFILE:+DEBUG_ADDR=127.0.0.1:$debug_port}
 on_pid=${pids[-1]}
 serve server-off.log "127.0.0.1:$off_port" VISIT_CAPTURE=false VISIT_INGEST=false METRICS_ADDR=
 off_pid=${pids[-1]}
@@ -137,6 +140,51 @@ to_ms() { # 1.23ms / 450.00us / 1.02s -> milliseconds
   awk -v v="$1" 'BEGIN{ if (v ~ /us$/) {sub(/us$/,"",v); print v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v); print v+0} else {sub(/s$/,"",v); print v*1000} }'
 }
 
+# CPU time of a process so far, in clock ticks (Linux): a measure that other load on the machine
+# disturbs far less than throughput.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+redis_pid=$(redis-cli -u "$REDIS_URL" INFO server | awk -F: '/^process_id/ {print $2+0}')
+# The postmaster is the parent of PostgreSQL's checkpointer (a process that lives as long as it).
+postmaster=$(awk '{print $4}' "/proc/$(psql "$DATABASE_URL" -Atc \
+  "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")/stat" 2>/dev/null || echo 0)
+pg_ticks() {
+  local t=0 f line rest
+  for f in /proc/[0-9]*/stat; do
+    read -r line <"$f" 2>/dev/null || continue
+    rest=${line##*) }
+    set -- $rest
+    [ "$2" = "$postmaster" ] && t=$((t + ${12} + ${13}))
+  done
+  echo $((t + $(ticks "$postmaster")))
+}
+
+if [ "${BENCH_ONLY:-}" = create ]; then
+  echo "measuring creates ($DURATION, $CONNS connections)..."
+  # A short warm-up: connections, the plan cache, the writer.
+  wrk -t2 -c"$CONNS" -d2s -s bench/create.lua "$api/workspaces/$ws/links" -- "$key" >/dev/null
+  before=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
+  cpu0="$(ticks "$on_pid") $(pg_ticks) $(ticks "$redis_pid")"
+  if [ -n "${BENCH_PROFILE:-}" ]; then
+    curl -fsS -o "$BENCH_PROFILE" "http://127.0.0.1:$debug_port/debug/pprof/profile?seconds=$((${DURATION%s} - 2))" &
+    profiler=$!
+  fi
+  create=$(measure create "$api/workspaces/$ws/links" bench/create.lua "$key")
+  [ -z "${BENCH_PROFILE:-}" ] || wait "$profiler"
+  cpu1="$(ticks "$on_pid") $(pg_ticks) $(ticks "$redis_pid")"
+  after=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
+  IFS='|' read -r _ k_rps k_p99 k_bad k_total <<<"$create"
+  secs=${DURATION%s}
+  acked=$((k_total - k_bad))
+  printf '%-38s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
+  echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
+  awk -v a="$cpu0" -v b="$cpu1" -v n="$acked" -v hz="$(getconf CLK_TCK)" 'BEGIN{
+    split(a, x, " "); split(b, y, " ")
+    for (i = 1; i <= 3; i++) d[i] = (y[i] - x[i]) / hz * 1e6 / n
+    printf "CPU per create: server %.1f µs, PostgreSQL %.1f µs, Redis %.1f µs\n", d[1], d[2], d[3]
+  }'
+  exit 0
+fi
+
 # One plain link and one with rules (a geo deny list, device targets, two variants), each
 # requested on its own: the cost of the rules is the ratio of the two.
 plain_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Bearer $key" \
@@ -176,10 +224,6 @@ combine() { # name measure-line... -> name|mean requests/s|mean p99|non-3xx|requ
   awk -v name="$name" '{r+=$1; p+=$2; b+=$3; t+=$4; n++}
     END{printf "%s|%.2f|%.2fms|%d|%d\n", name, r/n, p/n, b, t}' <<<"${sums%$'\n'}"
 }
-# CPU time of a process so far, in clock ticks (Linux): a measure that other load on the machine
-# disturbs far less than throughput.
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
-redis_pid=$(redis-cli -u "$REDIS_URL" INFO server | awk -F: '/^process_id/ {print $2+0}')
 offs=() ons=() cpu_off=0 cpu_on=0 cpu_redis=0
 d0=$(drops)
 for _ in 1 2; do
@@ -259,19 +303,6 @@ now() { date +%s.%N; }
 # node, PostgreSQL (its postmaster and backends) and Redis; wrk and the kernel's networking are
 # most of the rest. Two cores give 2,000,000 µs a second: their sum bounds visits a second.
 machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
-# The postmaster is the parent of PostgreSQL's checkpointer (a process that lives as long as it).
-postmaster=$(awk '{print $4}' "/proc/$(psql "$DATABASE_URL" -Atc \
-  "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")/stat" 2>/dev/null || echo 0)
-pg_ticks() {
-  local t=0 f line rest
-  for f in /proc/[0-9]*/stat; do
-    read -r line <"$f" 2>/dev/null || continue
-    rest=${line##*) }
-    set -- $rest
-    [ "$2" = "$postmaster" ] && t=$((t + ${12} + ${13}))
-  done
-  echo $((t + $(ticks "$postmaster")))
-}
 base=$(rolled)
 d0=$(drops)
 r0=$(redirected)

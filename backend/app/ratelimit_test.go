@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // limits reads the RateLimit headers of an answer; ok is false when any is missing.
@@ -90,6 +93,59 @@ func TestRateLimitPerWorkspace(t *testing.T) {
 	}
 	// Alice's workspace is still spent.
 	wantRateLimited(t, "alice after bob's requests", s1.do("GET", links, alice.Key, nil))
+}
+
+// TestRateLimitLeaseAcrossNodes: a budget big enough to be counted from leases (600 a minute:
+// leases of up to 6 requests) still holds across two nodes under load, within the documented
+// slack: no more pass than the budget plus its refill over the run and the lease age (a
+// second), and no fewer than the budget less what the two nodes' leases hold. Every answer
+// announces the limit; every refusal is a 429 with Retry-After.
+func TestRateLimitLeaseAcrossNodes(t *testing.T) {
+	d := newDeployment(t)
+	const limit, perLease = 600, 6
+	env := []string{"PLAN_LIMITS", fmt.Sprintf("free.requests_per_minute=%d", limit)}
+	nodes := []*server{d.start(t, env...), d.start(t, env...)}
+	alice := nodes[0].signup("alice@example.com") // its API key's creation is the first request
+	links := fmt.Sprintf("/api/v1/workspaces/%d/links", alice.WorkspaceID)
+
+	var ok, refused atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				r := nodes[w%2].do("GET", links, alice.Key, nil)
+				l, rem, _, has := limits(r)
+				if !has || l != limit || rem < 0 || rem >= limit {
+					t.Errorf("RateLimit-Limit %d, -Remaining %d (%v)", l, rem, has)
+				}
+				switch r.Status {
+				case http.StatusOK:
+					ok.Add(1)
+				case http.StatusTooManyRequests:
+					refused.Add(1)
+					if n, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || n < 1 || n > 60 {
+						t.Errorf("429 with Retry-After %q", r.Header.Get("Retry-After"))
+					}
+				default:
+					t.Errorf("%d %s", r.Status, r.Body)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// The budget refills at limit a minute: over the run, and over the second a leased token
+	// may wait, that many more may pass.
+	refill := int64(float64(limit) * (time.Since(start) + time.Second).Minutes())
+	most, least := int64(limit-1)+refill, int64(limit-1-2*perLease)
+	if n := ok.Load(); n > most || n < least {
+		t.Errorf("%d of 800 requests passed on two nodes (refused %d), want %d to %d", n, refused.Load(), least, most)
+	}
+	if refused.Load() == 0 {
+		t.Error("800 requests against a budget of 600: none refused")
+	}
 }
 
 // TestRateLimitAnonymous: requests without credentials are counted per client address (an

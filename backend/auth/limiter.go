@@ -70,6 +70,7 @@ type Limiter struct {
 	known map[string]time.Time // pair key → until when the address is known for the email
 
 	spends spends // concurrent spends of one budget, as one Redis call
+	leases leases // tokens of the API budgets taken ahead from Redis (Spend)
 }
 
 // NewLimiter returns a limiter keeping its counters under prefix in rdb; rdb may be nil.
@@ -177,8 +178,20 @@ type Budget struct {
 // once, then one every period/n), and tells what is left of it: the API's rate limits, which
 // announce their state on every answer. A refused request takes nothing. key must hold no
 // secret or personal data (AddressName gives an address's).
+//
+// A budget of leaseMinLimit or more is counted in Redis a lease at a time (see leases): a
+// node spends tokens it took ahead, so that a busy budget costs a Redis call every few dozen
+// milliseconds rather than one per request.
 func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Duration) Budget {
-	return l.spend(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period})
+	limit := redis_rate.Limit{Rate: n, Burst: n, Period: period}
+	if l.useRedis() {
+		b, err := l.spendShared(ctx, key, limit, true)
+		if err == nil {
+			return b
+		}
+		l.redisFailed(ctx, err)
+	}
+	return l.spendLocal(key, limit, time.Now())
 }
 
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
@@ -251,7 +264,7 @@ func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) 
 // spend takes one token from a budget and tells what is left of it.
 func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit) Budget {
 	if l.useRedis() {
-		b, err := l.spendShared(ctx, key, limit)
+		b, err := l.spendShared(ctx, key, limit, false)
 		if err == nil {
 			return b
 		}

@@ -322,3 +322,94 @@ func TestSpendAtOnce(t *testing.T) {
 		t.Errorf("%d of 200 passed a budget of 50", allowed.Load())
 	}
 }
+
+// TestSpendLease: a big budget is spent from leases taken ahead on each node. Two nodes under
+// load together let through no more than the budget, and nearly all of it: at most the tokens
+// each node still holds in its lease are missing.
+func TestSpendLease(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	log := slog.New(slog.DiscardHandler)
+	var redisCalls atomic.Int64
+	rdb.AddHook(countEvals{&redisCalls})
+	nodes := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
+	// 2,000 an hour: refills one token every 1.8 s, next to nothing during the test. A lease is
+	// at most 2,000/100 = 20 tokens.
+	const limit, perLease, workers = 2000, 20, 16
+	ctx := context.Background()
+	var allowed, refused atomic.Int64
+	run := func(each int) {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range each {
+					b := nodes[w%2].Spend(ctx, "api:lease", limit, time.Hour)
+					if b.Limit != limit || b.Remaining < 0 || b.Remaining >= limit {
+						t.Errorf("answer %+v", b)
+						return
+					}
+					if !b.Allowed {
+						refused.Add(1)
+						if b.RetryAfter <= 0 {
+							t.Errorf("refused without RetryAfter: %+v", b)
+						}
+						continue
+					}
+					allowed.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	// Within the budget: every request passes, most of them on a leased token.
+	run(100)
+	if got := allowed.Load(); got != workers*100 {
+		t.Fatalf("%d of %d requests passed, within a budget of %d", got, workers*100, limit)
+	}
+	if n := redisCalls.Load(); n > workers*100/4 {
+		t.Errorf("%d Redis calls for %d requests", n, workers*100)
+	}
+	// Past it: a lease's tokens go at most a second unspent, and the test is over well within
+	// that, so the only slack is what the leases still hold (and a token or two of refill).
+	run(50)
+	if got := allowed.Load(); got > limit+2 || got < limit-2*perLease {
+		t.Errorf("%d of %d requests passed a budget of %d on two nodes, want %d to %d",
+			got, workers*150, limit, limit-2*perLease, limit+2)
+	}
+}
+
+// countEvals counts the scripts a client runs.
+type countEvals struct{ n *atomic.Int64 }
+
+func (countEvals) DialHook(next goredis.DialHook) goredis.DialHook { return next }
+
+func (h countEvals) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
+	return func(ctx context.Context, cmd goredis.Cmder) error {
+		if name := cmd.Name(); name == "evalsha" || name == "eval" {
+			h.n.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (countEvals) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
+	return next
+}
+
+// TestSpendLeaseQuiet: a big budget's first request takes no lease: another node sees it
+// spent exactly one token.
+func TestSpendLeaseQuiet(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := testenv.Redis(t)
+	log := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	node1, node2 := auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)
+	if b := node1.Spend(ctx, "api:quiet", 6000, time.Hour); !b.Allowed || b.Remaining != 5999 {
+		t.Fatalf("node 1: %+v, want allowed with 5999 remaining", b)
+	}
+	if b := node2.Spend(ctx, "api:quiet", 6000, time.Hour); !b.Allowed || b.Remaining != 5998 {
+		t.Fatalf("node 2: %+v, want allowed with 5998 remaining", b)
+	}
+}

@@ -25,7 +25,7 @@ func (s *Server) createLink(c *gin.Context) {
 	if !created {
 		status = http.StatusOK
 	}
-	c.JSON(status, s.answerOne(c, l))
+	jsonLink(c, status, s.answerOne(c, l))
 }
 
 type batchRequest struct {

@@ -55,8 +55,10 @@ func version(l *link.Link) int64 { return max(0, l.UpdatedAt.UnixMicro()) }
 // encodeLink stores "<version>:<json>": the version is what replaceScript compares, the JSON is
 // the link's own encoding (link.Link's JSON form is the cache's shape).
 func encodeLink(l *link.Link) string {
-	b, _ := json.Marshal(l)
-	return strconv.FormatInt(version(l), 10) + ":" + string(b)
+	b := make([]byte, 0, 256)
+	b = strconv.AppendInt(b, version(l), 10)
+	b = append(b, ':')
+	return string(appendLinkJSON(b, l))
 }
 
 func decodeLink(s string) (*link.Link, error) {
@@ -197,21 +199,48 @@ type replacement struct {
 	ttl      time.Duration
 }
 
-// replaceAll runs replaceScript for every write, each followed by an invalidation on the bus
-// when publish is set, in one pipelined round trip. The script goes by its SHA1; its text is
-// sent only to a Redis that does not know it yet (a new or restarted server), and the writes
-// are then made again, which their version check makes harmless.
+// replaceManyScript is replaceScript over every key in KEYS, with ARGV holding the value,
+// version and milliseconds of each in turn: one script call for a whole batch, which costs
+// Redis and the client far less than a call per key.
+var replaceManyScript = goredis.NewScript(`
+for i, key in ipairs(KEYS) do
+  local value, version, ttl = ARGV[3*i-2], tonumber(ARGV[3*i-1]), ARGV[3*i]
+  local cur = redis.call('GET', key)
+  local v = cur and tonumber(string.match(cur, '^-?(%d+)'))
+  if not (v and v > version) then
+    redis.call('SET', key, value, 'PX', ttl)
+  end
+end
+return 1`)
+
+// replaceChunk bounds the keys of one replaceManyScript call: Redis runs a script to the end
+// before serving anyone else.
+const replaceChunk = 500
+
+// replaceAll runs replaceScript's check and write for every write, as replaceManyScript calls
+// of up to replaceChunk keys, each write followed by an invalidation on the bus when publish is
+// set, in one pipelined round trip. The script goes by its SHA1; its text is sent only to a
+// Redis that does not know it yet (a new or restarted server), and the writes are then made
+// again, which their version check makes harmless.
 func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publish bool) error {
 	run := func(bySHA bool) error {
 		pipe := lc.c.rdb.Pipeline()
-		for _, w := range writes {
-			keys := []string{lc.key(w.domainID, w.key)}
-			if bySHA {
-				replaceScript.EvalSha(ctx, pipe, keys, w.value, w.version, w.ttl.Milliseconds())
-			} else {
-				replaceScript.Eval(ctx, pipe, keys, w.value, w.version, w.ttl.Milliseconds())
+		for start := 0; start < len(writes); start += replaceChunk {
+			part := writes[start:min(start+replaceChunk, len(writes))]
+			keys := make([]string, len(part))
+			args := make([]any, 0, 3*len(part))
+			for i, w := range part {
+				keys[i] = lc.key(w.domainID, w.key)
+				args = append(args, w.value, w.version, w.ttl.Milliseconds())
 			}
-			if publish {
+			if bySHA {
+				replaceManyScript.EvalSha(ctx, pipe, keys, args...)
+			} else {
+				replaceManyScript.Eval(ctx, pipe, keys, args...)
+			}
+		}
+		if publish {
+			for _, w := range writes {
 				pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: w.domainID, Key: w.key}.encode())
 			}
 		}
@@ -220,6 +249,9 @@ func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publi
 			return nil
 		}
 		return err
+	}
+	if len(writes) == 0 {
+		return nil
 	}
 	err := run(true)
 	if err != nil && goredis.HasErrorPrefix(err, "NOSCRIPT") {

@@ -2,6 +2,7 @@ package redis_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -87,6 +88,39 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 	lc.Created(ctx, []*link.Link{version("https://example.com/next", time.Now().Add(time.Millisecond))})
 	if got := get(); got != "https://example.com/next" {
 		t.Fatalf("a new link under a key of a deleted workspace: %s", got)
+	}
+}
+
+// TestLinkCacheCreatedBatch: a batch of created links, more than one script call holds, is
+// written in full, each link through its own version check: a link deleted meanwhile stays
+// deleted, its neighbours are stored.
+func TestLinkCacheCreatedBatch(t *testing.T) {
+	ctx := context.Background()
+	lc := newCache(t)
+	t0 := time.Now()
+	links := make([]*link.Link, 1200)
+	for i := range links {
+		l := version(fmt.Sprintf("https://example.com/%d", i), t0)
+		l.Key = fmt.Sprintf("k%d", i)
+		links[i] = l
+	}
+	// Deleted while the batch committed: its tombstone is newer than the create.
+	if err := lc.Removed(ctx, links[700]); err != nil {
+		t.Fatal(err)
+	}
+	lc.Created(ctx, links)
+	for i, l := range links {
+		got, found, err := lc.Get(ctx, 0, l.Key)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case i == 700:
+			if !found || got != nil {
+				t.Fatalf("the deleted link: %+v, found %v; want missing", got, found)
+			}
+		case !found || got == nil || got.URL != l.URL || got.ID != l.ID:
+			t.Fatalf("link %d: %+v, found %v; want %s", i, got, found, l.URL)
+		}
 	}
 }
 
