@@ -95,9 +95,14 @@ off_pid=${pids[-1]}
 pids+=($!)
 wait_http "http://127.0.0.1:$ceiling_port/x" || true
 stream="${REDIS_PREFIX}visits"
-# Emptied, not deleted: a node keeps the entries it sent until they are consumed, and stores them
-# itself when the stream loses them (which deleting it would be).
-empty_stream() { sleep 1; redis-cli -u "$REDIS_URL" XTRIM "$stream" MAXLEN 0 >/dev/null; }
+# A node keeps the entries it sent until the consumer group has them, and stores them itself when
+# the stream loses them: so the group is moved past every entry, then the stream emptied, in one
+# step (deleting it, or trimming alone, would make the node store everything it kept).
+empty_stream() {
+  sleep 1
+  redis-cli -u "$REDIS_URL" XGROUP CREATE "$stream" ingest '$' MKSTREAM >/dev/null 2>&1 || true
+  redis-cli -u "$REDIS_URL" EVAL "redis.call('XGROUP', 'SETID', KEYS[1], 'ingest', '\$'); return redis.call('XTRIM', KEYS[1], 'MAXLEN', 0)" 1 "$stream" >/dev/null
+}
 
 api="http://127.0.0.1:$port/api/v1"
 email="bench$$@example.com"

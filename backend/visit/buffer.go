@@ -125,6 +125,7 @@ type Buffer struct {
 	runID      string
 	confirmed  time.Time
 	forgotLog  time.Time // the last log line about entries forgotten unconsumed
+	resending  sync.WaitGroup
 	keptEvents atomic.Int64
 
 	stop      chan struct{}
@@ -370,17 +371,26 @@ func (b *Buffer) lost(why string) {
 }
 
 // resend stores every entry kept straight into the Store: Redis stopped answering or lost
-// entries.
+// entries. It runs beside the flusher, which goes on sending what arrives (a large backlog
+// would otherwise hold it long enough to fill the capture buffer); Close waits for it.
 func (b *Buffer) resend() {
-	for _, e := range b.sent {
-		var batch []Event
-		if err := json.Unmarshal(e.data, &batch); err == nil {
-			b.insert(batch)
-		}
+	if len(b.sent) == 0 {
+		return
 	}
-	b.sent, b.sentEvents = b.sent[:0], 0
+	entries := b.sent
+	b.sent, b.sentEvents = nil, 0
 	b.keptEvents.Store(0)
 	kept.Set(0)
+	b.resending.Add(1)
+	go func() {
+		defer b.resending.Done()
+		for _, e := range entries {
+			var batch []Event
+			if err := json.Unmarshal(e.data, &batch); err == nil {
+				b.insert(batch)
+			}
+		}
+	}()
 }
 
 // streamID is a stream entry's ID, milliseconds and sequence.
@@ -471,5 +481,6 @@ func (b *Buffer) Close() {
 		b.closed.Store(true)
 		close(b.stop)
 		<-b.done
+		b.resending.Wait()
 	})
 }
