@@ -172,7 +172,7 @@ func startSoakRig(t *testing.T) *soakRig {
 	// Service); limits far above the load, so that nothing is refused for its rate.
 	r.nodeOverrides = []string{"PLAN_LIMITS", "enterprise.requests_per_minute=100000000", "SHUTDOWN_TIMEOUT", "10s"}
 	for i, name := range []string{"a", "b"} {
-		r.addrs[i] = freeAddr(t)
+		r.addrs[i] = fmt.Sprintf("127.0.0.1:%d", freePort(t))
 		r.nodes[i] = r.d.startProcess(t, name, append([]string{"HTTP_ADDR", r.addrs[i]}, r.nodeOverrides...)...)
 	}
 	api := r.nodes[0].api(r.d)
@@ -301,17 +301,6 @@ func pss(pid int, family bool) int64 {
 		}
 	}
 	return sum
-}
-
-// freeAddr is a loopback address nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // ownServices are PostgreSQL and Redis of the test's own (deploy/local/services.sh), which it
