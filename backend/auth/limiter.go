@@ -183,15 +183,7 @@ type Budget struct {
 // node spends tokens it took ahead, so that a busy budget costs a Redis call every few dozen
 // milliseconds rather than one per request.
 func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Duration) Budget {
-	limit := redis_rate.Limit{Rate: n, Burst: n, Period: period}
-	if l.useRedis() {
-		b, err := l.spendShared(ctx, key, limit, true)
-		if err == nil {
-			return b
-		}
-		l.redisFailed(ctx, err)
-	}
-	return l.spendLocal(key, limit, time.Now())
+	return l.spend(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period}, true)
 }
 
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
@@ -257,14 +249,15 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.L
 }
 
 func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) (time.Duration, bool) {
-	b := l.spend(ctx, key, limit)
+	b := l.spend(ctx, key, limit, false)
 	return b.RetryAfter, b.Allowed
 }
 
-// spend takes one token from a budget and tells what is left of it.
-func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit) Budget {
+// spend takes one token from a budget and tells what is left of it; leased lets a large budget
+// be counted a lease at a time.
+func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit, leased bool) Budget {
 	if l.useRedis() {
-		b, err := l.spendShared(ctx, key, limit, false)
+		b, err := l.spendShared(ctx, key, limit, leased)
 		if err == nil {
 			return b
 		}
