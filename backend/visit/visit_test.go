@@ -743,9 +743,8 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 		buf.Capture(visit.HitOf(e))
 	}
 	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
-	if k := buf.Kept(); k != 1000 {
-		t.Fatalf("kept %d visits sent and not consumed, want 1000", k)
-	}
+	// The stream holds the entry before the flusher has its reply and keeps it.
+	eventually(t, func() bool { return buf.Kept() == 1000 })
 	runUntil(t, db, 1000, consumer(rdb, prefix, "c", db))
 	// Once the group has acknowledged them, the next check forgets them (one a second, on a send).
 	next := 1000
