@@ -338,21 +338,11 @@ func (b *Buffer) confirm() {
 	}
 }
 
-// forgetConsumed forgets the entries the group acknowledged: those up to the last one
-// delivered, and below the oldest still pending.
+// forgetConsumed forgets the entries the group acknowledged.
 func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) {
-	var upTo streamID
-	for _, g := range groups {
-		if g.Name != Group {
-			continue
-		}
-		upTo = parseOr(g.LastDeliveredID)
-		if g.Pending > 0 {
-			if pending.Err() != nil {
-				return
-			}
-			upTo = min2(upTo, parseOr(pending.Val().Lower).previous())
-		}
+	upTo, ok := acknowledged(groups, pending)
+	if !ok {
+		return
 	}
 	drop := 0
 	for drop < len(b.sent) && !upTo.less(b.sent[drop].id) {
@@ -362,6 +352,25 @@ func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XP
 	if drop > 0 {
 		b.sent = append(b.sent[:0], b.sent[drop:]...)
 	}
+}
+
+// acknowledged is the ID up to which the group acknowledged every entry: the last one
+// delivered, or the one below the oldest still pending. ok is false when pending could not be
+// read and is needed; a missing group has acknowledged nothing (0-0).
+func acknowledged(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) (upTo streamID, ok bool) {
+	for _, g := range groups {
+		if g.Name != Group {
+			continue
+		}
+		upTo = parseOr(g.LastDeliveredID)
+		if g.Pending > 0 {
+			if pending.Err() != nil {
+				return streamID{}, false
+			}
+			upTo = min2(upTo, parseOr(pending.Val().Lower).previous())
+		}
+	}
+	return upTo, true
 }
 
 // lost stores what is kept straight into the Store: Redis may not have it any more.
@@ -429,6 +438,16 @@ func (a streamID) previous() streamID {
 	}
 	return a
 }
+
+// next is the least ID above a.
+func (a streamID) next() streamID {
+	if a.seq == ^uint64(0) {
+		return streamID{a.ms + 1, 0}
+	}
+	return streamID{a.ms, a.seq + 1}
+}
+
+func (a streamID) String() string { return strconv.FormatUint(a.ms, 10) + "-" + strconv.FormatUint(a.seq, 10) }
 
 func min2(a, b streamID) streamID {
 	if b.less(a) {

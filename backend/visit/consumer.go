@@ -293,9 +293,15 @@ func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, er
 }
 
 // measure sets the gauge of entries the group has not acknowledged: those not yet delivered
-// (the group's lag) and those delivered and pending.
+// (the group's lag) and those delivered and pending. It trims the entries the group
+// acknowledged from the stream: every node keeps what it sent until then (see resendMax), so
+// none is needed again, and Redis holds only the visits not yet stored.
 func (c *Consumer) measure(ctx context.Context) {
-	groups, err := c.rdb.XInfoGroups(ctx, c.stream).Result()
+	pipe := c.rdb.Pipeline()
+	info := pipe.XInfoGroups(ctx, c.stream)
+	pending := pipe.XPending(ctx, c.stream, Group)
+	_, _ = pipe.Exec(ctx)
+	groups, err := info.Result()
 	if err != nil {
 		return
 	}
@@ -306,6 +312,12 @@ func (c *Consumer) measure(ctx context.Context) {
 				lag = 0
 			}
 			streamEntries.Set(float64(lag + g.Pending))
+		}
+	}
+	if upTo, ok := acknowledged(groups, pending); ok && upTo != (streamID{}) {
+		// Approximately: Redis drops whole nodes of entries, which costs it least.
+		if err := c.rdb.XTrimMinIDApprox(ctx, c.stream, upTo.next().String(), 0).Err(); err != nil {
+			c.log.Warn("visits: trim the stream", "err", err)
 		}
 	}
 	// Consumers of processes long gone that hold nothing are forgotten.

@@ -1,6 +1,7 @@
 package visit
 
 import (
+	"context"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -14,6 +15,10 @@ func AppendEntry(b []byte, batch []Event) []byte { return appendEntry(b, batch) 
 
 // SetClaimAfter changes how long entries stay with a consumer before c claims them.
 func (c *Consumer) SetClaimAfter(d time.Duration) { c.claimAfter = d }
+
+// Measure sets the stream gauge and trims what the group acknowledged, as Run does every few
+// seconds.
+func (c *Consumer) Measure(ctx context.Context) { c.measure(ctx) }
 
 // SetBlock changes how long one read waits for new entries.
 func (c *Consumer) SetBlock(d time.Duration) { c.block = d }

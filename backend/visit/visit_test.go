@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -716,7 +717,7 @@ func TestRedisLossResends(t *testing.T) {
 	for _, e := range evs[1000:2990] {
 		buf.Capture(visit.HitOf(e))
 	}
-	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 2990 })
+	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 1990 })
 	// Redis loses the stream, and stops answering this node.
 	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
 		t.Fatal(err)
@@ -758,7 +759,7 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	for _, e := range evs[next:3999] {
 		buf.Capture(visit.HitOf(e))
 	}
-	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 3999 })
+	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 3999-1000 })
 	time.Sleep(1100 * time.Millisecond)
 	if k := buf.Kept(); k < int64(3999-next) {
 		t.Fatalf("kept %d visits, want the %d not consumed", k, 3999-next)
@@ -774,10 +775,22 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	checkStored(t, db, evs)
 }
 
-// streamEvents is how many events the stream's entries hold.
+// streamEvents is how many events the stream's entries hold that the group has not yet been
+// given (every entry when there is no group): those given may be trimmed.
 func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
 	t.Helper()
-	msgs, err := rdb.XRange(context.Background(), visit.StreamKey(prefix), "-", "+").Result()
+	ctx := context.Background()
+	from := "-"
+	groups, err := rdb.XInfoGroups(ctx, visit.StreamKey(prefix)).Result()
+	if err != nil && !strings.Contains(err.Error(), "no such key") {
+		t.Fatal(err)
+	}
+	for _, g := range groups {
+		if g.Name == visit.Group {
+			from = "(" + g.LastDeliveredID
+		}
+	}
+	msgs, err := rdb.XRange(ctx, visit.StreamKey(prefix), from, "+").Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -790,6 +803,82 @@ func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
 		n += len(batch)
 	}
 	return n
+}
+
+// The consumers trim from the stream what the group acknowledged, and no more: an entry still
+// pending with a consumer stays, and so does every one after it. A Buffer's entries not yet
+// consumed stay kept, and it does not take the trim for a loss.
+func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
+	db := testenv.DB(t)
+	rdb, prefix := testenv.Redis(t)
+	ctx := context.Background()
+	key := visit.StreamKey(prefix)
+	entries := func() int64 { return rdb.XLen(ctx, key).Val() }
+	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	defer buf.Close()
+	evs := events(5000, 5)
+	send := func(from, to int) {
+		for _, e := range evs[from:to] {
+			buf.Capture(visit.HitOf(e))
+		}
+	}
+	for i := range 3 {
+		send(i*1000, (i+1)*1000)
+		eventually(t, func() bool { return streamEvents(t, rdb, prefix) == (i+1)*1000 })
+	}
+	sent := entries()
+	if err := rdb.XGroupCreate(ctx, key, visit.Group, "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A consumer that then dies holds the first entry.
+	held, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{Group: visit.Group, Consumer: "dead",
+		Streams: []string{key, ">"}, Count: 1}).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []visit.Event
+	if err := json.Unmarshal([]byte(held[0].Messages[0].Values["e"].(string)), &first); err != nil {
+		t.Fatal(err)
+	}
+	c := consumer(rdb, prefix, "c", db)
+	c.SetClaimAfter(time.Hour)
+	for n := 0; n < 3000-len(first); {
+		got, err := c.Step(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += got
+	}
+	c.Measure(ctx)
+	if n := entries(); n != sent {
+		t.Fatalf("%d entries after a trim with the first one pending, want all %d", n, sent)
+	}
+	// The Buffer sends more and checks the group a second later: it keeps everything, since the
+	// first entry is not acknowledged yet.
+	send(3000, 4000)
+	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
+	time.Sleep(1100 * time.Millisecond)
+	send(4000, 5000)
+	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 2000 && buf.Kept() == 5000 })
+	// The dead consumer's entry is claimed and stored: every entry goes.
+	c.SetClaimAfter(time.Millisecond)
+	eventually(t, func() bool {
+		if _, err := c.Step(ctx); err != nil {
+			t.Fatal(err)
+		}
+		pending, err := rdb.XPending(ctx, key, visit.Group).Result()
+		return err == nil && pending.Count == 0 && streamEvents(t, rdb, prefix) == 0
+	})
+	c.Measure(ctx)
+	if n := entries(); n != 0 {
+		t.Fatalf("%d entries after every one was acknowledged, want 0", n)
+	}
+	// Trimmed is not lost: the Buffer's next check forgets what it kept, and stores nothing itself.
+	time.Sleep(1100 * time.Millisecond)
+	buf.Capture(visit.HitOf(evs[0]))
+	eventually(t, func() bool { return buf.Kept() == 1 })
+	buf.Close()
+	checkStored(t, db, evs)
 }
 
 func eventually(t *testing.T, check func() bool) {
