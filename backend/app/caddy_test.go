@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -124,13 +126,26 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	}
 }
 
-// freePort is a loopback TCP port free a moment ago.
+// freePort is a loopback TCP port free a moment ago, below the kernel's range for outgoing
+// connections' local ports: a server killed and started again on it finds it free still,
+// whatever connections were opened meanwhile.
 func freePort(t *testing.T) int {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	for range 100 {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(low-10000)))
+		if err == nil {
+			defer ln.Close()
+			return ln.Addr().(*net.TCPAddr).Port
+		}
+	}
+	t.Fatal("no free port below the outgoing range")
+	return 0
 }

@@ -28,9 +28,12 @@ type soakReport struct {
 	Duration time.Duration
 	Commit   string
 
-	Ops       [numSoakOps][numOutcomes]int64
-	Latency   [numSoakOps][3]time.Duration // p50, p99, max
-	Created   int64                        // links acknowledged during the run
+	Ops     [numSoakOps][numOutcomes]int64
+	Latency [numSoakOps][3]time.Duration // p50, p99, max
+	// Calm are p50, p99 and max of the requests that began and ended outside every fault's
+	// span (from its start to soakGrace after its part was back).
+	Calm      [numSoakOps][3]time.Duration
+	Created   int64 // links acknowledged during the run
 	Seeded    int
 	Retried   int64
 	Faults    []soakFault
@@ -98,16 +101,18 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 		rep.Series.Reads = append(rep.Series.Reads, reads)
 		rep.Series.Failures = append(rep.Series.Failures, failures)
 	}
-	for op := range numSoakOps {
-		d := slices.Clone(l.latency[op])
-		slices.Sort(d)
-		if n := len(d); n > 0 {
-			rep.Latency[op] = [3]time.Duration{d[n/2], d[min(n-1, n*99/100)], d[n-1]}
-		}
-	}
-
 	// Failures: each in the window of a fault, or outside every window.
 	rep.Faults = l.faults
+	for op := range numSoakOps {
+		var all, calm []time.Duration
+		for _, s := range l.latency[op] {
+			all = append(all, s.Took)
+			if !rep.inFault(s.At, s.At.Add(s.Took)) {
+				calm = append(calm, s.Took)
+			}
+		}
+		rep.Latency[op], rep.Calm[op] = quantiles(all), quantiles(calm)
+	}
 	// Each failure is the latest fault's that began before it, if it came within soakGrace of
 	// that part being back.
 	for _, f := range l.failures {
@@ -284,6 +289,27 @@ func (r *soakRig) query(f func(*pgx.Conn, context.Context) error) {
 	}
 }
 
+// inFault says whether [from, to] meets a fault's span: from its start until soakGrace after
+// its part was back.
+func (rep *soakReport) inFault(from, to time.Time) bool {
+	for _, f := range rep.Faults {
+		if to.After(f.Down) && from.Before(f.Back.Add(soakGrace)) {
+			return true
+		}
+	}
+	return false
+}
+
+// quantiles are p50, p99 and max of d, which it sorts.
+func quantiles(d []time.Duration) [3]time.Duration {
+	slices.Sort(d)
+	n := len(d)
+	if n == 0 {
+		return [3]time.Duration{}
+	}
+	return [3]time.Duration{d[n/2], d[min(n-1, n*99/100)], d[n-1]}
+}
+
 func (rep *soakReport) fail(format string, args ...any) {
 	rep.Errors = append(rep.Errors, fmt.Sprintf(format, args...))
 }
@@ -295,9 +321,9 @@ func (rep *soakReport) summary() []string {
 		rep.Duration.Round(time.Second), rep.Seeded, rep.Created, float64(rep.Created)/secs, rep.Reviews, rep.Decisions)}
 	for op := range numSoakOps {
 		o := rep.Ops[op]
-		out = append(out, fmt.Sprintf("%s: %d answered (%.0f/s), %d 5xx, %d without answer, %d unexpected; p50 %v, p99 %v",
+		out = append(out, fmt.Sprintf("%s: %d answered (%.0f/s), %d 5xx, %d without answer, %d unexpected; p50 %v, p99 %v (%v outside faults)",
 			soakOpNames[op], o[outOK], float64(o[outOK])/secs, o[out5xx], o[outTransport], o[outUnexpected],
-			rep.Latency[op][0].Round(time.Microsecond*10), rep.Latency[op][1].Round(time.Microsecond*10)))
+			rep.Latency[op][0].Round(time.Microsecond*10), rep.Latency[op][1].Round(time.Microsecond*10), rep.Calm[op][1].Round(time.Microsecond*10)))
 	}
 	for _, f := range rep.Faults {
 		out = append(out, fmt.Sprintf("%s: down %v, %d failures over %v", f.Name, f.Back.Sub(f.Down).Round(time.Millisecond), f.Failures, f.Window.Round(time.Millisecond)))
@@ -342,13 +368,16 @@ func (rep *soakReport) markdown() string {
 	p("")
 	p("%v of load after %d links were made (a tenth with two variants and an iOS target). A client that sends a request refused at connect to the other server stands for the load balancer (Caddy's `lb_try_duration`): %d requests were sent again that way.", rep.Duration.Round(time.Second), rep.Seeded, rep.Retried)
 	p("")
-	p("| operation | answered | per second | 5xx | no answer | unexpected | p50 | p99 | max |")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	p("| operation | answered | per second | 5xx | no answer | unexpected | p50 | p99 | max | p99 outside faults | max outside faults |")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for op := range numSoakOps {
-		o := rep.Ops[op]
-		p("| %s | %d | %.0f | %d | %d | %d | %v | %v | %v |", soakOpNames[op], o[outOK], float64(o[outOK])/secs, o[out5xx], o[outTransport], o[outUnexpected],
-			rep.Latency[op][0].Round(10*time.Microsecond), rep.Latency[op][1].Round(10*time.Microsecond), rep.Latency[op][2].Round(time.Millisecond))
+		o, d, c := rep.Ops[op], rep.Latency[op], rep.Calm[op]
+		p("| %s | %d | %.0f | %d | %d | %d | %v | %v | %v | %v | %v |", soakOpNames[op], o[outOK], float64(o[outOK])/secs, o[out5xx], o[outTransport], o[outUnexpected],
+			d[0].Round(10*time.Microsecond), d[1].Round(10*time.Microsecond), d[2].Round(time.Millisecond),
+			c[1].Round(10*time.Microsecond), c[2].Round(time.Millisecond))
 	}
+	p("")
+	p("Outside faults: requests that began and ended outside every fault's span, from the fault's start until %v after its part was back.", soakGrace)
 	p("")
 	p("Links made during the run: %d (%.0f a second, one by one and in batches of %d). The worker reviewed %d links (each opened as three visitors in Chromium and scored by the model); a moderator approved links from the queue (%d answers, queue reads included).", rep.Created, float64(rep.Created)/secs, soakBatchRows, rep.Reviews, rep.Decisions)
 	p("")

@@ -399,6 +399,12 @@ type soakFault struct {
 	Failures int
 }
 
+// soakSample is when a request began and how long it took.
+type soakSample struct {
+	At   time.Time
+	Took time.Duration
+}
+
 // soakFailure is a request that failed.
 type soakFailure struct {
 	At     time.Time
@@ -428,7 +434,7 @@ type soakLoad struct {
 
 	mu       sync.Mutex
 	failures []soakFailure
-	latency  [numSoakOps][]time.Duration
+	latency  [numSoakOps][]soakSample
 	links    []soakLink    // made during the run
 	byID     map[int64]int // index in links
 	faults   []soakFault
@@ -551,7 +557,7 @@ func (l *soakLoad) do(op soakOp, method, path, token string, body []byte, ok ...
 	now := time.Now()
 	l.counts[l.second(now)][op][outcome].Add(1)
 	l.mu.Lock()
-	l.latency[op] = append(l.latency[op], now.Sub(start))
+	l.latency[op] = append(l.latency[op], soakSample{start, now.Sub(start)})
 	if outcome != outOK {
 		f := soakFailure{At: now, Op: op, Node: string(rune('a' + node)), Status: status}
 		if err != nil {

@@ -447,7 +447,9 @@ func (a streamID) next() streamID {
 	return streamID{a.ms, a.seq + 1}
 }
 
-func (a streamID) String() string { return strconv.FormatUint(a.ms, 10) + "-" + strconv.FormatUint(a.seq, 10) }
+func (a streamID) String() string {
+	return strconv.FormatUint(a.ms, 10) + "-" + strconv.FormatUint(a.seq, 10)
+}
 
 func min2(a, b streamID) streamID {
 	if b.less(a) {

@@ -8,12 +8,12 @@ import (
 	"image/png"
 	"io/fs"
 	"maps"
-	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -478,12 +478,7 @@ try { new WebSocket("ws://10.0.0.2/socket"); } catch (e) {}
 func TestReviewReportsUnreachableHops(t *testing.T) {
 	b := sharedBrowser(t)
 	// A loopback port nothing listens on (Chromium itself refuses a few "unsafe" ones, 1 among them).
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := ln.Addr().String()
-	ln.Close()
+	closed := refusingAddr(t)
 	netw.handle("dead-end.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/to-nowhere":
@@ -574,4 +569,24 @@ func TestPlaywrightDoesNotRouteRedirectHops(t *testing.T) {
 	if want := []string{"http://routed.test/one"}; !slices.Equal(routed, want) {
 		t.Errorf("routed %v, want %v: Playwright now routes redirect hops", routed, want)
 	}
+}
+
+// refusingAddr is a loopback address that refuses connections while the test runs: a socket
+// bound to it that never listens holds the port, so no other process can take it meanwhile
+// (a port found free and closed again may be anyone's a moment later).
+func refusingAddr(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }
