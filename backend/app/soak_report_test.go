@@ -88,7 +88,7 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 				switch soakOp(op) {
 				case opRedirect:
 					redirects += n
-				case opStats:
+				case opStats, opModerate:
 					reads += n
 				default:
 					writes += n
@@ -139,7 +139,7 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 
 	// The worker's reviews per second of the run.
 	rep.Reviews = r.count(`SELECT count(*) FROM link_reviews WHERE created_at >= $1`, l.start)
-	rep.Decisions = rep.Ops[opModerate][outOK]
+	rep.Decisions = rep.Ops[opDecide][outOK]
 	rep.Series.Reviews = r.perSecond(`SELECT floor(extract(epoch FROM created_at - $1::timestamptz))::int, count(*)
 		FROM link_reviews WHERE created_at >= $1 GROUP BY 1`, l.start, end)
 
@@ -379,7 +379,7 @@ func (rep *soakReport) markdown() string {
 	p("")
 	p("Outside faults: requests that began and ended outside every fault's span, from the fault's start until %v after its part was back.", soakGrace)
 	p("")
-	p("Links made during the run: %d (%.0f a second, one by one and in batches of %d). The worker reviewed %d links (each opened as three visitors in Chromium and scored by the model); a moderator approved links from the queue (%d answers, queue reads included).", rep.Created, float64(rep.Created)/secs, soakBatchRows, rep.Reviews, rep.Decisions)
+	p("Links made during the run: %d (%.0f a second, one by one and in batches of %d). The worker reviewed %d links (each opened as three visitors in Chromium and scored by the model); a moderator read the queue of links waiting for their first review and approved one of each page (%d decisions answered).", rep.Created, float64(rep.Created)/secs, soakBatchRows, rep.Reviews, rep.Decisions)
 	p("")
 	p("## Faults")
 	p("")
@@ -456,7 +456,7 @@ func (rep *soakReport) chart() string {
 			{"redirects answered", "#1f77b4", rep.Series.Redirects}, {"visits stored", "#17becf", rep.Series.Stored}}},
 		{"per second: links made, other writes, statistics reads, worker reviews", []line{
 			{"links made", "#2ca02c", rep.Series.Created}, {"creates, batches, edits, decisions", "#9467bd", rep.Series.Writes},
-			{"statistics reads", "#8c564b", rep.Series.Reads}, {"worker reviews", "#ff7f0e", rep.Series.Reviews}}},
+			{"statistics and queue reads", "#8c564b", rep.Series.Reads}, {"worker reviews", "#ff7f0e", rep.Series.Reviews}}},
 		{"failed requests per second (5xx, no answer, unexpected)", []line{{"failures", "#d62728", rep.Series.Failures}}},
 	}
 	h := top + len(panels)*(panelH+gap) + 20

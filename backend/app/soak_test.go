@@ -97,7 +97,7 @@ var soakRates = [numSoakOps]struct {
 	opBatch:    {2, 2}, // soakBatchRows links each
 	opEdit:     {40, 2},
 	opStats:    {20, 4},
-	opModerate: {2, 1},
+	opModerate: {2, 1}, // a queue read, then a decision (opDecide) on a link in it
 }
 
 const (
@@ -120,10 +120,11 @@ const (
 	opEdit
 	opStats
 	opModerate
+	opDecide
 	numSoakOps
 )
 
-var soakOpNames = [numSoakOps]string{"redirects", "creates", "batch creates", "edits", "statistics reads", "moderators' decisions"}
+var soakOpNames = [numSoakOps]string{"redirects", "creates", "batch creates", "edits", "statistics reads", "moderators' queue reads", "moderators' decisions"}
 
 // A request's outcome.
 const (
@@ -459,6 +460,9 @@ func (r *soakRig) startLoad(dur time.Duration) *soakLoad {
 		opEdit: l.edit, opStats: l.stats, opModerate: l.moderate,
 	}
 	for op, f := range ops {
+		if f == nil {
+			continue // sent by another op's loop
+		}
 		rate := soakRates[op]
 		for w := range rate.workers {
 			l.wg.Add(1)
@@ -694,7 +698,7 @@ func (l *soakLoad) moderate(rng *rand.Rand, _ int) {
 	}
 	id := q.Items[rng.IntN(len(q.Items))].Link.ID
 	// The worker may have decided the link meanwhile: 409 is an answer too.
-	l.do(opModerate, "POST", fmt.Sprintf("/api/v1/moderation/links/%d/decision", id), l.rig.modToken,
+	l.do(opDecide, "POST", fmt.Sprintf("/api/v1/moderation/links/%d/decision", id), l.rig.modToken,
 		[]byte(`{"action":"approve","note":"checked by hand"}`), http.StatusOK, http.StatusConflict)
 }
 

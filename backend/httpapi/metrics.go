@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -16,16 +17,32 @@ var apiLatency = promauto.NewHistogramVec(prometheus.HistogramOpts{
 	Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 }, []string{"method", "route", "status"})
 
+// slowRequest is how long an API request takes before its answer is logged as slow.
+var slowRequest = time.Second
+
 // observe records each API request's latency under its route pattern (never the raw path,
-// which would make one series per link).
-func observe(c *gin.Context) {
+// which would make one series per link), and logs those slower than slowRequest: the
+// histogram shows that some are slow, the log which and when.
+func (s *Server) observe(c *gin.Context) {
 	start := time.Now()
 	c.Next()
+	took := time.Since(start)
 	route := c.FullPath()
 	if route == "" {
 		route = "unmatched"
 	}
-	apiLatency.WithLabelValues(methodLabel(c.Request.Method), route, strconv.Itoa(c.Writer.Status())).Observe(time.Since(start).Seconds())
+	status := c.Writer.Status()
+	apiLatency.WithLabelValues(methodLabel(c.Request.Method), route, strconv.Itoa(status)).Observe(took.Seconds())
+	if took >= slowRequest && !streamed(c.Request.Method, route) {
+		s.log.Warn("api: slow request", "method", c.Request.Method, "route", route, "status", status,
+			"seconds", took.Seconds(), "request_id", c.GetString(requestIDKey))
+	}
+}
+
+// streamed says whether the route streams a file, which takes as long as the file: the CSV
+// exports and an import's upload.
+func streamed(method, route string) bool {
+	return strings.HasSuffix(route, ".csv") || method == http.MethodPost && strings.HasSuffix(route, "/imports")
 }
 
 // methodLabel keeps the label's values few: any client can send any method name.

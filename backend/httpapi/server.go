@@ -92,7 +92,7 @@ func New(d Deps) (*Server, error) {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
 	}
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.secure, s.requestID, s.recover, observe)
+	s.engine.Use(s.secure, s.requestID, s.recover, s.observe)
 	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
 	s.engine.NoMethod(s.methodNotAllowed)
 	s.routes()
