@@ -283,19 +283,15 @@ func (s *Moderation) Queue(ctx context.Context, st moderation.State, after moder
 	return items, nil
 }
 
-// pendingQueue lists the links due for a review that have never had one, the latest due first.
+// pendingQueue lists the links due for a review that have never had one, the latest due first,
+// down the index on moderation_due (due_at, link_id). The links with a state other than
+// pending are left out with NOT EXISTS: PostgreSQL estimates that anti-join well, where the
+// equivalent filter on the LEFT JOIN below (lm.link_id IS NULL OR lm.state = 'pending') was
+// estimated to keep a row or so, and planned as a sort of every due link (a quarter of a
+// second at 300,000, seconds under load).
 func (s *Moderation) pendingQueue(ctx context.Context, after moderation.QueueCursor, limit int) ([]moderation.QueueItem, error) {
-	where, args := "", []any{limit + 1}
-	if after.LinkID > 0 {
-		where = `AND (m.due_at, m.link_id) < ($2, $3)`
-		args = append(args, after.At, after.LinkID)
-	}
-	rows, err := s.db.Pool.Query(ctx, `
-		SELECT `+moderatedColumns+`, m.due_at
-		FROM moderation_due m JOIN links l ON l.id = m.link_id
-		LEFT JOIN link_moderation lm ON lm.link_id = m.link_id
-		WHERE (lm.link_id IS NULL OR lm.state = 'pending') `+where+`
-		ORDER BY m.due_at DESC, m.link_id DESC LIMIT $1`, args...)
+	query, args := pendingQueueQuery(after, limit)
+	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the pending links: %w", err)
 	}
@@ -309,6 +305,20 @@ func (s *Moderation) pendingQueue(ctx context.Context, after moderation.QueueCur
 		return nil, fmt.Errorf("read the pending links: %w", err)
 	}
 	return items, nil
+}
+
+func pendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) {
+	where, args := "", []any{limit + 1}
+	if after.LinkID > 0 {
+		where = `AND (m.due_at, m.link_id) < ($2, $3)`
+		args = append(args, after.At, after.LinkID)
+	}
+	return `
+		SELECT ` + moderatedColumns + `, m.due_at
+		FROM moderation_due m JOIN links l ON l.id = m.link_id
+		LEFT JOIN link_moderation lm ON lm.link_id = m.link_id
+		WHERE NOT EXISTS (SELECT 1 FROM link_moderation x WHERE x.link_id = m.link_id AND x.state <> 'pending') ` + where + `
+		ORDER BY m.due_at DESC, m.link_id DESC LIMIT $1`, args
 }
 
 // File implements moderation.DeskStore.

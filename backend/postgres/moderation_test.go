@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -361,5 +362,64 @@ func TestDueAfterTargetChange(t *testing.T) {
 	}
 	if _, seq2 := due(); seq2 != seq {
 		t.Errorf("a later visit asked again (seq %d → %d)", seq, seq2)
+	}
+}
+
+// The queue of links waiting for their first review reads a page down the index of
+// moderation_due, whatever the statistics say: with 200,000 links due, those due at the same
+// moment by the thousand, and every link a state has been recorded for having left pending,
+// neither the first page nor a later one reads the whole table or sorts it.
+func TestPendingQueuePlan(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO links (id, workspace_id, key, url, url_hash) SELECT i, $1, 'k'||i, 'https://e.com/'||i, i FROM generate_series(1, 200000) i`,
+		`INSERT INTO moderation_due (link_id, due_at, reason) SELECT i, timestamptz '2026-01-01' + (i / 1000) * interval '1 s', 'created' FROM generate_series(1, 200000) i`,
+		`INSERT INTO link_moderation (link_id, workspace_id, state) SELECT i, $1, 'passed' FROM generate_series(199001, 200000, 2) i`,
+		`ANALYZE links, moderation_due, link_moderation`,
+	} {
+		args := []any{ws}
+		if !strings.Contains(q, "$1") {
+			args = nil
+		}
+		if _, err := db.Pool.Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, after := range []moderation.QueueCursor{{}, {At: time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC), LinkID: 60500}} {
+		query, args := postgres.PendingQueueQuery(after, 20)
+		rows, err := db.Pool.Query(ctx, "EXPLAIN (COSTS OFF) "+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, line)
+		}
+		plan := strings.Join(lines, "\n")
+		if strings.Contains(plan, "Seq Scan on moderation_due") || strings.Contains(plan, "Sort") ||
+			!strings.Contains(plan, "moderation_due_queue") {
+			t.Errorf("page after link %d: the plan reads or sorts the whole queue:\n%s", after.LinkID, plan)
+		}
+	}
+	// And the page is the right one: the latest due first, without the links passed.
+	items, err := postgres.NewModeration(db).Queue(ctx, moderation.Pending, moderation.QueueCursor{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, it := range items {
+		ids = append(ids, it.Link.ID)
+	}
+	if fmt.Sprint(ids) != "[200000 199998 199996 199994]" {
+		t.Errorf("first page %v, want [200000 199998 199996 199994] (one more for the cursor)", ids)
 	}
 }
