@@ -486,17 +486,21 @@ func (rep *soakReport) chart() string {
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#999"/>`+"\n", left, y0+panelH, w-right, y0+panelH)
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#999"/>`+"\n", left, y0, left, y0+panelH)
 		for _, v := range []float64{0, scale / 2, scale} {
+			if v != float64(int64(v)) {
+				continue // a half of a small scale: no tick between whole counts
+			}
 			fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-4, y(int64(v))+4, humanCount(v))
 		}
-		for j, ln := range pn.lines {
+		lx := left + 10 // where the next legend entry goes
+		for _, ln := range pn.lines {
 			var pts strings.Builder
 			for s, v := range ln.v {
 				fmt.Fprintf(&pts, "%.1f,%.1f ", x(s), y(v))
 			}
 			fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.2" points="%s"/>`+"\n", ln.color, strings.TrimSpace(pts.String()))
 			if len(pn.lines) > 1 {
-				lx := left + 10 + j*200
 				fmt.Fprintf(&b, `<rect x="%d" y="%.1f" width="10" height="3" fill="%s"/><text x="%d" y="%.1f">%s</text>`+"\n", lx, y0+8, ln.color, lx+14, y0+12, html.EscapeString(ln.name))
+				lx += 14 + 6*len(ln.name) + 24 // about 6 px a character at the chart's 11 px
 			}
 		}
 		if i == len(panels)-1 {
