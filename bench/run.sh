@@ -6,7 +6,8 @@
 # (BenchmarkIngest). Needs DATABASE_URL and REDIS_URL (make bench starts throwaway servers),
 # wrk, psql and redis-cli. BENCH_ONLY=create runs only the creates (after the seeding) and
 # prints the CPU each create cost the server, PostgreSQL and Redis; with BENCH_PROFILE=file too,
-# a CPU profile of the server during the create run is written there.
+# a CPU profile of the server during the create run is written there. BENCH_ONLY=visits runs
+# only the visits end to end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -190,6 +191,12 @@ if [ "${BENCH_ONLY:-}" = create ]; then
   exit 0
 fi
 
+# Visits the capture-on server dropped (buffer full) during a run, from its metrics listener.
+drops() {
+  curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_visits_dropped_total/ {s+=$2} END {printf "%d\n", s}'
+}
+
+if [ "${BENCH_ONLY:-}" != visits ]; then
 # One plain link and one with rules (a geo deny list, device targets, two variants), each
 # requested on its own: the cost of the rules is the ratio of the two.
 plain_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Bearer $key" \
@@ -213,10 +220,6 @@ empty_stream
 wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$port" -- "$rules_code" >/dev/null
 wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$off_port" -- "$plain_code" >/dev/null
 empty_stream
-# Visits the capture-on server dropped (buffer full) during a run, from its metrics listener.
-drops() {
-  curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_visits_dropped_total/ {s+=$2} END {printf "%d\n", s}'
-}
 # Capture off and on, twice in turn: the machine's drift over a minute is of the order of the
 # difference measured.
 combine() { # name measure-line... -> name|mean requests/s|mean p99|non-3xx|requests
@@ -289,6 +292,7 @@ echo "create answers that were not 201: ${k_bad}; rows added to links: $((after 
 IFS=' ' read -r b_sum1 b_count1 <<<"$(batch_rows)"
 awk -v s="$((b_sum1 - b_sum0))" -v c="$((b_count1 - b_count0))" \
   'BEGIN{if (c > 0) printf "rows per insert statement during the create run: %.1f (%d statements)\n", s/c, c}'
+fi
 
 # Visits end to end: an ingest node joins, wrk visits the seeded links (the popular ones most,
 # one visit in five by a crawler) on the capture-on server, and the rollups are polled until they
@@ -346,6 +350,8 @@ awk -v a="$cpu0" -v b="$cpu1" -v n="$final" -v hz="$(getconf CLK_TCK)" 'BEGIN{
   printf "visits a second two cores could carry at that cost: %.0f\n", 2e6 / d[1]
 }'
 kill "$ingest_pid" 2>/dev/null || true
+
+[ "${BENCH_ONLY:-}" != visits ] || exit 0
 
 # The ingest alone: a stream pre-filled with 500,000 events (INGEST_EVENTS) drained by one
 # consumer and by two (BenchmarkIngest in backend/visit), with the CPU each spent per event.
