@@ -285,10 +285,7 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash)
 		SELECT i, $1, 'k'||i, 'https://e.com/', i FROM generate_series(1, 3000) i`, ws); err != nil {
 		t.Fatal(err)
@@ -358,10 +355,7 @@ func TestAliasReservationGoesWithItsLink(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
 	links := postgres.NewLinkStore(db)
 	for i, key := range []string{"Qq1Ww2", "Ee3Rr4"} {
 		if err := links.ReserveID(ctx, ws, 0, key, int64(1_000_000+i), 10); err != nil {

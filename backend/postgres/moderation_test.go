@@ -22,10 +22,7 @@ import (
 func TestModerationRecord(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
 	start := time.Now().Add(-time.Minute)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
 		SELECT i, $1, 'k'||i, 'https://e.com/'||i, i, now() FROM generate_series(1, 3) i`, ws); err != nil {
@@ -99,10 +96,8 @@ func TestModerationRecord(t *testing.T) {
 func TestModerationDecisions(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws, actor int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
+	var actor int64
 	if err := db.Pool.QueryRow(ctx, `INSERT INTO users (email, password_hash) VALUES ('m@example.com', 'x') RETURNING id`).Scan(&actor); err != nil {
 		t.Fatal(err)
 	}
@@ -250,10 +245,7 @@ func TestModerationDecisions(t *testing.T) {
 func TestModerationScanDuringRecord(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
 	start := time.Now().Add(-time.Minute)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
 		VALUES (1, $1, 'k1', 'https://e.com/1', 1, now())`, ws); err != nil {
@@ -304,10 +296,7 @@ func TestModerationScanDuringRecord(t *testing.T) {
 func TestDueAfterTargetChange(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := newWorkspace(t, db)
 	for _, q := range []string{
 		`INSERT INTO links (id, workspace_id, key, url, url_hash) VALUES (7, $1, 'k7', 'https://old.example/', 7)`,
 		`INSERT INTO link_moderation (link_id, workspace_id, state, reviewed_url, reviewed_at) VALUES (7, $1, 'passed', 'https://old.example/', now())`,
@@ -372,24 +361,17 @@ func TestDueAfterTargetChange(t *testing.T) {
 func TestPendingQueuePlan(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	var ws int64
-	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		`INSERT INTO links (id, workspace_id, key, url, url_hash) SELECT i, $1, 'k'||i, 'https://e.com/'||i, i FROM generate_series(1, 200000) i`,
-		`INSERT INTO moderation_due (link_id, due_at, reason) SELECT i, timestamptz '2026-01-01' + (i / 1000) * interval '1 s', 'created' FROM generate_series(1, 200000) i`,
-		`INSERT INTO link_moderation (link_id, workspace_id, state) SELECT i, $1, 'passed' FROM generate_series(199001, 200000, 2) i`,
-		`ANALYZE links, moderation_due, link_moderation`,
-	} {
-		args := []any{ws}
-		if !strings.Contains(q, "$1") {
-			args = nil
-		}
+	ws := newWorkspace(t, db)
+	exec := func(q string, args ...any) {
+		t.Helper()
 		if _, err := db.Pool.Exec(ctx, q, args...); err != nil {
 			t.Fatal(err)
 		}
 	}
+	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash) SELECT i, $1, 'k'||i, 'https://e.com/'||i, i FROM generate_series(1, 200000) i`, ws)
+	exec(`INSERT INTO moderation_due (link_id, due_at, reason) SELECT i, timestamptz '2026-01-01' + (i / 1000) * interval '1 s', 'created' FROM generate_series(1, 200000) i`)
+	exec(`INSERT INTO link_moderation (link_id, workspace_id, state) SELECT i, $1, 'passed' FROM generate_series(199001, 200000, 2) i`, ws)
+	exec(`ANALYZE links, moderation_due, link_moderation`)
 	for _, after := range []moderation.QueueCursor{{}, {At: time.Date(2026, 1, 1, 0, 1, 0, 0, time.UTC), LinkID: 60500}} {
 		query, args := postgres.PendingQueueQuery(after, 20)
 		rows, err := db.Pool.Query(ctx, "EXPLAIN (COSTS OFF) "+query, args...)
