@@ -326,8 +326,10 @@ func (b *Buffer) confirm() {
 		}
 		return
 	}
-	if groups.Err() == nil {
-		b.forgetConsumed(groups.Val(), pending)
+	if groups.Err() != nil || !b.forgetConsumed(groups.Val(), pending) {
+		// What the group acknowledged is unknown, and the consumers trim what it did: entries
+		// kept and gone from the stream are no sign of a loss until it is known.
+		return
 	}
 	// What is kept now is not acknowledged, so it must still be in the stream.
 	if n := len(b.sent); n > 0 {
@@ -338,11 +340,11 @@ func (b *Buffer) confirm() {
 	}
 }
 
-// forgetConsumed forgets the entries the group acknowledged.
-func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) {
+// forgetConsumed forgets the entries the group acknowledged; false when that is unknown.
+func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) bool {
 	upTo, ok := acknowledged(groups, pending)
 	if !ok {
-		return
+		return false
 	}
 	drop := 0
 	for drop < len(b.sent) && !upTo.less(b.sent[drop].id) {
@@ -352,6 +354,7 @@ func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XP
 	if drop > 0 {
 		b.sent = append(b.sent[:0], b.sent[drop:]...)
 	}
+	return true
 }
 
 // acknowledged is the ID up to which the group acknowledged every entry: the last one
