@@ -101,7 +101,7 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 		rep.Series.Reads = append(rep.Series.Reads, reads)
 		rep.Series.Failures = append(rep.Series.Failures, failures)
 	}
-	// Failures: each in the window of a fault, or outside every window.
+	// Latencies, over the whole run and outside the faults' spans.
 	rep.Faults = l.faults
 	for op := range numSoakOps {
 		var all, calm []time.Duration
@@ -113,8 +113,9 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 		}
 		rep.Latency[op], rep.Calm[op] = quantiles(all), quantiles(calm)
 	}
-	// Each failure is the latest fault's that began before it, if it came within soakGrace of
-	// that part being back.
+
+	// Failures: each in the window of a fault, or outside every window. A failure is the latest
+	// fault's that began before it, if it came within soakGrace of that part being back.
 	for _, f := range l.failures {
 		in := false
 		for i := len(rep.Faults) - 1; i >= 0; i-- {
