@@ -144,26 +144,36 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	})
 
 	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
-	chain, status, navFailed, _, refusedList := rec.result()
-	c.Redirects, c.Status, c.Refused = chain, status, refusedList
-	if len(c.Redirects) == 0 {
-		c.Redirects = []string{destination}
-	}
-	c.FinalURL = page.URL()
-	if navFailed != "" || !committed(c.FinalURL) {
-		// The last navigation failed (the frame shows an error page, or still the page it
-		// was leaving), or nothing was committed: the browser ended at the chain's end.
-		c.FinalURL = c.Redirects[len(c.Redirects)-1]
-	}
-	c.Error = navigationFailure(ctx, rec, navErr)
-
-	if committed(page.URL()) && ctx.Err() == nil {
-		if err := b.record(ctx, page, &c, deadline); err != nil && c.Error == "" {
+	for moves := 0; ; moves++ {
+		chain, status, navFailed, _, refusedList := rec.result()
+		c.Redirects, c.Status, c.Refused = chain, status, refusedList
+		if len(c.Redirects) == 0 {
+			c.Redirects = []string{destination}
+		}
+		c.FinalURL = page.URL()
+		if navFailed != "" || !committed(c.FinalURL) {
+			// The last navigation failed (the frame shows an error page, or still the page it
+			// was leaving), or nothing was committed: the browser ended at the chain's end.
+			c.FinalURL = c.Redirects[len(c.Redirects)-1]
+		}
+		c.Error = navigationFailure(ctx, rec, navErr)
+		if !committed(page.URL()) || ctx.Err() != nil {
+			break
+		}
+		err := b.record(ctx, page, &c, deadline)
+		if errors.Is(err, errNavigatedAway) && navErr == nil && moves < maxLateMoves {
+			// A late meta refresh or script on a busy machine: the page moved on while it
+			// was read. Settle on where it went, and read that instead.
+			navErr = b.settle(ctx, rec, deadline)
+			continue
+		}
+		if err != nil && c.Error == "" {
 			c.Error = err.Error()
 			if ctx.Err() != nil {
 				c.Error = "timeout"
 			}
 		}
+		break
 	}
 	if ctx.Err() != nil && c.Error == "" {
 		c.Error = "timeout"
@@ -241,6 +251,11 @@ func (b *Browser) navigate(ctx context.Context, page playwright.Page, rec *recor
 	}); err != nil {
 		return err
 	}
+	return b.settle(ctx, rec, navDeadline)
+}
+
+// settle waits until the top frame has settled (see settleQuiet), or until navDeadline.
+func (b *Browser) settle(ctx context.Context, rec *recorder, navDeadline time.Time) error {
 	for {
 		now := time.Now()
 		if rec.settled(now, settleQuiet, settleLongest) {
@@ -257,11 +272,21 @@ func (b *Browser) navigate(ctx context.Context, page playwright.Page, rec *recor
 	}
 }
 
+// errNavigatedAway: the page navigated while its facts were read.
+var errNavigatedAway = errors.New("record: the page navigated while it was read")
+
+// maxLateMoves is how many times a capture settles again on a page that navigated while it
+// was read (each move a meta refresh or a script's redirect that came after settling).
+const maxLateMoves = 3
+
 // record reads the page's facts, the forms of its frames and a screenshot of its viewport
 // into c, before deadline.
 func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, deadline time.Time) error {
 	raw, err := page.Evaluate(factsScript, factsLimits)
 	if err != nil {
+		if strings.Contains(err.Error(), "Execution context was destroyed") {
+			return errNavigatedAway
+		}
 		return fmt.Errorf("record: page facts: %s", firstLine(err.Error()))
 	}
 	facts, err := decodeFacts(raw)
