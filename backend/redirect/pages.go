@@ -68,11 +68,11 @@ const (
 	blockedBody  = `<p>{{.Text}}</p>`
 	previewBody  = `<p>{{.Text}}</p><p class="url">{{.Target}}</p>{{if .Link.Title}}<p>{{.Link.Title}}</p>{{end}}<a class="button" href="{{.Target}}" rel="noopener noreferrer nofollow">{{.Continue}}</a>`
 	passwordBody = `<p>{{.T.password_body}}</p>{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
-<form method="post" autocomplete="off"><input type="hidden" name="csrf" value="{{.CSRF}}">
+<form method="post"{{if .Action}} action="{{.Action}}"{{end}} autocomplete="off"><input type="hidden" name="csrf" value="{{.CSRF}}">
 <label for="password">{{.T.password_label}}</label><input id="password" name="password" type="password" required autofocus>
 <button type="submit">{{.T.continue}}</button></form>`
 	formBody = `<p>{{.T.form_body}}</p>{{if .Problems}}<p class="error" role="alert">{{.T.form_invalid}}</p>{{end}}
-<form method="post"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="form" value="1">
+<form method="post"{{if .Action}} action="{{.Action}}"{{end}}><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="form" value="1">
 {{range .Fields}}<label for="f-{{.Name}}">{{.Label}}{{if .Required}} <small>({{$.T.required}})</small>{{end}}</label>
 {{if eq .Type "choice"}}<select id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}><option value=""></option>{{$v := .Value}}{{range .Options}}<option{{if eq . $v}} selected{{end}}>{{.}}</option>{{end}}</select>
 {{else}}<input id="f-{{.Name}}" name="{{.Name}}" type="{{.Input}}" value="{{.Value}}"{{if .Required}} required{{end}}>{{end}}
@@ -225,8 +225,9 @@ func (p *pages) geo(w http.ResponseWriter, r *http.Request) {
 		Body: template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>")}))
 }
 
-// password shows the password form; problem is "", "password.wrong" or "password.tooMany".
-func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, csrf, problem string) {
+// password shows the password form, posting to action ("": the page's own address); problem
+// is "", "password.wrong" or "password.tooMany".
+func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, action, csrf, problem string) {
 	lang := langOf(r)
 	msg := ""
 	if problem != "" {
@@ -234,9 +235,9 @@ func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, csr
 	}
 	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["password.title"],
 		Body: execute(p.passwordT, struct {
-			T           map[string]string
-			CSRF, Error string
-		}{words(lang), csrf, msg})}))
+			T                   map[string]string
+			Action, CSRF, Error string
+		}{words(lang), action, csrf, msg})}))
 }
 
 // formField is one question of the form page, with what the visitor answered.
@@ -245,7 +246,9 @@ type formField struct {
 	Input, Value, Problem string
 }
 
-func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, csrf string, values map[string]string, problems map[string]string) {
+// form shows the link's form, posting to action ("": the page's own address), with the
+// visitor's values and the problems found in them.
+func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, action, csrf string, values map[string]string, problems map[string]string) {
 	lang := langOf(r)
 	fields := make([]formField, len(f.Fields))
 	for i, fd := range f.Fields {
@@ -261,11 +264,11 @@ func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link
 	}
 	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["form.title"],
 		Body: execute(p.formT, struct {
-			T        map[string]string
-			CSRF     string
-			Fields   []formField
-			Problems bool
-		}{words(lang), csrf, fields, len(problems) > 0})}))
+			T            map[string]string
+			Action, CSRF string
+			Fields       []formField
+			Problems     bool
+		}{words(lang), action, csrf, fields, len(problems) > 0})}))
 }
 
 // guide asks WeChat and QQ visitors to open the link in their browser; closed says the plan
