@@ -86,6 +86,11 @@ const (
 	// guessesPerLink is how many passwords one client may try on one link per guessWindow.
 	guessesPerLink = 10
 	guessWindow    = 15 * time.Minute
+	// answersPerLink is how many answer sets one client may post to one link's form per
+	// answerWindow (counted like password guesses: on every node, per client address or /64).
+	// It is higher than guessesPerLink: many people may share one address (a carrier's NAT).
+	answersPerLink = 30
+	answerWindow   = 15 * time.Minute
 	maxFormBody    = 64 << 10
 	csrfCookie     = "sl_vcsrf"
 )
@@ -173,7 +178,7 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 		h.pages.password(w, r, o.Status, postTo(l, preview), h.csrf(w, r), "")
 	case PageForm:
 		outPage.Inc()
-		h.pages.form(w, r, o.Status, rules.Form, postTo(l, preview), h.csrf(w, r), nil, nil)
+		h.pages.form(w, r, o.Status, rules.Form, postTo(l, preview), h.csrf(w, r), nil, nil, "")
 	case PageGuide:
 		outPage.Inc()
 		h.pages.guide(w, r, h.shortURL(l), f.WeChatClosed && !(rules.WeChatGuide && active("wechat_guide")))
@@ -242,10 +247,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		if d.Guesses != nil {
 			key := "linkpw:" + strconv.FormatInt(l.ID, 10) + ":" + auth.AddressName(f.Visitor.IP.String())
 			if err := d.Guesses.Take(ctx, key, "password attempts", guessesPerLink, guessWindow); err != nil {
-				var rl interface{ RetrySeconds() string }
-				if errors.As(err, &rl) {
-					w.Header().Set("Retry-After", rl.RetrySeconds())
-				}
+				setRetryAfter(w, err)
 				h.pages.password(w, r, http.StatusTooManyRequests, "", h.csrf(w, r), "password.tooMany")
 				return true
 			}
@@ -268,17 +270,34 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 	}
 	if rules.Form != nil && r.PostForm.Get("form") == "1" && (f.PasswordOK || rules.PasswordHash == "") {
 		clean, problems := rules.Form.Check(r.PostForm, f.Visitor.Country)
-		if len(problems) > 0 {
-			values := map[string]string{}
+		values := func() map[string]string {
+			v := map[string]string{}
 			for _, fd := range rules.Form.Fields {
-				values[fd.Name] = r.PostForm.Get(fd.Name)
+				v[fd.Name] = r.PostForm.Get(fd.Name)
 			}
-			h.pages.form(w, r, http.StatusBadRequest, rules.Form, "", h.csrf(w, r), values, problems)
+			return v
+		}
+		if len(problems) > 0 {
+			h.pages.form(w, r, http.StatusBadRequest, rules.Form, "", h.csrf(w, r), values(), problems, "")
 			return true
+		}
+		if d.Guesses != nil {
+			// Valid answer sets are what is kept, so they are what is counted.
+			key := "linkform:" + strconv.FormatInt(l.ID, 10) + ":" + auth.AddressName(f.Visitor.IP.String())
+			if err := d.Guesses.Take(ctx, key, "form answers", answersPerLink, answerWindow); err != nil {
+				setRetryAfter(w, err)
+				h.pages.form(w, r, http.StatusTooManyRequests, rules.Form, "", h.csrf(w, r), values(), nil, "form.tooMany")
+				return true
+			}
 		}
 		if err := d.Forms.RecordFormResponse(ctx, l, clean); err != nil {
 			if apperr.Is(err, apperr.NotFound) {
 				h.pages.notFound(w, r)
+				return true
+			}
+			if apperr.Is(err, apperr.QuotaExceeded) {
+				// The form keeps no more answers: it stays closed rather than open.
+				h.pages.formFull(w, r)
 				return true
 			}
 			h.resolver.log.Error("redirect: keep form answers", "err", err)
@@ -288,6 +307,14 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		f.FormDone = true
 	}
 	return false
+}
+
+// setRetryAfter tells the client when a rate limit's budget has room again.
+func setRetryAfter(w http.ResponseWriter, err error) {
+	var rl interface{ RetrySeconds() string }
+	if errors.As(err, &rl) {
+		w.Header().Set("Retry-After", rl.RetrySeconds())
+	}
 }
 
 func (h *Handler) shortURL(l *link.Link) string {
