@@ -280,6 +280,8 @@ func TestCustomDomains(t *testing.T) {
 	for host, want := range map[string]int{
 		"go.example.com": 200, shortHost: 200, "GO.EXAMPLE.COM": 200, "other.example.com": 404,
 		"example.com": 404, "": 404, "127.0.0.1": 404, "go.example.com:443": 404,
+		// One trailing dot names the same host (its absolute form); more name none.
+		"go.example.com.": 200, "go.example.com..": 404, "go.example.com...": 404, shortHost + "..": 404, ".": 404, "..": 404,
 	} {
 		if r := s.visit("GET", "/tls/ask?domain="+host); r.Status != want {
 			t.Errorf("tls ask %q: %d, want %d", host, r.Status, want)

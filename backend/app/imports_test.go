@@ -559,3 +559,25 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 		t.Fatalf("%d links to %d URLs, %d matching their rows, %d claims; want %d links and 3 claims", links, urls, matched, claims, n-bad)
 	}
 }
+
+// TestImportLongRow: a data row longer than 64 KiB stops the file at the upload with 400, as
+// the README says, whatever its length past the bound; nothing is imported.
+func TestImportLongRow(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("long-row@example.com")
+	s.setPlan(tn, "enterprise")
+	for _, n := range []int{64<<10 + 1, 66 << 10} {
+		file := []byte("url\nhttps://long-row.example/1\nhttps://long-row.example/" + strings.Repeat("a", n) + "\n")
+		r := s.upload(tn.Key, tn.WorkspaceID, "long.csv", file)
+		if r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" || !strings.Contains(string(r.Body), "longer than 65536 bytes") {
+			t.Errorf("a row of %d bytes: %d %s", n, r.Status, r.Body)
+		}
+	}
+	var list struct {
+		Imports []importJSON `json:"imports"`
+	}
+	s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports", tn.WorkspaceID), tn.Key, nil).json(t, &list)
+	if len(list.Imports) != 0 {
+		t.Errorf("imports after refused uploads: %+v", list.Imports)
+	}
+}

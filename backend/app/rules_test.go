@@ -296,24 +296,44 @@ func TestLinkRules(t *testing.T) {
 		}
 	})
 
-	t.Run("downgrade: gated rules stop applying", func(t *testing.T) {
+	t.Run("downgrade: gated rules stop, protective ones keep applying", func(t *testing.T) {
 		other := s.signup("downgrade@example.com")
 		s.setPlan(other, "enterprise")
-		l := s.createLink(other, map[string]any{"url": "https://example.com/d", "password": "secret", "max_visits": 100})
-		if r := s.visitor(fromDE, uaDesktop).get("/" + l.Code); r.Status != http.StatusOK {
+		guarded := s.createLink(other, map[string]any{"url": "https://example.com/d", "password": "secret", "max_visits": 100,
+			"geo": map[string]any{"deny": []string{"RU"}}})
+		split := s.createLink(other, map[string]any{"url": "https://example.com/s",
+			"variants": []map[string]any{{"url": "https://a.example/", "weight": 50}, {"url": "https://b.example/", "weight": 50}}})
+		if r := s.visitor(fromDE, uaDesktop).get("/" + guarded.Code); r.Status != http.StatusOK {
 			t.Fatalf("enterprise: %d", r.Status)
 		}
 		s.setPlan(other, "free")
-		eventually(t, 15e9, "the password stops applying on the free plan", func() bool {
-			return s.visitor(fromDE, uaDesktop).get("/"+l.Code).Status == http.StatusFound
+		eventually(t, 15e9, "the variants stop applying on the free plan", func() bool {
+			return s.visitor(fromDE, uaDesktop).get("/"+split.Code).Header.Get("Location") == "https://example.com/s"
 		})
+		if r := s.visitor(fromDE, uaDesktop).get("/" + guarded.Code); r.Status != http.StatusOK || !r.has(`name="password"`) {
+			t.Errorf("the password after the downgrade: %d %.300s", r.Status, r.Body)
+		}
+		if r := s.visitor(fromDE, uaDesktop).get("/" + guarded.Code + "+"); r.Status != http.StatusOK || r.has("example.com/d") {
+			t.Errorf("the preview after the downgrade: %d %.300s", r.Status, r.Body)
+		}
+		if r := s.visitor(fromRU, uaDesktop).get("/" + guarded.Code); r.Status != http.StatusForbidden {
+			t.Errorf("the geo rule after the downgrade: %d", r.Status)
+		}
 		var answer struct {
 			HasPassword   bool     `json:"has_password"`
 			InactiveRules []string `json:"inactive_rules"`
 		}
-		s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", other.WorkspaceID, l.ID), other.Key, nil).json(t, &answer)
-		if !answer.HasPassword || len(answer.InactiveRules) != 1 || answer.InactiveRules[0] != "password" {
-			t.Errorf("the link answer after the downgrade: %+v, want the password named inactive", answer)
+		s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", other.WorkspaceID, guarded.ID), other.Key, nil).json(t, &answer)
+		if !answer.HasPassword || len(answer.InactiveRules) != 0 {
+			t.Errorf("the guarded link's answer after the downgrade: %+v, want no rule named inactive", answer)
+		}
+		s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", other.WorkspaceID, split.ID), other.Key, nil).json(t, &answer)
+		if len(answer.InactiveRules) != 1 || answer.InactiveRules[0] != "variants" {
+			t.Errorf("the split link's answer after the downgrade: %+v, want the variants named inactive", answer)
+		}
+		r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", other.WorkspaceID, guarded.ID), other.Key, map[string]any{"password": "changed"})
+		if r.Status != http.StatusForbidden || r.errorCode(t) != "plan_required" {
+			t.Errorf("changing the password on free: %d %s", r.Status, r.Body)
 		}
 	})
 }

@@ -171,8 +171,10 @@ func TLSAsk(allowed func(host string) bool) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
+		// One trailing dot is a host name's absolute form; a name that still ends in a dot
+		// after it (an empty label) is no host name.
 		host := strings.ToLower(strings.TrimSuffix(r.URL.Query().Get("domain"), "."))
-		if host == "" || len(host) > domain.MaxHostnameLength || !allowed(host) {
+		if host == "" || strings.HasSuffix(host, ".") || len(host) > domain.MaxHostnameLength || !allowed(host) {
 			http.Error(w, "not a domain of this service", http.StatusNotFound)
 			return
 		}

@@ -23,8 +23,9 @@ const (
 	FormatPlain     = "plain"     // no header: one URL in the first cell of each row
 )
 
-// MaxRowBytes bounds one row of a file (a record, quoted line breaks included): the reader holds
-// no more than this and its buffer at a time, whatever the size of the file.
+// MaxRowBytes bounds one row of a file (a record, quoted line breaks and its own line break
+// included): a longer row stops the file (invalid), whatever its length past the bound, and the
+// reader holds no more than this and its buffer at a time, whatever the size of the file.
 const MaxRowBytes = 64 << 10
 
 // Columns the rows are read into.
@@ -226,11 +227,14 @@ func (r *Reader) Next() (Row, error) {
 	return row, nil
 }
 
-// read is the next record; the row limit starts afresh for each.
+// read is the next record; the row limit starts afresh for each. A record longer than
+// MaxRowBytes is refused exactly at that length: the read limit alone, which must let the csv
+// reader's buffer run ahead, would let some through.
 func (r *Reader) read() ([]string, error) {
 	r.limit.left = MaxRowBytes + 4096 // the csv reader's buffer runs ahead of the record
+	start := r.csv.InputOffset()
 	rec, err := r.csv.Read()
-	if errors.Is(err, errRowTooLong) {
+	if errors.Is(err, errRowTooLong) || (err == nil && r.csv.InputOffset()-start > MaxRowBytes) {
 		return nil, apperr.Errorf(apperr.Invalid, "the row after line %d is longer than %d bytes", r.lastLine, MaxRowBytes)
 	}
 	if err == nil && len(rec) > 0 {

@@ -117,6 +117,30 @@ func TestReaderRefusals(t *testing.T) {
 	if _, err := rd.Next(); !apperr.Is(err, apperr.Invalid) {
 		t.Fatalf("long row: %v, want invalid", err)
 	}
+	// The bound is exact: a row of MaxRowBytes (its line break included) is read, one byte
+	// more stops the file, however the reader's buffer falls.
+	for _, pad := range []int{0, 1, 100, 3000} {
+		row := func(n int) string {
+			cell := "https://a.example/" + strings.Repeat("a", n-len("https://a.example/")-1)
+			return cell + "\n"
+		}
+		file := "url\n" + strings.Repeat("https://b.example/\n", pad) + row(MaxRowBytes) + row(MaxRowBytes+1) + "https://c.example/\n"
+		rd, err := NewReader(strings.NewReader(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range pad {
+			if _, err := rd.Next(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r, err := rd.Next(); err != nil || len(r.URL) != MaxRowBytes-1 {
+			t.Fatalf("pad %d: a row of %d bytes: %v", pad, MaxRowBytes, err)
+		}
+		if _, err := rd.Next(); !apperr.Is(err, apperr.Invalid) {
+			t.Fatalf("pad %d: a row of %d bytes: %v, want invalid", pad, MaxRowBytes+1, err)
+		}
+	}
 }
 
 // TestReaderRows: bad rows get their own errors, numbered among the file's data rows, and the

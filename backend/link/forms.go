@@ -19,6 +19,9 @@ import (
 
 // Limits of a visitor's answers.
 const (
+	// MaxFormResponses is how many answers one link's form keeps; past it the form takes no
+	// more (its visitors are told so, and are not let through), and deleting the link frees it.
+	MaxFormResponses = 100_000
 	// MaxAnswerLength bounds a text answer, in characters.
 	MaxAnswerLength = 500
 	maxEmailLength  = 254
@@ -146,9 +149,10 @@ type FormResponse struct {
 
 // ResponseStore keeps the answers given to links' forms; every method takes the workspace.
 type ResponseStore interface {
-	// AddFormResponse stores answers to the workspace's link; not_found if the link is not in
-	// the workspace (or was deleted meanwhile).
-	AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string) error
+	// AddFormResponse stores answers to the workspace's link unless it has max of them
+	// already; not_found if the link is not in the workspace (or was deleted meanwhile),
+	// quota_exceeded if it has max answers.
+	AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string, max int64) error
 	// FormResponses returns up to limit of the link's responses with an ID below before (any
 	// when 0), newest first, and whether more follow.
 	FormResponses(ctx context.Context, workspaceID, linkID, before int64, limit int) ([]FormResponse, bool, error)
@@ -172,8 +176,9 @@ func NewResponses(store ResponseStore, log *slog.Logger) *Responses {
 
 // RecordFormResponse stores a visitor's answers to l's form: answers is the clean map of a
 // Form.Check that found no problem. Answers to names that are not fields of the form are
-// dropped. It answers invalid when l has no form, not_found when l was deleted meanwhile, and
-// unavailable when the answers cannot be saved now (the visitor may post them again).
+// dropped. It answers invalid when l has no form, not_found when l was deleted meanwhile,
+// quota_exceeded when l has MaxFormResponses answers already, and unavailable when the answers
+// cannot be saved now (the visitor may post them again).
 func (r *Responses) RecordFormResponse(ctx context.Context, l *Link, answers map[string]string) error {
 	form := l.Rules.Form
 	if form == nil {
@@ -185,7 +190,7 @@ func (r *Responses) RecordFormResponse(ctx context.Context, l *Link, answers map
 			kept[fd.Name] = v
 		}
 	}
-	err := r.store.AddFormResponse(ctx, l.WorkspaceID, l.ID, kept)
+	err := r.store.AddFormResponse(ctx, l.WorkspaceID, l.ID, kept, MaxFormResponses)
 	if err == nil || apperr.CodeOf(err) != apperr.Internal {
 		return err
 	}

@@ -44,6 +44,9 @@ type Link struct {
 	// Moderation is what the moderation last decided, read with the link by the API's reads
 	// and never cached (the redirect path goes by Status alone).
 	Moderation Moderation `json:"-"`
+	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
+	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
+	password string
 }
 
 // Moderation is a link's moderation state as its owner sees it (SPEC §13.4). The zero value

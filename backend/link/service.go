@@ -221,15 +221,22 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 			results[i] = Result{Err: qerr}
 		}
 	}
-	for _, i := range toWrite[:granted] {
-		waits[i] = s.batch.submit(results[i].Link)
-	}
-	failed := 0
+	failed := 0 // rows granted and not created: their quota is given back
 	defer func() {
 		if failed > 0 && s.plans != nil {
 			s.plans.Release(workspaceID, failed)
 		}
 	}()
+	// Passwords are hashed only now, for the rows the quota granted: a batch or an import
+	// past the month's quota costs no argon2id.
+	for _, i := range toWrite[:granted] {
+		if err := s.hashPending(ctx, results[i].Link); err != nil {
+			results[i] = Result{Err: err}
+			failed++
+			continue
+		}
+		waits[i] = s.batch.submit(results[i].Link)
+	}
 	for i, w := range waits {
 		if w == nil {
 			continue
@@ -314,7 +321,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 			return nil, nil, fmt.Errorf("create link: dedupe: %w", err)
 		}
 	}
-	if err := s.applyRules(ctx, l, &in.RuleFields); err != nil {
+	if err := s.applyRules(l, &in.RuleFields); err != nil {
 		return nil, nil, err
 	}
 	if in.Alias != "" {
@@ -364,16 +371,32 @@ func (s *Service) checkPlan(ctx context.Context, workspaceID int64, fields []str
 	return s.plans.CheckLinkFields(ctx, workspaceID, fields, isEdit)
 }
 
-// applyRules sets the new link's rules from validated fields, hashing its password.
-func (s *Service) applyRules(ctx context.Context, l *Link, f *RuleFields) error {
+// applyRules sets the new link's rules from validated fields. Its password is kept to be
+// hashed by write, once the quota has granted the link (hashPending).
+func (s *Service) applyRules(l *Link, f *RuleFields) error {
 	if !f.Any() {
 		return nil
 	}
-	hash, err := s.hashPassword(ctx, f)
-	if err != nil {
-		return err
+	if f.Password.Set && f.Password.Value != nil {
+		if s.passwords == nil {
+			return errors.New("link passwords: no hasher configured")
+		}
+		l.password = *f.Password.Value
 	}
-	l.Rules = f.Apply(Rules{}, hash)
+	l.Rules = f.Apply(Rules{}, "")
+	return nil
+}
+
+// hashPending hashes the password a new link was given (applyRules) into its rules.
+func (s *Service) hashPending(ctx context.Context, l *Link) error {
+	if l.password == "" {
+		return nil
+	}
+	hash, err := s.passwords.Hash(ctx, l.password)
+	if err != nil {
+		return fmt.Errorf("hash link password: %w", err)
+	}
+	l.Rules.PasswordHash, l.password = hash, ""
 	return nil
 }
 

@@ -115,13 +115,18 @@ func (g *Gate) anyGated(fields []string, isEdit bool) bool {
 	return false
 }
 
+// protectiveFields are the gated rules that protect a link's content: after a downgrade they
+// keep applying as they were (a protective rule never fails open); the plan only stops setting
+// or changing them (CheckLinkFields).
+var protectiveFields = map[string]bool{"password": true, "geo": true, "form": true}
+
 // InactiveLinkFields returns those of a link's rule fields that plan no longer applies (after
 // a downgrade): the redirect path skips them and the link answer names them. The link keeps
-// working; only these rules stop.
+// working; only these rules stop, and never a protective one (password, geo, form).
 func (g *Gate) InactiveLinkFields(plan string, fields []string) []string {
 	var out []string
 	for _, field := range fields {
-		if f, gated := linkFieldFeatures[field]; gated && !g.Plan(plan).Has(f) {
+		if f, gated := linkFieldFeatures[field]; gated && !protectiveFields[field] && !g.Plan(plan).Has(f) {
 			out = append(out, field)
 		}
 	}

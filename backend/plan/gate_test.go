@@ -121,10 +121,11 @@ func TestLinkFields(t *testing.T) {
 			t.Errorf("LinkFieldFeature(%s) = %s, %v", field, got, ok)
 		}
 	}
-	if got := g.InactiveLinkFields(plan.Free, []string{"password", "variants", "expires_at", "og"}); strings.Join(got, ",") != "password,variants" {
+	// Protective rules (password, geo, form) are never inactive: they must not fail open.
+	if got := g.InactiveLinkFields(plan.Free, []string{"password", "variants", "expires_at", "og", "geo", "form", "country_targets"}); strings.Join(got, ",") != "variants,country_targets" {
 		t.Errorf("inactive on free: %v", got)
 	}
-	if got := g.InactiveLinkFields(plan.Personal, []string{"password", "variants", "geo"}); strings.Join(got, ",") != "variants,geo" {
+	if got := g.InactiveLinkFields(plan.Personal, []string{"password", "variants", "geo", "device_targets"}); strings.Join(got, ",") != "variants,device_targets" {
 		t.Errorf("inactive on personal: %v", got)
 	}
 }

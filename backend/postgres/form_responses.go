@@ -27,8 +27,9 @@ var _ link.ResponseStore = (*FormResponseStore)(nil)
 const exportPage = 1000
 
 // AddFormResponse implements link.ResponseStore. The row takes its workspace from the link
-// itself, found in the workspace named.
-func (s *FormResponseStore) AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string) error {
+// itself, found in the workspace named; the link's count of answers is taken in the same
+// statement, under its row lock, so concurrent posts never pass max.
+func (s *FormResponseStore) AddFormResponse(ctx context.Context, workspaceID, linkID int64, answers map[string]string, max int64) error {
 	if answers == nil {
 		answers = map[string]string{}
 	}
@@ -36,18 +37,32 @@ func (s *FormResponseStore) AddFormResponse(ctx context.Context, workspaceID, li
 	if err != nil {
 		return fmt.Errorf("add form response: %w", err)
 	}
-	tag, err := s.db.Pool.Exec(ctx, `
-		INSERT INTO form_responses (workspace_id, link_id, answers)
-		SELECT workspace_id, id, $3::jsonb FROM links WHERE workspace_id = $1 AND id = $2`,
-		workspaceID, linkID, string(b))
+	var found, added bool
+	err = s.db.Pool.QueryRow(ctx, `
+		WITH l AS (
+			SELECT workspace_id, id FROM links WHERE workspace_id = $1 AND id = $2
+		), taken AS (
+			INSERT INTO form_response_counts (link_id, n) SELECT id, 1 FROM l
+			ON CONFLICT (link_id) DO UPDATE SET n = form_response_counts.n + 1
+				WHERE form_response_counts.n < $4
+			RETURNING link_id
+		), added AS (
+			INSERT INTO form_responses (workspace_id, link_id, answers)
+			SELECT l.workspace_id, l.id, $3::jsonb FROM l, taken
+			RETURNING id
+		)
+		SELECT EXISTS (SELECT 1 FROM l), EXISTS (SELECT 1 FROM added)`,
+		workspaceID, linkID, string(b), max).Scan(&found, &added)
 	switch {
 	case isForeignKeyViolation(err):
 		// The link was deleted between the read and the check of the key.
 		return apperr.Errorf(apperr.NotFound, "link not found")
 	case err != nil:
 		return fmt.Errorf("add form response: %w", err)
-	case tag.RowsAffected() == 0:
+	case !found:
 		return apperr.Errorf(apperr.NotFound, "link not found")
+	case !added:
+		return apperr.Errorf(apperr.QuotaExceeded, "the link's form has taken the %d answers it may keep", max)
 	}
 	return nil
 }

@@ -39,19 +39,30 @@ func TestFormResponseStore(t *testing.T) {
 	insertLink(t, links, b.ID, 3)
 
 	for i := range 5 {
-		if err := s.AddFormResponse(ctx, a.ID, 1, map[string]string{"n": fmt.Sprint(i), "name": "Ann \"=1\" 大"}); err != nil {
+		if err := s.AddFormResponse(ctx, a.ID, 1, map[string]string{"n": fmt.Sprint(i), "name": "Ann \"=1\" 大"}, 100); err != nil {
 			t.Fatalf("add %d: %v", i, err)
 		}
 	}
-	if err := s.AddFormResponse(ctx, a.ID, 2, map[string]string{"other": "x"}); err != nil {
+	if err := s.AddFormResponse(ctx, a.ID, 2, map[string]string{"other": "x"}, 100); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddFormResponse(ctx, a.ID, 1, nil); err != nil {
+	if err := s.AddFormResponse(ctx, a.ID, 1, nil, 100); err != nil {
 		t.Fatalf("add no answers: %v", err)
 	}
+	// Past its cap a link takes no answers, and keeps those it has.
+	insertLink(t, links, a.ID, 4)
+	for i := range 3 {
+		if err := s.AddFormResponse(ctx, a.ID, 4, map[string]string{"n": fmt.Sprint(i)}, 2); (err != nil) != (i == 2) {
+			t.Fatalf("add %d of a cap of 2: %v", i, err)
+		}
+	}
+	wantCode(t, "add past the cap", s.AddFormResponse(ctx, a.ID, 4, map[string]string{"n": "x"}, 2), apperr.QuotaExceeded)
+	if kept, _, err := s.FormResponses(ctx, a.ID, 4, 0, 10); err != nil || len(kept) != 2 {
+		t.Errorf("answers kept under a cap of 2: %d, %v", len(kept), err)
+	}
 	// A link of another workspace, or none, takes no answers.
-	wantCode(t, "add to B's link through A", s.AddFormResponse(ctx, a.ID, 3, map[string]string{"n": "x"}), apperr.NotFound)
-	wantCode(t, "add to a missing link", s.AddFormResponse(ctx, a.ID, 99, map[string]string{"n": "x"}), apperr.NotFound)
+	wantCode(t, "add to B's link through A", s.AddFormResponse(ctx, a.ID, 3, map[string]string{"n": "x"}, 100), apperr.NotFound)
+	wantCode(t, "add to a missing link", s.AddFormResponse(ctx, a.ID, 99, map[string]string{"n": "x"}, 100), apperr.NotFound)
 
 	// Newest first, a page at a time.
 	page, more, err := s.FormResponses(ctx, a.ID, 1, 0, 4)

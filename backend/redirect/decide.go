@@ -44,6 +44,9 @@ type Facts struct {
 	Inactive []string
 	// WeChatClosed: the plan stops WeChat visits to this link (free plan, after 10 days).
 	WeChatClosed bool
+	// Look says the request only looks (HEAD, or the preview page at /{code}+): it is decided
+	// as a visit is, but it is no visit and takes none of the link's max_visits.
+	Look bool
 }
 
 // Outcome is the decision: a page to show, or a redirect to Target.
@@ -63,6 +66,10 @@ type Outcome struct {
 // Decide applies the link's rules in the order of SPEC §13.1: status → expiry or visit cap →
 // (crawlers: Open Graph) → geo → password → form → WeChat/QQ guide → device target → country
 // target → variant → url. It is a pure function of its arguments.
+//
+// The rules that protect (geo, password, form) apply whatever f.Inactive says: after a
+// downgrade the plan stops new or changed ones, never the ones a link has (they must not fail
+// open); the rules that serve the owner (targets, variants, the guide) stop.
 func Decide(l *link.Link, f *Facts) Outcome {
 	r := &l.Rules
 	on := func(rule string) bool { return !slices.Contains(f.Inactive, rule) }
@@ -79,13 +86,13 @@ func Decide(l *link.Link, f *Facts) Outcome {
 	if f.Visitor.Crawler && r.OG != nil && on("og") {
 		return Outcome{Page: PageOG, Status: http.StatusOK, Variant: -1}
 	}
-	if r.Geo != nil && on("geo") && !geoAllows(r.Geo, f.Visitor.Country) {
+	if r.Geo != nil && !geoAllows(r.Geo, f.Visitor.Country) {
 		return Outcome{Page: PageGeo, Status: http.StatusForbidden, Variant: -1}
 	}
-	if r.PasswordHash != "" && on("password") && !f.PasswordOK {
+	if r.PasswordHash != "" && !f.PasswordOK {
 		return Outcome{Page: PagePassword, Status: http.StatusOK, Variant: -1}
 	}
-	if r.Form != nil && on("form") && !f.FormDone {
+	if r.Form != nil && !f.FormDone {
 		return Outcome{Page: PageForm, Status: http.StatusOK, Variant: -1}
 	}
 	if inApp := f.Visitor.InApp; inApp == visitor.WeChat || inApp == visitor.QQ {
@@ -93,7 +100,7 @@ func Decide(l *link.Link, f *Facts) Outcome {
 			return Outcome{Page: PageGuide, Status: http.StatusOK, Variant: -1}
 		}
 	}
-	o := Outcome{Status: l.RedirectStatus, Target: l.URL, Variant: -1, CountVisit: capped && !f.Visitor.Crawler}
+	o := Outcome{Status: l.RedirectStatus, Target: l.URL, Variant: -1, CountVisit: capped && !f.Visitor.Crawler && !f.Look}
 	if t, ok := r.DeviceTargets[string(f.Visitor.Device)]; ok && on("device_targets") {
 		o.Target = t
 		return o

@@ -157,8 +157,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	if !preview && needsRules(l, r) {
-		h.serveRules(w, r, l)
+	if needsRules(l, r) {
+		// The preview decides as a visit does: it shows the page a rule puts before the
+		// target, and the target only where this visitor would be sent to it.
+		h.serveRules(w, r, l, preview)
 		return
 	}
 	now := h.now()

@@ -37,6 +37,7 @@ var texts = map[visitor.Lang]map[string]string{
 		"password.title": "Password required", "password.body": "This link is protected. Enter its password to continue.", "password.label": "Password",
 		"password.wrong": "That password is not right. Try again.", "password.tooMany": "Too many wrong passwords. Wait a few minutes, then try again.",
 		"form.title": "A few questions first", "form.body": "The owner of this link asks you to answer before you continue.", "form.invalid": "Please correct the answers marked below.",
+		"form.tooMany": "Too many answers were sent from your network. Wait a few minutes, then try again.", "formFull.title": "This form is closed", "formFull.body": "This link's form has received all the answers it can take, so it cannot take yours, and the link cannot be opened.",
 		"guide.title": "Open in your browser", "guide.body": "This link cannot be opened inside this app. Tap ⋯ (the menu at the top right) and choose “Open in Browser”, or copy the link into your browser:",
 		"guide.closed": "Links on the free plan open from WeChat only during their first 10 days; this one is older. Open it in your browser:",
 		"required":     "required",
@@ -52,6 +53,7 @@ var texts = map[visitor.Lang]map[string]string{
 		"password.title": "需要密码", "password.body": "这个链接受密码保护，请输入密码后继续。", "password.label": "密码",
 		"password.wrong": "密码不正确，请重试。", "password.tooMany": "密码错误次数过多，请等几分钟后再试。",
 		"form.title": "请先填写以下信息", "form.body": "链接所有者请您填写后再继续访问。", "form.invalid": "请修正下面标出的内容。",
+		"form.tooMany": "您所在的网络提交次数过多，请等几分钟后再试。", "formFull.title": "表单已关闭", "formFull.body": "这个链接的表单已收满，无法再接收您的回答，链接也无法打开。",
 		"guide.title": "请在浏览器中打开", "guide.body": "这个链接无法在本应用内打开。请点击右上角的 ⋯，选择“在浏览器中打开”，或复制链接到浏览器：",
 		"guide.closed": "免费版的链接仅在创建后 10 天内可在微信中打开，这个链接已超过期限。请在浏览器中打开：",
 		"required":     "必填",
@@ -68,11 +70,12 @@ const (
 	blockedBody  = `<p>{{.Text}}</p>`
 	previewBody  = `<p>{{.Text}}</p><p class="url">{{.Target}}</p>{{if .Link.Title}}<p>{{.Link.Title}}</p>{{end}}<a class="button" href="{{.Target}}" rel="noopener noreferrer nofollow">{{.Continue}}</a>`
 	passwordBody = `<p>{{.T.password_body}}</p>{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
-<form method="post" autocomplete="off"><input type="hidden" name="csrf" value="{{.CSRF}}">
+<form method="post"{{if .Action}} action="{{.Action}}"{{end}} autocomplete="off"><input type="hidden" name="csrf" value="{{.CSRF}}">
 <label for="password">{{.T.password_label}}</label><input id="password" name="password" type="password" required autofocus>
 <button type="submit">{{.T.continue}}</button></form>`
 	formBody = `<p>{{.T.form_body}}</p>{{if .Problems}}<p class="error" role="alert">{{.T.form_invalid}}</p>{{end}}
-<form method="post"><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="form" value="1">
+{{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
+<form method="post"{{if .Action}} action="{{.Action}}"{{end}}><input type="hidden" name="csrf" value="{{.CSRF}}"><input type="hidden" name="form" value="1">
 {{range .Fields}}<label for="f-{{.Name}}">{{.Label}}{{if .Required}} <small>({{$.T.required}})</small>{{end}}</label>
 {{if eq .Type "choice"}}<select id="f-{{.Name}}" name="{{.Name}}"{{if .Required}} required{{end}}><option value=""></option>{{$v := .Value}}{{range .Options}}<option{{if eq . $v}} selected{{end}}>{{.}}</option>{{end}}</select>
 {{else}}<input id="f-{{.Name}}" name="{{.Name}}" type="{{.Input}}" value="{{.Value}}"{{if .Required}} required{{end}}>{{end}}
@@ -121,7 +124,7 @@ func newPages(https bool, credit, creditURL string) *pages {
 	p.credit, p.creditURL = credit, creditURL
 	for lang, t := range texts {
 		p.fixed[lang] = map[string][]byte{}
-		for _, name := range []string{"notFound", "gone", "unavailable"} {
+		for _, name := range []string{"notFound", "gone", "unavailable", "formFull"} {
 			p.fixed[lang][name] = p.render(page{Lang: lang, Title: t[name+".title"], Body: template.HTML("<p>" + template.HTMLEscapeString(t[name+".body"]) + "</p>")})
 		}
 	}
@@ -195,6 +198,11 @@ func (p *pages) gone(w http.ResponseWriter, r *http.Request) {
 	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["gone"])
 }
 
+// formFull answers 410 for a form that keeps no more answers (link.MaxFormResponses).
+func (p *pages) formFull(w http.ResponseWriter, r *http.Request) {
+	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["formFull"])
+}
+
 func (p *pages) unavailable(w http.ResponseWriter, r *http.Request) {
 	p.write(w, r, http.StatusServiceUnavailable, p.fixed[langOf(r)]["unavailable"])
 }
@@ -225,8 +233,9 @@ func (p *pages) geo(w http.ResponseWriter, r *http.Request) {
 		Body: template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>")}))
 }
 
-// password shows the password form; problem is "", "password.wrong" or "password.tooMany".
-func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, csrf, problem string) {
+// password shows the password form, posting to action ("": the page's own address); problem
+// is "", "password.wrong" or "password.tooMany".
+func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, action, csrf, problem string) {
 	lang := langOf(r)
 	msg := ""
 	if problem != "" {
@@ -234,9 +243,9 @@ func (p *pages) password(w http.ResponseWriter, r *http.Request, status int, csr
 	}
 	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["password.title"],
 		Body: execute(p.passwordT, struct {
-			T           map[string]string
-			CSRF, Error string
-		}{words(lang), csrf, msg})}))
+			T                   map[string]string
+			Action, CSRF, Error string
+		}{words(lang), action, csrf, msg})}))
 }
 
 // formField is one question of the form page, with what the visitor answered.
@@ -245,8 +254,14 @@ type formField struct {
 	Input, Value, Problem string
 }
 
-func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, csrf string, values map[string]string, problems map[string]string) {
+// form shows the link's form, posting to action ("": the page's own address), with the
+// visitor's values, the problems found in them, and a notice ("" or "form.tooMany").
+func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, action, csrf string, values map[string]string, problems map[string]string, notice string) {
 	lang := langOf(r)
+	msg := ""
+	if notice != "" {
+		msg = texts[lang][notice]
+	}
 	fields := make([]formField, len(f.Fields))
 	for i, fd := range f.Fields {
 		input := map[string]string{link.FieldPhone: "tel", link.FieldEmail: "email"}[fd.Type]
@@ -261,11 +276,11 @@ func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link
 	}
 	p.write(w, r, status, p.render(page{Lang: lang, Title: texts[lang]["form.title"],
 		Body: execute(p.formT, struct {
-			T        map[string]string
-			CSRF     string
-			Fields   []formField
-			Problems bool
-		}{words(lang), csrf, fields, len(problems) > 0})}))
+			T                   map[string]string
+			Action, CSRF, Error string
+			Fields              []formField
+			Problems            bool
+		}{words(lang), action, csrf, msg, fields, len(problems) > 0})}))
 }
 
 // guide asks WeChat and QQ visitors to open the link in their browser; closed says the plan

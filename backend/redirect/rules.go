@@ -86,6 +86,11 @@ const (
 	// guessesPerLink is how many passwords one client may try on one link per guessWindow.
 	guessesPerLink = 10
 	guessWindow    = 15 * time.Minute
+	// answersPerLink is how many answer sets one client may post to one link's form per
+	// answerWindow (counted like password guesses: on every node, per client address or /64).
+	// It is higher than guessesPerLink: many people may share one address (a carrier's NAT).
+	answersPerLink = 30
+	answerWindow   = 15 * time.Minute
 	maxFormBody    = 64 << 10
 	csrfCookie     = "sl_vcsrf"
 )
@@ -96,15 +101,26 @@ func needsRules(l *link.Link, r *http.Request) bool {
 	return !l.Rules.IsZero() || strings.Contains(r.UserAgent(), "MicroMessenger")
 }
 
+// postTo is where a password or form page posts: its own address, but a preview's page
+// posts to the link (a preview takes no posts), so answering it goes on as a visit.
+func postTo(l *link.Link, preview bool) string {
+	if preview {
+		return "/" + l.Key
+	}
+	return ""
+}
+
 // takesPosts reports whether the link has a page that posts back: a password or a form.
 func takesPosts(l *link.Link) bool { return l.Rules.PasswordHash != "" || l.Rules.Form != nil }
 
 // serveRules answers a request for a link with rules: classify, gather the facts, decide, write.
-func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Link) {
+// preview asks for the preview page (/{code}+): decided as a visit, shown instead of the
+// redirect. A preview and a HEAD only look: they take none of max_visits and are no visits.
+func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Link, preview bool) {
 	ctx := r.Context()
 	d := &h.rules
 	rules := &l.Rules
-	f := Facts{Now: h.now(), Random: rand.Float64()}
+	f := Facts{Now: h.now(), Random: rand.Float64(), Look: preview || r.Method == http.MethodHead}
 	if d.Visitors != nil {
 		parts := visitor.PartAgent | visitor.PartLang
 		if rules.Geo != nil || len(rules.CountryTargets) > 0 || rules.Form != nil || rules.PasswordHash != "" {
@@ -135,7 +151,7 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 	}
 
 	if r.Method == http.MethodPost {
-		if done := h.post(w, r, l, &f, active); done {
+		if done := h.post(w, r, l, &f); done {
 			return
 		}
 	}
@@ -154,13 +170,15 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 	case PageOG:
 		outPage.Inc()
 		h.pages.og(w, r, l, h.shortURL(l))
-		h.capture(r, l, f.Now, -1)
+		if !preview {
+			h.capture(r, l, f.Now, -1)
+		}
 	case PagePassword:
 		outPage.Inc()
-		h.pages.password(w, r, o.Status, h.csrf(w, r), "")
+		h.pages.password(w, r, o.Status, postTo(l, preview), h.csrf(w, r), "")
 	case PageForm:
 		outPage.Inc()
-		h.pages.form(w, r, o.Status, rules.Form, h.csrf(w, r), nil, nil)
+		h.pages.form(w, r, o.Status, rules.Form, postTo(l, preview), h.csrf(w, r), nil, nil, "")
 	case PageGuide:
 		outPage.Inc()
 		h.pages.guide(w, r, h.shortURL(l), f.WeChatClosed && !(rules.WeChatGuide && active("wechat_guide")))
@@ -187,6 +205,11 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 		if l.ForwardQuery && r.URL.RawQuery != "" {
 			target = withQuery(target, r.URL.RawQuery)
 		}
+		if preview {
+			outPreview.Inc()
+			h.pages.preview(w, r, l, target)
+			return
+		}
 		outRedirect.Inc()
 		hdr := w.Header()
 		hdr["Location"] = []string{target}
@@ -206,7 +229,7 @@ var noStore = []string{"private, no-store"}
 
 // post handles a password or form posted to the link; done says it has answered already (an
 // error page), otherwise it has updated f with what the post proved.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *Facts, active func(string) bool) bool {
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *Facts) bool {
 	ctx := r.Context()
 	d := &h.rules
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
@@ -220,15 +243,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		return false
 	}
 	rules := &l.Rules
-	if rules.PasswordHash != "" && active("password") && !f.PasswordOK && r.PostForm.Has("password") {
+	if rules.PasswordHash != "" && !f.PasswordOK && r.PostForm.Has("password") {
 		if d.Guesses != nil {
 			key := "linkpw:" + strconv.FormatInt(l.ID, 10) + ":" + auth.AddressName(f.Visitor.IP.String())
 			if err := d.Guesses.Take(ctx, key, "password attempts", guessesPerLink, guessWindow); err != nil {
-				var rl interface{ RetrySeconds() string }
-				if errors.As(err, &rl) {
-					w.Header().Set("Retry-After", rl.RetrySeconds())
-				}
-				h.pages.password(w, r, http.StatusTooManyRequests, h.csrf(w, r), "password.tooMany")
+				setRetryAfter(w, err)
+				h.pages.password(w, r, http.StatusTooManyRequests, "", h.csrf(w, r), "password.tooMany")
 				return true
 			}
 		}
@@ -242,25 +262,42 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 			return true
 		}
 		if !ok {
-			h.pages.password(w, r, http.StatusUnauthorized, h.csrf(w, r), "password.wrong")
+			h.pages.password(w, r, http.StatusUnauthorized, "", h.csrf(w, r), "password.wrong")
 			return true
 		}
 		h.setPasswordCookie(w, l, f.Now)
 		f.PasswordOK = true
 	}
-	if rules.Form != nil && active("form") && r.PostForm.Get("form") == "1" && (f.PasswordOK || rules.PasswordHash == "" || !active("password")) {
+	if rules.Form != nil && r.PostForm.Get("form") == "1" && (f.PasswordOK || rules.PasswordHash == "") {
 		clean, problems := rules.Form.Check(r.PostForm, f.Visitor.Country)
-		if len(problems) > 0 {
-			values := map[string]string{}
+		values := func() map[string]string {
+			v := map[string]string{}
 			for _, fd := range rules.Form.Fields {
-				values[fd.Name] = r.PostForm.Get(fd.Name)
+				v[fd.Name] = r.PostForm.Get(fd.Name)
 			}
-			h.pages.form(w, r, http.StatusBadRequest, rules.Form, h.csrf(w, r), values, problems)
+			return v
+		}
+		if len(problems) > 0 {
+			h.pages.form(w, r, http.StatusBadRequest, rules.Form, "", h.csrf(w, r), values(), problems, "")
 			return true
+		}
+		if d.Guesses != nil {
+			// Valid answer sets are what is kept, so they are what is counted.
+			key := "linkform:" + strconv.FormatInt(l.ID, 10) + ":" + auth.AddressName(f.Visitor.IP.String())
+			if err := d.Guesses.Take(ctx, key, "form answers", answersPerLink, answerWindow); err != nil {
+				setRetryAfter(w, err)
+				h.pages.form(w, r, http.StatusTooManyRequests, rules.Form, "", h.csrf(w, r), values(), nil, "form.tooMany")
+				return true
+			}
 		}
 		if err := d.Forms.RecordFormResponse(ctx, l, clean); err != nil {
 			if apperr.Is(err, apperr.NotFound) {
 				h.pages.notFound(w, r)
+				return true
+			}
+			if apperr.Is(err, apperr.QuotaExceeded) {
+				// The form keeps no more answers: it stays closed rather than open.
+				h.pages.formFull(w, r)
 				return true
 			}
 			h.resolver.log.Error("redirect: keep form answers", "err", err)
@@ -270,6 +307,14 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		f.FormDone = true
 	}
 	return false
+}
+
+// setRetryAfter tells the client when a rate limit's budget has room again.
+func setRetryAfter(w http.ResponseWriter, err error) {
+	var rl interface{ RetrySeconds() string }
+	if errors.As(err, &rl) {
+		w.Header().Set("Retry-After", rl.RetrySeconds())
+	}
 }
 
 func (h *Handler) shortURL(l *link.Link) string {

@@ -1411,7 +1411,7 @@ export interface components {
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
             form: components["schemas"]["Form"] | null;
             og: components["schemas"]["OG"] | null;
-            /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. */
+            /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. Only rules that serve the owner (variants, device_targets, country_targets, wechat_guide) are listed: the protective ones (password, geo, form) keep applying after a downgrade and are never listed. */
             inactive_rules?: string[];
             moderation: components["schemas"]["LinkModeration"];
             /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
