@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/shortlink/shortlink/backend/visitor/prefilter"
 )
 
 //go:embed crawler-user-agents.json
@@ -24,7 +26,7 @@ var listJSON []byte
 
 // Matcher holds the compiled list; it is safe for concurrent use.
 type Matcher struct {
-	ac       *automaton
+	ac       *prefilter.Automaton
 	byString [][]int32 // string index → patterns that require it
 	always   []int32   // patterns with no required string, tried on every user agent
 	patterns []pattern
@@ -74,7 +76,7 @@ func compile(sources []string) (*Matcher, error) {
 		if parsed.Op == syntax.OpLiteral {
 			if parsed.Flags&syntax.FoldCase == 0 {
 				p.kind, p.plain = kindContains, string(parsed.Rune)
-			} else if s, ok := literal(parsed); ok && len(s) == len(string(parsed.Rune)) {
+			} else if s, ok := prefilter.Literal(parsed); ok && len(s) == len(string(parsed.Rune)) {
 				p.kind = kindFound
 			}
 		}
@@ -86,8 +88,8 @@ func compile(sources []string) (*Matcher, error) {
 		id := int32(len(m.patterns))
 		m.patterns = append(m.patterns, p)
 
-		req := required(parsed)
-		if score(req) == 0 {
+		req := prefilter.Required(parsed)
+		if prefilter.Score(req) == 0 {
 			m.always = append(m.always, id)
 			continue
 		}
@@ -102,7 +104,7 @@ func compile(sources []string) (*Matcher, error) {
 			m.byString[si] = append(m.byString[si], id)
 		}
 	}
-	m.ac = newAutomaton(strs)
+	m.ac = prefilter.NewAutomaton(strs)
 	return m, nil
 }
 
@@ -143,7 +145,7 @@ func blank(ua string) bool {
 
 func (m *Matcher) find(ua string) int {
 	found := -1
-	m.ac.scan(ua, func(strs []int32) bool {
+	m.ac.Scan(ua, func(strs []int32) bool {
 		for _, si := range strs {
 			for _, pi := range m.byString[si] {
 				if m.patterns[pi].match(ua) {
