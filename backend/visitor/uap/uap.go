@@ -1,0 +1,354 @@
+// Package uap reads user agents with the regular expressions of uap-core
+// (github.com/ua-parser/uap-core, Apache-2.0, vendored as regexes.yaml with its LICENSE): the
+// families of the browser, the system and the device, named as every uap-core port names them
+// ("Chrome Mobile", "Mobile Safari", "Samsung Internet", "Mac OS X", "iPhone", "Spider", …).
+//
+// uap-core's ports try a thousand expressions in order until one matches, hundreds of
+// microseconds a user agent in Go. Here every expression yields the strings its matches must
+// contain (package prefilter), one automaton finds which of them a user agent holds, and only
+// the expressions all of whose strings occur are tried, still in uap-core's order: the answer
+// is the same, for a few microseconds.
+package uap
+
+import (
+	_ "embed"
+	"fmt"
+	"math/bits"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/shortlink/shortlink/backend/visitor/prefilter"
+)
+
+//go:embed regexes.yaml
+var regexesYAML []byte
+
+// Other is the family of what the expressions do not recognise.
+const Other = "Other"
+
+// Result is what a user agent says, by uap-core's families; Other for what is not known.
+type Result struct {
+	Browser string // user_agent_parsers' family: "Chrome", "Mobile Safari", "Facebook", …
+	OS      string // os_parsers' family: "Windows", "Mac OS X", "iOS", "Android", …
+	Device  Device
+}
+
+// Device is what device_parsers say: Family "iPhone", "Samsung SM-G960F", "Spider", …;
+// Brand and Model "" when not known.
+type Device struct {
+	Family, Brand, Model string
+}
+
+// Parser holds the compiled expressions; it is safe for concurrent use.
+type Parser struct {
+	ac     *prefilter.Automaton
+	nstr   int // strings the automaton knows
+	lists  [3]list
+	always [3][]int32 // per list, rules without a required string
+}
+
+// The three lists of regexes.yaml, in the order of Parser.lists.
+const (
+	browsers = iota
+	systems
+	devices
+)
+
+// list is one of regexes.yaml's lists: its rules in uap-core's order, and which rules each
+// string can make candidates.
+type list struct {
+	rules    []rule
+	byString [][]int32 // string index → rules of this list indexed under it
+}
+
+type rule struct {
+	re *regexp.Regexp
+	// need are the rule's conjuncts: for each, one of its strings (automaton indices) must
+	// occur, or the expression cannot match.
+	need [][]int32
+	// repl are the replacements, "" for none: family, brand, model (devices) or family.
+	repl [3]string
+}
+
+type entry struct {
+	Regex             string `yaml:"regex"`
+	RegexFlag         string `yaml:"regex_flag"`
+	FamilyReplacement string `yaml:"family_replacement"`
+	OSReplacement     string `yaml:"os_replacement"`
+	DeviceReplacement string `yaml:"device_replacement"`
+	BrandReplacement  string `yaml:"brand_replacement"`
+	ModelReplacement  string `yaml:"model_replacement"`
+}
+
+// New reads and compiles the vendored expressions (about a thousand: tens of milliseconds,
+// once per process).
+func New() (*Parser, error) {
+	var file struct {
+		UserAgentParsers []entry `yaml:"user_agent_parsers"`
+		OSParsers        []entry `yaml:"os_parsers"`
+		DeviceParsers    []entry `yaml:"device_parsers"`
+	}
+	if err := yaml.Unmarshal(regexesYAML, &file); err != nil {
+		return nil, fmt.Errorf("uap: read regexes.yaml: %w", err)
+	}
+	p := &Parser{}
+	index := map[string]int32{}
+	var strs []string
+	id := func(s string) int32 {
+		i, ok := index[s]
+		if !ok {
+			i = int32(len(strs))
+			index[s] = i
+			strs = append(strs, s)
+		}
+		return i
+	}
+	for li, entries := range [3][]entry{file.UserAgentParsers, file.OSParsers, file.DeviceParsers} {
+		l := &p.lists[li]
+		l.rules = make([]rule, 0, len(entries))
+		for _, e := range entries {
+			src := e.Regex
+			if strings.Contains(e.RegexFlag, "i") {
+				src = "(?i)" + src
+			}
+			re, err := regexp.Compile(src)
+			if err != nil {
+				return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
+			}
+			parsed, err := syntax.Parse(src, syntax.Perl)
+			if err != nil {
+				return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
+			}
+			r := rule{re: re}
+			switch li {
+			case browsers:
+				r.repl[0] = e.FamilyReplacement
+			case systems:
+				r.repl[0] = e.OSReplacement
+			case devices:
+				r.repl = [3]string{e.DeviceReplacement, e.BrandReplacement, e.ModelReplacement}
+			}
+			for _, set := range conjuncts(parsed.Simplify()) {
+				ids := make([]int32, 0, len(set))
+				for _, s := range set {
+					ids = append(ids, id(s))
+				}
+				r.need = append(r.need, ids)
+			}
+			l.rules = append(l.rules, r)
+		}
+	}
+	p.ac = prefilter.NewAutomaton(strs)
+	p.nstr = len(strs)
+	for li := range p.lists {
+		l := &p.lists[li]
+		l.byString = make([][]int32, len(strs))
+		for ri, r := range l.rules {
+			if len(r.need) == 0 {
+				p.always[li] = append(p.always[li], int32(ri))
+				continue
+			}
+			// Indexed under the strings of one conjunct (the one with fewest strings):
+			// a rule is a candidate only when every conjunct is met anyway.
+			best := r.need[0]
+			for _, c := range r.need[1:] {
+				if len(c) < len(best) {
+					best = c
+				}
+			}
+			for _, si := range best {
+				if !slices.Contains(l.byString[si], int32(ri)) {
+					l.byString[si] = append(l.byString[si], int32(ri))
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// conjuncts are sets of strings (ASCII-lower-cased) such that every text the expression
+// matches holds one string of each set; nil when none is known. More sets than
+// prefilter.Required's one make a sharper filter: "; SM-… Build" needs both "sm-" and
+// " build", which nearly every Android user agent has.
+func conjuncts(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return conjuncts(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return conjuncts(re.Sub[0])
+		}
+		return nil
+	case syntax.OpConcat:
+		var all [][]string
+		run := ""
+		for _, sub := range re.Sub {
+			if s, ok := prefilter.Literal(sub); ok {
+				run += s
+				continue
+			}
+			if run != "" {
+				all = append(all, []string{run})
+				run = ""
+			}
+			all = append(all, conjuncts(sub)...)
+		}
+		if run != "" {
+			all = append(all, []string{run})
+		}
+		return all
+	case syntax.OpAlternate:
+		// (A1 and A2) or (B1 and B2) is (A1 or B1) and (A1 or B2) and …: a sharp filter
+		// as long as it stays small, else one set as prefilter.Required makes it.
+		clauses := conjuncts(re.Sub[0])
+		for _, sub := range re.Sub[1:] {
+			next := conjuncts(sub)
+			if clauses == nil || next == nil || len(clauses)*len(next) > maxClauses {
+				clauses = nil
+				break
+			}
+			product := make([][]string, 0, len(clauses)*len(next))
+			for _, a := range clauses {
+				for _, b := range next {
+					product = append(product, append(slices.Clip(a), b...))
+				}
+			}
+			clauses = product
+		}
+		if clauses != nil {
+			return clauses
+		}
+	}
+	if set := prefilter.Required(re); prefilter.Score(set) > 0 {
+		return [][]string{set}
+	}
+	return nil
+}
+
+// maxClauses bounds the conjuncts an alternation expands to.
+const maxClauses = 16
+
+// Parse reads a user agent.
+func (p *Parser) Parse(ua string) Result {
+	present := p.present(ua)
+	var res Result
+	res.Browser = Other
+	if r, m := p.first(browsers, ua, present); r != nil {
+		res.Browser = orOther(replace(r.repl[0], ua, m, 1))
+	}
+	res.OS = Other
+	if r, m := p.first(systems, ua, present); r != nil {
+		res.OS = orOther(replace(r.repl[0], ua, m, 1))
+	}
+	res.Device.Family = Other
+	if r, m := p.first(devices, ua, present); r != nil {
+		res.Device = Device{
+			Family: orOther(replace(r.repl[0], ua, m, 1)),
+			Brand:  replace(r.repl[1], ua, m, 0),
+			Model:  replace(r.repl[2], ua, m, 1),
+		}
+	}
+	return res
+}
+
+// present marks the automaton's strings that occur in ua.
+func (p *Parser) present(ua string) []uint64 {
+	set := make([]uint64, (p.nstr+63)/64)
+	p.ac.Scan(ua, func(strs []int32) bool {
+		for _, si := range strs {
+			set[si/64] |= 1 << (si % 64)
+		}
+		return false
+	})
+	return set
+}
+
+// first is the first rule of a list, in uap-core's order, that matches ua, with its
+// submatches; nil when none does.
+func (p *Parser) first(li int, ua string, present []uint64) (*rule, []int) {
+	l := &p.lists[li]
+	cands := make([]int32, 0, 32)
+	for w, word := range present {
+		for word != 0 {
+			bit := int32(w*64) + int32(bits.TrailingZeros64(word))
+			word &= word - 1
+			for _, ri := range l.byString[bit] {
+				if met(l.rules[ri].need, present) {
+					cands = append(cands, ri)
+				}
+			}
+		}
+	}
+	cands = append(cands, p.always[li]...)
+	slices.Sort(cands)
+	last := int32(-1)
+	for _, ri := range cands {
+		if ri == last {
+			continue
+		}
+		last = ri
+		r := &l.rules[ri]
+		if m := r.re.FindStringSubmatchIndex(ua); m != nil {
+			return r, m
+		}
+	}
+	return nil, nil
+}
+
+func met(need [][]int32, present []uint64) bool {
+	for _, set := range need {
+		ok := false
+		for _, si := range set {
+			if present[si/64]&(1<<(si%64)) != 0 {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// replace is uap-core's replacement: the template with $1…$9 set to the submatches, or,
+// without a template, submatch def (none when def is 0); trimmed.
+func replace(template, ua string, m []int, def int) string {
+	group := func(n int) string {
+		if 2*n+1 >= len(m) || m[2*n] < 0 {
+			return ""
+		}
+		return ua[m[2*n]:m[2*n+1]]
+	}
+	if template == "" {
+		if def == 0 {
+			return ""
+		}
+		return strings.TrimSpace(group(def))
+	}
+	if !strings.Contains(template, "$") {
+		return template
+	}
+	var b strings.Builder
+	for i := 0; i < len(template); i++ {
+		c := template[i]
+		if c == '$' && i+1 < len(template) && template[i+1] >= '1' && template[i+1] <= '9' {
+			b.WriteString(group(int(template[i+1] - '0')))
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func orOther(s string) string {
+	if s == "" {
+		return Other
+	}
+	return s
+}

@@ -1,0 +1,134 @@
+package uap
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Case is one user agent of uap-core's tests (testdata/, Apache-2.0, from the same commit as
+// regexes.yaml) with the families it should be read as.
+type Case struct {
+	UA     string `yaml:"user_agent_string"`
+	Family string `yaml:"family"`
+	Brand  string `yaml:"brand"`
+	Model  string `yaml:"model"`
+}
+
+// Cases reads one of testdata's files (test_ua.yaml, test_os.yaml, test_device.yaml.gz).
+func Cases(tb testing.TB, name string) []Case {
+	tb.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(name, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	var file struct {
+		TestCases []Case `yaml:"test_cases"`
+	}
+	if err := yaml.NewDecoder(r).Decode(&file); err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return file.TestCases
+}
+
+func mustNew(tb testing.TB) *Parser {
+	tb.Helper()
+	p, err := New()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// The parser reads uap-core's own tests as uap-core does: every family, brand and model.
+func TestUAPCoreCases(t *testing.T) {
+	p := mustNew(t)
+	for _, file := range []string{"test_ua.yaml", "test_os.yaml", "test_device.yaml.gz"} {
+		cases := Cases(t, file)
+		wrong := 0
+		for _, c := range cases {
+			res := p.Parse(c.UA)
+			var got, want string
+			switch file {
+			case "test_ua.yaml":
+				got, want = res.Browser, c.Family
+			case "test_os.yaml":
+				got, want = res.OS, c.Family
+			default:
+				got, want = res.Device.Family+"|"+res.Device.Brand+"|"+res.Device.Model, c.Family+"|"+c.Brand+"|"+c.Model
+			}
+			if got != want {
+				wrong++
+				if wrong <= 10 {
+					t.Errorf("%s: %q\n got %q\nwant %q", file, c.UA, got, want)
+				}
+			}
+		}
+		t.Logf("%s: %d of %d read as uap-core reads them", file, len(cases)-wrong, len(cases))
+	}
+}
+
+// The prefilter hides no rule: the first rule that matches is the one trying every rule in
+// order finds.
+func TestPrefilterIsExact(t *testing.T) {
+	p := mustNew(t)
+	var uas []string
+	for _, file := range []string{"test_ua.yaml", "test_os.yaml", "test_device.yaml.gz"} {
+		for i, c := range Cases(t, file) {
+			if file != "test_device.yaml.gz" || i%8 == 0 {
+				uas = append(uas, c.UA)
+			}
+		}
+	}
+	for _, ua := range uas {
+		present := p.present(ua)
+		for li := range p.lists {
+			got, _ := p.first(li, ua, present)
+			var want *rule
+			for ri := range p.lists[li].rules {
+				if p.lists[li].rules[ri].re.MatchString(ua) {
+					want = &p.lists[li].rules[ri]
+					break
+				}
+			}
+			if got != want {
+				t.Fatalf("list %d, %q: prefilter found %v, in order %v", li, ua, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	p := mustNew(b)
+	for _, ua := range []struct{ name, ua string }{
+		{"iOS Safari", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"},
+		{"Android Chrome", "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"},
+		{"Windows Edge", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.2478.80"},
+	} {
+		b.Run(ua.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Parse(ua.ua)
+			}
+		})
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		mustNew(b)
+	}
+}
