@@ -3,7 +3,7 @@ package visitor
 import (
 	"strings"
 
-	"github.com/mileusna/useragent"
+	"github.com/shortlink/shortlink/backend/visitor/uap"
 )
 
 // Device is the kind of device the rules target.
@@ -40,106 +40,66 @@ const (
 // Agent is what a user agent says about the visitor.
 type Agent struct {
 	Device Device
-	// OS is the system's name: "iOS", "Android", "Windows", "macOS", "Linux", "ChromeOS",
-	// "HarmonyOS", …, "Other" when unknown.
+	// OS is the system's family as uap-core names it: "iOS", "Android", "Windows",
+	// "Mac OS X", "Linux", "Ubuntu", "Chrome OS", …, "Other" when unknown.
 	OS string
-	// Browser is one of a fixed set of names (browserName), "WebView" for every in-app
-	// browser, "Other" otherwise: few values, fit for statistics.
+	// Browser is the browser's family as uap-core names it: "Chrome", "Chrome Mobile",
+	// "Mobile Safari", "Samsung Internet", "Edge", "Opera", "UC Browser", "Facebook",
+	// "Instagram", "WeChat", …, "Other" when unknown.
 	Browser string
 	InApp   InApp
 	// Crawler is a robot: search engine, link-preview fetcher, scanner, HTTP library.
 	Crawler bool
 }
 
-// parseAgent reads a user agent with mileusna/useragent (see the README for the comparison
-// with uap-go) and the crawler list; it costs a few microseconds, hence the cache in Classifier.
+// parseAgent reads a user agent with uap-core's expressions (package uap) and the crawler
+// list; it costs tens of microseconds, hence the cache in Classifier.
 func (c *Classifier) parseAgent(ua string) Agent {
-	p := useragent.Parse(ua)
-	a := Agent{
-		OS:      osName(p.OS),
+	r := c.uap.Parse(ua)
+	return Agent{
+		Device:  deviceOf(r),
+		OS:      r.OS,
+		Browser: r.Browser,
 		InApp:   inApp(ua),
-		Crawler: c.crawlers.Match(ua),
+		// uap-core's "Spider" device adds robots the list lacks (mobile search bots, …).
+		Crawler: c.crawlers.Match(ua) || r.Device.Family == "Spider",
 	}
-	if a.OS == "Other" && strings.Contains(ua, "iPod") {
-		a.OS = "iOS"
-	}
-	switch a.OS {
+}
+
+// desktopSystems are uap-core's families of the systems of desktops and laptops.
+var desktopSystems = map[string]bool{
+	"Windows": true, "Mac OS X": true, "Mac OS": true, "Chrome OS": true,
+	"Linux": true, "Ubuntu": true, "Kubuntu": true, "Debian": true, "Fedora": true,
+	"Red Hat": true, "CentOS": true, "SUSE": true, "openSUSE": true, "Mandriva": true,
+	"Gentoo": true, "Slackware": true, "Mint": true, "Arch Linux": true,
+	"FreeBSD": true, "OpenBSD": true, "NetBSD": true, "DragonFly BSD": true, "BSD": true,
+	"Solaris": true, "SunOS": true, "Haiku": true, "BeOS": true,
+}
+
+// deviceOf is the device class of a reading: iOS for iOS and for iPhones, iPads and iPods
+// whatever the system reads as (an iPad asking for desktop sites says it is a Mac, and is
+// a desktop); Android for Android; a desktop for a desktop system on no phone or tablet;
+// the other class for the rest (other phones, TVs, consoles, watches, robots without a
+// system).
+func deviceOf(r uap.Result) Device {
+	switch r.OS {
 	case "iOS":
-		a.Device = IOS
+		return IOS
 	case "Android":
-		a.Device = Android
-	case "Windows", "macOS", "Linux", "ChromeOS", "FreeBSD":
-		a.Device = Desktop
-		if p.Mobile || p.Tablet {
-			a.Device = OtherDevice
+		return Android
+	}
+	switch r.Device.Family {
+	case "iPhone", "iPad", "iPod", "iPod touch":
+		return IOS
+	}
+	if desktopSystems[r.OS] {
+		switch r.Device.Family {
+		case uap.Other, "Mac", "Spider":
+			return Desktop
 		}
-	default:
-		a.Device = OtherDevice
+		return OtherDevice
 	}
-	switch {
-	case a.InApp != "":
-		a.Browser = "WebView" // the app's; its engine matters little
-	default:
-		a.Browser = browserName(ua, p.Name)
-	}
-	return a
-}
-
-// browserTokens name the browsers that the parser reports under the engine they embed
-// (Chrome, mostly), by the token they add; checked in order, before the parser's name.
-var browserTokens = []struct{ token, name string }{
-	{"UCBrowser/", "UC Browser"},
-	{"MQQBrowser/", "QQ Browser"},
-	{"QQBrowser/", "QQ Browser"},
-	{"YaBrowser/", "Yandex Browser"},
-	{"Quark/", "Quark"},
-	{"baiduboxapp/", "Baidu"},
-	{"MiuiBrowser/", "Mi Browser"},
-	{"HuaweiBrowser/", "Huawei Browser"},
-	{"VivoBrowser/", "vivo Browser"},
-	{"HeyTapBrowser/", "HeyTap Browser"},
-	{"SogouMobileBrowser/", "Sogou Browser"},
-	{"SamsungBrowser/", "Samsung Internet"},
-	{"DuckDuckGo/", "DuckDuckGo"},
-}
-
-// parserNames maps the parser's browser names to the ones recorded.
-var parserNames = map[string]string{
-	useragent.Chrome:           "Chrome",
-	useragent.Safari:           "Safari",
-	useragent.MobileSafari:     "Safari",
-	useragent.Firefox:          "Firefox",
-	useragent.Edge:             "Edge",
-	useragent.Opera:            "Opera",
-	useragent.OperaMini:        "Opera",
-	useragent.OperaTouch:       "Opera",
-	useragent.InternetExplorer: "Internet Explorer",
-	useragent.Vivaldi:          "Vivaldi",
-	useragent.SamsungBrowser:   "Samsung Internet",
-	"Android browser":          "Android Browser",
-}
-
-// browserName is one of a fixed set of names (browserTokens, parserNames), else "Other".
-func browserName(ua, parsed string) string {
-	for _, b := range browserTokens {
-		if strings.Contains(ua, b.token) {
-			return b.name
-		}
-	}
-	if name, ok := parserNames[parsed]; ok {
-		return name
-	}
-	return "Other"
-}
-
-func osName(parsed string) string {
-	switch parsed {
-	case "":
-		return "Other"
-	case useragent.Harmony:
-		return "HarmonyOS"
-	}
-	return parsed
+	return OtherDevice
 }
 
 // inApp recognises the in-app browser by the token its app adds, most specific first (WeChat
