@@ -57,7 +57,7 @@ type Agent struct {
 func (c *Classifier) parseAgent(ua string) Agent {
 	r := c.uap.Parse(ua)
 	return Agent{
-		Device:  deviceOf(r),
+		Device:  deviceOf(r, ua),
 		OS:      r.OS,
 		Browser: r.Browser,
 		InApp:   inApp(ua),
@@ -76,31 +76,98 @@ var desktopSystems = map[string]bool{
 	"Solaris": true, "SunOS": true, "Haiku": true, "BeOS": true,
 }
 
-// deviceOf is the device class of a reading: iOS for iOS and for iPhones, iPads and iPods
-// whatever the system reads as (an iPad asking for desktop sites says it is a Mac, and is
-// a desktop); Android for Android; a desktop for a desktop system on no phone or tablet;
-// the other class for the rest (other phones, TVs, consoles, watches, robots without a
-// system).
-func deviceOf(r uap.Result) Device {
+// deviceOf is the device class of a reading, with what the user agent says besides for
+// what the expressions leave unread:
+//   - iOS for iOS, for iPhones, iPads and iPods whatever the system reads as, and for
+//     Apple's watch and TV (their links are the iPhone's); an iPad asking for desktop sites
+//     says it is a Mac, and is a desktop;
+//   - Android for Android, its spellings that hide it ("Andr0id", "diordnA") included, but
+//     Android apps on Chromebooks are desktops;
+//   - a desktop for a desktop system on no phone, tablet, TV, console or car;
+//   - the other class for the rest (other phones, TVs, consoles, watches, robots).
+func deviceOf(r uap.Result, ua string) Device {
 	switch r.OS {
 	case "iOS":
+		if strings.Contains(ua, "Darwin/") && strings.Contains(ua, "x86_64") {
+			return Desktop // a Mac app's own requests (CFNetwork)
+		}
+		return IOS
+	case "WatchOS", "tvOS", "ATV OS X":
 		return IOS
 	case "Android":
+		if strings.Contains(ua, "Chromebook") {
+			return Desktop
+		}
 		return Android
+	case "Mac OS X", "Mac OS":
+		return Desktop
 	}
 	switch r.Device.Family {
-	case "iPhone", "iPad", "iPod", "iPod touch":
+	case "iPhone", "iPad", "iPod", "iPod touch", "Apple Watch", "AppleTV":
 		return IOS
 	}
-	if desktopSystems[r.OS] {
+	if r.OS == uap.Other || r.OS == "Linux" {
+		lower := strings.ToLower(ua)
+		switch {
+		case strings.Contains(lower, "andr0id") || strings.Contains(ua, "diordnA") ||
+			strings.Contains(lower, "; android ") || r.OS == uap.Other && strings.Contains(lower, "android "):
+			return Android
+		case r.OS == uap.Other && (hasWord(ua, "iOS") || strings.Contains(ua, "dv(iPh") ||
+			strings.Contains(ua, "dv(iPad") || strings.Contains(lower, "watch os") ||
+			strings.Contains(lower, "watchos")):
+			return IOS
+		case r.OS == uap.Other && (strings.Contains(ua, "macOS") || strings.Contains(ua, "Macintosh") ||
+			hasWord(ua, "OSX")):
+			return Desktop
+		}
+	}
+	if desktopSystems[r.OS] && !appliance(ua) {
 		switch r.Device.Family {
 		case uap.Other, "Mac", "Spider":
 			return Desktop
 		}
-		return OtherDevice
 	}
 	return OtherDevice
 }
+
+// applianceTokens are what TVs, set-top boxes, speakers, consoles and cars running a
+// desktop system (mostly Linux) add to their browser's user agent, in lower case.
+var applianceTokens = []string{
+	"hbbtv", "smarttv", "smart-tv", "smart tv", "ce-html", "netrange", "sraf/", "sonos",
+	"tesla/", "xbox", "playstation", "nintendo", "crkey", "web0s", "netcast", "viera",
+	"bravia", "tizen", "_tv_", "kylo/", "tablet browser", "dlna", "upnp", "opera tv",
+	"qtembedded",
+}
+
+func appliance(ua string) bool {
+	lower := strings.ToLower(ua)
+	for _, t := range applianceTokens {
+		if strings.Contains(lower, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether w occurs in s between characters that are not letters.
+func hasWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isLetter(s[j-1])
+		end := j + len(w)
+		after := end == len(s) || !isLetter(s[end])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // inApp recognises the in-app browser by the token its app adds, most specific first (WeChat
 // on Android also says MQQBrowser, the engine it embeds).

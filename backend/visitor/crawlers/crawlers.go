@@ -3,11 +3,12 @@
 // headless browsers.
 //
 // The list is monperrus/crawler-user-agents (MIT, vendored as crawler-user-agents.json with
-// its LICENSE) plus the project's own patterns in extra.go. Checking 1,500 regular expressions
-// one by one, or as one alternation, costs tens of microseconds in Go; instead every pattern
-// yields strings of which one must occur in whatever it matches, an Aho-Corasick automaton
-// finds those strings in one pass over the user agent, and only the patterns whose strings
-// occur are run.
+// its LICENSE), less a few of its patterns that match phones and people's apps too (narrowed
+// in overrides.go), plus the project's own patterns in extra.go. Checking 1,500 regular
+// expressions one by one, or as one alternation, costs tens of microseconds in Go; instead
+// every pattern yields strings of which one must occur in whatever it matches, an
+// Aho-Corasick automaton (package prefilter) finds those strings in one pass over the user
+// agent, and only the patterns whose strings occur are run.
 package crawlers
 
 import (
@@ -56,7 +57,13 @@ func New() (*Matcher, error) {
 	}
 	sources := make([]string, 0, len(list)+len(extra))
 	for _, e := range list {
-		sources = append(sources, e.Pattern)
+		p, ok := narrowed[e.Pattern]
+		if !ok {
+			p = e.Pattern
+		}
+		if p != "" {
+			sources = append(sources, p)
+		}
 	}
 	sources = append(sources, extra...)
 	return compile(sources)
