@@ -18,6 +18,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -65,8 +67,20 @@ type list struct {
 	byString [][]int32 // string index → rules of this list indexed under it
 }
 
+// rule is one expression of regexes.yaml, or one part of it: an expression that names a
+// hundred robots, "(CSimpleSpider|Cityreview Robot|…)(?:[ /]v?(\d+)…)", is cut into one
+// expression per name (split), each filtered and run on its own, and the match that starts
+// first wins, as the whole would have matched.
 type rule struct {
 	re *regexp.Regexp
+	// fast is re with its long bounded repeats of one character unbounded (".{1,200}" as
+	// ".+"), nil when re has none: a program a fraction of the size, as exact as re on user
+	// agents of at most bound bytes, and a filter (it matches whatever re matches) on longer
+	// ones.
+	fast  *regexp.Regexp
+	bound int
+	// group is the index in regexes.yaml's list of the expression the rule is (part of).
+	group int32
 	// need are the rule's conjuncts: for each, one of its strings (automaton indices) must
 	// occur, or the expression cannot match.
 	need [][]int32
@@ -110,36 +124,50 @@ func New() (*Parser, error) {
 	for li, entries := range [3][]entry{file.UserAgentParsers, file.OSParsers, file.DeviceParsers} {
 		l := &p.lists[li]
 		l.rules = make([]rule, 0, len(entries))
-		for _, e := range entries {
+		for group, e := range entries {
 			src := e.Regex
 			if strings.Contains(e.RegexFlag, "i") {
 				src = "(?i)" + src
-			}
-			re, err := regexp.Compile(src)
-			if err != nil {
-				return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
 			}
 			parsed, err := syntax.Parse(src, syntax.Perl)
 			if err != nil {
 				return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
 			}
-			r := rule{re: re}
+			var repl [3]string
 			switch li {
 			case browsers:
-				r.repl[0] = e.FamilyReplacement
+				repl[0] = e.FamilyReplacement
 			case systems:
-				r.repl[0] = e.OSReplacement
+				repl[0] = e.OSReplacement
 			case devices:
-				r.repl = [3]string{e.DeviceReplacement, e.BrandReplacement, e.ModelReplacement}
+				repl = [3]string{e.DeviceReplacement, e.BrandReplacement, e.ModelReplacement}
 			}
-			for _, set := range conjuncts(parsed.Simplify()) {
-				ids := make([]int32, 0, len(set))
-				for _, s := range set {
-					ids = append(ids, id(s))
+			parts := split(parsed)
+			for _, part := range parts {
+				partSrc := src // as given, unless cut: the parser's rewriting can be slower
+				if len(parts) > 1 {
+					partSrc = part.String()
 				}
-				r.need = append(r.need, ids)
+				re, err := regexp.Compile(partSrc)
+				if err != nil {
+					return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
+				}
+				r := rule{re: re, group: int32(group), repl: repl}
+				if relaxed, bound := relax(part); bound > 0 {
+					if r.fast, err = regexp.Compile(relaxed.String()); err != nil {
+						return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
+					}
+					r.bound = bound
+				}
+				for _, set := range conjuncts(part) {
+					ids := make([]int32, 0, len(set))
+					for _, s := range set {
+						ids = append(ids, id(s))
+					}
+					r.need = append(r.need, ids)
+				}
+				l.rules = append(l.rules, r)
 			}
-			l.rules = append(l.rules, r)
 		}
 	}
 	p.ac = prefilter.NewAutomaton(strs)
@@ -175,6 +203,12 @@ func New() (*Parser, error) {
 // prefilter.Required's one make a sharper filter: "; SM-… Build" needs both "sm-" and
 // " build", which nearly every Android user agent has.
 func conjuncts(re *syntax.Regexp) [][]string {
+	if set, ok := exact(re); ok {
+		if prefilter.Score(set) > 0 {
+			return [][]string{set}
+		}
+		return nil
+	}
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
 		return conjuncts(re.Sub[0])
@@ -184,22 +218,30 @@ func conjuncts(re *syntax.Regexp) [][]string {
 		}
 		return nil
 	case syntax.OpConcat:
+		// Runs of pieces that match a few strings each join into the strings the run
+		// matches: "C(?:rawlDaddy|SimpleSpider)" needs "crawldaddy" or "csimplespider".
 		var all [][]string
-		run := ""
+		var run []string
+		flush := func() {
+			if prefilter.Score(run) > 0 {
+				all = append(all, run)
+			}
+			run = nil
+		}
 		for _, sub := range re.Sub {
-			if s, ok := prefilter.Literal(sub); ok {
-				run += s
+			if set, ok := exact(sub); ok {
+				if run != nil && len(run)*len(set) <= maxExact {
+					run = product(run, set)
+				} else {
+					flush()
+					run = set
+				}
 				continue
 			}
-			if run != "" {
-				all = append(all, []string{run})
-				run = ""
-			}
+			flush()
 			all = append(all, conjuncts(sub)...)
 		}
-		if run != "" {
-			all = append(all, []string{run})
-		}
+		flush()
 		return all
 	case syntax.OpAlternate:
 		// (A1 and A2) or (B1 and B2) is (A1 or B1) and (A1 or B2) and …: a sharp filter
@@ -227,6 +269,76 @@ func conjuncts(re *syntax.Regexp) [][]string {
 		return [][]string{set}
 	}
 	return nil
+}
+
+// maxExact bounds the strings of an exact set.
+const maxExact = 256
+
+// exact is the set of strings (ASCII-lower-cased) that the expression matches, when it
+// matches a few only: literals, small classes, alternations and concatenations of those
+// (uap-core's lists of names, which the parser factors: "A(?:ltresium|rgus)").
+func exact(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if s, ok := prefilter.Literal(re); ok {
+			return []string{s}, true
+		}
+	case syntax.OpCharClass:
+		var set []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if r >= utf8.RuneSelf || len(set) > 8 {
+					return nil, false
+				}
+				c := string(rune(unicode.ToLower(r)))
+				if !slices.Contains(set, c) {
+					set = append(set, c)
+				}
+			}
+		}
+		return set, len(set) > 0 && len(set) <= 4
+	case syntax.OpCapture:
+		return exact(re.Sub[0])
+	case syntax.OpQuest:
+		if set, ok := exact(re.Sub[0]); ok {
+			return append(set, ""), true
+		}
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range re.Sub {
+			set, ok := exact(sub)
+			if !ok || len(all)+len(set) > maxExact {
+				return nil, false
+			}
+			all = append(all, set...)
+		}
+		return all, true
+	case syntax.OpConcat:
+		all := []string{""}
+		for _, sub := range re.Sub {
+			set, ok := exact(sub)
+			if !ok || len(all)*len(set) > maxExact {
+				return nil, false
+			}
+			all = product(all, set)
+		}
+		return all, true
+	}
+	return nil, false
+}
+
+func product(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if s := x + y; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // maxClauses bounds the conjuncts an alternation expands to.
@@ -285,18 +397,119 @@ func (p *Parser) first(li int, ua string, present []uint64) (*rule, []int) {
 	}
 	cands = append(cands, p.always[li]...)
 	slices.Sort(cands)
-	last := int32(-1)
-	for _, ri := range cands {
-		if ri == last {
-			continue
+	cands = slices.Compact(cands)
+	for i := 0; i < len(cands); {
+		// The candidate parts of one expression: the match that starts first wins, the
+		// earlier part on a tie, as in the whole expression.
+		group := l.rules[cands[i]].group
+		var best *rule
+		var bestM []int
+		for ; i < len(cands) && l.rules[cands[i]].group == group; i++ {
+			r := &l.rules[cands[i]]
+			if m := r.match(ua); m != nil && (best == nil || m[0] < bestM[0]) {
+				best, bestM = r, m
+			}
 		}
-		last = ri
-		r := &l.rules[ri]
-		if m := r.re.FindStringSubmatchIndex(ua); m != nil {
-			return r, m
+		if best != nil {
+			return best, bestM
 		}
 	}
 	return nil, nil
+}
+
+// match is the rule's leftmost match in ua, with its submatches.
+func (r *rule) match(ua string) []int {
+	switch {
+	case r.fast == nil:
+		return r.re.FindStringSubmatchIndex(ua)
+	case len(ua) <= r.bound:
+		return r.fast.FindStringSubmatchIndex(ua)
+	case !r.fast.MatchString(ua):
+		return nil
+	}
+	return r.re.FindStringSubmatchIndex(ua)
+}
+
+// minRelax is the least upper bound of the repeats relax unbounds.
+const minRelax = 50
+
+// relax is a copy of re with its repeats of one character ("[^;]{1,100}", ".{0,300}") that
+// allow minRelax or more unbounded, and the least of their bounds; 0 when there are none.
+// On a text of at most that many bytes no repeat can reach its bound, so the copy matches
+// as re does, submatches included.
+func relax(re *syntax.Regexp) (*syntax.Regexp, int) {
+	c := *re
+	c.Sub0 = [1]*syntax.Regexp{}
+	c.Sub = make([]*syntax.Regexp, len(re.Sub))
+	bound := 0
+	for i, sub := range re.Sub {
+		s, b := relax(sub)
+		c.Sub[i] = s
+		if b > 0 && (bound == 0 || b < bound) {
+			bound = b
+		}
+	}
+	if c.Op == syntax.OpRepeat && c.Max >= minRelax && oneChar(c.Sub[0]) {
+		if bound == 0 || c.Max < bound {
+			bound = c.Max
+		}
+		c.Max = -1
+	}
+	return &c, bound
+}
+
+// oneChar reports whether re always matches exactly one character.
+func oneChar(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return true
+	case syntax.OpLiteral:
+		return len(re.Rune) == 1
+	}
+	return false
+}
+
+// minSplit is the fewest branches an alternation needs to be split.
+const minSplit = 8
+
+// split cuts an expression that begins with a capture of an alternation of many branches
+// into one expression per branch, each with the rest of the expression; the expression
+// itself when it has no such shape. Branches with captures of their own are left whole:
+// cutting them would renumber the submatches.
+func split(re *syntax.Regexp) []*syntax.Regexp {
+	capture, rest := re, []*syntax.Regexp(nil)
+	if re.Op == syntax.OpConcat && len(re.Sub) > 0 {
+		capture, rest = re.Sub[0], re.Sub[1:]
+	}
+	if capture.Op != syntax.OpCapture || capture.Sub[0].Op != syntax.OpAlternate ||
+		len(capture.Sub[0].Sub) < minSplit || hasCapture(capture.Sub[0]) {
+		return []*syntax.Regexp{re}
+	}
+	branches := capture.Sub[0].Sub
+	parts := make([]*syntax.Regexp, 0, len(branches))
+	for _, b := range branches {
+		c := *capture
+		c.Sub = []*syntax.Regexp{b}
+		c.Sub0 = [1]*syntax.Regexp{}
+		part := &c
+		if re.Op == syntax.OpConcat {
+			part = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: append([]*syntax.Regexp{&c}, rest...)}
+		}
+		parts = append(parts, part)
+	}
+	return parts
+}
+
+func hasCapture(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpCapture {
+		return true
+	}
+	for _, sub := range re.Sub {
+		if hasCapture(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func met(need [][]int32, present []uint64) bool {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,24 +89,47 @@ func TestPrefilterIsExact(t *testing.T) {
 	var uas []string
 	for _, file := range []string{"test_ua.yaml", "test_os.yaml", "test_device.yaml.gz"} {
 		for i, c := range Cases(t, file) {
-			if file != "test_device.yaml.gz" || i%8 == 0 {
+			if file != "test_device.yaml.gz" || i%16 == 0 {
 				uas = append(uas, c.UA)
 			}
 		}
 	}
+	// The expressions whole, as regexes.yaml gives them.
+	var file struct {
+		UserAgentParsers []entry `yaml:"user_agent_parsers"`
+		OSParsers        []entry `yaml:"os_parsers"`
+		DeviceParsers    []entry `yaml:"device_parsers"`
+	}
+	if err := yaml.Unmarshal(regexesYAML, &file); err != nil {
+		t.Fatal(err)
+	}
+	var wholes [3][]*regexp.Regexp
+	for li, entries := range [3][]entry{file.UserAgentParsers, file.OSParsers, file.DeviceParsers} {
+		for _, e := range entries {
+			src := e.Regex
+			if strings.Contains(e.RegexFlag, "i") {
+				src = "(?i)" + src
+			}
+			wholes[li] = append(wholes[li], regexp.MustCompile(src))
+		}
+	}
 	for _, ua := range uas {
 		present := p.present(ua)
-		for li := range p.lists {
-			got, _ := p.first(li, ua, present)
-			var want *rule
-			for ri := range p.lists[li].rules {
-				if p.lists[li].rules[ri].re.MatchString(ua) {
-					want = &p.lists[li].rules[ri]
+		for li, whole := range wholes {
+			r, got := p.first(li, ua, present)
+			gotGroup := -1
+			if r != nil {
+				gotGroup = int(r.group)
+			}
+			wantGroup, want := -1, []int(nil)
+			for i, re := range whole {
+				if m := re.FindStringSubmatchIndex(ua); m != nil {
+					wantGroup, want = i, m
 					break
 				}
 			}
-			if got != want {
-				t.Fatalf("list %d, %q: prefilter found %v, in order %v", li, ua, got, want)
+			if gotGroup != wantGroup || !slices.Equal(got, want) {
+				t.Fatalf("list %d, %q: prefilter found expression %d %v, in order %d %v", li, ua, gotGroup, got, wantGroup, want)
 			}
 		}
 	}
