@@ -278,3 +278,55 @@ func field(v any, name string) string {
 	s, _ := m[name].(string)
 	return s
 }
+
+// BenchmarkParseAgent compares the reading of a user agent, uncached, with the reading before
+// uap-core's expressions (legacy), on three user agents and on uap-core's test_ua.yaml (1,601
+// user agents, ns/op per user agent); and the cached answer.
+func BenchmarkParseAgent(b *testing.B) {
+	c := newClassifier(b, Options{})
+	var corpus []string
+	for _, k := range uapCases(b, "test_ua.yaml") {
+		corpus = append(corpus, k.UA)
+	}
+	for _, ua := range []struct{ name, ua string }{
+		{"iOS Safari", uaIOSSafari},
+		{"WeChat Android", uaWeChatAndroid},
+		{"Googlebot", uaGooglebot},
+	} {
+		b.Run(ua.name+"/uncached", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.parseAgent(ua.ua)
+			}
+		})
+		b.Run(ua.name+"/uncached, legacy", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				legacyAgent(c, ua.ua)
+			}
+		})
+		b.Run(ua.name+"/cached", func(b *testing.B) {
+			b.ReportAllocs()
+			c.Agent(ua.ua)
+			for b.Loop() {
+				c.Agent(ua.ua)
+			}
+		})
+	}
+	b.Run("test_ua.yaml/uncached", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			c.parseAgent(corpus[i%len(corpus)])
+			i++
+		}
+	})
+	b.Run("test_ua.yaml/uncached, legacy", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			legacyAgent(c, corpus[i%len(corpus)])
+			i++
+		}
+	})
+}

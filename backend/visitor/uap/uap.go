@@ -81,6 +81,8 @@ type rule struct {
 	bound int
 	// group is the index in regexes.yaml's list of the expression the rule is (part of).
 	group int32
+	// prefer says which part's match the whole expression finds (split); 0 for a whole.
+	prefer int
 	// need are the rule's conjuncts: for each, one of its strings (automaton indices) must
 	// occur, or the expression cannot match.
 	need [][]int32
@@ -142,7 +144,7 @@ func New() (*Parser, error) {
 			case devices:
 				repl = [3]string{e.DeviceReplacement, e.BrandReplacement, e.ModelReplacement}
 			}
-			parts := split(parsed)
+			parts, prefer := split(parsed)
 			for _, part := range parts {
 				partSrc := src // as given, unless cut: the parser's rewriting can be slower
 				if len(parts) > 1 {
@@ -152,7 +154,7 @@ func New() (*Parser, error) {
 				if err != nil {
 					return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
 				}
-				r := rule{re: re, group: int32(group), repl: repl}
+				r := rule{re: re, group: int32(group), prefer: prefer, repl: repl}
 				if relaxed, bound := relax(part); bound > 0 {
 					if r.fast, err = regexp.Compile(relaxed.String()); err != nil {
 						return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
@@ -399,14 +401,14 @@ func (p *Parser) first(li int, ua string, present []uint64) (*rule, []int) {
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
 	for i := 0; i < len(cands); {
-		// The candidate parts of one expression: the match that starts first wins, the
-		// earlier part on a tie, as in the whole expression.
+		// The candidate parts of one expression: the one whose match the whole would have
+		// found wins (split).
 		group := l.rules[cands[i]].group
 		var best *rule
 		var bestM []int
 		for ; i < len(cands) && l.rules[cands[i]].group == group; i++ {
 			r := &l.rules[cands[i]]
-			if m := r.match(ua); m != nil && (best == nil || m[0] < bestM[0]) {
+			if m := r.match(ua); m != nil && (best == nil || r.prefer*(m[2]-bestM[2]) > 0) {
 				best, bestM = r, m
 			}
 		}
@@ -472,32 +474,64 @@ func oneChar(re *syntax.Regexp) bool {
 // minSplit is the fewest branches an alternation needs to be split.
 const minSplit = 8
 
-// split cuts an expression that begins with a capture of an alternation of many branches
-// into one expression per branch, each with the rest of the expression; the expression
-// itself when it has no such shape. Branches with captures of their own are left whole:
+// split cuts an expression whose first capture is an alternation of many branches, after at
+// most assertions ("^", "\b") and a repeat of one character ("^.{0,100}"), into one
+// expression per branch, each with the rest of the expression around it; the expression
+// itself when it has no such shape. Which part's match the whole would have found (prefer):
+// the one whose capture starts first, or, after a greedy repeat, last (the repeat takes all
+// it can); the earlier part on a tie. Branches with captures of their own are left whole:
 // cutting them would renumber the submatches.
-func split(re *syntax.Regexp) []*syntax.Regexp {
-	capture, rest := re, []*syntax.Regexp(nil)
-	if re.Op == syntax.OpConcat && len(re.Sub) > 0 {
-		capture, rest = re.Sub[0], re.Sub[1:]
+func split(re *syntax.Regexp) (parts []*syntax.Regexp, prefer int) {
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
 	}
+	at := 0
+	skipAssertions := func() {
+		for at < len(subs) && (subs[at].Op == syntax.OpBeginText || subs[at].Op == syntax.OpBeginLine ||
+			subs[at].Op == syntax.OpWordBoundary) {
+			at++
+		}
+	}
+	skipAssertions()
+	prefer = -1
+	if at < len(subs) && isRepeat(subs[at]) {
+		if subs[at].Flags&syntax.NonGreedy == 0 {
+			prefer = +1
+		}
+		at++
+		skipAssertions()
+	}
+	if at >= len(subs) {
+		return []*syntax.Regexp{re}, 0
+	}
+	capture := subs[at]
 	if capture.Op != syntax.OpCapture || capture.Sub[0].Op != syntax.OpAlternate ||
 		len(capture.Sub[0].Sub) < minSplit || hasCapture(capture.Sub[0]) {
-		return []*syntax.Regexp{re}
+		return []*syntax.Regexp{re}, 0
 	}
-	branches := capture.Sub[0].Sub
-	parts := make([]*syntax.Regexp, 0, len(branches))
-	for _, b := range branches {
+	for _, b := range capture.Sub[0].Sub {
 		c := *capture
 		c.Sub = []*syntax.Regexp{b}
 		c.Sub0 = [1]*syntax.Regexp{}
 		part := &c
 		if re.Op == syntax.OpConcat {
-			part = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: append([]*syntax.Regexp{&c}, rest...)}
+			sub := slices.Clone(subs)
+			sub[at] = &c
+			part = &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: sub}
 		}
 		parts = append(parts, part)
 	}
-	return parts
+	return parts, prefer
+}
+
+// isRepeat reports whether re is a repeat of one character: ".*", ".{0,100}?", ….
+func isRepeat(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		return oneChar(re.Sub[0])
+	}
+	return false
 }
 
 func hasCapture(re *syntax.Regexp) bool {
