@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -73,12 +74,14 @@ type list struct {
 // first wins, as the whole would have matched.
 type rule struct {
 	re *regexp.Regexp
-	// fast is re with its long bounded repeats of one character unbounded (".{1,200}" as
-	// ".+"), nil when re has none: a program a fraction of the size, as exact as re on user
-	// agents of at most bound bytes, and a filter (it matches whatever re matches) on longer
-	// ones.
-	fast  *regexp.Regexp
-	bound int
+	// fast is re with its long bounded repeats of one character unbounded and captured
+	// (".{1,200}" as "(.*)"), nil when re has none: a program a fraction of the size. It
+	// matches whatever re matches; when none of its repeats went past its bound, its match
+	// is re's (relax).
+	fast *regexp.Regexp
+	// groups maps fast's submatches to re's: -1 for the captures of repeats, whose bounds
+	// are in bounds.
+	groups, bounds []int
 	// group is the index in regexes.yaml's list of the expression the rule is (part of).
 	group int32
 	// prefer says which part's match the whole expression finds (split); 0 for a whole.
@@ -155,11 +158,11 @@ func New() (*Parser, error) {
 					return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
 				}
 				r := rule{re: re, group: int32(group), prefer: prefer, repl: repl}
-				if relaxed, bound := relax(part); bound > 0 {
+				if relaxed, ok := relax(part); ok {
 					if r.fast, err = regexp.Compile(relaxed.String()); err != nil {
 						return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
 					}
-					r.bound = bound
+					r.groups, r.bounds = relaxedGroups(relaxed)
 				}
 				for _, set := range conjuncts(part) {
 					ids := make([]int32, 0, len(set))
@@ -421,43 +424,84 @@ func (p *Parser) first(li int, ua string, present []uint64) (*rule, []int) {
 
 // match is the rule's leftmost match in ua, with its submatches.
 func (r *rule) match(ua string) []int {
-	switch {
-	case r.fast == nil:
+	if r.fast == nil {
 		return r.re.FindStringSubmatchIndex(ua)
-	case len(ua) <= r.bound:
-		return r.fast.FindStringSubmatchIndex(ua)
-	case !r.fast.MatchString(ua):
+	}
+	fm := r.fast.FindStringSubmatchIndex(ua)
+	if fm == nil {
 		return nil
 	}
-	return r.re.FindStringSubmatchIndex(ua)
+	m := make([]int, 0, 2*r.re.NumSubexp()+2)
+	k := 0
+	for i, g := range r.groups {
+		if g >= 0 {
+			m = append(m, fm[2*i], fm[2*i+1])
+			continue
+		}
+		if fm[2*i] >= 0 && fm[2*i+1]-fm[2*i] > r.bounds[k] {
+			return r.re.FindStringSubmatchIndex(ua) // a repeat went past its bound
+		}
+		k++
+	}
+	return m
 }
 
 // minRelax is the least upper bound of the repeats relax unbounds.
-const minRelax = 50
+const minRelax = 20
 
 // relax is a copy of re with its repeats of one character ("[^;]{1,100}", ".{0,300}") that
-// allow minRelax or more unbounded, and the least of their bounds; 0 when there are none.
-// On a text of at most that many bytes no repeat can reach its bound, so the copy matches
-// as re does, submatches included.
-func relax(re *syntax.Regexp) (*syntax.Regexp, int) {
+// allow minRelax or more, outside other repeats, unbounded and captured: whatever re matches
+// it matches, and when its match has no such capture longer (in bytes, so in characters)
+// than the repeat's bound, re's match is the same: the order in which the two try matches
+// is the same, the copy's only other matches having longer repeats. ok is false when there
+// are no such repeats.
+func relax(re *syntax.Regexp) (_ *syntax.Regexp, ok bool) {
 	c := *re
 	c.Sub0 = [1]*syntax.Regexp{}
-	c.Sub = make([]*syntax.Regexp, len(re.Sub))
-	bound := 0
-	for i, sub := range re.Sub {
-		s, b := relax(sub)
-		c.Sub[i] = s
-		if b > 0 && (bound == 0 || b < bound) {
-			bound = b
-		}
-	}
 	if c.Op == syntax.OpRepeat && c.Max >= minRelax && oneChar(c.Sub[0]) {
-		if bound == 0 || c.Max < bound {
-			bound = c.Max
-		}
-		c.Max = -1
+		c.Sub = []*syntax.Regexp{c.Sub[0]}
+		rep := c
+		rep.Max = -1
+		rep.Name = strconv.Itoa(c.Max) // kept for relaxedGroups
+		return &syntax.Regexp{Op: syntax.OpCapture, Flags: c.Flags, Name: relaxName, Sub: []*syntax.Regexp{&rep}}, true
 	}
-	return &c, bound
+	switch c.Op {
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		return re, false // submatches inside repeats are of their last round only
+	}
+	c.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, sub := range re.Sub {
+		var changed bool
+		c.Sub[i], changed = relax(sub)
+		ok = ok || changed
+	}
+	return &c, ok
+}
+
+// relaxName names the captures relax adds.
+const relaxName = "relaxed"
+
+// relaxedGroups maps the submatches of relax's copy to re's (-1 for the added captures,
+// whose bounds are in bounds, in order).
+func relaxedGroups(relaxed *syntax.Regexp) (groups, bounds []int) {
+	groups = []int{0}
+	var walk func(*syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		if re.Op == syntax.OpCapture {
+			if re.Name == relaxName {
+				groups = append(groups, -1)
+				n, _ := strconv.Atoi(re.Sub[0].Name)
+				bounds = append(bounds, n)
+			} else {
+				groups = append(groups, len(groups)-len(bounds))
+			}
+		}
+		for _, sub := range re.Sub {
+			walk(sub)
+		}
+	}
+	walk(relaxed)
+	return groups, bounds
 }
 
 // oneChar reports whether re always matches exactly one character.
