@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -73,15 +74,7 @@ type list struct {
 // expression per name (split), each filtered and run on its own, and the match that starts
 // first wins, as the whole would have matched.
 type rule struct {
-	re *regexp.Regexp
-	// fast is re with its long bounded repeats of one character unbounded and captured
-	// (".{1,200}" as "(.*)"), nil when re has none: a program a fraction of the size. It
-	// matches whatever re matches; when none of its repeats went past its bound, its match
-	// is re's (relax).
-	fast *regexp.Regexp
-	// groups maps fast's submatches to re's: -1 for the captures of repeats, whose bounds
-	// are in bounds.
-	groups, bounds []int
+	*compiled
 	// group is the index in regexes.yaml's list of the expression the rule is (part of).
 	group int32
 	// prefer says which part's match the whole expression finds (split); 0 for a whole.
@@ -91,6 +84,42 @@ type rule struct {
 	need [][]int32
 	// repl are the replacements, "" for none: family, brand, model (devices) or family.
 	repl [3]string
+}
+
+// compiled is a rule's expression, compiled on first use: of 1,700 parts and their relaxed
+// copies a user agent runs a few dozen, and compiling them all would take a quarter of a
+// second and 20 MB.
+type compiled struct {
+	once sync.Once
+	src  string         // what to compile: the expression as given, or
+	part *syntax.Regexp // the part of it (also relaxed); nil once compiled
+	re   *regexp.Regexp // nil when it could not be compiled: it never matches
+	// fast is re with its long bounded repeats of one character unbounded and captured
+	// (".{1,200}" as "(.*)"), nil when re has none: a program a fraction of the size. It
+	// matches whatever re matches; when none of its repeats went past its bound, its match
+	// is re's (relax).
+	fast *regexp.Regexp
+	// groups maps fast's submatches to re's: -1 for the captures of repeats, whose bounds
+	// are in bounds.
+	groups, bounds []int
+}
+
+func (c *compiled) compile() {
+	c.once.Do(func() {
+		// The expressions parsed at start-up; TestPartsCompile checks that each compiles.
+		if c.src != "" {
+			c.re, _ = regexp.Compile(c.src)
+		} else {
+			c.re, _ = regexp.Compile(c.part.String())
+		}
+		if relaxed, ok := relax(c.part); ok && c.re != nil {
+			if fast, err := regexp.Compile(relaxed.String()); err == nil {
+				c.fast = fast
+				c.groups, c.bounds = relaxedGroups(relaxed)
+			}
+		}
+		c.part = nil
+	})
 }
 
 type entry struct {
@@ -103,8 +132,8 @@ type entry struct {
 	ModelReplacement  string `yaml:"model_replacement"`
 }
 
-// New reads and compiles the vendored expressions (about a thousand: tens of milliseconds,
-// once per process).
+// New reads the vendored expressions and prepares their prefilter (tens of milliseconds,
+// once per process); each expression is compiled when a user agent first needs it.
 func New() (*Parser, error) {
 	var file struct {
 		UserAgentParsers []entry `yaml:"user_agent_parsers"`
@@ -149,21 +178,11 @@ func New() (*Parser, error) {
 			}
 			parts, prefer := split(parsed)
 			for _, part := range parts {
-				partSrc := src // as given, unless cut: the parser's rewriting can be slower
-				if len(parts) > 1 {
-					partSrc = part.String()
+				c := &compiled{part: part}
+				if len(parts) == 1 {
+					c.src = src // as given: the parser's rewriting can be slower
 				}
-				re, err := regexp.Compile(partSrc)
-				if err != nil {
-					return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
-				}
-				r := rule{re: re, group: int32(group), prefer: prefer, repl: repl}
-				if relaxed, ok := relax(part); ok {
-					if r.fast, err = regexp.Compile(relaxed.String()); err != nil {
-						return nil, fmt.Errorf("uap: expression %q: %w", e.Regex, err)
-					}
-					r.groups, r.bounds = relaxedGroups(relaxed)
-				}
+				r := rule{compiled: c, group: int32(group), prefer: prefer, repl: repl}
 				for _, set := range conjuncts(part) {
 					ids := make([]int32, 0, len(set))
 					for _, s := range set {
@@ -180,7 +199,8 @@ func New() (*Parser, error) {
 	for li := range p.lists {
 		l := &p.lists[li]
 		l.byString = make([][]int32, len(strs))
-		for ri, r := range l.rules {
+		for ri := range l.rules {
+			r := &l.rules[ri]
 			if len(r.need) == 0 {
 				p.always[li] = append(p.always[li], int32(ri))
 				continue
@@ -424,6 +444,10 @@ func (p *Parser) first(li int, ua string, present []uint64) (*rule, []int) {
 
 // match is the rule's leftmost match in ua, with its submatches.
 func (r *rule) match(ua string) []int {
+	r.compile()
+	if r.re == nil {
+		return nil
+	}
 	if r.fast == nil {
 		return r.re.FindStringSubmatchIndex(ua)
 	}

@@ -82,6 +82,21 @@ func TestUAPCoreCases(t *testing.T) {
 	}
 }
 
+// Every part of the cut expressions, and every relaxed copy, compiles.
+func TestPartsCompile(t *testing.T) {
+	p := mustNew(t)
+	for li := range p.lists {
+		for ri := range p.lists[li].rules {
+			r := &p.lists[li].rules[ri]
+			relaxed := r.part != nil && func() bool { _, ok := relax(r.part); return ok }()
+			r.compile()
+			if r.re == nil || relaxed && r.fast == nil {
+				t.Errorf("list %d, rule %d (expression %d): does not compile", li, ri, r.group)
+			}
+		}
+	}
+}
+
 // The prefilter hides no rule: the first rule that matches is the one trying every rule in
 // order finds.
 func TestPrefilterIsExact(t *testing.T) {
