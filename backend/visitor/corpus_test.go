@@ -111,8 +111,8 @@ func expectedDevice(osFamily, device string) Device {
 	switch {
 	case device == "iPhone" || device == "iPad" || device == "iPod":
 		return IOS
-	case osFamily == "iOS" && device != "desktop":
-		return IOS
+	case (osFamily == "iOS" || osFamily == "WatchOS" || osFamily == "tvOS" || osFamily == "ATV OS X") && device != "desktop":
+		return IOS // Matomo's iOS family holds watchOS and tvOS too
 	case osFamily == "Android":
 		return Android
 	case desktopFamilies[osFamily] && (device == "" || device == "desktop" || device == "Other" || device == "Mac"):
@@ -224,8 +224,10 @@ var matomoNames = map[string]string{
 	"IE": "Internet Explorer", "IE Mobile": "IE Mobile", "Opera Mobile": "Opera Mobile", "Firefox Mobile": "Firefox Mobile",
 	"Chrome Mobile iOS": "Chrome Mobile iOS", "Firefox iOS": "Firefox Mobile iOS", "UC Browser": "UC Browser",
 	"Yandex Browser": "Yandex Browser", "Facebook": "Facebook", "Android": "Android Browser",
-	"MiuiBrowser": "MIUI Browser", "HuaweiBrowser": "Huawei Browser", "QQ Browser Mobile": "QQ Browser",
-	"Opera Mini": "Opera Mini", "Silk": "Mobile Silk", "Chromium": "Chromium", "WeChat Browser": "WeChat",
+	"QQ Browser Mobile": "QQ Browser",
+	"Opera Mini":        "Opera Mini", "Amazon Silk": "Mobile Silk", "Chromium": "Chromium", "WeChat Browser": "WeChat",
+	"MiuiBrowser": "Mi Browser", "Huawei Browser": "Huawei Browser Mobile", "VivoBrowser": "vivo Browser",
+	"Google": "Google Search App", "Web0S": "webOS",
 }
 
 // measureMatomo reads Matomo's fixtures; the second scores compare names up to case, spaces
