@@ -81,7 +81,7 @@ var desktopSystems = map[string]bool{
 //   - iOS for iOS, for iPhones, iPads and iPods whatever the system reads as, and for
 //     Apple's watch and TV (their links are the iPhone's); an iPad asking for desktop sites
 //     says it is a Mac, and is a desktop;
-//   - Android for Android, its spellings that hide it ("Andr0id", "diordnA") included, but
+//   - Android for Android, its other spellings ("Andr0id", "diordnA", "Adr") included, but
 //     Android apps on Chromebooks are desktops;
 //   - a desktop for a desktop system on no phone, tablet, TV, console or car;
 //   - the other class for the rest (other phones, TVs, consoles, watches, robots).
@@ -110,7 +110,8 @@ func deviceOf(r uap.Result, ua string) Device {
 		lower := strings.ToLower(ua)
 		switch {
 		case strings.Contains(lower, "andr0id") || strings.Contains(ua, "diordnA") ||
-			strings.Contains(lower, "; android ") || r.OS == uap.Other && strings.Contains(lower, "android "):
+			strings.Contains(lower, "; android ") || r.OS == uap.Other && (strings.Contains(lower, "android ") ||
+			strings.Contains(ua, "; Adr ")): // UC Browser's short form
 			return Android
 		case r.OS == uap.Other && (hasWord(ua, "iOS") || strings.Contains(ua, "dv(iPh") ||
 			strings.Contains(ua, "dv(iPad") || strings.Contains(lower, "watch os") ||
