@@ -150,6 +150,82 @@ func TestPrefilterIsExact(t *testing.T) {
 	}
 }
 
+// ordered reads a user agent as uap-core's ports do: every expression whole, in order.
+type ordered struct {
+	lists [3][]*regexp.Regexp
+	repl  [3][][3]string
+}
+
+func newOrdered(tb testing.TB) *ordered {
+	tb.Helper()
+	var file struct {
+		UserAgentParsers []entry `yaml:"user_agent_parsers"`
+		OSParsers        []entry `yaml:"os_parsers"`
+		DeviceParsers    []entry `yaml:"device_parsers"`
+	}
+	if err := yaml.Unmarshal(regexesYAML, &file); err != nil {
+		tb.Fatal(err)
+	}
+	o := &ordered{}
+	for li, entries := range [3][]entry{file.UserAgentParsers, file.OSParsers, file.DeviceParsers} {
+		for _, e := range entries {
+			src := e.Regex
+			if strings.Contains(e.RegexFlag, "i") {
+				src = "(?i)" + src
+			}
+			o.lists[li] = append(o.lists[li], regexp.MustCompile(src))
+			switch li {
+			case browsers:
+				o.repl[li] = append(o.repl[li], [3]string{e.FamilyReplacement})
+			case systems:
+				o.repl[li] = append(o.repl[li], [3]string{e.OSReplacement})
+			default:
+				o.repl[li] = append(o.repl[li], [3]string{e.DeviceReplacement, e.BrandReplacement, e.ModelReplacement})
+			}
+		}
+	}
+	return o
+}
+
+func (o *ordered) parse(ua string) Result {
+	res := Result{Browser: Other, OS: Other, Device: Device{Family: Other}}
+	for li, list := range o.lists {
+		for i, re := range list {
+			m := re.FindStringSubmatchIndex(ua)
+			if m == nil {
+				continue
+			}
+			r := o.repl[li][i]
+			switch li {
+			case browsers:
+				res.Browser = orOther(replace(r[0], ua, m, 1))
+			case systems:
+				res.OS = orOther(replace(r[0], ua, m, 1))
+			default:
+				res.Device = Device{orOther(replace(r[0], ua, m, 1)), replace(r[1], ua, m, 0), replace(r[2], ua, m, 1)}
+			}
+			break
+		}
+	}
+	return res
+}
+
+// Whatever the user agent, the parser answers as trying every expression in order does.
+func FuzzParse(f *testing.F) {
+	p, o := mustNew(f), newOrdered(f)
+	for i, c := range Cases(f, "test_ua.yaml") {
+		if i%20 == 0 {
+			f.Add(c.UA)
+		}
+	}
+	f.Add("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.91 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+	f.Fuzz(func(t *testing.T, ua string) {
+		if got, want := p.Parse(ua), o.parse(ua); got != want {
+			t.Errorf("%q:\n got %+v\nwant %+v", ua, got, want)
+		}
+	})
+}
+
 func BenchmarkParse(b *testing.B) {
 	p := mustNew(b)
 	for _, ua := range []struct{ name, ua string }{
