@@ -9,12 +9,12 @@ import (
 // Device is the kind of device the rules target.
 type Device string
 
-// The devices of device targets; every other device (tablets and phones of other systems,
-// TVs, consoles, robots without a system) is OtherDevice.
+// The devices of device targets (deviceOf); every other device (tablets and phones of other
+// systems, TVs, consoles, cars, robots without a system) is OtherDevice.
 const (
-	IOS         Device = "ios"     // iPhone, iPad (when it does not ask for desktop sites), iPod
-	Android     Device = "android" // Android phones and tablets, Huawei's HarmonyOS up to 4
-	Desktop     Device = "desktop" // Windows, macOS (and iPads asking for desktop sites), Linux, ChromeOS
+	IOS         Device = "ios"     // iPhone, iPad (when it does not ask for desktop sites), iPod, Apple Watch and TV
+	Android     Device = "android" // Android phones, tablets and TVs, Huawei's HarmonyOS up to 4
+	Desktop     Device = "desktop" // Windows, macOS (and iPads asking for desktop sites), Linux, ChromeOS, BSD, Solaris
 	OtherDevice Device = "other"
 )
 
