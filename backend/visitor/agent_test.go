@@ -106,3 +106,16 @@ func TestAgentCache(t *testing.T) {
 		}
 	}
 }
+
+// IsCrawler answers as Agent does, for robots only uap-core's expressions know too.
+func TestIsCrawlerAgreesWithAgent(t *testing.T) {
+	c := newClassifier(t, Options{AgentCacheSize: -1})
+	for _, k := range uapCases(t, "test_device.yaml.gz") {
+		if k.Family != "Spider" && k.Family != "iPhone" {
+			continue
+		}
+		if got, want := c.IsCrawler(k.UA), c.Agent(k.UA).Crawler; got != want {
+			t.Errorf("%q: IsCrawler %v, Agent %v", k.UA, got, want)
+		}
+	}
+}

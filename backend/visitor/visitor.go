@@ -150,13 +150,18 @@ func (c *Classifier) Agent(ua string) Agent {
 	return a
 }
 
-// IsCrawler reports whether a user agent is a robot's, without the rest of Agent: for
-// callers that need only this (visit caps, quotas, moderation).
+// IsCrawler reports whether a user agent is a robot's, as Agent does: for callers that need
+// only this (visit caps, quotas, moderation). The crawler list answers robots it names in
+// under a microsecond; anything else is read whole (and cached), since uap-core's
+// expressions know robots the list does not.
 func (c *Classifier) IsCrawler(ua string) bool {
 	if c.agents != nil && len(ua) <= agentCacheMaxKey {
 		if a, ok := c.agents.GetIfPresent(ua); ok {
 			return a.Crawler
 		}
 	}
-	return c.crawlers.Match(ua)
+	if c.crawlers.Match(ua) {
+		return true
+	}
+	return c.Agent(ua).Crawler
 }
