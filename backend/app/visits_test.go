@@ -144,7 +144,7 @@ func TestVisitAnalytics(t *testing.T) {
 		"country":  {"DE": 3, "CN": 2, "RU": 1},
 		"device":   {"desktop": 4, "ios": 2, "android": 1},
 		"os":       {"Windows": 3, "iOS": 2, "Android": 1, "Linux": 1},
-		"browser":  {"Chrome": 4, "Safari": 2, "Firefox": 1},
+		"browser":  {"Chrome": 3, "Chrome Mobile": 1, "Mobile Safari": 2, "Firefox": 1},
 		"referrer": {"t.co": 2, "news.example.org": 1},
 		"variant":  {},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/maypok86/otter/v2"
 
 	"github.com/shortlink/shortlink/backend/visitor/crawlers"
+	"github.com/shortlink/shortlink/backend/visitor/uap"
 )
 
 // Visitor is what the rules know of the one who sent a request. Tests of decisions build it
@@ -64,6 +65,7 @@ type Classifier struct {
 	trusted   []netip.Prefix
 	countries Countries
 	crawlers  *crawlers.Matcher
+	uap       *uap.Parser
 	agents    *otter.Cache[string, Agent]
 }
 
@@ -71,13 +73,18 @@ type Classifier struct {
 // bytes, and longer ones would only make the cache a target.
 const agentCacheMaxKey = 512
 
-// New compiles the crawler list (tens of milliseconds: once per process).
+// New compiles the crawler list and uap-core's expressions (a few hundred milliseconds: once
+// per process).
 func New(o Options) (*Classifier, error) {
 	m, err := crawlers.New()
 	if err != nil {
 		return nil, fmt.Errorf("visitor: %w", err)
 	}
-	c := &Classifier{trusted: o.TrustedProxies, countries: o.Countries, crawlers: m}
+	p, err := uap.New()
+	if err != nil {
+		return nil, fmt.Errorf("visitor: %w", err)
+	}
+	c := &Classifier{trusted: o.TrustedProxies, countries: o.Countries, crawlers: m, uap: p}
 	size := o.AgentCacheSize
 	if size == 0 {
 		size = 10000
@@ -143,13 +150,18 @@ func (c *Classifier) Agent(ua string) Agent {
 	return a
 }
 
-// IsCrawler reports whether a user agent is a robot's, without the rest of Agent: for
-// callers that need only this (visit caps, quotas, moderation).
+// IsCrawler reports whether a user agent is a robot's, as Agent does: for callers that need
+// only this (visit caps, quotas, moderation). The crawler list answers robots it names in
+// under a microsecond; anything else is read whole (and cached), since uap-core's
+// expressions know robots the list does not.
 func (c *Classifier) IsCrawler(ua string) bool {
 	if c.agents != nil && len(ua) <= agentCacheMaxKey {
 		if a, ok := c.agents.GetIfPresent(ua); ok {
 			return a.Crawler
 		}
 	}
-	return c.crawlers.Match(ua)
+	if c.crawlers.Match(ua) {
+		return true
+	}
+	return c.Agent(ua).Crawler
 }

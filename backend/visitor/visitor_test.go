@@ -58,7 +58,7 @@ func TestClassify(t *testing.T) {
 	want := Visitor{
 		IP:      netip.MustParseAddr("127.0.0.9"),
 		Country: "CN",
-		Agent:   Agent{Android, "Android", "WebView", WeChat, false},
+		Agent:   Agent{Android, "Android", "Chrome Mobile WebView", WeChat, false},
 		Lang:    Chinese,
 		Known:   PartAll,
 	}
@@ -88,7 +88,7 @@ func TestClassifyParts(t *testing.T) {
 		{0, Visitor{}},
 		{PartAddress, Visitor{IP: netip.MustParseAddr("127.0.0.1"), Known: PartAddress}},
 		{PartCountry, Visitor{IP: netip.MustParseAddr("127.0.0.1"), Country: "CN", Known: PartAddress | PartCountry}},
-		{PartAgent, Visitor{Agent: Agent{IOS, "iOS", "Safari", "", false}, Known: PartAgent}},
+		{PartAgent, Visitor{Agent: Agent{IOS, "iOS", "Mobile Safari", "", false}, Known: PartAgent}},
 		{PartLang, Visitor{Lang: Chinese, Known: PartLang}},
 	} {
 		if got := c.ClassifyParts(r, tt.parts); got != tt.want {

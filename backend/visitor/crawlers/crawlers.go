@@ -3,11 +3,12 @@
 // headless browsers.
 //
 // The list is monperrus/crawler-user-agents (MIT, vendored as crawler-user-agents.json with
-// its LICENSE) plus the project's own patterns in extra.go. Checking 1,500 regular expressions
-// one by one, or as one alternation, costs tens of microseconds in Go; instead every pattern
-// yields strings of which one must occur in whatever it matches, an Aho-Corasick automaton
-// finds those strings in one pass over the user agent, and only the patterns whose strings
-// occur are run.
+// its LICENSE), less a few of its patterns that match phones and people's apps too (narrowed
+// in overrides.go), plus the project's own patterns in extra.go. Checking 1,500 regular
+// expressions one by one, or as one alternation, costs tens of microseconds in Go; instead
+// every pattern yields strings of which one must occur in whatever it matches, an
+// Aho-Corasick automaton (package prefilter) finds those strings in one pass over the user
+// agent, and only the patterns whose strings occur are run.
 package crawlers
 
 import (
@@ -17,6 +18,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/shortlink/shortlink/backend/visitor/prefilter"
 )
 
 //go:embed crawler-user-agents.json
@@ -24,7 +27,7 @@ var listJSON []byte
 
 // Matcher holds the compiled list; it is safe for concurrent use.
 type Matcher struct {
-	ac       *automaton
+	ac       *prefilter.Automaton
 	byString [][]int32 // string index → patterns that require it
 	always   []int32   // patterns with no required string, tried on every user agent
 	patterns []pattern
@@ -54,7 +57,13 @@ func New() (*Matcher, error) {
 	}
 	sources := make([]string, 0, len(list)+len(extra))
 	for _, e := range list {
-		sources = append(sources, e.Pattern)
+		p, ok := narrowed[e.Pattern]
+		if !ok {
+			p = e.Pattern
+		}
+		if p != "" {
+			sources = append(sources, p)
+		}
 	}
 	sources = append(sources, extra...)
 	return compile(sources)
@@ -74,7 +83,7 @@ func compile(sources []string) (*Matcher, error) {
 		if parsed.Op == syntax.OpLiteral {
 			if parsed.Flags&syntax.FoldCase == 0 {
 				p.kind, p.plain = kindContains, string(parsed.Rune)
-			} else if s, ok := literal(parsed); ok && len(s) == len(string(parsed.Rune)) {
+			} else if s, ok := prefilter.Literal(parsed); ok && len(s) == len(string(parsed.Rune)) {
 				p.kind = kindFound
 			}
 		}
@@ -86,8 +95,8 @@ func compile(sources []string) (*Matcher, error) {
 		id := int32(len(m.patterns))
 		m.patterns = append(m.patterns, p)
 
-		req := required(parsed)
-		if score(req) == 0 {
+		req := prefilter.Required(parsed)
+		if prefilter.Score(req) == 0 {
 			m.always = append(m.always, id)
 			continue
 		}
@@ -102,7 +111,7 @@ func compile(sources []string) (*Matcher, error) {
 			m.byString[si] = append(m.byString[si], id)
 		}
 	}
-	m.ac = newAutomaton(strs)
+	m.ac = prefilter.NewAutomaton(strs)
 	return m, nil
 }
 
@@ -143,7 +152,7 @@ func blank(ua string) bool {
 
 func (m *Matcher) find(ua string) int {
 	found := -1
-	m.ac.scan(ua, func(strs []int32) bool {
+	m.ac.Scan(ua, func(strs []int32) bool {
 		for _, si := range strs {
 			for _, pi := range m.byString[si] {
 				if m.patterns[pi].match(ua) {

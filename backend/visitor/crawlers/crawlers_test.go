@@ -38,6 +38,12 @@ var people = map[string]string{
 	"Huawei Browser":   "Mozilla/5.0 (Linux; Android 12; HarmonyOS; NOH-AN00; HMSCore 6.13.0.302) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/114.0.5735.196 HuaweiBrowser/14.0.5.302 Mobile Safari/537.36",
 	"UC Browser":       "Mozilla/5.0 (Linux; U; Android 12; zh-CN; V2172A Build/SP1A.210812.003) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/100.0.4896.58 UCBrowser/16.2.6.1273 Mobile Safari/537.36",
 	"Baidu app":        "Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 SP-engine/2.76.0 main/1.0 baiduboxapp/13.40.5.10 (Baidu; P2 16.6) NABar/1.0",
+	"HTC Butterfly":    "Mozilla/5.0 (Linux; U; Android 4.3; en-us; HTC_Butterfly Build/JSS15J) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30",
+	"ViewSonic":        "Mozilla/5.0 (Linux; U; Android 4.3; en-US; ViewSonic A8+ Build/JLS36C) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 UCBrowser/11.0.5.892 U3/0.8.0 Mobile Safari/534.30",
+	"M bot phone":      "Mozilla/5.0 (Linux; Android 7.0; M bot 54) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/78.0.3904.96 Mobile Safari/537.36",
+	"Sogou Browser":    "Mozilla/5.0 (Linux; Android 10; ZTE A2020 SP Build/QKQ1.200913.002; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/68.0.3440.106 Mobile Safari/537.36 AWP/2.0 SogouMSE,SogouMobileBrowser/6.5.11",
+	"Viber":            "Mozilla/5.0 (Linux; Android 7.1.2; G011A Build/N2G48H; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36 Viber/11.9.5.8",
+	"Pixel build":      "Mozilla/5.0 (Linux; Android 15; CPH2557 Build/AP3A.240617.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/142.0.7444.142 Mobile Safari/537.36",
 	"Google app iOS":   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/310.0.621847700 Mobile/15E148 Safari/604.1",
 }
 
@@ -103,8 +109,21 @@ func TestListExamplesAndPrefilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := make([]*regexp.Regexp, 0, len(list)+len(extra))
+	inList := map[string]bool{}
 	for _, e := range list {
-		res = append(res, regexp.MustCompile(e.Pattern))
+		inList[e.Pattern] = true
+		p, ok := narrowed[e.Pattern]
+		if !ok {
+			p = e.Pattern
+		}
+		if p != "" {
+			res = append(res, regexp.MustCompile(p))
+		}
+	}
+	for p := range narrowed {
+		if !inList[p] {
+			t.Errorf("narrowed pattern %q is no longer in the list", p)
+		}
 	}
 	for _, src := range extra {
 		res = append(res, regexp.MustCompile(src))
@@ -121,6 +140,9 @@ func TestListExamplesAndPrefilter(t *testing.T) {
 	for _, e := range list {
 		for _, ua := range e.Instances {
 			uas = append(uas, ua)
+			if p, ok := narrowed[e.Pattern]; ok && p == "" {
+				continue // a person's user agent, given as the example of a dropped pattern
+			}
 			if !m.Match(ua) {
 				t.Errorf("example of %q not recognised: %q", e.Pattern, ua)
 			}

@@ -7,19 +7,29 @@ package crawlers
 var extra = []string{
 	// Link previews of chat, social and mail apps.
 	`facebookexternalhit`, `facebookcatalog`, `Twitterbot`, `Slackbot`, `TelegramBot`,
-	`WhatsApp/`, `Discordbot`, `LinkedInBot`, `SkypeUriPreview`, `redditbot`, `Pinterestbot`,
+	`^WhatsApp/[0-9.]+(?:[ /][A-Za-z])?$`, `Discordbot`, `LinkedInBot`, `SkypeUriPreview`, `redditbot`, `Pinterestbot`,
 	`vkShare`, `Iframely`, `Embedly`, `Mattermost`, `kakaotalk-scrap`, `Snap URL Preview`,
-	`Viber/`, `line-poker`, `Google-PageRenderer`,
+	`^Viber`, `line-poker`, `Google-PageRenderer`,
 	// Search engines and their helpers.
 	`Googlebot`, `Google-InspectionTool`, `GoogleOther`, `Storebot-Google`, `AdsBot-Google`,
 	`Mediapartners-Google`, `Google-Read-Aloud`, `(?i)bingbot`, `BingPreview`, `Baiduspider`,
-	`YandexBot`, `YandexMobileBot`, `Applebot`, `DuckDuckBot`, `Sogou`, `360Spider`,
+	`YandexBot`, `YandexMobileBot`, `Applebot`, `DuckDuckBot`, `Sogou[ -][A-Za-z]+[ -][Ss]pider`, `360Spider`,
 	`YisouSpider`, `Bytespider`, `PetalBot`, `Yahoo! Slurp`, `SeznamBot`, `Qwantify`,
 	// Safe-links scanners and office apps that open a link before the person does.
 	`Microsoft Office Existence Discovery`, `ms-office`, `MSOffice`, `(?i)barracuda`,
 	`(?i)proofpoint`, `(?i)mimecast`, `(?i)trendmicro`, `(?i)symantec`,
-	// Heuristics: no browser says any of these. "bot" outside CUBOT, a brand of phones.
-	`(?i)(?:^|[^u]|[^c]u)bot`, `(?i)crawl`, `(?i)spider`, `(?i)scrap(?:er|y)`, `(?i)headless`,
-	`(?i)preview`, `(?i)https?://`, `(?i)phantomjs`, `(?i)slurp`, `(?i)lighthouse`,
+	// Google's other fetchers: Google-Site-Verification, DuplexWeb-Google, GoogleProber, ….
+	`Google-[A-Za-z]`, `-Google\b`, `(?i)google[-_ ]?(?:ads|sites|prober|search console|page speed|partner)`,
+	// Heuristics: no browser says any of these. "bot" as a word of its own or ending a name
+	// ("Googlebot/", "ExampleBot;"), not phones named CUBOT, "M bot 54", "XBot Junior",
+	// "IDbot553PLUS" or "BOTECH".
+	`(?i)(?:^|[^u]|[^c]u)bot(?:[/;:,)+\]-]|$|\s*v?\d*\.\d)`, `(?i)crawl`, `(?i)spider`,
+	`(?i)scrap(?:er|y)`, `(?i)headless`, `(?i)preview`, `(?i)phantomjs`, `(?i)slurp`,
+	`(?i)lighthouse`,
+	// A contact: an address to write to ("+http://…", "(compatible; …; http://…)", an e-mail
+	// address); apps of people give a bare address at most.
+	`(?i)\+https?://`, `(?i)\(compatible;[^)]*https?://`, `[A-Za-z0-9._-]+@[A-Za-z0-9-]+\.[A-Za-z]{2,}`,
+	// What checkers and probes call themselves.
+	`(?i)(?:check|validator|scanner|analy[sz]er|transcoder|diagnostics|verification|synthetics?\b|measurement|jndi:|monitor|research|uptime|\bdcv\b)`,
 	`(?i)^(?:curl|wget|python|go-http-client|java/|okhttp|axios|node-fetch|undici|libwww|httpie|postman|aiohttp|guzzle|ruby|php/|perl|rust|reqwest|dart:io|apache-httpclient|http\.rb|powershell)`,
 }

@@ -1,4 +1,8 @@
-package crawlers
+// Package prefilter finds, in one pass over a text, which of many regular expressions may
+// match it: every expression yields strings one of which must occur in whatever it matches
+// (Required), and an Aho-Corasick automaton (Automaton) finds those strings. Only the
+// expressions whose strings occur then need to run.
+package prefilter
 
 import (
 	"regexp/syntax"
@@ -6,33 +10,33 @@ import (
 	"unicode/utf8"
 )
 
-// required returns strings of which at least one occurs, ASCII-lower-cased, in every text the
+// Required returns strings of which at least one occurs, ASCII-lower-cased, in every text the
 // expression matches; nil when no such set was found (the expression must then be tried on
 // every user agent). It is a prefilter: a hit says "maybe", the expression decides.
-func required(re *syntax.Regexp) []string {
+func Required(re *syntax.Regexp) []string {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if s, ok := literal(re); ok {
+		if s, ok := Literal(re); ok {
 			return []string{s}
 		}
 		// Runes that cannot be folded to one byte string: keep the longest foldable run.
-		return required(&syntax.Regexp{Op: syntax.OpConcat, Sub: splitLiteral(re)})
+		return Required(&syntax.Regexp{Op: syntax.OpConcat, Sub: splitLiteral(re)})
 	case syntax.OpCharClass:
-		if s, ok := literal(re); ok {
+		if s, ok := Literal(re); ok {
 			return []string{s}
 		}
 	case syntax.OpCapture:
-		return required(re.Sub[0])
+		return Required(re.Sub[0])
 	case syntax.OpPlus:
-		return required(re.Sub[0])
+		return Required(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return required(re.Sub[0])
+			return Required(re.Sub[0])
 		}
 	case syntax.OpAlternate:
 		var all []string
 		for _, sub := range re.Sub {
-			s := required(sub)
+			s := Required(sub)
 			if s == nil {
 				return nil
 			}
@@ -45,12 +49,12 @@ func required(re *syntax.Regexp) []string {
 		var best []string
 		run := ""
 		consider := func(set []string) {
-			if score(set) > score(best) {
+			if Score(set) > Score(best) {
 				best = set
 			}
 		}
 		for _, sub := range re.Sub {
-			if s, ok := literal(sub); ok {
+			if s, ok := Literal(sub); ok {
 				run += s
 				continue
 			}
@@ -58,7 +62,7 @@ func required(re *syntax.Regexp) []string {
 				consider([]string{run})
 				run = ""
 			}
-			if set := required(sub); set != nil {
+			if set := Required(sub); set != nil {
 				consider(set)
 			}
 		}
@@ -70,8 +74,8 @@ func required(re *syntax.Regexp) []string {
 	return nil
 }
 
-// score is the length of the shortest string of a set: how selective it is as a prefilter.
-func score(set []string) int {
+// Score is the length of the shortest string of a set: how selective it is as a prefilter.
+func Score(set []string) int {
 	if len(set) == 0 {
 		return 0
 	}
@@ -82,9 +86,9 @@ func score(set []string) int {
 	return m
 }
 
-// literal is the ASCII-lower-cased text of an expression that matches exactly one string up
+// Literal is the ASCII-lower-cased text of an expression that matches exactly one string up
 // to ASCII case: a literal, or a class such as [wW].
-func literal(re *syntax.Regexp) (string, bool) {
+func Literal(re *syntax.Regexp) (string, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
 		b := make([]byte, 0, len(re.Rune))
@@ -108,7 +112,7 @@ func literal(re *syntax.Regexp) (string, bool) {
 	return "", false
 }
 
-// splitLiteral turns a literal into a concatenation of one-rune literals, so that required can
+// splitLiteral turns a literal into a concatenation of one-rune literals, so that Required can
 // skip the runes it cannot fold.
 func splitLiteral(re *syntax.Regexp) []*syntax.Regexp {
 	subs := make([]*syntax.Regexp, len(re.Rune))

@@ -1,9 +1,9 @@
-package crawlers
+package prefilter
 
-// automaton is an Aho-Corasick automaton over ASCII-lower-cased strings, compiled to a
+// Automaton is an Aho-Corasick automaton over ASCII-lower-cased strings, compiled to a
 // complete transition table: scanning costs one table load per byte of the user agent,
 // whatever the number of strings.
-type automaton struct {
+type Automaton struct {
 	// class maps a byte to its column; upper-case ASCII shares the column of its lower case,
 	// and every byte that occurs in no string shares column 0, which leads back to the root.
 	class [256]uint8
@@ -15,16 +15,16 @@ type automaton struct {
 	out   [][]int32 // out[state]: indices of the strings that end here, suffixes included
 }
 
-// newAutomaton compiles strings (already lower-cased); indices into strs name them in out.
-func newAutomaton(strs []string) *automaton {
-	a := &automaton{width: 1}
+// NewAutomaton compiles strings (already lower-cased); indices into strs name them in out.
+func NewAutomaton(strs []string) *Automaton {
+	a := &Automaton{width: 1}
 	for _, s := range strs {
 		for i := 0; i < len(s); i++ {
 			if a.class[s[i]] == 0 {
 				a.class[s[i]] = uint8(a.width)
 				a.width++
 				if a.width > 255 {
-					panic("crawlers: too many distinct bytes in the literals")
+					panic("prefilter: too many distinct bytes in the literals")
 				}
 			}
 		}
@@ -89,7 +89,7 @@ func newAutomaton(strs []string) *automaton {
 	return a
 }
 
-func (a *automaton) addState() int32 {
+func (a *Automaton) addState() int32 {
 	st := int32(len(a.final))
 	for range a.width {
 		a.next = append(a.next, -1)
@@ -99,9 +99,9 @@ func (a *automaton) addState() int32 {
 	return st
 }
 
-// scan calls hit with the strings that end at each byte of s, in order, until hit returns
+// Scan calls hit with the strings that end at each byte of s, in order, until hit returns
 // true; it reports whether one did.
-func (a *automaton) scan(s string, hit func(strs []int32) bool) bool {
+func (a *Automaton) Scan(s string, hit func(strs []int32) bool) bool {
 	next, class := a.next, &a.class
 	off := int32(0)
 	for i := 0; i < len(s); i++ {
