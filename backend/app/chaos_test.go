@@ -251,12 +251,12 @@ func (c *chaosRig) startPostgres() {
 		"hot_standby = on\nwal_keep_size = 256MB\n", c.pgPort, run)
 	appendFile(t, filepath.Join(primary, "postgresql.conf"), conf)
 	t.Cleanup(func() { c.stopPostgres(primary); c.stopPostgres(standby) })
-	c.pg("pg_ctl", "-D", primary, "-l", filepath.Join(c.dir, "primary.log"), "-w", "-t", "60", "start")
+	c.pg("pg_ctl", "-D", primary, "-l", filepath.Join(run, "primary.log"), "-w", "-t", "60", "start")
 	c.pg("createdb", "-h", "127.0.0.1", "-p", strconv.Itoa(c.pgPort), "-U", "postgres", "shortlink")
-	c.pg("pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(c.pgPort), "-U", "postgres", "-D", standby, "-R", "-X", "stream")
+	c.pg("pg_basebackup", "-h", "127.0.0.1", "-p", strconv.Itoa(c.pgPort), "-U", "postgres", "-D", standby, "-R", "-X", "stream", "-c", "fast")
 	appendFile(t, filepath.Join(standby, "postgresql.auto.conf"), fmt.Sprintf(
 		"port = %d\nprimary_conninfo = 'host=127.0.0.1 port=%d user=postgres application_name=standby1'\n", c.standbyPort, c.pgPort))
-	c.pg("pg_ctl", "-D", standby, "-l", filepath.Join(c.dir, "standby.log"), "-w", "-t", "60", "start")
+	c.pg("pg_ctl", "-D", standby, "-l", filepath.Join(run, "standby.log"), "-w", "-t", "60", "start")
 	// Synchronous only now: the standby exists, so commits no longer wait for nobody. The
 	// standby's copy of the settings has no synchronous standby: once promoted, it commits alone.
 	c.psql(c.pgPort, `ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (standby1)'`)
