@@ -322,7 +322,9 @@ func appendFile(t *testing.T, path, text string) {
 }
 
 // startFront starts HAProxy as the servers' TCP front of PostgreSQL, with its runtime API on a
-// socket: the failover moves the one server to the promoted standby.
+// socket: the failover moves the one server to the promoted standby. retries 0: a connection
+// the dead primary refuses fails at once; HAProxy's default (3 retries, a second apart, on the
+// address it began with) held new connections for 3 s, past the front's move.
 func (c *chaosRig) startFront() {
 	t := c.t
 	c.frontPort = freePort(t)
@@ -331,6 +333,7 @@ func (c *chaosRig) startFront() {
 	maxconn 4000
 defaults
 	mode tcp
+	retries 0
 	timeout connect 1s
 	timeout client 1h
 	timeout server 1h
