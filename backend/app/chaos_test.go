@@ -647,7 +647,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// readySample is one /readyz answer of a server.
+// readySample is one /readyz answer of a server, at the time it arrived (the stores were asked
+// just before).
 type readySample struct {
 	At              time.Time
 	Node            int
@@ -676,13 +677,14 @@ func (c *chaosRig) startReadyProbe() *readyProbe {
 					return
 				case <-tick.C:
 				}
-				s := readySample{At: time.Now(), Node: i}
+				s := readySample{Node: i}
 				if res, err := client.Get("http://" + addr + "/readyz"); err == nil {
 					var body struct{ Postgres, Redis string }
 					_ = json.NewDecoder(res.Body).Decode(&body)
 					res.Body.Close()
 					s.Postgres, s.Redis = body.Postgres, body.Redis
 				}
+				s.At = time.Now()
 				p.mu.Lock()
 				p.samples = append(p.samples, s)
 				p.mu.Unlock()
