@@ -294,7 +294,7 @@ func (c *Config) finish() error {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	errs = append(errs, checkRedis(c.RedisURL, c.RedisSentinels, c.RedisMasterName)...)
+	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
 	errs = append(errs, c.checkMail()...)
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
@@ -320,22 +320,23 @@ func (c *Config) finish() error {
 // checkRedis validates REDIS_URL, REDIS_SENTINELS and REDIS_MASTER_NAME: one Redis server, or
 // Sentinels and the name of the master they watch (REDIS_URL then optional, for the user,
 // password and database of the master).
-func checkRedis(url string, sentinels []string, master string) []error {
+// It trims the Sentinels' addresses and leaves empty ones out, in place.
+func checkRedis(url string, sentinels *[]string, master string) []error {
 	var errs []error
-	named := 0
-	for i, s := range sentinels {
-		s = strings.TrimSpace(s)
-		sentinels[i] = s
-		if s == "" {
+	kept := (*sentinels)[:0]
+	for _, s := range *sentinels {
+		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		named++
+		kept = append(kept, s)
 		if host, port, err := net.SplitHostPort(s); err != nil || host == "" || port == "" {
 			errs = append(errs, fmt.Errorf("REDIS_SENTINELS: %q is not host:port", s))
 		} else if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 			errs = append(errs, fmt.Errorf("REDIS_SENTINELS: %q has a port that is not a number from 1 to 65535", s))
 		}
 	}
+	*sentinels = kept
+	named := len(kept)
 	switch {
 	case named == 0 && master != "":
 		errs = append(errs, errors.New("REDIS_MASTER_NAME needs REDIS_SENTINELS (the Sentinels that know the master)"))

@@ -158,7 +158,7 @@ func TestBadValues(t *testing.T) {
 func TestRedisSentinels(t *testing.T) {
 	m := maps.Clone(minimal)
 	delete(m, "REDIS_URL")
-	m["REDIS_SENTINELS"] = "10.0.0.1:26379, 10.0.0.2:26379,10.0.0.3:26379"
+	m["REDIS_SENTINELS"] = "10.0.0.1:26379, 10.0.0.2:26379,10.0.0.3:26379,"
 	m["REDIS_MASTER_NAME"] = "shortlink"
 	c, err := config.FromMap(m)
 	if err != nil {

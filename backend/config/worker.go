@@ -54,7 +54,8 @@ func LoadWorker() (Worker, error) {
 	if err := env.Parse(&w); err != nil {
 		return w, fmt.Errorf("config: %w", err)
 	}
-	return w, w.check()
+	err := w.check()
+	return w, err
 }
 
 // WorkerFromMap is LoadWorker over a map (tests).
@@ -63,11 +64,12 @@ func WorkerFromMap(m map[string]string) (Worker, error) {
 	if err := env.ParseWithOptions(&w, env.Options{Environment: m}); err != nil {
 		return w, fmt.Errorf("config: %w", err)
 	}
-	return w, w.check()
+	err := w.check()
+	return w, err
 }
 
-func (w Worker) check() error {
-	errs := checkRedis(w.RedisURL, w.RedisSentinels, w.RedisMasterName)
+func (w *Worker) check() error {
+	errs := checkRedis(w.RedisURL, &w.RedisSentinels, w.RedisMasterName)
 	if w.BanScore <= 0 || w.BanScore > 1 {
 		errs = append(errs, errors.New("MODERATION_BAN_SCORE must be in (0, 1]"))
 	}
