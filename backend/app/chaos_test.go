@@ -118,9 +118,10 @@ type chaosRig struct {
 	mu       sync.Mutex
 	switches []chaosSwitch // +switch-master as a Sentinel announced it
 	faults   []chaosFault
-	stale    []string // edits read back with an older destination
-	readBack int      // edits read back on both servers
-	unread   int      // edits whose read-back got no answer
+	sent     map[int64][]string // destinations of the edits sent, per link, in order
+	stale    []string           // edits read back with an older destination
+	readBack int                // edits read back on both servers
+	unread   int                // edits whose read-back got no answer
 }
 
 // atomicLoad is the load, once started (the edit hook may run before startLoad returns).
@@ -156,7 +157,7 @@ func startChaosRig(t *testing.T) *chaosRig {
 			t.Fatalf("%s not found: apt-get install -y haproxy redis-server postgresql", bin)
 		}
 	}
-	c := &chaosRig{t: t, pgBin: pgBin(t)}
+	c := &chaosRig{t: t, pgBin: pgBin(t), sent: map[int64][]string{}}
 	dir, err := os.MkdirTemp("/tmp", "shortlink-chaos-")
 	if err != nil {
 		t.Fatal(err)
@@ -171,6 +172,7 @@ func startChaosRig(t *testing.T) *chaosRig {
 	c.startRedis()
 
 	c.rig = &soakRig{t: t, databaseURL: c.frontURL, rates: chaosRates}
+	c.rig.onEditSent = c.editSent
 	c.rig.onEdit = c.readBackLater
 	redisAddrs := make([]string, 3)
 	for i, p := range c.sentinelPorts {
@@ -599,17 +601,22 @@ func (c *chaosRig) stallPostgres(f *chaosFault) {
 	f.Detail = fmt.Sprintf("%d processes stopped for %v", len(procs), f.Back.Sub(f.Down).Round(time.Millisecond))
 }
 
+// editSent records the destination of an edit as it is sent.
+func (c *chaosRig) editSent(lk soakLink, u string) {
+	c.mu.Lock()
+	c.sent[lk.ID] = append(c.sent[lk.ID], u)
+	c.mu.Unlock()
+}
+
 // readBackLater reads an acknowledged edit back on both servers chaosReadAfter later: each must
-// send the visitor to the new destination (or to a later edit's).
+// send the visitor to the new destination, or to that of an edit of the link sent after it
+// (acknowledged, refused or still on its way: it may have been written).
 func (c *chaosRig) readBackLater(lk soakLink, u string) {
 	time.AfterFunc(chaosReadAfter, func() {
 		l := c.load.Load()
 		if l == nil {
 			return
 		}
-		l.mu.Lock()
-		want := append([]string{u}, l.links[l.byID[lk.ID]].URLs...)
-		l.mu.Unlock()
 		for i, addr := range c.rig.addrs {
 			req, _ := http.NewRequest("HEAD", "http://"+addr+"/"+lk.Code, nil)
 			req.Host = shortHost
@@ -624,6 +631,12 @@ func (c *chaosRig) readBackLater(lk soakLink, u string) {
 			res.Body.Close()
 			got := res.Header.Get("Location")
 			c.mu.Lock()
+			// Edits sent until the answer came may have been written before it.
+			sent := c.sent[lk.ID]
+			want := []string{u}
+			for i := len(sent) - 1; i >= 0 && sent[i] != u; i-- {
+				want = append(want, sent[i])
+			}
 			switch {
 			case res.StatusCode != http.StatusFound:
 				c.unread++

@@ -156,8 +156,9 @@ type soakRig struct {
 	memStart      map[string]int64
 	memEnd        map[string]int64
 	nodeOverrides []string
-	// onEdit, when set, is told of every acknowledged edit: the link and its new destination.
-	onEdit func(lk soakLink, url string)
+	// onEditSent and onEdit, when set, are told of every edit as it is sent, and of every
+	// acknowledged one: the link and its new destination.
+	onEditSent, onEdit func(lk soakLink, url string)
 }
 
 // soakLink is an acknowledged link and the Locations it may answer with: its URL, the variants
@@ -679,6 +680,9 @@ func (l *soakLoad) edit(rng *rand.Rand, w int) {
 	}
 	u := fmt.Sprintf("http://shop-%d.test/e/%d/%d", rng.IntN(soakSites), lk.ID, rng.Int64())
 	body, _ := json.Marshal(map[string]any{"url": u})
+	if l.rig.onEditSent != nil {
+		l.rig.onEditSent(lk, u)
+	}
 	status, _, _ := l.do(opEdit, "PATCH", fmt.Sprintf("%s/links/%d", l.ws(), lk.ID), l.rig.owner.Key, body, http.StatusOK)
 	l.mu.Lock()
 	i := l.byID[lk.ID]
