@@ -241,7 +241,7 @@ func (rep *chaosReport) markdown() string {
 	p("|---|---|")
 	p("| acknowledged creates lost (rows missing from the database) | **%d** of %d |", rep.Missing, rep.AckedLinks)
 	p("| every acknowledged link (%d before the load, %d during it) answers on both servers with its last acknowledged destination | %d of %d answers wrong |", rep.Seeded, rep.Created, len(rep.LinksWrong), rep.LinksChecked*2)
-	p("| stale reads: each acknowledged edit read back on both servers %v after its answer | **%d** stale of %d read back (%d reads without an answer, during faults) |", chaosReadAfter, len(rep.Stale), rep.ReadBack+len(rep.Stale), rep.Unread)
+	p("| stale reads: each acknowledged edit read back on both servers %v after its answer (its destination, or that of a later edit of the link) | **%d** stale of %d read back (%d reads without an answer) |", chaosReadAfter, len(rep.Stale), rep.ReadBack+len(rep.Stale), rep.Unread)
 	p("| visits: every redirect answered with a 302 is stored | %d answered, %d stored: **%d** missing |", rep.Answered, rep.Stored, max(0, rep.Answered-rep.Stored))
 	p("| visits stored ≤ redirects answered + requests without an answer (none counted twice) | %d ≤ %d + %d |", rep.Stored, rep.Answered, rep.Unsure)
 	p("| requests failed outside the faults' windows (from the fault's start until %v after its store was back) | %d |", soakGrace, len(rep.Outside))
