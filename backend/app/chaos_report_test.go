@@ -155,7 +155,7 @@ func (c *chaosRig) check(l *soakLoad, probe *readyProbe) *chaosReport {
 		t.Error(e)
 	}
 	for i, a := range rep.FalseAlerts {
-		if i == 10 {
+		if i == 40 {
 			break
 		}
 		t.Log(a)
@@ -293,8 +293,8 @@ func (rep *chaosReport) markdown() string {
 		}
 		p("False alerts:")
 		for i, a := range rep.FalseAlerts {
-			if i == 10 {
-				p("- … and %d more", len(rep.FalseAlerts)-10)
+			if i == 40 {
+				p("- … and %d more", len(rep.FalseAlerts)-40)
 				break
 			}
 			p("- %s", a)
