@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test caddy-validate run bench soak fmt clean
+.PHONY: build frontend geoip test caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -66,6 +66,19 @@ soak: frontend
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium SOAK_DURATION=$(SOAK_DURATION) SOAK_REPORT=$(SOAK_REPORT) \
 	deploy/local/with-services.sh go test -count=1 -timeout 60m -run '^TestSoak$$' -v ./backend/app
+
+# The failover run (TestChaos, backend/app/chaos_test.go): PostgreSQL with a synchronous standby
+# behind HAProxy, Redis with two replicas and three Sentinels, two servers and the worker, all
+# of its own; kills the Redis master, kills and promotes PostgreSQL, stalls PostgreSQL for 20 s,
+# CHAOS_CALM apart; writes docs/chaos.md. Not part of make test, which skips it.
+CHAOS_CALM ?= 30s
+CHAOS_REPORT ?= $(CURDIR)/docs/chaos.md
+
+chaos: frontend
+	@command -v haproxy >/dev/null || { echo "haproxy not found: install it (apt-get install -y haproxy)"; exit 1; }
+	driver=$$(deploy/local/browser.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium CHAOS=1 CHAOS_CALM=$(CHAOS_CALM) CHAOS_REPORT=$(CHAOS_REPORT) \
+	go test -count=1 -timeout 30m -run '^TestChaos$$' -v ./backend/app
 
 fmt:
 	go fmt ./...

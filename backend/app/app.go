@@ -103,7 +103,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	rc, err := redis.Open(ctx, cfg.RedisURL, cfg.RedisPrefix)
+	rc, err := redis.OpenTarget(ctx, redis.Target{URL: cfg.RedisURL, Sentinels: cfg.RedisSentinels, MasterName: cfg.RedisMasterName}, cfg.RedisPrefix)
 	if rc == nil {
 		db.Close()
 		return nil, err

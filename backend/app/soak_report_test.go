@@ -280,7 +280,7 @@ func (r *soakRig) perSecond(query string, start time.Time, n int) []int64 {
 func (r *soakRig) query(f func(*pgx.Conn, context.Context) error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := pgx.Connect(ctx, r.services.databaseURL)
+	c, err := pgx.Connect(ctx, r.databaseURL)
 	if err != nil {
 		r.t.Fatalf("connect: %v", err)
 	}

@@ -87,11 +87,14 @@ func TestSoak(t *testing.T) {
 	}
 }
 
-// Rates of the load, per second, and the goroutines that send each.
-var soakRates = [numSoakOps]struct {
+// soakRate is an operation's requests a second and the goroutines that send them.
+type soakRate struct {
 	rate    float64
 	workers int
-}{
+}
+
+// Rates of the soak's load.
+var soakRates = [numSoakOps]soakRate{
 	opRedirect: {3000, 32},
 	opCreate:   {200, 8},
 	opBatch:    {2, 2}, // soakBatchRows links each
@@ -138,18 +141,24 @@ const (
 // soakRig is what the run starts: services, two servers, the worker, and the tenants.
 type soakRig struct {
 	t        *testing.T
-	services *ownServices
-	d        *deployment
-	nodes    [2]*process
-	addrs    [2]string
-	worker   *workerProcess
-	owner    tenant
-	modToken string
+	services *ownServices // nil when the run brings its own (TestChaos)
+	// databaseURL is where the checks read the database.
+	databaseURL string
+	rates       [numSoakOps]soakRate
+	d           *deployment
+	nodes       [2]*process
+	addrs       [2]string
+	worker      *workerProcess
+	owner       tenant
+	modToken    string
 	// seeded are the links made before the load, with every Location they may answer.
 	seeded        []soakLink
 	memStart      map[string]int64
 	memEnd        map[string]int64
 	nodeOverrides []string
+	// onEditSent and onEdit, when set, are told of every edit as it is sent, and of every
+	// acknowledged one: the link and its new destination.
+	onEditSent, onEdit func(lk soakLink, url string)
 }
 
 // soakLink is an acknowledged link and the Locations it may answer with: its URL, the variants
@@ -162,13 +171,22 @@ type soakLink struct {
 
 func startSoakRig(t *testing.T) *soakRig {
 	t.Helper()
-	r := &soakRig{t: t, services: startOwnServices(t)}
+	s := startOwnServices(t)
+	r := &soakRig{t: t, services: s, databaseURL: s.databaseURL, rates: soakRates}
+	r.start(s.databaseURL, newDeploymentOn(t, s.databaseURL, s.redisURL, "soak:"), nil, soakLinks)
+	return r
+}
+
+// start migrates the database at migrateURL (with `shortlink migrate`), starts two servers of d
+// and the worker (with workerEnv too, KEY=VALUE), signs up the tenants and makes seed links.
+func (r *soakRig) start(migrateURL string, d *deployment, workerEnv []string, seed int) {
+	t := r.t
 	migrate := exec.Command(serverBinary(t), "migrate")
-	migrate.Env = append(os.Environ(), "DATABASE_URL="+r.services.databaseURL)
+	migrate.Env = append(os.Environ(), "DATABASE_URL="+migrateURL)
 	if out, err := migrate.CombinedOutput(); err != nil {
 		t.Fatalf("shortlink migrate: %v\n%s", err, out)
 	}
-	r.d = newDeploymentOn(t, r.services.databaseURL, r.services.redisURL, "soak:")
+	r.d = d
 	// Fixed addresses, so that a server started again answers where it did (a pod behind its
 	// Service); limits far above the load, so that nothing is refused for its rate.
 	r.nodeOverrides = []string{"PLAN_LIMITS", "enterprise.requests_per_minute=100000000", "SHUTDOWN_TIMEOUT", "10s"}
@@ -189,23 +207,22 @@ func startSoakRig(t *testing.T) *soakRig {
 	model := newFakeModel(t, func(modelCall) (int, string) {
 		return http.StatusOK, verdictJSON(0.03, "benign", "an ordinary shop")
 	})
-	r.seed()
-	r.worker = startWorkerProcess(t, r.d, workerBinary(t), "BROWSER_HOST_RULES="+sites.hostRules(),
-		"MODERATION_ALLOW_LOOPBACK=true", "OPENAI_BASE_URL="+model.url(), "OPENAI_API_KEY=soak-key",
-		"MODERATION_MODEL=fake-vision")
+	r.seed(seed)
+	r.worker = startWorkerProcess(t, r.d, workerBinary(t), append([]string{"BROWSER_HOST_RULES=" + sites.hostRules(),
+		"MODERATION_ALLOW_LOOPBACK=true", "OPENAI_BASE_URL=" + model.url(), "OPENAI_API_KEY=soak-key",
+		"MODERATION_MODEL=fake-vision"}, workerEnv...)...)
 	// The worker has started its browser once it reviews.
 	eventually(t, 60*time.Second, "the worker's first review", func() bool { return r.count(`SELECT count(*) FROM link_reviews`) > 0 })
 	r.memStart = r.memory()
-	return r
 }
 
-// seed makes soakLinks links through the batch API, a tenth of them with two variants and a
-// device target.
-func (r *soakRig) seed() {
+// seed makes n links (a multiple of 1000) through the batch API, a tenth of them with two
+// variants and a device target.
+func (r *soakRig) seed(n int) {
 	t := r.t
 	start := time.Now()
 	api := r.nodes[0].api(r.d)
-	for b := 0; b < soakLinks/1000; b++ {
+	for b := 0; b < n/1000; b++ {
 		rows := make([]map[string]any, 1000)
 		for i := range rows {
 			n := b*1000 + i
@@ -273,6 +290,9 @@ func (r *soakRig) memory() map[string]int64 {
 		m["backend "+p.name] = pss(p.cmd.Process.Pid, false)
 	}
 	m["worker (with its Chromium)"] = pss(r.worker.cmd.Process.Pid, true)
+	if r.services == nil {
+		return m
+	}
 	if pid := r.services.pid("postgres"); pid > 0 {
 		m["PostgreSQL (all its processes)"] = pss(pid, true)
 	}
@@ -437,6 +457,7 @@ type soakLoad struct {
 	failures []soakFailure
 	latency  [numSoakOps][]soakSample
 	links    []soakLink    // made during the run
+	acked    []time.Time   // when each of links was acknowledged
 	byID     map[int64]int // index in links
 	faults   []soakFault
 }
@@ -463,7 +484,7 @@ func (r *soakRig) startLoad(dur time.Duration) *soakLoad {
 		if f == nil {
 			continue // sent by another op's loop
 		}
-		rate := soakRates[op]
+		rate := r.rates[op]
 		for w := range rate.workers {
 			l.wg.Add(1)
 			go l.pace(ctx, rate.rate/float64(rate.workers), w, f)
@@ -641,7 +662,7 @@ func (l *soakLoad) batch(rng *rand.Rand, _ int) {
 // edit changes the destination of a link made during the run. Worker w edits only the links
 // whose ID is w modulo the edit workers, so that each link's edits come one after the other.
 func (l *soakLoad) edit(rng *rand.Rand, w int) {
-	n := soakRates[opEdit].workers
+	n := l.rig.rates[opEdit].workers
 	var lk soakLink
 	l.mu.Lock()
 	for range 20 {
@@ -659,15 +680,21 @@ func (l *soakLoad) edit(rng *rand.Rand, w int) {
 	}
 	u := fmt.Sprintf("http://shop-%d.test/e/%d/%d", rng.IntN(soakSites), lk.ID, rng.Int64())
 	body, _ := json.Marshal(map[string]any{"url": u})
+	if l.rig.onEditSent != nil {
+		l.rig.onEditSent(lk, u)
+	}
 	status, _, _ := l.do(opEdit, "PATCH", fmt.Sprintf("%s/links/%d", l.ws(), lk.ID), l.rig.owner.Key, body, http.StatusOK)
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	i := l.byID[lk.ID]
 	if status == http.StatusOK {
 		l.links[i].URLs = []string{u}
 	} else {
 		// Not acknowledged: it may or may not have been written.
 		l.links[i].URLs = append(l.links[i].URLs, u)
+	}
+	l.mu.Unlock()
+	if status == http.StatusOK && l.rig.onEdit != nil {
+		l.rig.onEdit(lk, u)
 	}
 }
 
@@ -713,6 +740,7 @@ func (l *soakLoad) add(lk soakLink, n int64) {
 	}
 	l.byID[lk.ID] = len(l.links)
 	l.links = append(l.links, lk)
+	l.acked = append(l.acked, time.Now())
 }
 
 // fail records a failure found in an answer that was otherwise fine.

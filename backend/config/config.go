@@ -25,7 +25,12 @@ import (
 // Config is every setting of a Shortlink process; the README lists each variable.
 type Config struct {
 	DatabaseURL string `env:"DATABASE_URL,required"`
-	RedisURL    string `env:"REDIS_URL,required"`
+	// RedisURL is the Redis server; with RedisSentinels, only its user, password and database.
+	RedisURL string `env:"REDIS_URL"`
+	// RedisSentinels are the Sentinels (host:port) that name the Redis master RedisMasterName:
+	// the client follows a failover without a proxy in front of Redis.
+	RedisSentinels  []string `env:"REDIS_SENTINELS" envSeparator:","`
+	RedisMasterName string   `env:"REDIS_MASTER_NAME"`
 	// RedisPrefix namespaces every key and channel so deployments (and tests) can share a Redis.
 	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"sl:"`
 
@@ -289,6 +294,7 @@ func (c *Config) finish() error {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
+	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
 	errs = append(errs, c.checkMail()...)
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
@@ -309,6 +315,40 @@ func (c *Config) finish() error {
 		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
 	}
 	return errors.Join(errs...)
+}
+
+// checkRedis validates REDIS_URL, REDIS_SENTINELS and REDIS_MASTER_NAME: one Redis server, or
+// Sentinels and the name of the master they watch (REDIS_URL then optional, for the user,
+// password and database of the master).
+// It trims the Sentinels' addresses and leaves empty ones out, in place.
+func checkRedis(url string, sentinels *[]string, master string) []error {
+	var errs []error
+	kept := (*sentinels)[:0]
+	for _, s := range *sentinels {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		kept = append(kept, s)
+		if host, port, err := net.SplitHostPort(s); err != nil || host == "" || port == "" {
+			errs = append(errs, fmt.Errorf("REDIS_SENTINELS: %q is not host:port", s))
+		} else if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			errs = append(errs, fmt.Errorf("REDIS_SENTINELS: %q has a port that is not a number from 1 to 65535", s))
+		}
+	}
+	*sentinels = kept
+	named := len(kept)
+	switch {
+	case named == 0 && master != "":
+		errs = append(errs, errors.New("REDIS_MASTER_NAME needs REDIS_SENTINELS (the Sentinels that know the master)"))
+	case named == 0 && url == "":
+		errs = append(errs, errors.New("REDIS_URL is required (or REDIS_SENTINELS with REDIS_MASTER_NAME)"))
+	case named > 0 && master == "":
+		errs = append(errs, errors.New("REDIS_SENTINELS needs REDIS_MASTER_NAME, the name the Sentinels watch the master under"))
+	}
+	if url != "" && !strings.HasPrefix(url, "redis://") && !strings.HasPrefix(url, "rediss://") {
+		errs = append(errs, errors.New("REDIS_URL must be a redis:// or rediss:// URL"))
+	}
+	return errs
 }
 
 // checkMail validates SMTP_URL and MAIL_FROM; MAIL_FROM defaults to no-reply at PUBLIC_URL's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -132,6 +133,11 @@ func TestBadValues(t *testing.T) {
 		{"DOMAIN_CHECK_INTERVAL", "100ms"},
 		{"DOMAIN_CHECK_INTERVAL", "48h"},
 		{"DOMAIN_CHECK_INTERVAL", "often"},
+		{"REDIS_URL", "http://localhost:6379"},
+		{"REDIS_SENTINELS", "sentinel.local"},         // no port, and no REDIS_MASTER_NAME
+		{"REDIS_SENTINELS", "127.0.0.1:26379"},        // no REDIS_MASTER_NAME
+		{"REDIS_SENTINELS", "127.0.0.1:26379,a:port"}, // a port that is not a number
+		{"REDIS_MASTER_NAME", "shortlink"},            // no REDIS_SENTINELS
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)
@@ -144,6 +150,39 @@ func TestBadValues(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.key) {
 			t.Errorf("%s=%q: error %v, want one naming %s", c.key, c.value, err, c.key)
 		}
+	}
+}
+
+// Redis through Sentinels: REDIS_URL may go (or keep the password and database), and the
+// worker reads the same settings.
+func TestRedisSentinels(t *testing.T) {
+	m := maps.Clone(minimal)
+	delete(m, "REDIS_URL")
+	m["REDIS_SENTINELS"] = "10.0.0.1:26379, 10.0.0.2:26379,10.0.0.3:26379,"
+	m["REDIS_MASTER_NAME"] = "shortlink"
+	c, err := config.FromMap(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"10.0.0.1:26379", "10.0.0.2:26379", "10.0.0.3:26379"}; !slices.Equal(c.RedisSentinels, want) || c.RedisMasterName != "shortlink" {
+		t.Errorf("sentinels %q master %q, want %q shortlink", c.RedisSentinels, c.RedisMasterName, want)
+	}
+	m["REDIS_URL"] = "redis://:secret@/2"
+	if _, err := config.FromMap(m); err != nil {
+		t.Errorf("with REDIS_URL for the password and database: %v", err)
+	}
+	w, err := config.WorkerFromMap(m)
+	if err != nil || len(w.RedisSentinels) != 3 || w.RedisMasterName != "shortlink" {
+		t.Errorf("worker: %q %q %v", w.RedisSentinels, w.RedisMasterName, err)
+	}
+	delete(m, "REDIS_MASTER_NAME")
+	if _, err := config.WorkerFromMap(m); err == nil || !strings.Contains(err.Error(), "REDIS_MASTER_NAME") {
+		t.Errorf("worker without REDIS_MASTER_NAME: %v", err)
+	}
+	delete(m, "REDIS_SENTINELS")
+	delete(m, "REDIS_URL")
+	if _, err := config.WorkerFromMap(m); err == nil || !strings.Contains(err.Error(), "REDIS_URL") {
+		t.Errorf("worker without Redis: %v", err)
 	}
 }
 

@@ -12,8 +12,11 @@ import (
 // environment like the server's: the names SPEC §13.4 fixes, and a few of its own.
 type Worker struct {
 	DatabaseURL string `env:"DATABASE_URL,required"`
-	RedisURL    string `env:"REDIS_URL,required"`
-	RedisPrefix string `env:"REDIS_PREFIX" envDefault:"sl:"`
+	RedisURL    string `env:"REDIS_URL"`
+	// RedisSentinels and RedisMasterName: as the server's.
+	RedisSentinels  []string `env:"REDIS_SENTINELS" envSeparator:","`
+	RedisMasterName string   `env:"REDIS_MASTER_NAME"`
+	RedisPrefix     string   `env:"REDIS_PREFIX" envDefault:"sl:"`
 	// PublicURL is the base of short URLs, for what the model is told.
 	PublicURL string `env:"PUBLIC_URL" envDefault:"http://localhost:8080"`
 
@@ -51,7 +54,8 @@ func LoadWorker() (Worker, error) {
 	if err := env.Parse(&w); err != nil {
 		return w, fmt.Errorf("config: %w", err)
 	}
-	return w, w.check()
+	err := w.check()
+	return w, err
 }
 
 // WorkerFromMap is LoadWorker over a map (tests).
@@ -60,11 +64,12 @@ func WorkerFromMap(m map[string]string) (Worker, error) {
 	if err := env.ParseWithOptions(&w, env.Options{Environment: m}); err != nil {
 		return w, fmt.Errorf("config: %w", err)
 	}
-	return w, w.check()
+	err := w.check()
+	return w, err
 }
 
-func (w Worker) check() error {
-	var errs []error
+func (w *Worker) check() error {
+	errs := checkRedis(w.RedisURL, &w.RedisSentinels, w.RedisMasterName)
 	if w.BanScore <= 0 || w.BanScore > 1 {
 		errs = append(errs, errors.New("MODERATION_BAN_SCORE must be in (0, 1]"))
 	}

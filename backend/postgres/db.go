@@ -49,13 +49,16 @@ func (db *DB) Close() { db.Pool.Close() }
 // Ping reports whether the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
-// Migrate applies every embedded migration that has not been applied yet.
+// Migrate applies every embedded migration that has not been applied yet. It reads url as Open
+// does, so that every DATABASE_URL the server takes works here too: the pool's own settings
+// (pool_max_conns, …) are taken out, and a URL of several hosts with target_session_attrs picks
+// the server the same way.
 func Migrate(ctx context.Context, url string) error {
-	cfg, err := pgx.ParseConfig(url)
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return fmt.Errorf("migrate: parse DATABASE_URL: %w", err)
 	}
-	sqlDB := stdlib.OpenDB(*cfg)
+	sqlDB := stdlib.OpenDB(*cfg.ConnConfig)
 	defer sqlDB.Close()
 	return migrateDB(ctx, sqlDB)
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
@@ -92,13 +93,30 @@ func (b *Bus) Publish(ctx context.Context, e Event) error {
 // handle with EventResync each time the subscription starts, since events may have been lost.
 func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 	for ctx.Err() == nil {
+		switched := b.c.Switched()
 		ps := b.c.rdb.Subscribe(ctx, b.channel())
 		// Receive does not return when ctx ends; closing the subscription makes it return.
+		// So does a failover: the subscription may sit on the old master, now a replica (or
+		// cut off), where nothing is published any more.
 		stop := context.AfterFunc(ctx, func() { ps.Close() })
+		var moved atomic.Bool
+		watched := make(chan struct{})
+		go func() {
+			select {
+			case <-switched:
+				moved.Store(true)
+				ps.Close()
+			case <-watched:
+			}
+		}()
 		for {
 			msg, err := ps.Receive(ctx)
 			if err != nil {
-				if ctx.Err() == nil {
+				switch {
+				case ctx.Err() != nil:
+				case moved.Load():
+					b.log.Info("event bus: the Redis master changed, resubscribing")
+				default:
 					b.log.Warn("event bus: receive failed, resubscribing", "err", err)
 				}
 				break
@@ -115,7 +133,11 @@ func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 			}
 		}
 		stop()
+		close(watched)
 		ps.Close()
+		if moved.Load() {
+			continue // at once: the new master is known
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(250 * time.Millisecond):

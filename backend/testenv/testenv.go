@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/postgres"
@@ -29,7 +30,7 @@ func DatabaseURL(t testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	admin, err := pgx.Connect(ctx, withDB(t, base, "postgres"))
+	admin, err := connect(ctx, withDB(t, base, "postgres"))
 	if err != nil {
 		t.Fatalf("connect to PostgreSQL: %v", err)
 	}
@@ -60,7 +61,7 @@ func DatabaseURL(t testing.TB) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if c, err := pgx.Connect(ctx, withDB(t, base, "postgres")); err == nil {
+		if c, err := connect(ctx, withDB(t, base, "postgres")); err == nil {
 			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 			c.Close(ctx)
 		}
@@ -121,6 +122,17 @@ func Redis(t testing.TB) (*goredis.Client, string) {
 	return c, RedisPrefix(t)
 }
 
+// connect opens one connection on a DATABASE_URL as the server reads it: the pool's settings
+// (pool_max_conns, …) are not sent to PostgreSQL, and several hosts are tried in turn.
+func connect(ctx context.Context, url string) (*pgx.Conn, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.ConnectConfig(ctx, cfg.ConnConfig)
+}
+
+// withDB is base with the database name; a URL of several hosts keeps them all.
 func withDB(t testing.TB, base, name string) string {
 	u, err := url.Parse(base)
 	if err != nil {

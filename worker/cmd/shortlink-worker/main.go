@@ -45,7 +45,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer db.Close()
-	rc, err := redis.Open(ctx, cfg.RedisURL, cfg.RedisPrefix)
+	rc, err := redis.OpenTarget(ctx, redis.Target{URL: cfg.RedisURL, Sentinels: cfg.RedisSentinels, MasterName: cfg.RedisMasterName}, cfg.RedisPrefix)
 	if rc == nil {
 		return err
 	}

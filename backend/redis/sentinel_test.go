@@ -1,0 +1,163 @@
+package redis_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/redis"
+)
+
+// TestSentinelFailover: a client opened with Sentinels writes to the master they name, follows
+// them when they fail over to the replica (SENTINEL FAILOVER: the old master stays up, as a
+// replica, which a client left on it could not write to), and the event bus subscribes again
+// and carries events published after the failover.
+func TestSentinelFailover(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	dir := t.TempDir()
+	master, replica, sentinel := freePort(t), freePort(t), freePort(t)
+	startRedis(t, dir, "master", "--port", strconv.Itoa(master))
+	startRedis(t, dir, "replica", "--port", strconv.Itoa(replica), "--replicaof", "127.0.0.1", strconv.Itoa(master))
+	conf := filepath.Join(dir, "sentinel.conf")
+	text := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nsentinel monitor sl 127.0.0.1 %d 1\n"+
+		"sentinel down-after-milliseconds sl 1000\nsentinel failover-timeout sl 10000\n", sentinel, dir, master)
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startRedis(t, dir, "sentinel", conf, "--sentinel")
+	// The Sentinel must know the replica before it can fail over to it.
+	waitFor(t, 20*time.Second, "the Sentinel sees the replica", func() bool {
+		return strings.Contains(redisCLI(sentinel, "sentinel", "replicas", "sl"), strconv.Itoa(replica))
+	})
+
+	ctx := context.Background()
+	prefix := "sentinel-test:"
+	c, err := redis.OpenTarget(ctx, redis.Target{URL: "redis://127.0.0.1/0",
+		Sentinels: []string{fmt.Sprintf("127.0.0.1:%d", sentinel)}, MasterName: "sl"}, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Redis().Set(ctx, c.Key("k"), "before", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := redisCLI(master, "get", prefix+"k"); got != "before" {
+		t.Fatalf("the master holds %q, want the client's write", got)
+	}
+
+	bus := redis.NewBus(c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var (
+		mu     sync.Mutex
+		resync int
+		got    []int64
+	)
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go bus.Listen(lctx, func(e redis.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e.Kind {
+		case redis.EventResync:
+			resync++
+		case redis.EventKeyRevoked:
+			got = append(got, e.ID)
+		}
+	})
+	waitFor(t, 5*time.Second, "the bus subscribes", func() bool { mu.Lock(); defer mu.Unlock(); return resync == 1 })
+
+	switched := c.Switched()
+	if out := redisCLI(sentinel, "sentinel", "failover", "sl"); out != "OK" {
+		t.Fatalf("SENTINEL FAILOVER: %s", out)
+	}
+	select {
+	case <-switched:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no +switch-master within 20s")
+	}
+	waitFor(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
+	// Writes reach the new master (the old one, now a replica, refuses them).
+	waitFor(t, 10*time.Second, "a write after the failover", func() bool {
+		return c.Redis().Set(ctx, c.Key("k"), "after", 0).Err() == nil
+	})
+	if got := redisCLI(replica, "get", prefix+"k"); got != "after" {
+		t.Fatalf("the new master holds %q, want the write made after the failover", got)
+	}
+	waitFor(t, 10*time.Second, "an event published after the failover", func() bool {
+		_ = bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: 42})
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) > 0 && got[len(got)-1] == 42
+	})
+}
+
+// startRedis starts a Redis server (or Sentinel) in the foreground, stopped when t ends.
+func startRedis(t *testing.T, dir, name string, args ...string) {
+	t.Helper()
+	args = append(args, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir,
+		"--logfile", filepath.Join(dir, name+".log"))
+	cmd := exec.Command("redis-server", args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			b, _ := os.ReadFile(filepath.Join(dir, name+".log"))
+			t.Logf("%s's log:\n%s", name, b)
+		}
+	})
+}
+
+func redisCLI(port int, args ...string) string {
+	out, _ := exec.Command("redis-cli", append([]string{"-p", strconv.Itoa(port)}, args...)...).Output()
+	return strings.TrimSpace(string(out))
+}
+
+// freePort is a loopback port nothing listens on, below the kernel's range for outgoing
+// connections' local ports, which one of them could otherwise take while a server restarts.
+func freePort(t *testing.T) int {
+	t.Helper()
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
+		}
+	}
+	for range 100 {
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(low-10000)))
+		if err == nil {
+			port := ln.Addr().(*net.TCPAddr).Port
+			ln.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port")
+	return 0
+}
+
+func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
