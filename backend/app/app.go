@@ -162,6 +162,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 		Domains:        a.domains,
+		WriteTimeout:   cfg.WriteTimeout,
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
@@ -230,7 +231,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	desk.OnStatusChanged(cache.Changed)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
-		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
+		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),

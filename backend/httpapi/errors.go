@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -54,6 +57,10 @@ func (s *Server) fail(c *gin.Context, err error) {
 	var mbe *http.MaxBytesError
 	var db interface{ SQLState() string }
 	switch {
+	case (code == apperr.Internal || code == apperr.Unavailable) && errors.Is(c.Request.Context().Err(), context.DeadlineExceeded):
+		// The write deadline passed (writeDeadline): a store is too slow. What the request
+		// did not finish was not acknowledged; the client may retry.
+		code, err = apperr.Unavailable, &timeoutError{after: s.writeTimeout, cause: err}
 	case errors.As(err, &mbe):
 		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit)
 	case code == apperr.Internal && (errors.As(err, new(net.Error)) || errors.Is(err, io.ErrUnexpectedEOF)):
@@ -86,4 +93,24 @@ func (s *Server) fail(c *gin.Context, err error) {
 			"path", c.FullPath(), "request_id", detail.RequestID, "err", err)
 	}
 	c.AbortWithStatusJSON(status, errorBody{Error: detail})
+}
+
+// timeoutError answers a write whose deadline (WRITE_TIMEOUT) passed: 503 unavailable, with
+// Retry-After.
+type timeoutError struct {
+	after time.Duration
+	cause error
+}
+
+func (e *timeoutError) Error() string { return "write deadline passed: " + e.cause.Error() }
+
+// Unwrap lets apperr see the code and message.
+func (e *timeoutError) Unwrap() error {
+	return apperr.Errorf(apperr.Unavailable, "the service could not finish this within %s, try again", e.after)
+}
+
+// RetrySeconds is the Retry-After header's value: the deadline, in whole seconds, at least 1.
+// A store that did not answer within it is unlikely to answer a retry much sooner.
+func (e *timeoutError) RetrySeconds() string {
+	return strconv.Itoa(max(1, int((e.after+time.Second-1)/time.Second)))
 }

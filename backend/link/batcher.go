@@ -20,8 +20,8 @@ var batchRows = promauto.NewHistogram(prometheus.HistogramOpts{
 	Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 })
 
-// writeTimeout bounds one batch insert.
-const writeTimeout = 10 * time.Second
+// defaultWriteTimeout bounds one batch insert when Options.WriteTimeout is not set.
+const defaultWriteTimeout = 10 * time.Second
 
 // errClosed answers creates that arrive after shutdown began.
 var errClosed = errors.New("link writer is closed")
@@ -30,23 +30,31 @@ var errClosed = errors.New("link writer is closed")
 // queue: while one batch commits, the next one forms, so there is no idle flush interval and
 // the batch size grows with the load.
 type batcher struct {
-	store  Store
-	cache  Cache
-	max    int
-	queue  chan *pending
-	wg     sync.WaitGroup
-	mu     sync.RWMutex
-	closed bool
-	log    *slog.Logger
+	store Store
+	cache Cache
+	max   int
+	// timeout bounds one batch insert.
+	timeout time.Duration
+	queue   chan *pending
+	wg      sync.WaitGroup
+	mu      sync.RWMutex
+	closed  bool
+	log     *slog.Logger
 }
 
 type pending struct {
+	// ctx is the caller's: a row whose caller has gone by the time its batch is written is
+	// left out (its answer was not waited for, so nothing was acknowledged).
+	ctx  context.Context
 	link *Link
 	done chan error
 }
 
-func newBatcher(store Store, cache Cache, writers, max int, log *slog.Logger) *batcher {
-	b := &batcher{store: store, cache: cache, max: max, queue: make(chan *pending, max*writers), log: log}
+func newBatcher(store Store, cache Cache, writers, max int, timeout time.Duration, log *slog.Logger) *batcher {
+	if timeout <= 0 {
+		timeout = defaultWriteTimeout
+	}
+	b := &batcher{store: store, cache: cache, max: max, timeout: timeout, queue: make(chan *pending, max*writers), log: log}
 	for range writers {
 		b.wg.Add(1)
 		go b.write()
@@ -55,9 +63,10 @@ func newBatcher(store Store, cache Cache, writers, max int, log *slog.Logger) *b
 }
 
 // submit queues l; the returned channel answers once its row is committed (nil) or refused
-// (its own error). The row is written even if the caller goes away: once queued it is the
-// writer's to finish.
-func (b *batcher) submit(l *Link) <-chan error {
+// (its own error). A row whose caller's ctx has ended when its batch is written is answered
+// with that error and not written; once its insert has begun it is the writer's to finish.
+// When the queue is full, submit waits for room until ctx ends.
+func (b *batcher) submit(ctx context.Context, l *Link) <-chan error {
 	done := make(chan error, 1)
 	b.mu.RLock()
 	defer b.mu.RUnlock()
@@ -65,7 +74,11 @@ func (b *batcher) submit(l *Link) <-chan error {
 		done <- errClosed
 		return done
 	}
-	b.queue <- &pending{link: l, done: done}
+	select {
+	case b.queue <- &pending{ctx: ctx, link: l, done: done}:
+	case <-ctx.Done():
+		done <- ctx.Err()
+	}
 	return done
 }
 
@@ -102,9 +115,23 @@ func (b *batcher) write() {
 }
 
 func (b *batcher) flush(batch []*pending) {
+	// Rows whose callers stopped waiting (their deadline passed while the database was slow)
+	// are not written: their answer would reach nobody.
+	kept := batch[:0]
+	for _, p := range batch {
+		if err := p.ctx.Err(); err != nil {
+			p.done <- err
+			continue
+		}
+		kept = append(kept, p)
+	}
+	batch = kept
+	if len(batch) == 0 {
+		return
+	}
 	// Writes are not tied to any one caller's context, only bounded: a database that stops
 	// answering must turn into errors the callers can retry, not into requests that hang.
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
 	links := make([]*Link, len(batch))
 	for i, p := range batch {

@@ -43,6 +43,9 @@ type Options struct {
 	MaxCodeAliases int
 	// Domains are the workspaces' custom domains; nil allows only the service's own.
 	Domains Domains
+	// WriteTimeout bounds one batch insert of the coalescing writer; 0 means 10s. Rows whose
+	// caller has gone (its context ended) by the time their batch is written are left out.
+	WriteTimeout time.Duration
 }
 
 // Domains is what the link service asks of the workspaces' custom domains.
@@ -103,7 +106,7 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		ids:      ids,
 		codec:    codec,
 		cache:    cache,
-		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, log),
+		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, o.WriteTimeout, log),
 		base:     strings.TrimSuffix(o.Base.String(), "/") + "/",
 		domain:   o.Base.Host,
 		scheme:   o.Base.Scheme,
@@ -150,8 +153,16 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 	leader := false
 	v, _, _ := s.dedupes.Do(key, func() (any, error) {
 		leader = true
-		// Others wait on this call: one caller going away must not fail theirs.
-		return s.CreateBatch(context.WithoutCancel(ctx), workspaceID, userID, []Input{in})[0], nil
+		// Others wait on this call: one caller going away must not fail theirs. The first
+		// caller's deadline still bounds it, and so every caller's wait: those who came later
+		// have later deadlines.
+		lctx := context.WithoutCancel(ctx)
+		if d, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			lctx, cancel = context.WithDeadline(lctx, d)
+			defer cancel()
+		}
+		return s.CreateBatch(lctx, workspaceID, userID, []Input{in})[0], nil
 	})
 	r := v.(Result)
 	if !leader {
@@ -222,7 +233,7 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 		}
 	}
 	for _, i := range toWrite[:granted] {
-		waits[i] = s.batch.submit(results[i].Link)
+		waits[i] = s.batch.submit(ctx, results[i].Link)
 	}
 	failed := 0
 	defer func() {
@@ -230,16 +241,31 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 			s.plans.Release(workspaceID, failed)
 		}
 	}()
+	var unanswered []<-chan error
 	for i, w := range waits {
 		if w == nil {
 			continue
 		}
-		err := <-w
+		var err error
+		select {
+		case err = <-w:
+		case <-ctx.Done():
+			// The caller's deadline passed or it went away: rows not answered by now are not
+			// acknowledged, though they may still be written. What they took of the quota is
+			// given back once the writer has answered them (release).
+			select {
+			case err = <-w:
+			default:
+				results[i] = Result{Err: s.writeError(ctx.Err())}
+				unanswered = append(unanswered, w)
+				continue
+			}
+		}
 		// A generated code can collide with an alias created on the same domain meanwhile:
 		// such a row simply takes the next ID.
-		for try := 0; reissue && apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5; try++ {
+		for try := 0; reissue && apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5 && ctx.Err() == nil; try++ {
 			if err = s.assignCode(ctx, results[i].Link); err == nil {
-				err = <-s.batch.submit(results[i].Link)
+				err = s.wait(ctx, s.batch.submit(ctx, results[i].Link))
 			}
 		}
 		if err != nil {
@@ -250,11 +276,47 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 		results[i].Created = true
 		s.Decorate(results[i].Link)
 	}
+	if len(unanswered) > 0 && s.plans != nil {
+		go s.release(workspaceID, unanswered)
+	}
 }
+
+// wait answers the writer's answer for one row, or the caller's context error when it ends
+// first (the row may still be written, unacknowledged).
+func (s *Service) wait(ctx context.Context, w <-chan error) error {
+	select {
+	case err := <-w:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// release waits for the writer's answers of rows whose caller stopped waiting and gives back
+// the quota of those that were not written.
+func (s *Service) release(workspaceID int64, waits []<-chan error) {
+	failed := 0
+	for _, w := range waits {
+		if <-w != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		s.plans.Release(workspaceID, failed)
+	}
+}
+
+// errNotSaved answers a write not acknowledged because its caller's deadline passed or the
+// caller went away; the caller may retry.
+var errNotSaved = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
 
 func (s *Service) writeError(err error) error {
 	if errors.Is(err, errClosed) {
 		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// The caller's deadline (or the caller's leaving), not a failure of the service.
+		return errNotSaved
 	}
 	if apperr.CodeOf(err) == apperr.Internal {
 		// Rows are refused one by one with their own errors; a whole write failing means the
@@ -408,6 +470,9 @@ func (s *Service) assignCode(ctx context.Context, l *Link) error {
 func (s *Service) idError(err error) error {
 	if apperr.CodeOf(err) != apperr.Internal {
 		return err
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return errNotSaved
 	}
 	s.log.Error("allocate link id", "err", err)
 	return apperr.Errorf(apperr.Unavailable, "cannot create links right now, try again")

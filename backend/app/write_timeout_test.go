@@ -1,0 +1,132 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// lockLinks holds an ACCESS EXCLUSIVE lock on the links table from a connection of its own, as a
+// migration or a long maintenance statement would: every read and write of links waits. The
+// returned function releases it.
+func lockLinks(t *testing.T, d *deployment) (release func()) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE links IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			_ = tx.Rollback(ctx)
+			_ = conn.Close(ctx)
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// acknowledged creates links one after another until stop closes, and keeps those answered 201:
+// whatever happens to the database meanwhile, each of them must exist afterwards.
+func acknowledged(s *server, tn tenant, stop <-chan struct{}) <-chan []linkJSON {
+	out := make(chan []linkJSON, 1)
+	client := &http.Client{Timeout: 20 * time.Second}
+	go func() {
+		var made []linkJSON
+		defer func() { out <- made }()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			body, _ := json.Marshal(map[string]any{"url": "https://example.com/ack/" + itoa(int64(i))})
+			req, _ := http.NewRequest("POST", s.base+"/api/v1/workspaces/"+itoa(tn.WorkspaceID)+"/links", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+tn.Key)
+			req.Header.Set("Content-Type", "application/json")
+			res, err := client.Do(req)
+			if err != nil {
+				continue
+			}
+			var l linkJSON
+			if res.StatusCode == http.StatusCreated && json.NewDecoder(res.Body).Decode(&l) == nil {
+				made = append(made, l)
+			}
+			res.Body.Close()
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	return out
+}
+
+// TestWritesUnderStalledPostgres: with the links table locked by another connection, every
+// write route (create, create with dedupe, batch create, edit, delete) answers 503 unavailable
+// with Retry-After within WRITE_TIMEOUT and a margin, rather than waiting on each step in turn;
+// no create answered 201 meanwhile is lost, and writes work again once the lock is gone.
+func TestWritesUnderStalledPostgres(t *testing.T) {
+	const writeTimeout = time.Second
+	d := newDeployment(t)
+	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
+	tn := s.signup("stalled-writes@example.com")
+	s.setPlan(tn, "enterprise") // batches and edits of the target
+	edited := s.createLink(tn, map[string]any{"url": "https://example.com/edited"})
+	deleted := s.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
+	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
+
+	stop := make(chan struct{})
+	made := acknowledged(s, tn, stop)
+	time.Sleep(200 * time.Millisecond)
+	release := lockLinks(t, d)
+	writes := []struct {
+		name, method, path string
+		body               any
+	}{
+		{"create", "POST", links, map[string]any{"url": "https://example.com/stalled"}},
+		{"create with dedupe", "POST", links, map[string]any{"url": "https://example.com/stalled-dedupe", "dedupe": true}},
+		{"batch", "POST", links + "/batch", map[string]any{"links": []any{map[string]any{"url": "https://example.com/b1"}, map[string]any{"url": "https://example.com/b2"}}}},
+		{"edit", "PATCH", links + "/" + itoa(edited.ID), map[string]any{"url": "https://example.com/changed"}},
+		{"delete", "DELETE", links + "/" + itoa(deleted.ID), nil},
+	}
+	for _, w := range writes {
+		start := time.Now()
+		r := s.do(w.method, w.path, tn.Key, w.body)
+		took := time.Since(start)
+		if r.Status != http.StatusServiceUnavailable || r.errorCode(t) != "unavailable" || r.Header.Get("Retry-After") == "" {
+			t.Errorf("%s with the links table locked: %d Retry-After %q %s", w.name, r.Status, r.Header.Get("Retry-After"), r.Body)
+		}
+		if took > writeTimeout+3*time.Second {
+			t.Errorf("%s answered after %v; WRITE_TIMEOUT is %v", w.name, took, writeTimeout)
+		}
+	}
+	release()
+	eventually(t, 5*time.Second, "creates work again", func() bool {
+		return s.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/back"}).Status == http.StatusCreated
+	})
+	time.Sleep(200 * time.Millisecond)
+	close(stop)
+	for _, l := range <-made {
+		if r := s.do("GET", links+"/"+itoa(l.ID), tn.Key, nil); r.Status != http.StatusOK {
+			t.Errorf("link %d was acknowledged, then lost: %d %s", l.ID, r.Status, r.Body)
+		}
+		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound || r.Header.Get("Location") != l.URL {
+			t.Errorf("acknowledged link %s: %d %q, want %s", l.Code, r.Status, r.Header.Get("Location"), l.URL)
+		}
+	}
+	if r := s.visit("GET", "/"+edited.Code); r.Status != http.StatusFound {
+		t.Errorf("the link whose edit timed out: %d", r.Status)
+	}
+}
