@@ -380,19 +380,30 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readyBudget bounds each store's check in /readyz.
+const readyBudget = 2 * time.Second
+
 // ready answers /readyz once the node serves: 200 with the state of PostgreSQL and Redis. Their
 // failures keep the node in rotation: both are shared, so every node would leave at once, and
-// meanwhile its cached links keep redirecting (creates answer 503 without PostgreSQL).
+// meanwhile its cached links keep redirecting (creates answer 503 without PostgreSQL). The two
+// are checked at once, each within its own budget, so that the answer names the store that is
+// slow rather than the one checked after it.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
 	pg, rd := "ok", "ok"
-	if err := a.db.Ping(ctx); err != nil {
-		pg = "down"
-	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
+		defer cancel()
+		if err := a.db.Ping(ctx); err != nil {
+			pg = "down"
+		}
+	})
+	ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
+	defer cancel()
 	if err := a.redis.Ping(ctx); err != nil {
 		rd = "degraded"
 	}
+	wg.Wait()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)
