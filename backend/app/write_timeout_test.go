@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,4 +130,67 @@ func TestWritesUnderStalledPostgres(t *testing.T) {
 	if r := s.visit("GET", "/"+edited.Code); r.Status != http.StatusFound {
 		t.Errorf("the link whose edit timed out: %d", r.Status)
 	}
+}
+
+// TestAbandonedRequestIsNoError: a client that gives up on a slow edit and a slow create (the
+// links table locked) is no failure of the service: nothing is logged as an error for them, an
+// info line says so, and /metrics counts them apart from the answered requests.
+func TestAbandonedRequestIsNoError(t *testing.T) {
+	d := newDeployment(t)
+	d.logs = &logBuffer{}
+	s := d.start(t, "METRICS_ADDR", "127.0.0.1:0")
+	tn := s.signup("abandoned@example.com")
+	s.setPlan(tn, "enterprise") // edits of the target
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/slow"})
+	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
+
+	release := lockLinks(t, d)
+	abandon := func(method, path string, body any) {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, method, s.base+path, bytes.NewReader(b))
+		req.Header.Set("Authorization", "Bearer "+tn.Key)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+			t.Fatalf("%s %s answered %d before the client gave up", method, path, res.StatusCode)
+		}
+	}
+	abandon("PATCH", links+"/"+itoa(l.ID), map[string]any{"url": "https://example.com/never"})
+	abandon("POST", links, map[string]any{"url": "https://example.com/never"})
+	const edit = `shortlink_api_abandoned_total{method="PATCH",route="/api/v1/workspaces/:workspace/links/:id"} 1`
+	const create = `shortlink_api_abandoned_total{method="POST",route="/api/v1/workspaces/:workspace/links"} 1`
+	eventually(t, 5*time.Second, "both abandoned requests counted", func() bool {
+		m := string(s.metrics().Body)
+		return strings.Contains(m, edit) && strings.Contains(m, create)
+	})
+	release()
+	if m := string(s.metrics().Body); strings.Contains(m, `status="500"`) {
+		t.Errorf("an abandoned request counted as a 500:\n%s", grepLines(m, `status="500"`))
+	}
+	infos := 0
+	for _, line := range d.logs.lines() {
+		if strings.Contains(line, "level=ERROR") {
+			t.Errorf("logged as an error: %s", line)
+		}
+		if strings.Contains(line, "level=INFO") && strings.Contains(line, "abandoned") {
+			infos++
+		}
+	}
+	if infos != 2 {
+		t.Errorf("%d info lines about abandoned requests, want 2:\n%s", infos, strings.Join(d.logs.lines(), "\n"))
+	}
+}
+
+// grepLines returns the lines of s that hold sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -50,10 +50,14 @@ type errorDetail struct {
 // (countRefused). Internal errors are logged with their details and shown to the client only
 // as "internal error" with the request ID.
 func (s *Server) fail(c *gin.Context, err error) {
+	code := apperr.CodeOf(err)
+	if (code == apperr.Internal || code == apperr.Unavailable) && errors.Is(c.Request.Context().Err(), context.Canceled) {
+		s.abandoned(c, err)
+		return
+	}
 	if !s.countRefused(c) {
 		return
 	}
-	code := apperr.CodeOf(err)
 	var mbe *http.MaxBytesError
 	var db interface{ SQLState() string }
 	switch {
@@ -93,6 +97,21 @@ func (s *Server) fail(c *gin.Context, err error) {
 			"path", c.FullPath(), "request_id", detail.RequestID, "err", err)
 	}
 	c.AbortWithStatusJSON(status, errorBody{Error: detail})
+}
+
+// statusClientClosed is the status recorded for a request whose client went away before the
+// answer (nginx's 499): nobody reads it, and it keeps such requests apart from the service's
+// failures in the latency metric.
+const statusClientClosed = 499
+
+// abandoned ends a request whose client went away while it was served, which made it fail: no
+// failure of the service, so it is logged at info and counted apart, not as a 500.
+func (s *Server) abandoned(c *gin.Context, err error) {
+	route := c.FullPath()
+	apiAbandoned.WithLabelValues(methodLabel(c.Request.Method), route).Inc()
+	s.log.Info("request abandoned by the client", "method", c.Request.Method, "path", route,
+		"request_id", c.GetString(requestIDKey), "err", err)
+	c.AbortWithStatus(statusClientClosed)
 }
 
 // timeoutError answers a write whose deadline (WRITE_TIMEOUT) passed: 503 unavailable, with

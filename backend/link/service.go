@@ -228,6 +228,9 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 	if s.plans != nil && len(toWrite) > 0 {
 		var qerr error
 		granted, qerr = s.plans.Reserve(ctx, workspaceID, len(toWrite))
+		if errors.Is(qerr, context.DeadlineExceeded) || errors.Is(qerr, context.Canceled) {
+			qerr = s.writeError(qerr)
+		}
 		for _, i := range toWrite[granted:] {
 			results[i] = Result{Err: qerr}
 		}
