@@ -23,7 +23,20 @@ type nodeCache struct {
 
 var _ link.Cache = nodeCache{}
 
-func (c nodeCache) Created(ctx context.Context, links []*link.Link) { c.redis.Created(ctx, links) }
+func (c nodeCache) Created(ctx context.Context, links []*link.Link) error {
+	return c.redis.Created(ctx, links)
+}
+
+// NotCached hands new links Redis did not take in time to the syncer, which writes them to
+// Redis once it answers: the change feed records edits and deletions, not creates, so nothing
+// else would replace a miss Redis holds for one of their keys (an alias tried before it
+// existed) before it expires. Until then this node reads them past Redis.
+func (c nodeCache) NotCached(links []*link.Link) {
+	for _, l := range links {
+		c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
+	}
+	c.log.Warn("link cache: redis did not take new links in time; reading them past redis until it does", "links", len(links))
+}
 
 func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
 	if err := c.redis.Changed(ctx, l); err != nil {

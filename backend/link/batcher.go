@@ -23,6 +23,12 @@ var batchRows = promauto.NewHistogram(prometheus.HistogramOpts{
 // defaultWriteTimeout bounds one batch insert when Options.WriteTimeout is not set.
 const defaultWriteTimeout = 10 * time.Second
 
+// cacheWait bounds how long a batch waits for the cache to take its new links before its rows
+// are answered. Redis takes a batch in a millisecond or two; one that is paused or failing
+// over would otherwise hold every batch for its client's timeouts (500 ms), a quarter of the
+// creates or less. Links not taken in time are handed to Cache.NotCached.
+const cacheWait = 50 * time.Millisecond
+
 // errClosed answers creates that arrive after shutdown began.
 var errClosed = errors.New("link writer is closed")
 
@@ -95,6 +101,11 @@ func (b *batcher) close() {
 
 func (b *batcher) write() {
 	defer b.wg.Done()
+	cw := &cacheWriter{cache: b.cache, queue: make(chan cacheWrite, 1), timer: time.NewTimer(cacheWait)}
+	cw.timer.Stop()
+	b.wg.Add(1)
+	go func() { defer b.wg.Done(); cw.run() }()
+	defer close(cw.queue)
 	batch := make([]*pending, 0, b.max)
 	for p := range b.queue {
 		batch = append(batch[:0], p)
@@ -110,11 +121,11 @@ func (b *batcher) write() {
 				break fill
 			}
 		}
-		b.flush(batch)
+		b.flush(batch, cw)
 	}
 }
 
-func (b *batcher) flush(batch []*pending) {
+func (b *batcher) flush(batch []*pending, cw *cacheWriter) {
 	// Rows whose callers stopped waiting (their deadline passed while the database was slow)
 	// are not written: their answer would reach nobody.
 	kept := batch[:0]
@@ -145,7 +156,7 @@ func (b *batcher) flush(batch []*pending) {
 		// database that cannot be reached fails them all at once instead.
 		b.log.Warn("batch insert failed, retrying rows one by one", "rows", len(batch), "err", err)
 		for _, p := range batch {
-			b.flush([]*pending{p})
+			b.flush([]*pending{p}, cw)
 		}
 		return
 	}
@@ -160,7 +171,7 @@ func (b *batcher) flush(batch []*pending) {
 		}
 	}
 	if len(created) > 0 {
-		b.cache.Created(ctx, created)
+		cw.store(created)
 	}
 	for i, p := range batch {
 		e := err
@@ -168,5 +179,49 @@ func (b *batcher) flush(batch []*pending) {
 			e = errs[i]
 		}
 		p.done <- e
+	}
+}
+
+// cacheWriter writes the new links of one writer's batches to the cache on a goroutine of its
+// own, so that a cache that stalls holds no batch longer than cacheWait.
+type cacheWriter struct {
+	cache Cache
+	// queue holds at most one write waiting behind the one under way.
+	queue chan cacheWrite
+	timer *time.Timer
+}
+
+type cacheWrite struct {
+	links []*Link
+	done  chan error
+}
+
+func (c *cacheWriter) run() {
+	for w := range c.queue {
+		w.done <- c.cache.Created(context.Background(), w.links)
+	}
+}
+
+// store hands links to the cache and waits at most cacheWait for it to take them; those not
+// taken by then go to NotCached (the write may still land later, which the cache's version
+// check makes harmless).
+func (c *cacheWriter) store(links []*Link) {
+	w := cacheWrite{links: links, done: make(chan error, 1)}
+	select {
+	case c.queue <- w:
+	default:
+		// Earlier writes are still under way: the cache is slow, and this one would wait.
+		c.cache.NotCached(links)
+		return
+	}
+	c.timer.Reset(cacheWait)
+	select {
+	case err := <-w.done:
+		c.timer.Stop()
+		if err != nil {
+			c.cache.NotCached(links)
+		}
+	case <-c.timer.C:
+		c.cache.NotCached(links)
 	}
 }
