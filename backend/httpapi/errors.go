@@ -61,7 +61,7 @@ func (s *Server) fail(c *gin.Context, err error) {
 	var mbe *http.MaxBytesError
 	var db interface{ SQLState() string }
 	switch {
-	case (code == apperr.Internal || code == apperr.Unavailable) && errors.Is(c.Request.Context().Err(), context.DeadlineExceeded):
+	case (code == apperr.Internal || code == apperr.Unavailable) && deadlinePassed(c):
 		// The write deadline passed (writeDeadline): a store is too slow. What the request
 		// did not finish was not acknowledged; the client may retry.
 		code, err = apperr.Unavailable, &timeoutError{after: s.writeTimeout, cause: err}
@@ -112,6 +112,14 @@ func (s *Server) abandoned(c *gin.Context, err error) {
 	s.log.Info("request abandoned by the client", "method", c.Request.Method, "path", route,
 		"request_id", c.GetString(requestIDKey), "err", err)
 	c.AbortWithStatus(statusClientClosed)
+}
+
+// deadlinePassed reports whether the request's write deadline (writeDeadline) has passed. It
+// reads the clock rather than the context's error: a store's own timer (a connection's read
+// deadline, the batch writer's) may fire at that deadline before the context's does.
+func deadlinePassed(c *gin.Context) bool {
+	d, ok := c.Request.Context().Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // timeoutError answers a write whose deadline (WRITE_TIMEOUT) passed: 503 unavailable, with

@@ -167,7 +167,7 @@ func (s *Server) deleteLink(c *gin.Context) {
 // or its client went away while rows were being written: the whole request answers it (503,
 // with Retry-After). nil when any row was created or the request's context is live.
 func unsaved(c *gin.Context, results []link.Result) error {
-	if c.Request.Context().Err() == nil {
+	if c.Request.Context().Err() == nil && !deadlinePassed(c) {
 		return nil
 	}
 	var unsaved error
