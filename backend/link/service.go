@@ -205,6 +205,8 @@ func (s *Service) prepareAll(ctx context.Context, workspaceID, userID int64, ins
 			aliases[p] = true
 		}
 		switch {
+		case err != nil && apperr.CodeOf(err) == apperr.Internal && callerGone(ctx):
+			results[i].Err = errNotSaved
 		case err != nil:
 			results[i].Err = err
 		case existing != nil:
@@ -228,8 +230,8 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 	if s.plans != nil && len(toWrite) > 0 {
 		var qerr error
 		granted, qerr = s.plans.Reserve(ctx, workspaceID, len(toWrite))
-		if errors.Is(qerr, context.DeadlineExceeded) || errors.Is(qerr, context.Canceled) {
-			qerr = s.writeError(qerr)
+		if qerr != nil && callerGone(ctx) {
+			qerr = errNotSaved
 		}
 		for _, i := range toWrite[granted:] {
 			results[i] = Result{Err: qerr}
@@ -259,7 +261,7 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 			select {
 			case err = <-w:
 			default:
-				results[i] = Result{Err: s.writeError(ctx.Err())}
+				results[i] = Result{Err: errNotSaved}
 				unanswered = append(unanswered, w)
 				continue
 			}
@@ -272,7 +274,7 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 			}
 		}
 		if err != nil {
-			results[i] = Result{Err: s.writeError(err)}
+			results[i] = Result{Err: s.writeError(ctx, err)}
 			failed++
 			continue
 		}
@@ -284,7 +286,7 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 	}
 }
 
-// wait answers the writer's answer for one row, or the caller's context error when it ends
+// wait returns the writer's answer for one row, or the caller's context error when that ends
 // first (the row may still be written, unacknowledged).
 func (s *Service) wait(ctx context.Context, w <-chan error) error {
 	select {
@@ -313,12 +315,23 @@ func (s *Service) release(workspaceID int64, waits []<-chan error) {
 // caller went away; the caller may retry.
 var errNotSaved = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
 
-func (s *Service) writeError(err error) error {
+// callerGone reports whether ctx's caller went away or its deadline passed. The deadline is read
+// from the clock: a store's own timer may fire at it before the context's does.
+func callerGone(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// writeError is what a caller of ctx is told of a row the writer did not write.
+func (s *Service) writeError(ctx context.Context, err error) error {
 	if errors.Is(err, errClosed) {
 		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		// The caller's deadline (or the caller's leaving), not a failure of the service.
+	if apperr.CodeOf(err) == apperr.Internal && callerGone(ctx) {
+		// Most likely because of the caller's deadline or its leaving: no failure to log.
 		return errNotSaved
 	}
 	if apperr.CodeOf(err) == apperr.Internal {
@@ -398,7 +411,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		}
 		if id == 0 {
 			if id, err = s.ids.Next(ctx); err != nil {
-				return nil, nil, s.idError(err)
+				return nil, nil, s.idError(ctx, err)
 			}
 		}
 		l.ID, l.Key, l.IsAlias = id, in.Alias, true
@@ -460,7 +473,7 @@ func (s *Service) hashPassword(ctx context.Context, f *RuleFields) (string, erro
 func (s *Service) assignCode(ctx context.Context, l *Link) error {
 	id, err := s.ids.Next(ctx)
 	if err != nil {
-		return s.idError(err)
+		return s.idError(ctx, err)
 	}
 	key, err := s.codec.Encode(uint64(id))
 	if err != nil {
@@ -470,11 +483,11 @@ func (s *Service) assignCode(ctx context.Context, l *Link) error {
 	return nil
 }
 
-func (s *Service) idError(err error) error {
+func (s *Service) idError(ctx context.Context, err error) error {
 	if apperr.CodeOf(err) != apperr.Internal {
 		return err
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	if callerGone(ctx) {
 		return errNotSaved
 	}
 	s.log.Error("allocate link id", "err", err)
