@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,4 +214,40 @@ func metricValue(metrics, series string) float64 {
 		}
 	}
 	return 0
+}
+
+// TestCreateUnderStalledConnection: PostgreSQL stops answering altogether (a proxy that stops
+// forwarding, as a hung primary or a network partition looks): the quota step, which waits on
+// the database too, and the insert share one deadline, so a create answers 503 with
+// Retry-After within WRITE_TIMEOUT and a margin, not after each step's own wait in turn.
+func TestCreateUnderStalledConnection(t *testing.T) {
+	const writeTimeout = time.Second
+	d := newDeployment(t)
+	u, err := url.Parse(d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newCutter(t, u.Host)
+	u.Host = proxy.ln.Addr().String()
+	s := d.start(t, "DATABASE_URL", u.String(), "WRITE_TIMEOUT", writeTimeout.String())
+	tn := s.signup("stalled-connection@example.com")
+	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
+	s.createLink(tn, map[string]any{"url": "https://example.com/before"}) // the key is known
+
+	proxy.setStalled(true)
+	for i := range 2 {
+		start := time.Now()
+		r := s.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/stalled"})
+		took := time.Since(start)
+		if r.Status != http.StatusServiceUnavailable || r.errorCode(t) != "unavailable" || r.Header.Get("Retry-After") == "" {
+			t.Errorf("create %d with PostgreSQL stalled: %d Retry-After %q %s", i, r.Status, r.Header.Get("Retry-After"), r.Body)
+		}
+		if took > writeTimeout+3*time.Second {
+			t.Errorf("create %d answered after %v; WRITE_TIMEOUT is %v", i, took, writeTimeout)
+		}
+	}
+	proxy.setStalled(false)
+	eventually(t, 10*time.Second, "creates work again", func() bool {
+		return s.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/back"}).Status == http.StatusCreated
+	})
 }
