@@ -139,7 +139,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.changes = postgres.NewLinkChanges(db)
 	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, a.changes, redis.LinkTTL, log)
 	a.resolver.ReadPast(a.sync.Pending)
-	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log}
+	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log, notCached: &notCachedLog{}}
 	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
 	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
 	domainStore := postgres.NewDomainStore(db)

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
@@ -19,6 +21,17 @@ type nodeCache struct {
 	resolver *redirect.Resolver
 	sync     *cachesync.Syncer
 	log      *slog.Logger
+	// notCached counts new links Redis did not take, for a log line at most every
+	// notCachedLogEvery: while Redis stalls, that is every batch.
+	notCached *notCachedLog
+}
+
+// notCachedLogEvery is the least time between two log lines about new links Redis did not take.
+const notCachedLogEvery = 10 * time.Second
+
+type notCachedLog struct {
+	unlogged atomic.Int64
+	last     atomic.Int64 // UnixNano of the last line
 }
 
 var _ link.Cache = nodeCache{}
@@ -35,7 +48,13 @@ func (c nodeCache) NotCached(links []*link.Link) {
 	for _, l := range links {
 		c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
 	}
-	c.log.Warn("link cache: redis did not take new links in time; reading them past redis until it does", "links", len(links))
+	total := c.notCached.unlogged.Add(int64(len(links)))
+	now, last := time.Now().UnixNano(), c.notCached.last.Load()
+	if now-last < int64(notCachedLogEvery) || !c.notCached.last.CompareAndSwap(last, now) {
+		return
+	}
+	c.notCached.unlogged.Add(-total)
+	c.log.Warn("link cache: redis did not take new links in time; reading them past redis until it does", "links", total)
 }
 
 func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
