@@ -29,6 +29,13 @@ type nodeCache struct {
 // notCachedLogEvery is the least time between two log lines about new links Redis did not take.
 const notCachedLogEvery = 10 * time.Second
 
+// maxNotCachedPending bounds the changes waiting for Redis past which new links Redis did not
+// take are no longer handed to the syncer: a Redis down for minutes must not grow the node's
+// memory by every link created meanwhile. About seven seconds of creates at 15,000 a second,
+// a failover's length; links beyond it fare as before: a miss Redis holds for one of their keys
+// stands until it expires (30 s).
+const maxNotCachedPending = 100_000
+
 type notCachedLog struct {
 	unlogged atomic.Int64
 	last     atomic.Int64 // UnixNano of the last line
@@ -43,10 +50,13 @@ func (c nodeCache) Created(ctx context.Context, links []*link.Link) error {
 // NotCached hands new links Redis did not take in time to the syncer, which writes them to
 // Redis once it answers: the change feed records edits and deletions, not creates, so nothing
 // else would replace a miss Redis holds for one of their keys (an alias tried before it
-// existed) before it expires. Until then this node reads them past Redis.
+// existed) before it expires. Until then this node reads them past Redis. Past
+// maxNotCachedPending waiting changes they are only counted.
 func (c nodeCache) NotCached(links []*link.Link) {
-	for _, l := range links {
-		c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
+	if c.sync.Waiting() < maxNotCachedPending {
+		for _, l := range links {
+			c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
+		}
 	}
 	total := c.notCached.unlogged.Add(int64(len(links)))
 	now, last := time.Now().UnixNano(), c.notCached.last.Load()
