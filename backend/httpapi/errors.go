@@ -108,6 +108,9 @@ const statusClientClosed = 499
 // failure of the service, so it is logged at info and counted apart, not as a 500.
 func (s *Server) abandoned(c *gin.Context, err error) {
 	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
 	apiAbandoned.WithLabelValues(methodLabel(c.Request.Method), route).Inc()
 	s.log.Info("request abandoned by the client", "method", c.Request.Method, "path", route,
 		"request_id", c.GetString(requestIDKey), "err", err)

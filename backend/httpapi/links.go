@@ -170,14 +170,14 @@ func unsaved(c *gin.Context, results []link.Result) error {
 	if c.Request.Context().Err() == nil && !deadlinePassed(c) {
 		return nil
 	}
-	var unsaved error
+	var first error
 	for _, r := range results {
 		if r.Created {
 			return nil
 		}
-		if unsaved == nil && apperr.Is(r.Err, apperr.Unavailable) {
-			unsaved = r.Err
+		if first == nil && apperr.Is(r.Err, apperr.Unavailable) {
+			first = r.Err
 		}
 	}
-	return unsaved
+	return first
 }
