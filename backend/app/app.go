@@ -139,7 +139,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.changes = postgres.NewLinkChanges(db)
 	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, a.changes, redis.LinkTTL, log)
 	a.resolver.ReadPast(a.sync.Pending)
-	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log}
+	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log, notCached: &notCachedLog{}}
 	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
 	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
 	domainStore := postgres.NewDomainStore(db)
@@ -162,6 +162,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 		Domains:        a.domains,
+		WriteTimeout:   cfg.WriteTimeout,
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
@@ -230,7 +231,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	desk.OnStatusChanged(cache.Changed)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
-		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(),
+		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
 		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
@@ -379,19 +380,30 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// readyBudget bounds each store's check in /readyz.
+const readyBudget = 2 * time.Second
+
 // ready answers /readyz once the node serves: 200 with the state of PostgreSQL and Redis. Their
 // failures keep the node in rotation: both are shared, so every node would leave at once, and
-// meanwhile its cached links keep redirecting (creates answer 503 without PostgreSQL).
+// meanwhile its cached links keep redirecting (creates answer 503 without PostgreSQL). The two
+// are checked at once, each within its own budget, so that the answer names the store that is
+// slow rather than the one checked after it.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
 	pg, rd := "ok", "ok"
-	if err := a.db.Ping(ctx); err != nil {
-		pg = "down"
-	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
+		defer cancel()
+		if err := a.db.Ping(ctx); err != nil {
+			pg = "down"
+		}
+	})
+	ctx, cancel := context.WithTimeout(r.Context(), readyBudget)
+	defer cancel()
 	if err := a.redis.Ping(ctx); err != nil {
 		rd = "degraded"
 	}
+	wg.Wait()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
@@ -19,11 +21,51 @@ type nodeCache struct {
 	resolver *redirect.Resolver
 	sync     *cachesync.Syncer
 	log      *slog.Logger
+	// notCached counts new links Redis did not take, for a log line at most every
+	// notCachedLogEvery: while Redis stalls, that is every batch.
+	notCached *notCachedLog
+}
+
+// notCachedLogEvery is the least time between two log lines about new links Redis did not take.
+const notCachedLogEvery = 10 * time.Second
+
+// maxNotCachedPending bounds the changes waiting for Redis past which new links Redis did not
+// take are no longer handed to the syncer: a Redis down for minutes must not grow the node's
+// memory by every link created meanwhile. About seven seconds of creates at 15,000 a second,
+// a failover's length; links beyond it fare as before: a miss Redis holds for one of their keys
+// stands until it expires (30 s).
+const maxNotCachedPending = 100_000
+
+type notCachedLog struct {
+	unlogged atomic.Int64
+	last     atomic.Int64 // UnixNano of the last line
 }
 
 var _ link.Cache = nodeCache{}
 
-func (c nodeCache) Created(ctx context.Context, links []*link.Link) { c.redis.Created(ctx, links) }
+func (c nodeCache) Created(ctx context.Context, links []*link.Link) error {
+	return c.redis.Created(ctx, links)
+}
+
+// NotCached hands new links Redis did not take in time to the syncer, which writes them to
+// Redis once it answers: the change feed records edits and deletions, not creates, so nothing
+// else would replace a miss Redis holds for one of their keys (an alias tried before it
+// existed) before it expires. Until then this node reads them past Redis. Past
+// maxNotCachedPending waiting changes they are only counted.
+func (c nodeCache) NotCached(links []*link.Link) {
+	if c.sync.Waiting() < maxNotCachedPending {
+		for _, l := range links {
+			c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
+		}
+	}
+	total := c.notCached.unlogged.Add(int64(len(links)))
+	now, last := time.Now().UnixNano(), c.notCached.last.Load()
+	if now-last < int64(notCachedLogEvery) || !c.notCached.last.CompareAndSwap(last, now) {
+		return
+	}
+	c.notCached.unlogged.Add(-total)
+	c.log.Warn("link cache: redis did not take new links in time; reading them past redis until it does", "links", total)
+}
 
 func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
 	if err := c.redis.Changed(ctx, l); err != nil {

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,12 +13,16 @@ import (
 
 // cutter is a TCP proxy to a real server that a test can cut: open connections are closed and
 // new ones refused until it is mended. It is how a test takes PostgreSQL away from one node.
+// It can also stall: connections stay open, and nothing is forwarded either way until it
+// flows again, as with a server that stops answering.
 type cutter struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	cut    bool
-	conns  map[net.Conn]bool
+	ln      net.Listener
+	target  string
+	mu      sync.Mutex
+	flowing *sync.Cond
+	cut     bool
+	stalled bool
+	conns   map[net.Conn]bool
 }
 
 func newCutter(t *testing.T, target string) *cutter {
@@ -29,9 +32,40 @@ func newCutter(t *testing.T, target string) *cutter {
 		t.Fatal(err)
 	}
 	c := &cutter{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	c.flowing = sync.NewCond(&c.mu)
 	go c.serve()
 	t.Cleanup(func() { ln.Close(); c.setCut(true) })
 	return c
+}
+
+// setStalled stops forwarding (true) or lets everything held go on (false).
+func (c *cutter) setStalled(stalled bool) {
+	c.mu.Lock()
+	c.stalled = stalled
+	c.mu.Unlock()
+	c.flowing.Broadcast()
+}
+
+// pipe forwards from src to dst, holding what it read while the proxy is stalled.
+func (c *cutter) pipe(dst, src net.Conn) {
+	defer dst.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			c.mu.Lock()
+			for c.stalled && !c.cut {
+				c.flowing.Wait()
+			}
+			c.mu.Unlock()
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 func (c *cutter) serve() {
@@ -54,8 +88,8 @@ func (c *cutter) serve() {
 		}
 		c.conns[in], c.conns[out] = true, true
 		c.mu.Unlock()
-		go func() { io.Copy(out, in); out.Close() }()
-		go func() { io.Copy(in, out); in.Close() }()
+		go c.pipe(out, in)
+		go c.pipe(in, out)
 	}
 }
 
@@ -68,6 +102,7 @@ func (c *cutter) setCut(cut bool) {
 			conn.Close()
 		}
 		clear(c.conns)
+		c.flowing.Broadcast()
 	}
 }
 
@@ -147,4 +182,45 @@ func TestRedisBlipDuringEdit(t *testing.T) {
 	eventually(t, 3*time.Second, "the edit reaches the other node after the blip", func() bool {
 		return b.visit("GET", "/"+l.Code).Header.Get("Location") == "https://example.com/after"
 	})
+}
+
+// TestReadyNamesTheSlowStore: /readyz checks PostgreSQL and Redis each within its own budget, at
+// once, so that a store that stalls is the one named: a stalled PostgreSQL does not make Redis
+// look degraded, and a stalled Redis does not make PostgreSQL look down.
+func TestReadyNamesTheSlowStore(t *testing.T) {
+	d := newDeployment(t)
+	pgURL, err := url.Parse(d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdURL, err := url.Parse(d.env["REDIS_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, rd := newCutter(t, pgURL.Host), newCutter(t, rdURL.Host)
+	pgURL.Host, rdURL.Host = pg.ln.Addr().String(), rd.ln.Addr().String()
+	s := d.start(t, "DATABASE_URL", pgURL.String(), "REDIS_URL", rdURL.String())
+	ready := func(want string) {
+		t.Helper()
+		start := time.Now()
+		r := s.do("GET", "/readyz", "", nil)
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("readyz took %v", took)
+		}
+		if r.Status != http.StatusOK || strings.TrimSpace(string(r.Body)) != want {
+			t.Errorf("readyz: %d %s, want %s", r.Status, r.Body, want)
+		}
+	}
+	ready(`{"postgres":"ok","redis":"ok"}`)
+
+	pg.setStalled(true)
+	ready(`{"postgres":"down","redis":"ok"}`)
+	pg.setStalled(false)
+	eventually(t, 10*time.Second, "PostgreSQL answers again", func() bool {
+		return strings.Contains(string(s.do("GET", "/readyz", "", nil).Body), `"postgres":"ok"`)
+	})
+
+	rd.setStalled(true)
+	ready(`{"postgres":"ok","redis":"degraded"}`)
+	rd.setStalled(false)
 }

@@ -28,6 +28,28 @@ type deployment struct {
 	env map[string]string
 	// mailbox receives the deployment's mail (SMTP_URL).
 	mailbox *testenv.Mailbox
+	// logs, when set, receives the log lines of the servers started afterwards, from level
+	// info up.
+	logs *logBuffer
+}
+
+// logBuffer keeps log lines for a test to read.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// lines returns the lines logged so far.
+func (b *logBuffer) lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
 }
 
 func newDeployment(t *testing.T) *deployment {
@@ -107,6 +129,9 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 		w := &testWriter{t: t}
 		t.Cleanup(w.close)
 		log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if d.logs != nil {
+		log = slog.New(slog.NewTextHandler(d.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	a, err := app.New(context.Background(), cfg, log)
 	if err != nil {

@@ -267,3 +267,67 @@ func TestRedisBackFromSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestCreatesWhileRedisStalls: with Redis taking no writes (CLIENT PAUSE … WRITE, as while a
+// failover is under way), creates are still acknowledged one after another without waiting on
+// the cache; each new link redirects on the node that made it at once, even an alias whose
+// miss Redis still holds, and on the other node within a few seconds of Redis taking writes
+// again (the change that Redis missed is written by the cache sync, not left to expire).
+func TestCreatesWhileRedisStalls(t *testing.T) {
+	f := newOwnRedisFixture(t, "stall-creates@example.com")
+	rs, a, b, tn := f.rs, f.a, f.b, f.tn
+	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
+	f.cached(t, tn, "https://example.com/warm") // the cache writer has run once
+	// A visitor tried the alias before it existed: Redis remembers the miss for 30 s.
+	for _, s := range []*server{a, b} {
+		if r := s.visit("GET", "/stall-alias"); r.Status != http.StatusNotFound {
+			t.Fatalf("the alias before it exists: %d", r.Status)
+		}
+	}
+
+	const pause = 4 * time.Second
+	if err := rs.do("CLIENT", "PAUSE", pause.Milliseconds(), "WRITE"); err != nil {
+		t.Fatal(err)
+	}
+	paused := time.Now()
+	alias := a.createLink(tn, map[string]any{"url": "https://example.com/alias", "alias": "stall-alias"})
+	if r := a.visit("GET", "/stall-alias"); r.Status != http.StatusFound || r.Header.Get("Location") != "https://example.com/alias" {
+		t.Errorf("the alias on its node while Redis is paused: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	// One create after another for two seconds: each waited on a cache write of 500 ms or so
+	// before (go-redis's read timeout), so a handful fit; without that wait, dozens.
+	var made []linkJSON
+	for time.Since(paused) < 2*time.Second {
+		r := a.do("POST", links, tn.Key, map[string]any{"url": "https://example.com/stalled/" + itoa(int64(len(made)))})
+		if r.Status != http.StatusCreated {
+			t.Fatalf("create while Redis is paused: %d %s", r.Status, r.Body)
+		}
+		var l linkJSON
+		r.json(t, &l)
+		made = append(made, l)
+	}
+	if len(made) < 12 {
+		t.Errorf("%d creates acknowledged in 2 s with Redis paused; want 12 or more", len(made))
+	}
+	if time.Since(paused) > pause {
+		t.Fatal("the creates took longer than the pause; the test proves nothing")
+	}
+	t.Logf("%d creates in 2 s with Redis paused", len(made))
+
+	for _, l := range append(made, alias) {
+		if r := a.visit("GET", "/"+l.Code); r.Status != http.StatusFound || r.Header.Get("Location") != l.URL {
+			t.Errorf("%s on its node: %d %q, want %s", l.Code, r.Status, r.Header.Get("Location"), l.URL)
+		}
+	}
+	time.Sleep(time.Until(paused.Add(pause)))
+	eventually(t, 4*time.Second, "the other node serves the alias once Redis takes writes", func() bool {
+		return b.visit("GET", "/stall-alias").Header.Get("Location") == "https://example.com/alias"
+	})
+	for _, l := range append(made, alias) {
+		for i, s := range []*server{a, b} {
+			if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound || r.Header.Get("Location") != l.URL {
+				t.Errorf("%s on node %d after the pause: %d %q, want %s", l.Code, i, r.Status, r.Header.Get("Location"), l.URL)
+			}
+		}
+	}
+}

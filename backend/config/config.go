@@ -79,6 +79,11 @@ type Config struct {
 	PasswordHashConcurrency int           `env:"PASSWORD_HASH_CONCURRENCY"`
 	PasswordHashWait        time.Duration `env:"PASSWORD_HASH_WAIT" envDefault:"2s"`
 
+	// WriteTimeout bounds an API request that writes (creates, edits, deletes), from its
+	// arrival to its answer: past it the request answers 503 with Retry-After, and nothing it
+	// did not finish is acknowledged.
+	WriteTimeout time.Duration `env:"WRITE_TIMEOUT" envDefault:"5s"`
+
 	// InvitesPerHour bounds the invitations one workspace may send in an hour.
 	InvitesPerHour int `env:"INVITES_PER_HOUR" envDefault:"20"`
 	// RateLimitAnonymous is the API requests a minute of one client address without
@@ -254,6 +259,9 @@ func (c *Config) finish() error {
 	}
 	if c.PasswordHashWait < 0 || c.PasswordHashWait > time.Minute {
 		errs = append(errs, errors.New("PASSWORD_HASH_WAIT must be between 0s and 1m"))
+	}
+	if c.WriteTimeout < 500*time.Millisecond || c.WriteTimeout > time.Minute {
+		errs = append(errs, errors.New("WRITE_TIMEOUT must be between 500ms and 1m"))
 	}
 	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
 		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))

@@ -40,6 +40,12 @@ func TestDefaults(t *testing.T) {
 	if c.PasswordHashConcurrency != runtime.NumCPU() || c.PasswordHashWait != 2*time.Second {
 		t.Errorf("password hashing: %d at once, %v wait; want %d, 2s", c.PasswordHashConcurrency, c.PasswordHashWait, runtime.NumCPU())
 	}
+	if c.WriteTimeout != 5*time.Second {
+		t.Errorf("WRITE_TIMEOUT default %v, want 5s", c.WriteTimeout)
+	}
+	if c := mustLoad(t, "WRITE_TIMEOUT", "1500ms"); c.WriteTimeout != 1500*time.Millisecond {
+		t.Errorf("WRITE_TIMEOUT: %v", c.WriteTimeout)
+	}
 	if c := mustLoad(t, "PASSWORD_HASH_CONCURRENCY", "3", "PASSWORD_HASH_WAIT", "0s"); c.PasswordHashConcurrency != 3 || c.PasswordHashWait != 0 {
 		t.Errorf("PASSWORD_HASH_*: %d, %v", c.PasswordHashConcurrency, c.PasswordHashWait)
 	}
@@ -104,6 +110,9 @@ func TestBadValues(t *testing.T) {
 		{"PASSWORD_HASH_CONCURRENCY", "many"},
 		{"PASSWORD_HASH_WAIT", "-1s"},
 		{"PASSWORD_HASH_WAIT", "2h"},
+		{"WRITE_TIMEOUT", "100ms"},
+		{"WRITE_TIMEOUT", "2m"},
+		{"WRITE_TIMEOUT", "soon"},
 		{"OPERATOR_TAKEOVER", "maybe"},
 		{"SMTP_URL", "http://mail.example"},
 		{"SMTP_URL", "smtp://"},

@@ -1,11 +1,14 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -47,13 +50,21 @@ type errorDetail struct {
 // (countRefused). Internal errors are logged with their details and shown to the client only
 // as "internal error" with the request ID.
 func (s *Server) fail(c *gin.Context, err error) {
+	code := apperr.CodeOf(err)
+	if (code == apperr.Internal || code == apperr.Unavailable) && errors.Is(c.Request.Context().Err(), context.Canceled) {
+		s.abandoned(c, err)
+		return
+	}
 	if !s.countRefused(c) {
 		return
 	}
-	code := apperr.CodeOf(err)
 	var mbe *http.MaxBytesError
 	var db interface{ SQLState() string }
 	switch {
+	case (code == apperr.Internal || code == apperr.Unavailable) && deadlinePassed(c):
+		// The write deadline passed (writeDeadline): a store is too slow. What the request
+		// did not finish was not acknowledged; the client may retry.
+		code, err = apperr.Unavailable, &timeoutError{after: s.writeTimeout, cause: err}
 	case errors.As(err, &mbe):
 		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit)
 	case code == apperr.Internal && (errors.As(err, new(net.Error)) || errors.Is(err, io.ErrUnexpectedEOF)):
@@ -86,4 +97,50 @@ func (s *Server) fail(c *gin.Context, err error) {
 			"path", c.FullPath(), "request_id", detail.RequestID, "err", err)
 	}
 	c.AbortWithStatusJSON(status, errorBody{Error: detail})
+}
+
+// statusClientClosed is the status recorded for a request whose client went away before the
+// answer (nginx's 499): nobody reads it, and it keeps such requests apart from the service's
+// failures in the latency metric.
+const statusClientClosed = 499
+
+// abandoned ends a request whose client went away while it was served, which made it fail: no
+// failure of the service, so it is logged at info and counted apart, not as a 500.
+func (s *Server) abandoned(c *gin.Context, err error) {
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	apiAbandoned.WithLabelValues(methodLabel(c.Request.Method), route).Inc()
+	s.log.Info("request abandoned by the client", "method", c.Request.Method, "path", route,
+		"request_id", c.GetString(requestIDKey), "err", err)
+	c.AbortWithStatus(statusClientClosed)
+}
+
+// deadlinePassed reports whether the request's write deadline (writeDeadline) has passed. It
+// reads the clock rather than the context's error: a store's own timer (a connection's read
+// deadline, the batch writer's) may fire at that deadline before the context's does.
+func deadlinePassed(c *gin.Context) bool {
+	d, ok := c.Request.Context().Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// timeoutError answers a write whose deadline (WRITE_TIMEOUT) passed: 503 unavailable, with
+// Retry-After.
+type timeoutError struct {
+	after time.Duration
+	cause error
+}
+
+func (e *timeoutError) Error() string { return "write deadline passed: " + e.cause.Error() }
+
+// Unwrap lets apperr see the code and message.
+func (e *timeoutError) Unwrap() error {
+	return apperr.Errorf(apperr.Unavailable, "the service could not finish this within %s, try again", e.after)
+}
+
+// RetrySeconds is the Retry-After header's value: the deadline, in whole seconds, at least 1.
+// A store that did not answer within it is unlikely to answer a retry much sooner.
+func (e *timeoutError) RetrySeconds() string {
+	return strconv.Itoa(max(1, int((e.after+time.Second-1)/time.Second)))
 }

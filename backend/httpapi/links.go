@@ -53,6 +53,10 @@ func (s *Server) createLinks(c *gin.Context) {
 		return
 	}
 	results := s.links.CreateBatch(c.Request.Context(), workspaceID(c), userID(c), req.Links)
+	if err := unsaved(c, results); err != nil {
+		s.fail(c, err)
+		return
+	}
 	out := make([]batchResult, len(results))
 	made := make([]*link.Link, len(results))
 	for i, r := range results {
@@ -157,4 +161,23 @@ func (s *Server) deleteLink(c *gin.Context) {
 		return
 	}
 	c.Status(http.StatusNoContent)
+}
+
+// unsaved is the error of a batch that created nothing because the request's deadline passed
+// or its client went away while rows were being written: the whole request answers it (503,
+// with Retry-After). nil when any row was created or the request's context is live.
+func unsaved(c *gin.Context, results []link.Result) error {
+	if c.Request.Context().Err() == nil && !deadlinePassed(c) {
+		return nil
+	}
+	var first error
+	for _, r := range results {
+		if r.Created {
+			return nil
+		}
+		if first == nil && apperr.Is(r.Err, apperr.Unavailable) {
+			first = r.Err
+		}
+	}
+	return first
 }

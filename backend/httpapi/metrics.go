@@ -17,6 +17,13 @@ var apiLatency = promauto.NewHistogramVec(prometheus.HistogramOpts{
 	Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 }, []string{"method", "route", "status"})
 
+// apiAbandoned counts the requests whose client went away before they were answered, which
+// failed for it (a cancelled query): not errors of the service (see abandoned).
+var apiAbandoned = promauto.NewCounterVec(prometheus.CounterOpts{
+	Name: "shortlink_api_abandoned_total",
+	Help: "API requests whose client went away before the answer, by route; not errors of the service.",
+}, []string{"method", "route"})
+
 // slowRequest is how long an API request takes before its answer is logged as slow.
 var slowRequest = time.Second
 

@@ -3,12 +3,14 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -41,6 +43,9 @@ type Deps struct {
 	Domains *domain.Service
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
+	// WriteTimeout bounds every request that writes (any method but GET, HEAD and OPTIONS,
+	// except an import's upload): past it the request answers 503 with Retry-After.
+	WriteTimeout time.Duration
 	// SecureCookies says the deployment is served over https (PUBLIC_URL): session cookies
 	// get the Secure flag and every answer Strict-Transport-Security.
 	SecureCookies bool
@@ -67,6 +72,7 @@ type Server struct {
 	plans         *plan.Service
 	log           *slog.Logger
 	maxBody       int64
+	writeTimeout  time.Duration
 	secureCookies bool
 	headers       *httpsec.Headers
 	engine        *gin.Engine
@@ -84,7 +90,7 @@ func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
-		maxBody: d.MaxBodyBytes, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
+		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes,
 	}
@@ -92,7 +98,7 @@ func New(d Deps) (*Server, error) {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
 	}
 	s.engine.HandleMethodNotAllowed = true
-	s.engine.Use(s.secure, s.requestID, s.recover, s.observe)
+	s.engine.Use(s.secure, s.requestID, s.recover, s.observe, s.writeDeadline)
 	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
 	s.engine.NoMethod(s.methodNotAllowed)
 	s.routes()
@@ -200,6 +206,21 @@ func (s *Server) requestID(c *gin.Context) {
 	}
 	c.Set(requestIDKey, id)
 	c.Header("X-Request-ID", id)
+	c.Next()
+}
+
+// writeDeadline gives a request that writes one deadline, WRITE_TIMEOUT, for all it does: a
+// store that stalls turns into a 503 the client may retry (fail), not a request that waits
+// on every step in turn. Reads are not bounded here, nor an import's upload, which takes as
+// long as its file.
+func (s *Server) writeDeadline(c *gin.Context) {
+	if s.writeTimeout <= 0 || safeMethod(c.Request.Method) || streamed(c.Request.Method, c.FullPath()) {
+		c.Next()
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.writeTimeout)
+	defer cancel()
+	c.Request = c.Request.WithContext(ctx)
 	c.Next()
 }
 

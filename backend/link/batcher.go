@@ -20,8 +20,14 @@ var batchRows = promauto.NewHistogram(prometheus.HistogramOpts{
 	Buckets: prometheus.ExponentialBuckets(1, 2, 11),
 })
 
-// writeTimeout bounds one batch insert.
-const writeTimeout = 10 * time.Second
+// defaultWriteTimeout bounds one batch insert when Options.WriteTimeout is not set.
+const defaultWriteTimeout = 10 * time.Second
+
+// cacheWait bounds how long a batch waits for the cache to take its new links before its rows
+// are answered. Redis takes a batch in a millisecond or two; one that is paused or failing
+// over would otherwise hold every batch for its client's timeouts (500 ms), a quarter of the
+// creates or less. Links not taken in time are handed to Cache.NotCached.
+const cacheWait = 50 * time.Millisecond
 
 // errClosed answers creates that arrive after shutdown began.
 var errClosed = errors.New("link writer is closed")
@@ -30,23 +36,31 @@ var errClosed = errors.New("link writer is closed")
 // queue: while one batch commits, the next one forms, so there is no idle flush interval and
 // the batch size grows with the load.
 type batcher struct {
-	store  Store
-	cache  Cache
-	max    int
-	queue  chan *pending
-	wg     sync.WaitGroup
-	mu     sync.RWMutex
-	closed bool
-	log    *slog.Logger
+	store Store
+	cache Cache
+	max   int
+	// timeout bounds one batch insert.
+	timeout time.Duration
+	queue   chan *pending
+	wg      sync.WaitGroup
+	mu      sync.RWMutex
+	closed  bool
+	log     *slog.Logger
 }
 
 type pending struct {
+	// ctx is the caller's: a row whose caller has gone by the time its batch is written is
+	// left out (its answer was not waited for, so nothing was acknowledged).
+	ctx  context.Context
 	link *Link
 	done chan error
 }
 
-func newBatcher(store Store, cache Cache, writers, max int, log *slog.Logger) *batcher {
-	b := &batcher{store: store, cache: cache, max: max, queue: make(chan *pending, max*writers), log: log}
+func newBatcher(store Store, cache Cache, writers, max int, timeout time.Duration, log *slog.Logger) *batcher {
+	if timeout <= 0 {
+		timeout = defaultWriteTimeout
+	}
+	b := &batcher{store: store, cache: cache, max: max, timeout: timeout, queue: make(chan *pending, max*writers), log: log}
 	for range writers {
 		b.wg.Add(1)
 		go b.write()
@@ -55,9 +69,10 @@ func newBatcher(store Store, cache Cache, writers, max int, log *slog.Logger) *b
 }
 
 // submit queues l; the returned channel answers once its row is committed (nil) or refused
-// (its own error). The row is written even if the caller goes away: once queued it is the
-// writer's to finish.
-func (b *batcher) submit(l *Link) <-chan error {
+// (its own error). A row whose caller's ctx has ended when its batch is written is answered
+// with that error and not written; once its insert has begun it is the writer's to finish.
+// When the queue is full, submit waits for room until ctx ends.
+func (b *batcher) submit(ctx context.Context, l *Link) <-chan error {
 	done := make(chan error, 1)
 	b.mu.RLock()
 	defer b.mu.RUnlock()
@@ -65,7 +80,11 @@ func (b *batcher) submit(l *Link) <-chan error {
 		done <- errClosed
 		return done
 	}
-	b.queue <- &pending{link: l, done: done}
+	select {
+	case b.queue <- &pending{ctx: ctx, link: l, done: done}:
+	case <-ctx.Done():
+		done <- ctx.Err()
+	}
 	return done
 }
 
@@ -82,6 +101,11 @@ func (b *batcher) close() {
 
 func (b *batcher) write() {
 	defer b.wg.Done()
+	cw := &cacheWriter{cache: b.cache, queue: make(chan cacheWrite, 1), timer: time.NewTimer(cacheWait)}
+	cw.timer.Stop()
+	b.wg.Add(1)
+	go func() { defer b.wg.Done(); cw.run() }()
+	defer close(cw.queue)
 	batch := make([]*pending, 0, b.max)
 	for p := range b.queue {
 		batch = append(batch[:0], p)
@@ -97,14 +121,28 @@ func (b *batcher) write() {
 				break fill
 			}
 		}
-		b.flush(batch)
+		b.flush(batch, cw)
 	}
 }
 
-func (b *batcher) flush(batch []*pending) {
+func (b *batcher) flush(batch []*pending, cw *cacheWriter) {
+	// Rows whose callers stopped waiting (their deadline passed while the database was slow)
+	// are not written: their answer would reach nobody.
+	kept := batch[:0]
+	for _, p := range batch {
+		if err := p.ctx.Err(); err != nil {
+			p.done <- err
+			continue
+		}
+		kept = append(kept, p)
+	}
+	batch = kept
+	if len(batch) == 0 {
+		return
+	}
 	// Writes are not tied to any one caller's context, only bounded: a database that stops
 	// answering must turn into errors the callers can retry, not into requests that hang.
-	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
 	defer cancel()
 	links := make([]*Link, len(batch))
 	for i, p := range batch {
@@ -118,7 +156,7 @@ func (b *batcher) flush(batch []*pending) {
 		// database that cannot be reached fails them all at once instead.
 		b.log.Warn("batch insert failed, retrying rows one by one", "rows", len(batch), "err", err)
 		for _, p := range batch {
-			b.flush([]*pending{p})
+			b.flush([]*pending{p}, cw)
 		}
 		return
 	}
@@ -133,7 +171,7 @@ func (b *batcher) flush(batch []*pending) {
 		}
 	}
 	if len(created) > 0 {
-		b.cache.Created(ctx, created)
+		cw.store(created)
 	}
 	for i, p := range batch {
 		e := err
@@ -141,5 +179,49 @@ func (b *batcher) flush(batch []*pending) {
 			e = errs[i]
 		}
 		p.done <- e
+	}
+}
+
+// cacheWriter writes the new links of one writer's batches to the cache on a goroutine of its
+// own, so that a cache that stalls holds no batch longer than cacheWait.
+type cacheWriter struct {
+	cache Cache
+	// queue holds at most one write waiting behind the one under way.
+	queue chan cacheWrite
+	timer *time.Timer
+}
+
+type cacheWrite struct {
+	links []*Link
+	done  chan error
+}
+
+func (c *cacheWriter) run() {
+	for w := range c.queue {
+		w.done <- c.cache.Created(context.Background(), w.links)
+	}
+}
+
+// store hands links to the cache and waits at most cacheWait for it to take them; those not
+// taken by then go to NotCached (the write may still land later, which the cache's version
+// check makes harmless).
+func (c *cacheWriter) store(links []*Link) {
+	w := cacheWrite{links: links, done: make(chan error, 1)}
+	select {
+	case c.queue <- w:
+	default:
+		// Earlier writes are still under way: the cache is slow, and this one would wait.
+		c.cache.NotCached(links)
+		return
+	}
+	c.timer.Reset(cacheWait)
+	select {
+	case err := <-w.done:
+		c.timer.Stop()
+		if err != nil {
+			c.cache.NotCached(links)
+		}
+	case <-c.timer.C:
+		c.cache.NotCached(links)
 	}
 }

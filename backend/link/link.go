@@ -135,8 +135,13 @@ type IDs interface {
 
 // Cache is told of every committed change so that every node follows within a second.
 type Cache interface {
-	// Created stores new links where the redirect path looks first.
-	Created(ctx context.Context, links []*Link)
+	// Created stores new links where the redirect path looks first; the error says the
+	// cache did not take them.
+	Created(ctx context.Context, links []*Link) error
+	// NotCached is told of new links whose Created failed or did not return in time: the
+	// cache may still hold a miss for their keys, so they must be read past it until it has
+	// them.
+	NotCached(links []*Link)
 	// Changed replaces a link's cached copies everywhere.
 	Changed(ctx context.Context, l *Link)
 	// Removed drops a deleted link's cached copies everywhere.

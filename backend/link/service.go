@@ -43,6 +43,9 @@ type Options struct {
 	MaxCodeAliases int
 	// Domains are the workspaces' custom domains; nil allows only the service's own.
 	Domains Domains
+	// WriteTimeout bounds one batch insert of the coalescing writer; 0 means 10s. Rows whose
+	// caller has gone (its context ended) by the time their batch is written are left out.
+	WriteTimeout time.Duration
 }
 
 // Domains is what the link service asks of the workspaces' custom domains.
@@ -103,7 +106,7 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		ids:      ids,
 		codec:    codec,
 		cache:    cache,
-		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, log),
+		batch:    newBatcher(store, cache, o.Writers, o.BatchMax, o.WriteTimeout, log),
 		base:     strings.TrimSuffix(o.Base.String(), "/") + "/",
 		domain:   o.Base.Host,
 		scheme:   o.Base.Scheme,
@@ -150,8 +153,16 @@ func (s *Service) Create(ctx context.Context, workspaceID, userID int64, in Inpu
 	leader := false
 	v, _, _ := s.dedupes.Do(key, func() (any, error) {
 		leader = true
-		// Others wait on this call: one caller going away must not fail theirs.
-		return s.CreateBatch(context.WithoutCancel(ctx), workspaceID, userID, []Input{in})[0], nil
+		// Others wait on this call: one caller going away must not fail theirs. The first
+		// caller's deadline still bounds it, and so every caller's wait: those who came later
+		// have later deadlines.
+		lctx := context.WithoutCancel(ctx)
+		if d, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			lctx, cancel = context.WithDeadline(lctx, d)
+			defer cancel()
+		}
+		return s.CreateBatch(lctx, workspaceID, userID, []Input{in})[0], nil
 	})
 	r := v.(Result)
 	if !leader {
@@ -194,6 +205,8 @@ func (s *Service) prepareAll(ctx context.Context, workspaceID, userID int64, ins
 			aliases[p] = true
 		}
 		switch {
+		case err != nil && apperr.CodeOf(err) == apperr.Internal && callerGone(ctx):
+			results[i].Err = errNotSaved
 		case err != nil:
 			results[i].Err = err
 		case existing != nil:
@@ -217,6 +230,9 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 	if s.plans != nil && len(toWrite) > 0 {
 		var qerr error
 		granted, qerr = s.plans.Reserve(ctx, workspaceID, len(toWrite))
+		if qerr != nil && callerGone(ctx) {
+			qerr = errNotSaved
+		}
 		for _, i := range toWrite[granted:] {
 			results[i] = Result{Err: qerr}
 		}
@@ -231,37 +247,99 @@ func (s *Service) write(ctx context.Context, workspaceID int64, results []Result
 	// past the month's quota costs no argon2id.
 	for _, i := range toWrite[:granted] {
 		if err := s.hashPending(ctx, results[i].Link); err != nil {
-			results[i] = Result{Err: err}
+			results[i] = Result{Err: s.writeError(ctx, err)}
 			failed++
 			continue
 		}
-		waits[i] = s.batch.submit(results[i].Link)
+		waits[i] = s.batch.submit(ctx, results[i].Link)
 	}
+	var unanswered []<-chan error
 	for i, w := range waits {
 		if w == nil {
 			continue
 		}
-		err := <-w
+		var err error
+		select {
+		case err = <-w:
+		case <-ctx.Done():
+			// The caller's deadline passed or it went away: rows not answered by now are not
+			// acknowledged, though they may still be written. What they took of the quota is
+			// given back once the writer has answered them (release).
+			select {
+			case err = <-w:
+			default:
+				results[i] = Result{Err: errNotSaved}
+				unanswered = append(unanswered, w)
+				continue
+			}
+		}
 		// A generated code can collide with an alias created on the same domain meanwhile:
 		// such a row simply takes the next ID.
-		for try := 0; reissue && apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5; try++ {
+		for try := 0; reissue && apperr.Is(err, apperr.Conflict) && !results[i].Link.IsAlias && try < 5 && ctx.Err() == nil; try++ {
 			if err = s.assignCode(ctx, results[i].Link); err == nil {
-				err = <-s.batch.submit(results[i].Link)
+				err = s.wait(ctx, s.batch.submit(ctx, results[i].Link))
 			}
 		}
 		if err != nil {
-			results[i] = Result{Err: s.writeError(err)}
+			results[i] = Result{Err: s.writeError(ctx, err)}
 			failed++
 			continue
 		}
 		results[i].Created = true
 		s.Decorate(results[i].Link)
 	}
+	if len(unanswered) > 0 && s.plans != nil {
+		go s.release(workspaceID, unanswered)
+	}
 }
 
-func (s *Service) writeError(err error) error {
+// wait returns the writer's answer for one row, or the caller's context error when that ends
+// first (the row may still be written, unacknowledged).
+func (s *Service) wait(ctx context.Context, w <-chan error) error {
+	select {
+	case err := <-w:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// release waits for the writer's answers of rows whose caller stopped waiting and gives back
+// the quota of those that were not written.
+func (s *Service) release(workspaceID int64, waits []<-chan error) {
+	failed := 0
+	for _, w := range waits {
+		if <-w != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		s.plans.Release(workspaceID, failed)
+	}
+}
+
+// errNotSaved answers a write not acknowledged because its caller's deadline passed or the
+// caller went away; the caller may retry.
+var errNotSaved = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
+
+// callerGone reports whether ctx's caller went away or its deadline passed. The deadline is read
+// from the clock: a store's own timer may fire at it before the context's does.
+func callerGone(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// writeError is what a caller of ctx is told of a row the writer did not write.
+func (s *Service) writeError(ctx context.Context, err error) error {
 	if errors.Is(err, errClosed) {
 		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
+	}
+	if apperr.CodeOf(err) == apperr.Internal && callerGone(ctx) {
+		// Most likely because of the caller's deadline or its leaving: no failure to log.
+		return errNotSaved
 	}
 	if apperr.CodeOf(err) == apperr.Internal {
 		// Rows are refused one by one with their own errors; a whole write failing means the
@@ -340,7 +418,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		}
 		if id == 0 {
 			if id, err = s.ids.Next(ctx); err != nil {
-				return nil, nil, s.idError(err)
+				return nil, nil, s.idError(ctx, err)
 			}
 		}
 		l.ID, l.Key, l.IsAlias = id, in.Alias, true
@@ -418,7 +496,7 @@ func (s *Service) hashPassword(ctx context.Context, f *RuleFields) (string, erro
 func (s *Service) assignCode(ctx context.Context, l *Link) error {
 	id, err := s.ids.Next(ctx)
 	if err != nil {
-		return s.idError(err)
+		return s.idError(ctx, err)
 	}
 	key, err := s.codec.Encode(uint64(id))
 	if err != nil {
@@ -428,9 +506,12 @@ func (s *Service) assignCode(ctx context.Context, l *Link) error {
 	return nil
 }
 
-func (s *Service) idError(err error) error {
+func (s *Service) idError(ctx context.Context, err error) error {
 	if apperr.CodeOf(err) != apperr.Internal {
 		return err
+	}
+	if callerGone(ctx) {
+		return errNotSaved
 	}
 	s.log.Error("allocate link id", "err", err)
 	return apperr.Errorf(apperr.Unavailable, "cannot create links right now, try again")

@@ -73,9 +73,10 @@ func decodeLink(s string) (*link.Link, error) {
 	return &l, nil
 }
 
-// Created implements link.Cache: one pipelined round trip per batch. It also overwrites any
-// negative entry, so the new links resolve everywhere once their create call returns.
-func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
+// Created stores new links: one pipelined round trip per batch. It also overwrites any
+// negative entry, so the new links resolve everywhere once it returns; the error says Redis did
+// not take them (a miss it holds for one of their keys then stands until written again).
+func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) error {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	writes := make([]replacement, len(links))
@@ -85,9 +86,9 @@ func (lc *LinkCache) Created(ctx context.Context, links []*link.Link) {
 		writes[i] = replacement{l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL}
 	}
 	if err := lc.replaceAll(ctx, writes, false); err != nil {
-		// Deleting would fail the same way; a stale miss expires within missTTL.
-		lc.log.Warn("link cache: store created links", "links", len(links), "err", err)
+		return fmt.Errorf("link cache: store created links: %w", err)
 	}
+	return nil
 }
 
 // replaceScript sets KEYS[1] to ARGV[1] for ARGV[3] ms unless it holds a newer version than

@@ -2057,9 +2057,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description PostgreSQL cannot be reached or the server is shutting down (code `unavailable`); retry later. */
+        /** @description PostgreSQL cannot be reached, a write did not finish within `WRITE_TIMEOUT` (not acknowledged: it may or may not have taken effect), or the server is shutting down (code `unavailable`); retry later, after `Retry-After` seconds when it is given. */
         Unavailable: {
             headers: {
+                /** @description Seconds to wait before trying again (sent when a write's deadline, WRITE_TIMEOUT, passed). */
+                "Retry-After"?: number;
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
