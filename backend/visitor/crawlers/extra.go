@@ -32,4 +32,21 @@ var extra = []string{
 	// What checkers and probes call themselves.
 	`(?i)(?:check|validator|scanner|analy[sz]er|transcoder|diagnostics|verification|synthetics?\b|measurement|jndi:|monitor|research|uptime|\bdcv\b)`,
 	`(?i)^(?:curl|wget|python|go-http-client|java/|okhttp|axios|node-fetch|undici|libwww|httpie|postman|aiohttp|guzzle|ruby|php/|perl|rust|reqwest|dart:io|apache-httpclient|http\.rb|powershell)`,
+	// Servers and tools that fetch pages for themselves: monitoring, analytics, load tests,
+	// podcast hosts, scripts.
+	`(?i)^(?:collectd|munin|prometheus|grafana|matomo|piwik|k6/|castopod|kiwitcms|webmon|zabbix|nagios|icinga|telegraf|request-promise|githubcopilot)`,
+	`(?i)(?:web|sitemap)parser`, `(?i)detector/`, `[a-z]Agent$`,
+	// Security scanners and probes.
+	`(?i)recon\b|sectxt|exploit|pentest|vuln|owned|pwn|shodan|censys|zgrab|masscan|nuclei|nmap|sqlmap|nikto|gobuster|dirbuster|ffuf|wpscan|arachni|burp|acunetix|nessus|openvas|qualys|netsparker|assetnote|\.env\b`,
+	// Mail services' image proxies, which fetch what a message shows before anyone reads it.
+	`(?i)(?:image|mail|email|media|link)[ -]?proxy|\bvia\b.*proxy`,
+	// Shapes no browser sends: a template left unfilled ("{{.custom_user_agent}}",
+	// "YourUserAgentHere", "Gecko/geckotrail"), a browser's bare name ("Chrome", "firefox"),
+	// "Mozilla/5.0 (compatible)" with at most one product, a "search engine" calling itself
+	// one, a web address by number, a word on robots.txt, an e-mail address written out.
+	`(?i)(?:my|your|default|custom|sample|example)[ _.-]?user[ _-]?agent`, `\{\{`, `(?i)gecko/[a-z]{4,}`,
+	`(?i)^(?:mozilla|firefox|chrome|safari|opera|edge|msie|browser|desktop|mobile|google|bing|yahoo)(?:/[\d.]+)?$`,
+	`(?i)^mozilla/\d\.\d \((?:compatible;?)?\s?(?:[\w.-]+(?:/v?[\d.]+)?)?\)$`,
+	`(?i)^\w*search(?:er|engine)?(?:[-_/\d]|$)`, `(?i)https?://\d+\.\d+\.\d+\.\d+`, `(?i)robots\.txt`,
+	`(?i)\[at\]|\(at\)`,
 }
