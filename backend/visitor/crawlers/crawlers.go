@@ -167,7 +167,7 @@ func dedupe(set []string) []string {
 
 // Match reports whether ua is a robot's user agent. An empty user agent is one: browsers
 // always send theirs.
-func (m *Matcher) Match(ua string) bool { return m.find(ua) >= 0 || blank(ua) || oneWord(ua) }
+func (m *Matcher) Match(ua string) bool { return m.find(ua) >= 0 || blank(ua) || shape(ua) != "" }
 
 // Which is the pattern that makes ua a robot's, "" when none does (an empty user agent
 // answers "(empty)"); for tests and investigations.
@@ -178,27 +178,10 @@ func (m *Matcher) Which(ua string) string {
 	if blank(ua) {
 		return "(empty)"
 	}
-	if oneWord(ua) {
-		return "(one lower-case word)"
+	if s := shape(ua); s != "" {
+		return s
 	}
 	return ""
-}
-
-// oneWord reports a user agent that is one lower-case word of letters, digits, '-' and '_'
-// ("revolt", "nvd0rz", "fuck-your-hp"): scripts name themselves so, browsers and
-// apps never; but Android apps that send their package's last part ("capsule-android",
-// "spotify_android-tablet") are people's.
-func oneWord(ua string) bool {
-	if ua == "" || ua[0] < 'a' || ua[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(ua); i++ {
-		c := ua[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return !strings.Contains(ua, "android") && !strings.Contains(ua, "tablet") && !strings.Contains(ua, "mobile")
 }
 
 func blank(ua string) bool {

@@ -14,6 +14,7 @@ var narrowed = map[string]string{
 	`Sogou`:             `Sogou[ -][A-Za-z]+[ -][Ss]pider`,          // Sogou's browser, not its spiders
 	`Viber`:             `^Viber`,                                   // Viber's in-app browser, not the app's own requests
 	`WhatsApp`:          `^WhatsApp(?:/[0-9.]+(?:[ /][A-Za-z])?)?$`, // the link-preview fetcher, not the app's own requests
+	`RED\/`:             `^RED/`,                                    // WIRED's app ("WIRED/3.2.3")
 }
 
 // narrowedCrawlerDetect are the patterns of Crawler-Detect's list (crawlerdetect/Crawlers.txt)
@@ -89,48 +90,51 @@ var narrowedIsbot = map[string]string{
 	`\|`:                                                        ``, // Mozilla/5.0 (Linux; Android 6.0; CG|EON Blaze GOLD) AppleWeb
 	`^[<\(;]`:                                                   ``, // (null)/(null) watchOS/5.0.1 model/Watch4,2 hwp/t8006 build/1
 	`^[\w \.\-\(?:\):%]+(?:/v?\d+(?:\.\d+)?(?:\.\d{1,10})*?)?(?:,|$)`: ``, // nook browser/1.0
-	`^[\w\-]+/[\w]+$`:          ``,                            // CronetSnapDevSheldon/1
-	`^[^ ]{50,}$`:              ``,                            // TECNOT611/wap2.0_Profile/MIDP-2.0/CLDC-1.1/240x320/key
-	`^\d+\b`:                   ``,                            // 2.1.0 (Linux; U; Android 7.0; ONEPLUS A3000 Build/NRD90M)
-	`^\w*search\b`:             ``,                            // search.ch/2.8 Android/4.0.3; htc_europe:HTC One V; Mozilla/5
-	`^\w+/[\w\(\)]*$`:          ``,                            // CronetSnapDevSheldon/1
-	`^\w+/\d\.\d\s\([\w@]+\)$`: ``,                            // Aplix_SEGASATURN_browser/2.0 (Japanese)
-	`^amaya`:                   ``,                            // amaya/9.51 libwww/5.4.0
-	`^client/`:                 ``,                            // Client/29283 CFNetwork/1404.0.5 Darwin/22.3.0
-	`^downcast/`:               ``,                            // Downcast/2.9.11 (Mac OS X Version 10.11.3 (Build 15D21))
-	`^read`:                    ``,                            // ReadKit/2.4.0 (Mac OS X Version 10.9.2 (Build 13C64))
-	`^reed`:                    ``,                            // Reeder/1010.79.00 CFNetwork/520.4.3 Darwin/11.4.0 (x86_64) (
-	`^rss`:                     ``,                            // RssBandit/1.9.0.1002
-	`^snapchat`:                ``,                            // Snapchat/10.29.1.0 (iPhone10,1; iOS 11.2; gzip)
-	`^whatsapp`:                ``,                            // WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4
-	`^wordpress`:               ``,                            // WordPress/3.8.1; http://www.samsung-blog-news.de
-	`^yahoo`:                   ``,                            // YahooMobile/1.0 (im; 1.8.4.15957); (Linux; U; Android 2.3.6;
-	`^yandex`:                  ``,                            // Yandex.Music/2019-11-01.trunk.5885661
-	`advisor`:                  ``,                            // LG-AppAdvisor/v2.0.57
-	`agent\b`:                  ``,                            // Windows-Update-Agent/10.0.10011.16384 Client-Protocol/2.32
-	`browsex`:                  ``,                            // Mozilla/4.61 [en] (X11; U; ) - BrowseX (2.0.0 Windows)
-	`capture`:                  ``,                            // Mozilla/5.0 (Linux; Android 8.1.0; Capture+) AppleWebKit/537
-	`catch`:                    ``,                            // Podcatcher Deluxe
-	`chromeframe`:              ``,                            // Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; WOW64; Tr
-	`detect`:                   ``,                            // Xiaoyuzhou/2.55.1 (build:1506; iOS 16.6.0) ContentLengthDete
-	`discovery`:                ``,                            // Mozilla/5.0 (Linux; Android 4.4.2; GM Discovery II) AppleWeb
-	`download`:                 ``,                            // Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4
-	`feed`:                     ``,                            // FeedDemon/4.5 (http://www.feeddemon.com/; Microsoft Windows)
-	`firephp`:                  ``,                            // SAMSUNG-S8000/S8000XXIF3 SHP/VPP/R5 Jasmine/1.0 Nextreaming
-	`java(?!;)`:                ``,                            // SonyEricssonU10/R1x Browser/NetFront/3.5 Profile/MIDP-2.1 Co
-	`library`:                  ``,                            // Gospel_Library 2.6.1.7 / Android 4.3 279372.1 / HTC HTC One
-	`manager`:                  ``,                            // AndroidDownloadManager/4.1.1 (Linux; U; Android 4.1.1; MB886
-	`offbyone`:                 ``,                            // Mozilla/4.7 (compatible; OffByOne; Windows 2000) Webster Pro
-	`parser`:                   ``,                            // Podchaser-Parser
-	`proxy`:                    ``,                            // Mozilla/4.76 (compatible; MSIE 6.0; U; Windows 95; PalmSourc
-	`radar`:                    ``,                            // Mozilla/5.0 (compatible; MSIE 9.0; Windows Phone OS 7.5; Tri
-	`rss\b`:                    ``,                            // Akregator/1.2.9; librss/remnants
-	`server`:                   ``,                            // Mozilla/4.0 (compatible; MSIE 4.01; Digital AlphaServer 1000
-	`sogou`:                    ``,                            // Mozilla/5.0 (Linux; U; Android 5.0.2; zh-cn; Redmi Note 2 Bu
-	`spider`:                   ``,                            // Mozilla/5.0 (Linux; Android 13; Spider 8) AppleWebKit/537.36
-	`tools`:                    ``,                            // Mozilla/5.0 (Linux; Android 12; LGE-AN10 Build/HONORLGE-AN10
-	`torrent`:                  ``,                            // qBittorrent/4.3.9 ProgramUpdater (www.qbittorrent.org)
-	`url`:                      ``,                            // Breaker/v315 (subscribers=9999; feed-id=123456; url=https://
-	`virtuoso`:                 ``,                            // Mozilla/5.0 (Linux; Android 6.0; AURII Virtuoso Build/MRA58K
-	`(?<!cam)scan`:             `(?:^|[^m]|[^a]m|[^c]am)scan`, // look-behind: not "camscanner"
+	`^[\w\-]+/[\w]+$`:          ``, // CronetSnapDevSheldon/1
+	`^[^ ]{50,}$`:              ``, // TECNOT611/wap2.0_Profile/MIDP-2.0/CLDC-1.1/240x320/key
+	`^\d+\b`:                   ``, // 2.1.0 (Linux; U; Android 7.0; ONEPLUS A3000 Build/NRD90M)
+	`^\w*search\b`:             ``, // search.ch/2.8 Android/4.0.3; htc_europe:HTC One V; Mozilla/5
+	`^\w+/[\w\(\)]*$`:          ``, // CronetSnapDevSheldon/1
+	`^\w+/\d\.\d\s\([\w@]+\)$`: ``, // Aplix_SEGASATURN_browser/2.0 (Japanese)
+	`^amaya`:                   ``, // amaya/9.51 libwww/5.4.0
+	`^client/`:                 ``, // Client/29283 CFNetwork/1404.0.5 Darwin/22.3.0
+	`^downcast/`:               ``, // Downcast/2.9.11 (Mac OS X Version 10.11.3 (Build 15D21))
+	`^read`:                    ``, // ReadKit/2.4.0 (Mac OS X Version 10.9.2 (Build 13C64))
+	`^reed`:                    ``, // Reeder/1010.79.00 CFNetwork/520.4.3 Darwin/11.4.0 (x86_64) (
+	`^rss`:                     ``, // RssBandit/1.9.0.1002
+	`^snapchat`:                ``, // Snapchat/10.29.1.0 (iPhone10,1; iOS 11.2; gzip)
+	`^whatsapp`:                ``, // WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4
+	`^wordpress`:               ``, // WordPress/3.8.1; http://www.samsung-blog-news.de
+	`^yahoo`:                   ``, // YahooMobile/1.0 (im; 1.8.4.15957); (Linux; U; Android 2.3.6;
+	`^yandex`:                  ``, // Yandex.Music/2019-11-01.trunk.5885661
+	`advisor`:                  ``, // LG-AppAdvisor/v2.0.57
+	`agent\b`:                  ``, // Windows-Update-Agent/10.0.10011.16384 Client-Protocol/2.32
+	`browsex`:                  ``, // Mozilla/4.61 [en] (X11; U; ) - BrowseX (2.0.0 Windows)
+	`capture`:                  ``, // Mozilla/5.0 (Linux; Android 8.1.0; Capture+) AppleWebKit/537
+	`catch`:                    ``, // Podcatcher Deluxe
+	`chromeframe`:              ``, // Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; WOW64; Tr
+	`detect`:                   ``, // Xiaoyuzhou/2.55.1 (build:1506; iOS 16.6.0) ContentLengthDete
+	`discovery`:                ``, // Mozilla/5.0 (Linux; Android 4.4.2; GM Discovery II) AppleWeb
+	`download`:                 ``, // Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4
+	`feed`:                     ``, // FeedDemon/4.5 (http://www.feeddemon.com/; Microsoft Windows)
+	`firephp`:                  ``, // SAMSUNG-S8000/S8000XXIF3 SHP/VPP/R5 Jasmine/1.0 Nextreaming
+	`java(?!;)`:                ``, // SonyEricssonU10/R1x Browser/NetFront/3.5 Profile/MIDP-2.1 Co
+	`library`:                  ``, // Gospel_Library 2.6.1.7 / Android 4.3 279372.1 / HTC HTC One
+	`manager`:                  ``, // AndroidDownloadManager/4.1.1 (Linux; U; Android 4.1.1; MB886
+	`offbyone`:                 ``, // Mozilla/4.7 (compatible; OffByOne; Windows 2000) Webster Pro
+	`parser`:                   ``, // Podchaser-Parser
+	`proxy`:                    ``, // Mozilla/4.76 (compatible; MSIE 6.0; U; Windows 95; PalmSourc
+	`radar`:                    ``, // Mozilla/5.0 (compatible; MSIE 9.0; Windows Phone OS 7.5; Tri
+	`rss\b`:                    ``, // Akregator/1.2.9; librss/remnants
+	`server`:                   ``, // Mozilla/4.0 (compatible; MSIE 4.01; Digital AlphaServer 1000
+	`sogou`:                    ``, // Mozilla/5.0 (Linux; U; Android 5.0.2; zh-cn; Redmi Note 2 Bu
+	`spider`:                   ``, // Mozilla/5.0 (Linux; Android 13; Spider 8) AppleWebKit/537.36
+	`tools`:                    ``, // Mozilla/5.0 (Linux; Android 12; LGE-AN10 Build/HONORLGE-AN10
+	`torrent`:                  ``, // qBittorrent/4.3.9 ProgramUpdater (www.qbittorrent.org)
+	`url`:                      ``, // Breaker/v315 (subscribers=9999; feed-id=123456; url=https://
+	`virtuoso`:                 ``, // Mozilla/5.0 (Linux; Android 6.0; AURII Virtuoso Build/MRA58K
+	// Read by shape (shape.go) without a regular expression run on every browser's user agent.
+	`^mozilla/\d\.\d\s\((?:compatible;)?(?:\s?[\w\d-.]+\/\d+\.\d+)?\)$`: ``,
+	`^mozilla/\d\.\d\s[\w\.-]+$`:                                        ``,
+	`(?<!cam)scan`:                                                      `(?:^|[^m]|[^a]m|[^c]am)scan`, // look-behind: not "camscanner"
 }
