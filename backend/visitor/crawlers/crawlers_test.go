@@ -46,6 +46,8 @@ var people = map[string]string{
 	"Pixel build":      "Mozilla/5.0 (Linux; Android 15; CPH2557 Build/AP3A.240617.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/142.0.7444.142 Mobile Safari/537.36",
 	"Google app iOS":   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/310.0.621847700 Mobile/15E148 Safari/604.1",
 	"Airmail":          "Airmail 1.0 rv:148 (Macintosh; Mac OS X 10.8.3; en_BE)",
+	"Firefox preview":  "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.3a1) Gecko/20100208 MozillaDeveloperPreview/3.7a1 (.NET CLR 3.5.30729)",
+	"WIRED app":        "Mozilla/5.0 (iPad; U; CPU iPhone OS 7_0 like Mac OS X; de-DE) WIRED/3.2.3.11.87970",
 	"Snapchat":         "Snapchat/10.29.1.0 (iPhone10,1; iOS 11.2; gzip)",
 	"Outlook Express":  "Outlook-Express/7.0 (MSIE 7.0; Windows NT 5.1; Trident/4.0; AskTB5.6; TmstmpExt)",
 	"Office for Mac":   "Microsoft Office Word/16.43.1108 (Mac OS/10.15.6; Desktop; es-MX; NonAppStore; Apple/MacBookAir8,1)",

@@ -136,5 +136,6 @@ var narrowedIsbot = map[string]string{
 	// Read by shape (shape.go) without a regular expression run on every browser's user agent.
 	`^mozilla/\d\.\d\s\((?:compatible;)?(?:\s?[\w\d-.]+\/\d+\.\d+)?\)$`: ``,
 	`^mozilla/\d\.\d\s[\w\.-]+$`:                                        ``,
+	`preview`:                                                           `(?:^|[^r])preview`,           // MozillaDeveloperPreview, a Firefox build
 	`(?<!cam)scan`:                                                      `(?:^|[^m]|[^a]m|[^c]am)scan`, // look-behind: not "camscanner"
 }
