@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shortlink/shortlink/backend/visitor/prefilter"
 )
@@ -47,6 +48,11 @@ type pattern struct {
 	kind  int
 	plain string         // kindContains: the pattern is this case-sensitive text
 	re    *regexp.Regexp // kindRegexp
+	// prefix is the text a kindRegexp pattern anchored at the start ("^ddg[_-]android")
+	// needs the user agent to begin with, up to ASCII case when fold: checked before the
+	// expression runs, since the prefilter may have found one of its later strings.
+	prefix string
+	fold   bool
 }
 
 const (
@@ -127,6 +133,7 @@ func compile(sources []string) (*Matcher, error) {
 			if p.re, err = regexp.Compile(src); err != nil {
 				return nil, fmt.Errorf("crawlers: pattern %q: %w", src, err)
 			}
+			p.prefix, p.fold = anchoredPrefix(parsed)
 		}
 		id := int32(len(m.patterns))
 		m.patterns = append(m.patterns, p)
@@ -220,6 +227,27 @@ func (p *pattern) match(ua string) bool {
 	case kindContains:
 		return strings.Contains(ua, p.plain)
 	default:
+		if p.prefix != "" && (len(ua) < len(p.prefix) ||
+			p.fold && !strings.EqualFold(ua[:len(p.prefix)], p.prefix) ||
+			!p.fold && ua[:len(p.prefix)] != p.prefix) {
+			return false
+		}
 		return p.re.MatchString(ua)
 	}
+}
+
+// anchoredPrefix is the ASCII text an expression anchored at the start of the text begins
+// with ("^ddg[_-]android" → "ddg"), and whether it matches up to case; "" when none.
+func anchoredPrefix(re *syntax.Regexp) (string, bool) {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpBeginText ||
+		re.Sub[1].Op != syntax.OpLiteral {
+		return "", false
+	}
+	lit := re.Sub[1]
+	for _, r := range lit.Rune {
+		if r >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	return string(lit.Rune), lit.Flags&syntax.FoldCase != 0
 }
