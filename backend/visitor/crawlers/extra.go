@@ -24,7 +24,8 @@ var extra = []string{
 	// ("Googlebot/", "ExampleBot;"), not phones named CUBOT, "M bot 54", "XBot Junior",
 	// "IDbot553PLUS" or "BOTECH".
 	`(?i)(?:^|[^u]|[^c]u)bot(?:[/;:,)+\]-]|$|\s*v?\d*\.\d)`, `(?i)crawl`, `(?i)spider`,
-	`(?i)scrap(?:er|y)`, `(?i)headless`, `(?i)preview`, `(?i)phantomjs`, `(?i)slurp`,
+	`(?i)scrap(?:er|y)`, `(?i)headless`, `(?i)(?:^|[^r])preview`, // not MozillaDeveloperPreview
+	`(?i)phantomjs`, `(?i)slurp`,
 	`(?i)lighthouse`,
 	// A contact: an address to write to ("+http://…", "(compatible; …; http://…)", an e-mail
 	// address); apps of people give a bare address at most.
@@ -32,4 +33,19 @@ var extra = []string{
 	// What checkers and probes call themselves.
 	`(?i)(?:check|validator|scanner|analy[sz]er|transcoder|diagnostics|verification|synthetics?\b|measurement|jndi:|monitor|research|uptime|\bdcv\b)`,
 	`(?i)^(?:curl|wget|python|go-http-client|java/|okhttp|axios|node-fetch|undici|libwww|httpie|postman|aiohttp|guzzle|ruby|php/|perl|rust|reqwest|dart:io|apache-httpclient|http\.rb|powershell)`,
+	// Servers and tools that fetch pages for themselves: monitoring, analytics, load tests,
+	// podcast hosts, scripts.
+	`(?i)^(?:collectd|munin|prometheus|grafana|matomo|piwik|k6/|castopod|kiwitcms|webmon|zabbix|nagios|icinga|telegraf|request-promise|githubcopilot)`,
+	`(?i)(?:web|sitemap)parser`, `(?i)detector/`, `[a-z]Agent$`,
+	// Security scanners and probes.
+	`(?i)recon\b|sectxt|exploit|pentest|vuln|owned|pwn|shodan|censys|zgrab|masscan|nuclei|nmap|sqlmap|nikto|gobuster|dirbuster|ffuf|wpscan|arachni|burp|acunetix|nessus|openvas|qualys|netsparker|assetnote|\.env\b`,
+	// Mail services' image proxies, which fetch what a message shows before anyone reads it.
+	`(?i)(?:image|mail|email|media|link)[ -]?proxy|\bvia\b.*proxy`,
+	// Shapes no browser sends (besides those of shape.go): a template left unfilled
+	// ("{{.custom_user_agent}}", "YourUserAgentHere", "Gecko/geckotrail"), a "search engine"
+	// calling itself one, a web address by number, a word on robots.txt, an e-mail address
+	// written out ("[at]").
+	`(?i)(?:my|your|default|custom|sample|example)[ _.-]?user[ _-]?agent`, `\{\{`, `(?i)gecko/[a-z]{4,}`,
+	`(?i)^\w*search(?:er|engine)?(?:[-_/\d]|$)`, `(?i)https?://\d+\.\d+\.\d+\.\d+`, `(?i)robots\.txt`,
+	`(?i)\[at\]|\(at\)`,
 }
