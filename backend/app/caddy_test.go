@@ -4,17 +4,17 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // TestCaddyOnDemandTLS runs Caddy with the shipped Caddyfile in front of a server: a verified
@@ -44,7 +44,7 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpPort, httpsPort := freePort(t), freePort(t)
+	httpPort, httpsPort := testenv.FreePort(t), testenv.FreePort(t)
 	global := fmt.Sprintf("{\n\thttp_port %d\n\thttps_port %d\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n", httpPort, httpsPort)
 	text := strings.Replace(string(shipped), "{\n", global, 1)
 	if text == string(shipped) || !strings.Contains(text, "on_demand_tls") {
@@ -124,28 +124,4 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	if pres.StatusCode/100 != 3 || !strings.HasPrefix(pres.Header.Get("Location"), "https://go.example.com") {
 		t.Errorf("plain http: %d %q", pres.StatusCode, pres.Header.Get("Location"))
 	}
-}
-
-// freePort is a loopback TCP port free a moment ago, below the kernel's range for outgoing
-// connections' local ports: a server killed and started again on it finds it free still,
-// whatever connections were opened meanwhile.
-func freePort(t *testing.T) int {
-	t.Helper()
-	low := 32768
-	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
-		if f := strings.Fields(string(b)); len(f) == 2 {
-			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
-				low = n
-			}
-		}
-	}
-	for range 100 {
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(low-10000)))
-		if err == nil {
-			defer ln.Close()
-			return ln.Addr().(*net.TCPAddr).Port
-		}
-	}
-	t.Fatal("no free port below the outgoing range")
-	return 0
 }

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // TestChaos runs two servers and the moderation worker on highly available stores of their own
@@ -235,7 +237,7 @@ func (c *chaosRig) own(path string) {
 
 func (c *chaosRig) startPostgres() {
 	t := c.t
-	c.pgPort, c.standbyPort = freePort(t), freePort(t)
+	c.pgPort, c.standbyPort = testenv.FreePort(t), testenv.FreePort(t)
 	run := filepath.Join(c.dir, "run")
 	primary, standby := filepath.Join(c.dir, "primary"), filepath.Join(c.dir, "standby")
 	for _, d := range []string{run, primary, standby} {
@@ -329,7 +331,7 @@ func appendFile(t *testing.T, path, text string) {
 // address it began with) held new connections for 3 s, past the front's move.
 func (c *chaosRig) startFront() {
 	t := c.t
-	c.frontPort = freePort(t)
+	c.frontPort = testenv.FreePort(t)
 	cfg := fmt.Sprintf(`global
 	stats socket %s mode 600 level admin
 	maxconn 4000
@@ -397,7 +399,7 @@ func (c *chaosRig) haproxyCommand(cmd string) string {
 func (c *chaosRig) startRedis() {
 	t := c.t
 	for i := range c.redisPorts {
-		c.redisPorts[i] = freePort(t)
+		c.redisPorts[i] = testenv.FreePort(t)
 	}
 	for i := range c.redisPorts {
 		var extra []string
@@ -410,7 +412,7 @@ func (c *chaosRig) startRedis() {
 		return strings.Contains(redisInfo(c.redisPorts[0], "replication"), "connected_slaves:2")
 	})
 	for i := range c.sentinelPorts {
-		c.sentinelPorts[i] = freePort(t)
+		c.sentinelPorts[i] = testenv.FreePort(t)
 		conf := filepath.Join(c.dir, fmt.Sprintf("sentinel-%d.conf", i))
 		text := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nsentinel monitor %s 127.0.0.1 %d 2\n"+
 			"sentinel down-after-milliseconds %s 5000\nsentinel failover-timeout %s 60000\nsentinel parallel-syncs %s 1\n",

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // TestSoak runs the whole product for SOAK_DURATION (60 s by default; `make soak` runs 10
@@ -191,7 +193,7 @@ func (r *soakRig) start(migrateURL string, d *deployment, workerEnv []string, se
 	// Service); limits far above the load, so that nothing is refused for its rate.
 	r.nodeOverrides = []string{"PLAN_LIMITS", "enterprise.requests_per_minute=100000000", "SHUTDOWN_TIMEOUT", "10s"}
 	for i, name := range []string{"a", "b"} {
-		r.addrs[i] = fmt.Sprintf("127.0.0.1:%d", freePort(t))
+		r.addrs[i] = fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
 		r.nodes[i] = r.d.startProcess(t, name, append([]string{"HTTP_ADDR", r.addrs[i]}, r.nodeOverrides...)...)
 	}
 	api := r.nodes[0].api(r.d)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // TestSentinelFailover: a client opened with Sentinels writes to the master they name, follows
@@ -28,7 +27,7 @@ func TestSentinelFailover(t *testing.T) {
 		t.Skip("redis-server not installed")
 	}
 	dir := t.TempDir()
-	master, replica, sentinel := freePort(t), freePort(t), freePort(t)
+	master, replica, sentinel := testenv.FreePort(t), testenv.FreePort(t), testenv.FreePort(t)
 	startRedis(t, dir, "master", "--port", strconv.Itoa(master))
 	startRedis(t, dir, "replica", "--port", strconv.Itoa(replica), "--replicaof", "127.0.0.1", strconv.Itoa(master))
 	conf := filepath.Join(dir, "sentinel.conf")
@@ -125,30 +124,6 @@ func startRedis(t *testing.T, dir, name string, args ...string) {
 func redisCLI(port int, args ...string) string {
 	out, _ := exec.Command("redis-cli", append([]string{"-p", strconv.Itoa(port)}, args...)...).Output()
 	return strings.TrimSpace(string(out))
-}
-
-// freePort is a loopback port nothing listens on, below the kernel's range for outgoing
-// connections' local ports, which one of them could otherwise take while a server restarts.
-func freePort(t *testing.T) int {
-	t.Helper()
-	low := 32768
-	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
-		if f := strings.Fields(string(b)); len(f) == 2 {
-			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
-				low = n
-			}
-		}
-	}
-	for range 100 {
-		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(low-10000)))
-		if err == nil {
-			port := ln.Addr().(*net.TCPAddr).Port
-			ln.Close()
-			return port
-		}
-	}
-	t.Fatal("no free port")
-	return 0
 }
 
 func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
