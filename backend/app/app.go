@@ -280,7 +280,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Plans:   newPlanFacts(a.plans),
 		Secret:  auth.DeriveKey([]byte(cfg.JWTSecret), "link password cookies"),
 		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
-		ShortURL: a.links.ShortURL,
+		ShortURL:     a.links.ShortURL,
+		WriteTimeout: cfg.WriteTimeout,
 	}
 	if geo != nil {
 		deps.Credit, deps.CreditURL = geo.Attribution()

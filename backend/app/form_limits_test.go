@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,5 +79,53 @@ func TestFormAnswerLimits(t *testing.T) {
 	}
 	if got := answers(full); got != 1 {
 		t.Errorf("answers stored on the full form: %d, want 1", got)
+	}
+}
+
+// TestFormAnswersUnderStalledPostgres: with the table of answers locked by another connection,
+// a form's post answers 503 with Retry-After within WRITE_TIMEOUT and a margin, and never lets
+// the visitor through unanswered; once the lock is gone the same post goes through and is kept.
+func TestFormAnswersUnderStalledPostgres(t *testing.T) {
+	const writeTimeout = time.Second
+	d := rulesDeployment(t)
+	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
+	tn := s.signup("form-stalled@example.com")
+	s.setPlan(tn, "enterprise")
+	form := map[string]any{"fields": []map[string]any{{"name": "phone", "label": "Phone", "type": "phone", "required": true}}}
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/form-stalled", "form": form})
+	v := s.visitor(fromCN, uaAndroid)
+	page := v.get("/" + l.Code)
+
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE form_responses IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := v.post("/"+l.Code, page, map[string]string{"phone": "138 0013 8000"})
+	if took := time.Since(start); took > writeTimeout+3*time.Second {
+		t.Errorf("the post answered after %v; WRITE_TIMEOUT is %v", took, writeTimeout)
+	}
+	if r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || r.Header.Get("Location") != "" {
+		t.Errorf("a post with the answers' table locked: %d Retry-After %q Location %q", r.Status, r.Header.Get("Retry-After"), r.Header.Get("Location"))
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := v.post("/"+l.Code, page, map[string]string{"phone": "138 0013 8001"}); r.Status != http.StatusFound {
+		t.Fatalf("the post once the lock is gone: %d %.300s", r.Status, r.Body)
+	}
+	var page2 formResponsePage
+	s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d/responses?limit=100", tn.WorkspaceID, l.ID), tn.Key, nil).json(t, &page2)
+	if len(page2.Responses) < 1 {
+		t.Errorf("the acknowledged answer is not kept: %d answers", len(page2.Responses))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -77,6 +78,9 @@ type RuleDeps struct {
 	HTTPS bool
 	// Credit and CreditURL are the GeoIP data's attribution, on the pages that use it.
 	Credit, CreditURL string
+	// WriteTimeout bounds the keeping of a form's answers (WRITE_TIMEOUT): past it, with the
+	// database stalled, the visitor gets 503 with Retry-After and is not let through; 0 waits.
+	WriteTimeout time.Duration
 }
 
 // Limits of the rules path.
@@ -290,7 +294,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 				return true
 			}
 		}
-		if err := d.Forms.RecordFormResponse(ctx, l, clean); err != nil {
+		if err := h.recordAnswers(ctx, l, clean); err != nil {
 			if apperr.Is(err, apperr.NotFound) {
 				h.pages.notFound(w, r)
 				return true
@@ -300,6 +304,13 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 				h.pages.formFull(w, r)
 				return true
 			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				// The database did not take the answers in time: the visitor may post again.
+				h.resolver.log.Warn("redirect: form answers not kept within the write deadline", "link_id", l.ID)
+				w.Header().Set("Retry-After", strconv.Itoa(max(1, int((d.WriteTimeout+time.Second-1)/time.Second))))
+				h.pages.unavailable(w, r)
+				return true
+			}
 			h.resolver.log.Error("redirect: keep form answers", "err", err)
 			h.pages.unavailable(w, r)
 			return true
@@ -307,6 +318,21 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 		f.FormDone = true
 	}
 	return false
+}
+
+// recordAnswers keeps a form's answers within the write deadline; the visitor goes on only once
+// they are stored.
+func (h *Handler) recordAnswers(ctx context.Context, l *link.Link, answers map[string]string) error {
+	if h.rules.WriteTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.rules.WriteTimeout)
+		defer cancel()
+	}
+	err := h.rules.Forms.RecordFormResponse(ctx, l, answers)
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		return fmt.Errorf("keep form answers: %w: %w", context.DeadlineExceeded, err)
+	}
+	return err
 }
 
 // setRetryAfter tells the client when a rate limit's budget has room again.
