@@ -5,8 +5,10 @@ package testenv
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"testing"
@@ -17,9 +19,13 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/migrations"
 )
 
-const template = "shortlink_test_template"
+// templatePrefix names the migrated template databases tests copy; each is named by a hash of
+// the migrations it holds (templateName), so a new or changed migration makes a new template
+// rather than being skipped on a server that kept an older one.
+const templatePrefix = "shortlink_test_template_"
 
 // DatabaseURL creates a fresh migrated database for t, dropped when t ends, and returns its URL.
 func DatabaseURL(t testing.TB) string {
@@ -35,6 +41,7 @@ func DatabaseURL(t testing.TB) string {
 		t.Fatalf("connect to PostgreSQL: %v", err)
 	}
 	defer admin.Close(ctx)
+	template := templateName(t)
 	// Packages run in parallel: one lock makes sure the template is built once and never
 	// copied while it is being built.
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(727274)"); err != nil {
@@ -140,6 +147,27 @@ func withDB(t testing.TB, base, name string) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// templateName is the template database's name for the migrations embedded in this binary.
+func templateName(t testing.TB) string {
+	h := sha256.New()
+	err := fs.WalkDir(migrations.FS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := migrations.FS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read migrations: %v", err)
+	}
+	return templatePrefix + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func randomHex(n int) string {
