@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test caddy-validate run bench soak chaos fmt clean
+.PHONY: build frontend geoip test lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -33,7 +33,7 @@ geoip:
 # backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
 # missing and prints the driver's folder.
-test: frontend caddy-validate
+test: frontend caddy-validate lint
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet ./...
@@ -43,6 +43,10 @@ test: frontend caddy-validate
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
 	deploy/local/with-services.sh go test -count=1 -p 2 -timeout 30m $(TESTFLAGS) ./...
 	cd deploy && go test -count=1 ./...
+
+# golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
+lint:
+	deploy/local/lint.sh
 
 # The shipped Caddyfile (deploy/caddy) must be one Caddy accepts; Debian's package: caddy.
 caddy-validate:
