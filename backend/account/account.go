@@ -57,24 +57,6 @@ const (
 	PermOwn                              // delete the workspace
 )
 
-func (p Permission) String() string {
-	switch p {
-	case PermRead:
-		return "read"
-	case PermLinksRead:
-		return "links:read"
-	case PermLinksWrite:
-		return "links:write"
-	case PermStatsRead:
-		return "stats:read"
-	case PermManage:
-		return "manage"
-	case PermOwn:
-		return "own"
-	}
-	return "unknown"
-}
-
 // rolePerms is the whole role model: each role has what the one below it has, and more.
 var rolePerms = map[string][]Permission{
 	RoleViewer: {PermRead, PermLinksRead, PermStatsRead},

@@ -24,7 +24,7 @@ func TestRoleAllows(t *testing.T) {
 	for role, perms := range want {
 		for _, p := range allPerms {
 			if got := RoleAllows(role, p); got != perms[p] {
-				t.Errorf("RoleAllows(%q, %s) = %v, want %v", role, p, got, perms[p])
+				t.Errorf("RoleAllows(%q, %d) = %v, want %v", role, p, got, perms[p])
 			}
 		}
 	}
@@ -49,7 +49,7 @@ func TestScopesAllow(t *testing.T) {
 				want = want || a == p
 			}
 			if got := ScopesAllow(tt.scopes, p); got != want {
-				t.Errorf("ScopesAllow(%v, %s) = %v, want %v", tt.scopes, p, got, want)
+				t.Errorf("ScopesAllow(%v, %d) = %v, want %v", tt.scopes, p, got, want)
 			}
 		}
 	}
@@ -62,7 +62,7 @@ func TestScopeFor(t *testing.T) {
 	}
 	for p, want := range tests {
 		if got := ScopeFor(p); got != want {
-			t.Errorf("ScopeFor(%s) = %q, want %q", p, got, want)
+			t.Errorf("ScopeFor(%d) = %q, want %q", p, got, want)
 		}
 	}
 }

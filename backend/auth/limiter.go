@@ -333,11 +333,6 @@ type bucket struct {
 	at     time.Time
 }
 
-func (l *Limiter) takeLocal(key string, limit redis_rate.Limit, now time.Time) (time.Duration, bool) {
-	b := l.spendLocal(key, limit, now)
-	return b.RetryAfter, b.Allowed
-}
-
 func (l *Limiter) spendLocal(key string, limit redis_rate.Limit, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()

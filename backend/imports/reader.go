@@ -100,7 +100,6 @@ type Reader struct {
 	// first is the first record of a file without a header: a data row, read already.
 	first     []string
 	firstLine int
-	firstErr  error
 }
 
 // NewReader reads the header of r. It answers invalid for a file that is empty or whose first
