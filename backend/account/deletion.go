@@ -62,7 +62,8 @@ func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
 	return nil
 }
 
-// ErrPurgeBusy: another node is removing a batch of the same workspace; it carries on.
+// ErrPurgeBusy is the answer when another node is removing a batch of the same workspace; it
+// carries on.
 var ErrPurgeBusy = errors.New("another node is removing this workspace")
 
 // PurgeWorkspace removes the rows of a workspace marked deleted, a batch at a time, then the

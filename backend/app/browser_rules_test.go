@@ -33,7 +33,7 @@ func TestBrowserPasswordAndFormRules(t *testing.T) {
 		default:
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!doctype html><title>target</title><p id=where>%s</p>", r.URL.Path)
+		_, _ = fmt.Fprintf(w, "<!doctype html><title>target</title><p id=where>%s</p>", r.URL.Path)
 	}))
 	defer target.Close()
 	arrived := func(want string) {
@@ -68,6 +68,7 @@ func TestBrowserPasswordAndFormRules(t *testing.T) {
 	submit := func() playwright.Response {
 		t.Helper()
 		at := p.URL()
+		//nolint:staticcheck // the test checks the response the navigation ends on, which WaitForURL does not give
 		res, err := p.ExpectNavigation(func() error { return p.Locator(`form button[type="submit"]`).Click() })
 		if err == nil && res == nil {
 			err = fmt.Errorf("no response")

@@ -205,6 +205,8 @@ func transient(err error) bool {
 // chunk gives every row of rows its result and moves the checkpoint past them. The links' IDs
 // are recorded before the links are written; rows recorded by an earlier try (this node's or a
 // node that stopped) keep their IDs, and those whose links exist are not written again.
+//
+//nolint:gocyclo // one retried step with its checkpoint: its branches are the states a row may be in after an earlier try
 func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 	planned, err := s.store.Planned(ctx, im.ID, rows[0].N, rows[len(rows)-1].N)
 	if err != nil {

@@ -185,6 +185,8 @@ func (c RuleCheck) target(raw string) (string, error) {
 
 // Validate checks every present rule field and normalises it in place (target URLs, country
 // codes); it answers invalid naming the field. The password is checked, not hashed.
+//
+//nolint:gocyclo // one check per rule field, in the order the fields are documented
 func (f *RuleFields) Validate(c RuleCheck) error {
 	if p := f.Password; p.Set && p.Value != nil {
 		if n := utf8.RuneCountInString(*p.Value); n < MinPasswordLength || n > MaxPasswordLength {

@@ -70,6 +70,8 @@ type Outcome struct {
 // The rules that protect (geo, password, form) apply whatever f.Inactive says: after a
 // downgrade the plan stops new or changed ones, never the ones a link has (they must not fail
 // open); the rules that serve the owner (targets, variants, the guide) stop.
+//
+//nolint:gocyclo // the rules' precedence, kept in one place on the hot path
 func Decide(l *link.Link, f *Facts) Outcome {
 	r := &l.Rules
 	on := func(rule string) bool { return !slices.Contains(f.Inactive, rule) }

@@ -120,6 +120,8 @@ func takesPosts(l *link.Link) bool { return l.Rules.PasswordHash != "" || l.Rule
 // serveRules answers a request for a link with rules: classify, gather the facts, decide, write.
 // preview asks for the preview page (/{code}+): decided as a visit, shown instead of the
 // redirect. A preview and a HEAD only look: they take none of max_visits and are no visits.
+//
+//nolint:gocyclo // the steps of the hot path in order (classify, gather, decide, write)
 func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Link, preview bool) {
 	ctx := r.Context()
 	d := &h.rules

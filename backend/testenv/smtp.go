@@ -56,8 +56,8 @@ func SMTP(t testing.TB) *Mailbox {
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout = 10 * time.Second
 	srv.WriteTimeout = 10 * time.Second
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
 	return m
 }
 
@@ -101,7 +101,7 @@ func (s *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	var body io.Reader = msg.Body
+	body := msg.Body
 	if strings.EqualFold(msg.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
 		body = quotedprintable.NewReader(body)
 	}
