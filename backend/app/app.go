@@ -407,7 +407,7 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	wg.Wait()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)
+	_, _ = fmt.Fprintf(w, `{"postgres":%q,"redis":%q}`+"\n", pg, rd)
 }
 
 // Listen binds the configured addresses, HTTP_ADDR and METRICS_ADDR if set (":0" picks a
@@ -420,7 +420,7 @@ func (a *App) Listen() error {
 	if a.metricsServer != nil {
 		mln, err := net.Listen("tcp", a.cfg.MetricsAddr)
 		if err != nil {
-			ln.Close()
+			_ = ln.Close()
 			return fmt.Errorf("listen on METRICS_ADDR %s: %w", a.cfg.MetricsAddr, err)
 		}
 		a.metricsListener = mln
@@ -494,7 +494,7 @@ func (a *App) serveDebug(ctx context.Context) {
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Addr: a.cfg.DebugAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	context.AfterFunc(ctx, func() { srv.Close() })
+	context.AfterFunc(ctx, func() { _ = srv.Close() })
 	go func() {
 		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.log.Warn("debug server", "addr", a.cfg.DebugAddr, "err", err)
@@ -655,7 +655,7 @@ func (a *App) closeEarly() {
 	}
 	a.db.Close()
 	if a.geo != nil {
-		a.geo.Close()
+		_ = a.geo.Close()
 	}
 }
 
@@ -695,11 +695,11 @@ func (a *App) Close(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("background loops: %w", ctx.Err()))
 	}
 	if a.redis != nil {
-		a.redis.Close()
+		_ = a.redis.Close()
 	}
 	a.db.Close()
 	if a.geo != nil {
-		a.geo.Close()
+		_ = a.geo.Close()
 	}
 	return errors.Join(errs...)
 }

@@ -90,7 +90,7 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	get := func(host, path string) (*http.Response, error) {
 		res, err := client.Get(fmt.Sprintf("https://%s:%d%s", host, httpsPort, path))
 		if err == nil {
-			res.Body.Close()
+			_ = res.Body.Close()
 		}
 		return res, err
 	}
@@ -120,7 +120,7 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pres.Body.Close()
+	_ = pres.Body.Close()
 	if pres.StatusCode/100 != 3 || !strings.HasPrefix(pres.Header.Get("Location"), "https://go.example.com") {
 		t.Errorf("plain http: %d %q", pres.StatusCode, pres.Header.Get("Location"))
 	}

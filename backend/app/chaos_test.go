@@ -165,7 +165,7 @@ func startChaosRig(t *testing.T) *chaosRig {
 		t.Fatal(err)
 	}
 	c.dir = dir
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func appendFile(t *testing.T, path, text string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +378,7 @@ func (c *chaosRig) haproxyCommand(cmd string) string {
 	if err != nil {
 		c.t.Fatalf("HAProxy's runtime API: %v", err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	if _, err := conn.Write([]byte(cmd + "\n")); err != nil {
 		c.t.Fatal(err)
 	}
@@ -484,7 +484,7 @@ func (c *chaosRig) watchSentinel() {
 	for _, port := range c.sentinelPorts {
 		sc := goredis.NewSentinelClient(&goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
 		ps := sc.Subscribe(context.Background(), "+switch-master")
-		c.t.Cleanup(func() { ps.Close(); sc.Close() })
+		c.t.Cleanup(func() { _ = ps.Close(); _ = sc.Close() })
 		go func() {
 			for m := range ps.Channel() {
 				f := strings.Fields(m.Payload)
@@ -630,7 +630,7 @@ func (c *chaosRig) readBackLater(lk soakLink, u string) {
 				c.mu.Unlock()
 				continue
 			}
-			res.Body.Close()
+			_ = res.Body.Close()
 			got := res.Header.Get("Location")
 			c.mu.Lock()
 			// Edits sent until the answer came may have been written before it.
@@ -696,7 +696,7 @@ func (c *chaosRig) startReadyProbe() *readyProbe {
 				if res, err := client.Get("http://" + addr + "/readyz"); err == nil {
 					var body struct{ Postgres, Redis string }
 					_ = json.NewDecoder(res.Body).Decode(&body)
-					res.Body.Close()
+					_ = res.Body.Close()
 					s.Postgres, s.Redis = body.Postgres, body.Redis
 				}
 				s.At = time.Now()

@@ -117,7 +117,7 @@ func (s *server) visitHost(host, method, path string) response {
 	if err != nil {
 		s.t.Fatalf("%s %s%s: %v", method, host, path, err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	return response{Status: res.StatusCode, Header: res.Header, Body: b}
 }

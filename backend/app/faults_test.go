@@ -34,7 +34,7 @@ func newCutter(t *testing.T, target string) *cutter {
 	c := &cutter{ln: ln, target: target, conns: map[net.Conn]bool{}}
 	c.flowing = sync.NewCond(&c.mu)
 	go c.serve()
-	t.Cleanup(func() { ln.Close(); c.setCut(true) })
+	t.Cleanup(func() { _ = ln.Close(); c.setCut(true) })
 	return c
 }
 
@@ -48,7 +48,7 @@ func (c *cutter) setStalled(stalled bool) {
 
 // pipe forwards from src to dst, holding what it read while the proxy is stalled.
 func (c *cutter) pipe(dst, src net.Conn) {
-	defer dst.Close()
+	defer func() { _ = dst.Close() }()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
@@ -77,13 +77,13 @@ func (c *cutter) serve() {
 		c.mu.Lock()
 		if c.cut {
 			c.mu.Unlock()
-			in.Close()
+			_ = in.Close()
 			continue
 		}
 		out, err := net.Dial("tcp", c.target)
 		if err != nil {
 			c.mu.Unlock()
-			in.Close()
+			_ = in.Close()
 			continue
 		}
 		c.conns[in], c.conns[out] = true, true
@@ -99,7 +99,7 @@ func (c *cutter) setCut(cut bool) {
 	c.cut = cut
 	if cut {
 		for conn := range c.conns {
-			conn.Close()
+			_ = conn.Close()
 		}
 		clear(c.conns)
 		c.flowing.Broadcast()

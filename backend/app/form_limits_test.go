@@ -64,7 +64,7 @@ func TestFormAnswerLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	if _, err := conn.Exec(ctx, `INSERT INTO form_response_counts (link_id, n) VALUES ($1, $2)`, full.ID, link.MaxFormResponses-1); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestFormAnswersUnderStalledPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -224,7 +224,7 @@ func TestFormResponsesExportLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	rd := csv.NewReader(res.Body)
 	if head, err := rd.Read(); err != nil || !slices.Equal(head, []string{"created_at", "n"}) {
 		t.Fatalf("header %q, %v", head, err)

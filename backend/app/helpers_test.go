@@ -263,7 +263,7 @@ func (s *server) send(req *http.Request) response {
 	if err != nil {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	r := response{Status: res.StatusCode, Header: res.Header, Body: b}
 	checkAgainstDoc(s.t, req, sent, r)

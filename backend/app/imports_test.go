@@ -39,8 +39,8 @@ func (s *server) upload(cred string, ws int64, name string, file []byte) respons
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	w.Write(file)
-	mw.Close()
+	_, _ = w.Write(file)
+	_ = mw.Close()
 	req, err := http.NewRequest("POST", fmt.Sprintf("%s/api/v1/workspaces/%d/imports", s.base, ws), &body)
 	if err != nil {
 		s.t.Fatal(err)
@@ -231,7 +231,7 @@ func TestImport100k(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	var links, urls int
 	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls); err != nil {
 		t.Fatal(err)
@@ -470,7 +470,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	// Rows recorded with their links' IDs past the checkpoint: a chunk under way.
 	inFlight := func() int {
 		var k int

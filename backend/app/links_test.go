@@ -288,7 +288,7 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 					acked = append(acked, l.ID)
 					mu.Unlock()
 				} else {
-					res.Body.Close()
+					_ = res.Body.Close()
 				}
 			}
 		}()
@@ -305,7 +305,7 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	var n int
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM links WHERE id = ANY($1)`, acked).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -345,9 +345,9 @@ func TestOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(conn, "GET http://%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", shortHost, shortHost)
+	_, _ = fmt.Fprintf(conn, "GET http://%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", shortHost, shortHost)
 	status, _ := bufio.NewReader(conn).ReadString('\n')
-	conn.Close()
+	_ = conn.Close()
 	if !strings.Contains(status, " 200 ") {
 		t.Errorf("absolute-form request: %q", status)
 	}
@@ -366,7 +366,7 @@ func TestOperations(t *testing.T) {
 }
 
 func readAll(res *http.Response) []byte {
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	return b
 }

@@ -53,8 +53,8 @@ func BenchmarkConcurrentLogins(b *testing.B) {
 							b.Error(err)
 							return
 						}
-						io.Copy(io.Discard, res.Body)
-						res.Body.Close()
+						_, _ = io.Copy(io.Discard, res.Body)
+						_ = res.Body.Close()
 						switch res.StatusCode {
 						case http.StatusUnauthorized:
 						case http.StatusServiceUnavailable:

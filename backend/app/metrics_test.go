@@ -18,7 +18,7 @@ func (s *server) metrics() response {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	return response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
@@ -52,7 +52,7 @@ func TestMetricsListener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	if res.StatusCode != http.StatusNotFound {
 		t.Errorf("the metrics listener served /api/v1/openapi.json: %d", res.StatusCode)
 	}

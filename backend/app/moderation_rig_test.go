@@ -176,7 +176,7 @@ func (s *siteServer) close() {
 
 func writeHTML(w http.ResponseWriter, page string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	io.WriteString(w, page)
+	_, _ = io.WriteString(w, page)
 }
 
 // The destinations of the tests.
@@ -239,7 +239,7 @@ func moderationStores(t *testing.T, d *deployment) *modStores {
 		t.Fatal(err)
 	}
 	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { rdb.Close() })
+	t.Cleanup(func() { _ = rdb.Close() })
 	prefix := d.env["REDIS_PREFIX"]
 	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(rdb, prefix),
 		key: moderation.DueKey(prefix)}
@@ -501,7 +501,7 @@ func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case http.StatusOK:
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
+		_ = json.NewEncoder(w).Encode(map[string]any{
 			"id": "chatcmpl-test", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
 			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
 				"message": map[string]any{"role": "assistant", "content": content}}},
@@ -509,7 +509,7 @@ func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": content, "type": "server_error"}})
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": content, "type": "server_error"}})
 	}
 }
 

@@ -437,7 +437,7 @@ func TestModerationThroughAPI(t *testing.T) {
 	}
 	opt, _ := goredis.ParseURL(d.env["REDIS_URL"])
 	rdb := goredis.NewClient(opt)
-	defer rdb.Close()
+	defer func() { _ = rdb.Close() }()
 	if _, err := rdb.ZScore(context.Background(), moderation.DueKey(d.env["REDIS_PREFIX"]), strconv.FormatInt(fresh.ID, 10)).Result(); err != nil {
 		t.Errorf("the requested review is not in the redis queue: %v", err)
 	}

@@ -48,7 +48,7 @@ func serverBinary(t *testing.T) string {
 // removeServerBinary deletes the binary serverBinary built, if it did (TestMain).
 func removeServerBinary() {
 	if binaryDir != "" {
-		os.RemoveAll(binaryDir)
+		_ = os.RemoveAll(binaryDir)
 	}
 }
 
@@ -123,7 +123,7 @@ func (d *deployment) startProcess(t *testing.T, name string, overrides ...string
 		if err != nil {
 			return false
 		}
-		res.Body.Close()
+		_ = res.Body.Close()
 		return res.StatusCode == http.StatusOK
 	})
 	return p

@@ -155,7 +155,7 @@ func TestFastReject(t *testing.T) {
 
 	opt, _ := goredis.ParseURL(d.env["REDIS_URL"])
 	rdb := goredis.NewClient(opt)
-	defer rdb.Close()
+	defer func() { _ = rdb.Close() }()
 	ctx := context.Background()
 	keyOf := func(k string) string { return d.env["REDIS_PREFIX"] + "link:0:" + k }
 

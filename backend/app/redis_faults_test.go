@@ -34,7 +34,7 @@ func newRedisServer(t *testing.T) *redisServer {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
+	_ = ln.Close()
 	r := &redisServer{t: t, dir: t.TempDir(), port: port}
 	r.start()
 	t.Cleanup(r.stop)
@@ -70,14 +70,14 @@ func (r *redisServer) start() {
 		r.t.Fatalf("start redis: %v %s", err, out)
 	}
 	c := r.client()
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	eventually(r.t, 5*time.Second, "redis answers", func() bool { return c.Ping(context.Background()).Err() == nil })
 }
 
 // do runs one command on a connection of its own.
 func (r *redisServer) do(args ...any) error {
 	c := r.client()
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	return c.Do(context.Background(), args...).Err()
 }
 

@@ -347,7 +347,7 @@ func setColumn(t *testing.T, d *deployment, id int64, column, value string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	if _, err := conn.Exec(ctx, `UPDATE links SET `+pgx.Identifier{column}.Sanitize()+` = $2, updated_at = now() WHERE id = $1`, id, value); err != nil {
 		t.Fatal(err)
 	}

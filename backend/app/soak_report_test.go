@@ -217,7 +217,7 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 						what = fmt.Sprintf("went to %s, want one of %v", res.Header.Get("Location"), lk.URLs)
 					}
 					if res != nil {
-						res.Body.Close()
+						_ = res.Body.Close()
 					}
 					if what != "" {
 						mu.Lock()
@@ -284,7 +284,7 @@ func (r *soakRig) query(f func(*pgx.Conn, context.Context) error) {
 	if err != nil {
 		r.t.Fatalf("connect: %v", err)
 	}
-	defer c.Close(ctx)
+	defer func() { _ = c.Close(ctx) }()
 	if err := f(c, ctx); err != nil {
 		r.t.Fatal(err)
 	}

@@ -332,7 +332,6 @@ type ownServices struct {
 	dir, script           string
 	databaseURL, redisURL string
 	pgRoot                string
-	restarts              []string
 }
 
 func startOwnServices(t *testing.T) *ownServices {
@@ -569,7 +568,7 @@ func (l *soakLoad) do(op soakOp, method, path, token string, body []byte, ok ...
 	status, out := 0, []byte(nil)
 	if err == nil {
 		out, err = io.ReadAll(res.Body)
-		res.Body.Close()
+		_ = res.Body.Close()
 		status = res.StatusCode
 	}
 	outcome := outOK

@@ -78,7 +78,7 @@ func BenchmarkLinkStats10M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer res.Body.Close()
+		defer func() { _ = res.Body.Close() }()
 		raw, _ := io.ReadAll(res.Body)
 		if res.StatusCode >= 300 {
 			b.Fatalf("%s %s: %d %s", method, path, res.StatusCode, raw)

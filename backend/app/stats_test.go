@@ -403,8 +403,8 @@ func TestDashboards(t *testing.T) {
 	// Link 10 has 5 visits, as many as link 7: the smaller ID first.
 	slices.SortStableFunc(wantRanked, func(a, b string) int {
 		var ida, va, idb, vb int64
-		fmt.Sscanf(a, "%d:%d", &ida, &va)
-		fmt.Sscanf(b, "%d:%d", &idb, &vb)
+		_, _ = fmt.Sscanf(a, "%d:%d", &ida, &va)
+		_, _ = fmt.Sscanf(b, "%d:%d", &idb, &vb)
 		if va != vb {
 			return int(vb - va)
 		}

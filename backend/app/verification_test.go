@@ -59,14 +59,14 @@ func TestSlowMailServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
+	t.Cleanup(func() { _ = ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			t.Cleanup(func() { c.Close() })
+			t.Cleanup(func() { _ = c.Close() })
 		}
 	}()
 	s := newDeployment(t).start(t, "SMTP_URL", "smtp://"+ln.Addr().String()+"?tls=none")

@@ -152,7 +152,7 @@ func (l *visitLoad) work(ctx context.Context, w int, ln lane, crawler bool) {
 			continue
 		}
 		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
+		_ = res.Body.Close()
 		if res.StatusCode != http.StatusFound {
 			other[res.StatusCode]++
 			continue
@@ -224,14 +224,14 @@ func newVisitStore(t *testing.T, d *deployment) *visitStore {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close(context.Background()) })
+	t.Cleanup(func() { _ = db.Close(context.Background()) })
 	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.MaxRetries = -1
 	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { rdb.Close() })
+	t.Cleanup(func() { _ = rdb.Close() })
 	return &visitStore{t: t, db: db, rdb: rdb, stream: visit.StreamKey(d.env["REDIS_PREFIX"])}
 }
 
@@ -401,7 +401,7 @@ func (p *process) counter(name string) int64 {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
@@ -512,8 +512,8 @@ func slowRedis(t *testing.T, url string, delay time.Duration) string {
 	}
 	var conns sync.Map
 	t.Cleanup(func() {
-		ln.Close()
-		conns.Range(func(c, _ any) bool { c.(net.Conn).Close(); return true })
+		_ = ln.Close()
+		conns.Range(func(c, _ any) bool { _ = c.(net.Conn).Close(); return true })
 	})
 	go func() {
 		for {
@@ -523,13 +523,13 @@ func slowRedis(t *testing.T, url string, delay time.Duration) string {
 			}
 			out, err := net.Dial("tcp", opt.Addr)
 			if err != nil {
-				in.Close()
+				_ = in.Close()
 				continue
 			}
 			conns.Store(in, true)
 			conns.Store(out, true)
 			go delayed(out, in, delay)
-			go func() { io.Copy(in, out); in.Close() }()
+			go func() { _, _ = io.Copy(in, out); _ = in.Close() }()
 		}
 	}()
 	return fmt.Sprintf("redis://%s/%d", ln.Addr(), opt.DB)
@@ -561,8 +561,8 @@ func delayed(dst, src net.Conn, delay time.Duration) {
 			break
 		}
 	}
-	dst.Close()
-	src.Close()
+	_ = dst.Close()
+	_ = src.Close()
 }
 
 // TestVisitsTwoConsumers: two nodes serve and both ingest, at once. Every 302 is one visit,
@@ -613,7 +613,7 @@ func TestVisitsConsumerKilledWithPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }()
 	if _, err := tx.Exec(ctx, `LOCK TABLE visit_totals IN SHARE MODE`); err != nil {
 		t.Fatal(err)
 	}

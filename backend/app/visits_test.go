@@ -37,7 +37,7 @@ func (s *server) sendHit(code string, h hit) (int, string) {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	return res.StatusCode, res.Header.Get("Location")
 }
 
@@ -166,7 +166,7 @@ func TestVisitAnalytics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	defer func() { _ = conn.Close(ctx) }()
 	var capCount int64
 	eventually(t, 3*time.Second, "the visit cap's count written", func() bool {
 		return conn.QueryRow(ctx, `SELECT visits FROM visit_counts WHERE link_id = $1`, capped.ID).Scan(&capCount) == nil && capCount == 5
@@ -178,7 +178,7 @@ func TestVisitAnalytics(t *testing.T) {
 		t.Fatal(err)
 	}
 	rdb := goredis.NewClient(opt)
-	defer rdb.Close()
+	defer func() { _ = rdb.Close() }()
 	queued, err := rdb.ZRange(ctx, moderation.DueKey(d.env["REDIS_PREFIX"]), 0, -1).Result()
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,9 @@ func TestWebAppCustomDomain(t *testing.T) {
 		t.Fatalf("TXT value %q: %v", value, err)
 	}
 	// Verify without the record: still pending, and why.
-	card.GetByTestId("domain-verify").Click()
+	if err := card.GetByTestId("domain-verify").Click(); err != nil {
+		t.Fatal(err)
+	}
 	if err := expectLocator(card.GetByTestId("domain-state")).ToHaveText("Pending"); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,9 @@ func TestWebAppCustomDomain(t *testing.T) {
 
 	// The record set: Verify verifies.
 	ns.set("_shortlink-verify.go.example.com", value)
-	card.GetByTestId("domain-verify").Click()
+	if err := card.GetByTestId("domain-verify").Click(); err != nil {
+		t.Fatal(err)
+	}
 	if err := expectLocator(card.GetByTestId("domain-state")).ToHaveText("Verified"); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +158,9 @@ func TestWebAppCustomDomain(t *testing.T) {
 	if _, err := p.Goto(app + "/domains"); err != nil {
 		t.Fatal(err)
 	}
-	card.GetByTestId("domain-remove").Click()
+	if err := card.GetByTestId("domain-remove").Click(); err != nil {
+		t.Fatal(err)
+	}
 	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
 		t.Fatalf("domain not removed: %v", err)
 	}

@@ -93,7 +93,7 @@ func landingServer(t *testing.T) (*httptest.Server, chan string) {
 		default:
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!doctype html><title>landing</title><p id=where>%s</p>", r.URL.Path)
+		_, _ = fmt.Fprintf(w, "<!doctype html><title>landing</title><p id=where>%s</p>", r.URL.Path)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, landed

@@ -69,7 +69,7 @@ func acknowledged(s *server, tn tenant, stop <-chan struct{}) <-chan []linkJSON 
 			if res.StatusCode == http.StatusCreated && json.NewDecoder(res.Body).Decode(&l) == nil {
 				made = append(made, l)
 			}
-			res.Body.Close()
+			_ = res.Body.Close()
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
@@ -165,7 +165,7 @@ func TestAbandonedRequestIsNoError(t *testing.T) {
 		req.Header.Set("Authorization", "Bearer "+tn.Key)
 		req.Header.Set("Content-Type", "application/json")
 		if res, err := http.DefaultClient.Do(req); err == nil {
-			res.Body.Close()
+			_ = res.Body.Close()
 			t.Fatalf("%s %s answered %d before the client gave up", method, path, res.StatusCode)
 		}
 	}

@@ -140,5 +140,7 @@ func TestHasherQueue(t *testing.T) {
 		t.Errorf("no wait, busy slot: %v, want a *BusyError", err)
 	}
 	g.release <- struct{}{}
-	<-first
+	if err := <-first; err != nil {
+		t.Errorf("the holder's hash: %v", err)
+	}
 }

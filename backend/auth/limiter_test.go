@@ -71,7 +71,7 @@ func TestLimiterRedis(t *testing.T) {
 func TestLimiterWithoutRedis(t *testing.T) {
 	t.Parallel()
 	dead := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond, MaxRetries: -1})
-	t.Cleanup(func() { dead.Close() })
+	t.Cleanup(func() { _ = dead.Close() })
 	for _, l := range []*auth.Limiter{
 		auth.NewLimiter(dead, "x:", slog.New(slog.DiscardHandler)),
 		auth.NewLimiter(nil, "", slog.New(slog.DiscardHandler)),

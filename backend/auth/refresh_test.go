@@ -51,7 +51,9 @@ func TestRefreshRotation(t *testing.T) {
 	// Only the hash is stored.
 	var n int
 	sum := sha256.Sum256([]byte(t1))
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM refresh_tokens WHERE token_hash = $1`, sum[:]).Scan(&n)
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refresh_tokens WHERE token_hash = $1`, sum[:]).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
 	if n != 1 {
 		t.Errorf("%d rows hold the token's SHA-256, want 1", n)
 	}

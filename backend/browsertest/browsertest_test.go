@@ -23,7 +23,7 @@ func TestHostsAndPolicyViolations(t *testing.T) {
 		if r.URL.Path == "/strict" {
 			w.Header().Set("Content-Security-Policy", "script-src 'self'")
 		}
-		fmt.Fprintf(w, `<!doctype html><title>%s</title><script>document.title += " ran"</script>`, r.Host)
+		_, _ = fmt.Fprintf(w, `<!doctype html><title>%s</title><script>document.title += " ran"</script>`, r.Host)
 	}))
 	defer site.Close()
 

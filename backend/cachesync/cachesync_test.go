@@ -146,7 +146,7 @@ func TestFeedReadsLateCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.Rollback(ctx)
+	defer func() { _ = slow.Rollback(ctx) }()
 	if _, err := slow.Exec(ctx, `UPDATE links SET updated_at = now() WHERE id = 1`); err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func loadACVP(t *testing.T) []vector {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var out []vector
 	var group, alphabet string
 	sc := bufio.NewScanner(f)

@@ -95,7 +95,7 @@ func (s *Server) createImport(c *gin.Context) {
 				file, name = part, part.FileName()
 				break
 			}
-			part.Close()
+			_ = part.Close()
 		}
 	} else {
 		file = c.Request.Body

@@ -41,7 +41,7 @@ func child(url string) int {
 	n, _ := strconv.Atoi(os.Getenv("IDBLOCK_CHILD_COUNT"))
 	alloc := idblock.New(postgres.NewIDSource(db), 37, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
+	defer func() { _ = out.Flush() }()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range 8 {
@@ -55,7 +55,7 @@ func child(url string) int {
 					os.Exit(1)
 				}
 				mu.Lock()
-				fmt.Fprintln(out, id)
+				_, _ = fmt.Fprintln(out, id)
 				mu.Unlock()
 			}
 		}()

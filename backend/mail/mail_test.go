@@ -41,14 +41,14 @@ func TestSendTimesOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	defer func() { _ = ln.Close() }()
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close()
+			defer func() { _ = c.Close() }()
 		}
 	}()
 	s, err := mail.NewSMTP("smtp://"+ln.Addr().String()+"?tls=none", "no-reply@sho.rt")

@@ -182,7 +182,9 @@ func TestWorkerFaults(t *testing.T) {
 	if _, err := e.store.DueCreated(ctx, time.Now().Add(-time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	e.queue.Forget(ctx, 2) // as if flushed
+	if err := e.queue.Forget(ctx, 2); err != nil { // as if flushed
+		t.Fatal(err)
+	}
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(b).Run(wctx)
@@ -198,8 +200,8 @@ func TestWorkerFaults(t *testing.T) {
 	go e.worker(failing).Run(wctx)
 	waitFor(t, "a failed attempt counted", func() bool {
 		var n int
-		e.db.Pool.QueryRow(ctx, `SELECT attempts FROM moderation_due WHERE link_id = 3`).Scan(&n)
-		return n == 1
+		err := e.db.Pool.QueryRow(ctx, `SELECT attempts FROM moderation_due WHERE link_id = 3`).Scan(&n)
+		return err == nil && n == 1
 	})
 	if s, _ := e.state(3); s != "pending" {
 		t.Errorf("a link whose review failed is %s", s)

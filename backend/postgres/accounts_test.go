@@ -298,7 +298,7 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nodeA.Rollback(ctx)
+	defer func() { _ = nodeA.Rollback(ctx) }()
 	if _, err := nodeA.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashint8($2))`, 0x5107, ws); err != nil {
 		t.Fatal(err)
 	}

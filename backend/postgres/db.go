@@ -59,7 +59,7 @@ func Migrate(ctx context.Context, url string) error {
 		return fmt.Errorf("migrate: parse DATABASE_URL: %w", err)
 	}
 	sqlDB := stdlib.OpenDB(*cfg.ConnConfig)
-	defer sqlDB.Close()
+	defer func() { _ = sqlDB.Close() }()
 	return migrateDB(ctx, sqlDB)
 }
 

@@ -75,7 +75,7 @@ func TestMigrateEmptyDatabaseWithPoolOptions(t *testing.T) {
 	if _, err := db.Pool.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	t.Cleanup(func() { _, _ = db.Pool.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	u, _ := url.Parse(testenv.DatabaseURL(t))
 	u.Path = "/" + name
 	q := u.Query()

@@ -35,7 +35,7 @@ func (s *DomainStore) Create(ctx context.Context, d *domain.Domain, check func(c
 	if err != nil {
 		return nil, fmt.Errorf("create domain: %w", err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }()
 	var current int64
 	var taken bool
 	err = tx.QueryRow(ctx, `SELECT

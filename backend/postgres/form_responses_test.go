@@ -150,7 +150,10 @@ func TestFormResponseStoreExport(t *testing.T) {
 	}
 	// Stopping early is fine.
 	i = 0
-	for range s.AllFormResponses(ctx, w.ID, 7) {
+	for _, err := range s.AllFormResponses(ctx, w.ID, 7) {
+		if err != nil {
+			t.Fatal(err)
+		}
 		if i++; i == 1500 {
 			break
 		}

@@ -45,7 +45,7 @@ func (s *ImportStore) Create(ctx context.Context, im *imports.Import, write func
 	if err != nil {
 		return fmt.Errorf("create import: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	err = tx.QueryRow(ctx, `
 		INSERT INTO imports (workspace_id, created_by, filename, format, bytes, rows)
 		VALUES ($1, $2, $3, '', 0, 0) RETURNING id`, im.WorkspaceID, im.CreatedBy, im.Filename).Scan(&im.ID)
@@ -239,7 +239,7 @@ func (s *ImportStore) Finish(ctx context.Context, id int64, owner, state, why st
 	if err != nil {
 		return fmt.Errorf("finish import: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	tag, err := tx.Exec(ctx, `UPDATE imports SET state = $3, error = nullif($4, ''), finished_at = now(),
 			lease_owner = NULL, lease_until = NULL
 		WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, id, owner, state, why)
@@ -347,7 +347,7 @@ func (s *ImportStore) Plan(ctx context.Context, im *imports.Import, owner string
 	if err != nil {
 		return fmt.Errorf("plan import rows: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	if err := holdLease(ctx, tx, im.ID, owner, lease); err != nil {
 		return err
 	}
@@ -373,7 +373,7 @@ func (s *ImportStore) Checkpoint(ctx context.Context, id int64, owner string, fa
 	if err != nil {
 		return fmt.Errorf("import checkpoint: %w", err)
 	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
 	if err := holdLease(ctx, tx, id, owner, lease); err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func TestImportStore(t *testing.T) {
 	// A refused upload leaves nothing behind.
 	refused := &imports.Import{WorkspaceID: w.ID}
 	err := store.Create(ctx, refused, func(wr io.Writer) error {
-		wr.Write(bytes.Repeat([]byte("x"), 3<<20))
+		_, _ = wr.Write(bytes.Repeat([]byte("x"), 3<<20))
 		return apperr.Errorf(apperr.Invalid, "no")
 	})
 	if !apperr.Is(err, apperr.Invalid) {
@@ -133,7 +133,10 @@ func TestImportStore(t *testing.T) {
 	if _, err := store.Get(ctx, other.ID, im.ID); !apperr.Is(err, apperr.NotFound) {
 		t.Errorf("other workspace's Get: %v", err)
 	}
-	for range store.Results(ctx, other.ID, im.ID) {
+	for _, err := range store.Results(ctx, other.ID, im.ID) {
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Fatal("other workspace reads results")
 	}
 }

@@ -48,7 +48,9 @@ func TestModerationRecord(t *testing.T) {
 			Verdict: moderation.Verdict{Score: score, Category: "phishing", Reason: "a bank login", Scorer: "model", Model: "m"}}
 	}
 	var changesBefore int
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore)
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore); err != nil {
+		t.Fatal(err)
+	}
 
 	out, err := store.Record(ctx, jobs[0], verdict(0.95), moderation.DefaultThresholds)
 	if err != nil || out.State != moderation.Banned || out.StillDue {
@@ -56,10 +58,18 @@ func TestModerationRecord(t *testing.T) {
 	}
 	var status string
 	var changes, captures, decisions int
-	db.Pool.QueryRow(ctx, `SELECT status FROM links WHERE id = 1`).Scan(&status)
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changes)
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM review_captures WHERE review_id = $1`, out.ReviewID).Scan(&captures)
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM moderation_decisions WHERE link_id = 1 AND action = 'ban'`).Scan(&decisions)
+	if err := db.Pool.QueryRow(ctx, `SELECT status FROM links WHERE id = 1`).Scan(&status); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changes); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM review_captures WHERE review_id = $1`, out.ReviewID).Scan(&captures); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM moderation_decisions WHERE link_id = 1 AND action = 'ban'`).Scan(&decisions); err != nil {
+		t.Fatal(err)
+	}
 	if status != "banned" || changes != changesBefore+1 || captures != 1 || decisions != 1 {
 		t.Errorf("after a ban: status %s, %d new changes, %d captures, %d decisions", status, changes-changesBefore, captures, decisions)
 	}
@@ -154,13 +164,17 @@ func TestModerationDecisions(t *testing.T) {
 		t.Errorf("appeal of a pending link: %v", err)
 	}
 	var changesBefore, changes int
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore)
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore); err != nil {
+		t.Fatal(err)
+	}
 	out, err := desk.Decide(ctx, 1, actor, "ban", "phishing")
 	if err != nil || !out.StatusChanged || out.Link.Status != "banned" || out.Link.Moderation.State != "banned" ||
 		out.Link.Moderation.Reason != "phishing" || out.Decision.Actor == nil || out.Decision.Actor.Email != "m@example.com" {
 		t.Fatalf("ban: %+v %v", out, err)
 	}
-	db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changes)
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changes); err != nil {
+		t.Fatal(err)
+	}
 	if changes != changesBefore+1 {
 		t.Errorf("a ban made %d changes for the caches, want 1", changes-changesBefore)
 	}
@@ -261,7 +275,7 @@ func TestModerationScanDuringRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }()
 	if _, err := tx.Exec(ctx, `INSERT INTO link_moderation (link_id, workspace_id, state, score, reviewed_url, reviewed_at)
 		VALUES (1, $1, 'passed', 0.1, 'https://e.com/1', now())`, ws); err != nil {
 		t.Fatal(err)
@@ -314,7 +328,7 @@ func TestDueAfterTargetChange(t *testing.T) {
 		return visit.NewEvent(time.Now(), visit.Target{LinkID: 7, WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil))
 	}
 	due := func() (reason string, seq int64) {
-		db.Pool.QueryRow(ctx, `SELECT reason, seq FROM moderation_due WHERE link_id = 7`).Scan(&reason, &seq)
+		_ = db.Pool.QueryRow(ctx, `SELECT reason, seq FROM moderation_due WHERE link_id = 7`).Scan(&reason, &seq)
 		return
 	}
 	// Visits 1 and 2 are milestones; clear them as reviews would.
@@ -322,7 +336,9 @@ func TestDueAfterTargetChange(t *testing.T) {
 		if _, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil {
 			t.Fatal(err)
 		}
-		db.Pool.Exec(ctx, `DELETE FROM moderation_due`)
+		if _, err := db.Pool.Exec(ctx, `DELETE FROM moderation_due`); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// Visit 3, same destination: nothing due.
 	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 0 {
@@ -338,7 +354,9 @@ func TestDueAfterTargetChange(t *testing.T) {
 	if err != nil || len(st.Due) != 1 {
 		t.Fatalf("the first visit after the change: %+v %v", st, err)
 	}
-	db.Pool.Exec(ctx, `DELETE FROM moderation_due`)
+	if _, err := db.Pool.Exec(ctx, `DELETE FROM moderation_due`); err != nil {
+		t.Fatal(err)
+	}
 	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 1 {
 		t.Fatalf("the 5th visit, destination still unreviewed: %+v %v", st, err)
 	}

@@ -98,14 +98,14 @@ func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 		// Receive does not return when ctx ends; closing the subscription makes it return.
 		// So does a failover: the subscription may sit on the old master, now a replica (or
 		// cut off), where nothing is published any more.
-		stop := context.AfterFunc(ctx, func() { ps.Close() })
+		stop := context.AfterFunc(ctx, func() { _ = ps.Close() })
 		var moved atomic.Bool
 		watched := make(chan struct{})
 		go func() {
 			select {
 			case <-switched:
 				moved.Store(true)
-				ps.Close()
+				_ = ps.Close()
 			case <-watched:
 			}
 		}()
@@ -134,7 +134,7 @@ func (b *Bus) Listen(ctx context.Context, handle func(Event)) {
 		}
 		stop()
 		close(watched)
-		ps.Close()
+		_ = ps.Close()
 		if moved.Load() {
 			continue // at once: the new master is known
 		}

@@ -22,7 +22,7 @@ func newCache(t *testing.T) *redis.LinkCache {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { _ = c.Close() })
 	return redis.NewLinkCache(c, redis.NewBus(c, log), log)
 }
 
@@ -51,12 +51,18 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 		return l.URL
 	}
 
-	lc.Created(ctx, []*link.Link{version("https://example.com/v1", t0)})
+	if err := lc.Created(ctx, []*link.Link{version("https://example.com/v1", t0)}); err != nil {
+		t.Fatal(err)
+	}
 	if got := get(); got != "https://example.com/v1" {
 		t.Fatalf("after create: %s", got)
 	}
-	lc.Changed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond)))
-	lc.Changed(ctx, version("https://example.com/v2", t0.Add(time.Millisecond))) // late
+	if err := lc.Changed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond))); err != nil {
+		t.Fatal(err)
+	}
+	if err := lc.Changed(ctx, version("https://example.com/v2", t0.Add(time.Millisecond))); err != nil { // late
+		t.Fatal(err)
+	}
 	if got := get(); got != "https://example.com/v3" {
 		t.Fatalf("an older edit cached last won: %s", got)
 	}
@@ -64,28 +70,42 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 	if got := get(); got != "https://example.com/v3" {
 		t.Fatalf("a fill replaced an edit: %s", got)
 	}
-	lc.Removed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond)))
-	lc.Changed(ctx, version("https://example.com/v3b", t0.Add(2*time.Millisecond))) // late
+	if err := lc.Removed(ctx, version("https://example.com/v3", t0.Add(2*time.Millisecond))); err != nil {
+		t.Fatal(err)
+	}
+	if err := lc.Changed(ctx, version("https://example.com/v3b", t0.Add(2*time.Millisecond))); err != nil { // late
+		t.Fatal(err)
+	}
 	if got := get(); got != "missing" {
 		t.Fatalf("an edit cached after the deletion revived the link: %s", got)
 	}
 	// A late cache write of a create does not undo the deletion either...
-	lc.Created(ctx, []*link.Link{version("https://example.com/v0", t0)})
+	if err := lc.Created(ctx, []*link.Link{version("https://example.com/v0", t0)}); err != nil {
+		t.Fatal(err)
+	}
 	if got := get(); got != "missing" {
 		t.Fatalf("a late create revived a deleted link: %s", got)
 	}
 	// ...but a new link may take a deleted alias's place at once.
-	lc.Created(ctx, []*link.Link{version("https://example.com/new", t0.Add(time.Second))})
+	if err := lc.Created(ctx, []*link.Link{version("https://example.com/new", t0.Add(time.Second))}); err != nil {
+		t.Fatal(err)
+	}
 	if got := get(); got != "https://example.com/new" {
 		t.Fatalf("a new link under a deleted key: %s", got)
 	}
 	lc.RemovedMany(ctx, []*link.Link{{Key: "abc123"}})
-	lc.Changed(ctx, version("https://example.com/late", t0.Add(-time.Millisecond)))
-	lc.Created(ctx, []*link.Link{version("https://example.com/late", t0.Add(-time.Millisecond))})
+	if err := lc.Changed(ctx, version("https://example.com/late", t0.Add(-time.Millisecond))); err != nil {
+		t.Fatal(err)
+	}
+	if err := lc.Created(ctx, []*link.Link{version("https://example.com/late", t0.Add(-time.Millisecond))}); err != nil {
+		t.Fatal(err)
+	}
 	if got := get(); got != "missing" {
 		t.Fatalf("a write cached after its workspace's deletion: %s", got)
 	}
-	lc.Created(ctx, []*link.Link{version("https://example.com/next", time.Now().Add(time.Millisecond))})
+	if err := lc.Created(ctx, []*link.Link{version("https://example.com/next", time.Now().Add(time.Millisecond))}); err != nil {
+		t.Fatal(err)
+	}
 	if got := get(); got != "https://example.com/next" {
 		t.Fatalf("a new link under a key of a deleted workspace: %s", got)
 	}
@@ -108,7 +128,9 @@ func TestLinkCacheCreatedBatch(t *testing.T) {
 	if err := lc.Removed(ctx, links[700]); err != nil {
 		t.Fatal(err)
 	}
-	lc.Created(ctx, links)
+	if err := lc.Created(ctx, links); err != nil {
+		t.Fatal(err)
+	}
 	for i, l := range links {
 		got, found, err := lc.Get(ctx, 0, l.Key)
 		switch {
@@ -130,14 +152,16 @@ func TestLinkCacheWithoutScripts(t *testing.T) {
 	ctx := context.Background()
 	lc := newCache(t)
 	raw := goredis.NewClient(mustParse(t, testenv.RedisURL(t)))
-	defer raw.Close()
+	defer func() { _ = raw.Close() }()
 	for i, url := range []string{"https://example.com/created", "https://example.com/stored"} {
 		if err := raw.ScriptFlush(ctx).Err(); err != nil {
 			t.Fatal(err)
 		}
 		l := version(url, time.Now())
 		if i == 0 {
-			lc.Created(ctx, []*link.Link{l})
+			if err := lc.Created(ctx, []*link.Link{l}); err != nil {
+				t.Fatal(err)
+			}
 		} else if err := lc.Store(ctx, []*link.Link{l}, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -99,8 +99,8 @@ func (c *Client) watch(t Target) {
 			ReadTimeout: ioTimeout, WriteTimeout: ioTimeout, MaxRetries: 1})
 		ps := sc.Subscribe(ctx, "+switch-master")
 		c.watchers.Go(func() {
-			defer sc.Close()
-			defer ps.Close()
+			defer func() { _ = sc.Close() }()
+			defer func() { _ = ps.Close() }()
 			ch := ps.Channel()
 			for {
 				select {

@@ -49,7 +49,7 @@ func TestSentinelFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	if err := c.Redis().Set(ctx, c.Key("k"), "before", 0).Err(); err != nil {
 		t.Fatal(err)
 	}

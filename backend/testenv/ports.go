@@ -27,7 +27,7 @@ func FreePort(t testing.TB) int {
 		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(low-10000)))
 		if err == nil {
 			port := ln.Addr().(*net.TCPAddr).Port
-			ln.Close()
+			_ = ln.Close()
 			return port
 		}
 	}

@@ -40,14 +40,14 @@ func DatabaseURL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("connect to PostgreSQL: %v", err)
 	}
-	defer admin.Close(ctx)
+	defer func() { _ = admin.Close(ctx) }()
 	template := templateName(t)
 	// Packages run in parallel: one lock makes sure the template is built once and never
 	// copied while it is being built.
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(727274)"); err != nil {
 		t.Fatalf("lock: %v", err)
 	}
-	defer admin.Exec(context.Background(), "SELECT pg_advisory_unlock(727274)")
+	defer func() { _, _ = admin.Exec(context.Background(), "SELECT pg_advisory_unlock(727274)") }()
 	var exists bool
 	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", template).Scan(&exists); err != nil {
 		t.Fatalf("look for template: %v", err)
@@ -57,7 +57,7 @@ func DatabaseURL(t testing.TB) string {
 			t.Fatalf("create template: %v", err)
 		}
 		if err := postgres.Migrate(ctx, withDB(t, base, template)); err != nil {
-			admin.Exec(ctx, "DROP DATABASE "+template)
+			_, _ = admin.Exec(ctx, "DROP DATABASE "+template)
 			t.Fatalf("migrate template: %v", err)
 		}
 	}
@@ -69,8 +69,8 @@ func DatabaseURL(t testing.TB) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if c, err := connect(ctx, withDB(t, base, "postgres")); err == nil {
-			c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-			c.Close(ctx)
+			_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			_ = c.Close(ctx)
 		}
 	})
 	return withDB(t, base, name)
@@ -107,7 +107,7 @@ func RedisPrefix(t testing.TB) string {
 	}
 	t.Cleanup(func() {
 		c := goredis.NewClient(opt)
-		defer c.Close()
+		defer func() { _ = c.Close() }()
 		ctx := context.Background()
 		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
 		for iter.Next(ctx) {
@@ -125,7 +125,7 @@ func Redis(t testing.TB) (*goredis.Client, string) {
 		t.Fatal(err)
 	}
 	c := goredis.NewClient(opt)
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { _ = c.Close() })
 	return c, RedisPrefix(t)
 }
 
@@ -160,7 +160,7 @@ func templateName(t testing.TB) string {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		_, _ = fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
 		h.Write(b)
 		return nil
 	})

@@ -167,7 +167,7 @@ func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
 	m.Reset()
 	m.Write(addr)
 	m.Write([]byte{0})
-	io.WriteString(m, userAgent)
+	_, _ = io.WriteString(m, userAgent)
 	return m.Sum(make([]byte, 0, sha256.Size))[:16]
 }
 

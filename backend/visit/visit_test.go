@@ -285,9 +285,9 @@ func downRedis(t *testing.T) *goredis.Client {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	ln.Close()
+	_ = ln.Close()
 	rdb := goredis.NewClient(&goredis.Options{Addr: addr, DialTimeout: 300 * time.Millisecond, MaxRetries: -1})
-	t.Cleanup(func() { rdb.Close() })
+	t.Cleanup(func() { _ = rdb.Close() })
 	return rdb
 }
 
@@ -722,7 +722,7 @@ func TestRedisLossResends(t *testing.T) {
 	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
 		t.Fatal(err)
 	}
-	rdb.Close()
+	_ = rdb.Close()
 	for _, e := range evs[2990:] {
 		buf.Capture(visit.HitOf(e))
 	}

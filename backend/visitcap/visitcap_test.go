@@ -70,7 +70,7 @@ func (c *cluster) node(interval time.Duration) *node {
 	n := &node{counter: visitcap.NewWithInterval(rdb, c.prefix, store, quiet, interval), store: store, db: db}
 	c.t.Cleanup(func() {
 		n.counter.Close()
-		rdb.Close()
+		_ = rdb.Close()
 		db.Close()
 	})
 	return n
@@ -368,7 +368,7 @@ func BenchmarkTake(b *testing.B) {
 		b.Fatal(err)
 	}
 	rdb := goredis.NewClient(opt)
-	defer rdb.Close()
+	defer func() { _ = rdb.Close() }()
 	db := testenv.DB(b)
 	prefix := testenv.RedisPrefix(b)
 	counter := visitcap.New(rdb, prefix, postgres.NewVisitCounts(db), quiet)
@@ -431,7 +431,7 @@ func newRedisServer(t *testing.T) *redisServer {
 	t.Cleanup(func() {
 		c := goredis.NewClient(r.options())
 		c.Shutdown(context.Background())
-		c.Close()
+		_ = c.Close()
 	})
 	return r
 }
@@ -442,7 +442,7 @@ func (r *redisServer) options() *goredis.Options {
 
 func (r *redisServer) client(t *testing.T) *goredis.Client {
 	c := goredis.NewClient(r.options())
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
@@ -461,7 +461,7 @@ func closedPort(t testing.TB) string {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	ln.Close()
+	_ = ln.Close()
 	return addr
 }
 

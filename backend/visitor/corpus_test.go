@@ -85,7 +85,7 @@ func readYAML(tb testing.TB, path string, into any) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var r io.Reader = f
 	if strings.HasSuffix(path, ".gz") {
 		if r, err = gzip.NewReader(f); err != nil {

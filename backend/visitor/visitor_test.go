@@ -29,7 +29,7 @@ func countries(tb testing.TB) geoip.Database {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { _ = db.Close() })
 	return db
 }
 

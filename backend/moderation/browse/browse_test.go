@@ -144,13 +144,13 @@ func TestReviewFollowsRedirects(t *testing.T) {
 			http.Redirect(w, r, "http://step.shop.test/b?x=1", http.StatusMovedPermanently)
 		case "/c":
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<title>C</title><script>location.href = "/d";</script>`)
+			_, _ = fmt.Fprint(w, `<title>C</title><script>location.href = "/d";</script>`)
 		case "/d":
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<title>D</title><p>one moment</p><script>setTimeout(() => location.replace("/final"), 200);</script>`)
+			_, _ = fmt.Fprint(w, `<title>D</title><p>one moment</p><script>setTimeout(() => location.replace("/final"), 200);</script>`)
 		case "/final":
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<title>Arrived</title><p>prize inside</p>`)
+			_, _ = fmt.Fprint(w, `<title>Arrived</title><p>prize inside</p>`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -178,11 +178,11 @@ func TestReviewSeesCloaking(t *testing.T) {
 		ua := r.UserAgent()
 		switch {
 		case strings.Contains(ua, "MicroMessenger") && r.Header.Get("X-Requested-With") == "com.tencent.mm":
-			fmt.Fprint(w, `<title>领取红包</title><p>输入支付密码领取</p><form action="/claim"><input type="password" name="pin"></form>`)
+			_, _ = fmt.Fprint(w, `<title>领取红包</title><p>输入支付密码领取</p><form action="/claim"><input type="password" name="pin"></form>`)
 		case strings.Contains(ua, "iPhone"):
-			fmt.Fprint(w, `<title>Travel notes (mobile)</title><p>Lisbon in spring.</p>`)
+			_, _ = fmt.Fprint(w, `<title>Travel notes (mobile)</title><p>Lisbon in spring.</p>`)
 		default:
-			fmt.Fprint(w, `<title>Travel notes</title><p>Lisbon in spring.</p>`)
+			_, _ = fmt.Fprint(w, `<title>Travel notes</title><p>Lisbon in spring.</p>`)
 		}
 	}))
 	captures, err := b.Review(context.Background(), "http://cloak.test/")
@@ -223,7 +223,7 @@ func TestReviewTimeLimit(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<title>Almost there</title><p>loading…</p><img src="/never.png">`)
+		_, _ = fmt.Fprint(w, `<title>Almost there</title><p>loading…</p><img src="/never.png">`)
 	}))
 	// The slack covers closing the contexts and a busy machine.
 	const slack = 2 * time.Second
@@ -285,7 +285,7 @@ func TestReviewBlocksDownloads(t *testing.T) {
 	netw.handle("files.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Content-Disposition", `attachment; filename="invoice.exe"`)
-		w.Write(bytes.Repeat([]byte("MZ"), 64<<10))
+		_, _ = w.Write(bytes.Repeat([]byte("MZ"), 64<<10))
 	}))
 	start := time.Now()
 	captures, err := b.Review(context.Background(), "http://files.test/invoice")
@@ -302,7 +302,7 @@ func TestReviewBlocksDownloads(t *testing.T) {
 		t.Logf("%s: %q in %v", c.Profile, c.Error, c.Duration.Round(time.Millisecond))
 	}
 	var saved []string
-	filepath.WalkDir(b.downloads, func(path string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(b.downloads, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			saved = append(saved, path)
 		}
@@ -398,7 +398,7 @@ func TestReviewRefusesRedirectsToPrivateAddresses(t *testing.T) {
 			http.Redirect(w, r, "http://[fd00::1]:8080/admin", http.StatusFound)
 		case "/meta":
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, `<meta http-equiv="refresh" content="0; url=http://169.254.169.254/latest/">`)
+			_, _ = fmt.Fprint(w, `<meta http-equiv="refresh" content="0; url=http://169.254.169.254/latest/">`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -528,7 +528,7 @@ func TestPlaywrightDoesNotRouteRedirectHops(t *testing.T) {
 		case "/two":
 			http.Redirect(w, r, "/three", http.StatusFound)
 		default:
-			fmt.Fprint(w, "<title>three</title>")
+			_, _ = fmt.Fprint(w, "<title>three</title>")
 		}
 	}))
 	chromium, visitors, err := b.current()
@@ -545,7 +545,7 @@ func TestPlaywrightDoesNotRouteRedirectHops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer bc.Close()
+	defer func() { _ = bc.Close() }()
 	var mu sync.Mutex
 	var routed []string
 	if err := bc.Route("**/*", func(r playwright.Route) {
@@ -580,7 +580,7 @@ func refusingAddr(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { syscall.Close(fd) })
+	t.Cleanup(func() { _ = syscall.Close(fd) })
 	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,7 @@ func TestReviewsAtOnceAreBounded(t *testing.T) {
 		}
 		time.Sleep(400 * time.Millisecond)
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<title>busy</title>`)
+		_, _ = fmt.Fprint(w, `<title>busy</title>`)
 	}))
 	const reviews = 4
 	var wg sync.WaitGroup

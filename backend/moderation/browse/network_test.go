@@ -54,7 +54,7 @@ func newTestNetwork() *testNetwork {
 	}))
 	n.trap = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.trapRequests.Add(1)
-		fmt.Fprint(w, "<title>reached a private address</title>secret metadata")
+		_, _ = fmt.Fprint(w, "<title>reached a private address</title>secret metadata")
 	}))
 	return n
 }
@@ -77,7 +77,7 @@ func (n *testNetwork) handle(host string, h http.Handler) {
 func (n *testNetwork) handleHTML(host, html string) {
 	n.handle(host, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, html)
+		_, _ = fmt.Fprint(w, html)
 	}))
 }
 

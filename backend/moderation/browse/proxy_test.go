@@ -32,11 +32,11 @@ func newProxyFixture(t *testing.T) *proxyFixture {
 	t.Helper()
 	f := &proxyFixture{}
 	f.origin = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "host=%s path=%s xff=%q auth=%q", r.Host, r.URL.Path, r.Header.Get("X-Forwarded-For"), r.Header.Get("Proxy-Authorization"))
+		_, _ = fmt.Fprintf(w, "host=%s path=%s xff=%q auth=%q", r.Host, r.URL.Path, r.Header.Get("X-Forwarded-For"), r.Header.Get("Proxy-Authorization"))
 	}))
 	t.Cleanup(f.origin.Close)
 	f.tls = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "tls host=%s", r.Host)
+		_, _ = fmt.Fprintf(w, "tls host=%s", r.Host)
 	}))
 	t.Cleanup(f.tls.Close)
 	_, port, _ := net.SplitHostPort(f.origin.Listener.Addr().String())
@@ -83,7 +83,7 @@ func get(t *testing.T, c *http.Client, u string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body), nil
 }
@@ -147,8 +147,8 @@ func TestProxyWantsItsPassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	fmt.Fprint(conn, "CONNECT secure.test:443 HTTP/1.1\r\nHost: secure.test:443\r\n\r\n")
+	defer func() { _ = conn.Close() }()
+	_, _ = fmt.Fprint(conn, "CONNECT secure.test:443 HTTP/1.1\r\nHost: secure.test:443\r\n\r\n")
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil || resp.StatusCode != http.StatusProxyAuthRequired {
 		t.Errorf("CONNECT without the password: %v, %v", resp, err)
@@ -164,17 +164,17 @@ func TestProxyCloseCutsTunnels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	auth := "Basic " + basicAuth(f.proxy.user, f.proxy.password)
 	_, port, _ := net.SplitHostPort(f.origin.Listener.Addr().String())
-	fmt.Fprintf(conn, "CONNECT shop.test:%s HTTP/1.1\r\nHost: shop.test\r\nProxy-Authorization: %s\r\n\r\n", port, auth)
+	_, _ = fmt.Fprintf(conn, "CONNECT shop.test:%s HTTP/1.1\r\nHost: shop.test\r\nProxy-Authorization: %s\r\n\r\n", port, auth)
 	br := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("CONNECT: %v, %v", resp, err)
 	}
 	f.proxy.Close()
-	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
 	if _, err := br.ReadByte(); err == nil || strings.Contains(err.Error(), "timeout") {
 		t.Errorf("tunnel still open after Close: %v", err)
 	}

@@ -74,7 +74,7 @@ func NewHeuristic(cfg HeuristicConfig) (*Heuristic, error) {
 		if err != nil {
 			return nil, fmt.Errorf("new heuristic scorer: %w", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		if err := parseBlocklist(f, cfg.BlocklistPath, h.blocked); err != nil {
 			return nil, fmt.Errorf("new heuristic scorer: %w", err)
 		}

@@ -75,7 +75,7 @@ func OpenMaxMind(path string) (*MaxMind, error) {
 	r, err := geoip2.Open(path)
 	if err != nil {
 		if r != nil {
-			r.Close() // geoip2 maps the file before it looks at the type
+			_ = r.Close() // geoip2 maps the file before it looks at the type
 		}
 		return nil, fmt.Errorf("geoip: open %s: %w", path, err)
 	}
@@ -83,7 +83,7 @@ func OpenMaxMind(path string) (*MaxMind, error) {
 	if _, err := r.Country(netip.IPv4Unspecified()); err != nil {
 		var invalid geoip2.InvalidMethodError
 		if errors.As(err, &invalid) {
-			r.Close()
+			_ = r.Close()
 			return nil, fmt.Errorf("geoip: %s: a %s database has no countries", path, r.Metadata().DatabaseType)
 		}
 	}
@@ -148,7 +148,7 @@ func OpenDBIP(path string) (*DBIP, error) {
 		return nil, fmt.Errorf("geoip: open %s: %w", path, err)
 	}
 	if !strings.Contains(strings.ToLower(r.Metadata.DatabaseType), "country") {
-		r.Close()
+		_ = r.Close()
 		return nil, fmt.Errorf("geoip: %s: a %q database is not a country database", path, r.Metadata.DatabaseType)
 	}
 	return &DBIP{path: path, r: r}, nil

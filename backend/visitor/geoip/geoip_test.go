@@ -39,7 +39,7 @@ func TestMaxMind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if _, ok := db.(*geoip.MaxMind); !ok {
 		t.Fatalf("a GeoIP2-Country database opened as %T", db)
 	}
@@ -60,7 +60,7 @@ func TestMaxMindRegisteredCountry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if got := db.Country(netip.MustParseAddr("10.0.0.1")); got != "FR" {
 		t.Errorf("country %q, want the registered country FR", got)
 	}
@@ -74,7 +74,7 @@ func TestDBIP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if _, ok := db.(*geoip.DBIP); !ok {
 		t.Fatalf("a DB-IP npm database opened as %T", db)
 	}
@@ -105,7 +105,7 @@ func TestOpenRefuses(t *testing.T) {
 		"another kind of table": geoiptest.Write(t, "asn ipvAll", asn),
 	} {
 		if db, err := geoip.Open(path); err == nil {
-			db.Close()
+			_ = db.Close()
 			t.Errorf("%s: opened", name)
 		} else if errors.Is(err, geoip.ErrUnavailable) {
 			t.Errorf("%s: %v reads as unavailable, want an error", name, err)
@@ -136,7 +136,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if got := db.Country(netip.MustParseAddr("10.9.9.9")); got != "DE" {
 		t.Errorf("default database: %q, want DE", got)
 	}
@@ -145,7 +145,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer mm.Close()
+	defer func() { _ = mm.Close() }()
 	if got := mm.Country(netip.MustParseAddr("10.9.9.9")); got != "AT" {
 		t.Errorf("GEOIP_DB beside the default file: %q, want AT", got)
 	}
@@ -154,7 +154,7 @@ func TestLoad(t *testing.T) {
 // The database `make build` fetches, when it is there (CI does not need it).
 func TestFetchedDatabase(t *testing.T) {
 	db := fetched(t)
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	for ip, want := range map[string]string{"8.8.8.8": "US", "1.2.4.8": "CN", "81.2.69.142": "GB"} {
 		if got := db.Country(netip.MustParseAddr(ip)); got != want {
 			t.Errorf("Country(%s) = %q, want %q", ip, got, want)
@@ -198,11 +198,11 @@ func BenchmarkCountry(b *testing.B) {
 				db.Country(ip)
 			}
 		})
-		db.Close()
+		_ = db.Close()
 	}
 	b.Run("fetched DB-IP Lite", func(b *testing.B) {
 		db := fetched(b)
-		defer db.Close()
+		defer func() { _ = db.Close() }()
 		ip := netip.MustParseAddr("81.2.69.142")
 		b.ReportAllocs()
 		for b.Loop() {

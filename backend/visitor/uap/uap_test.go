@@ -29,7 +29,7 @@ func Cases(tb testing.TB, name string) []Case {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var r io.Reader = f
 	if strings.HasSuffix(name, ".gz") {
 		if r, err = gzip.NewReader(f); err != nil {

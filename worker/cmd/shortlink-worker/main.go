@@ -49,7 +49,7 @@ func run(ctx context.Context) error {
 	if rc == nil {
 		return err
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }()
 	if err != nil {
 		log.Warn("redis is not answering; the worker waits for it", "err", err)
 	}
@@ -72,14 +72,14 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer browser.Close()
+	defer func() { _ = browser.Close() }()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on WORKER_ADDR %s: %w", cfg.Addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprintln(w, "ok") })
 	mux.Handle("GET /metrics", promhttp.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
@@ -87,7 +87,7 @@ func run(ctx context.Context) error {
 			log.Error("worker http", "err", err)
 		}
 	}()
-	defer srv.Close()
+	defer func() { _ = srv.Close() }()
 
 	w := moderation.NewWorker(moderation.WorkerOptions{
 		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
