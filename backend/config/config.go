@@ -192,7 +192,7 @@ func explain(err error) error {
 	return fmt.Errorf("config: %w", errors.Join(errs...))
 }
 
-//nolint:gocyclo // every variable is read and checked here, in order; it is being split by another change
+//nolint:gocyclo // every variable is read and checked here, in order; to be split into one validator per group of settings
 func (c *Config) finish() error {
 	var errs []error
 	u, err := url.Parse(c.PublicURL)
