@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/mail"
 	"net/netip"
@@ -192,8 +193,25 @@ func explain(err error) error {
 	return fmt.Errorf("config: %w", errors.Join(errs...))
 }
 
-//nolint:gocyclo // every variable is read and checked here, in order; to be split into one validator per group of settings
+// finish validates the settings group by group, fills the values derived from them, and
+// returns every problem at once, each naming its variable.
 func (c *Config) finish() error {
+	errs := c.checkAddresses()
+	errs = append(errs, c.checkCodes()...)
+	errs = append(errs, c.checkCreates()...)
+	errs = append(errs, c.checkImports()...)
+	errs = append(errs, c.checkAccounts()...)
+	errs = append(errs, c.checkVisits()...)
+	errs = append(errs, c.checkDomains()...)
+	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
+	errs = append(errs, c.checkMail()...)
+	errs = append(errs, checkLogs(c.LogLevel, c.LogFormat)...)
+	return errors.Join(errs...)
+}
+
+// checkAddresses validates where the service is reached and listens: PUBLIC_URL, SHORT_HOSTS,
+// TRUSTED_PROXIES and METRICS_ADDR.
+func (c *Config) checkAddresses() []error {
 	var errs []error
 	u, err := url.Parse(c.PublicURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
@@ -202,6 +220,28 @@ func (c *Config) finish() error {
 		u.Path = ""
 		c.Public = u
 	}
+	for i, h := range c.ShortHosts {
+		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
+	}
+	nets, err := parsePrefixes(c.TrustedProxies)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %w", err))
+	}
+	c.TrustedProxyNets = nets
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			errs = append(errs, errors.New("METRICS_ADDR must be host:port, such as 127.0.0.1:9090"))
+		} else if c.MetricsAddr == c.HTTPAddr && !strings.HasSuffix(c.MetricsAddr, ":0") {
+			errs = append(errs, errors.New("METRICS_ADDR must differ from HTTP_ADDR: metrics are never served to visitors"))
+		}
+	}
+	return errs
+}
+
+// checkCodes validates the secrets and shape of short codes and tokens: JWT_SECRET, CODE_KEY,
+// CODE_TWEAK (derived from the key when unset) and CODE_LENGTH.
+func (c *Config) checkCodes() []error {
+	var errs []error
 	if len(c.JWTSecret) < 32 {
 		errs = append(errs, errors.New("JWT_SECRET must be at least 32 characters"))
 	}
@@ -222,6 +262,14 @@ func (c *Config) finish() error {
 	if c.CodeLength < 5 || c.CodeLength > 8 {
 		errs = append(errs, errors.New("CODE_LENGTH must be between 5 and 8"))
 	}
+	return errs
+}
+
+// checkCreates validates the settings of the create path and of writes: ID_BLOCK_SIZE,
+// CREATE_WRITERS, CREATE_BATCH_MAX, MAX_BODY_BYTES, LINK_CACHE_SIZE,
+// CODE_ALIASES_PER_WORKSPACE and WRITE_TIMEOUT.
+func (c *Config) checkCreates() []error {
+	var errs []error
 	if c.IDBlockSize < 1 || c.IDBlockSize > 100000 {
 		errs = append(errs, errors.New("ID_BLOCK_SIZE must be between 1 and 100000"))
 	}
@@ -234,6 +282,21 @@ func (c *Config) finish() error {
 	if c.MaxBodyBytes < 1<<10 || c.MaxBodyBytes > 64<<20 {
 		errs = append(errs, errors.New("MAX_BODY_BYTES must be between 1024 and 67108864"))
 	}
+	if c.LinkCacheSize < 1000 {
+		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
+	}
+	if c.CodeAliasesPerWorkspace < 0 || c.CodeAliasesPerWorkspace > 1000000 {
+		errs = append(errs, errors.New("CODE_ALIASES_PER_WORKSPACE must be between 0 and 1000000"))
+	}
+	if c.WriteTimeout < 500*time.Millisecond || c.WriteTimeout > time.Minute {
+		errs = append(errs, errors.New("WRITE_TIMEOUT must be between 500ms and 1m"))
+	}
+	return errs
+}
+
+// checkImports validates IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WORKERS and IMPORT_LEASE.
+func (c *Config) checkImports() []error {
+	var errs []error
 	if c.ImportMaxBytes < 1<<10 || c.ImportMaxBytes > 1<<30 {
 		errs = append(errs, errors.New("IMPORT_MAX_BYTES must be between 1024 and 1073741824"))
 	}
@@ -246,12 +309,13 @@ func (c *Config) finish() error {
 	if c.ImportLease < time.Second || c.ImportLease > 10*time.Minute {
 		errs = append(errs, errors.New("IMPORT_LEASE must be between 1s and 10m"))
 	}
-	if c.LinkCacheSize < 1000 {
-		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
-	}
-	if c.CodeAliasesPerWorkspace < 0 || c.CodeAliasesPerWorkspace > 1000000 {
-		errs = append(errs, errors.New("CODE_ALIASES_PER_WORKSPACE must be between 0 and 1000000"))
-	}
+	return errs
+}
+
+// checkAccounts validates the settings of accounts, sign-in and plans: PASSWORD_HASH_*,
+// INVITES_PER_HOUR, RATE_LIMIT_ANONYMOUS, OPERATOR_*, REFRESH_GRACE and PLAN_LIMITS.
+func (c *Config) checkAccounts() []error {
+	var errs []error
 	if c.PasswordHashConcurrency == 0 {
 		c.PasswordHashConcurrency = runtime.NumCPU()
 	}
@@ -260,9 +324,6 @@ func (c *Config) finish() error {
 	}
 	if c.PasswordHashWait < 0 || c.PasswordHashWait > time.Minute {
 		errs = append(errs, errors.New("PASSWORD_HASH_WAIT must be between 0s and 1m"))
-	}
-	if c.WriteTimeout < 500*time.Millisecond || c.WriteTimeout > time.Minute {
-		errs = append(errs, errors.New("WRITE_TIMEOUT must be between 500ms and 1m"))
 	}
 	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
 		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))
@@ -273,12 +334,24 @@ func (c *Config) finish() error {
 	if (c.OperatorEmail == "") != (c.OperatorPassword == "") {
 		errs = append(errs, errors.New("OPERATOR_EMAIL and OPERATOR_PASSWORD go together"))
 	}
-	if c.RefreshGrace < 0 || c.RefreshGrace > time.Minute {
-		errs = append(errs, errors.New("REFRESH_GRACE must be between 0s (off) and 1m"))
-	}
 	if c.OperatorPassword != "" && len(c.OperatorPassword) < 8 {
 		errs = append(errs, errors.New("OPERATOR_PASSWORD must be at least 8 characters"))
 	}
+	if c.RefreshGrace < 0 || c.RefreshGrace > time.Minute {
+		errs = append(errs, errors.New("REFRESH_GRACE must be between 0s (off) and 1m"))
+	}
+	var err error
+	if c.Plans, err = plan.ParseTable(c.PlanLimits); err != nil {
+		errs = append(errs, fmt.Errorf("PLAN_LIMITS: %w", err))
+	}
+	return errs
+}
+
+// checkVisits validates the settings of visit capture and ingest: VISIT_BUFFER_SIZE,
+// VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_CLAIM_AFTER, and names the consumer after the
+// host and process when VISIT_CONSUMER is unset.
+func (c *Config) checkVisits() []error {
+	var errs []error
 	if c.VisitBufferSize < 100 || c.VisitBufferSize > 10_000_000 {
 		errs = append(errs, errors.New("VISIT_BUFFER_SIZE must be between 100 and 10000000"))
 	}
@@ -291,6 +364,17 @@ func (c *Config) finish() error {
 	if c.VisitClaimAfter < time.Second || c.VisitClaimAfter > time.Hour {
 		errs = append(errs, errors.New("VISIT_CLAIM_AFTER must be between 1s and 1h"))
 	}
+	if c.VisitConsumer == "" {
+		host, _ := os.Hostname()
+		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	return errs
+}
+
+// checkDomains validates the settings of custom domains: DNS_RESOLVER and
+// DOMAIN_CHECK_INTERVAL.
+func (c *Config) checkDomains() []error {
+	var errs []error
 	if c.DNSResolver != "" {
 		if host, port, err := net.SplitHostPort(c.DNSResolver); err != nil || host == "" || port == "" {
 			errs = append(errs, errors.New("DNS_RESOLVER must be host:port, such as 1.1.1.1:53"))
@@ -299,31 +383,21 @@ func (c *Config) finish() error {
 	if c.DomainCheckInterval < time.Second || c.DomainCheckInterval > 24*time.Hour {
 		errs = append(errs, errors.New("DOMAIN_CHECK_INTERVAL must be between 1s and 24h"))
 	}
-	if c.VisitConsumer == "" {
-		host, _ := os.Hostname()
-		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
+	return errs
+}
+
+// checkLogs validates LOG_LEVEL (debug, info, warn or error, as log/slog reads them) and
+// LOG_FORMAT (text or json).
+func checkLogs(level, format string) []error {
+	var errs []error
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		errs = append(errs, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", level))
 	}
-	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
-	errs = append(errs, c.checkMail()...)
-	if c.MetricsAddr != "" {
-		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-			errs = append(errs, errors.New("METRICS_ADDR must be host:port, such as 127.0.0.1:9090"))
-		} else if c.MetricsAddr == c.HTTPAddr && !strings.HasSuffix(c.MetricsAddr, ":0") {
-			errs = append(errs, errors.New("METRICS_ADDR must differ from HTTP_ADDR: metrics are never served to visitors"))
-		}
+	if !strings.EqualFold(format, "text") && !strings.EqualFold(format, "json") {
+		errs = append(errs, fmt.Errorf("LOG_FORMAT must be text or json, not %q", format))
 	}
-	if c.Plans, err = plan.ParseTable(c.PlanLimits); err != nil {
-		errs = append(errs, fmt.Errorf("PLAN_LIMITS: %w", err))
-	}
-	nets, err := parsePrefixes(c.TrustedProxies)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %w", err))
-	}
-	c.TrustedProxyNets = nets
-	for i, h := range c.ShortHosts {
-		c.ShortHosts[i] = strings.ToLower(strings.TrimSpace(h))
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // checkRedis validates REDIS_URL, REDIS_SENTINELS and REDIS_MASTER_NAME: one Redis server, or

@@ -147,6 +147,8 @@ func TestBadValues(t *testing.T) {
 		{"REDIS_SENTINELS", "127.0.0.1:26379"},        // no REDIS_MASTER_NAME
 		{"REDIS_SENTINELS", "127.0.0.1:26379,a:port"}, // a port that is not a number
 		{"REDIS_MASTER_NAME", "shortlink"},            // no REDIS_SENTINELS
+		{"LOG_LEVEL", "loud"},
+		{"LOG_FORMAT", "xml"},
 	}
 	for _, c := range cases {
 		m := maps.Clone(minimal)
@@ -225,5 +227,17 @@ func TestTrustedProxies(t *testing.T) {
 		if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
 			t.Errorf("TRUSTED_PROXIES=%q: error %v, want one naming TRUSTED_PROXIES", bad, err)
 		}
+	}
+}
+
+// TestMigration: `shortlink migrate` reads DATABASE_URL through the config package too, and
+// refuses to run without it.
+func TestMigration(t *testing.T) {
+	m, err := config.MigrationFromMap(map[string]string{"DATABASE_URL": "postgres://a,b/shortlink?pool_max_conns=16"})
+	if err != nil || m.DatabaseURL != "postgres://a,b/shortlink?pool_max_conns=16" {
+		t.Errorf("migration: %+v %v", m, err)
+	}
+	if _, err := config.MigrationFromMap(map[string]string{}); err == nil || !strings.Contains(err.Error(), "DATABASE_URL") {
+		t.Errorf("without DATABASE_URL: %v", err)
 	}
 }

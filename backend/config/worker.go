@@ -70,6 +70,7 @@ func WorkerFromMap(m map[string]string) (Worker, error) {
 
 func (w *Worker) check() error {
 	errs := checkRedis(w.RedisURL, &w.RedisSentinels, w.RedisMasterName)
+	errs = append(errs, checkLogs(w.LogLevel, w.LogFormat)...)
 	if w.BanScore <= 0 || w.BanScore > 1 {
 		errs = append(errs, errors.New("MODERATION_BAN_SCORE must be in (0, 1]"))
 	}

@@ -48,11 +48,11 @@ func main() {
 }
 
 func migrate(ctx context.Context) error {
-	url := os.Getenv("DATABASE_URL")
-	if url == "" {
-		return fmt.Errorf("DATABASE_URL is required")
+	cfg, err := config.LoadMigration()
+	if err != nil {
+		return err
 	}
-	return postgres.Migrate(ctx, url)
+	return postgres.Migrate(ctx, cfg.DatabaseURL)
 }
 
 func serve(ctx context.Context) error {
@@ -60,7 +60,7 @@ func serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	log := config.NewLogger(os.Stderr, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
+	log := config.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		return err
