@@ -228,14 +228,7 @@ func (rep *chaosReport) markdown() string {
 	p("")
 	p("## Results")
 	p("")
-	if len(rep.Errors) == 0 {
-		p("**Every check passed.**")
-	} else {
-		p("**Failed checks:**")
-		for _, e := range rep.Errors {
-			p("- %s", e)
-		}
-	}
+	writeVerdict(p, rep.Errors)
 	p("")
 	p("| check | result |")
 	p("|---|---|")

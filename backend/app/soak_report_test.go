@@ -354,14 +354,7 @@ func (rep *soakReport) markdown() string {
 	p("`make soak` (`TestSoak` in `backend/app/soak_test.go`), %s, commit `%s`, %d CPUs, %s. Two server processes, the moderation worker (Chromium, a local model server speaking the OpenAI chat API), PostgreSQL and Redis of the run's own, all on this one machine with the load.",
 		rep.Started.UTC().Format("2006-01-02 15:04 MST"), rep.Commit, runtime.NumCPU(), runtime.Version())
 	p("")
-	if len(rep.Errors) == 0 {
-		p("**Every check passed.**")
-	} else {
-		p("**Failed checks:**")
-		for _, e := range rep.Errors {
-			p("- %s", e)
-		}
-	}
+	writeVerdict(p, rep.Errors)
 	p("")
 	p("![Throughput and failures per second](throughput.svg)")
 	p("")
@@ -540,4 +533,16 @@ func humanCount(v float64) string {
 		return fmt.Sprintf("%gk", v/1000)
 	}
 	return fmt.Sprintf("%g", v)
+}
+
+// writeVerdict writes a report's verdict: every check passed, or the list of those that failed.
+func writeVerdict(p func(format string, args ...any), failed []string) {
+	if len(failed) == 0 {
+		p("**Every check passed.**")
+		return
+	}
+	p("**Failed checks:**")
+	for _, e := range failed {
+		p("- %s", e)
+	}
 }
