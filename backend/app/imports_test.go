@@ -561,7 +561,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 }
 
 // TestImportLongRow: a data row longer than 64 KiB stops the file at the upload with 400, as
-// the README says, whatever its length past the bound; nothing is imported.
+// docs/domains-and-imports.md says, whatever its length past the bound; nothing is imported.
 func TestImportLongRow(t *testing.T) {
 	s := newDeployment(t).start(t)
 	tn := s.signup("long-row@example.com")

@@ -402,7 +402,7 @@ func (rep *soakReport) markdown() string {
 	p("| every acknowledged link (%d before the load, %d during it) answers on both servers with its last acknowledged destination (HEAD, which makes no visit) | %d of %d answers wrong |", rep.Seeded, rep.Created, len(rep.LinksWrong), rep.LinksChecked*2)
 	p("| edits acknowledged, and none lost | %d links whose last edit was acknowledged, all in the check above |", rep.EditsAcked)
 	p("| rows in `links` ≥ links acknowledged | %d ≥ %d |", rep.LinkRows, rep.LinksChecked)
-	p("| visits stored = redirects answered, less at most %d for the killed server (README, \"What a crash loses\") | %d answered, %d stored: %d not stored |", soakKillLoss, rep.Answered, rep.Stored, lost)
+	p("| visits stored = redirects answered, less at most %d for the killed server (docs/architecture.md, \"What a crash loses\") | %d answered, %d stored: %d not stored |", soakKillLoss, rep.Answered, rep.Stored, lost)
 	p("| visits stored ≤ redirects answered + requests without an answer | %d ≤ %d + %d |", rep.Stored, rep.Answered, rep.Unsure)
 	p("")
 	p("The visit count settled %v after the load stopped: the consumers' lag at the end. The chart's first panel sets the visits stored, by the second they were made in, beside the redirects answered.", rep.VisitWait.Round(10*time.Millisecond))

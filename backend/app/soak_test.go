@@ -109,7 +109,7 @@ const (
 	soakLinks     = 100_000 // links made before the load starts
 	soakBatchRows = 100
 	soakSites     = 10 // destination hosts shop-0.test … shop-9.test
-	// soakKillLoss is the most visits a killed server may take with it (README, "What a crash
+	// soakKillLoss is the most visits a killed server may take with it (docs/architecture.md, "What a crash
 	// loses"): the batch its flusher was gathering and the one it was sending.
 	soakKillLoss = 2 * 1000
 	// soakGrace is how long after a part came back failures still count as its fault's.

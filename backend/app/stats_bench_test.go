@@ -33,8 +33,8 @@ func (benchLinks) ShortURL(_ int64, key string) string { return "http://" + shor
 // the last 90 days (and 5% more spread over 20 other links of the workspace) through
 // postgres.Visits.Insert, 10,000 at a time, so that every rollup is the one the ingest keeps;
 // then times a link's statistics over the default 90 days through the service and store, in UTC
-// and in Asia/Shanghai, over the last 7 days, and through HTTP. It takes a while (see the
-// README), so it runs only with STATS_BENCH=1; STATS_BENCH_VISITS sets another number of visits.
+// and in Asia/Shanghai, over the last 7 days, and through HTTP. It takes a while (see
+// docs/architecture.md), so it runs only with STATS_BENCH=1; STATS_BENCH_VISITS sets another number of visits.
 //
 //	STATS_BENCH=1 deploy/local/with-services.sh go test -run '^$' -bench LinkStats10M -benchtime 100x -timeout 3h ./backend/app
 func BenchmarkLinkStats10M(b *testing.B) {

@@ -29,7 +29,7 @@ var (
 )
 
 // screenshotDir is where the tests save their screenshots: SCREENSHOTS_DIR, else
-// docs/screenshots/run in the repository (git-ignored; the README shows copies).
+// docs/screenshots/run in the repository (git-ignored; docs/web-app.md shows copies).
 func screenshotDir(t *testing.T) string {
 	if d := os.Getenv("SCREENSHOTS_DIR"); d != "" {
 		return d

@@ -23,7 +23,7 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
-// Config is every setting of a Shortlink process; the README lists each variable.
+// Config is every setting of a Shortlink process; docs/configuration.md lists each variable.
 type Config struct {
 	DatabaseURL string `env:"DATABASE_URL,required"`
 	// RedisURL is the Redis server; with RedisSentinels, only its user, password and database.

@@ -233,14 +233,14 @@ func TestManifests(t *testing.T) {
 	}
 }
 
-// stages are the label selectors of the README's first installation, applied in this order
+// stages are the label selectors of the first installation of docs/operations.md, applied in this order
 // before everything else: what each applies must find everything its pods refer to.
 var stages = []struct{ selector, why string }{
 	{"app.kubernetes.io/component in (config, database, redis, redis-proxy)", "settings, PostgreSQL and Redis"},
 	{"app.kubernetes.io/component=migrate", "the migrations"},
 }
 
-// TestStages applies the README's selectors to each overlay: the objects the first steps
+// TestStages applies docs/operations.md's selectors to each overlay: the objects the first steps
 // create must not wait on objects created only later.
 func TestStages(t *testing.T) {
 	for _, dir := range overlays {
@@ -624,12 +624,16 @@ func envTags(v any) []string {
 	return names
 }
 
-// readmeVariables are the variables of the README's configuration tables: the server's and
-// the worker's settings.
+// readmeVariables are the variables of the manual's configuration tables: the server's
+// (docs/configuration.md) and the worker's (docs/moderation.md).
 func readmeVariables(t *testing.T) []string {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var data []byte
+	for _, f := range []string{"../../docs/configuration.md", "../../docs/moderation.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, b...)
 	}
 	var names []string
 	row := regexp.MustCompile("(?m)^\\| (`[A-Z][A-Z0-9_]+`(?:, `[A-Z][A-Z0-9_]+`)*) \\|")
@@ -639,7 +643,7 @@ func readmeVariables(t *testing.T) []string {
 		}
 	}
 	if len(names) < 50 {
-		t.Fatalf("README: found only %d variables in the configuration tables", len(names))
+		t.Fatalf("docs: found only %d variables in the configuration tables", len(names))
 	}
 	return names
 }
@@ -696,7 +700,7 @@ func containerEnv(t *testing.T, s set, c corev1.Container, valid bool) map[strin
 	return env
 }
 
-// TestSettings: every setting of the README and of the config package has a place in each
+// TestSettings: every setting of the manual and of the config package has a place in each
 // overlay (the ConfigMap, the Secret or the container's own env), nothing unknown is set, and
 // the backend's and the worker's config packages accept what the pods get — and refuse the
 // example secrets' placeholders.

@@ -19,7 +19,7 @@ commands:
   serve     run the API and redirect server (HTTP_ADDR)
   migrate   apply database migrations (DATABASE_URL)
 
-Configuration comes from the environment; see README.md.
+Configuration comes from the environment; see docs/configuration.md.
 `
 
 func main() {
