@@ -1,0 +1,363 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/app"
+	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+// shortHost is the short domain of every test deployment.
+const shortHost = "sho.rt"
+
+// deployment is a database and a Redis namespace that several server processes can share.
+type deployment struct {
+	env map[string]string
+	// mailbox receives the deployment's mail (SMTP_URL).
+	mailbox *testenv.Mailbox
+	// logs, when set, receives the log lines of the servers started afterwards, from level
+	// info up.
+	logs *logBuffer
+}
+
+// logBuffer keeps log lines for a test to read.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// lines returns the lines logged so far.
+func (b *logBuffer) lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
+}
+
+func newDeployment(t *testing.T) *deployment {
+	t.Helper()
+	return newDeploymentOn(t, testenv.DatabaseURL(t), testenv.RedisURL(t), testenv.RedisPrefix(t))
+}
+
+// newDeploymentOn is a deployment on the given database and Redis.
+func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *deployment {
+	t.Helper()
+	box := testenv.SMTP(t)
+	return &deployment{mailbox: box, env: map[string]string{
+		"SMTP_URL":          box.URL,
+		"DATABASE_URL":      databaseURL,
+		"REDIS_URL":         redisURL,
+		"REDIS_PREFIX":      redisPrefix,
+		"HTTP_ADDR":         "127.0.0.1:0",
+		"PUBLIC_URL":        "http://" + shortHost,
+		"JWT_SECRET":        "test-secret-test-secret-test-secret-0123",
+		"CODE_KEY":          "2b7e151628aed2a6abf7158809cf4f3c",
+		"OPERATOR_EMAIL":    "operator@sho.rt",
+		"OPERATOR_PASSWORD": "operator-password",
+		"ID_BLOCK_SIZE":     "50",
+		// Generous API rate limits: tests send many requests from one address and one
+		// workspace; and members without limit: tests invite people into free workspaces. The
+		// rate-limit and plan tests set their own; a test's PLAN_LIMITS is applied after these
+		// (tryStart).
+		"RATE_LIMIT_ANONYMOUS": "1000000",
+		"PLAN_LIMITS":          generousLimits,
+	}}
+}
+
+// generousLimits lifts every plan's requests_per_minute, and the free plan's members, out of the
+// tests' way.
+const generousLimits = "free.requests_per_minute=1000000,trial.requests_per_minute=1000000," +
+	"personal.requests_per_minute=1000000,enterprise.requests_per_minute=1000000,free.members=unlimited"
+
+// server is one running Shortlink process of a deployment.
+type server struct {
+	t    *testing.T
+	app  *app.App
+	base string
+	done chan error
+	// mailbox receives what the server mails.
+	mailbox *testenv.Mailbox
+}
+
+func (d *deployment) start(t *testing.T, overrides ...string) *server {
+	t.Helper()
+	s, err := d.tryStart(t, overrides...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// tryStart is start answering the error of a server that refuses to start.
+func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error) {
+	t.Helper()
+	env := map[string]string{}
+	for k, v := range d.env {
+		env[k] = v
+	}
+	for i := 0; i+1 < len(overrides); i += 2 {
+		k, v := overrides[i], overrides[i+1]
+		if k == "PLAN_LIMITS" && env[k] != "" && v != "" {
+			v = env[k] + "," + v // later items win
+		}
+		env[k] = v
+	}
+	cfg, err := config.FromMap(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		w := &testWriter{t: t}
+		t.Cleanup(w.close)
+		log = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if d.logs != nil {
+		log = slog.New(slog.NewTextHandler(d.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	a, err := app.New(context.Background(), cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, app: a, base: "http://" + a.Addr(), done: make(chan error, 1), mailbox: d.mailbox}
+	go func() { s.done <- a.Run(context.Background()) }()
+	t.Cleanup(s.stop)
+	return s, nil
+}
+
+var stopped atomic.Int64
+
+func (s *server) stop() {
+	if s.app == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.app.Close(ctx); err != nil {
+		s.t.Errorf("close: %v", err)
+	}
+	if err := <-s.done; err != nil {
+		s.t.Errorf("run: %v", err)
+	}
+	s.app = nil
+	stopped.Add(1)
+}
+
+// testWriter logs a server's lines in its test's output, until the test ends (a line logged by a
+// background loop afterwards is dropped: testing refuses logs of a finished test).
+type testWriter struct {
+	t      *testing.T
+	mu     sync.Mutex
+	closed bool
+}
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.t.Log(strings.TrimSpace(string(p)))
+	}
+	return len(p), nil
+}
+
+func (w *testWriter) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+}
+
+// noRedirect is a client that reports redirects instead of following them.
+var noRedirect = &http.Client{
+	Timeout:       10 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// response is an answer with its body read.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r response) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// errorCode returns the code of an error answer, failing when the body is not the error shape.
+func (r response) errorCode(t *testing.T) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
+		t.Fatalf("status %d body %q is not {\"error\":{\"code\",\"message\"}}", r.Status, r.Body)
+	}
+	return e.Error.Code
+}
+
+// do sends a request with an optional bearer token and JSON body (a string is sent as is).
+func (s *server) do(method, path, token string, body any) response {
+	s.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, s.base+path, rd)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return s.send(req)
+}
+
+func (s *server) send(req *http.Request) response {
+	s.t.Helper()
+	var sent []byte
+	if req.Body != nil {
+		sent, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
+	res, err := noRedirect.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer func() { _ = res.Body.Close() }()
+	b, _ := io.ReadAll(res.Body)
+	r := response{Status: res.StatusCode, Header: res.Header, Body: b}
+	checkAgainstDoc(s.t, req, sent, r)
+	return r
+}
+
+// visit requests a short link on the short domain, the way a visitor's browser would.
+func (s *server) visit(method, path string) response {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Host = shortHost
+	return s.send(req)
+}
+
+// tenant is a signed-up user with their first workspace and an API key for it.
+type tenant struct {
+	UserID      int64
+	WorkspaceID int64
+	Token       string // the user's access token
+	Key         string // a links:read+links:write+stats:read API key
+}
+
+func (s *server) signup(email string) tenant {
+	s.t.Helper()
+	r := s.do("POST", "/api/v1/auth/signup", "", map[string]string{"email": email, "password": "correct horse battery"})
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("signup %s: %d %s", email, r.Status, r.Body)
+	}
+	var out struct {
+		User        struct{ ID int64 }
+		Workspace   struct{ ID int64 }
+		AccessToken string `json:"access_token"`
+	}
+	r.json(s.t, &out)
+	tn := tenant{UserID: out.User.ID, WorkspaceID: out.Workspace.ID, Token: out.AccessToken}
+	r = s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/api-keys", tn.WorkspaceID), tn.Token,
+		map[string]any{"name": "tests", "scopes": []string{"links:read", "links:write", "stats:read"}})
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("create api key: %d %s", r.Status, r.Body)
+	}
+	var key struct{ Key string }
+	r.json(s.t, &key)
+	tn.Key = key.Key
+	return tn
+}
+
+// verify follows the verification link in the next mail to email the way a person does: the
+// link opens the web app, whose page posts the link's token to the API.
+func (s *server) verify(email string) {
+	s.t.Helper()
+	link := s.mailbox.WaitSubject(s.t, email, "Confirm your email address").Link(s.t)
+	u, err := url.Parse(link)
+	if err != nil || u.Path != "/app/verify" || u.Query().Get("token") == "" {
+		s.t.Fatalf("verification link %q", link)
+	}
+	if r := s.visit("GET", u.RequestURI()); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "<html") {
+		s.t.Fatalf("the link's page: %d %.100s", r.Status, r.Body)
+	}
+	r := s.do("POST", "/api/v1/auth/verify-email", "", map[string]string{"token": u.Query().Get("token")})
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("verify %s: %d %s", email, r.Status, r.Body)
+	}
+}
+
+// linkJSON is a link as the API shows it.
+type linkJSON struct {
+	ID             int64  `json:"id"`
+	Code           string `json:"code"`
+	ShortURL       string `json:"short_url"`
+	URL            string `json:"url"`
+	Title          string `json:"title"`
+	Status         string `json:"status"`
+	RedirectStatus int    `json:"redirect_status"`
+}
+
+func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
+	s.t.Helper()
+	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID), tn.Key, body)
+	if r.Status != http.StatusCreated {
+		s.t.Fatalf("create link %v: %d %s", body, r.Status, r.Body)
+	}
+	var l linkJSON
+	r.json(s.t, &l)
+	return l
+}
+
+// setPlan puts the tenant's workspace on plan, as an operator does.
+func (s *server) setPlan(tn tenant, plan string) {
+	s.t.Helper()
+	r := s.do("PATCH", fmt.Sprintf("/api/v1/admin/workspaces/%d", tn.WorkspaceID), s.operatorToken(), map[string]any{"plan": plan})
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("set plan %s: %d %s", plan, r.Status, r.Body)
+	}
+}

@@ -1,0 +1,708 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/shortlink/shortlink/backend/browsertest"
+	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/moderation/browse"
+	"github.com/shortlink/shortlink/backend/moderation/score"
+	"github.com/shortlink/shortlink/backend/postgres"
+)
+
+// The moderation worker's tests (moderation_worker_test.go) share, per test binary, one local
+// web server for the destinations of their links (siteServer: it answers by host name) and one
+// moderation browser — real Chromium through playwright-go — whose BROWSER_HOST_RULES map every
+// *.test host to that server, with loopback allowed (MODERATION_ALLOW_LOOPBACK).
+var modRig struct {
+	once    sync.Once
+	sites   *siteServer
+	browser *browse.Browser
+	err     error
+}
+
+// rigPageTimeout is each visitor's time limit in the shared browser: generous, for a machine
+// busy with other tests.
+const rigPageTimeout = 10 * time.Second
+
+// moderationRig starts the shared site server and browser on first use.
+func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
+	t.Helper()
+	modRig.once.Do(func() {
+		modRig.sites = newSiteServer()
+		modRig.browser, modRig.err = browse.New(browse.Options{
+			DriverDir: browsertest.DriverDir(), ChromiumPath: browsertest.ChromiumPath(),
+			HostRules: modRig.sites.hostRules(), AllowLoopback: true, Concurrency: 2,
+			Timeout: rigPageTimeout, Log: rigLog(),
+		})
+	})
+	if modRig.err != nil {
+		t.Fatalf("moderation browser: %v", modRig.err)
+	}
+	return modRig.sites, modRig.browser
+}
+
+// newModerationBrowser is a moderation browser of t's own, with the test's Chromium and driver.
+func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
+	t.Helper()
+	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.ChromiumPath(), rigLog()
+	b, err := browse.New(o)
+	if err != nil {
+		t.Fatalf("moderation browser: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+// closeModerationRig stops what moderationRig started (from TestMain).
+func closeModerationRig() {
+	if modRig.browser != nil {
+		_ = modRig.browser.Close()
+	}
+	if modRig.sites != nil {
+		modRig.sites.close()
+	}
+}
+
+// rigLog is the shared browser's log: on stderr at warning level under -v, nowhere otherwise.
+func rigLog() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// siteServer is the web the moderation browser sees: one loopback server answering each host
+// name with the handler a test gave it, counting requests per host.
+type siteServer struct {
+	srv   *httptest.Server
+	mu    sync.Mutex
+	hosts map[string]http.Handler
+	hits  map[string]int
+	// done is closed when the server closes: handlers that hang return.
+	done chan struct{}
+}
+
+func newSiteServer() *siteServer {
+	s := &siteServer{hosts: map[string]http.Handler{}, hits: map[string]int{}, done: make(chan struct{})}
+	s.srv = httptest.NewServer(s)
+	return s
+}
+
+func (s *siteServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	s.mu.Lock()
+	s.hits[host]++
+	h := s.hosts[host]
+	s.mu.Unlock()
+	if h == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h.ServeHTTP(w, r)
+}
+
+// handle serves host with h until t ends.
+func (s *siteServer) handle(t *testing.T, host string, h http.HandlerFunc) {
+	s.mu.Lock()
+	s.hosts[host] = h
+	s.mu.Unlock()
+	t.Cleanup(func() {
+		s.mu.Lock()
+		delete(s.hosts, host)
+		s.mu.Unlock()
+	})
+}
+
+// html serves host with one page.
+func (s *siteServer) html(t *testing.T, host, page string) {
+	s.handle(t, host, func(w http.ResponseWriter, _ *http.Request) { writeHTML(w, page) })
+}
+
+// hang serves host with an answer that never comes: the request waits until the client gives
+// up (or the server closes).
+func (s *siteServer) hang(t *testing.T, host string) {
+	s.handle(t, host, func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-s.done:
+		}
+	})
+}
+
+func (s *siteServer) requests(host string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[host]
+}
+
+func (s *siteServer) port() string {
+	_, port, _ := net.SplitHostPort(s.srv.Listener.Addr().String())
+	return port
+}
+
+// hostRules are the BROWSER_HOST_RULES that send every *.test host to this server.
+func (s *siteServer) hostRules() string { return "MAP *.test 127.0.0.1:" + s.port() }
+
+func (s *siteServer) close() {
+	close(s.done)
+	s.srv.Close()
+}
+
+func writeHTML(w http.ResponseWriter, page string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = io.WriteString(w, page)
+}
+
+// The destinations of the tests.
+const (
+	shopPage = `<!doctype html><html><head><title>Corner Shop – tea and biscuits</title>
+<meta name="description" content="A small family shop selling tea, coffee and biscuits since 1990.">
+</head><body><h1>Corner Shop</h1><p>Loose-leaf tea, fresh coffee beans and home-made biscuits.
+Open Monday to Saturday, nine to six.</p><p>Find us next to the library.</p></body></html>`
+
+	// bankLoginPage imitates PayPal's sign-in page; it is served on a look-alike host.
+	bankLoginPage = `<!doctype html><html><head><title>PayPal: Log in to your account</title>
+<meta name="description" content="Log in to your PayPal account to confirm your identity.">
+</head><body><h1>PayPal</h1><p>Your account has been limited. Log in to restore access.</p>
+<form action="/signin" method="post"><input name="email" type="email" placeholder="Email">
+<input name="password" type="password" placeholder="Password"><button>Log In</button></form>
+</body></html>`
+
+	newsPage = `<!doctype html><html><head><title>Garden News – spring planting</title>
+<meta name="description" content="What to plant in April.">
+</head><body><h1>Spring planting</h1><p>April is the month for sowing peas, beans and lettuce
+outdoors. Cover young plants on cold nights.</p></body></html>`
+
+	// wechatLoginPage is what the cloaked site shows WeChat's browser only.
+	wechatLoginPage = `<!doctype html><html><head><title>微信支付 - 账户安全验证</title>
+<meta name="description" content="您的微信支付账户存在风险，请立即验证。">
+</head><body><h1>微信支付</h1><p>您的账户存在异常，请输入银行卡密码完成验证。</p>
+<form action="/verify" method="post"><input name="phone" placeholder="手机号">
+<input name="password" type="password" placeholder="支付密码"><button>验证</button></form>
+</body></html>`
+)
+
+// cloakedSite shows the WeChat login to user agents with MicroMessenger and the news page to
+// everyone else.
+func cloakedSite(w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(r.UserAgent(), "MicroMessenger") {
+		writeHTML(w, wechatLoginPage)
+		return
+	}
+	writeHTML(w, newsPage)
+}
+
+// modStores are a deployment's moderation store and queue, as the worker opens them.
+type modStores struct {
+	db    *postgres.DB
+	rdb   *goredis.Client
+	store *postgres.Moderation
+	queue *moderation.Queue
+	key   string
+}
+
+func moderationStores(t *testing.T, d *deployment) *modStores {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
+	prefix := d.env["REDIS_PREFIX"]
+	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(rdb, prefix),
+		key: moderation.DueKey(prefix)}
+}
+
+// runWorker runs a moderation worker in this process on the deployment, as bin/shortlink-worker
+// does but with the test's browser, scorer and rhythm (o's zero fields: concurrency 2, poll
+// every 100 ms, visibility 30 s). The returned function stops it (SIGTERM's path: reviews under
+// way are given back); it also stops when t ends.
+func (ms *modStores) runWorker(t *testing.T, o moderation.WorkerOptions) (stop func()) {
+	t.Helper()
+	o.Store, o.Queue, o.Base = ms.store, ms.queue, "http://"+shortHost
+	if o.Concurrency == 0 {
+		o.Concurrency = 2
+	}
+	if o.Poll == 0 {
+		o.Poll = 100 * time.Millisecond
+	}
+	if o.Visibility == 0 {
+		o.Visibility = 30 * time.Second
+	}
+	o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		w := &testWriter{t: t}
+		t.Cleanup(w.close)
+		o.Log = slog.New(slog.NewTextHandler(w, nil))
+	}
+	w := moderation.NewWorker(o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Errorf("the worker did not stop within 30 s")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// reviewCount is how many reviews of the link are stored.
+func (ms *modStores) reviewCount(t *testing.T, linkID int64) int {
+	t.Helper()
+	var n int
+	if err := ms.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM link_reviews WHERE link_id = $1`, linkID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// dueRow is the link's row in moderation_due: whether there is one, and its reason and visits.
+func (ms *modStores) dueRow(t *testing.T, linkID int64) (ok bool, reason string, visits int64) {
+	t.Helper()
+	err := ms.db.Pool.QueryRow(context.Background(), `SELECT reason, visits FROM moderation_due WHERE link_id = $1`, linkID).Scan(&reason, &visits)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, "", 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true, reason, visits
+}
+
+// queued is the link's score in the Redis queue (its due time), and whether it is there.
+func (ms *modStores) queued(t *testing.T, linkID int64) (time.Time, bool) {
+	t.Helper()
+	s, err := ms.rdb.ZScore(context.Background(), ms.key, strconv.FormatInt(linkID, 10)).Result()
+	if errors.Is(err, goredis.Nil) {
+		return time.Time{}, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.UnixMilli(int64(s)), true
+}
+
+// waitReviewed waits until the link's state is no longer pending, and answers the link.
+func (s *server) waitReviewed(tn tenant, id int64, within time.Duration) moderatedLink {
+	s.t.Helper()
+	var l moderatedLink
+	eventually(s.t, within, fmt.Sprintf("a review of link %d", id), func() bool {
+		l = s.getLink(tn, id)
+		return l.Moderation.State != "pending"
+	})
+	return l
+}
+
+// modFileJSON is GET /api/v1/moderation/links/{id}.
+type modFileJSON struct {
+	Link    moderatedLink `json:"link"`
+	Reviews []reviewJSON  `json:"reviews"`
+}
+
+type reviewJSON struct {
+	ID         int64         `json:"id"`
+	URL        string        `json:"url"`
+	Trigger    string        `json:"trigger"`
+	Score      float64       `json:"score"`
+	Category   string        `json:"category"`
+	Reason     string        `json:"reason"`
+	Scorer     string        `json:"scorer"`
+	Model      string        `json:"model"`
+	Notes      []string      `json:"notes"`
+	DurationMS int64         `json:"duration_ms"`
+	Captures   []captureJSON `json:"captures"`
+}
+
+type captureJSON struct {
+	Profile   string   `json:"profile"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	FinalURL  string   `json:"final_url"`
+	Redirects []string `json:"redirects"`
+	Status    int      `json:"status"`
+	Forms     []struct {
+		Action   string `json:"action"`
+		Password bool   `json:"password"`
+	} `json:"forms"`
+	Error         string  `json:"error"`
+	DurationMS    int64   `json:"duration_ms"`
+	ScreenshotURL *string `json:"screenshot_url"`
+}
+
+func (c captureJSON) password() bool {
+	for _, f := range c.Forms {
+		if f.Password {
+			return true
+		}
+	}
+	return false
+}
+
+// modFile reads a link's moderation file as a moderator.
+func (s *server) modFile(token string, id int64) modFileJSON {
+	s.t.Helper()
+	r := s.do("GET", fmt.Sprintf("/api/v1/moderation/links/%d", id), token, nil)
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("the file of link %d: %d %s", id, r.Status, r.Body)
+	}
+	var f modFileJSON
+	r.json(s.t, &f)
+	return f
+}
+
+// fakeModel is an OpenAI-compatible server (POST /v1/chat/completions) whose answers a test
+// decides from what each call carried; it records every call.
+type fakeModel struct {
+	srv    *httptest.Server
+	answer func(modelCall) (status int, content string)
+	mu     sync.Mutex
+	calls  []modelCall
+	done   chan struct{}
+}
+
+// modelCall is what one chat completion carried: the text parts of the user message, and how
+// many of its image parts were PNG data URLs that decode, and how many were not.
+type modelCall struct {
+	Model     string
+	System    string
+	Texts     []string
+	PNGs      int
+	BadImages int
+}
+
+// about says whether the call is about a destination on host.
+func (c modelCall) about(host string) bool {
+	for _, tx := range c.Texts {
+		if strings.Contains(tx, "Link URL: http://"+host+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// hangAnswer as a status makes the fake model never answer the call.
+const hangAnswer = 0
+
+// newFakeModel serves answer's answers; a status other than 200 is sent with an OpenAI error
+// body, hangAnswer waits until the client gives up.
+func newFakeModel(t *testing.T, answer func(modelCall) (int, string)) *fakeModel {
+	m := &fakeModel{answer: answer, done: make(chan struct{})}
+	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
+	t.Cleanup(func() {
+		close(m.done)
+		m.srv.Close()
+	})
+	return m
+}
+
+func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, `{"error":{"message":"no such route"}}`, http.StatusNotFound)
+		return
+	}
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	call := modelCall{Model: req.Model}
+	for _, msg := range req.Messages {
+		var text string
+		if json.Unmarshal(msg.Content, &text) == nil {
+			if msg.Role == "system" {
+				call.System = text
+			} else {
+				call.Texts = append(call.Texts, text)
+			}
+			continue
+		}
+		var parts []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL *struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
+		}
+		if err := json.Unmarshal(msg.Content, &parts); err != nil {
+			http.Error(w, `{"error":{"message":"bad content"}}`, http.StatusBadRequest)
+			return
+		}
+		for _, p := range parts {
+			switch p.Type {
+			case "text":
+				call.Texts = append(call.Texts, p.Text)
+			case "image_url":
+				if p.ImageURL != nil && isPNGDataURL(p.ImageURL.URL) {
+					call.PNGs++
+				} else {
+					call.BadImages++
+				}
+			}
+		}
+	}
+	m.mu.Lock()
+	m.calls = append(m.calls, call)
+	m.mu.Unlock()
+	status, content := m.answer(call)
+	switch status {
+	case hangAnswer:
+		select {
+		case <-r.Context().Done():
+		case <-m.done:
+		}
+	case http.StatusOK:
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-test", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": content}}},
+		})
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": content, "type": "server_error"}})
+	}
+}
+
+func isPNGDataURL(u string) bool {
+	b64, ok := strings.CutPrefix(u, "data:image/png;base64,")
+	if !ok {
+		return false
+	}
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return false
+	}
+	_, err = png.Decode(bytes.NewReader(raw))
+	return err == nil
+}
+
+// url is the model server's OPENAI_BASE_URL.
+func (m *fakeModel) url() string { return m.srv.URL + "/v1" }
+
+// callsAbout are the calls about destinations on host.
+func (m *fakeModel) callsAbout(host string) []modelCall {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []modelCall
+	for _, c := range m.calls {
+		if c.about(host) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// verdictJSON is a model's answer.
+func verdictJSON(score float64, category, reason string) string {
+	b, _ := json.Marshal(map[string]any{"score": score, "category": category, "reason": reason})
+	return string(b)
+}
+
+// modelScorer is the worker's scorer chain with the fake model behind it.
+func modelScorer(t *testing.T, m *fakeModel, timeout time.Duration) *score.Chain {
+	t.Helper()
+	sc, err := score.New(score.Config{Model: score.ModelConfig{BaseURL: m.url(), APIKey: "test-key",
+		Model: "fake-vision", Timeout: timeout}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// heuristicScorer is the worker's scorer chain without a model.
+func heuristicScorer(t *testing.T) *score.Chain {
+	t.Helper()
+	sc, err := score.New(score.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// workerBinary builds bin/shortlink-worker into t's temporary folder.
+func workerBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "shortlink-worker")
+	start := time.Now()
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/shortlink/shortlink/worker/cmd/shortlink-worker").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build shortlink-worker: %v\n%s", err, out)
+	}
+	t.Logf("built shortlink-worker in %v", time.Since(start).Round(time.Millisecond))
+	return bin
+}
+
+// workerProcess is a running bin/shortlink-worker.
+type workerProcess struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+	err    error // Wait's, once exited is closed
+}
+
+// startWorkerProcess runs the worker binary on the deployment with its settings in env, its
+// log in the test's output under -v.
+func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) *workerProcess {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+d.env["DATABASE_URL"], "REDIS_URL="+d.env["REDIS_URL"], "REDIS_PREFIX="+d.env["REDIS_PREFIX"],
+		"PUBLIC_URL=http://"+shortHost, "WORKER_ADDR=127.0.0.1:0",
+		"CHROMIUM_PATH="+browsertest.ChromiumPath(), "PLAYWRIGHT_DRIVER_PATH="+browsertest.DriverDir(),
+		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "MODERATION_MODEL=")
+	cmd.Env = append(cmd.Env, env...)
+	// Its log is shown under -v, and when the test fails.
+	logged := &lockedBuffer{}
+	cmd.Stderr = logged
+	if testing.Verbose() {
+		w := &testWriter{t: t}
+		t.Cleanup(w.close)
+		cmd.Stderr = io.MultiWriter(logged, w)
+	}
+	t.Cleanup(func() {
+		if t.Failed() && !testing.Verbose() {
+			t.Logf("the worker process's log:\n%s", logged.String())
+		}
+	})
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &workerProcess{cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			_ = cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+	return p
+}
+
+// lockedBuffer is a bytes.Buffer safe for a process's writes and a test's reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// wait waits for the process to exit, at most within.
+func (p *workerProcess) wait(t *testing.T, within time.Duration) error {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(within):
+		t.Fatalf("the worker process did not exit within %v", within)
+		return nil
+	}
+}
+
+// descendants are the processes below pid (the Playwright driver, Chromium and its helpers).
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
+		f := strings.Fields(rest)
+		if len(f) < 2 {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		parent[p] = pp
+	}
+	var out []int
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// alive says whether a process exists and is not a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
+	f := strings.Fields(rest)
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
