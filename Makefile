@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build frontend geoip test test-short lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -43,6 +43,17 @@ test: frontend caddy-validate lint
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
 	deploy/local/with-services.sh go test -count=1 -p 2 -timeout 30m $(TESTFLAGS) ./...
 	cd deploy && go test -count=1 ./...
+
+# Every package's own tests (pure ones, and those of postgres, redis, the worker's browser and
+# the like against real services), without the end-to-end suite in backend/e2e: a few minutes.
+test-short: frontend
+	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
+	go vet -tags soak ./...
+	driver=$$(deploy/local/browser.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
+	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
+	cd deploy && go test -short -count=1 ./...
 
 # golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
 lint:
