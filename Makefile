@@ -1,13 +1,20 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi frontend geoip test lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
 
-build: frontend geoip
+build: openapi frontend geoip
 	go build -o bin/shortlink ./backend/cmd/shortlink
 	go build -o bin/shortlink-worker ./worker/cmd/shortlink-worker
+
+# The OpenAPI document backend/httpapi/openapi.json is built from its YAML source in
+# backend/httpapi/openapi/ (go generate), and the web app's API types from the JSON; each file is
+# rewritten only when its content changes. Tests fail when either is stale.
+openapi: frontend/node_modules/.package-lock.json
+	go generate ./backend/httpapi
+	npm --prefix frontend run api-types
 
 # The web app (frontend/: TypeScript, React, Vite) is built into frontend/dist, which the Go
 # binary embeds; dist is not committed, so building needs Node 20.19+ and npm. Packages are
