@@ -1,13 +1,25 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build frontend geoip test test-short lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-short lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
 
-build: frontend geoip
+build: openapi frontend geoip
 	go build -o bin/shortlink ./backend/cmd/shortlink
 	go build -o bin/shortlink-worker ./worker/cmd/shortlink-worker
+
+# The OpenAPI document backend/httpapi/openapi.json is built from its YAML source in
+# backend/httpapi/openapi/ (go generate), and the web app's API types from the JSON; each file is
+# rewritten only when its content changes. Tests fail when either is stale.
+openapi: frontend/node_modules/.package-lock.json
+	go generate ./backend/httpapi
+	npm --prefix frontend run api-types
+
+# Redocly CLI's recommended rules (redocly.yaml) over the built document; the CLI is a pinned
+# devDependency of the web app, so no network is needed, and its telemetry is off.
+openapi-lint: frontend/node_modules/.package-lock.json
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true frontend/node_modules/.bin/redocly lint --config redocly.yaml backend/httpapi/openapi.json
 
 # The web app (frontend/: TypeScript, React, Vite) is built into frontend/dist, which the Go
 # binary embeds; dist is not committed, so building needs Node 20.19+ and npm. Packages are
@@ -33,7 +45,7 @@ geoip:
 # backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
 # missing and prints the driver's folder.
-test: frontend caddy-validate lint
+test: frontend caddy-validate lint openapi-lint
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet -tags soak ./...

@@ -1,5 +1,7 @@
 package httpapi
 
+//go:generate go run ./openapi/bundle -src openapi -out openapi.json
+
 import (
 	_ "embed"
 	"net/http"
@@ -7,7 +9,8 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// openAPI is the API's OpenAPI 3 document; openapi_test.go keeps it in step with the routes.
+// openAPI is the API's OpenAPI 3 document, built from the YAML files in openapi/ by go generate;
+// openapi_test.go keeps it in step with its source and with the routes.
 //
 //go:embed openapi.json
 var openAPI []byte

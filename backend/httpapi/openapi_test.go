@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,7 +13,24 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/shortlink/shortlink/backend/httpapi"
+	"github.com/shortlink/shortlink/backend/httpapi/openapi"
 )
+
+// TestOpenAPIIsBuilt fails when openapi.json is not what its YAML source in openapi/ builds:
+// change the YAML and run go generate ./backend/httpapi, never the JSON by hand.
+func TestOpenAPIIsBuilt(t *testing.T) {
+	want, err := openapi.Bundle(os.DirFS("openapi"))
+	if err != nil {
+		t.Fatalf("build openapi.json: %v", err)
+	}
+	got, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("openapi.json is not what openapi/*.yaml builds: run go generate ./backend/httpapi")
+	}
+}
 
 // TestOpenAPIMatchesRoutes keeps openapi.json in step with the router: every route is
 // documented and every documented operation is served.

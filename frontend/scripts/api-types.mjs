@@ -1,6 +1,6 @@
 // Generates src/api/schema.d.ts, the API's types, from backend/httpapi/openapi.json. A test
 // (src/api/schema.test.ts) fails when the committed file differs from what this produces.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 
@@ -17,6 +17,12 @@ export async function generate() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(typesFile, await generate());
-  console.log("wrote", typesFile);
+  // Left alone when unchanged, so that make does not rebuild the app for nothing.
+  const text = await generate();
+  if (existsSync(typesFile) && readFileSync(typesFile, "utf8") === text) {
+    console.log("unchanged", typesFile);
+  } else {
+    writeFileSync(typesFile, text);
+    console.log("wrote", typesFile);
+  }
 }

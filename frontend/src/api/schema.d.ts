@@ -1,15 +1,18 @@
 // Generated from backend/httpapi/openapi.json by `npm run api-types`; do not edit.
 
 export interface paths {
-    "/api/v1/openapi.json": {
+    "/api/v1/admin/workspaces": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** This document */
-        get: operations["getOpenAPI"];
+        /**
+         * Every workspace, newest first (operators)
+         * @description Operators only; API keys never.
+         */
+        get: operations["adminListWorkspaces"];
         put?: never;
         post?: never;
         delete?: never;
@@ -18,31 +21,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List links, newest first
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`); `q` searches URL, code/alias and title.
-         */
-        get: operations["listLinks"];
-        put?: never;
-        /**
-         * Create a link
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. The answer comes after the link's row has committed. With `dedupe`, an existing link of the workspace to the same URL is returned (200) instead of a new one (201).
-         */
-        post: operations["createLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/links/batch": {
+    "/api/v1/admin/workspaces/{workspace}": {
         parameters: {
             query?: never;
             header?: never;
@@ -51,18 +30,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Create up to 1,000 links
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Each row is created or fails on its own: `results[i]` answers `links[i]` with either `link` (and `created`) or `error`.
-         */
-        post: operations["createLinks"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Move a workspace to a plan (operators)
+         * @description Operators only; API keys never.
+         */
+        patch: operations["adminUpdateWorkspace"];
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/imports": {
+    "/api/v1/admin/users": {
         parameters: {
             query?: never;
             header?: never;
@@ -70,34 +49,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List CSV imports, newest first
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`).
+         * Every user, newest first (operators)
+         * @description Operators only; API keys never.
          */
-        get: operations["listImports"];
-        put?: never;
-        /**
-         * Import links from a CSV file, as a job
-         * @description Needs the `links:write` permission (API keys: the `links:write` scope) and the plan's `batch` feature (403 `plan_required` without it). The file is sent as the `multipart/form-data` field `file`, or as the body with `Content-Type: text/csv`; it is read as it arrives and stored before the answer, so the job runs on any node and survives restarts. Columns, named by a header row: `url` (required), `alias`, `domain`, `title`, `expires_at` (RFC 3339, or `2030-01-31` / `2030-01-31 12:00:00` read as UTC), `password`. Bitly's export and API names (`long_url`, `Long URL`, `title`; `link`, `tags` and the rest are ignored) and Shlink's (`longUrl`, `shortCode` as the alias, `domain`, `title`, `validUntil`) are recognised, as is our links export; a file whose first cell is an http(s) URL has no header and one URL per row in its first column. The delimiter is comma, semicolon or tab (the first line's), a UTF-8 byte-order mark is skipped, and rows with nothing in them are skipped. Each row is checked like a row of `links/batch` (plan features, the month's quota) and fails on its own. A file without rows or without a url column answers 400; a file larger than `IMPORT_MAX_BYTES` or with more than `IMPORT_MAX_ROWS` rows (100,000) answers 413.
-         */
-        post: operations["createImport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/imports/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An import's state and progress
-         * @description Needs the `links:read` permission. `rows` is the file's data rows; `done` counts the rows with a result so far (read it for progress), `failed` those of them that failed, `created` the links made. `state` is `queued`, `running`, `done` (every row has its result) or `failed` (the job could not go on: `error` says why).
-         */
-        get: operations["getImport"];
+        get: operations["adminListUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -106,7 +61,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/imports/{id}/results.csv": {
+    "/api/v1/admin/users/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a user's system role (operators)
+         * @description Operators only. Granting `moderator` or `operator` needs a verified email address (403 `email_unverified`) and revokes every session (refresh token) of the account and every API key it created; any change revokes its sessions. Access tokens signed before the change carry no system rights.
+         */
+        patch: operations["adminUpdateUser"];
+        trace?: never;
+    };
+    "/api/v1/admin/stats": {
         parameters: {
             query?: never;
             header?: never;
@@ -114,10 +89,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One line per row of a finished import, as CSV
-         * @description Needs the `links:read` permission. Streamed in row order with a header row: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `short_url` (the link made) or `error_code` and `error` (why the row failed). Answers 409 while the import is `queued` or `running`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         * The operators' dashboard: every workspace's last 14 days
+         * @description Operators only; API keys never. The workspace dashboard over every workspace (top links of any workspace), plus the number of users and of workspaces (not deleted).
          */
-        get: operations["importResults"];
+        get: operations["adminStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -126,7 +101,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/links/lookup": {
+    "/api/v1/admin/audit": {
         parameters: {
             query?: never;
             header?: never;
@@ -134,10 +109,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find a link by its short URL or code
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Give `short_url` (the full short URL) or `code`. Links of other workspaces answer 404.
+         * Every moderation decision, newest first (operators)
+         * @description Operators only; API keys never. The worker's decisions (`actor` null) and the moderators'.
          */
-        get: operations["lookupLink"];
+        get: operations["adminAudit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -146,7 +121,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/links/{id}": {
+    "/api/v1/workspaces/{workspace}/api-keys": {
         parameters: {
             query?: never;
             header?: never;
@@ -154,161 +129,37 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a link
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope.
+         * API keys of a workspace
+         * @description Needs the `manage` permission in the workspace.
          */
-        get: operations["getLink"];
+        get: operations["listAPIKeys"];
         put?: never;
-        post?: never;
         /**
-         * Delete a link
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Its short URL answers 404 on every node within a second.
+         * Create an API key
+         * @description Needs the `manage` permission in the workspace. API keys cannot create keys.
          */
-        delete: operations["deleteLink"];
-        options?: never;
-        head?: never;
-        /**
-         * Change a link
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only the fields sent change; `expires_at: null` removes the expiry. Every node redirects with the change within a second. A banned link stays banned.
-         */
-        patch: operations["updateLink"];
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/links/{id}/qr": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The short URL as a QR code
-         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads.
-         */
-        get: operations["getLinkQR"];
-        put?: never;
-        post?: never;
+        post: operations["createAPIKey"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/links/{id}/responses": {
+    "/api/v1/workspaces/{workspace}/api-keys/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Answers given to the link's form, newest first
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. One entry per form a visitor posted with valid answers (the link's `form` rule): `answers` maps field names to what was answered — trimmed, phone numbers in E.164, optional fields left empty absent. Answers stay readable on every plan: a plan without `form` stops asking, not reading. Pages with `cursor` (from `next_cursor`). A link of another workspace is not found.
-         */
-        get: operations["listFormResponses"];
+        get?: never;
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/links/{id}/responses.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
         /**
-         * Every answer given to the link's form, as CSV
-         * @description Needs the `links:read` permission (API keys: `links:read` or `links:write`) and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed, oldest first, with a header row: `created_at` (RFC 3339, UTC), the form's field names in the form's order, then the names of fields that were answered but are no longer in the form. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula (so E.164 phone numbers read `'+86…`). A link of another workspace is not found.
+         * Revoke an API key
+         * @description Needs the `manage` permission in the workspace.
          */
-        get: operations["exportFormResponses"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/links/{id}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A link's visits over a range: totals, hourly and daily series, breakdowns
-         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
-         */
-        get: operations["getLinkStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/links/export.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every link of the workspace with its totals, as CSV
-         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
-         */
-        get: operations["exportLinks"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/visits/export.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The workspace's visits of a range, as CSV
-         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`. Cells are guarded against formulas like the other exports.
-         */
-        get: operations["exportVisits"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The workspace's dashboard: the last 14 days and its top links
-         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days.
-         */
-        get: operations["getWorkspaceStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        delete: operations["revokeAPIKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -454,6 +305,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom domains of a workspace
+         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope). Removed domains are not listed.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Add a custom domain
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Needs the plan feature `custom_domains`, within the plan's `custom_domains` limit (403 `plan_required` / `quota_exceeded`). The host name is validated (IDN to punycode; no IP address, port or path; not this service's own hosts; a public suffix plus one label at least) and the domain is pending until a TXT record `_shortlink-verify.<hostname>` holds `verification.value`: see `POST …/domains/{id}/verify`; pending domains are also checked in the background every `DOMAIN_CHECK_INTERVAL`. Point the name at the service (CNAME or A/AAAA records to its proxy) for its links to answer there.
+         */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A custom domain
+         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope).
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom domain
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Its links stay in the workspace (their answers say `domain_removed: true` and have an empty `short_url`) and stop answering on every node within a second; the host name is free for any workspace to add again, and the old links never answer on it again.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Set a domain's root URL
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). `root_url` is where the domain's root (`/`) sends visitors (302); `null` removes it, and the root then answers 404. It is validated as link targets are, and may not point at the domain itself.
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/domains/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a domain's TXT record now
+         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Looks up the TXT record `_shortlink-verify.<hostname>` (through `DNS_RESOLVER`, or the system's resolver) and answers the domain: `verified` is true once the record holds `verification.value`. A record that is missing or wrong is no error: the domain stays pending and `verification.problem` says what was found. No body.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers given to the link's form, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. One entry per form a visitor posted with valid answers (the link's `form` rule): `answers` maps field names to what was answered — trimmed, phone numbers in E.164, optional fields left empty absent. Answers stay readable on every plan: a plan without `form` stops asking, not reading. Pages with `cursor` (from `next_cursor`). A link of another workspace is not found.
+         */
+        get: operations["listFormResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/responses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every answer given to the link's form, as CSV
+         * @description Needs the `links:read` permission (API keys: `links:read` or `links:write`) and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed, oldest first, with a header row: `created_at` (RFC 3339, UTC), the form's field names in the form's order, then the names of fields that were answered but are no longer in the form. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula (so E.164 phone numbers read `'+86…`). A link of another workspace is not found.
+         */
+        get: operations["exportFormResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List CSV imports, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`).
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import links from a CSV file, as a job
+         * @description Needs the `links:write` permission (API keys: the `links:write` scope) and the plan's `batch` feature (403 `plan_required` without it). The file is sent as the `multipart/form-data` field `file`, or as the body with `Content-Type: text/csv`; it is read as it arrives and stored before the answer, so the job runs on any node and survives restarts. Columns, named by a header row: `url` (required), `alias`, `domain`, `title`, `expires_at` (RFC 3339, or `2030-01-31` / `2030-01-31 12:00:00` read as UTC), `password`. Bitly's export and API names (`long_url`, `Long URL`, `title`; `link`, `tags` and the rest are ignored) and Shlink's (`longUrl`, `shortCode` as the alias, `domain`, `title`, `validUntil`) are recognised, as is our links export; a file whose first cell is an http(s) URL has no header and one URL per row in its first column. The delimiter is comma, semicolon or tab (the first line's), a UTF-8 byte-order mark is skipped, and rows with nothing in them are skipped. Each row is checked like a row of `links/batch` (plan features, the month's quota) and fails on its own. A file without rows or without a url column answers 400; a file larger than `IMPORT_MAX_BYTES` or with more than `IMPORT_MAX_ROWS` rows (100,000) answers 413.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's state and progress
+         * @description Needs the `links:read` permission. `rows` is the file's data rows; `done` counts the rows with a result so far (read it for progress), `failed` those of them that failed, `created` the links made. `state` is `queued`, `running`, `done` (every row has its result) or `failed` (the job could not go on: `error` says why).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/imports/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One line per row of a finished import, as CSV
+         * @description Needs the `links:read` permission. Streamed in row order with a header row: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `short_url` (the link made) or `error_code` and `error` (why the row failed). Answers 409 while the import is `queued` or `running`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         */
+        get: operations["importResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations of a workspace
+         * @description Needs the `manage` permission in the workspace.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite an email address
+         * @description Needs the `manage` permission in the workspace. The address need not have an account: the answer is the same either way, and whoever signs up with it sees the invitation in /me/invitations. Each workspace may send `INVITES_PER_HOUR` invitations an hour (20 by default, counted whatever their outcome); past that, 429.
+         */
+        post: operations["invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an invitation
+         * @description Needs the `manage` permission in the workspace.
+         */
+        delete: operations["cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List links, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`); `q` searches URL, code/alias and title.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        /**
+         * Create a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. The answer comes after the link's row has committed. With `dedupe`, an existing link of the workspace to the same URL is returned (200) instead of a new one (201).
+         */
+        post: operations["createLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1,000 links
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Each row is created or fails on its own: `results[i]` answers `links[i]` with either `link` (and `created`) or `error`.
+         */
+        post: operations["createLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a link by its short URL or code
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Give `short_url` (the full short URL) or `code`. Links of other workspaces answer 404.
+         */
+        get: operations["lookupLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a link
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope.
+         */
+        get: operations["getLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Its short URL answers 404 on every node within a second.
+         */
+        delete: operations["deleteLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a link
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only the fields sent change; `expires_at: null` removes the expiry. Every node redirects with the change within a second. A banned link stays banned.
+         */
+        patch: operations["updateLink"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Appeal a ban or flag
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only a link that is `flagged` or `banned` (its `moderation.state`) can be appealed, and only once: moderators see the appeal with the link, and their next decision resolves it. The link answer of GET …/links/{id} shows it under `appeal`.
+         */
+        post: operations["appealLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -554,98 +737,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's workspaces
-         * @description For signed-in users. API keys are refused (403).
-         */
-        get: operations["listWorkspaces"];
-        put?: never;
-        /**
-         * Create a workspace
-         * @description API keys are refused (403).
-         */
-        post: operations["createWorkspace"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A workspace
-         * @description Needs the `read` permission in the workspace: any member. API keys are refused (403): no scope names the workspace itself.
-         */
-        get: operations["getWorkspace"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a workspace and everything in it
-         * @description Needs the `own` permission in the workspace. Owners only.
-         */
-        delete: operations["deleteWorkspace"];
-        options?: never;
-        head?: never;
-        /**
-         * Rename a workspace
-         * @description Needs the `manage` permission in the workspace. Owners and admins. Plans are changed by operators.
-         */
-        patch: operations["updateWorkspace"];
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/plan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The workspace's plan, features, limits and usage
-         * @description Needs the `read` permission in the workspace. Any member, and any API key of the workspace. `plan` is the plan in force: a trial past `trial_ends_at` answers as `free`. A limit of `null` is unlimited; `links_this_month` counts the links created in the current calendar month (UTC).
-         */
-        get: operations["getPlan"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/trial": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start the 7-day trial
-         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body.
-         */
-        post: operations["startTrial"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/workspaces/{workspace}/members": {
         parameters: {
             query?: never;
@@ -690,186 +781,15 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/invitations": {
+    "/api/v1/openapi.json": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Pending invitations of a workspace
-         * @description Needs the `manage` permission in the workspace.
-         */
-        get: operations["listInvitations"];
-        put?: never;
-        /**
-         * Invite an email address
-         * @description Needs the `manage` permission in the workspace. The address need not have an account: the answer is the same either way, and whoever signs up with it sees the invitation in /me/invitations. Each workspace may send `INVITES_PER_HOUR` invitations an hour (20 by default, counted whatever their outcome); past that, 429.
-         */
-        post: operations["invite"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/invitations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Withdraw an invitation
-         * @description Needs the `manage` permission in the workspace.
-         */
-        delete: operations["cancelInvitation"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/api-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * API keys of a workspace
-         * @description Needs the `manage` permission in the workspace.
-         */
-        get: operations["listAPIKeys"];
-        put?: never;
-        /**
-         * Create an API key
-         * @description Needs the `manage` permission in the workspace. API keys cannot create keys.
-         */
-        post: operations["createAPIKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/api-keys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke an API key
-         * @description Needs the `manage` permission in the workspace.
-         */
-        delete: operations["revokeAPIKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/workspaces": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every workspace, newest first (operators)
-         * @description Operators only; API keys never.
-         */
-        get: operations["adminListWorkspaces"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/workspaces/{workspace}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Move a workspace to a plan (operators)
-         * @description Operators only; API keys never.
-         */
-        patch: operations["adminUpdateWorkspace"];
-        trace?: never;
-    };
-    "/api/v1/admin/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every user, newest first (operators)
-         * @description Operators only; API keys never.
-         */
-        get: operations["adminListUsers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/users/{user}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Set a user's system role (operators)
-         * @description Operators only. Granting `moderator` or `operator` needs a verified email address (403 `email_unverified`) and revokes every session (refresh token) of the account and every API key it created; any change revokes its sessions. Access tokens signed before the change carry no system rights.
-         */
-        patch: operations["adminUpdateUser"];
-        trace?: never;
-    };
-    "/api/v1/admin/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The operators' dashboard: every workspace's last 14 days
-         * @description Operators only; API keys never. The workspace dashboard over every workspace (top links of any workspace), plus the number of users and of workspaces (not deleted).
-         */
-        get: operations["adminStats"];
+        /** This document */
+        get: operations["getOpenAPI"];
         put?: never;
         post?: never;
         delete?: never;
@@ -978,7 +898,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/links/{id}/appeal": {
+    "/api/v1/workspaces/{workspace}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's plan, features, limits and usage
+         * @description Needs the `read` permission in the workspace. Any member, and any API key of the workspace. `plan` is the plan in force: a trial past `trial_ends_at` answers as `free`. A limit of `null` is unlimited; `links_this_month` counts the links created in the current calendar month (UTC).
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/trial": {
         parameters: {
             query?: never;
             header?: never;
@@ -988,17 +928,17 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Appeal a ban or flag
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Only a link that is `flagged` or `banned` (its `moderation.state`) can be appealed, and only once: moderators see the appeal with the link, and their next decision resolves it. The link answer of GET …/links/{id} shows it under `appeal`.
+         * Start the 7-day trial
+         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body.
          */
-        post: operations["appealLink"];
+        post: operations["startTrial"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/audit": {
+    "/api/v1/workspaces/{workspace}/links/{id}/qr": {
         parameters: {
             query?: never;
             header?: never;
@@ -1006,10 +946,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every moderation decision, newest first (operators)
-         * @description Operators only; API keys never. The worker's decisions (`actor` null) and the moderators'.
+         * The short URL as a QR code
+         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads.
          */
-        get: operations["adminAudit"];
+        get: operations["getLinkQR"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1018,7 +958,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/domains": {
+    "/api/v1/workspaces/{workspace}/links/{id}/stats": {
         parameters: {
             query?: never;
             header?: never;
@@ -1026,23 +966,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Custom domains of a workspace
-         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope). Removed domains are not listed.
+         * A link's visits over a range: totals, hourly and daily series, breakdowns
+         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
          */
-        get: operations["listDomains"];
+        get: operations["getLinkStats"];
         put?: never;
-        /**
-         * Add a custom domain
-         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Needs the plan feature `custom_domains`, within the plan's `custom_domains` limit (403 `plan_required` / `quota_exceeded`). The host name is validated (IDN to punycode; no IP address, port or path; not this service's own hosts; a public suffix plus one label at least) and the domain is pending until a TXT record `_shortlink-verify.<hostname>` holds `verification.value`: see `POST …/domains/{id}/verify`; pending domains are also checked in the background every `DOMAIN_CHECK_INTERVAL`. Point the name at the service (CNAME or A/AAAA records to its proxy) for its links to answer there.
-         */
-        post: operations["createDomain"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspaces/{workspace}/domains/{id}": {
+    "/api/v1/workspaces/{workspace}/links/export.csv": {
         parameters: {
             query?: never;
             header?: never;
@@ -1050,106 +986,147 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A custom domain
-         * @description Needs the `links:read` permission (every role; API keys with the `links:read` scope).
+         * Every link of the workspace with its totals, as CSV
+         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
          */
-        get: operations["getDomain"];
+        get: operations["exportLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/visits/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's visits of a range, as CSV
+         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`. Cells are guarded against formulas like the other exports.
+         */
+        get: operations["exportVisits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's dashboard: the last 14 days and its top links
+         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days.
+         */
+        get: operations["getWorkspaceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's workspaces
+         * @description For signed-in users. API keys are refused (403).
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description API keys are refused (403).
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace
+         * @description Needs the `read` permission in the workspace: any member. API keys are refused (403): no scope names the workspace itself.
+         */
+        get: operations["getWorkspace"];
         put?: never;
         post?: never;
         /**
-         * Remove a custom domain
-         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Its links stay in the workspace (their answers say `domain_removed: true` and have an empty `short_url`) and stop answering on every node within a second; the host name is free for any workspace to add again, and the old links never answer on it again.
+         * Delete a workspace and everything in it
+         * @description Needs the `own` permission in the workspace. Owners only.
          */
-        delete: operations["deleteDomain"];
+        delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
         /**
-         * Set a domain's root URL
-         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). `root_url` is where the domain's root (`/`) sends visitors (302); `null` removes it, and the root then answers 404. It is validated as link targets are, and may not point at the domain itself.
+         * Rename a workspace
+         * @description Needs the `manage` permission in the workspace. Owners and admins. Plans are changed by operators.
          */
-        patch: operations["updateDomain"];
-        trace?: never;
-    };
-    "/api/v1/workspaces/{workspace}/domains/{id}/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Check a domain's TXT record now
-         * @description Needs the `manage` permission in the workspace (owners and admins; API keys never). Looks up the TXT record `_shortlink-verify.<hostname>` (through `DNS_RESOLVER`, or the system's resolver) and answers the domain: `verified` is true once the record holds `verification.value`. A record that is missing or wrong is no error: the domain stays pending and `verification.problem` says what was found. No body.
-         */
-        post: operations["verifyDomain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Every error answer. */
-        Error: {
-            error: components["schemas"]["ErrorDetail"];
-        };
-        User: {
-            /** Format: int64 */
-            id: number;
-            /** Format: email */
-            email: string;
-            /** @enum {string} */
-            system_role: "user" | "moderator" | "operator";
-            /** @description Whether the user followed a link mailed to their address. Until then they use their own workspaces only: accepting invitations and system roles answer 403 `email_unverified`. */
-            email_verified: boolean;
-            /** Format: date-time */
-            created_at: string;
-        };
-        Workspace: {
-            /** Format: int64 */
-            id: number;
-            name: string;
+        PlanRequest: {
             /** @enum {string} */
             plan: "free" | "trial" | "personal" | "enterprise";
-            /**
-             * @description The caller's role, where known.
-             * @enum {string}
-             */
-            role?: "owner" | "admin" | "member" | "viewer";
-            /** Format: date-time */
-            created_at: string;
         };
-        Member: {
-            /** Format: int64 */
-            user_id: number;
-            /** Format: email */
-            email: string;
+        SystemRoleRequest: {
             /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
-            /** Format: date-time */
-            created_at: string;
+            system_role: "user" | "moderator" | "operator";
         };
-        /** @description An invitation to an email address, whether or not it has an account yet; whoever signs in with that address sees it in /me/invitations and may accept it. */
-        Invitation: {
+        AdminWorkspacePage: {
+            workspaces: components["schemas"]["Workspace"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+        AdminUserPage: {
+            users: components["schemas"]["User"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
+        /** @description The last 14 days of every workspace. */
+        AdminDashboard: {
+            tz?: string;
+            today: components["schemas"]["DashboardDay"];
+            days: components["schemas"]["DashboardDay"][];
+            top_links: components["schemas"]["TopLink"][];
             /** Format: int64 */
-            id: number;
+            users: number;
             /** Format: int64 */
-            workspace_id: number;
-            workspace_name: string;
-            /**
-             * Format: email
-             * @description The invited address, normalised (trimmed, lower case). Nothing says whether it has an account.
-             */
-            email: string;
-            /** @enum {string} */
-            role: "admin" | "member" | "viewer";
-            /** Format: date-time */
-            created_at: string;
+            workspaces: number;
+        };
+        AuditPage: {
+            items: components["schemas"]["Decision"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
         };
         /** @description A workspace API key. Its rights follow its creator: it works only while `created_by` is a member whose role may make keys (owner or admin). When the creator leaves or is removed, is demoted below admin, or their account is deleted, their keys are revoked at once on every node and say why in `revoked_reason`; making the creator admin again does not bring them back. */
         APIKey: {
@@ -1197,6 +1174,26 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        APIKeyRequest: {
+            name: string;
+            /** @description links:read reaches the link reads, links:write the link writes (and reads), stats:read the statistics. A key reaches nothing else: not the workspace, its members, invitations or keys. */
+            scopes: ("links:read" | "links:write" | "stats:read")[];
+        };
+        APIKeyList: {
+            api_keys: components["schemas"]["APIKey"][];
+        };
+        User: {
+            /** Format: int64 */
+            id: number;
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            system_role: "user" | "moderator" | "operator";
+            /** @description Whether the user followed a link mailed to their address. Until then they use their own workspaces only: accepting invitations and system roles answer 403 `email_unverified`. */
+            email_verified: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
         Credentials: {
             /** Format: email */
             email: string;
@@ -1236,16 +1233,143 @@ export interface components {
         RefreshRequest: {
             refresh_token?: string;
         };
-        Me: {
+        TokenRequest: {
+            /** @description The `token` parameter of the link in the mail. */
+            token: string;
+        };
+        PasswordResetRequest: {
+            email: string;
+        };
+        PasswordResetConfirm: {
+            /** @description The `token` parameter of the link in the mail. */
+            token: string;
+            /** @description The new password, 8 to 256 characters. */
+            password: string;
+        };
+        UserResponse: {
             user: components["schemas"]["User"];
-            workspaces: components["schemas"]["Workspace"][];
         };
-        NameRequest: {
-            name: string;
+        /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
+        Domain: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            /** @description In ASCII (IDN as punycode), lower case. */
+            hostname: string;
+            verified: boolean;
+            /** Format: date-time */
+            verified_at: string | null;
+            /** @description Where the domain's root sends visitors; null answers 404. */
+            root_url: string | null;
+            verification: components["schemas"]["DomainVerification"];
+            /** Format: date-time */
+            created_at: string;
         };
-        RoleRequest: {
+        /** @description The DNS record that proves the domain. */
+        DomainVerification: {
             /** @enum {string} */
-            role: "owner" | "admin" | "member" | "viewer";
+            type: "TXT";
+            /** @description `_shortlink-verify.<hostname>` */
+            name: string;
+            /** @description The token the record must hold. */
+            value: string;
+            /**
+             * Format: date-time
+             * @description The last look at the record.
+             */
+            checked_at: string | null;
+            /** @description Why the last look did not verify the domain; absent once verified. */
+            problem?: string;
+        };
+        DomainList: {
+            domains: components["schemas"]["Domain"][];
+        };
+        DomainRequest: {
+            /** @description Such as `go.example.com` or `bücher.example.de`. */
+            hostname: string;
+        };
+        DomainPatch: {
+            root_url?: string | null;
+        };
+        /** @description Every error answer. */
+        Error: {
+            error: components["schemas"]["ErrorDetail"];
+        };
+        ErrorDetail: {
+            /** @enum {string} */
+            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
+            /** @description For people; may change. */
+            message: string;
+            /** @description On 5xx answers: quote it when reporting the problem. */
+            request_id?: string;
+        };
+        FormResponse: {
+            /** @description Field name → answer, for the fields that were answered. */
+            answers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        FormResponsePage: {
+            responses: components["schemas"]["FormResponse"][];
+            /** @description Pass as `cursor` for the next page; empty on the last page. */
+            next_cursor: string;
+        };
+        Import: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            /** @description The uploaded file's name, when the upload gave one. */
+            filename: string;
+            /**
+             * @description What the header was read as: our columns, Bitly's, Shlink's, or none (one URL per row).
+             * @enum {string}
+             */
+            format: "shortlink" | "bitly" | "shlink" | "plain";
+            /** Format: int64 */
+            bytes: number;
+            /** @description Data rows in the file. */
+            rows: number;
+            /** @description Rows with a result so far, failed ones included. */
+            done: number;
+            /** @description Rows that failed. */
+            failed: number;
+            /** @description Links made. */
+            created: number;
+            /** @description Why a failed import failed. */
+            error?: string;
+            /** @description Path of the results file. */
+            results_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        ImportPage: {
+            imports: components["schemas"]["Import"][];
+            next_cursor: string;
+        };
+        /** @description An invitation to an email address, whether or not it has an account yet; whoever signs in with that address sees it in /me/invitations and may accept it. */
+        Invitation: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            workspace_id: number;
+            workspace_name: string;
+            /**
+             * Format: email
+             * @description The invited address, normalised (trimmed, lower case). Nothing says whether it has an account.
+             */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
         };
         InviteRequest: {
             /** Format: email */
@@ -1256,109 +1380,8 @@ export interface components {
              */
             role?: "admin" | "member" | "viewer";
         };
-        APIKeyRequest: {
-            name: string;
-            /** @description links:read reaches the link reads, links:write the link writes (and reads), stats:read the statistics. A key reaches nothing else: not the workspace, its members, invitations or keys. */
-            scopes: ("links:read" | "links:write" | "stats:read")[];
-        };
-        PlanRequest: {
-            /** @enum {string} */
-            plan: "free" | "trial" | "personal" | "enterprise";
-        };
-        SystemRoleRequest: {
-            /** @enum {string} */
-            system_role: "user" | "moderator" | "operator";
-        };
-        PlanStatus: {
-            /**
-             * @description The plan in force (a lapsed trial is `free`).
-             * @enum {string}
-             */
-            plan: "free" | "trial" | "personal" | "enterprise";
-            /**
-             * Format: date-time
-             * @description When the workspace's trial ends or ended; null for a trial an operator granted, and after any other plan change.
-             */
-            trial_ends_at: string | null;
-            /** @description The workspace has had its trial. */
-            trial_used?: boolean;
-            /** @description Each feature of the plans table, and whether this plan has it. */
-            features: {
-                password: boolean;
-                realtime_edit: boolean;
-                export: boolean;
-                browser_guide: boolean;
-                custom_domains: boolean;
-                ab_test: boolean;
-                batch: boolean;
-                geo: boolean;
-                form: boolean;
-                dashboard: boolean;
-                wechat_access: boolean;
-            };
-            limits: {
-                /**
-                 * Format: int64
-                 * @description New links a calendar month (UTC); null: unlimited.
-                 */
-                links_per_month: number | null;
-                /**
-                 * Format: int64
-                 * @description Members, owners included; null: unlimited.
-                 */
-                members: number | null;
-                /**
-                 * Format: int64
-                 * @description Custom domains, where the plan has them; null: unlimited.
-                 */
-                custom_domains?: number | null;
-                /**
-                 * Format: int64
-                 * @description API requests a minute; null: unlimited.
-                 */
-                requests_per_minute?: number | null;
-            };
-            usage: {
-                /** Format: int64 */
-                links_this_month: number;
-                /** Format: int64 */
-                members: number;
-            };
-        };
-        /** @description A workspace on its trial, with the trial's end. */
-        TrialWorkspace: components["schemas"]["Workspace"] & {
-            /** Format: date-time */
-            trial_ends_at: string;
-        };
-        WorkspaceList: {
-            workspaces: components["schemas"]["Workspace"][];
-        };
-        MemberList: {
-            members: components["schemas"]["Member"][];
-        };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
-        };
-        APIKeyList: {
-            api_keys: components["schemas"]["APIKey"][];
-        };
-        AdminWorkspacePage: {
-            workspaces: components["schemas"]["Workspace"][];
-            /** @description Empty on the last page. */
-            next_cursor: string;
-        };
-        AdminUserPage: {
-            users: components["schemas"]["User"][];
-            /** @description Empty on the last page. */
-            next_cursor: string;
-        };
-        ErrorDetail: {
-            /** @enum {string} */
-            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
-            /** @description For people; may change. */
-            message: string;
-            /** @description On 5xx answers: quote it when reporting the problem. */
-            request_id?: string;
         };
         Link: {
             /** Format: int64 */
@@ -1495,19 +1518,6 @@ export interface components {
             /** @description Pass as `cursor` for the next page; empty on the last page. */
             next_cursor: string;
         };
-        FormResponse: {
-            /** @description Field name → answer, for the fields that were answered. */
-            answers: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created_at: string;
-        };
-        FormResponsePage: {
-            responses: components["schemas"]["FormResponse"][];
-            /** @description Pass as `cursor` for the next page; empty on the last page. */
-            next_cursor: string;
-        };
         BatchRequest: {
             links: components["schemas"]["LinkInput"][];
         };
@@ -1517,22 +1527,6 @@ export interface components {
                 created?: boolean;
                 error?: components["schemas"]["ErrorDetail"];
             }[];
-        };
-        TokenRequest: {
-            /** @description The `token` parameter of the link in the mail. */
-            token: string;
-        };
-        PasswordResetRequest: {
-            email: string;
-        };
-        PasswordResetConfirm: {
-            /** @description The `token` parameter of the link in the mail. */
-            token: string;
-            /** @description The new password, 8 to 256 characters. */
-            password: string;
-        };
-        UserResponse: {
-            user: components["schemas"]["User"];
         };
         /** @description Countries let through: either allow (only these) or deny (all but these), not both. An unknown country is refused by allow and let through by deny. */
         Geo: {
@@ -1576,128 +1570,26 @@ export interface components {
             /** @description http or https URL. */
             image?: string;
         };
-        StatsPoint: {
-            /**
-             * Format: date-time
-             * @description Start of the hour or day, in the range's zone.
-             */
-            start: string;
-            /**
-             * Format: int64
-             * @description People's visits.
-             */
-            visits: number;
-            /**
-             * Format: int64
-             * @description Crawlers' visits.
-             */
-            bots?: number;
+        Me: {
+            user: components["schemas"]["User"];
+            workspaces: components["schemas"]["Workspace"][];
         };
-        StatsCount: {
-            key: string;
+        Member: {
             /** Format: int64 */
-            visits: number;
+            user_id: number;
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** Format: date-time */
+            created_at: string;
         };
-        /** @description A link's statistics over a range. */
-        LinkStats: {
-            /** Format: int64 */
-            link_id?: number;
-            /**
-             * Format: date-time
-             * @description Start of the range answered (whole hours), in `tz`.
-             */
-            from?: string;
-            /**
-             * Format: date-time
-             * @description End of the range answered, not included.
-             */
-            to?: string;
-            tz?: string;
-            /**
-             * Format: int64
-             * @description People's visits.
-             */
-            visits: number;
-            /**
-             * Format: int64
-             * @description People, counted once per UTC day.
-             */
-            unique_visitors: number;
-            /**
-             * Format: int64
-             * @description Crawlers' visits.
-             */
-            bots: number;
-            series: {
-                hourly: components["schemas"]["StatsPoint"][];
-                daily: components["schemas"]["StatsPoint"][];
-            };
-            breakdowns: {
-                /** @description ISO 3166-1 alpha-2 codes. */
-                country: components["schemas"]["StatsCount"][];
-                /** @description `ios`, `android`, `desktop`, `other`. */
-                device: components["schemas"]["StatsCount"][];
-                os: components["schemas"]["StatsCount"][];
-                browser: components["schemas"]["StatsCount"][];
-                /** @description Hosts of the referring pages. */
-                referrer: components["schemas"]["StatsCount"][];
-                /** @description The variants' URLs. */
-                variant: components["schemas"]["StatsCount"][];
-                /** @description Apps whose in-app browser it was (WeChat, QQ, …). */
-                in_app?: components["schemas"]["StatsCount"][];
-            };
+        RoleRequest: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "viewer";
         };
-        DashboardDay: {
-            /** Format: date */
-            date: string;
-            /**
-             * Format: int64
-             * @description Links created.
-             */
-            links: number;
-            /**
-             * Format: int64
-             * @description People's visits.
-             */
-            visits: number;
-            /**
-             * Format: int64
-             * @description Crawlers' visits.
-             */
-            bots?: number;
-        };
-        TopLink: {
-            /** Format: int64 */
-            id: number;
-            /** Format: int64 */
-            workspace_id?: number;
-            code: string;
-            short_url: string;
-            /**
-             * Format: int64
-             * @description People's visits over the dashboard's days.
-             */
-            visits: number;
-            /** Format: int64 */
-            bots?: number;
-        };
-        /** @description The last 14 days of a workspace. */
-        Dashboard: {
-            tz?: string;
-            today: components["schemas"]["DashboardDay"];
-            days: components["schemas"]["DashboardDay"][];
-            top_links: components["schemas"]["TopLink"][];
-        };
-        /** @description The last 14 days of every workspace. */
-        AdminDashboard: {
-            tz?: string;
-            today: components["schemas"]["DashboardDay"];
-            days: components["schemas"]["DashboardDay"][];
-            top_links: components["schemas"]["TopLink"][];
-            /** Format: int64 */
-            users: number;
-            /** Format: int64 */
-            workspaces: number;
+        MemberList: {
+            members: components["schemas"]["Member"][];
         };
         /** @description What the moderation last decided about the link (SPEC §13.4). */
         LinkModeration: {
@@ -1885,90 +1777,198 @@ export interface components {
             /** Format: date-time */
             due_at: string;
         };
-        AuditPage: {
-            items: components["schemas"]["Decision"][];
-            /** @description Empty on the last page. */
-            next_cursor: string;
-        };
-        Import: {
-            /** Format: int64 */
-            id: number;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            /** @description The uploaded file's name, when the upload gave one. */
-            filename: string;
+        PlanStatus: {
             /**
-             * @description What the header was read as: our columns, Bitly's, Shlink's, or none (one URL per row).
+             * @description The plan in force (a lapsed trial is `free`).
              * @enum {string}
              */
-            format: "shortlink" | "bitly" | "shlink" | "plain";
+            plan: "free" | "trial" | "personal" | "enterprise";
+            /**
+             * Format: date-time
+             * @description When the workspace's trial ends or ended; null for a trial an operator granted, and after any other plan change.
+             */
+            trial_ends_at: string | null;
+            /** @description The workspace has had its trial. */
+            trial_used?: boolean;
+            /** @description Each feature of the plans table, and whether this plan has it. */
+            features: {
+                password: boolean;
+                realtime_edit: boolean;
+                export: boolean;
+                browser_guide: boolean;
+                custom_domains: boolean;
+                ab_test: boolean;
+                batch: boolean;
+                geo: boolean;
+                form: boolean;
+                dashboard: boolean;
+                wechat_access: boolean;
+            };
+            limits: {
+                /**
+                 * Format: int64
+                 * @description New links a calendar month (UTC); null: unlimited.
+                 */
+                links_per_month: number | null;
+                /**
+                 * Format: int64
+                 * @description Members, owners included; null: unlimited.
+                 */
+                members: number | null;
+                /**
+                 * Format: int64
+                 * @description Custom domains, where the plan has them; null: unlimited.
+                 */
+                custom_domains?: number | null;
+                /**
+                 * Format: int64
+                 * @description API requests a minute; null: unlimited.
+                 */
+                requests_per_minute?: number | null;
+            };
+            usage: {
+                /** Format: int64 */
+                links_this_month: number;
+                /** Format: int64 */
+                members: number;
+            };
+        };
+        /** @description A workspace on its trial, with the trial's end. */
+        TrialWorkspace: components["schemas"]["Workspace"] & {
+            /** Format: date-time */
+            trial_ends_at: string;
+        };
+        StatsPoint: {
+            /**
+             * Format: date-time
+             * @description Start of the hour or day, in the range's zone.
+             */
+            start: string;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots?: number;
+        };
+        StatsCount: {
+            key: string;
             /** Format: int64 */
-            bytes: number;
-            /** @description Data rows in the file. */
-            rows: number;
-            /** @description Rows with a result so far, failed ones included. */
-            done: number;
-            /** @description Rows that failed. */
-            failed: number;
-            /** @description Links made. */
-            created: number;
-            /** @description Why a failed import failed. */
-            error?: string;
-            /** @description Path of the results file. */
-            results_url: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
+            visits: number;
         };
-        ImportPage: {
-            imports: components["schemas"]["Import"][];
-            next_cursor: string;
+        /** @description A link's statistics over a range. */
+        LinkStats: {
+            /** Format: int64 */
+            link_id?: number;
+            /**
+             * Format: date-time
+             * @description Start of the range answered (whole hours), in `tz`.
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description End of the range answered, not included.
+             */
+            to?: string;
+            tz?: string;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description People, counted once per UTC day.
+             */
+            unique_visitors: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots: number;
+            series: {
+                hourly: components["schemas"]["StatsPoint"][];
+                daily: components["schemas"]["StatsPoint"][];
+            };
+            breakdowns: {
+                /** @description ISO 3166-1 alpha-2 codes. */
+                country: components["schemas"]["StatsCount"][];
+                /** @description `ios`, `android`, `desktop`, `other`. */
+                device: components["schemas"]["StatsCount"][];
+                os: components["schemas"]["StatsCount"][];
+                browser: components["schemas"]["StatsCount"][];
+                /** @description Hosts of the referring pages. */
+                referrer: components["schemas"]["StatsCount"][];
+                /** @description The variants' URLs. */
+                variant: components["schemas"]["StatsCount"][];
+                /** @description Apps whose in-app browser it was (WeChat, QQ, …). */
+                in_app?: components["schemas"]["StatsCount"][];
+            };
         };
-        /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
-        Domain: {
+        DashboardDay: {
+            /** Format: date */
+            date: string;
+            /**
+             * Format: int64
+             * @description Links created.
+             */
+            links: number;
+            /**
+             * Format: int64
+             * @description People's visits.
+             */
+            visits: number;
+            /**
+             * Format: int64
+             * @description Crawlers' visits.
+             */
+            bots?: number;
+        };
+        TopLink: {
             /** Format: int64 */
             id: number;
             /** Format: int64 */
-            workspace_id: number;
-            /** @description In ASCII (IDN as punycode), lower case. */
-            hostname: string;
-            verified: boolean;
-            /** Format: date-time */
-            verified_at: string | null;
-            /** @description Where the domain's root sends visitors; null answers 404. */
-            root_url: string | null;
-            verification: components["schemas"]["DomainVerification"];
+            workspace_id?: number;
+            code: string;
+            short_url: string;
+            /**
+             * Format: int64
+             * @description People's visits over the dashboard's days.
+             */
+            visits: number;
+            /** Format: int64 */
+            bots?: number;
+        };
+        /** @description The last 14 days of a workspace. */
+        Dashboard: {
+            tz?: string;
+            today: components["schemas"]["DashboardDay"];
+            days: components["schemas"]["DashboardDay"][];
+            top_links: components["schemas"]["TopLink"][];
+        };
+        Workspace: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "trial" | "personal" | "enterprise";
+            /**
+             * @description The caller's role, where known.
+             * @enum {string}
+             */
+            role?: "owner" | "admin" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
         };
-        /** @description The DNS record that proves the domain. */
-        DomainVerification: {
-            /** @enum {string} */
-            type: "TXT";
-            /** @description `_shortlink-verify.<hostname>` */
+        NameRequest: {
             name: string;
-            /** @description The token the record must hold. */
-            value: string;
-            /**
-             * Format: date-time
-             * @description The last look at the record.
-             */
-            checked_at: string | null;
-            /** @description Why the last look did not verify the domain; absent once verified. */
-            problem?: string;
         };
-        DomainList: {
-            domains: components["schemas"]["Domain"][];
-        };
-        DomainRequest: {
-            /** @description Such as `go.example.com` or `bücher.example.de`. */
-            hostname: string;
-        };
-        DomainPatch: {
-            root_url?: string | null;
+        WorkspaceList: {
+            workspaces: components["schemas"]["Workspace"][];
         };
     };
     responses: {
@@ -2102,16 +2102,21 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    getOpenAPI: {
+    adminListWorkspaces: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The OpenAPI 3 document of this API. */
+            /** @description A page of workspaces. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2120,56 +2125,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    listLinks: {
-        parameters: {
-            query?: {
-                /** @description Text searched in URL, code and title (at most 200 characters). */
-                q?: string;
-                /** @description Only links in this status. */
-                status?: "active" | "disabled" | "banned";
-                /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
-                domain?: string;
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: number;
-                /** @description `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of links. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LinkPage"];
+                    "application/json": components["schemas"]["AdminWorkspacePage"];
                 };
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    createLink: {
+    adminUpdateWorkspace: {
         parameters: {
             query?: never;
             header?: never;
@@ -2181,11 +2147,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LinkInput"];
+                "application/json": components["schemas"]["PlanRequest"];
             };
         };
         responses: {
-            /** @description With `dedupe`: the workspace's existing link to this URL. */
+            /** @description The workspace on its new plan. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2194,148 +2160,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Link"];
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
-            /** @description The new link. */
-            201: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Link"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createLinks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BatchRequest"];
-            };
-        };
-        responses: {
-            /** @description One result per row, in order. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BatchResults"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listImports: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100 (default 20). */
-                limit?: number;
-                /** @description `next_cursor` of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of imports. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ImportPage"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createImport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description The CSV file.
-                     */
-                    file: string;
-                };
-                "text/csv": string;
-            };
-        };
-        responses: {
-            /** @description The import is stored and queued; follow it at `Location`. */
-            202: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The import's URL. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Import"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description The file is larger than `IMPORT_MAX_BYTES` or has more than `IMPORT_MAX_ROWS` rows (code `too_large`). */
-            413: {
+            /** @description Unknown plan (code `invalid`). */
+            400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2346,26 +2175,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getImport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Import ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The import. */
-            200: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such workspace (code `not_found`). */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2373,252 +2186,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Import"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    importResults: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Import ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The results as CSV (`Content-Disposition: attachment`). */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    lookupLink: {
-        parameters: {
-            query?: {
-                /** @description The full short URL, e.g. https://sho.rt/abc123. */
-                short_url?: string;
-                /** @description The code or alias. */
-                code?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The link. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Link"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The link. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Link"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    deleteLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    updateLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LinkPatch"];
-            };
-        };
-        responses: {
-            /** @description The changed link. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Link"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getLinkQR: {
-        parameters: {
-            query?: {
-                /** @description Image format. */
-                format?: "png" | "svg";
-                /** @description Width and height in pixels. */
-                size?: number;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The QR code. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                    "image/svg+xml": string;
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listFormResponses: {
+    adminListUsers: {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
-                /** @description `next_cursor` of the previous page. */
+                /** @description The `next_cursor` of the previous page; opaque. */
                 cursor?: string;
             };
             header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of responses. */
+            /** @description A page of users. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2627,32 +2217,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["FormResponsePage"];
+                    "application/json": components["schemas"]["AdminUserPage"];
                 };
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    exportFormResponses: {
+    adminUpdateUser: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
+                /** @description User ID. */
+                user: number;
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SystemRoleRequest"];
+            };
+        };
         responses: {
-            /** @description The responses as CSV (`Content-Disposition: attachment`). */
+            /** @description The user with the new role. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2661,39 +2252,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "application/json": components["schemas"]["User"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getLinkStats: {
-        parameters: {
-            query?: {
-                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 89 days before the last day of the range (90 days, that day included). */
-                from?: string;
-                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
-                to?: string;
-                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
-                tz?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Link ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The statistics. */
-            200: {
+            /** @description Unknown system role (code `invalid`). */
+            400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2701,31 +2264,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkStats"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    exportLinks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The links as CSV (`Content-Disposition: attachment`). */
-            200: {
+            /** @description The caller is not an operator (code `forbidden`), or the account's email address is not verified and the role is not `user` (code `email_unverified`). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2733,37 +2277,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    exportVisits: {
-        parameters: {
-            query?: {
-                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 29 days before the last day of the range (30 days, that day included). */
-                from?: string;
-                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
-                to?: string;
-                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
-                tz?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The visits as CSV (`Content-Disposition: attachment`). */
-            200: {
+            /** @description No such user (code `not_found`). */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2771,28 +2289,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getWorkspaceStats: {
+    adminStats: {
         parameters: {
             query?: {
                 /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
                 tz?: string;
             };
             header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2806,10 +2318,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Dashboard"];
+                    "application/json": components["schemas"]["AdminDashboard"];
                 };
             };
             400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAPIKeys: {
+        parameters: {
+            query?: {
+                /** @description `true` lists revoked keys too, with `revoked_at` and `revoked_reason`. */
+                revoked?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live keys (every key with `revoked=true`); never their secrets. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["APIKeyList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["APIKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret `key`, shown this once. Send it as `Authorization: Bearer <key>`. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewAPIKey"];
+                };
+            };
+            /** @description Invalid name or scopes (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeAPIKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description API key ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked; the key stops working at once on this node and within 5 seconds on every other. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3107,6 +2765,923 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's domains, oldest first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending domain and the record that proves it. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description An invalid host name (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace has this host name already, or another workspace has it verified (code `conflict`): a host name belongs to one workspace at a time. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainPatch"];
+            };
+        };
+        responses: {
+            /** @description The domain. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, verified or still pending. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Another workspace verified this host name first (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listFormResponses: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of responses. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormResponsePage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportFormResponses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The responses as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The CSV file.
+                     */
+                    file: string;
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The import is stored and queued; follow it at `Location`. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The import's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The file is larger than `IMPORT_MAX_BYTES` or has more than `IMPORT_MAX_ROWS` rows (code `too_large`). */
+            413: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Import ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Import ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation; the invitee accepts or declines it. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The address is already invited to the workspace, or belongs to a member (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                /** @description Text searched in URL, code and title (at most 200 characters). */
+                q?: string;
+                /** @description Only links in this status. */
+                status?: "active" | "disabled" | "banned";
+                /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
+                domain?: string;
+                /** @description Page size, 1 to 100 (default 50). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkInput"];
+            };
+        };
+        responses: {
+            /** @description With `dedupe`: the workspace's existing link to this URL. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            /** @description The new link. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per row, in order. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResults"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    lookupLink: {
+        parameters: {
+            query?: {
+                /** @description The full short URL, e.g. https://sho.rt/abc123. */
+                short_url?: string;
+                /** @description The code or alias. */
+                code?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed link. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    appealLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppealRequest"];
+            };
+        };
+        responses: {
+            /** @description The appeal. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Appeal"];
+                };
+            };
+            /** @description A message that is empty or longer than 2000 characters, or a body that is not the JSON object described (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The link is neither flagged nor banned, or was appealed before (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -3291,238 +3866,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    listWorkspaces: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The user's workspaces with their role in each; for an API key, its own workspace. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorkspaceList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["NameRequest"];
-            };
-        };
-        responses: {
-            /** @description Created, on the free plan, owned by the caller. */
-            201: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workspace"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The workspace, with the caller's role. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workspace"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    deleteWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    updateWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["NameRequest"];
-            };
-        };
-        responses: {
-            /** @description The renamed workspace. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workspace"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    getPlan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The plan. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlanStatus"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    startTrial: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The workspace on the trial, with its end. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TrialWorkspace"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description The workspace had its trial already (code `trial_used`), or is on a paid plan (code `conflict`). */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     listMembers: {
         parameters: {
             query?: never;
@@ -3670,246 +4013,16 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    listInvitations: {
+    getOpenAPI: {
         parameters: {
             query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Pending invitations. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    invite: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteRequest"];
-            };
-        };
-        responses: {
-            /** @description The invitation; the invitee accepts or declines it. */
-            201: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description The address is already invited to the workspace, or belongs to a member (code `conflict`). */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    cancelInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Invitation ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Withdrawn. */
-            204: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    listAPIKeys: {
-        parameters: {
-            query?: {
-                /** @description `true` lists revoked keys too, with `revoked_at` and `revoked_reason`. */
-                revoked?: boolean;
-            };
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Live keys (every key with `revoked=true`); never their secrets. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["APIKeyList"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createAPIKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["APIKeyRequest"];
-            };
-        };
-        responses: {
-            /** @description The key, with its secret `key`, shown this once. Send it as `Authorization: Bearer <key>`. */
-            201: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NewAPIKey"];
-                };
-            };
-            /** @description Invalid name or scopes (code `invalid`). */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    revokeAPIKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description API key ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked; the key stops working at once on this node and within 5 seconds on every other. */
-            204: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    adminListWorkspaces: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page; opaque. */
-                cursor?: string;
-            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of workspaces. */
+            /** @description The OpenAPI 3 document of this API. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3918,207 +4031,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminWorkspacePage"];
+                    "application/json": Record<string, never>;
                 };
             };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    adminUpdateWorkspace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PlanRequest"];
-            };
-        };
-        responses: {
-            /** @description The workspace on its new plan. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workspace"];
-                };
-            };
-            /** @description Unknown plan (code `invalid`). */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            /** @description No such workspace (code `not_found`). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    adminListUsers: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page; opaque. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of users. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminUserPage"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    adminUpdateUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description User ID. */
-                user: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SystemRoleRequest"];
-            };
-        };
-        responses: {
-            /** @description The user with the new role. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["User"];
-                };
-            };
-            /** @description Unknown system role (code `invalid`). */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description The caller is not an operator (code `forbidden`), or the account's email address is not verified and the role is not `user` (code `email_unverified`). */
-            403: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such user (code `not_found`). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    adminStats: {
-        parameters: {
-            query?: {
-                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
-                tz?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The dashboard. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminDashboard"];
-                };
-            };
-            400: components["responses"]["Invalid"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
         };
     };
     moderationQueue: {
@@ -4365,9 +4281,89 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    appealLink: {
+    getPlan: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace on the trial, with its end. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialWorkspace"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The workspace had its trial already (code `trial_used`), or is on a paid plan (code `conflict`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLinkQR: {
+        parameters: {
+            query?: {
+                /** @description Image format. */
+                format?: "png" | "svg";
+                /** @description Width and height in pixels. */
+                size?: number;
+            };
             header?: never;
             path: {
                 /** @description Workspace ID. */
@@ -4377,14 +4373,10 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AppealRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The appeal. */
-            201: {
+            /** @description The QR code. */
+            200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4392,11 +4384,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Appeal"];
+                    "image/png": string;
+                    "image/svg+xml": string;
                 };
             };
-            /** @description A message that is empty or longer than 2000 characters, or a body that is not the JSON object described (code `invalid`). */
-            400: {
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLinkStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 89 days before the last day of the range (90 days, that day included). */
+                from?: string;
+                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
+                to?: string;
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4404,14 +4426,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["LinkStats"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The link is neither flagged nor banned, or was appealed before (code `conflict`). */
-            409: {
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportVisits: {
+        parameters: {
+            query?: {
+                /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 29 days before the last day of the range (30 days, that day included). */
+                from?: string;
+                /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
+                to?: string;
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visits as CSV (`Content-Disposition: attachment`). */
+            200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4419,29 +4496,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/csv": string;
                 };
             };
-            413: components["responses"]["TooLarge"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    adminAudit: {
+    getWorkspaceStats: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 (default 50). */
-                limit?: number;
-                /** @description The `next_cursor` of the previous page; opaque. */
-                cursor?: string;
+                /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
+                tz?: string;
             };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the audit log. */
+            /** @description The user's workspaces with their role in each; for an API key, its own workspace. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4450,64 +4560,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditPage"];
+                    "application/json": components["schemas"]["WorkspaceList"];
                 };
             };
-            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    listDomains: {
+    createWorkspace: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The workspace's domains, oldest first. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DomainList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    createDomain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DomainRequest"];
+                "application/json": components["schemas"]["NameRequest"];
             };
         };
         responses: {
-            /** @description The pending domain and the record that proves it. */
+            /** @description Created, on the free plan, owned by the caller. */
             201: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4516,56 +4591,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Domain"];
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
-            /** @description An invalid host name (code `invalid`). */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description The workspace has this host name already, or another workspace has it verified (code `conflict`): a host name belongs to one workspace at a time. */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
     };
-    getDomain: {
+    getWorkspace: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description Workspace ID. */
                 workspace: number;
-                /** @description Domain ID. */
-                id: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The domain. */
+            /** @description The workspace, with the caller's role. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4574,7 +4623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Domain"];
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4584,21 +4633,19 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    deleteDomain: {
+    deleteWorkspace: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description Workspace ID. */
                 workspace: number;
-                /** @description Domain ID. */
-                id: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Removed. */
+            /** @description Deleted. */
             204: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4615,25 +4662,23 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    updateDomain: {
+    updateWorkspace: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description Workspace ID. */
                 workspace: number;
-                /** @description Domain ID. */
-                id: number;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DomainPatch"];
+                "application/json": components["schemas"]["NameRequest"];
             };
         };
         responses: {
-            /** @description The domain. */
+            /** @description The renamed workspace. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4642,7 +4687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Domain"];
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
             400: components["responses"]["Invalid"];
@@ -4650,51 +4695,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    verifyDomain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Workspace ID. */
-                workspace: number;
-                /** @description Domain ID. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The domain, verified or still pending. */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Domain"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description Another workspace verified this host name first (code `conflict`). */
-            409: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
