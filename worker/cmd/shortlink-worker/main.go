@@ -19,10 +19,11 @@ import (
 
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/moderation"
-	"github.com/shortlink/shortlink/backend/moderation/browse"
-	"github.com/shortlink/shortlink/backend/moderation/score"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/worker/browse"
+	"github.com/shortlink/shortlink/worker/review"
+	"github.com/shortlink/shortlink/worker/score"
 )
 
 func main() {
@@ -89,7 +90,7 @@ func run(ctx context.Context) error {
 	}()
 	defer func() { _ = srv.Close() }()
 
-	w := moderation.NewWorker(moderation.WorkerOptions{
+	w := review.New(review.Options{
 		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
 		Browser: browser, Scorer: scorer,
 		Thresholds:  moderation.Thresholds{Ban: cfg.BanScore, Review: cfg.ReviewScore},

@@ -1,4 +1,4 @@
-package moderation_test
+package review_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/worker/review"
 )
 
 // fakeBrowser sees every destination as a page whose title is its URL; it can be made to
@@ -98,8 +99,8 @@ func (e *workerEnv) state(id int64) (state, status string) {
 	return state, status
 }
 
-func (e *workerEnv) worker(b moderation.Browser) *moderation.Worker {
-	return moderation.NewWorker(moderation.WorkerOptions{
+func (e *workerEnv) worker(b review.Browser) *review.Worker {
+	return review.New(review.Options{
 		Store: e.store, Queue: e.queue, Browser: b, Scorer: urlScorer{}, Concurrency: 2,
 		Visibility: time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
 	})
