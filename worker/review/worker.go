@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
@@ -71,7 +72,11 @@ type Options struct {
 	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
 	// scorer is told.
 	Base string
-	Log  *slog.Logger
+	// StatusChanged is told of every link a review banned, as a moderator's ban is told to
+	// moderation.Desk.OnStatusChanged's function: it writes the shared cache and announces the
+	// change to every node. The change feed brings every node along within a second anyway.
+	StatusChanged func(context.Context, *link.Link)
+	Log           *slog.Logger
 }
 
 // Worker takes due reviews from the queue, reviews them and records the decisions. Several
@@ -270,6 +275,9 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) {
 	if err != nil {
 		w.failed(ctx, j, "store", err)
 		return
+	}
+	if out.Link != nil && w.o.StatusChanged != nil {
+		w.o.StatusChanged(rctx, out.Link)
 	}
 	reviewsTotal.WithLabelValues(string(out.State), v.Scorer).Inc()
 	reviewSeconds.Observe(r.Duration.Seconds())
