@@ -42,7 +42,7 @@ geoip:
 	@deploy/geoip/fetch.sh
 
 # The web app's unit tests (Vitest; one checks that frontend/src/api/schema.d.ts matches
-# backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest) drive
+# backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest, worker/browse) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
 # missing and prints the driver's folder.
 test: frontend caddy-validate lint openapi-lint

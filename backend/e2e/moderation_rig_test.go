@@ -27,9 +27,10 @@ import (
 
 	"github.com/shortlink/shortlink/backend/browsertest"
 	"github.com/shortlink/shortlink/backend/moderation"
-	"github.com/shortlink/shortlink/backend/moderation/browse"
-	"github.com/shortlink/shortlink/backend/moderation/score"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/worker/browse"
+	"github.com/shortlink/shortlink/worker/review"
+	"github.com/shortlink/shortlink/worker/score"
 )
 
 // The moderation worker's tests (moderation_worker_test.go) share, per test binary, one local
@@ -249,7 +250,7 @@ func moderationStores(t *testing.T, d *deployment) *modStores {
 // does but with the test's browser, scorer and rhythm (o's zero fields: concurrency 2, poll
 // every 100 ms, visibility 30 s). The returned function stops it (SIGTERM's path: reviews under
 // way are given back); it also stops when t ends.
-func (ms *modStores) runWorker(t *testing.T, o moderation.WorkerOptions) (stop func()) {
+func (ms *modStores) runWorker(t *testing.T, o review.Options) (stop func()) {
 	t.Helper()
 	o.Store, o.Queue, o.Base = ms.store, ms.queue, "http://"+shortHost
 	if o.Concurrency == 0 {
@@ -267,7 +268,7 @@ func (ms *modStores) runWorker(t *testing.T, o moderation.WorkerOptions) (stop f
 		t.Cleanup(w.close)
 		o.Log = slog.New(slog.NewTextHandler(w, nil))
 	}
-	w := moderation.NewWorker(o)
+	w := review.New(o)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -18,7 +18,8 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/moderation"
-	"github.com/shortlink/shortlink/backend/moderation/browse"
+	"github.com/shortlink/shortlink/worker/browse"
+	"github.com/shortlink/shortlink/worker/review"
 )
 
 // judgeByText is the fake model of the end-to-end test: it judges from the text parts it is
@@ -65,7 +66,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	_, mod := a.moderator("mod@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
 
 	created := time.Now()
 	phish := a.createLink(owner, map[string]any{"url": "http://paypa1-secure.test/"})
@@ -315,7 +316,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 
 	// Another worker takes the link when the claim runs out, and reviews it once.
 	close(answer)
-	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: heuristicScorer(t)})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t)})
 	eventually(t, time.Until(until)+30*time.Second, "the review by another worker", func() bool { return ms.reviewCount(t, l.ID) > 0 })
 	var started time.Time
 	if err := ms.db.Pool.QueryRow(t.Context(), `SELECT created_at - duration_ms * interval '1 millisecond' FROM link_reviews
@@ -371,7 +372,7 @@ func TestModerationModelFailures(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	_, mod := a.moderator("mod@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: modelScorer(t, model, time.Second), Concurrency: 3})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, time.Second), Concurrency: 3})
 	links := map[string]linkJSON{}
 	for host := range want {
 		links[host] = a.createLink(owner, map[string]any{"url": "http://" + host + "/"})
@@ -448,7 +449,7 @@ func TestModerationDestinationNeverAnswers(t *testing.T) {
 	a := d.start(t)
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: heuristicScorer(t)})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t)})
 	l := a.createLink(owner, map[string]any{"url": "http://blackhole.test/"})
 	got := a.waitReviewed(owner, l.ID, 2*limit+10*time.Second)
 	if got.Moderation.State != "passed" {
@@ -533,7 +534,7 @@ func TestModerationRefusesPrivateDestinations(t *testing.T) {
 		d := newDeployment(t)
 		m := made{a: d.start(t), ms: moderationStores(t, d)}
 		m.owner = m.a.signup("owner@example.com")
-		m.ms.runWorker(t, moderation.WorkerOptions{Browser: run.browser, Scorer: heuristicScorer(t)})
+		m.ms.runWorker(t, review.Options{Browser: run.browser, Scorer: heuristicScorer(t)})
 		for _, c := range run.checks {
 			m.links = append(m.links, m.a.createLink(m.owner, map[string]any{"url": c.url}))
 		}
@@ -589,7 +590,7 @@ func (c *countingServer) count() int {
 // gatedBrowser holds the reviews of destinations under its prefix until its gate opens, and
 // then answers them with an empty page of its own; other destinations go to the real browser.
 type gatedBrowser struct {
-	moderation.Browser
+	review.Browser
 	prefix  string
 	entered chan string
 	gate    chan struct{}
@@ -625,7 +626,7 @@ func TestModerationQueueRebuilt(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)
 	gb := &gatedBrowser{Browser: browser, prefix: "http://shop.test/busy", entered: make(chan string, 2), gate: make(chan struct{})}
-	ms.runWorker(t, moderation.WorkerOptions{Browser: gb, Scorer: heuristicScorer(t), Concurrency: 2, Rebuild: time.Second})
+	ms.runWorker(t, review.Options{Browser: gb, Scorer: heuristicScorer(t), Concurrency: 2, Rebuild: time.Second})
 	var busy []linkJSON
 	for i := range 2 {
 		busy = append(busy, a.createLink(owner, map[string]any{"url": fmt.Sprintf("%s/%d", gb.prefix, i)}))
@@ -808,7 +809,7 @@ func TestModerationWorkerThroughput(t *testing.T) {
 				sc = modelScorer(t, model, 20*time.Second)
 			}
 			start := time.Now()
-			ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: sc, Concurrency: 2})
+			ms.runWorker(t, review.Options{Browser: browser, Scorer: sc, Concurrency: 2})
 			var done int
 			eventually(t, time.Duration(n)*10*time.Second, "every link reviewed", func() bool {
 				time.Sleep(50 * time.Millisecond)

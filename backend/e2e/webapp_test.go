@@ -15,7 +15,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/shortlink/shortlink/backend/browsertest"
-	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/worker/review"
 )
 
 // The web app's end-to-end tests: the app as built by `make test` (frontend/dist, embedded),
@@ -425,7 +425,7 @@ func TestWebAppModeratorBansFromQueue(t *testing.T) {
 	owner := s.signup("owner@example.com")
 	s.moderator("mod@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, moderation.WorkerOptions{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
 	l := s.createLink(owner, map[string]any{"url": "http://garden-news.test/"})
 	if got := s.waitReviewed(owner, l.ID, 60*time.Second); got.Moderation.State != "flagged" {
 		t.Fatalf("the cloaked page's link: %+v", got.Moderation)

@@ -3,6 +3,8 @@ package moderation
 import (
 	"context"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/link"
 )
 
 // State is a link's moderation state (SPEC §13.4).
@@ -64,8 +66,11 @@ type Outcome struct {
 	State    State
 	// Note explains a state other than the verdict's (a moderator's approval stands).
 	Note string
-	// StillDue says the link was asked for again while the review ran.
+	// StillDue says the link was asked for again while the review ran, or its destination
+	// changed meanwhile.
 	StillDue bool
+	// Link is the link afterwards when the review banned it, for the caches; nil otherwise.
+	Link *link.Link
 }
 
 // Store keeps the reviews and the due list durably (package postgres).
@@ -78,9 +83,9 @@ type Store interface {
 	// Jobs reads the due reviews of the links; links deleted meanwhile, or no longer due, are
 	// left out (and no longer due).
 	Jobs(ctx context.Context, linkIDs []int64) ([]Job, error)
-	// Record stores a review and the decision it makes with t, in one transaction: the link's
-	// state, its status when banned (which every node's cache follows), the decision in the
-	// audit log, and the due row removed unless asked for again meanwhile.
+	// Record stores a review and the decision Decide makes of it with t, in one transaction:
+	// the link's state, its status when banned (which every node's cache follows), the
+	// decision in the audit log, and the due row removed unless asked for again meanwhile.
 	Record(ctx context.Context, j Job, r Review, t Thresholds) (Outcome, error)
 	// Failed counts a failed attempt at the job and returns the attempts so far.
 	Failed(ctx context.Context, j Job, reason string) (int, error)

@@ -73,3 +73,11 @@ type Verdict struct {
 	// Notes record what went wrong on the way (the model failing before the heuristics ran).
 	Notes []string `json:"notes,omitempty"`
 }
+
+// LinkFacts are what a scorer knows of the link besides the captures.
+type LinkFacts struct {
+	ID int64
+	// URL is the link's destination; ShortURL the link's own address on the service.
+	URL      string
+	ShortURL string
+}

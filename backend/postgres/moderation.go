@@ -117,14 +117,40 @@ func (s *Moderation) Jobs(ctx context.Context, linkIDs []int64) ([]moderation.Jo
 	return jobs, nil
 }
 
-// Record implements moderation.Store. A moderator's approval of the same destination stands:
-// a later automatic review that would ban the link flags it instead.
+// loadFacts locks the link and reads what a decision on it depends on (moderation.Facts) and
+// its workspace: a decision must not race an edit of its destination, nor another decision.
+// Returns pgx.ErrNoRows when there is no such link.
+func loadFacts(ctx context.Context, tx pgx.Tx, linkID int64) (int64, moderation.Facts, error) {
+	var ws int64
+	var f moderation.Facts
+	err := tx.QueryRow(ctx, `
+		SELECT l.workspace_id, l.status, l.url, coalesce(lm.reviewed_url, ''),
+			coalesce(last.action IN ('approve', 'unban'), false)
+		FROM links l LEFT JOIN link_moderation lm ON lm.link_id = l.id
+		LEFT JOIN LATERAL (SELECT action FROM moderation_decisions d WHERE d.link_id = l.id
+			AND d.actor_id IS NOT NULL ORDER BY d.id DESC LIMIT 1) last ON true
+		WHERE l.id = $1 FOR UPDATE OF l`, linkID).Scan(&ws, &f.Status, &f.URL, &f.ReviewedURL, &f.Approved)
+	return ws, f, err
+}
+
+// setStatus writes a decision's new status of a link: a ban, or a ban lifted. Moving
+// updated_at makes the change feed's trigger record it, which takes it to every node's cache
+// within a second; the link afterwards, which it returns, is what the caches are told of at
+// once.
+func setStatus(ctx context.Context, tx pgx.Tx, linkID int64, status string) (*link.Link, error) {
+	if _, err := tx.Exec(ctx, `UPDATE links SET status = $2,
+		updated_at = greatest(now(), updated_at + interval '1 microsecond') WHERE id = $1`, linkID, status); err != nil {
+		return nil, err
+	}
+	return scanModerated(tx.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))
+}
+
+// Record implements moderation.Store: it reads the facts, records the review, and writes what
+// moderation.Decide rules.
 func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.Review, t moderation.Thresholds) (moderation.Outcome, error) {
 	var out moderation.Outcome
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		// The link as it is now, locked: a ban must not race an edit of its destination.
-		var url, status string
-		err := tx.QueryRow(ctx, `SELECT url, status FROM links WHERE id = $1 FOR UPDATE`, j.LinkID).Scan(&url, &status)
+		_, f, err := loadFacts(ctx, tx, j.LinkID)
 		if errors.Is(err, pgx.ErrNoRows) {
 			_, err = tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = $1`, j.LinkID)
 			return err
@@ -133,25 +159,8 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			return err
 		}
 		v := r.Verdict
-		out.State = t.StateOf(v)
-		if status == "banned" && out.State != moderation.Banned {
-			// Only a moderator lifts a ban.
-			out.State, out.Note = moderation.Banned, "the link stays banned until a moderator lifts the ban"
-		}
-		if out.State == moderation.Banned && out.Note == "" {
-			var approved bool
-			err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM link_moderation lm
-				JOIN LATERAL (SELECT action FROM moderation_decisions d WHERE d.link_id = lm.link_id
-					AND d.actor_id IS NOT NULL ORDER BY d.id DESC LIMIT 1) last ON true
-				WHERE lm.link_id = $1 AND lm.reviewed_url = $2 AND last.action IN ('approve', 'unban'))`,
-				j.LinkID, j.URL).Scan(&approved)
-			if err != nil {
-				return err
-			}
-			if approved {
-				out.State, out.Note = moderation.Flagged, "a moderator approved this destination; flagged instead of banned"
-			}
-		}
+		ruling := moderation.Decide(f, moderation.Judgement{Verdict: v, URL: j.URL}, t)
+		out.State, out.Note = ruling.State, ruling.Note
 		if err := tx.QueryRow(ctx, `
 			INSERT INTO link_reviews (link_id, workspace_id, url, trigger, score, category, reason, scorer,
 				model, notes, duration_ms)
@@ -185,21 +194,18 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state, score = EXCLUDED.score,
 				category = EXCLUDED.category, reason = EXCLUDED.reason, reviewed_url = EXCLUDED.reviewed_url,
 				reviewed_at = now(), updated_at = now()`,
-			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, j.URL); err != nil {
+			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, ruling.ReviewedURL); err != nil {
 			return err
 		}
-		if out.State == moderation.Banned && status != "banned" {
-			// The change feed's trigger takes the ban to every node's cache within a second.
-			if _, err := tx.Exec(ctx, `UPDATE links SET status = 'banned',
-				updated_at = greatest(now(), updated_at + interval '1 microsecond') WHERE id = $1`, j.LinkID); err != nil {
+		if ruling.StatusChanged {
+			if out.Link, err = setStatus(ctx, tx, j.LinkID, ruling.Status); err != nil {
 				return err
 			}
 		}
-		action := map[moderation.State]string{moderation.Passed: "pass", moderation.Flagged: "flag", moderation.Banned: "ban"}[out.State]
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO moderation_decisions (link_id, workspace_id, action, state, note, review_id)
 			VALUES ($1, $2, $3, $4, $5, $6)`,
-			j.LinkID, j.WorkspaceID, action, string(out.State), out.Note, out.ReviewID); err != nil {
+			j.LinkID, j.WorkspaceID, ruling.Action, string(out.State), out.Note, out.ReviewID); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = $1 AND seq = $2`, j.LinkID, j.Seq)
@@ -210,7 +216,7 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			// Asked for again while the review ran (a milestone, a new destination).
 			out.StillDue = true
 		}
-		if url != j.URL {
+		if ruling.Recheck {
 			// The destination changed while it was reviewed: review the new one.
 			out.StillDue = true
 			_, err = tx.Exec(ctx, `INSERT INTO moderation_due AS m (link_id, due_at, reason) VALUES ($1, now(), 'target_changed')
@@ -419,56 +425,40 @@ func (s *Moderation) Screenshot(ctx context.Context, reviewID int64, p moderatio
 	return png, nil
 }
 
-// Decide implements moderation.DeskStore. A moderator's note, when there is one, becomes the
-// reason the owner is shown; the score and category stay those of the last review.
+// Decide implements moderation.DeskStore: it reads the facts and writes what moderation.Decide
+// rules. A moderator's note, when there is one, becomes the reason the owner is shown; the
+// score and category stay those of the last review.
 func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, note string) (*moderation.Decided, error) {
-	state, ok := a.State()
-	if !ok {
+	if _, ok := a.State(); !ok {
 		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban")
 	}
 	out := &moderation.Decided{}
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		// The link locked, as Record locks it: a decision and a review never interleave.
-		var ws int64
-		var url, status string
-		err := tx.QueryRow(ctx, `SELECT workspace_id, url, status FROM links WHERE id = $1 FOR UPDATE`, linkID).Scan(&ws, &url, &status)
+		ws, f, err := loadFacts(ctx, tx, linkID)
 		if err != nil {
 			return notFound(err, "link")
 		}
+		ruling := moderation.Decide(f, moderation.Judgement{Action: a}, moderation.Thresholds{})
 		var reviewID *int64
 		if err := tx.QueryRow(ctx, `SELECT max(id) FROM link_reviews WHERE link_id = $1`, linkID).Scan(&reviewID); err != nil {
 			return err
 		}
-		// The destination approved is the one last reviewed (Record lets an approval stand for
-		// it); a link never reviewed has its destination now approved.
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, reason, reviewed_url, reviewed_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, now(), now())
 			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state,
 				reason = CASE WHEN EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
-				reviewed_url = CASE WHEN lm.reviewed_url <> '' THEN lm.reviewed_url ELSE EXCLUDED.reviewed_url END,
-				reviewed_at = now(), updated_at = now()`,
-			linkID, ws, string(state), note, url); err != nil {
+				reviewed_url = EXCLUDED.reviewed_url, reviewed_at = now(), updated_at = now()`,
+			linkID, ws, string(ruling.State), note, ruling.ReviewedURL); err != nil {
 			return err
 		}
-		next := status
-		switch {
-		case state == moderation.Banned:
-			next = link.StatusBanned
-		case status == link.StatusBanned:
-			next = link.StatusActive
-		}
-		if next != status {
-			// The change feed's trigger takes the new status to every node's cache within a second.
-			if _, err := tx.Exec(ctx, `UPDATE links SET status = $2,
-				updated_at = greatest(now(), updated_at + interval '1 microsecond') WHERE id = $1`, linkID, next); err != nil {
+		if ruling.StatusChanged {
+			if _, err := setStatus(ctx, tx, linkID, ruling.Status); err != nil {
 				return err
 			}
 			out.StatusChanged = true
 		}
-		if state == moderation.Banned {
-			// A review still due would record a state beside the ban that contradicts it; a
-			// moderator who wants one asks for it.
+		if ruling.DropDue {
 			if _, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = $1`, linkID); err != nil {
 				return err
 			}
@@ -477,7 +467,7 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 			WITH d AS (INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, review_id)
 				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *)
 			SELECT `+decisionColumns+` FROM d LEFT JOIN users u ON u.id = d.actor_id`,
-			linkID, ws, actorID, string(a), string(state), note, reviewID))
+			linkID, ws, actorID, ruling.Action, string(ruling.State), note, reviewID))
 		if err != nil {
 			return err
 		}

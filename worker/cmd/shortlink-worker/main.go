@@ -18,11 +18,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
-	"github.com/shortlink/shortlink/backend/moderation/browse"
-	"github.com/shortlink/shortlink/backend/moderation/score"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/worker/browse"
+	"github.com/shortlink/shortlink/worker/review"
+	"github.com/shortlink/shortlink/worker/score"
 )
 
 func main() {
@@ -89,7 +91,10 @@ func run(ctx context.Context) error {
 	}()
 	defer func() { _ = srv.Close() }()
 
-	w := moderation.NewWorker(moderation.WorkerOptions{
+	// A ban the worker records reaches the nodes as a moderator's does: the status write that
+	// the change feed records, and at once the shared cache written and the change announced.
+	links := redis.NewLinkCache(rc, redis.NewBus(rc, log), log)
+	w := review.New(review.Options{
 		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
 		Browser: browser, Scorer: scorer,
 		Thresholds:  moderation.Thresholds{Ban: cfg.BanScore, Review: cfg.ReviewScore},
@@ -97,7 +102,12 @@ func run(ctx context.Context) error {
 		// A review lasts at most three page visits and the model's answer with its retry.
 		Visibility: 3*cfg.PageTimeout + 3*cfg.ModelTimeout,
 		Base:       cfg.PublicURL,
-		Log:        log,
+		StatusChanged: func(ctx context.Context, l *link.Link) {
+			if err := links.Changed(ctx, l); err != nil {
+				log.Warn("link cache: redis did not take a ban; the change feed brings every node along", "link", l.ID, "err", err)
+			}
+		},
+		Log: log,
 	})
 	log.Info("moderation worker", "addr", ln.Addr().String(), "concurrency", cfg.Concurrency,
 		"model", cfg.ModerationModel)

@@ -1,4 +1,7 @@
-package moderation
+// Package review is the moderation worker's loop: it claims due links from the queue, has the
+// browser open each destination as three visitors, has the scorer judge what they saw, and
+// records the decision.
+package review
 
 import (
 	"context"
@@ -9,6 +12,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
 )
 
 var (
@@ -38,29 +44,21 @@ var (
 
 // Browser opens a destination as the three visitors (package browse).
 type Browser interface {
-	Review(ctx context.Context, url string) ([]Capture, error)
+	Review(ctx context.Context, url string) ([]moderation.Capture, error)
 }
 
 // Scorer judges what the browser saw (package score).
 type Scorer interface {
-	Score(ctx context.Context, link LinkFacts, captures []Capture) (Verdict, error)
+	Score(ctx context.Context, link moderation.LinkFacts, captures []moderation.Capture) (moderation.Verdict, error)
 }
 
-// LinkFacts are what a scorer knows of the link besides the captures.
-type LinkFacts struct {
-	ID int64
-	// URL is the link's destination; ShortURL the link's own address on the service.
-	URL      string
-	ShortURL string
-}
-
-// WorkerOptions configure a Worker.
-type WorkerOptions struct {
-	Store      Store
-	Queue      *Queue
+// Options configure a Worker.
+type Options struct {
+	Store      moderation.Store
+	Queue      *moderation.Queue
 	Browser    Browser
 	Scorer     Scorer
-	Thresholds Thresholds
+	Thresholds moderation.Thresholds
 	// Concurrency is how many reviews run at once (1 when < 1).
 	Concurrency int
 	// Visibility is how long a claimed link stays with this worker before another may take
@@ -74,13 +72,17 @@ type WorkerOptions struct {
 	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
 	// scorer is told.
 	Base string
-	Log  *slog.Logger
+	// StatusChanged is told of every link a review banned, as a moderator's ban is told to
+	// moderation.Desk.OnStatusChanged's function: it writes the shared cache and announces the
+	// change to every node. The change feed brings every node along within a second anyway.
+	StatusChanged func(context.Context, *link.Link)
+	Log           *slog.Logger
 }
 
 // Worker takes due reviews from the queue, reviews them and records the decisions. Several
 // workers share one queue; each link is reviewed by one at a time.
 type Worker struct {
-	o    WorkerOptions
+	o    Options
 	slot chan struct{}
 	wg   sync.WaitGroup
 
@@ -106,8 +108,8 @@ func (w *Worker) warn(msg string, err error) {
 	}
 }
 
-// NewWorker returns a Worker; Run starts it.
-func NewWorker(o WorkerOptions) *Worker {
+// New returns a Worker; Run starts it.
+func New(o Options) *Worker {
 	if o.Concurrency < 1 {
 		o.Concurrency = 1
 	}
@@ -123,14 +125,14 @@ func NewWorker(o WorkerOptions) *Worker {
 	if o.Base != "" && !strings.HasSuffix(o.Base, "/") {
 		o.Base += "/"
 	}
-	if o.Thresholds == (Thresholds{}) {
-		o.Thresholds = DefaultThresholds
+	if o.Thresholds == (moderation.Thresholds{}) {
+		o.Thresholds = moderation.DefaultThresholds
 	}
 	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}}
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
-// PostgreSQL every rebuildEvery unless WorkerOptions.Rebuild says otherwise.
+// PostgreSQL every rebuildEvery unless Options.Rebuild says otherwise.
 const (
 	scanEvery    = 2 * time.Second
 	scanSlack    = 30 * time.Second // creates commit up to this late after their created_at
@@ -251,7 +253,7 @@ func (w *Worker) giveBack(ids []int64) {
 }
 
 // review opens the link's destination, scores it and records the decision.
-func (w *Worker) review(ctx context.Context, j Job) {
+func (w *Worker) review(ctx context.Context, j moderation.Job) {
 	start := time.Now()
 	log := w.o.Log.With("link", j.LinkID, "reason", j.Reason)
 	captures, err := w.o.Browser.Review(ctx, j.URL)
@@ -259,13 +261,13 @@ func (w *Worker) review(ctx context.Context, j Job) {
 		w.failed(ctx, j, "browser", err)
 		return
 	}
-	facts := LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
+	facts := moderation.LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
 	v, err := w.o.Scorer.Score(ctx, facts, captures)
 	if err != nil {
 		w.failed(ctx, j, "scorer", err)
 		return
 	}
-	r := Review{Captures: captures, Verdict: v, Duration: time.Since(start)}
+	r := moderation.Review{Captures: captures, Verdict: v, Duration: time.Since(start)}
 	// Recording must not be cut short by a stop: the review is done.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -273,6 +275,9 @@ func (w *Worker) review(ctx context.Context, j Job) {
 	if err != nil {
 		w.failed(ctx, j, "store", err)
 		return
+	}
+	if out.Link != nil && w.o.StatusChanged != nil {
+		w.o.StatusChanged(rctx, out.Link)
 	}
 	reviewsTotal.WithLabelValues(string(out.State), v.Scorer).Inc()
 	reviewSeconds.Observe(r.Duration.Seconds())
@@ -292,7 +297,7 @@ func (w *Worker) review(ctx context.Context, j Job) {
 
 // failed counts a failed review and makes the link due again after a backoff; a stop gives it
 // back at once.
-func (w *Worker) failed(ctx context.Context, j Job, kind string, err error) {
+func (w *Worker) failed(ctx context.Context, j moderation.Job, kind string, err error) {
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if ctx.Err() != nil {

@@ -135,7 +135,7 @@ func driverDir(t testing.TB) string {
 	d := os.Getenv("PLAYWRIGHT_DRIVER_PATH")
 	if d == "" {
 		t.Fatal("PLAYWRIGHT_DRIVER_PATH is not set: run the tests with `make test`, or " +
-			"driver=$(deploy/local/browser.sh) && PLAYWRIGHT_DRIVER_PATH=$driver go test ./backend/moderation/browse/")
+			"driver=$(deploy/local/browser.sh) && PLAYWRIGHT_DRIVER_PATH=$driver go test ./worker/browse/")
 	}
 	return d
 }

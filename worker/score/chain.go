@@ -95,5 +95,3 @@ func modelNote(err error) string {
 	}
 	return "model: " + err.Error()
 }
-
-var _ moderation.Scorer = (*Chain)(nil)

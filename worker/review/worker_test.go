@@ -1,4 +1,4 @@
-package moderation_test
+package review_test
 
 import (
 	"context"
@@ -11,9 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
+	"github.com/shortlink/shortlink/worker/review"
 )
 
 // fakeBrowser sees every destination as a page whose title is its URL; it can be made to
@@ -98,8 +101,8 @@ func (e *workerEnv) state(id int64) (state, status string) {
 	return state, status
 }
 
-func (e *workerEnv) worker(b moderation.Browser) *moderation.Worker {
-	return moderation.NewWorker(moderation.WorkerOptions{
+func (e *workerEnv) worker(b review.Browser) *review.Worker {
+	return review.New(review.Options{
 		Store: e.store, Queue: e.queue, Browser: b, Scorer: urlScorer{}, Concurrency: 2,
 		Visibility: time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
 	})
@@ -205,5 +208,99 @@ func TestWorkerFaults(t *testing.T) {
 	})
 	if s, _ := e.state(3); s != "pending" {
 		t.Errorf("a link whose review failed is %s", s)
+	}
+}
+
+// A worker's ban reaches the nodes the way a moderator's does: the change feed records it (the
+// same status write), and the function given the banned link writes the shared cache and
+// announces the change on the bus.
+func TestWorkerBanReachesCaches(t *testing.T) {
+	e := newWorkerEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := slog.New(slog.DiscardHandler)
+	rc, err := redis.Open(ctx, testenv.RedisURL(t), testenv.RedisPrefix(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = rc.Close() }()
+	bus := redis.NewBus(rc, log)
+	cache := redis.NewLinkCache(rc, bus, log)
+	var mu sync.Mutex
+	told := map[string]string{}    // key → the status the hook was told of
+	announced := map[string]bool{} // keys announced on the bus
+	subscribed := make(chan struct{}, 1)
+	go bus.Listen(ctx, func(ev redis.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev.Kind {
+		case redis.EventResync:
+			select {
+			case subscribed <- struct{}{}:
+			default:
+			}
+		case redis.EventLink:
+			announced[ev.Key] = true
+		}
+	})
+	<-subscribed
+	changed := func(ctx context.Context, l *link.Link) {
+		mu.Lock()
+		told[l.Key] = l.Status
+		mu.Unlock()
+		if err := cache.Changed(ctx, l); err != nil {
+			t.Errorf("cache %s: %v", l.Key, err)
+		}
+	}
+	changes := func(key string) (n int) {
+		if err := e.db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes WHERE key = $1 AND NOT deleted`, key).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	// The worker bans k1.
+	e.link(1, "https://phish.example/login")
+	w := review.New(review.Options{
+		Store: e.store, Queue: e.queue, Browser: &fakeBrowser{visits: map[string]int{}}, Scorer: urlScorer{},
+		Poll: 20 * time.Millisecond, StatusChanged: changed, Log: log,
+	})
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { w.Run(wctx); close(done) }()
+	waitFor(t, "the worker's ban", func() bool { _, status := e.state(1); return status == "banned" })
+	stop()
+	<-done
+
+	// A moderator bans k2.
+	e.link(2, "https://fine.example/")
+	var actor int64
+	if err := e.db.Pool.QueryRow(ctx, `INSERT INTO users (email, password_hash) VALUES ('m@example.com', 'x') RETURNING id`).Scan(&actor); err != nil {
+		t.Fatal(err)
+	}
+	desk := moderation.NewDesk(e.store, nil, log)
+	desk.OnStatusChanged(changed)
+	if _, err := desk.Decide(ctx, 2, actor, "ban", ""); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, key := range []string{"k1", "k2"} {
+		waitFor(t, key+" announced", func() bool { mu.Lock(); defer mu.Unlock(); return announced[key] })
+		mu.Lock()
+		status := told[key]
+		mu.Unlock()
+		if status != link.StatusBanned {
+			t.Errorf("%s: the caches were told of status %q", key, status)
+		}
+		if n := changes(key); n != 1 {
+			t.Errorf("%s: %d entries in the change feed, want 1", key, n)
+		}
+		var domainID int64
+		if err := e.db.Pool.QueryRow(ctx, `SELECT domain_id FROM links WHERE key = $1`, key).Scan(&domainID); err != nil {
+			t.Fatal(err)
+		}
+		if l, found, err := cache.Get(ctx, domainID, key); err != nil || !found || l.Status != link.StatusBanned {
+			t.Errorf("%s in the shared cache: %+v %v %v", key, l, found, err)
+		}
 	}
 }
