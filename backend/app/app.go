@@ -186,7 +186,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer cancel()
-		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: id}); err != nil {
+		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: id}); err != nil {
 			a.log.Warn("announce revoked api key; other nodes forget it within 5s", "err", err)
 		}
 	})
@@ -201,7 +201,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.resolver.WorkspaceGone(id)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
 		defer cancel()
-		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventWorkspaceGone, ID: id}); err != nil {
+		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventWorkspaceGone, ID: id}); err != nil {
 			a.log.Warn("announce deleted workspace; other nodes learn of it within a second", "err", err)
 		}
 	})
@@ -324,7 +324,7 @@ func (a *App) announceBlock(max int64) {
 	a.resolver.Issued(max)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventIssued, ID: max}); err != nil {
+	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventIssued, ID: max}); err != nil {
 		a.log.Warn("announce id block", "err", err)
 	}
 }
@@ -333,7 +333,7 @@ func (a *App) announceBlock(max int64) {
 func (a *App) announceDomain(ctx context.Context, id int64) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventDomain, ID: id}); err != nil {
+	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventDomain, ID: id}); err != nil {
 		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
 	}
 }
@@ -503,15 +503,15 @@ func (a *App) serveDebug(ctx context.Context) {
 	a.log.Info("serving profiles", "addr", a.cfg.DebugAddr)
 }
 
-func (a *App) handleEvent(e redis.Event) {
+func (a *App) handleEvent(e cachesync.Event) {
 	a.resolver.HandleEvent(e)
 	switch e.Kind {
-	case redis.EventDomain:
+	case cachesync.EventDomain:
 		// Off the bus's goroutine: a reload is a query.
 		go a.reloadDomains()
-	case redis.EventKeyRevoked:
+	case cachesync.EventKeyRevoked:
 		a.accounts.ForgetKey(e.ID)
-	case redis.EventResync:
+	case cachesync.EventResync:
 		a.accounts.ForgetAllKeys()
 		go a.reloadDomains()
 		// Events may have been missed while disconnected: catch up from the source of truth.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
@@ -65,13 +66,13 @@ func TestSentinelFailover(t *testing.T) {
 	)
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go bus.Listen(lctx, func(e redis.Event) {
+	go bus.Listen(lctx, func(e cachesync.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e.Kind {
-		case redis.EventResync:
+		case cachesync.EventResync:
 			resync++
-		case redis.EventKeyRevoked:
+		case cachesync.EventKeyRevoked:
 			got = append(got, e.ID)
 		}
 	})
@@ -95,7 +96,7 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatalf("the new master holds %q, want the write made after the failover", got)
 	}
 	waitFor(t, 10*time.Second, "an event published after the failover", func() bool {
-		_ = bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: 42})
+		_ = bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: 42})
 		mu.Lock()
 		defer mu.Unlock()
 		return len(got) > 0 && got[len(got)-1] == 42
