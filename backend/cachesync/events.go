@@ -28,4 +28,3 @@ const (
 	// EventResync: the subscription was (re)established and messages may have been missed.
 	EventResync EventKind = 's'
 )
-
