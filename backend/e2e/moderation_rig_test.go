@@ -30,6 +30,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation/browse"
 	"github.com/shortlink/shortlink/backend/moderation/score"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 )
 
 // The moderation worker's tests (moderation_worker_test.go) share, per test binary, one local
@@ -241,7 +242,12 @@ func moderationStores(t *testing.T, d *deployment) *modStores {
 	rdb := goredis.NewClient(opt)
 	t.Cleanup(func() { _ = rdb.Close() })
 	prefix := d.env["REDIS_PREFIX"]
-	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(rdb, prefix),
+	rc, err := redis.Open(context.Background(), d.env["REDIS_URL"], prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rc.Close() })
+	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(redis.NewReviewQueue(rc)),
 		key: moderation.DueKey(prefix)}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -72,8 +73,8 @@ type workerEnv struct {
 
 func newWorkerEnv(t *testing.T) *workerEnv {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
-	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(rdb, prefix), store: postgres.NewModeration(db)}
+	rdb, _ := testenv.Redis(t)
+	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(redis.NewReviewQueue(rdb)), store: postgres.NewModeration(db)}
 	if err := db.Pool.QueryRow(context.Background(), `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&e.ws); err != nil {
 		t.Fatal(err)
 	}

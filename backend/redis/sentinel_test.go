@@ -51,7 +51,7 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	if err := c.Redis().Set(ctx, c.Key("k"), "before", 0).Err(); err != nil {
+	if err := c.Set(ctx, "k", "before"); err != nil {
 		t.Fatal(err)
 	}
 	if got := redisCLI(master, "get", prefix+"k"); got != "before" {
@@ -90,7 +90,7 @@ func TestSentinelFailover(t *testing.T) {
 	waitFor(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
 	// Writes reach the new master (the old one, now a replica, refuses them).
 	waitFor(t, 10*time.Second, "a write after the failover", func() bool {
-		return c.Redis().Set(ctx, c.Key("k"), "after", 0).Err() == nil
+		return c.Set(ctx, "k", "after") == nil
 	})
 	if got := redisCLI(replica, "get", prefix+"k"); got != "after" {
 		t.Fatalf("the new master holds %q, want the write made after the failover", got)

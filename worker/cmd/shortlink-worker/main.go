@@ -90,7 +90,7 @@ func run(ctx context.Context) error {
 	defer func() { _ = srv.Close() }()
 
 	w := moderation.NewWorker(moderation.WorkerOptions{
-		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
+		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(redis.NewReviewQueue(rc)),
 		Browser: browser, Scorer: scorer,
 		Thresholds:  moderation.Thresholds{Ban: cfg.BanScore, Review: cfg.ReviewScore},
 		Concurrency: cfg.Concurrency,
