@@ -9,6 +9,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -70,8 +71,8 @@ func TestInvitationsByEmail(t *testing.T) {
 func TestInvitationLimit(t *testing.T) {
 	t.Parallel()
 	svc, _ := newService(t)
-	rdb, prefix := testenv.Redis(t)
-	svc.LimitInvitations(auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler)), 3)
+	rdb, _ := testenv.Redis(t)
+	svc.LimitInvitations(auth.NewLimiter(redis.NewBuckets(rdb), slog.New(slog.DiscardHandler)), 3)
 	ctx := context.Background()
 	owner, ws := signup(t, svc, "owner@example.com")
 	other, ws2 := signup(t, svc, "other@example.com")

@@ -171,22 +171,23 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, log)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
+	buckets := redis.NewBuckets(rc)
 	authSvc := auth.NewService(auth.Options{
 		Secret:       []byte(cfg.JWTSecret),
 		AccessTTL:    cfg.AccessTokenTTL,
 		RefreshTTL:   cfg.RefreshTokenTTL,
 		RefreshGrace: cfg.RefreshGrace,
-	}, a.refreshTokens, rc.Redis(), cfg.RedisPrefix, log)
+	}, a.refreshTokens, buckets, log)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.CheckMembersWith(func(ctx context.Context, workspaceID int64) error {
 		return a.plans.CheckMembers(ctx, workspaceID, 1)
 	})
-	accounts.LimitInvitations(auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log), cfg.InvitesPerHour)
+	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)
 	a.accounts = accounts
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer cancel()
-		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: id}); err != nil {
+		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: id}); err != nil {
 			a.log.Warn("announce revoked api key; other nodes forget it within 5s", "err", err)
 		}
 	})
@@ -201,7 +202,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.resolver.WorkspaceGone(id)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
 		defer cancel()
-		if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventWorkspaceGone, ID: id}); err != nil {
+		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventWorkspaceGone, ID: id}); err != nil {
 			a.log.Warn("announce deleted workspace; other nodes learn of it within a second", "err", err)
 		}
 	})
@@ -226,7 +227,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	// The queue of due reviews, fed by visits (below) and by moderators' requests; a decision
 	// that bans or unbans reaches the caches at once, as an edit does.
-	reviews := moderation.NewQueue(rc.Redis(), cfg.RedisPrefix)
+	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
 	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
 	desk.OnStatusChanged(cache.Changed)
 	a.api, err = httpapi.New(httpapi.Deps{
@@ -240,7 +241,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		MaxImportBytes:   cfg.ImportMaxBytes,
 		Domains:          a.domains,
 		RateLimits: httpapi.RateLimits{
-			Limiter:   auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
+			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
 		},
 	})
@@ -253,10 +254,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.closeEarly()
 		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
-	a.caps = visitcap.New(rc.Redis(), cfg.RedisPrefix, postgres.NewVisitCounts(db), log)
+	a.caps = visitcap.New(redis.NewVisitCaps(rc), postgres.NewVisitCounts(db), log)
 	visitStore := postgres.NewVisits(db)
 	a.visits = visit.NewBuffer(visit.Options{
-		Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Store: visitStore, Due: reviews,
+		Stream: redis.NewVisitStream(rc), Store: visitStore, Due: reviews,
 		Classifier: classifier, Hasher: visit.NewHasher(auth.DeriveKey([]byte(cfg.JWTSecret), "visitor hash")),
 		Log: log, Size: cfg.VisitBufferSize,
 	})
@@ -269,14 +270,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			name = fmt.Sprintf("%s-%d", name, i+1)
 		}
 		a.ingest = append(a.ingest, visit.NewConsumer(visit.ConsumerOptions{
-			Redis: rc.Redis(), Prefix: cfg.RedisPrefix, Name: name,
+			Stream: redis.NewVisitStream(rc), Name: name,
 			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
 			ClaimAfter: cfg.VisitClaimAfter, Log: log,
 		}))
 	}
 	deps := redirect.RuleDeps{
 		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
-		Guesses: auth.NewLimiter(rc.Redis(), cfg.RedisPrefix, log),
+		Guesses: auth.NewLimiter(buckets, log),
 		Plans:   newPlanFacts(a.plans),
 		Secret:  auth.DeriveKey([]byte(cfg.JWTSecret), "link password cookies"),
 		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
@@ -324,7 +325,7 @@ func (a *App) announceBlock(max int64) {
 	a.resolver.Issued(max)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventIssued, ID: max}); err != nil {
+	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventIssued, ID: max}); err != nil {
 		a.log.Warn("announce id block", "err", err)
 	}
 }
@@ -333,7 +334,7 @@ func (a *App) announceBlock(max int64) {
 func (a *App) announceDomain(ctx context.Context, id int64) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	if err := a.bus.Publish(ctx, redis.Event{Kind: redis.EventDomain, ID: id}); err != nil {
+	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventDomain, ID: id}); err != nil {
 		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
 	}
 }
@@ -503,15 +504,15 @@ func (a *App) serveDebug(ctx context.Context) {
 	a.log.Info("serving profiles", "addr", a.cfg.DebugAddr)
 }
 
-func (a *App) handleEvent(e redis.Event) {
+func (a *App) handleEvent(e cachesync.Event) {
 	a.resolver.HandleEvent(e)
 	switch e.Kind {
-	case redis.EventDomain:
+	case cachesync.EventDomain:
 		// Off the bus's goroutine: a reload is a query.
 		go a.reloadDomains()
-	case redis.EventKeyRevoked:
+	case cachesync.EventKeyRevoked:
 		a.accounts.ForgetKey(e.ID)
-	case redis.EventResync:
+	case cachesync.EventResync:
 		a.accounts.ForgetAllKeys()
 		go a.reloadDomains()
 		// Events may have been missed while disconnected: catch up from the source of truth.

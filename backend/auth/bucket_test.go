@@ -4,13 +4,11 @@ import (
 	"log/slog"
 	"testing"
 	"time"
-
-	"github.com/go-redis/redis_rate/v10"
 )
 
 func TestLocalBucket(t *testing.T) {
-	l := NewLimiter(nil, "", slog.New(slog.DiscardHandler))
-	limit := redis_rate.Limit{Rate: 10, Burst: 10, Period: 10 * time.Minute} // one a minute
+	l := NewLimiter(nil, slog.New(slog.DiscardHandler))
+	limit := Limit{Rate: 10, Burst: 10, Period: 10 * time.Minute} // one a minute
 	now := time.Unix(1_700_000_000, 0)
 	for i := range 10 {
 		if !l.spendLocal("k", limit, now).Allowed {

@@ -8,17 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-redis/redis_rate/v10"
 )
 
 // Budgets of the mails a caller can have sent: per account for verification links, and per
 // address and per client for password resets, so nobody can flood a mailbox or use the
 // service to mail many addresses.
 var (
-	perUserVerifyMail = redis_rate.Limit{Rate: 5, Burst: 5, Period: time.Hour}
-	perEmailReset     = redis_rate.Limit{Rate: 5, Burst: 5, Period: time.Hour}
-	perIPReset        = redis_rate.Limit{Rate: 20, Burst: 20, Period: time.Hour}
+	perUserVerifyMail = Limit{Rate: 5, Burst: 5, Period: time.Hour}
+	perEmailReset     = Limit{Rate: 5, Burst: 5, Period: time.Hour}
+	perIPReset        = Limit{Rate: 20, Burst: 20, Period: time.Hour}
 )
 
 // NewEmailToken returns a token for a link sent by email (32 random bytes, base64url) and the
@@ -61,7 +59,7 @@ func (s *Service) AllowVerificationMail(ctx context.Context, userID int64) error
 func (s *Service) AllowPasswordReset(ctx context.Context, email, ip string) error {
 	checks := []struct {
 		key   string
-		limit redis_rate.Limit
+		limit Limit
 	}{
 		{"reset:email:" + digest(strings.ToLower(strings.TrimSpace(email))), perEmailReset},
 		{"reset:ip:" + digest(AddressKey(ip)), perIPReset},

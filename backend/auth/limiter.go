@@ -12,9 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-redis/redis_rate/v10"
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
@@ -25,17 +22,17 @@ import (
 var (
 	// perPair counts one address guessing one account's password: this is the budget that
 	// stops guessing, about 240 guesses a day. A success starts it afresh.
-	perPair = redis_rate.Limit{Rate: 10, Burst: 5, Period: time.Hour}
+	perPair = Limit{Rate: 10, Burst: 5, Period: time.Hour}
 	// perAddress counts one address (an IPv6 /64) trying passwords on many accounts, and
 	// its sign-ups. Its small burst also bounds how many password hashes one address can
 	// have queued at once.
-	perAddress = redis_rate.Limit{Rate: 60, Burst: 10, Period: time.Hour}
+	perAddress = Limit{Rate: 60, Burst: 10, Period: time.Hour}
 	// perEmail counts failed logins of one account from everywhere, against guessing from
 	// many addresses: at most about 2,400 guesses a day. An attacker who spends it locks the
 	// account out only for addresses it was never signed in from: an address that signed in
 	// successfully in the last knownFor is let through this budget (still under the other
 	// two), so the owner is not denied by someone else's guesses.
-	perEmail = redis_rate.Limit{Rate: 100, Burst: 100, Period: time.Hour}
+	perEmail = Limit{Rate: 100, Burst: 100, Period: time.Hour}
 )
 
 // knownFor is how long an address stays known for an account after a successful login.
@@ -59,9 +56,7 @@ const localMax = 100_000
 // node. When Redis fails it counts in-process instead: per node, but never letting every
 // attempt through.
 type Limiter struct {
-	rdb        *goredis.Client
-	redis      *redis_rate.Limiter
-	prefix     string
+	buckets    Buckets // nil: count in-process only
 	log        *slog.Logger
 	redisAfter atomic.Int64 // unix nanoseconds before which Redis is not tried
 
@@ -73,19 +68,52 @@ type Limiter struct {
 	leases leases // tokens of the API budgets taken ahead from Redis (Spend)
 }
 
-// NewLimiter returns a limiter keeping its counters under prefix in rdb; rdb may be nil.
-func NewLimiter(rdb *goredis.Client, prefix string, log *slog.Logger) *Limiter {
-	l := &Limiter{rdb: rdb, prefix: prefix, log: log, local: map[string]*bucket{}, known: map[string]time.Time{}}
-	if rdb != nil {
-		l.redis = redis_rate.NewLimiter(prefixed{rdb, prefix})
-	}
-	return l
+// Limit is the size of a budget (GCRA): Burst attempts at once, then Rate every Period.
+type Limit struct {
+	Rate   int
+	Burst  int
+	Period time.Duration
+}
+
+// Grant is what the shared budgets answer to a take.
+type Grant struct {
+	// Allowed is how many of the tokens asked for were taken.
+	Allowed int
+	// Remaining is how many tokens the budget holds afterwards.
+	Remaining int
+	// RetryAfter is how long until one more token is there (<= 0 when one is).
+	RetryAfter time.Duration
+	// ResetAfter is how long until the budget is full (<= 0 when it is).
+	ResetAfter time.Duration
+}
+
+// Buckets are the budgets every node shares (kept in Redis), and the flags of known addresses.
+// Keys name no secret or personal data; the implementation puts them in the deployment's
+// namespace.
+type Buckets interface {
+	// AllowAtMost takes up to n tokens of key's budget, as many as it holds.
+	AllowAtMost(ctx context.Context, key string, limit Limit, n int) (Grant, error)
+	// AllowN takes n tokens of key's budget if it holds them all; a negative n gives tokens
+	// back.
+	AllowN(ctx context.Context, key string, limit Limit, n int) (Grant, error)
+	// Reset forgets key's budget: it is full again.
+	Reset(ctx context.Context, key string) error
+	// Mark sets the flag key for ttl.
+	Mark(ctx context.Context, key string, ttl time.Duration) error
+	// Marked reports whether the flag key is set.
+	Marked(ctx context.Context, key string) (bool, error)
+}
+
+// NewLimiter returns a limiter keeping its counters in buckets; buckets may be nil, and the
+// count then stays in-process.
+func NewLimiter(buckets Buckets, log *slog.Logger) *Limiter {
+	return &Limiter{buckets: buckets, log: log, local: map[string]*bucket{}, known: map[string]time.Time{}}
 }
 
 // check is one budget an attempt takes a token from.
 type check struct {
 	key   string
-	limit redis_rate.Limit
+	limit Limit
 }
 
 // keys are the budgets of a login of email from ip: the pair, the address, the email.
@@ -154,7 +182,7 @@ func (l *Limiter) AllowSignup(ctx context.Context, ip string) error {
 // then one every period/n), or answers a *RateLimitError saying "too many <what>". key must
 // hold no secret or personal data: it is a Redis key name.
 func (l *Limiter) Take(ctx context.Context, key, what string, n int, period time.Duration) error {
-	if wait, ok := l.take(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period}); !ok {
+	if wait, ok := l.take(ctx, key, Limit{Rate: n, Burst: n, Period: period}); !ok {
 		return &RateLimitError{RetryAfter: wait, What: what}
 	}
 	return nil
@@ -183,7 +211,7 @@ type Budget struct {
 // node spends tokens it took ahead, so that a busy budget costs a Redis call every few dozen
 // milliseconds rather than one per request.
 func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Duration) Budget {
-	return l.spend(ctx, key, redis_rate.Limit{Rate: n, Burst: n, Period: period}, true)
+	return l.spend(ctx, key, Limit{Rate: n, Burst: n, Period: period}, true)
 }
 
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
@@ -212,7 +240,7 @@ func digest(s string) string {
 
 // useRedis reports whether Redis is to be tried now.
 func (l *Limiter) useRedis() bool {
-	return l.redis != nil && time.Now().UnixNano() >= l.redisAfter.Load()
+	return l.buckets != nil && time.Now().UnixNano() >= l.redisAfter.Load()
 }
 
 // redisFailed switches to in-process counting for a while, unless the caller (ctx) just gave
@@ -228,14 +256,14 @@ func (l *Limiter) redisFailed(ctx context.Context, err error) {
 var errRedisSlow = errors.New("no answer within " + redisWait.String())
 
 // allowRedis counts in Redis, waiting for the answer at most redisWait.
-func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.Limit, n int) (*redis_rate.Result, error) {
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int) (Grant, error) {
 	type answer struct {
-		res *redis_rate.Result
+		res Grant
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		res, err := l.redis.AllowAtMost(ctx, key, limit, n)
+		res, err := l.buckets.AllowAtMost(ctx, key, limit, n)
 		ch <- answer{res, err}
 	}()
 	t := time.NewTimer(redisWait)
@@ -244,18 +272,18 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit redis_rate.L
 	case a := <-ch:
 		return a.res, a.err
 	case <-t.C:
-		return nil, errRedisSlow
+		return Grant{}, errRedisSlow
 	}
 }
 
-func (l *Limiter) take(ctx context.Context, key string, limit redis_rate.Limit) (time.Duration, bool) {
+func (l *Limiter) take(ctx context.Context, key string, limit Limit) (time.Duration, bool) {
 	b := l.spend(ctx, key, limit, false)
 	return b.RetryAfter, b.Allowed
 }
 
 // spend takes one token from a budget and tells what is left of it; leased lets a large budget
 // be counted a lease at a time.
-func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit, leased bool) Budget {
+func (l *Limiter) spend(ctx context.Context, key string, limit Limit, leased bool) Budget {
 	if l.useRedis() {
 		b, err := l.spendShared(ctx, key, limit, leased)
 		if err == nil {
@@ -267,14 +295,14 @@ func (l *Limiter) spend(ctx context.Context, key string, limit redis_rate.Limit,
 }
 
 // give returns one token to a budget, never beyond its burst.
-func (l *Limiter) give(ctx context.Context, key string, limit redis_rate.Limit) {
+func (l *Limiter) give(ctx context.Context, key string, limit Limit) {
 	if l.useRedis() {
 		// A negative cost moves the GCRA's theoretical arrival time back by one interval,
 		// never before now; the script leaves the key as it was when the result is a full
 		// budget, so the key is then removed.
-		res, err := l.redis.AllowN(ctx, key, limit, -1)
+		res, err := l.buckets.AllowN(ctx, key, limit, -1)
 		if err == nil && res.ResetAfter <= 0 {
-			err = l.redis.Reset(ctx, key)
+			err = l.buckets.Reset(ctx, key)
 		}
 		if err == nil {
 			return
@@ -286,7 +314,7 @@ func (l *Limiter) give(ctx context.Context, key string, limit redis_rate.Limit) 
 
 func (l *Limiter) reset(ctx context.Context, key string) {
 	if l.useRedis() {
-		err := l.redis.Reset(ctx, key)
+		err := l.buckets.Reset(ctx, key)
 		if err == nil {
 			return
 		}
@@ -300,7 +328,7 @@ func (l *Limiter) reset(ctx context.Context, key string) {
 // remember marks the pair's address as known for its email, for knownFor.
 func (l *Limiter) remember(ctx context.Context, pairKey string) {
 	if l.useRedis() {
-		err := l.rdb.Set(ctx, l.prefix+"login:known:"+pairKey, "1", knownFor).Err()
+		err := l.buckets.Mark(ctx, "login:known:"+pairKey, knownFor)
 		if err == nil {
 			return
 		}
@@ -316,9 +344,9 @@ func (l *Limiter) remember(ctx context.Context, pairKey string) {
 
 func (l *Limiter) isKnown(ctx context.Context, pairKey string) bool {
 	if l.useRedis() {
-		n, err := l.rdb.Exists(ctx, l.prefix+"login:known:"+pairKey).Result()
+		known, err := l.buckets.Marked(ctx, "login:known:"+pairKey)
 		if err == nil {
-			return n > 0
+			return known
 		}
 		l.redisFailed(ctx, err)
 	}
@@ -333,7 +361,7 @@ type bucket struct {
 	at     time.Time
 }
 
-func (l *Limiter) spendLocal(key string, limit redis_rate.Limit, now time.Time) Budget {
+func (l *Limiter) spendLocal(key string, limit Limit, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
@@ -349,7 +377,7 @@ func (l *Limiter) spendLocal(key string, limit redis_rate.Limit, now time.Time) 
 	return out
 }
 
-func (l *Limiter) giveLocal(key string, limit redis_rate.Limit, now time.Time) {
+func (l *Limiter) giveLocal(key string, limit Limit, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
@@ -357,7 +385,7 @@ func (l *Limiter) giveLocal(key string, limit redis_rate.Limit, now time.Time) {
 }
 
 // bucket returns key's bucket refilled up to now; l.mu is held.
-func (l *Limiter) bucket(key string, limit redis_rate.Limit, now time.Time) *bucket {
+func (l *Limiter) bucket(key string, limit Limit, now time.Time) *bucket {
 	b, ok := l.local[key]
 	if !ok {
 		if len(l.local) >= localMax {
@@ -370,41 +398,6 @@ func (l *Limiter) bucket(key string, limit redis_rate.Limit, now time.Time) *buc
 	b.tokens = min(float64(limit.Burst), b.tokens+float64(now.Sub(b.at))/float64(perToken))
 	b.at = now
 	return b
-}
-
-// prefixed puts the limiter's keys inside the deployment's namespace: redis_rate starts
-// every key with "rate:", so the prefix is put in front of that.
-type prefixed struct {
-	*goredis.Client
-	prefix string
-}
-
-func (p prefixed) keys(keys []string) []string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = p.prefix + k
-	}
-	return out
-}
-
-func (p prefixed) Eval(ctx context.Context, script string, keys []string, args ...any) *goredis.Cmd {
-	return p.Client.Eval(ctx, script, p.keys(keys), args...)
-}
-
-func (p prefixed) EvalSha(ctx context.Context, sha1 string, keys []string, args ...any) *goredis.Cmd {
-	return p.Client.EvalSha(ctx, sha1, p.keys(keys), args...)
-}
-
-func (p prefixed) EvalRO(ctx context.Context, script string, keys []string, args ...any) *goredis.Cmd {
-	return p.Client.EvalRO(ctx, script, p.keys(keys), args...)
-}
-
-func (p prefixed) EvalShaRO(ctx context.Context, sha1 string, keys []string, args ...any) *goredis.Cmd {
-	return p.Client.EvalShaRO(ctx, sha1, p.keys(keys), args...)
-}
-
-func (p prefixed) Del(ctx context.Context, keys ...string) *goredis.IntCmd {
-	return p.Client.Del(ctx, p.keys(keys)...)
 }
 
 // RateLimitError is a rate_limited error that says when to come back.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -37,13 +38,19 @@ func attempts(t *testing.T, l *auth.Limiter, email, ip string, max int) (int, *a
 
 func TestLimiterRedis(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
-	l := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
+	rc, prefix := testenv.Redis(t)
+	l := auth.NewLimiter(redis.NewBuckets(rc), slog.New(slog.DiscardHandler))
 	testLimits(t, l)
 	testIPv6(t, l)
 	testDistributed(t, l)
 
 	// Every key is in the namespace, and names neither the email nor the address.
+	opt, err := goredis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
 	keys, err := rdb.Keys(context.Background(), "*"+prefix+"*").Result()
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +69,7 @@ func TestLimiterRedis(t *testing.T) {
 		}
 	}
 	// Another node sharing the Redis sees the same counts.
-	other := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
+	other := auth.NewLimiter(redis.NewBuckets(rc), slog.New(slog.DiscardHandler))
 	if err := other.Allow(context.Background(), "alice@example.com", "192.0.2.1"); !apperr.Is(err, apperr.RateLimited) {
 		t.Errorf("another node does not share the per-pair count: %v", err)
 	}
@@ -70,11 +77,11 @@ func TestLimiterRedis(t *testing.T) {
 
 func TestLimiterWithoutRedis(t *testing.T) {
 	t.Parallel()
-	dead := goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond, MaxRetries: -1})
+	dead, _ := redis.Open(context.Background(), "redis://127.0.0.1:1", "x:") // refuses: no error here
 	t.Cleanup(func() { _ = dead.Close() })
 	for _, l := range []*auth.Limiter{
-		auth.NewLimiter(dead, "x:", slog.New(slog.DiscardHandler)),
-		auth.NewLimiter(nil, "", slog.New(slog.DiscardHandler)),
+		auth.NewLimiter(redis.NewBuckets(dead), slog.New(slog.DiscardHandler)),
+		auth.NewLimiter(nil, slog.New(slog.DiscardHandler)),
 	} {
 		testLimits(t, l)
 		testIPv6(t, l)
@@ -235,10 +242,10 @@ func TestAddressKey(t *testing.T) {
 // login budgets and from other names.
 func TestTake(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
+	rc, _ := testenv.Redis(t)
 	ctx := context.Background()
-	node1 := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
-	node2 := auth.NewLimiter(rdb, prefix, slog.New(slog.DiscardHandler))
+	node1 := auth.NewLimiter(redis.NewBuckets(rc), slog.New(slog.DiscardHandler))
+	node2 := auth.NewLimiter(redis.NewBuckets(rc), slog.New(slog.DiscardHandler))
 	for i, l := range []*auth.Limiter{node1, node2, node1} {
 		if err := l.Take(ctx, "invite:ws:1", "invitations", 3, time.Hour); err != nil {
 			t.Fatalf("attempt %d: %v", i+1, err)
@@ -264,11 +271,11 @@ func TestTake(t *testing.T) {
 // and in-process (no Redis).
 func TestSpend(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
+	rc, _ := testenv.Redis(t)
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
-	shared := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
-	local := auth.NewLimiter(nil, "", log)
+	shared := []*auth.Limiter{auth.NewLimiter(redis.NewBuckets(rc), log), auth.NewLimiter(redis.NewBuckets(rc), log)}
+	local := auth.NewLimiter(nil, log)
 	for name, nodes := range map[string][]*auth.Limiter{"redis": shared, "in-process": {local, local}} {
 		t.Run(name, func(t *testing.T) {
 			for i := range 4 {
@@ -300,9 +307,9 @@ func TestSpend(t *testing.T) {
 // Redis calls per node, and exactly as many pass as the budget holds.
 func TestSpendAtOnce(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
+	rc, _ := testenv.Redis(t)
 	log := slog.New(slog.DiscardHandler)
-	nodes := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
+	nodes := []*auth.Limiter{auth.NewLimiter(redis.NewBuckets(rc), log), auth.NewLimiter(redis.NewBuckets(rc), log)}
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
 	for i := range 200 {
@@ -328,11 +335,11 @@ func TestSpendAtOnce(t *testing.T) {
 // each node still holds in its lease are missing.
 func TestSpendLease(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
+	rc, _ := testenv.Redis(t)
 	log := slog.New(slog.DiscardHandler)
 	var redisCalls atomic.Int64
-	rdb.AddHook(countEvals{&redisCalls})
-	nodes := []*auth.Limiter{auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)}
+	buckets := countTakes{redis.NewBuckets(rc), &redisCalls}
+	nodes := []*auth.Limiter{auth.NewLimiter(buckets, log), auth.NewLimiter(buckets, log)}
 	// 2,000 an hour: refills one token every 1.8 s, next to nothing during the test. A lease is
 	// at most 2,000/100 = 20 tokens.
 	const limit, perLease, workers = 2000, 20, 16
@@ -380,32 +387,30 @@ func TestSpendLease(t *testing.T) {
 	}
 }
 
-// countEvals counts the scripts a client runs.
-type countEvals struct{ n *atomic.Int64 }
-
-func (countEvals) DialHook(next goredis.DialHook) goredis.DialHook { return next }
-
-func (h countEvals) ProcessHook(next goredis.ProcessHook) goredis.ProcessHook {
-	return func(ctx context.Context, cmd goredis.Cmder) error {
-		if name := cmd.Name(); name == "evalsha" || name == "eval" {
-			h.n.Add(1)
-		}
-		return next(ctx, cmd)
-	}
+// countTakes counts the takes that go to Redis.
+type countTakes struct {
+	auth.Buckets
+	n *atomic.Int64
 }
 
-func (countEvals) ProcessPipelineHook(next goredis.ProcessPipelineHook) goredis.ProcessPipelineHook {
-	return next
+func (c countTakes) AllowAtMost(ctx context.Context, key string, limit auth.Limit, n int) (auth.Grant, error) {
+	c.n.Add(1)
+	return c.Buckets.AllowAtMost(ctx, key, limit, n)
+}
+
+func (c countTakes) AllowN(ctx context.Context, key string, limit auth.Limit, n int) (auth.Grant, error) {
+	c.n.Add(1)
+	return c.Buckets.AllowN(ctx, key, limit, n)
 }
 
 // TestSpendLeaseQuiet: a big budget's first request takes no lease: another node sees it
 // spent exactly one token.
 func TestSpendLeaseQuiet(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := testenv.Redis(t)
+	rc, _ := testenv.Redis(t)
 	log := slog.New(slog.DiscardHandler)
 	ctx := context.Background()
-	node1, node2 := auth.NewLimiter(rdb, prefix, log), auth.NewLimiter(rdb, prefix, log)
+	node1, node2 := auth.NewLimiter(redis.NewBuckets(rc), log), auth.NewLimiter(redis.NewBuckets(rc), log)
 	if b := node1.Spend(ctx, "api:quiet", 6000, time.Hour); !b.Allowed || b.Remaining != 5999 {
 		t.Fatalf("node 1: %+v, want allowed with 5999 remaining", b)
 	}

@@ -25,7 +25,7 @@ func refreshEnv(t *testing.T, ttl, grace time.Duration) (*auth.Service, *postgre
 		t.Fatal(err)
 	}
 	s := auth.NewService(auth.Options{Secret: []byte("0123456789abcdef0123456789abcdef"), AccessTTL: time.Minute, RefreshTTL: ttl, RefreshGrace: grace},
-		postgres.NewRefreshTokenStore(db), nil, "", slog.New(slog.DiscardHandler))
+		postgres.NewRefreshTokenStore(db), nil, slog.New(slog.DiscardHandler))
 	return s, db, uid
 }
 

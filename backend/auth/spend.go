@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"time"
-
-	"github.com/go-redis/redis_rate/v10"
 )
 
 // spends coalesces the Spend calls of one budget made on this node while a call of it is in
@@ -29,7 +27,7 @@ type spendRound struct {
 	n     int
 	lease bool
 	done  chan struct{}
-	res   *redis_rate.Result
+	res   Grant
 	err   error
 }
 
@@ -37,7 +35,7 @@ type spendRound struct {
 // of that budget on this node; an error says Redis failed (the caller counts in-process). With
 // leased set and a budget of leaseMinLimit or more, a token of this node's lease is spent
 // instead when there is one, and the Redis calls take a lease.
-func (l *Limiter) spendShared(ctx context.Context, key string, limit redis_rate.Limit, leased bool) (Budget, error) {
+func (l *Limiter) spendShared(ctx context.Context, key string, limit Limit, leased bool) (Budget, error) {
 	leased = leased && limit.Burst >= leaseMinLimit
 	if leased {
 		if b, ok := l.leases.spend(key, limit, time.Now()); ok {
@@ -79,7 +77,7 @@ func (l *Limiter) spendShared(ctx context.Context, key string, limit redis_rate.
 
 // runRound makes r's call, then starts the round that formed meanwhile, if any, or marks the
 // budget idle.
-func (l *Limiter) runRound(ctx context.Context, key string, limit redis_rate.Limit, r *spendRound) {
+func (l *Limiter) runRound(ctx context.Context, key string, limit Limit, r *spendRound) {
 	ahead := 0
 	if r.lease {
 		ahead = l.leases.size(key, limit, time.Now())
@@ -107,7 +105,7 @@ func (l *Limiter) runRound(ctx context.Context, key string, limit redis_rate.Lim
 // budgetOf is what the i-th caller of round r learns: the first Allowed callers pass. The
 // tokens of a lease taken with them come after them, so Remaining counts those as left.
 // (Callers are 0 to r.n-1; Allowed may be larger when a lease was taken.)
-func budgetOf(r *spendRound, i int, limit redis_rate.Limit) (Budget, error) {
+func budgetOf(r *spendRound, i int, limit Limit) (Budget, error) {
 	if r.err != nil {
 		return Budget{}, r.err
 	}
@@ -185,7 +183,7 @@ func (ls *leases) get(key string, now time.Time) *lease {
 
 // spend takes a token of key's lease, if it holds one young enough, and tells what is left of
 // the budget as this node knows it; it counts the request as demand either way.
-func (ls *leases) spend(key string, limit redis_rate.Limit, now time.Time) (Budget, bool) {
+func (ls *leases) spend(key string, limit Limit, now time.Time) (Budget, bool) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	le := ls.get(key, now)
@@ -207,7 +205,7 @@ func (ls *leases) spend(key string, limit redis_rate.Limit, now time.Time) (Budg
 
 // size is the lease the next Redis call of key's budget takes: about 2*leaseSpan of the
 // demand since the last call. It starts the demand count afresh.
-func (ls *leases) size(key string, limit redis_rate.Limit, now time.Time) int {
+func (ls *leases) size(key string, limit Limit, now time.Time) int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	le := ls.get(key, now)
@@ -217,7 +215,7 @@ func (ls *leases) size(key string, limit redis_rate.Limit, now time.Time) int {
 }
 
 // fill adds n tokens taken ahead by the call that answered res.
-func (ls *leases) fill(key string, n int, res *redis_rate.Result, now time.Time) {
+func (ls *leases) fill(key string, n int, res Grant, now time.Time) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	le := ls.get(key, now)

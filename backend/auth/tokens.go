@@ -14,7 +14,6 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/apperr"
 )
@@ -72,10 +71,10 @@ type Service struct {
 	successorKey []byte
 }
 
-// NewService returns the auth service. Login attempts are counted in rdb under prefix; rdb
-// may be nil, and the count then stays in-process.
-func NewService(o Options, store RefreshStore, rdb *goredis.Client, prefix string, log *slog.Logger) *Service {
-	return &Service{opts: o, store: store, limiter: NewLimiter(rdb, prefix, log), log: log,
+// NewService returns the auth service. Login attempts are counted in buckets; buckets may be
+// nil, and the count then stays in-process.
+func NewService(o Options, store RefreshStore, buckets Buckets, log *slog.Logger) *Service {
+	return &Service{opts: o, store: store, limiter: NewLimiter(buckets, log), log: log,
 		successorKey: DeriveKey(o.Secret, "shortlink refresh-token successor v1")}
 }
 

@@ -15,7 +15,7 @@ import (
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 func tokenService(ttl time.Duration) *Service {
-	return NewService(Options{Secret: testSecret, AccessTTL: ttl, RefreshTTL: time.Hour}, nil, nil, "", slog.New(slog.DiscardHandler))
+	return NewService(Options{Secret: testSecret, AccessTTL: ttl, RefreshTTL: time.Hour}, nil, nil, slog.New(slog.DiscardHandler))
 }
 
 // sign makes a token with any algorithm and claims, as an attacker could.

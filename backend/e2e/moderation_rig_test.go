@@ -28,6 +28,7 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/worker/browse"
 	"github.com/shortlink/shortlink/worker/review"
 	"github.com/shortlink/shortlink/worker/score"
@@ -242,7 +243,12 @@ func moderationStores(t *testing.T, d *deployment) *modStores {
 	rdb := goredis.NewClient(opt)
 	t.Cleanup(func() { _ = rdb.Close() })
 	prefix := d.env["REDIS_PREFIX"]
-	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(rdb, prefix),
+	rc, err := redis.Open(context.Background(), d.env["REDIS_URL"], prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rc.Close() })
+	return &modStores{db: db, rdb: rdb, store: postgres.NewModeration(db), queue: moderation.NewQueue(redis.NewReviewQueue(rc)),
 		key: moderation.DueKey(prefix)}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -36,7 +37,7 @@ type env struct {
 func newEnv(t *testing.T, secureCookies bool) *env {
 	t.Helper()
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rdb, _ := testenv.Redis(t)
 	log := slog.New(slog.DiscardHandler)
 	accounts := account.NewService(postgres.NewAccountStore(db), auth.NewHasher(2, time.Minute), log)
 	t.Cleanup(accounts.Close)
@@ -50,7 +51,7 @@ func newEnv(t *testing.T, secureCookies bool) *env {
 		Secret:     []byte("test secret, at least 32 characters long"),
 		AccessTTL:  15 * time.Minute,
 		RefreshTTL: 24 * time.Hour,
-	}, postgres.NewRefreshTokenStore(db), rdb, prefix, log)
+	}, postgres.NewRefreshTokenStore(db), redis.NewBuckets(rdb), log)
 	api, err := httpapi.New(httpapi.Deps{Accounts: accounts, Auth: authSvc, Log: log, MaxBodyBytes: 1 << 20, SecureCookies: secureCookies})
 	if err != nil {
 		t.Fatal(err)

@@ -32,9 +32,6 @@ var statuses = map[string]int{
 	apperr.Internal:        http.StatusInternalServerError,
 }
 
-// badText are the PostgreSQL error codes for text it cannot store.
-var badText = map[string]bool{"22021": true, "22P05": true}
-
 // errorBody is the shape of every error answer: {"error":{"code","message"}}.
 type errorBody struct {
 	Error errorDetail `json:"error"`
@@ -59,7 +56,6 @@ func (s *Server) fail(c *gin.Context, err error) {
 		return
 	}
 	var mbe *http.MaxBytesError
-	var db interface{ SQLState() string }
 	switch {
 	case (code == apperr.Internal || code == apperr.Unavailable) && deadlinePassed(c):
 		// The write deadline passed (writeDeadline): a store is too slow. What the request
@@ -71,11 +67,6 @@ func (s *Server) fail(c *gin.Context, err error) {
 		// A store that cannot be reached: the request may succeed when retried.
 		s.log.Error("request failed: a backing service is unreachable", "path", c.FullPath(), "err", err)
 		code, err = apperr.Unavailable, apperr.Errorf(apperr.Unavailable, "the service cannot reach its database right now, try again")
-	case code == apperr.Internal && errors.As(err, &db) && badText[db.SQLState()]:
-		// Text the database cannot store (a NUL byte) that no validation caught: the
-		// client's mistake, not ours; still logged so the validation gets fixed.
-		s.log.Warn("text the database refused", "path", c.FullPath(), "err", err)
-		code, err = apperr.Invalid, apperr.Errorf(apperr.Invalid, "request holds text that cannot be stored (such as a NUL character)")
 	}
 	status, ok := statuses[code]
 	if !ok {

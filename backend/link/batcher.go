@@ -150,8 +150,7 @@ func (b *batcher) flush(batch []*pending, cw *cacheWriter) {
 	}
 	batchRows.Observe(float64(len(links)))
 	errs, err := b.store.Insert(ctx, links)
-	var dbErr interface{ SQLState() string }
-	if err != nil && len(batch) > 1 && (errors.As(err, &dbErr) || apperr.CodeOf(err) != apperr.Internal) {
+	if err != nil && len(batch) > 1 && (errors.Is(err, ErrRefused) || apperr.CodeOf(err) != apperr.Internal) {
 		// One bad row must not sink its neighbours: retry each alone for its own answer. A
 		// database that cannot be reached fails them all at once instead.
 		b.log.Warn("batch insert failed, retrying rows one by one", "rows", len(batch), "err", err)

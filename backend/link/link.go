@@ -4,6 +4,7 @@ package link
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -103,10 +104,15 @@ type Filter struct {
 	Limit    int
 }
 
+// ErrRefused is wrapped by a Store's error when the database answered and refused a write, as
+// opposed to not answering at all.
+var ErrRefused = errors.New("the database refused the write")
+
 // Store keeps links; every method that reads or writes tenant data takes the workspace.
 type Store interface {
 	// Insert writes new links in one transaction. A row whose (domain, key) is taken gets a
-	// conflict error of its own in errs; err is set when the whole batch failed.
+	// conflict error of its own in errs; err is set when the whole batch failed, and wraps
+	// ErrRefused when the database answered and refused it (one row may be at fault).
 	Insert(ctx context.Context, links []*Link) (errs []error, err error)
 	// Get returns the link, or a not_found error if it is not in the workspace.
 	Get(ctx context.Context, workspaceID, id int64) (*Link, error)

@@ -15,54 +15,55 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // DueKey is the key of the sorted set of due reviews under the deployment's Redis prefix.
 func DueKey(prefix string) string { return prefix + "moderation:due" }
 
-// Queue is the sorted set of due reviews.
-type Queue struct {
-	rdb *goredis.Client
-	key string
+// DueSet is the sorted set of due reviews as Redis keeps it: link IDs in decimal, scored by
+// the times they fall due.
+type DueSet interface {
+	// Add puts the reviews in the set; with keep set, a link already there keeps its time.
+	Add(ctx context.Context, due []Due, keep bool) error
+	// Claim takes up to n members due at by and moves them to until, in one step, so that no
+	// two callers take the same member.
+	Claim(ctx context.Context, by, until time.Time, n int) ([]string, error)
+	// Remove takes a member out of the set.
+	Remove(ctx context.Context, member string) error
+	// Len is how many members the set holds.
+	Len(ctx context.Context) (int64, error)
+	// CountDue is how many members are due at by.
+	CountDue(ctx context.Context, by time.Time) (int64, error)
 }
 
-// NewQueue returns the queue under prefix in rdb.
-func NewQueue(rdb *goredis.Client, prefix string) *Queue {
-	return &Queue{rdb: rdb, key: DueKey(prefix)}
+// Queue is the queue of due reviews.
+type Queue struct {
+	set DueSet
 }
+
+// NewQueue returns the queue kept in set.
+func NewQueue(set DueSet) *Queue { return &Queue{set: set} }
 
 // Enqueue makes the links' reviews due at the given time. A link already queued keeps its
-// earlier due time (ZADD NX): queueing twice is queueing once.
+// earlier due time: queueing twice is queueing once.
 func (q *Queue) Enqueue(ctx context.Context, at time.Time, linkIDs ...int64) error {
 	if len(linkIDs) == 0 {
 		return nil
 	}
-	members := make([]goredis.Z, len(linkIDs))
+	due := make([]Due, len(linkIDs))
 	for i, id := range linkIDs {
-		members[i] = goredis.Z{Score: float64(at.UnixMilli()), Member: strconv.FormatInt(id, 10)}
+		due[i] = Due{LinkID: id, At: at}
 	}
-	if err := q.rdb.ZAddNX(ctx, q.key, members...).Err(); err != nil {
+	if err := q.set.Add(ctx, due, true); err != nil {
 		return fmt.Errorf("queue reviews: %w", err)
 	}
 	return nil
 }
 
-// claimScript takes up to ARGV[3] members due by ARGV[1] (ms) and moves each to ARGV[2] (ms):
-// one step, so that two workers never take the same member.
-var claimScript = goredis.NewScript(`
-local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[3]))
-for _, m in ipairs(due) do
-	redis.call('ZADD', KEYS[1], 'XX', ARGV[2], m)
-end
-return due`)
-
 // Claim takes up to n links whose reviews are due at now, for visibility: until then no other
 // worker gets them, and after it they are due again unless Forget or Later was called.
 func (q *Queue) Claim(ctx context.Context, now time.Time, visibility time.Duration, n int) ([]int64, error) {
-	res, err := claimScript.Run(ctx, q.rdb, []string{q.key},
-		now.UnixMilli(), now.Add(visibility).UnixMilli(), n).StringSlice()
+	res, err := q.set.Claim(ctx, now, now.Add(visibility), n)
 	if err != nil {
 		return nil, fmt.Errorf("claim reviews: %w", err)
 	}
@@ -71,7 +72,7 @@ func (q *Queue) Claim(ctx context.Context, now time.Time, visibility time.Durati
 		id, err := strconv.ParseInt(m, 10, 64)
 		if err != nil {
 			// Not a link: drop it, it would be claimed forever.
-			q.rdb.ZRem(ctx, q.key, m)
+			_ = q.set.Remove(ctx, m)
 			continue
 		}
 		ids = append(ids, id)
@@ -81,7 +82,7 @@ func (q *Queue) Claim(ctx context.Context, now time.Time, visibility time.Durati
 
 // Forget removes a link from the set: its review is done.
 func (q *Queue) Forget(ctx context.Context, linkID int64) error {
-	if err := q.rdb.ZRem(ctx, q.key, strconv.FormatInt(linkID, 10)).Err(); err != nil {
+	if err := q.set.Remove(ctx, strconv.FormatInt(linkID, 10)); err != nil {
 		return fmt.Errorf("forget review: %w", err)
 	}
 	return nil
@@ -89,8 +90,7 @@ func (q *Queue) Forget(ctx context.Context, linkID int64) error {
 
 // Later makes a link due again at the given time, whether or not it is in the set.
 func (q *Queue) Later(ctx context.Context, linkID int64, at time.Time) error {
-	err := q.rdb.ZAdd(ctx, q.key, goredis.Z{Score: float64(at.UnixMilli()), Member: strconv.FormatInt(linkID, 10)}).Err()
-	if err != nil {
+	if err := q.set.Add(ctx, []Due{{LinkID: linkID, At: at}}, false); err != nil {
 		return fmt.Errorf("postpone review: %w", err)
 	}
 	return nil
@@ -98,7 +98,7 @@ func (q *Queue) Later(ctx context.Context, linkID int64, at time.Time) error {
 
 // Len is how many links the set holds, claimed or not.
 func (q *Queue) Len(ctx context.Context) (int64, error) {
-	n, err := q.rdb.ZCard(ctx, q.key).Result()
+	n, err := q.set.Len(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("count reviews: %w", err)
 	}
@@ -107,7 +107,7 @@ func (q *Queue) Len(ctx context.Context) (int64, error) {
 
 // DueNow is how many links are due at now and not claimed.
 func (q *Queue) DueNow(ctx context.Context, now time.Time) (int64, error) {
-	n, err := q.rdb.ZCount(ctx, q.key, "-inf", strconv.FormatInt(now.UnixMilli(), 10)).Result()
+	n, err := q.set.CountDue(ctx, now)
 	if err != nil {
 		return 0, fmt.Errorf("count due reviews: %w", err)
 	}
@@ -126,11 +126,7 @@ type Due struct {
 func (q *Queue) Rebuild(ctx context.Context, due []Due) error {
 	for len(due) > 0 {
 		n := min(len(due), 1000)
-		members := make([]goredis.Z, n)
-		for i, d := range due[:n] {
-			members[i] = goredis.Z{Score: float64(d.At.UnixMilli()), Member: strconv.FormatInt(d.LinkID, 10)}
-		}
-		if err := q.rdb.ZAddNX(ctx, q.key, members...).Err(); err != nil {
+		if err := q.set.Add(ctx, due[:n], true); err != nil {
 			return fmt.Errorf("rebuild review queue: %w", err)
 		}
 		due = due[n:]

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // Workers claiming at once never get the same link; every due link is claimed once.
 func TestClaimIsExclusive(t *testing.T) {
-	rdb, prefix := testenv.Redis(t)
-	q := moderation.NewQueue(rdb, prefix)
+	rdb, _ := testenv.Redis(t)
+	q := moderation.NewQueue(redis.NewReviewQueue(rdb))
 	ctx := context.Background()
 	now := time.Now()
 	var ids []int64
@@ -58,8 +59,8 @@ func TestClaimIsExclusive(t *testing.T) {
 
 // A claimed link comes back after the visibility timeout unless forgotten; Later postpones it.
 func TestClaimVisibility(t *testing.T) {
-	rdb, prefix := testenv.Redis(t)
-	q := moderation.NewQueue(rdb, prefix)
+	rdb, _ := testenv.Redis(t)
+	q := moderation.NewQueue(redis.NewReviewQueue(rdb))
 	ctx := context.Background()
 	now := time.Now()
 	if err := q.Enqueue(ctx, now, 1, 2, 3); err != nil {
@@ -97,8 +98,8 @@ func TestClaimVisibility(t *testing.T) {
 
 // A Redis that lost the set gets it back from what PostgreSQL holds; claims are kept.
 func TestRebuild(t *testing.T) {
-	rdb, prefix := testenv.Redis(t)
-	q := moderation.NewQueue(rdb, prefix)
+	rdb, _ := testenv.Redis(t)
+	q := moderation.NewQueue(redis.NewReviewQueue(rdb))
 	ctx := context.Background()
 	now := time.Now()
 	if err := q.Enqueue(ctx, now, 1); err != nil {
@@ -113,7 +114,9 @@ func TestRebuild(t *testing.T) {
 	if c, _ := q.Claim(ctx, now, time.Minute, 10); !slices.Equal(c, []int64{2}) {
 		t.Errorf("after the rebuild claimed %v, want [2] (1 is still claimed)", c)
 	}
-	rdb.Del(ctx, moderation.DueKey(prefix))
+	if err := rdb.DeleteAll(ctx); err != nil { // the set is the namespace's only key
+		t.Fatal(err)
+	}
 	if err := q.Rebuild(ctx, []moderation.Due{{LinkID: 1, At: now}, {LinkID: 2, At: now}}); err != nil {
 		t.Fatal(err)
 	}

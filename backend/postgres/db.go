@@ -20,7 +20,7 @@ import (
 
 // DB is the connection pool every store shares.
 type DB struct {
-	Pool *pgxpool.Pool
+	Pool *Pool
 }
 
 // Open connects to PostgreSQL and checks the connection.
@@ -40,7 +40,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: ping: %w", err)
 	}
-	return &DB{Pool: pool}, nil
+	return &DB{Pool: &Pool{pool}}, nil
 }
 
 // Close closes every connection.

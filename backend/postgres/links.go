@@ -5,12 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
@@ -150,6 +152,10 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 func insertError(err error) error {
 	if isForeignKeyViolation(err) {
 		return apperr.Errorf(apperr.NotFound, "workspace not found")
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return fmt.Errorf("insert links: %w: %w", link.ErrRefused, err)
 	}
 	return fmt.Errorf("insert links: %w", err)
 }

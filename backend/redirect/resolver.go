@@ -15,9 +15,9 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/link"
-	"github.com/shortlink/shortlink/backend/redis"
 )
 
 // issuedMargin is how far above the highest ID this node knows of a decoded ID must be to be
@@ -277,17 +277,17 @@ func (r *Resolver) InvalidateAll() {
 }
 
 // HandleEvent applies an event from the bus.
-func (r *Resolver) HandleEvent(e redis.Event) {
+func (r *Resolver) HandleEvent(e cachesync.Event) {
 	switch e.Kind {
-	case redis.EventLink:
+	case cachesync.EventLink:
 		r.Invalidate(e.DomainID, e.Key)
-	case redis.EventIssued:
+	case cachesync.EventIssued:
 		r.Issued(e.ID)
-	case redis.EventReserved:
+	case cachesync.EventReserved:
 		r.Reserve(e.ID)
-	case redis.EventWorkspaceGone:
+	case cachesync.EventWorkspaceGone:
 		r.WorkspaceGone(e.ID)
-	case redis.EventResync:
+	case cachesync.EventResync:
 		r.InvalidateAll()
 	}
 }

@@ -149,7 +149,7 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 		deleted := strconv.FormatInt(time.Now().UnixMicro(), 10)
 		for _, l := range part {
 			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone+deleted, missTTL)
-			pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: l.DomainID, Key: l.Key}.encode())
+			pipe.Publish(ctx, lc.bus.channel(), encodeEvent(cachesync.Event{Kind: cachesync.EventLink, DomainID: l.DomainID, Key: l.Key}))
 		}
 		if _, err := pipe.Exec(ctx); err != nil {
 			lc.log.Warn("link cache: remove links", "links", len(part), "err", err)
@@ -165,7 +165,7 @@ func (lc *LinkCache) replace(ctx context.Context, domainID int64, key, value str
 	if err != nil && !errors.Is(err, goredis.Nil) {
 		return fmt.Errorf("link cache: replace: %w", err)
 	}
-	if err := lc.bus.Publish(ctx, Event{Kind: EventLink, DomainID: domainID, Key: key}); err != nil {
+	if err := lc.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventLink, DomainID: domainID, Key: key}); err != nil {
 		// Redis has the new version; the other nodes drop theirs when the feed says so.
 		lc.log.Debug("link cache: publish invalidation", "err", err)
 	}
@@ -242,7 +242,7 @@ func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publi
 		}
 		if publish {
 			for _, w := range writes {
-				pipe.Publish(ctx, lc.bus.channel(), Event{Kind: EventLink, DomainID: w.domainID, Key: w.key}.encode())
+				pipe.Publish(ctx, lc.bus.channel(), encodeEvent(cachesync.Event{Kind: cachesync.EventLink, DomainID: w.domainID, Key: w.key}))
 			}
 		}
 		_, err := pipe.Exec(ctx)
@@ -265,7 +265,7 @@ func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publi
 func (lc *LinkCache) Reserved(ctx context.Context, id int64) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 	defer cancel()
-	if err := lc.bus.Publish(ctx, Event{Kind: EventReserved, ID: id}); err != nil {
+	if err := lc.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventReserved, ID: id}); err != nil {
 		lc.log.Warn("link cache: publish reservation", "err", err)
 	}
 }

@@ -141,14 +141,25 @@ func (c *Client) Switched() <-chan struct{} {
 	return c.switched
 }
 
-// Redis is the underlying client, for packages that keep their own keys (with Key).
-func (c *Client) Redis() *goredis.Client { return c.rdb }
-
 // Key returns name inside the deployment's namespace.
 func (c *Client) Key(name string) string { return c.prefix + name }
 
 // Ping reports whether Redis answers.
 func (c *Client) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err() }
+
+// DeleteAll deletes every key in the deployment's namespace.
+func (c *Client) DeleteAll(ctx context.Context) error {
+	iter := c.rdb.Scan(ctx, 0, c.prefix+"*", 1000).Iterator()
+	for iter.Next(ctx) {
+		if err := c.rdb.Del(ctx, iter.Val()).Err(); err != nil {
+			return fmt.Errorf("redis: delete %s: %w", iter.Val(), err)
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return fmt.Errorf("redis: list keys: %w", err)
+	}
+	return nil
+}
 
 // Close closes the connections.
 func (c *Client) Close() error {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
@@ -50,7 +51,7 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = c.Close() }()
-	if err := c.Redis().Set(ctx, c.Key("k"), "before", 0).Err(); err != nil {
+	if err := c.Set(ctx, "k", "before"); err != nil {
 		t.Fatal(err)
 	}
 	if got := redisCLI(master, "get", prefix+"k"); got != "before" {
@@ -65,13 +66,13 @@ func TestSentinelFailover(t *testing.T) {
 	)
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go bus.Listen(lctx, func(e redis.Event) {
+	go bus.Listen(lctx, func(e cachesync.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch e.Kind {
-		case redis.EventResync:
+		case cachesync.EventResync:
 			resync++
-		case redis.EventKeyRevoked:
+		case cachesync.EventKeyRevoked:
 			got = append(got, e.ID)
 		}
 	})
@@ -89,13 +90,13 @@ func TestSentinelFailover(t *testing.T) {
 	waitFor(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
 	// Writes reach the new master (the old one, now a replica, refuses them).
 	waitFor(t, 10*time.Second, "a write after the failover", func() bool {
-		return c.Redis().Set(ctx, c.Key("k"), "after", 0).Err() == nil
+		return c.Set(ctx, "k", "after") == nil
 	})
 	if got := redisCLI(replica, "get", prefix+"k"); got != "after" {
 		t.Fatalf("the new master holds %q, want the write made after the failover", got)
 	}
 	waitFor(t, 10*time.Second, "an event published after the failover", func() bool {
-		_ = bus.Publish(ctx, redis.Event{Kind: redis.EventKeyRevoked, ID: 42})
+		_ = bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: 42})
 		mu.Lock()
 		defer mu.Unlock()
 		return len(got) > 0 && got[len(got)-1] == 42

@@ -16,9 +16,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/migrations"
 )
 
@@ -101,32 +101,31 @@ func RedisURL(t testing.TB) string {
 func RedisPrefix(t testing.TB) string {
 	t.Helper()
 	prefix := "test:" + randomHex(6) + ":"
-	opt, err := goredis.ParseURL(RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := RedisURL(t)
 	t.Cleanup(func() {
-		c := goredis.NewClient(opt)
-		defer func() { _ = c.Close() }()
 		ctx := context.Background()
-		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		for iter.Next(ctx) {
-			c.Del(ctx, iter.Val())
+		c, err := redis.Open(ctx, url, prefix)
+		if c == nil {
+			t.Error(err)
+			return
 		}
+		defer func() { _ = c.Close() }()
+		_ = c.DeleteAll(ctx)
 	})
 	return prefix
 }
 
-// Redis returns a client of the test run's Redis and a key prefix of t's own.
-func Redis(t testing.TB) (*goredis.Client, string) {
+// Redis returns a client of the test run's Redis whose keys are in a namespace of t's own, and
+// that namespace's prefix.
+func Redis(t testing.TB) (*redis.Client, string) {
 	t.Helper()
-	opt, err := goredis.ParseURL(RedisURL(t))
+	prefix := RedisPrefix(t)
+	c, err := redis.Open(context.Background(), RedisURL(t), prefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := goredis.NewClient(opt)
 	t.Cleanup(func() { _ = c.Close() })
-	return c, RedisPrefix(t)
+	return c, prefix
 }
 
 // connect opens one connection on a DATABASE_URL as the server reads it: the pool's settings

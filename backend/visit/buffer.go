@@ -3,6 +3,7 @@ package visit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -13,8 +14,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/visitor"
 )
 
@@ -74,17 +73,13 @@ const (
 	confirmEvery = time.Second
 )
 
-// streamField is the field of a stream entry that holds its events, as a JSON array.
-const streamField = "e"
-
 // StreamKey is the key of the visit stream under the deployment's Redis prefix.
 func StreamKey(prefix string) string { return prefix + "visits" }
 
 // Options configure a Buffer.
 type Options struct {
-	// Redis and Prefix name the stream; a nil Redis sends every batch to the Store.
-	Redis  *goredis.Client
-	Prefix string
+	// Stream is the visit stream; nil sends every batch to the Store.
+	Stream Stream
 	Store  Store
 	// Due takes the links a direct insert made due for moderation; nil: none are queued in
 	// Redis (they stay recorded in the Store).
@@ -100,8 +95,7 @@ type Options struct {
 // Buffer captures the visits of one node and sends them in batches to the visit stream, or to
 // the Store while Redis is down. Safe for concurrent use.
 type Buffer struct {
-	rdb        *goredis.Client
-	stream     string
+	stream     Stream
 	store      Store
 	due        DueQueue
 	classifier *visitor.Classifier
@@ -142,7 +136,7 @@ func NewBuffer(o Options) *Buffer {
 		o.Hasher = NewHasher(nil)
 	}
 	b := &Buffer{
-		rdb: o.Redis, stream: StreamKey(o.Prefix), store: o.Store, due: o.Due,
+		stream: o.Stream, store: o.Store, due: o.Due,
 		classifier: o.Classifier, hasher: o.Hasher, log: o.Log,
 		hits: make(chan Hit, o.Size),
 		stop: make(chan struct{}), done: make(chan struct{}),
@@ -253,7 +247,7 @@ type sentEntry struct {
 func (b *Buffer) send(batch []Event) {
 	captured.Add(float64(len(batch)))
 	buffered.Set(float64(len(b.hits)))
-	if b.rdb != nil && time.Now().UnixNano() >= b.downUntil.Load() {
+	if b.stream != nil && time.Now().UnixNano() >= b.downUntil.Load() {
 		id, err := b.xadd(batch)
 		if err == nil {
 			if b.down.Swap(false) {
@@ -308,41 +302,34 @@ func (b *Buffer) confirm() {
 	b.confirmed = time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
-	pipe := b.rdb.Pipeline()
-	info := pipe.Info(ctx, "server")
-	stream := pipe.XInfoStream(ctx, b.stream)
-	groups := pipe.XInfoGroups(ctx, b.stream)
-	pending := pipe.XPending(ctx, b.stream, Group)
-	_, _ = pipe.Exec(ctx)
-	if info.Err() != nil {
+	st, err := b.stream.State(ctx)
+	if err != nil {
 		return // asked again on the next entry: Redis failing shows in the next XADD
 	}
-	runID := infoField(info.Val(), "run_id")
-	lost := b.runID != "" && runID != b.runID
-	b.runID = runID
-	if lost || stream.Err() != nil {
-		if lost || isNoSuchKey(stream.Err()) {
+	lost := b.runID != "" && st.Server != b.runID
+	b.runID = st.Server
+	if lost || st.StreamErr != nil {
+		if lost || errors.Is(st.StreamErr, ErrNoStream) {
 			b.lost("redis restarted or failed over")
 		}
 		return
 	}
-	if groups.Err() != nil || !b.forgetConsumed(groups.Val(), pending) {
+	if st.GroupErr != nil || !b.forgetConsumed(st.Group) {
 		// What the group acknowledged is unknown, and the consumers trim what it did: entries
 		// kept and gone from the stream are no sign of a loss until it is known.
 		return
 	}
 	// What is kept now is not acknowledged, so it must still be in the stream.
 	if n := len(b.sent); n > 0 {
-		st := stream.Val()
-		if b.sent[0].id.less(parseOr(st.FirstEntry.ID)) || parseOr(st.LastGeneratedID).less(b.sent[n-1].id) {
+		if b.sent[0].id.less(parseOr(st.First)) || parseOr(st.LastGenerated).less(b.sent[n-1].id) {
 			b.lost("the stream lost entries not yet consumed")
 		}
 	}
 }
 
 // forgetConsumed forgets the entries the group acknowledged; false when that is unknown.
-func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) bool {
-	upTo, ok := acknowledged(groups, pending)
+func (b *Buffer) forgetConsumed(g GroupProgress) bool {
+	upTo, ok := acknowledged(g)
 	if !ok {
 		return false
 	}
@@ -360,18 +347,16 @@ func (b *Buffer) forgetConsumed(groups []goredis.XInfoGroup, pending *goredis.XP
 // acknowledged is the ID up to which the group acknowledged every entry: the last one
 // delivered, or the one below the oldest still pending. ok is false when pending could not be
 // read and is needed; a missing group has acknowledged nothing (0-0).
-func acknowledged(groups []goredis.XInfoGroup, pending *goredis.XPendingCmd) (upTo streamID, ok bool) {
-	for _, g := range groups {
-		if g.Name != Group {
-			continue
+func acknowledged(g GroupProgress) (upTo streamID, ok bool) {
+	if !g.Exists {
+		return streamID{}, true
+	}
+	upTo = parseOr(g.LastDelivered)
+	if g.Pending > 0 {
+		if g.PendingErr != nil {
+			return streamID{}, false
 		}
-		upTo = parseOr(g.LastDeliveredID)
-		if g.Pending > 0 {
-			if pending.Err() != nil {
-				return streamID{}, false
-			}
-			upTo = min2(upTo, parseOr(pending.Val().Lower).previous())
-		}
+		upTo = min2(upTo, parseOr(g.OldestPending).previous())
 	}
 	return upTo, true
 }
@@ -461,19 +446,6 @@ func min2(a, b streamID) streamID {
 	return a
 }
 
-// infoField is a field of an INFO answer.
-func infoField(info, name string) string {
-	for line := range strings.SplitSeq(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), name+":"); ok {
-			return v
-		}
-	}
-	return ""
-}
-
-// isNoSuchKey says whether err is Redis's answer about a missing stream.
-func isNoSuchKey(err error) bool { return err != nil && strings.Contains(err.Error(), "no such key") }
-
 // insert writes one batch to the Store; events it does not take are dropped and counted.
 func (b *Buffer) insert(batch []Event) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
@@ -492,10 +464,7 @@ func (b *Buffer) xadd(batch []Event) (string, error) {
 	b.entry = appendEntry(b.entry[:0], batch)
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
-	return b.rdb.XAdd(ctx, &goredis.XAddArgs{
-		Stream: b.stream, MaxLen: streamMaxLen, Approx: true,
-		Values: []any{streamField, b.entry},
-	}).Result()
+	return b.stream.Add(ctx, b.entry, streamMaxLen)
 }
 
 // Close stops capturing and sends every hit buffered before it returns: a node calls it after

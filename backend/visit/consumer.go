@@ -3,14 +3,11 @@ package visit
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
-	goredis "github.com/redis/go-redis/v9"
 )
 
 var (
@@ -76,8 +73,7 @@ const (
 // runs one, under a name of its own (stable across restarts, so that it reads its own pending
 // entries again first).
 type Consumer struct {
-	rdb    *goredis.Client
-	stream string
+	stream Stream
 	name   string
 	store  Store
 	due    DueQueue
@@ -92,9 +88,8 @@ type Consumer struct {
 
 // ConsumerOptions configure a Consumer.
 type ConsumerOptions struct {
-	// Redis and Prefix name the stream.
-	Redis  *goredis.Client
-	Prefix string
+	// Stream is the visit stream.
+	Stream Stream
 	// Name is this consumer's in the group.
 	Name  string
 	Store Store
@@ -115,7 +110,7 @@ func NewConsumer(o ConsumerOptions) *Consumer {
 		o.ClaimAfter = ClaimAfter
 	}
 	return &Consumer{
-		rdb: o.Redis, stream: StreamKey(o.Prefix), name: o.Name, store: o.Store, due: o.Due, log: o.Log,
+		stream: o.Stream, name: o.Name, store: o.Store, due: o.Due, log: o.Log,
 		retention: o.RetentionDays, claimAfter: o.ClaimAfter, block: readBlock, claimFrom: "0-0",
 	}
 }
@@ -196,26 +191,21 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 	total := 0
 	// Entries this consumer read before it restarted.
 	for {
-		streams, err := c.rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
-			Group: Group, Consumer: c.name, Streams: []string{c.stream, "0"}, Count: readEntries,
-		}).Result()
+		msgs, err := c.stream.Read(ctx, c.name, "0", readEntries, 0)
 		if err != nil {
 			return total, err
 		}
-		if len(streams) == 0 || len(streams[0].Messages) == 0 {
+		if len(msgs) == 0 {
 			break
 		}
-		n, err := c.handle(ctx, streams[0].Messages)
+		n, err := c.handle(ctx, msgs)
 		total += n
 		if err != nil {
 			return total, err
 		}
 	}
 	// Entries of consumers that died.
-	msgs, next, err := c.rdb.XAutoClaim(ctx, &goredis.XAutoClaimArgs{
-		Stream: c.stream, Group: Group, Consumer: c.name,
-		MinIdle: c.claimAfter, Start: c.claimFrom, Count: readEntries,
-	}).Result()
+	msgs, next, err := c.stream.Claim(ctx, c.name, c.claimAfter, c.claimFrom, readEntries)
 	if err != nil {
 		return total, err
 	}
@@ -228,18 +218,12 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 		}
 	}
 	// New entries.
-	streams, err := c.rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
-		Group: Group, Consumer: c.name, Streams: []string{c.stream, ">"},
-		Count: readEntries, Block: c.block,
-	}).Result()
-	if errors.Is(err, goredis.Nil) {
-		return total, nil
-	}
+	msgs, err = c.stream.Read(ctx, c.name, ">", readEntries, c.block)
 	if err != nil {
 		return total, err
 	}
-	for _, s := range streams {
-		n, err := c.handle(ctx, s.Messages)
+	if len(msgs) > 0 {
+		n, err := c.handle(ctx, msgs)
 		total += n
 		if err != nil {
 			return total, err
@@ -250,23 +234,18 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 
 // ensureGroup creates the stream and its group where missing.
 func (c *Consumer) ensureGroup(ctx context.Context) error {
-	err := c.rdb.XGroupCreateMkStream(ctx, c.stream, Group, "0").Err()
-	if err != nil && !strings.HasPrefix(err.Error(), "BUSYGROUP") {
-		return err
-	}
-	return nil
+	return c.stream.EnsureGroup(ctx)
 }
 
 // handle stores the entries' events in one insert and acknowledges them. Entries that are not
 // batches of events are logged and acknowledged: reading them again would not help.
-func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, error) {
+func (c *Consumer) handle(ctx context.Context, msgs []StreamEntry) (int, error) {
 	var events []Event
 	ids := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		ids = append(ids, m.ID)
-		data, _ := m.Values[streamField].(string)
 		var batch []Event
-		if err := json.Unmarshal([]byte(data), &batch); err != nil {
+		if err := json.Unmarshal([]byte(m.Data), &batch); err != nil {
 			c.log.Error("visits: skip an entry that is not a batch of events", "id", m.ID, "err", err)
 			continue
 		}
@@ -285,7 +264,7 @@ func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, er
 		stored(ctx, st, events, c.due, c.log)
 		n = st.Events
 	}
-	if err := c.rdb.XAck(ctx, c.stream, Group, ids...).Err(); err != nil {
+	if err := c.stream.Ack(ctx, ids...); err != nil {
 		// Stored: a later delivery counts nothing.
 		return n, err
 	}
@@ -297,37 +276,27 @@ func (c *Consumer) handle(ctx context.Context, msgs []goredis.XMessage) (int, er
 // acknowledged from the stream: every node keeps what it sent until then (see resendMax), so
 // none is needed again, and Redis holds only the visits not yet stored.
 func (c *Consumer) measure(ctx context.Context) {
-	pipe := c.rdb.Pipeline()
-	info := pipe.XInfoGroups(ctx, c.stream)
-	pending := pipe.XPending(ctx, c.stream, Group)
-	_, _ = pipe.Exec(ctx)
-	groups, err := info.Result()
+	g, err := c.stream.Progress(ctx)
 	if err != nil {
 		return
 	}
-	for _, g := range groups {
-		if g.Name == Group {
-			lag := g.Lag
-			if lag < 0 {
-				lag = 0
-			}
-			streamEntries.Set(float64(lag + g.Pending))
-		}
+	if g.Exists {
+		streamEntries.Set(float64(max(g.Lag, 0) + g.Pending))
 	}
-	if upTo, ok := acknowledged(groups, pending); ok && upTo != (streamID{}) {
+	if upTo, ok := acknowledged(g); ok && upTo != (streamID{}) {
 		// Approximately: Redis drops whole nodes of entries, which costs it least.
-		if err := c.rdb.XTrimMinIDApprox(ctx, c.stream, upTo.next().String(), 0).Err(); err != nil {
+		if err := c.stream.Trim(ctx, upTo.next().String()); err != nil {
 			c.log.Warn("visits: trim the stream", "err", err)
 		}
 	}
 	// Consumers of processes long gone that hold nothing are forgotten.
-	consumers, err := c.rdb.XInfoConsumers(ctx, c.stream, Group).Result()
+	consumers, err := c.stream.Consumers(ctx)
 	if err != nil {
 		return
 	}
 	for _, other := range consumers {
 		if other.Name != c.name && other.Pending == 0 && other.Idle > forgetAfter {
-			c.rdb.XGroupDelConsumer(ctx, c.stream, Group, other.Name)
+			_ = c.stream.RemoveConsumer(ctx, other.Name)
 		}
 	}
 }

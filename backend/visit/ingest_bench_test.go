@@ -18,6 +18,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -45,8 +46,8 @@ func BenchmarkIngest(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
 				db := testenv.DB(b)
-				rdb, prefix := testenv.Redis(b)
-				buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet, Size: n + 1})
+				rc, rdb, prefix := testRedis(b)
+				buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Size: n + 1})
 				for _, e := range evs {
 					buf.Capture(visit.HitOf(e))
 				}
@@ -63,7 +64,7 @@ func BenchmarkIngest(b *testing.B) {
 				ctx, cancel := context.WithCancel(context.Background())
 				var wg sync.WaitGroup
 				for i := range consumers {
-					c := consumer(rdb, prefix, fmt.Sprintf("bench-%d", i), db)
+					c := consumer(rc, fmt.Sprintf("bench-%d", i), db)
 					wg.Add(1)
 					go func() {
 						defer wg.Done()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
@@ -130,8 +131,22 @@ func runUntil(t *testing.T, db *postgres.DB, n int, consumers ...*visit.Consumer
 	wg.Wait()
 }
 
-func consumer(rdb *goredis.Client, prefix, name string, db *postgres.DB) *visit.Consumer {
-	c := visit.NewConsumer(visit.ConsumerOptions{Redis: rdb, Prefix: prefix, Name: name,
+// testRedis is the test run's Redis in a namespace of t's own: the server's client, and a plain
+// one to look inside the stream with.
+func testRedis(t testing.TB) (*redis.Client, *goredis.Client, string) {
+	t.Helper()
+	rc, prefix := testenv.Redis(t)
+	opt, err := goredis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
+	return rc, rdb, prefix
+}
+
+func consumer(rc *redis.Client, name string, db *postgres.DB) *visit.Consumer {
+	c := visit.NewConsumer(visit.ConsumerOptions{Stream: redis.NewVisitStream(rc), Name: name,
 		Store: postgres.NewVisits(db), Log: quiet})
 	c.SetBlock(50 * time.Millisecond)
 	return c
@@ -141,16 +156,16 @@ func consumer(rdb *goredis.Client, prefix, name string, db *postgres.DB) *visit.
 // each and counted once each in the rollups.
 func TestTwoBuffersTwoConsumers(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
-	a := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
-	b := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
+	a := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
+	b := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
 	evs := events(20000, 13)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, name := range []string{"node-a", "node-b"} {
-		c := consumer(rdb, prefix, name, db)
+		c := consumer(rc, name, db)
 		wg.Add(1)
 		go func() { defer wg.Done(); c.Run(ctx) }()
 	}
@@ -188,7 +203,7 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 // them to another consumer, which stores the rest and counts each event once.
 func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	stream := visit.StreamKey(prefix)
@@ -196,7 +211,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := events(300, 5)
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
 	for _, e := range evs {
 		buf.Capture(visit.HitOf(e))
 	}
@@ -228,7 +243,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 		t.Fatalf("%d entries pending, want %d", n, entries)
 	}
 
-	live := consumer(rdb, prefix, "live", db)
+	live := consumer(rc, "live", db)
 	live.SetClaimAfter(100 * time.Millisecond)
 	// Not idle long enough yet: nothing is claimed.
 	if n, err := live.Step(ctx); err != nil || n != 0 {
@@ -252,7 +267,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 // directly) is stored and counted once.
 func TestSameEventTwice(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rc, _, _ := testRedis(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	evs := events(10, 2)
@@ -262,12 +277,12 @@ func TestSameEventTwice(t *testing.T) {
 	if st, err := store.Insert(ctx, evs[:3]); err != nil || st.Events != 0 {
 		t.Fatalf("insert again: %d new, %v; want 0", st.Events, err)
 	}
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: store, Log: quiet, Size: 0})
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
 	for _, e := range append(evs, evs...) {
 		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
-	c := consumer(rdb, prefix, "only", db)
+	c := consumer(rc, "only", db)
 	n, err := c.Step(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -279,23 +294,23 @@ func TestSameEventTwice(t *testing.T) {
 }
 
 // downRedis is a client of a Redis that does not answer: a port nothing listens on.
-func downRedis(t *testing.T) *goredis.Client {
+func downRedis(t *testing.T) *redis.Client {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	_ = ln.Close()
-	rdb := goredis.NewClient(&goredis.Options{Addr: addr, DialTimeout: 300 * time.Millisecond, MaxRetries: -1})
-	t.Cleanup(func() { _ = rdb.Close() })
-	return rdb
+	rc, _ := redis.Open(context.Background(), "redis://"+addr, "unused:") // no answer: no error here
+	t.Cleanup(func() { _ = rc.Close() })
+	return rc
 }
 
 // With Redis down, captured events go to PostgreSQL directly, each counted once; Close leaves
 // none behind.
 func TestRedisDownWritesToPostgres(t *testing.T) {
 	db := testenv.DB(t)
-	buf := visit.NewBuffer(visit.Options{Redis: downRedis(t), Prefix: "unused:", Store: postgres.NewVisits(db), Log: quiet, Size: 0})
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(downRedis(t)), Store: postgres.NewVisits(db), Log: quiet, Size: 0})
 	evs := events(5000, 4)
 	for _, e := range evs {
 		buf.Capture(visit.HitOf(e))
@@ -341,7 +356,7 @@ func (s blockedStore) CompactDays(context.Context, time.Time) (int, error) { ret
 // Capture never waits: a full buffer drops the event and counts it.
 func TestCaptureNeverBlocks(t *testing.T) {
 	gate := make(chan struct{})
-	buf := visit.NewBuffer(visit.Options{Prefix: "", Store: blockedStore{gate}, Log: quiet, Size: 10})
+	buf := visit.NewBuffer(visit.Options{Store: blockedStore{gate}, Log: quiet, Size: 10})
 	before := visit.DroppedFull()
 	start := time.Now()
 	const n = 5000
@@ -436,9 +451,9 @@ func crawler(id int64, at time.Time, n int) visit.Event {
 // batches they come; crawlers never make it due; the queue holds it once.
 func TestMilestonesQueued(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
-	queue := moderation.NewQueue(rdb, prefix)
+	queue := moderation.NewQueue(redis.NewReviewQueue(rc))
 	ctx := context.Background()
 	now := time.Now()
 
@@ -703,9 +718,12 @@ func TestDropPartitions(t *testing.T) {
 // already count nothing.
 func TestRedisLossResends(t *testing.T) {
 	db := testenv.DB(t)
-	shared, prefix := testenv.Redis(t)
-	rdb := goredis.NewClient(&goredis.Options{Addr: shared.Options().Addr, DB: shared.Options().DB})
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	rc, shared, prefix := testRedis(t)
+	node, err := redis.Open(context.Background(), testenv.RedisURL(t), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(node), Store: postgres.NewVisits(db), Log: quiet})
 	evs := events(3000, 3)
 	// A consumer stores the first 1000 before Redis goes.
 	for _, e := range evs[:1000] {
@@ -713,7 +731,7 @@ func TestRedisLossResends(t *testing.T) {
 	}
 	ctx := context.Background()
 	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 1000 })
-	runUntil(t, db, 1000, consumer(shared, prefix, "c", db))
+	runUntil(t, db, 1000, consumer(rc, "c", db))
 	for _, e := range evs[1000:2990] {
 		buf.Capture(visit.HitOf(e))
 	}
@@ -722,7 +740,7 @@ func TestRedisLossResends(t *testing.T) {
 	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
 		t.Fatal(err)
 	}
-	_ = rdb.Close()
+	_ = node.Close()
 	for _, e := range evs[2990:] {
 		buf.Capture(visit.HitOf(e))
 	}
@@ -736,8 +754,8 @@ func TestRedisLossResends(t *testing.T) {
 // is found by Redis's run_id instead, which one shared Redis cannot show).
 func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	rc, rdb, prefix := testRedis(t)
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet})
 	defer buf.Close()
 	evs := events(4000, 5)
 	for _, e := range evs[:1000] {
@@ -746,7 +764,7 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
 	// The stream holds the entry before the flusher has its reply and keeps it.
 	eventually(t, func() bool { return buf.Kept() == 1000 })
-	runUntil(t, db, 1000, consumer(rdb, prefix, "c", db))
+	runUntil(t, db, 1000, consumer(rc, "c", db))
 	// Once the group has acknowledged them, the next check forgets them (one a second, on a send).
 	next := 1000
 	eventually(t, func() bool {
@@ -810,11 +828,11 @@ func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
 // consumed stay kept, and it does not take the trim for a loss.
 func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
+	rc, rdb, prefix := testRedis(t)
 	ctx := context.Background()
 	key := visit.StreamKey(prefix)
 	entries := func() int64 { return rdb.XLen(ctx, key).Val() }
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: postgres.NewVisits(db), Log: quiet})
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet})
 	defer buf.Close()
 	evs := events(5000, 5)
 	send := func(from, to int) {
@@ -840,7 +858,7 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	if err := json.Unmarshal([]byte(held[0].Messages[0].Values["e"].(string)), &first); err != nil {
 		t.Fatal(err)
 	}
-	c := consumer(rdb, prefix, "c", db)
+	c := consumer(rc, "c", db)
 	c.SetClaimAfter(time.Hour)
 	for n := 0; n < 3000-len(first); {
 		got, err := c.Step(ctx)
@@ -960,12 +978,12 @@ func BenchmarkAppendEntry(b *testing.B) {
 // BenchmarkFlush: hits as the redirect path captures them, classified, hashed, encoded and sent
 // to the stream by a Buffer's flusher; ns/op is the flusher's time per visit.
 func BenchmarkFlush(b *testing.B) {
-	rdb, prefix := testenv.Redis(b)
+	rc, _, _ := testRedis(b)
 	classifier, err := visitor.New(visitor.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	buf := visit.NewBuffer(visit.Options{Redis: rdb, Prefix: prefix, Store: blockedStore{}, Log: quiet,
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: blockedStore{}, Log: quiet,
 		Classifier: classifier, Hasher: hasher, Size: b.N + 1})
 	hit := visit.Hit{At: time.Now(), Target: visit.Target{LinkID: 1, WorkspaceID: 1}, Variant: -1,
 		RemoteAddr: "203.0.113.9:41234", Referer: "https://www.google.com/",

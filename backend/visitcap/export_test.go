@@ -4,13 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // NewWithInterval is New with another interval between writes.
-func NewWithInterval(rdb *goredis.Client, prefix string, store Store, log *slog.Logger, interval time.Duration) *Counter {
-	return newCounter(rdb, prefix, store, log, interval)
+func NewWithInterval(shared Shared, store Store, log *slog.Logger, interval time.Duration) *Counter {
+	return newCounter(shared, store, log, interval)
 }
 
 // Flush writes the counts now, as the writer does every interval.
@@ -18,6 +16,3 @@ func (c *Counter) Flush(ctx context.Context) error { return c.flush(ctx) }
 
 // RedisDown reports whether Takes count in the Store.
 func (c *Counter) RedisDown() bool { return c.down.Load() }
-
-// Key is the Redis key of the link's counter.
-func (c *Counter) Key(linkID int64) string { return c.key(linkID) }

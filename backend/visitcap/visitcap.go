@@ -4,7 +4,7 @@
 //
 // The redirect path calls Take for each human visit of a link whose rules have MaxVisits, and
 // answers 410 when it says no; crawlers and links without a cap never reach it. A node builds
-// one Counter at start-up (New, with the deployment's Redis client and prefix and
+// one Counter at start-up (New, with the Redis counters of redis.NewVisitCaps and
 // postgres.NewVisitCounts) and closes it after its HTTP server has drained (Close writes the
 // last counts).
 //
@@ -30,23 +30,16 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 )
 
 // FlushInterval is how often a node writes the totals it counted to the Store: the bound, in
 // time, of what a Redis loss gives back.
 const FlushInterval = time.Second
 
-// keyTTL is how long an untouched counter stays in Redis. Every node has written its totals
-// long before it ends, so a key seeded again afterwards starts from the exact count.
-const keyTTL = 24 * time.Hour
-
-// redisTimeout bounds each Redis call of the background writer.
+// redisTimeout bounds the writer's ping of Redis after it failed.
 const redisTimeout = time.Second
 
 // Store keeps the counts durably: what a Redis that lost its keys is seeded from, and where
@@ -62,6 +55,24 @@ type Store interface {
 	Raise(ctx context.Context, counts []Count) ([]Count, error)
 }
 
+// Shared is the count every node shares, kept in Redis, where each visit is counted while it
+// answers.
+type Shared interface {
+	// Get returns the link's count; found is false when there is none.
+	Get(ctx context.Context, linkID int64) (n int64, found bool, err error)
+	// Take takes one of the link's max visits (max >= 1) as one atomic step across every node:
+	// it answers the count after this visit when it passes, minus the count when it does not,
+	// and 0 when the link has no count yet.
+	Take(ctx context.Context, linkID, max int64) (int64, error)
+	// TakeSeeded is Take for a link that may have no count yet: it starts from stored, or keeps
+	// a higher count already there.
+	TakeSeeded(ctx context.Context, linkID, max, stored int64) (int64, error)
+	// Raise sets each link's count to at least the given one.
+	Raise(ctx context.Context, counts []Count) error
+	// Ping reports whether the shared count answers.
+	Ping(ctx context.Context) error
+}
+
 // Count is how many visits a link has had.
 type Count struct {
 	LinkID int64
@@ -71,8 +82,7 @@ type Count struct {
 // Counter hands out the visits of capped links. It is safe for concurrent use; every node has
 // one, sharing Redis and the Store.
 type Counter struct {
-	rdb    *goredis.Client // nil: count in the Store only
-	prefix string
+	shared Shared // nil: count in the Store only
 	store  Store
 	log    *slog.Logger
 
@@ -91,19 +101,19 @@ type Counter struct {
 	closeOnce sync.Once
 }
 
-// New starts a Counter keeping its keys under prefix in rdb (nil: no Redis, every visit is
-// counted in the Store) and writing counts to store every FlushInterval. Close stops it.
-func New(rdb *goredis.Client, prefix string, store Store, log *slog.Logger) *Counter {
-	return newCounter(rdb, prefix, store, log, FlushInterval)
+// New starts a Counter counting in shared (nil: no Redis, every visit is counted in the Store)
+// and writing counts to store every FlushInterval. Close stops it.
+func New(shared Shared, store Store, log *slog.Logger) *Counter {
+	return newCounter(shared, store, log, FlushInterval)
 }
 
-func newCounter(rdb *goredis.Client, prefix string, store Store, log *slog.Logger, interval time.Duration) *Counter {
+func newCounter(shared Shared, store Store, log *slog.Logger, interval time.Duration) *Counter {
 	c := &Counter{
-		rdb: rdb, prefix: prefix + "visitcap:", store: store, log: log,
+		shared: shared, store: store, log: log,
 		dirty: map[int64]int64{},
 		stop:  make(chan struct{}), done: make(chan struct{}),
 	}
-	c.down.Store(rdb == nil)
+	c.down.Store(shared == nil)
 	go c.run(interval)
 	return c
 }
@@ -150,23 +160,22 @@ func (c *Counter) Reached(ctx context.Context, linkID, max int64) bool {
 		return true
 	}
 	if !c.down.Load() {
-		n, err := c.rdb.Get(ctx, c.key(linkID)).Int64()
-		if err == nil {
-			return n >= max
-		}
-		if !errors.Is(err, goredis.Nil) {
+		n, found, err := c.shared.Get(ctx, linkID)
+		if err != nil {
 			return false
+		}
+		if found {
+			return n >= max
 		}
 	}
 	n, err := c.store.Visits(ctx, linkID)
 	return err == nil && n >= max
 }
 
-// takeRedis runs the take script: the count after this visit when it passes, minus the count
-// when it does not. A missing key is seeded from the Store and the script run again.
+// takeRedis takes the visit in the shared count: the count after this visit when it passes,
+// minus the count when it does not. A missing count is seeded from the Store.
 func (c *Counter) takeRedis(ctx context.Context, linkID, max int64) (int64, error) {
-	key := c.key(linkID)
-	n, err := takeScript.Run(ctx, c.rdb, []string{key}, max, "", keyTTL.Milliseconds()).Int64()
+	n, err := c.shared.Take(ctx, linkID, max)
 	if err != nil || n != 0 {
 		return n, err
 	}
@@ -175,7 +184,7 @@ func (c *Counter) takeRedis(ctx context.Context, linkID, max int64) (int64, erro
 		return 0, &seedError{err}
 	}
 	// Another node may have seeded and counted meanwhile: the script keeps the higher count.
-	return takeScript.Run(ctx, c.rdb, []string{key}, max, stored, keyTTL.Milliseconds()).Int64()
+	return c.shared.TakeSeeded(ctx, linkID, max, stored)
 }
 
 // seedError is a failure to read the stored count a missing key is seeded with.
@@ -183,35 +192,6 @@ type seedError struct{ err error }
 
 func (e *seedError) Error() string { return "visit cap: seed counter: " + e.err.Error() }
 func (e *seedError) Unwrap() error { return e.err }
-
-// takeScript takes one of KEYS[1]'s ARGV[1] visits. ARGV[2], when not empty, is the stored
-// count to seed a missing key with (or a lower one with: a seed never lowers a count); without
-// it a missing key answers 0. Otherwise it answers the new count when the visit passes and minus
-// the count when it does not (max is at least 1, so neither is 0). ARGV[3] is the key's TTL in ms.
-var takeScript = goredis.NewScript(`
-local n = tonumber(redis.call('GET', KEYS[1]))
-if ARGV[2] ~= '' then
-  local seed = tonumber(ARGV[2])
-  if not n or n < seed then
-    n = seed
-    redis.call('SET', KEYS[1], n)
-  end
-elseif not n then
-  return 0
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-if n >= tonumber(ARGV[1]) then
-  return -n
-end
-return redis.call('INCR', KEYS[1])`)
-
-// raiseScript sets KEYS[1] to ARGV[1] where it holds less or nothing, with a TTL of ARGV[2] ms.
-var raiseScript = goredis.NewScript(`
-local n = tonumber(redis.call('GET', KEYS[1]))
-if not n or n < tonumber(ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-end
-return 0`)
 
 // takeStore counts the visit in the Store, under the shared side of fallback: the count is
 // noted before the writer may reconcile.
@@ -237,10 +217,6 @@ func (c *Counter) saw(linkID, n int64) {
 		c.dirty[linkID] = n
 	}
 	c.mu.Unlock()
-}
-
-func (c *Counter) key(linkID int64) string {
-	return c.prefix + strconv.FormatInt(linkID, 10)
 }
 
 // run writes the counts every interval until Close.
@@ -271,9 +247,9 @@ func (c *Counter) run(interval time.Duration) {
 // took, and only then lets Takes go to Redis.
 func (c *Counter) flush(ctx context.Context) error {
 	reconcile := false
-	if c.rdb != nil && c.down.Load() {
+	if c.shared != nil && c.down.Load() {
 		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
-		err := c.rdb.Ping(rctx).Err()
+		err := c.shared.Ping(rctx)
 		cancel()
 		if reconcile = err == nil; reconcile {
 			c.fallback.Lock()
@@ -296,11 +272,11 @@ func (c *Counter) flush(ctx context.Context) error {
 			return err
 		}
 	}
-	if c.rdb == nil || (c.down.Load() && !reconcile) {
+	if c.shared == nil || (c.down.Load() && !reconcile) {
 		c.keep(stored) // for Redis, once it answers
 		return nil
 	}
-	if err := c.raiseRedis(ctx, stored); err != nil {
+	if err := c.shared.Raise(ctx, stored); err != nil {
 		c.keep(stored)
 		if !c.down.Swap(true) {
 			c.log.Warn("visit cap: redis is not answering; counting capped links in PostgreSQL", "err", err)
@@ -310,25 +286,6 @@ func (c *Counter) flush(ctx context.Context) error {
 	if reconcile {
 		c.down.Store(false)
 		c.log.Info("visit cap: redis answers again; counting capped links there")
-	}
-	return nil
-}
-
-// raiseRedis raises the keys to the counts, pipelined a few hundred at a time; one key per
-// script, as a Redis Cluster needs.
-func (c *Counter) raiseRedis(ctx context.Context, counts []Count) error {
-	const chunk = 500
-	for start := 0; start < len(counts); start += chunk {
-		rctx, cancel := context.WithTimeout(ctx, redisTimeout)
-		pipe := c.rdb.Pipeline()
-		for _, n := range counts[start:min(start+chunk, len(counts))] {
-			raiseScript.Eval(rctx, pipe, []string{c.key(n.LinkID)}, n.Visits, keyTTL.Milliseconds())
-		}
-		_, err := pipe.Exec(rctx)
-		cancel()
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visitcap"
 )
@@ -38,21 +39,17 @@ type node struct {
 type cluster struct {
 	t        *testing.T
 	dbURL    string
-	redisOpt *goredis.Options
+	redisURL string
 	prefix   string
 }
 
-func newCluster(t *testing.T, redisOpt *goredis.Options, prefix string) *cluster {
-	return &cluster{t: t, dbURL: testenv.DatabaseURL(t), redisOpt: redisOpt, prefix: prefix}
+func newCluster(t *testing.T, redisURL, prefix string) *cluster {
+	return &cluster{t: t, dbURL: testenv.DatabaseURL(t), redisURL: redisURL, prefix: prefix}
 }
 
 // sharedRedis is the test run's Redis with a key prefix of t's own.
-func sharedRedis(t *testing.T) (*goredis.Options, string) {
-	opt, err := goredis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return opt, testenv.RedisPrefix(t)
+func sharedRedis(t *testing.T) (string, string) {
+	return testenv.RedisURL(t), testenv.RedisPrefix(t)
 }
 
 func (c *cluster) node(interval time.Duration) *node {
@@ -61,13 +58,14 @@ func (c *cluster) node(interval time.Duration) *node {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	opt := *c.redisOpt
-	// As the server's client (redis.Open): a Redis that does not answer costs little.
-	opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
-	opt.MaxRetries = -1
-	rdb := goredis.NewClient(&opt)
+	// The server's client: a Redis that does not answer costs little. One that does not answer
+	// yet is no error here.
+	rdb, err := redis.Open(context.Background(), c.redisURL, c.prefix)
+	if rdb == nil {
+		c.t.Fatal(err)
+	}
 	store := postgres.NewVisitCounts(db)
-	n := &node{counter: visitcap.NewWithInterval(rdb, c.prefix, store, quiet, interval), store: store, db: db}
+	n := &node{counter: visitcap.NewWithInterval(redis.NewVisitCaps(rdb), store, quiet, interval), store: store, db: db}
 	c.t.Cleanup(func() {
 		n.counter.Close()
 		_ = rdb.Close()
@@ -197,7 +195,7 @@ func TestRedisLoss(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := newRedisServer(t)
-			c := newCluster(t, rs.options(), "sl:")
+			c := newCluster(t, rs.url(), "sl:")
 			a, b := c.node(never), c.node(never)
 			const link = 9
 			passed := hammer(t, []*node{a, b}, link, max, 20)
@@ -227,7 +225,7 @@ func TestRedisLoss(t *testing.T) {
 // it stays within the visits of about two intervals (one to the loss, one to the next write).
 func TestRedisLossUnderLoad(t *testing.T) {
 	rs := newRedisServer(t)
-	c := newCluster(t, rs.options(), "sl:")
+	c := newCluster(t, rs.url(), "sl:")
 	const interval = 100 * time.Millisecond
 	a, b := c.node(interval), c.node(interval)
 	const link, max = 11, 1 << 40 // never reached: the count shows what was given back
@@ -275,7 +273,7 @@ func TestRedisLossUnderLoad(t *testing.T) {
 
 // Redis down from the start: every visit is counted in PostgreSQL, still exactly.
 func TestRedisDown(t *testing.T) {
-	c := newCluster(t, &goredis.Options{Addr: closedPort(t)}, "sl:")
+	c := newCluster(t, "redis://"+closedPort(t), "sl:")
 	a, b := c.node(visitcap.FlushInterval), c.node(visitcap.FlushInterval)
 	const link = 5
 	if got := hammer(t, []*node{a, b}, link, 50, 1000); got != 50 {
@@ -293,7 +291,7 @@ func TestRedisDown(t *testing.T) {
 // counted meanwhile are in the key before a node counts in Redis again.
 func TestRedisBackNotBehind(t *testing.T) {
 	rs := newRedisServer(t)
-	c := newCluster(t, rs.options(), "sl:")
+	c := newCluster(t, rs.url(), "sl:")
 	const interval = 100 * time.Millisecond
 	a, b := c.node(interval), c.node(interval)
 	const link, max = 3, 50
@@ -346,7 +344,7 @@ func TestStoreDown(t *testing.T) {
 // Close writes the last counts: a graceful restart followed by a Redis loss gives nothing back.
 func TestCloseWrites(t *testing.T) {
 	rs := newRedisServer(t)
-	c := newCluster(t, rs.options(), "sl:")
+	c := newCluster(t, rs.url(), "sl:")
 	a := c.node(never)
 	const link = 8
 	if got := hammer(t, []*node{a}, link, 50, 30); got != 30 {
@@ -371,9 +369,16 @@ func BenchmarkTake(b *testing.B) {
 	defer func() { _ = rdb.Close() }()
 	db := testenv.DB(b)
 	prefix := testenv.RedisPrefix(b)
-	counter := visitcap.New(rdb, prefix, postgres.NewVisitCounts(db), quiet)
+	shared, err := redis.Open(context.Background(), testenv.RedisURL(b), prefix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = shared.Close() }()
+	counter := visitcap.New(redis.NewVisitCaps(shared), postgres.NewVisitCounts(db), quiet)
 	defer counter.Close()
-	down := visitcap.New(goredis.NewClient(&goredis.Options{Addr: closedPort(b)}), prefix, postgres.NewVisitCounts(db), quiet)
+	dead, _ := redis.Open(context.Background(), "redis://"+closedPort(b), prefix)
+	defer func() { _ = dead.Close() }()
+	down := visitcap.New(redis.NewVisitCaps(dead), postgres.NewVisitCounts(db), quiet)
 	defer down.Close()
 	ctx := context.Background()
 	const open = 1 << 62
@@ -439,6 +444,8 @@ func newRedisServer(t *testing.T) *redisServer {
 func (r *redisServer) options() *goredis.Options {
 	return &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)}
 }
+
+func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d", r.port) }
 
 func (r *redisServer) client(t *testing.T) *goredis.Client {
 	c := goredis.NewClient(r.options())

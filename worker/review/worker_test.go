@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
@@ -75,8 +76,8 @@ type workerEnv struct {
 
 func newWorkerEnv(t *testing.T) *workerEnv {
 	db := testenv.DB(t)
-	rdb, prefix := testenv.Redis(t)
-	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(rdb, prefix), store: postgres.NewModeration(db)}
+	rdb, _ := testenv.Redis(t)
+	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(redis.NewReviewQueue(rdb)), store: postgres.NewModeration(db)}
 	if err := db.Pool.QueryRow(context.Background(), `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&e.ws); err != nil {
 		t.Fatal(err)
 	}
@@ -230,16 +231,16 @@ func TestWorkerBanReachesCaches(t *testing.T) {
 	told := map[string]string{}    // key → the status the hook was told of
 	announced := map[string]bool{} // keys announced on the bus
 	subscribed := make(chan struct{}, 1)
-	go bus.Listen(ctx, func(ev redis.Event) {
+	go bus.Listen(ctx, func(ev cachesync.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch ev.Kind {
-		case redis.EventResync:
+		case cachesync.EventResync:
 			select {
 			case subscribed <- struct{}{}:
 			default:
 			}
-		case redis.EventLink:
+		case cachesync.EventLink:
 			announced[ev.Key] = true
 		}
 	})

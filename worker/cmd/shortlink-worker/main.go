@@ -95,7 +95,7 @@ func run(ctx context.Context) error {
 	// the change feed records, and at once the shared cache written and the change announced.
 	links := redis.NewLinkCache(rc, redis.NewBus(rc, log), log)
 	w := review.New(review.Options{
-		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(rc.Redis(), cfg.RedisPrefix),
+		Store: postgres.NewModeration(db), Queue: moderation.NewQueue(redis.NewReviewQueue(rc)),
 		Browser: browser, Scorer: scorer,
 		Thresholds:  moderation.Thresholds{Ban: cfg.BanScore, Review: cfg.ReviewScore},
 		Concurrency: cfg.Concurrency,
