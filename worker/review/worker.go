@@ -86,6 +86,11 @@ type Worker struct {
 	slot chan struct{}
 	wg   sync.WaitGroup
 
+	// running holds the links under review here: a queue rebuilt while one runs (after Redis
+	// lost it) queues the link again, and it must not be reviewed twice at once.
+	runMu   sync.Mutex
+	running map[int64]bool
+
 	warnMu sync.Mutex
 	warned map[string]time.Time // when each message was last logged
 }
@@ -128,7 +133,7 @@ func New(o Options) *Worker {
 	if o.Thresholds == (moderation.Thresholds{}) {
 		o.Thresholds = moderation.DefaultThresholds
 	}
-	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}}
+	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}}
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
@@ -228,10 +233,14 @@ func (w *Worker) claim(ctx context.Context) {
 	found := map[int64]bool{}
 	for _, j := range jobs {
 		found[j.LinkID] = true
+		if !w.start(j.LinkID) {
+			// Under review here already: that review settles the link in the queue.
+			continue
+		}
 		w.slot <- struct{}{}
 		w.wg.Add(1)
 		go func() {
-			defer func() { <-w.slot; w.wg.Done() }()
+			defer func() { w.finish(j.LinkID); <-w.slot; w.wg.Done() }()
 			w.review(ctx, j)
 		}()
 	}
@@ -241,6 +250,24 @@ func (w *Worker) claim(ctx context.Context) {
 			_ = w.o.Queue.Forget(ctx, id)
 		}
 	}
+}
+
+// start marks the link under review; false when it is already.
+func (w *Worker) start(id int64) bool {
+	w.runMu.Lock()
+	defer w.runMu.Unlock()
+	if w.running[id] {
+		return false
+	}
+	w.running[id] = true
+	return true
+}
+
+// finish ends the link's review.
+func (w *Worker) finish(id int64) {
+	w.runMu.Lock()
+	delete(w.running, id)
+	w.runMu.Unlock()
 }
 
 // giveBack makes claimed links due again now.

@@ -71,13 +71,14 @@ type workerEnv struct {
 	db    *postgres.DB
 	queue *moderation.Queue
 	store *postgres.Moderation
+	rdb   *redis.Client
 	ws    int64
 }
 
 func newWorkerEnv(t *testing.T) *workerEnv {
 	db := testenv.DB(t)
 	rdb, _ := testenv.Redis(t)
-	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(redis.NewReviewQueue(rdb)), store: postgres.NewModeration(db)}
+	e := &workerEnv{t: t, db: db, queue: moderation.NewQueue(redis.NewReviewQueue(rdb)), store: postgres.NewModeration(db), rdb: rdb}
 	if err := db.Pool.QueryRow(context.Background(), `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&e.ws); err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +148,40 @@ func TestWorkersReviewNewLinks(t *testing.T) {
 	}
 	if n, _ := e.queue.Len(context.Background()); n != 0 {
 		t.Errorf("%d links left in the queue", n)
+	}
+}
+
+// A queue lost and rebuilt while a review runs queues the link again; the worker reviewing it
+// does not start a second review of it beside the first, and the link ends reviewed once.
+func TestQueueRebuiltDuringReview(t *testing.T) {
+	e := newWorkerEnv(t)
+	e.link(1, "https://fine.example/slow")
+	b := &fakeBrowser{visits: map[string]int{}, block: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := e.worker(b)
+	go w.Run(ctx)
+	waitFor(t, "the review begun", func() bool { return b.count("https://fine.example/slow") == 1 })
+	if err := e.rdb.DeleteAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	due, err := e.store.Due(ctx)
+	if err != nil || len(due) != 1 {
+		t.Fatalf("due: %v %v", due, err)
+	}
+	if err := e.queue.Rebuild(ctx, due); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the link claimed again", func() bool {
+		n, err := e.queue.DueNow(ctx, time.Now())
+		return err == nil && n == 0
+	})
+	time.Sleep(100 * time.Millisecond) // several polls
+	close(b.block)
+	waitFor(t, "the link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
+	waitFor(t, "the queue empty", func() bool { n, _ := e.queue.Len(ctx); return n == 0 })
+	if n := b.count("https://fine.example/slow"); n != 1 {
+		t.Errorf("reviewed %d times", n)
 	}
 }
 
