@@ -30,8 +30,7 @@ type userResponse struct {
 // it) and answers the user, now verified.
 func (s *Server) verifyEmail(c *gin.Context) {
 	var in tokenRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Token == "" {
@@ -39,11 +38,7 @@ func (s *Server) verifyEmail(c *gin.Context) {
 		return
 	}
 	u, err := s.accounts.VerifyEmail(c.Request.Context(), in.Token)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, userResponse{User: u})
+	s.reply(c, http.StatusOK, userResponse{User: u}, err)
 }
 
 // resendVerification mails the signed-in user a new verification link.
@@ -66,8 +61,7 @@ func (s *Server) resendVerification(c *gin.Context) {
 // any, is sent in the background.
 func (s *Server) requestPasswordReset(c *gin.Context) {
 	var in passwordResetRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	e, err := account.NormalizeEmail(in.Email)
@@ -89,17 +83,12 @@ func (s *Server) requestPasswordReset(c *gin.Context) {
 // the account ends, so the caller signs in again.
 func (s *Server) confirmPasswordReset(c *gin.Context) {
 	var in passwordResetConfirm
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Token == "" {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required"))
 		return
 	}
-	if err := s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	s.noContent(c, s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password))
 }

@@ -18,11 +18,7 @@ func (s *Server) listWorkspaces(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	ws, err := s.accounts.WorkspacesOf(ctx, userID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"workspaces": ws})
+	s.reply(c, http.StatusOK, gin.H{"workspaces": ws}, err)
 }
 
 func (s *Server) createWorkspace(c *gin.Context) {
@@ -30,16 +26,11 @@ func (s *Server) createWorkspace(c *gin.Context) {
 		return
 	}
 	var in nameRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	ws, err := s.accounts.CreateWorkspace(c.Request.Context(), userID(c), in.Name)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, ws)
+	s.reply(c, http.StatusCreated, ws, err)
 }
 
 func (s *Server) getWorkspace(c *gin.Context) {
@@ -55,8 +46,7 @@ func (s *Server) getWorkspace(c *gin.Context) {
 // updateWorkspace renames the workspace; plans are changed by operators (admin.go).
 func (s *Server) updateWorkspace(c *gin.Context) {
 	var in nameRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
@@ -69,9 +59,5 @@ func (s *Server) updateWorkspace(c *gin.Context) {
 }
 
 func (s *Server) deleteWorkspace(c *gin.Context) {
-	if err := s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	s.noContent(c, s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)))
 }
