@@ -23,12 +23,9 @@ func (s *Server) adminListWorkspaces(c *gin.Context) {
 
 // adminUpdateWorkspace moves a workspace to another plan.
 func (s *Server) adminUpdateWorkspace(c *gin.Context) {
-	id, ok := s.pathID(c, "workspace", "workspace")
-	if !ok {
-		return
-	}
 	var in planRequest
-	if !s.bind(c, &in) {
+	id, ok := s.pathIDAndBody(c, "workspace", "workspace", &in)
+	if !ok {
 		return
 	}
 	ws, err := s.accounts.SetPlan(c.Request.Context(), id, in.Plan)
@@ -44,12 +41,9 @@ func (s *Server) adminListUsers(c *gin.Context) {
 
 // adminUpdateUser sets a user's system role (user, moderator, operator).
 func (s *Server) adminUpdateUser(c *gin.Context) {
-	id, ok := s.pathID(c, "user", "user")
-	if !ok {
-		return
-	}
 	var in systemRoleRequest
-	if !s.bind(c, &in) {
+	id, ok := s.pathIDAndBody(c, "user", "user", &in)
+	if !ok {
 		return
 	}
 	u, err := s.accounts.SetSystemRole(c.Request.Context(), id, in.SystemRole)

@@ -95,12 +95,9 @@ func (s *Server) verifyDomain(c *gin.Context) {
 }
 
 func (s *Server) updateDomain(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "domain")
-	if !ok {
-		return
-	}
 	var in domainPatch
-	if !s.bind(c, &in) {
+	id, ok := s.pathIDAndBody(c, "id", "domain", &in)
+	if !ok {
 		return
 	}
 	ctx := c.Request.Context()

@@ -53,17 +53,12 @@ func (s *Server) listFormResponses(c *gin.Context) {
 // data export, so it needs the export feature. Columns: created_at, the form's fields in
 // order, then fields answered before they were removed from the form.
 func (s *Server) exportFormResponses(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "link")
+	// The link first: another workspace's link is not found whatever this one's plan.
+	l, ok := s.pathLink(c)
 	if !ok {
 		return
 	}
 	ctx := c.Request.Context()
-	// The link first: another workspace's link is not found whatever this one's plan.
-	l, err := s.links.Get(ctx, workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	if err := s.plans.Require(ctx, l.WorkspaceID, plan.Export); err != nil {
 		s.fail(c, err)
 		return

@@ -76,19 +76,14 @@ func (s *Server) createLinks(c *gin.Context) {
 }
 
 func (s *Server) getLink(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "link")
+	l, ok := s.pathLink(c)
 	if !ok {
-		return
-	}
-	l, err := s.links.Get(c.Request.Context(), workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
 		return
 	}
 	out := s.answerOne(c, l)
 	// Only a link the moderation has decided on can have been appealed.
 	if l.Moderation.State != "" && s.moderation != nil {
-		a, err := s.moderation.AppealOf(c.Request.Context(), workspaceID(c), id)
+		a, err := s.moderation.AppealOf(c.Request.Context(), workspaceID(c), l.ID)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -119,12 +114,9 @@ func (s *Server) lookupLink(c *gin.Context) {
 }
 
 func (s *Server) updateLink(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "link")
-	if !ok {
-		return
-	}
 	var p link.Patch
-	if !s.bind(c, &p) {
+	id, ok := s.pathIDAndBody(c, "id", "link", &p)
+	if !ok {
 		return
 	}
 	l, err := s.links.Update(c.Request.Context(), workspaceID(c), id, p)
@@ -135,6 +127,21 @@ func (s *Server) deleteLink(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "link"); ok {
 		s.noContent(c, s.links.Delete(c.Request.Context(), workspaceID(c), id))
 	}
+}
+
+// pathLink reads the link the id path parameter names in the caller's workspace, answering
+// why when there is none.
+func (s *Server) pathLink(c *gin.Context) (*link.Link, bool) {
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
+		return nil, false
+	}
+	l, err := s.links.Get(c.Request.Context(), workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return nil, false
+	}
+	return l, true
 }
 
 // replyLink answers l, or err when there is one.

@@ -16,12 +16,9 @@ type roleRequest struct {
 }
 
 func (s *Server) updateMember(c *gin.Context) {
-	uid, ok := s.pathID(c, "user", "member")
-	if !ok {
-		return
-	}
 	var in roleRequest
-	if !s.bind(c, &in) {
+	uid, ok := s.pathIDAndBody(c, "user", "member", &in)
+	if !ok {
 		return
 	}
 	m, err := s.accounts.SetMemberRole(c.Request.Context(), workspaceID(c), roleOf(c), uid, in.Role)

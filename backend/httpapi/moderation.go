@@ -218,12 +218,9 @@ type decisionRequest struct {
 
 // decide applies a moderator's approve, ban or unban.
 func (s *Server) decide(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "link")
-	if !ok {
-		return
-	}
 	var in decisionRequest
-	if !s.bind(c, &in) {
+	id, ok := s.pathIDAndBody(c, "id", "link", &in)
+	if !ok {
 		return
 	}
 	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action, in.Note)
@@ -251,24 +248,16 @@ type appealRequest struct {
 // appeal records the owner's appeal of a flagged or banned link. The link is looked up before
 // the body is read: another workspace's link is not found, whatever was sent.
 func (s *Server) appeal(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "link")
+	l, ok := s.pathLink(c)
 	if !ok {
-		return
-	}
-	if _, err := s.links.Get(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
 		return
 	}
 	var in appealRequest
 	if !s.bind(c, &in) {
 		return
 	}
-	a, err := s.moderation.Appeal(c.Request.Context(), workspaceID(c), id, userID(c), in.Message)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, answerAppeal(a))
+	a, err := s.moderation.Appeal(c.Request.Context(), workspaceID(c), l.ID, userID(c), in.Message)
+	s.reply(c, http.StatusCreated, answerAppeal(a), err)
 }
 
 // adminAudit lists every moderation decision, newest first.

@@ -20,6 +20,12 @@ func (s *Server) pathID(c *gin.Context, name, what string) (int64, bool) {
 	return id, true
 }
 
+// pathIDAndBody reads the numeric path parameter name, then the JSON body into v.
+func (s *Server) pathIDAndBody(c *gin.Context, name, what string, v any) (int64, bool) {
+	id, ok := s.pathID(c, name, what)
+	return id, ok && s.bind(c, v)
+}
+
 // bind decodes the JSON body into v (decode), answering why when it cannot.
 func (s *Server) bind(c *gin.Context, v any) bool {
 	if err := s.decode(c, v); err != nil {
@@ -68,11 +74,14 @@ func (s *Server) replyNoStore(c *gin.Context, v any, err error) {
 	c.JSON(http.StatusOK, v)
 }
 
-// noContent answers 204, or err when there is one.
-func (s *Server) noContent(c *gin.Context, err error) {
+// replyStatus answers status with no body, or err when there is one.
+func (s *Server) replyStatus(c *gin.Context, status int, err error) {
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.Status(http.StatusNoContent)
+	c.Status(status)
 }
+
+// noContent answers 204, or err when there is one.
+func (s *Server) noContent(c *gin.Context, err error) { s.replyStatus(c, http.StatusNoContent, err) }

@@ -50,11 +50,7 @@ func (s *Server) resendVerification(c *gin.Context) {
 	if s.limited(c, s.auth.AllowVerificationMail(ctx, userID(c))) {
 		return
 	}
-	if err := s.accounts.ResendVerification(ctx, userID(c)); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusAccepted)
+	s.replyStatus(c, http.StatusAccepted, s.accounts.ResendVerification(ctx, userID(c)))
 }
 
 // requestPasswordReset answers 202 whether or not the email has an account: the mail, if
@@ -72,11 +68,7 @@ func (s *Server) requestPasswordReset(c *gin.Context) {
 	if s.limited(c, s.auth.AllowPasswordReset(c.Request.Context(), e, s.clientIP(c))) {
 		return
 	}
-	if err := s.accounts.RequestPasswordReset(e); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusAccepted)
+	s.replyStatus(c, http.StatusAccepted, s.accounts.RequestPasswordReset(e))
 }
 
 // confirmPasswordReset sets a new password with the token of a reset link; every session of

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
 )
 
 type nameRequest struct {
@@ -35,12 +37,7 @@ func (s *Server) createWorkspace(c *gin.Context) {
 
 func (s *Server) getWorkspace(c *gin.Context) {
 	ws, err := s.accounts.Workspace(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	ws.Role = roleOf(c)
-	c.JSON(http.StatusOK, ws)
+	s.replyWorkspace(c, ws, err)
 }
 
 // updateWorkspace renames the workspace; plans are changed by operators (admin.go).
@@ -50,6 +47,11 @@ func (s *Server) updateWorkspace(c *gin.Context) {
 		return
 	}
 	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
+	s.replyWorkspace(c, ws, err)
+}
+
+// replyWorkspace answers ws with the caller's role in it, or err when there is one.
+func (s *Server) replyWorkspace(c *gin.Context, ws *account.Workspace, err error) {
 	if err != nil {
 		s.fail(c, err)
 		return
