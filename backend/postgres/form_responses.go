@@ -92,32 +92,16 @@ func (s *FormResponseStore) FormResponses(ctx context.Context, workspaceID, link
 
 // AllFormResponses implements link.ResponseStore.
 func (s *FormResponseStore) AllFormResponses(ctx context.Context, workspaceID, linkID int64) iter.Seq2[link.FormResponse, error] {
-	return func(yield func(link.FormResponse, error) bool) {
+	return pages(exportPage, "export form responses", func(last *link.FormResponse) (pgx.Rows, error) {
 		var after int64
-		for {
-			rows, err := s.db.Pool.Query(ctx, `
-				SELECT id, answers, created_at FROM form_responses
-				WHERE workspace_id = $1 AND link_id = $2 AND id > $3
-				ORDER BY id LIMIT $4`, workspaceID, linkID, after, exportPage)
-			var page []link.FormResponse
-			if err == nil {
-				page, err = collect(rows, scanFormResponse)
-			}
-			if err != nil {
-				yield(link.FormResponse{}, fmt.Errorf("export form responses: %w", err))
-				return
-			}
-			for _, r := range page {
-				if !yield(r, nil) {
-					return
-				}
-			}
-			if len(page) < exportPage {
-				return
-			}
-			after = page[len(page)-1].ID
+		if last != nil {
+			after = last.ID
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT id, answers, created_at FROM form_responses
+			WHERE workspace_id = $1 AND link_id = $2 AND id > $3
+			ORDER BY id LIMIT $4`, workspaceID, linkID, after, exportPage)
+	}, scanFormResponse)
 }
 
 // FormResponseFields implements link.ResponseStore.

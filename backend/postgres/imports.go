@@ -153,32 +153,16 @@ func (s *ImportStore) List(ctx context.Context, workspaceID, before int64, limit
 
 // Results implements imports.Store, a page of rows at a time.
 func (s *ImportStore) Results(ctx context.Context, workspaceID, id int64) iter.Seq2[imports.Result, error] {
-	return func(yield func(imports.Result, error) bool) {
+	return pages(resultsPage, "import results", func(last *imports.Result) (pgx.Rows, error) {
 		after := 0
-		for {
-			rows, err := s.db.Pool.Query(ctx, `
-				SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
-				FROM import_rows WHERE workspace_id = $1 AND import_id = $2 AND row_no > $3
-				ORDER BY row_no LIMIT $4`, workspaceID, id, after, resultsPage)
-			var page []imports.Result
-			if err == nil {
-				page, err = collect(rows, scanResult)
-			}
-			if err != nil {
-				yield(imports.Result{}, fmt.Errorf("import results: %w", err))
-				return
-			}
-			for _, r := range page {
-				if !yield(r, nil) {
-					return
-				}
-			}
-			if len(page) < resultsPage {
-				return
-			}
-			after = page[len(page)-1].Row
+		if last != nil {
+			after = last.Row
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
+			FROM import_rows WHERE workspace_id = $1 AND import_id = $2 AND row_no > $3
+			ORDER BY row_no LIMIT $4`, workspaceID, id, after, resultsPage)
+	}, scanResult)
 }
 
 func scanResult(r pgx.Rows) (imports.Result, error) {
