@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
+import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { useWorkspaceId } from "../../session";
@@ -86,35 +87,23 @@ export default function ApiKeysPage() {
       ) : keys.data.api_keys.length === 0 ? (
         <Empty title={t("keys.empty")} />
       ) : (
-        <div className="table-wrap">
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("keys.name")}</Table.Th>
-                <Table.Th>{t("keys.scopes")}</Table.Th>
-                <Table.Th>{t("keys.lastUsed")}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.api_keys.map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>
-                    <Text size="sm">{k.name}</Text>
-                    <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
-                  </Table.Td>
-                  <Table.Td>{k.scopes.join(", ")}</Table.Td>
-                  <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
-                      {t("keys.revoke")}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
+        <DataTable head={[t("keys.name"), t("keys.scopes"), t("keys.lastUsed"), null]}>
+          {keys.data.api_keys.map((k) => (
+            <Table.Tr key={k.id}>
+              <Table.Td>
+                <Text size="sm">{k.name}</Text>
+                <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
+              </Table.Td>
+              <Table.Td>{k.scopes.join(", ")}</Table.Td>
+              <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
+              <Table.Td>
+                <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
+                  {t("keys.revoke")}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
     </Stack>
   );

@@ -10,6 +10,7 @@ import { api, unwrap, type Link, type LinkStats } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
+import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { qrFileName, ranked, timeZone } from "../../lib/format";
@@ -235,28 +236,16 @@ function Responses({ link }: { link: Link }) {
       ) : responses.data.responses.length === 0 ? (
         <Empty title={t("detail.noResponses")} />
       ) : (
-        <div className="table-wrap">
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                {fields.map((f) => (
-                  <Table.Th key={f.name}>{f.label}</Table.Th>
-                ))}
-                <Table.Th>{t("detail.when")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {responses.data.responses.map((r, i) => (
-                <Table.Tr key={i}>
-                  {fields.map((f) => (
-                    <Table.Td key={f.name}>{r.answers[f.name] ?? ""}</Table.Td>
-                  ))}
-                  <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
-                </Table.Tr>
+        <DataTable head={[...fields.map((f) => f.label), t("detail.when")]}>
+          {responses.data.responses.map((r, i) => (
+            <Table.Tr key={i}>
+              {fields.map((f) => (
+                <Table.Td key={f.name}>{r.answers[f.name] ?? ""}</Table.Td>
               ))}
-            </Table.Tbody>
-          </Table>
-        </div>
+              <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
     </Card>
   );
