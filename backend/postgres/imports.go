@@ -135,19 +135,12 @@ func (s *ImportStore) List(ctx context.Context, workspaceID, before int64, limit
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+importColumns+` FROM imports
+	list, err := queryAll(ctx, s.db.Pool, asRow(scanImport), `SELECT `+importColumns+` FROM imports
 		WHERE workspace_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, workspaceID, before, limit+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("list imports: %w", err)
 	}
-	list, err := collect(rows, func(r pgx.Rows) (*imports.Import, error) { return scanImport(r) })
-	if err != nil {
-		return nil, false, fmt.Errorf("list imports: %w", err)
-	}
-	more := len(list) > limit
-	if more {
-		list = list[:limit]
-	}
+	list, more := trimPage(list, limit)
 	return list, more, nil
 }
 
@@ -165,7 +158,7 @@ func (s *ImportStore) Results(ctx context.Context, workspaceID, id int64) iter.S
 	}, scanResult)
 }
 
-func scanResult(r pgx.Rows) (imports.Result, error) {
+func scanResult(r pgx.CollectableRow) (imports.Result, error) {
 	var res imports.Result
 	err := r.Scan(&res.Row, &res.Line, &res.URL, &res.LinkID, &res.ShortURL, &res.ErrorCode, &res.Error)
 	return res, err
@@ -278,13 +271,9 @@ func (r *partReader) Read(p []byte) (int, error) {
 
 // Planned implements imports.Store.
 func (s *ImportStore) Planned(ctx context.Context, id int64, from, to int) (map[int]imports.Result, error) {
-	rows, err := s.db.Pool.Query(ctx, `
+	list, err := queryAll(ctx, s.db.Pool, scanResult, `
 		SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
 		FROM import_rows WHERE import_id = $1 AND row_no BETWEEN $2 AND $3`, id, from, to)
-	if err != nil {
-		return nil, fmt.Errorf("read planned import rows: %w", err)
-	}
-	list, err := collect(rows, scanResult)
 	if err != nil {
 		return nil, fmt.Errorf("read planned import rows: %w", err)
 	}
@@ -394,11 +383,8 @@ func (s *ImportStore) Existing(ctx context.Context, workspaceID int64, ids []int
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM links WHERE workspace_id = $1 AND id = ANY($2)`, workspaceID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("find imported links: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	found, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64],
+		`SELECT id FROM links WHERE workspace_id = $1 AND id = ANY($2)`, workspaceID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("find imported links: %w", err)
 	}

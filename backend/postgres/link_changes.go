@@ -104,11 +104,7 @@ func (s *LinkChanges) LatestReservation(ctx context.Context) (int64, error) {
 
 // ReservedAbove implements cachesync.Reservations.
 func (s *LinkChanges) ReservedAbove(ctx context.Context, min int64) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM reserved_ids WHERE id > $1`, min)
-	if err != nil {
-		return nil, fmt.Errorf("list reserved ids: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	ids, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `SELECT id FROM reserved_ids WHERE id > $1`, min)
 	if err != nil {
 		return nil, fmt.Errorf("list reserved ids: %w", err)
 	}

@@ -192,7 +192,7 @@ func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[
 			FROM links l LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = l.workspace_id
 			WHERE l.workspace_id = $1 AND l.id > $2
 			ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage)
-	}, func(r pgx.Rows) (stats.LinkTotals, error) {
+	}, func(r pgx.CollectableRow) (stats.LinkTotals, error) {
 		var l stats.LinkTotals
 		err := r.Scan(&l.ID, &l.DomainID, &l.Key, &l.URL, &l.Title, &l.Status, &l.CreatedAt,
 			&l.Visits, &l.Uniques, &l.Bots)
@@ -225,7 +225,7 @@ func (s *StatsStore) AllVisits(ctx context.Context, workspaceID int64, from, to 
 			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
 				AND (v.at, v.event_id) > ($2, $5::uuid)
 			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID)
-	}, func(r pgx.Rows) (stats.Visit, error) {
+	}, func(r pgx.CollectableRow) (stats.Visit, error) {
 		var v stats.Visit
 		err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,
 			&v.OS, &v.Browser, &v.Referrer, &v.InApp, &v.Bot, &v.Visitor)
