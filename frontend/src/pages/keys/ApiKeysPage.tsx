@@ -7,7 +7,7 @@ import { api, unwrap } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, FormError, Queried } from "../../components/states";
 import { useWorkspaceId } from "../../session";
 
 const scopes = ["links:read", "links:write", "stats:read"] as const;
@@ -80,31 +80,31 @@ export default function ApiKeysPage() {
         </Alert>
       )}
       <FormError error={revoke.error} />
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : keys.data.api_keys.length === 0 ? (
-        <Empty title={t("keys.empty")} />
-      ) : (
-        <DataTable head={[t("keys.name"), t("keys.scopes"), t("keys.lastUsed"), null]}>
-          {keys.data.api_keys.map((k) => (
-            <Table.Tr key={k.id}>
-              <Table.Td>
-                <Text size="sm">{k.name}</Text>
-                <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
-              </Table.Td>
-              <Table.Td>{k.scopes.join(", ")}</Table.Td>
-              <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
-              <Table.Td>
-                <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
-                  {t("keys.revoke")}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
-      )}
+      <Queried query={keys}>
+        {(data) =>
+          data.api_keys.length === 0 ? (
+            <Empty title={t("keys.empty")} />
+          ) : (
+            <DataTable head={[t("keys.name"), t("keys.scopes"), t("keys.lastUsed"), null]}>
+              {data.api_keys.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>
+                    <Text size="sm">{k.name}</Text>
+                    <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
+                  </Table.Td>
+                  <Table.Td>{k.scopes.join(", ")}</Table.Td>
+                  <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
+                      {t("keys.revoke")}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </DataTable>
+          )
+        }
+      </Queried>
     </Stack>
   );
 }
