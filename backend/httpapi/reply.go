@@ -9,8 +9,8 @@ import (
 // The steps most handlers share: each answers the error itself when it fails and reports
 // whether the handler may go on.
 
-// pathID reads the numeric path parameter name; anything else answers that the what is not
-// found.
+// pathID reads the numeric path parameter name; when it is no ID, it answers that the what is
+// not found.
 func (s *Server) pathID(c *gin.Context, name, what string) (int64, bool) {
 	id, err := int64Param(c, name, what)
 	if err != nil {
