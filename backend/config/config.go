@@ -269,47 +269,27 @@ func (c *Config) checkCodes() []error {
 // CREATE_WRITERS, CREATE_BATCH_MAX, MAX_BODY_BYTES, LINK_CACHE_SIZE,
 // CODE_ALIASES_PER_WORKSPACE and WRITE_TIMEOUT.
 func (c *Config) checkCreates() []error {
-	var errs []error
-	if c.IDBlockSize < 1 || c.IDBlockSize > 100000 {
-		errs = append(errs, errors.New("ID_BLOCK_SIZE must be between 1 and 100000"))
-	}
-	if c.CreateWriters < 1 || c.CreateWriters > 64 {
-		errs = append(errs, errors.New("CREATE_WRITERS must be between 1 and 64"))
-	}
-	if c.CreateBatchMax < 1 || c.CreateBatchMax > 10000 {
-		errs = append(errs, errors.New("CREATE_BATCH_MAX must be between 1 and 10000"))
-	}
-	if c.MaxBodyBytes < 1<<10 || c.MaxBodyBytes > 64<<20 {
-		errs = append(errs, errors.New("MAX_BODY_BYTES must be between 1024 and 67108864"))
-	}
+	var cache error
 	if c.LinkCacheSize < 1000 {
-		errs = append(errs, errors.New("LINK_CACHE_SIZE must be at least 1000"))
+		cache = errors.New("LINK_CACHE_SIZE must be at least 1000")
 	}
-	if c.CodeAliasesPerWorkspace < 0 || c.CodeAliasesPerWorkspace > 1000000 {
-		errs = append(errs, errors.New("CODE_ALIASES_PER_WORKSPACE must be between 0 and 1000000"))
-	}
-	if c.WriteTimeout < 500*time.Millisecond || c.WriteTimeout > time.Minute {
-		errs = append(errs, errors.New("WRITE_TIMEOUT must be between 500ms and 1m"))
-	}
-	return errs
+	return failed(
+		between("ID_BLOCK_SIZE", c.IDBlockSize, 1, 100000),
+		between("CREATE_WRITERS", c.CreateWriters, 1, 64),
+		between("CREATE_BATCH_MAX", c.CreateBatchMax, 1, 10000),
+		between("MAX_BODY_BYTES", c.MaxBodyBytes, 1<<10, 64<<20),
+		cache,
+		between("CODE_ALIASES_PER_WORKSPACE", c.CodeAliasesPerWorkspace, 0, 1000000),
+		between("WRITE_TIMEOUT", c.WriteTimeout, 500*time.Millisecond, time.Minute))
 }
 
 // checkImports validates IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WORKERS and IMPORT_LEASE.
 func (c *Config) checkImports() []error {
-	var errs []error
-	if c.ImportMaxBytes < 1<<10 || c.ImportMaxBytes > 1<<30 {
-		errs = append(errs, errors.New("IMPORT_MAX_BYTES must be between 1024 and 1073741824"))
-	}
-	if c.ImportMaxRows < 1 || c.ImportMaxRows > 10_000_000 {
-		errs = append(errs, errors.New("IMPORT_MAX_ROWS must be between 1 and 10000000"))
-	}
-	if c.ImportWorkers < 0 || c.ImportWorkers > 64 {
-		errs = append(errs, errors.New("IMPORT_WORKERS must be between 0 and 64"))
-	}
-	if c.ImportLease < time.Second || c.ImportLease > 10*time.Minute {
-		errs = append(errs, errors.New("IMPORT_LEASE must be between 1s and 10m"))
-	}
-	return errs
+	return failed(
+		between("IMPORT_MAX_BYTES", c.ImportMaxBytes, 1<<10, 1<<30),
+		between("IMPORT_MAX_ROWS", c.ImportMaxRows, 1, 10_000_000),
+		between("IMPORT_WORKERS", c.ImportWorkers, 0, 64),
+		between("IMPORT_LEASE", c.ImportLease, time.Second, 10*time.Minute))
 }
 
 // checkAccounts validates the settings of accounts, sign-in and plans: PASSWORD_HASH_*,
@@ -322,12 +302,9 @@ func (c *Config) checkAccounts() []error {
 	if c.PasswordHashConcurrency < 1 || c.PasswordHashConcurrency > 1024 {
 		errs = append(errs, errors.New("PASSWORD_HASH_CONCURRENCY must be between 1 and 1024 (0: the number of CPUs)"))
 	}
-	if c.PasswordHashWait < 0 || c.PasswordHashWait > time.Minute {
-		errs = append(errs, errors.New("PASSWORD_HASH_WAIT must be between 0s and 1m"))
-	}
-	if c.InvitesPerHour < 1 || c.InvitesPerHour > 10000 {
-		errs = append(errs, errors.New("INVITES_PER_HOUR must be between 1 and 10000"))
-	}
+	errs = append(errs, failed(
+		between("PASSWORD_HASH_WAIT", c.PasswordHashWait, 0, time.Minute),
+		between("INVITES_PER_HOUR", c.InvitesPerHour, 1, 10000))...)
 	if c.RateLimitAnonymous < 1 || c.RateLimitAnonymous > 1_000_000_000 {
 		errs = append(errs, errors.New("RATE_LIMIT_ANONYMOUS must be between 1 and 1000000000 requests a minute"))
 	}
@@ -351,19 +328,11 @@ func (c *Config) checkAccounts() []error {
 // VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_CLAIM_AFTER, and names the consumer after the
 // host and process when VISIT_CONSUMER is unset.
 func (c *Config) checkVisits() []error {
-	var errs []error
-	if c.VisitBufferSize < 100 || c.VisitBufferSize > 10_000_000 {
-		errs = append(errs, errors.New("VISIT_BUFFER_SIZE must be between 100 and 10000000"))
-	}
-	if c.VisitRetentionDays < 3 || c.VisitRetentionDays > 3660 {
-		errs = append(errs, errors.New("VISIT_RETENTION_DAYS must be between 3 and 3660"))
-	}
-	if c.VisitConsumers < 1 || c.VisitConsumers > 16 {
-		errs = append(errs, errors.New("VISIT_CONSUMERS must be between 1 and 16"))
-	}
-	if c.VisitClaimAfter < time.Second || c.VisitClaimAfter > time.Hour {
-		errs = append(errs, errors.New("VISIT_CLAIM_AFTER must be between 1s and 1h"))
-	}
+	errs := failed(
+		between("VISIT_BUFFER_SIZE", c.VisitBufferSize, 100, 10_000_000),
+		between("VISIT_RETENTION_DAYS", c.VisitRetentionDays, 3, 3660),
+		between("VISIT_CONSUMERS", c.VisitConsumers, 1, 16),
+		between("VISIT_CLAIM_AFTER", c.VisitClaimAfter, time.Second, time.Hour))
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
@@ -380,10 +349,40 @@ func (c *Config) checkDomains() []error {
 			errs = append(errs, errors.New("DNS_RESOLVER must be host:port, such as 1.1.1.1:53"))
 		}
 	}
-	if c.DomainCheckInterval < time.Second || c.DomainCheckInterval > 24*time.Hour {
-		errs = append(errs, errors.New("DOMAIN_CHECK_INTERVAL must be between 1s and 24h"))
+	return append(errs, failed(between("DOMAIN_CHECK_INTERVAL", c.DomainCheckInterval, time.Second, 24*time.Hour))...)
+}
+
+// between is the error of a setting whose value v is not between lo and hi, or nil.
+// Durations are written as in the environment: 1m, not 1m0s.
+func between[T int | int64 | time.Duration](name string, v, lo, hi T) error {
+	if v >= lo && v <= hi {
+		return nil
 	}
-	return errs
+	show := func(v T) string {
+		if d, ok := any(v).(time.Duration); ok {
+			s := d.String()
+			if strings.HasSuffix(s, "m0s") {
+				s = strings.TrimSuffix(s, "0s")
+			}
+			if strings.HasSuffix(s, "h0m") {
+				s = strings.TrimSuffix(s, "0m")
+			}
+			return s
+		}
+		return fmt.Sprint(v)
+	}
+	return fmt.Errorf("%s must be between %s and %s", name, show(lo), show(hi))
+}
+
+// failed is the errors that are not nil, in order.
+func failed(errs ...error) []error {
+	var out []error
+	for _, err := range errs {
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
 }
 
 // checkLogs validates LOG_LEVEL (debug, info, warn or error, as log/slog reads them) and

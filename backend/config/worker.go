@@ -77,15 +77,10 @@ func (w *Worker) check() error {
 	if w.ReviewScore <= 0 || w.ReviewScore > w.BanScore {
 		errs = append(errs, errors.New("MODERATION_REVIEW_SCORE must be in (0, MODERATION_BAN_SCORE]"))
 	}
-	if w.Concurrency < 1 || w.Concurrency > 64 {
-		errs = append(errs, errors.New("MODERATION_CONCURRENCY must be between 1 and 64"))
-	}
-	if w.PageTimeout < time.Second || w.PageTimeout > 5*time.Minute {
-		errs = append(errs, errors.New("MODERATION_PAGE_TIMEOUT must be between 1s and 5m"))
-	}
-	if w.ModelTimeout < time.Second || w.ModelTimeout > 10*time.Minute {
-		errs = append(errs, errors.New("MODERATION_MODEL_TIMEOUT must be between 1s and 10m"))
-	}
+	errs = append(errs, failed(
+		between("MODERATION_CONCURRENCY", w.Concurrency, 1, 64),
+		between("MODERATION_PAGE_TIMEOUT", w.PageTimeout, time.Second, 5*time.Minute),
+		between("MODERATION_MODEL_TIMEOUT", w.ModelTimeout, time.Second, 10*time.Minute))...)
 	if len(errs) > 0 {
 		return fmt.Errorf("config: %w", errors.Join(errs...))
 	}

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
 )
 
 type planRequest struct {
@@ -15,87 +18,54 @@ type systemRoleRequest struct {
 }
 
 func (s *Server) adminListWorkspaces(c *gin.Context) {
-	before, limit, err := page(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	ws, err := s.accounts.ListWorkspaces(c.Request.Context(), before, limit)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	next := ""
-	if len(ws) == limit {
-		next = cursor(ws[len(ws)-1].ID)
-	}
-	c.JSON(http.StatusOK, gin.H{"workspaces": ws, "next_cursor": next})
+	adminList(s, c, "workspaces", s.accounts.ListWorkspaces, func(w *account.Workspace) int64 { return w.ID })
 }
 
 // adminUpdateWorkspace moves a workspace to another plan.
 func (s *Server) adminUpdateWorkspace(c *gin.Context) {
-	id, err := int64Param(c, "workspace", "workspace")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	var in planRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	id, ok := s.pathIDAndBody(c, "workspace", "workspace", &in)
+	if !ok {
 		return
 	}
 	ws, err := s.accounts.SetPlan(c.Request.Context(), id, in.Plan)
-	if err != nil {
-		s.fail(c, err)
-		return
+	if err == nil {
+		s.rates.forget(id)
 	}
-	s.rates.forget(id)
-	c.JSON(http.StatusOK, ws)
+	s.reply(c, http.StatusOK, ws, err)
 }
 
 func (s *Server) adminListUsers(c *gin.Context) {
-	before, limit, err := page(c)
-	if err != nil {
-		s.fail(c, err)
+	adminList(s, c, "users", s.accounts.ListUsers, func(u *account.User) int64 { return u.ID })
+}
+
+// adminUpdateUser sets a user's system role (user, moderator, operator).
+func (s *Server) adminUpdateUser(c *gin.Context) {
+	var in systemRoleRequest
+	id, ok := s.pathIDAndBody(c, "user", "user", &in)
+	if !ok {
 		return
 	}
-	us, err := s.accounts.ListUsers(c.Request.Context(), before, limit)
+	u, err := s.accounts.SetSystemRole(c.Request.Context(), id, in.SystemRole)
+	s.reply(c, http.StatusOK, u, err)
+}
+
+// adminList answers a page of an operator listing under key. A full page has a next cursor,
+// the id of its last item; the next page may be empty.
+func adminList[T any](s *Server, c *gin.Context, key string,
+	list func(ctx context.Context, before int64, limit int) ([]T, error), id func(T) int64) {
+	before, limit, ok := s.pageOf(c, 50)
+	if !ok {
+		return
+	}
+	items, err := list(c.Request.Context(), before, limit)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	next := ""
-	if len(us) == limit {
-		next = cursor(us[len(us)-1].ID)
+	if len(items) == limit {
+		next = cursor(id(items[len(items)-1]))
 	}
-	c.JSON(http.StatusOK, gin.H{"users": us, "next_cursor": next})
-}
-
-// adminUpdateUser sets a user's system role (user, moderator, operator).
-func (s *Server) adminUpdateUser(c *gin.Context) {
-	id, err := int64Param(c, "user", "user")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	var in systemRoleRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
-		return
-	}
-	u, err := s.accounts.SetSystemRole(c.Request.Context(), id, in.SystemRole)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, u)
-}
-
-// page reads the cursor and limit of an operator listing (the service checks the limit).
-func page(c *gin.Context) (before int64, limit int, err error) {
-	if limit, err = intQuery(c, "limit", 50); err != nil {
-		return 0, 0, err
-	}
-	before, err = parseCursor(c.Query("cursor"))
-	return before, limit, err
+	c.JSON(http.StatusOK, gin.H{key: items, "next_cursor": next})
 }

@@ -27,8 +27,7 @@ type newAPIKeyResponse struct {
 
 func (s *Server) createAPIKey(c *gin.Context) {
 	var in apiKeyRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	k, secret, err := s.accounts.CreateAPIKey(c.Request.Context(), workspaceID(c), userID(c), in.Name, in.Scopes)
@@ -53,22 +52,11 @@ func (s *Server) listAPIKeys(c *gin.Context) {
 		return
 	}
 	keys, err := list(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"api_keys": keys})
+	s.reply(c, http.StatusOK, gin.H{"api_keys": keys}, err)
 }
 
 func (s *Server) revokeAPIKey(c *gin.Context) {
-	id, err := int64Param(c, "id", "API key")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "API key"); ok {
+		s.noContent(c, s.accounts.RevokeAPIKey(c.Request.Context(), workspaceID(c), id))
 	}
-	if err := s.accounts.RevokeAPIKey(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
 }

@@ -100,8 +100,7 @@ type signupResponse struct {
 
 func (s *Server) signup(c *gin.Context) {
 	var in credentials
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	// Sign-ups spend the address's login budget: each costs a password hash and tells
@@ -129,8 +128,7 @@ type loginResponse struct {
 
 func (s *Server) login(c *gin.Context) {
 	var in credentials
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Email == "" || in.Password == "" {

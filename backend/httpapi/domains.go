@@ -60,16 +60,11 @@ type domainPatch struct {
 
 func (s *Server) createDomain(c *gin.Context) {
 	var in domainRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	d, err := s.domains.Add(c.Request.Context(), workspaceID(c), in.Hostname)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, answerDomain(d))
+	s.replyDomain(c, http.StatusCreated, d, err)
 }
 
 func (s *Server) listDomains(c *gin.Context) {
@@ -86,46 +81,28 @@ func (s *Server) listDomains(c *gin.Context) {
 }
 
 func (s *Server) getDomain(c *gin.Context) {
-	id, err := int64Param(c, "id", "domain")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "domain"); ok {
+		d, err := s.domains.Get(c.Request.Context(), workspaceID(c), id)
+		s.replyDomain(c, http.StatusOK, d, err)
 	}
-	d, err := s.domains.Get(c.Request.Context(), workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, answerDomain(d))
 }
 
 func (s *Server) verifyDomain(c *gin.Context) {
-	id, err := int64Param(c, "id", "domain")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "domain"); ok {
+		d, err := s.domains.Verify(c.Request.Context(), workspaceID(c), id)
+		s.replyDomain(c, http.StatusOK, d, err)
 	}
-	d, err := s.domains.Verify(c.Request.Context(), workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, answerDomain(d))
 }
 
 func (s *Server) updateDomain(c *gin.Context) {
-	id, err := int64Param(c, "id", "domain")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	var in domainPatch
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	id, ok := s.pathIDAndBody(c, "id", "domain", &in)
+	if !ok {
 		return
 	}
 	ctx := c.Request.Context()
 	var d *domain.Domain
+	var err error
 	if !in.RootURL.Set {
 		d, err = s.domains.Get(ctx, workspaceID(c), id)
 	} else {
@@ -139,24 +116,22 @@ func (s *Server) updateDomain(c *gin.Context) {
 		}
 		d, err = s.domains.SetRootURL(ctx, workspaceID(c), id, root)
 	}
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, answerDomain(d))
+	s.replyDomain(c, http.StatusOK, d, err)
 }
 
 func (s *Server) deleteDomain(c *gin.Context) {
-	id, err := int64Param(c, "id", "domain")
+	if id, ok := s.pathID(c, "id", "domain"); ok {
+		s.noContent(c, s.domains.Remove(c.Request.Context(), workspaceID(c), id))
+	}
+}
+
+// replyDomain answers d with status, or err when there is one.
+func (s *Server) replyDomain(c *gin.Context, status int, d *domain.Domain, err error) {
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	if err := s.domains.Remove(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	c.JSON(status, answerDomain(d))
 }
 
 // TLSAsk answers Caddy's on_demand_tls ask: GET /tls/ask?domain=<host> is 200 when allowed

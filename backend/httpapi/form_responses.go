@@ -19,19 +19,12 @@ type formResponseAnswer struct {
 // listFormResponses answers a page of the answers given to a link's form, newest first. They
 // stay readable on every plan: a downgrade stops the form, not access to what it collected.
 func (s *Server) listFormResponses(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
 		return
 	}
-	limit, err := intQuery(c, "limit", 50)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	before, err := parseCursor(c.Query("cursor"))
-	if err != nil {
-		s.fail(c, err)
+	before, limit, ok := s.pageOf(c, 50)
+	if !ok {
 		return
 	}
 	ctx := c.Request.Context()
@@ -60,18 +53,12 @@ func (s *Server) listFormResponses(c *gin.Context) {
 // data export, so it needs the export feature. Columns: created_at, the form's fields in
 // order, then fields answered before they were removed from the form.
 func (s *Server) exportFormResponses(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	// The link first: another workspace's link is not found whatever this one's plan.
+	l, ok := s.pathLink(c)
+	if !ok {
 		return
 	}
 	ctx := c.Request.Context()
-	// The link first: another workspace's link is not found whatever this one's plan.
-	l, err := s.links.Get(ctx, workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	if err := s.plans.Require(ctx, l.WorkspaceID, plan.Export); err != nil {
 		s.fail(c, err)
 		return

@@ -153,9 +153,8 @@ func (f *fileLimit) Read(p []byte) (int, error) {
 }
 
 func (s *Server) getImport(c *gin.Context) {
-	id, err := int64Param(c, "id", "import")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "import")
+	if !ok {
 		return
 	}
 	im, err := s.imports.Get(c.Request.Context(), workspaceID(c), id)
@@ -168,14 +167,8 @@ func (s *Server) getImport(c *gin.Context) {
 }
 
 func (s *Server) listImports(c *gin.Context) {
-	limit, err := intQuery(c, "limit", 20)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	before, err := parseCursor(c.Query("cursor"))
-	if err != nil {
-		s.fail(c, err)
+	before, limit, ok := s.pageOf(c, 20)
+	if !ok {
 		return
 	}
 	list, next, err := s.imports.List(c.Request.Context(), workspaceID(c), before, limit)
@@ -194,9 +187,8 @@ func (s *Server) listImports(c *gin.Context) {
 // importResults streams one line per row of a finished import: its number, the line it starts
 // on, its url, and the short URL made or the error.
 func (s *Server) importResults(c *gin.Context) {
-	id, err := int64Param(c, "id", "import")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "import")
+	if !ok {
 		return
 	}
 	ctx := c.Request.Context()

@@ -17,8 +17,7 @@ type inviteRequest struct {
 // member. Past the workspace's hourly budget it answers 429 with Retry-After.
 func (s *Server) invite(c *gin.Context) {
 	var in inviteRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Role == "" {
@@ -33,24 +32,13 @@ func (s *Server) invite(c *gin.Context) {
 
 func (s *Server) listInvitations(c *gin.Context) {
 	invs, err := s.accounts.Invitations(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"invitations": invs})
+	s.reply(c, http.StatusOK, gin.H{"invitations": invs}, err)
 }
 
 func (s *Server) cancelInvitation(c *gin.Context) {
-	id, err := int64Param(c, "id", "invitation")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "invitation"); ok {
+		s.noContent(c, s.accounts.CancelInvitation(c.Request.Context(), workspaceID(c), id))
 	}
-	if err := s.accounts.CancelInvitation(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
 }
 
 // myInvitations lists the invitations the signed-in user has received.
@@ -59,11 +47,7 @@ func (s *Server) myInvitations(c *gin.Context) {
 		return
 	}
 	invs, err := s.accounts.InvitationsFor(c.Request.Context(), userID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"invitations": invs})
+	s.reply(c, http.StatusOK, gin.H{"invitations": invs}, err)
 }
 
 // acceptInvitation answers the workspace joined, with the caller's new role in it.
@@ -71,31 +55,17 @@ func (s *Server) acceptInvitation(c *gin.Context) {
 	if !s.requireUser(c) {
 		return
 	}
-	id, err := int64Param(c, "id", "invitation")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "invitation"); ok {
+		ws, err := s.accounts.AcceptInvitation(c.Request.Context(), userID(c), id)
+		s.reply(c, http.StatusOK, ws, err)
 	}
-	ws, err := s.accounts.AcceptInvitation(c.Request.Context(), userID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, ws)
 }
 
 func (s *Server) declineInvitation(c *gin.Context) {
 	if !s.requireUser(c) {
 		return
 	}
-	id, err := int64Param(c, "id", "invitation")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if id, ok := s.pathID(c, "id", "invitation"); ok {
+		s.noContent(c, s.accounts.DeclineInvitation(c.Request.Context(), userID(c), id))
 	}
-	if err := s.accounts.DeclineInvitation(c.Request.Context(), userID(c), id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
 }

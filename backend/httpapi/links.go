@@ -12,8 +12,7 @@ import (
 
 func (s *Server) createLink(c *gin.Context) {
 	var in link.Input
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	l, created, err := s.links.Create(c.Request.Context(), workspaceID(c), userID(c), in)
@@ -40,8 +39,7 @@ type batchResult struct {
 
 func (s *Server) createLinks(c *gin.Context) {
 	var req batchRequest
-	if err := s.decode(c, &req); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &req) {
 		return
 	}
 	if len(req.Links) == 0 || len(req.Links) > link.MaxBatch {
@@ -78,20 +76,14 @@ func (s *Server) createLinks(c *gin.Context) {
 }
 
 func (s *Server) getLink(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	l, err := s.links.Get(c.Request.Context(), workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
+	l, ok := s.pathLink(c)
+	if !ok {
 		return
 	}
 	out := s.answerOne(c, l)
 	// Only a link the moderation has decided on can have been appealed.
 	if l.Moderation.State != "" && s.moderation != nil {
-		a, err := s.moderation.AppealOf(c.Request.Context(), workspaceID(c), id)
+		a, err := s.moderation.AppealOf(c.Request.Context(), workspaceID(c), l.ID)
 		if err != nil {
 			s.fail(c, err)
 			return
@@ -102,14 +94,8 @@ func (s *Server) getLink(c *gin.Context) {
 }
 
 func (s *Server) listLinks(c *gin.Context) {
-	limit, err := intQuery(c, "limit", 50)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	before, err := parseCursor(c.Query("cursor"))
-	if err != nil {
-		s.fail(c, err)
+	before, limit, ok := s.pageOf(c, 50)
+	if !ok {
 		return
 	}
 	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), link.Filter{
@@ -124,43 +110,47 @@ func (s *Server) listLinks(c *gin.Context) {
 
 func (s *Server) lookupLink(c *gin.Context) {
 	l, err := s.links.Lookup(c.Request.Context(), workspaceID(c), c.Query("short_url"), c.Query("code"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, s.answerOne(c, l))
+	s.replyLink(c, l, err)
 }
 
 func (s *Server) updateLink(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	var p link.Patch
-	if err := s.decode(c, &p); err != nil {
-		s.fail(c, err)
+	id, ok := s.pathIDAndBody(c, "id", "link", &p)
+	if !ok {
 		return
 	}
 	l, err := s.links.Update(c.Request.Context(), workspaceID(c), id, p)
+	s.replyLink(c, l, err)
+}
+
+func (s *Server) deleteLink(c *gin.Context) {
+	if id, ok := s.pathID(c, "id", "link"); ok {
+		s.noContent(c, s.links.Delete(c.Request.Context(), workspaceID(c), id))
+	}
+}
+
+// pathLink reads the link the id path parameter names in the caller's workspace, answering
+// why when there is none.
+func (s *Server) pathLink(c *gin.Context) (*link.Link, bool) {
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
+		return nil, false
+	}
+	l, err := s.links.Get(c.Request.Context(), workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return nil, false
+	}
+	return l, true
+}
+
+// replyLink answers l, or err when there is one.
+func (s *Server) replyLink(c *gin.Context, l *link.Link, err error) {
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	c.JSON(http.StatusOK, s.answerOne(c, l))
-}
-
-func (s *Server) deleteLink(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	if err := s.links.Delete(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
 }
 
 // unsaved is the error of a batch that created nothing because the request's deadline passed

@@ -8,11 +8,7 @@ import (
 
 func (s *Server) listMembers(c *gin.Context) {
 	ms, err := s.accounts.Members(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"members": ms})
+	s.reply(c, http.StatusOK, gin.H{"members": ms}, err)
 }
 
 type roleRequest struct {
@@ -20,22 +16,13 @@ type roleRequest struct {
 }
 
 func (s *Server) updateMember(c *gin.Context) {
-	uid, err := int64Param(c, "user", "member")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	var in roleRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	uid, ok := s.pathIDAndBody(c, "user", "member", &in)
+	if !ok {
 		return
 	}
 	m, err := s.accounts.SetMemberRole(c.Request.Context(), workspaceID(c), roleOf(c), uid, in.Role)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, m)
+	s.reply(c, http.StatusOK, m, err)
 }
 
 // removeMember removes a member, or lets any member leave (the route needs only PermRead;
@@ -44,14 +31,7 @@ func (s *Server) removeMember(c *gin.Context) {
 	if !s.requireUser(c) {
 		return
 	}
-	uid, err := int64Param(c, "user", "member")
-	if err != nil {
-		s.fail(c, err)
-		return
+	if uid, ok := s.pathID(c, "user", "member"); ok {
+		s.noContent(c, s.accounts.RemoveMember(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), uid))
 	}
-	if err := s.accounts.RemoveMember(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), uid); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
 }

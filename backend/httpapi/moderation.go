@@ -177,9 +177,8 @@ func (s *Server) moderationQueue(c *gin.Context) {
 // moderationLink answers a link's file: the link, its latest reviews with their captures,
 // every decision on it and its appeal.
 func (s *Server) moderationLink(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
 		return
 	}
 	f, err := s.moderation.File(c.Request.Context(), id)
@@ -198,9 +197,8 @@ func (s *Server) moderationLink(c *gin.Context) {
 
 // reviewScreenshot serves the PNG a visitor profile saw in a review.
 func (s *Server) reviewScreenshot(c *gin.Context) {
-	id, err := int64Param(c, "id", "review")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "review")
+	if !ok {
 		return
 	}
 	png, err := s.moderation.Screenshot(c.Request.Context(), id, c.Param("profile"))
@@ -220,14 +218,9 @@ type decisionRequest struct {
 
 // decide applies a moderator's approve, ban or unban.
 func (s *Server) decide(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
 	var in decisionRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	id, ok := s.pathIDAndBody(c, "id", "link", &in)
+	if !ok {
 		return
 	}
 	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action, in.Note)
@@ -240,17 +233,12 @@ func (s *Server) decide(c *gin.Context) {
 
 // requestReview has a link reviewed again.
 func (s *Server) requestReview(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
 		return
 	}
 	at, err := s.moderation.RequestReview(c.Request.Context(), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusAccepted, gin.H{"link_id": id, "due_at": at})
+	s.reply(c, http.StatusAccepted, gin.H{"link_id": id, "due_at": at}, err)
 }
 
 type appealRequest struct {
@@ -260,40 +248,24 @@ type appealRequest struct {
 // appeal records the owner's appeal of a flagged or banned link. The link is looked up before
 // the body is read: another workspace's link is not found, whatever was sent.
 func (s *Server) appeal(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	if _, err := s.links.Get(c.Request.Context(), workspaceID(c), id); err != nil {
-		s.fail(c, err)
+	l, ok := s.pathLink(c)
+	if !ok {
 		return
 	}
 	var in appealRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
-	a, err := s.moderation.Appeal(c.Request.Context(), workspaceID(c), id, userID(c), in.Message)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, answerAppeal(a))
+	a, err := s.moderation.Appeal(c.Request.Context(), workspaceID(c), l.ID, userID(c), in.Message)
+	s.reply(c, http.StatusCreated, answerAppeal(a), err)
 }
 
 // adminAudit lists every moderation decision, newest first.
 func (s *Server) adminAudit(c *gin.Context) {
-	before, limit, err := page(c)
-	if err != nil {
-		s.fail(c, err)
+	before, limit, ok := s.pageOf(c, 50)
+	if !ok {
 		return
 	}
 	ds, next, err := s.moderation.Audit(c.Request.Context(), before, limit)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, gin.H{"items": answerDecisions(ds), "next_cursor": cursor(next)})
+	s.replyNoStore(c, gin.H{"items": answerDecisions(ds), "next_cursor": cursor(next)}, err)
 }

@@ -12,11 +12,7 @@ import (
 // getPlan answers the workspace's effective plan, its features, limits and usage.
 func (s *Server) getPlan(c *gin.Context) {
 	st, err := s.plans.Status(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, st)
+	s.reply(c, http.StatusOK, st, err)
 }
 
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.

@@ -10,9 +10,8 @@ import (
 
 // linkQR draws the link's short URL as a QR code: ?format=png|svg&size=pixels.
 func (s *Server) linkQR(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
 		return
 	}
 	size, err := intQuery(c, "size", qr.DefaultSize)

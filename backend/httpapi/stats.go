@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -21,9 +20,8 @@ func statsQuery(c *gin.Context) stats.Query {
 // linkStats answers a link's visits over a range: totals, series and breakdowns. Statistics
 // are on every plan.
 func (s *Server) linkStats(c *gin.Context) {
-	id, err := int64Param(c, "id", "link")
-	if err != nil {
-		s.fail(c, err)
+	id, ok := s.pathID(c, "id", "link")
+	if !ok {
 		return
 	}
 	r, err := statsQuery(c).Range(time.Now(), stats.LinkDays)
@@ -32,12 +30,7 @@ func (s *Server) linkStats(c *gin.Context) {
 		return
 	}
 	st, err := s.stats.Link(c.Request.Context(), workspaceID(c), id, r)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, st)
+	s.replyNoStore(c, st, err)
 }
 
 // workspaceStats answers the workspace's dashboard: the dashboard feature.
@@ -53,12 +46,7 @@ func (s *Server) workspaceStats(c *gin.Context) {
 		return
 	}
 	d, err := s.stats.Workspace(ctx, workspaceID(c), loc)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, d)
+	s.replyNoStore(c, d, err)
 }
 
 // adminStats answers the operators' dashboard over every workspace.
@@ -69,12 +57,7 @@ func (s *Server) adminStats(c *gin.Context) {
 		return
 	}
 	d, err := s.stats.System(c.Request.Context(), loc)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, d)
+	s.replyNoStore(c, d, err)
 }
 
 // exportLinks streams every link of the workspace with its totals since it was made, as CSV:

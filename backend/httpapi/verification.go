@@ -30,8 +30,7 @@ type userResponse struct {
 // it) and answers the user, now verified.
 func (s *Server) verifyEmail(c *gin.Context) {
 	var in tokenRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Token == "" {
@@ -39,11 +38,7 @@ func (s *Server) verifyEmail(c *gin.Context) {
 		return
 	}
 	u, err := s.accounts.VerifyEmail(c.Request.Context(), in.Token)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, userResponse{User: u})
+	s.reply(c, http.StatusOK, userResponse{User: u}, err)
 }
 
 // resendVerification mails the signed-in user a new verification link.
@@ -55,19 +50,14 @@ func (s *Server) resendVerification(c *gin.Context) {
 	if s.limited(c, s.auth.AllowVerificationMail(ctx, userID(c))) {
 		return
 	}
-	if err := s.accounts.ResendVerification(ctx, userID(c)); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusAccepted)
+	s.replyStatus(c, http.StatusAccepted, s.accounts.ResendVerification(ctx, userID(c)))
 }
 
 // requestPasswordReset answers 202 whether or not the email has an account: the mail, if
 // any, is sent in the background.
 func (s *Server) requestPasswordReset(c *gin.Context) {
 	var in passwordResetRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	e, err := account.NormalizeEmail(in.Email)
@@ -78,28 +68,19 @@ func (s *Server) requestPasswordReset(c *gin.Context) {
 	if s.limited(c, s.auth.AllowPasswordReset(c.Request.Context(), e, s.clientIP(c))) {
 		return
 	}
-	if err := s.accounts.RequestPasswordReset(e); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusAccepted)
+	s.replyStatus(c, http.StatusAccepted, s.accounts.RequestPasswordReset(e))
 }
 
 // confirmPasswordReset sets a new password with the token of a reset link; every session of
 // the account ends, so the caller signs in again.
 func (s *Server) confirmPasswordReset(c *gin.Context) {
 	var in passwordResetConfirm
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	if in.Token == "" {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required"))
 		return
 	}
-	if err := s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	s.noContent(c, s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password))
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/account"
 )
 
 type nameRequest struct {
@@ -18,11 +20,7 @@ func (s *Server) listWorkspaces(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	ws, err := s.accounts.WorkspacesOf(ctx, userID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"workspaces": ws})
+	s.reply(c, http.StatusOK, gin.H{"workspaces": ws}, err)
 }
 
 func (s *Server) createWorkspace(c *gin.Context) {
@@ -30,36 +28,30 @@ func (s *Server) createWorkspace(c *gin.Context) {
 		return
 	}
 	var in nameRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	ws, err := s.accounts.CreateWorkspace(c.Request.Context(), userID(c), in.Name)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, ws)
+	s.reply(c, http.StatusCreated, ws, err)
 }
 
 func (s *Server) getWorkspace(c *gin.Context) {
 	ws, err := s.accounts.Workspace(c.Request.Context(), workspaceID(c))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	ws.Role = roleOf(c)
-	c.JSON(http.StatusOK, ws)
+	s.replyWorkspace(c, ws, err)
 }
 
 // updateWorkspace renames the workspace; plans are changed by operators (admin.go).
 func (s *Server) updateWorkspace(c *gin.Context) {
 	var in nameRequest
-	if err := s.decode(c, &in); err != nil {
-		s.fail(c, err)
+	if !s.bind(c, &in) {
 		return
 	}
 	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
+	s.replyWorkspace(c, ws, err)
+}
+
+// replyWorkspace answers ws with the caller's role in it, or err when there is one.
+func (s *Server) replyWorkspace(c *gin.Context, ws *account.Workspace, err error) {
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -69,9 +61,5 @@ func (s *Server) updateWorkspace(c *gin.Context) {
 }
 
 func (s *Server) deleteWorkspace(c *gin.Context) {
-	if err := s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)); err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	s.noContent(c, s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)))
 }

@@ -340,12 +340,8 @@ var forgetWorkspaceVisits = []string{
 
 // DeletedWorkspaces implements account.Store.
 func (s *AccountStore) DeletedWorkspaces(ctx context.Context, minAge time.Duration) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM workspaces
+	ids, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `SELECT id FROM workspaces
 		WHERE deleted_at IS NOT NULL AND deleted_at <= now() - make_interval(secs => $1) ORDER BY id`, minAge.Seconds())
-	if err != nil {
-		return nil, fmt.Errorf("list deleted workspaces: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
 		return nil, fmt.Errorf("list deleted workspaces: %w", err)
 	}
@@ -384,12 +380,9 @@ func scanMember(r pgx.Row) (*account.Member, error) {
 
 // Members implements account.Store.
 func (s *AccountStore) Members(ctx context.Context, workspaceID int64) ([]*account.Member, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+memberColumns+` FROM members m JOIN users u ON u.id = m.user_id
+	ms, err := queryAll(ctx, s.db.Pool, asRow(scanMember),
+		`SELECT `+memberColumns+` FROM members m JOIN users u ON u.id = m.user_id
 		WHERE m.workspace_id = $1 ORDER BY m.created_at, m.user_id`, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("members: %w", err)
-	}
-	ms, err := collect(rows, func(r pgx.Rows) (*account.Member, error) { return scanMember(r) })
 	if err != nil {
 		return nil, fmt.Errorf("members: %w", err)
 	}
@@ -457,12 +450,9 @@ func (s *AccountStore) RemoveMember(ctx context.Context, workspaceID, userID int
 
 // ListWorkspaces implements account.Store.
 func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*account.Workspace, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
+	ws, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.Workspace, error) { return scanWorkspace(r) },
+		`SELECT `+workspaceColumns+` FROM workspaces w
 		WHERE ($1::bigint = 0 OR w.id < $1) AND w.deleted_at IS NULL ORDER BY w.id DESC LIMIT $2`, before, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list workspaces: %w", err)
-	}
-	ws, err := collect(rows, func(r pgx.Rows) (*account.Workspace, error) { return scanWorkspace(r) })
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
@@ -481,12 +471,9 @@ func (s *AccountStore) SetPlan(ctx context.Context, workspaceID int64, plan stri
 
 // ListUsers implements account.Store.
 func (s *AccountStore) ListUsers(ctx context.Context, before int64, limit int) ([]*account.User, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+userColumns+` FROM users
+	us, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.User, error) { return scanUser(r) },
+		`SELECT `+userColumns+` FROM users
 		WHERE $1::bigint = 0 OR id < $1 ORDER BY id DESC LIMIT $2`, before, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list users: %w", err)
-	}
-	us, err := collect(rows, func(r pgx.Rows) (*account.User, error) { return scanUser(r) })
 	if err != nil {
 		return nil, fmt.Errorf("list users: %w", err)
 	}

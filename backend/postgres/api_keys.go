@@ -32,12 +32,9 @@ func (s *AccountStore) CreateAPIKey(ctx context.Context, k *account.APIKey, hash
 
 // APIKeys implements account.Store.
 func (s *AccountStore) APIKeys(ctx context.Context, workspaceID int64, withRevoked bool) ([]*account.APIKey, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+apiKeyColumns+` FROM api_keys
+	keys, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.APIKey, error) { return scanAPIKey(r) },
+		`SELECT `+apiKeyColumns+` FROM api_keys
 		WHERE workspace_id = $1 AND ($2 OR revoked_at IS NULL) ORDER BY id`, workspaceID, withRevoked)
-	if err != nil {
-		return nil, fmt.Errorf("api keys: %w", err)
-	}
-	keys, err := collect(rows, func(r pgx.Rows) (*account.APIKey, error) { return scanAPIKey(r) })
 	if err != nil {
 		return nil, fmt.Errorf("api keys: %w", err)
 	}

@@ -78,12 +78,8 @@ func (s *DomainStore) Get(ctx context.Context, workspaceID, id int64) (*domain.D
 
 // List implements domain.Store.
 func (s *DomainStore) List(ctx context.Context, workspaceID int64) ([]*domain.Domain, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+domainColumns+` FROM domains
+	ds, err := queryAll(ctx, s.db.Pool, asRow(scanDomain), `SELECT `+domainColumns+` FROM domains
 		WHERE workspace_id = $1 AND removed_at IS NULL ORDER BY id`, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("list domains: %w", err)
-	}
-	ds, err := collect(rows, func(r pgx.Rows) (*domain.Domain, error) { return scanDomain(r) })
 	if err != nil {
 		return nil, fmt.Errorf("list domains: %w", err)
 	}
@@ -132,16 +128,12 @@ func (s *DomainStore) Remove(ctx context.Context, workspaceID, id int64) (*domai
 // ClaimPending implements domain.Store: SKIP LOCKED leaves the rows another node is claiming
 // to it, and checked_at moves them out of every node's next claim for every.
 func (s *DomainStore) ClaimPending(ctx context.Context, every time.Duration, limit int) ([]*domain.Domain, error) {
-	rows, err := s.db.Pool.Query(ctx, `UPDATE domains SET checked_at = now()
+	ds, err := queryAll(ctx, s.db.Pool, asRow(scanDomain), `UPDATE domains SET checked_at = now()
 		WHERE id IN (SELECT id FROM domains
 			WHERE verified_at IS NULL AND removed_at IS NULL
 				AND (checked_at IS NULL OR checked_at < now() - make_interval(secs => $1))
 			ORDER BY checked_at NULLS FIRST, id LIMIT $2 FOR UPDATE SKIP LOCKED)
 		RETURNING `+domainColumns, every.Seconds(), limit)
-	if err != nil {
-		return nil, fmt.Errorf("claim pending domains: %w", err)
-	}
-	ds, err := collect(rows, func(r pgx.Rows) (*domain.Domain, error) { return scanDomain(r) })
 	if err != nil {
 		return nil, fmt.Errorf("claim pending domains: %w", err)
 	}

@@ -72,70 +72,43 @@ func (s *FormResponseStore) FormResponses(ctx context.Context, workspaceID, link
 	if before <= 0 {
 		before = math.MaxInt64
 	}
-	rows, err := s.db.Pool.Query(ctx, `
+	page, err := queryAll(ctx, s.db.Pool, scanFormResponse, `
 		SELECT id, answers, created_at FROM form_responses
 		WHERE workspace_id = $1 AND link_id = $2 AND id < $3
 		ORDER BY id DESC LIMIT $4`, workspaceID, linkID, before, limit+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("list form responses: %w", err)
 	}
-	page, err := collect(rows, scanFormResponse)
-	if err != nil {
-		return nil, false, fmt.Errorf("list form responses: %w", err)
-	}
-	more := len(page) > limit
-	if more {
-		page = page[:limit]
-	}
+	page, more := trimPage(page, limit)
 	return page, more, nil
 }
 
 // AllFormResponses implements link.ResponseStore.
 func (s *FormResponseStore) AllFormResponses(ctx context.Context, workspaceID, linkID int64) iter.Seq2[link.FormResponse, error] {
-	return func(yield func(link.FormResponse, error) bool) {
+	return pages(exportPage, "export form responses", func(last *link.FormResponse) (pgx.Rows, error) {
 		var after int64
-		for {
-			rows, err := s.db.Pool.Query(ctx, `
-				SELECT id, answers, created_at FROM form_responses
-				WHERE workspace_id = $1 AND link_id = $2 AND id > $3
-				ORDER BY id LIMIT $4`, workspaceID, linkID, after, exportPage)
-			var page []link.FormResponse
-			if err == nil {
-				page, err = collect(rows, scanFormResponse)
-			}
-			if err != nil {
-				yield(link.FormResponse{}, fmt.Errorf("export form responses: %w", err))
-				return
-			}
-			for _, r := range page {
-				if !yield(r, nil) {
-					return
-				}
-			}
-			if len(page) < exportPage {
-				return
-			}
-			after = page[len(page)-1].ID
+		if last != nil {
+			after = last.ID
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT id, answers, created_at FROM form_responses
+			WHERE workspace_id = $1 AND link_id = $2 AND id > $3
+			ORDER BY id LIMIT $4`, workspaceID, linkID, after, exportPage)
+	}, scanFormResponse)
 }
 
 // FormResponseFields implements link.ResponseStore.
 func (s *FormResponseStore) FormResponseFields(ctx context.Context, workspaceID, linkID int64) ([]string, error) {
-	rows, err := s.db.Pool.Query(ctx, `
+	names, err := queryAll(ctx, s.db.Pool, pgx.RowTo[string], `
 		SELECT DISTINCT k FROM form_responses, jsonb_object_keys(answers) AS k
 		WHERE workspace_id = $1 AND link_id = $2 ORDER BY k`, workspaceID, linkID)
-	if err != nil {
-		return nil, fmt.Errorf("list form response fields: %w", err)
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return nil, fmt.Errorf("list form response fields: %w", err)
 	}
 	return names, nil
 }
 
-func scanFormResponse(row pgx.Rows) (link.FormResponse, error) {
+func scanFormResponse(row pgx.CollectableRow) (link.FormResponse, error) {
 	var r link.FormResponse
 	var created time.Time
 	err := row.Scan(&r.ID, &r.Answers, &created)

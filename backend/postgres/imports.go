@@ -135,53 +135,30 @@ func (s *ImportStore) List(ctx context.Context, workspaceID, before int64, limit
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+importColumns+` FROM imports
+	list, err := queryAll(ctx, s.db.Pool, asRow(scanImport), `SELECT `+importColumns+` FROM imports
 		WHERE workspace_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, workspaceID, before, limit+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("list imports: %w", err)
 	}
-	list, err := collect(rows, func(r pgx.Rows) (*imports.Import, error) { return scanImport(r) })
-	if err != nil {
-		return nil, false, fmt.Errorf("list imports: %w", err)
-	}
-	more := len(list) > limit
-	if more {
-		list = list[:limit]
-	}
+	list, more := trimPage(list, limit)
 	return list, more, nil
 }
 
 // Results implements imports.Store, a page of rows at a time.
 func (s *ImportStore) Results(ctx context.Context, workspaceID, id int64) iter.Seq2[imports.Result, error] {
-	return func(yield func(imports.Result, error) bool) {
+	return pages(resultsPage, "import results", func(last *imports.Result) (pgx.Rows, error) {
 		after := 0
-		for {
-			rows, err := s.db.Pool.Query(ctx, `
-				SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
-				FROM import_rows WHERE workspace_id = $1 AND import_id = $2 AND row_no > $3
-				ORDER BY row_no LIMIT $4`, workspaceID, id, after, resultsPage)
-			var page []imports.Result
-			if err == nil {
-				page, err = collect(rows, scanResult)
-			}
-			if err != nil {
-				yield(imports.Result{}, fmt.Errorf("import results: %w", err))
-				return
-			}
-			for _, r := range page {
-				if !yield(r, nil) {
-					return
-				}
-			}
-			if len(page) < resultsPage {
-				return
-			}
-			after = page[len(page)-1].Row
+		if last != nil {
+			after = last.Row
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
+			FROM import_rows WHERE workspace_id = $1 AND import_id = $2 AND row_no > $3
+			ORDER BY row_no LIMIT $4`, workspaceID, id, after, resultsPage)
+	}, scanResult)
 }
 
-func scanResult(r pgx.Rows) (imports.Result, error) {
+func scanResult(r pgx.CollectableRow) (imports.Result, error) {
 	var res imports.Result
 	err := r.Scan(&res.Row, &res.Line, &res.URL, &res.LinkID, &res.ShortURL, &res.ErrorCode, &res.Error)
 	return res, err
@@ -294,13 +271,9 @@ func (r *partReader) Read(p []byte) (int, error) {
 
 // Planned implements imports.Store.
 func (s *ImportStore) Planned(ctx context.Context, id int64, from, to int) (map[int]imports.Result, error) {
-	rows, err := s.db.Pool.Query(ctx, `
+	list, err := queryAll(ctx, s.db.Pool, scanResult, `
 		SELECT row_no, line, url, coalesce(link_id, 0), coalesce(short_url, ''), coalesce(error_code, ''), coalesce(error, '')
 		FROM import_rows WHERE import_id = $1 AND row_no BETWEEN $2 AND $3`, id, from, to)
-	if err != nil {
-		return nil, fmt.Errorf("read planned import rows: %w", err)
-	}
-	list, err := collect(rows, scanResult)
 	if err != nil {
 		return nil, fmt.Errorf("read planned import rows: %w", err)
 	}
@@ -410,11 +383,8 @@ func (s *ImportStore) Existing(ctx context.Context, workspaceID int64, ids []int
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM links WHERE workspace_id = $1 AND id = ANY($2)`, workspaceID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("find imported links: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	found, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64],
+		`SELECT id FROM links WHERE workspace_id = $1 AND id = ANY($2)`, workspaceID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("find imported links: %w", err)
 	}

@@ -61,11 +61,7 @@ func (s *AccountStore) InvitationsFor(ctx context.Context, userID int64) ([]*acc
 }
 
 func (s *AccountStore) invitations(ctx context.Context, what, sql string, args ...any) ([]*account.Invitation, error) {
-	rows, err := s.db.Pool.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	invs, err := collect(rows, func(r pgx.Rows) (*account.Invitation, error) { return scanInvitation(r) })
+	invs, err := queryAll(ctx, s.db.Pool, asRow(scanInvitation), sql, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -36,17 +36,13 @@ func (s *LinkChanges) Latest(ctx context.Context) (int64, error) {
 
 // After implements cachesync.Feed.
 func (s *LinkChanges) After(ctx context.Context, after int64, gaps []int64, limit int) ([]cachesync.Change, error) {
-	rows, err := s.db.Pool.Query(ctx, `
+	changes, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (cachesync.Change, error) {
+		var c cachesync.Change
+		return c, r.Scan(&c.Seq, &c.DomainID, &c.Key, &c.Version, &c.Deleted)
+	}, `
 		SELECT seq, domain_id, key, version, deleted FROM link_changes
 		WHERE seq > $1 OR seq = ANY($2)
 		ORDER BY seq LIMIT $3`, after, gaps, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read link changes: %w", err)
-	}
-	changes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cachesync.Change, error) {
-		var c cachesync.Change
-		return c, r.Scan(&c.Seq, &c.DomainID, &c.Key, &c.Version, &c.Deleted)
-	})
 	if err != nil {
 		return nil, fmt.Errorf("read link changes: %w", err)
 	}
@@ -60,12 +56,8 @@ func (s *LinkChanges) ResolveMany(ctx context.Context, refs []cachesync.Ref) ([]
 	for i, r := range refs {
 		domains[i], keys[i] = r.DomainID, r.Key
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+linkColumns+` FROM links
+	links, err := queryAll(ctx, s.db.Pool, asRow(scanLink), `SELECT `+linkColumns+` FROM links
 		WHERE (domain_id, key) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`, domains, keys)
-	if err != nil {
-		return nil, fmt.Errorf("resolve changed links: %w", err)
-	}
-	links, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (*link.Link, error) { return scanLink(r) })
 	if err != nil {
 		return nil, fmt.Errorf("resolve changed links: %w", err)
 	}
@@ -104,11 +96,7 @@ func (s *LinkChanges) LatestReservation(ctx context.Context) (int64, error) {
 
 // ReservedAbove implements cachesync.Reservations.
 func (s *LinkChanges) ReservedAbove(ctx context.Context, min int64) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT id FROM reserved_ids WHERE id > $1`, min)
-	if err != nil {
-		return nil, fmt.Errorf("list reserved ids: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	ids, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `SELECT id FROM reserved_ids WHERE id > $1`, min)
 	if err != nil {
 		return nil, fmt.Errorf("list reserved ids: %w", err)
 	}
@@ -117,15 +105,11 @@ func (s *LinkChanges) ReservedAbove(ctx context.Context, min int64) ([]int64, er
 
 // ReservedAfter implements cachesync.Reservations.
 func (s *LinkChanges) ReservedAfter(ctx context.Context, after int64, gaps []int64, limit int) ([]cachesync.Reservation, error) {
-	rows, err := s.db.Pool.Query(ctx, `
-		SELECT seq, id FROM reserved_ids WHERE seq > $1 OR seq = ANY($2) ORDER BY seq LIMIT $3`, after, gaps, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read reservations: %w", err)
-	}
-	rs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (cachesync.Reservation, error) {
+	rs, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (cachesync.Reservation, error) {
 		var x cachesync.Reservation
 		return x, r.Scan(&x.Seq, &x.ID)
-	})
+	}, `
+		SELECT seq, id FROM reserved_ids WHERE seq > $1 OR seq = ANY($2) ORDER BY seq LIMIT $3`, after, gaps, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read reservations: %w", err)
 	}

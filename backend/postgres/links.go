@@ -208,10 +208,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	if err := rows.Err(); err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
 	}
-	more := len(links) > f.Limit
-	if more {
-		links = links[:f.Limit]
-	}
+	links, more := trimPage(links, f.Limit)
 	return links, more, nil
 }
 
@@ -343,14 +340,10 @@ func NewIDSource(db *DB) *IDSource { return &IDSource{db: db} }
 // NextBlock takes n values of the sequence in one round trip, leaving out IDs whose codes were
 // taken by custom aliases. Concurrent callers get disjoint values: nextval never repeats.
 func (s *IDSource) NextBlock(ctx context.Context, n int) ([]int64, error) {
-	rows, err := s.db.Pool.Query(ctx, `
+	ids, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `
 		SELECT v FROM (SELECT nextval('link_ids') AS v FROM generate_series(1, $1)) s
 		WHERE NOT EXISTS (SELECT 1 FROM reserved_ids r WHERE r.id = s.v)
 		ORDER BY v`, n)
-	if err != nil {
-		return nil, fmt.Errorf("next id block: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
 		return nil, fmt.Errorf("next id block: %w", err)
 	}

@@ -181,39 +181,23 @@ func (s *StatsStore) Population(ctx context.Context) (users, workspaces int64, e
 // AllLinks implements stats.Store: pages of exportPage links by ID (the index on
 // (workspace_id, id)), the connection going back to the pool between pages.
 func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[stats.LinkTotals, error] {
-	return func(yield func(stats.LinkTotals, error) bool) {
+	return pages(exportPage, "export links", func(last *stats.LinkTotals) (pgx.Rows, error) {
 		var after int64
-		for {
-			rows, err := s.db.Pool.Query(ctx, `
-				SELECT l.id, l.domain_id, l.key, l.url, l.title, l.status, l.created_at,
-					coalesce(t.visits, 0), coalesce(t.uniques, 0), coalesce(t.bots, 0)
-				FROM links l LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = l.workspace_id
-				WHERE l.workspace_id = $1 AND l.id > $2
-				ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage)
-			var page []stats.LinkTotals
-			if err == nil {
-				page, err = collect(rows, func(r pgx.Rows) (stats.LinkTotals, error) {
-					var l stats.LinkTotals
-					err := r.Scan(&l.ID, &l.DomainID, &l.Key, &l.URL, &l.Title, &l.Status, &l.CreatedAt,
-						&l.Visits, &l.Uniques, &l.Bots)
-					return l, err
-				})
-			}
-			if err != nil {
-				yield(stats.LinkTotals{}, fmt.Errorf("export links: %w", err))
-				return
-			}
-			for _, l := range page {
-				if !yield(l, nil) {
-					return
-				}
-			}
-			if len(page) < exportPage {
-				return
-			}
-			after = page[len(page)-1].ID
+		if last != nil {
+			after = last.ID
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT l.id, l.domain_id, l.key, l.url, l.title, l.status, l.created_at,
+				coalesce(t.visits, 0), coalesce(t.uniques, 0), coalesce(t.bots, 0)
+			FROM links l LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = l.workspace_id
+			WHERE l.workspace_id = $1 AND l.id > $2
+			ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage)
+	}, func(r pgx.CollectableRow) (stats.LinkTotals, error) {
+		var l stats.LinkTotals
+		err := r.Scan(&l.ID, &l.DomainID, &l.Key, &l.URL, &l.Title, &l.Status, &l.CreatedAt,
+			&l.Visits, &l.Uniques, &l.Bots)
+		return l, err
+	})
 }
 
 // visitColumns are a stored visit as the export shows it: the link's key, and the variant's
@@ -227,47 +211,24 @@ const visitColumns = `v.event_id::text, v.at, v.link_id, coalesce(l.key, ''),
 // page starting where the last ended, read through the index on (workspace_id, at) of the
 // partitions of the range only.
 func (s *StatsStore) AllVisits(ctx context.Context, workspaceID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
-	return func(yield func(stats.Visit, error) bool) {
-		var last *stats.Visit
-		for {
-			var rows pgx.Rows
-			var err error
-			if last == nil {
-				rows, err = s.db.Pool.Query(ctx, `
-					SELECT `+visitColumns+`
-					FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-					WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
-					ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage)
-			} else {
-				rows, err = s.db.Pool.Query(ctx, `
-					SELECT `+visitColumns+`
-					FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-					WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
-						AND (v.at, v.event_id) > ($2, $5::uuid)
-					ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID)
-			}
-			var page []stats.Visit
-			if err == nil {
-				page, err = collect(rows, func(r pgx.Rows) (stats.Visit, error) {
-					var v stats.Visit
-					err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,
-						&v.OS, &v.Browser, &v.Referrer, &v.InApp, &v.Bot, &v.Visitor)
-					return v, err
-				})
-			}
-			if err != nil {
-				yield(stats.Visit{}, fmt.Errorf("export visits: %w", err))
-				return
-			}
-			for _, v := range page {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if len(page) < exportPage {
-				return
-			}
-			last = &page[len(page)-1]
+	return pages(exportPage, "export visits", func(last *stats.Visit) (pgx.Rows, error) {
+		if last == nil {
+			return s.db.Pool.Query(ctx, `
+				SELECT `+visitColumns+`
+				FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
+				WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
+				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage)
 		}
-	}
+		return s.db.Pool.Query(ctx, `
+			SELECT `+visitColumns+`
+			FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
+			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
+				AND (v.at, v.event_id) > ($2, $5::uuid)
+			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID)
+	}, func(r pgx.CollectableRow) (stats.Visit, error) {
+		var v stats.Visit
+		err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,
+			&v.OS, &v.Browser, &v.Referrer, &v.InApp, &v.Bot, &v.Visitor)
+		return v, err
+	})
 }

@@ -174,22 +174,30 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		h.pages.gone(w, r)
 		return
 	}
-	target := l.URL
+	if h.sendTo(w, r, l, l.URL, preview, cacheControl) {
+		w.WriteHeader(l.RedirectStatus)
+		h.capture(r, l, now, -1)
+	}
+}
+
+// sendTo shows the preview page of target when preview is set; otherwise it sets the headers
+// of a redirect to target, with the visitor's query string when the link forwards it, and
+// reports that the caller is to write the status.
+func (h *Handler) sendTo(w http.ResponseWriter, r *http.Request, l *link.Link, target string, preview bool, cache []string) bool {
 	if l.ForwardQuery && r.URL.RawQuery != "" {
 		target = withQuery(target, r.URL.RawQuery)
 	}
 	if preview {
 		outPreview.Inc()
 		h.pages.preview(w, r, l, target)
-		return
+		return false
 	}
 	outRedirect.Inc()
 	hdr := w.Header()
 	// Direct map writes: the keys are canonical already, and this is the hottest line we have.
 	hdr["Location"] = []string{target}
-	hdr["Cache-Control"] = cacheControl
-	w.WriteHeader(l.RedirectStatus)
-	h.capture(r, l, now, -1)
+	hdr["Cache-Control"] = cache
+	return true
 }
 
 // root sends a visitor of a custom domain's root to its root URL; without one, or while its

@@ -207,19 +207,9 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 			http.SetCookie(w, &http.Cookie{Name: variantCookie(l), Value: strconv.Itoa(o.Variant + 1), Path: "/" + l.Key,
 				MaxAge: int(variantCookieTTL.Seconds()), HttpOnly: true, Secure: d.HTTPS, SameSite: http.SameSiteLaxMode})
 		}
-		target := o.Target
-		if l.ForwardQuery && r.URL.RawQuery != "" {
-			target = withQuery(target, r.URL.RawQuery)
-		}
-		if preview {
-			outPreview.Inc()
-			h.pages.preview(w, r, l, target)
+		if !h.sendTo(w, r, l, o.Target, preview, noStore) {
 			return
 		}
-		outRedirect.Inc()
-		hdr := w.Header()
-		hdr["Location"] = []string{target}
-		hdr["Cache-Control"] = noStore
 		status := o.Status
 		if r.Method == http.MethodPost {
 			status = http.StatusFound // after a form, the browser follows with a GET

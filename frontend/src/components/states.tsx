@@ -1,6 +1,7 @@
 // Loading, error and empty states, the same on every page.
 import { Alert, Button, Center, Group, Loader, Stack, Text } from "@mantine/core";
 import { IconAlertCircle, IconInbox } from "@tabler/icons-react";
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/client";
@@ -58,4 +59,11 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
       {children}
     </Stack>
   );
+}
+
+/** What a query shows: loading, its error with a retry, or what children make of its data. */
+export function Queried<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} retry={() => void query.refetch()} />;
+  return children(query.data);
 }

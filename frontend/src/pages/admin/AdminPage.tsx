@@ -2,9 +2,10 @@
 // and the audit log of moderation decisions.
 import { Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap, type Schemas } from "../../api/client";
+import { DataTable } from "../../components/DataTable";
 import { DaysChart } from "../../components/DaysChart";
 import { Figure } from "../../components/Figure";
 import { ErrorState, FormError, Loading } from "../../components/states";
@@ -71,147 +72,121 @@ function Pager({ pages, setPages, nextCursor }: { pages: CursorStack; setPages: 
   );
 }
 
-function Workspaces() {
-  const { t } = useTranslation();
-  const client = useQueryClient();
+/** An operator listing a page at a time: fetch reads the page a cursor opens (undefined: the first). */
+function usePaged<T extends { next_cursor?: string }>(name: string, fetch: (cursor: string | undefined) => Promise<T>) {
   const [pages, setPages] = useState(firstPage);
   const list = useQuery({
-    queryKey: ["admin", "workspaces", current(pages)],
-    queryFn: () => unwrap(api.GET("/api/v1/admin/workspaces", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
+    queryKey: ["admin", name, current(pages)],
+    queryFn: () => fetch(current(pages) || undefined),
     placeholderData: keepPreviousData,
   });
-  const setPlan = useMutation({
-    mutationFn: ({ id, plan }: { id: number; plan: Schemas["Workspace"]["plan"] }) =>
-      unwrap(api.PATCH("/api/v1/admin/workspaces/{workspace}", { params: { path: { workspace: id } }, body: { plan } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["admin", "workspaces"] }),
+  return { pages, setPages, list };
+}
+
+/** A change to the rows of an operator listing, which is read again once it is made. */
+function useAdminChange<V>(name: string, change: (v: V) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["admin", name] }),
   });
+}
+
+/** The current page of an operator listing: the error of its last change, its rows, and the pager. */
+function PagedTable<T extends { next_cursor?: string }>({ paged: { pages, setPages, list }, head, error, testId, children }: {
+  paged: ReturnType<typeof usePaged<T>>;
+  head: ReactNode[];
+  error?: unknown;
+  testId?: string;
+  children: (page: T) => ReactNode;
+}) {
   if (list.isPending) return <Loading />;
   if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
   return (
     <Stack>
-      <FormError error={setPlan.error} />
-      <div className="table-wrap">
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>ID</Table.Th>
-              <Table.Th>{t("workspace.name")}</Table.Th>
-              <Table.Th>{t("nav.plan")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.workspaces.map((w) => (
-              <Table.Tr key={w.id}>
-                <Table.Td>{w.id}</Table.Td>
-                <Table.Td className="break">{w.name}</Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    size="xs"
-                    aria-label={t("admin.planOf", { name: w.name })}
-                    value={w.plan}
-                    onChange={(e) => setPlan.mutate({ id: w.id, plan: e.currentTarget.value as Schemas["Workspace"]["plan"] })}
-                    data={(["free", "trial", "personal", "enterprise"] as const).map((p) => ({ value: p, label: t(`plan.names.${p}`) }))}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </div>
+      <FormError error={error} />
+      <DataTable head={head} testId={testId}>
+        {children(list.data)}
+      </DataTable>
       <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
     </Stack>
+  );
+}
+
+function Workspaces() {
+  const { t } = useTranslation();
+  const paged = usePaged("workspaces", (cursor) => unwrap(api.GET("/api/v1/admin/workspaces", { params: { query: { cursor, limit: 50 } } })));
+  const setPlan = useAdminChange("workspaces", ({ id, plan }: { id: number; plan: Schemas["Workspace"]["plan"] }) =>
+    unwrap(api.PATCH("/api/v1/admin/workspaces/{workspace}", { params: { path: { workspace: id } }, body: { plan } })),
+  );
+  return (
+    <PagedTable paged={paged} head={["ID", t("workspace.name"), t("nav.plan")]} error={setPlan.error}>
+      {(page) =>
+        page.workspaces.map((w) => (
+          <Table.Tr key={w.id}>
+            <Table.Td>{w.id}</Table.Td>
+            <Table.Td className="break">{w.name}</Table.Td>
+            <Table.Td>
+              <NativeSelect
+                size="xs"
+                aria-label={t("admin.planOf", { name: w.name })}
+                value={w.plan}
+                onChange={(e) => setPlan.mutate({ id: w.id, plan: e.currentTarget.value as Schemas["Workspace"]["plan"] })}
+                data={(["free", "trial", "personal", "enterprise"] as const).map((p) => ({ value: p, label: t(`plan.names.${p}`) }))}
+              />
+            </Table.Td>
+          </Table.Tr>
+        ))
+      }
+    </PagedTable>
   );
 }
 
 function Users() {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const [pages, setPages] = useState(firstPage);
-  const list = useQuery({
-    queryKey: ["admin", "users", current(pages)],
-    queryFn: () => unwrap(api.GET("/api/v1/admin/users", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
-    placeholderData: keepPreviousData,
-  });
-  const setRole = useMutation({
-    mutationFn: ({ id, role }: { id: number; role: Schemas["User"]["system_role"] }) =>
-      unwrap(api.PATCH("/api/v1/admin/users/{user}", { params: { path: { user: id } }, body: { system_role: role } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["admin", "users"] }),
-  });
-  if (list.isPending) return <Loading />;
-  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  const paged = usePaged("users", (cursor) => unwrap(api.GET("/api/v1/admin/users", { params: { query: { cursor, limit: 50 } } })));
+  const setRole = useAdminChange("users", ({ id, role }: { id: number; role: Schemas["User"]["system_role"] }) =>
+    unwrap(api.PATCH("/api/v1/admin/users/{user}", { params: { path: { user: id } }, body: { system_role: role } })),
+  );
   return (
-    <Stack>
-      <FormError error={setRole.error} />
-      <div className="table-wrap">
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("members.email")}</Table.Th>
-              <Table.Th>{t("admin.verified")}</Table.Th>
-              <Table.Th>{t("admin.role")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.users.map((u) => (
-              <Table.Tr key={u.id}>
-                <Table.Td className="break">{u.email}</Table.Td>
-                <Table.Td>{u.email_verified ? <Badge color="green" variant="light">✓</Badge> : <Text size="sm" c="dimmed">–</Text>}</Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    size="xs"
-                    aria-label={t("admin.roleOf", { email: u.email })}
-                    value={u.system_role}
-                    onChange={(e) => setRole.mutate({ id: u.id, role: e.currentTarget.value as Schemas["User"]["system_role"] })}
-                    data={(["user", "moderator", "operator"] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </div>
-      <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
-    </Stack>
+    <PagedTable paged={paged} head={[t("members.email"), t("admin.verified"), t("admin.role")]} error={setRole.error}>
+      {(page) =>
+        page.users.map((u) => (
+          <Table.Tr key={u.id}>
+            <Table.Td className="break">{u.email}</Table.Td>
+            <Table.Td>{u.email_verified ? <Badge color="green" variant="light">✓</Badge> : <Text size="sm" c="dimmed">–</Text>}</Table.Td>
+            <Table.Td>
+              <NativeSelect
+                size="xs"
+                aria-label={t("admin.roleOf", { email: u.email })}
+                value={u.system_role}
+                onChange={(e) => setRole.mutate({ id: u.id, role: e.currentTarget.value as Schemas["User"]["system_role"] })}
+                data={(["user", "moderator", "operator"] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+              />
+            </Table.Td>
+          </Table.Tr>
+        ))
+      }
+    </PagedTable>
   );
 }
 
 function Audit() {
   const { t } = useTranslation();
-  const [pages, setPages] = useState(firstPage);
-  const list = useQuery({
-    queryKey: ["admin", "audit", current(pages)],
-    queryFn: () => unwrap(api.GET("/api/v1/admin/audit", { params: { query: { cursor: current(pages) || undefined, limit: 50 } } })),
-    placeholderData: keepPreviousData,
-  });
-  if (list.isPending) return <Loading />;
-  if (list.isError) return <ErrorState error={list.error} retry={() => void list.refetch()} />;
+  const paged = usePaged("audit", (cursor) => unwrap(api.GET("/api/v1/admin/audit", { params: { query: { cursor, limit: 50 } } })));
   return (
-    <Stack>
-      <div className="table-wrap">
-        <Table data-testid="audit">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t("detail.when")}</Table.Th>
-              <Table.Th>{t("admin.link")}</Table.Th>
-              <Table.Th>{t("admin.action")}</Table.Th>
-              <Table.Th>{t("admin.by")}</Table.Th>
-              <Table.Th>{t("admin.note")}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.items.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
-                <Table.Td>{d.link_id}</Table.Td>
-                <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
-                <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>
-                <Table.Td className="break">{d.note}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </div>
-      <Pager pages={pages} setPages={setPages} nextCursor={list.data.next_cursor} />
-    </Stack>
+    <PagedTable paged={paged} head={[t("detail.when"), t("admin.link"), t("admin.action"), t("admin.by"), t("admin.note")]} testId="audit">
+      {(page) =>
+        page.items.map((d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
+            <Table.Td>{d.link_id}</Table.Td>
+            <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
+            <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>
+            <Table.Td className="break">{d.note}</Table.Td>
+          </Table.Tr>
+        ))
+      }
+    </PagedTable>
   );
 }

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap, type LinkInput, type Schemas } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
+import { DataTable } from "../../components/DataTable";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
 import { chunks, rowsFromCSV, rowsFromLines } from "../../lib/bulk";
@@ -117,44 +118,33 @@ export default function BulkPage() {
           <Text fw={600} mb="xs">
             {t("bulk.results", { ok: results.length - failed, failed })}
           </Text>
-          <div className="table-wrap">
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>#</Table.Th>
-                  <Table.Th>{t("links.destination")}</Table.Th>
-                  <Table.Th>{t("bulk.result")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {results.map(({ input, result }, i) => (
-                  <Table.Tr key={i} data-testid="bulk-row">
-                    <Table.Td>{i + 1}</Table.Td>
-                    <Table.Td className="break">{input.url}</Table.Td>
-                    <Table.Td>
-                      {result.link ? (
-                        <Group gap={4} wrap="nowrap">
-                          <Anchor component={RouterLink} to={`/links/${result.link.id}`} className="mono">
-                            {result.link.short_url.replace(/^https?:\/\//, "")}
-                          </Anchor>
-                          <CopyShort url={result.link.short_url} />
-                        </Group>
-                      ) : (
-                        <Group gap={4}>
-                          <Badge color="red" variant="light">
-                            {result.error?.code}
-                          </Badge>
-                          <Text size="sm" c="red" className="break">
-                            {result.error?.message}
-                          </Text>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+          <DataTable head={["#", t("links.destination"), t("bulk.result")]}>
+            {results.map(({ input, result }, i) => (
+              <Table.Tr key={i} data-testid="bulk-row">
+                <Table.Td>{i + 1}</Table.Td>
+                <Table.Td className="break">{input.url}</Table.Td>
+                <Table.Td>
+                  {result.link ? (
+                    <Group gap={4} wrap="nowrap">
+                      <Anchor component={RouterLink} to={`/links/${result.link.id}`} className="mono">
+                        {result.link.short_url.replace(/^https?:\/\//, "")}
+                      </Anchor>
+                      <CopyShort url={result.link.short_url} />
+                    </Group>
+                  ) : (
+                    <Group gap={4}>
+                      <Badge color="red" variant="light">
+                        {result.error?.code}
+                      </Badge>
+                      <Text size="sm" c="red" className="break">
+                        {result.error?.message}
+                      </Text>
+                    </Group>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
         </Card>
       )}
     </Stack>

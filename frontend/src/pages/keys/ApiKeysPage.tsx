@@ -5,8 +5,9 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
+import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, FormError, Queried } from "../../components/states";
 import { useWorkspaceId } from "../../session";
 
 const scopes = ["links:read", "links:write", "stats:read"] as const;
@@ -79,25 +80,13 @@ export default function ApiKeysPage() {
         </Alert>
       )}
       <FormError error={revoke.error} />
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : keys.data.api_keys.length === 0 ? (
-        <Empty title={t("keys.empty")} />
-      ) : (
-        <div className="table-wrap">
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("keys.name")}</Table.Th>
-                <Table.Th>{t("keys.scopes")}</Table.Th>
-                <Table.Th>{t("keys.lastUsed")}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.api_keys.map((k) => (
+      <Queried query={keys}>
+        {(data) =>
+          data.api_keys.length === 0 ? (
+            <Empty title={t("keys.empty")} />
+          ) : (
+            <DataTable head={[t("keys.name"), t("keys.scopes"), t("keys.lastUsed"), null]}>
+              {data.api_keys.map((k) => (
                 <Table.Tr key={k.id}>
                   <Table.Td>
                     <Text size="sm">{k.name}</Text>
@@ -112,10 +101,10 @@ export default function ApiKeysPage() {
                   </Table.Td>
                 </Table.Tr>
               ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      )}
+            </DataTable>
+          )
+        }
+      </Queried>
     </Stack>
   );
 }

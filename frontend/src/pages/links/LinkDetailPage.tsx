@@ -10,8 +10,9 @@ import { api, unwrap, type Link, type LinkStats } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
+import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
 import { qrFileName, ranked, timeZone } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
 import { StatsCharts } from "./StatsCharts";
@@ -70,20 +71,18 @@ export default function LinkDetailPage() {
 
       <div className="two-cols">
         <Stack>
-          {stats.isPending ? (
-            <Loading />
-          ) : stats.isError ? (
-            <ErrorState error={stats.error} retry={() => void stats.refetch()} />
-          ) : (
-            <>
-              <Group gap="md" className="figures">
-                <Figure label={t("stats.visits")} value={stats.data.visits} testId="visits-total" />
-                <Figure label={t("stats.unique")} value={stats.data.unique_visitors} />
-                <Figure label={t("stats.bots")} value={stats.data.bots} />
-              </Group>
-              <StatsCharts stats={stats.data} />
-            </>
-          )}
+          <Queried query={stats}>
+            {(data) => (
+              <>
+                <Group gap="md" className="figures">
+                  <Figure label={t("stats.visits")} value={data.visits} testId="visits-total" />
+                  <Figure label={t("stats.unique")} value={data.unique_visitors} />
+                  <Figure label={t("stats.bots")} value={data.bots} />
+                </Group>
+                <StatsCharts stats={data} />
+              </>
+            )}
+          </Queried>
         </Stack>
         <QRCard link={l} />
       </div>
@@ -228,25 +227,13 @@ function Responses({ link }: { link: Link }) {
       <Text fw={600} mb="xs">
         {t("detail.responses")}
       </Text>
-      {responses.isPending ? (
-        <Loading />
-      ) : responses.isError ? (
-        <ErrorState error={responses.error} retry={() => void responses.refetch()} />
-      ) : responses.data.responses.length === 0 ? (
-        <Empty title={t("detail.noResponses")} />
-      ) : (
-        <div className="table-wrap">
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                {fields.map((f) => (
-                  <Table.Th key={f.name}>{f.label}</Table.Th>
-                ))}
-                <Table.Th>{t("detail.when")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {responses.data.responses.map((r, i) => (
+      <Queried query={responses}>
+        {(data) =>
+          data.responses.length === 0 ? (
+            <Empty title={t("detail.noResponses")} />
+          ) : (
+            <DataTable head={[...fields.map((f) => f.label), t("detail.when")]}>
+              {data.responses.map((r, i) => (
                 <Table.Tr key={i}>
                   {fields.map((f) => (
                     <Table.Td key={f.name}>{r.answers[f.name] ?? ""}</Table.Td>
@@ -254,10 +241,10 @@ function Responses({ link }: { link: Link }) {
                   <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
                 </Table.Tr>
               ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      )}
+            </DataTable>
+          )
+        }
+      </Queried>
     </Card>
   );
 }

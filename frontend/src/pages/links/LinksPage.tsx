@@ -10,7 +10,7 @@ import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
@@ -153,73 +153,73 @@ export default function LinksPage() {
         </Group>
       )}
       <FormError error={bulk.error} />
-      {links.isPending ? (
-        <Loading />
-      ) : links.isError ? (
-        <ErrorState error={links.error} retry={() => void links.refetch()} />
-      ) : rows.length === 0 ? (
-        <Empty title={search || status || domain ? t("links.noMatch") : t("links.empty")}>
-          {!search && !status && !domain && (
-            <Button component={RouterLink} to="/links/new" variant="light">
-              {t("links.createFirst")}
-            </Button>
-          )}
-        </Empty>
-      ) : (
-        <div className="table-wrap">
-          <Table highlightOnHover verticalSpacing="xs" data-testid="links-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={36}>
-                  <Checkbox
-                    aria-label={t("links.selectAll")}
-                    checked={allSelected}
-                    indeterminate={!allSelected && rows.some((l) => selected.has(l.id))}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((l) => l.id)))}
-                  />
-                </Table.Th>
-                <Table.Th>{t("links.short")}</Table.Th>
-                <Table.Th>{t("links.destination")}</Table.Th>
-                <Table.Th className="desktop-cell">{t("links.state")}</Table.Th>
-                <Table.Th className="desktop-cell">{t("links.created")}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((l) => (
-                <Table.Tr key={l.id} data-testid="link-row">
-                  <Table.Td>
-                    <Checkbox aria-label={t("links.select", { code: l.code })} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono" data-testid="link-short">
-                        {shortLabel(l)}
-                      </Anchor>
-                      {l.short_url && <CopyShort url={l.short_url} />}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td className="url-cell">
-                    {l.title && <Text size="sm" fw={500} lineClamp={1}>{l.title}</Text>}
-                    <Text size="sm" c="dimmed" lineClamp={1} className="break">
-                      {l.url}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td className="desktop-cell">
-                    <Group gap={4}>
-                      <StatusBadge link={l} />
-                      <ModerationBadge link={l} />
-                      <DomainRemovedBadge link={l} />
-                    </Group>
-                  </Table.Td>
-                  <Table.Td className="desktop-cell">
-                    <Text size="sm">{date.format(new Date(l.created_at))}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      )}
+      <Queried query={links}>
+        {() =>
+          rows.length === 0 ? (
+            <Empty title={search || status || domain ? t("links.noMatch") : t("links.empty")}>
+              {!search && !status && !domain && (
+                <Button component={RouterLink} to="/links/new" variant="light">
+                  {t("links.createFirst")}
+                </Button>
+              )}
+            </Empty>
+          ) : (
+            <div className="table-wrap">
+              <Table highlightOnHover verticalSpacing="xs" data-testid="links-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={36}>
+                      <Checkbox
+                        aria-label={t("links.selectAll")}
+                        checked={allSelected}
+                        indeterminate={!allSelected && rows.some((l) => selected.has(l.id))}
+                        onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((l) => l.id)))}
+                      />
+                    </Table.Th>
+                    <Table.Th>{t("links.short")}</Table.Th>
+                    <Table.Th>{t("links.destination")}</Table.Th>
+                    <Table.Th className="desktop-cell">{t("links.state")}</Table.Th>
+                    <Table.Th className="desktop-cell">{t("links.created")}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((l) => (
+                    <Table.Tr key={l.id} data-testid="link-row">
+                      <Table.Td>
+                        <Checkbox aria-label={t("links.select", { code: l.code })} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono" data-testid="link-short">
+                            {shortLabel(l)}
+                          </Anchor>
+                          {l.short_url && <CopyShort url={l.short_url} />}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td className="url-cell">
+                        {l.title && <Text size="sm" fw={500} lineClamp={1}>{l.title}</Text>}
+                        <Text size="sm" c="dimmed" lineClamp={1} className="break">
+                          {l.url}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td className="desktop-cell">
+                        <Group gap={4}>
+                          <StatusBadge link={l} />
+                          <ModerationBadge link={l} />
+                          <DomainRemovedBadge link={l} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td className="desktop-cell">
+                        <Text size="sm">{date.format(new Date(l.created_at))}</Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </div>
+          )
+        }
+      </Queried>
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
           {t("links.page", { page: pageNumber(pages) })}

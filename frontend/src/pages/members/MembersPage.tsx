@@ -5,8 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap, type Schemas } from "../../api/client";
+import { DataTable } from "../../components/DataTable";
 import { useCanManage, usePlan } from "../../components/plan";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, FormError, Queried } from "../../components/states";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -92,83 +93,70 @@ export default function MembersPage() {
         </Card>
       )}
       <FormError error={change.error ?? remove.error ?? cancel.error} />
-      {members.isPending ? (
-        <Loading />
-      ) : members.isError ? (
-        <ErrorState error={members.error} retry={() => void members.refetch()} />
-      ) : (
-        <div className="table-wrap">
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t("members.email")}</Table.Th>
-                <Table.Th>{t("members.role")}</Table.Th>
-                <Table.Th />
+      <Queried query={members}>
+        {(data) => (
+          <DataTable head={[t("members.email"), t("members.role"), null]}>
+            {data.members.map((m) => (
+              <Table.Tr key={m.user_id}>
+                <Table.Td className="break">{m.email}</Table.Td>
+                <Table.Td>
+                  {canManage && m.user_id !== user.id ? (
+                    <NativeSelect
+                      size="xs"
+                      aria-label={t("members.roleOf", { email: m.email })}
+                      value={m.role}
+                      onChange={(e) => change.mutate({ id: m.user_id, role: e.currentTarget.value as Role })}
+                      data={(["owner", "admin", "member", "viewer"] as const).map((r) => ({ value: r, label: t(`members.roles.${r}`) }))}
+                    />
+                  ) : (
+                    t(`members.roles.${m.role}`)
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {(canManage || m.user_id === user.id) && (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => window.confirm(m.user_id === user.id ? t("members.confirmLeave") : t("members.confirmRemove", { email: m.email })) && remove.mutate(m.user_id)}
+                    >
+                      {m.user_id === user.id ? t("members.leave") : t("common.remove")}
+                    </Button>
+                  )}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {members.data.members.map((m) => (
-                <Table.Tr key={m.user_id}>
-                  <Table.Td className="break">{m.email}</Table.Td>
-                  <Table.Td>
-                    {canManage && m.user_id !== user.id ? (
-                      <NativeSelect
-                        size="xs"
-                        aria-label={t("members.roleOf", { email: m.email })}
-                        value={m.role}
-                        onChange={(e) => change.mutate({ id: m.user_id, role: e.currentTarget.value as Role })}
-                        data={(["owner", "admin", "member", "viewer"] as const).map((r) => ({ value: r, label: t(`members.roles.${r}`) }))}
-                      />
-                    ) : (
-                      t(`members.roles.${m.role}`)
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {(canManage || m.user_id === user.id) && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => window.confirm(m.user_id === user.id ? t("members.confirmLeave") : t("members.confirmRemove", { email: m.email })) && remove.mutate(m.user_id)}
-                      >
-                        {m.user_id === user.id ? t("members.leave") : t("common.remove")}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </Queried>
       {canManage && (
         <Card withBorder>
           <Text fw={600} mb="xs">
             {t("members.invitations")}
           </Text>
-          {invitations.isPending ? (
-            <Loading />
-          ) : invitations.isError ? (
-            <ErrorState error={invitations.error} retry={() => void invitations.refetch()} />
-          ) : invitations.data.invitations.length === 0 ? (
-            <Empty title={t("members.noInvitations")} />
-          ) : (
-            <Table>
-              <Table.Tbody>
-                {invitations.data.invitations.map((i) => (
-                  <Table.Tr key={i.id} data-testid="invitation">
-                    <Table.Td className="break">{i.email}</Table.Td>
-                    <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button size="xs" variant="subtle" color="red" onClick={() => cancel.mutate(i.id)}>
-                        {t("common.cancel")}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+          <Queried query={invitations}>
+            {(data) =>
+              data.invitations.length === 0 ? (
+                <Empty title={t("members.noInvitations")} />
+              ) : (
+                <Table>
+                  <Table.Tbody>
+                    {data.invitations.map((i) => (
+                      <Table.Tr key={i.id} data-testid="invitation">
+                        <Table.Td className="break">{i.email}</Table.Td>
+                        <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
+                        <Table.Td ta="right">
+                          <Button size="xs" variant="subtle" color="red" onClick={() => cancel.mutate(i.id)}>
+                            {t("common.cancel")}
+                          </Button>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )
+            }
+          </Queried>
         </Card>
       )}
     </Stack>

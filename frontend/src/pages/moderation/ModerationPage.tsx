@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap, type Link, type Schemas } from "../../api/client";
 import { ModerationBadge } from "../../components/badges";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
 
 type State = Schemas["LinkModeration"]["state"];
 
@@ -34,40 +34,40 @@ export default function ModerationPage() {
       />
       <div className="desk">
         <div>
-          {queue.isPending ? (
-            <Loading />
-          ) : queue.isError ? (
-            <ErrorState error={queue.error} retry={() => void queue.refetch()} />
-          ) : queue.data.items.length === 0 ? (
-            <Empty title={t("moderation.empty")} />
-          ) : (
-            <Stack gap="xs" data-testid="queue">
-              {queue.data.items.map(({ link, review }) => (
-                <UnstyledButton
-                  key={link.id}
-                  className={"queue-item" + (chosen === link.id ? " chosen" : "")}
-                  onClick={() => setChosen(link.id)}
-                  data-testid="queue-item"
-                  aria-pressed={chosen === link.id}
-                >
-                  <Group justify="space-between" wrap="nowrap">
-                    <Text size="sm" fw={600} className="mono">
-                      {link.short_url.replace(/^https?:\/\//, "")}
-                    </Text>
-                    {review && <Badge color={review.score >= 0.8 ? "red" : review.score >= 0.5 ? "orange" : "green"}>{review.score.toFixed(2)}</Badge>}
-                  </Group>
-                  <Text size="xs" c="dimmed" lineClamp={1} className="break">
-                    {link.url}
-                  </Text>
-                  {review && (
-                    <Text size="xs" lineClamp={2}>
-                      {review.category}: {review.reason}
-                    </Text>
-                  )}
-                </UnstyledButton>
-              ))}
-            </Stack>
-          )}
+          <Queried query={queue}>
+            {(data) =>
+              data.items.length === 0 ? (
+                <Empty title={t("moderation.empty")} />
+              ) : (
+                <Stack gap="xs" data-testid="queue">
+                  {data.items.map(({ link, review }) => (
+                    <UnstyledButton
+                      key={link.id}
+                      className={"queue-item" + (chosen === link.id ? " chosen" : "")}
+                      onClick={() => setChosen(link.id)}
+                      data-testid="queue-item"
+                      aria-pressed={chosen === link.id}
+                    >
+                      <Group justify="space-between" wrap="nowrap">
+                        <Text size="sm" fw={600} className="mono">
+                          {link.short_url.replace(/^https?:\/\//, "")}
+                        </Text>
+                        {review && <Badge color={review.score >= 0.8 ? "red" : review.score >= 0.5 ? "orange" : "green"}>{review.score.toFixed(2)}</Badge>}
+                      </Group>
+                      <Text size="xs" c="dimmed" lineClamp={1} className="break">
+                        {link.url}
+                      </Text>
+                      {review && (
+                        <Text size="xs" lineClamp={2}>
+                          {review.category}: {review.reason}
+                        </Text>
+                      )}
+                    </UnstyledButton>
+                  ))}
+                </Stack>
+              )
+            }
+          </Queried>
         </div>
         <div>{chosen ? <LinkFile id={chosen} /> : <Text c="dimmed">{t("moderation.choose")}</Text>}</div>
       </div>
