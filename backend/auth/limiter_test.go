@@ -267,6 +267,38 @@ func TestTake(t *testing.T) {
 	}
 }
 
+// slowBuckets answers from Redis, late.
+type slowBuckets struct {
+	auth.Buckets
+	delay time.Duration
+}
+
+func (b slowBuckets) AllowAtMost(ctx context.Context, key string, limit auth.Limit, n int) (auth.Grant, error) {
+	time.Sleep(b.delay)
+	return b.Buckets.AllowAtMost(ctx, key, limit, n)
+}
+
+// TestTakeWaitsForSlowRedis: a budget that guards a secret stays one budget across the nodes
+// when Redis answers slowly (on a busy machine), rather than one budget per node.
+func TestTakeWaitsForSlowRedis(t *testing.T) {
+	t.Parallel()
+	rc, _ := testenv.Redis(t)
+	ctx := context.Background()
+	slow := slowBuckets{redis.NewBuckets(rc), 300 * time.Millisecond}
+	node1 := auth.NewLimiter(slow, slog.New(slog.DiscardHandler))
+	node2 := auth.NewLimiter(slow, slog.New(slog.DiscardHandler))
+	for i := range 4 {
+		if err := []*auth.Limiter{node1, node2}[i%2].Take(ctx, "linkpw:1:a", "password attempts", 4, time.Hour); err != nil {
+			t.Fatalf("attempt %d: %v", i+1, err)
+		}
+	}
+	for i, l := range []*auth.Limiter{node1, node2} {
+		if err := l.Take(ctx, "linkpw:1:a", "password attempts", 4, time.Hour); !apperr.Is(err, apperr.RateLimited) {
+			t.Errorf("node %d, 5th attempt: %v, want rate_limited", i+1, err)
+		}
+	}
+}
+
 // TestSpend: a budget that tells what is left of it, the same in Redis (shared by nodes)
 // and in-process (no Redis).
 func TestSpend(t *testing.T) {

@@ -26,6 +26,7 @@ type spendKey struct {
 type spendRound struct {
 	n     int
 	lease bool
+	wait  time.Duration // for Redis's answer: redisWait, or guardWait for a Take
 	done  chan struct{}
 	res   Grant
 	err   error
@@ -36,6 +37,10 @@ type spendRound struct {
 // leased set and a budget of leaseMinLimit or more, a token of this node's lease is spent
 // instead when there is one, and the Redis calls take a lease.
 func (l *Limiter) spendShared(ctx context.Context, key string, limit Limit, leased bool) (Budget, error) {
+	wait := redisWait
+	if !leased {
+		wait = guardWait
+	}
 	leased = leased && limit.Burst >= leaseMinLimit
 	if leased {
 		if b, ok := l.leases.spend(key, limit, time.Now()); ok {
@@ -55,13 +60,13 @@ func (l *Limiter) spendShared(ctx context.Context, key string, limit Limit, leas
 		// Nobody is in Redis for this budget: go alone, now.
 		k.busy = true
 		l.spends.mu.Unlock()
-		r := &spendRound{n: 1, lease: leased, done: make(chan struct{})}
+		r := &spendRound{n: 1, lease: leased, wait: wait, done: make(chan struct{})}
 		l.runRound(ctx, key, limit, r)
 		return budgetOf(r, 0, limit)
 	}
 	r := k.next
 	if r == nil {
-		r = &spendRound{lease: leased, done: make(chan struct{})}
+		r = &spendRound{lease: leased, wait: wait, done: make(chan struct{})}
 		k.next = r
 	}
 	i := r.n
@@ -82,7 +87,7 @@ func (l *Limiter) runRound(ctx context.Context, key string, limit Limit, r *spen
 	if r.lease {
 		ahead = l.leases.size(key, limit, time.Now())
 	}
-	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead)
+	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead, r.wait)
 	if r.err == nil && r.lease && r.res.Allowed > r.n {
 		l.leases.fill(key, r.res.Allowed-r.n, r.res, time.Now())
 	}
