@@ -206,6 +206,9 @@ func TestReviewSeesCloaking(t *testing.T) {
 }
 
 func TestReviewTimeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting on Chromium; make test runs it")
+	}
 	// Navigation gets three quarters of it: under make test, beside the other packages' browsers,
 	// a page can take more than two seconds to commit.
 	const timeout = 5 * time.Second

@@ -83,6 +83,9 @@ func descendants(t *testing.T, match func(args []string) bool) []int {
 }
 
 func TestBrowserReplacesKilledChromiumAndDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting on Chromium; make test runs it")
+	}
 	netw.handleHTML("alive.test", `<title>alive</title><p>still here</p>`)
 	before, driversBefore := chromiumBrowserPIDs(t), driverPIDs(t)
 	b := newTestBrowser(t, Options{HostRules: "MAP *.test 127.0.0.1:" + netw.port(), AllowLoopback: true, Timeout: sharedTimeout})
@@ -152,6 +155,9 @@ func TestBrowserReplacesKilledChromiumAndDriver(t *testing.T) {
 }
 
 func TestReviewsAtOnceAreBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting on Chromium; make test runs it")
+	}
 	b := sharedBrowser(t) // Concurrency: DefaultConcurrency
 	var now, most atomic.Int32
 	netw.handle("busy.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -199,6 +205,9 @@ func TestReviewsAtOnceAreBounded(t *testing.T) {
 // TestReviewTime measures reviews (three visitors each) of a simple local page on this
 // machine and logs their median.
 func TestReviewTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of waiting on Chromium; make test runs it")
+	}
 	b := sharedBrowser(t)
 	netw.handleHTML("simple.test", benignPage)
 	const runs = 7
