@@ -105,15 +105,6 @@ func (e *workerEnv) worker(b moderation.Browser) *moderation.Worker {
 	})
 }
 
-func waitFor(t *testing.T, what string, check func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !check(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 15 s", what)
-		}
-	}
-}
-
 // New links are found, reviewed once each by two workers sharing the queue, and decided.
 func TestWorkersReviewNewLinks(t *testing.T) {
 	e := newWorkerEnv(t)
@@ -126,7 +117,7 @@ func TestWorkersReviewNewLinks(t *testing.T) {
 	for range 2 {
 		go e.worker(b).Run(ctx)
 	}
-	waitFor(t, "three reviews", func() bool {
+	testenv.Eventually(t, 15*time.Second, "three reviews", func() bool {
 		s1, _ := e.state(1)
 		s2, _ := e.state(2)
 		s3, _ := e.state(3)
@@ -159,7 +150,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { e.worker(blocked).Run(wctx); close(done) }()
-	waitFor(t, "the review starts", func() bool { return blocked.count("https://fine.example/a") == 1 })
+	testenv.Eventually(t, 15*time.Second, "the review starts", func() bool { return blocked.count("https://fine.example/a") == 1 })
 	stop()
 	<-done
 	if due, _ := e.queue.DueNow(ctx, time.Now()); due != 1 {
@@ -174,7 +165,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(b).Run(wctx)
-	waitFor(t, "the dead worker's link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
+	testenv.Eventually(t, 15*time.Second, "the dead worker's link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
 
 	// Redis loses the queue while a link is due: it comes back from PostgreSQL.
 	stop()
@@ -188,7 +179,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(b).Run(wctx)
-	waitFor(t, "the lost link reviewed", func() bool { s, _ := e.state(2); return s == "banned" })
+	testenv.Eventually(t, 15*time.Second, "the lost link reviewed", func() bool { s, _ := e.state(2); return s == "banned" })
 
 	// A failing browser: the attempt is counted and the link retried later, not dropped.
 	stop()
@@ -198,7 +189,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(failing).Run(wctx)
-	waitFor(t, "a failed attempt counted", func() bool {
+	testenv.Eventually(t, 15*time.Second, "a failed attempt counted", func() bool {
 		var n int
 		err := e.db.Pool.QueryRow(ctx, `SELECT attempts FROM moderation_due WHERE link_id = 3`).Scan(&n)
 		return err == nil && n == 1
