@@ -287,7 +287,7 @@ func (c *chaosRig) psqlOut(port int, sql string) string {
 // stopPostgres stops a cluster whatever its state (stopped processes are continued first).
 func (c *chaosRig) stopPostgres(data string) {
 	if pid := postmasterPID(data); pid > 0 {
-		for _, p := range append([]int{pid}, descendants(pid)...) {
+		for _, p := range append([]int{pid}, testenv.Descendants(pid)...) {
 			_ = syscall.Kill(p, syscall.SIGCONT)
 		}
 		_ = syscall.Kill(pid, syscall.SIGQUIT) // immediate shutdown
@@ -355,7 +355,7 @@ backend pg
 	}
 	c.haproxy = exec.Command("haproxy", "-db", "-f", path)
 	dieWithTests(c.haproxy)
-	logged := &lockedBuffer{}
+	logged := &logBuffer{}
 	c.haproxy.Stdout, c.haproxy.Stderr = logged, logged
 	if err := c.haproxy.Start(); err != nil {
 		t.Fatal(err)
@@ -570,7 +570,7 @@ func (c *chaosRig) failoverPostgres(f *chaosFault) {
 	if pid == 0 {
 		t.Fatal("no PostgreSQL primary running")
 	}
-	procs := append([]int{pid}, descendants(pid)...)
+	procs := append([]int{pid}, testenv.Descendants(pid)...)
 	f.Down = time.Now()
 	for _, p := range procs {
 		_ = syscall.Kill(p, syscall.SIGKILL)
@@ -592,7 +592,7 @@ func (c *chaosRig) stallPostgres(f *chaosFault) {
 	if pid == 0 {
 		t.Fatal("the promoted PostgreSQL is not running")
 	}
-	procs := append([]int{pid}, descendants(pid)...)
+	procs := append([]int{pid}, testenv.Descendants(pid)...)
 	f.Down = time.Now()
 	for _, p := range procs {
 		_ = syscall.Kill(p, syscall.SIGSTOP)

@@ -361,8 +361,7 @@ func TestDomainPlansAndInput(t *testing.T) {
 func TestDomainPendingCheckedPeriodically(t *testing.T) {
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "DOMAIN_CHECK_INTERVAL", "1s")
-	tn := s.signup("later@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("later@example.com", "enterprise")
 	d := s.addDomain(tn, "later.example.com")
 	other := s.addDomain(tn, "never.example.com")
 	ns.set(d.Verification.Name, d.Verification.Value)
@@ -398,8 +397,7 @@ func TestDomainsAcrossProcesses(t *testing.T) {
 	// domain changes from PostgreSQL alone, as every node does when a bus message is lost.
 	p3 := d.startProcess(t, "deaf", "DNS_RESOLVER", ns.Addr, "REDIS_PREFIX", d.env["REDIS_PREFIX"]+"deaf:")
 	a, b, c := p1.api(d), p2.api(d), p3.api(d)
-	tn := a.signup("two@example.com")
-	a.setPlan(tn, "enterprise")
+	tn := a.signupOn("two@example.com", "enterprise")
 	dom := a.addDomain(tn, "links.example.org")
 	ns.set(dom.Verification.Name, dom.Verification.Value)
 	// Verified through the second process, the first sees it at once for link creates.

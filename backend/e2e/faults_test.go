@@ -165,8 +165,7 @@ func TestRedisBlipDuringEdit(t *testing.T) {
 	u.Host = proxy.ln.Addr().String()
 	a := d.start(t, "REDIS_URL", u.String())
 	b := d.start(t)
-	tn := a.signup("blip@example.com")
-	a.setPlan(tn, "enterprise") // edits of the target
+	tn := a.signupOn("blip@example.com", "enterprise") // edits of the target
 	l := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
 	if r := b.visit("GET", "/"+l.Code); r.Header.Get("Location") != "https://example.com/before" {
 		t.Fatalf("before: %d %q", r.Status, r.Header.Get("Location"))

@@ -28,11 +28,7 @@ type formAnswers struct {
 
 func newFormAnswers(t *testing.T, d *deployment) *formAnswers {
 	t.Helper()
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := d.db(t)
 	return &formAnswers{t: t, links: postgres.NewLinkStore(db),
 		responses: link.NewResponses(postgres.NewFormResponseStore(db), slog.New(slog.DiscardHandler))}
 }
@@ -202,16 +198,11 @@ func TestFormResponses(t *testing.T) {
 func TestFormResponsesExportLarge(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	tn := s.signup("many@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("many@example.com", "enterprise")
 	l := s.createLink(tn, map[string]any{"url": "https://many.example/", "form": map[string]any{"fields": []any{
 		map[string]any{"name": "n", "label": "N", "type": "text"},
 	}}})
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := d.db(t)
 	const total = 3500
 	if _, err := db.Pool.Exec(context.Background(), `INSERT INTO form_responses (workspace_id, link_id, answers)
 		SELECT $1, $2, jsonb_build_object('n', i::text) FROM generate_series(1, $3) AS i ORDER BY i`,

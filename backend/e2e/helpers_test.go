@@ -11,12 +11,15 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/shortlink/shortlink/backend/app"
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -33,7 +36,7 @@ type deployment struct {
 	logs *logBuffer
 }
 
-// logBuffer keeps log lines for a test to read.
+// logBuffer keeps log lines for a test to read, written and read from any goroutine.
 type logBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -43,6 +46,13 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
+}
+
+// String is what was logged so far.
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // lines returns the lines logged so far.
@@ -80,6 +90,42 @@ func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *d
 		"RATE_LIMIT_ANONYMOUS": "1000000",
 		"PLAN_LIMITS":          generousLimits,
 	}}
+}
+
+// db opens a pool on the deployment's database, for a test to read or change it directly;
+// it closes when t ends.
+func (d *deployment) db(t *testing.T) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
+// conn is one connection to the deployment's database, closed when t ends.
+func (d *deployment) conn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// redis is a client of the deployment's Redis (its keys start with REDIS_PREFIX), closed when
+// t ends.
+func (d *deployment) redis(t *testing.T) *goredis.Client {
+	t.Helper()
+	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
+	return rdb
 }
 
 // generousLimits lifts every plan's requests_per_minute, and the free plan's members, out of the
@@ -146,8 +192,6 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 	return s, nil
 }
 
-var stopped atomic.Int64
-
 func (s *server) stop() {
 	if s.app == nil {
 		return
@@ -161,7 +205,6 @@ func (s *server) stop() {
 		s.t.Errorf("run: %v", err)
 	}
 	s.app = nil
-	stopped.Add(1)
 }
 
 // testWriter logs a server's lines in its test's output, until the test ends (a line logged by a
@@ -185,6 +228,12 @@ func (w *testWriter) close() {
 	w.mu.Lock()
 	w.closed = true
 	w.mu.Unlock()
+}
+
+// eventually polls check until it holds, failing t after within (testenv.Eventually).
+func eventually(t testing.TB, within time.Duration, what string, check func() bool) {
+	t.Helper()
+	testenv.Eventually(t, within, what, check)
 }
 
 // noRedirect is a client that reports redirects instead of following them.
@@ -351,6 +400,14 @@ func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
 	var l linkJSON
 	r.json(s.t, &l)
 	return l
+}
+
+// signupOn signs email up and puts the new workspace on plan.
+func (s *server) signupOn(email, plan string) tenant {
+	s.t.Helper()
+	tn := s.signup(email)
+	s.setPlan(tn, plan)
+	return tn
 }
 
 // setPlan puts the tenant's workspace on plan, as an operator does.

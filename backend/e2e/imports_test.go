@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // importJSON is an import as the API shows it.
@@ -153,8 +151,7 @@ func bigImport(n int) ([]byte, []string) {
 func TestImport100k(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t, "ID_BLOCK_SIZE", "1000")
-	tn := s.signup("importer@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("importer@example.com", "enterprise")
 	const n = 100000
 	file, want := bigImport(n)
 
@@ -227,11 +224,7 @@ func TestImport100k(t *testing.T) {
 	}
 	// One link per good row, none for a bad one.
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	var links, urls int
 	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls); err != nil {
 		t.Fatal(err)
@@ -263,8 +256,7 @@ func TestImport100k(t *testing.T) {
 // are each read by their columns; a file may come as a text/csv body too.
 func TestImportFormats(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("formats@example.com")
-	s.setPlan(tn, "trial")
+	tn := s.signupOn("formats@example.com", "trial")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	mine := s.createLink(tn, map[string]any{"url": "https://ours.example/1", "title": "Ours"})
 	var export []byte
@@ -435,8 +427,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	env := []string{"IMPORT_LEASE", "2s", "ID_BLOCK_SIZE", "1000"}
 	a := d.startProcess(t, "import-a", env...)
 	api := a.api(d)
-	tn := api.signup("resume@example.com")
-	api.setPlan(tn, "enterprise")
+	tn := api.signupOn("resume@example.com", "enterprise")
 	const n = 60000
 	var b bytes.Buffer
 	b.WriteString("url,alias\n")
@@ -466,11 +457,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	// Rows recorded with their links' IDs past the checkpoint: a chunk under way.
 	inFlight := func() int {
 		var k int
@@ -543,7 +530,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	}
 	// Exactly one link per good row: none twice, none missing, each the one its result names.
 	var links, urls, matched, claims int
-	err = conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls)
+	err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,8 +551,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 // docs/domains-and-imports.md says, whatever its length past the bound; nothing is imported.
 func TestImportLongRow(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("long-row@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("long-row@example.com", "enterprise")
 	for _, n := range []int{64<<10 + 1, 66 << 10} {
 		file := []byte("url\nhttps://long-row.example/1\nhttps://long-row.example/" + strings.Repeat("a", n) + "\n")
 		r := s.upload(tn.Key, tn.WorkspaceID, "long.csv", file)

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 )
@@ -116,11 +114,7 @@ type reviewer struct {
 
 func newReviewer(t *testing.T, d *deployment) *reviewer {
 	t.Helper()
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := d.db(t)
 	return &reviewer{t: t, store: postgres.NewModeration(db), shot: testPNG(t)}
 }
 
@@ -435,9 +429,7 @@ func TestModerationThroughAPI(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("request a review: %d %s", r.Status, r.Body)
 	}
-	opt, _ := goredis.ParseURL(d.env["REDIS_URL"])
-	rdb := goredis.NewClient(opt)
-	defer func() { _ = rdb.Close() }()
+	rdb := d.redis(t)
 	if _, err := rdb.ZScore(context.Background(), moderation.DueKey(d.env["REDIS_PREFIX"]), strconv.FormatInt(fresh.ID, 10)).Result(); err != nil {
 		t.Errorf("the requested review is not in the redis queue: %v", err)
 	}

@@ -19,12 +19,13 @@ import (
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/moderation/browse"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // judgeByText is the fake model of the end-to-end test: it judges from the text parts it is
 // sent, one per visitor. A password form on the look-alike host is phishing; a password form
 // shown to some visitors and not others is cloaking; anything else is benign.
-func judgeByText(c modelCall) (int, string) {
+func judgeByText(c testenv.ChatCall) (int, string) {
 	withPassword, without, lookAlike := 0, 0, false
 	for _, tx := range c.Texts {
 		if !strings.HasPrefix(tx, "Visitor: ") {
@@ -58,7 +59,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 	sites.html(t, "shop.test", shopPage)
 	sites.html(t, "paypa1-secure.test", bankLoginPage)
 	sites.handle(t, "garden-news.test", cloakedSite)
-	model := newFakeModel(t, judgeByText)
+	model := testenv.NewChatModel(t, judgeByText)
 
 	d := newDeployment(t)
 	a, b := d.start(t), d.start(t)
@@ -117,7 +118,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 
 	// What the model was sent: per visitor, the page's facts as text and its screenshot.
 	for _, host := range []string{"paypa1-secure.test", "shop.test", "garden-news.test"} {
-		calls := model.callsAbout(host)
+		calls := callsAbout(model, host)
 		if len(calls) != 1 {
 			t.Errorf("%s: %d calls to the model, want 1", host, len(calls))
 			continue
@@ -134,10 +135,10 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	if c := model.callsAbout("paypa1-secure.test"); len(c) == 1 && !strings.Contains(c[0].Texts[0], "Title: PayPal: Log in to your account") {
+	if c := callsAbout(model, "paypa1-secure.test"); len(c) == 1 && !strings.Contains(c[0].Texts[0], "Title: PayPal: Log in to your account") {
 		t.Errorf("the phishing page's facts: %q", c[0].Texts[0])
 	}
-	if c := model.callsAbout("garden-news.test"); len(c) == 1 && len(c[0].Texts) == 3 &&
+	if c := callsAbout(model, "garden-news.test"); len(c) == 1 && len(c[0].Texts) == 3 &&
 		(strings.Contains(c[0].Texts[0], "asks for a password") || !strings.Contains(c[0].Texts[2], "asks for a password")) {
 		t.Errorf("the cloaked page, desktop and wechat:\n%s\n%s", c[0].Texts[0], c[0].Texts[2])
 	}
@@ -289,7 +290,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	// SIGKILL in the middle of the next review: the link stays claimed.
 	p = startWorkerProcess(t, d, bin, env...)
 	until := underReview()
-	family := descendants(p.cmd.Process.Pid)
+	family := testenv.Descendants(p.cmd.Process.Pid)
 	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	killedAt := time.Now()
 	eventually(t, 10*time.Second, "the killed worker's driver and Chromium exiting", func() bool {
 		for _, pid := range family {
-			if alive(pid) {
+			if testenv.Alive(pid) {
 				return false
 			}
 		}
@@ -355,14 +356,14 @@ func TestModerationModelFailures(t *testing.T) {
 	for host := range want {
 		sites.html(t, host, bankLoginPage)
 	}
-	model := newFakeModel(t, func(c modelCall) (int, string) {
+	model := testenv.NewChatModel(t, func(c testenv.ChatCall) (int, string) {
 		switch {
-		case c.about("paypa1-500.test"):
+		case about(c, "paypa1-500.test"):
 			return http.StatusInternalServerError, "the model is overloaded"
-		case c.about("paypa1-garbage.test"):
+		case about(c, "paypa1-garbage.test"):
 			return http.StatusOK, "Sure! This looks like a PayPal login page. I would rate it high."
-		case c.about("paypa1-silent.test"):
-			return hangAnswer, ""
+		case about(c, "paypa1-silent.test"):
+			return testenv.HangAnswer, ""
 		}
 		return http.StatusOK, verdictJSON(0.05, "benign", "an ordinary page")
 	})
@@ -392,7 +393,7 @@ func TestModerationModelFailures(t *testing.T) {
 		if got.Moderation.State != "banned" || rv.Category != "phishing" || !strings.Contains(rv.Reason, "paypa1") {
 			t.Errorf("%s: state %s, verdict %.2f %s %q", host, got.Moderation.State, rv.Score, rv.Category, rv.Reason)
 		}
-		if n := len(model.callsAbout(host)); n != 2 {
+		if n := len(callsAbout(model, host)); n != 2 {
 			t.Errorf("%s: the model was called %d times, want 2 (one retry)", host, n)
 		}
 		t.Logf("%s: %s in %v", host, rv.Notes, time.Duration(rv.DurationMS)*time.Millisecond)
@@ -787,7 +788,7 @@ func TestModerationWorkerThroughput(t *testing.T) {
 	sites.handle(t, "bench.test", func(w http.ResponseWriter, r *http.Request) {
 		writeHTML(w, strings.Replace(shopPage, "Corner Shop", "Corner Shop "+r.URL.Path, 2))
 	})
-	model := newFakeModel(t, func(modelCall) (int, string) {
+	model := testenv.NewChatModel(t, func(testenv.ChatCall) (int, string) {
 		return http.StatusOK, verdictJSON(0.05, "benign", "an ordinary page")
 	})
 	for _, withModel := range []bool{true, false} {

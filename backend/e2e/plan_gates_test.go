@@ -134,8 +134,7 @@ func TestQuotas(t *testing.T) {
 func TestLinkPasswordGuesses(t *testing.T) {
 	d := rulesDeployment(t)
 	a, b := d.start(t), d.start(t)
-	tn := a.signup("guesses@example.com")
-	a.setPlan(tn, "enterprise")
+	tn := a.signupOn("guesses@example.com", "enterprise")
 	l := a.createLink(tn, map[string]any{"url": "https://example.com/locked", "password": "right one"})
 	guesser := a.visitor(fromDE, uaDesktop)
 	page := guesser.get("/" + l.Code)

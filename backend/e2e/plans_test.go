@@ -85,11 +85,7 @@ func TestTrialThroughAPI(t *testing.T) {
 	}
 
 	// Seven days later the trial answers as free, and it cannot be started again.
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := d.db(t)
 	lapsed := time.Now().Add(-time.Minute)
 	if err := postgres.NewPlanStore(db).SetTrialEnd(context.Background(), alice.WorkspaceID, &lapsed); err != nil {
 		t.Fatal(err)

@@ -25,8 +25,7 @@ func (s *server) passwordHashes() int {
 func TestQuotaBeforePasswordHash(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t, "METRICS_ADDR", "127.0.0.1:0", "PLAN_LIMITS", "enterprise.links_per_month=2")
-	tn := s.signup("quota-hash@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("quota-hash@example.com", "enterprise")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	before := s.passwordHashes()
 

@@ -113,8 +113,7 @@ func counts(cs []countJSON) string {
 func TestLinkStats(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	alice := s.signup("alice@example.com")
-	s.setPlan(alice, "enterprise")
+	alice := s.signupOn("alice@example.com", "enterprise")
 	bob := s.signup("bob@example.com")
 	l1 := s.createLink(alice, map[string]any{"url": "https://example.com/ab", "variants": []any{
 		map[string]any{"url": "https://a.example/", "weight": 1},
@@ -251,8 +250,7 @@ func TestLinkStats(t *testing.T) {
 // without it may not.
 func TestStatsReaders(t *testing.T) {
 	s := newDeployment(t).start(t)
-	owner := s.signup("owner@example.com")
-	s.setPlan(owner, "personal")
+	owner := s.signupOn("owner@example.com", "personal")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
 	l := s.createLink(owner, map[string]any{"url": "https://example.com/"})
 
@@ -555,8 +553,7 @@ func TestStatsExports(t *testing.T) {
 func TestVisitsExportPages(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	tn := s.signup("many@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("many@example.com", "enterprise")
 	l := s.createLink(tn, map[string]any{"url": "https://many.example/"})
 	const total = 2600
 	base := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)

@@ -22,8 +22,7 @@ import (
 func TestWebAppCustomDomain(t *testing.T) {
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr)
-	tn := s.signup("domains@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("domains@example.com", "enterprise")
 	for i := range 30 {
 		s.createLink(tn, map[string]any{"url": fmt.Sprintf("https://example.com/page/%d", i)})
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/browsertest"
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // The web app's end-to-end tests: the app as built by `make test` (frontend/dist, embedded),
@@ -419,7 +420,7 @@ func signIn(t *testing.T, p playwright.Page, email, password string) {
 func TestWebAppModeratorBansFromQueue(t *testing.T) {
 	sites, browser := moderationRig(t)
 	sites.handle(t, "garden-news.test", cloakedSite)
-	model := newFakeModel(t, judgeByText)
+	model := testenv.NewChatModel(t, judgeByText)
 	d := newDeployment(t)
 	s := d.start(t)
 	owner := s.signup("owner@example.com")

@@ -84,8 +84,7 @@ func TestWritesUnderStalledPostgres(t *testing.T) {
 	const writeTimeout = time.Second
 	d := newDeployment(t)
 	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
-	tn := s.signup("stalled-writes@example.com")
-	s.setPlan(tn, "enterprise") // batches and edits of the target
+	tn := s.signupOn("stalled-writes@example.com", "enterprise") // batches and edits of the target
 	edited := s.createLink(tn, map[string]any{"url": "https://example.com/edited"})
 	deleted := s.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
@@ -141,8 +140,7 @@ func TestAbandonedRequestIsNoError(t *testing.T) {
 	d := newDeployment(t)
 	d.logs = &logBuffer{}
 	s := d.start(t, "METRICS_ADDR", "127.0.0.1:0")
-	tn := s.signup("abandoned@example.com")
-	s.setPlan(tn, "enterprise") // edits of the target
+	tn := s.signupOn("abandoned@example.com", "enterprise") // edits of the target
 	l := s.createLink(tn, map[string]any{"url": "https://example.com/slow"})
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 
