@@ -84,24 +84,14 @@ type domainJSON struct {
 func (s *server) addDomain(tn tenant, hostname string) domainJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/domains", tn.WorkspaceID), tn.Token, map[string]any{"hostname": hostname})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("add domain %s: %d %s", hostname, r.Status, r.Body)
-	}
-	var d domainJSON
-	r.json(s.t, &d)
-	return d
+	return answer[domainJSON](s.t, r, http.StatusCreated, "add domain "+hostname)
 }
 
 // verifyDomain asks for a look at the domain's record now.
 func (s *server) verifyDomain(tn tenant, id int64) domainJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/domains/%d/verify", tn.WorkspaceID, id), tn.Token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("verify domain %d: %d %s", id, r.Status, r.Body)
-	}
-	var d domainJSON
-	r.json(s.t, &d)
-	return d
+	return answer[domainJSON](s.t, r, http.StatusOK, fmt.Sprintf("verify domain %d", id))
 }
 
 // visitHost requests path with the given Host header, as a visitor of that host would.

@@ -14,7 +14,7 @@ import (
 // guesses), and a link keeps at most link.MaxFormResponses answers; every answer acknowledged
 // with the redirect is kept.
 func TestFormAnswerLimits(t *testing.T) {
-	d := rulesDeployment(t)
+	d := withRules(t, limiterDeployment(t))
 	s := d.start(t)
 	tn := s.signupOn("form-limits@example.com", "enterprise")
 	form := map[string]any{"fields": []map[string]any{{"name": "phone", "label": "Phone", "type": "phone", "required": true}}}

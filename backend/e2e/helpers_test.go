@@ -62,7 +62,25 @@ func (b *logBuffer) lines() []string {
 	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
 }
 
+// newDeployment is a deployment of t's own: a fresh database and Redis prefix. Owning them, t
+// runs in parallel with the other tests that do (t.Parallel).
 func newDeployment(t *testing.T) *deployment {
+	t.Helper()
+	if _, marked := parallelTests.LoadOrStore(t, true); !marked {
+		t.Cleanup(func() { parallelTests.Delete(t) })
+		t.Parallel()
+	}
+	return newSerialDeployment(t)
+}
+
+// parallelTests are the tests newDeployment has marked parallel: a test may make several
+// deployments, and t.Parallel may be called once only.
+var parallelTests sync.Map
+
+// newSerialDeployment is newDeployment for a test that must not run beside others: one that
+// reads the process's counters, or times what a busy machine would slow down. Its caller says
+// why.
+func newSerialDeployment(t *testing.T) *deployment {
 	t.Helper()
 	return newDeploymentOn(t, testenv.DatabaseURL(t), testenv.RedisURL(t), testenv.RedisPrefix(t))
 }
@@ -256,6 +274,18 @@ func (r response) json(t *testing.T, v any) {
 	}
 }
 
+// answer fails the test unless r has the status, and returns its body decoded; what names the
+// request in the failure.
+func answer[T any](t *testing.T, r response, status int, what string) T {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("%s: %d %s", what, r.Status, r.Body)
+	}
+	var v T
+	r.json(t, &v)
+	return v
+}
+
 // errorCode returns the code of an error answer, failing when the body is not the error shape.
 func (r response) errorCode(t *testing.T) string {
 	t.Helper()
@@ -341,24 +371,15 @@ type tenant struct {
 func (s *server) signup(email string) tenant {
 	s.t.Helper()
 	r := s.do("POST", "/api/v1/auth/signup", "", map[string]string{"email": email, "password": "correct horse battery"})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("signup %s: %d %s", email, r.Status, r.Body)
-	}
-	var out struct {
+	out := answer[struct {
 		User        struct{ ID int64 }
 		Workspace   struct{ ID int64 }
 		AccessToken string `json:"access_token"`
-	}
-	r.json(s.t, &out)
+	}](s.t, r, http.StatusCreated, "signup "+email)
 	tn := tenant{UserID: out.User.ID, WorkspaceID: out.Workspace.ID, Token: out.AccessToken}
 	r = s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/api-keys", tn.WorkspaceID), tn.Token,
 		map[string]any{"name": "tests", "scopes": []string{"links:read", "links:write", "stats:read"}})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("create api key: %d %s", r.Status, r.Body)
-	}
-	var key struct{ Key string }
-	r.json(s.t, &key)
-	tn.Key = key.Key
+	tn.Key = answer[struct{ Key string }](s.t, r, http.StatusCreated, "create api key").Key
 	return tn
 }
 
@@ -394,12 +415,7 @@ type linkJSON struct {
 func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID), tn.Key, body)
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("create link %v: %d %s", body, r.Status, r.Body)
-	}
-	var l linkJSON
-	r.json(s.t, &l)
-	return l
+	return answer[linkJSON](s.t, r, http.StatusCreated, fmt.Sprintf("create link %v", body))
 }
 
 // signupOn signs email up and puts the new workspace on plan.
@@ -407,6 +423,21 @@ func (s *server) signupOn(email, plan string) tenant {
 	s.t.Helper()
 	tn := s.signup(email)
 	s.setPlan(tn, plan)
+	return tn
+}
+
+// joined signs email up, verifies it, and has it accept owner's invitation into owner's
+// workspace with role; the tenant it returns is the new account in its own first workspace.
+func (s *server) joined(owner tenant, email, role string) tenant {
+	s.t.Helper()
+	tn := s.signup(email)
+	s.verify(email)
+	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token, map[string]any{"email": email, "role": role})
+	inv := answer[struct{ ID int64 }](s.t, r, http.StatusCreated, "invite "+email)
+	r = s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), tn.Token, nil)
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("accept: %d %s", r.Status, r.Body)
+	}
 	return tn
 }
 

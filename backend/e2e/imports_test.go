@@ -63,12 +63,7 @@ func (s *server) startImport(cred string, ws int64, file []byte) importJSON {
 func (s *server) getImport(cred string, ws, id int64) importJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d", ws, id), cred, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get import: %d %s", r.Status, r.Body)
-	}
-	var im importJSON
-	r.json(s.t, &im)
-	return im
+	return answer[importJSON](s.t, r, http.StatusOK, "get import")
 }
 
 // waitImport polls the import until it has finished.
@@ -100,6 +95,16 @@ func (s *server) importResults(cred string, ws, id int64) [][]string {
 		s.t.Fatalf("results header %q", recs[0])
 	}
 	return recs[1:]
+}
+
+// importRows is importResults, failing the test unless there are n lines.
+func (s *server) importRows(cred string, ws, id int64, n int) [][]string {
+	s.t.Helper()
+	recs := s.importResults(cred, ws, id)
+	if len(recs) != n {
+		s.t.Fatalf("%d result lines, want %d", len(recs), n)
+	}
+	return recs
 }
 
 // bigImport is a file of n rows with bad ones among them at known places, and the error code
@@ -193,10 +198,7 @@ func TestImport100k(t *testing.T) {
 		t.Logf("the import finished between two polls: progress was not seen mid-way")
 	}
 
-	recs := s.importResults(tn.Key, tn.WorkspaceID, im.ID)
-	if len(recs) != n {
-		t.Fatalf("%d result lines, want %d", len(recs), n)
-	}
+	recs := s.importRows(tn.Key, tn.WorkspaceID, im.ID, n)
 	shorts := map[string]int{}
 	for i, rec := range recs {
 		row := i + 1
@@ -385,19 +387,11 @@ func TestImportPlansAndRoles(t *testing.T) {
 	}
 
 	// A viewer reads imports and their results but cannot start one; so do API keys by scope.
-	viewer := s.signup("viewer@example.com")
-	s.verify("viewer@example.com")
-	var inv struct{ ID int64 }
-	s.do("POST", ws+"/invitations", owner.Token, map[string]any{"email": "viewer@example.com", "role": "viewer"}).json(t, &inv)
-	if r := s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), viewer.Token, nil); r.Status != http.StatusOK {
-		t.Fatalf("accept: %d %s", r.Status, r.Body)
-	}
+	viewer := s.joined(owner, "viewer@example.com", "viewer")
 	if got := s.getImport(viewer.Token, owner.WorkspaceID, im.ID); got.ID != im.ID {
 		t.Fatalf("viewer reads: %+v", got)
 	}
-	if len(s.importResults(viewer.Token, owner.WorkspaceID, im.ID)) != 8 {
-		t.Fatal("viewer's results")
-	}
+	s.importRows(viewer.Token, owner.WorkspaceID, im.ID, 8) // the viewer reads them
 	if r := s.upload(viewer.Token, owner.WorkspaceID, "v.csv", file); r.Status != http.StatusForbidden || r.errorCode(t) != "forbidden" {
 		t.Fatalf("viewer uploads: %d %s", r.Status, r.Body)
 	}
@@ -512,10 +506,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	if done.State != "done" || done.Rows != n || done.Done != n || done.Failed != bad {
 		t.Fatalf("finished import: %+v, want %d rows, %d failed", done, n, bad)
 	}
-	recs := api3.importResults(tn.Key, tn.WorkspaceID, im.ID)
-	if len(recs) != n {
-		t.Fatalf("%d result lines, want %d", len(recs), n)
-	}
+	recs := api3.importRows(tn.Key, tn.WorkspaceID, im.ID, n)
 	seen := map[string]bool{}
 	for i, rec := range recs {
 		row := i + 1

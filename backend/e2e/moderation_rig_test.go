@@ -125,11 +125,20 @@ func (s *siteServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(w, r)
 }
 
-// handle serves host with h until t ends.
+// handle serves host with h until t ends. Tests run side by side: each serves host names of
+// its own, and the requests counted for a host are its test's.
 func (s *siteServer) handle(t *testing.T, host string, h http.HandlerFunc) {
+	t.Helper()
 	s.mu.Lock()
-	s.hosts[host] = h
+	_, taken := s.hosts[host]
+	if !taken {
+		s.hosts[host] = h
+		s.hits[host] = 0
+	}
 	s.mu.Unlock()
+	if taken {
+		t.Fatalf("%s is served for another test: give this test a host name of its own", host)
+	}
 	t.Cleanup(func() {
 		s.mu.Lock()
 		delete(s.hosts, host)
@@ -314,6 +323,18 @@ func (ms *modStores) queued(t *testing.T, linkID int64) (time.Time, bool) {
 	return time.UnixMilli(int64(s)), true
 }
 
+// expectSettled fails t if the link, named what in the failure, is still due or queued for a
+// review after one.
+func (ms *modStores) expectSettled(t *testing.T, id int64, what string) {
+	t.Helper()
+	if ok, _, _ := ms.dueRow(t, id); ok {
+		t.Errorf("%s is still due after its review", what)
+	}
+	if _, ok := ms.queued(t, id); ok {
+		t.Errorf("%s is still queued after its review", what)
+	}
+}
+
 // waitReviewed waits until the link's state is no longer pending, and answers the link.
 func (s *server) waitReviewed(tn tenant, id int64, within time.Duration) moderatedLink {
 	s.t.Helper()
@@ -374,12 +395,7 @@ func (c captureJSON) password() bool {
 func (s *server) modFile(token string, id int64) modFileJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/moderation/links/%d", id), token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("the file of link %d: %d %s", id, r.Status, r.Body)
-	}
-	var f modFileJSON
-	r.json(s.t, &f)
-	return f
+	return answer[modFileJSON](s.t, r, http.StatusOK, fmt.Sprintf("the file of link %d", id))
 }
 
 // about says whether a call to the model is about a destination on host.

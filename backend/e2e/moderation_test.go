@@ -69,14 +69,9 @@ type queueJSON struct {
 func (s *server) login(email string) string {
 	s.t.Helper()
 	r := s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": email, "password": "correct horse battery"})
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("login %s: %d %s", email, r.Status, r.Body)
-	}
-	var out struct {
+	return answer[struct {
 		AccessToken string `json:"access_token"`
-	}
-	r.json(s.t, &out)
-	return out.AccessToken
+	}](s.t, r, http.StatusOK, "login "+email).AccessToken
 }
 
 // moderator signs up a person, verifies their address, has the operator make them a
@@ -141,12 +136,7 @@ func (rv *reviewer) review(ws int64, l linkJSON, score float64, reason string) m
 func (s *server) getLink(tn tenant, id int64) moderatedLink {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, id), tn.Token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get link %d: %d %s", id, r.Status, r.Body)
-	}
-	var l moderatedLink
-	r.json(s.t, &l)
-	return l
+	return answer[moderatedLink](s.t, r, http.StatusOK, fmt.Sprintf("get link %d", id))
 }
 
 // TestModerationThroughAPI: owners see the moderation's verdicts on their links and appeal

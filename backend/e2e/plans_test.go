@@ -27,12 +27,7 @@ type planJSON struct {
 func (s *server) plan(tn tenant, token string) planJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/plan", tn.WorkspaceID), token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get plan: %d %s", r.Status, r.Body)
-	}
-	var p planJSON
-	r.json(s.t, &p)
-	return p
+	return answer[planJSON](s.t, r, http.StatusOK, "get plan")
 }
 
 func (s *server) operatorToken() string {

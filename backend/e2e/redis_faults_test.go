@@ -18,9 +18,9 @@ type ownRedisFixture struct {
 	tn   tenant
 }
 
-func newOwnRedisFixture(t *testing.T, email string) *ownRedisFixture {
+func newOwnRedisFixture(t *testing.T, d *deployment, email string) *ownRedisFixture {
 	t.Helper()
-	f := &ownRedisFixture{rs: testenv.NewRedisServer(t), d: newDeployment(t)}
+	f := &ownRedisFixture{rs: testenv.NewRedisServer(t), d: d}
 	f.d.env["REDIS_URL"] = f.rs.URL()
 	f.a, f.b = f.d.start(t), f.d.start(t)
 	f.tn = f.a.signup(email)
@@ -45,7 +45,8 @@ func (f *ownRedisFixture) cached(t *testing.T, tn tenant, url string) linkJSON {
 // both nodes once Redis answers again, though both had the old versions cached and Redis still
 // served them to readers.
 func TestRedisPausedDuringChanges(t *testing.T) {
-	f := newOwnRedisFixture(t, "pause@example.com")
+	// Not parallel: the changes must all fit in the 2.5 s pause, which a busy machine stretches.
+	f := newOwnRedisFixture(t, newSerialDeployment(t), "pause@example.com")
 	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
 	other := a.signup("pause-other@example.com")
 	edited := f.cached(t, tn, "https://example.com/before")
@@ -96,7 +97,7 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 // the old versions. Both nodes serve the new versions while it is down and within a few seconds
 // of its return.
 func TestRedisRestartedDuringChanges(t *testing.T) {
-	f := newOwnRedisFixture(t, "restart@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "restart@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	edited := f.cached(t, tn, "https://example.com/before")
 	disabled := f.cached(t, tn, "https://example.com/disabled")
@@ -136,7 +137,7 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 // acknowledged disable holds on both nodes all the same, read past Redis, and Redis gets the
 // new version once it takes writes again.
 func TestRedisRefusesWrites(t *testing.T) {
-	f := newOwnRedisFixture(t, "oom@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "oom@example.com")
 	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
 	l := f.cached(t, tn, "https://example.com/x")
 	if err := rs.Do("CONFIG", "SET", "maxmemory-policy", "noeviction"); err != nil {
@@ -172,7 +173,7 @@ func TestRedisRefusesWrites(t *testing.T) {
 // TestRedisBackFromSnapshot: Redis took a disable, then crashed and came back from a snapshot
 // taken before it: the nodes see a new server and write the changes of the last TTL again.
 func TestRedisBackFromSnapshot(t *testing.T) {
-	f := newOwnRedisFixture(t, "snap@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "snap@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	l := f.cached(t, tn, "https://example.com/x")
 	if err := rs.Do("SAVE"); err != nil { // the periodic snapshot
@@ -202,7 +203,8 @@ func TestRedisBackFromSnapshot(t *testing.T) {
 // miss Redis still holds, and on the other node within a few seconds of Redis taking writes
 // again (the change that Redis missed is written by the cache sync, not left to expire).
 func TestCreatesWhileRedisStalls(t *testing.T) {
-	f := newOwnRedisFixture(t, "stall-creates@example.com")
+	// Not parallel: it counts the creates that fit in two seconds.
+	f := newOwnRedisFixture(t, newSerialDeployment(t), "stall-creates@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 	f.cached(t, tn, "https://example.com/warm") // the cache writer has run once

@@ -36,7 +36,11 @@ const (
 
 // rulesDeployment is a deployment with a small GeoIP database and the loopback as trusted proxy.
 func rulesDeployment(t *testing.T) *deployment {
-	d := newDeployment(t)
+	return withRules(t, newDeployment(t))
+}
+
+// withRules gives d a small GeoIP database and the loopback as trusted proxy.
+func withRules(t *testing.T, d *deployment) *deployment {
 	d.env["GEOIP_DB"] = geoiptest.GeoIP2(t, map[string]string{"10.1.0.0/16": "DE", "10.2.0.0/16": "CN", "10.3.0.0/16": "RU"})
 	d.env["TRUSTED_PROXIES"] = "127.0.0.1/32"
 	return d

@@ -1,13 +1,9 @@
 package testenv
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"image/png"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -133,17 +129,4 @@ func (m *ChatModel) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": content, "type": "server_error"}})
 	}
-}
-
-func isPNGDataURL(u string) bool {
-	b64, ok := strings.CutPrefix(u, "data:image/png;base64,")
-	if !ok {
-		return false
-	}
-	raw, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		return false
-	}
-	_, err = png.Decode(bytes.NewReader(raw))
-	return err == nil
 }
