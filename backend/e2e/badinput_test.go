@@ -314,8 +314,7 @@ func TestBadInput(t *testing.T) {
 	}
 
 	// CSV imports: the file is checked as it arrives, before anything is queued.
-	importer := s.signup("bad-imports@example.com")
-	s.setPlan(importer, "enterprise")
+	importer := s.signupOn("bad-imports@example.com", "enterprise")
 	imports := fmt.Sprintf("/api/v1/workspaces/%d/imports", importer.WorkspaceID)
 	multipartBody := func(field, content string) (string, string) {
 		var b strings.Builder

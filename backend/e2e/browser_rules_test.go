@@ -19,8 +19,7 @@ import (
 // Content-Security-Policy.
 func TestBrowserPasswordAndFormRules(t *testing.T) {
 	s := rulesDeployment(t).start(t)
-	tn := s.signup("browser-rules@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("browser-rules@example.com", "enterprise")
 
 	landed := make(chan string, 8)
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

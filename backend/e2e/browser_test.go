@@ -23,6 +23,19 @@ func expectLocator(l playwright.Locator) playwright.LocatorAssertions {
 	return playwright.NewPlaywrightAssertions(float64(browsertest.Timeout.Milliseconds())).Locator(l)
 }
 
+// openApp opens a browser whose short domain reaches s, with a page of the given size; o sets
+// the rest (Locale, UserAgent).
+func openApp(t *testing.T, s *server, size playwright.Size, o browsertest.Options) (*browsertest.Browser, playwright.Page, browserTab) {
+	t.Helper()
+	o.Hosts = map[string]string{shortHost: s.app.Addr()}
+	b := browsertest.New(t, o)
+	p := b.Page()
+	if err := p.SetViewportSize(size.Width, size.Height); err != nil {
+		t.Fatal(err)
+	}
+	return b, p, browserTab{t, p}
+}
+
 // browserTab is a page whose actions fail the test.
 type browserTab struct {
 	t *testing.T
@@ -40,6 +53,25 @@ func (b browserTab) click(selector string) {
 	b.t.Helper()
 	if err := b.p.Locator(selector).Click(); err != nil {
 		b.t.Fatalf("click %s: %v", selector, err)
+	}
+}
+
+// submit fills the email and password fields of the page's form (sign-up, login) and sends it.
+func (b browserTab) submit(email, password string) {
+	b.t.Helper()
+	b.fill(`[data-testid="email"]`, email)
+	b.fill(`[data-testid="password"]`, password)
+	b.click(`[data-testid="submit"]`)
+}
+
+// follow clicks the link named link and waits for the heading named heading.
+func (b browserTab) follow(link, heading string) {
+	b.t.Helper()
+	if err := b.p.GetByRole("link", playwright.PageGetByRoleOptions{Name: link}).Click(); err != nil {
+		b.t.Fatalf("click %s: %v", link, err)
+	}
+	if err := expectLocator(b.p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: heading})).ToBeVisible(); err != nil {
+		b.t.Fatalf("after %s: %v", link, err)
 	}
 }
 

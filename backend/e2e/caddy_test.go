@@ -30,8 +30,7 @@ func TestCaddyOnDemandTLS(t *testing.T) {
 	}
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr)
-	tn := s.signup("tls@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("tls@example.com", "enterprise")
 	d := s.addDomain(tn, "go.example.com")
 	ns.set(d.Verification.Name, d.Verification.Value)
 	if got := s.verifyDomain(tn, d.ID); !got.Verified {

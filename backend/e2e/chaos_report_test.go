@@ -192,9 +192,21 @@ func (rep *chaosReport) summary() []string {
 	return out
 }
 
+// bullets writes a titled list of at most most items, and how many more there were.
+func bullets(p func(string, ...any), title string, items []string, most int) {
+	p(title)
+	for i, it := range items {
+		if i == most {
+			p("- … and %d more", len(items)-most)
+			break
+		}
+		p("- %s", it)
+	}
+	p("")
+}
+
 func (rep *chaosReport) markdown() string {
-	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	b, p := markdownWriter()
 	secs := rep.Duration.Seconds()
 	p("# Failover run")
 	p("")
@@ -286,26 +298,10 @@ func (rep *chaosReport) markdown() string {
 			p("Why Redis was named during a PostgreSQL fault: `/readyz` (`App.ready`) pings PostgreSQL and then Redis within one 2 s deadline. A stalled PostgreSQL takes the whole of it, so Redis is pinged with no time left and reported `degraded` though it answers. Giving each store its own deadline, asked side by side, removes these.")
 			p("")
 		}
-		p("False alerts:")
-		for i, a := range rep.FalseAlerts {
-			if i == 40 {
-				p("- … and %d more", len(rep.FalseAlerts)-40)
-				break
-			}
-			p("- %s", a)
-		}
-		p("")
+		bullets(p, "False alerts:", rep.FalseAlerts, 40)
 	}
 	if len(rep.Stale) > 0 {
-		p("Stale reads:")
-		for i, s := range rep.Stale {
-			if i == 10 {
-				p("- … and %d more", len(rep.Stale)-10)
-				break
-			}
-			p("- %s", s)
-		}
-		p("")
+		bullets(p, "Stale reads:", rep.Stale, 10)
 	}
 	p("### Load")
 	p("")

@@ -284,12 +284,19 @@ func (c *chaosRig) psqlOut(port int, sql string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// signalTree sends sig to pid and every process below it, and returns them, pid first.
+func signalTree(pid int, sig syscall.Signal) []int {
+	procs := append([]int{pid}, testenv.Descendants(pid)...)
+	for _, p := range procs {
+		_ = syscall.Kill(p, sig)
+	}
+	return procs
+}
+
 // stopPostgres stops a cluster whatever its state (stopped processes are continued first).
 func (c *chaosRig) stopPostgres(data string) {
 	if pid := postmasterPID(data); pid > 0 {
-		for _, p := range append([]int{pid}, descendants(pid)...) {
-			_ = syscall.Kill(p, syscall.SIGCONT)
-		}
+		signalTree(pid, syscall.SIGCONT)
 		_ = syscall.Kill(pid, syscall.SIGQUIT) // immediate shutdown
 		for range 100 {
 			if syscall.Kill(pid, 0) != nil {
@@ -355,7 +362,7 @@ backend pg
 	}
 	c.haproxy = exec.Command("haproxy", "-db", "-f", path)
 	dieWithTests(c.haproxy)
-	logged := &lockedBuffer{}
+	logged := &logBuffer{}
 	c.haproxy.Stdout, c.haproxy.Stderr = logged, logged
 	if err := c.haproxy.Start(); err != nil {
 		t.Fatal(err)
@@ -570,11 +577,8 @@ func (c *chaosRig) failoverPostgres(f *chaosFault) {
 	if pid == 0 {
 		t.Fatal("no PostgreSQL primary running")
 	}
-	procs := append([]int{pid}, descendants(pid)...)
 	f.Down = time.Now()
-	for _, p := range procs {
-		_ = syscall.Kill(p, syscall.SIGKILL)
-	}
+	signalTree(pid, syscall.SIGKILL)
 	c.pg("pg_ctl", "-D", standby, "-w", "-t", "60", "promote")
 	promoted := time.Now()
 	out := c.haproxyCommand(fmt.Sprintf("set server pg/db addr 127.0.0.1 port %d", c.standbyPort))
@@ -592,11 +596,8 @@ func (c *chaosRig) stallPostgres(f *chaosFault) {
 	if pid == 0 {
 		t.Fatal("the promoted PostgreSQL is not running")
 	}
-	procs := append([]int{pid}, descendants(pid)...)
 	f.Down = time.Now()
-	for _, p := range procs {
-		_ = syscall.Kill(p, syscall.SIGSTOP)
-	}
+	procs := signalTree(pid, syscall.SIGSTOP)
 	time.Sleep(chaosStall)
 	for i := len(procs) - 1; i >= 0; i-- {
 		_ = syscall.Kill(procs[i], syscall.SIGCONT)

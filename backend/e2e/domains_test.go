@@ -84,24 +84,14 @@ type domainJSON struct {
 func (s *server) addDomain(tn tenant, hostname string) domainJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/domains", tn.WorkspaceID), tn.Token, map[string]any{"hostname": hostname})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("add domain %s: %d %s", hostname, r.Status, r.Body)
-	}
-	var d domainJSON
-	r.json(s.t, &d)
-	return d
+	return answer[domainJSON](s.t, r, http.StatusCreated, "add domain "+hostname)
 }
 
 // verifyDomain asks for a look at the domain's record now.
 func (s *server) verifyDomain(tn tenant, id int64) domainJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/domains/%d/verify", tn.WorkspaceID, id), tn.Token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("verify domain %d: %d %s", id, r.Status, r.Body)
-	}
-	var d domainJSON
-	r.json(s.t, &d)
-	return d
+	return answer[domainJSON](s.t, r, http.StatusOK, fmt.Sprintf("verify domain %d", id))
 }
 
 // visitHost requests path with the given Host header, as a visitor of that host would.
@@ -361,8 +351,7 @@ func TestDomainPlansAndInput(t *testing.T) {
 func TestDomainPendingCheckedPeriodically(t *testing.T) {
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "DOMAIN_CHECK_INTERVAL", "1s")
-	tn := s.signup("later@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("later@example.com", "enterprise")
 	d := s.addDomain(tn, "later.example.com")
 	other := s.addDomain(tn, "never.example.com")
 	ns.set(d.Verification.Name, d.Verification.Value)
@@ -398,8 +387,7 @@ func TestDomainsAcrossProcesses(t *testing.T) {
 	// domain changes from PostgreSQL alone, as every node does when a bus message is lost.
 	p3 := d.startProcess(t, "deaf", "DNS_RESOLVER", ns.Addr, "REDIS_PREFIX", d.env["REDIS_PREFIX"]+"deaf:")
 	a, b, c := p1.api(d), p2.api(d), p3.api(d)
-	tn := a.signup("two@example.com")
-	a.setPlan(tn, "enterprise")
+	tn := a.signupOn("two@example.com", "enterprise")
 	dom := a.addDomain(tn, "links.example.org")
 	ns.set(dom.Verification.Name, dom.Verification.Value)
 	// Verified through the second process, the first sees it at once for link creates.

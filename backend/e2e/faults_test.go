@@ -38,6 +38,19 @@ func newCutter(t *testing.T, target string) *cutter {
 	return c
 }
 
+// cutterFor puts a cutter in front of the server the deployment's setting (DATABASE_URL,
+// REDIS_URL) names, and returns it with the setting's value through it.
+func (d *deployment) cutterFor(t *testing.T, setting string) (*cutter, string) {
+	t.Helper()
+	u, err := url.Parse(d.env[setting])
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCutter(t, u.Host)
+	u.Host = c.ln.Addr().String()
+	return c, u.String()
+}
+
 // setStalled stops forwarding (true) or lets everything held go on (false).
 func (c *cutter) setStalled(stalled bool) {
 	c.mu.Lock()
@@ -110,13 +123,8 @@ func (c *cutter) setCut(cut bool) {
 // creates answer 503 in the error shape, readiness fails; when it is back, creates work again.
 func TestPostgresDown(t *testing.T) {
 	d := newDeployment(t)
-	u, err := url.Parse(d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCutter(t, u.Host)
-	u.Host = proxy.ln.Addr().String()
-	s := d.start(t, "DATABASE_URL", u.String())
+	proxy, through := d.cutterFor(t, "DATABASE_URL")
+	s := d.start(t, "DATABASE_URL", through)
 	tn := s.signup("pgdown@example.com")
 	l := s.createLink(tn, map[string]any{"url": "https://example.com/cached"})
 	if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusFound {
@@ -157,16 +165,10 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // the other node once Redis answers again, though that node had the old version cached.
 func TestRedisBlipDuringEdit(t *testing.T) {
 	d := newDeployment(t)
-	u, err := url.Parse(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCutter(t, u.Host)
-	u.Host = proxy.ln.Addr().String()
-	a := d.start(t, "REDIS_URL", u.String())
+	proxy, through := d.cutterFor(t, "REDIS_URL")
+	a := d.start(t, "REDIS_URL", through)
 	b := d.start(t)
-	tn := a.signup("blip@example.com")
-	a.setPlan(tn, "enterprise") // edits of the target
+	tn := a.signupOn("blip@example.com", "enterprise") // edits of the target
 	l := a.createLink(tn, map[string]any{"url": "https://example.com/before"})
 	if r := b.visit("GET", "/"+l.Code); r.Header.Get("Location") != "https://example.com/before" {
 		t.Fatalf("before: %d %q", r.Status, r.Header.Get("Location"))
@@ -189,17 +191,9 @@ func TestRedisBlipDuringEdit(t *testing.T) {
 // look degraded, and a stalled Redis does not make PostgreSQL look down.
 func TestReadyNamesTheSlowStore(t *testing.T) {
 	d := newDeployment(t)
-	pgURL, err := url.Parse(d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdURL, err := url.Parse(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg, rd := newCutter(t, pgURL.Host), newCutter(t, rdURL.Host)
-	pgURL.Host, rdURL.Host = pg.ln.Addr().String(), rd.ln.Addr().String()
-	s := d.start(t, "DATABASE_URL", pgURL.String(), "REDIS_URL", rdURL.String())
+	pg, pgThrough := d.cutterFor(t, "DATABASE_URL")
+	rd, rdThrough := d.cutterFor(t, "REDIS_URL")
+	s := d.start(t, "DATABASE_URL", pgThrough, "REDIS_URL", rdThrough)
 	ready := func(want string) {
 		t.Helper()
 		start := time.Now()

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -16,10 +14,9 @@ import (
 // guesses), and a link keeps at most link.MaxFormResponses answers; every answer acknowledged
 // with the redirect is kept.
 func TestFormAnswerLimits(t *testing.T) {
-	d := rulesDeployment(t)
+	d := withRules(t, limiterDeployment(t))
 	s := d.start(t)
-	tn := s.signup("form-limits@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("form-limits@example.com", "enterprise")
 	form := map[string]any{"fields": []map[string]any{{"name": "phone", "label": "Phone", "type": "phone", "required": true}}}
 	answers := func(l linkJSON) int {
 		t.Helper()
@@ -60,11 +57,7 @@ func TestFormAnswerLimits(t *testing.T) {
 	// A form that has all the answers it may keep stays closed, and says so.
 	full := s.createLink(tn, map[string]any{"url": "https://example.com/full", "form": form})
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	if _, err := conn.Exec(ctx, `INSERT INTO form_response_counts (link_id, n) VALUES ($1, $2)`, full.ID, link.MaxFormResponses-1); err != nil {
 		t.Fatal(err)
 	}
@@ -89,19 +82,14 @@ func TestFormAnswersUnderStalledPostgres(t *testing.T) {
 	const writeTimeout = time.Second
 	d := rulesDeployment(t)
 	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
-	tn := s.signup("form-stalled@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("form-stalled@example.com", "enterprise")
 	form := map[string]any{"fields": []map[string]any{{"name": "phone", "label": "Phone", "type": "phone", "required": true}}}
 	l := s.createLink(tn, map[string]any{"url": "https://example.com/form-stalled", "form": form})
 	v := s.visitor(fromCN, uaAndroid)
 	page := v.get("/" + l.Code)
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

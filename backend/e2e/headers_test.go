@@ -38,6 +38,7 @@ func directives(csp string) map[string]string {
 // Content-Security-Policy and the framing, referrer and sniffing headers; HSTS goes with them
 // on https deployments. A plain redirect carries none of it: it has no body to protect.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	for _, scheme := range []string{"http", "https"} {
 		t.Run(scheme, func(t *testing.T) {
 			s := newDeployment(t).start(t, "PUBLIC_URL", scheme+"://"+shortHost)

@@ -11,12 +11,15 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/shortlink/shortlink/backend/app"
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -33,7 +36,7 @@ type deployment struct {
 	logs *logBuffer
 }
 
-// logBuffer keeps log lines for a test to read.
+// logBuffer keeps log lines for a test to read, written and read from any goroutine.
 type logBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -45,6 +48,13 @@ func (b *logBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
+// String is what was logged so far.
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // lines returns the lines logged so far.
 func (b *logBuffer) lines() []string {
 	b.mu.Lock()
@@ -52,7 +62,25 @@ func (b *logBuffer) lines() []string {
 	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
 }
 
+// newDeployment is a deployment of t's own: a fresh database and Redis prefix. Owning them, t
+// runs in parallel with the other tests that do (t.Parallel).
 func newDeployment(t *testing.T) *deployment {
+	t.Helper()
+	if _, marked := parallelTests.LoadOrStore(t, true); !marked {
+		t.Cleanup(func() { parallelTests.Delete(t) })
+		t.Parallel()
+	}
+	return newSerialDeployment(t)
+}
+
+// parallelTests are the tests newDeployment has marked parallel: a test may make several
+// deployments, and t.Parallel may be called once only.
+var parallelTests sync.Map
+
+// newSerialDeployment is newDeployment for a test that must not run beside others: one that
+// reads the process's counters, or times what a busy machine would slow down. Its caller says
+// why.
+func newSerialDeployment(t *testing.T) *deployment {
 	t.Helper()
 	return newDeploymentOn(t, testenv.DatabaseURL(t), testenv.RedisURL(t), testenv.RedisPrefix(t))
 }
@@ -80,6 +108,42 @@ func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *d
 		"RATE_LIMIT_ANONYMOUS": "1000000",
 		"PLAN_LIMITS":          generousLimits,
 	}}
+}
+
+// db opens a pool on the deployment's database, for a test to read or change it directly;
+// it closes when t ends.
+func (d *deployment) db(t *testing.T) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
+
+// conn is one connection to the deployment's database, closed when t ends.
+func (d *deployment) conn(t *testing.T) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), d.env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// redis is a client of the deployment's Redis (its keys start with REDIS_PREFIX), closed when
+// t ends.
+func (d *deployment) redis(t *testing.T) *goredis.Client {
+	t.Helper()
+	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = rdb.Close() })
+	return rdb
 }
 
 // generousLimits lifts every plan's requests_per_minute, and the free plan's members, out of the
@@ -146,8 +210,6 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 	return s, nil
 }
 
-var stopped atomic.Int64
-
 func (s *server) stop() {
 	if s.app == nil {
 		return
@@ -161,7 +223,6 @@ func (s *server) stop() {
 		s.t.Errorf("run: %v", err)
 	}
 	s.app = nil
-	stopped.Add(1)
 }
 
 // testWriter logs a server's lines in its test's output, until the test ends (a line logged by a
@@ -187,6 +248,12 @@ func (w *testWriter) close() {
 	w.mu.Unlock()
 }
 
+// eventually polls check until it holds, failing t after within (testenv.Eventually).
+func eventually(t testing.TB, within time.Duration, what string, check func() bool) {
+	t.Helper()
+	testenv.Eventually(t, within, what, check)
+}
+
 // noRedirect is a client that reports redirects instead of following them.
 var noRedirect = &http.Client{
 	Timeout:       10 * time.Second,
@@ -205,6 +272,18 @@ func (r response) json(t *testing.T, v any) {
 	if err := json.Unmarshal(r.Body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.Body, err)
 	}
+}
+
+// answer fails the test unless r has the status, and returns its body decoded; what names the
+// request in the failure.
+func answer[T any](t *testing.T, r response, status int, what string) T {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("%s: %d %s", what, r.Status, r.Body)
+	}
+	var v T
+	r.json(t, &v)
+	return v
 }
 
 // errorCode returns the code of an error answer, failing when the body is not the error shape.
@@ -292,24 +371,15 @@ type tenant struct {
 func (s *server) signup(email string) tenant {
 	s.t.Helper()
 	r := s.do("POST", "/api/v1/auth/signup", "", map[string]string{"email": email, "password": "correct horse battery"})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("signup %s: %d %s", email, r.Status, r.Body)
-	}
-	var out struct {
+	out := answer[struct {
 		User        struct{ ID int64 }
 		Workspace   struct{ ID int64 }
 		AccessToken string `json:"access_token"`
-	}
-	r.json(s.t, &out)
+	}](s.t, r, http.StatusCreated, "signup "+email)
 	tn := tenant{UserID: out.User.ID, WorkspaceID: out.Workspace.ID, Token: out.AccessToken}
 	r = s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/api-keys", tn.WorkspaceID), tn.Token,
 		map[string]any{"name": "tests", "scopes": []string{"links:read", "links:write", "stats:read"}})
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("create api key: %d %s", r.Status, r.Body)
-	}
-	var key struct{ Key string }
-	r.json(s.t, &key)
-	tn.Key = key.Key
+	tn.Key = answer[struct{ Key string }](s.t, r, http.StatusCreated, "create api key").Key
 	return tn
 }
 
@@ -345,12 +415,30 @@ type linkJSON struct {
 func (s *server) createLink(tn tenant, body map[string]any) linkJSON {
 	s.t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links", tn.WorkspaceID), tn.Key, body)
-	if r.Status != http.StatusCreated {
-		s.t.Fatalf("create link %v: %d %s", body, r.Status, r.Body)
+	return answer[linkJSON](s.t, r, http.StatusCreated, fmt.Sprintf("create link %v", body))
+}
+
+// signupOn signs email up and puts the new workspace on plan.
+func (s *server) signupOn(email, plan string) tenant {
+	s.t.Helper()
+	tn := s.signup(email)
+	s.setPlan(tn, plan)
+	return tn
+}
+
+// joined signs email up, verifies it, and has it accept owner's invitation into owner's
+// workspace with role; the tenant it returns is the new account in its own first workspace.
+func (s *server) joined(owner tenant, email, role string) tenant {
+	s.t.Helper()
+	tn := s.signup(email)
+	s.verify(email)
+	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token, map[string]any{"email": email, "role": role})
+	inv := answer[struct{ ID int64 }](s.t, r, http.StatusCreated, "invite "+email)
+	r = s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), tn.Token, nil)
+	if r.Status != http.StatusOK {
+		s.t.Fatalf("accept: %d %s", r.Status, r.Body)
 	}
-	var l linkJSON
-	r.json(s.t, &l)
-	return l
+	return tn
 }
 
 // setPlan puts the tenant's workspace on plan, as an operator does.

@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // importJSON is an import as the API shows it.
@@ -65,12 +63,7 @@ func (s *server) startImport(cred string, ws int64, file []byte) importJSON {
 func (s *server) getImport(cred string, ws, id int64) importJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports/%d", ws, id), cred, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get import: %d %s", r.Status, r.Body)
-	}
-	var im importJSON
-	r.json(s.t, &im)
-	return im
+	return answer[importJSON](s.t, r, http.StatusOK, "get import")
 }
 
 // waitImport polls the import until it has finished.
@@ -102,6 +95,16 @@ func (s *server) importResults(cred string, ws, id int64) [][]string {
 		s.t.Fatalf("results header %q", recs[0])
 	}
 	return recs[1:]
+}
+
+// importRows is importResults, failing the test unless there are n lines.
+func (s *server) importRows(cred string, ws, id int64, n int) [][]string {
+	s.t.Helper()
+	recs := s.importResults(cred, ws, id)
+	if len(recs) != n {
+		s.t.Fatalf("%d result lines, want %d", len(recs), n)
+	}
+	return recs
 }
 
 // bigImport is a file of n rows with bad ones among them at known places, and the error code
@@ -153,8 +156,7 @@ func bigImport(n int) ([]byte, []string) {
 func TestImport100k(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t, "ID_BLOCK_SIZE", "1000")
-	tn := s.signup("importer@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("importer@example.com", "enterprise")
 	const n = 100000
 	file, want := bigImport(n)
 
@@ -196,10 +198,7 @@ func TestImport100k(t *testing.T) {
 		t.Logf("the import finished between two polls: progress was not seen mid-way")
 	}
 
-	recs := s.importResults(tn.Key, tn.WorkspaceID, im.ID)
-	if len(recs) != n {
-		t.Fatalf("%d result lines, want %d", len(recs), n)
-	}
+	recs := s.importRows(tn.Key, tn.WorkspaceID, im.ID, n)
 	shorts := map[string]int{}
 	for i, rec := range recs {
 		row := i + 1
@@ -227,11 +226,7 @@ func TestImport100k(t *testing.T) {
 	}
 	// One link per good row, none for a bad one.
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	var links, urls int
 	if err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls); err != nil {
 		t.Fatal(err)
@@ -263,8 +258,7 @@ func TestImport100k(t *testing.T) {
 // are each read by their columns; a file may come as a text/csv body too.
 func TestImportFormats(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("formats@example.com")
-	s.setPlan(tn, "trial")
+	tn := s.signupOn("formats@example.com", "trial")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	mine := s.createLink(tn, map[string]any{"url": "https://ours.example/1", "title": "Ours"})
 	var export []byte
@@ -393,19 +387,11 @@ func TestImportPlansAndRoles(t *testing.T) {
 	}
 
 	// A viewer reads imports and their results but cannot start one; so do API keys by scope.
-	viewer := s.signup("viewer@example.com")
-	s.verify("viewer@example.com")
-	var inv struct{ ID int64 }
-	s.do("POST", ws+"/invitations", owner.Token, map[string]any{"email": "viewer@example.com", "role": "viewer"}).json(t, &inv)
-	if r := s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), viewer.Token, nil); r.Status != http.StatusOK {
-		t.Fatalf("accept: %d %s", r.Status, r.Body)
-	}
+	viewer := s.joined(owner, "viewer@example.com", "viewer")
 	if got := s.getImport(viewer.Token, owner.WorkspaceID, im.ID); got.ID != im.ID {
 		t.Fatalf("viewer reads: %+v", got)
 	}
-	if len(s.importResults(viewer.Token, owner.WorkspaceID, im.ID)) != 8 {
-		t.Fatal("viewer's results")
-	}
+	s.importRows(viewer.Token, owner.WorkspaceID, im.ID, 8) // the viewer reads them
 	if r := s.upload(viewer.Token, owner.WorkspaceID, "v.csv", file); r.Status != http.StatusForbidden || r.errorCode(t) != "forbidden" {
 		t.Fatalf("viewer uploads: %d %s", r.Status, r.Body)
 	}
@@ -435,8 +421,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	env := []string{"IMPORT_LEASE", "2s", "ID_BLOCK_SIZE", "1000"}
 	a := d.startProcess(t, "import-a", env...)
 	api := a.api(d)
-	tn := api.signup("resume@example.com")
-	api.setPlan(tn, "enterprise")
+	tn := api.signupOn("resume@example.com", "enterprise")
 	const n = 60000
 	var b bytes.Buffer
 	b.WriteString("url,alias\n")
@@ -466,11 +451,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	// Rows recorded with their links' IDs past the checkpoint: a chunk under way.
 	inFlight := func() int {
 		var k int
@@ -525,10 +506,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	if done.State != "done" || done.Rows != n || done.Done != n || done.Failed != bad {
 		t.Fatalf("finished import: %+v, want %d rows, %d failed", done, n, bad)
 	}
-	recs := api3.importResults(tn.Key, tn.WorkspaceID, im.ID)
-	if len(recs) != n {
-		t.Fatalf("%d result lines, want %d", len(recs), n)
-	}
+	recs := api3.importRows(tn.Key, tn.WorkspaceID, im.ID, n)
 	seen := map[string]bool{}
 	for i, rec := range recs {
 		row := i + 1
@@ -543,7 +521,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 	}
 	// Exactly one link per good row: none twice, none missing, each the one its result names.
 	var links, urls, matched, claims int
-	err = conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls)
+	err := conn.QueryRow(ctx, `SELECT count(*), count(DISTINCT url) FROM links WHERE workspace_id = $1`, tn.WorkspaceID).Scan(&links, &urls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,8 +542,7 @@ func TestImportResumesAfterKillAndStop(t *testing.T) {
 // docs/domains-and-imports.md says, whatever its length past the bound; nothing is imported.
 func TestImportLongRow(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("long-row@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("long-row@example.com", "enterprise")
 	for _, n := range []int{64<<10 + 1, 66 << 10} {
 		file := []byte("url\nhttps://long-row.example/1\nhttps://long-row.example/" + strings.Repeat("a", n) + "\n")
 		r := s.upload(tn.Key, tn.WorkspaceID, "long.csv", file)

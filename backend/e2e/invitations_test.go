@@ -15,7 +15,7 @@ import (
 // alike, the first time and the second; the address sees its invitation once it signs up.
 // Invitations are limited per workspace, across processes, with 429 and Retry-After.
 func TestInvitationsTellNothing(t *testing.T) {
-	d := newDeployment(t)
+	d := limiterDeployment(t)
 	a := d.start(t, "INVITES_PER_HOUR", "5")
 	b := d.start(t, "INVITES_PER_HOUR", "5")
 	owner := a.signup("owner@example.com")

@@ -49,8 +49,7 @@ func keyRoutes(t *testing.T) []keyRoute {
 // invitations and keys, answers 403.
 func TestKeyScopes(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("scopes@example.com")
-	s.setPlan(tn, "enterprise") // every route answers, batch included
+	tn := s.signupOn("scopes@example.com", "enterprise") // every route answers, batch included
 	s.signup("invitee@example.com")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	keys := map[string]string{}

@@ -13,15 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/shortlink/shortlink/backend/account"
 )
 
 func TestBatchCreate(t *testing.T) {
 	s := newDeployment(t).start(t)
-	tn := s.signup("batch@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("batch@example.com", "enterprise")
 	path := fmt.Sprintf("/api/v1/workspaces/%d/links/batch", tn.WorkspaceID)
 	r := s.do("POST", path, tn.Key, map[string]any{"links": []map[string]any{
 		{"url": "https://example.com/1"},
@@ -212,8 +209,7 @@ func TestDedupeListLookup(t *testing.T) {
 func TestLinksByDomain(t *testing.T) {
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr)
-	tn := s.signup("bydomain@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("bydomain@example.com", "enterprise")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	d := s.addDomain(tn, "go.example.com")
 	ns.set(d.Verification.Name, d.Verification.Value)
@@ -301,11 +297,7 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 		t.Fatal("no create was acknowledged before shutdown")
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	var n int
 	if err := conn.QueryRow(ctx, `SELECT count(*) FROM links WHERE id = ANY($1)`, acked).Scan(&n); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 // first are answered 503 unavailable with Retry-After (not 500, not a memory spike), and the
 // answers match the API document.
 func TestPasswordHashingBusy(t *testing.T) {
-	t.Parallel()
 	s := newDeployment(t).start(t, "PASSWORD_HASH_CONCURRENCY", "1", "PASSWORD_HASH_WAIT", "0s")
 	const n = 8 // within the address's burst of 10
 	answers := make([]response, n)

@@ -11,8 +11,7 @@ import (
 func TestPreviewAppliesRules(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t)
-	tn := s.signup("preview-rules@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("preview-rules@example.com", "enterprise")
 	const secret = "https://secret.example/hidden"
 	mk := func(body map[string]any) linkJSON {
 		t.Helper()

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/png"
 	"io"
 	"log/slog"
 	"net"
@@ -29,6 +26,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/worker/browse"
 	"github.com/shortlink/shortlink/worker/review"
 	"github.com/shortlink/shortlink/worker/score"
@@ -129,11 +127,20 @@ func (s *siteServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.ServeHTTP(w, r)
 }
 
-// handle serves host with h until t ends.
+// handle serves host with h until t ends. Tests run side by side: each serves host names of
+// its own, and the requests counted for a host are its test's.
 func (s *siteServer) handle(t *testing.T, host string, h http.HandlerFunc) {
+	t.Helper()
 	s.mu.Lock()
-	s.hosts[host] = h
+	_, taken := s.hosts[host]
+	if !taken {
+		s.hosts[host] = h
+		s.hits[host] = 0
+	}
 	s.mu.Unlock()
+	if taken {
+		t.Fatalf("%s is served for another test: give this test a host name of its own", host)
+	}
 	t.Cleanup(func() {
 		s.mu.Lock()
 		delete(s.hosts, host)
@@ -231,17 +238,8 @@ type modStores struct {
 
 func moderationStores(t *testing.T, d *deployment) *modStores {
 	t.Helper()
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
+	db := d.db(t)
+	rdb := d.redis(t)
 	prefix := d.env["REDIS_PREFIX"]
 	rc, err := redis.Open(context.Background(), d.env["REDIS_URL"], prefix)
 	if err != nil {
@@ -332,6 +330,18 @@ func (ms *modStores) queued(t *testing.T, linkID int64) (time.Time, bool) {
 	return time.UnixMilli(int64(s)), true
 }
 
+// expectSettled fails t if the link, named what in the failure, is still due or queued for a
+// review after one.
+func (ms *modStores) expectSettled(t *testing.T, id int64, what string) {
+	t.Helper()
+	if ok, _, _ := ms.dueRow(t, id); ok {
+		t.Errorf("%s is still due after its review", what)
+	}
+	if _, ok := ms.queued(t, id); ok {
+		t.Errorf("%s is still queued after its review", what)
+	}
+}
+
 // waitReviewed waits until the link's state is no longer pending, and answers the link.
 func (s *server) waitReviewed(tn tenant, id int64, within time.Duration) moderatedLink {
 	s.t.Helper()
@@ -392,36 +402,11 @@ func (c captureJSON) password() bool {
 func (s *server) modFile(token string, id int64) modFileJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/moderation/links/%d", id), token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("the file of link %d: %d %s", id, r.Status, r.Body)
-	}
-	var f modFileJSON
-	r.json(s.t, &f)
-	return f
+	return answer[modFileJSON](s.t, r, http.StatusOK, fmt.Sprintf("the file of link %d", id))
 }
 
-// fakeModel is an OpenAI-compatible server (POST /v1/chat/completions) whose answers a test
-// decides from what each call carried; it records every call.
-type fakeModel struct {
-	srv    *httptest.Server
-	answer func(modelCall) (status int, content string)
-	mu     sync.Mutex
-	calls  []modelCall
-	done   chan struct{}
-}
-
-// modelCall is what one chat completion carried: the text parts of the user message, and how
-// many of its image parts were PNG data URLs that decode, and how many were not.
-type modelCall struct {
-	Model     string
-	System    string
-	Texts     []string
-	PNGs      int
-	BadImages int
-}
-
-// about says whether the call is about a destination on host.
-func (c modelCall) about(host string) bool {
+// about says whether a call to the model is about a destination on host.
+func about(c testenv.ChatCall, host string) bool {
 	for _, tx := range c.Texts {
 		if strings.Contains(tx, "Link URL: http://"+host+"/") {
 			return true
@@ -430,119 +415,11 @@ func (c modelCall) about(host string) bool {
 	return false
 }
 
-// hangAnswer as a status makes the fake model never answer the call.
-const hangAnswer = 0
-
-// newFakeModel serves answer's answers; a status other than 200 is sent with an OpenAI error
-// body, hangAnswer waits until the client gives up.
-func newFakeModel(t *testing.T, answer func(modelCall) (int, string)) *fakeModel {
-	m := &fakeModel{answer: answer, done: make(chan struct{})}
-	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
-	t.Cleanup(func() {
-		close(m.done)
-		m.srv.Close()
-	})
-	return m
-}
-
-func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, `{"error":{"message":"no such route"}}`, http.StatusNotFound)
-		return
-	}
-	var req struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	call := modelCall{Model: req.Model}
-	for _, msg := range req.Messages {
-		var text string
-		if json.Unmarshal(msg.Content, &text) == nil {
-			if msg.Role == "system" {
-				call.System = text
-			} else {
-				call.Texts = append(call.Texts, text)
-			}
-			continue
-		}
-		var parts []struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			ImageURL *struct {
-				URL string `json:"url"`
-			} `json:"image_url"`
-		}
-		if err := json.Unmarshal(msg.Content, &parts); err != nil {
-			http.Error(w, `{"error":{"message":"bad content"}}`, http.StatusBadRequest)
-			return
-		}
-		for _, p := range parts {
-			switch p.Type {
-			case "text":
-				call.Texts = append(call.Texts, p.Text)
-			case "image_url":
-				if p.ImageURL != nil && isPNGDataURL(p.ImageURL.URL) {
-					call.PNGs++
-				} else {
-					call.BadImages++
-				}
-			}
-		}
-	}
-	m.mu.Lock()
-	m.calls = append(m.calls, call)
-	m.mu.Unlock()
-	status, content := m.answer(call)
-	switch status {
-	case hangAnswer:
-		select {
-		case <-r.Context().Done():
-		case <-m.done:
-		}
-	case http.StatusOK:
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"id": "chatcmpl-test", "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
-			"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": content}}},
-		})
-	default:
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": content, "type": "server_error"}})
-	}
-}
-
-func isPNGDataURL(u string) bool {
-	b64, ok := strings.CutPrefix(u, "data:image/png;base64,")
-	if !ok {
-		return false
-	}
-	raw, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil {
-		return false
-	}
-	_, err = png.Decode(bytes.NewReader(raw))
-	return err == nil
-}
-
-// url is the model server's OPENAI_BASE_URL.
-func (m *fakeModel) url() string { return m.srv.URL + "/v1" }
-
-// callsAbout are the calls about destinations on host.
-func (m *fakeModel) callsAbout(host string) []modelCall {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []modelCall
-	for _, c := range m.calls {
-		if c.about(host) {
+// callsAbout are the model's calls about destinations on host.
+func callsAbout(m *testenv.ChatModel, host string) []testenv.ChatCall {
+	var out []testenv.ChatCall
+	for _, c := range m.Calls() {
+		if about(c, host) {
 			out = append(out, c)
 		}
 	}
@@ -556,9 +433,9 @@ func verdictJSON(score float64, category, reason string) string {
 }
 
 // modelScorer is the worker's scorer chain with the fake model behind it.
-func modelScorer(t *testing.T, m *fakeModel, timeout time.Duration) *score.Chain {
+func modelScorer(t *testing.T, m *testenv.ChatModel, timeout time.Duration) *score.Chain {
 	t.Helper()
-	sc, err := score.New(score.Config{Model: score.ModelConfig{BaseURL: m.url(), APIKey: "test-key",
+	sc, err := score.New(score.Config{Model: score.ModelConfig{BaseURL: m.URL(), APIKey: "test-key",
 		Model: "fake-vision", Timeout: timeout}})
 	if err != nil {
 		t.Fatal(err)
@@ -608,7 +485,7 @@ func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) 
 		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "MODERATION_MODEL=")
 	cmd.Env = append(cmd.Env, env...)
 	// Its log is shown under -v, and when the test fails.
-	logged := &lockedBuffer{}
+	logged := &logBuffer{}
 	cmd.Stderr = logged
 	if testing.Verbose() {
 		w := &testWriter{t: t}
@@ -639,24 +516,6 @@ func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) 
 	return p
 }
 
-// lockedBuffer is a bytes.Buffer safe for a process's writes and a test's reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // wait waits for the process to exit, at most within.
 func (p *workerProcess) wait(t *testing.T, within time.Duration) error {
 	t.Helper()
@@ -667,49 +526,4 @@ func (p *workerProcess) wait(t *testing.T, within time.Duration) error {
 		t.Fatalf("the worker process did not exit within %v", within)
 		return nil
 	}
-}
-
-// descendants are the processes below pid (the Playwright driver, Chromium and its helpers).
-func descendants(pid int) []int {
-	parent := map[int]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
-		f := strings.Fields(rest)
-		if len(f) < 2 {
-			continue
-		}
-		pp, _ := strconv.Atoi(f[1])
-		parent[p] = pp
-	}
-	var out []int
-	for p := range parent {
-		for q := parent[p]; q > 1; q = parent[q] {
-			if q == pid {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// alive says whether a process exists and is not a zombie.
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
-	f := strings.Fields(rest)
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 )
@@ -71,14 +69,9 @@ type queueJSON struct {
 func (s *server) login(email string) string {
 	s.t.Helper()
 	r := s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": email, "password": "correct horse battery"})
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("login %s: %d %s", email, r.Status, r.Body)
-	}
-	var out struct {
+	return answer[struct {
 		AccessToken string `json:"access_token"`
-	}
-	r.json(s.t, &out)
-	return out.AccessToken
+	}](s.t, r, http.StatusOK, "login "+email).AccessToken
 }
 
 // moderator signs up a person, verifies their address, has the operator make them a
@@ -116,11 +109,7 @@ type reviewer struct {
 
 func newReviewer(t *testing.T, d *deployment) *reviewer {
 	t.Helper()
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := d.db(t)
 	return &reviewer{t: t, store: postgres.NewModeration(db), shot: testPNG(t)}
 }
 
@@ -147,12 +136,7 @@ func (rv *reviewer) review(ws int64, l linkJSON, score float64, reason string) m
 func (s *server) getLink(tn tenant, id int64) moderatedLink {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, id), tn.Token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get link %d: %d %s", id, r.Status, r.Body)
-	}
-	var l moderatedLink
-	r.json(s.t, &l)
-	return l
+	return answer[moderatedLink](s.t, r, http.StatusOK, fmt.Sprintf("get link %d", id))
 }
 
 // TestModerationThroughAPI: owners see the moderation's verdicts on their links and appeal
@@ -435,9 +419,7 @@ func TestModerationThroughAPI(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("request a review: %d %s", r.Status, r.Body)
 	}
-	opt, _ := goredis.ParseURL(d.env["REDIS_URL"])
-	rdb := goredis.NewClient(opt)
-	defer func() { _ = rdb.Close() }()
+	rdb := d.redis(t)
 	if _, err := rdb.ZScore(context.Background(), moderation.DueKey(d.env["REDIS_PREFIX"]), strconv.FormatInt(fresh.ID, 10)).Result(); err != nil {
 		t.Errorf("the requested review is not in the redis queue: %v", err)
 	}

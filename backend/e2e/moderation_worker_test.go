@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/worker/browse"
 	"github.com/shortlink/shortlink/worker/review"
 )
@@ -25,7 +26,7 @@ import (
 // judgeByText is the fake model of the end-to-end test: it judges from the text parts it is
 // sent, one per visitor. A password form on the look-alike host is phishing; a password form
 // shown to some visitors and not others is cloaking; anything else is benign.
-func judgeByText(c modelCall) (int, string) {
+func judgeByText(c testenv.ChatCall) (int, string) {
 	withPassword, without, lookAlike := 0, 0, false
 	for _, tx := range c.Texts {
 		if !strings.HasPrefix(tx, "Visitor: ") {
@@ -59,7 +60,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 	sites.html(t, "shop.test", shopPage)
 	sites.html(t, "paypa1-secure.test", bankLoginPage)
 	sites.handle(t, "garden-news.test", cloakedSite)
-	model := newFakeModel(t, judgeByText)
+	model := testenv.NewChatModel(t, judgeByText)
 
 	d := newDeployment(t)
 	a, b := d.start(t), d.start(t)
@@ -118,7 +119,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 
 	// What the model was sent: per visitor, the page's facts as text and its screenshot.
 	for _, host := range []string{"paypa1-secure.test", "shop.test", "garden-news.test"} {
-		calls := model.callsAbout(host)
+		calls := callsAbout(model, host)
 		if len(calls) != 1 {
 			t.Errorf("%s: %d calls to the model, want 1", host, len(calls))
 			continue
@@ -135,10 +136,10 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	if c := model.callsAbout("paypa1-secure.test"); len(c) == 1 && !strings.Contains(c[0].Texts[0], "Title: PayPal: Log in to your account") {
+	if c := callsAbout(model, "paypa1-secure.test"); len(c) == 1 && !strings.Contains(c[0].Texts[0], "Title: PayPal: Log in to your account") {
 		t.Errorf("the phishing page's facts: %q", c[0].Texts[0])
 	}
-	if c := model.callsAbout("garden-news.test"); len(c) == 1 && len(c[0].Texts) == 3 &&
+	if c := callsAbout(model, "garden-news.test"); len(c) == 1 && len(c[0].Texts) == 3 &&
 		(strings.Contains(c[0].Texts[0], "asks for a password") || !strings.Contains(c[0].Texts[2], "asks for a password")) {
 		t.Errorf("the cloaked page, desktop and wechat:\n%s\n%s", c[0].Texts[0], c[0].Texts[2])
 	}
@@ -189,12 +190,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 		return
 	}
 	for _, l := range []linkJSON{phish, shop, cloaked} {
-		if ok, _, _ := ms.dueRow(t, l.ID); ok {
-			t.Errorf("%s is still due after its review", l.URL)
-		}
-		if _, ok := ms.queued(t, l.ID); ok {
-			t.Errorf("%s is still queued after its review", l.URL)
-		}
+		ms.expectSettled(t, l.ID, l.URL)
 	}
 	t.Logf("review times: %s", reviewTimes(t, ms, phish.ID, shop.ID, cloaked.ID))
 }
@@ -290,7 +286,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	// SIGKILL in the middle of the next review: the link stays claimed.
 	p = startWorkerProcess(t, d, bin, env...)
 	until := underReview()
-	family := descendants(p.cmd.Process.Pid)
+	family := testenv.Descendants(p.cmd.Process.Pid)
 	if err := p.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +294,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	killedAt := time.Now()
 	eventually(t, 10*time.Second, "the killed worker's driver and Chromium exiting", func() bool {
 		for _, pid := range family {
-			if alive(pid) {
+			if testenv.Alive(pid) {
 				return false
 			}
 		}
@@ -335,12 +331,7 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	if got := a.getLink(owner, l.ID); got.Moderation.State != "passed" {
 		t.Errorf("the link after its review: %+v", got.Moderation)
 	}
-	if ok, _, _ := ms.dueRow(t, l.ID); ok {
-		t.Error("the link is still due after its review")
-	}
-	if _, ok := ms.queued(t, l.ID); ok {
-		t.Error("the link is still queued after its review")
-	}
+	ms.expectSettled(t, l.ID, "the link")
 }
 
 // TestModerationModelFailures: a model that answers 500, answers something that is not the
@@ -351,19 +342,19 @@ func TestModerationModelFailures(t *testing.T) {
 	want := map[string]string{
 		"paypa1-500.test":     "model: 500 Internal Server Error: the model is overloaded (2 attempts)",
 		"paypa1-garbage.test": "model: malformed answer twice: ",
-		"paypa1-silent.test":  "model: timeout after 1s (2 attempts)",
+		"paypa1-silent.test":  "model: timeout after 5s (2 attempts)",
 	}
 	for host := range want {
 		sites.html(t, host, bankLoginPage)
 	}
-	model := newFakeModel(t, func(c modelCall) (int, string) {
+	model := testenv.NewChatModel(t, func(c testenv.ChatCall) (int, string) {
 		switch {
-		case c.about("paypa1-500.test"):
+		case about(c, "paypa1-500.test"):
 			return http.StatusInternalServerError, "the model is overloaded"
-		case c.about("paypa1-garbage.test"):
+		case about(c, "paypa1-garbage.test"):
 			return http.StatusOK, "Sure! This looks like a PayPal login page. I would rate it high."
-		case c.about("paypa1-silent.test"):
-			return hangAnswer, ""
+		case about(c, "paypa1-silent.test"):
+			return testenv.HangAnswer, ""
 		}
 		return http.StatusOK, verdictJSON(0.05, "benign", "an ordinary page")
 	})
@@ -372,7 +363,9 @@ func TestModerationModelFailures(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	_, mod := a.moderator("mod@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, time.Second), Concurrency: 3})
+	// A model's time limit long enough for the answers that do come on a machine busy with
+	// other tests: the silent model costs two of them.
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, 5*time.Second), Concurrency: 3})
 	links := map[string]linkJSON{}
 	for host := range want {
 		links[host] = a.createLink(owner, map[string]any{"url": "http://" + host + "/"})
@@ -393,7 +386,7 @@ func TestModerationModelFailures(t *testing.T) {
 		if got.Moderation.State != "banned" || rv.Category != "phishing" || !strings.Contains(rv.Reason, "paypa1") {
 			t.Errorf("%s: state %s, verdict %.2f %s %q", host, got.Moderation.State, rv.Score, rv.Category, rv.Reason)
 		}
-		if n := len(model.callsAbout(host)); n != 2 {
+		if n := len(callsAbout(model, host)); n != 2 {
 			t.Errorf("%s: the model was called %d times, want 2 (one retry)", host, n)
 		}
 		t.Logf("%s: %s in %v", host, rv.Notes, time.Duration(rv.DurationMS)*time.Millisecond)
@@ -468,12 +461,7 @@ func TestModerationDestinationNeverAnswers(t *testing.T) {
 	if sites.requests("blackhole.test") < 3 {
 		t.Errorf("the destination saw %d requests, want one per visitor", sites.requests("blackhole.test"))
 	}
-	if ok, _, _ := ms.dueRow(t, l.ID); ok {
-		t.Error("the link is still due after its review")
-	}
-	if _, ok := ms.queued(t, l.ID); ok {
-		t.Error("the link is still queued after its review")
-	}
+	ms.expectSettled(t, l.ID, "the link")
 }
 
 // TestModerationRefusesPrivateDestinations: links to private, link-local and (when loopback is
@@ -620,12 +608,12 @@ func (g *gatedBrowser) Review(ctx context.Context, url string) ([]moderation.Cap
 // rebuild can bring them back.
 func TestModerationQueueRebuilt(t *testing.T) {
 	sites, browser := moderationRig(t)
-	sites.html(t, "shop.test", shopPage)
+	sites.html(t, "busy-shop.test", shopPage)
 	d := newDeployment(t)
 	a := d.start(t)
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)
-	gb := &gatedBrowser{Browser: browser, prefix: "http://shop.test/busy", entered: make(chan string, 2), gate: make(chan struct{})}
+	gb := &gatedBrowser{Browser: browser, prefix: "http://busy-shop.test/busy", entered: make(chan string, 2), gate: make(chan struct{})}
 	ms.runWorker(t, review.Options{Browser: gb, Scorer: heuristicScorer(t), Concurrency: 2, Rebuild: time.Second})
 	var busy []linkJSON
 	for i := range 2 {
@@ -640,7 +628,7 @@ func TestModerationQueueRebuilt(t *testing.T) {
 	}
 	var lost []linkJSON
 	for i := range 2 {
-		lost = append(lost, a.createLink(owner, map[string]any{"url": fmt.Sprintf("http://shop.test/%d", i)}))
+		lost = append(lost, a.createLink(owner, map[string]any{"url": fmt.Sprintf("http://busy-shop.test/%d", i)}))
 	}
 	for _, l := range lost {
 		eventually(t, 10*time.Second, "the new link due and queued", func() bool {
@@ -777,6 +765,7 @@ func TestModerationMilestones(t *testing.T) {
 //	driver=$(deploy/local/browser.sh) && MODERATION_BENCH=1 PLAYWRIGHT_DRIVER_PATH=$driver \
 //	  deploy/local/with-services.sh go test -count=1 -run TestModerationWorkerThroughput -v ./backend/e2e
 func TestModerationWorkerThroughput(t *testing.T) {
+	// Not parallel: it measures throughput.
 	if os.Getenv("MODERATION_BENCH") == "" {
 		t.Skip("MODERATION_BENCH is not set")
 	}
@@ -788,7 +777,7 @@ func TestModerationWorkerThroughput(t *testing.T) {
 	sites.handle(t, "bench.test", func(w http.ResponseWriter, r *http.Request) {
 		writeHTML(w, strings.Replace(shopPage, "Corner Shop", "Corner Shop "+r.URL.Path, 2))
 	})
-	model := newFakeModel(t, func(modelCall) (int, string) {
+	model := testenv.NewChatModel(t, func(testenv.ChatCall) (int, string) {
 		return http.StatusOK, verdictJSON(0.05, "benign", "an ordinary page")
 	})
 	for _, withModel := range []bool{true, false} {
@@ -797,7 +786,7 @@ func TestModerationWorkerThroughput(t *testing.T) {
 			name = "model"
 		}
 		t.Run(name, func(t *testing.T) {
-			d := newDeployment(t)
+			d := newSerialDeployment(t)
 			a := d.start(t)
 			owner := a.signup("owner@example.com")
 			ms := moderationStores(t, d)

@@ -132,10 +132,9 @@ func TestQuotas(t *testing.T) {
 // TestLinkPasswordGuesses: one client's wrong passwords on a link stop at ten in 15 minutes,
 // with 429 and Retry-After, on every node; another client is not held back.
 func TestLinkPasswordGuesses(t *testing.T) {
-	d := rulesDeployment(t)
+	d := withRules(t, limiterDeployment(t))
 	a, b := d.start(t), d.start(t)
-	tn := a.signup("guesses@example.com")
-	a.setPlan(tn, "enterprise")
+	tn := a.signupOn("guesses@example.com", "enterprise")
 	l := a.createLink(tn, map[string]any{"url": "https://example.com/locked", "password": "right one"})
 	guesser := a.visitor(fromDE, uaDesktop)
 	page := guesser.get("/" + l.Code)

@@ -27,12 +27,7 @@ type planJSON struct {
 func (s *server) plan(tn tenant, token string) planJSON {
 	s.t.Helper()
 	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/plan", tn.WorkspaceID), token, nil)
-	if r.Status != http.StatusOK {
-		s.t.Fatalf("get plan: %d %s", r.Status, r.Body)
-	}
-	var p planJSON
-	r.json(s.t, &p)
-	return p
+	return answer[planJSON](s.t, r, http.StatusOK, "get plan")
 }
 
 func (s *server) operatorToken() string {
@@ -85,11 +80,7 @@ func TestTrialThroughAPI(t *testing.T) {
 	}
 
 	// Seven days later the trial answers as free, and it cannot be started again.
-	db, err := postgres.Open(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := d.db(t)
 	lapsed := time.Now().Add(-time.Minute)
 	if err := postgres.NewPlanStore(db).SetTrialEnd(context.Background(), alice.WorkspaceID, &lapsed); err != nil {
 		t.Fatal(err)

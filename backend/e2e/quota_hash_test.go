@@ -23,10 +23,10 @@ func (s *server) passwordHashes() int {
 // TestQuotaBeforePasswordHash: rows the month's quota refuses cost no password hash — in a
 // batch, a single create and an import; the rows it grants are hashed and work.
 func TestQuotaBeforePasswordHash(t *testing.T) {
-	d := rulesDeployment(t)
+	// Not parallel: the password-hash counter is the process's, and other tests sign people up.
+	d := withRules(t, newSerialDeployment(t))
 	s := d.start(t, "METRICS_ADDR", "127.0.0.1:0", "PLAN_LIMITS", "enterprise.links_per_month=2")
-	tn := s.signup("quota-hash@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("quota-hash@example.com", "enterprise")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	before := s.passwordHashes()
 

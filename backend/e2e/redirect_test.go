@@ -8,32 +8,14 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
 )
 
-// eventually polls check until it holds or the deadline passes.
-func eventually(t *testing.T, within time.Duration, what string, check func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		if check() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestLinkCreatedOnOneNodeRedirectsOnAnother(t *testing.T) {
 	d := newDeployment(t)
 	a, b := d.start(t), d.start(t)
-	tn := a.signup("alice@example.com")
-	a.setPlan(tn, "enterprise") // edits of the target
+	tn := a.signupOn("alice@example.com", "enterprise") // edits of the target
 
 	// b looks the alias up before it exists: the miss is cached, and must not outlive the create.
 	if r := b.visit("GET", "/spring-sale"); r.Status != http.StatusNotFound {
@@ -153,9 +135,7 @@ func TestFastReject(t *testing.T) {
 	far, _ := codec.Encode(codec.Max() - 12345)
 	near, _ := codec.Encode(1000) // not issued yet, but within the announced range's margin
 
-	opt, _ := goredis.ParseURL(d.env["REDIS_URL"])
-	rdb := goredis.NewClient(opt)
-	defer func() { _ = rdb.Close() }()
+	rdb := d.redis(t)
 	ctx := context.Background()
 	keyOf := func(k string) string { return d.env["REDIS_PREFIX"] + "link:0:" + k }
 

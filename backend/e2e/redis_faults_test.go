@@ -1,99 +1,27 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
-
-// redisServer is a Redis of a test's own, which it may pause, stop and start again without
-// disturbing the tests that share the suite's Redis.
-type redisServer struct {
-	t    *testing.T
-	dir  string
-	port int
-}
-
-func newRedisServer(t *testing.T) *redisServer {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatal("redis-server is not installed: run the tests with `make test`, which installs it")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	_ = ln.Close()
-	r := &redisServer{t: t, dir: t.TempDir(), port: port}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
-}
-
-func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
-
-func (r *redisServer) client() *goredis.Client {
-	return goredis.NewClient(&goredis.Options{Addr: "127.0.0.1:" + strconv.Itoa(r.port), MaxRetries: -1})
-}
-
-// stop ends the server whatever state the test left it in (paused, out of memory): by its
-// pidfile, so that no server outlives its test.
-func (r *redisServer) stop() {
-	_ = r.do("SHUTDOWN", "NOSAVE")
-	if b, err := os.ReadFile(filepath.Join(r.dir, "redis.pid")); err == nil {
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			if p, err := os.FindProcess(pid); err == nil {
-				_ = p.Kill()
-			}
-		}
-	}
-}
-
-// start runs the server; it loads dump.rdb from its folder if a SAVE wrote one.
-func (r *redisServer) start() {
-	r.t.Helper()
-	out, err := exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--daemonize", "yes", "--dir", r.dir,
-		"--logfile", filepath.Join(r.dir, "redis.log"), "--pidfile", filepath.Join(r.dir, "redis.pid")).CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("start redis: %v %s", err, out)
-	}
-	c := r.client()
-	defer func() { _ = c.Close() }()
-	eventually(r.t, 5*time.Second, "redis answers", func() bool { return c.Ping(context.Background()).Err() == nil })
-}
-
-// do runs one command on a connection of its own.
-func (r *redisServer) do(args ...any) error {
-	c := r.client()
-	defer func() { _ = c.Close() }()
-	return c.Do(context.Background(), args...).Err()
-}
 
 // ownRedisFixture is two nodes on a Redis of the test's own, a tenant on a plan that may edit
 // targets, and its links, each cached on both nodes.
 type ownRedisFixture struct {
-	rs   *redisServer
+	rs   *testenv.RedisServer
 	d    *deployment
 	a, b *server
 	tn   tenant
 }
 
-func newOwnRedisFixture(t *testing.T, email string) *ownRedisFixture {
+func newOwnRedisFixture(t *testing.T, d *deployment, email string) *ownRedisFixture {
 	t.Helper()
-	f := &ownRedisFixture{rs: newRedisServer(t), d: newDeployment(t)}
-	f.d.env["REDIS_URL"] = f.rs.url()
+	f := &ownRedisFixture{rs: testenv.NewRedisServer(t), d: d}
+	f.d.env["REDIS_URL"] = f.rs.URL()
 	f.a, f.b = f.d.start(t), f.d.start(t)
 	f.tn = f.a.signup(email)
 	f.a.setPlan(f.tn, "enterprise") // edits of the target
@@ -117,7 +45,8 @@ func (f *ownRedisFixture) cached(t *testing.T, tn tenant, url string) linkJSON {
 // both nodes once Redis answers again, though both had the old versions cached and Redis still
 // served them to readers.
 func TestRedisPausedDuringChanges(t *testing.T) {
-	f := newOwnRedisFixture(t, "pause@example.com")
+	// Not parallel: the changes must all fit in the 2.5 s pause, which a busy machine stretches.
+	f := newOwnRedisFixture(t, newSerialDeployment(t), "pause@example.com")
 	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
 	other := a.signup("pause-other@example.com")
 	edited := f.cached(t, tn, "https://example.com/before")
@@ -125,7 +54,7 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 	deleted := f.cached(t, tn, "https://example.com/deleted")
 	inGone := f.cached(t, other, "https://example.com/gone-workspace")
 
-	if err := rs.do("CLIENT", "PAUSE", 2500, "WRITE"); err != nil {
+	if err := rs.Do("CLIENT", "PAUSE", 2500, "WRITE"); err != nil {
 		t.Fatal(err)
 	}
 	paused := time.Now()
@@ -168,14 +97,14 @@ func TestRedisPausedDuringChanges(t *testing.T) {
 // the old versions. Both nodes serve the new versions while it is down and within a few seconds
 // of its return.
 func TestRedisRestartedDuringChanges(t *testing.T) {
-	f := newOwnRedisFixture(t, "restart@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "restart@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	edited := f.cached(t, tn, "https://example.com/before")
 	disabled := f.cached(t, tn, "https://example.com/disabled")
-	if err := rs.do("SAVE"); err != nil {
+	if err := rs.Do("SAVE"); err != nil {
 		t.Fatal(err)
 	}
-	_ = rs.do("SHUTDOWN", "NOSAVE") // the connection closes as it answers
+	_ = rs.Do("SHUTDOWN", "NOSAVE") // the connection closes as it answers
 
 	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
 	if r := a.do("PATCH", ws+itoa(edited.ID), tn.Key, map[string]any{"url": "https://example.com/after"}); r.Status != http.StatusOK {
@@ -197,7 +126,7 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 	}
 	check("Redis down")
 
-	rs.start() // from the snapshot: the old versions are back in Redis
+	rs.Start() // from the snapshot: the old versions are back in Redis
 	check("Redis back from an old snapshot")
 	time.Sleep(1500 * time.Millisecond) // the nodes resubscribe and reload from Redis
 	check("after the nodes reloaded")
@@ -208,13 +137,13 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 // acknowledged disable holds on both nodes all the same, read past Redis, and Redis gets the
 // new version once it takes writes again.
 func TestRedisRefusesWrites(t *testing.T) {
-	f := newOwnRedisFixture(t, "oom@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "oom@example.com")
 	rs, d, a, b, tn := f.rs, f.d, f.a, f.b, f.tn
 	l := f.cached(t, tn, "https://example.com/x")
-	if err := rs.do("CONFIG", "SET", "maxmemory-policy", "noeviction"); err != nil {
+	if err := rs.Do("CONFIG", "SET", "maxmemory-policy", "noeviction"); err != nil {
 		t.Fatal(err)
 	}
-	if err := rs.do("CONFIG", "SET", "maxmemory", "1"); err != nil {
+	if err := rs.Do("CONFIG", "SET", "maxmemory", "1"); err != nil {
 		t.Fatal(err)
 	}
 	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
@@ -232,7 +161,7 @@ func TestRedisRefusesWrites(t *testing.T) {
 			t.Errorf("node %d later: %d %q", i, r.Status, r.Header.Get("Location"))
 		}
 	}
-	if err := rs.do("CONFIG", "SET", "maxmemory", "0"); err != nil {
+	if err := rs.Do("CONFIG", "SET", "maxmemory", "0"); err != nil {
 		t.Fatal(err)
 	}
 	c3 := d.start(t) // reads Redis afresh, possibly before the syncers have written it
@@ -244,10 +173,10 @@ func TestRedisRefusesWrites(t *testing.T) {
 // TestRedisBackFromSnapshot: Redis took a disable, then crashed and came back from a snapshot
 // taken before it: the nodes see a new server and write the changes of the last TTL again.
 func TestRedisBackFromSnapshot(t *testing.T) {
-	f := newOwnRedisFixture(t, "snap@example.com")
+	f := newOwnRedisFixture(t, newDeployment(t), "snap@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	l := f.cached(t, tn, "https://example.com/x")
-	if err := rs.do("SAVE"); err != nil { // the periodic snapshot
+	if err := rs.Do("SAVE"); err != nil { // the periodic snapshot
 		t.Fatal(err)
 	}
 	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
@@ -258,8 +187,8 @@ func TestRedisBackFromSnapshot(t *testing.T) {
 		eventually(t, 4*time.Second, "disable", func() bool { return s.visit("GET", "/"+l.Code).Status == http.StatusForbidden })
 	}
 	time.Sleep(1500 * time.Millisecond) // the feed was read and applied
-	_ = rs.do("SHUTDOWN", "NOSAVE")     // a crash
-	rs.start()                          // back from the snapshot, with the link enabled
+	_ = rs.Do("SHUTDOWN", "NOSAVE")     // a crash
+	rs.Start()                          // back from the snapshot, with the link enabled
 	time.Sleep(3 * time.Second)         // the nodes resubscribe, drop their copies and read Redis
 	for i, s := range []*server{a, b} {
 		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusForbidden {
@@ -274,7 +203,8 @@ func TestRedisBackFromSnapshot(t *testing.T) {
 // miss Redis still holds, and on the other node within a few seconds of Redis taking writes
 // again (the change that Redis missed is written by the cache sync, not left to expire).
 func TestCreatesWhileRedisStalls(t *testing.T) {
-	f := newOwnRedisFixture(t, "stall-creates@example.com")
+	// Not parallel: it counts the creates that fit in two seconds.
+	f := newOwnRedisFixture(t, newSerialDeployment(t), "stall-creates@example.com")
 	rs, a, b, tn := f.rs, f.a, f.b, f.tn
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 	f.cached(t, tn, "https://example.com/warm") // the cache writer has run once
@@ -286,7 +216,7 @@ func TestCreatesWhileRedisStalls(t *testing.T) {
 	}
 
 	const pause = 4 * time.Second
-	if err := rs.do("CLIENT", "PAUSE", pause.Milliseconds(), "WRITE"); err != nil {
+	if err := rs.Do("CLIENT", "PAUSE", pause.Milliseconds(), "WRITE"); err != nil {
 		t.Fatal(err)
 	}
 	paused := time.Now()

@@ -36,7 +36,11 @@ const (
 
 // rulesDeployment is a deployment with a small GeoIP database and the loopback as trusted proxy.
 func rulesDeployment(t *testing.T) *deployment {
-	d := newDeployment(t)
+	return withRules(t, newDeployment(t))
+}
+
+// withRules gives d a small GeoIP database and the loopback as trusted proxy.
+func withRules(t *testing.T, d *deployment) *deployment {
 	d.env["GEOIP_DB"] = geoiptest.GeoIP2(t, map[string]string{"10.1.0.0/16": "DE", "10.2.0.0/16": "CN", "10.3.0.0/16": "RU"})
 	d.env["TRUSTED_PROXIES"] = "127.0.0.1/32"
 	return d
@@ -109,8 +113,7 @@ func (r response) has(s string) bool { return strings.Contains(string(r.Body), s
 func TestLinkRules(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t)
-	tn := s.signup("rules@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("rules@example.com", "enterprise")
 	mk := func(body map[string]any) linkJSON {
 		t.Helper()
 		if _, ok := body["url"]; !ok {
@@ -297,8 +300,7 @@ func TestLinkRules(t *testing.T) {
 	})
 
 	t.Run("downgrade: gated rules stop, protective ones keep applying", func(t *testing.T) {
-		other := s.signup("downgrade@example.com")
-		s.setPlan(other, "enterprise")
+		other := s.signupOn("downgrade@example.com", "enterprise")
 		guarded := s.createLink(other, map[string]any{"url": "https://example.com/d", "password": "secret", "max_visits": 100,
 			"geo": map[string]any{"deny": []string{"RU"}}})
 		split := s.createLink(other, map[string]any{"url": "https://example.com/s",
@@ -343,11 +345,7 @@ func TestLinkRules(t *testing.T) {
 func setColumn(t *testing.T, d *deployment, id int64, column, value string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	if _, err := conn.Exec(ctx, `UPDATE links SET `+pgx.Identifier{column}.Sanitize()+` = $2, updated_at = now() WHERE id = $1`, id, value); err != nil {
 		t.Fatal(err)
 	}

@@ -347,9 +347,14 @@ func (rep *soakReport) write(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "report.md"), []byte(rep.markdown()), 0o644)
 }
 
+// markdownWriter is a page being written and the function that adds a line to it.
+func markdownWriter() (*strings.Builder, func(format string, args ...any)) {
+	b := &strings.Builder{}
+	return b, func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+}
+
 func (rep *soakReport) markdown() string {
-	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	b, p := markdownWriter()
 	secs := rep.Duration.Seconds()
 	p("# Soak run")
 	p("")

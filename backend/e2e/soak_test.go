@@ -208,12 +208,12 @@ func (r *soakRig) start(migrateURL string, d *deployment, workerEnv []string, se
 	for i := range soakSites {
 		sites.html(t, fmt.Sprintf("shop-%d.test", i), shopPage)
 	}
-	model := newFakeModel(t, func(modelCall) (int, string) {
+	model := testenv.NewChatModel(t, func(testenv.ChatCall) (int, string) {
 		return http.StatusOK, verdictJSON(0.03, "benign", "an ordinary shop")
 	})
 	r.seed(seed)
 	r.worker = startWorkerProcess(t, r.d, workerBinary(t), append([]string{"BROWSER_HOST_RULES=" + sites.hostRules(),
-		"MODERATION_ALLOW_LOOPBACK=true", "OPENAI_BASE_URL=" + model.url(), "OPENAI_API_KEY=soak-key",
+		"MODERATION_ALLOW_LOOPBACK=true", "OPENAI_BASE_URL=" + model.URL(), "OPENAI_API_KEY=soak-key",
 		"MODERATION_MODEL=fake-vision"}, workerEnv...)...)
 	// The worker has started its browser once it reviews.
 	eventually(t, 60*time.Second, "the worker's first review", func() bool { return r.count(`SELECT count(*) FROM link_reviews`) > 0 })
@@ -310,7 +310,7 @@ func (r *soakRig) memory() map[string]int64 {
 func pss(pid int, family bool) int64 {
 	pids := []int{pid}
 	if family {
-		pids = append(pids, descendants(pid)...)
+		pids = append(pids, testenv.Descendants(pid)...)
 	}
 	var sum int64
 	for _, p := range pids {

@@ -113,8 +113,7 @@ func counts(cs []countJSON) string {
 func TestLinkStats(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	alice := s.signup("alice@example.com")
-	s.setPlan(alice, "enterprise")
+	alice := s.signupOn("alice@example.com", "enterprise")
 	bob := s.signup("bob@example.com")
 	l1 := s.createLink(alice, map[string]any{"url": "https://example.com/ab", "variants": []any{
 		map[string]any{"url": "https://a.example/", "weight": 1},
@@ -251,18 +250,11 @@ func TestLinkStats(t *testing.T) {
 // without it may not.
 func TestStatsReaders(t *testing.T) {
 	s := newDeployment(t).start(t)
-	owner := s.signup("owner@example.com")
-	s.setPlan(owner, "personal")
+	owner := s.signupOn("owner@example.com", "personal")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
 	l := s.createLink(owner, map[string]any{"url": "https://example.com/"})
 
-	viewer := s.signup("viewer@example.com")
-	s.verify("viewer@example.com")
-	var inv struct{ ID int64 }
-	s.do("POST", ws+"/invitations", owner.Token, map[string]any{"email": "viewer@example.com", "role": "viewer"}).json(t, &inv)
-	if r := s.do("POST", fmt.Sprintf("/api/v1/me/invitations/%d/accept", inv.ID), viewer.Token, nil); r.Status != http.StatusOK {
-		t.Fatalf("accept: %d %s", r.Status, r.Body)
-	}
+	viewer := s.joined(owner, "viewer@example.com", "viewer")
 	keys := map[string]string{}
 	for _, sc := range []string{"stats:read", "links:read", "links:write"} {
 		var k struct{ Key string }
@@ -311,8 +303,7 @@ type dashboardJSON struct {
 func TestDashboards(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	alice := s.signup("alice@example.com")
-	bob := s.signup("bob@example.com")
+	alice, bob := s.signup("alice@example.com"), s.signup("bob@example.com")
 	wsA := fmt.Sprintf("/api/v1/workspaces/%d", alice.WorkspaceID)
 
 	var links []linkJSON
@@ -449,6 +440,26 @@ func TestDashboards(t *testing.T) {
 	}
 }
 
+// expectRows fails t unless the rows of an export are want, but for the column at (created_at),
+// which must hold a time of the last minute: want has it empty.
+func expectRows(t *testing.T, what string, rows, want [][]string, at int) {
+	t.Helper()
+	if len(rows) != len(want) {
+		t.Fatalf("%s: %q", what, rows)
+	}
+	for i, row := range rows {
+		if i > 0 {
+			if created, err := time.Parse(time.RFC3339, row[at]); err != nil || time.Since(created) > time.Minute {
+				t.Errorf("%s row %d created_at %q", what, i, row[at])
+			}
+			row[at] = ""
+		}
+		if !slices.Equal(row, want[i]) {
+			t.Errorf("%s row %d = %q, want %q", what, i, row, want[i])
+		}
+	}
+}
+
 // readCSV checks an export's headers and returns its rows.
 func readCSV(t *testing.T, r response) [][]string {
 	t.Helper()
@@ -468,8 +479,7 @@ func readCSV(t *testing.T, r response) [][]string {
 func TestStatsExports(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	alice := s.signup("alice@example.com")
-	bob := s.signup("bob@example.com")
+	alice, bob := s.signup("alice@example.com"), s.signup("bob@example.com")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", alice.WorkspaceID)
 	for _, p := range []string{ws + "/links/export.csv", ws + "/visits/export.csv"} {
 		if r := s.do("GET", p, alice.Key, nil); r.Status != http.StatusForbidden || r.errorCode(t) != "plan_required" {
@@ -499,20 +509,7 @@ func TestStatsExports(t *testing.T) {
 		{fmt.Sprint(l1.ID), l1.Code, l1.ShortURL, l1.URL, "'=cmd|' /C calc'!A0", "active", "", "2", "1", "1"},
 		{fmt.Sprint(l2.ID), l2.Code, l2.ShortURL, l2.URL, "plain", "active", "", "0", "0", "0"},
 	}
-	if len(rows) != len(want) {
-		t.Fatalf("links export: %q", rows)
-	}
-	for i, row := range rows {
-		if i > 0 {
-			if at, err := time.Parse(time.RFC3339, row[6]); err != nil || time.Since(at) > time.Minute {
-				t.Errorf("row %d created_at %q", i, row[6])
-			}
-			row[6] = ""
-		}
-		if !slices.Equal(row, want[i]) {
-			t.Errorf("links row %d = %q, want %q", i, row, want[i])
-		}
-	}
+	expectRows(t, "links export", rows, want, 6)
 
 	// Visits of two days in Shanghai; the deleted link's visit keeps its row without a code.
 	rows = readCSV(t, s.do("GET", ws+"/visits/export.csv?from=2025-03-10&to=2025-03-11&tz=Asia/Shanghai", alice.Token, nil))
@@ -555,8 +552,7 @@ func TestStatsExports(t *testing.T) {
 func TestVisitsExportPages(t *testing.T) {
 	d := newDeployment(t)
 	s := d.start(t)
-	tn := s.signup("many@example.com")
-	s.setPlan(tn, "enterprise")
+	tn := s.signupOn("many@example.com", "enterprise")
 	l := s.createLink(tn, map[string]any{"url": "https://many.example/"})
 	const total = 2600
 	base := time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC)

@@ -75,7 +75,8 @@ func TestSlowMailServer(t *testing.T) {
 	if r := s.do("POST", "/api/v1/auth/password-reset", "", map[string]string{"email": "slow@example.com"}); r.Status != http.StatusAccepted {
 		t.Errorf("password reset: %d %s", r.Status, r.Body)
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	// Far below the 30 s a mail may take, far above what a sign-up takes on a busy machine.
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("sign-up and reset took %s with a silent mail server", d)
 	}
 }

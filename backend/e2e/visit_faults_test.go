@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
 )
 
@@ -219,20 +220,7 @@ type visitStore struct {
 
 func newVisitStore(t *testing.T, d *deployment) *visitStore {
 	t.Helper()
-	ctx := context.Background()
-	db, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close(context.Background()) })
-	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.MaxRetries = -1
-	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
-	return &visitStore{t: t, db: db, rdb: rdb, stream: visit.StreamKey(d.env["REDIS_PREFIX"])}
+	return &visitStore{t: t, db: d.conn(t), rdb: d.redis(t), stream: visit.StreamKey(d.env["REDIS_PREFIX"])}
 }
 
 // stored reads each link's visits from the hourly rollups, failing t if the all-time totals or
@@ -434,9 +422,9 @@ func (l *visitLoad) checkAnswers() {
 // again. The nodes keep answering, write the visits to PostgreSQL while it is down and to the
 // stream again once it is back: every 302 is one visit, people's and crawlers' apart.
 func TestVisitsRedisStoppedUnderLoad(t *testing.T) {
-	rs := newRedisServer(t)
+	rs := testenv.NewRedisServer(t)
 	d := newDeployment(t)
-	d.env["REDIS_URL"] = rs.url()
+	d.env["REDIS_URL"] = rs.URL()
 	a := d.startProcess(t, "a", "VISIT_CLAIM_AFTER", "1s")
 	b := d.startProcess(t, "b", "VISIT_CLAIM_AFTER", "1s")
 	links := visitLinks(t, d, "redis-stop@example.com", 4, a, b)
@@ -446,14 +434,14 @@ func TestVisitsRedisStoppedUnderLoad(t *testing.T) {
 	load.waitFor(2000)
 	// A clean stop (SHUTDOWN SAVE, as with persistence on): the stream and the group's pending
 	// entries come back with the server.
-	_ = rs.do("SHUTDOWN", "SAVE")
-	eventually(t, 5*time.Second, "Redis is down", func() bool { return rs.do("PING") != nil })
+	_ = rs.Do("SHUTDOWN", "SAVE")
+	eventually(t, 5*time.Second, "Redis is down", func() bool { return rs.Do("PING") != nil })
 	load.waitFor(2000) // the nodes answer with Redis down
 	eventually(t, 10*time.Second, "the nodes write visits to PostgreSQL", func() bool {
 		return a.logged("visits: redis is not answering; writing visits to PostgreSQL") &&
 			b.logged("visits: redis is not answering; writing visits to PostgreSQL")
 	})
-	rs.start()
+	rs.Start()
 	eventually(t, 10*time.Second, "the nodes send visits to the stream again", func() bool {
 		return a.logged("visits: redis answers again; sending visits to the stream") &&
 			b.logged("visits: redis answers again; sending visits to the stream")

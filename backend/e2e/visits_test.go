@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
@@ -60,8 +57,7 @@ func keyMap(list []countJSON) map[string]int64 {
 func TestVisitAnalytics(t *testing.T) {
 	d := rulesDeployment(t)
 	s1, s2 := d.start(t), d.start(t)
-	tn := s1.signup("numbers@example.com")
-	s1.setPlan(tn, "enterprise")
+	tn := s1.signupOn("numbers@example.com", "enterprise")
 	plain := s1.createLink(tn, map[string]any{"url": "https://example.com/plain"})
 	ab := s1.createLink(tn, map[string]any{"url": "https://example.com/ab", "variants": []map[string]any{
 		{"url": "https://a.example.com/", "weight": 50}, {"url": "https://b.example.com/", "weight": 50}}})
@@ -162,23 +158,14 @@ func TestVisitAnalytics(t *testing.T) {
 	// The visit cap's own counter agrees with the statistics.
 	// Each node writes what it counted within a second (visitcap.FlushInterval).
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close(ctx) }()
+	conn := d.conn(t)
 	var capCount int64
 	eventually(t, 3*time.Second, "the visit cap's count written", func() bool {
 		return conn.QueryRow(ctx, `SELECT visits FROM visit_counts WHERE link_id = $1`, capped.ID).Scan(&capCount) == nil && capCount == 5
 	})
 
 	// Milestones: every link had people's visits, so each is queued once for moderation.
-	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	defer func() { _ = rdb.Close() }()
+	rdb := d.redis(t)
 	queued, err := rdb.ZRange(ctx, moderation.DueKey(d.env["REDIS_PREFIX"]), 0, -1).Result()
 	if err != nil {
 		t.Fatal(err)

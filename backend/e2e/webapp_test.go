@@ -15,6 +15,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/shortlink/shortlink/backend/browsertest"
+	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/worker/review"
 )
 
@@ -105,15 +106,11 @@ func landingServer(t *testing.T) (*httptest.Server, chan string) {
 // visit shows on the link's page within 5 seconds. No page breaks the Content-Security-Policy
 // or logs an error.
 func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
-	s := newDeployment(t).start(t)
+	// Not parallel: the visit must show on the link's page within 5 s.
+	s := newSerialDeployment(t).start(t)
 	target, landed := landingServer(t)
 	hosts := map[string]string{shortHost: s.app.Addr()}
-	b := browsertest.New(t, browsertest.Options{Hosts: hosts})
-	p := b.Page()
-	if err := p.SetViewportSize(desktop.Width, desktop.Height); err != nil {
-		t.Fatal(err)
-	}
-	tab := browserTab{t, p}
+	b, p, tab := openApp(t, s, desktop, browsertest.Options{})
 	app := "http://" + shortHost + "/app"
 	failed := failedRequests(b)
 
@@ -132,9 +129,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	shoot(t, p, "signup")
 
 	// The form checks as the server does before sending.
-	tab.fill(`[data-testid="email"]`, "new-user@example.com")
-	tab.fill(`[data-testid="password"]`, "short")
-	tab.click(`[data-testid="submit"]`)
+	tab.submit("new-user@example.com", "short")
 	if err := expectLocator(p.GetByText("The password must be 8 to 256 characters.")).ToBeVisible(); err != nil {
 		t.Fatalf("no message for a short password: %v", err)
 	}
@@ -321,12 +316,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 // checks, and the pages after it.
 func TestWebAppSignupInChinese(t *testing.T) {
 	s := newDeployment(t).start(t)
-	b := browsertest.New(t, browsertest.Options{Hosts: map[string]string{shortHost: s.app.Addr()}, Locale: "zh-CN"})
-	p := b.Page()
-	if err := p.SetViewportSize(phone.Width, phone.Height); err != nil {
-		t.Fatal(err)
-	}
-	tab := browserTab{t, p}
+	b, p, tab := openApp(t, s, phone, browsertest.Options{Locale: "zh-CN"})
 	app := "http://" + shortHost + "/app"
 
 	// The site's root opens the app, which sends a newcomer to the login page.
@@ -342,24 +332,15 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	if lang, _ := p.Locator("html").GetAttribute("lang"); lang != "zh-CN" {
 		t.Errorf("html lang %q", lang)
 	}
-	if err := p.GetByRole("link", playwright.PageGetByRoleOptions{Name: "注册"}).Click(); err != nil {
-		t.Fatal(err)
-	}
-	if err := expectLocator(p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: "创建账户"})).ToBeVisible(); err != nil {
-		t.Fatal(err)
-	}
-	tab.fill(`[data-testid="email"]`, "not-an-address")
-	tab.fill(`[data-testid="password"]`, "短")
-	tab.click(`[data-testid="submit"]`)
+	tab.follow("注册", "创建账户")
+	tab.submit("not-an-address", "短")
 	for _, msg := range []string{"请输入有效的邮箱地址。", "密码需要 8 到 256 个字符。"} {
 		if err := expectLocator(p.GetByText(msg)).ToBeVisible(); err != nil {
 			t.Errorf("message %q: %v", msg, err)
 		}
 	}
 	shoot(t, p, "signup-zh-phone")
-	tab.fill(`[data-testid="email"]`, "zhang@example.com")
-	tab.fill(`[data-testid="password"]`, "正确的马电池订书钉")
-	tab.click(`[data-testid="submit"]`)
+	tab.submit("zhang@example.com", "正确的马电池订书钉")
 	if err := p.WaitForURL(app + "/links"); err != nil {
 		t.Fatalf("after sign-up: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
 	}
@@ -404,9 +385,7 @@ func signIn(t *testing.T, p playwright.Page, email, password string) {
 	if _, err := p.Goto("http://" + shortHost + "/app/login"); err != nil {
 		t.Fatal(err)
 	}
-	tab.fill(`[data-testid="email"]`, email)
-	tab.fill(`[data-testid="password"]`, password)
-	tab.click(`[data-testid="submit"]`)
+	tab.submit(email, password)
 	if err := p.WaitForURL("http://" + shortHost + "/app/links"); err != nil {
 		t.Fatalf("log in %s: %v (error %q)", email, err, tab.text(`[data-testid="form-error"]`))
 	}
@@ -418,26 +397,21 @@ func signIn(t *testing.T, p playwright.Page, email, password string) {
 // reason on the link's page and appeals.
 func TestWebAppModeratorBansFromQueue(t *testing.T) {
 	sites, browser := moderationRig(t)
-	sites.handle(t, "garden-news.test", cloakedSite)
-	model := newFakeModel(t, judgeByText)
+	sites.handle(t, "queue-news.test", cloakedSite)
+	model := testenv.NewChatModel(t, judgeByText)
 	d := newDeployment(t)
 	s := d.start(t)
 	owner := s.signup("owner@example.com")
 	s.moderator("mod@example.com")
 	ms := moderationStores(t, d)
 	ms.runWorker(t, review.Options{Browser: browser, Scorer: modelScorer(t, model, 20*time.Second)})
-	l := s.createLink(owner, map[string]any{"url": "http://garden-news.test/"})
+	l := s.createLink(owner, map[string]any{"url": "http://queue-news.test/"})
 	if got := s.waitReviewed(owner, l.ID, 60*time.Second); got.Moderation.State != "flagged" {
 		t.Fatalf("the cloaked page's link: %+v", got.Moderation)
 	}
 
 	hosts := map[string]string{shortHost: s.app.Addr()}
-	b := browsertest.New(t, browsertest.Options{Hosts: hosts})
-	p := b.Page()
-	if err := p.SetViewportSize(desktop.Width, desktop.Height); err != nil {
-		t.Fatal(err)
-	}
-	tab := browserTab{t, p}
+	b, p, tab := openApp(t, s, desktop, browsertest.Options{})
 	signIn(t, p, "mod@example.com", "correct horse battery")
 	tab.click(`a[href="/app/moderation"]`)
 	item := p.GetByTestId("queue-item").Filter(playwright.LocatorFilterOptions{HasText: l.Code})

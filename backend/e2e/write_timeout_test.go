@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,8 +83,7 @@ func TestWritesUnderStalledPostgres(t *testing.T) {
 	const writeTimeout = time.Second
 	d := newDeployment(t)
 	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
-	tn := s.signup("stalled-writes@example.com")
-	s.setPlan(tn, "enterprise") // batches and edits of the target
+	tn := s.signupOn("stalled-writes@example.com", "enterprise") // batches and edits of the target
 	edited := s.createLink(tn, map[string]any{"url": "https://example.com/edited"})
 	deleted := s.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
@@ -138,11 +136,11 @@ func TestWritesUnderStalledPostgres(t *testing.T) {
 // links table locked) is no failure of the service: nothing is logged as an error for them, an
 // info line says so, and /metrics counts them apart from the answered requests.
 func TestAbandonedRequestIsNoError(t *testing.T) {
-	d := newDeployment(t)
+	// Not parallel: the counters it compares are the process's, which other tests' servers move.
+	d := newSerialDeployment(t)
 	d.logs = &logBuffer{}
 	s := d.start(t, "METRICS_ADDR", "127.0.0.1:0")
-	tn := s.signup("abandoned@example.com")
-	s.setPlan(tn, "enterprise") // edits of the target
+	tn := s.signupOn("abandoned@example.com", "enterprise") // edits of the target
 	l := s.createLink(tn, map[string]any{"url": "https://example.com/slow"})
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 
@@ -223,13 +221,8 @@ func metricValue(metrics, series string) float64 {
 func TestCreateUnderStalledConnection(t *testing.T) {
 	const writeTimeout = time.Second
 	d := newDeployment(t)
-	u, err := url.Parse(d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newCutter(t, u.Host)
-	u.Host = proxy.ln.Addr().String()
-	s := d.start(t, "DATABASE_URL", u.String(), "WRITE_TIMEOUT", writeTimeout.String())
+	proxy, through := d.cutterFor(t, "DATABASE_URL")
+	s := d.start(t, "DATABASE_URL", through, "WRITE_TIMEOUT", writeTimeout.String())
 	tn := s.signup("stalled-connection@example.com")
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 	s.createLink(tn, map[string]any{"url": "https://example.com/before"}) // the key is known

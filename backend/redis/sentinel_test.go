@@ -38,9 +38,15 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	startRedis(t, dir, "sentinel", conf, "--sentinel")
-	// The Sentinel must know the replica before it can fail over to it.
-	waitFor(t, 20*time.Second, "the Sentinel sees the replica", func() bool {
-		return strings.Contains(redisCLI(sentinel, "sentinel", "replicas", "sl"), strconv.Itoa(replica))
+	// The Sentinel must know the replica, and see it linked to the master, before it can fail
+	// over to it: a replica just found is not yet a candidate (NOGOODSLAVE).
+	testenv.Eventually(t, 20*time.Second, "the Sentinel sees the replica linked", func() bool {
+		f := strings.Split(redisCLI(sentinel, "sentinel", "replicas", "sl"), "\n")
+		info := map[string]string{}
+		for i := 0; i+1 < len(f); i += 2 {
+			info[f[i]] = f[i+1]
+		}
+		return info["port"] == strconv.Itoa(replica) && info["flags"] == "slave" && info["master-link-status"] == "ok"
 	})
 
 	ctx := context.Background()
@@ -76,7 +82,7 @@ func TestSentinelFailover(t *testing.T) {
 			got = append(got, e.ID)
 		}
 	})
-	waitFor(t, 5*time.Second, "the bus subscribes", func() bool { mu.Lock(); defer mu.Unlock(); return resync == 1 })
+	testenv.Eventually(t, 5*time.Second, "the bus subscribes", func() bool { mu.Lock(); defer mu.Unlock(); return resync == 1 })
 
 	switched := c.Switched()
 	if out := redisCLI(sentinel, "sentinel", "failover", "sl"); out != "OK" {
@@ -87,15 +93,15 @@ func TestSentinelFailover(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("no +switch-master within 20s")
 	}
-	waitFor(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
+	testenv.Eventually(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
 	// Writes reach the new master (the old one, now a replica, refuses them).
-	waitFor(t, 10*time.Second, "a write after the failover", func() bool {
+	testenv.Eventually(t, 10*time.Second, "a write after the failover", func() bool {
 		return c.Set(ctx, "k", "after") == nil
 	})
 	if got := redisCLI(replica, "get", prefix+"k"); got != "after" {
 		t.Fatalf("the new master holds %q, want the write made after the failover", got)
 	}
-	waitFor(t, 10*time.Second, "an event published after the failover", func() bool {
+	testenv.Eventually(t, 10*time.Second, "an event published after the failover", func() bool {
 		_ = bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: 42})
 		mu.Lock()
 		defer mu.Unlock()
@@ -125,15 +131,4 @@ func startRedis(t *testing.T, dir, name string, args ...string) {
 func redisCLI(port int, args ...string) string {
 	out, _ := exec.Command("redis-cli", append([]string{"-p", strconv.Itoa(port)}, args...)...).Output()
 	return strings.TrimSpace(string(out))
-}
-
-func waitFor(t *testing.T, within time.Duration, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, within)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -730,12 +730,12 @@ func TestRedisLossResends(t *testing.T) {
 		buf.Capture(visit.HitOf(e))
 	}
 	ctx := context.Background()
-	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 1000 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 1000 events", func() bool { return streamEvents(t, shared, prefix) == 1000 })
 	runUntil(t, db, 1000, consumer(rc, "c", db))
 	for _, e := range evs[1000:2990] {
 		buf.Capture(visit.HitOf(e))
 	}
-	eventually(t, func() bool { return streamEvents(t, shared, prefix) == 1990 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 1990 events", func() bool { return streamEvents(t, shared, prefix) == 1990 })
 	// Redis loses the stream, and stops answering this node.
 	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
 		t.Fatal(err)
@@ -761,13 +761,13 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	for _, e := range evs[:1000] {
 		buf.Capture(visit.HitOf(e))
 	}
-	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 1000 events", func() bool { return streamEvents(t, rdb, prefix) == 1000 })
 	// The stream holds the entry before the flusher has its reply and keeps it.
-	eventually(t, func() bool { return buf.Kept() == 1000 })
+	testenv.Eventually(t, 10*time.Second, "the buffer keeps 1000", func() bool { return buf.Kept() == 1000 })
 	runUntil(t, db, 1000, consumer(rc, "c", db))
 	// Once the group has acknowledged them, the next check forgets them (one a second, on a send).
 	next := 1000
-	eventually(t, func() bool {
+	testenv.Eventually(t, 10*time.Second, "the acknowledged visits forgotten", func() bool {
 		buf.Capture(visit.HitOf(evs[next]))
 		next++
 		time.Sleep(50 * time.Millisecond)
@@ -777,7 +777,7 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	for _, e := range evs[next:3999] {
 		buf.Capture(visit.HitOf(e))
 	}
-	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 3999-1000 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 2999 events", func() bool { return streamEvents(t, rdb, prefix) == 3999-1000 })
 	time.Sleep(1100 * time.Millisecond)
 	if k := buf.Kept(); k < int64(3999-next) {
 		t.Fatalf("kept %d visits, want the %d not consumed", k, 3999-next)
@@ -788,7 +788,7 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf.Capture(visit.HitOf(evs[3999]))
-	eventually(t, func() bool { return buf.Kept() == 0 })
+	testenv.Eventually(t, 10*time.Second, "the buffer keeps nothing", func() bool { return buf.Kept() == 0 })
 	buf.Close()
 	checkStored(t, db, evs)
 }
@@ -842,7 +842,7 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	}
 	for i := range 3 {
 		send(i*1000, (i+1)*1000)
-		eventually(t, func() bool { return streamEvents(t, rdb, prefix) == (i+1)*1000 })
+		testenv.Eventually(t, 10*time.Second, "the stream holds the sent events", func() bool { return streamEvents(t, rdb, prefix) == (i+1)*1000 })
 	}
 	sent := entries()
 	if err := rdb.XGroupCreate(ctx, key, visit.Group, "0").Err(); err != nil {
@@ -874,13 +874,13 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	// The Buffer sends more and checks the group a second later: it keeps everything, since the
 	// first entry is not acknowledged yet.
 	send(3000, 4000)
-	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 1000 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 1000 events", func() bool { return streamEvents(t, rdb, prefix) == 1000 })
 	time.Sleep(1100 * time.Millisecond)
 	send(4000, 5000)
-	eventually(t, func() bool { return streamEvents(t, rdb, prefix) == 2000 && buf.Kept() == 5000 })
+	testenv.Eventually(t, 10*time.Second, "the stream holds 2000 events, the buffer keeps 5000", func() bool { return streamEvents(t, rdb, prefix) == 2000 && buf.Kept() == 5000 })
 	// The dead consumer's entry is claimed and stored: every entry goes.
 	c.SetClaimAfter(time.Millisecond)
-	eventually(t, func() bool {
+	testenv.Eventually(t, 10*time.Second, "every entry stored and acknowledged", func() bool {
 		if _, err := c.Step(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -894,18 +894,9 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	// Trimmed is not lost: the Buffer's next check forgets what it kept, and stores nothing itself.
 	time.Sleep(1100 * time.Millisecond)
 	buf.Capture(visit.HitOf(evs[0]))
-	eventually(t, func() bool { return buf.Kept() == 1 })
+	testenv.Eventually(t, 10*time.Second, "the buffer keeps 1", func() bool { return buf.Kept() == 1 })
 	buf.Close()
 	checkStored(t, db, evs)
-}
-
-func eventually(t *testing.T, check func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !check(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("not within 10 s")
-		}
-	}
 }
 
 func BenchmarkVisitorHash(b *testing.B) {

@@ -2,11 +2,8 @@ package visitcap_test
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -194,8 +191,8 @@ func TestRedisLoss(t *testing.T) {
 		{name: "after the next write", writeAfterLoss: true, want: max},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rs := newRedisServer(t)
-			c := newCluster(t, rs.url(), "sl:")
+			rs := testenv.NewRedisServer(t)
+			c := newCluster(t, rs.URL(), "sl:")
 			a, b := c.node(never), c.node(never)
 			const link = 9
 			passed := hammer(t, []*node{a, b}, link, max, 20)
@@ -204,7 +201,9 @@ func TestRedisLoss(t *testing.T) {
 			if passed != 30 {
 				t.Fatalf("%d passed before the loss, want 30", passed)
 			}
-			rs.do(t, "FLUSHALL")
+			if err := rs.Do("FLUSHALL"); err != nil {
+				t.Fatal(err)
+			}
 			if tc.writeAfterLoss {
 				flushAll(t, a, b)
 			}
@@ -224,8 +223,8 @@ func TestRedisLoss(t *testing.T) {
 // back is the difference between the visitors who passed and the count once every node wrote;
 // it stays within the visits of about two intervals (one to the loss, one to the next write).
 func TestRedisLossUnderLoad(t *testing.T) {
-	rs := newRedisServer(t)
-	c := newCluster(t, rs.url(), "sl:")
+	rs := testenv.NewRedisServer(t)
+	c := newCluster(t, rs.URL(), "sl:")
 	const interval = 100 * time.Millisecond
 	a, b := c.node(interval), c.node(interval)
 	const link, max = 11, 1 << 40 // never reached: the count shows what was given back
@@ -256,7 +255,9 @@ func TestRedisLossUnderLoad(t *testing.T) {
 	}
 	start := time.Now()
 	time.Sleep(5 * interval)
-	rs.do(t, "FLUSHALL")
+	if err := rs.Do("FLUSHALL"); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(5 * interval)
 	close(stop)
 	wg.Wait()
@@ -290,15 +291,17 @@ func TestRedisDown(t *testing.T) {
 // Redis stops answering for a while and comes back with its old keys: the visits PostgreSQL
 // counted meanwhile are in the key before a node counts in Redis again.
 func TestRedisBackNotBehind(t *testing.T) {
-	rs := newRedisServer(t)
-	c := newCluster(t, rs.url(), "sl:")
+	rs := testenv.NewRedisServer(t)
+	c := newCluster(t, rs.URL(), "sl:")
 	const interval = 100 * time.Millisecond
 	a, b := c.node(interval), c.node(interval)
 	const link, max = 3, 50
 	passed := hammer(t, []*node{a, b}, link, max, 10)
 	time.Sleep(3 * interval) // written, and the key holds 10
 
-	rs.do(t, "CLIENT", "PAUSE", "2000", "ALL")
+	if err := rs.Do("CLIENT", "PAUSE", "2000", "ALL"); err != nil {
+		t.Fatal(err)
+	}
 	paused := time.Now()
 	passed += hammer(t, []*node{a, b}, link, max, 20)
 	if time.Since(paused) > 1500*time.Millisecond {
@@ -307,10 +310,12 @@ func TestRedisBackNotBehind(t *testing.T) {
 	if !a.counter.RedisDown() || !b.counter.RedisDown() {
 		t.Fatal("the nodes did not notice the pause")
 	}
-	waitFor(t, 10*time.Second, "Redis in use again", func() bool {
+	testenv.Eventually(t, 10*time.Second, "Redis in use again", func() bool {
 		return !a.counter.RedisDown() && !b.counter.RedisDown()
 	})
-	if got := rs.client(t).Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link)).Val(); got != "30" {
+	rc := goredis.NewClient(&goredis.Options{Addr: rs.Addr()})
+	defer func() { _ = rc.Close() }()
+	if got := rc.Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link)).Val(); got != "30" {
 		t.Errorf("the key holds %q after the outage, want 30", got)
 	}
 	passed += hammer(t, []*node{a, b}, link, max, 1000)
@@ -343,15 +348,17 @@ func TestStoreDown(t *testing.T) {
 
 // Close writes the last counts: a graceful restart followed by a Redis loss gives nothing back.
 func TestCloseWrites(t *testing.T) {
-	rs := newRedisServer(t)
-	c := newCluster(t, rs.url(), "sl:")
+	rs := testenv.NewRedisServer(t)
+	c := newCluster(t, rs.URL(), "sl:")
 	a := c.node(never)
 	const link = 8
 	if got := hammer(t, []*node{a}, link, 50, 30); got != 30 {
 		t.Fatalf("%d passed", got)
 	}
 	a.counter.Close()
-	rs.do(t, "FLUSHALL")
+	if err := rs.Do("FLUSHALL"); err != nil {
+		t.Fatal(err)
+	}
 	b := c.node(never)
 	if got := hammer(t, []*node{b}, link, 50, 100); got != 20 {
 		t.Errorf("%d passed after a restart and a Redis loss, want 20", got)
@@ -413,53 +420,6 @@ func BenchmarkTake(b *testing.B) {
 	bench("postgres", func() error { _, err := down.Take(ctx, 2, open); return err })
 }
 
-// redisServer is a Redis of a test's own, which it may flush and pause without disturbing the
-// tests that share the run's Redis.
-type redisServer struct{ port int }
-
-func newRedisServer(t *testing.T) *redisServer {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatal("redis-server is not installed: run the tests with `make test`, which installs it")
-	}
-	port, _ := strconv.Atoi(closedPort(t)[len("127.0.0.1:"):])
-	dir := t.TempDir()
-	out, err := exec.Command("redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--daemonize", "yes", "--dir", dir,
-		"--logfile", filepath.Join(dir, "redis.log")).CombinedOutput()
-	if err != nil {
-		t.Fatalf("start redis: %v %s", err, out)
-	}
-	r := &redisServer{port: port}
-	c := r.client(t)
-	waitFor(t, 5*time.Second, "redis answers", func() bool { return c.Ping(context.Background()).Err() == nil })
-	t.Cleanup(func() {
-		c := goredis.NewClient(r.options())
-		c.Shutdown(context.Background())
-		_ = c.Close()
-	})
-	return r
-}
-
-func (r *redisServer) options() *goredis.Options {
-	return &goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)}
-}
-
-func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d", r.port) }
-
-func (r *redisServer) client(t *testing.T) *goredis.Client {
-	c := goredis.NewClient(r.options())
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
-func (r *redisServer) do(t *testing.T, args ...any) {
-	t.Helper()
-	if err := r.client(t).Do(context.Background(), args...).Err(); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-}
-
 // closedPort is a loopback address nothing listens on.
 func closedPort(t testing.TB) string {
 	t.Helper()
@@ -470,15 +430,4 @@ func closedPort(t testing.TB) string {
 	addr := ln.Addr().String()
 	_ = ln.Close()
 	return addr
-}
-
-func waitFor(t *testing.T, within time.Duration, what string, check func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !check() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s within %s", what, within)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -7,13 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // chromiumBrowserPIDs are the Chromium browser processes (not their renderers and helpers)
@@ -35,47 +36,9 @@ func driverPIDs(t *testing.T) []int {
 // descendants are the processes descended from this test binary whose arguments match.
 func descendants(t *testing.T, match func(args []string) bool) []int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	parent := map[int]int{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(fields[1])
-		parent[pid] = ppid
-	}
-	descends := func(pid int) bool {
-		for i := 0; i < 64 && pid > 1; i++ {
-			pid = parent[pid]
-			if pid == os.Getpid() {
-				return true
-			}
-		}
-		return false
-	}
 	var pids []int
-	for pid := range parent {
-		if !descends(pid) {
-			continue
-		}
-		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if err != nil {
-			continue
-		}
-		if match(strings.Split(string(cmdline), "\x00")) {
+	for _, pid := range testenv.Descendants(os.Getpid()) {
+		if args := testenv.Args(pid); args != nil && match(args) {
 			pids = append(pids, pid)
 		}
 	}

@@ -110,15 +110,6 @@ func (e *workerEnv) worker(b review.Browser) *review.Worker {
 	})
 }
 
-func waitFor(t *testing.T, what string, check func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !check(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 15 s", what)
-		}
-	}
-}
-
 // New links are found, reviewed once each by two workers sharing the queue, and decided.
 func TestWorkersReviewNewLinks(t *testing.T) {
 	e := newWorkerEnv(t)
@@ -131,7 +122,7 @@ func TestWorkersReviewNewLinks(t *testing.T) {
 	for range 2 {
 		go e.worker(b).Run(ctx)
 	}
-	waitFor(t, "three reviews", func() bool {
+	testenv.Eventually(t, 15*time.Second, "three reviews", func() bool {
 		s1, _ := e.state(1)
 		s2, _ := e.state(2)
 		s3, _ := e.state(3)
@@ -161,7 +152,7 @@ func TestQueueRebuiltDuringReview(t *testing.T) {
 	defer cancel()
 	w := e.worker(b)
 	go w.Run(ctx)
-	waitFor(t, "the review begun", func() bool { return b.count("https://fine.example/slow") == 1 })
+	testenv.Eventually(t, 15*time.Second, "the review begun", func() bool { return b.count("https://fine.example/slow") == 1 })
 	if err := e.rdb.DeleteAll(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -172,14 +163,14 @@ func TestQueueRebuiltDuringReview(t *testing.T) {
 	if err := e.queue.Rebuild(ctx, due); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the link claimed again", func() bool {
+	testenv.Eventually(t, 15*time.Second, "the link claimed again", func() bool {
 		n, err := e.queue.DueNow(ctx, time.Now())
 		return err == nil && n == 0
 	})
 	time.Sleep(100 * time.Millisecond) // several polls
 	close(b.block)
-	waitFor(t, "the link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
-	waitFor(t, "the queue empty", func() bool { n, _ := e.queue.Len(ctx); return n == 0 })
+	testenv.Eventually(t, 15*time.Second, "the link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
+	testenv.Eventually(t, 15*time.Second, "the queue empty", func() bool { n, _ := e.queue.Len(ctx); return n == 0 })
 	if n := b.count("https://fine.example/slow"); n != 1 {
 		t.Errorf("reviewed %d times", n)
 	}
@@ -198,7 +189,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { e.worker(blocked).Run(wctx); close(done) }()
-	waitFor(t, "the review starts", func() bool { return blocked.count("https://fine.example/a") == 1 })
+	testenv.Eventually(t, 15*time.Second, "the review starts", func() bool { return blocked.count("https://fine.example/a") == 1 })
 	stop()
 	<-done
 	if due, _ := e.queue.DueNow(ctx, time.Now()); due != 1 {
@@ -213,7 +204,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(b).Run(wctx)
-	waitFor(t, "the dead worker's link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
+	testenv.Eventually(t, 15*time.Second, "the dead worker's link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
 
 	// Redis loses the queue while a link is due: it comes back from PostgreSQL.
 	stop()
@@ -227,7 +218,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(b).Run(wctx)
-	waitFor(t, "the lost link reviewed", func() bool { s, _ := e.state(2); return s == "banned" })
+	testenv.Eventually(t, 15*time.Second, "the lost link reviewed", func() bool { s, _ := e.state(2); return s == "banned" })
 
 	// A failing browser: the attempt is counted and the link retried later, not dropped.
 	stop()
@@ -237,7 +228,7 @@ func TestWorkerFaults(t *testing.T) {
 	wctx, stop = context.WithCancel(ctx)
 	defer stop()
 	go e.worker(failing).Run(wctx)
-	waitFor(t, "a failed attempt counted", func() bool {
+	testenv.Eventually(t, 15*time.Second, "a failed attempt counted", func() bool {
 		var n int
 		err := e.db.Pool.QueryRow(ctx, `SELECT attempts FROM moderation_due WHERE link_id = 3`).Scan(&n)
 		return err == nil && n == 1
@@ -304,7 +295,7 @@ func TestWorkerBanReachesCaches(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { w.Run(wctx); close(done) }()
-	waitFor(t, "the worker's ban", func() bool { _, status := e.state(1); return status == "banned" })
+	testenv.Eventually(t, 15*time.Second, "the worker's ban", func() bool { _, status := e.state(1); return status == "banned" })
 	stop()
 	<-done
 
@@ -321,7 +312,7 @@ func TestWorkerBanReachesCaches(t *testing.T) {
 	}
 
 	for _, key := range []string{"k1", "k2"} {
-		waitFor(t, key+" announced", func() bool { mu.Lock(); defer mu.Unlock(); return announced[key] })
+		testenv.Eventually(t, 15*time.Second, key+" announced", func() bool { mu.Lock(); defer mu.Unlock(); return announced[key] })
 		mu.Lock()
 		status := told[key]
 		mu.Unlock()

@@ -1,0 +1,63 @@
+package testenv
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Descendants are the processes below pid: its children, theirs, and so on. It reads /proc,
+// so it finds none where there is no /proc.
+func Descendants(pid int) []int {
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		parent[p], _ = strconv.Atoi(f[1])
+	}
+	var out []int
+	for p := range parent {
+		// The depth bound guards against a loop made of pids reused while /proc was read.
+		for q, depth := parent[p], 0; q > 1 && depth < 64; q, depth = parent[q], depth+1 {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Args are the command-line arguments of a process, nil when it is gone.
+func Args(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// Alive says whether a process exists and is neither a zombie nor dead.
+func Alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
