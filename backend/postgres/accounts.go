@@ -219,10 +219,16 @@ func (s *AccountStore) Workspace(ctx context.Context, id int64) (*account.Worksp
 
 // RenameWorkspace implements account.Store.
 func (s *AccountStore) RenameWorkspace(ctx context.Context, id int64, name string) (*account.Workspace, error) {
-	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET name = $2 WHERE w.id = $1 AND w.deleted_at IS NULL
-		RETURNING `+workspaceColumns, id, name))
+	return s.setWorkspace(ctx, "rename workspace", "name", id, name)
+}
+
+// setWorkspace sets one column (a constant of the caller's) of a workspace not deleted and
+// returns the workspace.
+func (s *AccountStore) setWorkspace(ctx context.Context, what, column string, id int64, value any) (*account.Workspace, error) {
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET `+column+` = $2
+		WHERE w.id = $1 AND w.deleted_at IS NULL RETURNING `+workspaceColumns, id, value))
 	if err != nil {
-		return nil, fmt.Errorf("rename workspace: %w", notFound(err, "workspace"))
+		return nil, fmt.Errorf("%s: %w", what, notFound(err, "workspace"))
 	}
 	return w, nil
 }
@@ -461,12 +467,7 @@ func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit i
 
 // SetPlan implements account.Store.
 func (s *AccountStore) SetPlan(ctx context.Context, workspaceID int64, plan string) (*account.Workspace, error) {
-	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `UPDATE workspaces w SET plan = $2 WHERE w.id = $1 AND w.deleted_at IS NULL
-		RETURNING `+workspaceColumns, workspaceID, plan))
-	if err != nil {
-		return nil, fmt.Errorf("set plan: %w", notFound(err, "workspace"))
-	}
-	return w, nil
+	return s.setWorkspace(ctx, "set plan", "plan", workspaceID, plan)
 }
 
 // ListUsers implements account.Store.
