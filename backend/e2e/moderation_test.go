@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // moderatedLink is a link answer with its moderation and appeal.
@@ -88,18 +86,6 @@ func (s *server) moderator(email string) (tenant, string) {
 	return tn, s.login(email)
 }
 
-// testPNG is a small real PNG.
-func testPNG(t *testing.T) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 4, 3))
-	img.Set(1, 1, color.RGBA{R: 200, A: 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // reviewer records reviews the way the worker does, through the moderation store.
 type reviewer struct {
 	t     *testing.T
@@ -110,7 +96,7 @@ type reviewer struct {
 func newReviewer(t *testing.T, d *deployment) *reviewer {
 	t.Helper()
 	db := d.db(t)
-	return &reviewer{t: t, store: postgres.NewModeration(db), shot: testPNG(t)}
+	return &reviewer{t: t, store: postgres.NewModeration(db), shot: testenv.PNG(t, 200)}
 }
 
 // review records a review of l scoring score: a desktop capture with a screenshot and a login

@@ -21,13 +21,33 @@ type ChatModel struct {
 
 // ChatCall is what one chat completion carried: the system message, the text parts of the
 // other messages, and how many of their image parts were PNG data URLs that decode, and how
-// many were not.
+// many were not; for tests of the request's shape, also its headers, the response format asked
+// for, and every message as sent.
 type ChatCall struct {
 	Model     string
 	System    string
 	Texts     []string
 	PNGs      int
 	BadImages int
+
+	Header         http.Header   // the request's headers (Authorization, …)
+	ResponseFormat string        // the type of response_format, "" without one
+	Messages       []ChatMessage // the messages in the order sent
+}
+
+// ChatMessage is one message of a chat completion: its content is either a string (Text) or a
+// list of parts (Parts, not nil then).
+type ChatMessage struct {
+	Role  string
+	Text  string
+	Parts []ChatPart
+}
+
+// ChatPart is one part of a message's content: a text ("text") or an image ("image_url").
+type ChatPart struct {
+	Type     string
+	Text     string
+	ImageURL string // the image's URL, often a data URL
 }
 
 // HangAnswer as a status makes the ChatModel never answer the call.
@@ -67,12 +87,18 @@ func (m *ChatModel) serve(w http.ResponseWriter, r *http.Request) {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
+		ResponseFormat *struct {
+			Type string `json:"type"`
+		} `json:"response_format"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
 		return
 	}
-	call := ChatCall{Model: req.Model}
+	call := ChatCall{Model: req.Model, Header: r.Header.Clone()}
+	if req.ResponseFormat != nil {
+		call.ResponseFormat = req.ResponseFormat.Type
+	}
 	for _, msg := range req.Messages {
 		var text string
 		if json.Unmarshal(msg.Content, &text) == nil {
@@ -81,6 +107,7 @@ func (m *ChatModel) serve(w http.ResponseWriter, r *http.Request) {
 			} else {
 				call.Texts = append(call.Texts, text)
 			}
+			call.Messages = append(call.Messages, ChatMessage{Role: msg.Role, Text: text})
 			continue
 		}
 		var parts []struct {
@@ -94,7 +121,13 @@ func (m *ChatModel) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"bad content"}}`, http.StatusBadRequest)
 			return
 		}
+		sent := ChatMessage{Role: msg.Role, Parts: []ChatPart{}}
 		for _, p := range parts {
+			part := ChatPart{Type: p.Type, Text: p.Text}
+			if p.ImageURL != nil {
+				part.ImageURL = p.ImageURL.URL
+			}
+			sent.Parts = append(sent.Parts, part)
 			switch p.Type {
 			case "text":
 				call.Texts = append(call.Texts, p.Text)
@@ -106,6 +139,7 @@ func (m *ChatModel) serve(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
+		call.Messages = append(call.Messages, sent)
 	}
 	m.mu.Lock()
 	m.calls = append(m.calls, call)

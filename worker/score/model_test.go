@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"image"
-	"image/png"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,159 +12,56 @@ import (
 	"unicode/utf8"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
-// chatRequest is what the fake server reads of a chat completion request.
-type chatRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	ResponseFormat *struct {
-		Type string `json:"type"`
-	} `json:"response_format"`
-}
-
-type chatPart struct {
-	Type     string `json:"type"`
-	Text     string `json:"text"`
-	ImageURL *struct {
-		URL string `json:"url"`
-	} `json:"image_url"`
-}
-
-// userParts are the parts of the request's user message.
-func (r chatRequest) userParts(t *testing.T) []chatPart {
+// newModel serves answers on loopback, one per call in turn (the last repeats), checks that
+// every call carries the API key, and returns the model's configuration.
+func newModel(t *testing.T, answers ...func(testenv.ChatCall) (int, string)) (*testenv.ChatModel, ModelConfig) {
 	t.Helper()
-	if len(r.Messages) != 2 || r.Messages[0].Role != "system" || r.Messages[1].Role != "user" {
-		t.Fatalf("messages: want system then user, got %d messages", len(r.Messages))
-	}
-	var parts []chatPart
-	if err := json.Unmarshal(r.Messages[1].Content, &parts); err != nil {
-		t.Fatalf("user content is not a list of parts: %v", err)
-	}
-	return parts
-}
-
-// reply is one answer of the fake server: an HTTP status and a body, or the content of a
-// chat completion when status is 200.
-type reply struct {
-	status  int
-	content string
-	hang    bool // never answer
-}
-
-// fakeModel speaks the OpenAI chat completions API on loopback and records what it receives.
-type fakeModel struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	reqs    []chatRequest
-	replies []func(chatRequest) reply // one per call; the last repeats
-}
-
-func newFakeModel(t *testing.T, replies ...func(chatRequest) reply) *fakeModel {
-	t.Helper()
-	f := &fakeModel{replies: replies}
-	stop := make(chan struct{})
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-			http.Error(w, "not found", http.StatusNotFound)
-			return
-		}
-		if got := r.Header.Get("Authorization"); got != "Bearer test-key" {
+	var mu sync.Mutex
+	n := 0
+	m := testenv.NewChatModel(t, func(c testenv.ChatCall) (int, string) {
+		if got := c.Header.Get("Authorization"); got != "Bearer test-key" {
 			t.Errorf("Authorization %q", got)
 		}
-		var req chatRequest
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			t.Errorf("decode request: %v", err)
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		f.mu.Lock()
-		f.reqs = append(f.reqs, req)
-		fn := f.replies[min(len(f.reqs), len(f.replies))-1]
-		f.mu.Unlock()
-		rep := fn(req)
-		switch {
-		case rep.hang:
-			select {
-			case <-r.Context().Done():
-			case <-stop:
-			}
-		case rep.status != http.StatusOK:
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(rep.status)
-			_, _ = w.Write([]byte(`{"error":{"message":"` + rep.content + `","type":"server_error"}}`))
-		default:
-			w.Header().Set("Content-Type", "application/json")
-			_ = json.NewEncoder(w).Encode(map[string]any{
-				"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": req.Model,
-				"choices": []map[string]any{{
-					"index": 0, "finish_reason": "stop",
-					"message": map[string]any{"role": "assistant", "content": rep.content},
-				}},
-			})
-		}
-	}))
-	t.Cleanup(func() { close(stop); f.srv.Close() })
-	return f
-}
-
-func (f *fakeModel) calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.reqs)
-}
-
-func (f *fakeModel) config() ModelConfig {
-	return ModelConfig{
-		BaseURL: f.srv.URL + "/v1", APIKey: "test-key", Model: "test-model",
+		mu.Lock()
+		n++
+		answer := answers[min(n, len(answers))-1]
+		mu.Unlock()
+		return answer(c)
+	})
+	return m, ModelConfig{
+		BaseURL: m.URL(), APIKey: "test-key", Model: "test-model",
 		Timeout: 2 * time.Second, Backoff: 10 * time.Millisecond,
 	}
 }
 
 // judge answers like a model that read the page facts: a password asked for on a PayPal
 // look-alike is phishing, anything else benign. Its verdict proves the facts arrived.
-func judge(req chatRequest) reply {
+func judge(c testenv.ChatCall) (int, string) {
 	var text strings.Builder
-	for _, m := range req.Messages[1:] {
-		var parts []chatPart
-		if json.Unmarshal(m.Content, &parts) == nil {
-			for _, p := range parts {
-				text.WriteString(p.Text)
-			}
+	for _, m := range c.Messages[1:] {
+		for _, p := range m.Parts {
+			text.WriteString(p.Text)
 		}
 	}
 	s := strings.ToLower(text.String())
 	if strings.Contains(s, "password") && strings.Contains(s, "paypa1-login.com") {
-		return reply{status: 200, content: `{"score": 0.95, "category": "phishing", "reason": "A PayPal log-in form on paypa1-login.com, a look-alike domain."}`}
+		return http.StatusOK, `{"score": 0.95, "category": "phishing", "reason": "A PayPal log-in form on paypa1-login.com, a look-alike domain."}`
 	}
-	return reply{status: 200, content: `{"score": 0.05, "category": "benign", "reason": "An ordinary page."}`}
+	return http.StatusOK, `{"score": 0.05, "category": "benign", "reason": "An ordinary page."}`
 }
 
-func says(content string) func(chatRequest) reply {
-	return func(chatRequest) reply { return reply{status: 200, content: content} }
+func says(content string) func(testenv.ChatCall) (int, string) {
+	return func(testenv.ChatCall) (int, string) { return http.StatusOK, content }
 }
 
-func status(code int) func(chatRequest) reply {
-	return func(chatRequest) reply { return reply{status: code, content: "upstream exploded"} }
+func status(code int) func(testenv.ChatCall) (int, string) {
+	return func(testenv.ChatCall) (int, string) { return code, "upstream exploded" }
 }
 
-func hang(chatRequest) reply { return reply{hang: true} }
-
-func testPNG(t *testing.T, shade uint8) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 4, 3))
-	for i := range img.Pix {
-		img.Pix[i] = shade
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+func hang(testenv.ChatCall) (int, string) { return testenv.HangAnswer, "" }
 
 var phishingLink = LinkFacts{ID: 42, URL: "https://paypa1-login.com/signin?session=1", ShortURL: "https://sho.rt/Xb3kPq"}
 
@@ -194,7 +87,7 @@ func phishingCaptures(t *testing.T) []moderation.Capture {
 			}},
 		}
 		if p != moderation.WeChat {
-			c.Screenshot = testPNG(t, uint8(40*i+10))
+			c.Screenshot = testenv.PNG(t, uint8(40*i+10))
 		}
 		out = append(out, c)
 	}
@@ -204,8 +97,8 @@ func phishingCaptures(t *testing.T) []moderation.Capture {
 // TestModelSendsThePageFacts checks the request's shape (SPEC §13.4) at the server, and that the
 // verdict is the one the server derived from what it received.
 func TestModelSendsThePageFacts(t *testing.T) {
-	f := newFakeModel(t, judge)
-	m, err := NewModel(f.config())
+	model, cfg := newModel(t, judge)
+	m, err := NewModel(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,27 +113,34 @@ func TestModelSendsThePageFacts(t *testing.T) {
 		t.Fatalf("verdict %+v, want %+v", v, want)
 	}
 
-	if f.calls() != 1 {
-		t.Fatalf("%d calls, want 1", f.calls())
+	calls := model.Calls()
+	if len(calls) != 1 {
+		t.Fatalf("%d calls, want 1", len(calls))
 	}
-	req := f.reqs[0]
+	req := calls[0]
 	if req.Model != "test-model" {
 		t.Errorf("model %q", req.Model)
 	}
-	if req.ResponseFormat == nil || req.ResponseFormat.Type != "json_object" {
-		t.Errorf("response_format %+v, want json_object", req.ResponseFormat)
+	if req.ResponseFormat != "json_object" {
+		t.Errorf("response_format %q, want json_object", req.ResponseFormat)
 	}
-	var system string
-	if err := json.Unmarshal(req.Messages[0].Content, &system); err != nil {
-		t.Fatalf("system content is not a string: %v", err)
+	if len(req.Messages) != 2 || req.Messages[0].Role != "system" || req.Messages[1].Role != "user" {
+		t.Fatalf("messages: want system then user, got %d messages", len(req.Messages))
 	}
+	if req.Messages[0].Parts != nil {
+		t.Fatal("system content is not a string")
+	}
+	system := req.Messages[0].Text
 	for _, w := range append([]string{"JSON", `"score"`, `"category"`, `"reason"`}, Categories...) {
 		if !strings.Contains(system, w) {
 			t.Errorf("system message lacks %q", w)
 		}
 	}
 
-	parts := req.userParts(t)
+	parts := req.Messages[1].Parts
+	if parts == nil {
+		t.Fatal("user content is not a list of parts")
+	}
 	wantTypes := []string{"text", "image_url", "text", "image_url", "text"} // WeChat has no screenshot
 	if len(parts) != len(wantTypes) {
 		t.Fatalf("%d parts, want %d", len(parts), len(wantTypes))
@@ -251,9 +151,9 @@ func TestModelSendsThePageFacts(t *testing.T) {
 			t.Fatalf("part %d is %q, want %q", i, p.Type, wantTypes[i])
 		}
 		if p.Type == "image_url" {
-			data, ok := strings.CutPrefix(p.ImageURL.URL, "data:image/png;base64,")
+			data, ok := strings.CutPrefix(p.ImageURL, "data:image/png;base64,")
 			if !ok {
-				t.Fatalf("image URL %.40q is no PNG data URL", p.ImageURL.URL)
+				t.Fatalf("image URL %.40q is no PNG data URL", p.ImageURL)
 			}
 			img, err := base64.StdEncoding.DecodeString(data)
 			if err != nil {
@@ -296,8 +196,8 @@ func TestModelSendsThePageFacts(t *testing.T) {
 }
 
 func TestModelBenignPage(t *testing.T) {
-	f := newFakeModel(t, judge)
-	m, err := NewModel(f.config())
+	_, cfg := newModel(t, judge)
+	m, err := NewModel(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,25 +218,24 @@ func TestChain(t *testing.T) {
 	malformed := says(`{"score": "high", "category": "phishing", "reason": "x"}`)
 	tests := []struct {
 		name      string
-		replies   []func(chatRequest) reply
+		replies   []func(testenv.ChatCall) (int, string)
 		timeout   time.Duration
 		wantCalls int
 		wantBy    string // scorer
 		wantNote  string // prefix of the one note; "" for none
 	}{
-		{"good answer", []func(chatRequest) reply{judge}, 0, 1, "model", ""},
-		{"malformed then good", []func(chatRequest) reply{says("The page looks like phishing."), judge}, 0, 2, "model", ""},
-		{"malformed twice", []func(chatRequest) reply{says("{}"), malformed}, 0, 2, "heuristic", "model: malformed answer twice: score \"high\" is not a number"},
-		{"500 then good", []func(chatRequest) reply{status(500), judge}, 0, 2, "model", ""},
-		{"429 then good", []func(chatRequest) reply{status(429), judge}, 0, 2, "model", ""},
-		{"500 twice", []func(chatRequest) reply{status(500)}, 0, 2, "heuristic", "model: 500 Internal Server Error: upstream exploded (2 attempts)"},
-		{"401 is not retried", []func(chatRequest) reply{status(401)}, 0, 1, "heuristic", "model: 401 Unauthorized: upstream exploded (1 attempt)"},
-		{"no answer", []func(chatRequest) reply{hang}, 150 * time.Millisecond, 2, "heuristic", "model: timeout after 150ms (2 attempts)"},
+		{"good answer", []func(testenv.ChatCall) (int, string){judge}, 0, 1, "model", ""},
+		{"malformed then good", []func(testenv.ChatCall) (int, string){says("The page looks like phishing."), judge}, 0, 2, "model", ""},
+		{"malformed twice", []func(testenv.ChatCall) (int, string){says("{}"), malformed}, 0, 2, "heuristic", "model: malformed answer twice: score \"high\" is not a number"},
+		{"500 then good", []func(testenv.ChatCall) (int, string){status(500), judge}, 0, 2, "model", ""},
+		{"429 then good", []func(testenv.ChatCall) (int, string){status(429), judge}, 0, 2, "model", ""},
+		{"500 twice", []func(testenv.ChatCall) (int, string){status(500)}, 0, 2, "heuristic", "model: 500 Internal Server Error: upstream exploded (2 attempts)"},
+		{"401 is not retried", []func(testenv.ChatCall) (int, string){status(401)}, 0, 1, "heuristic", "model: 401 Unauthorized: upstream exploded (1 attempt)"},
+		{"no answer", []func(testenv.ChatCall) (int, string){hang}, 150 * time.Millisecond, 2, "heuristic", "model: timeout after 150ms (2 attempts)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeModel(t, tt.replies...)
-			cfg := f.config()
+			model, cfg := newModel(t, tt.replies...)
 			if tt.timeout != 0 {
 				cfg.Timeout = tt.timeout
 			}
@@ -348,8 +247,8 @@ func TestChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.calls() != tt.wantCalls {
-				t.Errorf("%d calls, want %d", f.calls(), tt.wantCalls)
+			if n := len(model.Calls()); n != tt.wantCalls {
+				t.Errorf("%d calls, want %d", n, tt.wantCalls)
 			}
 			if v.Scorer != tt.wantBy {
 				t.Errorf("scored by %q, want %q (%+v)", v.Scorer, tt.wantBy, v)
@@ -388,8 +287,8 @@ func TestChainWithoutModel(t *testing.T) {
 // TestChainRaisesCloaking: the model found the desktop page harmless, but WeChat was sent
 // elsewhere and asked for a password.
 func TestChainRaisesCloaking(t *testing.T) {
-	f := newFakeModel(t, says(`{"score": 0.1, "category": "benign", "reason": "A recipe blog."}`))
-	c, err := New(Config{Model: f.config()})
+	_, cfg := newModel(t, says(`{"score": 0.1, "category": "benign", "reason": "A recipe blog."}`))
+	c, err := New(Config{Model: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,8 +313,8 @@ func TestChainRaisesCloaking(t *testing.T) {
 }
 
 func TestChainCancelled(t *testing.T) {
-	f := newFakeModel(t, hang)
-	c, err := New(Config{Model: f.config()})
+	model, cfg := newModel(t, hang)
+	c, err := New(Config{Model: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,8 +323,8 @@ func TestChainCancelled(t *testing.T) {
 	if _, err := c.Score(ctx, phishingLink, phishingCaptures(t)); err == nil {
 		t.Fatal("a cancelled review was scored")
 	}
-	if f.calls() != 1 {
-		t.Errorf("%d calls after the cancel, want 1", f.calls())
+	if n := len(model.Calls()); n != 1 {
+		t.Errorf("%d calls after the cancel, want 1", n)
 	}
 }
 
