@@ -453,8 +453,10 @@ func TestModerationDestinationNeverAnswers(t *testing.T) {
 		t.Fatalf("scorer %q, %d captures", scorer, len(captures))
 	}
 	for _, c := range captures {
-		// Navigation gets the limit but its last quarter (at most 3 s), kept for recording.
-		if c.Error != "timeout" || c.Duration < limit/2 || c.Duration > limit+time.Second {
+		// Navigation gets the limit but its last quarter (at most 3 s), kept for recording; a
+		// machine busy with other tests may take a few seconds more to record, but far less
+		// than the browser's default limit (browse.DefaultTimeout).
+		if c.Error != "timeout" || c.Duration < limit/2 || c.Duration > 2*limit {
 			t.Errorf("%s: error %q after %v, want timeout within the %v limit", c.Profile, c.Error, c.Duration, limit)
 		}
 	}
@@ -689,11 +691,16 @@ func TestModerationMilestones(t *testing.T) {
 	}
 	due := func() bool {
 		t.Helper()
-		ok, reason, visits := ms.dueRow(t, l.ID)
-		at, queued := ms.queued(t, l.ID)
-		if ok != queued {
-			t.Fatalf("after %d visits: due in PostgreSQL %v, in Redis %v", people, ok, queued)
-		}
+		// The consumer queues the link in Redis just after the visits' commit made it due.
+		var ok, queued bool
+		var reason string
+		var visits int64
+		var at time.Time
+		eventually(t, 5*time.Second, fmt.Sprintf("after %d visits, the link due in PostgreSQL and queued in Redis alike", people), func() bool {
+			ok, reason, visits = ms.dueRow(t, l.ID)
+			at, queued = ms.queued(t, l.ID)
+			return ok == queued
+		})
 		if ok && (reason != "visits" || visits != people || time.Since(at) > time.Minute || time.Until(at) > 0) {
 			t.Errorf("after %d visits: due for %q at %d visits, queued for %v", people, reason, visits, at)
 		}
