@@ -225,6 +225,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("dead consumer read: %v", err)
 	}
+	readAt := time.Now()
 	entries, inEntries := len(read[0].Messages), 0
 	for _, m := range read[0].Messages {
 		var batch []visit.Event
@@ -244,12 +245,14 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	}
 
 	live := consumer(rc, "live", db)
-	live.SetClaimAfter(100 * time.Millisecond)
+	// Long enough for the store above to finish first on a busy machine.
+	const claimAfter = 2 * time.Second
+	live.SetClaimAfter(claimAfter)
 	// Not idle long enough yet: nothing is claimed.
 	if n, err := live.Step(ctx); err != nil || n != 0 {
 		t.Fatalf("claimed early: %d events, %v", n, err)
 	}
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(time.Until(readAt.Add(claimAfter + 100*time.Millisecond)))
 	n, err := live.Step(ctx)
 	if err != nil {
 		t.Fatal(err)
