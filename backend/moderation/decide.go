@@ -1,6 +1,10 @@
 package moderation
 
-import "github.com/shortlink/shortlink/backend/link"
+import (
+	"math/bits"
+
+	"github.com/shortlink/shortlink/backend/link"
+)
 
 // Facts are what is known of a link when a decision is made on it, read with the link locked
 // in the transaction that records the decision.
@@ -100,4 +104,12 @@ func decideAction(f Facts, a Action) Ruling {
 	}
 	r.StatusChanged = r.Status != f.Status
 	return r
+}
+
+// Milestone says people's visits to a link, going from before to after, reached a power of two
+// (1, 2, 4, 8, …): a link is reviewed again then, so that a link that becomes popular is looked
+// at again while a quiet one costs nothing. The visit ingest applies it to a whole batch in SQL
+// (the function visits_milestone of migration 00019), which its tests compare with this one.
+func Milestone(before, after int64) bool {
+	return after > before && before >= 0 && bits.Len64(uint64(after)) > bits.Len64(uint64(before))
 }

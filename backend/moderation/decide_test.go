@@ -98,3 +98,18 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+func TestMilestone(t *testing.T) {
+	for _, c := range []struct {
+		before, after int64
+		want          bool
+	}{
+		{0, 1, true}, {1, 2, true}, {2, 3, false}, {3, 4, true}, {4, 7, false}, {5, 9, true},
+		{0, 100, true}, {1023, 1024, true}, {1024, 2047, false}, {7, 7, false}, {8, 4, false},
+		{1 << 40, 1<<41 - 1, false}, {1<<62 - 1, 1 << 62, true},
+	} {
+		if got := moderation.Milestone(c.before, c.after); got != c.want {
+			t.Errorf("Milestone(%d, %d) = %v, want %v", c.before, c.after, got, c.want)
+		}
+	}
+}

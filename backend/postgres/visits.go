@@ -92,15 +92,14 @@ WITH new AS (
 	ON CONFLICT (workspace_id, hour) DO UPDATE SET visits = w.visits + EXCLUDED.visits,
 		bots = w.bots + EXCLUDED.bots
 ), due AS (
-	-- Due for a review: a link whose people's visits reached a power of two (one lies in
-	-- (before, after] when after has more binary digits than before), and the first visit to a
-	-- link whose destination changed since its last review.
+	-- Due for a review: a link whose people's visits reached a power of two
+	-- (visits_milestone, moderation.Milestone in Go), and the first visit to a link whose
+	-- destination changed since its last review.
 	INSERT INTO moderation_due AS m (link_id, due_at, reason, visits)
 	SELECT DISTINCT ON (link_id) link_id, now(), reason, visits FROM (
 		SELECT t.link_id, 'visits' AS reason, t.visits, 0 AS rank
 		FROM totals t JOIN per_link p USING (link_id)
-		WHERE p.visits > 0
-			AND length(ltrim(t.visits::bit(64)::text, '0')) > length(ltrim((t.visits - p.visits)::bit(64)::text, '0'))
+		WHERE p.visits > 0 AND visits_milestone(t.visits - p.visits, t.visits)
 		UNION ALL
 		SELECT t.link_id, 'target_changed', t.visits, 1
 		FROM totals t JOIN per_link p USING (link_id)
