@@ -436,7 +436,8 @@ func (ms *modStores) latestCaptures(t *testing.T, linkID int64) (scorer string, 
 func TestModerationDestinationNeverAnswers(t *testing.T) {
 	sites, _ := moderationRig(t)
 	sites.hang(t, "blackhole.test")
-	const limit = 3 * time.Second
+	// Long enough for a fresh Chromium on a machine busy with other tests to send the request.
+	const limit = 8 * time.Second
 	browser := newModerationBrowser(t, browse.Options{HostRules: sites.hostRules(), AllowLoopback: true, Timeout: limit})
 	d := newDeployment(t)
 	a := d.start(t)
