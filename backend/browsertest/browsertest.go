@@ -161,11 +161,12 @@ type Options struct {
 // PersonUserAgent is the user agent of a desktop Chrome, counted as a person's.
 const PersonUserAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36"
 
-// New gives t a fresh context of the shared browser, starting the driver and Chromium on first
-// use; t fails when the browser cannot start. When t ends, the context is closed, and t fails
+// New gives t a fresh context of the shared browser (after waiting for its Turn), starting the
+// driver and Chromium on first use; t fails when the browser cannot start. When t ends, the context is closed, and t fails
 // if a page broke the Content-Security-Policy or threw an uncaught error (see Problems).
 func New(t testing.TB, opts Options) *Browser {
 	t.Helper()
+	Turn(t)
 	b := open(t, opts)
 	t.Cleanup(func() {
 		for _, p := range b.Problems() {

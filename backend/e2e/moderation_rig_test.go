@@ -45,11 +45,12 @@ var modRig struct {
 
 // rigPageTimeout is each visitor's time limit in the shared browser: generous, for a machine
 // busy with other tests.
-const rigPageTimeout = 10 * time.Second
+const rigPageTimeout = 20 * time.Second
 
 // moderationRig starts the shared site server and browser on first use.
 func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 	t.Helper()
+	browsertest.Turn(t)
 	modRig.once.Do(func() {
 		modRig.sites = newSiteServer()
 		modRig.browser, modRig.err = browse.New(browse.Options{
@@ -67,6 +68,7 @@ func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 // newModerationBrowser is a moderation browser of t's own, with the test's Chromium and driver.
 func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	t.Helper()
+	browsertest.Turn(t)
 	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.ChromiumPath(), rigLog()
 	b, err := browse.New(o)
 	if err != nil {

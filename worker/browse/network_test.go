@@ -159,7 +159,7 @@ var (
 )
 
 // sharedTimeout is the shared browser's Timeout: generous, the machine is small and busy.
-const sharedTimeout = 12 * time.Second
+const sharedTimeout = 20 * time.Second
 
 func sharedBrowser(t *testing.T) *Browser {
 	t.Helper()
