@@ -15,7 +15,9 @@ var turns = struct {
 
 // Turn waits until t may drive Chromium, and holds that turn until t ends. A test that already
 // holds one gets it at once. New takes it; a test that drives a browser of its own (the
-// moderation worker's) takes it itself.
+// moderation worker's) takes it itself. A test that calls t.Parallel must do so before: a
+// parallel test is paused, holding its turn, until the serial ones end, and a serial one
+// waiting for a turn would wait for ever.
 func Turn(t testing.TB) {
 	t.Helper()
 	if _, held := turns.held.LoadOrStore(t, true); held {

@@ -50,7 +50,6 @@ const rigPageTimeout = 20 * time.Second
 // moderationRig starts the shared site server and browser on first use.
 func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 	t.Helper()
-	browsertest.Turn(t)
 	modRig.once.Do(func() {
 		modRig.sites = newSiteServer()
 		modRig.browser, modRig.err = browse.New(browse.Options{
@@ -68,7 +67,6 @@ func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 // newModerationBrowser is a moderation browser of t's own, with the test's Chromium and driver.
 func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	t.Helper()
-	browsertest.Turn(t)
 	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.ChromiumPath(), rigLog()
 	b, err := browse.New(o)
 	if err != nil {
@@ -258,6 +256,9 @@ func moderationStores(t *testing.T, d *deployment) *modStores {
 // way are given back); it also stops when t ends.
 func (ms *modStores) runWorker(t *testing.T, o review.Options) (stop func()) {
 	t.Helper()
+	// The worker drives Chromium; taken here, after the deployment made t parallel: a turn
+	// held by a test paused for the serial ones would stop those that need one.
+	browsertest.Turn(t)
 	o.Store, o.Queue, o.Base = ms.store, ms.queue, "http://"+shortHost
 	if o.Concurrency == 0 {
 		o.Concurrency = 2
@@ -479,6 +480,7 @@ type workerProcess struct {
 // log in the test's output under -v.
 func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) *workerProcess {
 	t.Helper()
+	browsertest.Turn(t)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+d.env["DATABASE_URL"], "REDIS_URL="+d.env["REDIS_URL"], "REDIS_PREFIX="+d.env["REDIS_PREFIX"],
