@@ -82,10 +82,13 @@ func acknowledged(s *server, tn tenant, stop <-chan struct{}) <-chan []linkJSON 
 func TestWritesUnderStalledPostgres(t *testing.T) {
 	const writeTimeout = time.Second
 	d := newDeployment(t)
+	// Set up through a server of the default deadline: a busy machine may take longer than the
+	// short one to check the operator's password.
+	setup := d.start(t)
+	tn := setup.signupOn("stalled-writes@example.com", "enterprise") // batches and edits of the target
+	edited := setup.createLink(tn, map[string]any{"url": "https://example.com/edited"})
+	deleted := setup.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
 	s := d.start(t, "WRITE_TIMEOUT", writeTimeout.String())
-	tn := s.signupOn("stalled-writes@example.com", "enterprise") // batches and edits of the target
-	edited := s.createLink(tn, map[string]any{"url": "https://example.com/edited"})
-	deleted := s.createLink(tn, map[string]any{"url": "https://example.com/deleted"})
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 
 	stop := make(chan struct{})

@@ -319,7 +319,12 @@ func TestChainCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	go func() { // cancelled once the model has the call (or after 10 s)
+		for deadline := time.Now().Add(10 * time.Second); len(model.Calls()) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
 	if _, err := c.Score(ctx, phishingLink, phishingCaptures(t)); err == nil {
 		t.Fatal("a cancelled review was scored")
 	}
