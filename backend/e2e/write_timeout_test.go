@@ -225,8 +225,9 @@ func TestCreateUnderStalledConnection(t *testing.T) {
 	const writeTimeout = time.Second
 	d := newDeployment(t)
 	proxy, through := d.cutterFor(t, "DATABASE_URL")
+	// Signed up under the default deadline: a busy machine may hash a password slower than 1 s.
+	tn := d.start(t).signup("stalled-connection@example.com")
 	s := d.start(t, "DATABASE_URL", through, "WRITE_TIMEOUT", writeTimeout.String())
-	tn := s.signup("stalled-connection@example.com")
 	links := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links"
 	s.createLink(tn, map[string]any{"url": "https://example.com/before"}) // the key is known
 
