@@ -183,6 +183,7 @@ func startChaosRig(t *testing.T) *chaosRig {
 		redisAddrs[i] = fmt.Sprintf("127.0.0.1:%d", p)
 	}
 	d := newDeploymentOn(t, c.frontURL, "", "chaos:")
+	delete(d.env, "WRITE_TIMEOUT") // the service's own deadline, as deployed
 	d.env["REDIS_SENTINELS"] = strings.Join(redisAddrs, ",")
 	d.env["REDIS_MASTER_NAME"] = chaosMaster
 	// Migrations through both hosts, with a pool option: every URL the server takes.

@@ -101,6 +101,9 @@ func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *d
 		"OPERATOR_EMAIL":    "operator@sho.rt",
 		"OPERATOR_PASSWORD": "operator-password",
 		"ID_BLOCK_SIZE":     "50",
+		// A machine running two test suites can take seconds over a sign-up's password hash;
+		// the tests of the deadline itself set their own.
+		"WRITE_TIMEOUT": "30s",
 		// Generous API rate limits: tests send many requests from one address and one
 		// workspace; and members without limit: tests invite people into free workspaces. The
 		// rate-limit and plan tests set their own; a test's PLAN_LIMITS is applied after these
@@ -214,7 +217,7 @@ func (s *server) stop() {
 	if s.app == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.app.Close(ctx); err != nil {
 		s.t.Errorf("close: %v", err)

@@ -177,7 +177,9 @@ func startSoakRig(t *testing.T) *soakRig {
 	t.Helper()
 	s := startOwnServices(t)
 	r := &soakRig{t: t, services: s, databaseURL: s.databaseURL, rates: soakRates}
-	r.start(s.databaseURL, newDeploymentOn(t, s.databaseURL, s.redisURL, "soak:"), nil, soakLinks)
+	d := newDeploymentOn(t, s.databaseURL, s.redisURL, "soak:")
+	delete(d.env, "WRITE_TIMEOUT") // the service's own deadline, as deployed
+	r.start(s.databaseURL, d, nil, soakLinks)
 	return r
 }
 
