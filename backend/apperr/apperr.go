@@ -24,10 +24,24 @@ const (
 	Internal        = "internal"
 )
 
-// Error is an error a client may see: a code from the list above and a human message.
+// Error is an error a client may see: a code from the list above, a human message and, when
+// known, a finer reason (a stable name such as "alias_taken", which the web app translates)
+// and the input field it is about.
 type Error struct {
 	Code    string
 	Message string
+	// Reason names the error more finely than Code, for clients that explain it in their own
+	// words; empty means Code says it all.
+	Reason string
+	// Field is the input the error is about ("alias", "url"), empty when none.
+	Field string
+}
+
+// For returns a copy of e with a finer reason and the input field it is about ("" for none).
+func (e *Error) For(reason, field string) *Error {
+	c := *e
+	c.Reason, c.Field = reason, field
+	return &c
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -53,6 +67,28 @@ func MessageOf(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// ReasonOf returns the reason of the first *Error in err's chain, its code when it has none,
+// Internal when err carries no *Error.
+func ReasonOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Reason != "" {
+			return e.Reason
+		}
+		return e.Code
+	}
+	return Internal
+}
+
+// FieldOf returns the input field of the first *Error in err's chain, "" if none.
+func FieldOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
 }
 
 // Is reports whether err carries the given code.

@@ -38,8 +38,11 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Code      string `json:"code"`
-	Message   string `json:"message"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Reason is finer than Code and stable: clients translate it. Code when nothing finer.
+	Reason    string `json:"reason"`
+	Field     string `json:"field,omitempty"`
 	RequestID string `json:"request_id,omitempty"`
 }
 
@@ -77,7 +80,10 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if errors.As(err, &retry) {
 		c.Header("Retry-After", retry.RetrySeconds())
 	}
-	detail := errorDetail{Code: code, Message: apperr.MessageOf(err)}
+	detail := errorDetail{Code: code, Message: apperr.MessageOf(err), Reason: code}
+	if apperr.CodeOf(err) == code {
+		detail.Reason, detail.Field = apperr.ReasonOf(err), apperr.FieldOf(err)
+	}
 	if status >= 500 {
 		detail.RequestID = c.GetString(requestIDKey)
 		level := slog.LevelError

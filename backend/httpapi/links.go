@@ -67,7 +67,7 @@ func (s *Server) createLinks(c *gin.Context) {
 			if code == apperr.Internal {
 				s.log.Error("batch create row", "row", i, "err", r.Err)
 			}
-			out[i].Error = &errorDetail{Code: code, Message: apperr.MessageOf(r.Err)}
+			out[i].Error = &errorDetail{Code: code, Message: apperr.MessageOf(r.Err), Reason: apperr.ReasonOf(r.Err), Field: apperr.FieldOf(r.Err)}
 			continue
 		}
 		out[i].Link, out[i].Created = answers[i], r.Created

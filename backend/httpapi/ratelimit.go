@@ -210,5 +210,5 @@ func (s *Server) methodNotAllowed(c *gin.Context) {
 	if !s.countRefused(c) {
 		return
 	}
-	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Message: "method not allowed on this endpoint"}})
+	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, errorBody{Error: errorDetail{Code: "method_not_allowed", Reason: "method_not_allowed", Message: "method not allowed on this endpoint"}})
 }

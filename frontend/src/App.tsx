@@ -2,6 +2,7 @@
 // page a visit starts on is fetched while the session is checked), so the first page loads
 // little JavaScript.
 import { createTheme, MantineProvider } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
@@ -57,6 +58,7 @@ export function App() {
     // <style> elements it would inject at run time: the Content-Security-Policy allows no
     // inline style but the page's own.
     <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false} forceColorScheme="light">
+      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter basename="/app">
           <Routes>

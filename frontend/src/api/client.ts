@@ -35,6 +35,10 @@ export class ApiError extends Error {
     readonly code: ErrorCode | "network",
     message: string,
     readonly requestId?: string,
+    /** Finer than code and stable (the API's `reason`): what the app translates. */
+    readonly reason: string = code,
+    /** The input the error is about (the API's `field`), such as "alias". */
+    readonly field?: string,
   ) {
     super(message);
     this.name = "ApiError";
@@ -43,9 +47,9 @@ export class ApiError extends Error {
 
 /** Turns whatever a failed call gave into an ApiError. */
 export function toApiError(status: number, body: unknown): ApiError {
-  const detail = (body as { error?: { code?: string; message?: string; request_id?: string } } | undefined)?.error;
+  const detail = (body as { error?: { code?: string; message?: string; request_id?: string; reason?: string; field?: string } } | undefined)?.error;
   if (detail?.code && detail.message) {
-    return new ApiError(status, detail.code as ErrorCode, detail.message, detail.request_id);
+    return new ApiError(status, detail.code as ErrorCode, detail.message, detail.request_id, detail.reason || detail.code, detail.field || undefined);
   }
   return new ApiError(status, status === 0 ? "network" : "internal", typeof body === "string" && body ? body : `HTTP ${status}`);
 }

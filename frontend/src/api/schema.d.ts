@@ -1301,6 +1301,10 @@ export interface components {
             code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
             /** @description For people; may change. */
             message: string;
+            /** @description Finer than `code` and stable, for clients that explain errors in their own words (the web app translates it), such as `alias_taken`, `url_invalid`, `domain_not_verified`; equal to `code` when nothing finer is known. New reasons may appear: fall back to `message`. */
+            reason: string;
+            /** @description The input the error is about, such as `alias` or `url`; absent when none. */
+            field?: string;
             /** @description On 5xx answers: quote it when reporting the problem. */
             request_id?: string;
         };

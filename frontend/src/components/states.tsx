@@ -5,6 +5,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/client";
+import i18n from "../i18n";
 
 export function Loading({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -18,10 +19,21 @@ export function Loading({ label }: { label?: string }) {
   );
 }
 
-/** The message of an error as the server gave it, or a generic one. */
+/**
+ * An error in the reader's language: the app's own text for the error's reason (errors.<reason>
+ * in the translations), else for its code, else the server's message; a generic one for
+ * anything that is not an ApiError.
+ */
 export function errorMessage(e: unknown, fallback: string): string {
-  if (e instanceof ApiError) return e.requestId ? `${e.message} (${e.requestId})` : e.message;
-  return fallback;
+  if (!(e instanceof ApiError)) return fallback;
+  const key = [`errors.${e.reason}`, `errors.${e.code}`].find((k) => i18n.exists(k));
+  const text = key ? i18n.t(key) : e.message;
+  return e.requestId ? `${text} (${e.requestId})` : text;
+}
+
+/** The error's text when it is about the given input field, else undefined: shown next to it. */
+export function fieldError(e: unknown, field: string): string | undefined {
+  return e instanceof ApiError && e.field === field ? errorMessage(e, "") : undefined;
 }
 
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {

@@ -12,6 +12,16 @@ export const en = {
     next: "Next",
     previous: "Previous",
   },
+  errors: {
+    network: "The service cannot be reached. Check your connection and try again.",
+    internal: "Something went wrong on our side. Try again in a moment.",
+    unavailable: "The service is busy right now. Try again in a moment.",
+    rate_limited: "Too many attempts. Wait a moment and try again.",
+    unauthorized: "Your session has ended: log in again.",
+    forbidden: "You are not allowed to do this in this workspace.",
+    not_found: "This no longer exists, or you cannot see it.",
+    too_large: "This is too large.",
+  },
   nav: {
     main: "Main",
     menu: "Menu",

@@ -14,6 +14,16 @@ export const zhCN: Messages = {
     next: "下一页",
     previous: "上一页",
   },
+  errors: {
+    network: "无法连接服务，请检查网络后重试。",
+    internal: "服务出现问题，请稍后重试。",
+    unavailable: "服务繁忙，请稍后重试。",
+    rate_limited: "尝试次数过多，请稍候再试。",
+    unauthorized: "登录已过期，请重新登录。",
+    forbidden: "你在此工作区无权执行此操作。",
+    not_found: "内容不存在，或你无权查看。",
+    too_large: "内容过大。",
+  },
   nav: {
     main: "主导航",
     menu: "菜单",

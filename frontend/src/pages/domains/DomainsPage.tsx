@@ -7,6 +7,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
+import { ConfirmButton } from "../../components/confirm";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { checkHostname, domainState, type Domain } from "../../lib/domains";
@@ -152,16 +153,16 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
             </Badge>
           </Group>
           {canManage && (
-            <Button
+            <ConfirmButton
               size="xs"
               variant="subtle"
-              color="red"
               loading={remove.isPending}
-              onClick={() => window.confirm(t("domains.confirmRemove", { hostname: d.hostname })) && remove.mutate()}
+              question={t("domains.confirmRemove", { hostname: d.hostname })}
+              onConfirm={() => remove.mutate()}
               data-testid="domain-remove"
             >
               {t("common.remove")}
-            </Button>
+            </ConfirmButton>
           )}
         </Group>
         {d.verified ? (

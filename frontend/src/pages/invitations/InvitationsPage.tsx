@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
+import { ConfirmButton } from "../../components/confirm";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { useSession } from "../../session";
 
@@ -87,14 +88,16 @@ function InvitationCard({ invitation: inv, highlighted }: { invitation: Invitati
             </Text>
           </div>
           <Group gap="xs">
-            <Button
+            <ConfirmButton
               variant="default"
+              color="gray"
               size="xs"
               loading={decline.isPending}
-              onClick={() => window.confirm(t("invitations.confirmDecline", { name: inv.workspace_name })) && decline.mutate()}
+              question={t("invitations.confirmDecline", { name: inv.workspace_name })}
+              onConfirm={() => decline.mutate()}
             >
               {t("invitations.decline")}
-            </Button>
+            </ConfirmButton>
             <Button size="xs" loading={accept.isPending} onClick={() => accept.mutate()} data-testid="accept-invitation">
               {t("invitations.accept")}
             </Button>

@@ -7,6 +7,7 @@ import { api, unwrap } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
+import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useWorkspaceId } from "../../session";
 
@@ -95,9 +96,9 @@ export default function ApiKeysPage() {
                   <Table.Td>{k.scopes.join(", ")}</Table.Td>
                   <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="subtle" color="red" onClick={() => window.confirm(t("keys.confirmRevoke", { name: k.name })) && revoke.mutate(k.id)}>
+                    <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate(k.id)}>
                       {t("keys.revoke")}
-                    </Button>
+                    </ConfirmButton>
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -10,6 +10,7 @@ import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
+import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
@@ -139,17 +140,15 @@ export default function LinksPage() {
           <Button size="xs" variant="light" onClick={() => bulk.mutate("enable")} loading={bulk.isPending}>
             {t("links.enable")}
           </Button>
-          <Button
+          <ConfirmButton
             size="xs"
             variant="light"
-            color="red"
             loading={bulk.isPending}
-            onClick={() => {
-              if (window.confirm(t("links.confirmDelete", { count: selected.size }))) bulk.mutate("delete");
-            }}
+            question={t("links.confirmDelete", { count: selected.size })}
+            onConfirm={() => bulk.mutate("delete")}
           >
             {t("links.delete")}
-          </Button>
+          </ConfirmButton>
         </Group>
       )}
       <FormError error={bulk.error} />

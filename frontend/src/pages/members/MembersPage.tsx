@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage, usePlan } from "../../components/plan";
+import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried } from "../../components/states";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
@@ -114,14 +115,14 @@ export default function MembersPage() {
                 </Table.Td>
                 <Table.Td ta="right">
                   {(canManage || m.user_id === user.id) && (
-                    <Button
+                    <ConfirmButton
                       size="xs"
                       variant="subtle"
-                      color="red"
-                      onClick={() => window.confirm(m.user_id === user.id ? t("members.confirmLeave") : t("members.confirmRemove", { email: m.email })) && remove.mutate(m.user_id)}
+                      question={m.user_id === user.id ? t("members.confirmLeave") : t("members.confirmRemove", { email: m.email })}
+                      onConfirm={() => remove.mutate(m.user_id)}
                     >
                       {m.user_id === user.id ? t("members.leave") : t("common.remove")}
-                    </Button>
+                    </ConfirmButton>
                   )}
                 </Table.Td>
               </Table.Tr>

@@ -1,0 +1,219 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/shortlink/shortlink/backend/browsertest"
+)
+
+// The web app's walks: each one plays a customer through one journey, finding controls by
+// their role and visible text, in each look it names. A look is a language at a window size;
+// the sweep of every page (TestWebAppEveryPage) runs all four and checks each page with axe-core.
+
+// look is one way a customer sees the app.
+type look struct {
+	name   string // in subtest and screenshot names: "en-desktop"
+	locale string // the browser's language
+	size   playwright.Size
+}
+
+var (
+	wide = playwright.Size{Width: 1440, Height: 900}
+
+	enDesktop = look{"en-desktop", "en-US", wide}
+	enPhone   = look{"en-phone", "en-US", phone}
+	zhDesktop = look{"zh-desktop", "zh-CN", wide}
+	zhPhone   = look{"zh-phone", "zh-CN", phone}
+
+	// twoLooks are the looks of a walk: each language once, each size once.
+	twoLooks = []look{enDesktop, zhPhone}
+	// allLooks are every language at every size.
+	allLooks = []look{enDesktop, enPhone, zhDesktop, zhPhone}
+)
+
+// zh reports whether the look is in Chinese.
+func (l look) zh() bool { return strings.HasPrefix(l.locale, "zh") }
+
+// phone reports whether the look is a phone's narrow screen.
+func (l look) phone() bool { return l.size.Width < 600 }
+
+// tr is the English or the Chinese of a visible text, as the look shows it.
+func (l look) tr(en, zh string) string {
+	if l.zh() {
+		return zh
+	}
+	return en
+}
+
+// eachLook runs walk as a parallel subtest per look.
+func eachLook(t *testing.T, looks []look, walk func(t *testing.T, l look)) {
+	t.Helper()
+	for _, l := range looks {
+		t.Run(l.name, func(t *testing.T) {
+			t.Parallel()
+			walk(t, l)
+		})
+	}
+}
+
+// walker is a page of the app in a look whose steps fail the test: controls are found by
+// role and name, as a person finds them.
+type walker struct {
+	t    *testing.T
+	l    look
+	b    *browsertest.Browser
+	p    playwright.Page
+	base string // http://sho.rt/app
+}
+
+// walk opens the app of s in a fresh browser context in look l (after the browser's turn).
+// When t ends it fails on console errors or broken policies.
+func walk(t *testing.T, s *server, l look) *walker {
+	t.Helper()
+	b, p, _ := openApp(t, s, l.size, browsertest.Options{Locale: l.locale, UserAgent: browsertest.PersonUserAgent})
+	w := &walker{t: t, l: l, b: b, p: p, base: "http://" + shortHost + "/app"}
+	failed := failedRequests(b)
+	t.Cleanup(func() {
+		if got := consoleErrors(b); len(got) != 0 {
+			t.Errorf("console errors: %q (failed requests: %q)", got, failed())
+		}
+	})
+	return w
+}
+
+// tr is the look's wording of a text.
+func (w *walker) tr(en, zh string) string { return w.l.tr(en, zh) }
+
+// open goes to a path of the app ("/links") and waits for the heading named heading, if any.
+func (w *walker) open(path, heading string) {
+	w.t.Helper()
+	if _, err := w.p.Goto(w.base + path); err != nil {
+		w.t.Fatalf("open %s: %v", path, err)
+	}
+	if heading != "" {
+		w.see(w.heading(heading))
+	}
+}
+
+// heading, button, link, textbox… are the page's controls by role and accessible name.
+func (w *walker) role(role playwright.AriaRole, name string) playwright.Locator {
+	return w.p.GetByRole(role, playwright.PageGetByRoleOptions{Name: name})
+}
+func (w *walker) heading(name string) playwright.Locator { return w.role("heading", name) }
+func (w *walker) button(name string) playwright.Locator  { return w.role("button", name) }
+func (w *walker) link(name string) playwright.Locator    { return w.role("link", name) }
+func (w *walker) textbox(name string) playwright.Locator { return w.role("textbox", name) }
+func (w *walker) text(s string) playwright.Locator        { return w.p.GetByText(s).First() }
+
+// see waits until l is visible.
+func (w *walker) see(l playwright.Locator) {
+	w.t.Helper()
+	if err := expectLocator(l).ToBeVisible(); err != nil {
+		w.t.Fatalf("[%s] at %s: %v", w.l.name, w.p.URL(), err)
+	}
+}
+
+// click clicks l once it is visible.
+func (w *walker) click(l playwright.Locator) {
+	w.t.Helper()
+	if err := l.Click(); err != nil {
+		w.t.Fatalf("[%s] click at %s: %v", w.l.name, w.p.URL(), err)
+	}
+}
+
+// fill types value into l.
+func (w *walker) fill(l playwright.Locator, value string) {
+	w.t.Helper()
+	if err := l.Fill(value); err != nil {
+		w.t.Fatalf("[%s] fill at %s: %v", w.l.name, w.p.URL(), err)
+	}
+}
+
+// at waits until the page's address is the app's path (a pattern playwright accepts).
+func (w *walker) at(path string) {
+	w.t.Helper()
+	if err := w.p.WaitForURL(w.base + path); err != nil {
+		w.t.Fatalf("[%s] waiting for %s: %v (at %s)", w.l.name, path, err, w.p.URL())
+	}
+}
+
+// signIn logs email in through the login page and waits for the links page.
+func (w *walker) signIn(email, password string) {
+	w.t.Helper()
+	w.open("/login", "")
+	w.fill(w.p.GetByTestId("email"), email)
+	w.fill(w.p.GetByTestId("password"), password)
+	w.click(w.p.GetByTestId("submit"))
+	w.at("/links")
+}
+
+// shoot saves a full-page screenshot as name-<look>.png (see screenshotDir).
+func (w *walker) shoot(name string) { shoot(w.t, w.p, name+"-"+w.l.name) }
+
+// accessible runs axe-core's WCAG 2 A and AA rules on the page as it is and fails the test on
+// any serious or critical violation, naming the page.
+func (w *walker) accessible(page string) {
+	w.t.Helper()
+	for _, v := range axeViolations(w.t, w.p) {
+		w.t.Errorf("[%s] %s: %s", w.l.name, page, v)
+	}
+}
+
+// axe is axe-core's script, read once from the web app's node_modules (a devDependency).
+var axe struct {
+	once   sync.Once
+	script string
+	err    error
+}
+
+// axeViolations are the page's serious and critical WCAG 2 A/AA violations, one line each:
+// the rule, its help and the elements it found.
+func axeViolations(t *testing.T, p playwright.Page) []string {
+	t.Helper()
+	axe.once.Do(func() {
+		path, err := filepath.Abs(filepath.Join("..", "..", "frontend", "node_modules", "axe-core", "axe.min.js"))
+		if err != nil {
+			axe.err = err
+			return
+		}
+		b, err := os.ReadFile(path)
+		axe.script, axe.err = string(b), err
+	})
+	if axe.err != nil {
+		t.Fatalf("axe-core (npm ci in frontend/): %v", axe.err)
+	}
+	_ = p.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateNetworkidle})
+	// A function's source is compiled by the browser's debugger, which the page's
+	// Content-Security-Policy (no eval) does not govern.
+	if _, err := p.Evaluate("() => { if (window.axe) return; " + axe.script + "\n}"); err != nil {
+		t.Fatalf("load axe-core: %v", err)
+	}
+	raw, err := p.Evaluate(`async () => {
+		const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
+		return JSON.stringify(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+			.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 8).map((n) => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.split("\n").slice(1).join(" ").trim() : "")) })));
+	}`)
+	if err != nil {
+		t.Fatalf("run axe-core: %v", err)
+	}
+	var found []struct {
+		ID, Impact, Help string
+		Nodes            []string
+	}
+	if err := json.Unmarshal([]byte(raw.(string)), &found); err != nil {
+		t.Fatalf("axe-core's answer: %v", err)
+	}
+	out := make([]string, 0, len(found))
+	for _, v := range found {
+		out = append(out, fmt.Sprintf("%s (%s): %s on %s", v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "; ")))
+	}
+	return out
+}
