@@ -29,7 +29,6 @@ func TestWebAppCustomDomain(t *testing.T) {
 	}
 	hosts := map[string]string{shortHost: s.app.Addr()}
 	b, p, tab := openApp(t, s, desktop, browsertest.Options{})
-	p.OnDialog(func(d playwright.Dialog) { _ = d.Accept() })
 	app := "http://" + shortHost + "/app"
 	failed := failedRequests(b)
 	signIn(t, p, "domains@example.com", "correct horse battery")
@@ -159,6 +158,9 @@ func TestWebAppCustomDomain(t *testing.T) {
 	}
 	if err := card.GetByTestId("domain-remove").Click(); err != nil {
 		t.Fatal(err)
+	}
+	if err := p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: "Remove"}).Click(); err != nil {
+		t.Fatalf("confirm the removal: %v", err)
 	}
 	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
 		t.Fatalf("domain not removed: %v", err)

@@ -25,7 +25,8 @@ export function ConfirmButton({ question, detail, confirmLabel, onConfirm, child
       <Button color={color} {...button} onClick={() => setOpen(true)}>
         {children}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={question} centered>
+      {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
+      <Modal opened={open} onClose={() => setOpen(false)} title={question} centered lockScroll={false}>
         {detail && <Text size="sm" mb="md">{detail}</Text>}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={() => setOpen(false)}>
