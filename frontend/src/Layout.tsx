@@ -78,6 +78,9 @@ export function Layout() {
 
   return (
     <div className="shell">
+      <a href="#main" className="skip-link">
+        {t("nav.skip")}
+      </a>
       <header className="topbar">
         <Group gap="xs" wrap="nowrap">
           <Burger opened={menuOpen} onClick={menu.toggle} size="sm" className="burger" aria-label={t("nav.menu")} />
@@ -124,7 +127,7 @@ export function Layout() {
           </nav>
         </Stack>
       </Drawer>
-      <main className="page">
+      <main className="page" id="main" tabIndex={-1}>
         <Outlet />
       </main>
       <NewWorkspaceModal

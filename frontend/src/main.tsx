@@ -1,6 +1,7 @@
 import "@mantine/core/styles/default-css-variables.css";
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
+import "./theme.css";
 import "./app.css";
 import "./i18n";
 import { StrictMode } from "react";

@@ -23,6 +23,7 @@ export const en = {
     too_large: "This is too large.",
   },
   nav: {
+    skip: "Skip to content",
     main: "Main",
     menu: "Menu",
     links: "Links",

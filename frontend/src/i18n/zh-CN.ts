@@ -25,6 +25,7 @@ export const zhCN: Messages = {
     too_large: "内容过大。",
   },
   nav: {
+    skip: "跳到正文",
     main: "主导航",
     menu: "菜单",
     links: "短链接",
