@@ -111,7 +111,7 @@ func (w *walker) heading(name string) playwright.Locator { return w.role("headin
 func (w *walker) button(name string) playwright.Locator  { return w.role("button", name) }
 func (w *walker) link(name string) playwright.Locator    { return w.role("link", name) }
 func (w *walker) textbox(name string) playwright.Locator { return w.role("textbox", name) }
-func (w *walker) text(s string) playwright.Locator        { return w.p.GetByText(s).First() }
+func (w *walker) text(s string) playwright.Locator       { return w.p.GetByText(s).First() }
 
 // see waits until l is visible.
 func (w *walker) see(l playwright.Locator) {
