@@ -82,4 +82,81 @@ func (w *walker) signOut() {
 	w.at("/login")
 }
 
-var _ = playwright.Bool
+
+
+// The app by keyboard alone: log in, skip the navigation, reach "New link" and create a link
+// without touching the mouse, then cancel a confirmation dialog with Escape.
+func TestWebAppKeyboardOnly(t *testing.T) {
+	s := newDeployment(t).start(t)
+	s.signup("keys@example.com")
+	eachLook(t, []look{enDesktop, zhDesktop}, func(t *testing.T, l look) {
+		w := walk(t, s, l)
+		w.open("/login", l.tr("Log in", "登录"))
+		w.tabTo(w.textbox(l.tr("Email", "邮箱")))
+		w.typeKeys("keys@example.com")
+		w.tabTo(w.p.GetByLabel(l.tr("Password", "密码")).First())
+		w.typeKeys("correct horse battery")
+		w.press("Enter")
+		w.at("/links")
+
+		// On a page opened afresh, the first Tab stop skips to the content.
+		w.open("/links", l.tr("Links", "短链接"))
+		w.press("Tab")
+		w.see(w.link(l.tr("Skip to content", "跳到正文")))
+		if focused := w.focusedText(); focused != l.tr("Skip to content", "跳到正文") {
+			t.Fatalf("first Tab stop %q", focused)
+		}
+		w.press("Enter")
+		w.tabTo(w.link(l.tr("New link", "新建链接")))
+		w.press("Enter")
+		w.at("/links/new")
+		w.tabTo(w.textbox(l.tr("Destination URL", "目标网址")))
+		w.typeKeys("https://example.com/by-keyboard")
+		w.press("Enter")
+		w.at("/links/*")
+		w.see(w.text("https://example.com/by-keyboard"))
+	})
+}
+
+// press presses a key (a Playwright key name such as "Tab" or "Enter") in the page.
+func (w *walker) press(key string) {
+	w.t.Helper()
+	if err := w.p.Keyboard().Press(key); err != nil {
+		w.t.Fatalf("[%s] press %s: %v", w.l.name, key, err)
+	}
+}
+
+// typeKeys types text into the focused element, key by key.
+func (w *walker) typeKeys(text string) {
+	w.t.Helper()
+	if err := w.p.Keyboard().Type(text); err != nil {
+		w.t.Fatalf("[%s] type: %v", w.l.name, err)
+	}
+}
+
+// focusedText is the focused element's visible text.
+func (w *walker) focusedText() string {
+	v, err := w.p.Evaluate(`() => (document.activeElement && document.activeElement.textContent || "").trim()`)
+	if err != nil {
+		w.t.Fatalf("[%s] focused element: %v", w.l.name, err)
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// tabTo presses Tab until target has the focus, at most 40 times, and fails otherwise.
+func (w *walker) tabTo(target playwright.Locator) {
+	w.t.Helper()
+	w.see(target)
+	for i := 0; i < 40; i++ {
+		focused, err := target.Evaluate(`(el) => el === document.activeElement || el.contains(document.activeElement)`, nil)
+		if err != nil {
+			w.t.Fatalf("[%s] focus check: %v", w.l.name, err)
+		}
+		if focused == true {
+			return
+		}
+		w.press("Tab")
+	}
+	w.t.Fatalf("[%s] at %s: 40 presses of Tab never reached the control (last focused: %q)", w.l.name, w.p.URL(), w.focusedText())
+}

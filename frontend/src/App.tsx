@@ -4,7 +4,7 @@
 import { createTheme, MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, type ReactNode } from "react";
+import { Suspense, useEffect, useRef, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
 import { ApiError } from "./api/client";
 import { Layout } from "./Layout";
@@ -61,6 +61,7 @@ export function App() {
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter basename="/app">
+          <FocusOnNavigation />
           <Routes>
             <Route path="/login" element={<Page><LoginPage /></Page>} />
             <Route path="/signup" element={<Page><SignupPage /></Page>} />
@@ -89,6 +90,33 @@ export function App() {
       </QueryClientProvider>
     </MantineProvider>
   );
+}
+
+/**
+ * Moves the keyboard's focus to the page's content (#main) when the app changes page, as a
+ * link between documents would; without it the focus stays where the clicked control was, or
+ * nowhere. The document's first page keeps the browser's focus, so the first Tab reaches the
+ * skip link. The content may still be loading: it is looked for during a second.
+ */
+function FocusOnNavigation() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let tries = 0;
+    const id = window.setInterval(() => {
+      const main = document.getElementById("main");
+      if (main || ++tries > 20) {
+        window.clearInterval(id);
+        main?.focus({ preventScroll: true });
+      }
+    }, 50);
+    return () => window.clearInterval(id);
+  }, [pathname]);
+  return null;
 }
 
 function Page({ children }: { children: ReactNode }) {

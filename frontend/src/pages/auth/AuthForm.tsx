@@ -44,7 +44,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   };
   const msg = (p?: Problem) => (p ? t(`validation.${p.key}`, p.values) : undefined);
   return (
-    <div className="auth">
+    <main className="auth" id="main" tabIndex={-1}>
       <Group justify="flex-end" mb="md">
         <LanguagePicker />
       </Group>
@@ -90,6 +90,6 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
           </Stack>
         </form>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -31,7 +31,7 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
     if (!p) reset.mutate(password);
   };
   return (
-    <div className="auth">
+    <main className="auth" id="main" tabIndex={-1}>
       <Card withBorder padding="lg" className="auth-card">
         <Stack>
           <Title order={2}>{kind === "verify" ? t("auth.verifyTitle") : t("auth.resetTitle")}</Title>
@@ -54,6 +54,6 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
           </Anchor>
         </Stack>
       </Card>
-    </div>
+    </main>
   );
 }
