@@ -82,8 +82,6 @@ func (w *walker) signOut() {
 	w.at("/login")
 }
 
-
-
 // The app by keyboard alone: log in, skip the navigation, reach "New link" and create a link
 // without touching the mouse, then cancel a confirmation dialog with Escape.
 func TestWebAppKeyboardOnly(t *testing.T) {
