@@ -75,6 +75,36 @@ describe("createBody", () => {
   });
 });
 
+describe("URLs typed without a scheme", () => {
+  it("are checked and sent with https://; http:// stays", () => {
+    const s = form({
+      url: " example.com/page ",
+      variants: [{ url: "a.example/x", weight: "50" }, { url: "http://b.example", weight: "50" }],
+      devices: { ios: "apps.apple.com/app/1", android: "", desktop: "" },
+      countryTargets: [{ country: "de", url: "example.de" }],
+      og: { title: "Hi", description: "", image: "cdn.example.com/og.png" },
+    });
+    expect(validateLinkForm(s, false)).toEqual({});
+    expect(createBody(s)).toMatchObject({
+      url: "https://example.com/page",
+      variants: [{ url: "https://a.example/x", weight: 50 }, { url: "http://b.example", weight: 50 }],
+      device_targets: { ios: "https://apps.apple.com/app/1" },
+      country_targets: { DE: "https://example.de" },
+      og: { title: "Hi", image: "https://cdn.example.com/og.png" },
+    });
+  });
+
+  it("are refused when they are no web address", () => {
+    expect(validateLinkForm(form({ url: "mailto:someone@example.com" }), false).url?.key).toBe("urlScheme");
+    expect(validateLinkForm(form({ url: "hello" }), false).url?.key).toBe("urlInvalid");
+  });
+
+  it("change nothing on an edit when the link already has the URL", () => {
+    expect(patchBody(link, { ...fromLink(link), url: "example.com/a" })).toEqual({});
+    expect(patchBody(link, { ...fromLink(link), url: "example.com/b" })).toEqual({ url: "https://example.com/b" });
+  });
+});
+
 describe("patchBody", () => {
   it("is empty when nothing changed", () => {
     expect(patchBody(link, fromLink(link))).toEqual({});
