@@ -46,7 +46,7 @@ func TestWebAppLinkForm(t *testing.T) {
 		// A section opens to a one-line note of the locked option, the plans that have it and
 		// the trial; no inputs of it.
 		w.click(w.button(l.tr("Password", "访问密码")))
-		w.see(w.text(l.tr("Access password: available on Trial / Personal.", "访问密码：试用版 / 个人版可用。")))
+		w.see(w.text(l.tr("Access password: available on Trial / Personal / Enterprise.", "访问密码：试用版 / 个人版 / 企业版可用。")))
 		w.see(w.button(l.tr("Start the free 7-day trial", "免费试用 7 天")))
 		if n, _ := w.p.GetByLabel(l.tr("Password", "密码"), playwright.PageGetByLabelOptions{Exact: playwright.Bool(true)}).Count(); n != 0 {
 			t.Errorf("[%s] the password input is shown on the free plan", l.name)
@@ -59,6 +59,7 @@ func TestWebAppLinkForm(t *testing.T) {
 		alias := w.textbox(l.tr("Custom alias", "自定义短码"))
 		w.fill(url, "example.com/page")
 		w.fill(alias, taken)
+		w.refused(409)
 		w.click(create)
 		if err := expectLocator(alias).ToHaveAccessibleDescription(regexp.MustCompile(regexp.QuoteMeta(
 			l.tr("This alias is already in use: choose another.", "该短码已被使用，请换一个。")))); err != nil {

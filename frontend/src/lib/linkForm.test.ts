@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Link } from "../api/client";
-import { createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, validateLinkForm, type LinkFormState } from "./linkForm";
+import {
+  createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, sectionOf, sections, sectionsInUse, validateLinkForm, type LinkFormState,
+} from "./linkForm";
 
 const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkForm(), url: "https://example.com/a", ...patch });
 
@@ -102,6 +104,31 @@ describe("URLs typed without a scheme", () => {
   it("change nothing on an edit when the link already has the URL", () => {
     expect(patchBody(link, { ...fromLink(link), url: "example.com/a" })).toEqual({});
     expect(patchBody(link, { ...fromLink(link), url: "example.com/b" })).toEqual({ url: "https://example.com/b" });
+  });
+});
+
+describe("sections", () => {
+  it("hold every input but the main ones", () => {
+    expect(sectionOf("url")).toBeUndefined();
+    expect(sectionOf("alias")).toBeUndefined();
+    expect(sectionOf("variants.1.weight")).toBe("ab");
+    expect(sectionOf("device_targets.ios")).toBe("ab");
+    expect(sectionOf("country_targets.0.url")).toBe("geo");
+    expect(sectionOf("form.2.options")).toBe("form");
+    expect(sectionOf("og.image")).toBe("og");
+    expect(sectionOf("max_visits")).toBe("limits");
+  });
+
+  it("name each plan feature once", () => {
+    const features = sections.map((x) => x.feature).filter(Boolean);
+    expect(new Set(features).size).toBe(features.length);
+  });
+
+  it("are marked when their options are set", () => {
+    expect(sectionsInUse(form({}))).toEqual([]);
+    expect(sectionsInUse(form({ maxVisits: "5", geoMode: "deny", geoCountries: "US", redirectStatus: "301" }))).toEqual(["limits", "geo", "redirect"]);
+    expect(sectionsInUse(fromLink(link), link.has_password)).toEqual(["password", "ab"]);
+    expect(sectionsInUse({ ...fromLink(link), removePassword: true }, true)).toEqual(["ab"]);
   });
 });
 

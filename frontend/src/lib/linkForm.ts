@@ -175,6 +175,60 @@ export function rulesOf(s: LinkFormState) {
   };
 }
 
+/**
+ * The folded sections of the link form below its main fields (destination, domain, alias,
+ * title), in order, with the plan feature each needs (none: every plan has it). A feature is in
+ * one section only, so a locked one is named once.
+ */
+export const sections = [
+  { id: "limits", feature: undefined },
+  { id: "password", feature: "password" },
+  { id: "ab", feature: "ab_test" },
+  { id: "geo", feature: "geo" },
+  { id: "wechat", feature: "browser_guide" },
+  { id: "form", feature: "form" },
+  { id: "og", feature: undefined },
+  { id: "redirect", feature: undefined },
+] as const satisfies readonly { id: string; feature: Feature | undefined }[];
+
+export type SectionId = (typeof sections)[number]["id"];
+
+const sectionFields: Record<string, SectionId> = {
+  expires_at: "limits",
+  max_visits: "limits",
+  password: "password",
+  variants: "ab",
+  device_targets: "ab",
+  geo: "geo",
+  country_targets: "geo",
+  wechat_guide: "wechat",
+  form: "form",
+  og: "og",
+  redirect_status: "redirect",
+  forward_query: "redirect",
+};
+
+/** The section holding an input ("variants.0.url" → "ab"); undefined for the main fields. */
+export function sectionOf(field: string): SectionId | undefined {
+  return sectionFields[field.split(".")[0]!];
+}
+
+/** The sections whose options a form state sets, to mark them when folded. */
+export function sectionsInUse(s: LinkFormState, hasPassword = false): SectionId[] {
+  const r = rulesOf(s);
+  const on: Record<SectionId, boolean> = {
+    limits: !!(r.expires_at || r.max_visits != null),
+    password: !!s.password || (hasPassword && !s.removePassword),
+    ab: !!(r.variants || r.device_targets),
+    geo: !!(r.geo || r.country_targets),
+    wechat: r.wechat_guide,
+    form: !!r.form,
+    og: !!r.og,
+    redirect: s.redirectStatus !== "302" || s.forwardQuery,
+  };
+  return sections.map((x) => x.id).filter((id) => on[id]);
+}
+
 /** The gated rules a form state turns on. */
 export function gatedRulesInUse(s: LinkFormState): GatedRule[] {
   const r = rulesOf(s);
