@@ -81,6 +81,11 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     return p ? t(`validation.${p.key}`, p.values) : fieldError(save.error, field);
   };
   const serverField = save.error instanceof ApiError ? save.error.field : undefined;
+  // A main field's message goes once it is changed: it was about the value before.
+  const edited = (field: string) => {
+    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+    if (serverField === field) save.reset();
+  };
 
   // After a refusal, the first field in error comes into view with the focus, so its message is
   // read out and, on a phone, seen.
@@ -381,7 +386,10 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
           label={t("linkForm.url")}
           placeholder="https://example.com/page"
           value={s.url}
-          onChange={(e) => set({ url: e.currentTarget.value })}
+          onChange={(e) => {
+            set({ url: e.currentTarget.value });
+            edited("url");
+          }}
           onBlur={schemed((url) => set({ url }))}
           error={err("url")}
           disabled={urlLocked}
@@ -402,7 +410,10 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
               label={t("linkForm.domain")}
               description={t("linkForm.domainHelp")}
               value={s.domain}
-              onChange={(e) => set({ domain: e.currentTarget.value })}
+              onChange={(e) => {
+                set({ domain: e.currentTarget.value });
+                edited("domain");
+              }}
               data={[{ value: "", label: t("linkForm.defaultDomain") }, ...hosts.map((h) => ({ value: h, label: h }))]}
               error={err("domain")}
               data-testid="link-domain"
@@ -423,7 +434,10 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
               label={t("linkForm.alias")}
               description={t("linkForm.aliasHelp")}
               value={s.alias}
-              onChange={(e) => set({ alias: e.currentTarget.value })}
+              onChange={(e) => {
+                set({ alias: e.currentTarget.value });
+                edited("alias");
+              }}
               error={err("alias")}
               autoCapitalize="off"
               autoCorrect="off"
@@ -433,7 +447,15 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
           )}
         </Group>
         <Group grow className="stack-phone" align="flex-start">
-          <TextInput label={t("linkForm.titleField")} value={s.title} onChange={(e) => set({ title: e.currentTarget.value })} error={err("title")} />
+          <TextInput
+            label={t("linkForm.titleField")}
+            value={s.title}
+            onChange={(e) => {
+              set({ title: e.currentTarget.value });
+              edited("title");
+            }}
+            error={err("title")}
+          />
           {editing && original?.status !== "banned" && (
             <NativeSelect
               label={t("linkForm.status")}
