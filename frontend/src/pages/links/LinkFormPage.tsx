@@ -48,6 +48,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
   const [errors, setErrors] = useState<LinkFormErrors>({});
   const [open, setOpen] = useState<string[]>([]);
   const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRef(false);
   const set = (patch: Partial<LinkFormState>) => setS((prev) => ({ ...prev, ...patch }));
   const has = (f: Feature) => plan.features[f];
   const unfold = (ids: (SectionId | undefined)[]) =>
@@ -68,6 +69,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
       navigate(`/links/${l.id}`);
     },
     onError: (e) => {
+      refused.current = true;
       if (e instanceof ApiError && e.field) unfold([sectionOf(e.field)]);
     },
   });
@@ -87,9 +89,11 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     if (serverField === field) save.reset();
   };
 
-  // After a refusal, the first field in error comes into view with the focus, so its message is
-  // read out and, on a phone, seen.
+  // After a refusal (the form's checks or the server's), the first field in error comes into
+  // view with the focus, so its message is read out and, on a phone, seen; not while typing.
   useEffect(() => {
+    if (!refused.current) return;
+    refused.current = false;
     const bad = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     if (!bad) return;
     bad.focus({ preventScroll: true });
@@ -100,6 +104,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     e.preventDefault();
     const found = validateLinkForm(s, editing);
     setErrors(found);
+    refused.current = Object.keys(found).length > 0;
     unfold(Object.keys(found).map(sectionOf));
     if (Object.keys(found).length === 0) save.mutate();
   };
