@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +73,8 @@ type walker struct {
 	b    *browsertest.Browser
 	p    playwright.Page
 	base string // http://sho.rt/app
+	// refusals are the HTTP statuses of the refusals the walk provokes on purpose (see refused).
+	refusals []int
 }
 
 // walk opens the app of s in a fresh browser context in look l (after the browser's turn).
@@ -82,11 +85,32 @@ func walk(t *testing.T, s *server, l look) *walker {
 	w := &walker{t: t, l: l, b: b, p: p, base: "http://" + shortHost + "/app"}
 	failed := failedRequests(b)
 	t.Cleanup(func() {
-		if got := consoleErrors(b); len(got) != 0 {
+		if got := w.unexpected(consoleErrors(b)); len(got) != 0 {
 			t.Errorf("console errors: %q (failed requests: %q)", got, failed())
 		}
 	})
 	return w
+}
+
+// refused says the walk provokes, on purpose, a refusal with this HTTP status (a taken alias):
+// the console error the browser logs for it is not a failure.
+func (w *walker) refused(status int) { w.refusals = append(w.refusals, status) }
+
+// unexpected are the console errors left once each provoked refusal has excused one of its own.
+func (w *walker) unexpected(errs []string) []string {
+	left := append([]int(nil), w.refusals...)
+	var out []string
+	for _, e := range errs {
+		excused := slices.IndexFunc(left, func(status int) bool {
+			return strings.Contains(e, fmt.Sprintf("the server responded with a status of %d ", status))
+		})
+		if excused >= 0 {
+			left = slices.Delete(left, excused, excused+1)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // tr is the look's wording of a text.

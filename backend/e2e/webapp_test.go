@@ -143,8 +143,10 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	}
 	shoot(t, p, "links-empty")
 
-	// A free workspace: the password is gated, with the trial offered in its place.
+	// A free workspace: the password is gated, with the trial offered in its place (in the
+	// form's folded Password section).
 	tab.click(`[data-testid="new-link"]`)
+	tab.click(`[data-testid="section-password"] .mantine-Accordion-control`)
 	hint := p.GetByTestId("upgrade-hint-password")
 	if err := expectLocator(hint).ToBeVisible(); err != nil {
 		t.Fatalf("no upgrade hint on the password: %v", err)
@@ -162,6 +164,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 
 	tab.fill(`[data-testid="link-url"]`, target.URL+"/default")
 	tab.fill(`[data-testid="link-password"]`, "open sesame")
+	tab.click(`[data-testid="section-ab"] .mantine-Accordion-control`)
 	tab.click(`[data-testid="add-variant"]`)
 	tab.click(`[data-testid="add-variant"]`)
 	if err := p.GetByLabel("Variant 1 URL").Fill(target.URL + "/a"); err != nil {
@@ -283,7 +286,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	}
 	for _, pg := range []struct{ path, name, ready string }{
 		{"/app/links", "links-phone", `[data-testid="link-row"] >> nth=0`},
-		{"/app/links/new", "link-form-phone", `[data-testid="link-password"]`},
+		{"/app/links/new", "link-form-phone", `[data-testid="link-url"]`},
 		{"/app/plan", "plan-phone", `[data-testid="current-plan"]`},
 		{detail, "link-detail-phone", `[data-testid="visits-chart"]`},
 	} {

@@ -200,7 +200,7 @@ func (s *Service) prepareAll(ctx context.Context, workspaceID, userID int64, ins
 		if err == nil && l != nil && l.IsAlias {
 			p := place{l.DomainID, l.Key}
 			if aliases[p] {
-				err = apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
+				err = apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias).For("alias_taken", "alias")
 			}
 			aliases[p] = true
 		}
@@ -410,7 +410,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 			// The alias spells a code: refuse it if that ID was issued, else keep the ID unissued.
 			if err := s.store.ReserveID(ctx, workspaceID, l.DomainID, in.Alias, int64(id), s.maxCodeAliases); err != nil {
 				if apperr.Is(err, apperr.Conflict) {
-					return nil, nil, apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias)
+					return nil, nil, apperr.Errorf(apperr.Conflict, "alias %q is already in use", in.Alias).For("alias_taken", "alias")
 				}
 				return nil, nil, fmt.Errorf("create link: reserve alias: %w", err)
 			}

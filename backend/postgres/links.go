@@ -141,7 +141,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	errs := make([]error, n)
 	for i, l := range links {
 		if !inserted[l.ID] {
-			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key)
+			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key).For("alias_taken", "alias")
 		}
 	}
 	return errs, nil
@@ -324,7 +324,7 @@ func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, domainID int64, 
 		RETURNING id`, id, workspaceID, domainID, key).Scan(&got)
 	if err != nil {
 		if err == pgx.ErrNoRows {
-			return apperr.Errorf(apperr.Conflict, "that code was already issued")
+			return apperr.Errorf(apperr.Conflict, "that code was already issued").For("alias_taken", "alias")
 		}
 		return fmt.Errorf("reserve id: %w", err)
 	}

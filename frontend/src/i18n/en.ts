@@ -21,6 +21,7 @@ export const en = {
     forbidden: "You are not allowed to do this in this workspace.",
     not_found: "This no longer exists, or you cannot see it.",
     too_large: "This is too large.",
+    alias_taken: "This alias is already in use: choose another.",
   },
   nav: {
     skip: "Skip to content",
@@ -104,6 +105,8 @@ export const en = {
     defaultDomain: "Default short domain",
     alias: "Custom alias",
     aliasHelp: "Optional: 1–64 letters, digits, _ or -.",
+    code: "Short code",
+    aliasFixed: "A link keeps its short code: make a new link for another one.",
     titleField: "Title",
     redirectStatus: "Redirect",
     r302: "302 Found (default)",
@@ -155,6 +158,10 @@ export const en = {
     ogDescription: "Description",
     ogImage: "Image URL",
     fix: "Some fields need fixing: see the messages above.",
+    abSection: "A/B tests and device targets",
+    geoSection: "Geo limits and country targets",
+    redirectSection: "Redirect options",
+    set: "On",
     create: "Create link",
   },
   detail: {

@@ -23,6 +23,7 @@ export const zhCN: Messages = {
     forbidden: "你在此工作区无权执行此操作。",
     not_found: "内容不存在，或你无权查看。",
     too_large: "内容过大。",
+    alias_taken: "该短码已被使用，请换一个。",
   },
   nav: {
     skip: "跳到正文",
@@ -106,6 +107,8 @@ export const zhCN: Messages = {
     defaultDomain: "默认短域名",
     alias: "自定义短码",
     aliasHelp: "可选：1–64 个字母、数字、_ 或 -。",
+    code: "短码",
+    aliasFixed: "链接的短码不能更改：如需其他短码，请新建一个链接。",
     titleField: "标题",
     redirectStatus: "跳转方式",
     r302: "302 临时跳转（默认）",
@@ -157,6 +160,10 @@ export const zhCN: Messages = {
     ogDescription: "描述",
     ogImage: "图片网址",
     fix: "有字段需要修改，请查看上面的提示。",
+    abSection: "A/B 测试与按设备跳转",
+    geoSection: "地区限制与按国家跳转",
+    redirectSection: "跳转选项",
+    set: "已设置",
     create: "创建链接",
   },
   detail: {

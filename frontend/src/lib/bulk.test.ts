@@ -27,6 +27,15 @@ describe("pasted lines", () => {
       { url: "https://c.example", alias: "c1" },
     ]);
   });
+
+  it("add https:// to a URL typed without a scheme, keep http:// and other schemes", () => {
+    expect(rowsFromLines("example.com/page, promo\nhttp://b.example/x\nmailto:someone@example.com")).toEqual([
+      { url: "https://example.com/page", alias: "promo" },
+      { url: "http://b.example/x" },
+      { url: "mailto:someone@example.com" },
+    ]);
+    expect(rowsFromCSV("url,alias\nwww.example.com/a,a1\n").rows).toEqual([{ url: "https://www.example.com/a", alias: "a1" }]);
+  });
 });
 
 it("splits rows into calls of 1,000", () => {

@@ -1,7 +1,9 @@
 // Rows for batch creation, from pasted lines or a CSV file. Pasted lines hold a URL, and
 // optionally an alias and a title after it, separated by commas or tabs. A CSV file has a
-// header naming its columns: url (required), alias, title, expires_at, password.
+// header naming its columns: url (required), alias, title, expires_at, password. A URL typed
+// without a scheme ("example.com/page") gets https://, as in the link form.
 import type { LinkInput } from "../api/client";
+import { withScheme } from "./url";
 
 export const batchSize = 1000; // the API's most links per call
 
@@ -49,7 +51,7 @@ export function rowsFromCSV(text: string): { rows: LinkInput[]; error?: string }
   const at = (name: string) => names.findIndex((n) => n === name || (name === "url" && (n === "long_url" || n === "longurl")));
   if (at("url") < 0) return { rows: [], error: "url" };
   const rows = records.map((r) => {
-    const row: LinkInput = { url: (r[at("url")] ?? "").trim() };
+    const row: LinkInput = { url: withScheme(r[at("url")] ?? "") };
     for (const c of columns) {
       const i = at(c);
       const v = i >= 0 ? (r[i] ?? "").trim() : "";
@@ -68,7 +70,7 @@ export function rowsFromLines(text: string): LinkInput[] {
     .filter(Boolean)
     .map((l) => {
       const [url = "", alias = "", ...title] = l.split(/\s*[,\t]\s*|\s+(?=\S)/).map((f) => f.trim());
-      const row: LinkInput = { url };
+      const row: LinkInput = { url: withScheme(url) };
       if (alias) row.alias = alias;
       if (title.length) row.title = title.join(" ");
       return row;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Link } from "../api/client";
-import { createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, validateLinkForm, type LinkFormState } from "./linkForm";
+import {
+  createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, sectionOf, sections, sectionsInUse, validateLinkForm, type LinkFormState,
+} from "./linkForm";
 
 const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkForm(), url: "https://example.com/a", ...patch });
 
@@ -72,6 +74,61 @@ describe("createBody", () => {
   it("names a custom domain when one is picked, none for the default", () => {
     expect(createBody(form({ domain: "go.example.com" }))).toEqual({ url: "https://example.com/a", domain: "go.example.com" });
     expect(createBody(form({}))).not.toHaveProperty("domain");
+  });
+});
+
+describe("URLs typed without a scheme", () => {
+  it("are checked and sent with https://; http:// stays", () => {
+    const s = form({
+      url: " example.com/page ",
+      variants: [{ url: "a.example/x", weight: "50" }, { url: "http://b.example", weight: "50" }],
+      devices: { ios: "apps.apple.com/app/1", android: "", desktop: "" },
+      countryTargets: [{ country: "de", url: "example.de" }],
+      og: { title: "Hi", description: "", image: "cdn.example.com/og.png" },
+    });
+    expect(validateLinkForm(s, false)).toEqual({});
+    expect(createBody(s)).toMatchObject({
+      url: "https://example.com/page",
+      variants: [{ url: "https://a.example/x", weight: 50 }, { url: "http://b.example", weight: 50 }],
+      device_targets: { ios: "https://apps.apple.com/app/1" },
+      country_targets: { DE: "https://example.de" },
+      og: { title: "Hi", image: "https://cdn.example.com/og.png" },
+    });
+  });
+
+  it("are refused when they are no web address", () => {
+    expect(validateLinkForm(form({ url: "mailto:someone@example.com" }), false).url?.key).toBe("urlScheme");
+    expect(validateLinkForm(form({ url: "hello" }), false).url?.key).toBe("urlInvalid");
+  });
+
+  it("change nothing on an edit when the link already has the URL", () => {
+    expect(patchBody(link, { ...fromLink(link), url: "example.com/a" })).toEqual({});
+    expect(patchBody(link, { ...fromLink(link), url: "example.com/b" })).toEqual({ url: "https://example.com/b" });
+  });
+});
+
+describe("sections", () => {
+  it("hold every input but the main ones", () => {
+    expect(sectionOf("url")).toBeUndefined();
+    expect(sectionOf("alias")).toBeUndefined();
+    expect(sectionOf("variants.1.weight")).toBe("ab");
+    expect(sectionOf("device_targets.ios")).toBe("ab");
+    expect(sectionOf("country_targets.0.url")).toBe("geo");
+    expect(sectionOf("form.2.options")).toBe("form");
+    expect(sectionOf("og.image")).toBe("og");
+    expect(sectionOf("max_visits")).toBe("limits");
+  });
+
+  it("name each plan feature once", () => {
+    const features = sections.map((x) => x.feature).filter(Boolean);
+    expect(new Set(features).size).toBe(features.length);
+  });
+
+  it("are marked when their options are set", () => {
+    expect(sectionsInUse(form({}))).toEqual([]);
+    expect(sectionsInUse(form({ maxVisits: "5", geoMode: "deny", geoCountries: "US", redirectStatus: "301" }))).toEqual(["limits", "geo", "redirect"]);
+    expect(sectionsInUse(fromLink(link), link.has_password)).toEqual(["password", "ab"]);
+    expect(sectionsInUse({ ...fromLink(link), removePassword: true }, true)).toEqual(["ab"]);
   });
 });
 

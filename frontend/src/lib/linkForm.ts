@@ -1,7 +1,11 @@
 // The link form's state, its checks (the server's, §13.1), and the bodies it sends: a create
 // carries the rules that are set; an edit carries only what changed, null for a removed rule.
 import type { Link, LinkInput, LinkPatch, PlanStatus, Schemas } from "../api/client";
-import { checkCountry, checkLinkPassword, checkURL, checkAlias, limits, parseCountries, type Problem } from "./validate";
+import { withScheme } from "./url";
+import { checkAlias, checkCountry, checkLinkPassword, checkURL as checkTyped, limits, parseCountries, type Problem } from "./validate";
+
+// A URL is checked and sent as it is meant: "example.com/x" is https://example.com/x.
+const checkURL = (s: string) => checkTyped(withScheme(s));
 
 export type Feature = keyof PlanStatus["features"];
 type FieldType = Schemas["FormField"]["type"];
@@ -138,7 +142,7 @@ export function fromLink(l: Link): LinkFormState {
 /** The rule values a form state stands for: null where a rule is off. */
 export function rulesOf(s: LinkFormState) {
   const countries = parseCountries(s.geoCountries);
-  const devices = Object.fromEntries(Object.entries(s.devices).filter(([, u]) => u.trim()).map(([d, u]) => [d, u.trim()]));
+  const devices = Object.fromEntries(Object.entries(s.devices).filter(([, u]) => u.trim()).map(([d, u]) => [d, withScheme(u)]));
   const lines = (t: string) => t.split("\n").map((o) => o.trim()).filter(Boolean);
   return {
     expires_at: s.expiresAt ? new Date(s.expiresAt).toISOString() : null,
@@ -146,9 +150,9 @@ export function rulesOf(s: LinkFormState) {
     geo: s.geoMode === "off" ? null : { [s.geoMode]: countries },
     device_targets: Object.keys(devices).length ? devices : null,
     country_targets: s.countryTargets.length
-      ? Object.fromEntries(s.countryTargets.map((t) => [t.country.trim().toUpperCase(), t.url.trim()]))
+      ? Object.fromEntries(s.countryTargets.map((t) => [t.country.trim().toUpperCase(), withScheme(t.url)]))
       : null,
-    variants: s.variants.length ? s.variants.map((v) => ({ url: v.url.trim(), weight: Number(v.weight) })) : null,
+    variants: s.variants.length ? s.variants.map((v) => ({ url: withScheme(v.url), weight: Number(v.weight) })) : null,
     wechat_guide: s.wechatGuide,
     form: s.formFields.length
       ? {
@@ -165,10 +169,64 @@ export function rulesOf(s: LinkFormState) {
       ? {
           title: s.og.title.trim(),
           ...(s.og.description.trim() ? { description: s.og.description.trim() } : {}),
-          ...(s.og.image.trim() ? { image: s.og.image.trim() } : {}),
+          ...(s.og.image.trim() ? { image: withScheme(s.og.image) } : {}),
         }
       : null,
   };
+}
+
+/**
+ * The folded sections of the link form below its main fields (destination, domain, alias,
+ * title), in order, with the plan feature each needs (none: every plan has it). A feature is in
+ * one section only, so a locked one is named once.
+ */
+export const sections = [
+  { id: "limits", feature: undefined },
+  { id: "password", feature: "password" },
+  { id: "ab", feature: "ab_test" },
+  { id: "geo", feature: "geo" },
+  { id: "wechat", feature: "browser_guide" },
+  { id: "form", feature: "form" },
+  { id: "og", feature: undefined },
+  { id: "redirect", feature: undefined },
+] as const satisfies readonly { id: string; feature: Feature | undefined }[];
+
+export type SectionId = (typeof sections)[number]["id"];
+
+const sectionFields: Record<string, SectionId> = {
+  expires_at: "limits",
+  max_visits: "limits",
+  password: "password",
+  variants: "ab",
+  device_targets: "ab",
+  geo: "geo",
+  country_targets: "geo",
+  wechat_guide: "wechat",
+  form: "form",
+  og: "og",
+  redirect_status: "redirect",
+  forward_query: "redirect",
+};
+
+/** The section holding an input ("variants.0.url" → "ab"); undefined for the main fields. */
+export function sectionOf(field: string): SectionId | undefined {
+  return sectionFields[field.split(".")[0]!];
+}
+
+/** The sections whose options a form state sets, to mark them when folded. */
+export function sectionsInUse(s: LinkFormState, hasPassword = false): SectionId[] {
+  const r = rulesOf(s);
+  const on: Record<SectionId, boolean> = {
+    limits: !!(r.expires_at || r.max_visits != null),
+    password: !!s.password || (hasPassword && !s.removePassword),
+    ab: !!(r.variants || r.device_targets),
+    geo: !!(r.geo || r.country_targets),
+    wechat: r.wechat_guide,
+    form: !!r.form,
+    og: !!r.og,
+    redirect: s.redirectStatus !== "302" || s.forwardQuery,
+  };
+  return sections.map((x) => x.id).filter((id) => on[id]);
 }
 
 /** The gated rules a form state turns on. */
@@ -258,7 +316,7 @@ export function validateLinkForm(s: LinkFormState, editing: boolean): LinkFormEr
 /** The body that creates the link: the rules that are set, nothing else. */
 export function createBody(s: LinkFormState): LinkInput {
   const r = rulesOf(s);
-  const body: LinkInput = { url: s.url.trim() };
+  const body: LinkInput = { url: withScheme(s.url) };
   if (s.domain) body.domain = s.domain;
   if (s.alias.trim()) body.alias = s.alias.trim();
   if (s.title.trim()) body.title = s.title.trim();
@@ -284,7 +342,7 @@ export function patchBody(original: Link, s: LinkFormState): LinkPatch {
   const before = rulesOf(fromLink(original));
   const after = rulesOf(s);
   const body: LinkPatch = {};
-  if (s.url.trim() !== original.url) body.url = s.url.trim();
+  if (withScheme(s.url) !== original.url) body.url = withScheme(s.url);
   if (s.title.trim() !== original.title) body.title = s.title.trim();
   if (Number(s.redirectStatus) !== original.redirect_status) body.redirect_status = Number(s.redirectStatus) as 301 | 302 | 307;
   if (s.forwardQuery !== original.forward_query) body.forward_query = s.forwardQuery;
