@@ -68,7 +68,7 @@ func (s *Service) Add(ctx context.Context, workspaceID int64, hostname string) (
 		return nil, err
 	}
 	if r := s.table.Host(host); r != nil && r.Active && r.WorkspaceID != workspaceID {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host)
+		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host).For("domain_taken", "hostname")
 	}
 	token, err := newToken()
 	if err != nil {
@@ -143,14 +143,14 @@ func (s *Service) SetRootURL(ctx context.Context, workspaceID, id int64, rootURL
 	if rootURL != "" {
 		target, err := link.NormalizeURL(rootURL, s.o.OwnHosts)
 		if err != nil {
-			return nil, apperr.Errorf(apperr.Invalid, "root_url: %s", apperr.MessageOf(err))
+			return nil, apperr.Errorf(apperr.Invalid, "root_url: %s", apperr.MessageOf(err)).For(apperr.ReasonOf(err), "root_url")
 		}
 		d, err := s.store.Get(ctx, workspaceID, id)
 		if err != nil {
 			return nil, err
 		}
 		if u, err := url.Parse(target); err == nil && strings.EqualFold(u.Hostname(), d.Hostname) {
-			return nil, apperr.Errorf(apperr.Invalid, "root_url may not point at the domain itself")
+			return nil, apperr.Errorf(apperr.Invalid, "root_url may not point at the domain itself").For("root_url_self", "root_url")
 		}
 		rootURL = target
 	}
@@ -232,7 +232,7 @@ func (s *Service) Resolve(ctx context.Context, workspaceID int64, host string) (
 			return r.ID, nil
 		}
 	}
-	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a verified domain of this workspace", host)
+	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a verified domain of this workspace", host).For("domain_not_verified", "domain")
 }
 
 // Name returns the host name of domain id and whether links still answer on it

@@ -110,7 +110,7 @@ func (s *Server) updateDomain(c *gin.Context) {
 		if in.RootURL.Value != nil {
 			root = *in.RootURL.Value
 			if strings.TrimSpace(root) == "" {
-				s.fail(c, apperr.Errorf(apperr.Invalid, "root_url must be a URL, or null for none"))
+				s.fail(c, apperr.Errorf(apperr.Invalid, "root_url must be a URL, or null for none").For("url_required", "root_url"))
 				return
 			}
 		}

@@ -141,7 +141,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	errs := make([]error, n)
 	for i, l := range links {
 		if !inserted[l.ID] {
-			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key)
+			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key).For("alias_taken", "alias")
 		}
 	}
 	return errs, nil
@@ -151,7 +151,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 // being written is not found; anything else is the database's.
 func insertError(err error) error {
 	if isForeignKeyViolation(err) {
-		return apperr.Errorf(apperr.NotFound, "workspace not found")
+		return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -314,7 +314,7 @@ func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, domainID int64, 
 		return fmt.Errorf("reserve id: count: %w", err)
 	}
 	if held >= limit {
-		return apperr.Errorf(apperr.QuotaExceeded, "this workspace has %d custom aliases shaped like short codes, the most it may have; choose an alias of another length or with - or _", held)
+		return apperr.Errorf(apperr.QuotaExceeded, "this workspace has %d custom aliases shaped like short codes, the most it may have; choose an alias of another length or with - or _", held).For("code_aliases_exceeded", "alias")
 	}
 	var got int64
 	err = s.db.Pool.QueryRow(ctx, `
@@ -324,7 +324,7 @@ func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, domainID int64, 
 		RETURNING id`, id, workspaceID, domainID, key).Scan(&got)
 	if err != nil {
 		if err == pgx.ErrNoRows {
-			return apperr.Errorf(apperr.Conflict, "that code was already issued")
+			return apperr.Errorf(apperr.Conflict, "that code was already issued").For("alias_taken", "alias")
 		}
 		return fmt.Errorf("reserve id: %w", err)
 	}
