@@ -116,6 +116,23 @@ func (s *Service) Verify(ctx context.Context, workspaceID, id int64) (*Domain, e
 	return s.check(ctx, d)
 }
 
+// problemLookup is the problem of a check whose DNS lookup failed; the other problem a check
+// finds is a missing record.
+const problemLookup = "the DNS lookup failed; try again later"
+
+// ProblemReason names a check's problem (Domain.CheckError) for clients that explain it in
+// their own words: "dns_lookup_failed", "txt_record_missing", or "" for none.
+func ProblemReason(problem string) string {
+	switch problem {
+	case "":
+		return ""
+	case problemLookup:
+		return "dns_lookup_failed"
+	default:
+		return "txt_record_missing"
+	}
+}
+
 // check looks at d's record and stores what it found.
 func (s *Service) check(ctx context.Context, d *Domain) (*Domain, error) {
 	ok, err := s.checker.Holds(ctx, d.Hostname, d.Token)
@@ -123,7 +140,7 @@ func (s *Service) check(ctx context.Context, d *Domain) (*Domain, error) {
 	switch {
 	case err != nil:
 		s.log.Info("domain check: resolver failed", "domain", d.Hostname, "err", err)
-		problem = "the DNS lookup failed; try again later"
+		problem = problemLookup
 	case !ok:
 		problem = "no TXT record " + RecordName(d.Hostname) + " holds the token"
 	}

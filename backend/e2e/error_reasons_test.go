@@ -32,7 +32,8 @@ func (r response) errorDetail(t *testing.T) errorDetail {
 // TestErrorReasons: errors name a stable reason and the input they are about, through every
 // layer (domain checks, the store's conflicts, the router, batches and imports).
 func TestErrorReasons(t *testing.T) {
-	s := newDeployment(t).start(t)
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr)
 	tn := s.signup("reasons@example.com")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	s.createLink(tn, map[string]any{"url": "https://example.com/a", "alias": "taken"})
@@ -93,7 +94,18 @@ func TestErrorReasons(t *testing.T) {
 
 	// Domain errors on a plan that has custom domains.
 	s.setPlan(tn, "enterprise")
-	s.addDomain(tn, "go.example.com")
+	d := s.addDomain(tn, "go.example.com")
+	// A check that finds no record names its problem too.
+	r := s.do("POST", fmt.Sprintf("%s/domains/%d/verify", ws, d.ID), tn.Token, nil)
+	checked := answer[struct {
+		Verification struct {
+			Problem       string `json:"problem"`
+			ProblemReason string `json:"problem_reason"`
+		} `json:"verification"`
+	}](t, r, http.StatusOK, "verify")
+	if checked.Verification.Problem == "" || checked.Verification.ProblemReason != "txt_record_missing" {
+		t.Errorf("a check without the record: %s", r.Body)
+	}
 	for _, c := range []struct {
 		hostname      string
 		status        int
@@ -113,7 +125,7 @@ func TestErrorReasons(t *testing.T) {
 	}
 	// A link on an unverified domain of this workspace; a rule's URL gives the URL's reason
 	// with the rule's field.
-	r := s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/b", "domain": "go.example.com"})
+	r = s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/b", "domain": "go.example.com"})
 	if e := r.errorDetail(t); r.Status != http.StatusBadRequest || e.Reason != "domain_not_verified" || e.Field != "domain" {
 		t.Errorf("unverified domain: %d %+v", r.Status, e)
 	}

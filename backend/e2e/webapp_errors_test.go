@@ -43,7 +43,10 @@ func TestWebAppErrors(t *testing.T) {
 		w.fieldSays(hostname, w.tr("Use a domain under a public top-level domain, such as .com.", "请使用公共顶级域名（如 .com）下的域名。"))
 		w.shoot("error-hostname")
 
-		// The domain's last check, written the way the language writes dates.
+		// The domain's last check, in the look's words, and written the way the language
+		// writes dates.
+		record := "_shortlink-verify.go-" + l.name + ".example.com"
+		w.see(w.p.GetByTestId("domain-problem").GetByText(w.tr("No TXT record "+record+" holds the value yet.", "尚未找到值正确的 TXT 记录 "+record+"。")))
 		checked := w.text(w.tr("Last checked", "上次检查"))
 		w.see(checked)
 		when := regexp.MustCompile(w.tr(`Last checked [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M\.`, `上次检查：\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}。`))

@@ -1281,6 +1281,11 @@ export interface components {
             checked_at: string | null;
             /** @description Why the last look did not verify the domain; absent once verified. */
             problem?: string;
+            /**
+             * @description The problem named for clients that explain it in their own words: the lookup failed (try again later), or no TXT record holds the token yet. Absent with `problem`.
+             * @enum {string}
+             */
+            problem_reason?: "dns_lookup_failed" | "txt_record_missing";
         };
         DomainList: {
             domains: components["schemas"]["Domain"][];

@@ -432,6 +432,8 @@ export const en = {
     value: "Value",
     copy: "Copy the {{what}}",
     checkedAt: "Last checked {{date}}.",
+    problemLookup: "The DNS lookup failed. Try again later.",
+    problemRecord: "No TXT record {{name}} holds the value yet.",
     verify: "Verify now",
     rootUrl: "Root URL",
     rootUrlHelp: "Where the domain's root (/) sends visitors; empty answers 404.",

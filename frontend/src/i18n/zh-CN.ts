@@ -434,6 +434,8 @@ export const zhCN: Messages = {
     value: "值",
     copy: "复制{{what}}",
     checkedAt: "上次检查：{{date}}。",
+    problemLookup: "DNS 查询失败，请稍后重试。",
+    problemRecord: "尚未找到值正确的 TXT 记录 {{name}}。",
     verify: "立即验证",
     rootUrl: "根地址跳转",
     rootUrlHelp: "访问域名根路径（/）时跳转的地址；留空则返回 404。",

@@ -187,7 +187,11 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
             )}
             {d.verification.problem && (
               <Text size="sm" c="orange.8" data-testid="domain-problem">
-                {d.verification.problem}
+                {d.verification.problem_reason === "dns_lookup_failed"
+                  ? t("domains.problemLookup")
+                  : d.verification.problem_reason === "txt_record_missing"
+                    ? t("domains.problemRecord", { name: d.verification.name })
+                    : d.verification.problem}
               </Text>
             )}
             {canManage && (
