@@ -20,6 +20,7 @@ func TestWebAppErrors(t *testing.T) {
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		email := "errors-" + l.name + "@example.com"
 		tn := s.signupOn(email, "enterprise")
+		s.verify(email) // inviting needs a proven address
 		// A domain checked once (no record yet), so the page shows when.
 		s.verifyDomain(tn, s.addDomain(tn, "go-"+l.name+".example.com").ID)
 		w := errorWalk(t, s, l)
@@ -66,6 +67,29 @@ func TestWebAppErrors(t *testing.T) {
 		if err := w.p.Unroute("**/api/v1/**"); err != nil {
 			t.Fatal(err)
 		}
+
+		// Inviting someone who is a member already: the app's words, under the address.
+		w.open("/members", w.tr("Members", "成员"))
+		invitee := w.textbox(w.tr("Email", "邮箱"))
+		w.fill(invitee, email)
+		w.click(w.button(w.tr("Invite", "邀请")))
+		w.fieldSays(invitee, w.tr("This person is already a member.", "此用户已是成员。"))
+
+		// An API key needs a scope: said under the scopes; with one, the key is made.
+		w.open("/keys", w.tr("API keys", "API 密钥"))
+		w.fill(w.textbox(w.tr("Name", "名称")), "ci")
+		for _, scope := range []string{"links:read", "links:write", "stats:read"} {
+			if err := w.role("checkbox", scope).Uncheck(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.click(w.button(w.tr("Create key", "创建密钥")))
+		w.see(w.text(w.tr("Choose at least one scope.", "至少选择一个权限。")))
+		if err := w.role("checkbox", "links:read").Check(); err != nil {
+			t.Fatal(err)
+		}
+		w.click(w.button(w.tr("Create key", "创建密钥")))
+		w.see(w.p.GetByTestId("new-key"))
 	})
 }
 
