@@ -123,17 +123,17 @@ func (s *Service) Close() {
 func NormalizeEmail(email string) (string, error) {
 	e := strings.ToLower(strings.TrimSpace(email))
 	if e == "" {
-		return "", apperr.Errorf(apperr.Invalid, "email is required")
+		return "", apperr.Errorf(apperr.Invalid, "email is required").For("email_required", "email")
 	}
 	if len(e) > 254 {
-		return "", apperr.Errorf(apperr.Invalid, "email must be at most 254 characters")
+		return "", apperr.Errorf(apperr.Invalid, "email must be at most 254 characters").For("email_invalid", "email")
 	}
 	// ParseAddress also accepts "Name <a@b.c>"; only a bare address that parses to itself
 	// is an address we can store and compare.
 	a, err := mail.ParseAddress(e)
 	at := strings.LastIndexByte(e, '@')
 	if err != nil || a.Address != e || at < 1 || !validDomain(e[at+1:]) {
-		return "", apperr.Errorf(apperr.Invalid, "email %q is not a valid address", email)
+		return "", apperr.Errorf(apperr.Invalid, "email %q is not a valid address", email).For("email_invalid", "email")
 	}
 	return e, nil
 }
@@ -148,7 +148,7 @@ func validDomain(d string) bool {
 // ValidatePassword checks a new password's length, in characters.
 func ValidatePassword(p string) error {
 	if n := utf8.RuneCountInString(p); n < 8 || n > 256 {
-		return apperr.Errorf(apperr.Invalid, "password must be 8 to 256 characters")
+		return apperr.Errorf(apperr.Invalid, "password must be 8 to 256 characters").For("password_length", "password")
 	}
 	return nil
 }
@@ -157,7 +157,7 @@ func ValidatePassword(p string) error {
 func ValidateName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	if n == "" || !utf8.ValidString(n) || strings.IndexByte(n, 0) >= 0 || utf8.RuneCountInString(n) > 100 {
-		return "", apperr.Errorf(apperr.Invalid, "name must be 1 to 100 characters")
+		return "", apperr.Errorf(apperr.Invalid, "name must be 1 to 100 characters").For("name_invalid", "name")
 	}
 	return n, nil
 }
@@ -188,7 +188,7 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 	}
 	u, ws, err := s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
 	if apperr.Is(err, apperr.Conflict) {
-		return nil, nil, apperr.Errorf(apperr.Conflict, "an account with this email already exists")
+		return nil, nil, apperr.Errorf(apperr.Conflict, "an account with this email already exists").For("email_taken", "email")
 	}
 	if err != nil {
 		return nil, nil, err
@@ -199,7 +199,7 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 
 // errLogin is the one answer to a wrong email or a wrong password, so the login form does not
 // tell which addresses have accounts.
-var errLogin = apperr.Errorf(apperr.Unauthorized, "wrong email or password")
+var errLogin = apperr.Errorf(apperr.Unauthorized, "wrong email or password").For("login_failed", "")
 
 // Login checks an email and password. An unknown email costs a password check too, queue
 // included, so the two failures take about the same time. Returns unauthorized for either,
@@ -314,7 +314,7 @@ func (s *Service) Members(ctx context.Context, workspaceID int64) ([]*Member, er
 	return s.store.Members(ctx, workspaceID)
 }
 
-var errNoMember = apperr.Errorf(apperr.NotFound, "member not found")
+var errNoMember = apperr.Errorf(apperr.NotFound, "member not found").For("member_not_found", "")
 
 // memberRole is the role of a member of the workspace, not_found naming the member.
 func (s *Service) memberRole(ctx context.Context, workspaceID, userID int64) (string, error) {
@@ -329,17 +329,17 @@ func (s *Service) memberRole(ctx context.Context, workspaceID, userID int64) (st
 // owners make owners or change an owner's role; the last owner cannot step down.
 func (s *Service) SetMemberRole(ctx context.Context, workspaceID int64, actorRole string, userID int64, role string) (*Member, error) {
 	if !ValidRole(role) {
-		return nil, apperr.Errorf(apperr.Invalid, "role must be owner, admin, member or viewer")
+		return nil, apperr.Errorf(apperr.Invalid, "role must be owner, admin, member or viewer").For("role_invalid", "role")
 	}
 	if !RoleAllows(actorRole, PermManage) {
-		return nil, apperr.Errorf(apperr.Forbidden, "only owners and admins change roles")
+		return nil, apperr.Errorf(apperr.Forbidden, "only owners and admins change roles").For("role_forbidden", "")
 	}
 	current, err := s.memberRole(ctx, workspaceID, userID)
 	if err != nil {
 		return nil, err
 	}
 	if actorRole != RoleOwner && (current == RoleOwner || role == RoleOwner) {
-		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can change an owner's role or make an owner")
+		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can change an owner's role or make an owner").For("owner_required", "")
 	}
 	m, err := s.store.SetRole(ctx, workspaceID, userID, role)
 	if err != nil {
@@ -364,10 +364,10 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 	}
 	if actorID != userID {
 		if !RoleAllows(actorRole, PermManage) {
-			return apperr.Errorf(apperr.Forbidden, "you may only remove yourself")
+			return apperr.Errorf(apperr.Forbidden, "you may only remove yourself").For("role_forbidden", "")
 		}
 		if current == RoleOwner && actorRole != RoleOwner {
-			return apperr.Errorf(apperr.Forbidden, "only an owner can remove an owner")
+			return apperr.Errorf(apperr.Forbidden, "only an owner can remove an owner").For("owner_required", "")
 		}
 	}
 	if err := s.store.RemoveMember(ctx, workspaceID, userID); err != nil {
@@ -385,7 +385,7 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 // hourly budget (LimitInvitations), whatever their outcome.
 func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
-		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer")
+		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer").For("role_invalid", "role")
 	}
 	if s.memberCheck != nil {
 		if err := s.memberCheck(ctx, workspaceID); err != nil {
@@ -408,11 +408,11 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 		return nil, fmt.Errorf("invite: %w", err)
 	}
 	if member {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e)
+		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e).For("already_member", "email")
 	}
 	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by)
 	if apperr.Is(err, apperr.Conflict) {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e)
+		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e).For("already_invited", "email")
 	}
 	if err == nil {
 		s.mailInvitation(inv)
@@ -492,7 +492,7 @@ func (s *Service) mayAnswerInvitation(ctx context.Context, userID, id int64) err
 		return fmt.Errorf("answer invitation: %w", err)
 	}
 	if !slices.ContainsFunc(invs, func(inv *Invitation) bool { return inv.ID == id }) {
-		return apperr.Errorf(apperr.NotFound, "invitation not found")
+		return apperr.Errorf(apperr.NotFound, "invitation not found").For("invitation_not_found", "")
 	}
 	return errUnverified
 }
@@ -505,12 +505,12 @@ func (s *Service) CancelInvitation(ctx context.Context, workspaceID, id int64) e
 // ValidateScopes checks API-key scopes and returns them without repeats.
 func ValidateScopes(scopes []string) ([]string, error) {
 	if len(scopes) == 0 {
-		return nil, apperr.Errorf(apperr.Invalid, "scopes must name at least one of %s", strings.Join(Scopes, ", "))
+		return nil, apperr.Errorf(apperr.Invalid, "scopes must name at least one of %s", strings.Join(Scopes, ", ")).For("scopes_required", "scopes")
 	}
 	var clean []string
 	for _, sc := range scopes {
 		if !slices.Contains(Scopes, sc) {
-			return nil, apperr.Errorf(apperr.Invalid, "scope %q is unknown: use %s", sc, strings.Join(Scopes, ", "))
+			return nil, apperr.Errorf(apperr.Invalid, "scope %q is unknown: use %s", sc, strings.Join(Scopes, ", ")).For("scope_unknown", "scopes")
 		}
 		if !slices.Contains(clean, sc) {
 			clean = append(clean, sc)
@@ -594,7 +594,7 @@ func (s *Service) forgetKeys(match func(*APIKey) bool) {
 	}
 }
 
-var errBadKey = apperr.Errorf(apperr.Unauthorized, "the API key is invalid or revoked")
+var errBadKey = apperr.Errorf(apperr.Unauthorized, "the API key is invalid or revoked").For("api_key_invalid", "")
 
 // AuthenticateAPIKey returns the live key behind a secret; unauthorized otherwise.
 func (s *Service) AuthenticateAPIKey(ctx context.Context, secret string) (*APIKey, error) {
@@ -651,7 +651,7 @@ func (s *Service) touch(k *APIKey) {
 
 func checkPage(limit int) error {
 	if limit < 1 || limit > MaxPage {
-		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
 	}
 	return nil
 }
@@ -667,7 +667,7 @@ func (s *Service) ListWorkspaces(ctx context.Context, before int64, limit int) (
 // SetPlan moves a workspace to a plan (operators).
 func (s *Service) SetPlan(ctx context.Context, workspaceID int64, plan string) (*Workspace, error) {
 	if !slices.Contains(Plans, plan) {
-		return nil, apperr.Errorf(apperr.Invalid, "plan must be one of %s", strings.Join(Plans, ", "))
+		return nil, apperr.Errorf(apperr.Invalid, "plan must be one of %s", strings.Join(Plans, ", ")).For("value_invalid", "plan")
 	}
 	return s.store.SetPlan(ctx, workspaceID, plan)
 }
@@ -687,7 +687,7 @@ func (s *Service) ListUsers(ctx context.Context, before int64, limit int) ([]*Us
 // the promotion carries over. Setting the role it has changes nothing.
 func (s *Service) SetSystemRole(ctx context.Context, userID int64, role string) (*User, error) {
 	if role != SystemUser && role != SystemModerator && role != SystemOperator {
-		return nil, apperr.Errorf(apperr.Invalid, "system_role must be user, moderator or operator")
+		return nil, apperr.Errorf(apperr.Invalid, "system_role must be user, moderator or operator").For("value_invalid", "system_role")
 	}
 	u, err := s.store.User(ctx, userID)
 	if err != nil {
@@ -697,7 +697,7 @@ func (s *Service) SetSystemRole(ctx context.Context, userID int64, role string) 
 		return u, nil
 	}
 	if role != SystemUser && !u.EmailVerified {
-		return nil, apperr.Errorf(apperr.EmailUnverified, "the account's email address is not verified: it cannot get a system role")
+		return nil, apperr.Errorf(apperr.EmailUnverified, "the account's email address is not verified: it cannot get a system role").For("user_email_unverified", "")
 	}
 	u, revoked, err := s.store.SetSystemRole(ctx, userID, role)
 	if err != nil {

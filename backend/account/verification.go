@@ -41,9 +41,9 @@ const (
 )
 
 var errUnverified = apperr.Errorf(apperr.EmailUnverified,
-	"verify your email address first: follow the link in the mail we sent, or ask for a new one")
+	"verify your email address first: follow the link in the mail we sent, or ask for a new one").For("email_unverified", "")
 
-var errBadEmailToken = apperr.Errorf(apperr.Invalid, "the link is invalid, expired or already used: ask for a new one")
+var errBadEmailToken = apperr.Errorf(apperr.Invalid, "the link is invalid, expired or already used: ask for a new one").For("email_link_invalid", "")
 
 // UseMail sets how mail is sent (nil: into the log) and the base URL of the web app
 // (PUBLIC_URL) that the links in the mails point at.
@@ -185,7 +185,7 @@ func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
 		return err
 	}
 	if u.EmailVerified {
-		return apperr.Errorf(apperr.Conflict, "your email address is verified already")
+		return apperr.Errorf(apperr.Conflict, "your email address is verified already").For("email_already_verified", "")
 	}
 	s.sendVerification(u)
 	return nil

@@ -4,6 +4,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Codes every layer may return; anything else is an internal error.
@@ -49,6 +50,13 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // Errorf returns an *Error with a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Missing returns a not_found error for a kind of thing ("link", "API key"): the message
+// "<what> not found" and the reason "<what>_not_found" in snake case ("api_key_not_found").
+func Missing(what string) *Error {
+	reason := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(what)), " ", "_") + "_not_found"
+	return &Error{Code: NotFound, Message: what + " not found", Reason: reason}
 }
 
 // CodeOf returns the code of the first *Error in err's chain, Internal if there is none.

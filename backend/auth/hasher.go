@@ -105,7 +105,7 @@ func (e *BusyError) Error() string { return "unavailable: password hashing is bu
 
 // Unwrap lets apperr see the code and message.
 func (e *BusyError) Unwrap() error {
-	return apperr.Errorf(apperr.Unavailable, "too many sign-ins at once: try again in %s", retryText(e.RetryAfter))
+	return apperr.Errorf(apperr.Unavailable, "too many sign-ins at once: try again in %s", retryText(e.RetryAfter)).For("unavailable", "")
 }
 
 // RetrySeconds is the Retry-After header's value: whole seconds, at least 1.

@@ -425,7 +425,7 @@ func (e *RateLimitError) Error() string { return "rate_limited: too many " + e.w
 
 // Unwrap lets apperr see the code and message.
 func (e *RateLimitError) Unwrap() error {
-	return apperr.Errorf(apperr.RateLimited, "too many %s: try again in %s", e.what(), retryText(e.RetryAfter))
+	return apperr.Errorf(apperr.RateLimited, "too many %s: try again in %s", e.what(), retryText(e.RetryAfter)).For("rate_limited", "")
 }
 
 // RetrySeconds is the Retry-After header's value: whole seconds, at least 1.

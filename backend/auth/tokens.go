@@ -125,7 +125,7 @@ func (s *Service) AccessToken(userID int64, systemRole string) (string, time.Tim
 	return signed, exp, nil
 }
 
-var errBadToken = apperr.Errorf(apperr.Unauthorized, "the access token is invalid or expired")
+var errBadToken = apperr.Errorf(apperr.Unauthorized, "the access token is invalid or expired").For("token_invalid", "")
 
 // VerifyAccess checks an access token's signature, algorithm (HS256 only: no "none", no
 // public-key confusion), issuer and expiry, and returns its claims; unauthorized otherwise.
@@ -188,7 +188,7 @@ func (s *Service) successor(token string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-var errBadRefresh = apperr.Errorf(apperr.Unauthorized, "the refresh token is invalid, expired or already used: sign in again")
+var errBadRefresh = apperr.Errorf(apperr.Unauthorized, "the refresh token is invalid, expired or already used: sign in again").For("refresh_invalid", "")
 
 // Rotate trades a live refresh token for the next one of its family and returns the user.
 // The same token presented again within the grace window (two tabs refreshing at once)

@@ -82,54 +82,54 @@ func Normalize(name string, own []string) (string, error) {
 	raw := strings.TrimSpace(name)
 	raw = strings.TrimSuffix(raw, ".")
 	if raw == "" {
-		return "", apperr.Errorf(apperr.Invalid, "hostname is required")
+		return "", apperr.Errorf(apperr.Invalid, "hostname is required").For("hostname_required", "hostname")
 	}
 	if len(raw) > 4*MaxHostnameLength {
-		return "", apperr.Errorf(apperr.Invalid, "hostname is too long")
+		return "", apperr.Errorf(apperr.Invalid, "hostname is too long").For("hostname_invalid", "hostname")
 	}
 	if !utf8.ValidString(raw) {
-		return "", apperr.Errorf(apperr.Invalid, "hostname must be valid text")
+		return "", apperr.Errorf(apperr.Invalid, "hostname must be valid text").For("hostname_invalid", "hostname")
 	}
 	if strings.ContainsAny(raw, ":/?#@[]\\ \t") {
-		return "", apperr.Errorf(apperr.Invalid, "hostname %q must be a bare host name, without scheme, port or path", name)
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q must be a bare host name, without scheme, port or path", name).For("hostname_not_bare", "hostname")
 	}
 	if _, err := netip.ParseAddr(raw); err == nil {
-		return "", apperr.Errorf(apperr.Invalid, "hostname must be a domain name, not an IP address")
+		return "", apperr.Errorf(apperr.Invalid, "hostname must be a domain name, not an IP address").For("hostname_ip", "hostname")
 	}
 	host, err := profile.ToASCII(raw)
 	if err != nil || host == "" || len(host) > MaxHostnameLength {
-		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name)
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name).For("hostname_invalid", "hostname")
 	}
 	host = strings.ToLower(host)
 	if again, err := profile.ToASCII(host); err != nil || again != host {
 		// Punycode that does not decode to what it claims (xn-- labels written by hand).
-		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name)
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name).For("hostname_invalid", "hostname")
 	}
 	labels := strings.Split(host, ".")
 	last := labels[len(labels)-1]
 	if strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") {
 		// "10.1.2.3" in a form ParseAddr refuses ("3232235777", "0x7f.1"): resolvers may still
 		// read it as an address.
-		return "", apperr.Errorf(apperr.Invalid, "hostname must be a domain name, not an IP address")
+		return "", apperr.Errorf(apperr.Invalid, "hostname must be a domain name, not an IP address").For("hostname_ip", "hostname")
 	}
 	for _, l := range labels {
 		if strings.HasPrefix(l, "_") {
-			return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name)
+			return "", apperr.Errorf(apperr.Invalid, "hostname %q is not a valid domain name", name).For("hostname_invalid", "hostname")
 		}
 	}
 	suffix, icann := publicsuffix.PublicSuffix(host)
 	if !icann && !strings.Contains(suffix, ".") || suffix == "onion" {
 		// Not a top-level domain of the public DNS ("localhost", "internal", "test"), so no
 		// certificate authority could vouch for it either.
-		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not under a public top-level domain", host)
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q is not under a public top-level domain", host).For("hostname_not_public", "hostname")
 	}
 	if host == suffix || !strings.HasSuffix(host, "."+suffix) {
-		return "", apperr.Errorf(apperr.Invalid, "hostname %q is a public suffix: add a name under it, such as go.example.com", host)
+		return "", apperr.Errorf(apperr.Invalid, "hostname %q is a public suffix: add a name under it, such as go.example.com", host).For("hostname_public_suffix", "hostname")
 	}
 	for _, o := range own {
 		o = strings.ToLower(strings.TrimSuffix(o, "."))
 		if o != "" && (host == o || strings.HasSuffix(host, "."+o)) {
-			return "", apperr.Errorf(apperr.Invalid, "hostname %q is this service's own domain", host)
+			return "", apperr.Errorf(apperr.Invalid, "hostname %q is this service's own domain", host).For("hostname_own", "hostname")
 		}
 	}
 	return host, nil

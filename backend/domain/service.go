@@ -68,7 +68,7 @@ func (s *Service) Add(ctx context.Context, workspaceID int64, hostname string) (
 		return nil, err
 	}
 	if r := s.table.Host(host); r != nil && r.Active && r.WorkspaceID != workspaceID {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host)
+		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host).For("domain_taken", "hostname")
 	}
 	token, err := newToken()
 	if err != nil {
@@ -116,6 +116,23 @@ func (s *Service) Verify(ctx context.Context, workspaceID, id int64) (*Domain, e
 	return s.check(ctx, d)
 }
 
+// problemLookup is the problem of a check whose DNS lookup failed; the other problem a check
+// finds is a missing record.
+const problemLookup = "the DNS lookup failed; try again later"
+
+// ProblemReason names a check's problem (Domain.CheckError) for clients that explain it in
+// their own words: "dns_lookup_failed", "txt_record_missing", or "" for none.
+func ProblemReason(problem string) string {
+	switch problem {
+	case "":
+		return ""
+	case problemLookup:
+		return "dns_lookup_failed"
+	default:
+		return "txt_record_missing"
+	}
+}
+
 // check looks at d's record and stores what it found.
 func (s *Service) check(ctx context.Context, d *Domain) (*Domain, error) {
 	ok, err := s.checker.Holds(ctx, d.Hostname, d.Token)
@@ -123,7 +140,7 @@ func (s *Service) check(ctx context.Context, d *Domain) (*Domain, error) {
 	switch {
 	case err != nil:
 		s.log.Info("domain check: resolver failed", "domain", d.Hostname, "err", err)
-		problem = "the DNS lookup failed; try again later"
+		problem = problemLookup
 	case !ok:
 		problem = "no TXT record " + RecordName(d.Hostname) + " holds the token"
 	}
@@ -143,14 +160,14 @@ func (s *Service) SetRootURL(ctx context.Context, workspaceID, id int64, rootURL
 	if rootURL != "" {
 		target, err := link.NormalizeURL(rootURL, s.o.OwnHosts)
 		if err != nil {
-			return nil, apperr.Errorf(apperr.Invalid, "root_url: %s", apperr.MessageOf(err))
+			return nil, apperr.Errorf(apperr.Invalid, "root_url: %s", apperr.MessageOf(err)).For(apperr.ReasonOf(err), "root_url")
 		}
 		d, err := s.store.Get(ctx, workspaceID, id)
 		if err != nil {
 			return nil, err
 		}
 		if u, err := url.Parse(target); err == nil && strings.EqualFold(u.Hostname(), d.Hostname) {
-			return nil, apperr.Errorf(apperr.Invalid, "root_url may not point at the domain itself")
+			return nil, apperr.Errorf(apperr.Invalid, "root_url may not point at the domain itself").For("root_url_self", "root_url")
 		}
 		rootURL = target
 	}
@@ -232,7 +249,7 @@ func (s *Service) Resolve(ctx context.Context, workspaceID int64, host string) (
 			return r.ID, nil
 		}
 	}
-	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a verified domain of this workspace", host)
+	return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a verified domain of this workspace", host).For("domain_not_verified", "domain")
 }
 
 // Name returns the host name of domain id and whether links still answer on it

@@ -91,7 +91,7 @@ func (s *server) importResults(cred string, ws, id int64) [][]string {
 	if err != nil {
 		s.t.Fatalf("results are not CSV: %v", err)
 	}
-	if strings.Join(recs[0], ",") != "row,line,url,short_url,error_code,error" {
+	if strings.Join(recs[0], ",") != "row,line,url,short_url,error_code,error,error_reason" {
 		s.t.Fatalf("results header %q", recs[0])
 	}
 	return recs[1:]

@@ -352,7 +352,7 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	}
 	shoot(t, p, "links-zh-phone")
 
-	// A second sign-up with the same address: the server's message is shown.
+	// A second sign-up with the same address: the app's words for it, next to the address.
 	other := browsertest.New(t, browsertest.Options{Hosts: map[string]string{shortHost: s.app.Addr()}, Locale: "zh-CN"}).Page()
 	if _, err := other.Goto(app + "/signup"); err != nil {
 		t.Fatal(err)
@@ -361,7 +361,7 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	o.fill(`[data-testid="email"]`, "zhang@example.com")
 	o.fill(`[data-testid="password"]`, "another long password")
 	o.click(`[data-testid="submit"]`)
-	if err := expectLocator(other.GetByTestId("form-error")).ToBeVisible(); err != nil {
+	if err := expectLocator(other.GetByText("该邮箱已注册，请直接登录。")).ToBeVisible(); err != nil {
 		t.Fatalf("no error for a taken address: %v", err)
 	}
 

@@ -48,7 +48,7 @@ func (s *Server) listAPIKeys(c *gin.Context) {
 	case "true":
 		list = s.accounts.APIKeysWithRevoked
 	default:
-		s.fail(c, apperr.Errorf(apperr.Invalid, "revoked must be true or false"))
+		s.fail(c, apperr.Errorf(apperr.Invalid, "revoked must be true or false").For("value_invalid", "revoked"))
 		return
 	}
 	keys, err := list(c.Request.Context(), workspaceID(c))

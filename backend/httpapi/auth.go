@@ -132,7 +132,11 @@ func (s *Server) login(c *gin.Context) {
 		return
 	}
 	if in.Email == "" || in.Password == "" {
-		s.fail(c, apperr.Errorf(apperr.Invalid, "email and password are required"))
+		field := "email"
+		if in.Email != "" {
+			field = "password"
+		}
+		s.fail(c, apperr.Errorf(apperr.Invalid, "email and password are required").For(field+"_required", field))
 		return
 	}
 	ctx, ip := c.Request.Context(), s.clientIP(c)
@@ -191,7 +195,7 @@ func (s *Server) refresh(c *gin.Context) {
 		return
 	}
 	if token == "" {
-		s.fail(c, apperr.Errorf(apperr.Unauthorized, "send the refresh token as {\"refresh_token\"} or in the %s cookie", cookieRefresh))
+		s.fail(c, apperr.Errorf(apperr.Unauthorized, "send the refresh token as {\"refresh_token\"} or in the %s cookie", cookieRefresh).For("refresh_invalid", ""))
 		return
 	}
 	ctx := c.Request.Context()
@@ -205,7 +209,7 @@ func (s *Server) refresh(c *gin.Context) {
 	}
 	u, err := s.accounts.User(ctx, uid)
 	if apperr.Is(err, apperr.NotFound) {
-		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists")
+		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists").For("account_deleted", "")
 	}
 	if err != nil {
 		s.fail(c, err)

@@ -32,6 +32,8 @@ type verificationAnswer struct {
 	CheckedAt *time.Time `json:"checked_at"`
 	// Problem says why the last look did not verify the domain; "" once verified.
 	Problem string `json:"problem,omitempty"`
+	// ProblemReason names Problem for clients that explain it in their own words.
+	ProblemReason string `json:"problem_reason,omitempty"`
 }
 
 func answerDomain(d *domain.Domain) domainAnswer {
@@ -45,7 +47,7 @@ func answerDomain(d *domain.Domain) domainAnswer {
 		a.RootURL = &d.RootURL
 	}
 	if !a.Verified {
-		a.Verification.Problem = d.CheckError
+		a.Verification.Problem, a.Verification.ProblemReason = d.CheckError, domain.ProblemReason(d.CheckError)
 	}
 	return a
 }
@@ -110,7 +112,7 @@ func (s *Server) updateDomain(c *gin.Context) {
 		if in.RootURL.Value != nil {
 			root = *in.RootURL.Value
 			if strings.TrimSpace(root) == "" {
-				s.fail(c, apperr.Errorf(apperr.Invalid, "root_url must be a URL, or null for none"))
+				s.fail(c, apperr.Errorf(apperr.Invalid, "root_url must be a URL, or null for none").For("url_required", "root_url"))
 				return
 			}
 		}

@@ -65,11 +65,11 @@ func (s *Server) fail(c *gin.Context, err error) {
 		// did not finish was not acknowledged; the client may retry.
 		code, err = apperr.Unavailable, &timeoutError{after: s.writeTimeout, cause: err}
 	case errors.As(err, &mbe):
-		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit)
+		code, err = apperr.TooLarge, apperr.Errorf(apperr.TooLarge, "request body is larger than %d bytes", mbe.Limit).For("body_too_large", "")
 	case code == apperr.Internal && (errors.As(err, new(net.Error)) || errors.Is(err, io.ErrUnexpectedEOF)):
 		// A store that cannot be reached: the request may succeed when retried.
 		s.log.Error("request failed: a backing service is unreachable", "path", c.FullPath(), "err", err)
-		code, err = apperr.Unavailable, apperr.Errorf(apperr.Unavailable, "the service cannot reach its database right now, try again")
+		code, err = apperr.Unavailable, apperr.Errorf(apperr.Unavailable, "the service cannot reach its database right now, try again").For("unavailable", "")
 	}
 	status, ok := statuses[code]
 	if !ok {
@@ -133,7 +133,7 @@ func (e *timeoutError) Error() string { return "write deadline passed: " + e.cau
 
 // Unwrap lets apperr see the code and message.
 func (e *timeoutError) Unwrap() error {
-	return apperr.Errorf(apperr.Unavailable, "the service could not finish this within %s, try again", e.after)
+	return apperr.Errorf(apperr.Unavailable, "the service could not finish this within %s, try again", e.after).For("unavailable", "")
 }
 
 // RetrySeconds is the Retry-After header's value: the deadline, in whole seconds, at least 1.

@@ -59,7 +59,7 @@ func (s *Server) createImport(c *gin.Context) {
 	ws := workspaceID(c)
 	mt, _, err := mime.ParseMediaType(c.GetHeader("Content-Type"))
 	if err != nil || (mt != "multipart/form-data" && mt != "text/csv" && mt != "application/csv") {
-		s.fail(c, apperr.Errorf(apperr.Invalid, "send the CSV file as the multipart/form-data field \"file\", or as the body with Content-Type: text/csv"))
+		s.fail(c, apperr.Errorf(apperr.Invalid, "send the CSV file as the multipart/form-data field \"file\", or as the body with Content-Type: text/csv").For("file_required", "file"))
 		return
 	}
 	if err := s.plans.Require(ctx, ws, plan.Batch); err != nil {
@@ -78,13 +78,13 @@ func (s *Server) createImport(c *gin.Context) {
 	if mt == "multipart/form-data" {
 		mr, err := c.Request.MultipartReader()
 		if err != nil {
-			s.fail(c, apperr.Errorf(apperr.Invalid, "the multipart body cannot be read: %v", err))
+			s.fail(c, apperr.Errorf(apperr.Invalid, "the multipart body cannot be read: %v", err).For("file_unreadable", "file"))
 			return
 		}
 		for {
 			part, err := mr.NextPart()
 			if err == io.EOF {
-				s.fail(c, apperr.Errorf(apperr.Invalid, "the multipart body has no field named \"file\""))
+				s.fail(c, apperr.Errorf(apperr.Invalid, "the multipart body has no field named \"file\"").For("file_required", "file"))
 				return
 			}
 			if err != nil {
@@ -117,7 +117,7 @@ func (s *Server) createImport(c *gin.Context) {
 }
 
 func tooLargeFile(limit int64) error {
-	return apperr.Errorf(apperr.TooLarge, "the file is larger than %d bytes", limit)
+	return apperr.Errorf(apperr.TooLarge, "the file is larger than %d bytes", limit).For("file_too_large", "file")
 }
 
 // multipartError explains a multipart body that cannot be read: too large, or malformed.
@@ -126,7 +126,7 @@ func multipartError(err error) error {
 	if errors.As(err, &mbe) {
 		return err
 	}
-	return apperr.Errorf(apperr.Invalid, "the multipart body cannot be read: %v", err)
+	return apperr.Errorf(apperr.Invalid, "the multipart body cannot be read: %v", err).For("file_unreadable", "file")
 }
 
 // fileLimit fails with too_large once a file goes past limit bytes.
@@ -198,9 +198,9 @@ func (s *Server) importResults(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	header := []string{"row", "line", "url", "short_url", "error_code", "error"}
+	header := []string{"row", "line", "url", "short_url", "error_code", "error", "error_reason"}
 	streamCSV(s, c, fmt.Sprintf("import-%d-results.csv", id), header, rows, func(r imports.Result, rec []string) {
 		rec[0], rec[1], rec[2] = strconv.Itoa(r.Row), strconv.Itoa(r.Line), csvCell(r.URL)
-		rec[3], rec[4], rec[5] = csvCell(r.ShortURL), r.ErrorCode, csvCell(r.Error)
+		rec[3], rec[4], rec[5], rec[6] = csvCell(r.ShortURL), r.ErrorCode, csvCell(r.Error), r.ErrorReason
 	})
 }

@@ -20,7 +20,7 @@ func (s *Server) decode(c *gin.Context, v any) error {
 	// and any other cross-site post.
 	if ct := c.GetHeader("Content-Type"); ct != "application/json" { // the usual value, without parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return apperr.Errorf(apperr.Invalid, "send the body as JSON with Content-Type: application/json")
+			return apperr.Errorf(apperr.Invalid, "send the body as JSON with Content-Type: application/json").For("json_invalid", "")
 		}
 	}
 	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody)
@@ -34,21 +34,21 @@ func (s *Server) decode(c *gin.Context, v any) error {
 		case errors.As(err, &mbe):
 			return err
 		case errors.Is(err, io.EOF):
-			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object")
+			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object").For("json_invalid", "")
 		case errors.As(err, &syn):
-			return apperr.Errorf(apperr.Invalid, "request body is not valid JSON (at byte %d)", syn.Offset)
+			return apperr.Errorf(apperr.Invalid, "request body is not valid JSON (at byte %d)", syn.Offset).For("json_invalid", "")
 		case errors.As(err, &typ):
 			if typ.Field != "" {
-				return apperr.Errorf(apperr.Invalid, "field %q must be %s", typ.Field, kindName(typ.Type.Kind().String()))
+				return apperr.Errorf(apperr.Invalid, "field %q must be %s", typ.Field, kindName(typ.Type.Kind().String())).For("value_invalid", typ.Field)
 			}
-			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object")
+			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object").For("json_invalid", "")
 		default:
 			// Unknown fields and malformed values (such as times) land here.
-			return apperr.Errorf(apperr.Invalid, "request body: %s", trimJSONPrefix(err.Error()))
+			return apperr.Errorf(apperr.Invalid, "request body: %s", trimJSONPrefix(err.Error())).For("json_invalid", "")
 		}
 	}
 	if dec.More() {
-		return apperr.Errorf(apperr.Invalid, "request body must hold a single JSON object")
+		return apperr.Errorf(apperr.Invalid, "request body must hold a single JSON object").For("json_invalid", "")
 	}
 	return nil
 }
@@ -82,7 +82,7 @@ func trimJSONPrefix(s string) string {
 func int64Param(c *gin.Context, name, what string) (int64, error) {
 	v, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || v <= 0 {
-		return 0, apperr.Errorf(apperr.NotFound, "%s not found", what)
+		return 0, apperr.Missing(what)
 	}
 	return v, nil
 }
@@ -95,7 +95,7 @@ func intQuery(c *gin.Context, name string, def int) (int, error) {
 	}
 	v, err := strconv.Atoi(raw)
 	if err != nil {
-		return 0, apperr.Errorf(apperr.Invalid, "%s must be a whole number", name)
+		return 0, apperr.Errorf(apperr.Invalid, "%s must be a whole number", name).For("value_invalid", name)
 	}
 	return v, nil
 }
@@ -114,7 +114,7 @@ func parseCursor(s string) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 36, 64)
 	if err != nil || v <= 0 {
-		return 0, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s)
+		return 0, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s).For("value_invalid", "cursor")
 	}
 	return v, nil
 }

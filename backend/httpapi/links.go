@@ -43,7 +43,7 @@ func (s *Server) createLinks(c *gin.Context) {
 		return
 	}
 	if len(req.Links) == 0 || len(req.Links) > link.MaxBatch {
-		s.fail(c, apperr.Errorf(apperr.Invalid, "links must hold 1 to %d links", link.MaxBatch))
+		s.fail(c, apperr.Errorf(apperr.Invalid, "links must hold 1 to %d links", link.MaxBatch).For("batch_size", "links"))
 		return
 	}
 	if err := s.plans.Require(c.Request.Context(), workspaceID(c), plan.Batch); err != nil {

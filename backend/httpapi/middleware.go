@@ -47,7 +47,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	if h := c.GetHeader("Authorization"); h != "" {
 		scheme, rest, ok := strings.Cut(h, " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(rest) == "" {
-			s.fail(c, apperr.Errorf(apperr.Unauthorized, `Authorization must be "Bearer <token>"`))
+			s.fail(c, apperr.Errorf(apperr.Unauthorized, `Authorization must be "Bearer <token>"`).For("auth_required", ""))
 			return
 		}
 		token = strings.TrimSpace(rest)
@@ -55,7 +55,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		token, fromCookie = v, true
 	}
 	if token == "" {
-		s.fail(c, apperr.Errorf(apperr.Unauthorized, `sign in, or send a token or API key as "Authorization: Bearer <token>"`))
+		s.fail(c, apperr.Errorf(apperr.Unauthorized, `sign in, or send a token or API key as "Authorization: Bearer <token>"`).For("auth_required", ""))
 		return
 	}
 	if fromCookie && !safeMethod(c.Request.Method) {
@@ -93,7 +93,7 @@ func checkCSRF(c *gin.Context) error {
 	want, err := c.Cookie(cookieCSRF)
 	got := c.GetHeader(headerCSRF)
 	if err != nil || want == "" || subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
-		return apperr.Errorf(apperr.Forbidden, "missing or wrong %s header: send the value of the %s cookie", headerCSRF, cookieCSRF)
+		return apperr.Errorf(apperr.Forbidden, "missing or wrong %s header: send the value of the %s cookie", headerCSRF, cookieCSRF).For("csrf_invalid", "")
 	}
 	return nil
 }
@@ -104,7 +104,7 @@ func callerOf(c *gin.Context) *principal {
 	return p.(*principal)
 }
 
-var errNoWorkspace = apperr.Errorf(apperr.NotFound, "workspace not found")
+var errNoWorkspace = apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 
 // inWorkspace admits callers of the :workspace in the path that may do p, and records the
 // workspace and the caller's role for the handlers. A workspace the caller does not belong
@@ -125,10 +125,10 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 			}
 			if !account.ScopesAllow(who.Key.Scopes, p) {
 				if sc := account.ScopeFor(p); sc != "" {
-					s.fail(c, apperr.Errorf(apperr.Forbidden, "this API key lacks the %s scope", sc))
+					s.fail(c, apperr.Errorf(apperr.Forbidden, "this API key lacks the %s scope", sc).For("scope_missing", ""))
 				} else {
 					s.fail(c, apperr.Errorf(apperr.Forbidden, "API keys reach only what their scopes name (%s): sign in to do this",
-						strings.Join(account.Scopes, ", ")))
+						strings.Join(account.Scopes, ", ")).For("api_key_not_allowed", ""))
 				}
 				return
 			}
@@ -145,7 +145,7 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 			return
 		}
 		if !account.RoleAllows(role, p) {
-			s.fail(c, apperr.Errorf(apperr.Forbidden, "your role in this workspace (%s) does not allow this", role))
+			s.fail(c, apperr.Errorf(apperr.Forbidden, "your role in this workspace (%s) does not allow this", role).For("role_forbidden", ""))
 			return
 		}
 		c.Set(workspaceKey, id)
@@ -180,14 +180,14 @@ func (s *Server) systemRole(c *gin.Context, refusal string, roles ...string) {
 		}
 		if err == nil && slices.Contains(roles, u.SystemRole) {
 			if !issuedAfterRoleChange(who.IssuedAt, u.SystemRoleSince) {
-				s.fail(c, apperr.Errorf(apperr.Unauthorized, "your system role changed after this token was issued: sign in again"))
+				s.fail(c, apperr.Errorf(apperr.Unauthorized, "your system role changed after this token was issued: sign in again").For("role_changed", ""))
 				return
 			}
 			c.Next()
 			return
 		}
 	}
-	s.fail(c, apperr.Errorf(apperr.Forbidden, "%s", refusal))
+	s.fail(c, apperr.Errorf(apperr.Forbidden, "%s", refusal).For("system_role_required", ""))
 }
 
 // issuedAfterRoleChange reports whether an access token signed at iat (milliseconds) was
@@ -210,7 +210,7 @@ func roleOf(c *gin.Context) string { return c.GetString(roleKey) }
 // requireUser refuses API keys on endpoints about a person (their workspaces, invitations).
 func (s *Server) requireUser(c *gin.Context) bool {
 	if callerOf(c).Key != nil {
-		s.fail(c, apperr.Errorf(apperr.Forbidden, "API keys cannot do this: sign in as a user"))
+		s.fail(c, apperr.Errorf(apperr.Forbidden, "API keys cannot do this: sign in as a user").For("api_key_not_allowed", ""))
 		return false
 	}
 	return true

@@ -99,7 +99,9 @@ func New(d Deps) (*Server, error) {
 	}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.Use(s.secure, s.requestID, s.recover, s.observe, s.writeDeadline)
-	s.engine.NoRoute(func(c *gin.Context) { s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint")) })
+	s.engine.NoRoute(func(c *gin.Context) {
+		s.fail(c, apperr.Errorf(apperr.NotFound, "no such endpoint").For("endpoint_not_found", ""))
+	})
 	s.engine.NoMethod(s.methodNotAllowed)
 	s.routes()
 	return s, nil
@@ -231,7 +233,7 @@ func (s *Server) recover(c *gin.Context) {
 				panic(v)
 			}
 			s.log.Error("panic in handler", "path", c.FullPath(), "panic", v, "request_id", c.GetString(requestIDKey))
-			s.fail(c, apperr.Errorf(apperr.Internal, "internal error"))
+			s.fail(c, apperr.Errorf(apperr.Internal, "internal error").For("internal", ""))
 		}
 	}()
 	c.Next()

@@ -34,7 +34,7 @@ func (s *Server) verifyEmail(c *gin.Context) {
 		return
 	}
 	if in.Token == "" {
-		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required"))
+		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required").For("email_link_invalid", "token"))
 		return
 	}
 	u, err := s.accounts.VerifyEmail(c.Request.Context(), in.Token)
@@ -79,7 +79,7 @@ func (s *Server) confirmPasswordReset(c *gin.Context) {
 		return
 	}
 	if in.Token == "" {
-		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required"))
+		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required").For("email_link_invalid", "token"))
 		return
 	}
 	s.noContent(c, s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password))

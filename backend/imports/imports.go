@@ -48,14 +48,16 @@ type Import struct {
 	FinishedAt *time.Time
 }
 
-// Result is one row's outcome: a link (LinkID, ShortURL) or an error (ErrorCode, Error).
+// Result is one row's outcome: a link (LinkID, ShortURL) or an error (ErrorCode, Error, and
+// the finer ErrorReason, see apperr.Error).
 type Result struct {
-	Row, Line int
-	URL       string
-	LinkID    int64
-	ShortURL  string
-	ErrorCode string
-	Error     string
+	Row, Line   int
+	URL         string
+	LinkID      int64
+	ShortURL    string
+	ErrorCode   string
+	Error       string
+	ErrorReason string
 }
 
 // Failed reports whether the row failed.
@@ -161,7 +163,7 @@ func (s *Service) Submit(ctx context.Context, workspaceID, userID int64, filenam
 		for {
 			_, err := rd.Next()
 			if err == io.EOF && im.Rows == 0 {
-				return apperr.Errorf(apperr.Invalid, "the file holds no rows below its header")
+				return apperr.Errorf(apperr.Invalid, "the file holds no rows below its header").For("file_empty", "file")
 			}
 			if err == io.EOF {
 				return nil
@@ -170,7 +172,7 @@ func (s *Service) Submit(ctx context.Context, workspaceID, userID int64, filenam
 				return err
 			}
 			if im.Rows++; im.Rows > s.o.MaxRows {
-				return apperr.Errorf(apperr.TooLarge, "the file has more than %d rows; split it", s.o.MaxRows)
+				return apperr.Errorf(apperr.TooLarge, "the file has more than %d rows; split it", s.o.MaxRows).For("file_too_many_rows", "file")
 			}
 		}
 	})
@@ -196,7 +198,7 @@ const MaxPage = 100
 // page (0 when there is none).
 func (s *Service) List(ctx context.Context, workspaceID, before int64, limit int) ([]*Import, int64, error) {
 	if limit < 1 || limit > MaxPage {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
 	}
 	list, more, err := s.store.List(ctx, workspaceID, before, limit)
 	if err != nil {
@@ -217,7 +219,7 @@ func (s *Service) Results(ctx context.Context, workspaceID, id int64) (*Import, 
 		return nil, nil, err
 	}
 	if im.State == StateQueued || im.State == StateRunning {
-		return nil, nil, apperr.Errorf(apperr.Conflict, "import %d is %s: its results are ready once it is done (%d of %d rows so far)", id, im.State, im.Done, im.Rows)
+		return nil, nil, apperr.Errorf(apperr.Conflict, "import %d is %s: its results are ready once it is done (%d of %d rows so far)", id, im.State, im.Done, im.Rows).For("import_running", "")
 	}
 	return im, s.store.Results(ctx, workspaceID, id), nil
 }

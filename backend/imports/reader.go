@@ -123,7 +123,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	for {
 		rec, err = rd.read()
 		if err == io.EOF {
-			return nil, apperr.Errorf(apperr.Invalid, "the file holds no rows")
+			return nil, apperr.Errorf(apperr.Invalid, "the file holds no rows").For("file_empty", "file")
 		}
 		if err != nil && !isParseError(err) {
 			return nil, err
@@ -132,7 +132,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 			break
 		}
 		if err != nil {
-			return nil, apperr.Errorf(apperr.Invalid, "the first line of the file is not valid CSV: %s", parseMessage(err))
+			return nil, apperr.Errorf(apperr.Invalid, "the first line of the file is not valid CSV: %s", parseMessage(err)).For("csv_invalid", "file")
 		}
 	}
 	if looksLikeURL(rec[0]) {
@@ -148,7 +148,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	if rd.cols[colURL] < 0 {
 		return nil, apperr.Errorf(apperr.Invalid,
-			"the file has no url column: its first line must be a header naming one (url, long_url, longUrl…) or a row starting with an http(s) URL")
+			"the file has no url column: its first line must be a header naming one (url, long_url, longUrl…) or a row starting with an http(s) URL").For("csv_no_url_column", "file")
 	}
 	rd.format = FormatShortlink
 	for _, cell := range rec {
@@ -199,7 +199,7 @@ func (r *Reader) Next() (Row, error) {
 	r.n++
 	row := Row{N: r.n, Line: line}
 	if err != nil {
-		row.Err = apperr.Errorf(apperr.Invalid, "line %d is not valid CSV: %s", line, parseMessage(err))
+		row.Err = apperr.Errorf(apperr.Invalid, "line %d is not valid CSV: %s", line, parseMessage(err)).For("csv_invalid", "")
 		return row, nil
 	}
 	cell := func(col int) string {
@@ -214,7 +214,7 @@ func (r *Reader) Next() (Row, error) {
 		in.Password = link.Some(&pw)
 	}
 	if row.URL == "" {
-		row.Err = apperr.Errorf(apperr.Invalid, "url is required")
+		row.Err = apperr.Errorf(apperr.Invalid, "url is required").For("url_required", "url")
 	} else if exp := cell(colExpires); exp != "" {
 		t, err := parseTime(exp)
 		if err != nil {
@@ -234,7 +234,7 @@ func (r *Reader) read() ([]string, error) {
 	start := r.csv.InputOffset()
 	rec, err := r.csv.Read()
 	if errors.Is(err, errRowTooLong) || (err == nil && r.csv.InputOffset()-start > MaxRowBytes) {
-		return nil, apperr.Errorf(apperr.Invalid, "the row after line %d is longer than %d bytes", r.lastLine, MaxRowBytes)
+		return nil, apperr.Errorf(apperr.Invalid, "the row after line %d is longer than %d bytes", r.lastLine, MaxRowBytes).For("csv_row_too_long", "file")
 	}
 	if err == nil && len(rec) > 0 {
 		r.lastLine, _ = r.csv.FieldPos(0)
@@ -256,7 +256,7 @@ func parseTime(s string) (*time.Time, error) {
 			return &t, nil
 		}
 	}
-	return nil, apperr.Errorf(apperr.Invalid, "expires_at %q is not a time such as 2030-01-31T12:00:00Z or 2030-01-31", truncate(s, 40))
+	return nil, apperr.Errorf(apperr.Invalid, "expires_at %q is not a time such as 2030-01-31T12:00:00Z or 2030-01-31", truncate(s, 40)).For("expires_at_invalid", "expires_at")
 }
 
 // delimiter is the one of comma, semicolon and tab found most often in the first line of head,

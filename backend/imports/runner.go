@@ -240,7 +240,7 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 			results[i] = p // decided by an earlier try
 			continue
 		case row.Err != nil:
-			r.ErrorCode, r.Error = apperr.CodeOf(row.Err), apperr.MessageOf(row.Err)
+			r.ErrorCode, r.Error, r.ErrorReason = apperr.CodeOf(row.Err), apperr.MessageOf(row.Err), apperr.ReasonOf(row.Err)
 			results[i] = r
 			fresh = append(fresh, r)
 			continue
@@ -262,7 +262,7 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 			if transient(p.Err) {
 				return fmt.Errorf("prepare row %d: %w", r.Row, p.Err)
 			}
-			r.ErrorCode, r.Error = apperr.CodeOf(p.Err), apperr.MessageOf(p.Err)
+			r.ErrorCode, r.Error, r.ErrorReason = apperr.CodeOf(p.Err), apperr.MessageOf(p.Err), apperr.ReasonOf(p.Err)
 		} else {
 			r.LinkID, r.ShortURL = p.Link.ID, s.links.ShortURL(p.Link.DomainID, p.Link.Key)
 		}
@@ -303,6 +303,7 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 			default:
 				r := &results[at[j]]
 				r.LinkID, r.ShortURL, r.ErrorCode, r.Error = 0, "", apperr.CodeOf(err), apperr.MessageOf(err)
+				r.ErrorReason = apperr.ReasonOf(err)
 				failed = append(failed, *r)
 			}
 		}
@@ -323,9 +324,9 @@ func (s *Service) chunk(ctx context.Context, im *Import, rows []Row) error {
 			case exists[l.ID]:
 			case l.IsAlias || try >= 4:
 				r.LinkID, r.ShortURL, r.ErrorCode = 0, "", apperr.Conflict
-				r.Error = fmt.Sprintf("alias %q is already in use", l.Key)
+				r.Error, r.ErrorReason = fmt.Sprintf("alias %q is already in use", l.Key), "alias_taken"
 				if !l.IsAlias {
-					r.Error = "no free code was found, try again"
+					r.Error, r.ErrorReason = "no free code was found, try again", "no_free_code"
 				}
 				failed = append(failed, *r)
 			default:

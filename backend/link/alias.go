@@ -36,10 +36,10 @@ func KeyShaped(s string) bool {
 // ValidateAlias checks a custom alias's characters, length and reserved words.
 func ValidateAlias(s string) error {
 	if !KeyShaped(s) {
-		return apperr.Errorf(apperr.Invalid, "alias must be 1 to %d characters of A-Z, a-z, 0-9, _ and -", MaxAliasLength)
+		return apperr.Errorf(apperr.Invalid, "alias must be 1 to %d characters of A-Z, a-z, 0-9, _ and -", MaxAliasLength).For("alias_invalid", "alias")
 	}
 	if reservedWords[strings.ToLower(s)] {
-		return apperr.Errorf(apperr.Invalid, "alias %q is reserved", s)
+		return apperr.Errorf(apperr.Invalid, "alias %q is reserved", s).For("alias_reserved", "alias")
 	}
 	return nil
 }

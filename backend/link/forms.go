@@ -182,7 +182,7 @@ func NewResponses(store ResponseStore, log *slog.Logger) *Responses {
 func (r *Responses) RecordFormResponse(ctx context.Context, l *Link, answers map[string]string) error {
 	form := l.Rules.Form
 	if form == nil {
-		return apperr.Errorf(apperr.Invalid, "link %d has no form", l.ID)
+		return apperr.Errorf(apperr.Invalid, "link %d has no form", l.ID).For("link_has_no_form", "")
 	}
 	kept := make(map[string]string, len(form.Fields))
 	for _, fd := range form.Fields {
@@ -195,14 +195,14 @@ func (r *Responses) RecordFormResponse(ctx context.Context, l *Link, answers map
 		return err
 	}
 	r.log.Error("record form response", "workspace", l.WorkspaceID, "link", l.ID, "err", err)
-	return apperr.Errorf(apperr.Unavailable, "cannot save the answers right now, try again")
+	return apperr.Errorf(apperr.Unavailable, "cannot save the answers right now, try again").For("unavailable", "")
 }
 
 // List returns a page of the link's responses, newest first, and the cursor of the next page
 // (0 when there is none). The caller has checked that the link is the workspace's.
 func (r *Responses) List(ctx context.Context, workspaceID, linkID, before int64, limit int) ([]FormResponse, int64, error) {
 	if limit < 1 || limit > MaxPage {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
 	}
 	page, more, err := r.store.FormResponses(ctx, workspaceID, linkID, before, limit)
 	if err != nil {

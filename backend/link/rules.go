@@ -178,7 +178,7 @@ func (c RuleCheck) target(raw string) (string, error) {
 		return n, err
 	}
 	if u, perr := url.Parse(n); perr == nil && c.Serves(u.Hostname()) {
-		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service")
+		return "", apperr.Errorf(apperr.Invalid, "url points at a short domain of this service").For("url_own_domain", "url")
 	}
 	return n, nil
 }
@@ -190,15 +190,15 @@ func (c RuleCheck) target(raw string) (string, error) {
 func (f *RuleFields) Validate(c RuleCheck) error {
 	if p := f.Password; p.Set && p.Value != nil {
 		if n := utf8.RuneCountInString(*p.Value); n < MinPasswordLength || n > MaxPasswordLength {
-			return invalid("password", "must be %d to %d characters", MinPasswordLength, MaxPasswordLength)
+			return invalidFor("link_password_length", "password", "must be %d to %d characters", MinPasswordLength, MaxPasswordLength)
 		}
 	}
 	if m := f.MaxVisits; m.Set && m.Value != nil && *m.Value < 1 {
-		return invalid("max_visits", "must be 1 or more, or null")
+		return invalidFor("max_visits_invalid", "max_visits", "must be 1 or more, or null")
 	}
 	if g := f.Geo; g.Set && g.Value != nil {
 		if !c.GeoAvailable {
-			return invalid("geo", "cannot be used: this server has no GeoIP database")
+			return invalidFor("geoip_unavailable", "geo", "cannot be used: this server has no GeoIP database")
 		}
 		if err := g.Value.normalize(); err != nil {
 			return err
@@ -206,35 +206,35 @@ func (f *RuleFields) Validate(c RuleCheck) error {
 	}
 	if d := f.DeviceTargets; d.Set && d.Value != nil {
 		if len(d.Value) == 0 {
-			return invalid("device_targets", "must name at least one of ios, android, desktop, or be null")
+			return invalidFor("device_targets_invalid", "device_targets", "must name at least one of ios, android, desktop, or be null")
 		}
 		for dev, u := range d.Value {
 			if dev != DeviceIOS && dev != DeviceAndroid && dev != DeviceDesktop {
-				return invalid("device_targets", "%q is not a device: use ios, android or desktop", dev)
+				return invalidFor("device_targets_invalid", "device_targets", "%q is not a device: use ios, android or desktop", dev)
 			}
 			n, err := c.target(u)
 			if err != nil {
-				return invalid("device_targets."+dev, "%s", apperr.MessageOf(err))
+				return invalidFor(apperr.ReasonOf(err), "device_targets."+dev, "%s", apperr.MessageOf(err))
 			}
 			d.Value[dev] = n
 		}
 	}
 	if ct := f.CountryTargets; ct.Set && ct.Value != nil {
 		if !c.GeoAvailable {
-			return invalid("country_targets", "cannot be used: this server has no GeoIP database")
+			return invalidFor("geoip_unavailable", "country_targets", "cannot be used: this server has no GeoIP database")
 		}
 		if len(ct.Value) == 0 || len(ct.Value) > maxCountries {
-			return invalid("country_targets", "must name 1 to %d countries, or be null", maxCountries)
+			return invalidFor("country_targets_invalid", "country_targets", "must name 1 to %d countries, or be null", maxCountries)
 		}
 		out := make(map[string]string, len(ct.Value))
 		for cc, u := range ct.Value {
 			code, ok := countryCode(cc)
 			if !ok {
-				return invalid("country_targets", "%q is not an ISO 3166-1 alpha-2 country code", cc)
+				return invalidFor("country_code_invalid", "country_targets", "%q is not an ISO 3166-1 alpha-2 country code", cc)
 			}
 			n, err := c.target(u)
 			if err != nil {
-				return invalid("country_targets."+code, "%s", apperr.MessageOf(err))
+				return invalidFor(apperr.ReasonOf(err), "country_targets."+code, "%s", apperr.MessageOf(err))
 			}
 			out[code] = n
 		}
@@ -242,15 +242,15 @@ func (f *RuleFields) Validate(c RuleCheck) error {
 	}
 	if v := f.Variants; v.Set && v.Value != nil {
 		if len(v.Value) < MinVariants || len(v.Value) > MaxVariants {
-			return invalid("variants", "must hold %d to %d variants, or be null", MinVariants, MaxVariants)
+			return invalidFor("variants_count", "variants", "must hold %d to %d variants, or be null", MinVariants, MaxVariants)
 		}
 		for i := range v.Value {
 			if w := v.Value[i].Weight; w < 1 || w > 100 {
-				return invalid("variants", "weights must be 1 to 100")
+				return invalidFor("variant_weight", "variants", "weights must be 1 to 100")
 			}
 			n, err := c.target(v.Value[i].URL)
 			if err != nil {
-				return invalid("variants.url", "%s", apperr.MessageOf(err))
+				return invalidFor(apperr.ReasonOf(err), "variants.url", "%s", apperr.MessageOf(err))
 			}
 			v.Value[i].URL = n
 		}
@@ -306,16 +306,16 @@ func (f *RuleFields) Apply(r Rules, passwordHash string) Rules {
 
 func (g *Geo) normalize() error {
 	if (len(g.Allow) == 0) == (len(g.Deny) == 0) {
-		return invalid("geo", `must hold either "allow" or "deny", a non-empty list of country codes`)
+		return invalidFor("geo_invalid", "geo", `must hold either "allow" or "deny", a non-empty list of country codes`)
 	}
 	for _, list := range []*[]string{&g.Allow, &g.Deny} {
 		if len(*list) > maxCountries {
-			return invalid("geo", "may name at most %d countries", maxCountries)
+			return invalidFor("geo_invalid", "geo", "may name at most %d countries", maxCountries)
 		}
 		for i, cc := range *list {
 			code, ok := countryCode(cc)
 			if !ok {
-				return invalid("geo", "%q is not an ISO 3166-1 alpha-2 country code", cc)
+				return invalidFor("country_code_invalid", "geo", "%q is not an ISO 3166-1 alpha-2 country code", cc)
 			}
 			(*list)[i] = code
 		}
@@ -345,40 +345,40 @@ func countryCode(s string) (string, bool) {
 
 func (f *Form) validate() error {
 	if len(f.Fields) == 0 || len(f.Fields) > MaxFormFields {
-		return invalid("form", "must have 1 to %d fields", MaxFormFields)
+		return invalidFor("form_fields_count", "form", "must have 1 to %d fields", MaxFormFields)
 	}
 	seen := map[string]bool{}
 	for i := range f.Fields {
 		fd := &f.Fields[i]
 		if !fieldName.MatchString(fd.Name) {
-			return invalid("form.fields.name", "%q must be 1 to 32 of a-z, 0-9 and _, starting with a letter", fd.Name)
+			return invalidFor("form_field_name_invalid", "form.fields.name", "%q must be 1 to 32 of a-z, 0-9 and _, starting with a letter", fd.Name)
 		}
 		if seen[fd.Name] {
-			return invalid("form.fields.name", "%q is used twice", fd.Name)
+			return invalidFor("form_field_name_taken", "form.fields.name", "%q is used twice", fd.Name)
 		}
 		seen[fd.Name] = true
 		fd.Label = strings.TrimSpace(fd.Label)
 		if !cleanText(fd.Label, maxLabel) || fd.Label == "" {
-			return invalid("form.fields.label", "of %q must be 1 to %d characters", fd.Name, maxLabel)
+			return invalidFor("form_field_label_invalid", "form.fields.label", "of %q must be 1 to %d characters", fd.Name, maxLabel)
 		}
 		switch fd.Type {
 		case FieldText, FieldPhone, FieldEmail:
 			if len(fd.Options) > 0 {
-				return invalid("form.fields.options", "are only for choice fields")
+				return invalidFor("form_field_options_invalid", "form.fields.options", "are only for choice fields")
 			}
 		case FieldChoice:
 			if len(fd.Options) < 2 || len(fd.Options) > MaxFormOptions {
-				return invalid("form.fields.options", "of %q must hold 2 to %d options", fd.Name, MaxFormOptions)
+				return invalidFor("form_field_options_invalid", "form.fields.options", "of %q must hold 2 to %d options", fd.Name, MaxFormOptions)
 			}
 			for j, o := range fd.Options {
 				o = strings.TrimSpace(o)
 				if !cleanText(o, maxLabel) || o == "" {
-					return invalid("form.fields.options", "of %q must be 1 to %d characters each", fd.Name, maxLabel)
+					return invalidFor("form_field_options_invalid", "form.fields.options", "of %q must be 1 to %d characters each", fd.Name, maxLabel)
 				}
 				fd.Options[j] = o
 			}
 		default:
-			return invalid("form.fields.type", "of %q must be text, phone, email or choice", fd.Name)
+			return invalidFor("form_field_type_invalid", "form.fields.type", "of %q must be text, phone, email or choice", fd.Name)
 		}
 	}
 	return nil
@@ -387,15 +387,15 @@ func (f *Form) validate() error {
 func (o *OG) validate(ownHosts []string) error {
 	o.Title = strings.TrimSpace(o.Title)
 	if o.Title == "" || !cleanText(o.Title, maxOGTitle) {
-		return invalid("og.title", "must be 1 to %d characters", maxOGTitle)
+		return invalidFor("og_title_invalid", "og.title", "must be 1 to %d characters", maxOGTitle)
 	}
 	if !cleanText(o.Description, maxOGDescription) {
-		return invalid("og.description", "must be at most %d characters", maxOGDescription)
+		return invalidFor("og_description_too_long", "og.description", "must be at most %d characters", maxOGDescription)
 	}
 	if o.Image != "" {
 		n, err := NormalizeURL(o.Image, ownHosts)
 		if err != nil {
-			return invalid("og.image", "%s", apperr.MessageOf(err))
+			return invalidFor(apperr.ReasonOf(err), "og.image", "%s", apperr.MessageOf(err))
 		}
 		o.Image = n
 	}
@@ -407,8 +407,9 @@ func cleanText(s string, max int) bool {
 	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 && utf8.RuneCountInString(s) <= max
 }
 
-func invalid(field, format string, args ...any) error {
-	return apperr.Errorf(apperr.Invalid, field+" "+format, args...)
+// invalidFor answers invalid for reason about field, the message starting with the field's name.
+func invalidFor(reason, field, format string, args ...any) error {
+	return apperr.Errorf(apperr.Invalid, field+" "+format, args...).For(reason, field)
 }
 
 // MarshalRules encodes rules for storage; no rule is nil (SQL NULL).

@@ -320,7 +320,7 @@ func (s *Service) release(workspaceID int64, waits []<-chan error) {
 
 // errNotSaved answers a write not acknowledged because its caller's deadline passed or the
 // caller went away; the caller may retry.
-var errNotSaved = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
+var errNotSaved = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again").For("unavailable", "")
 
 // callerGone reports whether ctx's caller went away or its deadline passed. The deadline is read
 // from the clock: a store's own timer may fire at it before the context's does.
@@ -335,7 +335,7 @@ func callerGone(ctx context.Context) bool {
 // writeError is what a caller of ctx is told of a row the writer did not write.
 func (s *Service) writeError(ctx context.Context, err error) error {
 	if errors.Is(err, errClosed) {
-		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
+		return apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again").For("unavailable", "")
 	}
 	if apperr.CodeOf(err) == apperr.Internal && callerGone(ctx) {
 		// Most likely because of the caller's deadline or its leaving: no failure to log.
@@ -345,7 +345,7 @@ func (s *Service) writeError(ctx context.Context, err error) error {
 		// Rows are refused one by one with their own errors; a whole write failing means the
 		// database cannot be written to now, which the client may retry.
 		s.log.Error("create link: write failed", "err", err)
-		return apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again")
+		return apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again").For("unavailable", "")
 	}
 	return err
 }
@@ -393,7 +393,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 			return nil, existing, nil
 		}
 		if err == nil {
-			err = apperr.Errorf(apperr.NotFound, "the link to that URL is on another domain")
+			err = apperr.Errorf(apperr.NotFound, "the link to that URL is on another domain").For("link_not_found", "")
 		}
 		if !apperr.Is(err, apperr.NotFound) {
 			return nil, nil, fmt.Errorf("create link: dedupe: %w", err)
@@ -500,7 +500,7 @@ func (s *Service) assignCode(ctx context.Context, l *Link) error {
 	}
 	key, err := s.codec.Encode(uint64(id))
 	if err != nil {
-		return apperr.Errorf(apperr.Unavailable, "this deployment has issued every code of its length")
+		return apperr.Errorf(apperr.Unavailable, "this deployment has issued every code of its length").For("codes_exhausted", "")
 	}
 	l.ID, l.Key = id, key
 	return nil
@@ -514,22 +514,22 @@ func (s *Service) idError(ctx context.Context, err error) error {
 		return errNotSaved
 	}
 	s.log.Error("allocate link id", "err", err)
-	return apperr.Errorf(apperr.Unavailable, "cannot create links right now, try again")
+	return apperr.Errorf(apperr.Unavailable, "cannot create links right now, try again").For("unavailable", "")
 }
 
 func (s *Service) validateFields(title string, status *int, expires *time.Time) error {
 	if utf8.RuneCountInString(title) > MaxTitleLength || !utf8.ValidString(title) || strings.IndexByte(title, 0) >= 0 {
-		return apperr.Errorf(apperr.Invalid, "title must be valid text of at most %d characters", MaxTitleLength)
+		return apperr.Errorf(apperr.Invalid, "title must be valid text of at most %d characters", MaxTitleLength).For("title_invalid", "title")
 	}
 	switch *status {
 	case 0:
 		*status = 302
 	case 301, 302, 307:
 	default:
-		return apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307")
+		return apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307").For("value_invalid", "redirect_status")
 	}
 	if expires != nil && !expires.After(time.Now()) {
-		return apperr.Errorf(apperr.Invalid, "expires_at must be in the future")
+		return apperr.Errorf(apperr.Invalid, "expires_at must be in the future").For("expires_at_past", "expires_at")
 	}
 	return nil
 }
@@ -546,7 +546,7 @@ func (s *Service) domainID(ctx context.Context, workspaceID int64, name string) 
 		}
 	}
 	if s.domains == nil || len(name) > 1000 {
-		return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name)
+		return 0, apperr.Errorf(apperr.Invalid, "domain %q is not a domain of this workspace", name).For("domain_not_verified", "domain")
 	}
 	return s.domains.Resolve(ctx, workspaceID, name)
 }
@@ -595,15 +595,15 @@ const MaxPage = 100
 // (0 when there is none).
 func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, int64, error) {
 	if f.Limit < 1 || f.Limit > MaxPage {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
 	}
 	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters")
+		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
 	}
 	switch f.Status {
 	case "", StatusActive, StatusDisabled, StatusBanned:
 	default:
-		return nil, 0, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned")
+		return nil, 0, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned").For("value_invalid", "status")
 	}
 	f.DomainID = nil
 	if f.Domain != "" {
@@ -633,22 +633,22 @@ func (s *Service) Lookup(ctx context.Context, workspaceID int64, shortURL, key s
 	if shortURL != "" {
 		u, err := url.Parse(shortURL)
 		if err != nil || u.Host == "" {
-			return nil, apperr.Errorf(apperr.Invalid, "short_url must be a full URL such as %sabc123", s.base)
+			return nil, apperr.Errorf(apperr.Invalid, "short_url must be a full URL such as %sabc123", s.base).For("short_url_invalid", "short_url")
 		}
 		id, err := s.domainID(ctx, workspaceID, u.Hostname())
 		if err != nil {
 			if id, err = s.domainID(ctx, workspaceID, u.Host); err != nil {
-				return nil, apperr.Errorf(apperr.NotFound, "link not found")
+				return nil, apperr.Errorf(apperr.NotFound, "link not found").For("link_not_found", "")
 			}
 		}
 		domainID = id
 		key = strings.TrimSuffix(strings.TrimPrefix(u.Path, "/"), "+")
 	}
 	if key == "" {
-		return nil, apperr.Errorf(apperr.Invalid, "give short_url or code")
+		return nil, apperr.Errorf(apperr.Invalid, "give short_url or code").For("short_url_required", "short_url")
 	}
 	if !KeyShaped(key) {
-		return nil, apperr.Errorf(apperr.NotFound, "link not found")
+		return nil, apperr.Errorf(apperr.NotFound, "link not found").For("link_not_found", "")
 	}
 	l, err := s.store.FindByKey(ctx, workspaceID, domainID, key)
 	if err != nil {
@@ -672,7 +672,7 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 	}
 	if p.RedirectStatus.Set {
 		if p.RedirectStatus.Value == 0 {
-			return nil, apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307")
+			return nil, apperr.Errorf(apperr.Invalid, "redirect_status must be 301, 302 or 307").For("value_invalid", "redirect_status")
 		}
 		status = p.RedirectStatus.Value
 	}
@@ -680,7 +680,7 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 		return nil, err
 	}
 	if p.Status.Set && p.Status.Value != StatusActive && p.Status.Value != StatusDisabled {
-		return nil, apperr.Errorf(apperr.Invalid, "status must be active or disabled")
+		return nil, apperr.Errorf(apperr.Invalid, "status must be active or disabled").For("value_invalid", "status")
 	}
 	if err := p.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, err

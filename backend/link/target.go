@@ -21,46 +21,46 @@ const MaxURLLength = 2048
 func NormalizeURL(raw string, ownHosts []string) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
-		return "", apperr.Errorf(apperr.Invalid, "url is required")
+		return "", apperr.Errorf(apperr.Invalid, "url is required").For("url_required", "url")
 	}
 	if len(s) > MaxURLLength {
-		return "", apperr.Errorf(apperr.Invalid, "url is longer than %d characters", MaxURLLength)
+		return "", apperr.Errorf(apperr.Invalid, "url is longer than %d characters", MaxURLLength).For("url_too_long", "url")
 	}
 	if !utf8.ValidString(s) {
-		return "", apperr.Errorf(apperr.Invalid, "url is not valid UTF-8")
+		return "", apperr.Errorf(apperr.Invalid, "url is not valid UTF-8").For("url_invalid", "url")
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r == ' ' {
-			return "", apperr.Errorf(apperr.Invalid, "url contains spaces or control characters")
+			return "", apperr.Errorf(apperr.Invalid, "url contains spaces or control characters").For("url_invalid", "url")
 		}
 	}
 	if !strings.Contains(s, "://") {
 		if i := strings.IndexByte(s, ':'); i >= 0 && !strings.ContainsAny(s[:i], "./") {
 			// "javascript:..." or "mailto:..." — a scheme without "//".
-			return "", apperr.Errorf(apperr.Invalid, "url scheme %q is not allowed: use http or https", strings.ToLower(s[:i]))
+			return "", apperr.Errorf(apperr.Invalid, "url scheme %q is not allowed: use http or https", strings.ToLower(s[:i])).For("url_scheme", "url")
 		}
 		s = "https://" + s
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", apperr.Errorf(apperr.Invalid, "url cannot be parsed")
+		return "", apperr.Errorf(apperr.Invalid, "url cannot be parsed").For("url_invalid", "url")
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", apperr.Errorf(apperr.Invalid, "url scheme %q is not allowed: use http or https", u.Scheme)
+		return "", apperr.Errorf(apperr.Invalid, "url scheme %q is not allowed: use http or https", u.Scheme).For("url_scheme", "url")
 	}
 	if u.Opaque != "" || u.Host == "" {
-		return "", apperr.Errorf(apperr.Invalid, "url has no host")
+		return "", apperr.Errorf(apperr.Invalid, "url has no host").For("url_invalid", "url")
 	}
 	if u.User != nil {
-		return "", apperr.Errorf(apperr.Invalid, "url must not contain a user name or password")
+		return "", apperr.Errorf(apperr.Invalid, "url must not contain a user name or password").For("url_credentials", "url")
 	}
 	host, port := u.Hostname(), u.Port()
 	if ip := net.ParseIP(host); ip == nil {
 		h, err := idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
 		h = strings.ToLower(h)
 		if err != nil || !validHostname(h) {
-			return "", apperr.Errorf(apperr.Invalid, "url host %q is not a valid domain name", host)
+			return "", apperr.Errorf(apperr.Invalid, "url host %q is not a valid domain name", host).For("url_invalid", "url")
 		}
 		host = h
 	} else if ip.To4() == nil {
@@ -73,7 +73,7 @@ func NormalizeURL(raw string, ownHosts []string) (string, error) {
 	}
 	for _, own := range ownHosts {
 		if strings.EqualFold(strings.Trim(host, "[]"), own) {
-			return "", apperr.Errorf(apperr.Invalid, "url points at this service's own short domain")
+			return "", apperr.Errorf(apperr.Invalid, "url points at this service's own short domain").For("url_own_domain", "url")
 		}
 	}
 	if port != "" {
@@ -85,7 +85,7 @@ func NormalizeURL(raw string, ownHosts []string) (string, error) {
 	}
 	out := u.String()
 	if len(out) > MaxURLLength {
-		return "", apperr.Errorf(apperr.Invalid, "url is longer than %d characters", MaxURLLength)
+		return "", apperr.Errorf(apperr.Invalid, "url is longer than %d characters", MaxURLLength).For("url_too_long", "url")
 	}
 	return out, nil
 }

@@ -141,7 +141,7 @@ func ParseQueueCursor(s string) (QueueCursor, error) {
 	us, err1 := strconv.ParseInt(at, 36, 64)
 	n, err2 := strconv.ParseInt(id, 36, 64)
 	if !ok || err1 != nil || err2 != nil || n <= 0 || us <= 0 {
-		return QueueCursor{}, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s)
+		return QueueCursor{}, apperr.Errorf(apperr.Invalid, "cursor %q is not valid", s).For("value_invalid", "cursor")
 	}
 	return QueueCursor{At: time.UnixMicro(us), LinkID: n}, nil
 }
@@ -218,7 +218,7 @@ const MaxPage = 100
 
 func checkLimit(limit int) error {
 	if limit < 1 || limit > MaxPage {
-		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
 	}
 	return nil
 }
@@ -235,7 +235,7 @@ func (d *Desk) Queue(ctx context.Context, state string, after QueueCursor, limit
 		s = Flagged
 	case Pending, Passed, Flagged, Banned:
 	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "state must be pending, passed, flagged or banned")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "state must be pending, passed, flagged or banned").For("value_invalid", "state")
 	}
 	items, err := d.store.Queue(ctx, s, after, limit)
 	if err != nil {
@@ -259,14 +259,14 @@ func (d *Desk) Screenshot(ctx context.Context, reviewID int64, profile string) (
 			return d.store.Screenshot(ctx, reviewID, p)
 		}
 	}
-	return nil, apperr.Errorf(apperr.NotFound, "screenshot not found")
+	return nil, apperr.Errorf(apperr.NotFound, "screenshot not found").For("screenshot_not_found", "")
 }
 
 // Decide applies a moderator's action with a note.
 func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action, note string) (*Decided, error) {
 	a := Action(action)
 	if _, ok := a.State(); !ok {
-		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban")
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
 	}
 	if err := checkText("note", note, 0, MaxNote); err != nil {
 		return nil, err
@@ -334,9 +334,9 @@ func checkText(field, s string, min, max int) error {
 	n := utf8.RuneCountInString(s)
 	if !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 || n < min || n > max {
 		if min > 0 {
-			return apperr.Errorf(apperr.Invalid, "%s must be text of %d to %d characters", field, min, max)
+			return apperr.Errorf(apperr.Invalid, "%s must be text of %d to %d characters", field, min, max).For("text_length", field)
 		}
-		return apperr.Errorf(apperr.Invalid, "%s must be text of at most %d characters", field, max)
+		return apperr.Errorf(apperr.Invalid, "%s must be text of at most %d characters", field, max).For("text_length", field)
 	}
 	return nil
 }

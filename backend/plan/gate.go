@@ -54,7 +54,7 @@ func (g *Gate) Require(plan string, f Feature) error {
 		return nil
 	}
 	return apperr.Errorf(apperr.PlanRequired, "the %s plan does not include %s (%q): %s",
-		g.Plan(plan).Name, featureTitles[f], f, g.unlockedBy(plan, f))
+		g.Plan(plan).Name, featureTitles[f], f, g.unlockedBy(plan, f)).For("plan_required", "")
 }
 
 // unlockedBy says which plan to move to for f: the cheapest paid plan that has it, and the
@@ -99,7 +99,7 @@ func (g *Gate) CheckLinkFields(plan string, fields []string, isEdit bool) error 
 			continue
 		}
 		if err := g.Require(plan, f); err != nil {
-			return apperr.Errorf(apperr.PlanRequired, "%s: %s", field, apperr.MessageOf(err))
+			return apperr.Errorf(apperr.PlanRequired, "%s: %s", field, apperr.MessageOf(err)).For("plan_required", field)
 		}
 	}
 	return nil
@@ -156,7 +156,7 @@ func (g *Gate) GrantLinks(plan string, used, n int64) (int64, error) {
 
 func (g *Gate) quotaError(plan string, limit Limit) error {
 	return apperr.Errorf(apperr.QuotaExceeded, "the %s plan allows %d new links a month and this month's are used up%s",
-		plan, int64(limit), g.upgradeHint(plan, func(p Plan) Limit { return p.Limits.LinksPerMonth }, limit))
+		plan, int64(limit), g.upgradeHint(plan, func(p Plan) Limit { return p.Limits.LinksPerMonth }, limit)).For("link_quota_exceeded", "")
 }
 
 // CheckMembers returns quota_exceeded when a workspace on plan with current members may not
@@ -167,7 +167,7 @@ func (g *Gate) CheckMembers(plan string, current, adding int64) error {
 		return nil
 	}
 	return apperr.Errorf(apperr.QuotaExceeded, "the %s plan allows %d members%s",
-		plan, int64(limit), g.upgradeHint(plan, func(p Plan) Limit { return p.Limits.Members }, limit))
+		plan, int64(limit), g.upgradeHint(plan, func(p Plan) Limit { return p.Limits.Members }, limit)).For("member_quota_exceeded", "")
 }
 
 // CheckDomains returns plan_required when plan has no custom domains and quota_exceeded
@@ -180,7 +180,7 @@ func (g *Gate) CheckDomains(plan string, current int64) error {
 	if limit.Allows(current + 1) {
 		return nil
 	}
-	return apperr.Errorf(apperr.QuotaExceeded, "the %s plan allows %d custom domains", plan, int64(limit))
+	return apperr.Errorf(apperr.QuotaExceeded, "the %s plan allows %d custom domains", plan, int64(limit)).For("domain_quota_exceeded", "")
 }
 
 // upgradeHint names the cheapest plan (trial aside) whose limit is larger, if any.

@@ -17,7 +17,7 @@ const roundMax = 10000
 const roundTimeout = 10 * time.Second
 
 // errReserverClosed answers reservations that arrive after shutdown began.
-var errReserverClosed = apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again")
+var errReserverClosed = apperr.Errorf(apperr.Unavailable, "the service is shutting down, try again").For("unavailable", "")
 
 // reserver coalesces quota reservations: one writer takes every queued request, groups them
 // by workspace and writes them in one transaction, while the next round forms. At 15,000
@@ -199,7 +199,7 @@ func (r *reserver) round(batch []*request) {
 		if apperr.CodeOf(err) == apperr.Internal {
 			// Releases in the round are lost with it: the count stays higher by them.
 			r.log.Error("link quota: round failed", "requests", len(batch), "err", err)
-			err = apperr.Errorf(apperr.Unavailable, "cannot count new links right now, try again")
+			err = apperr.Errorf(apperr.Unavailable, "cannot count new links right now, try again").For("unavailable", "")
 		}
 	}
 	// What a workspace was granted goes to its requests in the order they came.
@@ -216,7 +216,7 @@ func (r *reserver) round(batch []*request) {
 		case err != nil:
 			req.done <- answer{err: err}
 		case !c.Found:
-			req.done <- answer{err: apperr.Errorf(apperr.NotFound, "workspace not found")}
+			req.done <- answer{err: apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")}
 		default:
 			g := min(req.want, left[req.workspaceID])
 			left[req.workspaceID] -= g
@@ -224,7 +224,7 @@ func (r *reserver) round(batch []*request) {
 			if g < req.want {
 				a.err = refusals[req.workspaceID]
 				if a.err == nil {
-					a.err = apperr.Errorf(apperr.QuotaExceeded, "this month's new links are used up")
+					a.err = apperr.Errorf(apperr.QuotaExceeded, "this month's new links are used up").For("link_quota_exceeded", "")
 				}
 			}
 			req.done <- a

@@ -157,9 +157,9 @@ func (s *Service) StartTrial(ctx context.Context, workspaceID int64) (State, err
 	case started:
 		return st, nil
 	case st.TrialUsed:
-		return State{}, apperr.Errorf(apperr.TrialUsed, "this workspace has had its trial; a workspace gets one")
+		return State{}, apperr.Errorf(apperr.TrialUsed, "this workspace has had its trial; a workspace gets one").For("trial_used", "")
 	}
-	return State{}, apperr.Errorf(apperr.Conflict, "this workspace is on the %s plan; the trial is for free workspaces", st.Plan)
+	return State{}, apperr.Errorf(apperr.Conflict, "this workspace is on the %s plan; the trial is for free workspaces", st.Plan).For("trial_not_free", "")
 }
 
 // Usage returns the links created this month (UTC) and the members of a workspace.

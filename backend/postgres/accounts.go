@@ -80,7 +80,7 @@ func (s *AccountStore) CreateUser(ctx context.Context, email, hash, wsName strin
 		return err
 	})
 	if isUniqueViolation(err) {
-		return nil, nil, apperr.Errorf(apperr.Conflict, "email already registered")
+		return nil, nil, apperr.Errorf(apperr.Conflict, "email already registered").For("email_taken", "email")
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("create user: %w", err)
@@ -190,13 +190,13 @@ func (s *AccountStore) CreateWorkspace(ctx context.Context, ownerID int64, name 
 		err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM members WHERE user_id = $1 AND role = 'owner')
 			FROM users WHERE id = $1 FOR UPDATE`, ownerID).Scan(&owned)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.Errorf(apperr.NotFound, "user not found")
+			return apperr.Errorf(apperr.NotFound, "user not found").For("user_not_found", "")
 		}
 		if err != nil {
 			return err
 		}
 		if owned >= maxOwned {
-			return apperr.Errorf(apperr.QuotaExceeded, "you own %d workspaces, the most one account may own: delete one first", owned)
+			return apperr.Errorf(apperr.QuotaExceeded, "you own %d workspaces, the most one account may own: delete one first", owned).For("workspace_quota_exceeded", "")
 		}
 		w, err = createWorkspace(ctx, tx, ownerID, name)
 		return err
@@ -243,7 +243,7 @@ func (s *AccountStore) MarkWorkspaceDeleted(ctx context.Context, id int64) error
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return apperr.Errorf(apperr.NotFound, "workspace not found")
+			return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 		}
 		for _, q := range []string{
 			`DELETE FROM members WHERE workspace_id = $1`,
@@ -361,7 +361,7 @@ func exactlyOne(ctx context.Context, db *DB, what, noun, sql string, args ...any
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return apperr.Errorf(apperr.NotFound, "%s not found", noun)
+		return apperr.Missing(noun)
 	}
 	return nil
 }
@@ -395,7 +395,7 @@ func (s *AccountStore) Members(ctx context.Context, workspaceID int64) ([]*accou
 	return ms, nil
 }
 
-var errNoMember = apperr.Errorf(apperr.NotFound, "member not found")
+var errNoMember = apperr.Errorf(apperr.NotFound, "member not found").For("member_not_found", "")
 
 // changeMembers runs a change to the workspace's memberships and then checks an owner is
 // left. The workspace row is locked first, so two owners removing each other at the same
@@ -414,7 +414,7 @@ func (s *AccountStore) changeMembers(ctx context.Context, workspaceID int64, cha
 			return err
 		}
 		if owners == 0 {
-			return apperr.Errorf(apperr.Conflict, "a workspace must keep at least one owner: make another member owner first")
+			return apperr.Errorf(apperr.Conflict, "a workspace must keep at least one owner: make another member owner first").For("last_owner", "")
 		}
 		return nil
 	})

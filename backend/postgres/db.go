@@ -77,7 +77,7 @@ func migrateDB(ctx context.Context, sqlDB *sql.DB) error {
 // notFound turns "no rows" into the application's not_found error naming what was missing.
 func notFound(err error, what string) error {
 	if errors.Is(err, pgx.ErrNoRows) {
-		return apperr.Errorf(apperr.NotFound, "%s not found", what)
+		return apperr.Missing(what)
 	}
 	return err
 }

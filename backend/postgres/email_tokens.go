@@ -22,7 +22,7 @@ func (s *AccountStore) CreateEmailToken(ctx context.Context, userID int64, purpo
 	return nil
 }
 
-var errNoEmailToken = apperr.Errorf(apperr.NotFound, "token not found, used or expired")
+var errNoEmailToken = apperr.Errorf(apperr.NotFound, "token not found, used or expired").For("email_link_invalid", "")
 
 // useEmailToken marks a live token of the purpose used and returns its user and the address
 // it was sent to. The UPDATE is the check: of two requests racing with one token, one wins.

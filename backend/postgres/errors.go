@@ -28,7 +28,7 @@ func formatError(err error) error {
 		return err // translated already
 	}
 	return &dbError{
-		app:   apperr.Errorf(apperr.Invalid, "request holds text that cannot be stored (such as a NUL character)"),
+		app:   apperr.Errorf(apperr.Invalid, "request holds text that cannot be stored (such as a NUL character)").For("text_unstorable", ""),
 		cause: err,
 	}
 }

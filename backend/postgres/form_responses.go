@@ -56,13 +56,13 @@ func (s *FormResponseStore) AddFormResponse(ctx context.Context, workspaceID, li
 	switch {
 	case isForeignKeyViolation(err):
 		// The link was deleted between the read and the check of the key.
-		return apperr.Errorf(apperr.NotFound, "link not found")
+		return apperr.Errorf(apperr.NotFound, "link not found").For("link_not_found", "")
 	case err != nil:
 		return fmt.Errorf("add form response: %w", err)
 	case !found:
-		return apperr.Errorf(apperr.NotFound, "link not found")
+		return apperr.Errorf(apperr.NotFound, "link not found").For("link_not_found", "")
 	case !added:
-		return apperr.Errorf(apperr.QuotaExceeded, "the link's form has taken the %d answers it may keep", max)
+		return apperr.Errorf(apperr.QuotaExceeded, "the link's form has taken the %d answers it may keep", max).For("form_responses_full", "")
 	}
 	return nil
 }

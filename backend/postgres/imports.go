@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,7 +52,7 @@ func (s *ImportStore) Create(ctx context.Context, im *imports.Import, write func
 		VALUES ($1, $2, $3, '', 0, 0) RETURNING id`, im.WorkspaceID, im.CreatedBy, im.Filename).Scan(&im.ID)
 	if err != nil {
 		if isForeignKeyViolation(err) {
-			return apperr.Errorf(apperr.NotFound, "workspace not found")
+			return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 		}
 		return fmt.Errorf("create import: %w", err)
 	}
@@ -161,7 +162,21 @@ func (s *ImportStore) Results(ctx context.Context, workspaceID, id int64) iter.S
 func scanResult(r pgx.CollectableRow) (imports.Result, error) {
 	var res imports.Result
 	err := r.Scan(&res.Row, &res.Line, &res.URL, &res.LinkID, &res.ShortURL, &res.ErrorCode, &res.Error)
+	res.ErrorCode, res.ErrorReason, _ = strings.Cut(res.ErrorCode, "/")
+	if res.ErrorReason == "" {
+		res.ErrorReason = res.ErrorCode
+	}
 	return res, err
+}
+
+// errorCodeColumn is what import_rows.error_code holds: the code, and after a slash the finer
+// reason when there is one ("conflict/alias_taken"); rows written before reasons existed
+// hold the code alone, which reads as its own reason.
+func errorCodeColumn(r *imports.Result) string {
+	if r.ErrorReason == "" || r.ErrorReason == r.ErrorCode {
+		return r.ErrorCode
+	}
+	return r.ErrorCode + "/" + r.ErrorReason
 }
 
 // Claim implements imports.Store: SKIP LOCKED lets nodes claim at once without waiting on each
@@ -313,7 +328,8 @@ func (s *ImportStore) Plan(ctx context.Context, im *imports.Import, owner string
 			linkIDs[i], shorts[i] = &r.LinkID, &r.ShortURL
 		}
 		if r.ErrorCode != "" {
-			codes[i], msgs[i] = &r.ErrorCode, &r.Error
+			code := errorCodeColumn(r)
+			codes[i], msgs[i] = &code, &r.Error
 		}
 	}
 	tx, err := s.db.Pool.Begin(ctx)
@@ -353,7 +369,7 @@ func (s *ImportStore) Checkpoint(ctx context.Context, id int64, owner string, fa
 	if len(failed) > 0 {
 		nums, codes, msgs := make([]int32, len(failed)), make([]string, len(failed)), make([]string, len(failed))
 		for i, r := range failed {
-			nums[i], codes[i], msgs[i] = int32(r.Row), r.ErrorCode, r.Error
+			nums[i], codes[i], msgs[i] = int32(r.Row), errorCodeColumn(&r), r.Error
 		}
 		_, err := tx.Exec(ctx, `
 			UPDATE import_rows r SET link_id = NULL, short_url = NULL, error_code = t.code, error = t.msg

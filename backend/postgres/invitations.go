@@ -41,7 +41,7 @@ func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, 
 		SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at FROM i JOIN workspaces w ON w.id = i.workspace_id`,
 		workspaceID, email, role, inviter))
 	if isUniqueViolation(err) {
-		return nil, apperr.Errorf(apperr.Conflict, "the address is already invited")
+		return nil, apperr.Errorf(apperr.Conflict, "the address is already invited").For("already_invited", "email")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create invitation: %w", err)

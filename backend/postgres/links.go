@@ -151,7 +151,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 // being written is not found; anything else is the database's.
 func insertError(err error) error {
 	if isForeignKeyViolation(err) {
-		return apperr.Errorf(apperr.NotFound, "workspace not found")
+		return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -314,7 +314,7 @@ func (s *LinkStore) ReserveID(ctx context.Context, workspaceID, domainID int64, 
 		return fmt.Errorf("reserve id: count: %w", err)
 	}
 	if held >= limit {
-		return apperr.Errorf(apperr.QuotaExceeded, "this workspace has %d custom aliases shaped like short codes, the most it may have; choose an alias of another length or with - or _", held)
+		return apperr.Errorf(apperr.QuotaExceeded, "this workspace has %d custom aliases shaped like short codes, the most it may have; choose an alias of another length or with - or _", held).For("code_aliases_exceeded", "alias")
 	}
 	var got int64
 	err = s.db.Pool.QueryRow(ctx, `

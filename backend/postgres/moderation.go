@@ -430,7 +430,7 @@ func (s *Moderation) Screenshot(ctx context.Context, reviewID int64, p moderatio
 // score and category stay those of the last review.
 func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, note string) (*moderation.Decided, error) {
 	if _, ok := a.State(); !ok {
-		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban")
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
 	}
 	out := &moderation.Decided{}
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
@@ -520,7 +520,7 @@ func (s *Moderation) Appeal(ctx context.Context, workspaceID, linkID, userID int
 			if state != nil {
 				now = *state
 			}
-			return apperr.Errorf(apperr.Conflict, "only a flagged or banned link can be appealed; this link is %s", now)
+			return apperr.Errorf(apperr.Conflict, "only a flagged or banned link can be appealed; this link is %s", now).For("appeal_not_allowed", "")
 		}
 		var user *int64
 		if userID > 0 {
@@ -530,7 +530,7 @@ func (s *Moderation) Appeal(ctx context.Context, workspaceID, linkID, userID int
 			INSERT INTO moderation_appeals (link_id, workspace_id, user_id, message) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (link_id) DO NOTHING RETURNING `+appealColumns, linkID, workspaceID, user, message))
 		if errors.Is(err, pgx.ErrNoRows) {
-			return apperr.Errorf(apperr.Conflict, "this link was appealed already: a link may be appealed once")
+			return apperr.Errorf(apperr.Conflict, "this link was appealed already: a link may be appealed once").For("already_appealed", "")
 		}
 		return err
 	})

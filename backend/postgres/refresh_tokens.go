@@ -31,7 +31,7 @@ func (s *RefreshTokenStore) CreateRefresh(ctx context.Context, userID int64, fam
 	return nil
 }
 
-var errNoRefresh = apperr.Errorf(apperr.NotFound, "refresh token not found or expired")
+var errNoRefresh = apperr.Errorf(apperr.NotFound, "refresh token not found or expired").For("refresh_invalid", "")
 
 // RotateRefresh implements auth.RefreshStore. One statement marks the token used and stores
 // its successor, so whoever sees the token used also finds the successor stored. The UPDATE

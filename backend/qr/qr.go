@@ -35,7 +35,7 @@ type Image struct {
 // image in format. Bad format or size is an invalid error.
 func Draw(text, format string, size int) (Image, error) {
 	if size < MinSize || size > MaxSize {
-		return Image{}, apperr.Errorf(apperr.Invalid, "size must be %d to %d pixels", MinSize, MaxSize)
+		return Image{}, apperr.Errorf(apperr.Invalid, "size must be %d to %d pixels", MinSize, MaxSize).For("value_invalid", "size")
 	}
 	code, err := qrcode.New(text, qrcode.Medium)
 	if err != nil {
@@ -51,7 +51,7 @@ func Draw(text, format string, size int) (Image, error) {
 	case SVG:
 		return Image{ContentType: "image/svg+xml", Data: svg(code.Bitmap(), size)}, nil
 	default:
-		return Image{}, apperr.Errorf(apperr.Invalid, "format must be png or svg")
+		return Image{}, apperr.Errorf(apperr.Invalid, "format must be png or svg").For("value_invalid", "format")
 	}
 }
 

@@ -85,7 +85,7 @@ func NewResolver(store Store, remote Remote, codec *code.Codec, size int, log *s
 }
 
 // errMissing is the answer for keys that have no link.
-var errMissing = apperr.Errorf(apperr.NotFound, "link not found")
+var errMissing = apperr.Errorf(apperr.NotFound, "link not found").For("link_not_found", "")
 
 func cacheKey(domainID int64, key string) string {
 	if domainID == link.DefaultDomain {

@@ -61,7 +61,7 @@ func badZone(name string) error {
 	if len(name) > 64 {
 		name = name[:64] + "…"
 	}
-	return apperr.Errorf(apperr.Invalid, "tz %q is not an IANA time zone such as Asia/Shanghai or UTC", name)
+	return apperr.Errorf(apperr.Invalid, "tz %q is not an IANA time zone such as Asia/Shanghai or UTC", name).For("value_invalid", "tz")
 }
 
 // Range reads q at now. A date means the start of that day in the zone, and for to the end of
@@ -90,10 +90,10 @@ func (q Query) Range(now time.Time, defaultDays int) (Range, error) {
 	}
 	if !from.Before(to) {
 		return Range{}, apperr.Errorf(apperr.Invalid, "from (%s) must be before to (%s)",
-			from.In(loc).Format(time.RFC3339), to.In(loc).Format(time.RFC3339))
+			from.In(loc).Format(time.RFC3339), to.In(loc).Format(time.RFC3339)).For("range_invalid", "from")
 	}
 	if to.After(from.In(loc).AddDate(0, 0, MaxDays)) {
-		return Range{}, apperr.Errorf(apperr.Invalid, "a range spans at most %d days", MaxDays)
+		return Range{}, apperr.Errorf(apperr.Invalid, "a range spans at most %d days", MaxDays).For("range_invalid", "from")
 	}
 	return Range{From: from.In(loc), To: to.In(loc), Loc: loc}, nil
 }
@@ -106,7 +106,7 @@ func parseTime(name, v string, loc *time.Location, end bool) (time.Time, error) 
 		d, derr := time.ParseInLocation(time.DateOnly, v, loc)
 		if derr != nil {
 			return time.Time{}, apperr.Errorf(apperr.Invalid,
-				"%s must be an RFC 3339 time such as 2025-03-10T08:00:00Z or a date such as 2025-03-10", name)
+				"%s must be an RFC 3339 time such as 2025-03-10T08:00:00Z or a date such as 2025-03-10", name).For("value_invalid", name)
 		}
 		t = d
 		if end {
@@ -114,7 +114,7 @@ func parseTime(name, v string, loc *time.Location, end bool) (time.Time, error) 
 		}
 	}
 	if y := t.UTC().Year(); y < minYear || y >= maxYear {
-		return time.Time{}, apperr.Errorf(apperr.Invalid, "%s must lie between the years %d and %d", name, minYear, maxYear-1)
+		return time.Time{}, apperr.Errorf(apperr.Invalid, "%s must lie between the years %d and %d", name, minYear, maxYear-1).For("value_invalid", name)
 	}
 	return t, nil
 }

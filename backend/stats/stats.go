@@ -403,7 +403,7 @@ type SystemDashboard struct {
 // Workspace answers the workspace's dashboard, its days in loc.
 func (s *Service) Workspace(ctx context.Context, workspaceID int64, loc *time.Location) (*Dashboard, error) {
 	if workspaceID <= 0 {
-		return nil, apperr.Errorf(apperr.NotFound, "workspace not found")
+		return nil, apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 	}
 	return s.dashboard(ctx, Scope{WorkspaceID: workspaceID}, loc)
 }

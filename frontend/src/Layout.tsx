@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useNavigate } from "react-router";
 import { api, unwrap } from "./api/client";
 import { LanguagePicker } from "./components/LanguagePicker";
-import { FormError } from "./components/states";
+import { FormError, fieldError } from "./components/states";
 import { checkWorkspaceName } from "./lib/validate";
 import { useSession } from "./session";
 
@@ -166,8 +166,8 @@ function NewWorkspaceModal({ opened, onClose, onCreated }: { opened: boolean; on
     <Modal opened={opened} onClose={onClose} title={t("workspace.new")} lockScroll={false}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} data-autofocus data-testid="workspace-name" />
-          <FormError error={create.error} />
+          <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem ?? fieldError(create.error, "name")} data-autofocus data-testid="workspace-name" />
+          <FormError error={create.error} fields={["name"]} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("common.cancel")}

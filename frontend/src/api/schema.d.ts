@@ -470,7 +470,7 @@ export interface paths {
         };
         /**
          * One line per row of a finished import, as CSV
-         * @description Needs the `links:read` permission. Streamed in row order with a header row: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `short_url` (the link made) or `error_code` and `error` (why the row failed). Answers 409 while the import is `queued` or `running`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         * @description Needs the `links:read` permission. Streamed in row order with a header row: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `short_url` (the link made) or `error_code`, `error` and `error_reason` (why the row failed; the reason as in an error answer's `reason`). Answers 409 while the import is `queued` or `running`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
          */
         get: operations["importResults"];
         put?: never;
@@ -1281,6 +1281,11 @@ export interface components {
             checked_at: string | null;
             /** @description Why the last look did not verify the domain; absent once verified. */
             problem?: string;
+            /**
+             * @description The problem named for clients that explain it in their own words: the lookup failed (try again later), or no TXT record holds the token yet. Absent with `problem`.
+             * @enum {string}
+             */
+            problem_reason?: "dns_lookup_failed" | "txt_record_missing";
         };
         DomainList: {
             domains: components["schemas"]["Domain"][];
@@ -1301,7 +1306,7 @@ export interface components {
             code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
             /** @description For people; may change. */
             message: string;
-            /** @description Finer than `code` and stable, for clients that explain errors in their own words (the web app translates it), such as `alias_taken`, `url_invalid`, `domain_not_verified`; equal to `code` when nothing finer is known. New reasons may appear: fall back to `message`. */
+            /** @description Finer than `code` and stable, for clients that explain errors in their own words (the web app translates it), such as `alias_taken`, `url_invalid`, `url_scheme`, `email_taken`, `password_length`, `hostname_invalid`, `domain_not_verified`, `json_invalid`, `value_invalid`; equal to `code` when nothing finer is known. The full list is in the project's docs/api.md. New reasons may appear: fall back to `message`. */
             reason: string;
             /** @description The input the error is about, such as `alias` or `url`; absent when none. */
             field?: string;

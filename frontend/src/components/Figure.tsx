@@ -1,4 +1,6 @@
 import { Card, Text } from "@mantine/core";
+import i18n from "../i18n";
+import { formatNumber } from "../lib/format";
 
 /** One number with its label. */
 export function Figure({ label, value, testId }: { label: string; value: number; testId?: string }) {
@@ -8,7 +10,7 @@ export function Figure({ label, value, testId }: { label: string; value: number;
         {label}
       </Text>
       <Text size="xl" fw={700} data-testid={testId}>
-        {value.toLocaleString()}
+        {formatNumber(value, i18n.resolvedLanguage)}
       </Text>
     </Card>
   );

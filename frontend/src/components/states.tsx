@@ -52,10 +52,13 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
   );
 }
 
-/** A form's failure: the server's message. */
-export function FormError({ error }: { error: unknown }) {
+/**
+ * A form's failure in the reader's language (errorMessage); nothing when the error is about one
+ * of fields, whose inputs show it (fieldError).
+ */
+export function FormError({ error, fields }: { error: unknown; fields?: string[] }) {
   const { t } = useTranslation();
-  if (!error) return null;
+  if (!error || (error instanceof ApiError && error.field && fields?.includes(error.field))) return null;
   return (
     <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="form-error">
       {errorMessage(error, t("common.unexpected"))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { qrFileName, ranked, usagePercent } from "./format";
+import { formatDateTime, formatNumber, qrFileName, ranked, usagePercent } from "./format";
 import { current, firstPage, next, pageNumber, previous } from "./pages";
 
 describe("breakdowns", () => {
@@ -9,6 +9,24 @@ describe("breakdowns", () => {
       { key: "DE", visits: 1, percent: 20 },
     ]);
     expect(ranked(undefined)).toEqual([]);
+  });
+});
+
+describe("dates and numbers", () => {
+  // Noon UTC is the same day in every zone the tests may run in.
+  const noon = "2026-11-26T12:00:00Z";
+  it("follow the reader's language", () => {
+    expect(formatDateTime(noon, "en", "date")).toBe("Nov 26, 2026");
+    expect(formatDateTime(noon, "zh-CN", "date")).toBe("2026年11月26日");
+    expect(formatDateTime(noon, "en")).toMatch(/^Nov 26, 2026, \d{1,2}:\d{2}\s?[AP]M$/);
+    expect(formatDateTime(noon, "zh-CN")).toMatch(/^2026年11月26日 \d{2}:\d{2}$/);
+    expect(formatNumber(12345, "en")).toBe("12,345");
+    expect(formatNumber(12345, "zh-CN")).toBe("12,345");
+  });
+  it("are empty without a readable date", () => {
+    expect(formatDateTime(null, "en")).toBe("");
+    expect(formatDateTime("", "en")).toBe("");
+    expect(formatDateTime("not a date", "zh-CN")).toBe("");
   });
 });
 

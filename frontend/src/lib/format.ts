@@ -22,6 +22,31 @@ export function pointLabel(start: string, unit: "hour" | "day", locale?: string)
     : new Intl.DateTimeFormat(locale, { month: "2-digit", day: "2-digit" }).format(d);
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A time for people in the reader's language (pass i18n.resolvedLanguage) and the browser's
+ * zone: date and time ("Nov 26, 2026, 6:48 PM", "2026年11月26日 18:48") or the date alone;
+ * "" for none or one that cannot be read.
+ */
+export function formatDateTime(iso: string | null | undefined, lang: string | undefined, style: "datetime" | "date" = "datetime"): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const key = `${lang ?? ""}|${style}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(lang, style === "date" ? { dateStyle: "medium" } : { dateStyle: "medium", timeStyle: "short" });
+    dateFormats.set(key, f);
+  }
+  return f.format(d);
+}
+
+/** A count for people in the reader's language ("12,345"). */
+export function formatNumber(n: number, lang: string | undefined): string {
+  return new Intl.NumberFormat(lang).format(n);
+}
+
 /** The browser's IANA time zone, for the statistics' days. */
 export function timeZone(): string {
   try {

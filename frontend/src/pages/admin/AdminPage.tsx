@@ -9,7 +9,8 @@ import { DataTable } from "../../components/DataTable";
 import { DaysChart } from "../../components/DaysChart";
 import { Figure } from "../../components/Figure";
 import { ErrorState, FormError, Loading } from "../../components/states";
-import { timeZone } from "../../lib/format";
+import i18n from "../../i18n";
+import { formatDateTime, timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous, type CursorStack } from "../../lib/pages";
 
 type Tab = "system" | "workspaces" | "users" | "audit";
@@ -179,7 +180,7 @@ function Audit() {
       {(page) =>
         page.items.map((d) => (
           <Table.Tr key={d.id}>
-            <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
+            <Table.Td>{formatDateTime(d.created_at, i18n.resolvedLanguage)}</Table.Td>
             <Table.Td>{d.link_id}</Table.Td>
             <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
             <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { LanguagePicker } from "../../components/LanguagePicker";
-import { FormError } from "../../components/states";
+import { FormError, fieldError } from "../../components/states";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
@@ -61,7 +61,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
               autoComplete="username"
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
-              error={msg(problems.email)}
+              error={msg(problems.email) ?? fieldError(submit.error, "email")}
               name="email"
               data-testid="email"
               required
@@ -72,12 +72,12 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
               autoComplete={mode === "signup" ? "new-password" : "current-password"}
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
-              error={msg(problems.password)}
+              error={msg(problems.password) ?? fieldError(submit.error, "password")}
               name="password"
               data-testid="password"
               required
             />
-            <FormError error={submit.error} />
+            <FormError error={submit.error} fields={["email", "password"]} />
             <Button type="submit" loading={submit.isPending} data-testid="submit">
               {mode === "signup" ? t("auth.signup") : t("auth.login")}
             </Button>

@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client";
-import { FormError, Loading } from "../../components/states";
+import { FormError, Loading, fieldError } from "../../components/states";
 import { checkAccountPassword } from "../../lib/validate";
 
 export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
@@ -40,8 +40,8 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
           {kind === "reset" && token && !reset.isSuccess && (
             <form onSubmit={onReset} noValidate>
               <Stack>
-                <PasswordInput label={t("auth.newPassword")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={problem} />
-                <FormError error={reset.error} />
+                <PasswordInput label={t("auth.newPassword")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={problem ?? fieldError(reset.error, "password")} />
+                <FormError error={reset.error} fields={["password"]} />
                 <Button type="submit" loading={reset.isPending}>
                   {t("auth.setPassword")}
                 </Button>

@@ -8,7 +8,8 @@ import { DaysChart } from "../../components/DaysChart";
 import { Figure } from "../../components/Figure";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { Empty, ErrorState, Loading } from "../../components/states";
-import { timeZone } from "../../lib/format";
+import i18n from "../../i18n";
+import { formatNumber, timeZone } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
 
 export default function DashboardPage() {
@@ -56,7 +57,7 @@ export default function DashboardPage() {
                           {l.short_url.replace(/^https?:\/\//, "")}
                         </Anchor>
                       </Table.Td>
-                      <Table.Td ta="right">{l.visits.toLocaleString()}</Table.Td>
+                      <Table.Td ta="right">{formatNumber(l.visits, i18n.resolvedLanguage)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -8,9 +8,10 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
-import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { Empty, ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { checkHostname, domainState, type Domain } from "../../lib/domains";
+import { formatDateTime } from "../../lib/format";
 import { checkURL } from "../../lib/validate";
 import { useWorkspaceId } from "../../session";
 
@@ -63,7 +64,7 @@ export default function DomainsPage() {
                   placeholder="go.example.com"
                   value={hostname}
                   onChange={(e) => setHostname(e.currentTarget.value)}
-                  error={problem}
+                  error={problem ?? fieldError(add.error, "hostname")}
                   autoCapitalize="none"
                   spellCheck={false}
                   data-testid="domain-hostname"
@@ -77,7 +78,7 @@ export default function DomainsPage() {
                   {t("domains.usage", { used: list.length, limit })}
                 </Text>
               )}
-              <FormError error={add.error} />
+              <FormError error={add.error} fields={["hostname"]} />
             </Stack>
           </form>
         </Card>
@@ -138,7 +139,7 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
     setRootProblem(p ? t(`validation.${p.key}`, p.values) : undefined);
     if (!p) patch.mutate(v || null);
   };
-  const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)) : "");
+  const when = (iso: string | null) => formatDateTime(iso, i18n.resolvedLanguage);
 
   return (
     <Card withBorder data-testid="domain" data-hostname={d.hostname}>
@@ -186,7 +187,11 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
             )}
             {d.verification.problem && (
               <Text size="sm" c="orange.8" data-testid="domain-problem">
-                {d.verification.problem}
+                {d.verification.problem_reason === "dns_lookup_failed"
+                  ? t("domains.problemLookup")
+                  : d.verification.problem_reason === "txt_record_missing"
+                    ? t("domains.problemRecord", { name: d.verification.name })
+                    : d.verification.problem}
               </Text>
             )}
             {canManage && (
@@ -210,7 +215,7 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
                 placeholder="https://example.com/"
                 value={root}
                 onChange={(e) => setRoot(e.currentTarget.value)}
-                error={rootProblem}
+                error={rootProblem ?? fieldError(patch.error, "root_url")}
                 data-testid="domain-root"
               />
               <Button size="xs" type="submit" variant="light" loading={patch.isPending && patch.variables !== null} data-testid="domain-root-save">
@@ -222,7 +227,7 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
                 </Button>
               )}
             </Group>
-            <FormError error={patch.error} />
+            <FormError error={patch.error} fields={["root_url"]} />
           </form>
         ) : (
           d.root_url && (

@@ -8,7 +8,9 @@ import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
-import { Empty, FormError, Queried } from "../../components/states";
+import { Empty, FormError, Queried, fieldError } from "../../components/states";
+import i18n from "../../i18n";
+import { formatDateTime } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
 
 const scopes = ["links:read", "links:write", "stats:read"] as const;
@@ -21,7 +23,7 @@ export default function ApiKeysPage() {
   const canManage = useCanManage();
   const [name, setName] = useState("");
   const [chosen, setChosen] = useState<Scope[]>(["links:read", "links:write", "stats:read"]);
-  const [problem, setProblem] = useState<string>();
+  const [problems, setProblems] = useState<{ name?: string; scopes?: string }>({});
   const keys = useQuery({
     queryKey: [ws, "api-keys"],
     queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/api-keys", { params: { path: { workspace: ws } } })),
@@ -40,9 +42,12 @@ export default function ApiKeysPage() {
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const p = !name.trim() || name.trim().length > 100 ? t("validation.keyName") : chosen.length === 0 ? t("validation.scopes") : undefined;
-    setProblem(p);
-    if (!p) create.mutate();
+    const p = {
+      name: !name.trim() || name.trim().length > 100 ? t("validation.keyName") : undefined,
+      scopes: chosen.length === 0 ? t("validation.scopes") : undefined,
+    };
+    setProblems(p);
+    if (!p.name && !p.scopes) create.mutate();
   };
   if (!canManage) return <Alert>{t("keys.needManage")}</Alert>;
   return (
@@ -51,21 +56,21 @@ export default function ApiKeysPage() {
       <Card withBorder>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
-            <TextInput label={t("keys.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} data-testid="key-name" />
-            <Group>
-              {scopes.map((s) => (
-                <Checkbox
-                  key={s}
-                  label={s}
-                  checked={chosen.includes(s)}
-                  onChange={(e) => {
-                    const on = e.currentTarget.checked;
-                    setChosen((c) => (on ? [...c, s] : c.filter((x) => x !== s)));
-                  }}
-                />
-              ))}
-            </Group>
-            <FormError error={create.error} />
+            <TextInput
+              label={t("keys.name")}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={problems.name ?? fieldError(create.error, "name")}
+              data-testid="key-name"
+            />
+            <Checkbox.Group label={t("keys.scopes")} value={chosen} onChange={(v) => setChosen(v as Scope[])} error={problems.scopes ?? fieldError(create.error, "scopes")}>
+              <Group mt="xs">
+                {scopes.map((s) => (
+                  <Checkbox key={s} value={s} label={s} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+            <FormError error={create.error} fields={["name", "scopes"]} />
             <Button type="submit" w="fit-content" loading={create.isPending} data-testid="create-key">
               {t("keys.create")}
             </Button>
@@ -94,7 +99,7 @@ export default function ApiKeysPage() {
                     <Text size="xs" c="dimmed" className="mono">{k.prefix}…</Text>
                   </Table.Td>
                   <Table.Td>{k.scopes.join(", ")}</Table.Td>
-                  <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
+                  <Table.Td>{k.last_used_at ? formatDateTime(k.last_used_at, i18n.resolvedLanguage) : t("keys.never")}</Table.Td>
                   <Table.Td>
                     <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate(k.id)}>
                       {t("keys.revoke")}

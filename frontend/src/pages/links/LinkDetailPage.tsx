@@ -13,7 +13,8 @@ import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
-import { qrFileName, ranked, timeZone } from "../../lib/format";
+import i18n from "../../i18n";
+import { formatDateTime, qrFileName, ranked, timeZone } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
 import { StatsCharts } from "./StatsCharts";
 
@@ -57,7 +58,7 @@ export default function LinkDetailPage() {
             {l.has_password && <Badge variant="outline">{t("detail.password")}</Badge>}
             {l.variants && <Badge variant="outline">{t("detail.variants", { count: l.variants.length })}</Badge>}
             {l.max_visits != null && <Badge variant="outline">{t("detail.maxVisits", { count: l.max_visits })}</Badge>}
-            {l.expires_at && <Badge variant="outline">{t("detail.expires", { date: new Date(l.expires_at).toLocaleString() })}</Badge>}
+            {l.expires_at && <Badge variant="outline">{t("detail.expires", { date: formatDateTime(l.expires_at, i18n.resolvedLanguage) })}</Badge>}
           </Group>
         </Stack>
         {l.status !== "banned" && (
@@ -238,7 +239,7 @@ function Responses({ link }: { link: Link }) {
                   {fields.map((f) => (
                     <Table.Td key={f.name}>{r.answers[f.name] ?? ""}</Table.Td>
                   ))}
-                  <Table.Td>{new Date(r.created_at).toLocaleString()}</Table.Td>
+                  <Table.Td>{formatDateTime(r.created_at, i18n.resolvedLanguage)}</Table.Td>
                 </Table.Tr>
               ))}
             </DataTable>

@@ -8,7 +8,7 @@ import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
-import { Empty, FormError, Queried } from "../../components/states";
+import { Empty, FormError, Queried, fieldError } from "../../components/states";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -78,18 +78,19 @@ export default function MembersPage() {
         <Card withBorder>
           <form onSubmit={submit} noValidate>
             <Group align="flex-end" className="stack-phone">
-              <TextInput className="grow" label={t("members.email")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={problem} data-testid="invite-email" />
+              <TextInput className="grow" label={t("members.email")} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={problem ?? fieldError(invite.error, "email")} data-testid="invite-email" />
               <NativeSelect
                 label={t("members.role")}
                 value={role}
                 onChange={(e) => setRole(e.currentTarget.value as InviteRole)}
                 data={(["admin", "member", "viewer"] as const).map((r) => ({ value: r, label: t(`members.roles.${r}`) }))}
+                error={fieldError(invite.error, "role")}
               />
               <Button type="submit" loading={invite.isPending} data-testid="invite">
                 {t("members.invite")}
               </Button>
             </Group>
-            <FormError error={invite.error} />
+            <FormError error={invite.error} fields={["email", "role"]} />
           </form>
         </Card>
       )}

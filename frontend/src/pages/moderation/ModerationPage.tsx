@@ -8,6 +8,8 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap, type Link, type Schemas } from "../../api/client";
 import { ModerationBadge } from "../../components/badges";
 import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
+import i18n from "../../i18n";
+import { formatDateTime } from "../../lib/format";
 
 type State = Schemas["LinkModeration"]["state"];
 
@@ -180,7 +182,7 @@ function LinkFile({ id }: { id: number }) {
               <Table.Tbody>
                 {decisions.map((d) => (
                   <Table.Tr key={d.id}>
-                    <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
+                    <Table.Td>{formatDateTime(d.created_at, i18n.resolvedLanguage)}</Table.Td>
                     <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
                     <Table.Td>{d.actor?.email ?? t("moderation.worker")}</Table.Td>
                     <Table.Td className="break">{d.note}</Table.Td>

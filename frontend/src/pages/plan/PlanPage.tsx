@@ -4,7 +4,7 @@ import { IconCheck, IconX } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useCanManage, usePlan, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
-import { usagePercent } from "../../lib/format";
+import { formatDateTime, usagePercent } from "../../lib/format";
 import type { Feature } from "../../lib/linkForm";
 
 export default function PlanPage() {
@@ -28,7 +28,7 @@ export default function PlanPage() {
         </Badge>
       </Group>
       {p.plan === "trial" && p.trial_ends_at && (
-        <Text data-testid="trial-ends">{t("plan.trialEnds", { date: new Date(p.trial_ends_at).toLocaleDateString(i18n.resolvedLanguage) })}</Text>
+        <Text data-testid="trial-ends">{t("plan.trialEnds", { date: formatDateTime(p.trial_ends_at, i18n.resolvedLanguage, "date") })}</Text>
       )}
       <Card withBorder>
         <Text fw={600} mb="sm">
