@@ -8,6 +8,7 @@ import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useWorkspaceId } from "../../session";
 
@@ -29,14 +30,19 @@ export default function ApiKeysPage() {
   });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/api-keys", { params: { path: { workspace: ws } }, body: { name: name.trim(), scopes: chosen } })),
-    onSuccess: () => {
+    onSuccess: (k) => {
       setName("");
       void client.invalidateQueries({ queryKey: [ws, "api-keys"] });
+      notifyDone(t("keys.created", { name: k.name }));
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/api-keys/{id}", { params: { path: { workspace: ws, id } } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: [ws, "api-keys"] }),
+    mutationFn: ({ id }: { id: number; name: string }) =>
+      unwrap(api.DELETE("/api/v1/workspaces/{workspace}/api-keys/{id}", { params: { path: { workspace: ws, id } } })),
+    onSuccess: (_, v) => {
+      void client.invalidateQueries({ queryKey: [ws, "api-keys"] });
+      notifyDone(t("keys.revoked", { name: v.name }));
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -96,7 +102,7 @@ export default function ApiKeysPage() {
                   <Table.Td>{k.scopes.join(", ")}</Table.Td>
                   <Table.Td>{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : t("keys.never")}</Table.Td>
                   <Table.Td>
-                    <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate(k.id)}>
+                    <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate({ id: k.id, name: k.name })}>
                       {t("keys.revoke")}
                     </ConfirmButton>
                   </Table.Td>
