@@ -341,6 +341,7 @@ export const en = {
     left: "You left the workspace",
     withdrawn: "Invitation to {{email}} withdrawn",
     withdraw: "Withdraw the invitation to {{email}}",
+    withdrawShort: "Withdraw",
   },
   admin: {
     title: "Operator",

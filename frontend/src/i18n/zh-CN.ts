@@ -343,6 +343,7 @@ export const zhCN: Messages = {
     left: "你已退出该工作区",
     withdrawn: "已撤回发给 {{email}} 的邀请",
     withdraw: "撤回发给 {{email}} 的邀请",
+    withdrawShort: "撤回",
   },
   admin: {
     title: "运营后台",

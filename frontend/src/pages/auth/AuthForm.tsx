@@ -74,7 +74,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
             <Text c="dimmed" size="sm">
               {t("auth.tagline")}
             </Text>
-            {invitation && <InvitationNote invited={invited} gone={preview.isError || !invitation.token} mode={mode} />}
+            {invitation && <InvitationNote invited={invited} tokenless={!invitation.token} gone={preview.isError} mode={mode} />}
             <TextInput
               label={t("auth.email")}
               type="email"
@@ -117,13 +117,14 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
 type Preview = { workspace_name: string; invited_by: string; role: "admin" | "member" | "viewer"; email: string };
 
 /** What the invitation the person came with is, or that it can no longer be seen. */
-function InvitationNote({ invited, gone, mode }: { invited?: Preview; gone: boolean; mode: "login" | "signup" }) {
+function InvitationNote({ invited, tokenless, gone, mode }: { invited?: Preview; tokenless: boolean; gone: boolean; mode: "login" | "signup" }) {
   const { t } = useTranslation();
   if (!invited) {
-    if (!gone) return null;
+    // An older link, without a secret: what it invites to cannot be shown before signing in.
+    if (!tokenless && !gone) return null;
     return (
       <Alert color="gray" data-testid="invitation-context">
-        {t("auth.invitedGeneric")}
+        {t(gone ? "auth.invitationGone" : "auth.invitedGeneric")}
       </Alert>
     );
   }

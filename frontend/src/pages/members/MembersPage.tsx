@@ -12,6 +12,7 @@ import { useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Empty, fieldError, FormError, Queried } from "../../components/states";
+import { invitesFull, memberLevel } from "../../lib/members";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -93,7 +94,7 @@ export default function MembersPage() {
   const waiting = invitations.data?.invitations.length ?? 0;
   const num = new Intl.NumberFormat(i18n.resolvedLanguage);
   // Every place of the plan taken, counting invitations waiting: the next one is refused.
-  const full = limit != null && plan.data != null && invitations.data != null && used + waiting >= limit;
+  const full = plan.data != null && invitations.data != null && invitesFull(used, waiting, limit);
   return (
     <Stack maw={900}>
       <Title order={2}>{t("members.title")}</Title>
@@ -115,7 +116,7 @@ export default function MembersPage() {
             </Group>
             {full && (
               <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
-                <Text size="sm">{t("members.limitWarning", { limit: num.format(limit), members: num.format(used), waiting: num.format(waiting) })}</Text>
+                <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
                 <Anchor component={RouterLink} to="/plan" size="sm">
                   {t("members.seePlans")}
                 </Anchor>
@@ -180,7 +181,7 @@ export default function MembersPage() {
                         <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
                         <Table.Td ta="right">
                           <Button size="xs" variant="subtle" color="red" aria-label={t("members.withdraw", { email: i.email })} onClick={() => cancel.mutate({ id: i.id, email: i.email })}>
-                            {t("common.cancel")}
+                            {t("members.withdrawShort")}
                           </Button>
                         </Table.Td>
                       </Table.Tr>
@@ -210,8 +211,9 @@ function MemberUsage({ used, limit }: { used: number; limit: number | null | und
       </Text>
     );
   }
-  const atLimit = used >= limit;
-  const near = atLimit || (limit >= 5 && used >= limit * 0.8);
+  const level = memberLevel(used, limit);
+  const atLimit = level === "full";
+  const near = level !== "calm";
   return (
     <Group gap="xs" data-testid="member-usage">
       <Text size="sm" c={near ? undefined : "dimmed"} fw={near ? 500 : undefined}>
