@@ -37,7 +37,11 @@ func TestWebAppWorkspace(t *testing.T) {
 		in.fill(in.p.GetByLabel(l.tr("Password", "密码")).First(), "correct horse battery")
 		in.shoot("workspace-invited-signup")
 		in.click(in.button(l.tr("Sign up", "注册")))
-		in.at("/links")
+		// A sign-up hashes a password: a busy machine may take longer than a click's wait.
+		if err := in.p.WaitForURL(in.base+"/links", playwright.PageWaitForURLOptions{Timeout: playwright.Float(60_000)}); err != nil {
+			alert, _ := in.p.GetByRole("alert").AllInnerTexts()
+			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q)", l.name, err, in.p.URL(), alert)
+		}
 		// Straight into the inviting workspace, and no workspace of their own.
 		r := s.do("POST", "/api/v1/auth/login", "", map[string]any{"email": inviteeEmail, "password": "correct horse battery"})
 		invitee := answer[struct {
