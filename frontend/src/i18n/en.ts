@@ -80,7 +80,7 @@ export const en = {
     name: "Name",
     create: "Create workspace",
     noneTitle: "You are not in any workspace",
-    noneText: "Create a workspace to make short links. Invitations sent to {{email}} can be accepted once you are in one, or through their link.",
+    noneText: "Create a workspace to make short links, or accept an invitation sent to {{email}}.",
     created: "Workspace {{name}} created",
   },
   settings: {

@@ -82,7 +82,7 @@ export const zhCN: Messages = {
     name: "名称",
     create: "创建工作区",
     noneTitle: "你还不在任何工作区中",
-    noneText: "创建一个工作区即可生成短链接。发给 {{email}} 的邀请可在加入工作区后接受，或通过邀请链接接受。",
+    noneText: "创建一个工作区即可生成短链接，或接受发给 {{email}} 的邀请。",
     created: "已创建工作区 {{name}}",
   },
   settings: {

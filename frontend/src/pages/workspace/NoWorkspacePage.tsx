@@ -1,7 +1,8 @@
-// What a signed-in person without any workspace sees (they deleted or left their last one, or
-// joined one through an invitation that is gone): a way to make one, or to log out.
+// What a signed-in person without any workspace sees, whatever page they open (they deleted or
+// left their last one, or the one they joined through an invitation is gone): the invitations
+// waiting for them, a way to make a workspace, or to log out.
 import { Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -22,6 +23,20 @@ export default function NoWorkspacePage({ user }: { user: User }) {
     onSuccess: async (ws) => {
       localStorage.setItem("sl.workspace", String(ws.id));
       notifyDone(t("workspace.created", { name: ws.name }));
+      await client.invalidateQueries({ queryKey: ["me"] });
+      navigate("/links");
+    },
+  });
+  const invitations = useQuery({
+    queryKey: ["me", "invitations"],
+    queryFn: () => unwrap(api.GET("/api/v1/me/invitations")),
+    enabled: user.email_verified,
+  });
+  const accept = useMutation({
+    mutationFn: (id: number) => unwrap(api.POST("/api/v1/me/invitations/{id}/accept", { params: { path: { id } } })),
+    onSuccess: async (ws) => {
+      localStorage.setItem("sl.workspace", String(ws.id));
+      notifyDone(t("invitations.accepted", { name: ws.name }));
       await client.invalidateQueries({ queryKey: ["me"] });
       navigate("/links");
     },
@@ -50,6 +65,17 @@ export default function NoWorkspacePage({ user }: { user: User }) {
           <Stack>
             <Title order={2}>{t("workspace.noneTitle")}</Title>
             <Text size="sm">{t("workspace.noneText", { email: user.email })}</Text>
+            {invitations.data?.invitations.map((inv) => (
+              <Group key={inv.id} justify="space-between" gap="xs" data-testid="my-invitation">
+                <Text size="sm" className="break">
+                  {inv.workspace_name} · {t(`members.roles.${inv.role}`)}
+                </Text>
+                <Button size="xs" loading={accept.isPending && accept.variables === inv.id} onClick={() => accept.mutate(inv.id)}>
+                  {t("invitations.accept")}
+                </Button>
+              </Group>
+            ))}
+            <FormError error={accept.error} />
             <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} />
             <FormError error={create.error} />
             <Group justify="space-between">
