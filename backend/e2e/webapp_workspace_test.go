@@ -19,7 +19,7 @@ func TestWebAppWorkspace(t *testing.T) {
 		ownerEmail, inviteeEmail := l.name+"-owner@example.com", l.name+"-invitee@example.com"
 		owner := s.signup(ownerEmail)
 		wsName := l.name + "-owner's workspace"
-		id, token := s.invitationLink(owner, inviteeEmail, "member")
+		id, token := s.invitationLink(t, owner, inviteeEmail, "member")
 
 		// The invited person opens the link, signed out: the login page says what the invitation is.
 		in := walk(t, s, l)

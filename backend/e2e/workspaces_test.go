@@ -24,15 +24,15 @@ func apiError(t *testing.T, r response) (code, reason, field string) {
 }
 
 // invitationLink invites email into owner's workspace as role and returns the ID and token of
-// the link in the mail.
-func (s *server) invitationLink(owner tenant, email, role string) (int64, string) {
-	s.t.Helper()
+// the link in the mail; failures fail t (a subtest's own, in a walk).
+func (s *server) invitationLink(t *testing.T, owner tenant, email, role string) (int64, string) {
+	t.Helper()
 	r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token, map[string]any{"email": email, "role": role})
-	inv := answer[struct{ ID int64 }](s.t, r, http.StatusCreated, "invite "+email)
-	link := s.mailbox.WaitSubject(s.t, strings.ToLower(email), "You are invited").Link(s.t)
+	inv := answer[struct{ ID int64 }](t, r, http.StatusCreated, "invite "+email)
+	link := s.mailbox.WaitSubject(t, strings.ToLower(email), "You are invited").Link(t)
 	u, err := url.Parse(link)
 	if err != nil || u.Path != fmt.Sprintf("/app/invitations/%d", inv.ID) || u.Query().Get("token") == "" {
-		s.t.Fatalf("invitation link %q (invitation %d)", link, inv.ID)
+		t.Fatalf("invitation link %q (invitation %d)", link, inv.ID)
 	}
 	return inv.ID, u.Query().Get("token")
 }
@@ -45,8 +45,8 @@ func TestInvitationLinkSignup(t *testing.T) {
 	s := newDeployment(t).start(t)
 	owner := s.signup("owner@example.com")
 	other := s.signup("other@example.com")
-	id, token := s.invitationLink(owner, "New@Example.com", "admin")
-	otherID, _ := s.invitationLink(other, "someone@example.com", "member")
+	id, token := s.invitationLink(t, owner, "New@Example.com", "admin")
+	otherID, _ := s.invitationLink(t, other, "someone@example.com", "member")
 
 	preview := func(id int64, token string) response {
 		return s.do("GET", fmt.Sprintf("/api/v1/invitations/%d?token=%s", id, url.QueryEscape(token)), "", nil)
