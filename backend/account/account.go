@@ -168,6 +168,28 @@ type Invitation struct {
 	Email         string    `json:"email"`
 	Role          string    `json:"role"`
 	CreatedAt     time.Time `json:"created_at"`
+	// Token is the secret of the invitation mail's link; set only on the invitation just
+	// made, for the mail, and never shown by the API.
+	Token string `json:"-"`
+}
+
+// InvitationPreview is what the holder of an invitation link's secret is told before signing
+// in or up: which workspace, who invited them, the role and the invited address, and nothing
+// else of the workspace.
+type InvitationPreview struct {
+	ID            int64  `json:"id"`
+	WorkspaceID   int64  `json:"-"`
+	WorkspaceName string `json:"workspace_name"`
+	// InvitedBy is the inviter's email; empty once their account is deleted.
+	InvitedBy string `json:"invited_by"`
+	Role      string `json:"role"`
+	Email     string `json:"email"`
+}
+
+// InvitationLink names an invitation by its ID and the secret of its mail's link.
+type InvitationLink struct {
+	ID    int64  `json:"id"`
+	Token string `json:"token"`
 }
 
 // APIKey is a workspace's key for the API; only a hash of its secret is kept. Its rights
@@ -245,13 +267,25 @@ type Store interface {
 	SetRole(ctx context.Context, workspaceID, userID int64, role string) (*Member, error)
 	// RemoveMember ends a membership, with the same errors as SetRole.
 	RemoveMember(ctx context.Context, workspaceID, userID int64) error
+	// TransferOwnership makes the member to an owner and the owner from an admin, in one
+	// transaction, and returns the new owner's membership. Returns not_found if to is not a
+	// member and conflict if from is not an owner.
+	TransferOwnership(ctx context.Context, workspaceID, from, to int64) (*Member, error)
 
 	// IsMemberByEmail reports whether the user with that (normalised) email is a member of
 	// the workspace.
 	IsMemberByEmail(ctx context.Context, workspaceID int64, email string) (bool, error)
-	// CreateInvitation invites a normalised email; conflict if it is already invited to the
-	// workspace.
-	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64) (*Invitation, error)
+	// CreateInvitation invites a normalised email, keeping tokenHash, the hash of the secret
+	// of the mail's link; conflict if it is already invited to the workspace.
+	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte) (*Invitation, error)
+	// InvitationPreview returns the invitation with id whose link's secret has tokenHash;
+	// not_found otherwise (an invitation made before links carried a secret has none).
+	InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*InvitationPreview, error)
+	// CreateInvitedUser creates a user with email, verified, and turns the invitation with id
+	// and tokenHash, addressed to that email, into their membership, in one transaction: the
+	// user gets no workspace of their own. Returns not_found if there is no such invitation
+	// and conflict if the email is taken.
+	CreateInvitedUser(ctx context.Context, email, passwordHash string, id int64, tokenHash []byte) (*User, *Workspace, error)
 	// Invitations lists the workspace's pending invitations.
 	Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error)
 	// InvitationsFor lists the invitations addressed to the user's email.

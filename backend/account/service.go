@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/mail"
@@ -48,8 +49,8 @@ type Service struct {
 	keyRevoked func(context.Context, int64)
 	// deletions removes the rows of deleted workspaces in the background.
 	deletions deletions
-	// memberCheck refuses a member past the workspace's plan (CheckMembersWith); nil: no limit.
-	memberCheck func(ctx context.Context, workspaceID int64) error
+	// memberCheck refuses members past the workspace's plan (CheckMembersWith); nil: no limit.
+	memberCheck func(ctx context.Context, workspaceID, adding int64) error
 
 	// mailer sends verification and password-reset links pointing at appBase.
 	mailer  Mailer
@@ -174,7 +175,11 @@ func defaultWorkspaceName(email string) string {
 
 // Signup creates a user with a free workspace of their own that they own, and mails them a
 // link to verify their address (in the background: a slow mail server delays nothing).
-func (s *Service) Signup(ctx context.Context, email, password string) (*User, *Workspace, error) {
+//
+// With inv, the link of an invitation mail, the user instead joins the inviting workspace
+// with the invited role and gets no workspace of their own; the address must be the invited
+// one, and counts as verified: the link's secret was mailed to it.
+func (s *Service) Signup(ctx context.Context, email, password string, inv *InvitationLink) (*User, *Workspace, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
 		return nil, nil, err
@@ -182,19 +187,82 @@ func (s *Service) Signup(ctx context.Context, email, password string) (*User, *W
 	if err := ValidatePassword(password); err != nil {
 		return nil, nil, err
 	}
+	var preview *InvitationPreview
+	if inv != nil {
+		if preview, err = s.invitationForSignup(ctx, e, inv); err != nil {
+			return nil, nil, err
+		}
+	}
 	hash, err := s.hasher.Hash(ctx, password)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sign up: %w", err)
 	}
-	u, ws, err := s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
+	var u *User
+	var ws *Workspace
+	if preview != nil {
+		u, ws, err = s.store.CreateInvitedUser(ctx, e, hash, preview.ID, auth.HashEmailToken(inv.Token))
+		if apperr.Is(err, apperr.NotFound) {
+			return nil, nil, errInvitationLink
+		}
+	} else {
+		u, ws, err = s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
+	}
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, nil, apperr.Errorf(apperr.Conflict, "an account with this email already exists").For("email_taken", "email")
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	s.sendVerification(u)
+	if !u.EmailVerified {
+		s.sendVerification(u)
+	}
 	return u, ws, nil
+}
+
+var errInvitationLink = apperr.Errorf(apperr.Invalid,
+	"the invitation was withdrawn or used, or its link is incomplete: sign up without it, or ask for a new one").
+	For("invitation_invalid", "invitation")
+
+// invitationForSignup checks that a sign-up through an invitation link may join: the link is
+// live, the address is the invited one and the workspace has room.
+func (s *Service) invitationForSignup(ctx context.Context, email string, inv *InvitationLink) (*InvitationPreview, error) {
+	p, err := s.PreviewInvitation(ctx, inv.ID, inv.Token)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, errInvitationLink
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.Email != email {
+		return nil, apperr.Errorf(apperr.Invalid, "the invitation is for %s: sign up with that address, or without the invitation", p.Email).
+			For("invitation_email_mismatch", "email")
+	}
+	if s.memberCheck != nil {
+		if err := s.memberCheck(ctx, p.WorkspaceID, 1); err != nil {
+			var ae *apperr.Error
+			if errors.As(err, &ae) && ae.Code == apperr.QuotaExceeded {
+				return nil, ae.For("invitation_workspace_full", "invitation")
+			}
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+var errNoInvitation = apperr.Errorf(apperr.NotFound, "no such invitation: it was withdrawn or used, or the link is incomplete").
+	For("invitation_not_found", "")
+
+// PreviewInvitation tells the holder of an invitation link's secret what the invitation is;
+// not_found for anything else, alike whether the ID exists.
+func (s *Service) PreviewInvitation(ctx context.Context, id int64, token string) (*InvitationPreview, error) {
+	if !auth.IsEmailToken(token) {
+		return nil, errNoInvitation
+	}
+	p, err := s.store.InvitationPreview(ctx, id, auth.HashEmailToken(token))
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, errNoInvitation
+	}
+	return p, err
 }
 
 // errLogin is the one answer to a wrong email or a wrong password, so the login form does not
@@ -379,16 +447,47 @@ func (s *Service) RemoveMember(ctx context.Context, workspaceID, actorID int64, 
 	return nil
 }
 
+// TransferOwnership hands the workspace from its owner actorID to the member to, who becomes
+// its owner while actorID stays on as an admin (their API keys keep working: admins make
+// keys too). Returns invalid when to is the actor and not_found when to is not a member.
+func (s *Service) TransferOwnership(ctx context.Context, workspaceID, actorID int64, actorRole string, to int64) (*Member, error) {
+	if actorRole != RoleOwner {
+		return nil, apperr.Errorf(apperr.Forbidden, "only an owner can hand over the workspace").For("owner_only", "")
+	}
+	if to == actorID {
+		return nil, apperr.Errorf(apperr.Invalid, "you own the workspace already: choose another member").For("transfer_to_self", "user_id")
+	}
+	if _, err := s.memberRole(ctx, workspaceID, to); err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			return nil, apperr.Errorf(apperr.NotFound, "the new owner must be a member of the workspace").For("not_a_member", "user_id")
+		}
+		return nil, err
+	}
+	return s.store.TransferOwnership(ctx, workspaceID, actorID, to)
+}
+
 // Invite invites an email address to the workspace with a role below owner (ownership is
 // given by an owner to a member). Whether the address has an account changes nothing in the
 // answer: whoever signs in with it sees the invitation. Invitations spend the workspace's
 // hourly budget (LimitInvitations), whatever their outcome.
+//
+// Invitations waiting count against the plan's member limit as if accepted: an invitation
+// is refused (quota_exceeded, reason member_limit_reached) when the members and the
+// invitations waiting already fill the plan.
 func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
 		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer").For("role_invalid", "role")
 	}
 	if s.memberCheck != nil {
-		if err := s.memberCheck(ctx, workspaceID); err != nil {
+		waiting, err := s.store.Invitations(ctx, workspaceID)
+		if err != nil {
+			return nil, fmt.Errorf("invite: %w", err)
+		}
+		if err := s.memberCheck(ctx, workspaceID, int64(len(waiting))+1); err != nil {
+			var ae *apperr.Error
+			if errors.As(err, &ae) && ae.Code == apperr.QuotaExceeded {
+				return nil, ae.For("member_limit_reached", "email")
+			}
 			return nil, err
 		}
 	}
@@ -410,11 +509,16 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if member {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e).For("already_member", "email")
 	}
-	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by)
+	token, hash, err := auth.NewEmailToken()
+	if err != nil {
+		return nil, fmt.Errorf("invite: %w", err)
+	}
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash)
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e).For("already_invited", "email")
 	}
 	if err == nil {
+		inv.Token = token
 		s.mailInvitation(inv)
 	}
 	return inv, err
@@ -453,7 +557,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Work
 		}
 		for _, inv := range invs {
 			if inv.ID == id {
-				if err := s.memberCheck(ctx, inv.WorkspaceID); err != nil {
+				if err := s.memberCheck(ctx, inv.WorkspaceID, 1); err != nil {
 					return nil, err
 				}
 			}
@@ -462,9 +566,9 @@ func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Work
 	return s.store.AcceptInvitation(ctx, userID, id)
 }
 
-// CheckMembersWith sets what says whether a workspace may take one more member (its plan's
-// limit); accepting an invitation and inviting ask it.
-func (s *Service) CheckMembersWith(check func(ctx context.Context, workspaceID int64) error) {
+// CheckMembersWith sets what says whether a workspace may take adding more members (its
+// plan's limit); accepting an invitation, signing up through one and inviting ask it.
+func (s *Service) CheckMembersWith(check func(ctx context.Context, workspaceID, adding int64) error) {
 	s.memberCheck = check
 }
 

@@ -81,14 +81,20 @@ func (s *Service) page(path string) url.URL {
 	return u
 }
 
-// mailInvitation tells the invited address where to accept, in the background: the page asks
-// whoever opens it to sign in (or up) with that address, so the link itself grants nothing.
+// mailInvitation tells the invited address where to accept, in the background. The link's
+// secret shows whoever opens it what the invitation is and lets them sign up with that
+// address straight into the workspace: it proves the mailbox as a verification link does.
+// Anyone with an account signs in with the address to accept.
 func (s *Service) mailInvitation(inv *Invitation) {
 	if s.mailer == nil {
 		return
 	}
-	u := s.page(invitationsPath + "/" + strconv.FormatInt(inv.ID, 10))
-	subject, body := invitationMail(inv, u.String())
+	link := s.link(invitationsPath+"/"+strconv.FormatInt(inv.ID, 10), inv.Token)
+	if inv.Token == "" {
+		u := s.page(invitationsPath + "/" + strconv.FormatInt(inv.ID, 10))
+		link = u.String()
+	}
+	subject, body := invitationMail(inv, link)
 	s.inBackground(func(ctx context.Context) {
 		if err := s.mailer.Send(ctx, inv.Email, subject, body); err != nil {
 			s.log.Warn("invitation mail not sent: the address still sees it once signed in", "invitation", inv.ID, "err", err)

@@ -179,9 +179,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, buckets, log)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
-	accounts.CheckMembersWith(func(ctx context.Context, workspaceID int64) error {
-		return a.plans.CheckMembers(ctx, workspaceID, 1)
-	})
+	accounts.CheckMembersWith(a.plans.CheckMembers)
 	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)
 	a.accounts = accounts
 	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {

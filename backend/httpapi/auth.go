@@ -92,6 +92,13 @@ func (s *Server) limited(c *gin.Context, err error) bool {
 	return true
 }
 
+// signupRequest is credentials and, for a sign-up through an invitation mail's link, that
+// link's invitation: the account then joins the inviting workspace instead of getting one.
+type signupRequest struct {
+	credentials
+	Invitation *account.InvitationLink `json:"invitation"`
+}
+
 type signupResponse struct {
 	User      *account.User      `json:"user"`
 	Workspace *account.Workspace `json:"workspace"`
@@ -99,7 +106,7 @@ type signupResponse struct {
 }
 
 func (s *Server) signup(c *gin.Context) {
-	var in credentials
+	var in signupRequest
 	if !s.bind(c, &in) {
 		return
 	}
@@ -108,7 +115,7 @@ func (s *Server) signup(c *gin.Context) {
 	if s.limited(c, s.auth.AllowSignup(c.Request.Context(), s.clientIP(c))) {
 		return
 	}
-	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password)
+	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password, in.Invitation)
 	if err != nil {
 		s.fail(c, err)
 		return

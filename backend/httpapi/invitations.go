@@ -69,3 +69,13 @@ func (s *Server) declineInvitation(c *gin.Context) {
 		s.noContent(c, s.accounts.DeclineInvitation(c.Request.Context(), userID(c), id))
 	}
 }
+
+// previewInvitation tells the holder of an invitation link's secret (?token=) which
+// workspace invites them, by whom and as what, before they sign in or up; 404 for anything
+// else, alike whether the invitation exists.
+func (s *Server) previewInvitation(c *gin.Context) {
+	if id, ok := s.pathID(c, "id", "invitation"); ok {
+		p, err := s.accounts.PreviewInvitation(c.Request.Context(), id, c.Query("token"))
+		s.reply(c, http.StatusOK, p, err)
+	}
+}

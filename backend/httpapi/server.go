@@ -126,6 +126,7 @@ func (s *Server) routes() {
 	api.POST("/auth/verify-email", s.verifyEmail)
 	api.POST("/auth/password-reset", s.requestPasswordReset)
 	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
+	api.GET("/invitations/:id", s.previewInvitation)
 
 	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
@@ -141,6 +142,7 @@ func (s *Server) routes() {
 	ws.GET("", s.inWorkspace(account.PermRead), s.getWorkspace)
 	ws.PATCH("", s.inWorkspace(account.PermManage), s.updateWorkspace)
 	ws.DELETE("", s.inWorkspace(account.PermOwn), s.deleteWorkspace)
+	ws.POST("/transfer", s.inWorkspace(account.PermOwn), s.transferWorkspace)
 	ws.GET("/plan", s.inWorkspace(account.PermRead), s.getPlan)
 	ws.POST("/trial", s.inWorkspace(account.PermManage), s.startTrial)
 

@@ -63,3 +63,18 @@ func (s *Server) replyWorkspace(c *gin.Context, ws *account.Workspace, err error
 func (s *Server) deleteWorkspace(c *gin.Context) {
 	s.noContent(c, s.accounts.DeleteWorkspace(c.Request.Context(), workspaceID(c)))
 }
+
+type transferRequest struct {
+	UserID int64 `json:"user_id"`
+}
+
+// transferWorkspace hands the workspace to another member: they become its owner and the
+// caller, its owner until now, an admin. Answers the new owner's membership.
+func (s *Server) transferWorkspace(c *gin.Context) {
+	var in transferRequest
+	if !s.bind(c, &in) {
+		return
+	}
+	m, err := s.accounts.TransferOwnership(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), in.UserID)
+	s.reply(c, http.StatusOK, m, err)
+}

@@ -454,6 +454,32 @@ func (s *AccountStore) RemoveMember(ctx context.Context, workspaceID, userID int
 	return nil
 }
 
+// TransferOwnership implements account.Store.
+func (s *AccountStore) TransferOwnership(ctx context.Context, workspaceID, from, to int64) (*account.Member, error) {
+	var m *account.Member
+	err := s.changeMembers(ctx, workspaceID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE members SET role = 'admin'
+			WHERE workspace_id = $1 AND user_id = $2 AND role = 'owner'`, workspaceID, from)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return apperr.Errorf(apperr.Conflict, "only an owner can hand over the workspace").For("owner_only", "")
+		}
+		m, err = scanMember(tx.QueryRow(ctx, `UPDATE members m SET role = 'owner' FROM users u
+			WHERE m.workspace_id = $1 AND m.user_id = $2 AND u.id = m.user_id RETURNING `+memberColumns,
+			workspaceID, to))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNoMember
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("transfer ownership: %w", err)
+	}
+	return m, nil
+}
+
 // ListWorkspaces implements account.Store.
 func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*account.Workspace, error) {
 	ws, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.Workspace, error) { return scanWorkspace(r) },

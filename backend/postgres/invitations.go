@@ -30,16 +30,16 @@ func (s *AccountStore) IsMemberByEmail(ctx context.Context, workspaceID int64, e
 }
 
 // CreateInvitation implements account.Store.
-func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64) (*account.Invitation, error) {
+func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte) (*account.Invitation, error) {
 	var inviter *int64
 	if by != 0 {
 		inviter = &by
 	}
 	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH i AS (
-			INSERT INTO invitations (workspace_id, email, role, invited_by) VALUES ($1, lower($2), $3, $4)
+			INSERT INTO invitations (workspace_id, email, role, invited_by, token_hash) VALUES ($1, lower($2), $3, $4, $5)
 			RETURNING id, workspace_id, email, role, created_at)
 		SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at FROM i JOIN workspaces w ON w.id = i.workspace_id`,
-		workspaceID, email, role, inviter))
+		workspaceID, email, role, inviter, tokenHash))
 	if isUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.Conflict, "the address is already invited").For("already_invited", "email")
 	}
@@ -47,6 +47,60 @@ func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, 
 		return nil, fmt.Errorf("create invitation: %w", err)
 	}
 	return inv, nil
+}
+
+// InvitationPreview implements account.Store. An invitation without a secret (made before
+// links carried one) matches no hash.
+func (s *AccountStore) InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*account.InvitationPreview, error) {
+	var p account.InvitationPreview
+	err := s.db.Pool.QueryRow(ctx, `SELECT i.id, i.workspace_id, w.name, coalesce(u.email, ''), i.role, i.email
+		FROM invitations i JOIN workspaces w ON w.id = i.workspace_id AND w.deleted_at IS NULL
+		LEFT JOIN users u ON u.id = i.invited_by
+		WHERE i.id = $1 AND i.token_hash = $2`, id, tokenHash).
+		Scan(&p.ID, &p.WorkspaceID, &p.WorkspaceName, &p.InvitedBy, &p.Role, &p.Email)
+	if err != nil {
+		return nil, fmt.Errorf("invitation preview: %w", notFound(err, "invitation"))
+	}
+	return &p, nil
+}
+
+// CreateInvitedUser implements account.Store: the user, their membership and the end of the
+// invitation commit together, so the invitation is used once.
+func (s *AccountStore) CreateInvitedUser(ctx context.Context, email, hash string, id int64, tokenHash []byte) (*account.User, *account.Workspace, error) {
+	var u *account.User
+	var w *account.Workspace
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var wsID int64
+		var role string
+		err := tx.QueryRow(ctx, `DELETE FROM invitations WHERE id = $1 AND token_hash = $2 AND email = lower($3)
+			RETURNING workspace_id, role`, id, tokenHash, email).Scan(&wsID, &role)
+		if err != nil {
+			return notFound(err, "invitation")
+		}
+		u, err = scanUser(tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, email_verified_at)
+			VALUES ($1, $2, now()) RETURNING `+userColumns, email, hash))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO members (workspace_id, user_id, role) VALUES ($1, $2, $3)`,
+			wsID, u.ID, role); err != nil {
+			return err
+		}
+		w, err = scanWorkspace(tx.QueryRow(ctx, `SELECT `+workspaceColumns+` FROM workspaces w
+			WHERE w.id = $1 AND w.deleted_at IS NULL`, wsID))
+		if err != nil {
+			return notFound(err, "invitation")
+		}
+		w.Role = role
+		return nil
+	})
+	if isUniqueViolation(err) {
+		return nil, nil, apperr.Errorf(apperr.Conflict, "email already registered").For("email_taken", "email")
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("create invited user: %w", err)
+	}
+	return u, w, nil
 }
 
 // Invitations implements account.Store.

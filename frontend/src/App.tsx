@@ -27,6 +27,8 @@ const MembersPage = lazyPage(() => import("./pages/members/MembersPage"));
 const AdminPage = lazyPage(() => import("./pages/admin/AdminPage"));
 const DomainsPage = lazyPage(() => import("./pages/domains/DomainsPage"));
 const InvitationsPage = lazyPage(() => import("./pages/invitations/InvitationsPage"));
+const SettingsPage = lazyPage(() => import("./pages/settings/SettingsPage"));
+const NoWorkspacePage = lazyPage(() => import("./pages/workspace/NoWorkspacePage"));
 const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
@@ -82,6 +84,7 @@ export function App() {
               <Route path="/domains" element={<Page><DomainsPage /></Page>} />
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
+              <Route path="/settings" element={<Page><SettingsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
@@ -131,6 +134,7 @@ function SignedIn() {
   if (me.isPending) return <Loading />;
   if (me.isError) return <div className="page"><ErrorState error={me.error} retry={() => void me.refetch()} /></div>;
   if (!me.data) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  if (me.data.workspaces.length === 0) return <Page><NoWorkspacePage user={me.data.user} /></Page>;
   return (
     <SessionProvider user={me.data.user} workspaces={me.data.workspaces}>
       <Layout />

@@ -25,6 +25,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/domains", t("nav.domains")],
     ["/keys", t("nav.keys")],
     ["/plan", t("nav.plan")],
+    ["/settings", t("nav.settings")],
   ];
   if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
   if (role === "operator") items.push(["/admin", t("nav.admin")]);

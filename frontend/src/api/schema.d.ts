@@ -176,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and its first workspace
-         * @description Creates the user, a workspace on the free plan named after the email, and the user's ownership of it, in one transaction. Counts against the client address's login budget. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie.
+         * @description Creates the user, a workspace on the free plan named after the email, and the user's ownership of it, in one transaction. Counts against the client address's login budget. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie. With `invitation` (the id and token of an invitation mail's link) and the invited address, the account is created verified (the link was mailed to it) and joins the inviting workspace with the invited role instead of getting a workspace of its own; `workspace` is then the workspace joined. A withdrawn or used invitation is 400 (reason `invitation_invalid`), another address 400 (`invitation_email_mismatch`), a workspace whose plan has no room 403 `quota_exceeded` (`invitation_workspace_full`).
          */
         post: operations["signup"];
         delete?: never;
@@ -496,7 +496,7 @@ export interface paths {
         put?: never;
         /**
          * Invite an email address
-         * @description Needs the `manage` permission in the workspace. The address need not have an account: the answer is the same either way, and whoever signs up with it sees the invitation in /me/invitations. Each workspace may send `INVITES_PER_HOUR` invitations an hour (20 by default, counted whatever their outcome); past that, 429.
+         * @description Needs the `manage` permission in the workspace. The address need not have an account: the answer is the same either way, and whoever signs up with it sees the invitation in /me/invitations. The mail's link carries a secret with which the invitee sees the invitation signed out (GET /invitations/{id}) and signs up straight into the workspace. Invitations waiting count against the plan's member limit as if accepted: when members and invitations waiting fill it, 403 `quota_exceeded` (reason `member_limit_reached`). Each workspace may send `INVITES_PER_HOUR` invitations an hour (20 by default, counted whatever their outcome); past that, 429.
          */
         post: operations["invite"];
         delete?: never;
@@ -520,6 +520,26 @@ export interface paths {
          * @description Needs the `manage` permission in the workspace.
          */
         delete: operations["cancelInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an invitation link invites to
+         * @description For whoever opens an invitation mail's link, signed in or not: with the link's secret (`token`), the workspace's name, the inviter's email, the role and the invited address, and nothing else. Any other ID or token (a withdrawn or used invitation, or one sent before links carried a secret) answers 404 alike. Signing up with `invitation` {id, token} then joins the workspace.
+         */
+        get: operations["previewInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1078,7 +1098,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a workspace and everything in it
-         * @description Needs the `own` permission in the workspace. Owners only.
+         * @description Needs the `own` permission in the workspace. Owners only. The workspace is gone for everyone at once: its members, invitations and API keys go with it, and its short links stop answering (404) at once while they are removed in the background; nothing can be restored.
          */
         delete: operations["deleteWorkspace"];
         options?: never;
@@ -1088,6 +1108,26 @@ export interface paths {
          * @description Needs the `manage` permission in the workspace. Owners and admins. Plans are changed by operators.
          */
         patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand the workspace to another member
+         * @description Needs the `own` permission in the workspace: owners only. The member named becomes an owner and the caller an admin, in one step. A user who is not a member of this workspace is 404 (reason `not_a_member`); the caller themselves 400 (`transfer_to_self`).
+         */
+        post: operations["transferWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -1203,6 +1243,17 @@ export interface components {
              * @default false
              */
             token_pair?: boolean;
+        };
+        SignupRequest: {
+            /** Format: email */
+            email: string;
+            password: string;
+            /**
+             * @description As in Credentials.
+             * @default false
+             */
+            token_pair?: boolean;
+            invitation?: components["schemas"]["InvitationLink"];
         };
         SignupResponse: {
             user: components["schemas"]["User"];
@@ -1391,6 +1442,27 @@ export interface components {
         };
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
+        };
+        /** @description What the holder of an invitation link is told before signing in or up. */
+        InvitationPreview: {
+            /** Format: int64 */
+            id: number;
+            workspace_name: string;
+            /** @description The inviter's email; empty once their account is deleted. */
+            invited_by: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /**
+             * Format: email
+             * @description The invited address, with which to sign up or in.
+             */
+            email: string;
+        };
+        /** @description An invitation mail's link, given at sign-up to join its workspace. */
+        InvitationLink: {
+            /** Format: int64 */
+            id: number;
+            token: string;
         };
         Link: {
             /** Format: int64 */
@@ -1979,6 +2051,13 @@ export interface components {
         WorkspaceList: {
             workspaces: components["schemas"]["Workspace"][];
         };
+        TransferRequest: {
+            /**
+             * Format: int64
+             * @description The member who becomes the owner.
+             */
+            user_id: number;
+        };
     };
     responses: {
         /** @description Invalid input (code `invalid`). */
@@ -2493,7 +2572,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Credentials"];
+                "application/json": components["schemas"]["SignupRequest"];
             };
         };
         responses: {
@@ -2512,6 +2591,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["Invalid"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
@@ -3352,6 +3432,39 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    previewInvitation: {
+        parameters: {
+            query: {
+                /** @description The secret of the invitation mail's link. */
+                token: string;
+            };
+            header?: never;
+            path: {
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            400: components["responses"]["Invalid"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
@@ -4703,6 +4816,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    transferWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRequest"];
+            };
+        };
+        responses: {
+            /** @description The new owner's membership. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];

@@ -1,12 +1,15 @@
-// The sign-up and log-in form: the same fields, checks and answer handling.
-import { Anchor, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+// The sign-up and log-in form: the same fields, checks and answer handling. Reached from an
+// invitation mail's link (/app/invitations/{id}?token=…), it says what the invitation is, and
+// signing up with it joins the inviting workspace instead of making one of one's own.
+import { Alert, Anchor, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { LanguagePicker } from "../../components/LanguagePicker";
 import { FormError, fieldError } from "../../components/states";
+import { invitationLink } from "../../lib/invitation";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
@@ -17,20 +20,36 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [problems, setProblems] = useState<{ email?: Problem; password?: Problem }>({});
+  const from = (location.state as { from?: string } | null)?.from;
+  const invitation = invitationLink(from);
+  const preview = useQuery({
+    queryKey: ["invitation", invitation?.id, invitation?.token],
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/invitations/{id}", { params: { path: { id: invitation!.id }, query: { token: invitation!.token! } } })),
+    enabled: !!invitation?.token,
+    retry: false,
+  });
+  const invited = preview.data;
+  // The invited address fills the form, once it is known.
+  useEffect(() => {
+    if (invited) setEmail((e) => e || invited.email);
+  }, [invited]);
   const submit = useMutation({
     mutationFn: async () => {
       const body = { email: email.trim(), password };
       if (mode === "signup") {
-        const r = await unwrap(api.POST("/api/v1/auth/signup", { body }));
+        const joining = invited && invitation?.token ? { id: invitation.id, token: invitation.token } : undefined;
+        const r = await unwrap(api.POST("/api/v1/auth/signup", { body: joining ? { ...body, invitation: joining } : body }));
         if (r.workspace?.id) localStorage.setItem("sl.workspace", String(r.workspace.id));
-      } else {
-        await unwrap(api.POST("/api/v1/auth/login", { body }));
+        return !!joining;
       }
+      await unwrap(api.POST("/api/v1/auth/login", { body }));
+      return false;
     },
-    onSuccess: async () => {
+    onSuccess: async (joined) => {
       await client.resetQueries({ queryKey: ["me"] });
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== "/login" ? from : "/links", { replace: true });
+      // Signed up through the invitation: already in its workspace, nothing left to accept.
+      navigate(!joined && from && from !== "/login" ? from : "/links", { replace: true });
     },
   });
   const onSubmit = (e: FormEvent) => {
@@ -55,6 +74,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
             <Text c="dimmed" size="sm">
               {t("auth.tagline")}
             </Text>
+            {invitation && <InvitationNote invited={invited} tokenless={!invitation.token} gone={preview.isError} mode={mode} />}
             <TextInput
               label={t("auth.email")}
               type="email"
@@ -91,5 +111,32 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
         </form>
       </Card>
     </main>
+  );
+}
+
+type Preview = { workspace_name: string; invited_by: string; role: "admin" | "member" | "viewer"; email: string };
+
+/** What the invitation the person came with is, or that it can no longer be seen. */
+function InvitationNote({ invited, tokenless, gone, mode }: { invited?: Preview; tokenless: boolean; gone: boolean; mode: "login" | "signup" }) {
+  const { t } = useTranslation();
+  if (!invited) {
+    // An older link, without a secret: what it invites to cannot be shown before signing in.
+    if (!tokenless && !gone) return null;
+    return (
+      <Alert color="gray" data-testid="invitation-context">
+        {t(gone ? "auth.invitationGone" : "auth.invitedGeneric")}
+      </Alert>
+    );
+  }
+  const role = t(`members.roles.${invited.role}`);
+  return (
+    <Alert color="blue" data-testid="invitation-context">
+      <Text size="sm" fw={600}>
+        {invited.invited_by
+          ? t("auth.invited", { workspace: invited.workspace_name, inviter: invited.invited_by, role })
+          : t("auth.invitedNoInviter", { workspace: invited.workspace_name, role })}
+      </Text>
+      <Text size="sm">{t(mode === "signup" ? "auth.invitedSignup" : "auth.invitedLogin", { email: invited.email })}</Text>
+    </Alert>
   );
 }

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { useSession } from "../../session";
 
@@ -68,12 +69,16 @@ function InvitationCard({ invitation: inv, highlighted }: { invitation: Invitati
     onSuccess: async (ws) => {
       await client.invalidateQueries({ queryKey: ["me"] });
       selectWorkspace(ws.id);
+      notifyDone(t("invitations.accepted", { name: ws.name }));
       navigate("/links");
     },
   });
   const decline = useMutation({
     mutationFn: () => unwrap(api.DELETE("/api/v1/me/invitations/{id}", { params: { path: { id: inv.id } } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["me", "invitations"] }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ["me", "invitations"] });
+      notifyDone(t("invitations.declined", { name: inv.workspace_name }));
+    },
   });
   return (
     <Card withBorder className={highlighted ? "chosen-card" : undefined} data-testid="my-invitation">

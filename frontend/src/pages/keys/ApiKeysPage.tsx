@@ -11,6 +11,7 @@ import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried, fieldError } from "../../components/states";
 import i18n from "../../i18n";
 import { formatDateTime } from "../../lib/format";
+import { notifyDone } from "../../components/notify";
 import { useWorkspaceId } from "../../session";
 
 const scopes = ["links:read", "links:write", "stats:read"] as const;
@@ -31,14 +32,19 @@ export default function ApiKeysPage() {
   });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/api-keys", { params: { path: { workspace: ws } }, body: { name: name.trim(), scopes: chosen } })),
-    onSuccess: () => {
+    onSuccess: (k) => {
       setName("");
       void client.invalidateQueries({ queryKey: [ws, "api-keys"] });
+      notifyDone(t("keys.created", { name: k.name }));
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/api-keys/{id}", { params: { path: { workspace: ws, id } } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: [ws, "api-keys"] }),
+    mutationFn: ({ id }: { id: number; name: string }) =>
+      unwrap(api.DELETE("/api/v1/workspaces/{workspace}/api-keys/{id}", { params: { path: { workspace: ws, id } } })),
+    onSuccess: (_, v) => {
+      void client.invalidateQueries({ queryKey: [ws, "api-keys"] });
+      notifyDone(t("keys.revoked", { name: v.name }));
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -101,7 +107,7 @@ export default function ApiKeysPage() {
                   <Table.Td>{k.scopes.join(", ")}</Table.Td>
                   <Table.Td>{k.last_used_at ? formatDateTime(k.last_used_at, i18n.resolvedLanguage) : t("keys.never")}</Table.Td>
                   <Table.Td>
-                    <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate(k.id)}>
+                    <ConfirmButton size="xs" variant="subtle" question={t("keys.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate({ id: k.id, name: k.name })}>
                       {t("keys.revoke")}
                     </ConfirmButton>
                   </Table.Td>

@@ -1,14 +1,18 @@
 // The workspace's members and invitations. Owners and admins invite, change roles and
-// remove; anyone may leave.
-import { Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+// remove; anyone may leave. Invitations waiting take a member place of the plan, as the API
+// counts them: the form says so before an invitation past the plan would be refused.
+import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
 import { useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried, fieldError } from "../../components/states";
+import { notifyDone } from "../../components/notify";
+import { invitesFull, memberLevel } from "../../lib/members";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -16,7 +20,8 @@ type Role = Schemas["Member"]["role"];
 type InviteRole = Schemas["Invitation"]["role"];
 
 export default function MembersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const ws = useWorkspaceId();
   const { user } = useSession();
   const canManage = useCanManage();
@@ -41,23 +46,42 @@ export default function MembersPage() {
   };
   const invite = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/invitations", { params: { path: { workspace: ws } }, body: { email: email.trim(), role } })),
-    onSuccess: () => {
+    onSuccess: (inv) => {
       setEmail("");
       refresh();
+      notifyDone(t("members.invited", { email: inv.email }));
     },
   });
   const change = useMutation({
-    mutationFn: ({ id, role }: { id: number; role: Role }) =>
+    mutationFn: ({ id, role }: { id: number; role: Role; email: string }) =>
       unwrap(api.PATCH("/api/v1/workspaces/{workspace}/members/{user}", { params: { path: { workspace: ws, user: id } }, body: { role } })),
-    onSuccess: refresh,
+    onSuccess: (_, v) => {
+      refresh();
+      notifyDone(t("members.roleChanged", { email: v.email }));
+    },
   });
   const remove = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/members/{user}", { params: { path: { workspace: ws, user: id } } })),
-    onSuccess: refresh,
+    mutationFn: ({ id }: { id: number; email: string }) =>
+      unwrap(api.DELETE("/api/v1/workspaces/{workspace}/members/{user}", { params: { path: { workspace: ws, user: id } } })),
+    onSuccess: async (_, v) => {
+      if (v.id === user.id) {
+        // Left: the workspace is no longer this person's to show.
+        notifyDone(t("members.left"));
+        await client.invalidateQueries({ queryKey: ["me"] });
+        navigate("/links");
+        return;
+      }
+      refresh();
+      notifyDone(t("members.removed", { email: v.email }));
+    },
   });
   const cancel = useMutation({
-    mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/invitations/{id}", { params: { path: { workspace: ws, id } } })),
-    onSuccess: refresh,
+    mutationFn: ({ id }: { id: number; email: string }) =>
+      unwrap(api.DELETE("/api/v1/workspaces/{workspace}/invitations/{id}", { params: { path: { workspace: ws, id } } })),
+    onSuccess: (_, v) => {
+      refresh();
+      notifyDone(t("members.withdrawn", { email: v.email }));
+    },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -66,14 +90,15 @@ export default function MembersPage() {
     if (!p) invite.mutate();
   };
   const limit = plan.data?.limits.members;
+  const used = plan.data?.usage.members ?? 0;
+  const waiting = invitations.data?.invitations.length ?? 0;
+  const num = new Intl.NumberFormat(i18n.resolvedLanguage);
+  // Every place of the plan taken, counting invitations waiting: the next one is refused.
+  const full = plan.data != null && invitations.data != null && invitesFull(used, waiting, limit);
   return (
     <Stack maw={900}>
       <Title order={2}>{t("members.title")}</Title>
-      {plan.data && (
-        <Text size="sm" c="dimmed">
-          {limit == null ? t("plan.ofUnlimited", { used: plan.data.usage.members }) : t("members.usage", { used: plan.data.usage.members, limit })}
-        </Text>
-      )}
+      {plan.data && <MemberUsage used={used} limit={limit} />}
       {canManage && (
         <Card withBorder>
           <form onSubmit={submit} noValidate>
@@ -86,10 +111,18 @@ export default function MembersPage() {
                 data={(["admin", "member", "viewer"] as const).map((r) => ({ value: r, label: t(`members.roles.${r}`) }))}
                 error={fieldError(invite.error, "role")}
               />
-              <Button type="submit" loading={invite.isPending} data-testid="invite">
+              <Button type="submit" loading={invite.isPending} disabled={full} data-testid="invite">
                 {t("members.invite")}
               </Button>
             </Group>
+            {full && (
+              <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
+                <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
+                <Anchor component={RouterLink} to="/plan" size="sm">
+                  {t("members.seePlans")}
+                </Anchor>
+              </Alert>
+            )}
             <FormError error={invite.error} fields={["email", "role"]} />
           </form>
         </Card>
@@ -107,7 +140,7 @@ export default function MembersPage() {
                       size="xs"
                       aria-label={t("members.roleOf", { email: m.email })}
                       value={m.role}
-                      onChange={(e) => change.mutate({ id: m.user_id, role: e.currentTarget.value as Role })}
+                      onChange={(e) => change.mutate({ id: m.user_id, role: e.currentTarget.value as Role, email: m.email })}
                       data={(["owner", "admin", "member", "viewer"] as const).map((r) => ({ value: r, label: t(`members.roles.${r}`) }))}
                     />
                   ) : (
@@ -120,7 +153,7 @@ export default function MembersPage() {
                       size="xs"
                       variant="subtle"
                       question={m.user_id === user.id ? t("members.confirmLeave") : t("members.confirmRemove", { email: m.email })}
-                      onConfirm={() => remove.mutate(m.user_id)}
+                      onConfirm={() => remove.mutate({ id: m.user_id, email: m.email })}
                     >
                       {m.user_id === user.id ? t("members.leave") : t("common.remove")}
                     </ConfirmButton>
@@ -148,8 +181,8 @@ export default function MembersPage() {
                         <Table.Td className="break">{i.email}</Table.Td>
                         <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
                         <Table.Td ta="right">
-                          <Button size="xs" variant="subtle" color="red" onClick={() => cancel.mutate(i.id)}>
-                            {t("common.cancel")}
+                          <Button size="xs" variant="subtle" color="red" aria-label={t("members.withdraw", { email: i.email })} onClick={() => cancel.mutate({ id: i.id, email: i.email })}>
+                            {t("members.withdrawShort")}
                           </Button>
                         </Table.Td>
                       </Table.Tr>
@@ -162,5 +195,39 @@ export default function MembersPage() {
         </Card>
       )}
     </Stack>
+  );
+}
+
+/**
+ * Members against the plan's limit, said calmly: plain until the plan is nearly full, and a
+ * pointer to the plans only once every place is taken.
+ */
+function MemberUsage({ used, limit }: { used: number; limit: number | null | undefined }) {
+  const { t, i18n } = useTranslation();
+  const num = new Intl.NumberFormat(i18n.resolvedLanguage);
+  if (limit == null) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="member-usage">
+        {t("plan.ofUnlimited", { used: num.format(used) })}
+      </Text>
+    );
+  }
+  const level = memberLevel(used, limit);
+  const atLimit = level === "full";
+  const near = level !== "calm";
+  return (
+    <Group gap="xs" data-testid="member-usage">
+      <Text size="sm" c={near ? undefined : "dimmed"} fw={near ? 500 : undefined}>
+        {t("members.usage", { used: num.format(used), limit: num.format(limit) })}
+      </Text>
+      {atLimit && (
+        <Text size="sm" c="dimmed">
+          {t("members.usageFull")}{" "}
+          <Anchor component={RouterLink} to="/plan" size="sm">
+            {t("members.seePlans")}
+          </Anchor>
+        </Text>
+      )}
+    </Group>
   );
 }

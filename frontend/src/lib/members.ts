@@ -1,0 +1,15 @@
+// How the Members page speaks of the plan's member places.
+
+/** How full the plan's member places are: calm below 80 % (and always on small plans below
+ * the limit, where one more member is a fifth or more), near above, full at the limit. */
+export function memberLevel(used: number, limit: number | null | undefined): "calm" | "near" | "full" {
+  if (limit == null) return "calm";
+  if (used >= limit) return "full";
+  return limit >= 5 && used >= limit * 0.8 ? "near" : "calm";
+}
+
+/** Whether one more invitation would pass the plan: invitations waiting take a place each, as
+ * the API counts them. */
+export function invitesFull(members: number, waiting: number, limit: number | null | undefined): boolean {
+  return limit != null && members + waiting >= limit;
+}

@@ -1,0 +1,175 @@
+// The workspace's settings: its name (owners and admins), and, for its owners, handing it to
+// another member and deleting it.
+import { Alert, Button, Card, Group, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { api, unwrap } from "../../api/client";
+import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
+import { useCanManage } from "../../components/plan";
+import { fieldError, FormError } from "../../components/states";
+import { checkWorkspaceName } from "../../lib/validate";
+import { useSession } from "../../session";
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const canManage = useCanManage();
+  const owner = workspace.role === "owner";
+  return (
+    <Stack maw={720}>
+      <Title order={2}>{t("settings.title")}</Title>
+      {/* Keyed by workspace: switching shows the other one's name, not a stale edit. */}
+      {canManage ? <RenameCard key={workspace.id} /> : <Alert>{t("settings.readOnly")}</Alert>}
+      {owner ? (
+        <>
+          <TransferCard key={`transfer-${workspace.id}`} />
+          <DeleteCard key={`delete-${workspace.id}`} />
+        </>
+      ) : (
+        canManage && <Text size="sm" c="dimmed">{t("settings.ownerOnly")}</Text>
+      )}
+    </Stack>
+  );
+}
+
+function RenameCard() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const client = useQueryClient();
+  const [name, setName] = useState(workspace.name);
+  const [problem, setProblem] = useState<string>();
+  const rename = useMutation({
+    mutationFn: (n: string) => unwrap(api.PATCH("/api/v1/workspaces/{workspace}", { params: { path: { workspace: workspace.id } }, body: { name: n } })),
+    onSuccess: async (ws) => {
+      await client.invalidateQueries({ queryKey: ["me"] });
+      setName(ws.name);
+      notifyDone(t("settings.renamed", { name: ws.name }));
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const p = checkWorkspaceName(name);
+    setProblem(p ? t(`validation.${p.key}`, p.values) : undefined);
+    if (!p) rename.mutate(name.trim());
+  };
+  return (
+    <Card withBorder>
+      <form onSubmit={submit} noValidate>
+        <Group align="flex-end" className="stack-phone">
+          <TextInput
+            className="grow"
+            label={t("settings.name")}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={problem ?? fieldError(rename.error, "name")}
+          />
+          <Button type="submit" loading={rename.isPending} disabled={name.trim() === workspace.name}>
+            {t("settings.saveName")}
+          </Button>
+        </Group>
+        <FormError error={fieldError(rename.error, "name") ? null : rename.error} />
+      </form>
+    </Card>
+  );
+}
+
+function TransferCard() {
+  const { t } = useTranslation();
+  const { workspace, user } = useSession();
+  const client = useQueryClient();
+  const [to, setTo] = useState("");
+  const members = useQuery({
+    queryKey: [workspace.id, "members"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/members", { params: { path: { workspace: workspace.id } } })),
+  });
+  const others = (members.data?.members ?? []).filter((m) => m.user_id !== user.id);
+  const chosen = others.find((m) => String(m.user_id) === to);
+  const transfer = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(api.POST("/api/v1/workspaces/{workspace}/transfer", { params: { path: { workspace: workspace.id } }, body: { user_id: id } })),
+    onSuccess: async (m) => {
+      setTo("");
+      await client.invalidateQueries({ queryKey: ["me"] });
+      void client.invalidateQueries({ queryKey: [workspace.id, "members"] });
+      notifyDone(t("settings.transferred", { email: m.email }));
+    },
+  });
+  return (
+    <Card withBorder>
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t("settings.transferTitle")}
+        </Title>
+        <Text size="sm">{t("settings.transferHelp")}</Text>
+        {members.isSuccess && others.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t("settings.noOtherMembers")}
+          </Text>
+        ) : (
+          <Group align="flex-end" className="stack-phone">
+            <NativeSelect
+              className="grow"
+              label={t("settings.newOwner")}
+              value={to}
+              onChange={(e) => setTo(e.currentTarget.value)}
+              data={[{ value: "", label: t("settings.chooseMember") }, ...others.map((m) => ({ value: String(m.user_id), label: `${m.email} · ${t(`members.roles.${m.role}`)}` }))]}
+            />
+            <ConfirmButton
+              color="orange"
+              disabled={!chosen}
+              loading={transfer.isPending}
+              question={t("settings.confirmTransfer", { email: chosen?.email ?? "", name: workspace.name })}
+              detail={t("settings.transferDetail")}
+              onConfirm={() => chosen && transfer.mutate(chosen.user_id)}
+            >
+              {t("settings.transfer")}
+            </ConfirmButton>
+          </Group>
+        )}
+        <FormError error={members.error ?? transfer.error} />
+      </Stack>
+    </Card>
+  );
+}
+
+function DeleteCard() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [typed, setTyped] = useState("");
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE("/api/v1/workspaces/{workspace}", { params: { path: { workspace: workspace.id } } })),
+    onSuccess: async () => {
+      notifyDone(t("settings.deleted", { name: workspace.name }));
+      client.removeQueries({ queryKey: [workspace.id] });
+      await client.invalidateQueries({ queryKey: ["me"] });
+      navigate("/links");
+    },
+  });
+  return (
+    <Card withBorder className="danger-card">
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t("settings.deleteTitle")}
+        </Title>
+        <Text size="sm">{t("settings.deleteHelp")}</Text>
+        <TextInput label={t("settings.typeName", { name: workspace.name })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" />
+        <ConfirmButton
+          w="fit-content"
+          disabled={typed.trim() !== workspace.name}
+          loading={remove.isPending}
+          question={t("settings.confirmDelete", { name: workspace.name })}
+          detail={t("settings.deleteHelp")}
+          onConfirm={() => remove.mutate()}
+        >
+          {t("settings.delete")}
+        </ConfirmButton>
+        <FormError error={remove.error} />
+      </Stack>
+    </Card>
+  );
+}
