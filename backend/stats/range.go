@@ -61,7 +61,7 @@ func badZone(name string) error {
 	if len(name) > 64 {
 		name = name[:64] + "…"
 	}
-	return apperr.Errorf(apperr.Invalid, "tz %q is not an IANA time zone such as Asia/Shanghai or UTC", name)
+	return apperr.Errorf(apperr.Invalid, "tz %q is not an IANA time zone such as Asia/Shanghai or UTC", name).For("bad_tz", "tz")
 }
 
 // Range reads q at now. A date means the start of that day in the zone, and for to the end of
@@ -135,6 +135,17 @@ func (r Range) Days() []time.Time {
 	var out []time.Time
 	for d := DayStart(r.From, r.Loc); d.Before(r.To); d = dayOffset(d, 1) {
 		out = append(out, d)
+	}
+	return out
+}
+
+// LastDays are the bounds of the last n days in loc at now, today included: the start of each
+// day, oldest first, and the start of tomorrow (n+1 instants).
+func LastDays(now time.Time, loc *time.Location, n int) []time.Time {
+	today := DayStart(now, loc)
+	out := make([]time.Time, n+1)
+	for i := range out {
+		out[i] = dayOffset(today, i-n+1)
 	}
 	return out
 }
