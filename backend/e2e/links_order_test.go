@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -163,6 +164,12 @@ func TestLinkListVisitsAndOrder(t *testing.T) {
 	}
 	if got := ids(listAll(t, s, a, "sort=visits&status=disabled", 2)); !slices.Equal(got, []int64{byID(3)}) {
 		t.Errorf("disabled links by visits: %v", got)
+	}
+	for _, query := range []string{"sort=-visits&q=ordered", "sort=visits&q=ordered"} {
+		want := orders[strings.TrimSuffix(query, "&q=ordered")]
+		if got := ids(listAll(t, s, a, query, 2)); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", query, got, want)
+		}
 	}
 
 	// The neighbour's link, the most visited, is in no order of this workspace; nor are these

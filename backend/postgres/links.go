@@ -173,11 +173,39 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 
 // List implements link.Store, in one statement: the page's IDs in the order asked, then their
 // links with the moderation state, the visits since made (visit_totals) and, when days are
-// asked, people's visits per day (visit_hours). In an order by visits the page comes from two
-// ordered parts, each stopping at the page's size: the links with visits, walked in
-// visit_totals' index of them, and those with none, walked by ID; the second is read only when
-// the first runs out (or, least visited first, the other way round).
+// asked, people's visits per day (visit_hours). In an order by visits of the whole workspace (or
+// of its active links, most of them) the page comes from two ordered parts, each stopping at
+// the page's size: the links with visits, walked in visit_totals' index of them, and those with
+// none, walked by ID; the second is read only when the first runs out (or, least visited first,
+// the other way round). A narrower filter could make that walk pass most of the index before it
+// finds a page (the few disabled links may be the least visited): such a listing reads the
+// links it matches with their visits and sorts them.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
+	query, args := listQuery(workspaceID, f)
+	rows, err := s.db.Pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	defer rows.Close()
+	var links []*link.Link
+	for rows.Next() {
+		v := &link.Visits{}
+		l, err := scanModerated(rows, &v.Total, &v.Days)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: %w", err)
+		}
+		l.Visits = v
+		links = append(links, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	links, more := trimPage(links, f.Limit)
+	return links, more, nil
+}
+
+// listQuery is List's statement and its arguments.
+func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := []string{"l.workspace_id = " + ws}
@@ -197,7 +225,18 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		dir, cmp = "ASC", ">"
 	}
 	var page, order string
-	if f.Sort.ByVisits() {
+	switch {
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive)):
+		if c := f.After; c != nil {
+			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+		page = `SELECT l.id FROM links l LEFT JOIN (
+				SELECT link_id, visits FROM visit_totals WHERE workspace_id = ` + ws + ` AND visits > 0
+			) t ON t.link_id = l.id
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case f.Sort.ByVisits():
 		visited := append(slices.Clone(where), "t.workspace_id = "+ws, "t.visits > 0")
 		unvisited := append(slices.Clone(where),
 			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
@@ -228,7 +267,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		}
 		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
-	} else {
+	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
 		}
@@ -244,31 +283,12 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
 				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+moderatedColumns+`, coalesce(t.visits, 0), `+days+`
-		FROM (`+page+`) p
-		JOIN links l ON l.id = p.id AND l.workspace_id = `+ws+`
+	return `SELECT ` + moderatedColumns + `, coalesce(t.visits, 0), ` + days + `
+		FROM (` + page + `) p
+		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
-		ORDER BY `+order, a...)
-	if err != nil {
-		return nil, false, fmt.Errorf("list links: %w", err)
-	}
-	defer rows.Close()
-	var links []*link.Link
-	for rows.Next() {
-		v := &link.Visits{}
-		l, err := scanModerated(rows, &v.Total, &v.Days)
-		if err != nil {
-			return nil, false, fmt.Errorf("list links: %w", err)
-		}
-		l.Visits = v
-		links = append(links, l)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("list links: %w", err)
-	}
-	links, more := trimPage(links, f.Limit)
-	return links, more, nil
+		ORDER BY ` + order, a
 }
 
 // sqlArgs are a statement's arguments as its conditions are built.
