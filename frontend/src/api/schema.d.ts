@@ -1445,6 +1445,13 @@ export interface components {
             appeal?: components["schemas"]["Appeal"] | null;
             /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
             domain_removed?: boolean;
+            /**
+             * Format: int64
+             * @description People's visits since the link was made (crawlers never count), as the visit rollups hold them: visits are counted a few seconds after the redirect. Only in listings.
+             */
+            visits?: number;
+            /** @description People's visits on each of the last 7 days in `tz`, oldest first, today last (a day is made of the UTC hours that begin in it, as in the statistics). Only in listings asked `with=sparkline`. */
+            visits_7d?: number[];
         };
         LinkInput: {
             /** @description http or https URL; no credentials; not this service's own short domain. */
@@ -1516,13 +1523,6 @@ export interface components {
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
             form?: components["schemas"]["Form"] | null;
             og?: components["schemas"]["OG"] | null;
-            /**
-             * Format: int64
-             * @description People's visits since the link was made (crawlers never count), as the visit rollups hold them: visits are counted a few seconds after the redirect. Only in listings.
-             */
-            visits?: number;
-            /** @description People's visits on each of the last 7 days in `tz`, oldest first, today last (a day is made of the UTC hours that begin in it, as in the statistics). Only in listings asked `with=sparkline`. */
-            visits_7d?: number[];
         };
         LinkPage: {
             links: components["schemas"]["Link"][];
