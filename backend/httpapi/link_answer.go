@@ -40,6 +40,11 @@ type linkAnswer struct {
 	// InactiveRules are the link's rules its workspace's plan no longer applies.
 	InactiveRules []string `json:"inactive_rules,omitempty"`
 
+	// Visits are people's visits since the link was made, and Visits7d per day of the last 7
+	// (with=sparkline): in listings only.
+	Visits   *int64  `json:"visits,omitempty"`
+	Visits7d []int64 `json:"visits_7d,omitempty"`
+
 	CreatedBy *int64    `json:"created_by,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -73,7 +78,7 @@ func answerLink(l *link.Link) *linkAnswer {
 		return nil
 	}
 	r := &l.Rules
-	return &linkAnswer{
+	a := &linkAnswer{
 		ID: l.ID, WorkspaceID: l.WorkspaceID, Domain: l.Domain, DomainRemoved: l.DomainRemoved, Code: l.Key, IsAlias: l.IsAlias,
 		ShortURL: l.ShortURL, URL: l.URL, Title: l.Title, RedirectStatus: l.RedirectStatus,
 		ForwardQuery: l.ForwardQuery, Status: l.Status, ExpiresAt: l.ExpiresAt,
@@ -83,6 +88,11 @@ func answerLink(l *link.Link) *linkAnswer {
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
 		Moderation: answerModeration(l.Moderation),
 	}
+	if v := l.Visits; v != nil {
+		total := v.Total
+		a.Visits, a.Visits7d = &total, v.Days
+	}
+	return a
 }
 
 // answerLinks answers links of the request's workspace, naming in each the rules its plan no

@@ -2,12 +2,16 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/stats"
 )
 
 func (s *Server) createLink(c *gin.Context) {
@@ -93,19 +97,80 @@ func (s *Server) getLink(c *gin.Context) {
 	c.JSON(http.StatusOK, out)
 }
 
+// sparklineDays is how many days of visits a listing answers per link with with=sparkline.
+const sparklineDays = 7
+
 func (s *Server) listLinks(c *gin.Context) {
-	before, limit, ok := s.pageOf(c, 50)
-	if !ok {
-		return
-	}
-	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), link.Filter{
-		Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"), Before: before, Limit: limit,
-	})
+	f, err := linkFilter(c, time.Now())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": cursor(next)})
+	links, next, err := s.links.List(c.Request.Context(), workspaceID(c), f)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": linkCursor(next, f.Sort.ByVisits())})
+}
+
+// linkFilter reads a listing's query at now: q, status, domain, sort, cursor, limit, and
+// with=sparkline for each link's visits of the last days in tz (UTC by default).
+func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
+	limit, err := intQuery(c, "limit", 50)
+	if err != nil {
+		return link.Filter{}, err
+	}
+	f := link.Filter{Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"),
+		Sort: link.Sort(c.Query("sort")), Limit: limit}
+	if f.After, err = parseLinkCursor(c.Query("cursor"), f.Sort.ByVisits()); err != nil {
+		return link.Filter{}, err
+	}
+	switch with := c.Query("with"); with {
+	case "":
+	case "sparkline":
+		loc, err := stats.Zone(c.Query("tz"))
+		if err != nil {
+			return link.Filter{}, err
+		}
+		f.Days = stats.LastDays(now, loc, sparklineDays)
+	default:
+		return link.Filter{}, apperr.Errorf(apperr.Invalid, "with must be sparkline, not %q", with).For("value_invalid", "with")
+	}
+	return f, nil
+}
+
+// linkCursor encodes where a page of links ended, for clients, who must treat it as opaque: the
+// ID as other listings do, and in an order by visits the visits before it ("<visits>.<id>").
+func linkCursor(c *link.Cursor, byVisits bool) string {
+	if c == nil {
+		return ""
+	}
+	if byVisits {
+		return strconv.FormatInt(c.Visits, 36) + "." + strconv.FormatInt(c.ID, 36)
+	}
+	return cursor(c.ID)
+}
+
+// parseLinkCursor reads a cursor of linkCursor's for a listing by visits or not; nil for none.
+func parseLinkCursor(s string, byVisits bool) (*link.Cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := apperr.Errorf(apperr.Invalid, "cursor %q is not the next_cursor of a page in this order", s).For("value_invalid", "cursor")
+	visits, id, pair := strings.Cut(s, ".")
+	if pair != byVisits {
+		return nil, bad
+	}
+	if !pair {
+		id, visits = visits, "0"
+	}
+	v, err1 := strconv.ParseInt(visits, 36, 64)
+	i, err2 := strconv.ParseInt(id, 36, 64)
+	if err1 != nil || err2 != nil || v < 0 || i <= 0 {
+		return nil, bad
+	}
+	return &link.Cursor{ID: i, Visits: v}, nil
 }
 
 func (s *Server) lookupLink(c *gin.Context) {

@@ -45,6 +45,9 @@ type Link struct {
 	// Moderation is what the moderation last decided, read with the link by the API's reads
 	// and never cached (the redirect path goes by Status alone).
 	Moderation Moderation `json:"-"`
+	// Visits are the link's people's visits as a listing reads them (Store.List); nil
+	// elsewhere, and never cached.
+	Visits *Visits `json:"-"`
 	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
 	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
 	password string
@@ -59,6 +62,13 @@ type Moderation struct {
 	Category   string
 	Reason     string
 	ReviewedAt *time.Time
+}
+
+// Visits are a link's people's visits (crawlers never count) as the visit rollups hold them.
+type Visits struct {
+	Total int64 // since the link was made
+	// Days are the visits of each day of Filter.Days, oldest first; nil when none were asked.
+	Days []int64
 }
 
 // Expired reports whether the link is past its expiry at t.
@@ -92,16 +102,55 @@ type Patch struct {
 	Rules RulesEdit `json:"-"`
 }
 
-// Filter selects a page of a workspace's links, newest first.
+// Sort is the order of a listing of links: by creation (the ID, issued in creation order) or
+// by people's visits since the link was made, ties by ID; a leading "-" is the reverse
+// (largest first).
+type Sort string
+
+// The orders of a listing.
+const (
+	SortNewest       Sort = "-created" // the default
+	SortOldest       Sort = "created"
+	SortMostVisited  Sort = "-visits"
+	SortLeastVisited Sort = "visits"
+)
+
+// Valid reports whether s is one of the orders.
+func (s Sort) Valid() bool {
+	switch s {
+	case SortNewest, SortOldest, SortMostVisited, SortLeastVisited:
+		return true
+	}
+	return false
+}
+
+// ByVisits reports whether the listing is in order of visits.
+func (s Sort) ByVisits() bool { return s == SortMostVisited || s == SortLeastVisited }
+
+// Descending reports whether the listing starts with the largest.
+func (s Sort) Descending() bool { return s == SortNewest || s == SortMostVisited }
+
+// Cursor is where a page of a listing ended: its last link's ID and, in an order by visits,
+// that link's visits. The next page starts after it in the listing's order.
+type Cursor struct {
+	ID     int64
+	Visits int64
+}
+
+// Filter selects a page of a workspace's links, newest first unless Sort says otherwise.
 type Filter struct {
 	Query  string // matched against URL, code and title
 	Status string // active, disabled or banned; "" for any
 	// Domain is the host name of the links' domain, the service's own or a verified custom
 	// domain of the workspace; "" for any. The service resolves it into DomainID.
 	Domain   string
-	DomainID *int64 // only links on this domain; nil for any
-	Before   int64  // cursor: only links with a smaller ID
-	Limit    int
+	DomainID *int64  // only links on this domain; nil for any
+	Sort     Sort    // "" is SortNewest
+	After    *Cursor // only links after it in the order of Sort; nil from the first
+	// Days are the bounds of the days whose visits each link answers in Visits.Days: the start
+	// of each day and the end of the last (len(Days)-1 days); none when empty.
+	Days  []time.Time
+	Limit int
 }
 
 // ErrRefused is wrapped by a Store's error when the database answered and refused a write, as
@@ -116,7 +165,7 @@ type Store interface {
 	Insert(ctx context.Context, links []*Link) (errs []error, err error)
 	// Get returns the link, or a not_found error if it is not in the workspace.
 	Get(ctx context.Context, workspaceID, id int64) (*Link, error)
-	// List returns up to f.Limit links and whether more follow.
+	// List returns up to f.Limit links, each with its Visits, and whether more follow.
 	List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, bool, error)
 	// FindByURL returns the workspace's newest active, unexpired link to url, or not_found.
 	FindByURL(ctx context.Context, workspaceID int64, url string) (*Link, error)

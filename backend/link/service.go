@@ -591,38 +591,57 @@ func (s *Service) Get(ctx context.Context, workspaceID, id int64) (*Link, error)
 // MaxPage is the largest page List returns.
 const MaxPage = 100
 
-// List returns a page of the workspace's links, newest first, and the cursor of the next page
-// (0 when there is none).
-func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, int64, error) {
+// MaxDays is the most days of visits a listing answers per link.
+const MaxDays = 31
+
+// List returns a page of the workspace's links in the order of f.Sort, each with its visits,
+// and the cursor of the next page (nil when there is none).
+func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, *Cursor, error) {
 	if f.Limit < 1 || f.Limit > MaxPage {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
+	}
+	if f.Sort == "" {
+		f.Sort = SortNewest
+	}
+	if !f.Sort.Valid() {
+		return nil, nil, apperr.Errorf(apperr.Invalid, "sort must be created, -created, visits or -visits").For("value_invalid", "sort")
+	}
+	if f.After != nil && (f.After.ID <= 0 || f.After.Visits < 0 || (!f.Sort.ByVisits() && f.After.Visits != 0)) {
+		return nil, nil, apperr.Errorf(apperr.Invalid, "cursor is not one of this listing's").For("value_invalid", "cursor")
+	}
+	if len(f.Days) == 1 || len(f.Days) > MaxDays+1 {
+		return nil, nil, fmt.Errorf("list links: %d day bounds", len(f.Days))
 	}
 	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
-		return nil, 0, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
 	}
 	switch f.Status {
 	case "", StatusActive, StatusDisabled, StatusBanned:
 	default:
-		return nil, 0, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned").For("value_invalid", "status")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned").For("value_invalid", "status")
 	}
 	f.DomainID = nil
 	if f.Domain != "" {
 		id, err := s.domainID(ctx, workspaceID, f.Domain)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		f.DomainID = &id
 	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	for _, l := range links {
 		s.Decorate(l)
 	}
-	var next int64
-	if more && len(links) > 0 {
-		next = links[len(links)-1].ID
+	if !more || len(links) == 0 {
+		return links, nil, nil
+	}
+	last := links[len(links)-1]
+	next := &Cursor{ID: last.ID}
+	if f.Sort.ByVisits() && last.Visits != nil {
+		next.Visits = last.Visits.Total
 	}
 	return links, next, nil
 }

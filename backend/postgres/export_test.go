@@ -1,9 +1,15 @@
 package postgres
 
-import "github.com/shortlink/shortlink/backend/moderation"
+import (
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
+)
 
 // PendingQueueQuery is the statement, and its arguments, of a page of the queue of links
 // waiting for their first review.
 func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) {
 	return pendingQueueQuery(after, limit)
 }
+
+// ListQuery is the statement, and its arguments, of a page of a workspace's links.
+func ListQuery(workspaceID int64, f link.Filter) (string, []any) { return listQuery(workspaceID, f) }

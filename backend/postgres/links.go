@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -170,39 +171,30 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 	return l, nil
 }
 
-// List implements link.Store.
+// List implements link.Store, in one statement: the page's IDs in the order asked, then their
+// links with the moderation state, the visits since made (visit_totals) and, when days are
+// asked, people's visits per day (visit_hours). In an order by visits of the whole workspace (or
+// of its active links, most of them) the page comes from two ordered parts, each stopping at
+// the page's size: the links with visits, walked in visit_totals' index of them, and those with
+// none, walked by ID; the second is read only when the first runs out (or, least visited first,
+// the other way round). A narrower filter could make that walk pass most of the index before it
+// finds a page (the few disabled links may be the least visited): such a listing reads the
+// links it matches with their visits and sorts them.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
-	where, args := []string{"l.workspace_id = $1"}, []any{workspaceID}
-	if f.Before > 0 {
-		args = append(args, f.Before)
-		where = append(where, "l.id < $"+strconv.Itoa(len(args)))
-	}
-	if q := strings.TrimSpace(f.Query); q != "" {
-		args = append(args, "%"+escapeLike(q)+"%")
-		p := "$" + strconv.Itoa(len(args))
-		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
-	}
-	if f.Status != "" {
-		args = append(args, f.Status)
-		where = append(where, "l.status = $"+strconv.Itoa(len(args)))
-	}
-	if f.DomainID != nil {
-		args = append(args, *f.DomainID)
-		where = append(where, "l.domain_id = $"+strconv.Itoa(len(args)))
-	}
-	args = append(args, f.Limit+1)
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE `+strings.Join(where, " AND ")+
-		` ORDER BY l.id DESC LIMIT $`+strconv.Itoa(len(args)), args...)
+	query, args := listQuery(workspaceID, f)
+	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
 	}
 	defer rows.Close()
 	var links []*link.Link
 	for rows.Next() {
-		l, err := scanModerated(rows)
+		v := &link.Visits{}
+		l, err := scanModerated(rows, &v.Total, &v.Days)
 		if err != nil {
 			return nil, false, fmt.Errorf("list links: %w", err)
 		}
+		l.Visits = v
 		links = append(links, l)
 	}
 	if err := rows.Err(); err != nil {
@@ -210,6 +202,102 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	}
 	links, more := trimPage(links, f.Limit)
 	return links, more, nil
+}
+
+// listQuery is List's statement and its arguments.
+func listQuery(workspaceID int64, f link.Filter) (string, []any) {
+	var a sqlArgs
+	ws := a.add(workspaceID)
+	where := []string{"l.workspace_id = " + ws}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		p := a.add("%" + escapeLike(q) + "%")
+		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
+	}
+	if f.Status != "" {
+		where = append(where, "l.status = "+a.add(f.Status))
+	}
+	if f.DomainID != nil {
+		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
+	}
+	limit := a.add(f.Limit + 1)
+	dir, cmp := "DESC", "<"
+	if !f.Sort.Descending() && f.Sort != "" {
+		dir, cmp = "ASC", ">"
+	}
+	var page, order string
+	switch {
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive)):
+		if c := f.After; c != nil {
+			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+		page = `SELECT l.id FROM links l LEFT JOIN (
+				SELECT link_id, visits FROM visit_totals WHERE workspace_id = ` + ws + ` AND visits > 0
+			) t ON t.link_id = l.id
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case f.Sort.ByVisits():
+		visited := append(slices.Clone(where), "t.workspace_id = "+ws, "t.visits > 0")
+		unvisited := append(slices.Clone(where),
+			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
+		// The parts in the order of the listing; a cursor in the second has left the first behind.
+		useVisited, useUnvisited := true, true
+		if c := f.After; c != nil {
+			if c.Visits == 0 {
+				unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
+				useVisited = dir == "ASC"
+			} else {
+				useUnvisited = dir == "DESC"
+			}
+			if useVisited {
+				visited = append(visited, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+			}
+		}
+		var parts []string
+		if useVisited {
+			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
+				strings.Join(visited, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+		}
+		if useUnvisited {
+			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
+				` ORDER BY l.id `+dir+` LIMIT `+limit+`)`)
+		}
+		if dir == "ASC" {
+			slices.Reverse(parts)
+		}
+		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	default:
+		if f.After != nil {
+			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
+		}
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY l.id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
+	}
+	days := "NULL::bigint[]"
+	if n := len(f.Days) - 1; n > 0 {
+		// A UTC hour counts in the day it begins in; an hour begun before the first day (in a zone
+		// whose offset is not whole hours) counts in the first, as the statistics count it.
+		days = `ARRAY(SELECT coalesce(d.n, 0) FROM generate_series(1, ` + strconv.Itoa(n) + `) g (i) LEFT JOIN (
+			SELECT greatest(width_bucket(h.hour, ` + a.add(f.Days) + `::timestamptz[]), 1) AS i, sum(h.visits)::bigint AS n
+			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
+				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
+	}
+	return `SELECT ` + moderatedColumns + `, coalesce(t.visits, 0), ` + days + `
+		FROM (` + page + `) p
+		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
+		LEFT JOIN link_moderation lm ON lm.link_id = l.id
+		LEFT JOIN visit_totals t ON t.link_id = l.id
+		ORDER BY ` + order, a
+}
+
+// sqlArgs are a statement's arguments as its conditions are built.
+type sqlArgs []any
+
+// add appends v and answers its placeholder.
+func (a *sqlArgs) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
 }
 
 func escapeLike(s string) string {

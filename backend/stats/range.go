@@ -139,6 +139,17 @@ func (r Range) Days() []time.Time {
 	return out
 }
 
+// LastDays are the bounds of the last n days in loc at now, today included: the start of each
+// day, oldest first, and the start of tomorrow (n+1 instants).
+func LastDays(now time.Time, loc *time.Location, n int) []time.Time {
+	today := DayStart(now, loc)
+	out := make([]time.Time, n+1)
+	for i := range out {
+		out[i] = dayOffset(today, i-n+1)
+	}
+	return out
+}
+
 // DayStart is the start of t's day in loc.
 func DayStart(t time.Time, loc *time.Location) time.Time {
 	y, m, d := t.In(loc).Date()

@@ -155,3 +155,26 @@ func FuzzQueryRange(f *testing.F) {
 		}
 	})
 }
+
+func TestLastDays(t *testing.T) {
+	berlin, err := stats.Zone("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2026-03-29 is 23 hours long in Berlin (summer time begins).
+	now := time.Date(2026, 3, 31, 21, 30, 0, 0, time.UTC) // 23:30 in Berlin
+	got := stats.LastDays(now, berlin, 7)
+	if len(got) != 8 {
+		t.Fatalf("%d bounds, want 8", len(got))
+	}
+	for i, want := range []string{"2026-03-25T00:00:00+01:00", "2026-03-26T00:00:00+01:00", "2026-03-27T00:00:00+01:00",
+		"2026-03-28T00:00:00+01:00", "2026-03-29T00:00:00+01:00", "2026-03-30T00:00:00+02:00", "2026-03-31T00:00:00+02:00",
+		"2026-04-01T00:00:00+02:00"} {
+		if s := got[i].Format(time.RFC3339); s != want {
+			t.Errorf("bound %d: %s, want %s", i, s, want)
+		}
+	}
+	if utc := stats.LastDays(now, time.UTC, 1); !utc[0].Equal(time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)) || !utc[1].Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("today in UTC: %v", utc)
+	}
+}

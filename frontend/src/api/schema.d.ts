@@ -553,8 +553,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List links, newest first
-         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`); `q` searches URL, code/alias and title.
+         * List links, newest first or in another order, with their visits
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`, with the same `sort` and filters); `q` searches URL, code/alias and title. Every link carries `visits`, its people's visits since it was made, and with `with=sparkline` also `visits_7d`, its visits on each of the last 7 days in `tz`; one request answers a whole page. Visits are counted a few seconds after the redirect, so in an order by visits a link that gains visits between two pages may move.
          */
         get: operations["listLinks"];
         put?: never;
@@ -1522,6 +1522,13 @@ export interface components {
             appeal?: components["schemas"]["Appeal"] | null;
             /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
             domain_removed?: boolean;
+            /**
+             * Format: int64
+             * @description People's visits since the link was made (crawlers never count), as the visit rollups hold them: visits are counted a few seconds after the redirect. Only in listings.
+             */
+            visits?: number;
+            /** @description People's visits on each of the last 7 days in `tz`, oldest first, today last (a day is made of the UTC hours that begin in it, as in the statistics). Only in listings asked `with=sparkline`. */
+            visits_7d?: number[];
         };
         LinkInput: {
             /** @description http or https URL; no credentials; not this service's own short domain. */
@@ -3481,8 +3488,14 @@ export interface operations {
                 domain?: string;
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
-                /** @description `next_cursor` of the previous page. */
+                /** @description `next_cursor` of the previous page, in the same `sort`; a cursor of another order is refused (400 `invalid`, reason `bad_cursor`). */
                 cursor?: string;
+                /** @description The order: `-created` (default, newest first), `created` (oldest first), `-visits` (most people's visits since made first) or `visits` (fewest first); ties by creation, in the same direction. Anything else: 400 `invalid`, reason `bad_sort`, field `sort`. */
+                sort?: "-created" | "created" | "-visits" | "visits";
+                /** @description `sparkline` adds `visits_7d` to every link (400 `invalid`, reason `bad_with`, for any other value). */
+                with?: "sparkline";
+                /** @description IANA time zone of the days of `visits_7d` (default UTC; 400 `invalid`, reason `bad_tz`, for a name that is not one). */
+                tz?: string;
             };
             header?: never;
             path: {

@@ -252,6 +252,13 @@ export const en = {
     confirmDelete_one: "Delete {{count}} link? Its short URL stops working.",
     confirmDelete_other: "Delete {{count}} links? Their short URLs stop working.",
     page: "Page {{page}}",
+    visits: "Visits",
+    visitsCount_one: "{{n}} visit",
+    visitsCount_other: "{{n}} visits",
+    last7: "Visits in the last 7 days: {{days}}",
+    createdOn: "Created {{date}}",
+    sortBy: "Sort",
+    sort: { newest: "Newest first", oldest: "Oldest first", mostVisits: "Most visits", fewestVisits: "Fewest visits" },
   },
   linkForm: {
     newTitle: "New link",

@@ -254,6 +254,13 @@ export const zhCN: Messages = {
     confirmDelete_one: "删除 {{count}} 个链接？短网址将失效。",
     confirmDelete_other: "删除 {{count}} 个链接？短网址将失效。",
     page: "第 {{page}} 页",
+    visits: "访问",
+    visitsCount_one: "{{n}} 次访问",
+    visitsCount_other: "{{n}} 次访问",
+    last7: "最近 7 天访问：{{days}}",
+    createdOn: "创建于 {{date}}",
+    sortBy: "排序",
+    sort: { newest: "最新创建", oldest: "最早创建", mostVisits: "访问最多", fewestVisits: "访问最少" },
   },
   linkForm: {
     newTitle: "新建链接",

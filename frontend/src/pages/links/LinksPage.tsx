@@ -1,23 +1,34 @@
-// The workspace's links: search, status and domain filters, cursor pages, one-click copy of short URLs,
-// and bulk actions on the selected links.
-import { Anchor, Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
+// The workspace's links: search, status and domain filters, sorting by date or visits, each link's
+// visits with its last 7 days, cursor pages, one-click copy of short URLs, and bulk actions on the
+// selected links. A table on wide screens, a list of cards on narrow ones.
+import { Anchor, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
+import { useDebouncedValue, useMediaQuery } from "@mantine/hooks";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { IconPlus, IconSearch } from "@tabler/icons-react";
-import { useState } from "react";
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconPlus, IconSearch } from "@tabler/icons-react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { ConfirmButton } from "../../components/confirm";
+import { Sparkline } from "../../components/Sparkline";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
+import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 
 type StatusFilter = "" | "active" | "disabled" | "banned";
+/** The API's orders: by creation or by visits, "-" for the largest first. */
+type Sort = "-created" | "created" | "-visits" | "visits";
+type SortKey = "created" | "visits";
+
+const sortNames: Record<Sort, string> = { "-created": "newest", created: "oldest", "-visits": "mostVisits", visits: "fewestVisits" };
+
+/** The narrow screens that get cards instead of the table: Mantine's sm, as in app.css. */
+const narrow = "(max-width: 47.99em)";
 
 export default function LinksPage() {
   const { t, i18n } = useTranslation();
@@ -27,16 +38,30 @@ export default function LinksPage() {
   const [search] = useDebouncedValue(q.trim(), 300);
   const [status, setStatus] = useState<StatusFilter>("");
   const [domain, setDomain] = useState("");
+  const [sort, setSort] = useState<Sort>("-created");
+  const cards = useMediaQuery(narrow, false, { getInitialValueInEffect: false });
   const domains = useDomains();
   const [pages, setPages] = useState(firstPage);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const cursor = current(pages);
   const links = useQuery({
-    queryKey: [ws, "links", { search, status, domain, cursor }],
+    queryKey: [ws, "links", { search, status, domain, sort, cursor }],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/workspaces/{workspace}/links", {
-          params: { path: { workspace: ws }, query: { q: search || undefined, status: status || undefined, domain: domain || undefined, cursor: cursor || undefined, limit: 25 } },
+          params: {
+            path: { workspace: ws },
+            query: {
+              q: search || undefined,
+              status: status || undefined,
+              domain: domain || undefined,
+              sort: sort === "-created" ? undefined : sort,
+              with: "sparkline",
+              tz: timeZone(),
+              cursor: cursor || undefined,
+              limit: 25,
+            },
+          },
         }),
       ),
     placeholderData: keepPreviousData,
@@ -81,6 +106,51 @@ export default function LinksPage() {
   if (seenOwn && seenOwn !== ownHost) setOwnHost(seenOwn);
   const filterHosts = domainFilterHosts(verified, ownHost ? [ownHost] : [], domains.data?.domains);
   const date = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium" });
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage);
+  const sortBy = (s: Sort) => {
+    setSort(s);
+    reset();
+  };
+  // A column's header sorts by it, largest first, and the other way round on a second click.
+  const sortHeader = (key: SortKey, label: string) => {
+    const active = sort === key || sort === `-${key}`;
+    const descending = sort === `-${key}`;
+    return (
+      <Table.Th aria-sort={active ? (descending ? "descending" : "ascending") : "none"}>
+        <UnstyledButton className="sort-header" onClick={() => sortBy(descending ? key : `-${key}`)} data-testid={`sort-${key}`}>
+          {label}
+          {!active ? <IconArrowsSort size={14} aria-hidden /> : descending ? <IconArrowDown size={14} aria-hidden /> : <IconArrowUp size={14} aria-hidden />}
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+  // A link's visits with its last 7 days; on a card, with their unit (no column names them).
+  const visits = (l: Link, unit: boolean): ReactNode => {
+    const n = l.visits ?? 0;
+    return (
+      <Group gap={8} wrap="nowrap">
+        {l.visits_7d && <Sparkline values={l.visits_7d} label={t("links.last7", { days: l.visits_7d.map((d) => number.format(d)).join(", ") })} />}
+        <Text size="sm" fw={500} className="nowrap" data-testid="link-visits">
+          {unit ? t("links.visitsCount", { count: n, n: number.format(n) }) : number.format(n)}
+        </Text>
+      </Group>
+    );
+  };
+  const shortCell = (l: Link) => (
+    <Group gap={4} wrap="nowrap" className="minw0">
+      <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono break" data-testid="link-short">
+        {shortLabel(l)}
+      </Anchor>
+      {l.short_url && <CopyShort url={l.short_url} />}
+    </Group>
+  );
+  const badges = (l: Link) => (
+    <Group gap={4}>
+      <StatusBadge link={l} />
+      <ModerationBadge link={l} />
+      <DomainRemovedBadge link={l} />
+    </Group>
+  );
 
   return (
     <Stack>
@@ -130,6 +200,15 @@ export default function LinksPage() {
             data-testid="links-domain"
           />
         )}
+        {cards && (
+          <NativeSelect
+            aria-label={t("links.sortBy")}
+            value={sort}
+            onChange={(e) => sortBy(e.currentTarget.value as Sort)}
+            data={(Object.keys(sortNames) as Sort[]).map((s) => ({ value: s, label: t(`links.sort.${sortNames[s]}`) }))}
+            data-testid="links-sort"
+          />
+        )}
       </Group>
       {selected.size > 0 && (
         <Group gap="xs" className="bulkbar" data-testid="bulk-bar">
@@ -162,6 +241,40 @@ export default function LinksPage() {
                 </Button>
               )}
             </Empty>
+          ) : cards ? (
+            <Stack gap="xs" data-testid="links-cards">
+              <Checkbox
+                label={t("links.selectAll")}
+                checked={allSelected}
+                indeterminate={!allSelected && rows.some((l) => selected.has(l.id))}
+                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((l) => l.id)))}
+              />
+              {rows.map((l) => (
+                <Paper key={l.id} withBorder p="sm" className="link-card" data-testid="link-row">
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
+                    <Checkbox mt={4} aria-label={t("links.select", { code: l.code })} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
+                    <Stack gap={4} className="grow">
+                      {shortCell(l)}
+                      {l.title && (
+                        <Text size="sm" fw={500} className="break">
+                          {l.title}
+                        </Text>
+                      )}
+                      <Text size="sm" c="dimmed" className="break" data-testid="link-destination">
+                        {l.url}
+                      </Text>
+                      {badges(l)}
+                      <Group justify="space-between" gap="xs">
+                        <Text size="xs" c="dimmed" data-testid="link-date">
+                          {t("links.createdOn", { date: date.format(new Date(l.created_at)) })}
+                        </Text>
+                        {visits(l, true)}
+                      </Group>
+                    </Stack>
+                  </Group>
+                </Paper>
+              ))}
+            </Stack>
           ) : (
             <div className="table-wrap">
               <Table highlightOnHover verticalSpacing="xs" data-testid="links-table">
@@ -177,8 +290,9 @@ export default function LinksPage() {
                     </Table.Th>
                     <Table.Th>{t("links.short")}</Table.Th>
                     <Table.Th>{t("links.destination")}</Table.Th>
-                    <Table.Th className="desktop-cell">{t("links.state")}</Table.Th>
-                    <Table.Th className="desktop-cell">{t("links.created")}</Table.Th>
+                    {sortHeader("visits", t("links.visits"))}
+                    <Table.Th>{t("links.state")}</Table.Th>
+                    {sortHeader("created", t("links.created"))}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -187,29 +301,19 @@ export default function LinksPage() {
                       <Table.Td>
                         <Checkbox aria-label={t("links.select", { code: l.code })} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
                       </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono" data-testid="link-short">
-                            {shortLabel(l)}
-                          </Anchor>
-                          {l.short_url && <CopyShort url={l.short_url} />}
-                        </Group>
-                      </Table.Td>
+                      <Table.Td>{shortCell(l)}</Table.Td>
                       <Table.Td className="url-cell">
                         {l.title && <Text size="sm" fw={500} lineClamp={1}>{l.title}</Text>}
-                        <Text size="sm" c="dimmed" lineClamp={1} className="break">
+                        <Text size="sm" c="dimmed" lineClamp={1} className="break" title={l.url} data-testid="link-destination">
                           {l.url}
                         </Text>
                       </Table.Td>
-                      <Table.Td className="desktop-cell">
-                        <Group gap={4}>
-                          <StatusBadge link={l} />
-                          <ModerationBadge link={l} />
-                          <DomainRemovedBadge link={l} />
-                        </Group>
-                      </Table.Td>
-                      <Table.Td className="desktop-cell">
-                        <Text size="sm">{date.format(new Date(l.created_at))}</Text>
+                      <Table.Td>{visits(l, false)}</Table.Td>
+                      <Table.Td>{badges(l)}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm" className="nowrap" data-testid="link-date">
+                          {date.format(new Date(l.created_at))}
+                        </Text>
                       </Table.Td>
                     </Table.Tr>
                   ))}
