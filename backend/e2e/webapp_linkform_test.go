@@ -62,7 +62,7 @@ func TestWebAppLinkForm(t *testing.T) {
 		w.refused(409)
 		w.click(create)
 		if err := expectLocator(alias).ToHaveAccessibleDescription(regexp.MustCompile(regexp.QuoteMeta(
-			l.tr("This alias is already in use: choose another.", "该短码已被使用，请换一个。")))); err != nil {
+			l.tr("This alias is already in use. Choose another.", "此短码已被使用，请换一个。")))); err != nil {
 			t.Fatalf("[%s] the taken alias: %v", l.name, err)
 		}
 		if err := expectLocator(url).ToHaveValue("https://example.com/page"); err != nil {
