@@ -15,6 +15,13 @@ func (s *Server) getPlan(c *gin.Context) {
 	s.reply(c, http.StatusOK, st, err)
 }
 
+// listPlans answers every plan with its prices, features and limits, for anyone: the table
+// the gate enforces, so what the app shows is what the server allows. checkout says whether
+// plans can be bought here; without billing the operator sets plans and the trial is free.
+func (s *Server) listPlans(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "checkout": false})
+}
+
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.
 type trialWorkspace struct {
 	*account.Workspace
