@@ -162,12 +162,13 @@ func TestPlansListing(t *testing.T) {
 			Features map[string]bool   `json:"features"`
 			Limits   map[string]*int64 `json:"limits"`
 		} `json:"plans"`
-		Checkout *bool `json:"checkout"`
+		Features []string `json:"features"`
+		Checkout *bool    `json:"checkout"`
 	}
 	alice := s.signup("alice@example.com")
 	for _, token := range []string{"", alice.Token} {
 		out := answer[listing](t, s.do("GET", "/api/v1/plans", token, nil), http.StatusOK, "list plans")
-		if len(out.Plans) != 4 || out.Checkout == nil || *out.Checkout {
+		if len(out.Plans) != 4 || out.Checkout == nil || *out.Checkout || len(out.Features) != len(plan.Features) || out.Features[0] != "password" {
 			t.Fatalf("plans: %+v", out)
 		}
 		want := []string{plan.Free, plan.Trial, plan.Personal, plan.Enterprise}

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // getPlan answers the workspace's effective plan, its features, limits and usage.
@@ -19,7 +20,7 @@ func (s *Server) getPlan(c *gin.Context) {
 // the gate enforces, so what the app shows is what the server allows. checkout says whether
 // plans can be bought here; without billing the operator sets plans and the trial is free.
 func (s *Server) listPlans(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "checkout": false})
+	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "features": plan.Features, "checkout": false})
 }
 
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.

@@ -1935,6 +1935,8 @@ export interface components {
         PlanList: {
             /** @description Every plan, cheapest first. */
             plans: components["schemas"]["PlanOffer"][];
+            /** @description The features in the order to show them. */
+            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access")[];
             /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
             checkout: boolean;
         };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Link } from "../api/client";
-import { createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, validateLinkForm, type LinkFormState } from "./linkForm";
+import { createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, validateLinkForm, type LinkFormState } from "./linkForm";
 
 const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkForm(), url: "https://example.com/a", ...patch });
 
@@ -94,12 +94,6 @@ describe("patchBody", () => {
 });
 
 describe("plans and gates", () => {
-  it("names the plans that unlock a feature", () => {
-    expect(plansWith("password")).toEqual(["trial", "personal", "enterprise"]);
-    expect(plansWith("ab_test")).toEqual(["trial", "enterprise"]);
-    expect(plansWith("form")).toEqual(["enterprise"]);
-  });
-
   it("lists the gated rules a form turns on", () => {
     expect(gatedRulesInUse(form({ password: "1234", wechatGuide: true }))).toEqual(["password", "wechat_guide"]);
     expect(gatedRulesInUse(form({}))).toEqual([]);
