@@ -44,6 +44,19 @@ func TestWebAppImports(t *testing.T) {
 		w.see(w.exact("heading", l.tr("Imports", "导入")))
 		w.see(w.text(l.tr("Up to 64 MB and 100,000 rows.", "最大 64 MB，最多 100,000 行。")))
 		w.see(w.text(l.tr("No imports yet.", "还没有导入记录。")))
+		// A file dropped onto the page is taken like a chosen one; this one is put back.
+		dt, err := w.p.EvaluateHandle(`(text) => { const dt = new DataTransfer(); dt.items.add(new File([text], "dropped.csv", { type: "text/csv" })); return dt; }`, "url\nhttps://example.com/dropped\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.p.GetByTestId("import-dropzone").DispatchEvent("drop", map[string]any{"dataTransfer": dt}); err != nil {
+			t.Fatalf("drop: %v", err)
+		}
+		w.see(w.text("dropped.csv"))
+		w.click(w.button(l.tr("Remove", "删除")))
+		if err := expectLocator(w.p.GetByTestId("import-file")).ToHaveCount(0); err != nil {
+			t.Fatal(err)
+		}
 		if err := w.p.Locator(`input[type="file"]`).SetInputFiles(path); err != nil {
 			t.Fatalf("choose the file: %v", err)
 		}
