@@ -90,12 +90,11 @@ func TestWebAppImports(t *testing.T) {
 		if err := dl.SaveAs(saved); err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.Open(saved)
+		body, err := os.ReadFile(saved)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		recs, err := csv.NewReader(f).ReadAll()
+		recs, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
 		if err != nil {
 			t.Fatalf("results CSV: %v", err)
 		}
