@@ -299,6 +299,7 @@ export const en = {
     uploaded: "Uploaded {{date}} · {{size}}",
     progressOf: "Progress of {{name}}",
     counts: "{{done}} of {{rows}} rows · {{created}} created · {{failed}} failed",
+    viewer: "Viewers see the imports and their results; members, admins and owners start them.",
     download: "Download results",
   },
   keys: {

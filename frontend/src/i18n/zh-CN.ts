@@ -301,6 +301,7 @@ export const zhCN: Messages = {
     uploaded: "上传于 {{date}} · {{size}}",
     progressOf: "{{name}} 的进度",
     counts: "已处理 {{done}} / {{rows}} 行 · 成功 {{created}} 个 · 失败 {{failed}} 个",
+    viewer: "查看者可以查看导入记录和结果；成员、管理员和所有者才能开始导入。",
     download: "下载结果",
   },
   keys: {

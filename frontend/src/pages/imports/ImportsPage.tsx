@@ -12,7 +12,7 @@ import { UpgradeHint, usePlan } from "../../components/plan";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { formatBytes, importActive, importFinished, importPercent, type Import } from "../../lib/imports";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
-import { useWorkspaceId } from "../../session";
+import { useSession, useWorkspaceId } from "../../session";
 
 const stateColor = { queued: "gray", running: "blue", done: "green", failed: "red" } as const;
 
@@ -21,6 +21,7 @@ export default function ImportsPage() {
   const ws = useWorkspaceId();
   const client = useQueryClient();
   const plan = usePlan();
+  const viewer = useSession().workspace.role === "viewer";
   const [pages, setPages] = useState(firstPage);
   const list = useQuery({
     queryKey: [ws, "imports", current(pages)],
@@ -75,6 +76,8 @@ export default function ImportsPage() {
       <Title order={2}>{t("imports.title")}</Title>
       {!plan.data.features.batch ? (
         <UpgradeHint feature="batch" />
+      ) : viewer ? (
+        <Text c="dimmed">{t("imports.viewer")}</Text>
       ) : (
         <Card withBorder component="section" aria-labelledby="import-upload">
           <Stack gap="sm">
