@@ -16,9 +16,12 @@ export default function PricingPage() {
   const action = (o: Offer) => {
     if (o.id === "free" || o.id === "trial") {
       return (
-        <Button component={RouterLink} to="/signup" variant={o.id === "trial" ? "filled" : "default"}>
-          {t("plans.signup")}
-        </Button>
+        <Stack gap={6}>
+          {o.id === "trial" && !offers.data?.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
+          <Button component={RouterLink} to="/signup" variant={o.id === "trial" ? "filled" : "default"}>
+            {t("plans.signup")}
+          </Button>
+        </Stack>
       );
     }
     return <Text size="sm">{t("plans.howToUpgradePublic", { plan: t(`plan.names.${o.id}`) })}</Text>;
