@@ -22,7 +22,9 @@ func within(l playwright.Locator, role playwright.AriaRole, name string) playwri
 // and limits, the current plan marked and the usage bars, reads how to move to a paid plan
 // today, and starts the 7-day trial: a toast, and the trial is then the marked plan.
 func TestWebAppPlans(t *testing.T) {
-	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=1")
+	// §8's limits and the default rate limits, which the tests' defaults lift: the page shows them.
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=1,free.requests_per_minute=120,trial.requests_per_minute=600,"+
+		"personal.requests_per_minute=600,enterprise.requests_per_minute=6000")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		email := fmt.Sprintf("plans-%s@example.com", l.name)
 		tn := s.signup(email)
@@ -65,6 +67,7 @@ func TestWebAppPlans(t *testing.T) {
 		w.see(within(table, "row", l.tr("New links a month 100 1,000 10,000 Unlimited", "每月新建链接 100 1,000 10,000 不限")))
 		w.see(within(table, "row", l.tr("Batch creation Not included Included Not included Included", "批量创建 不包含 包含 不包含 包含")))
 		w.see(within(table, "row", l.tr("WeChat access 10 days after creation Included Included Included", "微信访问 创建后 10 天内 包含 包含 包含")))
+		w.see(within(table, "row", l.tr("API requests a minute 120 600 600 6,000", "每分钟 API 请求 120 600 600 6,000")))
 		// Usage, as named bars.
 		bar := w.exact("progressbar", l.tr("New links: 3 of 100", "新建链接: 3 / 100"))
 		if err := expectLocator(bar).ToHaveAttribute("aria-valuenow", "3"); err != nil {
