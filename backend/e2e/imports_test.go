@@ -405,10 +405,18 @@ func TestImportPlansAndRoles(t *testing.T) {
 			t.Errorf("through her own workspace GET%s: %d %s", p, r.Status, r.Body)
 		}
 	}
-	var list struct{ Imports []importJSON }
+	var list struct {
+		Imports  []importJSON
+		MaxBytes int64 `json:"max_bytes"`
+		MaxRows  int   `json:"max_rows"`
+	}
 	s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/imports", other.WorkspaceID), other.Key, nil).json(t, &list)
 	if len(list.Imports) != 0 {
 		t.Errorf("other workspace lists %+v", list)
+	}
+	// The list says how large a file may be, for the app to show before an upload.
+	if list.MaxBytes != 64<<20 || list.MaxRows != 100_000 {
+		t.Errorf("limits in the list: %d bytes, %d rows", list.MaxBytes, list.MaxRows)
 	}
 }
 

@@ -142,3 +142,53 @@ func show(n *int64) string {
 	}
 	return fmt.Sprint(*n)
 }
+
+// TestPlansListing is GET /api/v1/plans: public, every plan cheapest first, the table the
+// server enforces (PLAN_LIMITS applied), and seed 004's prices.
+func TestPlansListing(t *testing.T) {
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "personal.links_per_month=20000")
+	type money struct {
+		Amount   int64  `json:"amount"`
+		Currency string `json:"currency"`
+	}
+	type listing struct {
+		Plans []struct {
+			ID     string `json:"id"`
+			Name   string `json:"name"`
+			Prices struct {
+				Monthly, Yearly, Once *money
+			} `json:"prices"`
+			Days     int               `json:"days"`
+			Features map[string]bool   `json:"features"`
+			Limits   map[string]*int64 `json:"limits"`
+		} `json:"plans"`
+		Features []string `json:"features"`
+		Checkout *bool    `json:"checkout"`
+	}
+	alice := s.signup("alice@example.com")
+	for _, token := range []string{"", alice.Token} {
+		out := answer[listing](t, s.do("GET", "/api/v1/plans", token, nil), http.StatusOK, "list plans")
+		if len(out.Plans) != 4 || out.Checkout == nil || *out.Checkout || len(out.Features) != len(plan.Features) || out.Features[0] != "password" {
+			t.Fatalf("plans: %+v", out)
+		}
+		want := []string{plan.Free, plan.Trial, plan.Personal, plan.Enterprise}
+		for i, p := range out.Plans {
+			if p.ID != want[i] || p.Name == "" || len(p.Features) != len(plan.Features) {
+				t.Errorf("plan %d: %+v", i, p)
+			}
+		}
+		free, trial, personal, ent := out.Plans[0], out.Plans[1], out.Plans[2], out.Plans[3]
+		if free.Prices.Monthly == nil || free.Prices.Monthly.Amount != 0 || free.Features["password"] {
+			t.Errorf("free: %+v", free)
+		}
+		if trial.Prices.Once == nil || *trial.Prices.Once != (money{100, "CNY"}) || trial.Days != 7 || !trial.Features["batch"] || trial.Features["form"] {
+			t.Errorf("trial: %+v", trial)
+		}
+		if personal.Limits["links_per_month"] == nil || *personal.Limits["links_per_month"] != 20000 || personal.Prices.Monthly != nil {
+			t.Errorf("personal: %+v", personal)
+		}
+		if ent.Limits["links_per_month"] != nil || ent.Limits["members"] != nil || !ent.Features["form"] {
+			t.Errorf("enterprise: %+v", ent)
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (s *Server) listImports(c *gin.Context) {
 		out[i] = answerImport(im)
 	}
 	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, gin.H{"imports": out, "next_cursor": cursor(next)})
+	c.JSON(http.StatusOK, gin.H{"imports": out, "next_cursor": cursor(next), "max_bytes": s.maxImport, "max_rows": s.imports.MaxRows()})
 }
 
 // importResults streams one line per row of a finished import: its number, the line it starts

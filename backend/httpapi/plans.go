@@ -7,12 +7,20 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // getPlan answers the workspace's effective plan, its features, limits and usage.
 func (s *Server) getPlan(c *gin.Context) {
 	st, err := s.plans.Status(c.Request.Context(), workspaceID(c))
 	s.reply(c, http.StatusOK, st, err)
+}
+
+// listPlans answers every plan with its prices, features and limits, for anyone: the table
+// the gate enforces, so what the app shows is what the server allows. checkout says whether
+// plans can be bought here; without billing the operator sets plans and the trial is free.
+func (s *Server) listPlans(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "features": plan.Features, "checkout": false})
 }
 
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.

@@ -118,6 +118,7 @@ func (s *Server) routes() {
 	// The public routes, counted by client address (ratelimit.go).
 	api := s.engine.Group("/api/v1", s.countAddress)
 	api.GET("/openapi.json", serveOpenAPI)
+	api.GET("/plans", s.listPlans)
 
 	api.POST("/auth/signup", s.signup)
 	api.POST("/auth/login", s.login)

@@ -145,6 +145,9 @@ func NewService(store Store, links Links, o Options, log *slog.Logger) *Service 
 	return &Service{store: store, links: links, o: o, log: log, wake: make(chan struct{}, 1)}
 }
 
+// MaxRows is the most data rows a file may have.
+func (s *Service) MaxRows() int { return s.o.MaxRows }
+
 // Submit reads a CSV file from body as it arrives, checks its header and counts its rows, and
 // stores it as a queued job; the file is held whole in PostgreSQL, never in memory. It answers
 // invalid for a file without rows or url column and too_large past MaxRows rows; a read error of

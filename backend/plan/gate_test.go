@@ -226,3 +226,45 @@ func TestParseTable(t *testing.T) {
 		}
 	}
 }
+
+// TestOffers is the plans listing: every plan once, cheapest first, the table's features and
+// limits, and seed 004's prices (the trial's ¥1).
+func TestOffers(t *testing.T) {
+	tbl, err := plan.ParseTable("free.links_per_month=500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offers := plan.NewGate(tbl).Offers()
+	var ids []string
+	for _, o := range offers {
+		ids = append(ids, o.ID)
+		if len(o.Features) != len(plan.Features) {
+			t.Errorf("%s: %d features", o.ID, len(o.Features))
+		}
+		for _, f := range plan.Features {
+			if o.Features[f] != tbl[o.ID].Has(f) {
+				t.Errorf("%s: feature %s %v", o.ID, f, o.Features[f])
+			}
+		}
+		if o.Limits != tbl[o.ID].Limits {
+			t.Errorf("%s: limits %+v", o.ID, o.Limits)
+		}
+	}
+	if strings.Join(ids, ",") != "free,trial,personal,enterprise" {
+		t.Fatalf("plans %v", ids)
+	}
+	if offers[0].Limits.LinksPerMonth != 500 {
+		t.Errorf("PLAN_LIMITS not applied: %v", offers[0].Limits.LinksPerMonth)
+	}
+	trial := offers[1]
+	if trial.Prices.Once == nil || *trial.Prices.Once != (plan.Money{Amount: 100, Currency: "CNY"}) || trial.Days != 7 {
+		t.Errorf("trial: %+v", trial)
+	}
+	if offers[2].Prices.Monthly != nil || offers[3].Prices.Yearly != nil {
+		t.Errorf("paid plans have no price in the seeds: %+v %+v", offers[2].Prices, offers[3].Prices)
+	}
+	b, _ := json.Marshal(offers[3])
+	if !strings.Contains(string(b), `"monthly":null`) || !strings.Contains(string(b), `"links_per_month":null`) {
+		t.Errorf("enterprise in JSON: %s", b)
+	}
+}

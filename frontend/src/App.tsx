@@ -19,6 +19,8 @@ const LinksPage = lazyPage(() => import("./pages/links/LinksPage"));
 const LinkFormPage = lazyPage(() => import("./pages/links/LinkFormPage"));
 const LinkDetailPage = lazyPage(() => import("./pages/links/LinkDetailPage"));
 const PlanPage = lazyPage(() => import("./pages/plan/PlanPage"));
+const PricingPage = lazyPage(() => import("./pages/plan/PricingPage"));
+const ImportsPage = lazyPage(() => import("./pages/imports/ImportsPage"));
 const ApiKeysPage = lazyPage(() => import("./pages/keys/ApiKeysPage"));
 const ModerationPage = lazyPage(() => import("./pages/moderation/ModerationPage"));
 const DashboardPage = lazyPage(() => import("./pages/dashboard/DashboardPage"));
@@ -69,6 +71,7 @@ export function App() {
             <Route path="/signup" element={<Page><SignupPage /></Page>} />
             <Route path="/verify" element={<Page><EmailLinkPage kind="verify" /></Page>} />
             <Route path="/reset-password" element={<Page><EmailLinkPage kind="reset" /></Page>} />
+            <Route path="/pricing" element={<Page><PricingPage /></Page>} />
             <Route element={<SignedIn />}>
               <Route index element={<Navigate to="/links" replace />} />
               <Route path="/links" element={<Page><LinksPage /></Page>} />
@@ -80,6 +83,7 @@ export function App() {
               <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
               <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
               <Route path="/bulk" element={<Page><BulkPage /></Page>} />
+              <Route path="/imports" element={<Page><ImportsPage /></Page>} />
               <Route path="/members" element={<Page><MembersPage /></Page>} />
               <Route path="/domains" element={<Page><DomainsPage /></Page>} />
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />

@@ -21,6 +21,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/links", t("nav.links")],
     ["/dashboard", t("nav.dashboard")],
     ["/bulk", t("nav.bulk")],
+    ["/imports", t("nav.imports")],
     ["/members", t("nav.members")],
     ["/domains", t("nav.domains")],
     ["/keys", t("nav.keys")],

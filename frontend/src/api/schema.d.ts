@@ -958,6 +958,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every plan with its prices, features and limits
+         * @description Public: no session or key needed (signed-in callers get the same answer). The plans cheapest first, from the same table the server enforces (limits as `PLAN_LIMITS` sets them). Prices are in the currency's smallest unit (fen: 100 = ¥1.00); a price of `null` has not been set (ask the service's operator). `checkout` is false while plans cannot be bought here: the operator sets a workspace's plan, and the trial starts without payment.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/links/{id}/qr": {
         parameters: {
             query?: never;
@@ -1411,6 +1431,13 @@ export interface components {
             finished_at: string | null;
         };
         ImportPage: {
+            /**
+             * Format: int64
+             * @description The largest file an upload may be, in bytes (`IMPORT_MAX_BYTES`).
+             */
+            max_bytes: number;
+            /** @description The most data rows a file may have (`IMPORT_MAX_ROWS`). */
+            max_rows: number;
             imports: components["schemas"]["Import"][];
             next_cursor: string;
         };
@@ -1925,6 +1952,77 @@ export interface components {
         TrialWorkspace: components["schemas"]["Workspace"] & {
             /** Format: date-time */
             trial_ends_at: string;
+        };
+        Money: {
+            /**
+             * Format: int64
+             * @description In the currency's smallest unit (fen for CNY, 100 = ¥1.00).
+             */
+            amount: number;
+            /** @description ISO 4217 code, such as `CNY`. */
+            currency: string;
+        };
+        PlanOffer: {
+            /** @enum {string} */
+            id: "free" | "trial" | "personal" | "enterprise";
+            /** @description The plan's name in English. */
+            name: string;
+            prices: {
+                /** @description A month of the plan; null: not set. */
+                monthly: components["schemas"]["Money"] | null;
+                /** @description A year of the plan; null: not set. */
+                yearly: components["schemas"]["Money"] | null;
+                /** @description One payment for the whole plan (the trial: ¥1 for its 7 days); null: none. */
+                once: components["schemas"]["Money"] | null;
+            };
+            /** @description How long the plan lasts once started (the trial's 7); 0 for plans that last. */
+            days: number;
+            /** @description How many days after creation a link opens from WeChat on a plan without `wechat_access`. */
+            wechat_days: number;
+            /** @description Each feature of the plans table, and whether the plan has it. */
+            features: {
+                password: boolean;
+                realtime_edit: boolean;
+                export: boolean;
+                browser_guide: boolean;
+                custom_domains: boolean;
+                ab_test: boolean;
+                batch: boolean;
+                geo: boolean;
+                form: boolean;
+                dashboard: boolean;
+                wechat_access: boolean;
+            };
+            limits: {
+                /**
+                 * Format: int64
+                 * @description New links a calendar month (UTC); null: unlimited.
+                 */
+                links_per_month: number | null;
+                /**
+                 * Format: int64
+                 * @description Members, owners included; null: unlimited.
+                 */
+                members: number | null;
+                /**
+                 * Format: int64
+                 * @description Custom domains, where the plan has them; null: unlimited.
+                 */
+                custom_domains: number | null;
+                /**
+                 * Format: int64
+                 * @description API requests a minute; null: unlimited.
+                 */
+                requests_per_minute: number | null;
+            };
+        };
+        PlanList: {
+            /** @description Every plan, cheapest first. */
+            plans: components["schemas"]["PlanOffer"][];
+            /** @description The features in the order to show them. */
+            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access")[];
+            /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
+            checkout: boolean;
         };
         StatsPoint: {
             /**
@@ -4487,6 +4585,31 @@ export interface operations {
                 };
             };
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plans. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanList"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

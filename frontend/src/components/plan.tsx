@@ -5,9 +5,20 @@ import { IconLock } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap } from "../api/client";
-import { plansWith, type Feature } from "../lib/linkForm";
+import type { Feature } from "../lib/linkForm";
+import { plansWith } from "../lib/plans";
 import { useSession, useWorkspaceId } from "../session";
+import { notifyDone } from "./notify";
 import { FormError } from "./states";
+
+/** Every plan with its prices, features and limits: the server's table (public). */
+export function usePlans() {
+  return useQuery({
+    queryKey: ["plans"],
+    queryFn: () => unwrap(api.GET("/api/v1/plans")),
+    staleTime: 10 * 60_000,
+  });
+}
 
 export function usePlan() {
   const ws = useWorkspaceId();
@@ -18,11 +29,13 @@ export function usePlan() {
 }
 
 export function useStartTrial() {
+  const { t, i18n } = useTranslation();
   const ws = useWorkspaceId();
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/trial", { params: { path: { workspace: ws } } })),
-    onSuccess: () => {
+    onSuccess: (w) => {
+      notifyDone(t("plan.trialStarted", { date: new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(new Date(w.trial_ends_at)) }));
       void client.invalidateQueries({ queryKey: [ws, "plan"] });
       void client.invalidateQueries({ queryKey: ["me"] });
     },
@@ -42,11 +55,13 @@ export function useCanManage(): boolean {
 export function UpgradeHint({ feature, compact = false }: { feature: Feature; compact?: boolean }) {
   const { t } = useTranslation();
   const plan = usePlan();
+  const offers = usePlans();
   const trial = useStartTrial();
   const canManage = useCanManage();
-  const plans = plansWith(feature).map((p) => t(`plan.names.${p}`));
-  const trialHelps = plansWith(feature).includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free";
-  const text = t("plan.hint", { feature: t(`plan.features.${feature}`), plans: plans.join(" / ") });
+  const unlocking = offers.data ? plansWith(offers.data.plans, feature) : [];
+  const plans = unlocking.map((p) => t(`plan.names.${p}`));
+  const trialHelps = unlocking.includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free";
+  const text = plans.length ? t("plan.hint", { feature: t(`plan.features.${feature}`), plans: plans.join(" / ") }) : t("plan.notOnPlan", { feature: t(`plan.features.${feature}`) });
   if (compact) {
     return (
       <Stack gap={4} data-testid={`upgrade-hint-${feature}`}>

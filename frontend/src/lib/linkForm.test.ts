@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Link } from "../api/client";
 import {
-  createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, plansWith, sectionOf, sections, sectionsInUse, validateLinkForm, type LinkFormState,
+  createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, sectionOf, sections, sectionsInUse, validateLinkForm, type LinkFormState,
 } from "./linkForm";
 
 const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkForm(), url: "https://example.com/a", ...patch });
@@ -151,11 +151,6 @@ describe("patchBody", () => {
 });
 
 describe("plans and gates", () => {
-  it("names the plans that unlock a feature", () => {
-    expect(plansWith("password")).toEqual(["trial", "personal", "enterprise"]);
-    expect(plansWith("ab_test")).toEqual(["trial", "enterprise"]);
-    expect(plansWith("form")).toEqual(["enterprise"]);
-  });
 
   it("lists the gated rules a form turns on", () => {
     expect(gatedRulesInUse(form({ password: "1234", wechatGuide: true }))).toEqual(["password", "wechat_guide"]);

@@ -56,26 +56,6 @@ export const ruleFeature = {
 
 export type GatedRule = keyof typeof ruleFeature;
 
-// Which plans have each feature (§8), for the upgrade hint; the server decides.
-const featurePlans: Record<Feature, PlanStatus["plan"][]> = {
-  password: ["trial", "personal", "enterprise"],
-  realtime_edit: ["trial", "personal", "enterprise"],
-  export: ["trial", "personal", "enterprise"],
-  browser_guide: ["trial", "personal", "enterprise"],
-  custom_domains: ["trial", "enterprise"],
-  ab_test: ["trial", "enterprise"],
-  batch: ["trial", "enterprise"],
-  geo: ["trial", "enterprise"],
-  form: ["enterprise"],
-  dashboard: ["trial", "personal", "enterprise"],
-  wechat_access: ["free", "trial", "personal", "enterprise"],
-};
-
-/** The paid plans that unlock a feature, cheapest first. */
-export function plansWith(feature: Feature): PlanStatus["plan"][] {
-  return featurePlans[feature].filter((p) => p !== "free");
-}
-
 export function emptyLinkForm(): LinkFormState {
   return {
     url: "",

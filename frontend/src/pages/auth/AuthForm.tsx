@@ -107,6 +107,9 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
                 {mode === "signup" ? t("auth.login") : t("auth.signup")}
               </Anchor>
             </Text>
+            <Anchor component={Link} to="/pricing" size="sm" w="fit-content">
+              {t("plans.seeAll")}
+            </Anchor>
           </Stack>
         </form>
       </Card>

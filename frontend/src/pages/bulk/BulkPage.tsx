@@ -1,20 +1,36 @@
 // Batch creation (plan feature): pasted lines or a CSV file, sent 1,000 rows a call; each row
-// gets its own result, a short URL or the server's error.
+// gets its own result, a short URL or its error. Lines the app finds wrong are not sent: the
+// good ones are created and the bad ones listed with what is wrong, to fix and send again.
 import { Alert, Anchor, Badge, Button, Card, FileButton, Group, Stack, Table, Text, Textarea, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { api, unwrap, type LinkInput, type Schemas } from "../../api/client";
+import { ApiError, api, unwrap, type Link, type LinkInput } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { UpgradeHint, usePlan } from "../../components/plan";
-import { ErrorState, FormError, Loading } from "../../components/states";
+import { ErrorState, FormError, Loading, errorMessage } from "../../components/states";
 import { chunks, rowsFromCSV, rowsFromLines } from "../../lib/bulk";
-import { checkURL } from "../../lib/validate";
+import { checkAlias, checkURL, type Problem } from "../../lib/validate";
 import { useWorkspaceId } from "../../session";
 
-type Result = Schemas["BatchResults"]["results"][number];
+/** What became of one row: its link, or why it failed (checked here, or refused by the server). */
+interface Outcome {
+  input: LinkInput;
+  link?: Link;
+  /** The error in the reader's language. */
+  error?: string;
+  /** The API's error code, or "invalid" for a row the app did not send. */
+  code?: string;
+  /** The app found the row wrong and did not send it. */
+  unsent?: boolean;
+}
+
+/** What is wrong with a row before it is sent, if anything. */
+function checkRow(r: LinkInput): Problem | undefined {
+  return checkURL(r.url) ?? (r.alias ? checkAlias(r.alias) : undefined);
+}
 
 export default function BulkPage() {
   const { t } = useTranslation();
@@ -24,20 +40,36 @@ export default function BulkPage() {
   const [text, setText] = useState("");
   const [file, setFile] = useState<{ name: string; rows: LinkInput[] }>();
   const [problem, setProblem] = useState<string>();
-  const [results, setResults] = useState<{ input: LinkInput; result: Result }[]>();
+  const [results, setResults] = useState<Outcome[]>();
   const create = useMutation({
     mutationFn: async (rows: LinkInput[]) => {
-      const out: { input: LinkInput; result: Result }[] = [];
-      for (const part of chunks(rows)) {
-        const r = await unwrap(api.POST("/api/v1/workspaces/{workspace}/links/batch", { params: { path: { workspace: ws } }, body: { links: part } }));
-        r.results.forEach((result, i) => out.push({ input: part[i]!, result }));
+      const out: Outcome[] = rows.map((input) => {
+        const p = checkRow(input);
+        return p ? { input, error: t(`validation.${p.key}`, p.values), code: "invalid", unsent: true } : { input };
+      });
+      const good = out.filter((o) => !o.unsent);
+      for (const part of chunks(good)) {
+        const r = await unwrap(
+          api.POST("/api/v1/workspaces/{workspace}/links/batch", { params: { path: { workspace: ws } }, body: { links: part.map((o) => o.input) } }),
+        );
+        r.results.forEach((result, i) => {
+          const o = part[i]!;
+          if (result.link) o.link = result.link;
+          else if (result.error) {
+            const e = result.error;
+            o.code = e.code;
+            o.error = errorMessage(new ApiError(400, e.code, e.message, undefined, e.reason, e.field), e.message);
+          }
+        });
       }
-      return out;
+      return { out, sent: good.length };
     },
-    onSuccess: (out) => {
+    onSuccess: ({ out, sent }) => {
       setResults(out);
-      void client.invalidateQueries({ queryKey: [ws, "links"] });
-      void client.invalidateQueries({ queryKey: [ws, "plan"] });
+      if (sent > 0) {
+        void client.invalidateQueries({ queryKey: [ws, "links"] });
+        void client.invalidateQueries({ queryKey: [ws, "plan"] });
+      }
     },
   });
   if (plan.isPending) return <Loading />;
@@ -46,8 +78,6 @@ export default function BulkPage() {
   const submit = () => {
     const rows = file ? file.rows : rowsFromLines(text);
     if (rows.length === 0) return setProblem(t("bulk.nothing"));
-    const bad = rows.findIndex((r) => checkURL(r.url));
-    if (bad >= 0) return setProblem(t("bulk.badRow", { row: bad + 1, url: rows[bad]!.url }));
     setProblem(undefined);
     setResults(undefined);
     create.mutate(rows);
@@ -63,7 +93,14 @@ export default function BulkPage() {
     setProblem(undefined);
     setFile({ name: f.name, rows });
   };
-  const failed = results?.filter((r) => r.result.error).length ?? 0;
+  const failed = results?.filter((r) => r.error).length ?? 0;
+  const unsent = results?.filter((r) => r.unsent).length ?? 0;
+  // The failed rows as lines to paste again: url, alias, title.
+  const failedLines = () =>
+    (results ?? [])
+      .filter((r) => r.error)
+      .map((r) => [r.input.url, r.input.alias, r.input.title].filter(Boolean).join(", "))
+      .join("\n");
 
   return (
     <Stack maw={960}>
@@ -105,6 +142,9 @@ export default function BulkPage() {
             <Text size="xs" c="dimmed">
               {t("bulk.csvHelp")}
             </Text>
+            <Anchor component={RouterLink} to="/imports" size="sm" w="fit-content">
+              {t("bulk.bigFiles")}
+            </Anchor>
             {problem && <Alert color="red">{problem}</Alert>}
             <FormError error={create.error} />
             <Button w="fit-content" onClick={submit} loading={create.isPending} data-testid="bulk-create">
@@ -115,29 +155,41 @@ export default function BulkPage() {
       )}
       {results && (
         <Card withBorder data-testid="bulk-results">
-          <Text fw={600} mb="xs">
+          <Text fw={600} mb="xs" role="status">
             {t("bulk.results", { ok: results.length - failed, failed })}
           </Text>
+          {unsent > 0 && (
+            <Alert color="yellow" mb="xs" data-testid="bulk-unsent">
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t("bulk.badLines", { count: unsent })}</Text>
+                {!file && (
+                  <Button size="xs" variant="light" onClick={() => setText(failedLines())}>
+                    {t("bulk.retryFailed")}
+                  </Button>
+                )}
+              </Stack>
+            </Alert>
+          )}
           <DataTable head={["#", t("links.destination"), t("bulk.result")]}>
-            {results.map(({ input, result }, i) => (
-              <Table.Tr key={i} data-testid="bulk-row">
+            {results.map(({ input, link, error, code }, i) => (
+              <Table.Tr key={i} data-testid="bulk-row" data-failed={error ? true : undefined}>
                 <Table.Td>{i + 1}</Table.Td>
                 <Table.Td className="break">{input.url}</Table.Td>
                 <Table.Td>
-                  {result.link ? (
+                  {link ? (
                     <Group gap={4} wrap="nowrap">
-                      <Anchor component={RouterLink} to={`/links/${result.link.id}`} className="mono">
-                        {result.link.short_url.replace(/^https?:\/\//, "")}
+                      <Anchor component={RouterLink} to={`/links/${link.id}`} className="mono">
+                        {link.short_url.replace(/^https?:\/\//, "")}
                       </Anchor>
-                      <CopyShort url={result.link.short_url} />
+                      <CopyShort url={link.short_url} />
                     </Group>
                   ) : (
                     <Group gap={4}>
-                      <Badge color="red" variant="light">
-                        {result.error?.code}
+                      <Badge color="red" variant="light" title={code}>
+                        {t("bulk.failed")}
                       </Badge>
-                      <Text size="sm" c="red" className="break">
-                        {result.error?.message}
+                      <Text size="sm" c="red" className="break" data-testid="bulk-error">
+                        {error}
                       </Text>
                     </Group>
                   )}

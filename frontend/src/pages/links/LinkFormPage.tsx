@@ -11,12 +11,13 @@ import { useEffect, useRef, useState, type FocusEvent, type FormEvent, type Reac
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { api, ApiError, unwrap, type Link, type PlanStatus } from "../../api/client";
-import { UpgradeHint, usePlan } from "../../components/plan";
+import { UpgradeHint, usePlan, usePlans } from "../../components/plan";
+import { plansWith } from "../../lib/plans";
 import { ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { verifiedHosts } from "../../lib/domains";
 import {
-  createBody, emptyLinkForm, fromLink, patchBody, plansWith, sectionOf, sections, sectionsInUse, validateLinkForm,
+  createBody, emptyLinkForm, fromLink, patchBody, sectionOf, sections, sectionsInUse, validateLinkForm,
   type Feature, type LinkFormErrors, type LinkFormState, type SectionId,
 } from "../../lib/linkForm";
 import { withScheme } from "../../lib/url";
@@ -51,6 +52,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
   const refused = useRef(false);
   const set = (patch: Partial<LinkFormState>) => setS((prev) => ({ ...prev, ...patch }));
   const has = (f: Feature) => plan.features[f];
+  const offers = usePlans();
   const unfold = (ids: (SectionId | undefined)[]) =>
     setOpen((o) => [...o, ...ids.filter((id): id is SectionId => !!id && !o.includes(id))]);
 
@@ -482,7 +484,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     <Accordion multiple variant="contained" radius="md" value={open} onChange={setOpen} className="form-sections" chevronPosition="right">
       {sections.map(({ id, feature }) => {
         const locked = feature !== undefined && !has(feature);
-        const cheapest = feature ? plansWith(feature).find((p) => p !== "trial") : undefined;
+        const cheapest = feature && offers.data ? plansWith(offers.data.plans, feature).find((p) => p !== "trial") : undefined;
         return (
           <Accordion.Item key={id} value={id} data-testid={`section-${id}`}>
             <Accordion.Control>

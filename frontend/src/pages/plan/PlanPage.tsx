@@ -1,89 +1,93 @@
-// The workspace's plan: its features, usage against its limits, and the trial.
-import { Badge, Button, Card, Group, List, Progress, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import { IconCheck, IconX } from "@tabler/icons-react";
+// The workspace's plan: its usage against its limits, every plan side by side with the current
+// one marked, the trial where it may start, and how to move to a paid plan today.
+import { Badge, Button, Card, Group, Progress, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { useCanManage, usePlan, useStartTrial } from "../../components/plan";
+import { useCanManage, usePlan, usePlans, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
-import { formatDateTime, usagePercent } from "../../lib/format";
-import type { Feature } from "../../lib/linkForm";
+import { usagePercent } from "../../lib/format";
+import type { Offer } from "../../lib/plans";
+import { useSession } from "../../session";
+import { PlansComparison } from "./PlansComparison";
 
 export default function PlanPage() {
   const { t, i18n } = useTranslation();
   const plan = usePlan();
+  const offers = usePlans();
   const trial = useStartTrial();
   const canManage = useCanManage();
-  if (plan.isPending) return <Loading />;
+  const { workspace } = useSession();
+  if (plan.isPending || offers.isPending) return <Loading />;
   if (plan.isError) return <ErrorState error={plan.error} retry={() => void plan.refetch()} />;
+  if (offers.isError) return <ErrorState error={offers.error} retry={() => void offers.refetch()} />;
   const p = plan.data;
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage);
+  const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(new Date(iso));
   const usage = [
     { key: "links", used: p.usage.links_this_month, limit: p.limits.links_per_month },
     { key: "members", used: p.usage.members, limit: p.limits.members },
   ];
+
+  const action = (o: Offer) => {
+    if (o.id === p.plan) {
+      return o.id === "trial" && p.trial_ends_at ? <Text size="sm">{t("plan.trialEnds", { date: date(p.trial_ends_at) })}</Text> : null;
+    }
+    if (o.id === "trial") {
+      if (p.plan !== "free") return null;
+      if (p.trial_used) return <Text size="sm" c="dimmed">{t("plan.trialUsed")}</Text>;
+      if (!canManage) return <Text size="sm" c="dimmed">{t("plan.askOwner")}</Text>;
+      return (
+        <Stack gap={6}>
+          {!offers.data.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
+          <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
+            {t("plan.startTrial")}
+          </Button>
+        </Stack>
+      );
+    }
+    if (o.id === "free") return null;
+    // Plans cannot be bought here yet: the operator moves a workspace to a paid plan.
+    return (
+      <Text size="sm" data-testid={`upgrade-how-${o.id}`}>
+        {t("plans.howToUpgrade", { plan: t(`plan.names.${o.id}`), workspace: workspace.name, id: workspace.id })}
+      </Text>
+    );
+  };
+
   return (
-    <Stack maw={820}>
+    <Stack maw={1200}>
       <Group justify="space-between">
         <Title order={2}>{t("plan.title")}</Title>
         <Badge size="lg" data-testid="current-plan">
           {t(`plan.names.${p.plan}`)}
         </Badge>
       </Group>
-      {p.plan === "trial" && p.trial_ends_at && (
-        <Text data-testid="trial-ends">{t("plan.trialEnds", { date: formatDateTime(p.trial_ends_at, i18n.resolvedLanguage, "date") })}</Text>
-      )}
-      <Card withBorder>
-        <Text fw={600} mb="sm">
+      {p.plan === "trial" && p.trial_ends_at && <Text data-testid="trial-ends">{t("plan.trialEnds", { date: date(p.trial_ends_at) })}</Text>}
+      <Card withBorder component="section" aria-labelledby="plan-usage">
+        <Text fw={600} mb="sm" id="plan-usage">
           {t("plan.usage")}
         </Text>
         <Stack gap="sm">
-          {usage.map((u) => (
-            <div key={u.key}>
-              <Group justify="space-between">
-                <Text size="sm">{t(`plan.limits.${u.key}`)}</Text>
-                <Text size="sm" data-testid={`usage-${u.key}`}>
-                  {u.limit == null ? t("plan.ofUnlimited", { used: u.used }) : t("plan.of", { used: u.used, limit: u.limit })}
-                </Text>
-              </Group>
-              <Progress value={usagePercent(u.used, u.limit)} color={usagePercent(u.used, u.limit) >= 90 ? "red" : "blue"} mt={4} />
-            </div>
-          ))}
+          {usage.map((u) => {
+            const label = t(`plan.limits.${u.key}`);
+            const text = u.limit == null ? t("plan.ofUnlimited", { used: number.format(u.used) }) : t("plan.of", { used: number.format(u.used), limit: number.format(u.limit) });
+            const pct = usagePercent(u.used, u.limit);
+            return (
+              <div key={u.key}>
+                <Group justify="space-between">
+                  <Text size="sm">{label}</Text>
+                  <Text size="sm" data-testid={`usage-${u.key}`}>
+                    {text}
+                  </Text>
+                </Group>
+                <Progress value={pct} color={pct >= 90 ? "red" : "blue"} mt={4} aria-label={`${label}: ${text}`} />
+              </div>
+            );
+          })}
         </Stack>
       </Card>
-      <Card withBorder>
-        <Text fw={600} mb="sm">
-          {t("plan.featuresTitle")}
-        </Text>
-        <List spacing={6} center className="feature-list">
-          {(Object.keys(p.features) as Feature[]).map((f) => (
-            <List.Item
-              key={f}
-              icon={
-                <ThemeIcon size={20} radius="xl" color={p.features[f] ? "teal" : "gray"} variant="light">
-                  {p.features[f] ? <IconCheck size={12} /> : <IconX size={12} />}
-                </ThemeIcon>
-              }
-            >
-              <Text size="sm" c={p.features[f] ? undefined : "dimmed"}>
-                {t(`plan.features.${f}`)}
-              </Text>
-            </List.Item>
-          ))}
-        </List>
-      </Card>
-      {p.plan === "free" && (
-        <Card withBorder>
-          <Stack gap="xs" align="flex-start">
-            <Text fw={600}>{t("plan.trialTitle")}</Text>
-            <Text size="sm">{p.trial_used ? t("plan.trialUsed") : t("plan.trialText")}</Text>
-            {!p.trial_used && canManage && (
-              <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
-                {t("plan.startTrial")}
-              </Button>
-            )}
-            {!canManage && <Text size="sm" c="dimmed">{t("plan.askOwner")}</Text>}
-            <FormError error={trial.error} />
-          </Stack>
-        </Card>
-      )}
+      <FormError error={trial.error} />
+      <Title order={3}>{t("plans.all")}</Title>
+      <PlansComparison offers={offers.data.plans} features={offers.data.features} current={p.plan} actions={action} />
     </Stack>
   );
 }

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { formatMoney, plansWith, priceLine, type Offer } from "./plans";
+
+const features = { password: false, realtime_edit: false, export: false, browser_guide: false, custom_domains: false, ab_test: false, batch: false, geo: false, form: false, dashboard: false, wechat_access: false };
+const limits = { links_per_month: 100, members: 1, custom_domains: 0, requests_per_minute: 120 };
+const offer = (o: Partial<Offer>): Offer => ({ id: "free", name: "Free", prices: { monthly: null, yearly: null, once: null }, days: 0, wechat_days: 10, features, limits, ...o });
+
+describe("plans", () => {
+  it("writes money in the reader's language", () => {
+    expect(formatMoney({ amount: 100, currency: "CNY" }, "zh-CN")).toBe("¥1");
+    expect(formatMoney({ amount: 150, currency: "CNY" }, "en-US")).toBe("CN¥1.50");
+    expect(formatMoney({ amount: 1000, currency: "JPY" }, "en-US")).toBe("¥1,000");
+  });
+  it("says what a plan costs", () => {
+    expect(priceLine(offer({ prices: { monthly: { amount: 0, currency: "CNY" }, yearly: { amount: 0, currency: "CNY" }, once: null } }), "zh-CN")).toEqual({ kind: "free", amount: "¥0" });
+    expect(priceLine(offer({ id: "trial", days: 7, prices: { monthly: null, yearly: null, once: { amount: 100, currency: "CNY" } } }), "zh-CN")).toEqual({ kind: "once", amount: "¥1", days: 7 });
+    expect(priceLine(offer({ id: "personal" }))).toEqual({ kind: "onRequest" });
+    expect(priceLine(offer({ id: "personal", prices: { monthly: { amount: 2900, currency: "CNY" }, yearly: null, once: null } }), "zh-CN")).toEqual({ kind: "recurring", monthly: "¥29", yearly: undefined });
+  });
+  it("names the plans that unlock a feature, from the listing", () => {
+    const offers = [
+      offer({ id: "free", features: { ...features, wechat_access: true } }),
+      offer({ id: "trial", features: { ...features, batch: true, wechat_access: true } }),
+      offer({ id: "personal", features: { ...features, wechat_access: true } }),
+      offer({ id: "enterprise", features: { ...features, batch: true, form: true, wechat_access: true } }),
+    ];
+    expect(plansWith(offers, "batch")).toEqual(["trial", "enterprise"]);
+    expect(plansWith(offers, "form")).toEqual(["enterprise"]);
+    expect(plansWith(offers, "wechat_access")).toEqual(["trial", "personal", "enterprise"]);
+  });
+});

@@ -1,0 +1,38 @@
+// The plans listing (GET /api/v1/plans) as the app shows it: prices in the reader's language,
+// and which plans unlock a feature. Every figure comes from the server's table.
+import type { Schemas } from "../api/client";
+
+export type Offer = Schemas["PlanOffer"];
+export type Money = Schemas["Money"];
+export type PlanId = Offer["id"];
+
+/** An amount in its currency's smallest unit (fen: 100 = ¥1.00), as the reader writes money. */
+export function formatMoney(m: Money, locale?: string): string {
+  const digits = new Intl.NumberFormat(locale, { style: "currency", currency: m.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat(locale, { style: "currency", currency: m.currency, minimumFractionDigits: m.amount % 10 ** digits === 0 ? 0 : digits }).format(
+    m.amount / 10 ** digits,
+  );
+}
+
+/** What a plan's price line says: free, a one-off payment, a monthly and yearly price, or none set. */
+export type PriceLine =
+  | { kind: "free"; amount: string }
+  | { kind: "once"; amount: string; days: number }
+  | { kind: "recurring"; monthly?: string; yearly?: string }
+  | { kind: "onRequest" };
+
+export function priceLine(o: Offer, locale?: string): PriceLine {
+  const { monthly, yearly, once } = o.prices;
+  if (once) return { kind: "once", amount: formatMoney(once, locale), days: o.days };
+  if ((monthly && monthly.amount > 0) || (yearly && yearly.amount > 0)) {
+    return { kind: "recurring", monthly: monthly ? formatMoney(monthly, locale) : undefined, yearly: yearly ? formatMoney(yearly, locale) : undefined };
+  }
+  const zero = monthly ?? yearly;
+  if (zero) return { kind: "free", amount: formatMoney(zero, locale) };
+  return { kind: "onRequest" };
+}
+
+/** The plans other than free that unlock feature, cheapest first. */
+export function plansWith(offers: Offer[], feature: keyof Offer["features"]): PlanId[] {
+  return offers.filter((o) => o.id !== "free" && o.features[feature]).map((o) => o.id);
+}
