@@ -215,7 +215,8 @@ func (s *Server) moderationLink(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(f.Link), "reviews": reviews,
-		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal)})
+		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal),
+		"workspace": workspaceRef{ID: f.Link.WorkspaceID, Name: f.WorkspaceName}, "owner_email": f.OwnerEmail, "visits": f.Visits})
 }
 
 // reviewScreenshot serves the PNG a visitor profile saw in a review.

@@ -220,7 +220,12 @@ func ParseQueueCursor(s string) (QueueCursor, error) {
 // LinkFile is everything moderators see of a link: the link with its state, its latest
 // reviews (newest first), every decision on it (newest first) and its appeal.
 type LinkFile struct {
-	Link      *link.Link
+	Link *link.Link
+	// WorkspaceName, OwnerEmail and Visits say whose link it is and how visited, as in the
+	// queue.
+	WorkspaceName, OwnerEmail string
+	Visits                    int64
+
 	Reviews   []ReviewRecord
 	Decisions []Decision
 	Appeal    *Appeal

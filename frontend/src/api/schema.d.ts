@@ -1818,6 +1818,14 @@ export interface components {
             decisions: components["schemas"]["Decision"][];
             /** @description The owner's appeal; null when there is none. */
             appeal: components["schemas"]["Appeal"] | null;
+            workspace: components["schemas"]["ModerationWorkspace"];
+            /** @description The workspace's first owner's address; empty when it has none. */
+            owner_email: string;
+            /**
+             * Format: int64
+             * @description Visits of people the link has had.
+             */
+            visits: number;
         };
         DecisionRequest: {
             /** @enum {string} */
