@@ -175,6 +175,9 @@ function LinkFile({ id }: { id: number }) {
   const [reason, setReason] = useState<Reason | "">("");
   const [reasonText, setReasonText] = useState("");
   const [note, setNote] = useState("");
+  // A ban asked for without its reason: the inputs say what is missing before anything is sent
+  // (the server refuses it too).
+  const [tried, setTried] = useState(false);
   const file = useQuery({
     queryKey: ["moderation", "link", id],
     queryFn: () => unwrap(api.GET("/api/v1/moderation/links/{id}", { params: { path: { id } } })),
@@ -188,6 +191,7 @@ function LinkFile({ id }: { id: number }) {
         }),
       ),
     onSuccess: (out) => {
+      setTried(false);
       setReason("");
       setReasonText("");
       setNote("");
@@ -201,6 +205,9 @@ function LinkFile({ id }: { id: number }) {
   const review = reviews[0];
   const told = (d: Schemas["Decision"]) =>
     [d.reason ? t(`moderation.reasons.${d.reason}`, { defaultValue: d.reason }) : "", d.reason_text].filter(Boolean).join(" — ");
+  const missing = !reason ? "reason" : reason === "other" && !reasonText.trim() ? "reason_text" : undefined;
+  const reasonError = tried && missing === "reason" ? t("errors.reason_required") : fieldError(decide.error, "reason");
+  const reasonTextError = tried && missing === "reason_text" ? t("errors.reason_text_required") : fieldError(decide.error, "reason_text");
   const fieldless = decide.error && !["reason", "reason_text", "note"].some((f) => fieldError(decide.error, f));
   return (
     <Stack data-testid="link-file">
@@ -278,7 +285,7 @@ function LinkFile({ id }: { id: number }) {
             value={reason}
             onChange={(e) => setReason(e.currentTarget.value as Reason | "")}
             data={[{ value: "", label: t("moderation.reasonPlaceholder") }, ...reasons.map((r) => ({ value: r, label: t(`moderation.reasons.${r}`) }))]}
-            error={fieldError(decide.error, "reason")}
+            error={reasonError}
             data-testid="decision-reason"
           />
           <Textarea
@@ -288,7 +295,7 @@ function LinkFile({ id }: { id: number }) {
             autosize
             minRows={2}
             maxLength={500}
-            error={fieldError(decide.error, "reason_text")}
+            error={reasonTextError}
             data-testid="decision-reason-text"
           />
           <Textarea
@@ -308,15 +315,21 @@ function LinkFile({ id }: { id: number }) {
                 <Button color="green" variant="light" onClick={() => decide.mutate("approve")} loading={decide.isPending} data-testid="approve">
                   {t("moderation.approve")}
                 </Button>
-                <ConfirmButton
-                  question={t("moderation.banQuestion")}
-                  detail={t("moderation.banDetail")}
-                  onConfirm={() => decide.mutate("ban")}
-                  loading={decide.isPending}
-                  data-testid="ban"
-                >
-                  {t("moderation.ban")}
-                </ConfirmButton>
+                {missing ? (
+                  <Button color="red" onClick={() => setTried(true)} data-testid="ban">
+                    {t("moderation.ban")}
+                  </Button>
+                ) : (
+                  <ConfirmButton
+                    question={t("moderation.banQuestion")}
+                    detail={t("moderation.banDetail")}
+                    onConfirm={() => decide.mutate("ban")}
+                    loading={decide.isPending}
+                    data-testid="ban"
+                  >
+                    {t("moderation.ban")}
+                  </ConfirmButton>
+                )}
               </>
             ) : (
               <Button variant="light" onClick={() => decide.mutate("unban")} loading={decide.isPending} data-testid="unban">
