@@ -217,7 +217,9 @@ function LinkFile({ id }: { id: number }) {
             <Text fw={600} className="mono minw0 break">
               {link.short_url.replace(/^https?:\/\//, "")}
             </Text>
-            <ModerationBadge link={link as Link} always />
+            <div className="no-shrink">
+              <ModerationBadge link={link as Link} always />
+            </div>
           </Group>
           <Anchor href={link.url} target="_blank" rel="noreferrer noopener" size="sm" className="break">
             {link.url}
@@ -234,7 +236,11 @@ function LinkFile({ id }: { id: number }) {
           </dl>
           {review ? (
             <Text size="sm" data-testid="review-summary">
-              {t("moderation.verdict", { score: fmt.score(review.score), category: review.category, scorer: review.model || review.scorer })}: {review.reason}
+              {t("moderation.verdict", {
+                score: fmt.score(review.score),
+                category: t(`moderation.reasons.${review.category}`, { defaultValue: review.category }),
+                scorer: review.model || review.scorer,
+              })}: {review.reason}
             </Text>
           ) : (
             <Text size="sm" c="dimmed">
