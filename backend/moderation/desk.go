@@ -192,7 +192,8 @@ type Counts struct {
 const CountCap = 1000
 
 // QueueCursor is the place of a queue item: when the link entered its state (or fell due, for
-// pending links, or was appealed, in the appealed tab) and its ID. A page continues after the cursor of its last item.
+// pending links, or was appealed, in the appealed tab) and its ID. A page continues after the
+// cursor of its last item.
 type QueueCursor struct {
 	At     time.Time
 	LinkID int64
