@@ -19,8 +19,9 @@ WHERE lm.reason <> '' AND EXISTS (
 UPDATE moderation_appeals SET resolution = split_part(resolution, ':', 1)
 WHERE resolution LIKE '%:%';
 
--- The desk's tab of open appeals reads the latest appealed first.
-CREATE INDEX moderation_appeals_open ON moderation_appeals (created_at DESC, link_id)
+-- The desk's tab of open appeals reads the latest appealed first, by (created_at, link_id)
+-- both ways (its cursor too), backwards down this index.
+CREATE INDEX moderation_appeals_open ON moderation_appeals (created_at, link_id)
     WHERE resolved_at IS NULL;
 
 -- +goose Down
