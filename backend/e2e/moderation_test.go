@@ -195,6 +195,7 @@ func TestModerationThroughAPI(t *testing.T) {
 	// her API key, not an anonymous caller. Operators' routes refuse moderators.
 	modRoutes := []struct{ method, path string }{
 		{"GET", "/api/v1/moderation/queue"},
+		{"GET", "/api/v1/moderation/counts"},
 		{"GET", fmt.Sprintf("/api/v1/moderation/links/%d", banned.ID)},
 		{"POST", fmt.Sprintf("/api/v1/moderation/links/%d/decision", banned.ID)},
 		{"POST", fmt.Sprintf("/api/v1/moderation/links/%d/review", banned.ID)},
@@ -336,7 +337,7 @@ func TestModerationThroughAPI(t *testing.T) {
 			t.Errorf("decision %v: %d %s", body, r.Status, r.Body)
 		}
 	}
-	if r := a.do("POST", decide(999999999), mod, map[string]any{"action": "ban"}); r.Status != http.StatusNotFound {
+	if r := a.do("POST", decide(999999999), mod, map[string]any{"action": "ban", "reason": "spam"}); r.Status != http.StatusNotFound {
 		t.Errorf("decision on an unknown link: %d %s", r.Status, r.Body)
 	}
 
@@ -345,10 +346,12 @@ func TestModerationThroughAPI(t *testing.T) {
 		Link     moderatedLink `json:"link"`
 		Decision decisionJSON  `json:"decision"`
 	}
-	r = a.do("POST", decide(banned.ID), mod, map[string]any{"action": "unban", "note": "the bank confirmed it is theirs"})
+	r = a.do("POST", decide(banned.ID), mod, map[string]any{"action": "unban", "note": "called their security desk",
+		"reason_text": "the bank confirmed it is theirs"})
 	r.json(t, &decided)
 	if r.Status != http.StatusOK || decided.Link.Status != "active" || decided.Link.Moderation.State != "passed" ||
 		decided.Link.Moderation.Reason != "the bank confirmed it is theirs" || decided.Decision.Action != "unban" ||
+		decided.Decision.Note != "called their security desk" ||
 		decided.Decision.Actor == nil || decided.Decision.Actor.Email != "mod@example.com" || decided.Decision.ReviewID == nil ||
 		*decided.Decision.ReviewID != ban.ReviewID {
 		t.Fatalf("unban: %d %s", r.Status, r.Body)
@@ -366,7 +369,7 @@ func TestModerationThroughAPI(t *testing.T) {
 	if v := b.visit("GET", "/"+flagged[0].Code); v.Status != http.StatusFound {
 		t.Fatalf("a flagged link keeps working: %d", v.Status)
 	}
-	r = a.do("POST", decide(flagged[0].ID), mod, map[string]any{"action": "ban", "note": "phishing, confirmed"})
+	r = a.do("POST", decide(flagged[0].ID), mod, map[string]any{"action": "ban", "reason": "phishing", "note": "phishing, confirmed"})
 	r.json(t, &decided)
 	if r.Status != http.StatusOK || decided.Link.Status != "banned" || decided.Link.Moderation.State != "banned" {
 		t.Fatalf("ban: %d %s", r.Status, r.Body)
@@ -374,7 +377,9 @@ func TestModerationThroughAPI(t *testing.T) {
 	eventually(t, 2*time.Second, "the ban on the other node", func() bool {
 		return b.visit("GET", "/"+flagged[0].Code).Status == http.StatusForbidden
 	})
-	if got := a.getLink(owner, flagged[0].ID); got.Moderation.Reason != "phishing, confirmed" || got.Status != "banned" {
+	// The owner is told the standard reason; the ban gave no words, so the scorer's are gone,
+	// and the private note is never shown.
+	if got := a.getLink(owner, flagged[0].ID); got.Moderation.Category != "phishing" || got.Moderation.Reason != "" || got.Status != "banned" {
 		t.Errorf("the owner's view of the ban: %+v", got)
 	}
 	// The owner cannot lift it herself.

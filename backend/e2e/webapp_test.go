@@ -435,12 +435,18 @@ func TestWebAppModeratorBansFromQueue(t *testing.T) {
 			return err == nil && n > 0
 		})
 	}
-	if err := expectLocator(p.GetByTestId("review-summary")).ToContainText("cloaking"); err != nil {
+	if err := expectLocator(p.GetByTestId("review-summary")).ToContainText("Shows visitors different pages"); err != nil {
 		t.Error(err)
 	}
 	shoot(t, p, "moderation")
+	if _, err := p.GetByTestId("decision-reason").SelectOption(playwright.SelectOptionValues{Values: &[]string{"cloaking"}}); err != nil {
+		t.Fatal(err)
+	}
 	tab.fill(`[data-testid="decision-note"]`, "shows a payment login to WeChat visitors only")
 	tab.click(`[data-testid="ban"]`)
+	if err := p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: "Ban", Exact: playwright.Bool(true)}).Click(); err != nil {
+		t.Fatalf("confirm the ban: %v", err)
+	}
 	if err := expectLocator(p.GetByTestId("unban")).ToBeVisible(); err != nil {
 		t.Fatalf("after the ban: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
 	}
@@ -466,8 +472,11 @@ func TestWebAppModeratorBansFromQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	alert := o.GetByTestId("moderation-alert")
-	if err := expectLocator(alert).ToContainText("Reason: "); err != nil {
+	if err := expectLocator(alert).ToContainText("Reason: Shows visitors different pages"); err != nil {
 		t.Errorf("the ban's reason on the owner's page: %v", err)
+	}
+	if err := expectLocator(alert).Not().ToContainText("WeChat visitors only"); err != nil {
+		t.Errorf("the private note on the owner's page: %v", err)
 	}
 	ob := browserTab{t, o}
 	ob.click(`[data-testid="appeal"]`)
@@ -511,7 +520,7 @@ func TestWebAppModeratorBansFromQueue(t *testing.T) {
 	if _, err := m.Goto("http://" + shortHost + "/app/moderation"); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.GetByTestId("queue-state").GetByText("Banned").Click(); err != nil {
+	if err := m.GetByRole("tab", playwright.PageGetByRoleOptions{Name: "Banned"}).Click(); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.GetByTestId("queue-item").First().Click(); err != nil {

@@ -35,6 +35,17 @@ func answerReviewSummary(r *moderation.ReviewSummary) *reviewSummaryAnswer {
 type queueItemAnswer struct {
 	Link   *linkAnswer          `json:"link"`
 	Review *reviewSummaryAnswer `json:"review"`
+	// Workspace and OwnerEmail say whose link it is; Visits how many visits of people it had.
+	Workspace  workspaceRef `json:"workspace"`
+	OwnerEmail string       `json:"owner_email"`
+	Visits     int64        `json:"visits"`
+	// Appeal is the open appeal, in the appealed tab.
+	Appeal *appealAnswer `json:"appeal,omitempty"`
+}
+
+type workspaceRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
 }
 
 type reviewAnswer struct {
@@ -67,15 +78,18 @@ type actorAnswer struct {
 }
 
 type decisionAnswer struct {
-	ID          int64        `json:"id"`
-	LinkID      int64        `json:"link_id"`
-	WorkspaceID int64        `json:"workspace_id"`
-	Action      string       `json:"action"`
-	State       string       `json:"state"`
-	Note        string       `json:"note"`
-	Actor       *actorAnswer `json:"actor"`
-	ReviewID    *int64       `json:"review_id"`
-	CreatedAt   time.Time    `json:"created_at"`
+	ID          int64  `json:"id"`
+	LinkID      int64  `json:"link_id"`
+	WorkspaceID int64  `json:"workspace_id"`
+	Action      string `json:"action"`
+	State       string `json:"state"`
+	// Note is the moderator's private note; Reason and ReasonText what the owner was told.
+	Note       string       `json:"note"`
+	Reason     string       `json:"reason"`
+	ReasonText string       `json:"reason_text"`
+	Actor      *actorAnswer `json:"actor"`
+	ReviewID   *int64       `json:"review_id"`
+	CreatedAt  time.Time    `json:"created_at"`
 }
 
 type appealAnswer struct {
@@ -112,7 +126,7 @@ func answerReview(r moderation.ReviewRecord) reviewAnswer {
 
 func answerDecision(d moderation.Decision) decisionAnswer {
 	out := decisionAnswer{ID: d.ID, LinkID: d.LinkID, WorkspaceID: d.WorkspaceID, Action: d.Action, State: string(d.State),
-		Note: d.Note, ReviewID: d.ReviewID, CreatedAt: d.CreatedAt}
+		Note: d.Note, Reason: d.Reason, ReasonText: d.ReasonText, ReviewID: d.ReviewID, CreatedAt: d.CreatedAt}
 	if d.Actor != nil {
 		out.Actor = &actorAnswer{ID: d.Actor.ID, Email: d.Actor.Email}
 	}
@@ -164,7 +178,9 @@ func (s *Server) moderationQueue(c *gin.Context) {
 	}
 	out := make([]queueItemAnswer, len(items))
 	for i, it := range items {
-		out[i] = queueItemAnswer{Link: s.answerAnyLink(it.Link), Review: answerReviewSummary(it.Review)}
+		out[i] = queueItemAnswer{Link: s.answerAnyLink(it.Link), Review: answerReviewSummary(it.Review),
+			Workspace: workspaceRef{ID: it.Link.WorkspaceID, Name: it.WorkspaceName}, OwnerEmail: it.OwnerEmail,
+			Visits: it.Visits, Appeal: answerAppeal(it.Appeal)}
 	}
 	cur := ""
 	if next != nil {
@@ -172,6 +188,13 @@ func (s *Server) moderationQueue(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, gin.H{"items": out, "next_cursor": cur})
+}
+
+// moderationCounts answers how many links each tab of the desk holds, each counted up to cap.
+func (s *Server) moderationCounts(c *gin.Context) {
+	n, err := s.moderation.Counts(c.Request.Context())
+	s.replyNoStore(c, gin.H{"pending": n.Pending, "flagged": n.Flagged, "banned": n.Banned, "passed": n.Passed,
+		"appealed": n.Appealed, "cap": moderation.CountCap}, err)
 }
 
 // moderationLink answers a link's file: the link, its latest reviews with their captures,
@@ -192,7 +215,8 @@ func (s *Server) moderationLink(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(f.Link), "reviews": reviews,
-		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal)})
+		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal),
+		"workspace": workspaceRef{ID: f.Link.WorkspaceID, Name: f.WorkspaceName}, "owner_email": f.OwnerEmail, "visits": f.Visits})
 }
 
 // reviewScreenshot serves the PNG a visitor profile saw in a review.
@@ -213,7 +237,11 @@ func (s *Server) reviewScreenshot(c *gin.Context) {
 
 type decisionRequest struct {
 	Action string `json:"action"`
-	Note   string `json:"note"`
+	// Note is private to moderators and operators; Reason (a standard reason) and ReasonText
+	// are shown to the owner.
+	Note       string `json:"note"`
+	Reason     string `json:"reason"`
+	ReasonText string `json:"reason_text"`
 }
 
 // decide applies a moderator's approve, ban or unban.
@@ -223,7 +251,8 @@ func (s *Server) decide(c *gin.Context) {
 	if !ok {
 		return
 	}
-	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action, in.Note)
+	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action,
+		moderation.Explanation{Reason: in.Reason, ReasonText: in.ReasonText, Note: in.Note})
 	if err != nil {
 		s.fail(c, err)
 		return

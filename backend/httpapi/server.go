@@ -196,6 +196,7 @@ func (s *Server) routes() {
 
 	mod := authed.Group("/moderation", s.moderatorOnly)
 	mod.GET("/queue", s.moderationQueue)
+	mod.GET("/counts", s.moderationCounts)
 	mod.GET("/links/:id", s.moderationLink)
 	mod.POST("/links/:id/decision", s.decide)
 	mod.POST("/links/:id/review", s.requestReview)

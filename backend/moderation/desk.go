@@ -3,6 +3,7 @@ package moderation
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,7 +85,11 @@ type Decision struct {
 	// Action is ActionPass, ActionFlag or "ban" (the worker's), or an Action (a moderator's).
 	Action string
 	State  State
-	Note   string
+	// Note is the moderator's private note: moderators and operators read it, owners never.
+	Note string
+	// Reason is the standard reason given to the owner (one of Reasons, "" for none) and
+	// ReasonText the moderator's words to the owner.
+	Reason, ReasonText string
 	// Actor is nil for the worker's decisions and for those of an account deleted since.
 	Actor *Actor
 	// ReviewID is the review decided on: the worker's, or the latest a moderator saw; nil when
@@ -101,27 +106,94 @@ type Appeal struct {
 	Message             string
 	CreatedAt           time.Time
 	ResolvedAt          *time.Time
-	// Resolution is the deciding action and its note ("unban: the page is harmless").
+	// Resolution is the deciding action and the words it gave the owner ("unban: the page
+	// is harmless"); never the moderator's private note.
 	Resolution string
 }
 
-// MaxAppeal bounds an appeal's message, and MaxNote a decision's note, in characters.
+// MaxAppeal bounds an appeal's message, MaxNote a decision's private note, and MaxReasonText
+// its words to the owner, in characters.
 const (
-	MaxAppeal = 2000
-	MaxNote   = 2000
+	MaxAppeal     = 2000
+	MaxNote       = 2000
+	MaxReasonText = 500
 )
+
+// The standard reasons a moderator gives an owner, which the web app translates. ReasonOther
+// needs words of the moderator's own.
+const (
+	ReasonPhishing = "phishing"
+	ReasonMalware  = "malware"
+	ReasonScam     = "scam"
+	ReasonSpam     = "spam"
+	ReasonAdult    = "adult"
+	ReasonCloaking = "cloaking"
+	ReasonOther    = "other"
+)
+
+// Reasons are the standard reasons, in the order the API lists them.
+var Reasons = []string{ReasonPhishing, ReasonMalware, ReasonScam, ReasonSpam, ReasonAdult, ReasonCloaking, ReasonOther}
+
+// Explanation is what a moderator says of a decision: the standard reason and the words shown
+// to the link's owner, and a private note for the audit log.
+type Explanation struct {
+	Reason, ReasonText, Note string
+}
+
+// check refuses an explanation the action cannot have: a ban needs a standard reason, and
+// "other" words of its own; texts are bounded.
+func (e Explanation) check(a Action) error {
+	if err := checkText("note", e.Note, 0, MaxNote); err != nil {
+		return err
+	}
+	if err := checkText("reason_text", e.ReasonText, 0, MaxReasonText); err != nil {
+		return apperr.Errorf(apperr.Invalid, "reason_text must be text of at most %d characters", MaxReasonText).
+			For("reason_text_too_long", "reason_text")
+	}
+	switch {
+	case e.Reason == "" && a == Ban:
+		return apperr.Errorf(apperr.Invalid, "a ban needs a reason for the owner: one of %s",
+			strings.Join(Reasons, ", ")).For("reason_required", "reason")
+	case e.Reason != "" && !slices.Contains(Reasons, e.Reason):
+		return apperr.Errorf(apperr.Invalid, "reason must be one of %s", strings.Join(Reasons, ", ")).
+			For("reason_unknown", "reason")
+	case e.Reason == ReasonOther && e.ReasonText == "":
+		return apperr.Errorf(apperr.Invalid, "the reason \"other\" needs reason_text, the words shown to the owner").
+			For("reason_text_required", "reason_text")
+	}
+	return nil
+}
 
 // QueueItem is a link waiting in the moderators' queue, with its latest review (nil when it
 // has none).
 type QueueItem struct {
 	Link   *link.Link
 	Review *ReviewSummary
+	// WorkspaceName and OwnerEmail say whose link it is (the workspace's first owner; "" when
+	// it has none); Visits is how many visits of people it has had.
+	WorkspaceName, OwnerEmail string
+	Visits                    int64
+	// Appeal is the link's open appeal, in the appealed tab; nil elsewhere.
+	Appeal *Appeal
 	// Place is the item's place in the queue: the next page starts after it.
 	Place QueueCursor
 }
 
+// Appealed is the desk's tab of links with an open appeal, beside the states' tabs.
+const Appealed = "appealed"
+
+// Counts are how many links each tab of the desk holds, each counted up to CountCap.
+type Counts struct {
+	Pending, Flagged, Banned, Passed, Appealed int
+}
+
+// CountCap bounds each count of Counts: the desk shows "1000+" rather than count every link
+// that ever passed.
+const CountCap = 1000
+
 // QueueCursor is the place of a queue item: when the link entered its state (or fell due, for
-// pending links) and its ID. A page continues after the cursor of its last item.
+// pending links, or was appealed, in the appealed tab) and its ID. A page continues after the
+// cursor of its last item.
 type QueueCursor struct {
 	At     time.Time
 	LinkID int64
@@ -149,7 +221,12 @@ func ParseQueueCursor(s string) (QueueCursor, error) {
 // LinkFile is everything moderators see of a link: the link with its state, its latest
 // reviews (newest first), every decision on it (newest first) and its appeal.
 type LinkFile struct {
-	Link      *link.Link
+	Link *link.Link
+	// WorkspaceName, OwnerEmail and Visits say whose link it is and how visited, as in the
+	// queue.
+	WorkspaceName, OwnerEmail string
+	Visits                    int64
+
 	Reviews   []ReviewRecord
 	Decisions []Decision
 	Appeal    *Appeal
@@ -174,14 +251,20 @@ type DeskStore interface {
 	// banned, those whose state changed last first; for pending, links due for a review that
 	// have none, the latest due first.
 	Queue(ctx context.Context, s State, after QueueCursor, limit int) ([]QueueItem, error)
+	// Appealed lists up to limit+1 links with an open appeal after the cursor, the latest
+	// appealed first.
+	Appealed(ctx context.Context, after QueueCursor, limit int) ([]QueueItem, error)
+	// Counts counts the links of each tab, each up to CountCap.
+	Counts(ctx context.Context) (Counts, error)
 	// File returns the link's file; not_found when there is no such link.
 	File(ctx context.Context, linkID int64) (*LinkFile, error)
 	// Screenshot returns a capture's PNG; not_found when there is none.
 	Screenshot(ctx context.Context, reviewID int64, p Profile) ([]byte, error)
 	// Decide applies a moderator's action to the link in one transaction: its state, its
 	// status (which every node's cache follows), the decision in the audit log, and its open
-	// appeal resolved. Returns not_found when there is no such link.
-	Decide(ctx context.Context, linkID, actorID int64, a Action, note string) (*Decided, error)
+	// appeal resolved. The explanation's reason and words become what the owner is shown; its
+	// note stays in the audit log. Returns not_found when there is no such link.
+	Decide(ctx context.Context, linkID, actorID int64, a Action, e Explanation) (*Decided, error)
 	// RequestReview makes the link due for a review now (reason "requested") and returns when
 	// it is due; not_found when there is no such link.
 	RequestReview(ctx context.Context, linkID int64) (time.Time, error)
@@ -223,21 +306,25 @@ func checkLimit(limit int) error {
 	return nil
 }
 
-// Queue returns a page of the links in state (flagged when ""), and the cursor of the next
-// page (nil when there is none).
+// Queue returns a page of the links in state (flagged when "") or, for Appealed, of those
+// with an open appeal, and the cursor of the next page (nil when there is none).
 func (d *Desk) Queue(ctx context.Context, state string, after QueueCursor, limit int) ([]QueueItem, *QueueCursor, error) {
 	if err := checkLimit(limit); err != nil {
 		return nil, nil, err
 	}
-	s := State(state)
-	switch s {
+	var items []QueueItem
+	var err error
+	switch s := State(state); s {
 	case "":
-		s = Flagged
+		items, err = d.store.Queue(ctx, Flagged, after, limit)
 	case Pending, Passed, Flagged, Banned:
+		items, err = d.store.Queue(ctx, s, after, limit)
+	case Appealed:
+		items, err = d.store.Appealed(ctx, after, limit)
 	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "state must be pending, passed, flagged or banned").For("value_invalid", "state")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "state must be pending, passed, flagged, banned or appealed").
+			For("value_invalid", "state")
 	}
-	items, err := d.store.Queue(ctx, s, after, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,6 +333,9 @@ func (d *Desk) Queue(ctx context.Context, state string, after QueueCursor, limit
 	}
 	return items, nil, nil
 }
+
+// Counts returns how many links each tab of the desk holds, each up to CountCap.
+func (d *Desk) Counts(ctx context.Context) (Counts, error) { return d.store.Counts(ctx) }
 
 // File returns everything moderators see of a link.
 func (d *Desk) File(ctx context.Context, linkID int64) (*LinkFile, error) {
@@ -262,16 +352,17 @@ func (d *Desk) Screenshot(ctx context.Context, reviewID int64, profile string) (
 	return nil, apperr.Errorf(apperr.NotFound, "screenshot not found").For("screenshot_not_found", "")
 }
 
-// Decide applies a moderator's action with a note.
-func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action, note string) (*Decided, error) {
+// Decide applies a moderator's action with its explanation; a ban needs a reason.
+func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action string, e Explanation) (*Decided, error) {
 	a := Action(action)
 	if _, ok := a.State(); !ok {
 		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
 	}
-	if err := checkText("note", note, 0, MaxNote); err != nil {
+	e = Explanation{Reason: strings.TrimSpace(e.Reason), ReasonText: strings.TrimSpace(e.ReasonText), Note: strings.TrimSpace(e.Note)}
+	if err := e.check(a); err != nil {
 		return nil, err
 	}
-	out, err := d.store.Decide(ctx, linkID, actorID, a, strings.TrimSpace(note))
+	out, err := d.store.Decide(ctx, linkID, actorID, a, e)
 	if err != nil {
 		return nil, err
 	}

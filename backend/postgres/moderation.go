@@ -286,7 +286,7 @@ func (s *Moderation) Queue(ctx context.Context, st moderation.State, after moder
 	if err != nil {
 		return nil, fmt.Errorf("read the moderation queue: %w", err)
 	}
-	return items, nil
+	return items, s.whose(ctx, items)
 }
 
 // pendingQueue lists the links due for a review that have never had one, the latest due first,
@@ -310,7 +310,110 @@ func (s *Moderation) pendingQueue(ctx context.Context, after moderation.QueueCur
 	if err != nil {
 		return nil, fmt.Errorf("read the pending links: %w", err)
 	}
-	return items, nil
+	return items, s.whose(ctx, items)
+}
+
+// Appealed implements moderation.DeskStore, down the index moderation_appeals_open.
+func (s *Moderation) Appealed(ctx context.Context, after moderation.QueueCursor, limit int) ([]moderation.QueueItem, error) {
+	where, args := "", []any{limit + 1}
+	if after.LinkID > 0 {
+		where = `AND (a.created_at, a.link_id) < ($2, $3)`
+		args = append(args, after.At, after.LinkID)
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT `+moderatedColumns+`, `+appealColumnsOf("a")+`,
+			r.id, r.score, r.category, r.reason, r.scorer, r.model, r.created_at
+		FROM moderation_appeals a JOIN links l ON l.id = a.link_id
+		LEFT JOIN link_moderation lm ON lm.link_id = l.id
+		LEFT JOIN LATERAL (SELECT id, score, category, reason, scorer, model, created_at FROM link_reviews
+			WHERE link_id = a.link_id ORDER BY id DESC LIMIT 1) r ON true
+		WHERE a.resolved_at IS NULL `+where+`
+		ORDER BY a.created_at DESC, a.link_id DESC LIMIT $1`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the appealed links: %w", err)
+	}
+	items, err := collect(rows, func(r pgx.Rows) (moderation.QueueItem, error) {
+		var it moderation.QueueItem
+		var ap moderation.Appeal
+		var id *int64
+		var score *float32
+		var category, reason, scorer, model *string
+		var at *time.Time
+		l, err := scanModerated(r, &ap.LinkID, &ap.WorkspaceID, &ap.UserID, &ap.Message, &ap.CreatedAt, &ap.ResolvedAt,
+			&ap.Resolution, &id, &score, &category, &reason, &scorer, &model, &at)
+		it.Link, it.Appeal, it.Place = l, &ap, moderation.QueueCursor{At: ap.CreatedAt, LinkID: l.ID}
+		if err == nil && id != nil {
+			it.Review = &moderation.ReviewSummary{ID: *id, Score: *score64(score), Category: *category,
+				Reason: *reason, Scorer: *scorer, Model: *model, CreatedAt: *at}
+		}
+		return it, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the appealed links: %w", err)
+	}
+	return items, s.whose(ctx, items)
+}
+
+// whose fills in the workspace, owner and visits of a page of queue items, in one statement
+// after the page is read (the queues' own statements stay the index walks they are planned as).
+func (s *Moderation) whose(ctx context.Context, items []moderation.QueueItem) error {
+	if len(items) == 0 {
+		return nil
+	}
+	ids, at := make([]int64, len(items)), make(map[int64]int, len(items))
+	for i, it := range items {
+		ids[i], at[it.Link.ID] = it.Link.ID, i
+	}
+	rows, err := s.db.Pool.Query(ctx, `
+		SELECT l.id, w.name, coalesce(o.email, ''), coalesce(t.visits, 0)
+		FROM links l JOIN workspaces w ON w.id = l.workspace_id
+		LEFT JOIN LATERAL (SELECT u.email FROM members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = l.workspace_id AND m.role = 'owner' ORDER BY m.created_at, m.user_id LIMIT 1) o ON true
+		LEFT JOIN visit_totals t ON t.link_id = l.id
+		WHERE l.id = ANY($1)`, ids)
+	if err != nil {
+		return fmt.Errorf("read whose the queued links are: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name, email string
+		var visits int64
+		if err := rows.Scan(&id, &name, &email, &visits); err != nil {
+			return fmt.Errorf("read whose the queued links are: %w", err)
+		}
+		it := &items[at[id]]
+		it.WorkspaceName, it.OwnerEmail, it.Visits = name, email, visits
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read whose the queued links are: %w", err)
+	}
+	return nil
+}
+
+// Counts implements moderation.DeskStore: one statement, each count a walk of at most
+// CountCap entries of an index (link_moderation_state, moderation_due_queue,
+// moderation_appeals_open), whatever the tables hold.
+func (s *Moderation) Counts(ctx context.Context) (moderation.Counts, error) {
+	var c moderation.Counts
+	err := s.db.Pool.QueryRow(ctx, `
+		SELECT
+			(SELECT count(*) FROM (SELECT 1 FROM moderation_due m JOIN links l ON l.id = m.link_id
+				WHERE NOT EXISTS (SELECT 1 FROM link_moderation x WHERE x.link_id = m.link_id AND x.state <> 'pending')
+				LIMIT $1) p),
+			(SELECT count(*) FROM (SELECT 1 FROM link_moderation lm JOIN links l ON l.id = lm.link_id
+				WHERE lm.state = 'flagged' LIMIT $1) f),
+			(SELECT count(*) FROM (SELECT 1 FROM link_moderation lm JOIN links l ON l.id = lm.link_id
+				WHERE lm.state = 'banned' LIMIT $1) b),
+			(SELECT count(*) FROM (SELECT 1 FROM link_moderation lm JOIN links l ON l.id = lm.link_id
+				WHERE lm.state = 'passed' LIMIT $1) ps),
+			(SELECT count(*) FROM (SELECT 1 FROM moderation_appeals a JOIN links l ON l.id = a.link_id
+				WHERE a.resolved_at IS NULL LIMIT $1) a)`, moderation.CountCap).
+		Scan(&c.Pending, &c.Flagged, &c.Banned, &c.Passed, &c.Appealed)
+	if err != nil {
+		return moderation.Counts{}, fmt.Errorf("count the moderation queues: %w", err)
+	}
+	return c, nil
 }
 
 func pendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) {
@@ -334,6 +437,11 @@ func (s *Moderation) File(ctx context.Context, linkID int64) (*moderation.LinkFi
 		return nil, fmt.Errorf("read a link's moderation: %w", notFound(err, "link"))
 	}
 	f := &moderation.LinkFile{Link: l}
+	whose := []moderation.QueueItem{{Link: l}}
+	if err := s.whose(ctx, whose); err != nil {
+		return nil, err
+	}
+	f.WorkspaceName, f.OwnerEmail, f.Visits = whose[0].WorkspaceName, whose[0].OwnerEmail, whose[0].Visits
 	rows, err := s.db.Pool.Query(ctx, `
 		SELECT id, url, trigger, score, category, reason, scorer, model, notes, duration_ms, created_at
 		FROM link_reviews WHERE link_id = $1 ORDER BY id DESC LIMIT $2`, linkID, moderation.MaxFileReviews)
@@ -426,9 +534,10 @@ func (s *Moderation) Screenshot(ctx context.Context, reviewID int64, p moderatio
 }
 
 // Decide implements moderation.DeskStore: it reads the facts and writes what moderation.Decide
-// rules. A moderator's note, when there is one, becomes the reason the owner is shown; the
-// score and category stay those of the last review.
-func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, note string) (*moderation.Decided, error) {
+// rules. The owner is shown the explanation's reason (as the link's category) and words: a ban
+// replaces both, an approval or unban those it gives. The note stays in the audit log; the
+// score stays that of the last review.
+func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, e moderation.Explanation) (*moderation.Decided, error) {
 	if _, ok := a.State(); !ok {
 		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
 	}
@@ -444,12 +553,13 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 			return err
 		}
 		if _, err := tx.Exec(ctx, `
-			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, reason, reviewed_url, reviewed_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, now(), now())
+			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, category, reason, reviewed_url, reviewed_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, now(), now())
 			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state,
-				reason = CASE WHEN EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
+				category = CASE WHEN $7 OR EXCLUDED.category <> '' THEN EXCLUDED.category ELSE lm.category END,
+				reason = CASE WHEN $7 OR EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
 				reviewed_url = EXCLUDED.reviewed_url, reviewed_at = now(), updated_at = now()`,
-			linkID, ws, string(ruling.State), note, ruling.ReviewedURL); err != nil {
+			linkID, ws, string(ruling.State), e.Reason, e.ReasonText, ruling.ReviewedURL, a == moderation.Ban); err != nil {
 			return err
 		}
 		if ruling.StatusChanged {
@@ -464,16 +574,18 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 			}
 		}
 		out.Decision, err = scanDecision(tx.QueryRow(ctx, `
-			WITH d AS (INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, review_id)
-				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *)
+			WITH d AS (INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, review_id,
+				reason, reason_text)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *)
 			SELECT `+decisionColumns+` FROM d LEFT JOIN users u ON u.id = d.actor_id`,
-			linkID, ws, actorID, ruling.Action, string(ruling.State), note, reviewID))
+			linkID, ws, actorID, ruling.Action, string(ruling.State), e.Note, reviewID, e.Reason, e.ReasonText))
 		if err != nil {
 			return err
 		}
+		// The owner reads the resolution: the action and the words meant for them.
 		resolution := string(a)
-		if note != "" {
-			resolution += ": " + note
+		if e.ReasonText != "" {
+			resolution += ": " + e.ReasonText
 		}
 		if _, err := tx.Exec(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2
 			WHERE link_id = $1 AND resolved_at IS NULL`, linkID, resolution); err != nil {
@@ -571,8 +683,8 @@ func (s *Moderation) Audit(ctx context.Context, before int64, limit int) ([]mode
 	return ds, nil
 }
 
-const decisionColumns = `d.id, d.link_id, d.workspace_id, d.action, d.state, d.note, d.actor_id, u.email,
-	d.review_id, d.created_at`
+const decisionColumns = `d.id, d.link_id, d.workspace_id, d.action, d.state, d.note, d.reason, d.reason_text,
+	d.actor_id, u.email, d.review_id, d.created_at`
 
 // decisionsFrom joins decisions to their actors.
 const decisionsFrom = ` moderation_decisions d LEFT JOIN users u ON u.id = d.actor_id `
@@ -581,7 +693,8 @@ func scanDecision(r pgx.Row) (moderation.Decision, error) {
 	var d moderation.Decision
 	var actor *int64
 	var email *string
-	err := r.Scan(&d.ID, &d.LinkID, &d.WorkspaceID, &d.Action, &d.State, &d.Note, &actor, &email, &d.ReviewID, &d.CreatedAt)
+	err := r.Scan(&d.ID, &d.LinkID, &d.WorkspaceID, &d.Action, &d.State, &d.Note, &d.Reason, &d.ReasonText,
+		&actor, &email, &d.ReviewID, &d.CreatedAt)
 	if actor != nil && email != nil {
 		d.Actor = &moderation.Actor{ID: *actor, Email: *email}
 	}
@@ -589,6 +702,12 @@ func scanDecision(r pgx.Row) (moderation.Decision, error) {
 }
 
 const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution`
+
+// appealColumnsOf is appealColumns of the table named t.
+func appealColumnsOf(t string) string {
+	return t + ".link_id, " + t + ".workspace_id, " + t + ".user_id, " + t + ".message, " + t + ".created_at, " +
+		t + ".resolved_at, " + t + ".resolution"
+}
 
 func scanAppeal(r pgx.Row) (*moderation.Appeal, error) {
 	var a moderation.Appeal

@@ -167,9 +167,15 @@ func TestModerationDecisions(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore); err != nil {
 		t.Fatal(err)
 	}
-	out, err := desk.Decide(ctx, 1, actor, "ban", "phishing")
+	if _, err := desk.Decide(ctx, 1, actor, "ban", moderation.Explanation{Note: "no reason"}); !apperr.Is(err, apperr.Invalid) {
+		t.Errorf("a ban without a reason: %v", err)
+	}
+	out, err := desk.Decide(ctx, 1, actor, "ban", moderation.Explanation{Reason: "phishing", ReasonText: "asks for bank passwords",
+		Note: "same kit as last week"})
 	if err != nil || !out.StatusChanged || out.Link.Status != "banned" || out.Link.Moderation.State != "banned" ||
-		out.Link.Moderation.Reason != "phishing" || out.Decision.Actor == nil || out.Decision.Actor.Email != "m@example.com" {
+		out.Link.Moderation.Category != "phishing" || out.Link.Moderation.Reason != "asks for bank passwords" ||
+		out.Decision.Note != "same kit as last week" || out.Decision.Reason != "phishing" ||
+		out.Decision.Actor == nil || out.Decision.Actor.Email != "m@example.com" {
 		t.Fatalf("ban: %+v %v", out, err)
 	}
 	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changes); err != nil {
@@ -181,26 +187,26 @@ func TestModerationDecisions(t *testing.T) {
 	if due, _ := store.Due(ctx); len(due) != 0 {
 		t.Errorf("due after a ban: %v", due)
 	}
-	if a, err := desk.AppealOf(ctx, ws, 1); err != nil || a == nil || a.Message != "mine" || a.ResolvedAt == nil || a.Resolution != "ban: phishing" {
+	if a, err := desk.AppealOf(ctx, ws, 1); err != nil || a == nil || a.Message != "mine" || a.ResolvedAt == nil || a.Resolution != "ban: asks for bank passwords" {
 		t.Errorf("appeal after the ban: %+v %v", a, err)
 	}
-	if out, err := desk.Decide(ctx, 1, actor, "unban", ""); err != nil || !out.StatusChanged || out.Link.Status != "active" ||
-		out.Link.Moderation.State != "passed" || out.Link.Moderation.Reason != "phishing" {
+	if out, err := desk.Decide(ctx, 1, actor, "unban", moderation.Explanation{}); err != nil || !out.StatusChanged || out.Link.Status != "active" ||
+		out.Link.Moderation.State != "passed" || out.Link.Moderation.Reason != "asks for bank passwords" {
 		t.Errorf("unban: %+v %v", out, err)
 	}
-	if out, err := desk.Decide(ctx, 2, actor, "approve", ""); err != nil || out.StatusChanged || out.Link.Moderation.State != "passed" {
+	if out, err := desk.Decide(ctx, 2, actor, "approve", moderation.Explanation{}); err != nil || out.StatusChanged || out.Link.Moderation.State != "passed" {
 		t.Errorf("approve: %+v %v", out, err)
 	}
-	if _, err := desk.Decide(ctx, 99, actor, "ban", ""); !apperr.Is(err, apperr.NotFound) {
+	if _, err := desk.Decide(ctx, 99, actor, "ban", moderation.Explanation{Reason: "spam"}); !apperr.Is(err, apperr.NotFound) {
 		t.Errorf("decision on a missing link: %v", err)
 	}
-	if _, err := desk.Decide(ctx, 2, actor, "pass", ""); !apperr.Is(err, apperr.Invalid) {
+	if _, err := desk.Decide(ctx, 2, actor, "pass", moderation.Explanation{}); !apperr.Is(err, apperr.Invalid) {
 		t.Errorf("the worker's action by a moderator: %v", err)
 	}
 
 	// Link 6 was never reviewed: approving it approves its destination, and a later automatic
 	// ban of that destination only flags it.
-	if out, err := desk.Decide(ctx, 6, actor, "approve", "known sender"); err != nil || out.Link.Moderation.State != "passed" {
+	if out, err := desk.Decide(ctx, 6, actor, "approve", moderation.Explanation{Note: "known sender"}); err != nil || out.Link.Moderation.State != "passed" {
 		t.Fatalf("approve unreviewed: %+v %v", out, err)
 	}
 	at, err := desk.RequestReview(ctx, 6)

@@ -81,6 +81,7 @@ export function App() {
               <Route path="/plan" element={<Page><PlanPage /></Page>} />
               <Route path="/keys" element={<Page><ApiKeysPage /></Page>} />
               <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
+              <Route path="/moderation/links/:id" element={<Page><ModerationPage /></Page>} />
               <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
               <Route path="/bulk" element={<Page><BulkPage /></Page>} />
               <Route path="/imports" element={<Page><ImportsPage /></Page>} />

@@ -307,7 +307,7 @@ func TestWorkerBanReachesCaches(t *testing.T) {
 	}
 	desk := moderation.NewDesk(e.store, nil, log)
 	desk.OnStatusChanged(changed)
-	if _, err := desk.Decide(ctx, 2, actor, "ban", ""); err != nil {
+	if _, err := desk.Decide(ctx, 2, actor, "ban", moderation.Explanation{Reason: moderation.ReasonPhishing}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -827,9 +827,29 @@ export interface paths {
         };
         /**
          * Links in a moderation state (moderators)
-         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). For `flagged`, `banned` and `passed`: the links whose state changed last first, each with its latest review. For `pending`: links due for a review that have never had one (new links appear once the worker has noted them), the latest due first, with `review` null.
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). For `flagged`, `banned` and `passed`: the links whose state changed last first, each with its latest review. For `pending`: links due for a review that have never had one (new links appear once the worker has noted them), the latest due first, with `review` null. For `appealed`: the links with an open appeal (each with its `appeal`), the latest appealed first. Each item names the link's workspace, its owner's address and its visits.
          */
         get: operations["moderationQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many links each tab of the desk holds (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The links of each queue state and those with an open appeal, each counted up to `cap` (1000) in one cheap statement.
+         */
+        get: operations["moderationCounts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -869,7 +889,7 @@ export interface paths {
         put?: never;
         /**
          * Approve, ban or unban a link (moderators)
-         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). `approve`: the link passes (and works again if it was banned); `ban`: it is banned, and every node answers its short URL with the warning page within a second (a review still due is dropped); `unban`: the ban is lifted and the link passes. The decision goes to the audit log with the moderator, resolves the link's open appeal, and a note, when given, becomes the reason the owner sees.
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). `approve`: the link passes (and works again if it was banned); `ban`: it is banned, and every node answers its short URL with the warning page within a second (a review still due is dropped); `unban`: the ban is lifted and the link passes. The decision goes to the audit log with the moderator and resolves the link's open appeal. A ban needs a standard `reason`; the reason and `reason_text` are what the owner sees, and the `note` stays private to moderators and operators.
          */
         post: operations["moderationDecide"];
         delete?: never;
@@ -1715,9 +1735,9 @@ export interface components {
             state: "pending" | "passed" | "flagged" | "banned";
             /** @description Score of the last review, 0 (harmless) to 1; null before the first. */
             score: number | null;
-            /** @description `phishing`, `malware`, `scam`, `adult`, `spam`, `cloaking` or `benign`; empty before the first review. */
+            /** @description `phishing`, `malware`, `scam`, `adult`, `spam`, `cloaking` or `benign` from the scorer; after a moderator's ban, the standard reason they gave (`other` too); empty before the first review. */
             category: string;
-            /** @description Why, in words: the scorer's, or a moderator's note when they gave one. Owners see it. */
+            /** @description Why, in words: the scorer's, or the words a moderator gave the owner (`reason_text` of the decision; empty when a ban gave only a standard reason). Owners see it; a moderator's private note never appears here. */
             reason: string;
             /**
              * Format: date-time
@@ -1744,7 +1764,7 @@ export interface components {
              * @description When the next moderator's decision resolved it; null while open.
              */
             resolved_at: string | null;
-            /** @description The deciding action and its note (`unban: the page is harmless`); empty while open. */
+            /** @description The deciding action and the words it gave the owner (`unban: the page is harmless`); never the moderator's private note; empty while open. */
             resolution: string;
         };
         AppealRequest: {
@@ -1846,7 +1866,15 @@ export interface components {
              * @enum {string}
              */
             state: "pending" | "passed" | "flagged" | "banned";
+            /** @description The moderator's private note; never shown to the owner. */
             note: string;
+            /**
+             * @description The standard reason the owner was shown; empty for the worker's decisions.
+             * @enum {string}
+             */
+            reason: "" | "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other";
+            /** @description The moderator's words to the owner; empty when none. */
+            reason_text: string;
             /** @description The moderator; null for the worker, or an account deleted since. */
             actor: components["schemas"]["Actor"] | null;
             /**
@@ -1861,6 +1889,32 @@ export interface components {
             link: components["schemas"]["Link"];
             /** @description The link's latest review; null when it has none. */
             review: components["schemas"]["ReviewSummary"] | null;
+            workspace: components["schemas"]["ModerationWorkspace"];
+            /** @description The workspace's first owner's address; empty when it has none. */
+            owner_email: string;
+            /**
+             * Format: int64
+             * @description Visits of people the link has had.
+             */
+            visits: number;
+            appeal?: components["schemas"]["Appeal"];
+        };
+        /** @description The workspace a queued link belongs to. */
+        ModerationWorkspace: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        /** @description How many links each tab of the moderators' desk holds. */
+        ModerationCounts: {
+            pending: number;
+            flagged: number;
+            banned: number;
+            passed: number;
+            /** @description Links with an open appeal. */
+            appealed: number;
+            /** @description Each count stops there (1000); a count equal to it means at least that many. */
+            cap: number;
         };
         ModerationQueuePage: {
             items: components["schemas"]["ModerationQueueItem"][];
@@ -1875,12 +1929,27 @@ export interface components {
             decisions: components["schemas"]["Decision"][];
             /** @description The owner's appeal; null when there is none. */
             appeal: components["schemas"]["Appeal"] | null;
+            workspace: components["schemas"]["ModerationWorkspace"];
+            /** @description The workspace's first owner's address; empty when it has none. */
+            owner_email: string;
+            /**
+             * Format: int64
+             * @description Visits of people the link has had.
+             */
+            visits: number;
         };
         DecisionRequest: {
             /** @enum {string} */
             action: "approve" | "ban" | "unban";
-            /** @description Shown to the owner as the reason when given, and kept in the audit log. */
+            /** @description A private note for moderators and operators, kept in the audit log; never shown to the owner. */
             note?: string;
+            /**
+             * @description The standard reason shown to the owner (the web app translates it): required for `ban` (reason `reason_required`), optional otherwise. After a ban it is the link's `moderation.category`.
+             * @enum {string}
+             */
+            reason?: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other";
+            /** @description Words to the owner, shown with the reason (the link's `moderation.reason`): required with `other` (reason `reason_text_required`). A ban without them shows the standard reason alone; an approval or unban without them keeps what the owner saw. */
+            reason_text?: string;
         };
         DecisionResult: {
             link: components["schemas"]["Link"];
@@ -4274,7 +4343,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Which links (default `flagged`). */
-                state?: "pending" | "passed" | "flagged" | "banned";
+                state?: "pending" | "passed" | "flagged" | "banned" | "appealed";
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page; opaque. */
@@ -4301,6 +4370,44 @@ export interface operations {
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationCounts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`). */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -4386,7 +4493,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Unknown action, a note longer than 2000 characters, or a body that is not the JSON object described (code `invalid`). */
+            /** @description Unknown action, a ban without a reason (reason `reason_required`, field `reason`), an unknown reason (`reason_unknown`), `other` without `reason_text` (`reason_text_required`), a note longer than 2000 characters or words longer than 500 (`reason_text_too_long`), or a body that is not the JSON object described (code `invalid`). */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

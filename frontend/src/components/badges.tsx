@@ -14,11 +14,16 @@ export function StatusBadge({ link }: { link: Link }) {
   );
 }
 
-export function ModerationBadge({ link }: { link: Link }) {
+/**
+ * The link's moderation state. Beside the status badge it says nothing twice: a banned link's
+ * status already says "Banned". `always` shows it alone (the moderators' desk).
+ */
+export function ModerationBadge({ link, always }: { link: Link; always?: boolean }) {
   const { t } = useTranslation();
   const state = link.moderation.state;
+  if (!always && state === "banned" && link.status === "banned") return null;
   return (
-    <Badge color={moderationColor[state]} variant="dot">
+    <Badge color={moderationColor[state]} variant="dot" data-testid="moderation-badge">
       {t(`moderation.state.${state}`)}
     </Badge>
   );

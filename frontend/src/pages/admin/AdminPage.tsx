@@ -1,9 +1,10 @@
 // The operators' pages: system figures, workspaces and their plans, users and their roles,
 // and the audit log of moderation decisions.
-import { Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Group, NativeSelect, SegmentedControl, Stack, Table, Text, Title } from "@mantine/core";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
 import { DaysChart } from "../../components/DaysChart";
@@ -176,14 +177,25 @@ function Audit() {
   const { t } = useTranslation();
   const paged = usePaged("audit", (cursor) => unwrap(api.GET("/api/v1/admin/audit", { params: { query: { cursor, limit: 50 } } })));
   return (
-    <PagedTable paged={paged} head={[t("detail.when"), t("admin.link"), t("admin.action"), t("admin.by"), t("admin.note")]} testId="audit">
+    <PagedTable
+      paged={paged}
+      head={[t("detail.when"), t("admin.link"), t("admin.action"), t("admin.by"), t("moderation.told"), t("admin.note")]}
+      testId="audit"
+    >
       {(page) =>
         page.items.map((d) => (
           <Table.Tr key={d.id}>
             <Table.Td>{formatDateTime(d.created_at, i18n.resolvedLanguage)}</Table.Td>
-            <Table.Td>{d.link_id}</Table.Td>
+            <Table.Td>
+              <Anchor component={RouterLink} to={`/moderation/links/${d.link_id}`} aria-label={t("moderation.openLink", { id: d.link_id })} data-testid="audit-link">
+                {d.link_id}
+              </Anchor>
+            </Table.Td>
             <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
             <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>
+            <Table.Td className="break">
+              {[d.reason ? t(`moderation.reasons.${d.reason}`, { defaultValue: d.reason }) : "", d.reason_text].filter(Boolean).join(" — ")}
+            </Table.Td>
             <Table.Td className="break">{d.note}</Table.Td>
           </Table.Tr>
         ))

@@ -1,7 +1,7 @@
 // One link: its short URL and rules, QR code downloads, visits by hour and day, breakdowns,
 // form responses, and its moderation state with the appeal.
-import { Alert, Anchor, Badge, Button, Card, Group, Image, Progress, Stack, Table, Text, Textarea, Title } from "@mantine/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Anchor, Badge, Button, Card, Group, Image, Progress, Stack, Table, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -16,6 +16,7 @@ import { Empty, ErrorState, FormError, Loading, Queried } from "../../components
 import i18n from "../../i18n";
 import { formatDateTime, qrFileName, ranked, timeZone } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
+import { ModerationState } from "./ModerationState";
 import { StatsCharts } from "./StatsCharts";
 
 export default function LinkDetailPage() {
@@ -68,7 +69,7 @@ export default function LinkDetailPage() {
         )}
       </Group>
 
-      <Moderation link={l} />
+      <ModerationState link={l} />
 
       <div className="two-cols">
         <Stack>
@@ -175,43 +176,6 @@ function Breakdowns({ stats }: { stats: LinkStats }) {
         );
       })}
     </div>
-  );
-}
-
-function Moderation({ link }: { link: Link }) {
-  const { t } = useTranslation();
-  const ws = useWorkspaceId();
-  const client = useQueryClient();
-  const [message, setMessage] = useState("");
-  const [appealing, setAppealing] = useState(false);
-  const appeal = useMutation({
-    mutationFn: () =>
-      unwrap(api.POST("/api/v1/workspaces/{workspace}/links/{id}/appeal", { params: { path: { workspace: ws, id: link.id } }, body: { message } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: [ws, "link", link.id] }),
-  });
-  const m = link.moderation;
-  if (m.state !== "banned" && m.state !== "flagged") return null;
-  return (
-    <Alert color={m.state === "banned" ? "red" : "orange"} title={t(`moderation.state.${m.state}`)} data-testid="moderation-alert">
-      <Stack gap="xs">
-        {m.reason && <Text size="sm">{t("detail.reason", { reason: m.reason })}</Text>}
-        {m.state === "banned" && !appeal.isSuccess && !appealing && (
-          <Button size="xs" variant="white" color="red" w="fit-content" onClick={() => setAppealing(true)} data-testid="appeal">
-            {t("detail.appeal")}
-          </Button>
-        )}
-        {appealing && !appeal.isSuccess && (
-          <Stack gap="xs">
-            <Textarea label={t("detail.appealMessage")} value={message} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} />
-            <FormError error={appeal.error} />
-            <Button size="xs" w="fit-content" onClick={() => appeal.mutate()} loading={appeal.isPending} disabled={!message.trim()}>
-              {t("detail.sendAppeal")}
-            </Button>
-          </Stack>
-        )}
-        {appeal.isSuccess && <Text size="sm">{t("detail.appealSent")}</Text>}
-      </Stack>
-    </Alert>
   );
 }
 

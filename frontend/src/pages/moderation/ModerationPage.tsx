@@ -1,39 +1,104 @@
-// The moderators' desk: the queue by state, and for the chosen link its latest review with
-// the three visitors' screenshots side by side, the decisions so far, the owner's appeal, and
-// approve, ban or unban with a note.
-import { Alert, Anchor, Badge, Button, Card, Group, Image, SegmentedControl, Stack, Table, Text, Textarea, Title, UnstyledButton } from "@mantine/core";
+// The moderators' desk: the queue by state (and the open appeals), each tab with its count and
+// each item with whose link it is; for the chosen link its latest review with the three
+// visitors' screenshots side by side, the decisions so far, the owner's appeal, and approve,
+// ban or unban with the reason the owner is shown and a private note. /moderation/links/{id}
+// opens one link's file on its own (the audit log links there).
+import { Alert, Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Table, Tabs, Text, Textarea, Title, UnstyledButton } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useParams } from "react-router";
 import { api, unwrap, type Link, type Schemas } from "../../api/client";
 import { ModerationBadge } from "../../components/badges";
-import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
-import i18n from "../../i18n";
-import { formatDateTime } from "../../lib/format";
+import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
+import { Empty, ErrorState, fieldError, FormError, Loading, Queried } from "../../components/states";
 
-type State = Schemas["LinkModeration"]["state"];
+type Tab = "pending" | "passed" | "flagged" | "banned" | "appealed";
+const tabs = ["flagged", "appealed", "pending", "banned", "passed"] as const satisfies readonly Tab[];
+/** The standard reasons a moderator gives an owner, in the API's order. */
+const reasons = ["phishing", "malware", "scam", "spam", "adult", "cloaking", "other"] as const;
+type Reason = (typeof reasons)[number];
+
+function queuePage(state: Tab) {
+  return unwrap(api.GET("/api/v1/moderation/queue", { params: { query: { state, limit: 50 } } }));
+}
+
+function useFormat() {
+  const { i18n } = useTranslation();
+  const lang = i18n.resolvedLanguage;
+  return {
+    date: (iso: string) => new Intl.DateTimeFormat(lang, { dateStyle: "medium" }).format(new Date(iso)),
+    dateTime: (iso: string) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)),
+    number: (n: number) => new Intl.NumberFormat(lang).format(n),
+    score: (s: number) => new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(s),
+  };
+}
+
+const scoreColor = (s: number) => (s >= 0.8 ? "red" : s >= 0.5 ? "orange" : "green");
 
 export default function ModerationPage() {
   const { t } = useTranslation();
-  const [state, setState] = useState<State>("flagged");
+  const id = Number(useParams().id);
+  if (id > 0) {
+    return (
+      <Stack>
+        <Anchor component={RouterLink} to="/moderation" size="sm" w="fit-content">
+          {t("moderation.toQueue")}
+        </Anchor>
+        <Title order={2}>{t("moderation.title")}</Title>
+        <LinkFile id={id} />
+      </Stack>
+    );
+  }
+  return <Desk />;
+}
+
+function Desk() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const [state, setState] = useState<Tab>("flagged");
   const [chosen, setChosen] = useState<number>();
-  const queue = useQuery({
-    queryKey: ["moderation", "queue", state],
-    queryFn: () => unwrap(api.GET("/api/v1/moderation/queue", { params: { query: { state, limit: 50 } } })),
+  const queue = useQuery({ queryKey: ["moderation", "queue", state], queryFn: () => queuePage(state) });
+  const counts = useQuery({
+    queryKey: ["moderation", "counts"],
+    queryFn: () => unwrap(api.GET("/api/v1/moderation/counts")),
   });
+  const count = (tab: Tab) => {
+    const n = counts.data?.[tab];
+    if (n === undefined) return undefined;
+    return n >= counts.data!.cap ? `${fmt.number(counts.data!.cap)}+` : fmt.number(n);
+  };
   return (
     <Stack>
       <Title order={2}>{t("moderation.title")}</Title>
-      <SegmentedControl
-        w="fit-content"
+      <Tabs
         value={state}
         onChange={(v) => {
-          setState(v as State);
+          if (!v) return;
+          setState(v as Tab);
           setChosen(undefined);
         }}
-        data={(["flagged", "pending", "banned", "passed"] as const).map((s) => ({ value: s, label: t(`moderation.tabs.${s}`) }))}
-        data-testid="queue-state"
-      />
+        variant="pills"
+      >
+        <Tabs.List className="queue-tabs" data-testid="queue-state">
+          {tabs.map((s) => (
+            <Tabs.Tab
+              key={s}
+              value={s}
+              rightSection={
+                count(s) !== undefined && (
+                  <Badge size="sm" variant={state === s ? "white" : "light"} color={s === "banned" ? "red" : s === "flagged" || s === "appealed" ? "orange" : "gray"} data-testid={`count-${s}`}>
+                    {count(s)}
+                  </Badge>
+                )
+              }
+            >
+              {t(`moderation.tabs.${s}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
       <div className="desk">
         <div>
           <Queried query={queue}>
@@ -42,29 +107,8 @@ export default function ModerationPage() {
                 <Empty title={t("moderation.empty")} />
               ) : (
                 <Stack gap="xs" data-testid="queue">
-                  {data.items.map(({ link, review }) => (
-                    <UnstyledButton
-                      key={link.id}
-                      className={"queue-item" + (chosen === link.id ? " chosen" : "")}
-                      onClick={() => setChosen(link.id)}
-                      data-testid="queue-item"
-                      aria-pressed={chosen === link.id}
-                    >
-                      <Group justify="space-between" wrap="nowrap">
-                        <Text size="sm" fw={600} className="mono">
-                          {link.short_url.replace(/^https?:\/\//, "")}
-                        </Text>
-                        {review && <Badge color={review.score >= 0.8 ? "red" : review.score >= 0.5 ? "orange" : "green"}>{review.score.toFixed(2)}</Badge>}
-                      </Group>
-                      <Text size="xs" c="dimmed" lineClamp={1} className="break">
-                        {link.url}
-                      </Text>
-                      {review && (
-                        <Text size="xs" lineClamp={2}>
-                          {review.category}: {review.reason}
-                        </Text>
-                      )}
-                    </UnstyledButton>
+                  {data.items.map((item) => (
+                    <QueueItem key={item.link.id} item={item} chosen={chosen === item.link.id} choose={() => setChosen(item.link.id)} />
                   ))}
                 </Stack>
               )
@@ -77,19 +121,81 @@ export default function ModerationPage() {
   );
 }
 
+function QueueItem({ item, chosen, choose }: { item: Schemas["ModerationQueueItem"]; chosen: boolean; choose: () => void }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  const { link, review, appeal } = item;
+  return (
+    <UnstyledButton className={"queue-item" + (chosen ? " chosen" : "")} onClick={choose} data-testid="queue-item" aria-pressed={chosen}>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="sm" fw={600} className="mono minw0" truncate>
+          {link.short_url.replace(/^https?:\/\//, "")}
+        </Text>
+        {review && (
+          <Badge className="queue-score" color={scoreColor(review.score)} aria-label={t("moderation.score", { score: fmt.score(review.score) })} data-testid="queue-score">
+            {fmt.score(review.score)}
+          </Badge>
+        )}
+      </Group>
+      <Text size="xs" c="dimmed" lineClamp={1} className="break">
+        {link.url}
+      </Text>
+      {review && (
+        <Text size="xs" lineClamp={2}>
+          {t(`moderation.reasons.${review.category}`, { defaultValue: review.category })}: {review.reason}
+        </Text>
+      )}
+      <dl className="queue-facts">
+        <dt>{t("moderation.workspace")}</dt>
+        <dd className="break" data-testid="queue-workspace">
+          {item.workspace.name}
+        </dd>
+        <dt>{t("moderation.owner")}</dt>
+        <dd className="break" data-testid="queue-owner">
+          {item.owner_email || "—"}
+        </dd>
+        <dt>{t("moderation.created")}</dt>
+        <dd data-testid="queue-created">{fmt.date(link.created_at)}</dd>
+        <dt>{t("moderation.visits")}</dt>
+        <dd data-testid="queue-visits">{fmt.number(item.visits)}</dd>
+      </dl>
+      {appeal && (
+        <Text size="xs" lineClamp={2} className="break" data-testid="queue-appeal">
+          {t("moderation.appealedOn", { date: fmt.date(appeal.created_at) })}: {appeal.message}
+        </Text>
+      )}
+    </UnstyledButton>
+  );
+}
+
 function LinkFile({ id }: { id: number }) {
   const { t } = useTranslation();
+  const fmt = useFormat();
   const client = useQueryClient();
+  const [reason, setReason] = useState<Reason | "">("");
+  const [reasonText, setReasonText] = useState("");
   const [note, setNote] = useState("");
+  // A ban asked for without its reason: the inputs say what is missing before anything is sent
+  // (the server refuses it too).
+  const [tried, setTried] = useState(false);
   const file = useQuery({
     queryKey: ["moderation", "link", id],
     queryFn: () => unwrap(api.GET("/api/v1/moderation/links/{id}", { params: { path: { id } } })),
   });
   const decide = useMutation({
     mutationFn: (action: "approve" | "ban" | "unban") =>
-      unwrap(api.POST("/api/v1/moderation/links/{id}/decision", { params: { path: { id } }, body: { action, note: note.trim() || undefined } })),
-    onSuccess: () => {
+      unwrap(
+        api.POST("/api/v1/moderation/links/{id}/decision", {
+          params: { path: { id } },
+          body: { action, reason: reason || undefined, reason_text: reasonText.trim() || undefined, note: note.trim() || undefined },
+        }),
+      ),
+    onSuccess: (out) => {
+      setTried(false);
+      setReason("");
+      setReasonText("");
       setNote("");
+      notifyDone(`${t("moderation.decided")}: ${t(`moderation.actions.${out.decision.action}`)}`);
       void client.invalidateQueries({ queryKey: ["moderation"] });
     },
   });
@@ -97,22 +203,44 @@ function LinkFile({ id }: { id: number }) {
   if (file.isError) return <ErrorState error={file.error} retry={() => void file.refetch()} />;
   const { link, reviews, decisions, appeal } = file.data;
   const review = reviews[0];
+  const told = (d: Schemas["Decision"]) =>
+    [d.reason ? t(`moderation.reasons.${d.reason}`, { defaultValue: d.reason }) : "", d.reason_text].filter(Boolean).join(" — ");
+  const missing = !reason ? "reason" : reason === "other" && !reasonText.trim() ? "reason_text" : undefined;
+  const reasonError = tried && missing === "reason" ? t("errors.reason_required") : fieldError(decide.error, "reason");
+  const reasonTextError = tried && missing === "reason_text" ? t("errors.reason_text_required") : fieldError(decide.error, "reason_text");
+  const fieldless = decide.error && !["reason", "reason_text", "note"].some((f) => fieldError(decide.error, f));
   return (
     <Stack data-testid="link-file">
       <Card withBorder>
         <Stack gap={4}>
-          <Group justify="space-between">
-            <Text fw={600} className="mono">
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Text fw={600} className="mono minw0 break">
               {link.short_url.replace(/^https?:\/\//, "")}
             </Text>
-            <ModerationBadge link={link as Link} />
+            <div className="no-shrink">
+              <ModerationBadge link={link as Link} always />
+            </div>
           </Group>
           <Anchor href={link.url} target="_blank" rel="noreferrer noopener" size="sm" className="break">
             {link.url}
           </Anchor>
+          <dl className="queue-facts" data-testid="file-facts">
+            <dt>{t("moderation.workspace")}</dt>
+            <dd className="break">{file.data.workspace.name}</dd>
+            <dt>{t("moderation.owner")}</dt>
+            <dd className="break">{file.data.owner_email || "—"}</dd>
+            <dt>{t("moderation.created")}</dt>
+            <dd>{fmt.dateTime(link.created_at)}</dd>
+            <dt>{t("moderation.visits")}</dt>
+            <dd>{fmt.number(file.data.visits)}</dd>
+          </dl>
           {review ? (
             <Text size="sm" data-testid="review-summary">
-              {t("moderation.verdict", { score: review.score.toFixed(2), category: review.category, scorer: review.model || review.scorer })}: {review.reason}
+              {t("moderation.verdict", {
+                score: fmt.score(review.score),
+                category: t(`moderation.reasons.${review.category}`, { defaultValue: review.category }),
+                scorer: review.model || review.scorer,
+              })}: {review.reason}
             </Text>
           ) : (
             <Text size="sm" c="dimmed">
@@ -145,24 +273,69 @@ function LinkFile({ id }: { id: number }) {
           ))}
         </div>
       )}
-      {appeal && (
+      {appeal && !appeal.resolved_at && (
         <Alert color="blue" title={t("moderation.appeal")} data-testid="appeal">
-          {appeal.message}
+          <Text size="sm" className="break">
+            {appeal.message}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t("moderation.appealedOn", { date: fmt.dateTime(appeal.created_at) })}
+          </Text>
         </Alert>
       )}
       <Card withBorder>
         <Stack gap="xs">
-          <Textarea label={t("moderation.note")} value={note} onChange={(e) => setNote(e.currentTarget.value)} autosize minRows={2} data-testid="decision-note" />
-          <FormError error={decide.error} />
+          <NativeSelect
+            label={t("moderation.reason")}
+            description={t("moderation.reasonHelp")}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value as Reason | "")}
+            data={[{ value: "", label: t("moderation.reasonPlaceholder") }, ...reasons.map((r) => ({ value: r, label: t(`moderation.reasons.${r}`) }))]}
+            error={reasonError}
+            data-testid="decision-reason"
+          />
+          <Textarea
+            label={t("moderation.reasonText")}
+            value={reasonText}
+            onChange={(e) => setReasonText(e.currentTarget.value)}
+            autosize
+            minRows={2}
+            maxLength={500}
+            error={reasonTextError}
+            data-testid="decision-reason-text"
+          />
+          <Textarea
+            label={t("moderation.note")}
+            value={note}
+            onChange={(e) => setNote(e.currentTarget.value)}
+            autosize
+            minRows={2}
+            maxLength={2000}
+            error={fieldError(decide.error, "note")}
+            data-testid="decision-note"
+          />
+          {fieldless && <FormError error={decide.error} />}
           <Group gap="xs">
             {link.moderation.state !== "banned" ? (
               <>
                 <Button color="green" variant="light" onClick={() => decide.mutate("approve")} loading={decide.isPending} data-testid="approve">
                   {t("moderation.approve")}
                 </Button>
-                <Button color="red" onClick={() => decide.mutate("ban")} loading={decide.isPending} data-testid="ban">
-                  {t("moderation.ban")}
-                </Button>
+                {missing ? (
+                  <Button color="red" onClick={() => setTried(true)} data-testid="ban">
+                    {t("moderation.ban")}
+                  </Button>
+                ) : (
+                  <ConfirmButton
+                    question={t("moderation.banQuestion")}
+                    detail={t("moderation.banDetail")}
+                    onConfirm={() => decide.mutate("ban")}
+                    loading={decide.isPending}
+                    data-testid="ban"
+                  >
+                    {t("moderation.ban")}
+                  </ConfirmButton>
+                )}
               </>
             ) : (
               <Button variant="light" onClick={() => decide.mutate("unban")} loading={decide.isPending} data-testid="unban">
@@ -178,13 +351,23 @@ function LinkFile({ id }: { id: number }) {
             {t("moderation.history")}
           </Text>
           <div className="table-wrap">
-            <Table verticalSpacing={4}>
+            <Table verticalSpacing={4} data-testid="decisions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("detail.when")}</Table.Th>
+                  <Table.Th>{t("admin.action")}</Table.Th>
+                  <Table.Th>{t("admin.by")}</Table.Th>
+                  <Table.Th>{t("moderation.told")}</Table.Th>
+                  <Table.Th>{t("admin.note")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
                 {decisions.map((d) => (
                   <Table.Tr key={d.id}>
-                    <Table.Td>{formatDateTime(d.created_at, i18n.resolvedLanguage)}</Table.Td>
+                    <Table.Td>{fmt.dateTime(d.created_at)}</Table.Td>
                     <Table.Td>{t(`moderation.actions.${d.action}`)}</Table.Td>
-                    <Table.Td>{d.actor?.email ?? t("moderation.worker")}</Table.Td>
+                    <Table.Td className="break">{d.actor?.email ?? t("moderation.worker")}</Table.Td>
+                    <Table.Td className="break">{told(d)}</Table.Td>
                     <Table.Td className="break">{d.note}</Table.Td>
                   </Table.Tr>
                 ))}

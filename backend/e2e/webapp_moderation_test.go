@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// A moderator works the desk: the tabs are counted; each queued link says whose it is (its
+// workspace and owner), when it was made and how visited, its score in full however narrow
+// the screen. A ban without a reason is refused beside the reason's input; with a reason,
+// words for the owner and a private note it goes through. The owner sees one "Banned" badge,
+// the reason and the words with what the ban means, never the note, and appeals; the appeal
+// is counted on the desk. The operator's audit log opens the link's file.
+func TestWebAppModerationDesk(t *testing.T) {
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		// Each look has a deployment of its own (the desk's counts span every workspace); the
+		// look's subtest runs in parallel already.
+		d := newSerialDeployment(t)
+		s := d.start(t)
+		owner := s.signup("owner@example.com")
+		s.moderator("mod@example.com")
+		if r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID), owner.Token,
+			map[string]any{"name": "Acme Garden"}); r.Status != http.StatusOK {
+			t.Fatalf("rename the workspace: %d %s", r.Status, r.Body)
+		}
+		// Two flagged links, straight through the moderation store (no worker needed); the
+		// first has visits. Its short URL is long: the score beside it must still show whole.
+		rv := newReviewer(t, d)
+		bank := s.createLink(owner, map[string]any{"url": "https://bank-login.example/", "alias": "spring-sale-garden-tools-2026"})
+		rv.review(owner.WorkspaceID, bank, 0.62, "looks like a bank login")
+		other := s.createLink(owner, map[string]any{"url": "https://seeds.example/"})
+		rv.review(owner.WorkspaceID, other, 0.55, "a login form")
+		if _, err := d.db(t).Pool.Exec(context.Background(),
+			`INSERT INTO visit_totals (link_id, workspace_id, visits) VALUES ($1, $2, 1234)`, bank.ID, owner.WorkspaceID); err != nil {
+			t.Fatal(err)
+		}
+		const note = "Same kit as case 4411"
+		const words = "The page asks for bank passwords."
+
+		// The desk: counted tabs, and whose each link is.
+		m := walk(t, s, l)
+		m.signIn("mod@example.com", "correct horse battery")
+		m.open("/moderation", m.tr("Moderation", "内容审核"))
+		m.see(m.role("tab", m.tr("Flagged", "待审核")))
+		counted := func(tab, want string) {
+			t.Helper()
+			if err := expectLocator(m.p.GetByTestId("count-" + tab)).ToHaveText(want); err != nil {
+				t.Fatalf("[%s] the %s tab's count: %v", l.name, tab, err)
+			}
+		}
+		counted("flagged", "2")
+		counted("banned", "0")
+		counted("appealed", "0")
+		item := m.p.GetByTestId("queue-item").Filter(playwright.LocatorFilterOptions{HasText: bank.Code})
+		m.see(item)
+		for id, want := range map[string]string{"queue-workspace": "Acme Garden", "queue-owner": "owner@example.com",
+			"queue-visits": "1,234", "queue-created": "2026"} {
+			if err := expectLocator(item.GetByTestId(id)).ToContainText(want); err != nil {
+				t.Errorf("[%s] %s: %v", l.name, id, err)
+			}
+		}
+		score := item.GetByTestId("queue-score")
+		m.see(score)
+		whole, err := score.Evaluate(`b => {
+			const label = b.querySelector(".mantine-Badge-label") || b;
+			const box = b.getBoundingClientRect(), card = b.closest("[data-testid=queue-item]").getBoundingClientRect();
+			return label.scrollWidth <= label.clientWidth && box.right <= card.right && box.width > 0 && label.textContent === "0.62";
+		}`, nil)
+		if err != nil || whole != true {
+			t.Errorf("[%s] the score badge is clipped: %v %v", l.name, whole, err)
+		}
+		m.shoot("moderation-desk")
+
+		// A ban needs a reason; the refusal shows beside the reason's input.
+		m.click(item)
+		m.see(m.p.GetByTestId("link-file"))
+		ban := m.p.GetByRole("button", playwright.PageGetByRoleOptions{Name: m.tr("Ban", "封禁"), Exact: playwright.Bool(true)})
+		m.fill(m.textbox(m.tr("Private note", "内部备注")), note)
+		m.click(ban)
+		m.see(m.text(m.tr("Choose the reason the owner will be shown.", "请选择向所有者显示的原因。")))
+		reason := m.role("combobox", m.tr("Reason shown to the owner", "向所有者显示的原因"))
+		if _, err := reason.SelectOption(playwright.SelectOptionValues{Values: &[]string{"phishing"}}); err != nil {
+			t.Fatal(err)
+		}
+		m.fill(m.textbox(m.tr("Words to the owner", "给所有者的说明")), words)
+		m.click(ban)
+		m.click(m.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{
+			Name: m.tr("Ban", "封禁"), Exact: playwright.Bool(true)}))
+		m.see(m.button(m.tr("Unban", "解封")))
+		counted("banned", "1")
+		counted("flagged", "1")
+		if err := expectLocator(m.p.GetByTestId("decisions")).ToContainText(note); err != nil {
+			t.Errorf("[%s] the note in the moderators' history: %v", l.name, err)
+		}
+		m.shoot("moderation-banned")
+
+		// The owner: one badge, the reason and what it means, never the note; and the appeal.
+		o := walk(t, s, l)
+		o.signIn("owner@example.com", "correct horse battery")
+		o.open(fmt.Sprintf("/links/%d", bank.ID), "")
+		alert := o.p.GetByTestId("moderation-alert")
+		o.see(alert)
+		if err := expectLocator(o.p.GetByTestId("link-status")).ToHaveText(o.tr("Banned", "已封禁")); err != nil {
+			t.Errorf("[%s] the status badge: %v", l.name, err)
+		}
+		if err := expectLocator(o.p.GetByTestId("moderation-badge")).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] a second Banned badge: %v", l.name, err)
+		}
+		if err := expectLocator(o.p.GetByTestId("moderation-reason")).ToHaveText(
+			o.tr("Reason: Phishing — ", "原因：网络钓鱼 — ") + words); err != nil {
+			t.Errorf("[%s] the reason: %v", l.name, err)
+		}
+		if err := expectLocator(alert).ToContainText(o.tr("visitors see a warning page", "访客会看到警告页面")); err != nil {
+			t.Errorf("[%s] what the ban means: %v", l.name, err)
+		}
+		if html, err := o.p.Content(); err != nil || strings.Contains(html, "4411") {
+			t.Errorf("[%s] the owner's page shows the private note (%v)", l.name, err)
+		}
+		o.click(o.button(o.tr("Appeal", "申诉")))
+		o.fill(o.textbox(o.tr("Why should the link be allowed?", "为什么应该允许这个链接？")), "It is our own bank's page.")
+		o.click(o.button(o.tr("Send the appeal", "提交申诉")))
+		o.see(o.text(o.tr("Your appeal was sent.", "申诉已提交")))
+		o.shoot("link-banned-owner")
+
+		// The appeal is counted, and listed in its tab.
+		m.open("/moderation", m.tr("Moderation", "内容审核"))
+		counted("appealed", "1")
+		m.click(m.role("tab", m.tr("Appealed", "已申诉")))
+		if err := expectLocator(m.p.GetByTestId("queue-appeal")).ToContainText("It is our own bank's page."); err != nil {
+			t.Errorf("[%s] the appealed tab: %v", l.name, err)
+		}
+
+		// The operator's audit log: the link's number opens its file.
+		op := walk(t, s, l)
+		op.signIn("operator@sho.rt", "operator-password")
+		op.open("/admin", "")
+		op.click(op.p.GetByTestId("admin-tab").GetByText(op.tr("Audit log", "审计日志")))
+		op.click(op.p.GetByRole("link", playwright.PageGetByRoleOptions{
+			Name: op.tr("Open link ", "打开链接 ") + fmt.Sprint(bank.ID), Exact: playwright.Bool(true)}).First())
+		op.at(fmt.Sprintf("/moderation/links/%d", bank.ID))
+		file := op.p.GetByTestId("link-file")
+		op.see(file)
+		if err := expectLocator(file).ToContainText(bank.Code); err != nil {
+			t.Errorf("[%s] the audit log's link: %v", l.name, err)
+		}
+		if err := expectLocator(op.p.GetByTestId("file-facts")).ToContainText("Acme Garden"); err != nil {
+			t.Errorf("[%s] whose link: %v", l.name, err)
+		}
+		op.shoot("moderation-link-from-audit")
+	})
+}
