@@ -155,3 +155,38 @@ func FuzzQueryRange(f *testing.F) {
 		}
 	})
 }
+
+// A dashboard's range is whole days: the last 14 by default, else the days from and to touch.
+func TestDashboardRange(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		q        stats.Query
+		from, to string // "" for an error
+	}{
+		{"default", stats.Query{}, "2026-11-10T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"default east", stats.Query{TZ: "Asia/Shanghai"}, "2026-11-11T00:00:00+08:00", "2026-11-25T00:00:00+08:00"},
+		{"today", stats.Query{From: "2026-11-23", To: "2026-11-23"}, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"from alone", stats.Query{From: "2026-11-20"}, "2026-11-20T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"times", stats.Query{From: "2026-11-20T10:00:00Z", To: "2026-11-21T03:00:00Z"}, "2026-11-20T00:00:00Z", "2026-11-22T00:00:00Z"},
+		{"401 days", stats.Query{From: "2024-01-01", To: "2025-02-04"}, "", ""},
+		{"bad zone", stats.Query{TZ: "Mars/Olympus"}, "", ""},
+	} {
+		r, err := c.q.DashboardRange(now)
+		if c.from == "" {
+			if !apperr.Is(err, apperr.Invalid) {
+				t.Errorf("%s: %v, %v; want invalid", c.name, r, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := r.From.Format(time.RFC3339); got != c.from {
+			t.Errorf("%s: from %s, want %s", c.name, got, c.from)
+		}
+		if got := r.To.Format(time.RFC3339); got != c.to {
+			t.Errorf("%s: to %s, want %s", c.name, got, c.to)
+		}
+	}
+}
