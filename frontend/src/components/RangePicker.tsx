@@ -1,5 +1,5 @@
 // The range of the statistics a page shows, kept in the URL's query so that it can be shared.
-import { Group, SegmentedControl, TextInput } from "@mantine/core";
+import { Group, SegmentedControl, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -12,8 +12,17 @@ export function useStatsRange(fallback: RangePreset): [StatsRange, (r: StatsRang
   return [range, (r) => setParams((p) => rangeToSearch(r, p), { replace: true })];
 }
 
+/** The days of a range as the language writes them: one date, or the first and the last. */
+export function rangeLabel(days: { from: string; to: string }, locale?: string): string {
+  const date = (s: string) => {
+    const [y = 0, m = 1, d = 1] = s.split("-").map(Number);
+    return new Date(y, m - 1, d);
+  };
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).formatRange(date(days.from), date(days.to));
+}
+
 export function RangePicker({ value, onChange }: { value: StatsRange; onChange: (r: StatsRange) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // The custom dates being typed: applied once both are dates in order.
   const shown = rangeDays(value);
   const [from, setFrom] = useState(shown.from);
@@ -38,6 +47,11 @@ export function RangePicker({ value, onChange }: { value: StatsRange; onChange: 
         data={rangePresets.map((p) => ({ value: p, label: t(`stats.range.${p}`) }))}
         aria-label={t("stats.range.label")}
       />
+      {value.preset !== "custom" && (
+        <Text size="sm" c="dimmed" data-testid="range-shown">
+          {rangeLabel(shown, i18n.resolvedLanguage)}
+        </Text>
+      )}
       {value.preset === "custom" && (
         <Group gap="xs" align="flex-end">
           <TextInput

@@ -221,7 +221,6 @@ export const en = {
       from: "From",
       to: "To",
       order: "The last day comes after the first.",
-      shown: "{{from}} – {{to}}",
     },
     map: {
       title: "Visits on the map",

@@ -223,7 +223,6 @@ export const zhCN: Messages = {
       from: "开始",
       to: "结束",
       order: "结束日期应在开始日期之后。",
-      shown: "{{from}} – {{to}}",
     },
     map: {
       title: "访问地图",
