@@ -155,7 +155,10 @@ function Breakdowns({ stats, hasVariants }: { stats: LinkStats; hasVariants: boo
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage;
   const fmt = new Intl.NumberFormat(lang);
-  const names = breakdownNames.filter((n) => n !== "variant" || hasVariants || stats.breakdowns.variant.length > 0);
+  // Variants only for a link that has (or had) them; a campaign's breakdowns once a visit named one.
+  const names = breakdownNames.filter((n) =>
+    n === "variant" ? hasVariants || stats.breakdowns.variant.length > 0 : !n.startsWith("utm_") || (stats.breakdowns[n]?.length ?? 0) > 0,
+  );
   const label = (name: BreakdownName, key: string) =>
     name === "device" ? t(`stats.devices.${key}`, { defaultValue: key }) : name === "country" ? countryName(key, lang) : key;
   return (
