@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api } from "../api/client";
 import { plansWith } from "../lib/linkForm";
+import type { RangeQuery } from "../lib/statsView";
 import { useWorkspaceId } from "../session";
 import { notifyDone, notifyFailed } from "./notify";
 import { usePlan } from "./plan";
@@ -17,7 +18,7 @@ function fileName(disposition: string | null, fallback: string): string {
   return m?.[1] ?? fallback;
 }
 
-export function ExportButton({ range, link }: { range: { from: string; to: string; tz: string }; link?: number }) {
+export function ExportButton({ range, link }: { range: RangeQuery; link?: number }) {
   const { t } = useTranslation();
   const ws = useWorkspaceId();
   const plan = usePlan();

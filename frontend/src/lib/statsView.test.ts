@@ -33,6 +33,8 @@ describe("ranges", () => {
     expect(rangeDays({ preset: "30d" }, now)).toEqual({ from: "2026-10-28", to: "2026-11-26" });
     expect(rangeDays({ preset: "90d" }, now)).toEqual({ from: "2026-08-29", to: "2026-11-26" });
     expect(rangeDays({ preset: "90d" }, new Date(2026, 0, 5))).toEqual({ from: "2025-10-08", to: "2026-01-05" });
+    // A range that ends today ends now; one that ends before, at the end of its last day.
+    expect(rangeQuery({ preset: "7d" }, "UTC", now)).toEqual({ from: "2026-11-20", tz: "UTC" });
     expect(rangeQuery({ preset: "custom", from: "2026-01-01", to: "2026-01-31" }, "Asia/Shanghai", now)).toEqual({
       from: "2026-01-01",
       to: "2026-01-31",

@@ -64,9 +64,18 @@ export function rangeDays(r: StatsRange, now: Date = new Date()): { from: string
   return { from: localDate(first), to: localDate(now) };
 }
 
+/** What the statistics API takes for a range: from, to and the time zone. */
+export interface RangeQuery {
+  from: string;
+  /** Absent when the range ends today: the server's range then ends now, not at midnight. */
+  to?: string;
+  tz: string;
+}
+
 /** What the statistics API takes for the range: its days and the browser's time zone. */
-export function rangeQuery(r: StatsRange, tz: string, now: Date = new Date()): { from: string; to: string; tz: string } {
-  return { ...rangeDays(r, now), tz };
+export function rangeQuery(r: StatsRange, tz: string, now: Date = new Date()): RangeQuery {
+  const d = rangeDays(r, now);
+  return d.to === localDate(now) ? { from: d.from, tz } : { ...d, tz };
 }
 
 /** Most keys a breakdown answers (stats.MaxKeys on the server). */
