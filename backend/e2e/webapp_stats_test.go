@@ -16,7 +16,7 @@ import (
 // and a device target), the visit without referrer or country shown as Direct and Unknown, the
 // chart's axis in whole visits, the range picker (kept in the URL), the world map, the UTM
 // breakdown of a visit made with ?utm_source=x, the CSV export on a plan that has it, and the
-// dashboard over a range.
+// dashboard over a range. (The browser runs in the machine's time zone, as time.Now does.)
 func TestWebAppStats(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t)
@@ -98,6 +98,14 @@ func TestWebAppStats(t *testing.T) {
 		}
 		if err := expectLocator(w.p.GetByTestId("visits-total")).ToHaveText("2"); err != nil {
 			t.Errorf("[%s] today's visits: %v", l.name, err)
+		}
+		// Two dates of one's own, kept in the address too.
+		w.click(picker.GetByText(w.tr("Custom", "自定义"), exact))
+		first := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
+		w.fill(picker.GetByLabel(w.tr("From", "开始")), first)
+		w.at(fmt.Sprintf("/links/%d?range=custom&from=%s&to=*", lk.ID, first))
+		if err := expectLocator(w.p.GetByTestId("visits-total")).ToHaveText("2"); err != nil {
+			t.Errorf("[%s] the visits of the last four days: %v", l.name, err)
 		}
 
 		// The export downloads the link's visits of the range as CSV.
