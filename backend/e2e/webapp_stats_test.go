@@ -15,8 +15,8 @@ import (
 // TestWebAppStats walks a customer through a link's statistics: a badge per rule (a geo rule
 // and a device target), the visit without referrer or country shown as Direct and Unknown, the
 // chart's axis in whole visits, the range picker (kept in the URL), the world map, the UTM
-// breakdown of a visit made with ?utm_source=x, the CSV export on a plan that has it, and the
-// dashboard over a range. (The browser runs in the machine's time zone, as time.Now does.)
+// breakdown of a visit made with ?utm_source=x, the CSV export on a plan that has it (a locked
+// hint on one that has not), and the dashboard over a range. (The browser runs in the machine's time zone, as time.Now does.)
 func TestWebAppStats(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t)
@@ -38,6 +38,9 @@ func TestWebAppStats(t *testing.T) {
 			return answer[linkStatsJSON](t, r, http.StatusOK, "stats").Visits == 2
 		})
 		links[l.name] = lk
+		// And a workspace on the free plan, which has no export.
+		free := s.signup("stats-free-" + l.name + "@example.com")
+		links["free-"+l.name] = s.createLink(free, map[string]any{"url": "https://example.com/free-" + l.name})
 	}
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		email := "stats-" + l.name + "@example.com"
@@ -133,5 +136,16 @@ func TestWebAppStats(t *testing.T) {
 		}
 		w.see(w.button(w.tr("Export CSV", "导出 CSV")))
 		w.shoot("dashboard-range")
+
+		// Without the export feature, the export is a locked hint that leads to the plans.
+		w = walk(t, s, l)
+		w.signIn("stats-free-"+l.name+"@example.com", "correct horse battery")
+		w.open(fmt.Sprintf("/links/%d", links["free-"+l.name].ID), "")
+		w.see(w.p.GetByTestId("range-picker"))
+		if err := expectLocator(w.button(w.tr("Export CSV", "导出 CSV"))).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] the free plan's export: %v", l.name, err)
+		}
+		w.click(w.link(w.tr("CSV export", "CSV 导出")))
+		w.at("/plan")
 	})
 }
