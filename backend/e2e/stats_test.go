@@ -515,11 +515,11 @@ func TestStatsExports(t *testing.T) {
 	rows = readCSV(t, s.do("GET", ws+"/visits/export.csv?from=2025-03-10&to=2025-03-11&tz=Asia/Shanghai", alice.Token, nil))
 	ann := hex.EncodeToString([]byte("ann"))
 	want = [][]string{
-		{"at", "link_id", "code", "variant", "country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor", "event_id"},
-		{"2025-03-10T09:15:00+08:00", fmt.Sprint(l1.ID), l1.Code, "https://b.example/", "CN", "ios", "iOS", "Safari", "google.com", "WeChat", "false", ann, ""},
-		{"2025-03-10T09:15:00+08:00", fmt.Sprint(l1.ID), l1.Code, "https://b.example/", "CN", "ios", "iOS", "Safari", "google.com", "WeChat", "false", ann, ""},
-		{"2025-03-11T00:30:00+08:00", fmt.Sprint(l1.ID), l1.Code, "", "", "other", "", "Googlebot", "", "", "true", hex.EncodeToString([]byte("crawler")), ""},
-		{"2025-03-11T17:00:00+08:00", fmt.Sprint(gone.ID), "", "", "US", "desktop", "Windows", "Edge", "'@evil.example", "", "false", hex.EncodeToString([]byte("bob")), ""},
+		{"at", "link_id", "code", "variant", "country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor", "event_id", "utm_source", "utm_medium", "utm_campaign"},
+		{"2025-03-10T09:15:00+08:00", fmt.Sprint(l1.ID), l1.Code, "https://b.example/", "CN", "ios", "iOS", "Safari", "google.com", "WeChat", "false", ann, "", "", "", ""},
+		{"2025-03-10T09:15:00+08:00", fmt.Sprint(l1.ID), l1.Code, "https://b.example/", "CN", "ios", "iOS", "Safari", "google.com", "WeChat", "false", ann, "", "", "", ""},
+		{"2025-03-11T00:30:00+08:00", fmt.Sprint(l1.ID), l1.Code, "", "", "other", "", "Googlebot", "", "", "true", hex.EncodeToString([]byte("crawler")), "", "", "", ""},
+		{"2025-03-11T17:00:00+08:00", fmt.Sprint(gone.ID), "", "", "US", "desktop", "Windows", "Edge", "'@evil.example", "", "false", hex.EncodeToString([]byte("bob")), "", "", "", ""},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("visits export: %q", rows)

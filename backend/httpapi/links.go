@@ -133,7 +133,7 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 		if err != nil {
 			return link.Filter{}, err
 		}
-		f.Days = stats.LastDays(now, loc, sparklineDays)
+		f.Days = stats.LastDayBounds(now, loc, sparklineDays)
 	default:
 		return link.Filter{}, apperr.Errorf(apperr.Invalid, "with must be sparkline, not %q", with).For("value_invalid", "with")
 	}

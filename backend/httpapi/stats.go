@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
 )
@@ -33,9 +34,10 @@ func (s *Server) linkStats(c *gin.Context) {
 	s.replyNoStore(c, st, err)
 }
 
-// workspaceStats answers the workspace's dashboard: the dashboard feature.
+// workspaceStats answers the workspace's dashboard over whole days (the last 14 unless from
+// and to say otherwise): the dashboard feature.
 func (s *Server) workspaceStats(c *gin.Context) {
-	loc, err := stats.Zone(c.Query("tz"))
+	r, err := statsQuery(c).DashboardRange(time.Now())
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -45,18 +47,18 @@ func (s *Server) workspaceStats(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	d, err := s.stats.Workspace(ctx, workspaceID(c), loc)
+	d, err := s.stats.Workspace(ctx, workspaceID(c), r)
 	s.replyNoStore(c, d, err)
 }
 
 // adminStats answers the operators' dashboard over every workspace.
 func (s *Server) adminStats(c *gin.Context) {
-	loc, err := stats.Zone(c.Query("tz"))
+	r, err := stats.Query{TZ: c.Query("tz")}.DashboardRange(time.Now())
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	d, err := s.stats.System(c.Request.Context(), loc)
+	d, err := s.stats.System(c.Request.Context(), r)
 	s.replyNoStore(c, d, err)
 }
 
@@ -80,12 +82,19 @@ func (s *Server) exportLinks(c *gin.Context) {
 }
 
 // exportVisits streams the workspace's visits of a range (the last 30 days unless told), as
-// CSV, oldest first: the export feature.
+// CSV, oldest first, those of one link only when link names it: the export feature.
 func (s *Server) exportVisits(c *gin.Context) {
 	r, err := statsQuery(c).Range(time.Now(), stats.ExportDays)
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	var linkID int64
+	if v := c.Query("link"); v != "" {
+		if linkID, err = strconv.ParseInt(v, 10, 64); err != nil || linkID <= 0 {
+			s.fail(c, apperr.Errorf(apperr.Invalid, "link must be a link's ID").For("link_invalid", "link"))
+			return
+		}
 	}
 	ctx := c.Request.Context()
 	ws := workspaceID(c)
@@ -93,13 +102,23 @@ func (s *Server) exportVisits(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	header := []string{"at", "link_id", "code", "variant", "country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor", "event_id"}
+	visits, err := s.stats.ExportVisits(ctx, ws, linkID, r)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	header := []string{"at", "link_id", "code", "variant", "country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor", "event_id",
+		"utm_source", "utm_medium", "utm_campaign"}
 	name := fmt.Sprintf("workspace-%d-visits-%s-%s.csv", ws, r.From.Format("20060102T1504"), r.To.Format("20060102T1504"))
-	streamCSV(s, c, name, header, s.stats.ExportVisits(ctx, ws, r), func(v stats.Visit, row []string) {
+	if linkID != 0 {
+		name = fmt.Sprintf("workspace-%d-link-%d-visits-%s-%s.csv", ws, linkID, r.From.Format("20060102T1504"), r.To.Format("20060102T1504"))
+	}
+	streamCSV(s, c, name, header, visits, func(v stats.Visit, row []string) {
 		row[0], row[1], row[2] = v.At.In(r.Loc).Format(time.RFC3339), strconv.FormatInt(v.LinkID, 10), csvCell(v.Key)
 		row[3], row[4], row[5] = csvCell(v.Variant), csvCell(v.Country), csvCell(v.Device)
 		row[6], row[7], row[8] = csvCell(v.OS), csvCell(v.Browser), csvCell(v.Referrer)
 		row[9], row[10] = csvCell(v.InApp), strconv.FormatBool(v.Bot)
 		row[11], row[12] = hex.EncodeToString(v.Visitor), v.EventID
+		row[13], row[14], row[15] = csvCell(v.UTMSource), csvCell(v.UTMMedium), csvCell(v.UTMCampaign)
 	})
 }

@@ -35,7 +35,7 @@ func TestLinkListDays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	days := stats.LastDays(now, kolkata, 7)
+	days := stats.LastDayBounds(now, kolkata, 7)
 	at := func(day int, d time.Duration) time.Time { return days[day].Add(d) }
 	var evs []visit.Event
 	add := func(linkID int64, when time.Time, bot bool) {
@@ -116,7 +116,7 @@ func BenchmarkListLinks100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	days := stats.LastDays(time.Now(), shanghai, 7)
+	days := stats.LastDayBounds(time.Now(), shanghai, 7)
 	// middle is a cursor half way down the list by visits.
 	var middle link.Cursor
 	if err := db.Pool.QueryRow(ctx, `SELECT link_id, visits FROM visit_totals WHERE workspace_id = $1

@@ -205,30 +205,32 @@ func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[
 const visitColumns = `v.event_id::text, v.at, v.link_id, coalesce(l.key, ''),
 	CASE WHEN v.variant < 0 THEN ''
 		ELSE coalesce(l.rules->'variants'->v.variant->>'url', '#' || v.variant) END,
-	v.country, v.device, v.os, v.browser, v.referrer, v.in_app, v.bot, v.visitor`
+	v.country, v.device, v.os, v.browser, v.referrer, v.in_app, v.bot, v.visitor,
+	v.utm_source, v.utm_medium, v.utm_campaign`
 
 // AllVisits implements stats.Store: pages of exportPage visits in (at, event_id) order, each
 // page starting where the last ended, read through the index on (workspace_id, at) of the
 // partitions of the range only.
-func (s *StatsStore) AllVisits(ctx context.Context, workspaceID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
+func (s *StatsStore) AllVisits(ctx context.Context, workspaceID, linkID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
 	return pages(exportPage, "export visits", func(last *stats.Visit) (pgx.Rows, error) {
 		if last == nil {
 			return s.db.Pool.Query(ctx, `
 				SELECT `+visitColumns+`
 				FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-				WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
-				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage)
+				WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($5 = 0 OR v.link_id = $5)
+				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage, linkID)
 		}
 		return s.db.Pool.Query(ctx, `
 			SELECT `+visitColumns+`
 			FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3
+			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($6 = 0 OR v.link_id = $6)
 				AND (v.at, v.event_id) > ($2, $5::uuid)
-			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID)
+			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID, linkID)
 	}, func(r pgx.CollectableRow) (stats.Visit, error) {
 		var v stats.Visit
 		err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,
-			&v.OS, &v.Browser, &v.Referrer, &v.InApp, &v.Bot, &v.Visitor)
+			&v.OS, &v.Browser, &v.Referrer, &v.InApp, &v.Bot, &v.Visitor,
+			&v.UTMSource, &v.UTMMedium, &v.UTMCampaign)
 		return v, err
 	})
 }

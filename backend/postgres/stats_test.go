@@ -349,7 +349,7 @@ func TestDashboardKeepsSlowReadings(t *testing.T) {
 	}
 	today := func(svc *stats.Service, loc *time.Location) int64 {
 		t.Helper()
-		d, err := svc.Workspace(ctx, ws.ID, loc)
+		d, err := svc.Workspace(ctx, ws.ID, stats.LastDays(time.Now(), loc, stats.DashboardDays))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,14 +33,14 @@ var _ visit.Store = (*Visits)(nil)
 const insertVisits = `
 WITH new AS (
 	INSERT INTO visits (event_id, at, link_id, workspace_id, domain_id, variant, country,
-		device, os, browser, referrer, in_app, bot, visitor)
+		device, os, browser, referrer, in_app, bot, visitor, utm_source, utm_medium, utm_campaign)
 	SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[],
 		$6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-		$13::boolean[], $14::bytea[])
+		$13::boolean[], $14::bytea[], $15::text[], $16::text[], $17::text[])
 	ON CONFLICT (event_id, at) DO NOTHING
 	RETURNING link_id, workspace_id, date_trunc('hour', at, 'UTC') AS hour,
 		(at AT TIME ZONE 'UTC')::date AS day, bot, visitor,
-		variant, country, device, os, browser, referrer, in_app
+		variant, country, device, os, browser, referrer, in_app, utm_source, utm_medium, utm_campaign
 ), fresh AS (
 	INSERT INTO visitors (link_id, day, visitor, hour)
 	SELECT DISTINCT ON (link_id, day, visitor) link_id, day, visitor, hour
@@ -64,7 +64,7 @@ WITH new AS (
 	SELECT n.link_id, n.hour, n.day, k.dim, k.key FROM new n, LATERAL (VALUES
 		('c'::"char", n.country), ('d', n.device), ('o', n.os), ('b', n.browser),
 		('r', n.referrer), ('v', CASE WHEN n.variant >= 0 THEN n.variant::text ELSE '' END),
-		('i', n.in_app)) AS k (dim, key)
+		('i', n.in_app), ('s', n.utm_source), ('m', n.utm_medium), ('n', n.utm_campaign)) AS k (dim, key)
 	WHERE NOT n.bot AND k.key <> ''
 ), key_hours AS (
 	INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
@@ -141,16 +141,20 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored
 		inApps    = make([]string, n)
 		bots      = make([]bool, n)
 		visitors  = make([][]byte, n)
+		sources   = make([]string, n)
+		mediums   = make([]string, n)
+		campaigns = make([]string, n)
 	)
 	for i, e := range events {
 		ids[i], at[i], links[i], spaces[i], domains[i] = e.ID.String(), e.At, e.LinkID, e.WorkspaceID, e.DomainID
 		variants[i], countries[i], devices[i], oses[i], browsers[i] = int32(e.Variant), e.Country, e.Device, e.OS, e.Browser
 		referrers[i], inApps[i], bots[i], visitors[i] = e.Referrer, e.InApp, e.Crawler, e.Visitor
+		sources[i], mediums[i], campaigns[i] = e.UTMSource, e.UTMMedium, e.UTMCampaign
 		if visitors[i] == nil {
 			visitors[i] = []byte{}
 		}
 	}
-	args := []any{ids, at, links, spaces, domains, variants, countries, devices, oses, browsers, referrers, inApps, bots, visitors}
+	args := []any{ids, at, links, spaces, domains, variants, countries, devices, oses, browsers, referrers, inApps, bots, visitors, sources, mediums, campaigns}
 	for attempt := 0; ; attempt++ {
 		var st visit.Stored
 		// One implicit transaction: the shared lock is taken before the insert's snapshot, so

@@ -230,6 +230,7 @@ func (h *Handler) capture(r *http.Request, l *link.Link, at time.Time, variant i
 		Forwarded:  r.Header["X-Forwarded-For"], // canonical key: no allocation, unlike Values
 		UserAgent:  r.UserAgent(),
 		Referer:    r.Referer(),
+		Query:      r.URL.RawQuery, // a string already there: read by the flusher, if not empty
 	})
 }
 

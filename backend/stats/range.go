@@ -98,6 +98,35 @@ func (q Query) Range(now time.Time, defaultDays int) (Range, error) {
 	return Range{From: from.In(loc), To: to.In(loc), Loc: loc}, nil
 }
 
+// DashboardRange reads q for a dashboard at now: whole days in the zone, the last
+// DashboardDays days (today included) when q names neither from nor to; otherwise as Range
+// reads it, widened to the days it touches.
+func (q Query) DashboardRange(now time.Time) (Range, error) {
+	if q.From == "" && q.To == "" {
+		loc, err := Zone(q.TZ)
+		if err != nil {
+			return Range{}, err
+		}
+		return LastDays(now, loc, DashboardDays), nil
+	}
+	r, err := q.Range(now, DashboardDays)
+	if err != nil {
+		return Range{}, err
+	}
+	r.From = DayStart(r.From, r.Loc)
+	r.To = dayOffset(DayStart(r.To.Add(-time.Nanosecond), r.Loc), 1)
+	if r.To.After(r.From.AddDate(0, 0, MaxDays)) {
+		return Range{}, apperr.Errorf(apperr.Invalid, "a range spans at most %d days", MaxDays).For("range_invalid", "from")
+	}
+	return r, nil
+}
+
+// LastDays is the n whole days in loc that end with now's day.
+func LastDays(now time.Time, loc *time.Location, n int) Range {
+	today := DayStart(now, loc)
+	return Range{From: dayOffset(today, -(n - 1)), To: dayOffset(today, 1), Loc: loc}
+}
+
 // parseTime reads an RFC 3339 time or a date in loc; a date that ends a range means the start
 // of the next day.
 func parseTime(name, v string, loc *time.Location, end bool) (time.Time, error) {
@@ -139,9 +168,9 @@ func (r Range) Days() []time.Time {
 	return out
 }
 
-// LastDays are the bounds of the last n days in loc at now, today included: the start of each
-// day, oldest first, and the start of tomorrow (n+1 instants).
-func LastDays(now time.Time, loc *time.Location, n int) []time.Time {
+// LastDayBounds are the bounds of the last n days in loc at now, today included: the start of
+// each day, oldest first, and the start of tomorrow (n+1 instants).
+func LastDayBounds(now time.Time, loc *time.Location, n int) []time.Time {
 	today := DayStart(now, loc)
 	out := make([]time.Time, n+1)
 	for i := range out {

@@ -156,14 +156,14 @@ func FuzzQueryRange(f *testing.F) {
 	})
 }
 
-func TestLastDays(t *testing.T) {
+func TestLastDayBounds(t *testing.T) {
 	berlin, err := stats.Zone("Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 2026-03-29 is 23 hours long in Berlin (summer time begins).
 	now := time.Date(2026, 3, 31, 21, 30, 0, 0, time.UTC) // 23:30 in Berlin
-	got := stats.LastDays(now, berlin, 7)
+	got := stats.LastDayBounds(now, berlin, 7)
 	if len(got) != 8 {
 		t.Fatalf("%d bounds, want 8", len(got))
 	}
@@ -174,7 +174,42 @@ func TestLastDays(t *testing.T) {
 			t.Errorf("bound %d: %s, want %s", i, s, want)
 		}
 	}
-	if utc := stats.LastDays(now, time.UTC, 1); !utc[0].Equal(time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)) || !utc[1].Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
+	if utc := stats.LastDayBounds(now, time.UTC, 1); !utc[0].Equal(time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)) || !utc[1].Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Errorf("today in UTC: %v", utc)
+	}
+}
+
+// A dashboard's range is whole days: the last 14 by default, else the days from and to touch.
+func TestDashboardRange(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		q        stats.Query
+		from, to string // "" for an error
+	}{
+		{"default", stats.Query{}, "2026-11-10T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"default east", stats.Query{TZ: "Asia/Shanghai"}, "2026-11-11T00:00:00+08:00", "2026-11-25T00:00:00+08:00"},
+		{"today", stats.Query{From: "2026-11-23", To: "2026-11-23"}, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"from alone", stats.Query{From: "2026-11-20"}, "2026-11-20T00:00:00Z", "2026-11-24T00:00:00Z"},
+		{"times", stats.Query{From: "2026-11-20T10:00:00Z", To: "2026-11-21T03:00:00Z"}, "2026-11-20T00:00:00Z", "2026-11-22T00:00:00Z"},
+		{"401 days", stats.Query{From: "2024-01-01", To: "2025-02-04"}, "", ""},
+		{"bad zone", stats.Query{TZ: "Mars/Olympus"}, "", ""},
+	} {
+		r, err := c.q.DashboardRange(now)
+		if c.from == "" {
+			if !apperr.Is(err, apperr.Invalid) {
+				t.Errorf("%s: %v, %v; want invalid", c.name, r, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := r.From.Format(time.RFC3339); got != c.from {
+			t.Errorf("%s: from %s, want %s", c.name, got, c.from)
+		}
+		if got := r.To.Format(time.RFC3339); got != c.to {
+			t.Errorf("%s: to %s, want %s", c.name, got, c.to)
+		}
 	}
 }

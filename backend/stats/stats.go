@@ -49,6 +49,10 @@ const (
 	Referrer Dim = 'r' // the referring page's host
 	Variant  Dim = 'v' // the A/B variant's index (its URL in answers)
 	InApp    Dim = 'i' // the app whose in-app browser it was
+	// The campaign the short link's query string named.
+	UTMSource   Dim = 's' // utm_source
+	UTMMedium   Dim = 'm' // utm_medium
+	UTMCampaign Dim = 'n' // utm_campaign
 )
 
 // Hour is what the rollups hold for one UTC hour.
@@ -121,6 +125,8 @@ type Visit struct {
 	InApp    string
 	Bot      bool
 	Visitor  []byte // the daily-salted visitor hash
+	// UTMSource, UTMMedium and UTMCampaign are the campaign the short link's query named.
+	UTMSource, UTMMedium, UTMCampaign string
 }
 
 // Store reads the visit rollups and the raw visits; every method of tenant data takes the
@@ -141,9 +147,10 @@ type Store interface {
 	// AllLinks yields every link of the workspace by ID with its all-time totals, reading a
 	// page at a time; it stops at the first error, which it yields.
 	AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[LinkTotals, error]
-	// AllVisits yields the workspace's visits of [from, to) by time, reading a page at a time;
-	// it stops at the first error, which it yields.
-	AllVisits(ctx context.Context, workspaceID int64, from, to time.Time) iter.Seq2[Visit, error]
+	// AllVisits yields the workspace's visits of [from, to) by time, those of the link linkID
+	// only unless it is 0, reading a page at a time; it stops at the first error, which it
+	// yields.
+	AllVisits(ctx context.Context, workspaceID, linkID int64, from, to time.Time) iter.Seq2[Visit, error]
 }
 
 // Links finds the workspace's links and builds their short URLs (link.Service).
@@ -201,7 +208,7 @@ type Point struct {
 
 // Breakdowns are people's visits by each property of the visit; each list holds at most
 // MaxKeys keys, most visits first, then by key. Visits whose value is unknown (no country, no
-// referrer, no variant) are in no key of that list.
+// referrer, no variant, no UTM parameter) are in no key of that list.
 type Breakdowns struct {
 	Country  []Count `json:"country"`
 	Device   []Count `json:"device"`
@@ -210,6 +217,11 @@ type Breakdowns struct {
 	Referrer []Count `json:"referrer"`
 	Variant  []Count `json:"variant"`
 	InApp    []Count `json:"in_app"`
+	// UTMSource, UTMMedium and UTMCampaign count the utm_source, utm_medium and utm_campaign
+	// parameters of the short link's query string.
+	UTMSource   []Count `json:"utm_source"`
+	UTMMedium   []Count `json:"utm_medium"`
+	UTMCampaign []Count `json:"utm_campaign"`
 }
 
 // Count is the visits with one key.
@@ -325,9 +337,11 @@ func dayIndex(starts []time.Time, t time.Time) int {
 // variants now, or "#<index>" for an index it no longer has.
 func breakdowns(keys []KeyCount, variants []link.Variant) Breakdowns {
 	b := Breakdowns{Country: []Count{}, Device: []Count{}, OS: []Count{}, Browser: []Count{},
-		Referrer: []Count{}, Variant: []Count{}, InApp: []Count{}}
+		Referrer: []Count{}, Variant: []Count{}, InApp: []Count{},
+		UTMSource: []Count{}, UTMMedium: []Count{}, UTMCampaign: []Count{}}
 	lists := map[Dim]*[]Count{Country: &b.Country, Device: &b.Device, OS: &b.OS, Browser: &b.Browser,
-		Referrer: &b.Referrer, Variant: &b.Variant, InApp: &b.InApp}
+		Referrer: &b.Referrer, Variant: &b.Variant, InApp: &b.InApp,
+		UTMSource: &b.UTMSource, UTMMedium: &b.UTMMedium, UTMCampaign: &b.UTMCampaign}
 	for _, k := range keys {
 		list, ok := lists[k.Dim]
 		if !ok {
@@ -363,9 +377,13 @@ func variantKey(index string, variants []link.Variant) string {
 	return "#" + index
 }
 
-// Dashboard is what happened in a workspace, or everywhere, over the last DashboardDays days.
+// Dashboard is what happened in a workspace, or everywhere, over a range of whole days (the
+// last DashboardDays days unless asked otherwise).
 type Dashboard struct {
 	TZ string `json:"tz"`
+	// From and To are the range answered: whole days in TZ.
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
 	// Today is the last of Days.
 	Today Day   `json:"today"`
 	Days  []Day `json:"days"`
@@ -400,17 +418,17 @@ type SystemDashboard struct {
 	Workspaces int64 `json:"workspaces"`
 }
 
-// Workspace answers the workspace's dashboard, its days in loc.
-func (s *Service) Workspace(ctx context.Context, workspaceID int64, loc *time.Location) (*Dashboard, error) {
+// Workspace answers the workspace's dashboard over the days of r (DashboardRange).
+func (s *Service) Workspace(ctx context.Context, workspaceID int64, r Range) (*Dashboard, error) {
 	if workspaceID <= 0 {
 		return nil, apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
 	}
-	return s.dashboard(ctx, Scope{WorkspaceID: workspaceID}, loc)
+	return s.dashboard(ctx, Scope{WorkspaceID: workspaceID}, r)
 }
 
-// System answers the operators' dashboard, its days in loc.
-func (s *Service) System(ctx context.Context, loc *time.Location) (*SystemDashboard, error) {
-	d, err := s.dashboard(ctx, Scope{All: true}, loc)
+// System answers the operators' dashboard over the days of r (DashboardRange).
+func (s *Service) System(ctx context.Context, r Range) (*SystemDashboard, error) {
+	d, err := s.dashboard(ctx, Scope{All: true}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -421,9 +439,8 @@ func (s *Service) System(ctx context.Context, loc *time.Location) (*SystemDashbo
 	return out, nil
 }
 
-func (s *Service) dashboard(ctx context.Context, scope Scope, loc *time.Location) (*Dashboard, error) {
-	today := DayStart(s.now(), loc)
-	r := Range{From: dayOffset(today, -(DashboardDays - 1)), To: dayOffset(today, 1), Loc: loc}
+func (s *Service) dashboard(ctx context.Context, scope Scope, r Range) (*Dashboard, error) {
+	loc := r.Loc
 	hr := r.Hours()
 	act, err := s.activity.get(ctx, scope, hr.From, hr.To, TopLinks)
 	if err != nil {
@@ -431,7 +448,7 @@ func (s *Service) dashboard(ctx context.Context, scope Scope, loc *time.Location
 	}
 	starts := r.Days()
 	// The reading may be kept and shared: its top links are copied before they get their URLs.
-	d := &Dashboard{TZ: loc.String(), Days: make([]Day, len(starts)), TopLinks: slices.Clone(act.Top)}
+	d := &Dashboard{TZ: loc.String(), From: r.From, To: r.To, Days: make([]Day, len(starts)), TopLinks: slices.Clone(act.Top)}
 	for i, day := range starts {
 		d.Days[i].Date = day.Format(time.DateOnly)
 	}
@@ -470,7 +487,13 @@ func (s *Service) ExportLinks(ctx context.Context, workspaceID int64) iter.Seq2[
 	}
 }
 
-// ExportVisits yields the workspace's visits of r, by time.
-func (s *Service) ExportVisits(ctx context.Context, workspaceID int64, r Range) iter.Seq2[Visit, error] {
-	return s.store.AllVisits(ctx, workspaceID, r.From, r.To)
+// ExportVisits yields the workspace's visits of r by time, those of the link linkID only unless
+// it is 0; not_found when that link is not the workspace's.
+func (s *Service) ExportVisits(ctx context.Context, workspaceID, linkID int64, r Range) (iter.Seq2[Visit, error], error) {
+	if linkID != 0 {
+		if _, err := s.links.Get(ctx, workspaceID, linkID); err != nil {
+			return nil, err
+		}
+	}
+	return s.store.AllVisits(ctx, workspaceID, linkID, r.From, r.To), nil
 }

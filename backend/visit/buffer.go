@@ -233,7 +233,11 @@ func (b *Buffer) event(h Hit) Event {
 	if b.classifier != nil {
 		v = b.classifier.ClassifyOf(h.RemoteAddr, h.Forwarded, h.UserAgent)
 	}
-	return NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
+	e := NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
+	if h.Query != "" {
+		e.SetUTM(h.Query)
+	}
+	return e
 }
 
 // sentEntry is a stream entry a Buffer sent, kept until consumed.

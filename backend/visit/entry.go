@@ -49,6 +49,9 @@ func (e *Event) appendJSON(b []byte) []byte {
 	if e.Crawler {
 		b = append(b, `,"bot":true`...)
 	}
+	b = appendField(b, `,"us":`, e.UTMSource)
+	b = appendField(b, `,"um":`, e.UTMMedium)
+	b = appendField(b, `,"uc":`, e.UTMCampaign)
 	if e.Visitor == nil {
 		b = append(b, `,"vh":null`...)
 	} else {

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -51,6 +52,11 @@ type Event struct {
 	Referrer string `json:"r,omitempty"` // the referring page's host, "" when none
 	InApp    string `json:"ia,omitempty"`
 	Crawler  bool   `json:"bot,omitempty"`
+	// UTMSource, UTMMedium and UTMCampaign are the campaign the short link's query string
+	// named (utm_source, utm_medium, utm_campaign), "" when it named none.
+	UTMSource   string `json:"us,omitempty"`
+	UTMMedium   string `json:"um,omitempty"`
+	UTMCampaign string `json:"uc,omitempty"`
 	// Visitor is the daily-salted hash of the client's address and user agent (Hasher).
 	Visitor []byte `json:"vh"`
 }
@@ -82,6 +88,8 @@ type Hit struct {
 	Forwarded  []string
 	UserAgent  string
 	Referer    string
+	// Query is the request's raw query string, "" when none: read only when it is not empty.
+	Query string
 
 	event *Event // set by tests: the event to send as it is
 }
@@ -111,6 +119,65 @@ func newID() uuid.UUID {
 		return uuid.New()
 	}
 	return id
+}
+
+// MaxUTM is the longest UTM value kept, in bytes; a longer one is cut at a character boundary.
+const MaxUTM = 100
+
+// SetUTM reads utm_source, utm_medium and utm_campaign from a raw query string into the event.
+// It is called only for a query that is not empty, off the redirect's path (by the flusher),
+// and allocates only for the values it keeps.
+func (e *Event) SetUTM(rawQuery string) {
+	for q := rawQuery; q != ""; {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		name, value, ok := strings.Cut(pair, "=")
+		if !ok || value == "" || !strings.HasPrefix(name, "utm_") {
+			continue
+		}
+		var dst *string
+		switch name[len("utm_"):] {
+		case "source":
+			dst = &e.UTMSource
+		case "medium":
+			dst = &e.UTMMedium
+		case "campaign":
+			dst = &e.UTMCampaign
+		default:
+			continue
+		}
+		if *dst == "" {
+			*dst = utmValue(value)
+		}
+	}
+}
+
+// utmValue is a query value unescaped, made valid UTF-8 without control characters, trimmed and
+// cut to MaxUTM bytes; "" when it cannot be read.
+func utmValue(raw string) string {
+	if len(raw) > 3*MaxUTM {
+		raw = raw[:3*MaxUTM] // an escape cut here fails below, as any bad escape does
+	}
+	v, err := url.QueryUnescape(raw)
+	if err != nil {
+		return ""
+	}
+	v = strings.ToValidUTF8(v, "")
+	v = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, v)
+	v = strings.TrimSpace(v)
+	if len(v) > MaxUTM {
+		cut := MaxUTM
+		for cut > 0 && !utf8.RuneStart(v[cut]) {
+			cut--
+		}
+		v = v[:cut]
+	}
+	return v
 }
 
 // RefererHost is the lower-case host of a Referer header, "" when it has none.

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	goredis "github.com/redis/go-redis/v9"
 
@@ -929,6 +930,8 @@ func TestEntryEncoding(t *testing.T) {
 	evs := events(50, 7)
 	evs[3].Visitor = nil
 	evs[4].Variant, evs[4].InApp, evs[4].Referrer = 1, "wechat", ""
+	evs[5].UTMSource, evs[5].UTMCampaign = "newsletter", "spring"
+	evs[6].UTMMedium = "email"
 	want, err := json.Marshal(evs)
 	if err != nil {
 		t.Fatal(err)
@@ -940,6 +943,7 @@ func TestEntryEncoding(t *testing.T) {
 	odd[0].Referrer = "bücher.example"
 	odd[1].Browser = "quote\" back\\slash \x01 <tag> & \u2028"
 	odd[2].Country = "\xff\xfe invalid"
+	odd[2].UTMSource = "ünï \"q\""
 	var got, ref []visit.Event
 	if err := json.Unmarshal(visit.AppendEntry(nil, odd), &got); err != nil {
 		t.Fatal(err)
@@ -986,4 +990,51 @@ func BenchmarkFlush(b *testing.B) {
 		buf.Capture(hit)
 	}
 	buf.Close()
+}
+
+// SetUTM keeps the first utm_source, utm_medium and utm_campaign of a query, unescaped, valid
+// UTF-8, without control characters and at most MaxUTM bytes; other parameters are ignored.
+func TestSetUTM(t *testing.T) {
+	long := strings.Repeat("é", visit.MaxUTM) // two bytes each
+	for _, c := range []struct {
+		query                    string
+		source, medium, campaign string
+	}{
+		{"", "", "", ""},
+		{"a=1&b=2", "", "", ""},
+		{"utm_source=newsletter", "newsletter", "", ""},
+		{"utm_source=news+letter&utm_medium=e%2Dmail&utm_campaign=%E6%98%A5", "news letter", "e-mail", "春"},
+		{"utm_source=a&utm_source=b", "a", "", ""},
+		{"utm_source=&utm_source=b", "b", "", ""},
+		{"utm_source=%ZZ&utm_medium=ok", "", "ok", ""},
+		{"utm_source=%00x%0Ay%20", "xy", "", ""},
+		{"utm_term=x&utm_content=y&utm_sourcex=z", "", "", ""},
+		{"utm_campaign=" + long, "", "", long[:visit.MaxUTM]},
+		{"utm_campaign=" + strings.Repeat("%C3%A9", 200), "", "", long[:visit.MaxUTM]},
+		{"utm_medium=%FF%FEab", "", "ab", ""},
+	} {
+		var e visit.Event
+		e.SetUTM(c.query)
+		if e.UTMSource != c.source || e.UTMMedium != c.medium || e.UTMCampaign != c.campaign {
+			t.Errorf("SetUTM(%.40q) = %q, %q, %q; want %q, %q, %q", c.query,
+				e.UTMSource, e.UTMMedium, e.UTMCampaign, c.source, c.medium, c.campaign)
+		}
+		if len(e.UTMCampaign) > visit.MaxUTM {
+			t.Errorf("SetUTM(%.40q): campaign of %d bytes", c.query, len(e.UTMCampaign))
+		}
+	}
+}
+
+func FuzzSetUTM(f *testing.F) {
+	f.Add("utm_source=a%20b&utm_medium=c")
+	f.Add("utm_campaign=%E6%98")
+	f.Fuzz(func(t *testing.T, q string) {
+		var e visit.Event
+		e.SetUTM(q)
+		for _, v := range []string{e.UTMSource, e.UTMMedium, e.UTMCampaign} {
+			if len(v) > visit.MaxUTM || !utf8.ValidString(v) || strings.ContainsAny(v, "\x00\n") {
+				t.Fatalf("SetUTM(%q) kept %q", q, v)
+			}
+		}
+	})
 }

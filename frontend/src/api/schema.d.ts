@@ -1027,7 +1027,7 @@ export interface paths {
         };
         /**
          * A link's visits over a range: totals, hourly and daily series, breakdowns
-         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
+         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant, no UTM parameter) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
          */
         get: operations["getLinkStats"];
         put?: never;
@@ -1067,7 +1067,7 @@ export interface paths {
         };
         /**
          * The workspace's visits of a range, as CSV
-         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`. Cells are guarded against formulas like the other exports.
+         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`, `utm_source`, `utm_medium`, `utm_campaign` (the short link's query parameters, empty when absent). Cells are guarded against formulas like the other exports. With `link`, the visits of that link only (a link of another workspace is not found).
          */
         get: operations["exportVisits"];
         put?: never;
@@ -1086,8 +1086,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The workspace's dashboard: the last 14 days and its top links
-         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days.
+         * The workspace's dashboard: the days of a range (the last 14) and its top links
+         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, or the days that `from` and `to` touch, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days. `from` and `to` echo the range answered.
          */
         get: operations["getWorkspaceStats"];
         put?: never;
@@ -2162,6 +2162,12 @@ export interface components {
                 variant: components["schemas"]["StatsCount"][];
                 /** @description Apps whose in-app browser it was (WeChat, QQ, …). */
                 in_app?: components["schemas"]["StatsCount"][];
+                /** @description The `utm_source` parameter of the short link's query string (`/abc?utm_source=mail`), unescaped, at most 100 bytes. */
+                utm_source?: components["schemas"]["StatsCount"][];
+                /** @description The `utm_medium` parameter of the short link's query string. */
+                utm_medium?: components["schemas"]["StatsCount"][];
+                /** @description The `utm_campaign` parameter of the short link's query string. */
+                utm_campaign?: components["schemas"]["StatsCount"][];
             };
         };
         DashboardDay: {
@@ -2198,9 +2204,19 @@ export interface components {
             /** Format: int64 */
             bots?: number;
         };
-        /** @description The last 14 days of a workspace. */
+        /** @description The days of a workspace over a range (the last 14 unless asked otherwise). */
         Dashboard: {
             tz?: string;
+            /**
+             * Format: date-time
+             * @description Start of the range answered (a midnight in `tz`).
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description End of the range answered, not included (a midnight in `tz`).
+             */
+            to?: string;
             today: components["schemas"]["DashboardDay"];
             days: components["schemas"]["DashboardDay"][];
             top_links: components["schemas"]["TopLink"][];
@@ -4836,6 +4852,8 @@ export interface operations {
     exportVisits: {
         parameters: {
             query?: {
+                /** @description A link's ID; only its visits are exported (400 `invalid` when not an ID). */
+                link?: number;
                 /** @description Start of the range: an RFC 3339 time, or a date (`YYYY-MM-DD`) meaning its midnight in `tz`. Default: midnight in `tz` of the day 29 days before the last day of the range (30 days, that day included). */
                 from?: string;
                 /** @description End of the range, not included: an RFC 3339 time, or a date meaning the end of that day in `tz` (the next midnight). Default: now. From must be before to, and a range spans at most 400 days (400 `invalid` otherwise). */
@@ -4875,6 +4893,10 @@ export interface operations {
     getWorkspaceStats: {
         parameters: {
             query?: {
+                /** @description First day of the range: a date (`YYYY-MM-DD`) in `tz`, or an RFC 3339 time (its day). Default: 13 days before the last day. */
+                from?: string;
+                /** @description Last day of the range, included: a date in `tz`, or an RFC 3339 time (the day of the instant before it). Default: today. A range spans at most 400 days (400 `invalid`). */
+                to?: string;
                 /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
                 tz?: string;
             };

@@ -24,6 +24,7 @@ export function DaysChart({ days }: { days: Schemas["DashboardDay"][] }) {
         ]}
         tickLine="y"
         gridAxis="y"
+        yAxisProps={{ allowDecimals: false }}
       />
     </Card>
   );

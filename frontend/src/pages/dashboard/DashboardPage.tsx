@@ -1,15 +1,19 @@
-// The workspace's dashboard: today, the past 14 days, and the top links (plan feature).
+// The workspace's dashboard over a range (kept in the URL): the last day, every day, and the
+// top links (plan feature), with the visits' CSV export (another plan feature).
 import { Anchor, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { DaysChart } from "../../components/DaysChart";
+import { ExportButton } from "../../components/ExportButton";
+import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { Figure } from "../../components/Figure";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import i18n from "../../i18n";
 import { formatNumber, timeZone } from "../../lib/format";
+import { localDate, rangeQuery } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 
 export default function DashboardPage() {
@@ -17,10 +21,13 @@ export default function DashboardPage() {
   const ws = useWorkspaceId();
   const plan = usePlan();
   const allowed = plan.data?.features.dashboard === true;
+  const [range, setRange] = useStatsRange("30d");
+  const query = rangeQuery(range, timeZone());
   const stats = useQuery({
-    queryKey: [ws, "dashboard"],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/stats", { params: { path: { workspace: ws }, query: { tz: timeZone() } } })),
+    queryKey: [ws, "dashboard", query],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/stats", { params: { path: { workspace: ws }, query } })),
     enabled: allowed,
+    placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
   if (plan.isPending) return <Loading />;
@@ -28,6 +35,12 @@ export default function DashboardPage() {
   return (
     <Stack>
       <Title order={2}>{t("dashboard.title")}</Title>
+      {allowed && (
+        <Group justify="space-between" align="flex-end" gap="xs">
+          <RangePicker value={range} onChange={setRange} />
+          <ExportButton range={query} />
+        </Group>
+      )}
       {!allowed ? (
         <UpgradeHint feature="dashboard" />
       ) : stats.isPending ? (
@@ -37,8 +50,14 @@ export default function DashboardPage() {
       ) : (
         <>
           <Group className="figures">
-            <Figure label={t("dashboard.linksToday")} value={stats.data.today.links} />
-            <Figure label={t("dashboard.visitsToday")} value={stats.data.today.visits} testId="visits-today" />
+            {stats.data.today.date === localDate(new Date()) && (
+              <>
+                <Figure label={t("dashboard.linksToday")} value={stats.data.today.links} />
+                <Figure label={t("dashboard.visitsToday")} value={stats.data.today.visits} testId="visits-today" />
+              </>
+            )}
+            <Figure label={t("dashboard.linksInRange")} value={stats.data.days.reduce((n, d) => n + d.links, 0)} />
+            <Figure label={t("dashboard.visitsInRange")} value={stats.data.days.reduce((n, d) => n + d.visits, 0)} testId="visits-range" />
           </Group>
           <DaysChart days={stats.data.days} />
           <Card withBorder>

@@ -1,37 +1,46 @@
-// One link: its short URL and rules, QR code downloads, visits by hour and day, breakdowns,
-// form responses, and its moderation state with the appeal.
-import { Anchor, Badge, Button, Card, Group, Image, Progress, Stack, Table, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+// One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
+// a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
+// its moderation state with the appeal.
+import { Anchor, Button, Card, Group, Image, Progress, Stack, Table, Text, Title } from "@mantine/core";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 import { api, unwrap, type Link, type LinkStats } from "../../api/client";
-import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
+import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
+import { ExportButton } from "../../components/ExportButton";
+import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
 import i18n from "../../i18n";
-import { formatDateTime, qrFileName, ranked, timeZone } from "../../lib/format";
+import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
+import { breakdownNames, breakdownRows, countryName, rangeQuery, unknownLabelKey, type BreakdownName } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 import { ModerationState } from "./ModerationState";
 import { StatsCharts } from "./StatsCharts";
+
+// The map and its shapes load only once a link's statistics are shown.
+const CountryMap = lazy(() => import("../../components/CountryMap"));
 
 export default function LinkDetailPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
   const ws = useWorkspaceId();
+  const [range, setRange] = useStatsRange("30d");
+  const query = rangeQuery(range, timeZone());
   const link = useQuery({
     queryKey: [ws, "link", id],
     queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } })),
   });
   const stats = useQuery({
-    queryKey: [ws, "link", id, "stats"],
-    queryFn: () =>
-      unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query: { tz: timeZone() } } })),
+    queryKey: [ws, "link", id, "stats", query],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query } })),
     enabled: link.isSuccess,
+    placeholderData: keepPreviousData,
     // Visits show within seconds; the page follows them while it is open.
     refetchInterval: 2000,
   });
@@ -56,11 +65,8 @@ export default function LinkDetailPage() {
             <StatusBadge link={l} />
             <ModerationBadge link={l} />
             <DomainRemovedBadge link={l} />
-            {l.has_password && <Badge variant="outline">{t("detail.password")}</Badge>}
-            {l.variants && <Badge variant="outline">{t("detail.variants", { count: l.variants.length })}</Badge>}
-            {l.max_visits != null && <Badge variant="outline">{t("detail.maxVisits", { count: l.max_visits })}</Badge>}
-            {l.expires_at && <Badge variant="outline">{t("detail.expires", { date: formatDateTime(l.expires_at, i18n.resolvedLanguage) })}</Badge>}
           </Group>
+          <RuleBadges link={l} />
         </Stack>
         {l.status !== "banned" && (
           <Button component={RouterLink} to={`/links/${l.id}/edit`} variant="light" leftSection={<IconPencil size={16} />} data-testid="edit-link">
@@ -71,6 +77,10 @@ export default function LinkDetailPage() {
 
       <ModerationState link={l} />
 
+      <Group justify="space-between" align="flex-end" gap="xs">
+        <RangePicker value={range} onChange={setRange} />
+        <ExportButton range={query} link={l.id} />
+      </Group>
       <div className="two-cols">
         <Stack>
           <Queried query={stats}>
@@ -88,7 +98,12 @@ export default function LinkDetailPage() {
         </Stack>
         <QRCard link={l} />
       </div>
-      {stats.data && <Breakdowns stats={stats.data} />}
+      {stats.data && (
+        <Suspense fallback={<Loading />}>
+          <CountryMap counts={stats.data.breakdowns.country} />
+        </Suspense>
+      )}
+      {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} />}
       {l.form && <Responses link={l} />}
     </Stack>
   );
@@ -138,17 +153,23 @@ function QRCard({ link }: { link: Link }) {
   );
 }
 
-const breakdownNames = ["country", "device", "os", "browser", "referrer", "variant"] as const;
-
-function Breakdowns({ stats }: { stats: LinkStats }) {
-  const { t } = useTranslation();
+function Breakdowns({ stats, hasVariants }: { stats: LinkStats; hasVariants: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.resolvedLanguage;
+  const fmt = new Intl.NumberFormat(lang);
+  // Variants only for a link that has (or had) them; a campaign's breakdowns once a visit named one.
+  const names = breakdownNames.filter((n) =>
+    n === "variant" ? hasVariants || stats.breakdowns.variant.length > 0 : !n.startsWith("utm_") || (stats.breakdowns[n]?.length ?? 0) > 0,
+  );
+  const label = (name: BreakdownName, key: string) =>
+    name === "device" ? t(`stats.devices.${key}`, { defaultValue: key }) : name === "country" ? countryName(key, lang) : key;
   return (
     <div className="cards-grid" data-testid="breakdowns">
-      {breakdownNames.map((name) => {
-        const rows = ranked(stats.breakdowns[name]);
+      {names.map((name) => {
+        const rows = breakdownRows(stats.breakdowns[name], stats.visits);
         return (
-          <Card withBorder key={name} padding="sm">
-            <Text fw={600} mb="xs">
+          <Card withBorder key={name} padding="sm" data-testid={`breakdown-${name}`}>
+            <Text fw={600} mb="xs" component="h3" size="sm">
               {t(`stats.by.${name}`)}
             </Text>
             {rows.length === 0 ? (
@@ -156,16 +177,18 @@ function Breakdowns({ stats }: { stats: LinkStats }) {
                 {t("stats.none")}
               </Text>
             ) : (
-              <Table verticalSpacing={4}>
+              <Table verticalSpacing={4} aria-label={t(`stats.by.${name}`)}>
                 <Table.Tbody>
                   {rows.map((r) => (
                     <Table.Tr key={r.key}>
                       <Table.Td className="break">
-                        <Text size="sm">{name === "device" ? t(`stats.devices.${r.key}`, { defaultValue: r.key }) : r.key || t("stats.direct")}</Text>
+                        <Text size="sm" c={r.unknown ? "dimmed" : undefined} fs={r.unknown ? "italic" : undefined}>
+                          {r.unknown ? t(unknownLabelKey(name)) : label(name, r.key)}
+                        </Text>
                         <Progress value={r.percent} size="xs" mt={2} aria-hidden />
                       </Table.Td>
                       <Table.Td ta="right" w={60}>
-                        <Text size="sm">{r.visits}</Text>
+                        <Text size="sm">{fmt.format(r.visits)}</Text>
                       </Table.Td>
                     </Table.Tr>
                   ))}

@@ -7,6 +7,9 @@ import { useTranslation } from "react-i18next";
 import type { LinkStats } from "../../api/client";
 import { pointLabel } from "../../lib/format";
 
+// Visits are whole numbers: the axis shows no 0.25 visit.
+export const countAxis = { allowDecimals: false } as const;
+
 export function StatsCharts({ stats }: { stats: LinkStats }) {
   const { t, i18n } = useTranslation();
   const [unit, setUnit] = useState<"hour" | "day">("hour");
@@ -31,9 +34,19 @@ export function StatsCharts({ stats }: { stats: LinkStats }) {
         />
       </Group>
       {unit === "hour" ? (
-        <BarChart h={220} data={points} dataKey="label" series={series} withLegend={false} tickLine="y" gridAxis="y" />
+        <BarChart h={220} data={points} dataKey="label" series={series} withLegend={false} tickLine="y" gridAxis="y" yAxisProps={countAxis} />
       ) : (
-        <AreaChart h={220} data={points} dataKey="label" series={series} withLegend={false} tickLine="y" gridAxis="y" curveType="monotone" />
+        <AreaChart
+          h={220}
+          data={points}
+          dataKey="label"
+          series={series}
+          withLegend={false}
+          tickLine="y"
+          gridAxis="y"
+          curveType="monotone"
+          yAxisProps={countAxis}
+        />
       )}
     </Card>
   );
