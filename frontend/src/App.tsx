@@ -28,6 +28,8 @@ const AdminPage = lazyPage(() => import("./pages/admin/AdminPage"));
 const DomainsPage = lazyPage(() => import("./pages/domains/DomainsPage"));
 const InvitationsPage = lazyPage(() => import("./pages/invitations/InvitationsPage"));
 const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
+const ForgotPasswordPage = lazyPage(() => import("./pages/auth/ForgotPasswordPage"));
+const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -66,6 +68,7 @@ export function App() {
             <Route path="/signup" element={<Page><SignupPage /></Page>} />
             <Route path="/verify" element={<Page><EmailLinkPage kind="verify" /></Page>} />
             <Route path="/reset-password" element={<Page><EmailLinkPage kind="reset" /></Page>} />
+            <Route path="/forgot-password" element={<Page><ForgotPasswordPage /></Page>} />
             <Route element={<SignedIn />}>
               <Route index element={<Navigate to="/links" replace />} />
               <Route path="/links" element={<Page><LinksPage /></Page>} />
@@ -82,6 +85,7 @@ export function App() {
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
+              <Route path="/account" element={<Page><AccountPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
           </Routes>

@@ -9,6 +9,7 @@ import { NavLink, Outlet, useNavigate } from "react-router";
 import { api, unwrap } from "./api/client";
 import { LanguagePicker } from "./components/LanguagePicker";
 import { FormError } from "./components/states";
+import { VerifyBanner } from "./components/VerifyBanner";
 import { checkWorkspaceName } from "./lib/validate";
 import { useSession } from "./session";
 
@@ -104,6 +105,7 @@ export function Layout() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{t(`roles.${user.system_role}`)}</Menu.Label>
+              <Menu.Item onClick={() => navigate("/account")}>{t("account.menu")}</Menu.Item>
               <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
                 {t("nav.invitations")}
               </Menu.Item>
@@ -125,6 +127,7 @@ export function Layout() {
         </Stack>
       </Drawer>
       <main className="page">
+        <VerifyBanner />
         <Outlet />
       </main>
       <NewWorkspaceModal
