@@ -2,7 +2,7 @@
 // address), password, the signed-in sessions, and deleting the account.
 import { Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
@@ -24,6 +24,21 @@ export default function AccountPage() {
       <SessionsCard />
       <DeleteCard />
     </Stack>
+  );
+}
+
+/** A card named by its heading, so that it is a region one can find and jump to. */
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Card withBorder component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={3} id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Card>
   );
 }
 
@@ -57,10 +72,9 @@ function EmailCard() {
   };
   const msg = (p?: Problem) => (p ? t(`validation.${p.key}`, p.values) : undefined);
   return (
-    <Card withBorder>
+    <Section title={t("account.emailSection")}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <Title order={3}>{t("account.emailSection")}</Title>
           <Group gap="xs">
             <Text size="sm">{t("account.currentEmail")}:</Text>
             <Text size="sm" fw={600} data-testid="current-email">
@@ -98,7 +112,7 @@ function EmailCard() {
           </Group>
         </Stack>
       </form>
-    </Card>
+    </Section>
   );
 }
 
@@ -125,10 +139,9 @@ function PasswordCard() {
   };
   const msg = (p?: Problem) => (p ? t(`validation.${p.key}`, p.values) : undefined);
   return (
-    <Card withBorder>
+    <Section title={t("account.passwordSection")}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <Title order={3}>{t("account.passwordSection")}</Title>
           <PasswordInput
             label={t("account.currentPassword")}
             autoComplete="current-password"
@@ -152,7 +165,7 @@ function PasswordCard() {
           </Group>
         </Stack>
       </form>
-    </Card>
+    </Section>
   );
 }
 
@@ -184,9 +197,7 @@ function SessionsCard() {
   const device = (s: Session) =>
     s.browser && s.os ? t("account.device", { browser: s.browser, os: s.os }) : s.browser || s.os || t("account.unknownDevice");
   return (
-    <Card withBorder>
-      <Stack gap="sm">
-        <Title order={3}>{t("account.sessionsSection")}</Title>
+    <Section title={t("account.sessionsSection")}>
         <Text size="sm" c="dimmed">
           {t("account.sessionsHelp")}
         </Text>
@@ -242,8 +253,7 @@ function SessionsCard() {
             </ConfirmButton>
           </Group>
         )}
-      </Stack>
-    </Card>
+    </Section>
   );
 }
 
@@ -263,9 +273,7 @@ function DeleteCard() {
     },
   });
   return (
-    <Card withBorder>
-      <Stack gap="sm">
-        <Title order={3}>{t("account.deleteSection")}</Title>
+    <Section title={t("account.deleteSection")}>
         <Text size="sm">{t("account.deleteHelp")}</Text>
         <PasswordInput
           label={t("account.currentPassword")}
@@ -292,7 +300,6 @@ function DeleteCard() {
             {t("account.deleteAccount")}
           </ConfirmButton>
         </Group>
-      </Stack>
-    </Card>
+    </Section>
   );
 }
