@@ -10,21 +10,19 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
-// TestWebAppAccount plays a customer through their own account: the banner after sign-up and
-// its resend, the account page (password, two sessions and signing the other out, a new email
-// address confirmed from the mail), a forgotten password reset from the login page, and
-// deleting the account.
-func TestWebAppAccount(t *testing.T) {
+// TestWebAppAccountRecovery plays a customer who signs up, meets the banner asking to verify
+// the address and has the link sent again, then forgets the password: from the login page,
+// through the mail, to signing in with a new one.
+func TestWebAppAccountRecovery(t *testing.T) {
 	s := newDeployment(t).start(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		w := walk(t, s, l)
 		email := "walker-" + l.name + "@example.com"
-		password := "correct horse battery"
 
 		// Sign-up: the banner asks to verify the address until it is; Resend mails a new link.
 		w.open("/signup", "")
 		w.fill(w.p.GetByTestId("email"), email)
-		w.fill(w.p.GetByTestId("password"), password)
+		w.fill(w.p.GetByTestId("password"), "correct horse battery")
 		w.click(w.p.GetByTestId("submit"))
 		w.at("/links")
 		w.see(w.text(w.tr("Verify your email address", "请验证你的邮箱地址")))
@@ -33,6 +31,40 @@ func TestWebAppAccount(t *testing.T) {
 		s.mailbox.WaitSubject(t, email, "Confirm your email address")
 		s.mailbox.WaitSubject(t, email, "Confirm your email address")
 		w.shoot("account-banner")
+
+		// Forgot password: from the login page, through the mail, to signing in again.
+		w.click(w.p.GetByTestId("account-menu"))
+		w.click(w.p.GetByTestId("logout"))
+		w.at("/login")
+		w.click(w.link(w.tr("Forgot password?", "忘记密码？")))
+		w.at("/forgot-password")
+		w.fill(w.textbox(w.tr("Email", "邮箱")), email)
+		w.click(w.button(w.tr("Send the link", "发送链接")))
+		w.see(w.p.GetByTestId("reset-sent"))
+		w.shoot("account-forgot")
+		w.openMailLink(s.mailbox.WaitSubject(t, email, "Reset your Shortlink password").Link(t))
+		w.fill(w.p.GetByLabel(w.tr("New password", "新密码")), "a brand new password")
+		w.click(w.button(w.tr("Set the new password", "设置新密码")))
+		w.see(w.text(w.tr("Password changed: log in with it.", "密码已修改")))
+		w.signIn(email, "a brand new password")
+		// The reset link proved the address: no banner any more.
+		if err := expectLocator(w.text(w.tr("Verify your email address", "请验证你的邮箱地址"))).ToBeHidden(); err != nil {
+			t.Errorf("[%s] the banner once the reset proved the address: %v", l.name, err)
+		}
+	})
+}
+
+// TestWebAppAccount plays a customer through the account page: a new password, two sessions
+// and signing the other out, a new email address confirmed from the mail, and deleting the
+// account.
+func TestWebAppAccount(t *testing.T) {
+	s := newDeployment(t).start(t)
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := "walker-" + l.name + "@example.com"
+		password := "correct horse battery"
+		s.signup(email)
+		w := walk(t, s, l)
+		w.signIn(email, password)
 
 		// The account page, from the account menu.
 		w.click(w.p.GetByTestId("account-menu"))
@@ -52,7 +84,9 @@ func TestWebAppAccount(t *testing.T) {
 		_, other, _ := openApp(t, s, l.size, browsertest.Options{Locale: l.locale, UserAgent: browsertest.PersonUserAgent})
 		second := &walker{t: t, l: l, p: other, base: w.base}
 		second.signIn(email, password)
-		w.p.Reload()
+		if _, err := w.p.Reload(); err != nil {
+			t.Fatal(err)
+		}
 		sessions := w.role("region", w.tr("Sessions", "会话"))
 		rows := sessions.GetByRole("listitem")
 		if err := expectLocator(rows).ToHaveCount(2); err != nil {
@@ -78,38 +112,14 @@ func TestWebAppAccount(t *testing.T) {
 		w.fill(em.GetByLabel(w.tr("Current password", "当前密码")), password)
 		w.click(em.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Change email", "更改邮箱")}))
 		w.see(em.GetByText(newEmail))
-		link := s.mailbox.WaitSubject(t, newEmail, "Confirm your new email address").Link(t)
-		w.openMailLink(link)
+		w.openMailLink(s.mailbox.WaitSubject(t, newEmail, "Confirm your new email address").Link(t))
 		w.see(w.text(w.tr("Your email address is verified.", "你的邮箱地址已验证。")))
 		w.open("/account", "")
 		w.see(w.exactHeading(w.tr("Account", "账户")))
 		w.see(w.p.GetByTestId("current-email").GetByText(newEmail))
-		if err := expectLocator(w.text(w.tr("Verify your email address", "请验证你的邮箱地址"))).ToBeHidden(); err != nil {
-			t.Errorf("[%s] the banner once verified: %v", l.name, err)
-		}
 		s.mailbox.WaitSubject(t, email, "Your Shortlink email address was changed")
 
-		// Forgot password: from the login page, through the mail, to signing in again.
-		w.click(w.p.GetByTestId("account-menu"))
-		w.click(w.p.GetByTestId("logout"))
-		w.at("/login")
-		w.click(w.link(w.tr("Forgot password?", "忘记密码？")))
-		w.at("/forgot-password")
-		w.fill(w.textbox(w.tr("Email", "邮箱")), newEmail)
-		w.click(w.button(w.tr("Send the link", "发送链接")))
-		w.see(w.p.GetByTestId("reset-sent"))
-		w.shoot("account-forgot")
-		link = s.mailbox.WaitSubject(t, newEmail, "Reset your Shortlink password").Link(t)
-		w.openMailLink(link)
-		password = "the third password"
-		w.fill(w.p.GetByLabel(w.tr("New password", "新密码")), password)
-		w.click(w.button(w.tr("Set the new password", "设置新密码")))
-		w.see(w.text(w.tr("Password changed: log in with it.", "密码已修改")))
-		w.signIn(newEmail, password)
-
 		// Deleting the account asks for the password and a confirmation.
-		w.open("/account", "")
-		w.see(w.exactHeading(w.tr("Account", "账户")))
 		del := w.role("region", w.tr("Delete account", "删除账户"))
 		w.fill(del.GetByLabel(w.tr("Current password", "当前密码")), password)
 		w.click(del.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Delete account", "删除账户")}))
@@ -117,6 +127,9 @@ func TestWebAppAccount(t *testing.T) {
 		w.click(dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Delete account", "删除账户")}))
 		w.at("/login")
 		w.see(w.text(w.tr("Your account was deleted.", "你的账户已删除。")))
+		if r := s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": newEmail, "password": password}); r.Status != 401 {
+			t.Errorf("[%s] login after deletion: %d %s", l.name, r.Status, r.Body)
+		}
 	})
 }
 
