@@ -30,7 +30,7 @@ type principal struct {
 	IssuedAt   time.Time // of the access token
 	// Session is the access token's session; uuid.Nil for a token of none and API keys.
 	Session uuid.UUID
-	Key        *account.APIKey
+	Key     *account.APIKey
 }
 
 // Keys of what the middleware leaves in the gin context for handlers.
