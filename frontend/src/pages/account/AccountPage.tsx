@@ -198,61 +198,61 @@ function SessionsCard() {
     s.browser && s.os ? t("account.device", { browser: s.browser, os: s.os }) : s.browser || s.os || t("account.unknownDevice");
   return (
     <Section title={t("account.sessionsSection")}>
-        <Text size="sm" c="dimmed">
-          {t("account.sessionsHelp")}
-        </Text>
-        <Queried query={sessions}>
-          {(data) => (
-            <Stack gap="xs" component="ul" className="plain-list" data-testid="sessions">
-              {data.sessions.map((s) => (
-                <Card component="li" key={s.id} withBorder padding="sm" data-testid="session">
-                  <Group justify="space-between" wrap="wrap" gap="xs">
-                    <Stack gap={2}>
-                      <Group gap="xs">
-                        <Text size="sm" fw={600}>
-                          {device(s)}
-                        </Text>
-                        {s.current && (
-                          <Badge variant="light" color="teal">
-                            {t("account.thisDevice")}
-                          </Badge>
-                        )}
-                      </Group>
-                      <Text size="xs" c="dimmed">
-                        {t("account.signedIn", { date: date.format(new Date(s.created_at)) })} ·{" "}
-                        {t("account.lastActive", { date: date.format(new Date(s.last_used_at)) })}
-                        {s.network && <> · {t("account.network", { network: s.network })}</>}
+      <Text size="sm" c="dimmed">
+        {t("account.sessionsHelp")}
+      </Text>
+      <Queried query={sessions}>
+        {(data) => (
+          <Stack gap="xs" component="ul" className="plain-list" data-testid="sessions">
+            {data.sessions.map((s) => (
+              <Card component="li" key={s.id} withBorder padding="sm" data-testid="session">
+                <Group justify="space-between" wrap="wrap" gap="xs">
+                  <Stack gap={2}>
+                    <Group gap="xs">
+                      <Text size="sm" fw={600}>
+                        {device(s)}
                       </Text>
-                    </Stack>
-                    {!s.current && (
-                      <Button
-                        size="xs"
-                        variant="default"
-                        aria-label={t("account.signOutLabel", { device: device(s), date: date.format(new Date(s.created_at)) })}
-                        loading={end.isPending && end.variables === s.id}
-                        onClick={() => end.mutate(s.id)}
-                      >
-                        {t("account.signOut")}
-                      </Button>
-                    )}
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
-          )}
-        </Queried>
-        {(sessions.data?.sessions.length ?? 0) > 1 && (
-          <Group>
-            <ConfirmButton
-              variant="light"
-              question={t("account.signOutOthersQuestion")}
-              onConfirm={() => endOthers.mutate()}
-              loading={endOthers.isPending}
-            >
-              {t("account.signOutOthers")}
-            </ConfirmButton>
-          </Group>
+                      {s.current && (
+                        <Badge variant="light" color="teal">
+                          {t("account.thisDevice")}
+                        </Badge>
+                      )}
+                    </Group>
+                    <Text size="xs" c="dimmed">
+                      {t("account.signedIn", { date: date.format(new Date(s.created_at)) })} ·{" "}
+                      {t("account.lastActive", { date: date.format(new Date(s.last_used_at)) })}
+                      {s.network && <> · {t("account.network", { network: s.network })}</>}
+                    </Text>
+                  </Stack>
+                  {!s.current && (
+                    <Button
+                      size="xs"
+                      variant="default"
+                      aria-label={t("account.signOutLabel", { device: device(s), date: date.format(new Date(s.created_at)) })}
+                      loading={end.isPending && end.variables === s.id}
+                      onClick={() => end.mutate(s.id)}
+                    >
+                      {t("account.signOut")}
+                    </Button>
+                  )}
+                </Group>
+              </Card>
+            ))}
+          </Stack>
         )}
+      </Queried>
+      {(sessions.data?.sessions.length ?? 0) > 1 && (
+        <Group>
+          <ConfirmButton
+            variant="light"
+            question={t("account.signOutOthersQuestion")}
+            onConfirm={() => endOthers.mutate()}
+            loading={endOthers.isPending}
+          >
+            {t("account.signOutOthers")}
+          </ConfirmButton>
+        </Group>
+      )}
     </Section>
   );
 }
@@ -274,32 +274,32 @@ function DeleteCard() {
   });
   return (
     <Section title={t("account.deleteSection")}>
-        <Text size="sm">{t("account.deleteHelp")}</Text>
-        <PasswordInput
-          label={t("account.currentPassword")}
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.currentTarget.value);
-            setProblem(undefined);
+      <Text size="sm">{t("account.deleteHelp")}</Text>
+      <PasswordInput
+        label={t("account.currentPassword")}
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => {
+          setPassword(e.currentTarget.value);
+          setProblem(undefined);
+        }}
+        error={problem ?? fieldError(remove.error, "current_password")}
+        data-testid="delete-password"
+      />
+      <OtherError error={remove.error} fields={["current_password"]} />
+      <Group>
+        <ConfirmButton
+          question={t("account.deleteQuestion")}
+          detail={t("account.deleteDetail")}
+          loading={remove.isPending}
+          onConfirm={() => {
+            if (!password) setProblem(t("validation.passwordRequired"));
+            else remove.mutate();
           }}
-          error={problem ?? fieldError(remove.error, "current_password")}
-          data-testid="delete-password"
-        />
-        <OtherError error={remove.error} fields={["current_password"]} />
-        <Group>
-          <ConfirmButton
-            question={t("account.deleteQuestion")}
-            detail={t("account.deleteDetail")}
-            loading={remove.isPending}
-            onConfirm={() => {
-              if (!password) setProblem(t("validation.passwordRequired"));
-              else remove.mutate();
-            }}
-          >
-            {t("account.deleteAccount")}
-          </ConfirmButton>
-        </Group>
+        >
+          {t("account.deleteAccount")}
+        </ConfirmButton>
+      </Group>
     </Section>
   );
 }
