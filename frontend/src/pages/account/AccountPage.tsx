@@ -204,7 +204,7 @@ function SessionsCard() {
       <Queried query={sessions}>
         {(data) => (
           <Stack gap="xs" component="ul" className="plain-list" data-testid="sessions">
-            {data.sessions.map((s) => (
+            {[...data.sessions].sort((a, b) => Number(b.current) - Number(a.current)).map((s) => (
               <Card component="li" key={s.id} withBorder padding="sm" data-testid="session">
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Stack gap={2}>
