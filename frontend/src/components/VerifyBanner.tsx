@@ -4,7 +4,7 @@ import { Alert, Button, Group, Text } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { IconMailExclamation } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { api, unwrap } from "../api/client";
+import { api, ApiError, unwrap } from "../api/client";
 import { useSession } from "../session";
 import { notifyDone, notifyFailed } from "./notify";
 import { errorMessage } from "./states";
@@ -15,7 +15,8 @@ export function VerifyBanner() {
   const resend = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/me/verification")),
     onSuccess: () => notifyDone(t("account.resent")),
-    onError: (e) => notifyFailed(errorMessage(e, t("common.unexpected"))),
+    onError: (e) =>
+      notifyFailed(e instanceof ApiError && e.code === "rate_limited" ? t("account.resendLimited") : errorMessage(e, t("common.unexpected"))),
   });
   if (user.email_verified) return null;
   return (

@@ -356,6 +356,7 @@ export const en = {
     bannerText: "Verify your email address: open the link we mailed to {{email}}.",
     resend: "Resend",
     resent: "A new verification link is on its way.",
+    resendLimited: "Several links were sent lately: check your inbox and spam folder, or ask again later.",
     emailSection: "Email address",
     currentEmail: "Current address",
     verified: "Verified",

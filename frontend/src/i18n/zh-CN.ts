@@ -358,6 +358,7 @@ export const zhCN: Messages = {
     bannerText: "请验证你的邮箱地址：打开我们发送到 {{email}} 的链接。",
     resend: "重新发送",
     resent: "新的验证链接已在发送途中。",
+    resendLimited: "最近已发送多封链接邮件：请查看收件箱和垃圾邮件，或稍后再试。",
     emailSection: "邮箱地址",
     currentEmail: "当前地址",
     verified: "已验证",
