@@ -84,8 +84,9 @@ func (s *RefreshTokenStore) RevokeSessionsExcept(ctx context.Context, userID int
 // SessionLive implements auth.SessionStore.
 func (s *RefreshTokenStore) SessionLive(ctx context.Context, id uuid.UUID) (bool, error) {
 	var live bool
-	err := s.db.Pool.QueryRow(ctx, `SELECT coalesce(bool_and(revoked_at IS NULL) AND max(expires_at) > now(), false)
-		FROM refresh_tokens WHERE family = $1`, id).Scan(&live)
+	err := s.db.Pool.QueryRow(ctx, `SELECT
+			NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE family = $1 AND revoked_at IS NOT NULL)
+			AND EXISTS (SELECT 1 FROM refresh_tokens WHERE family = $1 AND expires_at > now())`, id).Scan(&live)
 	if err != nil {
 		return false, fmt.Errorf("session live: %w", err)
 	}
