@@ -256,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an email address
-         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours.
+         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours. The link mailed to a new address by `POST /me/email` comes here too: it makes that address the account's, verified.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -2820,6 +2820,18 @@ export interface operations {
             };
             /** @description Malformed body, or the token is unknown, expired or already used (code `invalid`). */
             400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link of an address change, whose address another account took meanwhile (code `conflict`, reason `email_taken`). */
+            409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
