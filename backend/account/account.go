@@ -6,6 +6,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // System roles, across tenants.
@@ -337,4 +339,21 @@ type Store interface {
 	// the password, marks the address verified, revokes every session of the user and uses up
 	// their other reset tokens; not_found if there is no such token.
 	ResetPassword(ctx context.Context, tokenHash []byte, passwordHash string) (*User, error)
+
+	// PasswordHash returns the user's password hash; not_found if there is no such user.
+	PasswordHash(ctx context.Context, userID int64) (string, error)
+	// SetPassword sets the user's password and, in the same transaction, revokes every
+	// session of theirs but keep (uuid.Nil: every one); not_found if there is no such user.
+	SetPassword(ctx context.Context, userID int64, passwordHash string, keep uuid.UUID) error
+	// PendingEmail is the address of the user's newest live email-change link, "" if none.
+	PendingEmail(ctx context.Context, userID int64) (string, error)
+	// ChangeEmail uses up the live email-change token with that hash and makes the address it
+	// was sent to the user's, verified, and answers the user and their former address;
+	// not_found if there is no such token, conflict if another account has the address now.
+	ChangeEmail(ctx context.Context, tokenHash []byte) (*User, string, error)
+	// DeleteUser deletes the user and marks deleted, in the same transaction, the workspaces
+	// they alone belong to, whose IDs it answers (their links are removed afterwards). It
+	// refuses with conflict, deleting nothing, while the user is the only owner of a workspace
+	// that has other members, naming those workspaces; not_found if there is no such user.
+	DeleteUser(ctx context.Context, userID int64) ([]int64, error)
 }

@@ -48,6 +48,13 @@ func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
 	if err := s.store.MarkWorkspaceDeleted(ctx, id); err != nil {
 		return err
 	}
+	s.workspaceMarkedDeleted(ctx, id)
+	return nil
+}
+
+// workspaceMarkedDeleted forgets a workspace marked deleted and removes its rows in the
+// background.
+func (s *Service) workspaceMarkedDeleted(ctx context.Context, id int64) {
 	s.forgetKeys(func(k *APIKey) bool { return k.WorkspaceID == id })
 	if s.deletions.gone != nil {
 		s.deletions.gone(ctx, id)
@@ -59,7 +66,6 @@ func (s *Service) DeleteWorkspace(ctx context.Context, id int64) error {
 			s.log.Warn("remove deleted workspace; another node takes over within minutes", "workspace", id, "err", err)
 		}
 	}()
-	return nil
 }
 
 // ErrPurgeBusy is the answer when another node is removing a batch of the same workspace; it

@@ -20,6 +20,8 @@ type Mailer interface {
 const (
 	PurposeVerify = "verify"
 	PurposeReset  = "reset"
+	// PurposeEmail: a link sent to a new address; using it makes that address the account's.
+	PurposeEmail = "email"
 )
 
 // Lifetimes of the links sent by email: a verification link may wait in an inbox for a day; a
@@ -197,12 +199,18 @@ func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
 	return nil
 }
 
-// VerifyEmail uses up a verification token and marks the address it was sent to verified.
+// VerifyEmail uses up a verification token and marks the address it was sent to verified, or
+// uses up an email-change token and makes the address it was sent to the account's.
 func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) {
 	if !auth.IsEmailToken(token) {
 		return nil, errBadEmailToken
 	}
-	u, err := s.store.VerifyEmail(ctx, auth.HashEmailToken(token))
+	hash := auth.HashEmailToken(token)
+	u, err := s.store.VerifyEmail(ctx, hash)
+	if apperr.Is(err, apperr.NotFound) {
+		// The same page opens the links that change an address.
+		u, err = s.confirmEmailChange(ctx, hash)
+	}
 	if apperr.Is(err, apperr.NotFound) {
 		return nil, errBadEmailToken
 	}

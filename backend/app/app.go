@@ -178,6 +178,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RefreshTTL:   cfg.RefreshTokenTTL,
 		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, buckets, log)
+	authSvc.UseSessions(a.refreshTokens)
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.CheckMembersWith(a.plans.CheckMembers)
 	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)
@@ -228,6 +229,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
 	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
 	desk.OnStatusChanged(cache.Changed)
+	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
+	if err != nil {
+		a.closeEarly()
+		return nil, fmt.Errorf("visitor classification: %w", err)
+	}
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -238,6 +244,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Imports:          a.imports,
 		MaxImportBytes:   cfg.ImportMaxBytes,
 		Domains:          a.domains,
+		Visitors:         classifier,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -246,11 +253,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		a.closeEarly()
 		return nil, err
-	}
-	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
-	if err != nil {
-		a.closeEarly()
-		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
 	a.caps = visitcap.New(redis.NewVisitCaps(rc), postgres.NewVisitCounts(db), log)
 	visitStore := postgres.NewVisits(db)

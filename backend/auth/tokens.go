@@ -69,6 +69,8 @@ type Service struct {
 	log     *slog.Logger
 	// successorKey derives each refresh token's successor from it (see successor).
 	successorKey []byte
+	// sessions lists and ends sessions (UseSessions); nil: not kept.
+	sessions *sessions
 }
 
 // NewService returns the auth service. Login attempts are counted in buckets; buckets may be
@@ -92,6 +94,9 @@ type Claims struct {
 	SystemRole string
 	// IssuedAt is when the token was signed, to the millisecond.
 	IssuedAt time.Time
+	// Session is the session (refresh-token family) the token was issued to; uuid.Nil for a
+	// token of none.
+	Session uuid.UUID
 }
 
 type jwtClaims struct {
@@ -99,18 +104,31 @@ type jwtClaims struct {
 	// IssuedMs is iat in milliseconds: whole seconds cannot tell a token signed just before a
 	// change of the account (such as its system role) from one signed just after.
 	IssuedMs int64 `json:"iat_ms,omitempty"`
+	// Sid names the session, so that signing it out stops its access tokens too.
+	Sid string `json:"sid,omitempty"`
 	jwt.RegisteredClaims
 }
 
 const issuer = "shortlink"
 
-// AccessToken signs a short-lived token for the user and says when it expires.
+// AccessToken signs a short-lived token for the user, of no session, and says when it expires.
 func (s *Service) AccessToken(userID int64, systemRole string) (string, time.Time, error) {
+	return s.SessionAccessToken(userID, systemRole, uuid.Nil)
+}
+
+// SessionAccessToken signs a short-lived token for the user's session and says when it
+// expires.
+func (s *Service) SessionAccessToken(userID int64, systemRole string, session uuid.UUID) (string, time.Time, error) {
 	now := time.Now()
+	sid := ""
+	if session != uuid.Nil {
+		sid = session.String()
+	}
 	exp := now.Add(s.opts.AccessTTL)
 	tok := jwt.NewWithClaims(jwt.SigningMethodHS256, jwtClaims{
 		Role:     systemRole,
 		IssuedMs: now.UnixMilli(),
+		Sid:      sid,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    issuer,
 			Subject:   strconv.FormatInt(userID, 10),
@@ -147,7 +165,13 @@ func (s *Service) VerifyAccess(token string) (Claims, error) {
 	} else if c.IssuedAt != nil {
 		iat = c.IssuedAt.Time
 	}
-	return Claims{UserID: id, SystemRole: c.Role, IssuedAt: iat}, nil
+	var session uuid.UUID
+	if c.Sid != "" {
+		if session, err = uuid.Parse(c.Sid); err != nil {
+			return Claims{}, errBadToken
+		}
+	}
+	return Claims{UserID: id, SystemRole: c.Role, IssuedAt: iat, Session: session}, nil
 }
 
 // RefreshTTL is how long a refresh token is good for (the lifetime of its cookie).
@@ -196,27 +220,35 @@ var errBadRefresh = apperr.Errorf(apperr.Unauthorized, "the refresh token is inv
 // token presented a second time means two parties hold it: the whole family is revoked,
 // which signs out the thief and the user alike, and the answer is unauthorized.
 func (s *Service) Rotate(ctx context.Context, token string) (userID int64, next string, err error) {
+	userID, _, next, err = s.rotate(ctx, token)
+	return userID, next, err
+}
+
+func (s *Service) rotate(ctx context.Context, token string) (userID int64, family uuid.UUID, next string, err error) {
 	if token == "" || len(token) > 128 {
-		return 0, "", errBadRefresh
+		return 0, uuid.Nil, "", errBadRefresh
 	}
 	next = s.successor(token)
 	nextHash := hashToken(next)
 	use, err := s.store.RotateRefresh(ctx, hashToken(token), nextHash, time.Now().Add(s.opts.RefreshTTL))
 	switch {
 	case apperr.Is(err, apperr.NotFound):
-		return 0, "", errBadRefresh
+		return 0, uuid.Nil, "", errBadRefresh
 	case err != nil:
-		return 0, "", fmt.Errorf("rotate refresh token: %w", err)
+		return 0, uuid.Nil, "", fmt.Errorf("rotate refresh token: %w", err)
 	case use.Reused && s.inGrace(use, nextHash):
-		return use.UserID, next, nil
+		return use.UserID, use.Family, next, nil
 	case use.Reused:
 		s.log.Warn("refresh token reused: session revoked", "user", use.UserID)
 		if err := s.store.RevokeFamily(ctx, use.Family); err != nil {
-			return 0, "", fmt.Errorf("revoke reused refresh family: %w", err)
+			return 0, uuid.Nil, "", fmt.Errorf("revoke reused refresh family: %w", err)
 		}
-		return 0, "", errBadRefresh
+		if s.sessions != nil {
+			s.sessions.live.Invalidate(use.Family)
+		}
+		return 0, uuid.Nil, "", errBadRefresh
 	}
-	return use.UserID, next, nil
+	return use.UserID, use.Family, next, nil
 }
 
 // inGrace reports whether a reused token may have its successor again: used moments ago,

@@ -47,6 +47,10 @@ func (s *Server) adminUpdateUser(c *gin.Context) {
 		return
 	}
 	u, err := s.accounts.SetSystemRole(c.Request.Context(), id, in.SystemRole)
+	if err == nil {
+		// The change signed out every session of the person: their access tokens stop now.
+		s.auth.ForgetSessions()
+	}
 	s.reply(c, http.StatusOK, u, err)
 }
 

@@ -7,11 +7,30 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
 )
+
+// device is what the request says of the device a session runs on.
+func (s *Server) device(c *gin.Context) auth.Device {
+	d := auth.Device{Network: auth.NetworkOf(s.clientIP(c))}
+	if s.visitors != nil {
+		a := s.visitors.Agent(c.Request.UserAgent())
+		d.Browser, d.OS = known(a.Browser), known(a.OS)
+	}
+	return d
+}
+
+// known is a family name the visitor package read, "" for "Other".
+func known(family string) string {
+	if family == "Other" || len(family) > 64 {
+		return ""
+	}
+	return family
+}
 
 // refreshPath scopes the refresh cookie to the endpoints that read it.
 const refreshPath = "/api/v1/auth"
@@ -36,11 +55,11 @@ type tokens struct {
 // startSession issues an access token and a new refresh-token family for u, and sets the
 // session cookies. The refresh token goes in the body only when pair is set.
 func (s *Server) startSession(c *gin.Context, u *account.User, pair bool) (tokens, error) {
-	refresh, err := s.auth.NewRefresh(c.Request.Context(), u.ID)
+	refresh, session, err := s.auth.StartSession(c.Request.Context(), u.ID, s.device(c))
 	if err != nil {
 		return tokens{}, err
 	}
-	t, err := s.sessionTokens(c, u, refresh)
+	t, err := s.sessionTokens(c, u, refresh, session)
 	if !pair {
 		t.RefreshToken = ""
 	}
@@ -48,8 +67,8 @@ func (s *Server) startSession(c *gin.Context, u *account.User, pair bool) (token
 }
 
 // sessionTokens signs an access token for u and sets the cookies of the session.
-func (s *Server) sessionTokens(c *gin.Context, u *account.User, refresh string) (tokens, error) {
-	access, exp, err := s.auth.AccessToken(u.ID, u.SystemRole)
+func (s *Server) sessionTokens(c *gin.Context, u *account.User, refresh string, session uuid.UUID) (tokens, error) {
+	access, exp, err := s.auth.SessionAccessToken(u.ID, u.SystemRole, session)
 	if err != nil {
 		return tokens{}, err
 	}
@@ -206,7 +225,7 @@ func (s *Server) refresh(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	uid, next, err := s.auth.Rotate(ctx, token)
+	uid, session, next, err := s.auth.RotateSession(ctx, token, s.device(c))
 	if err != nil {
 		if apperr.Is(err, apperr.Unauthorized) {
 			s.clearSessionCookies(c)
@@ -222,7 +241,7 @@ func (s *Server) refresh(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	t, err := s.sessionTokens(c, u, next)
+	t, err := s.sessionTokens(c, u, next, session)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -11,6 +11,8 @@ import (
 type meResponse struct {
 	User       *account.User        `json:"user"`
 	Workspaces []*account.Workspace `json:"workspaces"`
+	// PendingEmail is the address the person asked to move to and has not confirmed yet.
+	PendingEmail *string `json:"pending_email"`
 }
 
 // me answers who is signed in and the workspaces they may switch between, with their role in
@@ -30,5 +32,14 @@ func (s *Server) me(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, meResponse{User: u, Workspaces: ws})
+	pending, err := s.accounts.PendingEmail(ctx, u.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	res := meResponse{User: u, Workspaces: ws}
+	if pending != "" {
+		res.PendingEmail = &pending
+	}
+	c.JSON(http.StatusOK, res)
 }

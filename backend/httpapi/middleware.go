@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
@@ -27,7 +28,9 @@ type principal struct {
 	UserID     int64
 	SystemRole string
 	IssuedAt   time.Time // of the access token
-	Key        *account.APIKey
+	// Session is the access token's session; uuid.Nil for a token of none and API keys.
+	Session uuid.UUID
+	Key     *account.APIKey
 }
 
 // Keys of what the middleware leaves in the gin context for handlers.
@@ -78,7 +81,11 @@ func (s *Server) authenticate(c *gin.Context) {
 			s.fail(c, err)
 			return
 		}
-		p.UserID, p.SystemRole, p.IssuedAt = claims.UserID, claims.SystemRole, claims.IssuedAt
+		if err := s.auth.CheckSession(c.Request.Context(), claims); err != nil {
+			s.fail(c, err)
+			return
+		}
+		p.UserID, p.SystemRole, p.IssuedAt, p.Session = claims.UserID, claims.SystemRole, claims.IssuedAt, claims.Session
 	}
 	c.Set(principalKey, &p)
 	c.Next()

@@ -24,6 +24,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
 // Deps are what the API needs from the rest of the application.
@@ -58,6 +59,9 @@ type Deps struct {
 	// an uploaded file.
 	Imports        *imports.Service
 	MaxImportBytes int64
+	// Visitors reads the browser and system of a session's device from its user agent; nil
+	// leaves them unknown.
+	Visitors *visitor.Classifier
 }
 
 // Server is the API's http.Handler.
@@ -81,6 +85,7 @@ type Server struct {
 	rates          *rates
 	imports        *imports.Service
 	maxImport      int64
+	visitors       *visitor.Classifier
 }
 
 const requestIDKey = "request_id"
@@ -92,7 +97,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -132,6 +137,12 @@ func (s *Server) routes() {
 	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
 	authed.POST("/me/verification", s.resendVerification)
+	authed.DELETE("/me", s.deleteMe)
+	authed.POST("/me/password", s.changePassword)
+	authed.POST("/me/email", s.changeEmail)
+	authed.GET("/me/sessions", s.listSessions)
+	authed.DELETE("/me/sessions", s.endOtherSessions)
+	authed.DELETE("/me/sessions/:id", s.endSession)
 	authed.GET("/me/invitations", s.myInvitations)
 	authed.POST("/me/invitations/:id/accept", s.acceptInvitation)
 	authed.DELETE("/me/invitations/:id", s.declineInvitation)

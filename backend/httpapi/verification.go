@@ -82,5 +82,9 @@ func (s *Server) confirmPasswordReset(c *gin.Context) {
 		s.fail(c, apperr.Errorf(apperr.Invalid, "token is required").For("email_link_invalid", "token"))
 		return
 	}
-	s.noContent(c, s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password))
+	err := s.accounts.ResetPassword(c.Request.Context(), in.Token, in.Password)
+	if err == nil {
+		s.auth.ForgetSessions()
+	}
+	s.noContent(c, err)
 }

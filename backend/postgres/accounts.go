@@ -237,29 +237,33 @@ func (s *AccountStore) setWorkspace(ctx context.Context, what, column string, id
 // marked deleted and loses its members, invitations and API keys, so nobody reaches it any more;
 // its links are removed afterwards by DeleteWorkspaceLinks, in batches.
 func (s *AccountStore) MarkWorkspaceDeleted(ctx context.Context, id int64) error {
-	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE workspaces SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, id)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 {
-			return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
-		}
-		for _, q := range []string{
-			`DELETE FROM members WHERE workspace_id = $1`,
-			`DELETE FROM invitations WHERE workspace_id = $1`,
-			`DELETE FROM api_keys WHERE workspace_id = $1`,
-		} {
-			if _, err := tx.Exec(ctx, q, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error { return markWorkspaceDeleted(ctx, tx, id) })
 	if err != nil && !apperr.Is(err, apperr.NotFound) {
 		return fmt.Errorf("delete workspace: %w", err)
 	}
 	return err
+}
+
+// markWorkspaceDeleted takes a workspace from everyone: members, invitations and API keys go;
+// not_found if there is none or it is deleted already.
+func markWorkspaceDeleted(ctx context.Context, tx pgx.Tx, id int64) error {
+	tag, err := tx.Exec(ctx, `UPDATE workspaces SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL`, id)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
+	}
+	for _, q := range []string{
+		`DELETE FROM members WHERE workspace_id = $1`,
+		`DELETE FROM invitations WHERE workspace_id = $1`,
+		`DELETE FROM api_keys WHERE workspace_id = $1`,
+	} {
+		if _, err := tx.Exec(ctx, q, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteWorkspaceLinks implements account.Store. One batch of a workspace runs at a time (a

@@ -32,6 +32,8 @@ const InvitationsPage = lazyPage(() => import("./pages/invitations/InvitationsPa
 const SettingsPage = lazyPage(() => import("./pages/settings/SettingsPage"));
 const NoWorkspacePage = lazyPage(() => import("./pages/workspace/NoWorkspacePage"));
 const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
+const ForgotPasswordPage = lazyPage(() => import("./pages/auth/ForgotPasswordPage"));
+const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -72,6 +74,7 @@ export function App() {
             <Route path="/verify" element={<Page><EmailLinkPage kind="verify" /></Page>} />
             <Route path="/reset-password" element={<Page><EmailLinkPage kind="reset" /></Page>} />
             <Route path="/pricing" element={<Page><PricingPage /></Page>} />
+            <Route path="/forgot-password" element={<Page><ForgotPasswordPage /></Page>} />
             <Route element={<SignedIn />}>
               <Route index element={<Navigate to="/links" replace />} />
               <Route path="/links" element={<Page><LinksPage /></Page>} />
@@ -91,6 +94,7 @@ export function App() {
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
+              <Route path="/account" element={<Page><AccountPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
           </Routes>

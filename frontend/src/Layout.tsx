@@ -9,6 +9,7 @@ import { NavLink, Outlet, useNavigate } from "react-router";
 import { api, unwrap } from "./api/client";
 import { LanguagePicker } from "./components/LanguagePicker";
 import { FormError, fieldError } from "./components/states";
+import { VerifyBanner } from "./components/VerifyBanner";
 import { checkWorkspaceName } from "./lib/validate";
 import { useSession } from "./session";
 
@@ -109,6 +110,7 @@ export function Layout() {
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Label>{t(`roles.${user.system_role}`)}</Menu.Label>
+              <Menu.Item onClick={() => navigate("/account")}>{t("account.menu")}</Menu.Item>
               <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
                 {t("nav.invitations")}
               </Menu.Item>
@@ -130,6 +132,7 @@ export function Layout() {
         </Stack>
       </Drawer>
       <main className="page" id="main" tabIndex={-1}>
+        <VerifyBanner />
         <Outlet />
       </main>
       <NewWorkspaceModal

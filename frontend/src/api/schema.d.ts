@@ -256,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an email address
-         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours.
+         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours. The link mailed to a new address by `POST /me/email` comes here too: it makes that address the account's, verified.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -671,7 +671,11 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the account
+         * @description Checks the current password (under the login limits) and deletes the account at once. Workspaces the person alone belongs to are deleted with it (their links stop answering at once and are removed in the background); their memberships of shared workspaces end, the API keys they made are revoked, and the links they made in shared workspaces stay there. Refused (409) while the person is the only owner of a workspace with other members: they make another member owner, or delete that workspace, first. The session cookies are cleared. API keys are refused (403).
+         */
+        delete: operations["deleteAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -752,6 +756,90 @@ export interface paths {
          * @description API keys are refused (403).
          */
         delete: operations["declineInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description Checks the current password (under the same limits as a login: 429 when spent) and sets the new one. Every other session of the person is signed out; the caller's stays. A notice is mailed to the address. API keys are refused (403).
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the email address
+         * @description Checks the current password (under the login limits) and mails a confirmation link to the new address (its `/app/verify` page posts the token to `/api/v1/auth/verify-email`). The address changes only when that link is used, within 24 hours; the former address is then told by mail. Until then `GET /api/v1/me` answers it as `pending_email`. Mails count against the account's budget of verification mails (429). API keys are refused (403).
+         */
+        post: operations["changeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The person's signed-in sessions
+         * @description Each session is one sign-in (a refresh-token family) that has not ended: when it began, when it was last renewed, the browser and system its device reported and its network (an IPv4 /24 or IPv6 /48, never the address). The caller's own is marked `current`. API keys are refused (403).
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out every other session
+         * @description Signs out every session of the person but the caller's (all of them when the caller's token names none). Their access tokens stop working at once on this server and within 5 seconds on the others. API keys are refused (403).
+         */
+        delete: operations["endOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one session
+         * @description Signs out one of the person's sessions (the caller's own included). Another person's session, an ended one or an unknown ID answer 404. API keys are refused (403).
+         */
+        delete: operations["endSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1708,6 +1796,53 @@ export interface components {
         Me: {
             user: components["schemas"]["User"];
             workspaces: components["schemas"]["Workspace"][];
+            /** @description The address the person asked to move to, until its link is used or expires. */
+            pending_email: string | null;
+        };
+        PasswordChange: {
+            current_password: string;
+            new_password: string;
+        };
+        EmailChange: {
+            /** Format: email */
+            email: string;
+            current_password: string;
+        };
+        PendingEmail: {
+            /** @description The new address, normalised; it becomes the account's when the mailed link is used. */
+            pending_email: string;
+        };
+        AccountDeletion: {
+            current_password: string;
+        };
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the person signed in.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the session was last renewed (at most one access-token lifetime ago while in use).
+             */
+            last_used_at: string;
+            /** @description The browser's family, "" when unknown. */
+            browser: string;
+            /** @description The system's family, "" when unknown. */
+            os: string;
+            /** @description The network the session was last renewed from (IPv4 /24, IPv6 /48), "" when unknown. */
+            network: string;
+            /** @description The session of the request. */
+            current: boolean;
+        };
+        SessionList: {
+            sessions: components["schemas"]["Session"][];
+        };
+        SessionsEnded: {
+            /** @description How many sessions were signed out. */
+            ended: number;
         };
         Member: {
             /** Format: int64 */
@@ -2970,6 +3105,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The link of an address change, whose address another account took meanwhile (code `conflict`, reason `email_taken`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
@@ -4027,6 +4174,59 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletion"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The current password is missing (reason `current_password_required`) or wrong (reason `wrong_password`), field `current_password`, or the body is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The person is the only owner of workspaces with other members, named in the message (code `conflict`, reason `owns_shared_workspace`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     resendVerification: {
         parameters: {
             query?: never;
@@ -4169,6 +4369,196 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such invitation addressed to the caller's email (code `not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The new password is not 8 to 256 characters (reason `password_length`, field `new_password`). The current password is missing (reason `current_password_required`) or wrong (reason `wrong_password`), field `current_password`, or the body is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description The link is on its way. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingEmail"];
+                };
+            };
+            /** @description The address is missing or not valid (reason `email_required` or `email_invalid`) or is the account's already (reason `email_unchanged`), field `email`. The current password is missing (reason `current_password_required`) or wrong (reason `wrong_password`), field `current_password`, or the body is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Another account uses the address (code `conflict`, reason `email_taken`, field `email`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions, most recently used first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions were signed out. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session ID, from the list. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live session of the caller's with this ID (code `not_found`, reason `session_not_found`). */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

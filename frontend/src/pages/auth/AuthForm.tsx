@@ -97,6 +97,11 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
               data-testid="password"
               required
             />
+            {mode === "login" && (
+              <Anchor component={Link} to="/forgot-password" size="sm">
+                {t("account.forgotLink")}
+              </Anchor>
+            )}
             <FormError error={submit.error} fields={["email", "password"]} />
             <Button type="submit" loading={submit.isPending} data-testid="submit">
               {mode === "signup" ? t("auth.signup") : t("auth.login")}

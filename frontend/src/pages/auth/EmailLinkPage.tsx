@@ -1,7 +1,7 @@
 // The pages that links mailed by the service open: /app/verify?token=… confirms the address,
 // /app/reset-password?token=… sets a new password (every session of the account ends).
 import { Anchor, Button, Card, PasswordInput, Stack, Text, Title } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
@@ -13,7 +13,12 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
-  const verify = useMutation({ mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })) });
+  const client = useQueryClient();
+  const verify = useMutation({
+    mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
+    // The address (a new one, for a change of address) is verified: the banner goes.
+    onSuccess: () => void client.invalidateQueries({ queryKey: ["me"] }),
+  });
   const reset = useMutation({
     mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),
   });
