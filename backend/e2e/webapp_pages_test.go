@@ -30,27 +30,31 @@ func TestWebAppEveryPage(t *testing.T) {
 			t.Fatalf("visit: %d", r.Status)
 		}
 	}
-	ws := customer.WorkspaceID
 	pages := []appPage{
 		{"login", "/login", ""},
 		{"signup", "/signup", ""},
 		{"reset-password", "/reset-password", ""},
+		{"forgot-password", "/forgot-password", ""},
+		{"pricing", "/pricing", ""},
 		{"links", "/links", "customer"},
 		{"link-new", "/links/new", "customer"},
 		{"link", fmt.Sprintf("/links/%d", first.ID), "customer"},
 		{"link-edit", fmt.Sprintf("/links/%d/edit", first.ID), "customer"},
 		{"dashboard", "/dashboard", "customer"},
 		{"bulk", "/bulk", "customer"},
+		{"imports", "/imports", "customer"},
 		{"members", "/members", "customer"},
 		{"domains", "/domains", "customer"},
 		{"keys", "/keys", "customer"},
 		{"plan", "/plan", "customer"},
 		{"invitations", "/invitations", "customer"},
+		{"settings", "/settings", "customer"},
+		{"account", "/account", "customer"},
 		{"not-found", "/no-such-page", "customer"},
 		{"moderation", "/moderation", "operator"},
+		{"moderation-link", fmt.Sprintf("/moderation/links/%d", first.ID), "operator"},
 		{"admin", "/admin", "operator"},
 	}
-	_ = ws
 	eachLook(t, allLooks, func(t *testing.T, l look) {
 		w := walk(t, s, l)
 		signedIn := ""

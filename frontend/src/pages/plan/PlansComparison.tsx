@@ -78,7 +78,8 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
         <Text size="sm" c="dimmed" mb="xs">
           {t("plans.everyPlan")}
         </Text>
-        <div className="table-wrap">
+        {/* Focusable: on a phone it scrolls sideways, and the keyboard must be able to scroll it. */}
+        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="plans-compare">
           <Table className="plan-table" data-testid="plan-comparison">
             <Table.Thead>
               <Table.Tr>
