@@ -81,6 +81,7 @@ func TestKeyScopes(t *testing.T) {
 		"workspaces":  fmt.Sprint(tn.WorkspaceID),
 		"reviews":     "1",
 		"screenshots": "desktop",
+		"sessions":    "1",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {

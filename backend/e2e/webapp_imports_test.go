@@ -98,7 +98,7 @@ func TestWebAppImports(t *testing.T) {
 		if err != nil {
 			t.Fatalf("results CSV: %v", err)
 		}
-		if len(recs) != rows+1 || strings.Join(recs[0], ",") != "row,line,url,short_url,error_code,error" {
+		if len(recs) != rows+1 || strings.Join(recs[0], ",") != "row,line,url,short_url,error_code,error,error_reason" {
 			t.Fatalf("results: %d lines, header %q", len(recs), recs[0])
 		}
 		for i, rec := range recs[1:] {
@@ -107,7 +107,7 @@ func TestWebAppImports(t *testing.T) {
 				t.Errorf("row %d: %q", n, rec)
 			}
 			if bad[n] {
-				if rec[3] != "" || rec[4] != "invalid" || rec[5] == "" {
+				if rec[3] != "" || rec[4] != "invalid" || rec[5] == "" || rec[6] == "" {
 					t.Errorf("bad row %d: %q", n, rec)
 				}
 			} else if !strings.HasPrefix(rec[3], "http://"+shortHost+"/") || rec[4] != "" || rec[2] != fmt.Sprintf("https://example.com/%s/%d", l.name, n) {

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 )
@@ -19,17 +21,32 @@ type appPage struct {
 // or critical WCAG 2 A/AA violation, and a full-page screenshot of each is saved as
 // page-<name>-<look>.png (docs/screenshots/pages/ keeps a copy of the latest set).
 func TestWebAppEveryPage(t *testing.T) {
-	s := newDeployment(t).start(t)
+	s := rulesDeployment(t).start(t)
 	customer := s.signupOn("pages@example.com", "personal")
 	s.verify("pages@example.com")
 	first := s.createLink(customer, map[string]any{"url": "https://example.com/spring-sale", "title": "Spring sale", "alias": "spring"})
 	s.createLink(customer, map[string]any{"url": "https://example.com/docs/getting-started", "title": "Getting started"})
 	s.createLink(customer, map[string]any{"url": "https://example.com/blog/launch", "password": "open sesame"})
-	for i := 0; i < 3; i++ {
-		if r := s.visit("GET", "/spring"); r.Status != http.StatusFound {
-			t.Fatalf("visit: %d", r.Status)
+	// People's visits, so that the statistics have something to show.
+	hits := []hit{
+		{fromDE, uaDesktop, "https://news.example.org/spring"}, {"10.1.0.8", uaDesktop, ""},
+		{fromCN, uaIPhone, "https://weibo.com/x"}, {"10.2.0.9", uaAndroid, "https://weibo.com/y"},
+		{fromCN, uaWeChat, ""}, {fromXX, uaDesktop, ""},
+	}
+	for i, h := range hits {
+		path := "spring"
+		if i%2 == 0 {
+			path += "?utm_source=newsletter&utm_medium=email&utm_campaign=spring"
+		}
+		if st, _ := s.sendHit(path, h); st != http.StatusFound {
+			t.Fatalf("visit: %d", st)
 		}
 	}
+	eventually(t, 30*time.Second, "the visits counted", func() bool {
+		r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d/stats", customer.WorkspaceID, first.ID), customer.Key, nil)
+		var st struct{ Visits int64 }
+		return r.Status == http.StatusOK && json.Unmarshal(r.Body, &st) == nil && st.Visits == int64(len(hits))
+	})
 	pages := []appPage{
 		{"login", "/login", ""},
 		{"signup", "/signup", ""},

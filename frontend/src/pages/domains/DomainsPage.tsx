@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
 import { Empty, ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { checkHostname, domainState, type Domain } from "../../lib/domains";
@@ -28,8 +29,9 @@ export default function DomainsPage() {
   const [problem, setProblem] = useState<string>();
   const add = useMutation({
     mutationFn: (h: string) => unwrap(api.POST("/api/v1/workspaces/{workspace}/domains", { params: { path: { workspace: ws } }, body: { hostname: h } })),
-    onSuccess: () => {
+    onSuccess: (d) => {
       setHostname("");
+      notifyDone(t("toasts.domainAdded", { hostname: d.hostname }));
       void client.invalidateQueries({ queryKey: [ws, "domains"] });
       void client.invalidateQueries({ queryKey: [ws, "plan"] });
     },
@@ -121,12 +123,14 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
     mutationFn: (root_url: string | null) => unwrap(api.PATCH("/api/v1/workspaces/{workspace}/domains/{id}", { params: { path }, body: { root_url } })),
     onSuccess: (fresh) => {
       setRoot(fresh.root_url ?? "");
+      notifyDone(t("toasts.saved"));
       settle(fresh);
     },
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/domains/{id}", { params: { path } })),
     onSuccess: () => {
+      notifyDone(t("toasts.domainRemoved", { hostname: d.hostname }));
       void client.invalidateQueries({ queryKey: [ws, "domains"] });
       void client.invalidateQueries({ queryKey: [ws, "links"] });
       void client.invalidateQueries({ queryKey: [ws, "plan"] });

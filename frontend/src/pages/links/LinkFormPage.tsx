@@ -12,6 +12,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { api, ApiError, unwrap, type Link, type PlanStatus } from "../../api/client";
 import { UpgradeHint, usePlan, usePlans } from "../../components/plan";
+import { notifyDone } from "../../components/notify";
 import { plansWith } from "../../lib/plans";
 import { ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
@@ -68,6 +69,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     onSuccess: (l) => {
       void client.invalidateQueries({ queryKey: [ws, "links"] });
       client.setQueryData([ws, "link", l.id], l);
+      notifyDone(original ? t("toasts.linkSaved") : t("toasts.linkCreated", { url: l.short_url }));
       navigate(`/links/${l.id}`);
     },
     onError: (e) => {

@@ -12,6 +12,7 @@ import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { ConfirmButton } from "../../components/confirm";
+import { notifyDone } from "../../components/notify";
 import { Sparkline } from "../../components/Sparkline";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
@@ -84,6 +85,7 @@ export default function LinksPage() {
           );
       }
     },
+    onSuccess: (_, action) => notifyDone(t(`toasts.links_${action}`, { count: selected.size })),
     onSettled: () => {
       setSelected(new Set());
       void client.invalidateQueries({ queryKey: [ws, "links"] });

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap, type Link } from "../../api/client";
+import { notifyDone } from "../../components/notify";
 import { fieldError, FormError } from "../../components/states";
 import { useWorkspaceId } from "../../session";
 
@@ -23,7 +24,10 @@ export function ModerationState({ link }: { link: Link }) {
   const appeal = useMutation({
     mutationFn: () =>
       unwrap(api.POST("/api/v1/workspaces/{workspace}/links/{id}/appeal", { params: { path: { workspace: ws, id: link.id } }, body: { message } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: [ws, "link", link.id] }),
+    onSuccess: () => {
+      notifyDone(t("toasts.appealSent"));
+      void client.invalidateQueries({ queryKey: [ws, "link", link.id] });
+    },
   });
   const m = link.moderation;
   if (m.state !== "banned" && m.state !== "flagged") return null;
