@@ -21,7 +21,7 @@ func (r response) errorReasonField(t *testing.T) (string, string) {
 	return e.Error.Reason, e.Error.Field
 }
 
-// TestModerationReasonsThroughAPI: a ban needs a reason for the owner; the owner reads the
+// TestModerationReasonsThroughAPI: a ban's reason is a standard one; the owner reads the
 // reason and the moderator's words, never the private note (nor does the appeal's resolution
 // carry it), and another workspace sees nothing of the link. The queue names each link's
 // workspace, owner and visits; the desk's tabs are counted, open appeals among them.
@@ -76,13 +76,12 @@ func TestModerationReasonsThroughAPI(t *testing.T) {
 		t.Errorf("counts before: %v", c)
 	}
 
-	// A ban needs a standard reason; "other" needs words; each refusal names its field.
+	// A reason must be a standard one; "other" needs words; each refusal names its field.
 	decide := fmt.Sprintf("/api/v1/moderation/links/%d/decision", l.ID)
 	for _, tt := range []struct {
 		body          map[string]any
 		reason, field string
 	}{
-		{map[string]any{"action": "ban", "note": note}, "reason_required", "reason"},
 		{map[string]any{"action": "ban", "reason": "nasty", "note": note}, "reason_unknown", "reason"},
 		{map[string]any{"action": "ban", "reason": "other", "note": note}, "reason_text_required", "reason_text"},
 	} {
@@ -185,5 +184,16 @@ func TestModerationReasonsThroughAPI(t *testing.T) {
 	if len(audit.Items) < 2 || audit.Items[1].Action != "ban" || audit.Items[1].Note != note || audit.Items[1].Reason != "phishing" ||
 		audit.Items[1].ReasonText != "The page asks for bank passwords." || audit.Items[0].Action != "unban" {
 		t.Errorf("audit: %+v", audit.Items)
+	}
+
+	// A ban with the note alone (the decision's body before reasons) still bans; its owner is
+	// told nothing of the note.
+	r = s.do("POST", fmt.Sprintf("/api/v1/moderation/links/%d/decision", quiet.ID), mod, map[string]any{"action": "ban", "note": note})
+	if r.Status != http.StatusOK {
+		t.Fatalf("a ban with the note alone: %d %s", r.Status, r.Body)
+	}
+	ownerReads("after a ban with the note alone")
+	if got := s.getLink(owner, quiet.ID); got.Status != "banned" || got.Moderation.Reason != "" {
+		t.Errorf("a ban with the note alone as the owner sees it: %+v", got.Moderation)
 	}
 }

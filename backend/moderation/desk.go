@@ -140,8 +140,8 @@ type Explanation struct {
 	Reason, ReasonText, Note string
 }
 
-// check refuses an explanation the action cannot have: a ban needs a standard reason, and
-// "other" words of its own; texts are bounded.
+// check refuses an explanation the action cannot have: a reason must be a standard one, and
+// "other" needs words of its own; texts are bounded.
 func (e Explanation) check(a Action) error {
 	if err := checkText("note", e.Note, 0, MaxNote); err != nil {
 		return err
@@ -150,10 +150,10 @@ func (e Explanation) check(a Action) error {
 		return apperr.Errorf(apperr.Invalid, "reason_text must be text of at most %d characters", MaxReasonText).
 			For("reason_text_too_long", "reason_text")
 	}
+	// A ban without a reason is accepted (the API's decision body of old named only the note):
+	// its owner is told that a moderator banned the link, never the note. The web app asks for
+	// a reason.
 	switch {
-	case e.Reason == "" && a == Ban:
-		return apperr.Errorf(apperr.Invalid, "a ban needs a reason for the owner: one of %s",
-			strings.Join(Reasons, ", ")).For("reason_required", "reason")
 	case e.Reason != "" && !slices.Contains(Reasons, e.Reason):
 		return apperr.Errorf(apperr.Invalid, "reason must be one of %s", strings.Join(Reasons, ", ")).
 			For("reason_unknown", "reason")

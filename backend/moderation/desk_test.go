@@ -29,8 +29,7 @@ func TestDecideExplanations(t *testing.T) {
 	}{
 		{"ban with a reason", "ban", moderation.Explanation{Reason: "phishing"}, ""},
 		{"ban with words and a note", "ban", moderation.Explanation{Reason: "scam", ReasonText: "fake shop", Note: "private"}, ""},
-		{"ban without a reason", "ban", moderation.Explanation{Note: "phishing kit"}, "reason_required"},
-		{"ban with a blank reason", "ban", moderation.Explanation{Reason: "  ", ReasonText: "bad"}, "reason_required"},
+		{"ban without a reason (the note alone, as the API took it before reasons)", "ban", moderation.Explanation{Note: "phishing kit"}, ""},
 		{"unknown reason", "ban", moderation.Explanation{Reason: "ugly"}, "reason_unknown"},
 		{"reason in capitals", "ban", moderation.Explanation{Reason: "PHISHING"}, "reason_unknown"},
 		{"other without words", "ban", moderation.Explanation{Reason: "other"}, "reason_text_required"},

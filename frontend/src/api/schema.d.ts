@@ -2079,7 +2079,7 @@ export interface components {
             /** @description A private note for moderators and operators, kept in the audit log; never shown to the owner. */
             note?: string;
             /**
-             * @description The standard reason shown to the owner (the web app translates it): required for `ban` (reason `reason_required`), optional otherwise. After a ban it is the link's `moderation.category`.
+             * @description The standard reason shown to the owner (the web app translates it): optional: a ban without one tells the owner only that a moderator banned the link (the web app asks for one). After a ban it is the link's `moderation.category`.
              * @enum {string}
              */
             reason?: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other";
@@ -4899,7 +4899,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecisionResult"];
                 };
             };
-            /** @description Unknown action, a ban without a reason (reason `reason_required`, field `reason`), an unknown reason (`reason_unknown`), `other` without `reason_text` (`reason_text_required`), a note longer than 2000 characters or words longer than 500 (`reason_text_too_long`), or a body that is not the JSON object described (code `invalid`). */
+            /** @description Unknown action, an unknown reason (`reason_unknown`), `other` without `reason_text` (`reason_text_required`), a note longer than 2000 characters or words longer than 500 (`reason_text_too_long`), or a body that is not the JSON object described (code `invalid`). */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
