@@ -73,6 +73,9 @@ type walker struct {
 	b    *browsertest.Browser
 	p    playwright.Page
 	base string // http://sho.rt/app
+
+	mu       sync.Mutex
+	inFlight map[playwright.Request]string // the API calls not answered yet, for failures' messages
 	// refusals are the HTTP statuses of the refusals the walk provokes on purpose (see refused).
 	refusals []int
 }
@@ -82,7 +85,21 @@ type walker struct {
 func walk(t *testing.T, s *server, l look) *walker {
 	t.Helper()
 	b, p, _ := openApp(t, s, l.size, browsertest.Options{Locale: l.locale, UserAgent: browsertest.PersonUserAgent})
-	w := &walker{t: t, l: l, b: b, p: p, base: "http://" + shortHost + "/app"}
+	w := &walker{t: t, l: l, b: b, p: p, base: "http://" + shortHost + "/app", inFlight: map[playwright.Request]string{}}
+	b.OnRequest(func(r playwright.Request) {
+		if strings.Contains(r.URL(), "/api/") {
+			w.mu.Lock()
+			w.inFlight[r] = r.Method() + " " + r.URL()
+			w.mu.Unlock()
+		}
+	})
+	done := func(r playwright.Request) {
+		w.mu.Lock()
+		delete(w.inFlight, r)
+		w.mu.Unlock()
+	}
+	b.OnRequestFinished(done)
+	b.OnRequestFailed(done)
 	failed := failedRequests(b)
 	t.Cleanup(func() {
 		if got := w.unexpected(consoleErrors(b)); len(got) != 0 {
@@ -109,6 +126,17 @@ func (w *walker) unexpected(errs []string) []string {
 			continue
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// pending are the API calls of the page not answered yet: what a step that times out waited on.
+func (w *walker) pending() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.inFlight))
+	for _, c := range w.inFlight {
+		out = append(out, c)
 	}
 	return out
 }
@@ -165,7 +193,7 @@ func (w *walker) fill(l playwright.Locator, value string) {
 func (w *walker) at(path string) {
 	w.t.Helper()
 	if err := w.p.WaitForURL(w.base + path); err != nil {
-		w.t.Fatalf("[%s] waiting for %s: %v (at %s)", w.l.name, path, err, w.p.URL())
+		w.t.Fatalf("[%s] waiting for %s: %v (at %s, API calls unanswered: %q)", w.l.name, path, err, w.p.URL(), w.pending())
 	}
 }
 

@@ -40,7 +40,9 @@ func TestWebAppWorkspace(t *testing.T) {
 		// A sign-up hashes a password: a busy machine may take longer than a click's wait.
 		if err := in.p.WaitForURL(in.base+"/links", playwright.PageWaitForURLOptions{Timeout: playwright.Float(60_000)}); err != nil {
 			alert, _ := in.p.GetByRole("alert").AllInnerTexts()
-			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q)", l.name, err, in.p.URL(), alert)
+			invalid, _ := in.p.Locator("[aria-invalid=true]").Count()
+			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q, %d fields marked invalid, API calls unanswered: %q)",
+				l.name, err, in.p.URL(), alert, invalid, in.pending())
 		}
 		// Straight into the inviting workspace, and no workspace of their own.
 		r := s.do("POST", "/api/v1/auth/login", "", map[string]any{"email": inviteeEmail, "password": "correct horse battery"})
