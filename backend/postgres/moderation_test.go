@@ -167,8 +167,8 @@ func TestModerationDecisions(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_changes`).Scan(&changesBefore); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := desk.Decide(ctx, 1, actor, "ban", moderation.Explanation{Note: "no reason"}); !apperr.Is(err, apperr.Invalid) {
-		t.Errorf("a ban without a reason: %v", err)
+	if _, err := desk.Decide(ctx, 1, actor, "ban", moderation.Explanation{Reason: "ugly", Note: "no such reason"}); !apperr.Is(err, apperr.Invalid) {
+		t.Errorf("a ban with an unknown reason: %v", err)
 	}
 	out, err := desk.Decide(ctx, 1, actor, "ban", moderation.Explanation{Reason: "phishing", ReasonText: "asks for bank passwords",
 		Note: "same kit as last week"})
