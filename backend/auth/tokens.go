@@ -71,6 +71,8 @@ type Service struct {
 	successorKey []byte
 	// sessions lists and ends sessions (UseSessions); nil: not kept.
 	sessions *sessions
+	// twoFactor enrols people in TOTP and checks their codes (UseTwoFactor); nil: off.
+	twoFactor *twoFactor
 }
 
 // NewService returns the auth service. Login attempts are counted in buckets; buckets may be

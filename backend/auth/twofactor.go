@@ -1,0 +1,371 @@
+package auth
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// TOTP parameters of RFC 6238 as every authenticator app reads them: 30-second steps, six
+// digits, SHA-1.
+const (
+	totpPeriod = 30
+	totpDigits = otp.DigitsSix
+	// totpSkew is how many steps before and after the current one a code is still taken,
+	// for clocks that drift and codes typed as they turn over.
+	totpSkew = 1
+	// RecoveryCodes is how many one-time recovery codes a confirmed enrolment gets.
+	RecoveryCodes = 10
+	// MFATTL is how long the token of a sign-in's second step is good for.
+	MFATTL = 5 * time.Minute
+	// totpIssuer names the service in the authenticator app.
+	totpIssuer = "Shortlink"
+)
+
+// TOTPState is what the store keeps of a person's TOTP secret.
+type TOTPState struct {
+	// Sealed is the secret, encrypted (sealSecret).
+	Sealed []byte
+	// Enabled is set once the enrolment was confirmed with a code.
+	Enabled bool
+	// LastStep is the newest time step whose code was accepted (0: none).
+	LastStep int64
+}
+
+// TwoFactorStore keeps TOTP secrets, recovery codes (by SHA-256) and the tokens of sign-ins
+// waiting for their second step (by SHA-256).
+type TwoFactorStore interface {
+	// PendingTOTP stores a new unconfirmed secret for the user, replacing any unconfirmed one.
+	// Returns conflict (2fa_enabled) when the user's 2FA is on.
+	PendingTOTP(ctx context.Context, userID int64, sealed []byte) error
+	// TOTP returns the user's secret and its state; not_found when there is none.
+	TOTP(ctx context.Context, userID int64) (TOTPState, error)
+	// EnableTOTP turns the user's pending secret on with step accepted, and replaces their
+	// recovery codes, at once. Returns conflict (2fa_not_pending) when nothing is pending.
+	EnableTOTP(ctx context.Context, userID, step int64, recovery [][]byte) error
+	// AcceptStep records step as the user's newest accepted one if it is newer than the one
+	// recorded and 2FA is on; it reports whether it did.
+	AcceptStep(ctx context.Context, userID, step int64) (bool, error)
+	// DisableTOTP forgets the user's secret and recovery codes.
+	DisableTOTP(ctx context.Context, userID int64) error
+	// UseRecoveryCode marks the user's unused recovery code used and reports whether there
+	// was one.
+	UseRecoveryCode(ctx context.Context, userID int64, hash []byte) (bool, error)
+	// CreateChallenge stores the token of a sign-in waiting for its second step.
+	CreateChallenge(ctx context.Context, userID int64, hash []byte, expires time.Time) error
+	// Challenge returns the user of a live (unused, unexpired) challenge; not_found otherwise.
+	Challenge(ctx context.Context, hash []byte) (int64, error)
+	// UseChallenge marks a live challenge used and reports whether it was live.
+	UseChallenge(ctx context.Context, hash []byte) (bool, error)
+}
+
+// twoFactor is the Service's part for two-factor sign-in.
+type twoFactor struct {
+	store TwoFactorStore
+	// aead seals the secrets at rest, under a key derived from the service's secret.
+	aead cipher.AEAD
+}
+
+// UseTwoFactor lets the service enrol people in TOTP and check their codes.
+func (s *Service) UseTwoFactor(store TwoFactorStore) error {
+	key, err := hkdf.Key(sha256.New, s.opts.Secret, nil, "shortlink totp secret v1", 32)
+	if err != nil {
+		return fmt.Errorf("derive the 2fa key: %w", err)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return fmt.Errorf("2fa cipher: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return fmt.Errorf("2fa cipher: %w", err)
+	}
+	s.twoFactor = &twoFactor{store: store, aead: aead}
+	return nil
+}
+
+func (s *Service) tf() (*twoFactor, error) {
+	if s.twoFactor == nil {
+		return nil, errors.New("two-factor sign-in is not set up")
+	}
+	return s.twoFactor, nil
+}
+
+// seal encrypts a secret; the user's ID is bound to it, so a sealed secret copied to another
+// row does not open.
+func (t *twoFactor) seal(userID int64, secret string) []byte {
+	nonce := make([]byte, t.aead.NonceSize())
+	_, _ = rand.Read(nonce)
+	return t.aead.Seal(nonce, nonce, []byte(secret), userAD(userID))
+}
+
+func (t *twoFactor) open(userID int64, sealed []byte) (string, error) {
+	n := t.aead.NonceSize()
+	if len(sealed) < n {
+		return "", errors.New("open 2fa secret: too short")
+	}
+	plain, err := t.aead.Open(nil, sealed[:n], sealed[n:], userAD(userID))
+	if err != nil {
+		return "", fmt.Errorf("open 2fa secret: %w", err)
+	}
+	return string(plain), nil
+}
+
+func userAD(userID int64) []byte { return fmt.Appendf(nil, "user:%d", userID) }
+
+// Enrolment is a new, unconfirmed TOTP secret and the otpauth:// URL an app scans.
+type Enrolment struct {
+	Secret string `json:"secret"`
+	URL    string `json:"otpauth_url"`
+}
+
+var (
+	errCodeRequired  = apperr.Errorf(apperr.Invalid, "code is required").For("code_required", "code")
+	errCodeWrong     = apperr.Errorf(apperr.Invalid, "the code is wrong").For("code_invalid", "code")
+	errCodeUsed      = apperr.Errorf(apperr.Invalid, "the code was used already: wait for the next one").For("code_used", "code")
+	errNotEnabled    = apperr.Errorf(apperr.Conflict, "two-factor sign-in is off").For("2fa_not_enabled", "")
+	errNotPending    = apperr.Errorf(apperr.Conflict, "start the enrolment first").For("2fa_not_pending", "")
+	errMFATokenWrong = apperr.Errorf(apperr.Unauthorized, "the sign-in expired or was finished: sign in again").For("mfa_token_invalid", "mfa_token")
+)
+
+// Enrol makes a new TOTP secret for the user and keeps it, unconfirmed, until ConfirmTOTP.
+// Returns conflict (2fa_enabled) when the user's 2FA is on.
+func (s *Service) Enrol(ctx context.Context, userID int64, email string) (Enrolment, error) {
+	t, err := s.tf()
+	if err != nil {
+		return Enrolment{}, err
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: email,
+		Period: totpPeriod, Digits: totpDigits, Algorithm: otp.AlgorithmSHA1})
+	if err != nil {
+		return Enrolment{}, fmt.Errorf("generate totp secret: %w", err)
+	}
+	if err := t.store.PendingTOTP(ctx, userID, t.seal(userID, key.Secret())); err != nil {
+		return Enrolment{}, err
+	}
+	return Enrolment{Secret: key.Secret(), URL: key.URL()}, nil
+}
+
+// ConfirmTOTP turns on the user's pending secret when code is one of its current codes, and
+// answers the new recovery codes (each shown only now).
+func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string, now time.Time) ([]string, error) {
+	t, err := s.tf()
+	if err != nil {
+		return nil, err
+	}
+	st, err := t.store.TOTP(ctx, userID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && st.Enabled) {
+		return nil, errNotPending
+	}
+	if err != nil {
+		return nil, err
+	}
+	secret, err := t.open(userID, st.Sealed)
+	if err != nil {
+		return nil, err
+	}
+	step, err := CheckTOTP(secret, code, now, 0)
+	if err != nil {
+		return nil, err
+	}
+	codes, hashes := newRecoveryCodes()
+	if err := t.store.EnableTOTP(ctx, userID, step, hashes); err != nil {
+		return nil, err
+	}
+	return codes, nil
+}
+
+// TwoFactorOn reports whether the user signs in with a second factor.
+func (s *Service) TwoFactorOn(ctx context.Context, userID int64) (bool, error) {
+	t, err := s.tf()
+	if err != nil {
+		return false, err
+	}
+	st, err := t.store.TOTP(ctx, userID)
+	if apperr.Is(err, apperr.NotFound) {
+		return false, nil
+	}
+	return err == nil && st.Enabled, err
+}
+
+// UseCode accepts one of the user's current TOTP codes, once; or, with recovery set, one of
+// their recovery codes, once. Returns conflict (2fa_not_enabled) when 2FA is off, invalid
+// (code_invalid, code_used) for a wrong or already used code.
+func (s *Service) UseCode(ctx context.Context, userID int64, code string, recovery bool, now time.Time) error {
+	t, err := s.tf()
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(code) == "" {
+		if recovery {
+			return errCodeRequired.For("code_required", "recovery_code")
+		}
+		return errCodeRequired
+	}
+	st, err := t.store.TOTP(ctx, userID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && !st.Enabled) {
+		return errNotEnabled
+	}
+	if err != nil {
+		return err
+	}
+	if recovery {
+		ok, err := t.store.UseRecoveryCode(ctx, userID, RecoveryHash(code))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errCodeWrong.For("code_invalid", "recovery_code")
+		}
+		return nil
+	}
+	secret, err := t.open(userID, st.Sealed)
+	if err != nil {
+		return err
+	}
+	step, err := CheckTOTP(secret, code, now, st.LastStep)
+	if err != nil {
+		return err
+	}
+	ok, err := t.store.AcceptStep(ctx, userID, step)
+	if err != nil {
+		return err
+	}
+	if !ok { // another request took this code (or a later one) meanwhile
+		return errCodeUsed
+	}
+	return nil
+}
+
+// DisableTOTP turns the user's 2FA off after UseCode accepted a code.
+func (s *Service) DisableTOTP(ctx context.Context, userID int64) error {
+	t, err := s.tf()
+	if err != nil {
+		return err
+	}
+	return t.store.DisableTOTP(ctx, userID)
+}
+
+// StartChallenge answers the token of a sign-in whose password was right and that waits for
+// its second factor; it is good for MFATTL and one successful code.
+func (s *Service) StartChallenge(ctx context.Context, userID int64, now time.Time) (string, error) {
+	t, err := s.tf()
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	token := "mfa_" + base64.RawURLEncoding.EncodeToString(b)
+	if err := t.store.CreateChallenge(ctx, userID, hashToken(token), now.Add(MFATTL)); err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// Challenge answers the user a live sign-in token belongs to, or unauthorized
+// (mfa_token_invalid).
+func (s *Service) Challenge(ctx context.Context, token string) (int64, error) {
+	t, err := s.tf()
+	if err != nil {
+		return 0, err
+	}
+	if token == "" {
+		return 0, apperr.Errorf(apperr.Invalid, "mfa_token is required").For("mfa_token_required", "mfa_token")
+	}
+	uid, err := t.store.Challenge(ctx, hashToken(token))
+	if apperr.Is(err, apperr.NotFound) {
+		return 0, errMFATokenWrong
+	}
+	return uid, err
+}
+
+// FinishChallenge uses up a sign-in token whose code was accepted, or answers unauthorized
+// (mfa_token_invalid) when another request finished it first.
+func (s *Service) FinishChallenge(ctx context.Context, token string) error {
+	t, err := s.tf()
+	if err != nil {
+		return err
+	}
+	ok, err := t.store.UseChallenge(ctx, hashToken(token))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errMFATokenWrong
+	}
+	return nil
+}
+
+// CheckTOTP is the decision on a code: the time step (now's, or one next to it) whose code it
+// is, or invalid: code_required, code_invalid (no such code), code_used (a code of a step no
+// newer than lastStep, accepted already).
+func CheckTOTP(secret, code string, now time.Time, lastStep int64) (int64, error) {
+	code = strings.ReplaceAll(strings.TrimSpace(code), " ", "")
+	if code == "" {
+		return 0, errCodeRequired
+	}
+	if len(code) != totpDigits.Length() {
+		return 0, errCodeWrong
+	}
+	current := now.Unix() / totpPeriod
+	for d := int64(-totpSkew); d <= totpSkew; d++ {
+		step := current + d
+		want, err := totp.GenerateCodeCustom(secret, time.Unix(step*totpPeriod, 0), totp.ValidateOpts{
+			Period: totpPeriod, Digits: totpDigits, Algorithm: otp.AlgorithmSHA1})
+		if err != nil {
+			return 0, fmt.Errorf("totp code: %w", err)
+		}
+		if subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			if step <= lastStep {
+				return 0, errCodeUsed
+			}
+			return step, nil
+		}
+	}
+	return 0, errCodeWrong
+}
+
+// recoveryAlphabet leaves out letters and digits that read alike (0/o, 1/l/i).
+const recoveryAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+
+// newRecoveryCodes makes RecoveryCodes codes such as "k7m2q-x9tpa" (about 49 bits each) and
+// their hashes.
+func newRecoveryCodes() ([]string, [][]byte) {
+	codes, hashes := make([]string, RecoveryCodes), make([][]byte, RecoveryCodes)
+	for i := range codes {
+		b := make([]byte, 10)
+		_, _ = rand.Read(b)
+		var sb strings.Builder
+		for j, x := range b {
+			if j == 5 {
+				sb.WriteByte('-')
+			}
+			// 256 % 31 leaves a tiny bias toward the first letters; it costs a fraction of a bit.
+			sb.WriteByte(recoveryAlphabet[int(x)%len(recoveryAlphabet)])
+		}
+		codes[i] = sb.String()
+		hashes[i] = RecoveryHash(codes[i])
+	}
+	return codes, hashes
+}
+
+// RecoveryHash is the stored form of a recovery code: case, spaces and dashes do not count.
+func RecoveryHash(code string) []byte {
+	norm := strings.NewReplacer("-", "", " ", "").Replace(strings.ToLower(strings.TrimSpace(code)))
+	h := sha256.Sum256([]byte(norm))
+	return h[:]
+}
