@@ -179,9 +179,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RefreshGrace: cfg.RefreshGrace,
 	}, a.refreshTokens, buckets, log)
 	authSvc.UseSessions(a.refreshTokens)
-	if err := authSvc.UseTwoFactor(postgres.NewTwoFactorStore(db)); err != nil {
-		return nil, err
-	}
+	authSvc.UseTwoFactor(postgres.NewTwoFactorStore(db))
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.CheckMembersWith(a.plans.CheckMembers)
 	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)

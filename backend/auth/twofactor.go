@@ -80,22 +80,23 @@ type twoFactor struct {
 	aead cipher.AEAD
 }
 
-// UseTwoFactor lets the service enrol people in TOTP and check their codes.
-func (s *Service) UseTwoFactor(store TwoFactorStore) error {
+// UseTwoFactor lets the service enrol people in TOTP and check their codes. The secrets are
+// sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the service's secret: a new
+// JWT_SECRET makes every enrolment unreadable.
+func (s *Service) UseTwoFactor(store TwoFactorStore) {
 	key, err := hkdf.Key(sha256.New, s.opts.Secret, nil, "shortlink totp secret v1", 32)
 	if err != nil {
-		return fmt.Errorf("derive the 2fa key: %w", err)
+		panic("derive the 2fa key: " + err.Error()) // only for lengths past 255 hashes
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
-		return fmt.Errorf("2fa cipher: %w", err)
+		panic("2fa cipher: " + err.Error()) // only for a key that is not 16, 24 or 32 bytes
 	}
 	aead, err := cipher.NewGCM(block)
 	if err != nil {
-		return fmt.Errorf("2fa cipher: %w", err)
+		panic("2fa cipher: " + err.Error()) // only for a block size that is not 16
 	}
 	s.twoFactor = &twoFactor{store: store, aead: aead}
-	return nil
 }
 
 func (s *Service) tf() (*twoFactor, error) {
@@ -191,9 +192,9 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string, no
 
 // TwoFactorOn reports whether the user signs in with a second factor.
 func (s *Service) TwoFactorOn(ctx context.Context, userID int64) (bool, error) {
-	t, err := s.tf()
-	if err != nil {
-		return false, err
+	t := s.twoFactor
+	if t == nil {
+		return false, nil
 	}
 	st, err := t.store.TOTP(ctx, userID)
 	if apperr.Is(err, apperr.NotFound) {

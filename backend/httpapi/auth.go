@@ -178,6 +178,20 @@ func (s *Server) login(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	on, err := s.auth.TwoFactorOn(ctx, u.ID)
+	if err != nil {
+		s.auth.LoginUnchecked(ctx, in.Email, ip)
+		s.fail(c, err)
+		return
+	}
+	if on {
+		// The password was right, yet this is no sign-in until the code comes: its tokens
+		// come back, and the pair's budget is not started afresh, so the codes that follow
+		// spend it.
+		s.auth.LoginUnchecked(ctx, in.Email, ip)
+		s.startSecondStep(c, u.ID)
+		return
+	}
 	s.auth.LoginSucceeded(ctx, in.Email, ip)
 	t, err := s.startSession(c, u, in.TokenPair)
 	if err != nil {

@@ -127,6 +127,7 @@ func (s *Server) routes() {
 
 	api.POST("/auth/signup", s.signup)
 	api.POST("/auth/login", s.login)
+	api.POST("/auth/login/2fa", s.loginTwoFactor)
 	api.POST("/auth/refresh", s.refresh)
 	api.POST("/auth/logout", s.logout)
 	api.POST("/auth/verify-email", s.verifyEmail)
@@ -140,6 +141,9 @@ func (s *Server) routes() {
 	authed.DELETE("/me", s.deleteMe)
 	authed.POST("/me/password", s.changePassword)
 	authed.POST("/me/email", s.changeEmail)
+	authed.POST("/me/2fa", s.enrolTwoFactor)
+	authed.POST("/me/2fa/confirm", s.confirmTwoFactor)
+	authed.DELETE("/me/2fa", s.disableTwoFactor)
 	authed.GET("/me/sessions", s.listSessions)
 	authed.DELETE("/me/sessions", s.endOtherSessions)
 	authed.DELETE("/me/sessions/:id", s.endSession)

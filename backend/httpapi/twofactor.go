@@ -1,0 +1,200 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// codeInput is a TOTP code, or a recovery code where one may stand in for it.
+type codeInput struct {
+	Code         string `json:"code"`
+	RecoveryCode string `json:"recovery_code"`
+}
+
+type recoveryCodesResponse struct {
+	RecoveryCodes []string `json:"recovery_codes"`
+}
+
+// enrolTwoFactor starts an enrolment: a new secret, kept unconfirmed until a code of it comes
+// back to confirmTwoFactor.
+func (s *Server) enrolTwoFactor(c *gin.Context) {
+	if !s.requireUser(c) {
+		return
+	}
+	ctx := c.Request.Context()
+	u, err := s.accounts.User(ctx, userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	e, err := s.auth.Enrol(ctx, u.ID, u.Email)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, e)
+}
+
+// codeAttempt spends a login attempt of the signed-in person on a code, as a password
+// confirmation does; check tells whether the code was right.
+func (s *Server) codeAttempt(c *gin.Context, check func() error) bool {
+	ctx, ip := c.Request.Context(), s.clientIP(c)
+	u, err := s.accounts.User(ctx, userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return false
+	}
+	if s.limited(c, s.auth.AllowLogin(ctx, u.Email, ip)) {
+		return false
+	}
+	err = check()
+	if err != nil && !apperr.Is(err, apperr.Invalid) {
+		// Not a guess: nothing pending, 2FA off, or a failure of ours.
+		s.auth.LoginUnchecked(ctx, u.Email, ip)
+	}
+	if err != nil {
+		s.fail(c, err)
+		return false
+	}
+	s.auth.LoginSucceeded(ctx, u.Email, ip)
+	return true
+}
+
+// confirmTwoFactor turns 2FA on with a code of the pending secret and answers the ten
+// recovery codes, shown this once.
+func (s *Server) confirmTwoFactor(c *gin.Context) {
+	var in codeInput
+	if !s.requireUser(c) || !s.bind(c, &in) {
+		return
+	}
+	if in.Code == "" {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "code is required").For("code_required", "code"))
+		return
+	}
+	var codes []string
+	if !s.codeAttempt(c, func() (err error) {
+		codes, err = s.auth.ConfirmTOTP(c.Request.Context(), userID(c), in.Code, time.Now())
+		return err
+	}) {
+		return
+	}
+	c.JSON(http.StatusOK, recoveryCodesResponse{RecoveryCodes: codes})
+}
+
+// disableTwoFactor turns 2FA off with a current code (or a recovery code).
+func (s *Server) disableTwoFactor(c *gin.Context) {
+	var in codeInput
+	if !s.requireUser(c) || !s.bind(c, &in) {
+		return
+	}
+	if in.Code == "" && in.RecoveryCode == "" {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "code is required").For("code_required", "code"))
+		return
+	}
+	ctx, uid := c.Request.Context(), userID(c)
+	if !s.codeAttempt(c, func() error {
+		if in.Code == "" {
+			return s.auth.UseCode(ctx, uid, in.RecoveryCode, true, time.Now())
+		}
+		return s.auth.UseCode(ctx, uid, in.Code, false, time.Now())
+	}) {
+		return
+	}
+	s.noContent(c, s.auth.DisableTOTP(ctx, uid))
+}
+
+// mfaChallengeResponse is the answer to a right password of an account with 2FA on: no
+// session yet, only the token of the second step.
+type mfaChallengeResponse struct {
+	MFARequired bool   `json:"mfa_required"`
+	MFAToken    string `json:"mfa_token"`
+}
+
+type loginSecondStep struct {
+	MFAToken     string `json:"mfa_token"`
+	Code         string `json:"code"`
+	RecoveryCode string `json:"recovery_code"`
+	// TokenPair is the login's: the refresh token in the body too (see credentials).
+	TokenPair bool `json:"token_pair"`
+}
+
+// loginTwoFactor is the second step of a sign-in with 2FA on: the token of the first step and
+// a code, or a recovery code. Its answer is the login's, cookies included. Wrong codes spend
+// the same budgets as wrong passwords.
+func (s *Server) loginTwoFactor(c *gin.Context) {
+	var in loginSecondStep
+	if !s.bind(c, &in) {
+		return
+	}
+	if in.Code == "" && in.RecoveryCode == "" {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "code or recovery_code is required").For("code_required", "code"))
+		return
+	}
+	ctx, ip := c.Request.Context(), s.clientIP(c)
+	uid, err := s.auth.Challenge(ctx, in.MFAToken)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u, err := s.accounts.User(ctx, uid)
+	if apperr.Is(err, apperr.NotFound) {
+		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists").For("account_deleted", "")
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if s.limited(c, s.auth.AllowLogin(ctx, u.Email, ip)) {
+		return
+	}
+	if in.Code != "" {
+		err = s.auth.UseCode(ctx, uid, in.Code, false, time.Now())
+	} else {
+		err = s.auth.UseCode(ctx, uid, in.RecoveryCode, true, time.Now())
+	}
+	if err == nil {
+		err = s.auth.FinishChallenge(ctx, in.MFAToken)
+	}
+	if err != nil {
+		if !apperr.Is(err, apperr.Invalid) {
+			s.auth.LoginUnchecked(ctx, u.Email, ip)
+		}
+		s.fail(c, signInCodeError(err))
+		return
+	}
+	s.auth.LoginSucceeded(ctx, u.Email, ip)
+	t, err := s.startSession(c, u, in.TokenPair)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, loginResponse{User: u, tokens: t})
+}
+
+// signInCodeError: at sign-in a wrong or used code is a failed sign-in (401), as a wrong
+// password is; elsewhere it is a wrong input (400), like a wrong current password.
+func signInCodeError(err error) error {
+	var e *apperr.Error
+	if errors.As(err, &e) && e.Code == apperr.Invalid && (e.Reason == "code_invalid" || e.Reason == "code_used") {
+		c := *e
+		c.Code = apperr.Unauthorized
+		return &c
+	}
+	return err
+}
+
+// startSecondStep answers the token of a sign-in's second step: the password alone opens no
+// session when 2FA is on.
+func (s *Server) startSecondStep(c *gin.Context, userID int64) {
+	token, err := s.auth.StartChallenge(c.Request.Context(), userID, time.Now())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, mfaChallengeResponse{MFARequired: true, MFAToken: token})
+}
