@@ -50,12 +50,12 @@ type TOTPState struct {
 // waiting for their second step (by SHA-256).
 type TwoFactorStore interface {
 	// PendingTOTP stores a new unconfirmed secret for the user, replacing any unconfirmed one.
-	// Returns conflict (2fa_enabled) when the user's 2FA is on.
+	// Returns conflict (two_factor_enabled) when the user's 2FA is on.
 	PendingTOTP(ctx context.Context, userID int64, sealed []byte) error
 	// TOTP returns the user's secret and its state; not_found when there is none.
 	TOTP(ctx context.Context, userID int64) (TOTPState, error)
 	// EnableTOTP turns the user's pending secret on with step accepted, and replaces their
-	// recovery codes, at once. Returns conflict (2fa_not_pending) when nothing is pending.
+	// recovery codes, at once. Returns conflict (two_factor_not_pending) when nothing is pending.
 	EnableTOTP(ctx context.Context, userID, step int64, recovery [][]byte) error
 	// AcceptStep records step as the user's newest accepted one if it is newer than the one
 	// recorded and 2FA is on; it reports whether it did.
@@ -138,13 +138,13 @@ var (
 	errCodeRequired  = apperr.Errorf(apperr.Invalid, "code is required").For("code_required", "code")
 	errCodeWrong     = apperr.Errorf(apperr.Invalid, "the code is wrong").For("code_invalid", "code")
 	errCodeUsed      = apperr.Errorf(apperr.Invalid, "the code was used already: wait for the next one").For("code_used", "code")
-	errNotEnabled    = apperr.Errorf(apperr.Conflict, "two-factor sign-in is off").For("2fa_not_enabled", "")
-	errNotPending    = apperr.Errorf(apperr.Conflict, "start the enrolment first").For("2fa_not_pending", "")
+	errNotEnabled    = apperr.Errorf(apperr.Conflict, "two-factor sign-in is off").For("two_factor_off", "")
+	errNotPending    = apperr.Errorf(apperr.Conflict, "start the enrolment first").For("two_factor_not_pending", "")
 	errMFATokenWrong = apperr.Errorf(apperr.Unauthorized, "the sign-in expired or was finished: sign in again").For("mfa_token_invalid", "mfa_token")
 )
 
 // Enrol makes a new TOTP secret for the user and keeps it, unconfirmed, until ConfirmTOTP.
-// Returns conflict (2fa_enabled) when the user's 2FA is on.
+// Returns conflict (two_factor_enabled) when the user's 2FA is on.
 func (s *Service) Enrol(ctx context.Context, userID int64, email string) (Enrolment, error) {
 	t, err := s.tf()
 	if err != nil {
@@ -204,7 +204,7 @@ func (s *Service) TwoFactorOn(ctx context.Context, userID int64) (bool, error) {
 }
 
 // UseCode accepts one of the user's current TOTP codes, once; or, with recovery set, one of
-// their recovery codes, once. Returns conflict (2fa_not_enabled) when 2FA is off, invalid
+// their recovery codes, once. Returns conflict (two_factor_off) when 2FA is off, invalid
 // (code_invalid, code_used) for a wrong or already used code.
 func (s *Service) UseCode(ctx context.Context, userID int64, code string, recovery bool, now time.Time) error {
 	t, err := s.tf()

@@ -30,7 +30,7 @@ func (s *TwoFactorStore) PendingTOTP(ctx context.Context, userID int64, sealed [
 		return fmt.Errorf("store pending totp: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return apperr.Errorf(apperr.Conflict, "two-factor sign-in is on already: turn it off first").For("2fa_enabled", "")
+		return apperr.Errorf(apperr.Conflict, "two-factor sign-in is on already: turn it off first").For("two_factor_enabled", "")
 	}
 	return nil
 }
@@ -41,7 +41,7 @@ func (s *TwoFactorStore) TOTP(ctx context.Context, userID int64) (auth.TOTPState
 	err := s.db.Pool.QueryRow(ctx, `SELECT secret, enabled_at IS NOT NULL, last_step FROM user_totp
 		WHERE user_id = $1`, userID).Scan(&st.Sealed, &st.Enabled, &st.LastStep)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return st, apperr.Errorf(apperr.NotFound, "no totp secret").For("2fa_not_enabled", "")
+		return st, apperr.Errorf(apperr.NotFound, "no totp secret").For("two_factor_off", "")
 	}
 	if err != nil {
 		return st, fmt.Errorf("read totp: %w", err)
@@ -58,7 +58,7 @@ func (s *TwoFactorStore) EnableTOTP(ctx context.Context, userID, step int64, rec
 			return fmt.Errorf("enable totp: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return apperr.Errorf(apperr.Conflict, "start the enrolment first").For("2fa_not_pending", "")
+			return apperr.Errorf(apperr.Conflict, "start the enrolment first").For("two_factor_not_pending", "")
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM user_recovery_codes WHERE user_id = $1`, userID); err != nil {
 			return fmt.Errorf("replace recovery codes: %w", err)
