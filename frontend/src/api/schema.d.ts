@@ -196,9 +196,29 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Rate-limited: 10 attempts per 15 minutes per email and 50 per client address. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie.
+         * @description Rate-limited: 10 attempts per 15 minutes per email and 50 per client address. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie. For an account with two-factor sign-in on, a right password answers `{"mfa_required": true, "mfa_token"}`, sets no cookie and starts no session: POST /auth/login/2fa finishes the sign-in.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-in with a TOTP code or a recovery code
+         * @description The second step of a sign-in with 2FA on: the `mfa_token` of POST /auth/login and a current code of the authenticator app, or one of the recovery codes. Answers as a login does (cookies included). A code is accepted once: the same code again, or an older one, is 401 (reason `code_used`); a wrong one is 401 (reason `code_invalid`) and spends the same budgets as a wrong password (429 when spent). Each recovery code works once. The token works for 5 minutes and for one successful code (401 `mfa_token_invalid` after).
+         */
+        post: operations["loginSecondStep"];
         delete?: never;
         options?: never;
         head?: never;
@@ -775,6 +795,50 @@ export interface paths {
          * @description Checks the current password (under the same limits as a login: 429 when spent) and sets the new one. Every other session of the person is signed out; the caller's stays. A notice is mailed to the address. API keys are refused (403).
          */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start two-factor sign-in (TOTP)
+         * @description Makes a new TOTP secret (RFC 6238: 30 s, 6 digits, SHA-1), kept unconfirmed until POST /me/2fa/confirm; starting again replaces an unconfirmed one. Show `otpauth_url` as a QR code. 409 (reason `2fa_enabled`) when 2FA is on. API keys are refused (403).
+         */
+        post: operations["enrolTwoFactor"];
+        /**
+         * Turn two-factor sign-in off
+         * @description Takes a current code (or `recovery_code`), under the same limits as a password (429 when spent). 409 (reason `2fa_not_enabled`) when 2FA is off. API keys are refused (403).
+         */
+        delete: operations["disableTwoFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/2fa/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the enrolment and get the recovery codes
+         * @description Takes a current code of the pending secret, under the same limits as a password (429 when spent), turns 2FA on and answers ten recovery codes, shown only now (kept hashed). 409 (reason `2fa_not_pending`) when no enrolment is pending. API keys are refused (403).
+         */
+        post: operations["confirmTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1428,6 +1492,26 @@ export interface components {
         UserResponse: {
             user: components["schemas"]["User"];
         };
+        /** @description The answer to a right password of an account with two-factor sign-in on: no session yet. Send the token with a code to POST /auth/login/2fa. */
+        MFAChallenge: {
+            /** @enum {boolean} */
+            mfa_required: true;
+            /** @description Good for 5 minutes and for one successful code. */
+            mfa_token: string;
+        };
+        /** @description The token of the first step and either a current code or an unused recovery code. */
+        LoginSecondStep: {
+            mfa_token: string;
+            /** @description The authenticator app's current six digits. */
+            code?: string;
+            /** @description One of the ten recovery codes; each works once. */
+            recovery_code?: string;
+            /**
+             * @description As in Credentials.
+             * @default false
+             */
+            token_pair?: boolean;
+        };
         /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
         Domain: {
             /** Format: int64 */
@@ -1843,6 +1927,22 @@ export interface components {
         SessionsEnded: {
             /** @description How many sessions were signed out. */
             ended: number;
+        };
+        TwoFactorEnrolment: {
+            /** @description The TOTP secret, base32, for typing into an authenticator app. */
+            secret: string;
+            /** @description The `otpauth://totp/…` URL, for a QR code (30 s steps, 6 digits, SHA-1). */
+            otpauth_url: string;
+        };
+        TwoFactorCode: {
+            /** @description A current code of the authenticator app. */
+            code?: string;
+            /** @description On DELETE only, instead of `code`. */
+            recovery_code?: string;
+        };
+        RecoveryCodes: {
+            /** @description Ten codes, each good for one sign-in without the app; shown only now. */
+            recovery_codes: string[];
         };
         Member: {
             /** Format: int64 */
@@ -2936,7 +3036,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description Signed in, or (2FA on) the token of the second step. */
             200: {
                 headers: {
                     /** @description Session cookies for the web app: `sl_access` (HttpOnly, SameSite=Lax, Path=/), `sl_refresh` (HttpOnly, SameSite=Strict, Path=/api/v1/auth) and `sl_csrf` (readable by scripts, SameSite=Lax, Path=/); Secure on https deployments. */
@@ -2947,7 +3047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginResponse"];
+                    "application/json": components["schemas"]["LoginResponse"] | components["schemas"]["MFAChallenge"];
                 };
             };
             400: components["responses"]["Invalid"];
@@ -2966,6 +3066,51 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["HashingBusy"];
+        };
+    };
+    loginSecondStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginSecondStep"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description The session cookies, as POST /auth/login sets them. */
+                    "Set-Cookie"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            /** @description The token is unknown, expired or used (reason `mfa_token_invalid`), or the code is wrong (`code_invalid`) or used already (`code_used`). */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
         };
     };
     refreshSession: {
@@ -4421,6 +4566,122 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    enrolTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret, to be confirmed. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCode"];
+            };
+        };
+        responses: {
+            /** @description Off; the secret and the recovery codes are forgotten. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The code is missing (reason `code_required`), wrong (`code_invalid`) or used already (`code_used`), field `code`, or the body is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCode"];
+            };
+        };
+        responses: {
+            /** @description 2FA is on. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The code is missing (reason `code_required`), wrong (`code_invalid`) or used already (`code_used`), field `code`, or the body is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
