@@ -812,12 +812,12 @@ export interface paths {
         put?: never;
         /**
          * Start two-factor sign-in (TOTP)
-         * @description Makes a new TOTP secret (RFC 6238: 30 s, 6 digits, SHA-1), kept unconfirmed until POST /me/2fa/confirm; starting again replaces an unconfirmed one. Show `otpauth_url` as a QR code. 409 (reason `2fa_enabled`) when 2FA is on. API keys are refused (403).
+         * @description Makes a new TOTP secret (RFC 6238: 30 s, 6 digits, SHA-1), kept unconfirmed until POST /me/2fa/confirm; starting again replaces an unconfirmed one. Show `otpauth_url` as a QR code. 409 (reason `two_factor_enabled`) when 2FA is on. API keys are refused (403).
          */
         post: operations["enrolTwoFactor"];
         /**
          * Turn two-factor sign-in off
-         * @description Takes a current code (or `recovery_code`), under the same limits as a password (429 when spent). 409 (reason `2fa_not_enabled`) when 2FA is off. API keys are refused (403).
+         * @description Takes a current code (or `recovery_code`), under the same limits as a password (429 when spent). 409 (reason `two_factor_off`) when 2FA is off. API keys are refused (403).
          */
         delete: operations["disableTwoFactor"];
         options?: never;
@@ -836,7 +836,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the enrolment and get the recovery codes
-         * @description Takes a current code of the pending secret, under the same limits as a password (429 when spent), turns 2FA on and answers ten recovery codes, shown only now (kept hashed). 409 (reason `2fa_not_pending`) when no enrolment is pending. API keys are refused (403).
+         * @description Takes a current code of the pending secret, under the same limits as a password (429 when spent), turns 2FA on and answers ten recovery codes, shown only now (kept hashed). 409 (reason `two_factor_not_pending`) when no enrolment is pending. API keys are refused (403).
          */
         post: operations["confirmTwoFactor"];
         delete?: never;
