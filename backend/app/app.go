@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
@@ -54,6 +55,8 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// audit is the workspaces' audit log, purged past AUDIT_RETENTION_DAYS by housekeeping.
+	audit *audit.Log
 	// caps counts the visits of links with a visit cap, across every node.
 	caps *visitcap.Counter
 	// visits captures the visits this node answers; ingest stores the visit stream's (nil
@@ -234,6 +237,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.closeEarly()
 		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
+	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),
+		time.Duration(cfg.AuditRetentionDays)*24*time.Hour, log)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -244,6 +249,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Imports:          a.imports,
 		MaxImportBytes:   cfg.ImportMaxBytes,
 		Domains:          a.domains,
+		Audit:            a.audit,
 		Visitors:         classifier,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
@@ -587,6 +593,11 @@ func (a *App) housekeeping(ctx context.Context) {
 			}
 			if _, err := a.changes.PurgeBefore(ctx, time.Now().Add(-changeRetention)); err != nil {
 				a.log.Warn("purge link changes", "err", err)
+			}
+			if n, err := a.audit.Purge(ctx); err != nil {
+				a.log.Warn("purge audit events", "err", err)
+			} else if n > 0 {
+				a.log.Info("purged audit events past their retention", "events", n)
 			}
 		}
 	}
