@@ -134,6 +134,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a := &App{cfg: cfg, log: log, db: db, redis: rc, geo: geo, static: frontend.Handler(cfg.SecureCookies())}
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
+	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),
+		time.Duration(cfg.AuditRetentionDays)*24*time.Hour, log)
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
 	a.ids = postgres.NewIDSource(db)
@@ -152,6 +154,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
 		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
+		VerifiedInBackground: a.auditDomainVerified,
 	}, log)
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
@@ -237,8 +240,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.closeEarly()
 		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
-	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),
-		time.Duration(cfg.AuditRetentionDays)*24*time.Hour, log)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -343,6 +344,13 @@ func (a *App) announceDomain(ctx context.Context, id int64) {
 	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventDomain, ID: id}); err != nil {
 		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
 	}
+}
+
+// auditDomainVerified records in the workspace's audit log a domain the background checks
+// verified.
+func (a *App) auditDomainVerified(ctx context.Context, d *domain.Domain) {
+	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: d.WorkspaceID, Actor: audit.System(), Action: audit.DomainVerified,
+		Target: audit.Target("domain", d.ID), Details: map[string]any{"hostname": d.Hostname}}, "")
 }
 
 // mayHaveCertificate says whether a TLS certificate may be obtained for host: one of the

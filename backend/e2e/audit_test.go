@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // auditEventJSON is an event of the workspace audit log as the API shows it.
@@ -257,5 +258,61 @@ func TestPlansListAuditFeatures(t *testing.T) {
 		if want := p.ID == "enterprise"; p.Features["sso"] != want || p.Features["audit_log"] != want {
 			t.Errorf("%s: sso %v, audit_log %v", p.ID, p.Features["sso"], p.Features["audit_log"])
 		}
+	}
+}
+
+// TestAuditDomainsAndTrial: a domain verified by a person is theirs in the log, one the
+// background checks verified is the system's; a started trial and a transfer are recorded.
+func TestAuditDomainsAndTrial(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "DOMAIN_CHECK_INTERVAL", "1s")
+	tn := s.signup("audit-trial@example.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	if r := s.do("POST", ws+"/trial", tn.Token, nil); r.Status != http.StatusOK {
+		t.Fatalf("trial: %d %s", r.Status, r.Body)
+	}
+	s.setPlan(tn, "enterprise")
+	mine := s.addDomain(tn, "mine.audit-example.com")
+	ns.set(mine.Verification.Name, mine.Verification.Value)
+	if got := s.verifyDomain(tn, mine.ID); !got.Verified {
+		t.Fatalf("verify: %+v", got)
+	}
+	later := s.addDomain(tn, "later.audit-example.com")
+	ns.set(later.Verification.Name, later.Verification.Value)
+	eventually(t, 10*time.Second, "the background check verifies the second domain", func() bool {
+		for _, e := range s.auditAll(t, tn.Token, tn.WorkspaceID, 50) {
+			if e.Action == "domain.verified" && e.Target == fmt.Sprintf("domain:%d", later.ID) {
+				return true
+			}
+		}
+		return false
+	})
+	heir := s.joinedByAPI(t, tn, "audit-heir@example.com", "admin")
+	if r := s.do("POST", ws+"/transfer", tn.Token, map[string]any{"user_id": heir.UserID}); r.Status != http.StatusOK {
+		t.Fatalf("transfer: %d %s", r.Status, r.Body)
+	}
+	// The former owner is an admin now, and still reads the log.
+	events := s.auditAll(t, tn.Token, tn.WorkspaceID, 50)
+	found := map[string]auditEventJSON{}
+	for _, e := range events {
+		found[e.Action+" "+e.Target] = e
+	}
+	check := func(key, actorType string, actorID int64) {
+		t.Helper()
+		e, ok := found[key]
+		if !ok {
+			t.Errorf("no %q event in %+v", key, events)
+			return
+		}
+		if e.Actor.Type != actorType || e.Actor.ID != actorID {
+			t.Errorf("%s: actor %+v, want %s %d", key, e.Actor, actorType, actorID)
+		}
+	}
+	check(fmt.Sprintf("plan.trial_started workspace:%d", tn.WorkspaceID), "user", tn.UserID)
+	check(fmt.Sprintf("domain.verified domain:%d", mine.ID), "user", tn.UserID)
+	check(fmt.Sprintf("domain.verified domain:%d", later.ID), "system", 0)
+	check(fmt.Sprintf("workspace.transferred user:%d", heir.UserID), "user", tn.UserID)
+	if e := found[fmt.Sprintf("domain.verified domain:%d", later.ID)]; e.Actor.Email != "" || e.Details["hostname"] != "later.audit-example.com" {
+		t.Errorf("background verification: %+v", e)
 	}
 }
