@@ -315,4 +315,15 @@ func TestAuditDomainsAndTrial(t *testing.T) {
 	if e := found[fmt.Sprintf("domain.verified domain:%d", later.ID)]; e.Actor.Email != "" || e.Details["hostname"] != "later.audit-example.com" {
 		t.Errorf("background verification: %+v", e)
 	}
+	// The former owner leaves; the new owner reads that they left.
+	if r := s.do("DELETE", fmt.Sprintf("%s/members/%d", ws, tn.UserID), tn.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("leave: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", ws+"/audit", tn.Token, nil); r.Status != http.StatusNotFound {
+		t.Errorf("a former member reads the log: %d %s", r.Status, r.Body)
+	}
+	if e := s.auditAll(t, heir.Token, tn.WorkspaceID, 50)[0]; e.Action != "member.left" || e.Target != fmt.Sprintf("user:%d", tn.UserID) ||
+		e.Actor.ID != tn.UserID || e.Actor.Email != "audit-trial@example.com" {
+		t.Errorf("leaving: %+v", e)
+	}
 }
