@@ -19,9 +19,10 @@ type auditEventJSON struct {
 		ID    int64  `json:"id"`
 		Email string `json:"email"`
 	} `json:"actor"`
-	Action  string         `json:"action"`
-	Target  string         `json:"target"`
-	Details map[string]any `json:"details"`
+	Action      string         `json:"action"`
+	Target      string         `json:"target"`
+	Details     map[string]any `json:"details"`
+	AddressHash string         `json:"address_hash"`
 }
 
 type auditPageJSON struct {
@@ -172,6 +173,12 @@ func TestAuditLog(t *testing.T) {
 	if e := byAction["plan.changed"]; e.Actor.Email != "operator@sho.rt" || e.Details["plan"] != "enterprise" {
 		t.Errorf("plan change: %+v", e)
 	}
+	// Every change came from the test's one address: one hash, never the address itself.
+	for _, e := range events {
+		if e.AddressHash != events[0].AddressHash || len(e.AddressHash) != 32 || strings.Contains(e.AddressHash, "127.0.0.1") {
+			t.Errorf("address hash %q of %s (first %q)", e.AddressHash, e.Action, events[0].AddressHash)
+		}
+	}
 	if e := byAction["domain.added"]; e.Details["hostname"] != "go.audit-example.com" {
 		t.Errorf("domain: %+v", e)
 	}
@@ -185,7 +192,7 @@ func TestAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(events)+1 || strings.Join(rows[0], ",") != "at,actor_type,actor_id,actor_email,action,target,details" {
+	if len(rows) != len(events)+1 || strings.Join(rows[0], ",") != "at,actor_type,actor_id,actor_email,action,target,details,address_hash" {
 		t.Fatalf("csv rows: %d, header %v", len(rows), rows[0])
 	}
 	if rows[1][4] != "link.unbanned" || rows[len(rows)-1][4] != "api_key.created" || rows[1][3] != "operator@sho.rt" {
@@ -312,7 +319,7 @@ func TestAuditDomainsAndTrial(t *testing.T) {
 	check(fmt.Sprintf("domain.verified domain:%d", mine.ID), "user", tn.UserID)
 	check(fmt.Sprintf("domain.verified domain:%d", later.ID), "system", 0)
 	check(fmt.Sprintf("workspace.transferred user:%d", heir.UserID), "user", tn.UserID)
-	if e := found[fmt.Sprintf("domain.verified domain:%d", later.ID)]; e.Actor.Email != "" || e.Details["hostname"] != "later.audit-example.com" {
+	if e := found[fmt.Sprintf("domain.verified domain:%d", later.ID)]; e.Actor.Email != "" || e.AddressHash != "" || e.Details["hostname"] != "later.audit-example.com" {
 		t.Errorf("background verification: %+v", e)
 	}
 	// The former owner leaves; the new owner reads that they left.

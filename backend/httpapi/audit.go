@@ -12,13 +12,16 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
-// auditEventAnswer is one event as the API shows it; the address hash stays in the database.
+// auditEventAnswer is one event as the API shows it. The address is the keyed hash: equal
+// hashes are the same address, and without the service's secret no address can be found
+// from one.
 type auditEventAnswer struct {
-	At      time.Time      `json:"at"`
-	Actor   audit.Actor    `json:"actor"`
-	Action  audit.Action   `json:"action"`
-	Target  string         `json:"target"`
-	Details map[string]any `json:"details"`
+	At          time.Time      `json:"at"`
+	Actor       audit.Actor    `json:"actor"`
+	Action      audit.Action   `json:"action"`
+	Target      string         `json:"target"`
+	Details     map[string]any `json:"details"`
+	AddressHash string         `json:"address_hash"`
 }
 
 func answerAuditEvent(e audit.Event) auditEventAnswer {
@@ -26,7 +29,7 @@ func answerAuditEvent(e audit.Event) auditEventAnswer {
 	if d == nil {
 		d = map[string]any{}
 	}
-	return auditEventAnswer{At: e.At, Actor: e.Actor, Action: e.Action, Target: e.Target, Details: d}
+	return auditEventAnswer{At: e.At, Actor: e.Actor, Action: e.Action, Target: e.Target, Details: d, AddressHash: e.AddressHash}
 }
 
 // listAudit answers a page of the workspace's audit log, newest first (owners and admins, on
@@ -56,7 +59,7 @@ func (s *Server) exportAudit(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	header := []string{"at", "actor_type", "actor_id", "actor_email", "action", "target", "details"}
+	header := []string{"at", "actor_type", "actor_id", "actor_email", "action", "target", "details", "address_hash"}
 	streamCSV(s, c, "audit.csv", header, s.audit.All(ctx, ws), func(e audit.Event, r []string) {
 		r[0] = e.At.Format(time.RFC3339)
 		r[1] = string(e.Actor.Type)
@@ -68,6 +71,7 @@ func (s *Server) exportAudit(c *gin.Context) {
 		r[5] = csvCell(e.Target)
 		d, _ := json.Marshal(e.Details)
 		r[6] = csvCell(string(d))
+		r[7] = e.AddressHash
 	})
 }
 

@@ -194,7 +194,7 @@ export interface paths {
         };
         /**
          * The workspace's whole audit log, as CSV
-         * @description Needs the `manage` permission and the plan's `audit_log` feature (403 `plan_required` without it). One row per event, newest first, streamed, with a header row: `at` (RFC 3339, UTC), `actor_type`, `actor_id` (empty for `system`), `actor_email`, `action`, `target`, `details` (JSON). Cells are guarded against formulas like the other exports.
+         * @description Needs the `manage` permission and the plan's `audit_log` feature (403 `plan_required` without it). One row per event, newest first, streamed, with a header row: `at` (RFC 3339, UTC), `actor_type`, `actor_id` (empty for `system`), `actor_email`, `action`, `target`, `details` (JSON), `address_hash`. Cells are guarded against formulas like the other exports.
          */
         get: operations["exportAuditEvents"];
         put?: never;
@@ -1414,6 +1414,8 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+            /** @description The client's address as a keyed hash (HMAC): events with the same hash came from the same address; the address itself is not kept. Empty for the system's own changes. */
+            address_hash: string;
         };
         WorkspaceAuditPage: {
             events: components["schemas"]["AuditEvent"][];
