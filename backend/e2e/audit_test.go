@@ -298,6 +298,11 @@ func TestAuditDomainsAndTrial(t *testing.T) {
 	if r := s.do("POST", ws+"/transfer", tn.Token, map[string]any{"user_id": heir.UserID}); r.Status != http.StatusOK {
 		t.Fatalf("transfer: %d %s", r.Status, r.Body)
 	}
+	// An invitation taken up by signing up through its link.
+	invID, token := s.invitationLink(t, tn, "audit-newcomer@example.com", "member")
+	r := s.do("POST", "/api/v1/auth/signup", "", map[string]any{"email": "audit-newcomer@example.com", "password": "correct horse battery",
+		"invitation": map[string]any{"id": invID, "token": token}})
+	newcomer := answer[struct{ User struct{ ID int64 } }](t, r, http.StatusCreated, "signup through the invitation")
 	// The former owner is an admin now, and still reads the log.
 	events := s.auditAll(t, tn.Token, tn.WorkspaceID, 50)
 	found := map[string]auditEventJSON{}
@@ -319,6 +324,7 @@ func TestAuditDomainsAndTrial(t *testing.T) {
 	check(fmt.Sprintf("domain.verified domain:%d", mine.ID), "user", tn.UserID)
 	check(fmt.Sprintf("domain.verified domain:%d", later.ID), "system", 0)
 	check(fmt.Sprintf("workspace.transferred user:%d", heir.UserID), "user", tn.UserID)
+	check(fmt.Sprintf("invitation.accepted invitation:%d", invID), "user", newcomer.User.ID)
 	if e := found[fmt.Sprintf("domain.verified domain:%d", later.ID)]; e.Actor.Email != "" || e.AddressHash != "" || e.Details["hostname"] != "later.audit-example.com" {
 		t.Errorf("background verification: %+v", e)
 	}

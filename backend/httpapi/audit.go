@@ -94,6 +94,16 @@ func (s *Server) audited(c *gin.Context, workspaceID int64, action audit.Action,
 			actor.Email = u.Email
 		}
 	}
+	s.auditedBy(c, actor, workspaceID, action, target, details)
+}
+
+// auditedBy is audited for an actor known without a session (a sign-up's new user).
+func (s *Server) auditedBy(c *gin.Context, actor audit.Actor, workspaceID int64, action audit.Action, target string, details map[string]any) {
+	if s.audit == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 2*time.Second)
+	defer cancel()
 	_ = s.audit.Record(ctx, audit.Event{WorkspaceID: workspaceID, Actor: actor, Action: action, Target: target, Details: details},
 		s.clientIP(c))
 }
