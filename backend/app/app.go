@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
@@ -54,6 +55,8 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// audit is the workspaces' audit log, purged past AUDIT_RETENTION_DAYS by housekeeping.
+	audit *audit.Log
 	// caps counts the visits of links with a visit cap, across every node.
 	caps *visitcap.Counter
 	// visits captures the visits this node answers; ingest stores the visit stream's (nil
@@ -131,6 +134,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a := &App{cfg: cfg, log: log, db: db, redis: rc, geo: geo, static: frontend.Handler(cfg.SecureCookies())}
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
+	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),
+		time.Duration(cfg.AuditRetentionDays)*24*time.Hour, log)
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
 	a.ids = postgres.NewIDSource(db)
@@ -149,6 +154,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
 		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
+		VerifiedInBackground: a.auditDomainVerified,
 	}, log)
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
@@ -245,6 +251,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Imports:          a.imports,
 		MaxImportBytes:   cfg.ImportMaxBytes,
 		Domains:          a.domains,
+		Audit:            a.audit,
 		Visitors:         classifier,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
@@ -338,6 +345,13 @@ func (a *App) announceDomain(ctx context.Context, id int64) {
 	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventDomain, ID: id}); err != nil {
 		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
 	}
+}
+
+// auditDomainVerified records in the workspace's audit log a domain the background checks
+// verified.
+func (a *App) auditDomainVerified(ctx context.Context, d *domain.Domain) {
+	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: d.WorkspaceID, Actor: audit.System(), Action: audit.DomainVerified,
+		Target: audit.Target("domain", d.ID), Details: map[string]any{"hostname": d.Hostname}}, "")
 }
 
 // mayHaveCertificate says whether a TLS certificate may be obtained for host: one of the
@@ -588,6 +602,11 @@ func (a *App) housekeeping(ctx context.Context) {
 			}
 			if _, err := a.changes.PurgeBefore(ctx, time.Now().Add(-changeRetention)); err != nil {
 				a.log.Warn("purge link changes", "err", err)
+			}
+			if n, err := a.audit.Purge(ctx); err != nil {
+				a.log.Warn("purge audit events", "err", err)
+			} else if n > 0 {
+				a.log.Info("purged audit events past their retention", "events", n)
 			}
 		}
 	}

@@ -87,6 +87,8 @@ type Config struct {
 
 	// InvitesPerHour bounds the invitations one workspace may send in an hour.
 	InvitesPerHour int `env:"INVITES_PER_HOUR" envDefault:"20"`
+	// AuditRetentionDays is how long the workspace audit log keeps an event.
+	AuditRetentionDays int `env:"AUDIT_RETENTION_DAYS" envDefault:"400"`
 	// RateLimitAnonymous is the API requests a minute of one client address without
 	// credentials (sign-up, login, refresh, password reset, openapi.json).
 	RateLimitAnonymous int `env:"RATE_LIMIT_ANONYMOUS" envDefault:"60"`
@@ -293,7 +295,7 @@ func (c *Config) checkImports() []error {
 }
 
 // checkAccounts validates the settings of accounts, sign-in and plans: PASSWORD_HASH_*,
-// INVITES_PER_HOUR, RATE_LIMIT_ANONYMOUS, OPERATOR_*, REFRESH_GRACE and PLAN_LIMITS.
+// INVITES_PER_HOUR, AUDIT_RETENTION_DAYS, RATE_LIMIT_ANONYMOUS, OPERATOR_*, REFRESH_GRACE and PLAN_LIMITS.
 func (c *Config) checkAccounts() []error {
 	var errs []error
 	if c.PasswordHashConcurrency == 0 {
@@ -304,7 +306,8 @@ func (c *Config) checkAccounts() []error {
 	}
 	errs = append(errs, failed(
 		between("PASSWORD_HASH_WAIT", c.PasswordHashWait, 0, time.Minute),
-		between("INVITES_PER_HOUR", c.InvitesPerHour, 1, 10000))...)
+		between("INVITES_PER_HOUR", c.InvitesPerHour, 1, 10000),
+		between("AUDIT_RETENTION_DAYS", c.AuditRetentionDays, 1, 36500))...)
 	if c.RateLimitAnonymous < 1 || c.RateLimitAnonymous > 1_000_000_000 {
 		errs = append(errs, errors.New("RATE_LIMIT_ANONYMOUS must be between 1 and 1000000000 requests a minute"))
 	}

@@ -121,6 +121,8 @@ func TestBadValues(t *testing.T) {
 		{"MAIL_FROM", "not an address"},
 		{"INVITES_PER_HOUR", "0"},
 		{"INVITES_PER_HOUR", "many"},
+		{"AUDIT_RETENTION_DAYS", "0"},
+		{"AUDIT_RETENTION_DAYS", "forever"},
 		{"METRICS_ADDR", "9090"},
 		{"METRICS_ADDR", ":8080"}, // HTTP_ADDR's default
 		{"REFRESH_GRACE", "5m"},

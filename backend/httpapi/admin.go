@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 )
 
 type planRequest struct {
@@ -31,6 +32,7 @@ func (s *Server) adminUpdateWorkspace(c *gin.Context) {
 	ws, err := s.accounts.SetPlan(c.Request.Context(), id, in.Plan)
 	if err == nil {
 		s.rates.forget(id)
+		s.audited(c, id, audit.PlanChanged, audit.Target("workspace", id), map[string]any{"plan": ws.Plan})
 	}
 	s.reply(c, http.StatusOK, ws, err)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 )
 
 type apiKeyRequest struct {
@@ -35,6 +36,7 @@ func (s *Server) createAPIKey(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.auditedHere(c, audit.APIKeyCreated, audit.Target("api_key", k.ID), map[string]any{"name": k.Name, "prefix": k.Prefix, "scopes": k.Scopes})
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusCreated, newAPIKeyResponse{ID: k.ID, Key: secret, Name: k.Name, Prefix: k.Prefix,
 		Scopes: k.Scopes, CreatedBy: k.CreatedBy, CreatedAt: k.CreatedAt})
@@ -57,6 +59,10 @@ func (s *Server) listAPIKeys(c *gin.Context) {
 
 func (s *Server) revokeAPIKey(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "API key"); ok {
-		s.noContent(c, s.accounts.RevokeAPIKey(c.Request.Context(), workspaceID(c), id))
+		err := s.accounts.RevokeAPIKey(c.Request.Context(), workspaceID(c), id)
+		if err == nil {
+			s.auditedHere(c, audit.APIKeyRevoked, audit.Target("api_key", id), nil)
+		}
+		s.noContent(c, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 )
 
@@ -138,6 +139,10 @@ func (s *Server) signup(c *gin.Context) {
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	if in.Invitation != nil {
+		s.auditedBy(c, audit.User(u.ID, u.Email), ws.ID, audit.InvitationAccepted, audit.Target("invitation", in.Invitation.ID),
+			map[string]any{"role": ws.Role, "signup": true})
 	}
 	t, err := s.startSession(c, u, in.TokenPair)
 	if err != nil {

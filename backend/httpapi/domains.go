@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/link"
 )
@@ -66,6 +67,9 @@ func (s *Server) createDomain(c *gin.Context) {
 		return
 	}
 	d, err := s.domains.Add(c.Request.Context(), workspaceID(c), in.Hostname)
+	if err == nil {
+		s.auditedHere(c, audit.DomainAdded, audit.Target("domain", d.ID), map[string]any{"hostname": d.Hostname})
+	}
 	s.replyDomain(c, http.StatusCreated, d, err)
 }
 
@@ -92,6 +96,9 @@ func (s *Server) getDomain(c *gin.Context) {
 func (s *Server) verifyDomain(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "domain"); ok {
 		d, err := s.domains.Verify(c.Request.Context(), workspaceID(c), id)
+		if err == nil && d.VerifiedAt != nil {
+			s.auditedHere(c, audit.DomainVerified, audit.Target("domain", d.ID), map[string]any{"hostname": d.Hostname})
+		}
 		s.replyDomain(c, http.StatusOK, d, err)
 	}
 }
@@ -123,7 +130,11 @@ func (s *Server) updateDomain(c *gin.Context) {
 
 func (s *Server) deleteDomain(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "domain"); ok {
-		s.noContent(c, s.domains.Remove(c.Request.Context(), workspaceID(c), id))
+		err := s.domains.Remove(c.Request.Context(), workspaceID(c), id)
+		if err == nil {
+			s.auditedHere(c, audit.DomainRemoved, audit.Target("domain", id), nil)
+		}
+		s.noContent(c, err)
 	}
 }
 

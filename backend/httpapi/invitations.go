@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 )
 
 type inviteRequest struct {
@@ -27,6 +28,7 @@ func (s *Server) invite(c *gin.Context) {
 	if s.limited(c, err) {
 		return
 	}
+	s.auditedHere(c, audit.InvitationSent, audit.Target("invitation", inv.ID), map[string]any{"email": inv.Email, "role": inv.Role})
 	c.JSON(http.StatusCreated, inv)
 }
 
@@ -37,7 +39,11 @@ func (s *Server) listInvitations(c *gin.Context) {
 
 func (s *Server) cancelInvitation(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "invitation"); ok {
-		s.noContent(c, s.accounts.CancelInvitation(c.Request.Context(), workspaceID(c), id))
+		err := s.accounts.CancelInvitation(c.Request.Context(), workspaceID(c), id)
+		if err == nil {
+			s.auditedHere(c, audit.InvitationWithdrawn, audit.Target("invitation", id), nil)
+		}
+		s.noContent(c, err)
 	}
 }
 
@@ -57,6 +63,9 @@ func (s *Server) acceptInvitation(c *gin.Context) {
 	}
 	if id, ok := s.pathID(c, "id", "invitation"); ok {
 		ws, err := s.accounts.AcceptInvitation(c.Request.Context(), userID(c), id)
+		if err == nil {
+			s.audited(c, ws.ID, audit.InvitationAccepted, audit.Target("invitation", id), map[string]any{"role": ws.Role})
+		}
 		s.reply(c, http.StatusOK, ws, err)
 	}
 }

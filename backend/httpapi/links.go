@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
@@ -190,7 +191,11 @@ func (s *Server) updateLink(c *gin.Context) {
 
 func (s *Server) deleteLink(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "link"); ok {
-		s.noContent(c, s.links.Delete(c.Request.Context(), workspaceID(c), id))
+		err := s.links.Delete(c.Request.Context(), workspaceID(c), id)
+		if err == nil {
+			s.auditedHere(c, audit.LinkDeleted, audit.Target("link", id), nil)
+		}
+		s.noContent(c, err)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/audit"
 )
 
 func (s *Server) listMembers(c *gin.Context) {
@@ -22,6 +24,9 @@ func (s *Server) updateMember(c *gin.Context) {
 		return
 	}
 	m, err := s.accounts.SetMemberRole(c.Request.Context(), workspaceID(c), roleOf(c), uid, in.Role)
+	if err == nil {
+		s.auditedHere(c, audit.MemberRoleChanged, audit.Target("user", uid), map[string]any{"role": in.Role})
+	}
 	s.reply(c, http.StatusOK, m, err)
 }
 
@@ -32,6 +37,14 @@ func (s *Server) removeMember(c *gin.Context) {
 		return
 	}
 	if uid, ok := s.pathID(c, "user", "member"); ok {
-		s.noContent(c, s.accounts.RemoveMember(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), uid))
+		err := s.accounts.RemoveMember(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), uid)
+		if err == nil {
+			action := audit.MemberRemoved
+			if uid == userID(c) {
+				action = audit.MemberLeft
+			}
+			s.auditedHere(c, action, audit.Target("user", uid), nil)
+		}
+		s.noContent(c, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -256,6 +257,12 @@ func (s *Server) decide(c *gin.Context) {
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	switch moderation.Action(in.Action) {
+	case moderation.Ban:
+		s.audited(c, out.Link.WorkspaceID, audit.LinkBanned, audit.Target("link", id), map[string]any{"reason": in.Reason})
+	case moderation.Unban:
+		s.audited(c, out.Link.WorkspaceID, audit.LinkUnbanned, audit.Target("link", id), nil)
 	}
 	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(out.Link), "decision": answerDecision(out.Decision)})
 }

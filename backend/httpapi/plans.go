@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
@@ -38,6 +39,7 @@ func (s *Server) startTrial(c *gin.Context) {
 		return
 	}
 	s.rates.forget(workspaceID(c))
+	s.auditedHere(c, audit.TrialStarted, audit.Target("workspace", workspaceID(c)), map[string]any{"plan": plan.Trial, "ends_at": st.TrialEndsAt})
 	ws, err := s.accounts.Workspace(ctx, workspaceID(c))
 	if err != nil {
 		s.fail(c, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/httpsec"
@@ -42,6 +43,8 @@ type Deps struct {
 	Moderation *moderation.Desk
 	// Domains are the workspaces' custom domains.
 	Domains *domain.Service
+	// Audit is the workspaces' audit log; nil records nothing.
+	Audit *audit.Log
 	// MaxBodyBytes bounds every request body.
 	MaxBodyBytes int64
 	// WriteTimeout bounds every request that writes (any method but GET, HEAD and OPTIONS,
@@ -71,6 +74,7 @@ type Server struct {
 	stats         *stats.Service
 	moderation    *moderation.Desk
 	domains       *domain.Service
+	audit         *audit.Log
 	accounts      *account.Service
 	auth          *auth.Service
 	plans         *plan.Service
@@ -94,7 +98,7 @@ const requestIDKey = "request_id"
 func New(d Deps) (*Server, error) {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{
-		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
+		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors,
@@ -161,6 +165,8 @@ func (s *Server) routes() {
 	ws.POST("/transfer", s.inWorkspace(account.PermOwn), s.transferWorkspace)
 	ws.GET("/plan", s.inWorkspace(account.PermRead), s.getPlan)
 	ws.POST("/trial", s.inWorkspace(account.PermManage), s.startTrial)
+	ws.GET("/audit", s.inWorkspace(account.PermManage), s.listAudit)
+	ws.GET("/audit.csv", s.inWorkspace(account.PermManage), s.exportAudit)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)

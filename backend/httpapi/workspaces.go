@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/audit"
 )
 
 type nameRequest struct {
@@ -47,6 +48,9 @@ func (s *Server) updateWorkspace(c *gin.Context) {
 		return
 	}
 	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
+	if err == nil {
+		s.auditedHere(c, audit.WorkspaceRenamed, audit.Target("workspace", ws.ID), map[string]any{"name": ws.Name})
+	}
 	s.replyWorkspace(c, ws, err)
 }
 
@@ -76,5 +80,8 @@ func (s *Server) transferWorkspace(c *gin.Context) {
 		return
 	}
 	m, err := s.accounts.TransferOwnership(c.Request.Context(), workspaceID(c), userID(c), roleOf(c), in.UserID)
+	if err == nil {
+		s.auditedHere(c, audit.WorkspaceTransferred, audit.Target("user", in.UserID), nil)
+	}
 	s.reply(c, http.StatusOK, m, err)
 }

@@ -26,6 +26,8 @@ func TestFeatures(t *testing.T) {
 		plan.Batch:         {false, true, false, true},
 		plan.Geo:           {false, true, false, true},
 		plan.Form:          {false, false, false, true},
+		plan.SSO:           {false, false, false, true},
+		plan.AuditLog:      {false, false, false, true},
 	}
 	if len(want) != len(plan.Features) {
 		t.Fatalf("%d features tested, %d exist", len(want), len(plan.Features))
@@ -35,7 +37,7 @@ func TestFeatures(t *testing.T) {
 		plan.Password: "personal", plan.RealtimeEdit: "personal", plan.Export: "personal",
 		plan.BrowserGuide: "personal", plan.Dashboard: "personal", plan.WeChatAccess: "personal",
 		plan.CustomDomains: "enterprise", plan.ABTest: "enterprise", plan.Batch: "enterprise",
-		plan.Geo: "enterprise", plan.Form: "enterprise",
+		plan.Geo: "enterprise", plan.Form: "enterprise", plan.SSO: "enterprise", plan.AuditLog: "enterprise",
 	}
 	for _, f := range plan.Features {
 		for i, p := range plan.Names {

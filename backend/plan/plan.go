@@ -37,10 +37,12 @@ const (
 	Form          Feature = "form"           // phone collection, form before visit
 	Dashboard     Feature = "dashboard"      // the workspace dashboard
 	WeChatAccess  Feature = "wechat_access"  // links open from WeChat for their whole life
+	SSO           Feature = "sso"            // single sign-on and a workspace's 2FA requirement
+	AuditLog      Feature = "audit_log"      // the workspace audit log
 )
 
 // Features lists every feature, in the order the API shows them.
-var Features = []Feature{Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Form, Dashboard, WeChatAccess}
+var Features = []Feature{Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Form, Dashboard, WeChatAccess, SSO, AuditLog}
 
 // featureTitles are the names people read in messages.
 var featureTitles = map[Feature]string{
@@ -55,6 +57,8 @@ var featureTitles = map[Feature]string{
 	Form:          "forms before a visit",
 	Dashboard:     "the dashboard",
 	WeChatAccess:  "WeChat access after 10 days",
+	SSO:           "single sign-on",
+	AuditLog:      "the audit log",
 }
 
 // Limit is a count a plan allows; Unlimited means no limit.

@@ -165,6 +165,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log, newest first
+         * @description Needs the `manage` permission (owners and admins; API keys cannot read it) and the plan's `audit_log` feature (403 `plan_required` without it). Who changed members, invitations, API keys, domains, the plan, the workspace's name and owner, deleted links, and moderators' bans and unbans of its links. Events are never changed or removed, except those older than `AUDIT_RETENTION_DAYS` (400 days by default).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/audit.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's whole audit log, as CSV
+         * @description Needs the `manage` permission and the plan's `audit_log` feature (403 `plan_required` without it). One row per event, newest first, streamed, with a header row: `at` (RFC 3339, UTC), `actor_type`, `actor_id` (empty for `system`), `actor_email`, `action`, `target`, `details` (JSON), `address_hash`. Cells are guarded against formulas like the other exports.
+         */
+        get: operations["exportAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/signup": {
         parameters: {
             query?: never;
@@ -1414,6 +1454,38 @@ export interface components {
         APIKeyList: {
             api_keys: components["schemas"]["APIKey"][];
         };
+        /** @description Who did it. */
+        AuditActor: {
+            /** @enum {string} */
+            type: "user" | "api_key" | "system";
+            /**
+             * Format: int64
+             * @description The user's or API key's ID; 0 for `system`.
+             */
+            id: number;
+            /** @description The user's email at the time; absent for API keys and the system. */
+            email?: string;
+        };
+        AuditEvent: {
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["AuditActor"];
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`; more may be added. */
+            action: string;
+            /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
+            target: string;
+            /** @description The facts of the change (a role, a host name, a plan). */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description The client's address as a keyed hash (HMAC): events with the same hash came from the same address; the address itself is not kept. Empty for the system's own changes. */
+            address_hash: string;
+        };
+        WorkspaceAuditPage: {
+            events: components["schemas"]["AuditEvent"][];
+            /** @description Empty on the last page. */
+            next_cursor: string;
+        };
         User: {
             /** Format: int64 */
             id: number;
@@ -2222,6 +2294,8 @@ export interface components {
                 form: boolean;
                 dashboard: boolean;
                 wechat_access: boolean;
+                sso: boolean;
+                audit_log: boolean;
             };
             limits: {
                 /**
@@ -2296,6 +2370,8 @@ export interface components {
                 form: boolean;
                 dashboard: boolean;
                 wechat_access: boolean;
+                sso: boolean;
+                audit_log: boolean;
             };
             limits: {
                 /**
@@ -2324,7 +2400,7 @@ export interface components {
             /** @description Every plan, cheapest first. */
             plans: components["schemas"]["PlanOffer"][];
             /** @description The features in the order to show them. */
-            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access")[];
+            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access" | "sso" | "audit_log")[];
             /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
             checkout: boolean;
         };
@@ -2981,6 +3057,75 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 200 (default 50; larger sizes are cut to 200). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page; opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceAuditPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportAuditEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as CSV (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

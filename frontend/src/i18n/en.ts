@@ -520,6 +520,8 @@ export const en = {
       form: "Form before the visit",
       dashboard: "Dashboard",
       wechat_access: "WeChat access",
+      sso: "Single sign-on",
+      audit_log: "Audit log",
     },
     hint: "{{feature}}: available on {{plans}}.",
     startTrial: "Start the free 7-day trial",

@@ -520,6 +520,8 @@ export const zhCN: Messages = {
       form: "访问前填写表单",
       dashboard: "数据看板",
       wechat_access: "微信访问",
+      sso: "单点登录",
+      audit_log: "审计日志",
     },
     hint: "{{feature}}：{{plans}}可用。",
     startTrial: "免费试用 7 天",
