@@ -122,24 +122,38 @@ type Subscription struct {
 	LastEvent *time.Time
 }
 
-// PlanAt is the plan the subscription grants at now with the given grace after a failed
-// payment; "" when it grants none (no subscription: the workspace's own plan holds).
-func (s Subscription) PlanAt(now time.Time, grace time.Duration) string {
+// Grant is the plan the subscription grants and until when (nil: until the next event), with
+// the given grace after a failed payment; "" when it grants none, and the workspace's own plan
+// holds. Past the end, the workspace's own plan holds again (free unless an operator set one).
+func (s Subscription) Grant(grace time.Duration) (planName string, until *time.Time) {
+	if s.Plan == "" {
+		return "", nil
+	}
 	switch s.Status {
 	case Active:
-		if s.Plan != "" {
-			return s.Plan
-		}
+		return s.Plan, nil
 	case PastDue:
-		if s.Plan != "" && s.PastDueSince != nil && now.Before(s.PastDueSince.Add(grace)) {
-			return s.Plan
+		if s.PastDueSince == nil {
+			return s.Plan, nil
 		}
-		return plan.Free
+		end := s.PastDueSince.Add(grace)
+		return s.Plan, &end
 	case Canceled:
-		if s.Plan != "" && s.PeriodEnd != nil && now.Before(*s.PeriodEnd) {
-			return s.Plan
+		if s.PeriodEnd == nil {
+			return "", nil
 		}
-		return plan.Free
+		end := *s.PeriodEnd
+		return s.Plan, &end
 	}
-	return ""
+	return "", nil
+}
+
+// PlanAt is the plan the subscription grants at now with the given grace: "" when none (the
+// workspace's own plan holds).
+func (s Subscription) PlanAt(now time.Time, grace time.Duration) string {
+	p, until := s.Grant(grace)
+	if until != nil && !now.Before(*until) {
+		return ""
+	}
+	return p
 }

@@ -143,9 +143,9 @@ func TestPlanAt(t *testing.T) {
 		{"none", Subscription{Status: None}, t0, ""},
 		{"active", Subscription{Status: Active, Plan: plan.Enterprise}, t0, plan.Enterprise},
 		{"past due within grace", Subscription{Status: PastDue, Plan: plan.Personal, PastDueSince: &t0}, t0.Add(grace - time.Second), plan.Personal},
-		{"past due after grace", Subscription{Status: PastDue, Plan: plan.Personal, PastDueSince: &t0}, t0.Add(grace), plan.Free},
+		{"past due after grace", Subscription{Status: PastDue, Plan: plan.Personal, PastDueSince: &t0}, t0.Add(grace), ""},
 		{"canceled in paid period", Subscription{Status: Canceled, Plan: plan.Personal, PeriodEnd: &end}, end.Add(-time.Second), plan.Personal},
-		{"canceled after paid period", Subscription{Status: Canceled, Plan: plan.Personal, PeriodEnd: &end}, end, plan.Free},
+		{"canceled after paid period", Subscription{Status: Canceled, Plan: plan.Personal, PeriodEnd: &end}, end, ""},
 	} {
 		if got := tc.s.PlanAt(tc.now, grace); got != tc.want {
 			t.Errorf("%s: PlanAt = %q, want %q", tc.name, got, tc.want)
