@@ -17,6 +17,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/imports"
@@ -62,6 +63,8 @@ type Deps struct {
 	// Visitors reads the browser and system of a session's device from its user agent; nil
 	// leaves them unknown.
 	Visitors *visitor.Classifier
+	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
+	Billing *billing.Service
 }
 
 // Server is the API's http.Handler.
@@ -86,6 +89,7 @@ type Server struct {
 	imports        *imports.Service
 	maxImport      int64
 	visitors       *visitor.Classifier
+	billing        *billing.Service
 }
 
 const requestIDKey = "request_id"
@@ -97,7 +101,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -133,6 +137,9 @@ func (s *Server) routes() {
 	api.POST("/auth/password-reset", s.requestPasswordReset)
 	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
 	api.GET("/invitations/:id", s.previewInvitation)
+	// Stripe's webhook: no session, no budget per address (Stripe sends from few addresses and
+	// retries what fails); the signature is its credential.
+	s.engine.POST("/api/v1/billing/webhook", s.billingWebhook)
 
 	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
@@ -157,6 +164,9 @@ func (s *Server) routes() {
 	ws.POST("/transfer", s.inWorkspace(account.PermOwn), s.transferWorkspace)
 	ws.GET("/plan", s.inWorkspace(account.PermRead), s.getPlan)
 	ws.POST("/trial", s.inWorkspace(account.PermManage), s.startTrial)
+	ws.GET("/billing", s.inWorkspace(account.PermManage), s.getBilling)
+	ws.POST("/billing/checkout", s.inWorkspace(account.PermOwn), s.checkout)
+	ws.POST("/billing/portal", s.inWorkspace(account.PermOwn), s.billingPortal)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)

@@ -24,7 +24,8 @@ func TestBillingStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	svc := billing.NewService(store, prices, time.Hour, func() time.Time { return now }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := billing.NewService(billing.Options{Store: store, Prices: prices, Grace: time.Hour,
+		Now: func() time.Time { return now }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 
 	sub, err := store.Subscription(ctx, w.ID)
 	if err != nil || sub.Status != billing.None {
@@ -34,7 +35,7 @@ func TestBillingStore(t *testing.T) {
 	created := billing.Event{ID: "evt_1", Type: billing.SubscriptionCreated, Created: now, WorkspaceID: w.ID,
 		CustomerID: "cus_1", SubscriptionID: "sub_1", StripeStatus: "active", PriceID: "price_em", PeriodEnd: &end}
 	for range 2 { // the replay changes nothing
-		if err := svc.Handle(ctx, created); err != nil {
+		if _, err := svc.Handle(ctx, created); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,7 +50,7 @@ func TestBillingStore(t *testing.T) {
 
 	// An invoice names only the subscription; its failure starts the grace.
 	failed := billing.Event{ID: "evt_2", Type: billing.InvoicePaymentFailed, Created: now.Add(time.Minute), SubscriptionID: "sub_1"}
-	if err := svc.Handle(ctx, failed); err != nil {
+	if _, err := svc.Handle(ctx, failed); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := plans.State(ctx, w.ID)
@@ -59,7 +60,7 @@ func TestBillingStore(t *testing.T) {
 	// An older event comes late: nothing changes.
 	stale := created
 	stale.ID, stale.Type, stale.Created = "evt_0", billing.SubscriptionUpdated, now.Add(-time.Minute)
-	if err := svc.Handle(ctx, stale); err != nil {
+	if _, err := svc.Handle(ctx, stale); err != nil {
 		t.Fatal(err)
 	}
 	if sub, _ := store.Subscription(ctx, w.ID); sub.Status != billing.PastDue {
@@ -70,14 +71,14 @@ func TestBillingStore(t *testing.T) {
 	_, w2 := newUser(t, accounts, "bob@example.com")
 	trial := billing.Event{ID: "evt_3", Type: billing.CheckoutCompleted, Created: now, WorkspaceID: w2.ID,
 		CustomerID: "cus_2", Mode: "payment", Paid: true}
-	if err := svc.Handle(ctx, trial); err != nil {
+	if _, err := svc.Handle(ctx, trial); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := plans.State(ctx, w2.ID); st.Plan != plan.Trial || !st.TrialUsed || st.TrialEndsAt == nil {
 		t.Fatalf("paid trial: %+v", st)
 	}
 	// An event of no known workspace is recorded and changes nothing.
-	if err := svc.Handle(ctx, billing.Event{ID: "evt_4", Type: billing.InvoicePaid, Created: now, SubscriptionID: "sub_x"}); err != nil {
+	if _, err := svc.Handle(ctx, billing.Event{ID: "evt_4", Type: billing.InvoicePaid, Created: now, SubscriptionID: "sub_x"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -154,6 +154,10 @@ export const en = {
     session_not_found: "This session has ended already.",
     session_ended: "This session was signed out: log in again.",
     owns_shared_workspace: "You are the only owner of a workspace with other members: make another member its owner, or delete the workspace, first.",
+    billing_disabled: "Billing is off on this service: an operator sets plans.",
+    subscription_active: "This workspace has a subscription: change it in the billing portal.",
+    billing_no_customer: "This workspace has no billing account yet: subscribe first.",
+    webhook_signature: "The payment notice's signature does not check out.",
   },
   toasts: {
     linkCreated: "Link created: {{url}}",

@@ -156,6 +156,10 @@ export const zhCN: Messages = {
     session_not_found: "此会话已结束。",
     session_ended: "此会话已被退出，请重新登录。",
     owns_shared_workspace: "你是某个有其他成员的工作区的唯一所有者：请先将其他成员设为所有者，或删除该工作区。",
+    billing_disabled: "本服务未开启计费：套餐由管理员设置。",
+    subscription_active: "此工作区已有订阅：请在账单门户中更改。",
+    billing_no_customer: "此工作区还没有账单账户：请先订阅。",
+    webhook_signature: "付款通知的签名无效。",
   },
   toasts: {
     linkCreated: "已创建短链接：{{url}}",
