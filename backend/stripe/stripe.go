@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -146,6 +147,11 @@ func (c *Client) Checkout(ctx context.Context, r billing.CheckoutRequest) (strin
 	}
 	if r.CustomerID != "" {
 		p.Customer = stripego.String(r.CustomerID)
+	}
+	if slices.Contains(c.methods, "wechat_pay") {
+		// Checkout shows WeChat Pay's QR code in a browser; Stripe requires the client named.
+		p.PaymentMethodOptions = &stripego.CheckoutSessionCreatePaymentMethodOptionsParams{
+			WeChatPay: &stripego.CheckoutSessionCreatePaymentMethodOptionsWeChatPayParams{Client: stripego.String("web")}}
 	}
 	if r.Subscription {
 		p.Mode = stripego.String(string(stripego.CheckoutSessionModeSubscription))

@@ -34,7 +34,9 @@ func NewStripeMock(t testing.TB) *StripeMock {
 	if err != nil {
 		t.Fatalf("stripe-mock log: %v", err)
 	}
-	cmd := exec.Command(bin, "-http-addr", m.addr())
+	// Both listeners on ports of the test's own: left alone, HTTPS takes the fixed port 12112
+	// and a second stripe-mock at once fails.
+	cmd := exec.Command(bin, "-http-addr", m.addr(), "-https-addr", "127.0.0.1:"+strconv.Itoa(FreePort(t)))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start stripe-mock: %v", err)
