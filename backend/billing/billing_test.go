@@ -109,6 +109,8 @@ func TestApply(t *testing.T) {
 				return e
 			}(), ignoredIs: "another subscription"},
 		{name: "invoice without subscription", cur: active, e: Event{Type: InvoicePaid, Created: t0}, ignoredIs: "no subscription"},
+		{name: "invoice of another subscription", cur: Subscription{WorkspaceID: 7, Status: None},
+			e: subEvent(InvoicePaid, "", "", 0), ignoredIs: "invoice of another subscription"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Apply(tc.cur, tc.e, prices)

@@ -110,6 +110,11 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	if cur.LastEvent != nil && e.Created.Before(*cur.LastEvent) {
 		return Outcome{Subscription: cur, Ignored: "stale event"}
 	}
+	if (e.Type == InvoicePaid || e.Type == InvoicePaymentFailed) && cur.SubscriptionID != e.SubscriptionID {
+		// An invoice moves only the subscription the workspace holds; a subscription's own
+		// events bring its state, whichever comes first.
+		return Outcome{Subscription: cur, Ignored: "invoice of another subscription"}
+	}
 	if cur.SubscriptionID != "" && cur.SubscriptionID != e.SubscriptionID {
 		// Another subscription of the workspace: only a live one replaces a live one.
 		if cur.Status == Active || cur.Status == PastDue {

@@ -268,3 +268,89 @@ func TestBillingPages(t *testing.T) {
 		t.Errorf("admin's portal: %d %s", r.Status, r.Body)
 	}
 }
+
+// Malformed bodies and events with billing on: 4xx in the error shape, nothing changed.
+func TestBillingBadInput(t *testing.T) {
+	_, s := startBilling(t, "MAX_BODY_BYTES", "65536")
+	tn := s.signup("billing-bad@example.com")
+	checkout := fmt.Sprintf("/api/v1/workspaces/%d/billing/checkout", tn.WorkspaceID)
+	for _, c := range []struct {
+		name   string
+		body   any
+		status int
+		reason string
+	}{
+		{"no body", nil, 400, "json_invalid"},
+		{"not JSON", "{plan:", 400, "json_invalid"},
+		{"array", "[]", 400, "json_invalid"},
+		{"unknown field", map[string]any{"plan": "personal", "interval": "month", "price": "price_x"}, 400, "json_invalid"},
+		{"plan number", map[string]any{"plan": 1, "interval": "month"}, 400, ""},
+		{"plan missing", map[string]any{"interval": "month"}, 400, "value_invalid"},
+		{"plan trial", map[string]any{"plan": "trial", "interval": "month"}, 400, "value_invalid"},
+		{"plan case", map[string]any{"plan": "Personal", "interval": "month"}, 400, "value_invalid"},
+		{"interval missing", map[string]any{"plan": "personal"}, 400, "value_invalid"},
+		{"too large", `{"plan":"` + strings.Repeat("a", 70000) + `"}`, 413, ""},
+	} {
+		r := s.do("POST", checkout, tn.Token, c.body)
+		if r.Status != c.status || (c.reason != "" && refusalOf(t, r).Reason != c.reason) {
+			t.Errorf("%s: %d %s, want %d %s", c.name, r.Status, r.Body, c.status, c.reason)
+		}
+	}
+	// Signed, but not an event.
+	for name, payload := range map[string][]byte{"not JSON": []byte("{id:"), "empty": []byte(""), "array": []byte("[]")} {
+		if r := s.webhook(payload, testWebhookSecret, time.Now()); r.Status != http.StatusBadRequest {
+			t.Errorf("webhook %s: %d %s", name, r.Status, r.Body)
+		}
+	}
+	big := stripeEvent("evt_big", "customer.subscription.created", time.Now(), map[string]any{"id": strings.Repeat("a", 70000)})
+	if r := s.webhook(big, testWebhookSecret, time.Now()); r.Status != http.StatusRequestEntityTooLarge {
+		t.Errorf("webhook too large: %d %s", r.Status, r.Body)
+	}
+	// A handled event naming no workspace, or a workspace that does not exist: acknowledged,
+	// nothing changes.
+	for i, ws := range []int64{0, 999999} {
+		p := stripeEvent(fmt.Sprintf("evt_nobody_%d", i), "customer.subscription.created", time.Now(),
+			subscriptionObject(ws, "sub_nobody", "active", "price_em", time.Now().Add(time.Hour), false))
+		if r := s.webhook(p, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+			t.Errorf("event of workspace %d: %d %s", ws, r.Status, r.Body)
+		}
+	}
+	if p := s.planOf(tn); p != "free" {
+		t.Errorf("plan after bad input: %s", p)
+	}
+}
+
+// No request reaches another workspace's billing: checkout, portal and overview of a workspace
+// the caller is not in answer 404, and an event naming one workspace changes no other.
+func TestBillingTenancy(t *testing.T) {
+	_, s := startBilling(t)
+	alice, bob := s.signup("billing-alice@example.com"), s.signup("billing-bob@example.com")
+	bobWS := fmt.Sprintf("/api/v1/workspaces/%d", bob.WorkspaceID)
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", bobWS + "/billing", nil},
+		{"POST", bobWS + "/billing/portal", nil},
+		{"POST", bobWS + "/billing/checkout", map[string]string{"plan": "enterprise", "interval": "month"}},
+		{"POST", bobWS + "/trial", nil},
+	} {
+		if r := s.do(c.method, c.path, alice.Token, c.body); r.Status != http.StatusNotFound && r.Status != http.StatusForbidden {
+			t.Errorf("alice %s %s: %d %s", c.method, c.path, r.Status, r.Body)
+		}
+	}
+	p := stripeEvent("evt_alice", "customer.subscription.created", time.Now(),
+		subscriptionObject(alice.WorkspaceID, "sub_alice", "active", "price_em", time.Now().Add(time.Hour), false))
+	if r := s.webhook(p, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+		t.Fatalf("alice's event: %d %s", r.Status, r.Body)
+	}
+	// An invoice of alice's subscription that names bob's workspace in its metadata cannot
+	// move bob's plan: bob has no such subscription.
+	inv := stripeEvent("evt_cross", "invoice.paid", time.Now().Add(time.Second), invoiceObject(bob.WorkspaceID, "sub_alice"))
+	if r := s.webhook(inv, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+		t.Fatalf("cross event: %d %s", r.Status, r.Body)
+	}
+	if a, b := s.billingOf(alice), s.billingOf(bob); a.Plan != "enterprise" || b.Plan != "free" || b.Status != "none" {
+		t.Errorf("alice %+v, bob %+v", a, b)
+	}
+}

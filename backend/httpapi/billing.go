@@ -73,7 +73,7 @@ func (s *Server) billingWebhook(c *gin.Context) {
 	if !s.billingOn(c) {
 		return
 	}
-	payload, err := io.ReadAll(c.Request.Body)
+	payload, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody))
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -44,9 +44,6 @@ func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(b
 		if err != nil || workspaceID == 0 {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE billing_events SET workspace_id = $2 WHERE id = $1`, e.ID, workspaceID); err != nil {
-			return err
-		}
 		if _, err := tx.Exec(ctx, `INSERT INTO workspace_billing (workspace_id)
 			SELECT id FROM workspaces WHERE id = $1 AND deleted_at IS NULL
 			ON CONFLICT (workspace_id) DO NOTHING`, workspaceID); err != nil {
@@ -55,9 +52,12 @@ func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(b
 		cur, err := scanSubscription(tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM workspace_billing
 			WHERE workspace_id = $1 FOR UPDATE`, workspaceID))
 		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // a deleted workspace: the event is recorded, nothing else changes
+			return nil // no such workspace (or deleted): the event is recorded, nothing else changes
 		}
 		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE billing_events SET workspace_id = $2 WHERE id = $1`, e.ID, workspaceID); err != nil {
 			return err
 		}
 		d := decide(cur)

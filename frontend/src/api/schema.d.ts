@@ -3413,6 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -3498,6 +3499,15 @@ export interface operations {
             };
             /** @description Billing is off on this service (reason `billing_disabled`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over `MAX_BODY_BYTES`. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
