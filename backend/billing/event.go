@@ -70,8 +70,8 @@ func StatusOf(stripeStatus string) Status {
 
 // Apply decides how event e changes cur, the workspace's subscription (the zero value with
 // Status None when it has none). An event older (by Created) than the last one applied to the
-// same subscription changes nothing; so does an event of another subscription older than the
-// one cur holds.
+// same subscription changes nothing; so does an event of another subscription while cur's is
+// live, unless that one is active.
 func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	if !Handled(e.Type) {
 		return Outcome{Subscription: cur, Ignored: "event type not handled"}
@@ -79,30 +79,8 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	if cur.Status == "" {
 		cur.Status = None
 	}
-	next := cur
 	if e.Type == CheckoutCompleted {
-		if e.Mode == "payment" {
-			if !e.Paid {
-				return Outcome{Subscription: cur, Ignored: "trial checkout not paid"}
-			}
-			if next.CustomerID == "" && e.CustomerID != "" {
-				next.CustomerID = e.CustomerID
-				return Outcome{Changed: true, Subscription: next, StartTrial: true}
-			}
-			return Outcome{Subscription: cur, StartTrial: true}
-		}
-		// A subscription checkout names the customer and subscription; their state comes
-		// with the subscription's own events, whichever arrives first.
-		if e.CustomerID != "" {
-			next.CustomerID = e.CustomerID
-		}
-		if e.SubscriptionID != "" && cur.SubscriptionID == "" {
-			next.SubscriptionID = e.SubscriptionID
-		}
-		if next == cur {
-			return Outcome{Subscription: cur, Ignored: "nothing new"}
-		}
-		return Outcome{Changed: true, Subscription: next}
+		return applyCheckout(cur, e)
 	}
 	if e.SubscriptionID == "" {
 		return Outcome{Subscription: cur, Ignored: "no subscription"}
@@ -110,17 +88,17 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	if cur.LastEvent != nil && e.Created.Before(*cur.LastEvent) {
 		return Outcome{Subscription: cur, Ignored: "stale event"}
 	}
-	if (e.Type == InvoicePaid || e.Type == InvoicePaymentFailed) && cur.SubscriptionID != e.SubscriptionID {
+	invoice := e.Type == InvoicePaid || e.Type == InvoicePaymentFailed
+	if invoice && cur.SubscriptionID != e.SubscriptionID {
 		// An invoice moves only the subscription the workspace holds; a subscription's own
 		// events bring its state, whichever comes first.
 		return Outcome{Subscription: cur, Ignored: "invoice of another subscription"}
 	}
+	next := cur
 	if cur.SubscriptionID != "" && cur.SubscriptionID != e.SubscriptionID {
-		// Another subscription of the workspace: only a live one replaces a live one.
-		if cur.Status == Active || cur.Status == PastDue {
-			if StatusOf(e.StripeStatus) != Active {
-				return Outcome{Subscription: cur, Ignored: "another subscription"}
-			}
+		// Another subscription of the workspace: only an active one replaces a live one.
+		if (cur.Status == Active || cur.Status == PastDue) && StatusOf(e.StripeStatus) != Active {
+			return Outcome{Subscription: cur, Ignored: "another subscription"}
 		}
 		next = Subscription{WorkspaceID: cur.WorkspaceID, CustomerID: cur.CustomerID, Status: None}
 	}
@@ -130,32 +108,69 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	}
 	created := e.Created
 	next.LastEvent = &created
-	switch e.Type {
-	case SubscriptionCreated, SubscriptionUpdated, SubscriptionDeleted:
-		st := StatusOf(e.StripeStatus)
-		if e.Type == SubscriptionDeleted {
-			st = Canceled
+	if invoice {
+		return applyInvoice(cur, next, e)
+	}
+	return applySubscription(cur, next, e, prices)
+}
+
+// applyCheckout: a paid trial checkout starts the trial; a subscription checkout names the
+// customer and subscription, whose state comes with the subscription's own events.
+func applyCheckout(cur Subscription, e Event) Outcome {
+	next := cur
+	if e.Mode == "payment" {
+		if !e.Paid {
+			return Outcome{Subscription: cur, Ignored: "trial checkout not paid"}
 		}
-		if pl, iv, ok := prices.Plan(e.PriceID); ok {
-			next.Plan, next.Interval = pl, iv
-		} else if e.PriceID != "" {
-			return Outcome{Subscription: cur, Ignored: "price not in STRIPE_PRICES"}
+		if next.CustomerID == "" && e.CustomerID != "" {
+			next.CustomerID = e.CustomerID
+			return Outcome{Changed: true, Subscription: next, StartTrial: true}
 		}
-		if e.PeriodEnd != nil {
-			end := *e.PeriodEnd
-			next.PeriodEnd = &end
-		}
-		next.CancelAtPeriodEnd = e.CancelAtPeriodEnd
-		if st != None {
-			next.Status = st
-		}
-		next.PastDueSince = pastDueSince(next, cur, e.Created)
-	case InvoicePaid:
+		return Outcome{Subscription: cur, StartTrial: true}
+	}
+	if e.CustomerID != "" {
+		next.CustomerID = e.CustomerID
+	}
+	if e.SubscriptionID != "" && cur.SubscriptionID == "" {
+		next.SubscriptionID = e.SubscriptionID
+	}
+	if next == cur {
+		return Outcome{Subscription: cur, Ignored: "nothing new"}
+	}
+	return Outcome{Changed: true, Subscription: next}
+}
+
+// applySubscription takes a subscription event's status, plan, period and cancel flag.
+func applySubscription(cur, next Subscription, e Event, prices Prices) Outcome {
+	st := StatusOf(e.StripeStatus)
+	if e.Type == SubscriptionDeleted {
+		st = Canceled
+	}
+	if pl, iv, ok := prices.Plan(e.PriceID); ok {
+		next.Plan, next.Interval = pl, iv
+	} else if e.PriceID != "" {
+		return Outcome{Subscription: cur, Ignored: "price not in STRIPE_PRICES"}
+	}
+	if e.PeriodEnd != nil {
+		end := *e.PeriodEnd
+		next.PeriodEnd = &end
+	}
+	next.CancelAtPeriodEnd = e.CancelAtPeriodEnd
+	if st != None {
+		next.Status = st
+	}
+	next.PastDueSince = pastDueSince(next, cur, e.Created)
+	return Outcome{Changed: true, Subscription: next}
+}
+
+// applyInvoice: a paid invoice ends a past-due state, a failed one starts it.
+func applyInvoice(cur, next Subscription, e Event) Outcome {
+	if e.Type == InvoicePaid {
 		if next.Status == PastDue || next.Status == None {
 			next.Status = Active
 		}
 		next.PastDueSince = nil
-	case InvoicePaymentFailed:
+	} else {
 		if next.Status == Active || next.Status == None {
 			next.Status = PastDue
 		}
