@@ -297,8 +297,9 @@ func TestBillingBadInput(t *testing.T) {
 		}
 	}
 	// Signed, but not an event.
-	for name, payload := range map[string][]byte{"not JSON": []byte("{id:"), "empty": []byte(""), "array": []byte("[]")} {
-		if r := s.webhook(payload, testWebhookSecret, time.Now()); r.Status != http.StatusBadRequest {
+	for name, payload := range map[string][]byte{"not JSON": []byte("{id:"), "empty": []byte(""), "array": []byte("[]"), "no id": []byte(`{"type":"invoice.paid"}`)} {
+		r := s.webhook(payload, testWebhookSecret, time.Now())
+		if r.Status != http.StatusBadRequest || refusalOf(t, r).Reason != "json_invalid" {
 			t.Errorf("webhook %s: %d %s", name, r.Status, r.Body)
 		}
 	}

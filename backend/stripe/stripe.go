@@ -52,10 +52,16 @@ func New(secretKey, webhookSecret, apiBase string, methods []string) *Client {
 // Event implements billing.Payments: the payload's signature is checked against the webhook
 // secret within Tolerance, then the event is read from its own payload.
 func (c *Client) Event(payload []byte, signature string) (billing.Event, error) {
-	ev, err := webhook.ConstructEventWithOptions(payload, signature, c.webhookSecret,
-		webhook.ConstructEventOptions{Tolerance: Tolerance, IgnoreAPIVersionMismatch: true})
-	if err != nil {
+	if err := webhook.ValidatePayloadWithTolerance(payload, signature, c.webhookSecret, Tolerance); err != nil {
 		return billing.Event{}, fmt.Errorf("%w: %v", billing.ErrSignature, err)
+	}
+	// Read whatever API version the endpoint was created with: only the fields below are used.
+	var ev stripego.Event
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return billing.Event{}, fmt.Errorf("read event: %w", err)
+	}
+	if ev.ID == "" || ev.Type == "" {
+		return billing.Event{}, errors.New("read event: no id or type")
 	}
 	out := billing.Event{ID: ev.ID, Type: string(ev.Type), Created: time.Unix(ev.Created, 0).UTC()}
 	if !billing.Handled(out.Type) || ev.Data == nil {
@@ -200,5 +206,3 @@ func (c *Client) Invoices(ctx context.Context, customerID string, limit int) ([]
 	return out, nil
 }
 
-// IsSignature reports whether err is a webhook signature error.
-func IsSignature(err error) bool { return errors.Is(err, billing.ErrSignature) }
