@@ -205,4 +205,3 @@ func (c *Client) Invoices(ctx context.Context, customerID string, limit int) ([]
 	}
 	return out, nil
 }
-
