@@ -46,15 +46,16 @@ geoip:
 # The web app's unit tests (Vitest; one checks that frontend/src/api/schema.d.ts matches
 # backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest, worker/browse) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
-# missing and prints the driver's folder.
+# missing and prints the driver's folder. Billing tests answer Stripe's API with stripe-mock:
+# deploy/local/stripe-mock.sh installs it when missing and prints its path (STRIPE_MOCK).
 test: frontend caddy-validate lint openapi-lint
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet -tags soak ./...
 	cd deploy && go vet ./...
 	npm --prefix frontend test
-	driver=$$(deploy/local/browser.sh) && \
-	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
+	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
 	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
 	cd deploy && go test -count=1 ./...
 
@@ -64,8 +65,8 @@ test-short: frontend
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet -tags soak ./...
-	driver=$$(deploy/local/browser.sh) && \
-	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium \
+	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 

@@ -22,6 +22,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
@@ -37,6 +38,7 @@ import (
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/stripe"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -241,6 +243,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.closeEarly()
 		return nil, fmt.Errorf("visitor classification: %w", err)
 	}
+	var billingSvc *billing.Service
+	if cfg.BillingOn() {
+		billingSvc = billing.NewService(billing.Options{
+			Store:    postgres.NewBillingStore(db),
+			Payments: stripe.New(cfg.StripeSecretKey, cfg.StripeWebhookSecret, cfg.StripeAPIBase, cfg.StripePaymentMethods),
+			Plans:    postgres.NewPlanStore(db),
+			AppURL:   cfg.Public.String(),
+			Prices:   cfg.Prices, Grace: cfg.BillingGrace, Now: time.Now, Log: log,
+		})
+	}
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -253,6 +265,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Domains:          a.domains,
 		Audit:            a.audit,
 		Visitors:         classifier,
+		Billing:          billingSvc,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,

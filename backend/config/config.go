@@ -20,6 +20,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
+	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
@@ -147,6 +148,20 @@ type Config struct {
 	// never on HTTP_ADDR, whose hosts include the public short domain.
 	MetricsAddr string `env:"METRICS_ADDR"`
 
+	// StripeSecretKey turns billing on (unset: off, plans are set by operators); the webhook
+	// route checks events against StripeWebhookSecret.
+	StripeSecretKey     string `env:"STRIPE_SECRET_KEY"`
+	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET"`
+	// StripeAPIBase replaces Stripe's API address (tests use a local stripe-mock).
+	StripeAPIBase string `env:"STRIPE_API_BASE"`
+	// StripePrices names the price of each plan and interval and of the trial:
+	// "personal.month=price_…,…,trial=price_…".
+	StripePrices string `env:"STRIPE_PRICES"`
+	// StripePaymentMethods are the payment method types offered by Checkout.
+	StripePaymentMethods []string `env:"STRIPE_PAYMENT_METHODS" envSeparator:"," envDefault:"card,alipay,wechat_pay"`
+	// BillingGrace is how long a subscription whose payment failed keeps its plan.
+	BillingGrace time.Duration `env:"BILLING_GRACE" envDefault:"168h"`
+
 	// Derived by Load.
 	Public         *url.URL `env:"-"`
 	CodeKeyBytes   []byte   `env:"-"`
@@ -154,6 +169,8 @@ type Config struct {
 
 	// Plans is the plans table with PLAN_LIMITS applied.
 	Plans plan.Table `env:"-"`
+	// Prices is STRIPE_PRICES parsed.
+	Prices billing.Prices `env:"-"`
 }
 
 // Load reads the environment and validates it; errors name the variable at fault.
@@ -207,6 +224,7 @@ func (c *Config) finish() error {
 	errs = append(errs, c.checkDomains()...)
 	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
 	errs = append(errs, c.checkMail()...)
+	errs = append(errs, c.checkBilling()...)
 	errs = append(errs, checkLogs(c.LogLevel, c.LogFormat)...)
 	return errors.Join(errs...)
 }
@@ -462,6 +480,54 @@ func (c *Config) checkMail() []error {
 		if _, err := mail.ParseAddress(c.MailFrom); err != nil {
 			errs = append(errs, errors.New("MAIL_FROM must be an address such as no-reply@example.com or \"Shortlink <no-reply@example.com>\""))
 		}
+	}
+	return errs
+}
+
+// BillingOn reports whether billing runs on Stripe (STRIPE_SECRET_KEY is set).
+func (c Config) BillingOn() bool { return c.StripeSecretKey != "" }
+
+// checkBilling validates the Stripe settings: with STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and
+// STRIPE_PRICES are required; STRIPE_API_BASE, STRIPE_PAYMENT_METHODS and BILLING_GRACE are
+// checked whether billing is on or not.
+func (c *Config) checkBilling() []error {
+	var errs []error
+	if c.StripeAPIBase != "" {
+		u, err := url.Parse(c.StripeAPIBase)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			errs = append(errs, errors.New("STRIPE_API_BASE must be an http(s) URL without a path, such as http://localhost:12111"))
+		}
+	}
+	if c.BillingGrace < 0 || c.BillingGrace > 90*24*time.Hour {
+		errs = append(errs, errors.New("BILLING_GRACE must be between 0s and 2160h (90 days)"))
+	}
+	var methods []string
+	for _, m := range c.StripePaymentMethods {
+		m = strings.TrimSpace(m)
+		if m == "" {
+			continue
+		}
+		if strings.Trim(m, "abcdefghijklmnopqrstuvwxyz_") != "" {
+			errs = append(errs, fmt.Errorf("STRIPE_PAYMENT_METHODS: %q is not a payment method type such as card or wechat_pay", m))
+		}
+		methods = append(methods, m)
+	}
+	c.StripePaymentMethods = methods
+	var err error
+	if c.Prices, err = billing.ParsePrices(c.StripePrices); err != nil {
+		errs = append(errs, fmt.Errorf("STRIPE_PRICES: %w", err))
+	}
+	if c.StripeSecretKey == "" {
+		return errs
+	}
+	if c.StripeWebhookSecret == "" {
+		errs = append(errs, errors.New("STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY (the webhook's signing secret, whsec_…)"))
+	}
+	if c.Prices.Empty() && err == nil {
+		errs = append(errs, errors.New("STRIPE_PRICES is required with STRIPE_SECRET_KEY"))
+	}
+	if len(c.StripePaymentMethods) == 0 {
+		errs = append(errs, errors.New("STRIPE_PAYMENT_METHODS must name at least one payment method type with STRIPE_SECRET_KEY"))
 	}
 	return errs
 }

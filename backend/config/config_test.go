@@ -243,3 +243,39 @@ func TestMigration(t *testing.T) {
 		t.Errorf("without DATABASE_URL: %v", err)
 	}
 }
+
+func TestBilling(t *testing.T) {
+	c := mustLoad(t)
+	if c.BillingOn() || c.BillingGrace != 168*time.Hour || !slices.Equal(c.StripePaymentMethods, []string{"card", "alipay", "wechat_pay"}) {
+		t.Errorf("billing defaults: on %v grace %v methods %v", c.BillingOn(), c.BillingGrace, c.StripePaymentMethods)
+	}
+	prices := "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_t"
+	c = mustLoad(t, "STRIPE_SECRET_KEY", "sk_test_1", "STRIPE_WEBHOOK_SECRET", "whsec_1", "STRIPE_PRICES", prices,
+		"STRIPE_API_BASE", "http://127.0.0.1:12111", "STRIPE_PAYMENT_METHODS", "card", "BILLING_GRACE", "72h")
+	if id, _ := c.Prices.ID("enterprise", "year"); !c.BillingOn() || id != "price_ey" || c.BillingGrace != 72*time.Hour ||
+		!slices.Equal(c.StripePaymentMethods, []string{"card"}) {
+		t.Errorf("billing on: %+v", c)
+	}
+	on := map[string]string{"STRIPE_SECRET_KEY": "sk_test_1", "STRIPE_WEBHOOK_SECRET": "whsec_1", "STRIPE_PRICES": prices}
+	for _, bad := range []struct{ key, value string }{
+		{"STRIPE_WEBHOOK_SECRET", ""},
+		{"STRIPE_PRICES", ""},
+		{"STRIPE_PRICES", "personal.month=price_pm"},
+		{"STRIPE_API_BASE", "ftp://stripe"},
+		{"STRIPE_API_BASE", "http://127.0.0.1:12111/v1"},
+		{"STRIPE_PAYMENT_METHODS", "card,Wechat Pay"},
+		{"BILLING_GRACE", "-1h"},
+		{"BILLING_GRACE", "soon"},
+	} {
+		m := maps.Clone(minimal)
+		maps.Copy(m, on)
+		if bad.value == "" {
+			delete(m, bad.key)
+		} else {
+			m[bad.key] = bad.value
+		}
+		if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), bad.key) {
+			t.Errorf("%s=%q: error %v, want one naming %s", bad.key, bad.value, err, bad.key)
+		}
+	}
+}

@@ -245,6 +245,13 @@ func TestBadInput(t *testing.T) {
 		{"link on an unknown domain", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": "go.example.com"}, 400, "invalid"},
 		{"link on a bad domain", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": "not a host"}, 400, "invalid"},
 		{"link domain number", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": 5}, 400, "invalid"},
+		// Billing is off here: its routes refuse whatever they are sent (TestBillingBadInput
+		// sends the same with billing on).
+		{"checkout billing off", "POST", ws + "/billing/checkout", map[string]any{"plan": "personal", "interval": "month"}, 409, "conflict"},
+		{"checkout not JSON billing off", "POST", ws + "/billing/checkout", "{plan:", 409, "conflict"},
+		{"portal billing off", "POST", ws + "/billing/portal", nil, 409, "conflict"},
+		{"billing billing off", "GET", ws + "/billing", nil, 409, "conflict"},
+		{"webhook billing off", "POST", "/api/v1/billing/webhook", `{"id":"evt_1"}`, 409, "conflict"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

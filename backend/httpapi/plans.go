@@ -21,7 +21,7 @@ func (s *Server) getPlan(c *gin.Context) {
 // the gate enforces, so what the app shows is what the server allows. checkout says whether
 // plans can be bought here; without billing the operator sets plans and the trial is free.
 func (s *Server) listPlans(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "features": plan.Features, "checkout": false})
+	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "features": plan.Features, "checkout": s.billing != nil})
 }
 
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.
@@ -30,8 +30,13 @@ type trialWorkspace struct {
 	TrialEndsAt *time.Time `json:"trial_ends_at"`
 }
 
-// startTrial puts the workspace on the trial; a workspace gets one (409 trial_used).
+// startTrial puts the workspace on the trial; a workspace gets one (409 trial_used). With
+// billing on, the trial is paid for: the answer is a Checkout Session's URL instead.
 func (s *Server) startTrial(c *gin.Context) {
+	if s.billing != nil {
+		s.trialCheckout(c)
+		return
+	}
 	ctx := c.Request.Context()
 	st, err := s.plans.StartTrial(ctx, workspaceID(c))
 	if err != nil {

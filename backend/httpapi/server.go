@@ -18,6 +18,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/imports"
@@ -65,6 +66,8 @@ type Deps struct {
 	// Visitors reads the browser and system of a session's device from its user agent; nil
 	// leaves them unknown.
 	Visitors *visitor.Classifier
+	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
+	Billing *billing.Service
 }
 
 // Server is the API's http.Handler.
@@ -90,6 +93,7 @@ type Server struct {
 	imports        *imports.Service
 	maxImport      int64
 	visitors       *visitor.Classifier
+	billing        *billing.Service
 }
 
 const requestIDKey = "request_id"
@@ -101,7 +105,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -138,6 +142,9 @@ func (s *Server) routes() {
 	api.POST("/auth/password-reset", s.requestPasswordReset)
 	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
 	api.GET("/invitations/:id", s.previewInvitation)
+	// Stripe's webhook: no session, no budget per address (Stripe sends from few addresses and
+	// retries what fails); the signature is its credential.
+	s.engine.POST("/api/v1/billing/webhook", s.billingWebhook)
 
 	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
@@ -167,6 +174,9 @@ func (s *Server) routes() {
 	ws.POST("/trial", s.inWorkspace(account.PermManage), s.startTrial)
 	ws.GET("/audit", s.inWorkspace(account.PermManage), s.listAudit)
 	ws.GET("/audit.csv", s.inWorkspace(account.PermManage), s.exportAudit)
+	ws.GET("/billing", s.inWorkspace(account.PermManage), s.getBilling)
+	ws.POST("/billing/checkout", s.inWorkspace(account.PermOwn), s.checkout)
+	ws.POST("/billing/portal", s.inWorkspace(account.PermOwn), s.billingPortal)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)

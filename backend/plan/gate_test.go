@@ -270,3 +270,23 @@ func TestOffers(t *testing.T) {
 		t.Errorf("enterprise in JSON: %s", b)
 	}
 }
+
+func TestStateAt(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	before, after := now.Add(-time.Second), now.Add(time.Second)
+	for _, tt := range []struct {
+		st   plan.State
+		want string
+	}{
+		{plan.State{Plan: plan.Free}, plan.Free},
+		{plan.State{Plan: plan.Free, BilledPlan: plan.Enterprise}, plan.Enterprise},
+		{plan.State{Plan: plan.Free, BilledPlan: plan.Personal, BilledUntil: &after}, plan.Personal},
+		{plan.State{Plan: plan.Free, BilledPlan: plan.Personal, BilledUntil: &before}, plan.Free},
+		{plan.State{Plan: plan.Trial, TrialEndsAt: &before, BilledPlan: plan.Personal, BilledUntil: &before}, plan.Free},
+		{plan.State{Plan: plan.Trial, TrialEndsAt: &after, BilledPlan: plan.Personal, BilledUntil: &before}, plan.Trial},
+	} {
+		if got := tt.st.At(now); got != tt.want {
+			t.Errorf("%+v.At = %s, want %s", tt.st, got, tt.want)
+		}
+	}
+}

@@ -18,6 +18,18 @@ type State struct {
 	TrialEndsAt *time.Time
 	// TrialUsed is set once the workspace started its trial.
 	TrialUsed bool
+	// BilledPlan is the plan a subscription grants until BilledUntil (nil: no end); "" none.
+	BilledPlan  string
+	BilledUntil *time.Time
+}
+
+// At is the plan the workspace is on at now: the billed plan while it runs, else the stored
+// plan (a lapsed trial is free).
+func (st State) At(now time.Time) string {
+	if st.BilledPlan != "" && (st.BilledUntil == nil || now.Before(*st.BilledUntil)) {
+		return st.BilledPlan
+	}
+	return Effective(st.Plan, now, st.TrialEndsAt)
 }
 
 // UsageChange is one workspace's part of a round of quota reservations.
@@ -118,7 +130,7 @@ func (s *Service) Effective(ctx context.Context, workspaceID int64) (string, err
 	if err != nil {
 		return "", fmt.Errorf("plan of workspace: %w", err)
 	}
-	return Effective(st.Plan, s.now(), st.TrialEndsAt), nil
+	return st.At(s.now()), nil
 }
 
 // Status returns the workspace's effective plan, its features, limits and usage.
@@ -131,7 +143,7 @@ func (s *Service) Status(ctx context.Context, workspaceID int64) (*Status, error
 	if err != nil {
 		return nil, err
 	}
-	p := s.gate.Plan(Effective(st.Plan, s.now(), st.TrialEndsAt))
+	p := s.gate.Plan(st.At(s.now()))
 	out := &Status{
 		Plan:        p.Name,
 		TrialEndsAt: st.TrialEndsAt,
@@ -254,7 +266,7 @@ func (s *Service) Release(workspaceID int64, n int) { s.quota.release(workspaceI
 // grant is the quota rule applied inside a round: how many of c.Want fit, and the
 // quota_exceeded error of the rest.
 func (s *Service) grant(c *UsageChange) (int64, error) {
-	return s.gate.GrantLinks(Effective(c.State.Plan, s.now(), c.State.TrialEndsAt), c.Used, c.Want)
+	return s.gate.GrantLinks(c.State.At(s.now()), c.Used, c.Want)
 }
 
 // CheckDomains returns plan_required when the workspace's plan has no custom domains and

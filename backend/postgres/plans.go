@@ -19,11 +19,11 @@ func NewPlanStore(db *DB) *PlanStore { return &PlanStore{db: db} }
 
 var _ plan.Store = (*PlanStore)(nil)
 
-const planStateColumns = `id, plan, trial_ends_at, trial_used`
+const planStateColumns = `id, plan, trial_ends_at, trial_used, billed_plan, billed_until`
 
 func scanPlanState(row pgx.Row, extra ...any) (plan.State, error) {
 	var st plan.State
-	err := row.Scan(append([]any{&st.WorkspaceID, &st.Plan, &st.TrialEndsAt, &st.TrialUsed}, extra...)...)
+	err := row.Scan(append([]any{&st.WorkspaceID, &st.Plan, &st.TrialEndsAt, &st.TrialUsed, &st.BilledPlan, &st.BilledUntil}, extra...)...)
 	return st, err
 }
 
@@ -100,7 +100,7 @@ func (s *PlanStore) ChangeUsage(ctx context.Context, month time.Time, changes []
 				SELECT w.id, $2::date, 0 FROM workspaces w WHERE w.id = ANY($1) AND w.deleted_at IS NULL ORDER BY w.id
 				ON CONFLICT (workspace_id, month) DO UPDATE SET links = u.links
 				RETURNING u.workspace_id, u.links)
-			SELECT w.id, w.plan, w.trial_ends_at, w.trial_used, l.links
+			SELECT w.id, w.plan, w.trial_ends_at, w.trial_used, w.billed_plan, w.billed_until, l.links
 			FROM locked l JOIN workspaces w ON w.id = l.workspace_id`, ids, month)
 		if err != nil {
 			return err

@@ -365,6 +365,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's plan, subscription and invoices
+         * @description Needs the `manage` permission in the workspace. Owners and admins. `status` is the subscription's: `none` (never subscribed), `active`, `past_due` (a payment failed: the plan is kept for `BILLING_GRACE`), `canceled` (the plan is kept until `current_period_end`). `plan` is the plan in force now. Invoices are the newest first, at most 24.
+         */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe the workspace to a plan
+         * @description Needs the `own` permission in the workspace. Owners only. Answers the address of a Stripe Checkout page for a subscription to the plan billed every `interval`; the subscription takes effect when Stripe reports it (the webhook).
+         */
+        post: operations["billingCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the billing portal
+         * @description Needs the `own` permission in the workspace. Owners only. Answers the address of a Stripe customer-portal page (payment methods, invoices, plan changes, cancellation). No body.
+         */
+        post: operations["billingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's events
+         * @description Called by Stripe, without a session: the `Stripe-Signature` header is checked against `STRIPE_WEBHOOK_SECRET` (5-minute tolerance) before anything else. Each event is applied once (a replay answers 200 and changes nothing) and an event older than the last one applied to its subscription changes nothing. Handled: `checkout.session.completed`, `customer.subscription.created`, `…updated`, `…deleted`, `invoice.paid`, `invoice.payment_failed`; other types answer 200 and change nothing.
+         */
+        post: operations["billingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/domains": {
         parameters: {
             query?: never;
@@ -1583,6 +1663,61 @@ export interface components {
              * @default false
              */
             token_pair?: boolean;
+        };
+        /** @description The plan to subscribe to and how often it is billed. */
+        CheckoutRequest: {
+            /** @enum {string} */
+            plan: "personal" | "enterprise";
+            /** @enum {string} */
+            interval: "month" | "year";
+        };
+        /** @description A Stripe Checkout or customer-portal page. */
+        PaymentPage: {
+            /**
+             * Format: uri
+             * @description The Stripe page to send the person to.
+             */
+            url: string;
+        };
+        /** @description Stripe's event was received. */
+        WebhookReceived: {
+            received: boolean;
+            /** @description false for an event type that is not handled. */
+            applied?: boolean;
+        };
+        /** @description One of the workspace's invoices. */
+        Invoice: {
+            id: string;
+            number: string;
+            /**
+             * Format: int64
+             * @description The amount due, in the currency's smallest unit.
+             */
+            amount: number;
+            /** @description ISO 4217, lower case (cny, usd). */
+            currency: string;
+            /** @description Stripe's invoice status (draft, open, paid, uncollectible, void). */
+            status: string;
+            /** Format: date-time */
+            created: string;
+            /** @description Stripe's page of the invoice ("" when it has none). */
+            hosted_invoice_url: string;
+        };
+        /** @description A workspace's billing. */
+        Billing: {
+            /**
+             * @description The plan in force now.
+             * @enum {string}
+             */
+            plan: "free" | "trial" | "personal" | "enterprise";
+            /** @enum {string} */
+            status: "none" | "active" | "past_due" | "canceled";
+            /** @enum {string|null} */
+            interval: "month" | "year" | null;
+            /** Format: date-time */
+            current_period_end: string | null;
+            cancel_at_period_end: boolean;
+            invoices: components["schemas"]["Invoice"][];
         };
         /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
         Domain: {
@@ -3478,6 +3613,198 @@ export interface operations {
             };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's billing. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Billing is off on this service (code `conflict`, reason `billing_disabled`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    billingCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The Checkout page to send the owner to. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Billing is off (reason `billing_disabled`), or the workspace has a live subscription (reason `subscription_active`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    billingPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The portal page to send the owner to. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Billing is off (reason `billing_disabled`), or the workspace never paid (reason `billing_no_customer`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    billingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stripe's signature of the body (`t=…,v1=…`). */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (applied, or already applied, or ignored). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceived"];
+                };
+            };
+            /** @description The signature is missing, malformed, too old or does not match (reason `webhook_signature`), or the event cannot be read. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Billing is off on this service (reason `billing_disabled`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over `MAX_BODY_BYTES`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
@@ -5476,7 +5803,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The workspace on the trial, with its end. */
+            /** @description The workspace on the trial, with its end; with billing on (`STRIPE_SECRET_KEY`), the Stripe Checkout page of the trial's one-off payment instead, whose success starts the trial. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5485,7 +5812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TrialWorkspace"];
+                    "application/json": components["schemas"]["TrialWorkspace"] | components["schemas"]["PaymentPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -35,6 +35,11 @@ export function useStartTrial() {
   return useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/trial", { params: { path: { workspace: ws } } })),
     onSuccess: (w) => {
+      // With billing on, the trial is paid for first: the answer is the payment page.
+      if ("url" in w) {
+        window.location.assign(w.url);
+        return;
+      }
       notifyDone(t("plan.trialStarted", { date: new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(new Date(w.trial_ends_at)) }));
       void client.invalidateQueries({ queryKey: [ws, "plan"] });
       void client.invalidateQueries({ queryKey: ["me"] });
