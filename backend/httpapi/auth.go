@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
@@ -31,6 +32,16 @@ func known(family string) string {
 		return ""
 	}
 	return family
+}
+
+// liveUser is the account a session or a sign-in challenge names: unauthorized once it was
+// deleted.
+func (s *Server) liveUser(ctx context.Context, id int64) (*account.User, error) {
+	u, err := s.accounts.User(ctx, id)
+	if apperr.Is(err, apperr.NotFound) {
+		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists").For("account_deleted", "")
+	}
+	return u, err
 }
 
 // refreshPath scopes the refresh cookie to the endpoints that read it.
@@ -252,10 +263,7 @@ func (s *Server) refresh(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u, err := s.accounts.User(ctx, uid)
-	if apperr.Is(err, apperr.NotFound) {
-		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists").For("account_deleted", "")
-	}
+	u, err := s.liveUser(ctx, uid)
 	if err != nil {
 		s.fail(c, err)
 		return

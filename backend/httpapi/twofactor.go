@@ -141,10 +141,7 @@ func (s *Server) loginTwoFactor(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u, err := s.accounts.User(ctx, uid)
-	if apperr.Is(err, apperr.NotFound) {
-		err = apperr.Errorf(apperr.Unauthorized, "the account no longer exists").For("account_deleted", "")
-	}
+	u, err := s.liveUser(ctx, uid)
 	if err != nil {
 		s.fail(c, err)
 		return

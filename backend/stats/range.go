@@ -171,12 +171,8 @@ func (r Range) Days() []time.Time {
 // LastDayBounds are the bounds of the last n days in loc at now, today included: the start of
 // each day, oldest first, and the start of tomorrow (n+1 instants).
 func LastDayBounds(now time.Time, loc *time.Location, n int) []time.Time {
-	today := DayStart(now, loc)
-	out := make([]time.Time, n+1)
-	for i := range out {
-		out[i] = dayOffset(today, i-n+1)
-	}
-	return out
+	r := LastDays(now, loc, n)
+	return append(r.Days(), r.To)
 }
 
 // DayStart is the start of t's day in loc.
