@@ -1,17 +1,15 @@
 // The frame of the signed-in pages: navigation, workspace switcher, language and account.
 import { Burger, Button, Drawer, Group, Menu, Modal, NativeSelect, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { IconChevronDown, IconLink } from "@tabler/icons-react";
-import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useNavigate } from "react-router";
-import { api, unwrap } from "./api/client";
+import type { Workspace } from "./api/client";
 import { LanguagePicker } from "./components/LanguagePicker";
-import { FormError, fieldError } from "./components/states";
+import { useNewWorkspace } from "./components/newWorkspace";
+import { FormError } from "./components/states";
 import { VerifyBanner } from "./components/VerifyBanner";
-import { checkWorkspaceName } from "./lib/validate";
-import { useSession } from "./session";
+import { useLogout, useSession } from "./session";
 
 const newWorkspace = "new";
 
@@ -48,15 +46,7 @@ export function Layout() {
   const [menuOpen, menu] = useDisclosure(false);
   const [creating, creation] = useDisclosure(false);
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const logout = useMutation({
-    mutationFn: () => unwrap(api.POST("/api/v1/auth/logout")),
-    onSettled: () => {
-      client.clear();
-      client.setQueryData(["me"], null);
-      navigate("/login", { replace: true });
-    },
-  });
+  const logout = useLogout();
 
   const switcher = (
     <NativeSelect
@@ -138,8 +128,8 @@ export function Layout() {
       <NewWorkspaceModal
         opened={creating}
         onClose={creation.close}
-        onCreated={(id) => {
-          selectWorkspace(id);
+        onCreated={(ws) => {
+          selectWorkspace(ws.id);
           creation.close();
           navigate("/links");
         }}
@@ -148,30 +138,14 @@ export function Layout() {
   );
 }
 
-function NewWorkspaceModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (id: number) => void }) {
+function NewWorkspaceModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (ws: Workspace) => void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const [name, setName] = useState("");
-  const [problem, setProblem] = useState<string>();
-  const create = useMutation({
-    mutationFn: (n: string) => unwrap(api.POST("/api/v1/workspaces", { body: { name: n } })),
-    onSuccess: async (ws) => {
-      await client.invalidateQueries({ queryKey: ["me"] });
-      setName("");
-      onCreated(ws.id);
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const p = checkWorkspaceName(name);
-    setProblem(p ? t(`validation.${p.key}`, p.values) : undefined);
-    if (!p) create.mutate(name.trim());
-  };
+  const { name, setName, nameError, create, submit } = useNewWorkspace(onCreated);
   return (
     <Modal opened={opened} onClose={onClose} title={t("workspace.new")} lockScroll={false}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem ?? fieldError(create.error, "name")} data-autofocus data-testid="workspace-name" />
+          <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={nameError} data-autofocus data-testid="workspace-name" />
           <FormError error={create.error} fields={["name"]} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

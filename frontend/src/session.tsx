@@ -1,6 +1,6 @@
 // Who is signed in and which workspace they are working in. The workspace is kept in
 // localStorage, so a reload or a deep link opens the one last used.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { api, ApiError, csrfToken, onSessionExpired, unwrap, type User, type Workspace } from "./api/client";
@@ -84,4 +84,18 @@ export function useSessionExpiry() {
       }),
     [client, navigate, location],
   );
+}
+
+/** Logging out: the session ends on the server, everything cached goes, the login page shows. */
+export function useLogout() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST("/api/v1/auth/logout")),
+    onSettled: () => {
+      client.clear();
+      client.setQueryData(["me"], null);
+      navigate("/login", { replace: true });
+    },
+  });
 }

@@ -11,6 +11,7 @@ import { useWorkspaceId } from "../session";
 import { notifyDone, notifyFailed } from "./notify";
 import { usePlan, usePlans } from "./plan";
 import { errorMessage } from "./states";
+import { saveBlob } from "../lib/download";
 
 /** The file name a Content-Disposition header gives, fallback without one. */
 function fileName(disposition: string | null, fallback: string): string {
@@ -43,14 +44,7 @@ export function ExportButton({ range, link }: { range: RangeQuery; link?: number
         parseAs: "blob",
       });
       if (!res.response.ok || !res.data) throw res.error ?? new Error(res.response.statusText);
-      const url = URL.createObjectURL(res.data as Blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = fileName(res.response.headers.get("Content-Disposition"), "visits.csv");
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveBlob(res.data as Blob, fileName(res.response.headers.get("Content-Disposition"), "visits.csv"));
       notifyDone(t("stats.exported"));
     } catch (e) {
       notifyFailed(errorMessage(e, t("stats.exportFailed")));

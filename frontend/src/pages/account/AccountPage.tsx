@@ -42,11 +42,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** Only the error not shown next to one of the fields. */
-function OtherError({ error, fields }: { error: unknown; fields: string[] }) {
-  return fields.some((f) => fieldError(error, f)) ? null : <FormError error={error} />;
-}
-
 function EmailCard() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -104,7 +99,7 @@ function EmailCard() {
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={msg(problems.password) ?? fieldError(change.error, "current_password")}
           />
-          <OtherError error={change.error} fields={["email", "current_password"]} />
+          <FormError error={change.error} fields={["email", "current_password"]} />
           <Group>
             <Button type="submit" loading={change.isPending}>
               {t("account.changeEmail")}
@@ -157,7 +152,7 @@ function PasswordCard() {
             onChange={(e) => setNext(e.currentTarget.value)}
             error={msg(problems.next) ?? fieldError(change.error, "new_password")}
           />
-          <OtherError error={change.error} fields={["current_password", "new_password"]} />
+          <FormError error={change.error} fields={["current_password", "new_password"]} />
           <Group>
             <Button type="submit" loading={change.isPending}>
               {t("account.changePassword")}
@@ -286,7 +281,7 @@ function DeleteCard() {
         error={problem ?? fieldError(remove.error, "current_password")}
         data-testid="delete-password"
       />
-      <OtherError error={remove.error} fields={["current_password"]} />
+      <FormError error={remove.error} fields={["current_password"]} />
       <Group>
         <ConfirmButton
           question={t("account.deleteQuestion")}

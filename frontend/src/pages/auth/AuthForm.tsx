@@ -1,13 +1,13 @@
 // The sign-up and log-in form: the same fields, checks and answer handling. Reached from an
 // invitation mail's link (/app/invitations/{id}?token=…), it says what the invitation is, and
 // signing up with it joins the inviting workspace instead of making one of one's own.
-import { Alert, Anchor, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
-import { LanguagePicker } from "../../components/LanguagePicker";
+import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, fieldError } from "../../components/states";
 import { invitationLink } from "../../lib/invitation";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
@@ -63,62 +63,57 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   };
   const msg = (p?: Problem) => (p ? t(`validation.${p.key}`, p.values) : undefined);
   return (
-    <main className="auth" id="main" tabIndex={-1}>
-      <Group justify="flex-end" mb="md">
-        <LanguagePicker />
-      </Group>
-      <Card withBorder padding="lg" className="auth-card">
-        <form onSubmit={onSubmit} noValidate>
-          <Stack>
-            <Title order={2}>{mode === "signup" ? t("auth.signupTitle") : t("auth.loginTitle")}</Title>
-            <Text c="dimmed" size="sm">
-              {t("auth.tagline")}
-            </Text>
-            {invitation && <InvitationNote invited={invited} tokenless={!invitation.token} gone={preview.isError} mode={mode} />}
-            <TextInput
-              label={t("auth.email")}
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={msg(problems.email) ?? fieldError(submit.error, "email")}
-              name="email"
-              data-testid="email"
-              required
-            />
-            <PasswordInput
-              label={t("auth.password")}
-              description={mode === "signup" ? t("auth.passwordRule") : undefined}
-              autoComplete={mode === "signup" ? "new-password" : "current-password"}
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={msg(problems.password) ?? fieldError(submit.error, "password")}
-              name="password"
-              data-testid="password"
-              required
-            />
-            {mode === "login" && (
-              <Anchor component={Link} to="/forgot-password" size="sm">
-                {t("account.forgotLink")}
-              </Anchor>
-            )}
-            <FormError error={submit.error} fields={["email", "password"]} />
-            <Button type="submit" loading={submit.isPending} data-testid="submit">
-              {mode === "signup" ? t("auth.signup") : t("auth.login")}
-            </Button>
-            <Text size="sm">
-              {mode === "signup" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
-              <Anchor component={Link} to={mode === "signup" ? "/login" : "/signup"} state={location.state}>
-                {mode === "signup" ? t("auth.login") : t("auth.signup")}
-              </Anchor>
-            </Text>
-            <Anchor component={Link} to="/pricing" size="sm" w="fit-content">
-              {t("plans.seeAll")}
+    <AuthFrame>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <Title order={2}>{mode === "signup" ? t("auth.signupTitle") : t("auth.loginTitle")}</Title>
+          <Text c="dimmed" size="sm">
+            {t("auth.tagline")}
+          </Text>
+          {invitation && <InvitationNote invited={invited} tokenless={!invitation.token} gone={preview.isError} mode={mode} />}
+          <TextInput
+            label={t("auth.email")}
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={msg(problems.email) ?? fieldError(submit.error, "email")}
+            name="email"
+            data-testid="email"
+            required
+          />
+          <PasswordInput
+            label={t("auth.password")}
+            description={mode === "signup" ? t("auth.passwordRule") : undefined}
+            autoComplete={mode === "signup" ? "new-password" : "current-password"}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={msg(problems.password) ?? fieldError(submit.error, "password")}
+            name="password"
+            data-testid="password"
+            required
+          />
+          {mode === "login" && (
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              {t("account.forgotLink")}
             </Anchor>
-          </Stack>
-        </form>
-      </Card>
-    </main>
+          )}
+          <FormError error={submit.error} fields={["email", "password"]} />
+          <Button type="submit" loading={submit.isPending} data-testid="submit">
+            {mode === "signup" ? t("auth.signup") : t("auth.login")}
+          </Button>
+          <Text size="sm">
+            {mode === "signup" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
+            <Anchor component={Link} to={mode === "signup" ? "/login" : "/signup"} state={location.state}>
+              {mode === "signup" ? t("auth.login") : t("auth.signup")}
+            </Anchor>
+          </Text>
+          <Anchor component={Link} to="/pricing" size="sm" w="fit-content">
+            {t("plans.seeAll")}
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthFrame>
   );
 }
 

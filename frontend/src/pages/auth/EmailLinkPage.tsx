@@ -1,11 +1,12 @@
 // The pages that links mailed by the service open: /app/verify?token=… confirms the address,
 // /app/reset-password?token=… sets a new password (every session of the account ends).
-import { Anchor, Button, Card, PasswordInput, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Button, PasswordInput, Stack, Text, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { api, unwrap } from "../../api/client";
+import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, Loading, fieldError } from "../../components/states";
 import { checkAccountPassword } from "../../lib/validate";
 
@@ -36,29 +37,27 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
     if (!p) reset.mutate(password);
   };
   return (
-    <main className="auth" id="main" tabIndex={-1}>
-      <Card withBorder padding="lg" className="auth-card">
-        <Stack>
-          <Title order={2}>{kind === "verify" ? t("auth.verifyTitle") : t("auth.resetTitle")}</Title>
-          {!token && <Text>{t("auth.noToken")}</Text>}
-          {kind === "verify" && token && (verify.isPending ? <Loading /> : verify.isSuccess ? <Text>{t("auth.verified")}</Text> : <FormError error={verify.error} />)}
-          {kind === "reset" && token && !reset.isSuccess && (
-            <form onSubmit={onReset} noValidate>
-              <Stack>
-                <PasswordInput label={t("auth.newPassword")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={problem ?? fieldError(reset.error, "password")} />
-                <FormError error={reset.error} fields={["password"]} />
-                <Button type="submit" loading={reset.isPending}>
-                  {t("auth.setPassword")}
-                </Button>
-              </Stack>
-            </form>
-          )}
-          {reset.isSuccess && <Text>{t("auth.passwordChanged")}</Text>}
-          <Anchor component={Link} to="/login">
-            {t("auth.login")}
-          </Anchor>
-        </Stack>
-      </Card>
-    </main>
+    <AuthFrame>
+      <Stack>
+        <Title order={2}>{kind === "verify" ? t("auth.verifyTitle") : t("auth.resetTitle")}</Title>
+        {!token && <Text>{t("auth.noToken")}</Text>}
+        {kind === "verify" && token && (verify.isPending ? <Loading /> : verify.isSuccess ? <Text>{t("auth.verified")}</Text> : <FormError error={verify.error} />)}
+        {kind === "reset" && token && !reset.isSuccess && (
+          <form onSubmit={onReset} noValidate>
+            <Stack>
+              <PasswordInput label={t("auth.newPassword")} autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={problem ?? fieldError(reset.error, "password")} />
+              <FormError error={reset.error} fields={["password"]} />
+              <Button type="submit" loading={reset.isPending}>
+                {t("auth.setPassword")}
+              </Button>
+            </Stack>
+          </form>
+        )}
+        {reset.isSuccess && <Text>{t("auth.passwordChanged")}</Text>}
+        <Anchor component={Link} to="/login">
+          {t("auth.login")}
+        </Anchor>
+      </Stack>
+    </AuthFrame>
   );
 }

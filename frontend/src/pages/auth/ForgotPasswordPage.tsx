@@ -1,12 +1,12 @@
 // /app/forgot-password: asks for the account's address and mails a link to /app/reset-password.
 // The answer is the same whether or not an account uses the address.
-import { Anchor, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { api, unwrap } from "../../api/client";
-import { LanguagePicker } from "../../components/LanguagePicker";
+import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, fieldError } from "../../components/states";
 import { checkEmail } from "../../lib/validate";
 
@@ -24,44 +24,39 @@ export default function ForgotPasswordPage() {
     if (!p) send.mutate(email.trim());
   };
   return (
-    <div className="auth">
-      <Group justify="flex-end" mb="md">
-        <LanguagePicker />
-      </Group>
-      <Card withBorder padding="lg" className="auth-card">
-        <Stack>
-          <Title order={2}>{t("account.forgotTitle")}</Title>
-          {send.isSuccess ? (
-            <Text role="status" data-testid="reset-sent">
-              {t("account.forgotSent", { email: send.variables })}
-            </Text>
-          ) : (
-            <form onSubmit={onSubmit} noValidate>
-              <Stack>
-                <Text size="sm" c="dimmed">
-                  {t("account.forgotText")}
-                </Text>
-                <TextInput
-                  label={t("auth.email")}
-                  type="email"
-                  autoComplete="username"
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
-                  error={problem ?? fieldError(send.error, "email")}
-                  required
-                />
-                {!fieldError(send.error, "email") && <FormError error={send.error} />}
-                <Button type="submit" loading={send.isPending}>
-                  {t("account.forgotSend")}
-                </Button>
-              </Stack>
-            </form>
-          )}
-          <Anchor component={Link} to="/login">
-            {t("account.backToLogin")}
-          </Anchor>
-        </Stack>
-      </Card>
-    </div>
+    <AuthFrame>
+      <Stack>
+        <Title order={2}>{t("account.forgotTitle")}</Title>
+        {send.isSuccess ? (
+          <Text role="status" data-testid="reset-sent">
+            {t("account.forgotSent", { email: send.variables })}
+          </Text>
+        ) : (
+          <form onSubmit={onSubmit} noValidate>
+            <Stack>
+              <Text size="sm" c="dimmed">
+                {t("account.forgotText")}
+              </Text>
+              <TextInput
+                label={t("auth.email")}
+                type="email"
+                autoComplete="username"
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={problem ?? fieldError(send.error, "email")}
+                required
+              />
+              <FormError error={send.error} fields={["email"]} />
+              <Button type="submit" loading={send.isPending}>
+                {t("account.forgotSend")}
+              </Button>
+            </Stack>
+          </form>
+        )}
+        <Anchor component={Link} to="/login">
+          {t("account.backToLogin")}
+        </Anchor>
+      </Stack>
+    </AuthFrame>
   );
 }

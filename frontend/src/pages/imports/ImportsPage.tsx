@@ -13,6 +13,7 @@ import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { formatBytes, importActive, importFinished, importPercent, type Import } from "../../lib/imports";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useSession, useWorkspaceId } from "../../session";
+import { saveBlob } from "../../lib/download";
 
 const stateColor = { queued: "gray", running: "blue", done: "green", failed: "red" } as const;
 
@@ -196,14 +197,7 @@ function ImportCard({ initial }: { initial: Import }) {
     try {
       const res = await api.GET("/api/v1/workspaces/{workspace}/imports/{id}/results.csv", { params: { path: { workspace: ws, id: im.id } }, parseAs: "blob" });
       if (!res.response.ok || !res.data) throw new Error(res.response.statusText);
-      const url = URL.createObjectURL(res.data as Blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = `import-${im.id}-results.csv`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveBlob(res.data as Blob, `import-${im.id}-results.csv`);
     } catch (e) {
       setError(e);
     }

@@ -22,6 +22,7 @@ import { breakdownNames, breakdownRows, countryName, rangeQuery, unknownLabelKey
 import { useWorkspaceId } from "../../session";
 import { ModerationState } from "./ModerationState";
 import { StatsCharts } from "./StatsCharts";
+import { saveBlob } from "../../lib/download";
 
 // The map and its shapes load only once a link's statistics are shown.
 const CountryMap = lazy(() => import("../../components/CountryMap"));
@@ -122,14 +123,7 @@ function QRCard({ link }: { link: Link }) {
         parseAs: "blob",
       });
       if (!res.response.ok || !res.data) throw new Error(res.response.statusText);
-      const url = URL.createObjectURL(res.data as Blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = qrFileName(link.code, format);
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      saveBlob(res.data as Blob, qrFileName(link.code, format));
     } catch (e) {
       setError(e);
     }

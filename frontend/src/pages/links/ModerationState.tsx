@@ -67,7 +67,7 @@ export function ModerationState({ link }: { link: Link }) {
               maxLength={2000}
               error={fieldError(appeal.error, "message")}
             />
-            {!fieldError(appeal.error, "message") && <FormError error={appeal.error} />}
+            <FormError error={appeal.error} fields={["message"]} />
             <Button size="xs" w="fit-content" onClick={() => appeal.mutate()} loading={appeal.isPending} disabled={!message.trim()}>
               {t("linkModeration.sendAppeal")}
             </Button>

@@ -70,7 +70,7 @@ function RenameCard() {
             {t("settings.saveName")}
           </Button>
         </Group>
-        <FormError error={fieldError(rename.error, "name") ? null : rename.error} />
+        <FormError error={rename.error} fields={["name"]} />
       </form>
     </Card>
   );

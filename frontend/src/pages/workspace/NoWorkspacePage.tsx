@@ -1,31 +1,24 @@
 // What a signed-in person without any workspace sees, whatever page they open (they deleted or
 // left their last one, or the one they joined through an invitation is gone): the invitations
 // waiting for them, a way to make a workspace, or to log out.
-import { Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api, unwrap, type User } from "../../api/client";
-import { LanguagePicker } from "../../components/LanguagePicker";
+import { AuthFrame } from "../../components/AuthFrame";
 import { notifyDone } from "../../components/notify";
+import { useNewWorkspace } from "../../components/newWorkspace";
 import { FormError } from "../../components/states";
-import { checkWorkspaceName } from "../../lib/validate";
+import { useLogout } from "../../session";
 
 export default function NoWorkspacePage({ user }: { user: User }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
-  const [problem, setProblem] = useState<string>();
-  const create = useMutation({
-    mutationFn: (n: string) => unwrap(api.POST("/api/v1/workspaces", { body: { name: n } })),
-    onSuccess: async (ws) => {
-      localStorage.setItem("sl.workspace", String(ws.id));
-      notifyDone(t("workspace.created", { name: ws.name }));
-      await client.invalidateQueries({ queryKey: ["me"] });
-      navigate("/links");
-    },
+  const { name, setName, nameError, create, submit } = useNewWorkspace((ws) => {
+    localStorage.setItem("sl.workspace", String(ws.id));
+    navigate("/links");
   });
   const invitations = useQuery({
     queryKey: ["me", "invitations"],
@@ -41,54 +34,36 @@ export default function NoWorkspacePage({ user }: { user: User }) {
       navigate("/links");
     },
   });
-  const logout = useMutation({
-    mutationFn: () => unwrap(api.POST("/api/v1/auth/logout")),
-    onSettled: () => {
-      client.clear();
-      client.setQueryData(["me"], null);
-      navigate("/login", { replace: true });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const p = checkWorkspaceName(name);
-    setProblem(p ? t(`validation.${p.key}`, p.values) : undefined);
-    if (!p) create.mutate(name.trim());
-  };
+  const logout = useLogout();
   return (
-    <div className="auth">
-      <Group justify="flex-end" mb="md">
-        <LanguagePicker />
-      </Group>
-      <Card withBorder padding="lg" className="auth-card">
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            <Title order={2}>{t("workspace.noneTitle")}</Title>
-            <Text size="sm">{t("workspace.noneText", { email: user.email })}</Text>
-            {invitations.data?.invitations.map((inv) => (
-              <Group key={inv.id} justify="space-between" gap="xs" data-testid="my-invitation">
-                <Text size="sm" className="break">
-                  {inv.workspace_name} · {t(`members.roles.${inv.role}`)}
-                </Text>
-                <Button size="xs" loading={accept.isPending && accept.variables === inv.id} onClick={() => accept.mutate(inv.id)}>
-                  {t("invitations.accept")}
-                </Button>
-              </Group>
-            ))}
-            <FormError error={accept.error} />
-            <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={problem} />
-            <FormError error={create.error} />
-            <Group justify="space-between">
-              <Button variant="default" onClick={() => logout.mutate()} loading={logout.isPending}>
-                {t("nav.logout")}
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                {t("workspace.create")}
+    <AuthFrame>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Title order={2}>{t("workspace.noneTitle")}</Title>
+          <Text size="sm">{t("workspace.noneText", { email: user.email })}</Text>
+          {invitations.data?.invitations.map((inv) => (
+            <Group key={inv.id} justify="space-between" gap="xs" data-testid="my-invitation">
+              <Text size="sm" className="break">
+                {inv.workspace_name} · {t(`members.roles.${inv.role}`)}
+              </Text>
+              <Button size="xs" loading={accept.isPending && accept.variables === inv.id} onClick={() => accept.mutate(inv.id)}>
+                {t("invitations.accept")}
               </Button>
             </Group>
-          </Stack>
-        </form>
-      </Card>
-    </div>
+          ))}
+          <FormError error={accept.error} />
+          <TextInput label={t("workspace.name")} value={name} onChange={(e) => setName(e.currentTarget.value)} error={nameError} />
+          <FormError error={create.error} fields={["name"]} />
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => logout.mutate()} loading={logout.isPending}>
+              {t("nav.logout")}
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              {t("workspace.create")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </AuthFrame>
   );
 }
