@@ -25,8 +25,12 @@ type Capture struct {
 	URL       string   `json:"url"`
 	FinalURL  string   `json:"final_url"`
 	Redirects []string `json:"redirects"`
-	Status    int      `json:"status"` // HTTP status of the last document, 0 when none
-	Title     string   `json:"title"`
+	// ClientRedirects are the URLs of Redirects the top frame moved to by itself after a
+	// document had committed (meta refresh, script), in order; HTTP redirects are not among
+	// them. The scorer reads them; they are not stored.
+	ClientRedirects []string `json:"client_redirects,omitempty"`
+	Status          int      `json:"status"` // HTTP status of the last document, 0 when none
+	Title           string   `json:"title"`
 	// Description is the page's meta description (or og:description).
 	Description string `json:"description"`
 	// Text is the page's visible text, whitespace collapsed, at most MaxText characters.
@@ -57,6 +61,10 @@ type Form struct {
 	Card bool `json:"card"`
 	// Fields are the names (or types) of its inputs, at most 20.
 	Fields []string `json:"fields"`
+	// Hints are what the page tells a person each input is for, in the order of Fields: its
+	// label, aria-label, placeholder or the text just before it ("" when none), each cut to 60
+	// characters. The scorer reads them to know a 支付密码 field from a search box.
+	Hints []string `json:"hints,omitempty"`
 }
 
 // Verdict is a scorer's judgement of a destination.

@@ -15,6 +15,7 @@ const (
 	maxDescription = 1000
 	maxForms       = 20
 	maxFields      = 20
+	maxHint        = 60 // characters of a field's hint
 	maxFrames      = 10 // child frames whose forms are read
 )
 
@@ -31,17 +32,39 @@ const factsScript = `(limits) => {
   const baseURI = get(Node.prototype, "baseURI", document);
   const absolute = (u) => { try { return new URL(u, baseURI).href; } catch (e) { return ""; } };
   const skip = new Set(["hidden", "submit", "button", "reset", "image"]);
-  const cardName = /card|cvv|cvc|csc|ccv/i;
+  const cardName = /card|cvv|cvc|csc|ccv|卡号|银行卡|信用卡/i;
   const cardAutocomplete = /(^|\s)cc-(number|csc)(\s|$)/i;
+  const text = (el) => el ? String(el.innerText || el.textContent || "").replace(/\s+/g, " ").trim() : "";
+  // What a person is told the input is for: its label, aria-label, placeholder and
+  // autocomplete, or failing those the text just before it.
+  const hint = (el) => {
+    const parts = [];
+    const add = (h) => { h = String(h || "").replace(/\s+/g, " ").trim(); if (h && !parts.includes(h)) parts.push(h); };
+    let labels = null;
+    try { labels = el.labels; } catch (e) { labels = null; }
+    if (labels && labels.length > 0) add(text(labels[0]));
+    add(attr(el, "aria-label"));
+    add(attr(el, "placeholder"));
+    const ac = attr(el, "autocomplete");
+    if (ac && ac !== "on" && ac !== "off") add(ac);
+    if (parts.length === 0) {
+      const prev = el.previousElementSibling;
+      if (prev && !["input", "select", "textarea", "button"].includes(prev.localName)) add(text(prev).slice(0, limits.hint));
+    }
+    return parts.join(" / ").slice(0, limits.hint);
+  };
   const describe = (inputs, action) => {
-    const f = { action, password: false, card: false, fields: [] };
+    const f = { action, password: false, card: false, fields: [], hints: [] };
     for (const el of inputs) {
       const type = (attr(el, "type") || el.localName).toLowerCase();
       if (skip.has(type)) continue;
       if (type === "password") f.password = true;
       const name = attr(el, "name") || attr(el, "id");
       if (cardAutocomplete.test(attr(el, "autocomplete")) || cardName.test(name) || cardName.test(attr(el, "placeholder"))) f.card = true;
-      if (f.fields.length < limits.fields) f.fields.push(name || type);
+      if (f.fields.length < limits.fields) {
+        f.fields.push(name || type);
+        f.hints.push(hint(el));
+      }
     }
     return f;
   };
@@ -73,7 +96,7 @@ const factsScript = `(limits) => {
 }`
 
 // factsLimits are factsScript's argument.
-var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "text": 4 * moderation.MaxText}
+var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText}
 
 // pageFacts are what factsScript returns.
 type pageFacts struct {
@@ -99,6 +122,19 @@ func decodeFacts(v any) (pageFacts, error) {
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {
 			f.Forms[i].Fields = []string{}
+		}
+		// Hints are kept only when there is one, each with the field it describes.
+		hints := f.Forms[i].Hints
+		f.Forms[i].Hints = nil
+		if n := min(len(hints), len(f.Forms[i].Fields)); n > 0 {
+			kept, some := make([]string, n), false
+			for j := range kept {
+				kept[j] = cut(collapse(hints[j]), maxHint)
+				some = some || kept[j] != ""
+			}
+			if some {
+				f.Forms[i].Hints = kept
+			}
 		}
 	}
 	return f, nil

@@ -30,6 +30,8 @@ type recorder struct {
 
 	mu        sync.Mutex
 	chain     []string
+	client    []string           // URLs of chain the frame moved to by itself (meta refresh, script)
+	committed bool               // a document of the link's has committed in the top frame
 	lastNav   playwright.Request // the top frame's latest navigation request (or redirect hop)
 	status    int
 	navFailed string // the top frame's last navigation failed with this ("net::ERR_…"), if it did
@@ -89,6 +91,13 @@ func (r *recorder) onRequest(req playwright.Request) {
 		delete(r.inflight, prev)
 	}
 	if r.topNavigation(req) {
+		// A navigation that is no redirect's next hop, once a document has committed, is the
+		// page moving on by itself: a meta refresh or a script (nobody clicks here).
+		if req.RedirectedFrom() == nil && r.committed && len(r.client) < maxRedirects {
+			if u := req.URL(); !strings.HasPrefix(u, "about:") && (len(r.chain) == 0 || r.chain[len(r.chain)-1] != u) {
+				r.client = append(r.client, u)
+			}
+		}
 		r.addURL(req.URL())
 		r.lastNav, r.pending, r.navFailed = req, true, ""
 	}
@@ -143,6 +152,9 @@ func (r *recorder) onFrameNavigated(f playwright.Frame) {
 	defer r.mu.Unlock()
 	r.activity = time.Now()
 	r.addURL(f.URL())
+	if u := f.URL(); u != "" && !strings.HasPrefix(u, "about:") && !strings.HasPrefix(u, "chrome-error:") {
+		r.committed = true
+	}
 	if r.pending {
 		// The navigation committed a new document, which has yet to load. (A navigation
 		// within the document — history.pushState, a fragment — has no request before it.)
@@ -162,6 +174,13 @@ func (r *recorder) addURL(u string) {
 	if len(r.chain) < maxRedirects {
 		r.chain = append(r.chain, u)
 	}
+}
+
+// clientRedirects are the URLs the top frame moved to by itself, in order.
+func (r *recorder) clientRedirects() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.client...)
 }
 
 // blocked records a request that was not made: refused by the guard, or stopped by the

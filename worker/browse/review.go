@@ -147,6 +147,7 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	for moves := 0; ; moves++ {
 		chain, status, navFailed, _, refusedList := rec.result()
 		c.Redirects, c.Status, c.Refused = chain, status, refusedList
+		c.ClientRedirects = rec.clientRedirects()
 		if len(c.Redirects) == 0 {
 			c.Redirects = []string{destination}
 		}
