@@ -130,9 +130,7 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 			addHost(r)
 		}
 		addHost(c.FinalURL)
-		for _, f := range c.Forms {
-			anyForm = anyForm || f.Password || f.Card
-		}
+		anyForm = anyForm || pageAsks(c).any(askPassword|askCard|askCVV|askPIN|askOTP|askID)
 	}
 
 	for _, host := range hosts {
@@ -164,15 +162,25 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 				}
 			}
 		}
-		if s, ok := formSignal(c, "password-form", "a password", func(f moderation.Form) bool { return f.Password }); ok {
+		asked := pageAsks(c)
+		if s, ok := formSignal(c, "password-form", "a password or a code", asked.any(askPassword|askOTP)); ok {
 			add(s)
 		}
-		if s, ok := formSignal(c, "card-form", "a payment card", func(f moderation.Form) bool { return f.Card }); ok {
+		if s, ok := formSignal(c, "card-form", "a payment card, a PIN or an ID number", asked.any(askCard|askCVV|askExpiry|askPIN|askID)); ok {
+			add(s)
+		}
+		if s, ok := paymentSignal(c); ok {
+			add(s)
+		}
+		if s, ok := scamSignal(c); ok {
 			add(s)
 		}
 	}
 
 	if s, ok := shortenerSignal(link, captures); ok {
+		add(s)
+	}
+	if s, ok := hopSignal(captures); ok {
 		add(s)
 	}
 	if s, ok := Cloaking(captures, h.reviewScore); ok {
@@ -213,11 +221,7 @@ func unicodeHost(host string) string {
 
 // formSignal weighs the forms of c that ask for something (a password, a card): on a host that
 // imitates a brand, or on a page that names a brand the host is not.
-func formSignal(c moderation.Capture, kind, what string, asks func(moderation.Form) bool) (Signal, bool) {
-	has := false
-	for _, f := range c.Forms {
-		has = has || asks(f)
-	}
+func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool) {
 	if !has {
 		return Signal{}, false
 	}

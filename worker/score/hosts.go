@@ -192,10 +192,26 @@ var brands = []brand{
 	{[]string{"facebook"}, []string{"facebook.com", "fb.com", "fb.me", "fbcdn.net", "meta.com", "messenger.com"}, []string{"Facebook", "Meta"}},
 	{[]string{"instagram"}, []string{"instagram.com", "cdninstagram.com"}, []string{"Instagram"}},
 	{[]string{"whatsapp"}, []string{"whatsapp.com", "whatsapp.net", "wa.me"}, []string{"WhatsApp"}},
-	{[]string{"wechat", "weixin"}, []string{"wechat.com", "weixin.qq.com", "weixinbridge.com", "wechatpay.com.hk"}, []string{"WeChat", "Weixin", "微信"}},
-	{[]string{"alipay"}, []string{"alipay.com", "alipay.cn", "alipayobjects.com", "alipayplus.com"}, []string{"Alipay", "支付宝"}},
+	{[]string{"wechat", "weixin", "wechatpay", "wxpay", "tenpay"}, []string{"wechat.com", "weixin.qq.com", "qq.com", "weixinbridge.com", "wechatpay.com.hk", "tenpay.com"}, []string{"WeChat", "Weixin", "微信", "财付通"}},
+	{[]string{"alipay", "zhifubao"}, []string{"alipay.com", "alipay.cn", "alipay.hk", "alipayobjects.com", "alipayplus.com", "antgroup.com"}, []string{"Alipay", "支付宝"}},
+	{[]string{"unionpay", "95516", "yunshanfu"}, []string{"unionpay.com", "unionpayintl.com", "95516.com", "cup.com.cn"}, []string{"UnionPay", "银联", "云闪付"}},
 	{[]string{"taobao", "tmall"}, []string{"taobao.com", "tmall.com", "alicdn.com", "tb.cn"}, []string{"Taobao", "淘宝", "Tmall", "天猫"}},
 	{[]string{"icbc"}, []string{"icbc.com.cn", "icbc.com", "icbc-us.com", "icbc-uk.com"}, []string{"ICBC", "工商银行"}},
+	{[]string{"bankofchina", "boc"}, []string{"boc.cn", "bankofchina.com", "bocgroup.com", "bochk.com"}, []string{"Bank of China", "中国银行"}},
+	{[]string{"ccb"}, []string{"ccb.com", "ccb.cn", "ccb.com.cn"}, []string{"China Construction Bank", "建设银行"}},
+	{[]string{"abchina"}, []string{"abchina.com", "abchina.com.cn"}, []string{"Agricultural Bank of China", "农业银行"}},
+	{[]string{"cmbchina", "cmb"}, []string{"cmbchina.com", "cmbwinglungbank.com", "cmbi.com.hk"}, []string{"China Merchants Bank", "招商银行"}},
+	{[]string{"bankcomm", "bocom"}, []string{"bankcomm.com", "bocomgroup.com"}, []string{"Bank of Communications", "交通银行"}},
+	{[]string{"psbc"}, []string{"psbc.com"}, []string{"Postal Savings Bank of China", "邮储银行", "邮政储蓄"}},
+	{[]string{"hsbc"}, []string{"hsbc.com", "hsbc.com.hk", "hsbc.co.uk", "hsbc.com.cn"}, []string{"HSBC", "汇丰"}},
+	{[]string{"jingdong", "360buy", "jdpay"}, []string{"jd.com", "jd.hk", "360buy.com", "360buyimg.com", "jdpay.com", "jdl.com"}, []string{"JD.com", "京东"}},
+	{[]string{"pinduoduo", "yangkeduo", "pdd"}, []string{"pinduoduo.com", "yangkeduo.com", "pddpic.com"}, []string{"Pinduoduo", "拼多多"}},
+	{[]string{"meituan"}, []string{"meituan.com", "meituan.net", "dianping.com"}, []string{"Meituan", "美团"}},
+	{[]string{"douyin", "tiktok"}, []string{"douyin.com", "tiktok.com", "bytedance.com", "douyinpic.com", "tiktokcdn.com"}, []string{"Douyin", "抖音", "TikTok"}},
+	{[]string{"12306"}, []string{"12306.cn"}, []string{"12306", "中国铁路"}},
+	{[]string{"chinapost"}, []string{"chinapost.com.cn", "ems.com.cn", "11183.com.cn"}, []string{"China Post", "中国邮政"}},
+	{[]string{"sfexpress", "sf-express"}, []string{"sf-express.com", "sf-international.com", "sf.global"}, []string{"SF Express", "顺丰"}},
+	{[]string{"chinatax"}, []string{"chinatax.gov.cn"}, []string{"国家税务总局", "个人所得税"}},
 	{[]string{"bankofamerica", "bofa"}, []string{"bankofamerica.com", "bofa.com"}, []string{"Bank of America"}},
 	{[]string{"chase"}, []string{"chase.com", "jpmorganchase.com", "jpmorgan.com"}, []string{"Chase"}},
 	{[]string{"wellsfargo"}, []string{"wellsfargo.com", "wf.com"}, []string{"Wells Fargo"}},
@@ -245,6 +261,7 @@ func (b *brand) neighbour(host string) bool {
 
 // The weights of the look-alike signals.
 const (
+	weightDressed    = 0.75 // the brand's own domain worn at the front: icbc.com.cn.verify-id.top
 	weightConfusable = 0.75 // the brand spelled with look-alike characters: paypa1, pаypal
 	weightContains   = 0.6  // the brand as a word of a host it does not own: paypal-secure-login.com
 	weightNear       = 0.55 // one letter away from the brand (two for long names): paypak
@@ -280,6 +297,9 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		if br.owns(host) || br.neighbour(host) {
 			continue
 		}
+		if d, dressed := br.dressed(host); dressed && weightDressed >= weight {
+			b, weight, detail, ok = br, weightDressed, fmt.Sprintf("%s wears %s's domain %s at its front", host, br.keys[0], d), true
+		}
 		for _, key := range br.keys {
 			ks := skeleton(key)
 			for i, w := range words {
@@ -297,6 +317,8 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 					wt, what = weightConfusable, fmt.Sprintf("%s contains %s spelled with look-alike characters", host, key)
 				case near(w, key):
 					wt, what = weightNear, fmt.Sprintf("%s is a letter or two away from %s", host, key)
+				case affixed(w, key):
+					wt, what = weightContains, fmt.Sprintf("%s dresses %s up as %s", host, key, w)
 				}
 				if wt > 0 && wt >= weight {
 					b, weight, detail, ok = br, wt, what, true
@@ -305,6 +327,51 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		}
 	}
 	return b, weight, detail, ok
+}
+
+// dressed says whether host wears one of the brand's own domains as its first labels, before
+// a dot or a hyphen ("icbc.com.cn.verify-id.top", "paypal.com-login.example"): a name made to
+// be read no further than its start.
+func (b *brand) dressed(host string) (string, bool) {
+	for _, d := range b.domains {
+		for _, at := range []string{d + ".", d + "-"} {
+			if strings.HasPrefix(host, at) || strings.Contains(host, "."+at) {
+				return d, true
+			}
+		}
+	}
+	return "", false
+}
+
+// phishAffixes are what phishing hosts glue to a brand's short name: wwwicbc, icbcvip,
+// ccbebank, boc95566.
+var phishAffixes = []string{"www", "wap", "m", "e", "vip", "login", "logon", "signin", "secure", "verify",
+	"online", "safe", "service", "support", "update", "help", "bank", "ebank", "pay", "card", "kf", "app", "cn", "hk"}
+
+// affixed says whether w is key (a short one: longer keys are found inside any word) with a
+// usual phishing affix or a run of digits glued to it, in front or behind.
+func affixed(w, key string) bool {
+	if len(key) >= 6 || len(w) <= len(key) {
+		return false
+	}
+	var rest string
+	switch {
+	case strings.HasPrefix(w, key):
+		rest = w[len(key):]
+	case strings.HasSuffix(w, key):
+		rest = w[:len(w)-len(key)]
+	default:
+		return false
+	}
+	if strings.Trim(rest, "0123456789") == "" {
+		return true
+	}
+	for _, a := range phishAffixes {
+		if rest == a {
+			return true
+		}
+	}
+	return false
 }
 
 // near says whether w is a typo of key: key has 6 letters or more, w starts with the same letter

@@ -1,0 +1,183 @@
+package score
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"golang.org/x/text/width"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// The weights of the signals read from what a page asks for and what it says (calibrated on
+// testdata/calibration; see docs/moderation.md).
+const (
+	weightCardPIN     = 0.85 // a card number and its PIN: no honest page asks for both
+	weightPIN         = 0.6  // a payment PIN in a web page: the bank's and wallet's own apps ask for it
+	weightCardID      = 0.5  // a card number with a national ID number
+	weightScamPay     = 0.85 // a win, a held parcel or a frozen account, a fee, and a card or PIN to pay it
+	weightScamFee     = 0.6  // … the pretext and the fee, asking nothing yet
+	weightScamAsk     = 0.6  // … the pretext, and a card, PIN or ID asked for
+	weightScamDetails = 0.5  // a win, and a name, phone and address asked for to "deliver" it
+	weightScamUrgent  = 0.3  // a win, and a clock running
+	weightHop         = 0.3  // the page sends visitors on to another site by itself
+)
+
+// scanText is how much of a page's visible text is read for a scam's words.
+const scanText = 3000
+
+// The words of scams, in English and Chinese, read in the folded text (lower case, full-width
+// letters and digits as ASCII). They are what consumer-protection and anti-fraud advisories
+// quote from such pages; each asks the reader, in the second person, to act.
+var (
+	// A win or a gift the reader is told is theirs.
+	prizeRE = regexp.MustCompile(`you(?:'ve| have)? (?:just )?(?:won|been selected|been chosen)|you are (?:our|the|a|today's) (?:lucky )?winner|` +
+		`claim (?:your|the) (?:prize|reward|gift|bonus|iphone|voucher)|congratulations[!,.]* *(?:you|dear|lucky)|` +
+		`lucky (?:winner|visitor|customer|user)|your (?:prize|reward|gift) (?:is|has been) (?:waiting|reserved|ready)|spin (?:the wheel|to win)|` +
+		`恭喜(?:您|你)|(?:您|你)(?:已|已经)?(?:中奖|被抽中|获得了?(?:一|本|iphone|现金|奖))|中奖(?:了|通知|用户|名额|信息)|领取(?:您的|你的)?(?:奖品|奖励|礼品|大奖|奖金|红包|补贴)|幸运(?:用户|客户|观众|儿)`)
+	// Money the reader is told they must pay first.
+	feeRE = regexp.MustCompile(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification) (?:fee|charge|cost)s?|` +
+		`(?:pay|cover) (?:only |just )?(?:the )?(?:shipping|postage|a small fee)|only pay (?:for )?(?:the )?shipping|` +
+		`手续费|保证金|邮费|运费|税费|激活费|解冻(?:费|金)|认证费|服务费|押金|工本费|` +
+		`(?:只需|仅需|只要|需支付|需缴纳|需要支付)[0-9.]+ ?元`)
+	// A parcel held, an account frozen, a refund or subsidy waiting: the other pretexts for a fee.
+	pretextRE = regexp.MustCompile(`(?:package|parcel|shipment) (?:is |has been )?(?:on hold|held|suspended|returned|could not be delivered|undeliverable)|` +
+		`(?:account|card) (?:has been |is |will be )?(?:suspended|frozen|locked|limited)|tax refund|` +
+		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|账户(?:被|已被|已)?(?:冻结|锁定|异常)|解冻|退税|理赔`)
+	// A clock the reader is told is running.
+	urgentRE = regexp.MustCompile(`within (?:24|48|72) hours|expires? (?:in|today|soon)|only today|limited time|last chance|` +
+		`[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})? (?:left|remaining)|立即领取|限时|倒计时|(?:24|48|72) ?小时内|逾期|过期作废|名额有限|仅剩`)
+)
+
+// foldText is s as the scam words are read: lower case, full-width letters and digits as
+// ASCII, runs of white space as one space.
+func foldText(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(width.Fold.String(s))), " ")
+}
+
+// pageWords is what a capture says: title, description and the start of its visible text.
+func pageWords(c moderation.Capture) string {
+	return foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText))
+}
+
+// ownedByBrand says whether host is one of the listed brands' own: a bank asks for its
+// customers' cards and PINs on its own pages.
+func ownedByBrand(host string) bool {
+	for i := range brands {
+		if brands[i].owns(host) {
+			return true
+		}
+	}
+	return false
+}
+
+// captureHost is where the visitor ended: the final URL's host, or the one opened.
+func captureHost(c moderation.Capture) string {
+	if h := hostOf(c.FinalURL); h != "" {
+		return h
+	}
+	return hostOf(c.URL)
+}
+
+// paymentSignal weighs what a page asks for whatever brand it wears: a card with its PIN, a
+// payment PIN alone, a card with an ID number. A shop's checkout (card number, expiry, security
+// code, name, address) asks for none of these. The brands' own sites are left to themselves.
+func paymentSignal(c moderation.Capture) (Signal, bool) {
+	a := pageAsks(c)
+	host := captureHost(c)
+	if a == 0 || host == "" || ownedByBrand(host) {
+		return Signal{}, false
+	}
+	card := a.any(askCard | askCVV | askExpiry)
+	var w float64
+	var what string
+	switch {
+	case card && a.has(askPIN):
+		w, what = weightCardPIN, "a card and its PIN"
+	case a.has(askPIN):
+		w, what = weightPIN, "a payment PIN"
+	case card && a.has(askID):
+		w, what = weightCardID, "a card and an ID number"
+	default:
+		return Signal{}, false
+	}
+	return Signal{"payment-form", w, CategoryPhishing,
+		fmt.Sprintf("%s is asked for %s on %s (%s)", c.Profile, what, host, a)}, true
+}
+
+// scamSignal weighs a page that tells the reader they won something, or that a parcel or an
+// account waits for them, and asks for a fee, a card, a PIN or their details.
+func scamSignal(c moderation.Capture) (Signal, bool) {
+	text := pageWords(c)
+	prize := prizeRE.FindString(text)
+	pretext := prize
+	if pretext == "" {
+		pretext = pretextRE.FindString(text)
+	}
+	if pretext == "" {
+		return Signal{}, false
+	}
+	fee := feeRE.FindString(text)
+	a := pageAsks(c)
+	pays := a.any(askCard | askCVV | askPIN)
+	var w float64
+	var detail string
+	switch {
+	case fee != "" && pays:
+		w, detail = weightScamPay, fmt.Sprintf("%q, %q and a card asked for", pretext, fee)
+	case prize != "" && fee != "":
+		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, fee)
+	case prize != "" && a.any(askCard|askCVV|askPIN|askID):
+		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
+	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
+		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
+	case prize != "" && urgentRE.MatchString(text):
+		w, detail = weightScamUrgent, fmt.Sprintf("%q with %q", prize, urgentRE.FindString(text))
+	default:
+		return Signal{}, false
+	}
+	return Signal{"scam", w, CategoryScam, fmt.Sprintf("%s reads %s", c.Profile, detail)}, true
+}
+
+// hopSignal finds a page that moved visitors on to another site by itself (meta refresh,
+// script): a bridge that hides where the link leads from whoever checks its first page.
+// Platforms' link wrappers that do so honestly (t.co, l.facebook.com) are left out.
+func hopSignal(captures []moderation.Capture) (Signal, bool) {
+	for _, c := range captures {
+		for _, u := range c.ClientRedirects {
+			from := previousHop(c.Redirects, u)
+			fh, th := hostOf(from), hostOf(u)
+			if fh == "" || th == "" || registrableDomain(fh) == registrableDomain(th) || linkWrapper(fh) {
+				continue
+			}
+			return Signal{"hop", weightHop, CategorySpam,
+				fmt.Sprintf("%s is sent on from %s to %s by the page itself", c.Profile, fh, th)}, true
+		}
+	}
+	return Signal{}, false
+}
+
+// previousHop is the URL of chain before u's last occurrence, "" when none.
+func previousHop(chain []string, u string) string {
+	for i := len(chain) - 1; i > 0; i-- {
+		if chain[i] == u {
+			return chain[i-1]
+		}
+	}
+	return ""
+}
+
+// linkWrappers carry links posted on their own platform, and some of them move on with a meta
+// refresh or a script.
+var linkWrappers = []string{"t.co", "lnkd.in", "l.facebook.com", "lm.facebook.com", "l.instagram.com", "out.reddit.com",
+	"l.messenger.com", "href.li", "weixin110.qq.com", "link.zhihu.com", "link.csdn.net", "t.cn"}
+
+func linkWrapper(host string) bool {
+	for _, w := range linkWrappers {
+		if underDomain(host, w) {
+			return true
+		}
+	}
+	return false
+}
