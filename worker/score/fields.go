@@ -25,6 +25,7 @@ const (
 	askPhone                     // a phone number
 	askName                      // a person's name
 	askAddress                   // a postal address
+	askSecret                    // a wallet's recovery phrase or private key: 助记词, 私钥
 )
 
 // has says whether a asks for every kind in k.
@@ -38,7 +39,7 @@ var askNames = []struct {
 	k    asks
 	name string
 }{
-	{askPIN, "a payment PIN"}, {askCard, "a card number"}, {askCVV, "a card's security code"},
+	{askSecret, "a wallet's recovery phrase"}, {askPIN, "a payment PIN"}, {askCard, "a card number"}, {askCVV, "a card's security code"},
 	{askExpiry, "a card's expiry"}, {askID, "an ID number"}, {askOTP, "an SMS code"},
 	{askPassword, "a password"}, {askLogin, "an account"}, {askPhone, "a phone number"},
 	{askName, "a name"}, {askAddress, "an address"},
@@ -64,6 +65,7 @@ var fieldWords = []struct {
 	k     asks
 	words []string
 }{
+	{askSecret, []string{"助记词", "私钥", "recovery phrase", "seed phrase", "secret phrase", "secret recovery", "mnemonic", "seedphrase", "privatekey", "private key", "keystore"}},
 	// A PIN before a password: 支付密码 is both, and a PIN is what it asks.
 	{askPIN, []string{"支付密码", "交易密码", "取款密码", "提现密码", "银行卡密码", "卡密码", "查询密码", "六位密码", "6位密码", "atm密码",
 		"pin", "pincode", "atmpin", "cardpin", "paypwd", "paypassword", "paypass", "tradepwd", "tradepassword", "zfmm", "jymm", "qkmm", "txmm"}},

@@ -193,6 +193,7 @@ var brands = []brand{
 	{[]string{"instagram"}, []string{"instagram.com", "cdninstagram.com"}, []string{"Instagram"}},
 	{[]string{"whatsapp"}, []string{"whatsapp.com", "whatsapp.net", "wa.me"}, []string{"WhatsApp"}},
 	{[]string{"wechat", "weixin", "wechatpay", "wxpay", "tenpay"}, []string{"wechat.com", "weixin.qq.com", "qq.com", "weixinbridge.com", "wechatpay.com.hk", "tenpay.com"}, []string{"WeChat", "Weixin", "微信", "财付通"}},
+	{[]string{"qq", "tencent"}, []string{"qq.com", "tencent.com", "gtimg.cn", "qpic.cn"}, []string{"QQ", "腾讯"}},
 	{[]string{"alipay", "zhifubao"}, []string{"alipay.com", "alipay.cn", "alipay.hk", "alipayobjects.com", "alipayplus.com", "antgroup.com"}, []string{"Alipay", "支付宝"}},
 	{[]string{"unionpay", "95516", "yunshanfu"}, []string{"unionpay.com", "unionpayintl.com", "95516.com", "cup.com.cn"}, []string{"UnionPay", "银联", "云闪付"}},
 	{[]string{"taobao", "tmall"}, []string{"taobao.com", "tmall.com", "alicdn.com", "tb.cn"}, []string{"Taobao", "淘宝", "Tmall", "天猫"}},
@@ -346,7 +347,7 @@ func (b *brand) dressed(host string) (string, bool) {
 // phishAffixes are what phishing hosts glue to a brand's short name: wwwicbc, icbcvip,
 // ccbebank, boc95566.
 var phishAffixes = []string{"www", "wap", "m", "e", "vip", "login", "logon", "signin", "secure", "verify",
-	"online", "safe", "service", "support", "update", "help", "bank", "ebank", "pay", "card", "kf", "app", "cn", "hk"}
+	"online", "safe", "service", "support", "update", "help", "bank", "ebank", "pay", "card", "kf", "app", "cn", "hk", "id"}
 
 // affixed says whether w is key (a short one: longer keys are found inside any word) with a
 // usual phishing affix or a run of digits glued to it, in front or behind.

@@ -21,6 +21,7 @@ const (
 	weightScamAsk     = 0.6  // … the pretext, and a card, PIN or ID asked for
 	weightScamDetails = 0.5  // a win, and a name, phone and address asked for to "deliver" it
 	weightScamUrgent  = 0.3  // a win, and a clock running
+	weightThreat      = 0.5  // an account frozen, a mailbox full or an ETC card lapsed, and a password or code asked for
 	weightHop         = 0.3  // the page sends visitors on to another site by itself
 )
 
@@ -33,9 +34,10 @@ const scanText = 3000
 var (
 	// A win or a gift the reader is told is theirs.
 	prizeRE = regexp.MustCompile(`you(?:'ve| have)? (?:just )?(?:won|been selected|been chosen)|you are (?:our|the|a|today's) (?:lucky )?winner|` +
-		`claim (?:your|the) (?:prize|reward|gift|bonus|iphone|voucher)|congratulations[!,.]* *(?:you|dear|lucky)|` +
+		`claim (?:your|the) (?:prize|reward|gift|bonus|iphone|voucher)|congratulations[!,.]* *(?:you(?:'ve| have)? won|you are|dear|lucky)|` +
 		`lucky (?:winner|visitor|customer|user)|your (?:prize|reward|gift) (?:is|has been) (?:waiting|reserved|ready)|spin (?:the wheel|to win)|` +
-		`恭喜(?:您|你)|(?:您|你)(?:已|已经)?(?:中奖|被抽中|获得了?(?:一|本|iphone|现金|奖))|中奖(?:了|通知|用户|名额|信息)|领取(?:您的|你的)?(?:奖品|奖励|礼品|大奖|奖金|红包|补贴)|幸运(?:用户|客户|观众|儿)`)
+		`恭喜(?:您|你)(?:已|已经)?(?:中奖|被抽中|成为.{0,6}(?:幸运|中奖|获奖)|获得.{0,8}(?:奖|iphone|手机|现金|大礼))|` +
+		`(?:您|你)(?:已|已经)?(?:中奖|被抽中)|中奖(?:了|通知|用户|名额)|领取(?:您的|你的)?(?:奖品|奖励|礼品|大奖|奖金|红包|补贴)|幸运(?:用户|客户|观众|儿)`)
 	// Money the reader is told they must pay first.
 	feeRE = regexp.MustCompile(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification) (?:fee|charge|cost)s?|` +
 		`(?:pay|cover) (?:only |just )?(?:the )?(?:shipping|postage|a small fee)|only pay (?:for )?(?:the )?shipping|` +
@@ -44,7 +46,11 @@ var (
 	// A parcel held, an account frozen, a refund or subsidy waiting: the other pretexts for a fee.
 	pretextRE = regexp.MustCompile(`(?:package|parcel|shipment) (?:is |has been )?(?:on hold|held|suspended|returned|could not be delivered|undeliverable)|` +
 		`(?:account|card) (?:has been |is |will be )?(?:suspended|frozen|locked|limited)|tax refund|` +
-		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|账户(?:被|已被|已)?(?:冻结|锁定|异常)|解冻|退税|理赔`)
+		`mailbox (?:is )?(?:full|over (?:its )?quota)|verify your (?:account|identity|mailbox) (?:within|now|to avoid)|` +
+		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|(?:账户|账号|帐号)(?:被|已被|已)?(?:冻结|锁定|异常|限制)|解冻|退税|理赔|` +
+		`etc.{0,4}(?:认证|失效|过期|冻结|禁用)|(?:认证|实名)(?:已)?(?:失效|过期)`)
+	// A page warning of scams quotes their words: advisories and news are no scam.
+	warningRE = regexp.MustCompile(`\b(?:scams?|scammers?|fraud(?:sters?)?|phishing|smishing)\b|诈骗|骗局|骗子|钓鱼|反诈`)
 	// A clock the reader is told is running.
 	urgentRE = regexp.MustCompile(`within (?:24|48|72) hours|expires? (?:in|today|soon)|only today|limited time|last chance|` +
 		`[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})? (?:left|remaining)|立即领取|限时|倒计时|(?:24|48|72) ?小时内|逾期|过期作废|名额有限|仅剩`)
@@ -90,12 +96,16 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	card := a.any(askCard | askCVV | askExpiry)
+	// A password beside a card number, with no account to sign in to, is the card's PIN.
+	pin := a.has(askPIN) || (card && a.has(askPassword) && !a.any(askLogin))
 	var w float64
 	var what string
 	switch {
-	case card && a.has(askPIN):
+	case a.has(askSecret):
+		w, what = weightCardPIN, "a wallet's recovery phrase"
+	case card && pin:
 		w, what = weightCardPIN, "a card and its PIN"
-	case a.has(askPIN):
+	case pin:
 		w, what = weightPIN, "a payment PIN"
 	case card && a.has(askID):
 		w, what = weightCardID, "a card and an ID number"
@@ -121,6 +131,9 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 	fee := feeRE.FindString(text)
 	a := pageAsks(c)
 	pays := a.any(askCard | askCVV | askPIN)
+	if !pays && warningRE.MatchString(text) {
+		return Signal{}, false // an advisory quoting a scam, asking for nothing to pay with
+	}
 	var w float64
 	var detail string
 	switch {
@@ -132,6 +145,8 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
 	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
 		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
+	case prize == "" && a.any(askPassword|askOTP):
+		w, detail = weightThreat, fmt.Sprintf("%q and %s asked for", pretext, a)
 	case prize != "" && urgentRE.MatchString(text):
 		w, detail = weightScamUrgent, fmt.Sprintf("%q with %q", prize, urgentRE.FindString(text))
 	default:
