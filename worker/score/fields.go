@@ -26,6 +26,7 @@ const (
 	askName                      // a person's name
 	askAddress                   // a postal address
 	askSecret                    // a wallet's recovery phrase or private key: 助记词, 私钥
+	askGift                      // a gift card or voucher: its number and PIN are the shop's own
 )
 
 // has says whether a asks for every kind in k.
@@ -65,6 +66,7 @@ var fieldWords = []struct {
 	k     asks
 	words []string
 }{
+	{askGift, []string{"礼品卡", "储值卡", "购物卡", "gift card", "giftcard", "gift-card", "voucher", "e-gift"}},
 	{askSecret, []string{"助记词", "私钥", "recovery phrase", "seed phrase", "secret phrase", "secret recovery", "mnemonic", "seedphrase", "privatekey", "private key", "keystore"}},
 	// A PIN before a password: 支付密码 is both, and a PIN is what it asks.
 	{askPIN, []string{"支付密码", "交易密码", "取款密码", "提现密码", "银行卡密码", "卡密码", "查询密码", "六位密码", "6位密码", "atm密码",
@@ -99,6 +101,11 @@ func formAsks(f moderation.Form) asks {
 			hint = f.Hints[i]
 		}
 		a |= fieldAsks(name, hint)
+	}
+	if a.any(askGift) {
+		// A gift card's number and PIN (a balance check, paying with one) are the shop's own
+		// card, not a bank's.
+		a &^= askCard | askPIN
 	}
 	return a
 }

@@ -23,8 +23,9 @@ type HeuristicConfig struct {
 }
 
 // Heuristic scores a destination without any network: blocklisted hosts, IP-literal and
-// punycode hosts, brand look-alikes, password and card forms under a brand that is not the
-// site's, chains of URL shorteners, and cloaking.
+// punycode hosts, brand look-alikes, password, card and PIN forms under a brand that is not the
+// site's, forms asking for a card's PIN or a payment PIN, prize and fee scams, hosts named of
+// phishing's words, chains of URL shorteners, page-made hops to another site, and cloaking.
 type Heuristic struct {
 	blocked     blocklist
 	reviewScore float64
@@ -33,7 +34,7 @@ type Heuristic struct {
 // Signal is one piece of evidence against a destination.
 type Signal struct {
 	// Kind is "blocklist", "ip-literal", "punycode", "look-alike", "password-form",
-	// "card-form", "shortener" or "cloaking".
+	// "card-form", "payment-form", "scam", "host-words", "shortener", "hop" or "cloaking".
 	Kind     string
 	Weight   float64 // 0..1
 	Category string
@@ -89,7 +90,7 @@ func (h *Heuristic) Score(_ context.Context, link LinkFacts, captures []moderati
 	signals := h.Signals(link, captures)
 	v := moderation.Verdict{Scorer: "heuristic", Category: CategoryBenign}
 	if len(signals) == 0 {
-		v.Reason = "no heuristic signal (blocklist, IP or punycode host, brand look-alike, password or card form, shorteners, cloaking)"
+		v.Reason = "no heuristic signal (blocklist, IP or punycode host, brand look-alike, password, card or PIN form, scam words, shorteners, hops, cloaking)"
 		return v, nil
 	}
 	pass := 1.0
@@ -175,6 +176,14 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 		if s, ok := scamSignal(c); ok {
 			add(s)
 		}
+		if s, ok := hostWordsSignal(c); ok {
+			add(s)
+		}
+	}
+	// A brand named only in the text counts once: "pay with UnionPay" beside a card form and
+	// an SMS code is one mention, not two.
+	if p, c := best["password-form"], best["card-form"]; p.Weight == weightFormTextBrand && c.Weight == weightFormTextBrand {
+		delete(best, "password-form")
 	}
 
 	if s, ok := shortenerSignal(link, captures); ok {

@@ -3,8 +3,10 @@ package score
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"golang.org/x/net/publicsuffix"
 	"golang.org/x/text/width"
 
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -23,6 +25,7 @@ const (
 	weightScamUrgent  = 0.3  // a win, and a clock running
 	weightThreat      = 0.5  // an account frozen, a mailbox full or an ETC card lapsed, and a password or code asked for
 	weightHop         = 0.3  // the page sends visitors on to another site by itself
+	weightHostWords   = 0.3  // a host named of phishing's words (secure, verify, account…) asking for something
 )
 
 // scanText is how much of a page's visible text is read for a scam's words.
@@ -49,6 +52,14 @@ var (
 		`mailbox (?:is )?(?:full|over (?:its )?quota)|verify your (?:account|identity|mailbox) (?:within|now|to avoid)|` +
 		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|(?:账户|账号|帐号)(?:被|已被|已)?(?:冻结|锁定|异常|限制)|解冻|退税|理赔|` +
 		`etc.{0,4}(?:认证|失效|过期|冻结|禁用)|(?:认证|实名)(?:已)?(?:失效|过期)`)
+	// Being sent elsewhere to talk: a scam moves its mark to a chat it controls.
+	contactRE = regexp.MustCompile(`(?:contact|message|text|add|chat with) (?:our |the |an? )?(?:agent|manager|support|us|customer service)? ?(?:on|via|at) (?:whatsapp|telegram|wechat|signal)|` +
+		`(?:添加|加|联系)(?:客服|导师|老师|专员|管理员)?(?:的)?(?:微信|qq|客服|导师|老师)`)
+	// Send cryptocurrency and get double back: the giveaway scam.
+	doublingRE = regexp.MustCompile(`send (?:between |from )?[0-9.,]+ (?:to|and|-) ?[0-9.,]+ ?(?:btc|eth|usdt|bitcoin|ether)[^.]{0,80}(?:double|2x|x2|twice)|` +
+		`(?:double|2x|x2|twice) (?:the amount|your (?:btc|eth|usdt|bitcoin|crypto))[^.]{0,60}send|转账.{0,20}(?:双倍|翻倍)返还`)
+	// Pay for tasks: like, follow, "brush orders", and earn by the day.
+	taskRE = regexp.MustCompile(`日赚|日入[0-9]|刷单|垫付|做任务.{0,6}(?:佣金|返现)|点赞.{0,8}(?:赚钱|佣金)|earn \$?[0-9]+ (?:a|per) day (?:by|from) (?:liking|rating|reviewing)`)
 	// A page warning of scams quotes their words: advisories and news are no scam.
 	warningRE = regexp.MustCompile(`\b(?:scams?|scammers?|fraud(?:sters?)?|phishing|smishing)\b|诈骗|骗局|骗子|钓鱼|反诈`)
 	// A clock the reader is told is running.
@@ -120,6 +131,12 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 // account waits for them, and asks for a fee, a card, a PIN or their details.
 func scamSignal(c moderation.Capture) (Signal, bool) {
 	text := pageWords(c)
+	if m := doublingRE.FindString(text); m != "" {
+		return Signal{"scam", weightScamPay, CategoryScam, fmt.Sprintf("%s reads %q: send money to get double back", c.Profile, m)}, true
+	}
+	if task := taskRE.FindString(text); task != "" && contactRE.MatchString(text) && !warningRE.MatchString(text) {
+		return Signal{"scam", weightScamFee, CategoryScam, fmt.Sprintf("%s reads %q and %q: a paid-task scam", c.Profile, task, contactRE.FindString(text))}, true
+	}
 	prize := prizeRE.FindString(text)
 	pretext := prize
 	if pretext == "" {
@@ -141,11 +158,13 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 		w, detail = weightScamPay, fmt.Sprintf("%q, %q and a card asked for", pretext, fee)
 	case prize != "" && fee != "":
 		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, fee)
-	case prize != "" && a.any(askCard|askCVV|askPIN|askID):
+	case prize != "" && contactRE.MatchString(text):
+		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, contactRE.FindString(text))
+	case prize != "" && a.any(askCard|askCVV|askPIN|askID|askOTP|askPassword):
 		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
 	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
 		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
-	case prize == "" && a.any(askPassword|askOTP):
+	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)):
 		w, detail = weightThreat, fmt.Sprintf("%q and %s asked for", pretext, a)
 	case prize != "" && urgentRE.MatchString(text):
 		w, detail = weightScamUrgent, fmt.Sprintf("%q with %q", prize, urgentRE.FindString(text))
@@ -195,4 +214,46 @@ func linkWrapper(host string) bool {
 		}
 	}
 	return false
+}
+
+// hostWords are the words phishing and scam hosts are made of, in English and pinyin: a host
+// of two of them or more ("secure-docs-share", "account-verify") names what it wants done
+// rather than who it is.
+var hostWords = map[string]bool{
+	"secure": true, "security": true, "verify": true, "verification": true, "validate": true, "validation": true,
+	"confirm": true, "account": true, "accounts": true, "login": true, "logon": true, "signin": true, "auth": true,
+	"update": true, "upgrade": true, "billing": true, "support": true, "service": true, "services": true,
+	"recovery": true, "unlock": true, "restore": true, "suspend": true, "suspended": true, "limited": true,
+	"alert": true, "notice": true, "review": true, "docs": true, "document": true, "share": true, "file": true,
+	"portal": true, "wallet": true, "sync": true, "claim": true, "reward": true, "rewards": true, "refund": true,
+	"redelivery": true, "parcel": true, "release": true, "webmail": true, "mailbox": true, "helpdesk": true,
+	"winner": true, "prize": true, "gift": true, "lucky": true, "bonus": true, "safe": true, "check": true,
+	"center": true, "centre": true, "online": true, "kefu": true, "renzheng": true, "jiedong": true,
+	"tuikuan": true, "lipei": true, "lingqu": true, "zhongjiang": true, "choujiang": true, "hongbao": true,
+	"xingyun": true, "anquan": true, "yanzheng": true, "tuishui": true, "butie": true,
+}
+
+// hostWordsSignal weighs a host made of phishing's words, on a page that asks for something.
+func hostWordsSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || isIPLiteral(host) || pageAsks(c) == 0 || ownedByBrand(host) {
+		return Signal{}, false
+	}
+	labels := strings.Split(host, ".")
+	if suffix, _ := publicsuffix.PublicSuffix(host); suffix != host {
+		labels = labels[:len(labels)-strings.Count(suffix, ".")-1]
+	}
+	var found []string
+	for _, l := range labels {
+		for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }) {
+			if hostWords[w] && !slices.Contains(found, w) {
+				found = append(found, w)
+			}
+		}
+	}
+	if len(found) < 2 {
+		return Signal{}, false
+	}
+	return Signal{"host-words", weightHostWords, CategoryPhishing,
+		fmt.Sprintf("%s is made of %s and asks %s for something", host, strings.Join(found, ", "), c.Profile)}, true
 }
