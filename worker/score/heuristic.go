@@ -163,22 +163,7 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 				}
 			}
 		}
-		asked := pageAsks(c)
-		if s, ok := formSignal(c, "password-form", "a password or a code", asked.any(askPassword|askOTP)); ok {
-			add(s)
-		}
-		if s, ok := formSignal(c, "card-form", "a payment card, a PIN or an ID number", asked.any(askCard|askCVV|askExpiry|askPIN|askID)); ok {
-			add(s)
-		}
-		if s, ok := paymentSignal(c); ok {
-			add(s)
-		}
-		if s, ok := scamSignal(c); ok {
-			add(s)
-		}
-		if s, ok := hostWordsSignal(c); ok {
-			add(s)
-		}
+		pageSignals(c, add)
 	}
 	// A brand named only in the text counts once: "pay with UnionPay" beside a card form and
 	// an SMS code is one mention, not two.
@@ -207,6 +192,27 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 		return out[i].Kind < out[j].Kind
 	})
 	return out
+}
+
+// pageSignals adds what one visitor's page asks for and says: password, card and PIN forms under
+// another's brand, payment PINs, scams, and hosts named of phishing's words.
+func pageSignals(c moderation.Capture, add func(Signal)) {
+	asked := pageAsks(c)
+	if s, ok := formSignal(c, "password-form", "a password or a code", asked.any(askPassword|askOTP)); ok {
+		add(s)
+	}
+	if s, ok := formSignal(c, "card-form", "a payment card, a PIN or an ID number", asked.any(askCard|askCVV|askExpiry|askPIN|askID)); ok {
+		add(s)
+	}
+	if s, ok := paymentSignal(c); ok {
+		add(s)
+	}
+	if s, ok := scamSignal(c); ok {
+		add(s)
+	}
+	if s, ok := hostWordsSignal(c); ok {
+		add(s)
+	}
 }
 
 func blockedDetail(host, listed string) string {
