@@ -98,7 +98,7 @@ func TestReviewFindsLoginForm(t *testing.T) {
 		if got := strings.Join(login.Fields, ","); got != "username,passwd" {
 			t.Errorf("%s: login fields %s", c.Profile, got)
 		}
-		if search := c.Forms[1]; search.Password || search.Action != "https://collector.example/search" {
+		if search := c.Forms[1]; search.Password || search.Action != "https://collector.example/search" || search.Hints != nil {
 			t.Errorf("%s: search form %+v", c.Profile, search)
 		}
 	}
@@ -130,6 +130,37 @@ func TestReviewFindsCardForm(t *testing.T) {
 		}
 		if loose := c.Forms[4]; loose.Action != "" || len(loose.Fields) != 1 || loose.Fields[0] != "loose-card" {
 			t.Errorf("%s: inputs outside forms %+v", c.Profile, loose)
+		}
+		if got := c.Forms[0].Hints; !slices.Equal(got, []string{"cc-number", "", ""}) {
+			t.Errorf("%s: hints of the card form %q", c.Profile, got)
+		}
+	}
+}
+
+// TestReviewReadsFieldHints: what the page tells a person each field is for — its label, its
+// aria-label, placeholder and autocomplete, or the text just before it — goes with the field.
+func TestReviewReadsFieldHints(t *testing.T) {
+	b := sharedBrowser(t)
+	netw.handleHTML("hints.test", `<!doctype html><meta charset="utf-8"><title>验证</title>
+<form action="/v">
+  <label for="p">手机号</label><input id="p" name="phone">
+  <label>支付密码 <input name="a2" type="password"></label>
+  <input name="a3" placeholder="请输入银行卡号" autocomplete="cc-number">
+  <div><span>身份证号</span><input name="a4"></div>
+  <input name="a5" aria-label="短信验证码">
+  <input name="a6">
+</form>`)
+	captures, err := b.Review(context.Background(), "http://hints.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"手机号", "支付密码", "请输入银行卡号 / cc-number", "身份证号", "短信验证码", ""}
+	for _, c := range captures {
+		if c.Error != "" || len(c.Forms) != 1 {
+			t.Fatalf("%s: error %q, forms %+v", c.Profile, c.Error, c.Forms)
+		}
+		if f := c.Forms[0]; !slices.Equal(f.Hints, want) || !f.Password || !f.Card {
+			t.Errorf("%s: form %+v, want hints %q", c.Profile, f, want)
 		}
 	}
 }
@@ -167,6 +198,10 @@ func TestReviewFollowsRedirects(t *testing.T) {
 		}
 		if !slices.Equal(c.Redirects, want) {
 			t.Errorf("%s: redirects\n%v\nwant\n%v", c.Profile, c.Redirects, want)
+		}
+		// The meta refresh and the two scripts, not the HTTP redirects.
+		if client := []string{"http://hop.test/c", "http://hop.test/d", "http://hop.test/final"}; !slices.Equal(c.ClientRedirects, client) {
+			t.Errorf("%s: the page's own redirects %v, want %v", c.Profile, c.ClientRedirects, client)
 		}
 	}
 }
