@@ -2235,6 +2235,8 @@ export interface components {
             /** @description It asks for a payment card. */
             card: boolean;
             fields: string[];
+            /** @description What the page tells a person each field is for (its label, aria-label, placeholder and autocomplete, or the text just before it), in the order of `fields`, each up to 60 characters; absent when no field has one. Reviews made before hints were recorded have none. */
+            hints?: string[];
         };
         /** @description What one visitor profile saw in a review. */
         Capture: {
