@@ -350,6 +350,9 @@ func formsSummary(c moderation.Capture) string {
 		if f.Card {
 			what = append(what, "asks for a payment card")
 		}
+		if formAsks(f).any(askPIN) {
+			what = append(what, "asks for a payment PIN")
+		}
 		if f.Action != "" {
 			post := "posts to " + truncate(f.Action, maxURL)
 			if d := registrableDomain(hostOf(f.Action)); page != "" && d != "" && d != page {
@@ -362,6 +365,9 @@ func formsSummary(c moderation.Capture) string {
 			short := make([]string, len(fields))
 			for j, name := range fields {
 				short[j] = truncate(oneLine(name), 40)
+				if j < len(f.Hints) && oneLine(f.Hints[j]) != "" {
+					short[j] += fmt.Sprintf(" (%q)", truncate(oneLine(f.Hints[j]), 40))
+				}
 			}
 			what = append(what, "fields: "+strings.Join(short, ", "))
 		}

@@ -83,7 +83,7 @@ func phishingCaptures(t *testing.T) []moderation.Capture {
 			Text:        text,
 			Forms: []moderation.Form{{
 				Action: "https://collect.evil-drop.net/p.php", Password: true,
-				Fields: []string{"email", "password"},
+				Fields: []string{"email", "password"}, Hints: []string{"", "支付密码"},
 			}},
 		}
 		if p != moderation.WeChat {
@@ -175,7 +175,7 @@ func TestModelSendsThePageFacts(t *testing.T) {
 			"Visitor: " + string(c.Profile), "Link URL: " + phishingLink.URL, "Final URL: " + c.FinalURL,
 			"Redirect chain: " + c.Redirects[0] + " -> " + c.Redirects[1], "Title: " + c.Title,
 			"Description: " + c.Description, "asks for a password", "posts to https://collect.evil-drop.net/p.php (another site)",
-			"fields: email, password", "Visible text (", "Log in to your PayPal account. Email or mobile number.",
+			"fields: email, password (\"支付密码\")", "asks for a payment PIN", "Visible text (", "Log in to your PayPal account. Email or mobile number.",
 		} {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s's text part lacks %q", c.Profile, w)
