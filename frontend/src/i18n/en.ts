@@ -166,6 +166,8 @@ export const en = {
     subscription_active: "This workspace has a subscription: change it in the billing portal.",
     billing_no_customer: "This workspace has no billing account yet: subscribe first.",
     webhook_signature: "The payment notice's signature does not check out.",
+    '2fa_required': "This workspace requires two-factor sign-in: turn it on in your account's security settings.",
+    own_2fa_required: "Turn on two-factor sign-in for your own account before requiring it of the workspace.",
   },
   toasts: {
     linkCreated: "Link created: {{url}}",

@@ -168,6 +168,8 @@ export const zhCN: Messages = {
     subscription_active: "此工作区已有订阅：请在账单门户中更改。",
     billing_no_customer: "此工作区还没有账单账户：请先订阅。",
     webhook_signature: "付款通知的签名无效。",
+    '2fa_required': "此工作区要求两步验证：请先在账户安全设置中开启。",
+    own_2fa_required: "请先为你自己的账户开启两步验证，再要求工作区成员开启。",
   },
   toasts: {
     linkCreated: "已创建短链接：{{url}}",
