@@ -2090,7 +2090,7 @@ export interface components {
             /** @description The address the person asked to move to, until its link is used or expires. */
             pending_email: string | null;
             /** @description Whether two-factor sign-in is on (confirmed; a pending enrolment is not). */
-            two_factor?: boolean;
+            two_factor: boolean;
         };
         PasswordChange: {
             current_password: string;
@@ -2143,7 +2143,7 @@ export interface components {
             /** @description The `otpauth://totp/…` URL, for a QR code (30 s steps, 6 digits, SHA-1). */
             otpauth_url: string;
             /** @description The `otpauth_url` drawn as a QR code: an SVG document (256 pixels), for showing as an image (for instance as a `data:image/svg+xml` URL). */
-            qr_svg?: string;
+            qr_svg: string;
         };
         TwoFactorCode: {
             /** @description A current code of the authenticator app. */
