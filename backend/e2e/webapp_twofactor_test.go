@@ -19,7 +19,7 @@ func TestWebAppTwoFactor(t *testing.T) {
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		email := "walker-" + l.name + "@example.com"
 		password := "correct horse battery"
-		s.signup(email)
+		tn := s.signup(email)
 		w := walk(t, s, l)
 		w.signIn(email, password)
 
@@ -92,6 +92,22 @@ func TestWebAppTwoFactor(t *testing.T) {
 		w.fill(w.textbox(w.tr("Recovery code", "恢复码")), strings.TrimSpace(recovery))
 		w.click(w.exactButton(w.tr("Verify", "验证")))
 		w.at("/links")
+
+		// The workspace's settings: requiring 2FA of members is an enterprise feature (a lock
+		// hint on free); on enterprise its owner, who has 2FA, switches it on.
+		w.open("/settings", w.tr("Workspace settings", "工作区设置"))
+		req := w.role("region", w.tr("Require two-factor sign-in", "要求两步验证"))
+		w.see(req.GetByTestId("upgrade-hint-sso"))
+		s.setPlan(tn, "enterprise")
+		w.open("/settings", w.tr("Workspace settings", "工作区设置"))
+		sw := req.GetByRole("switch", playwright.LocatorGetByRoleOptions{Name: w.tr("Require two-factor sign-in of every member", "要求所有成员开启两步验证")})
+		w.accessible("settings, require 2FA")
+		w.click(sw)
+		w.see(w.text(w.tr("Members now need two-factor sign-in", "成员现在需要开启两步验证")))
+		if err := expectLocator(sw).ToBeChecked(); err != nil {
+			t.Errorf("[%s] the switch after turning it on: %v", l.name, err)
+		}
+		w.shoot("twofactor-settings")
 	})
 }
 
