@@ -92,24 +92,24 @@ function RequireTwoFactorCard() {
       unwrap(api.PATCH("/api/v1/workspaces/{workspace}", { params: { path: { workspace: workspace.id } }, body: { require_2fa: on } })),
     onSuccess: async (ws) => {
       await client.invalidateQueries({ queryKey: ["me"] });
-      notifyDone(ws.require_2fa ? t("settings.require2faOn") : t("settings.require2faOff"));
+      notifyDone(ws.require_2fa ? t("settings.requireTwoFactorOn") : t("settings.requireTwoFactorOff"));
     },
   });
   const on = !!workspace.require_2fa;
   const allowed = plan.data?.features.sso ?? false;
   return (
-    <Card withBorder component="section" aria-label={t("settings.require2faTitle")}>
+    <Card withBorder component="section" aria-label={t("settings.requireTwoFactorTitle")}>
       <Stack gap="sm">
         <Title order={3} size="h4">
-          {t("settings.require2faTitle")}
+          {t("settings.requireTwoFactorTitle")}
         </Title>
-        <Text size="sm">{t("settings.require2faHelp")}</Text>
+        <Text size="sm">{t("settings.requireTwoFactorHelp")}</Text>
         {plan.isSuccess && !allowed && !on ? (
           <UpgradeHint feature="sso" compact />
         ) : (
           <>
             <Switch
-              label={t("settings.require2faSwitch")}
+              label={t("settings.requireTwoFactorSwitch")}
               checked={on}
               disabled={set.isPending || !plan.isSuccess}
               onChange={(e) => set.mutate(e.currentTarget.checked)}
@@ -117,7 +117,7 @@ function RequireTwoFactorCard() {
             />
             {!on && me.data?.two_factor === false && (
               <Text size="sm" c="dimmed">
-                {t("settings.require2faOwn")}
+                {t("settings.requireTwoFactorOwn")}
               </Text>
             )}
           </>
