@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/shortlink/shortlink/backend/apperr"
 )
 
 // System roles, across tenants.
@@ -146,11 +148,40 @@ type User struct {
 
 // Workspace is a tenant. Role is the caller's role in it, where a listing shows it.
 type Workspace struct {
-	ID        int64     `json:"id"`
-	Name      string    `json:"name"`
-	Plan      string    `json:"plan"`
-	Role      string    `json:"role,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Plan string `json:"plan"`
+	Role string `json:"role,omitempty"`
+	// Require2FA is the workspace's demand that its members sign in with a second factor; it
+	// applies only while the plan has sso (see TwoFactorBlocks).
+	Require2FA bool      `json:"require_2fa"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Access is what the service knows of a user's way into a workspace, read in one step.
+type Access struct {
+	Role string
+	// MissingTwoFactor is set when the workspace requires 2FA and the user has not turned it on.
+	MissingTwoFactor bool
+}
+
+// TwoFactorBlocks decides whether a person is refused a workspace for lack of 2FA: the
+// workspace requires it, the person has not turned it on, and the plan has sso (a
+// downgrade below sso leaves the setting stored but ineffective). API keys are not persons
+// and never reach this decision.
+func TwoFactorBlocks(a Access, planHasSSO bool) bool { return a.MissingTwoFactor && planHasSSO }
+
+// CheckRequire2FA decides whether a member with role, who has 2FA on or not, may set a
+// workspace's 2FA requirement to on: only owners change it, and turning it on needs the
+// owner's own 2FA first, so the owner is never locked out by their own switch.
+func CheckRequire2FA(role string, ownTwoFactor, on bool) error {
+	if role != RoleOwner {
+		return apperr.Errorf(apperr.Forbidden, "only an owner can change whether the workspace requires two-factor sign-in").For("owner_required", "")
+	}
+	if on && !ownTwoFactor {
+		return apperr.Errorf(apperr.Conflict, "turn on two-factor sign-in for your own account before requiring it of the workspace").For("own_2fa_required", "")
+	}
+	return nil
 }
 
 // Member is a user's membership of a workspace.
@@ -262,6 +293,12 @@ type Store interface {
 
 	// Role is the user's role in the workspace; not_found if they are not a member.
 	Role(ctx context.Context, workspaceID, userID int64) (string, error)
+	// Access is the user's role in the workspace and whether the workspace requires a 2FA
+	// the user lacks, in one read; not_found if they are not a member.
+	Access(ctx context.Context, workspaceID, userID int64) (Access, error)
+	// SetRequire2FA sets the workspace's 2FA requirement and reports whether it changed;
+	// not_found if there is no such workspace.
+	SetRequire2FA(ctx context.Context, id int64, on bool) (*Workspace, bool, error)
 	// Members lists the workspace's members, oldest first.
 	Members(ctx context.Context, workspaceID int64) ([]*Member, error)
 	// SetRole changes a member's role. Returns not_found if the user is not a member and

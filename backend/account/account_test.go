@@ -183,3 +183,46 @@ func TestDefaultWorkspaceName(t *testing.T) {
 		}
 	}
 }
+
+func TestTwoFactorBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		missing, sso, want bool
+	}{
+		{missing: true, sso: true, want: true},
+		{missing: true, sso: false, want: false}, // below sso the setting does not apply
+		{missing: false, sso: true, want: false},
+		{missing: false, sso: false, want: false},
+	} {
+		if got := TwoFactorBlocks(Access{Role: RoleMember, MissingTwoFactor: tc.missing}, tc.sso); got != tc.want {
+			t.Errorf("missing=%v sso=%v: %v, want %v", tc.missing, tc.sso, got, tc.want)
+		}
+	}
+}
+
+func TestCheckRequire2FA(t *testing.T) {
+	for _, tc := range []struct {
+		role      string
+		own, on   bool
+		wantError string
+	}{
+		{RoleOwner, true, true, ""},
+		{RoleOwner, false, true, "own_2fa_required"},
+		{RoleOwner, false, false, ""}, // turning it off never needs one's own 2FA
+		{RoleOwner, true, false, ""},
+		{RoleAdmin, true, true, "owner_required"},
+		{RoleAdmin, true, false, "owner_required"},
+		{RoleMember, true, true, "owner_required"},
+		{RoleViewer, false, false, "owner_required"},
+	} {
+		err := CheckRequire2FA(tc.role, tc.own, tc.on)
+		var reason string
+		if e, ok := err.(*apperr.Error); ok {
+			reason = e.Reason
+		} else if err != nil {
+			reason = err.Error()
+		}
+		if reason != tc.wantError {
+			t.Errorf("%s own=%v on=%v: %q, want %q", tc.role, tc.own, tc.on, reason, tc.wantError)
+		}
+	}
+}

@@ -372,6 +372,21 @@ func (s *Service) RenameWorkspace(ctx context.Context, id int64, name string) (*
 	return s.store.RenameWorkspace(ctx, id, n)
 }
 
+// Access is the user's role in the workspace and whether it requires a 2FA they lack.
+func (s *Service) Access(ctx context.Context, workspaceID, userID int64) (Access, error) {
+	return s.store.Access(ctx, workspaceID, userID)
+}
+
+// SetRequire2FA sets the workspace's 2FA requirement on behalf of a member with role, who has
+// 2FA on or not (CheckRequire2FA); the plan is the caller's to check. Reports whether the
+// setting changed.
+func (s *Service) SetRequire2FA(ctx context.Context, id int64, role string, ownTwoFactor, on bool) (*Workspace, bool, error) {
+	if err := CheckRequire2FA(role, ownTwoFactor, on); err != nil {
+		return nil, false, err
+	}
+	return s.store.SetRequire2FA(ctx, id, on)
+}
+
 // Role is the user's role in the workspace; not_found if they are not a member.
 func (s *Service) Role(ctx context.Context, workspaceID, userID int64) (string, error) {
 	return s.store.Role(ctx, workspaceID, userID)

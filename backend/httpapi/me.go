@@ -13,6 +13,8 @@ type meResponse struct {
 	Workspaces []*account.Workspace `json:"workspaces"`
 	// PendingEmail is the address the person asked to move to and has not confirmed yet.
 	PendingEmail *string `json:"pending_email"`
+	// TwoFactor is whether the person signs in with a second factor (confirmed, not pending).
+	TwoFactor bool `json:"two_factor"`
 }
 
 // me answers who is signed in and the workspaces they may switch between, with their role in
@@ -37,7 +39,12 @@ func (s *Server) me(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	res := meResponse{User: u, Workspaces: ws}
+	on, err := s.auth.TwoFactorOn(ctx, u.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	res := meResponse{User: u, Workspaces: ws, TwoFactor: on}
 	if pending != "" {
 		res.PendingEmail = &pending
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Session cookies of the web app, and the header that proves a request came from it.
@@ -143,13 +144,30 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		role, err := s.accounts.Role(c.Request.Context(), id, who.UserID)
+		ctx := c.Request.Context()
+		access, err := s.accounts.Access(ctx, id, who.UserID)
 		if err != nil {
 			if apperr.Is(err, apperr.NotFound) {
 				err = errNoWorkspace
 			}
 			s.fail(c, err)
 			return
+		}
+		role := access.Role
+		// The plan is read only for a member the workspace requires 2FA of and who lacks it.
+		if access.MissingTwoFactor {
+			var planErr error
+			if s.plans != nil {
+				planErr = s.plans.Require(ctx, id, plan.SSO)
+			}
+			if planErr != nil && !apperr.Is(planErr, apperr.PlanRequired) {
+				s.fail(c, planErr)
+				return
+			}
+			if account.TwoFactorBlocks(access, planErr == nil) {
+				s.fail(c, errTwoFactorRequired)
+				return
+			}
 		}
 		if !account.RoleAllows(role, p) {
 			s.fail(c, apperr.Errorf(apperr.Forbidden, "your role in this workspace (%s) does not allow this", role).For("role_forbidden", ""))
@@ -163,6 +181,9 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 		c.Next()
 	}
 }
+
+var errTwoFactorRequired = apperr.Errorf(apperr.Forbidden,
+	"this workspace requires two-factor sign-in: turn it on in your account's security settings").For("2fa_required", "")
 
 // operatorOnly admits signed-in operators, never API keys.
 func (s *Server) operatorOnly(c *gin.Context) {

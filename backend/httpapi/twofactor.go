@@ -6,8 +6,11 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/qr"
 )
 
 // codeInput is a TOTP code, or a recovery code where one may stand in for it.
@@ -37,7 +40,19 @@ func (s *Server) enrolTwoFactor(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, e)
+	img, err := qr.Draw(e.URL, qr.SVG, 256)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, enrolmentResponse{Enrolment: e, QRSVG: string(img.Data)})
+}
+
+// enrolmentResponse is the enrolment with its otpauth URL drawn as a QR code (an SVG
+// document), so an app can show it without drawing codes itself.
+type enrolmentResponse struct {
+	auth.Enrolment
+	QRSVG string `json:"qr_svg"`
 }
 
 // codeAttempt spends a login attempt of the signed-in person on a code, as a password
@@ -82,6 +97,13 @@ func (s *Server) confirmTwoFactor(c *gin.Context) {
 		return err
 	}) {
 		return
+	}
+	// Every other session was opened by the password alone: the second factor now guards the
+	// account, so they end and each signs in again with both.
+	if keep := callerOf(c).Session; keep != uuid.Nil {
+		if _, err := s.auth.EndOtherSessions(c.Request.Context(), userID(c), keep); err != nil && !apperr.Is(err, apperr.Unavailable) {
+			s.log.Warn("end other sessions after 2FA confirmation", "user", userID(c), "err", err)
+		}
 	}
 	c.JSON(http.StatusOK, recoveryCodesResponse{RecoveryCodes: codes})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/audit"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 type nameRequest struct {
@@ -41,17 +42,73 @@ func (s *Server) getWorkspace(c *gin.Context) {
 	s.replyWorkspace(c, ws, err)
 }
 
-// updateWorkspace renames the workspace; plans are changed by operators (admin.go).
+type workspaceUpdate struct {
+	Name *string `json:"name"`
+	// Require2FA is owners' alone to change, and needs a plan with sso to turn on.
+	Require2FA *bool `json:"require_2fa"`
+}
+
+// updateWorkspace renames the workspace and sets whether it requires two-factor sign-in of
+// its members; plans are changed by operators (admin.go) and billing.
 func (s *Server) updateWorkspace(c *gin.Context) {
-	var in nameRequest
+	var in workspaceUpdate
 	if !s.bind(c, &in) {
 		return
 	}
-	ws, err := s.accounts.RenameWorkspace(c.Request.Context(), workspaceID(c), in.Name)
-	if err == nil {
-		s.auditedHere(c, audit.WorkspaceRenamed, audit.Target("workspace", ws.ID), map[string]any{"name": ws.Name})
+	ctx, id := c.Request.Context(), workspaceID(c)
+	if in.Name != nil || in.Require2FA == nil {
+		if _, err := account.ValidateName(deref(in.Name)); err != nil {
+			s.fail(c, err)
+			return
+		}
+	}
+	if in.Require2FA != nil && !s.setRequire2FA(c, *in.Require2FA) {
+		return
+	}
+	var ws *account.Workspace
+	var err error
+	if in.Name != nil {
+		ws, err = s.accounts.RenameWorkspace(ctx, id, *in.Name)
+		if err == nil {
+			s.auditedHere(c, audit.WorkspaceRenamed, audit.Target("workspace", ws.ID), map[string]any{"name": ws.Name})
+		}
+	} else {
+		ws, err = s.accounts.Workspace(ctx, id)
 	}
 	s.replyWorkspace(c, ws, err)
+}
+
+// setRequire2FA turns the workspace's 2FA requirement on or off for its owner, recording a
+// change in the audit log; false when it answered an error.
+func (s *Server) setRequire2FA(c *gin.Context, on bool) bool {
+	ctx, id := c.Request.Context(), workspaceID(c)
+	if on {
+		if err := s.plans.Require(ctx, id, plan.SSO); err != nil {
+			s.fail(c, err)
+			return false
+		}
+	}
+	own, err := s.auth.TwoFactorOn(ctx, userID(c))
+	if err != nil {
+		s.fail(c, err)
+		return false
+	}
+	_, changed, err := s.accounts.SetRequire2FA(ctx, id, roleOf(c), own, on)
+	if err != nil {
+		s.fail(c, err)
+		return false
+	}
+	if changed {
+		s.auditedHere(c, audit.TwoFactorRequired, audit.Target("workspace", id), map[string]any{"require_2fa": on})
+	}
+	return true
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // replyWorkspace answers ws with the caller's role in it, or err when there is one.

@@ -56,11 +56,11 @@ func scanUser(row pgx.Row, extra ...any) (*account.User, error) {
 	return &u, err
 }
 
-const workspaceColumns = `w.id, w.name, w.plan, w.created_at`
+const workspaceColumns = `w.id, w.name, w.plan, w.require_2fa, w.created_at`
 
 func scanWorkspace(row pgx.Row, extra ...any) (*account.Workspace, error) {
 	var w account.Workspace
-	err := row.Scan(append([]any{&w.ID, &w.Name, &w.Plan, &w.CreatedAt}, extra...)...)
+	err := row.Scan(append([]any{&w.ID, &w.Name, &w.Plan, &w.Require2FA, &w.CreatedAt}, extra...)...)
 	return &w, err
 }
 
@@ -379,6 +379,33 @@ func (s *AccountStore) Role(ctx context.Context, workspaceID, userID int64) (str
 		return "", fmt.Errorf("role: %w", notFound(err, "workspace"))
 	}
 	return role, nil
+}
+
+// Access implements account.Store: the membership and, with it, whether the workspace
+// requires a 2FA the user has not confirmed.
+func (s *AccountStore) Access(ctx context.Context, workspaceID, userID int64) (account.Access, error) {
+	var a account.Access
+	err := s.db.Pool.QueryRow(ctx, `SELECT m.role, w.require_2fa AND NOT EXISTS (
+			SELECT 1 FROM user_totp t WHERE t.user_id = m.user_id AND t.enabled_at IS NOT NULL)
+		FROM members m JOIN workspaces w ON w.id = m.workspace_id
+		WHERE m.workspace_id = $1 AND m.user_id = $2`, workspaceID, userID).Scan(&a.Role, &a.MissingTwoFactor)
+	if err != nil {
+		return account.Access{}, fmt.Errorf("access: %w", notFound(err, "workspace"))
+	}
+	return a, nil
+}
+
+// SetRequire2FA implements account.Store.
+func (s *AccountStore) SetRequire2FA(ctx context.Context, id int64, on bool) (*account.Workspace, bool, error) {
+	var changed bool
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `WITH old AS (
+			SELECT require_2fa FROM workspaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE)
+		UPDATE workspaces w SET require_2fa = $2 FROM old
+		WHERE w.id = $1 RETURNING `+workspaceColumns+`, old.require_2fa <> $2`, id, on), &changed)
+	if err != nil {
+		return nil, false, fmt.Errorf("set require_2fa: %w", notFound(err, "workspace"))
+	}
+	return w, changed, nil
 }
 
 const memberColumns = `m.user_id, u.email, m.role, m.created_at`

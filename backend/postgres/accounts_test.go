@@ -60,6 +60,8 @@ func TestAccountStoreErrors(t *testing.T) {
 		"Rename":      func() error { _, err := s.RenameWorkspace(ctx, missing, "x"); return err }(),
 		"Delete":      s.MarkWorkspaceDeleted(ctx, missing),
 		"Role":        func() error { _, err := s.Role(ctx, w.ID, missing); return err }(),
+		"Access":      func() error { _, err := s.Access(ctx, w.ID, missing); return err }(),
+		"Require2FA":  func() error { _, _, err := s.SetRequire2FA(ctx, missing, true); return err }(),
 		"SetRole":     func() error { _, err := s.SetRole(ctx, w.ID, missing, "viewer"); return err }(),
 		"Remove":      s.RemoveMember(ctx, w.ID, missing),
 		"Accept":      func() error { _, err := s.AcceptInvitation(ctx, u.ID, missing); return err }(),
@@ -72,6 +74,22 @@ func TestAccountStoreErrors(t *testing.T) {
 	}
 	for name, err := range errs {
 		wantCode(t, name, err, apperr.NotFound)
+	}
+
+	// The 2FA requirement: set once (changed), again (unchanged), and what a member lacks.
+	if a, err := s.Access(ctx, w.ID, u.ID); err != nil || a.Role != account.RoleOwner || a.MissingTwoFactor {
+		t.Errorf("Access before = %+v, %v", a, err)
+	}
+	for i, wantChanged := range []bool{true, false} {
+		if got, changed, err := s.SetRequire2FA(ctx, w.ID, true); err != nil || !got.Require2FA || changed != wantChanged {
+			t.Errorf("SetRequire2FA #%d = %+v, %v, %v", i, got, changed, err)
+		}
+	}
+	if a, err := s.Access(ctx, w.ID, u.ID); err != nil || !a.MissingTwoFactor {
+		t.Errorf("Access required = %+v, %v", a, err)
+	}
+	if _, changed, err := s.SetRequire2FA(ctx, w.ID, false); err != nil || !changed {
+		t.Errorf("SetRequire2FA off: %v, %v", changed, err)
 	}
 
 	bob, _ := newUser(t, s, "bob@example.com")

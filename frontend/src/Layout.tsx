@@ -3,15 +3,43 @@ import { Burger, Button, Drawer, Group, Menu, Modal, NativeSelect, Stack, Text, 
 import { useDisclosure } from "@mantine/hooks";
 import { IconChevronDown, IconLink } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { NavLink, Outlet, useNavigate } from "react-router";
-import type { Workspace } from "./api/client";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { api, ApiError, unwrap, type Workspace } from "./api/client";
 import { LanguagePicker } from "./components/LanguagePicker";
 import { useNewWorkspace } from "./components/newWorkspace";
-import { FormError } from "./components/states";
+import { FormError, Loading } from "./components/states";
+import { TwoFactorRequired } from "./components/TwoFactorRequired";
 import { VerifyBanner } from "./components/VerifyBanner";
-import { useLogout, useSession } from "./session";
+import { useLogout, useMe, useSession } from "./session";
 
 const newWorkspace = "new";
+
+/** The pages that are the person's own, not the workspace's: a workspace's 2FA demand spares them. */
+const ownPages = /^\/(account|invitations|admin|moderation)(\/|$)/;
+
+/**
+ * Shows why a workspace that requires two-factor sign-in is closed to a person without it, in
+ * place of its pages. Asked only when the workspace and the person make it likely; the server's
+ * answer (2fa_required) decides, so a plan that no longer has sso opens the workspace again.
+ */
+function TwoFactorGate({ children }: { children: ReactNode }) {
+  const { workspace } = useSession();
+  const me = useMe();
+  const { pathname } = useLocation();
+  const suspect = !!workspace.require_2fa && me.data?.two_factor === false && !ownPages.test(pathname);
+  const access = useQuery({
+    queryKey: ["workspace-access", workspace.id],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}", { params: { path: { workspace: workspace.id } } })),
+    enabled: suspect,
+    retry: false,
+  });
+  if (!suspect) return children;
+  if (access.isPending) return <Loading />;
+  if (access.error instanceof ApiError && access.error.reason === "2fa_required") return <TwoFactorRequired />;
+  return children;
+}
 
 function NavItems({ onPick }: { onPick?: () => void }) {
   const { t } = useTranslation();
@@ -123,7 +151,9 @@ export function Layout() {
       </Drawer>
       <main className="page" id="main" tabIndex={-1}>
         <VerifyBanner />
-        <Outlet />
+        <TwoFactorGate>
+          <Outlet />
+        </TwoFactorGate>
       </main>
       <NewWorkspaceModal
         opened={creating}

@@ -1416,8 +1416,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a workspace
-         * @description Needs the `manage` permission in the workspace. Owners and admins. Plans are changed by operators.
+         * Rename a workspace, or require two-factor sign-in of its members
+         * @description Needs the `manage` permission in the workspace. Owners and admins rename; only owners change `require_2fa` (403 `owner_required`). Turning `require_2fa` on needs a plan with `sso` (403 `plan_required`) and two-factor sign-in on the owner's own account (409 `own_2fa_required`); turning it off is allowed on any plan. While it is on and the plan has `sso`, members without two-factor sign-in get 403 `2fa_required` on every route of the workspace; API keys are not persons and keep working. A change is recorded in the audit log (`workspace.require_2fa_changed`). Plans are changed by operators and billing.
          */
         patch: operations["updateWorkspace"];
         trace?: never;
@@ -2089,6 +2089,8 @@ export interface components {
             workspaces: components["schemas"]["Workspace"][];
             /** @description The address the person asked to move to, until its link is used or expires. */
             pending_email: string | null;
+            /** @description Whether two-factor sign-in is on (confirmed; a pending enrolment is not). */
+            two_factor: boolean;
         };
         PasswordChange: {
             current_password: string;
@@ -2140,6 +2142,8 @@ export interface components {
             secret: string;
             /** @description The `otpauth://totp/…` URL, for a QR code (30 s steps, 6 digits, SHA-1). */
             otpauth_url: string;
+            /** @description The `otpauth_url` drawn as a QR code: an SVG document (256 pixels), for showing as an image (for instance as a `data:image/svg+xml` URL). */
+            qr_svg: string;
         };
         TwoFactorCode: {
             /** @description A current code of the authenticator app. */
@@ -2680,11 +2684,19 @@ export interface components {
              * @enum {string}
              */
             role?: "owner" | "admin" | "member" | "viewer";
+            /** @description Members must sign in with two-factor sign-in to reach the workspace (applies while the plan has `sso`; kept but not applied below it). */
+            require_2fa?: boolean;
             /** Format: date-time */
             created_at: string;
         };
         NameRequest: {
             name: string;
+        };
+        /** @description At least one of the fields; without `require_2fa` the name is required. */
+        WorkspaceUpdate: {
+            name?: string;
+            /** @description Owners only; turning it on needs a plan with `sso` and the owner's own 2FA. */
+            require_2fa?: boolean;
         };
         WorkspaceList: {
             workspaces: components["schemas"]["Workspace"][];
@@ -6186,7 +6198,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NameRequest"];
+                "application/json": components["schemas"]["WorkspaceUpdate"];
             };
         };
         responses: {
@@ -6206,6 +6218,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];

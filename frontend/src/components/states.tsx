@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/client";
 import i18n from "../i18n";
+import { TwoFactorRequired } from "./TwoFactorRequired";
 
 export function Loading({ label }: { label?: string }) {
   const { t } = useTranslation();
@@ -38,6 +39,8 @@ export function fieldError(e: unknown, field: string): string | undefined {
 
 export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
   const { t } = useTranslation();
+  // The workspace requires two-factor sign-in of this person: say so, with the way to it.
+  if (error instanceof ApiError && error.reason === "2fa_required") return <TwoFactorRequired />;
   return (
     <Alert color="red" icon={<IconAlertCircle size={18} />} title={t("common.error")} role="alert" data-testid="error-state">
       <Stack gap="xs" align="flex-start">

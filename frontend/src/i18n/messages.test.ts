@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pickLanguage } from ".";
+import i18n, { pickLanguage } from ".";
 import { en } from "./en";
 import { zhCN } from "./zh-CN";
 
@@ -44,6 +44,14 @@ describe("translations", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("translates a reason that starts with a digit (a quoted key)", () => {
+    expect(english.get("errors.2fa_required")).toBeTruthy();
+    expect(chinese.get("errors.2fa_required")).toBeTruthy();
+    expect(i18n.exists("errors.2fa_required")).toBe(true);
+    expect(i18n.getFixedT("zh-CN")("errors.2fa_required")).toBe(zhCN.errors["2fa_required"]);
+    expect(i18n.getFixedT("en")("errors.2fa_required")).toBe(en.errors["2fa_required"]);
   });
 
   it("picks Simplified Chinese for any zh browser language", () => {

@@ -1,8 +1,8 @@
 // /app/account: the person's own settings. Email (a change waits for the link mailed to the new
-// address), password, the signed-in sessions, and deleting the account.
+// address), password, two-factor sign-in, the signed-in sessions, and deleting the account.
 import { Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
@@ -11,6 +11,8 @@ import { notifyDone, notifyFailed } from "../../components/notify";
 import { errorMessage, fieldError, FormError, Queried } from "../../components/states";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
 import { useMe, useSession } from "../../session";
+import { Section } from "./Section";
+import { TwoFactorCard } from "./TwoFactorCard";
 
 type Session = Schemas["Session"];
 
@@ -21,24 +23,10 @@ export default function AccountPage() {
       <Title order={2}>{t("account.title")}</Title>
       <EmailCard />
       <PasswordCard />
+      <TwoFactorCard />
       <SessionsCard />
       <DeleteCard />
     </Stack>
-  );
-}
-
-/** A card named by its heading, so that it is a region one can find and jump to. */
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card withBorder component="section" aria-labelledby={id}>
-      <Stack gap="sm">
-        <Title order={3} id={id}>
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Card>
   );
 }
 

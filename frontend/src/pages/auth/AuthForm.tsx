@@ -10,6 +10,7 @@ import { api, unwrap } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, fieldError } from "../../components/states";
 import { invitationLink } from "../../lib/invitation";
+import { TwoFactorStep } from "./TwoFactorStep";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
@@ -20,6 +21,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [problems, setProblems] = useState<{ email?: Problem; password?: Problem }>({});
+  const [mfaToken, setMfaToken] = useState<string>();
   const from = (location.state as { from?: string } | null)?.from;
   const invitation = invitationLink(from);
   const preview = useQuery({
@@ -43,15 +45,24 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
         if (r.workspace?.id) localStorage.setItem("sl.workspace", String(r.workspace.id));
         return !!joining;
       }
-      await unwrap(api.POST("/api/v1/auth/login", { body }));
+      const r = await unwrap(api.POST("/api/v1/auth/login", { body }));
+      // Two-factor sign-in: the password was right, a code finishes the sign-in.
+      if ("mfa_required" in r && r.mfa_required) {
+        setMfaToken(r.mfa_token);
+        return "mfa" as const;
+      }
       return false;
     },
     onSuccess: async (joined) => {
-      await client.resetQueries({ queryKey: ["me"] });
-      // Signed up through the invitation: already in its workspace, nothing left to accept.
-      navigate(!joined && from && from !== "/login" ? from : "/links", { replace: true });
+      if (joined === "mfa") return;
+      await signedIn(joined);
     },
   });
+  const signedIn = async (joined: boolean) => {
+    await client.resetQueries({ queryKey: ["me"] });
+    // Signed up through the invitation: already in its workspace, nothing left to accept.
+    navigate(!joined && from && from !== "/login" ? from : "/links", { replace: true });
+  };
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const p = {
@@ -62,6 +73,21 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
     if (!p.email && !p.password) submit.mutate();
   };
   const msg = (p?: Problem) => (p ? t(`validation.${p.key}`, p.values) : undefined);
+  if (mfaToken) {
+    return (
+      <AuthFrame>
+        <TwoFactorStep
+          mfaToken={mfaToken}
+          onDone={() => void signedIn(false)}
+          onBack={() => {
+            setMfaToken(undefined);
+            setPassword("");
+            submit.reset();
+          }}
+        />
+      </AuthFrame>
+    );
+  }
   return (
     <AuthFrame>
       <form onSubmit={onSubmit} noValidate>

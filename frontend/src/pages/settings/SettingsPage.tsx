@@ -1,6 +1,6 @@
-// The workspace's settings: its name (owners and admins), and, for its owners, handing it to
-// another member and deleting it.
-import { Alert, Button, Card, Group, NativeSelect, Stack, Text, TextInput, Title } from "@mantine/core";
+// The workspace's settings: its name (owners and admins), and, for its owners, requiring
+// two-factor sign-in of its members, handing it to another member and deleting it.
+import { Alert, Button, Card, Group, NativeSelect, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,10 +8,10 @@ import { useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
-import { useCanManage } from "../../components/plan";
+import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { fieldError, FormError } from "../../components/states";
 import { checkWorkspaceName } from "../../lib/validate";
-import { useSession } from "../../session";
+import { useMe, useSession } from "../../session";
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -25,6 +25,7 @@ export default function SettingsPage() {
       {canManage ? <RenameCard key={workspace.id} /> : <Alert>{t("settings.readOnly")}</Alert>}
       {owner ? (
         <>
+          <RequireTwoFactorCard key={`2fa-${workspace.id}`} />
           <TransferCard key={`transfer-${workspace.id}`} />
           <DeleteCard key={`delete-${workspace.id}`} />
         </>
@@ -72,6 +73,57 @@ function RenameCard() {
         </Group>
         <FormError error={rename.error} fields={["name"]} />
       </form>
+    </Card>
+  );
+}
+
+/**
+ * The workspace's demand for two-factor sign-in of its members: owners only, on plans with sso
+ * (a lock hint on the others); turning it on needs the owner's own 2FA, which the server checks.
+ */
+function RequireTwoFactorCard() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const me = useMe();
+  const plan = usePlan();
+  const client = useQueryClient();
+  const set = useMutation({
+    mutationFn: (on: boolean) =>
+      unwrap(api.PATCH("/api/v1/workspaces/{workspace}", { params: { path: { workspace: workspace.id } }, body: { require_2fa: on } })),
+    onSuccess: async (ws) => {
+      await client.invalidateQueries({ queryKey: ["me"] });
+      notifyDone(ws.require_2fa ? t("settings.requireTwoFactorOn") : t("settings.requireTwoFactorOff"));
+    },
+  });
+  const on = !!workspace.require_2fa;
+  const allowed = plan.data?.features.sso ?? false;
+  return (
+    <Card withBorder component="section" aria-label={t("settings.requireTwoFactorTitle")}>
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t("settings.requireTwoFactorTitle")}
+        </Title>
+        <Text size="sm">{t("settings.requireTwoFactorHelp")}</Text>
+        {plan.isSuccess && !allowed && !on ? (
+          <UpgradeHint feature="sso" compact />
+        ) : (
+          <>
+            <Switch
+              label={t("settings.requireTwoFactorSwitch")}
+              checked={on}
+              disabled={set.isPending || !plan.isSuccess}
+              onChange={(e) => set.mutate(e.currentTarget.checked)}
+              data-testid="require-2fa"
+            />
+            {!on && me.data?.two_factor === false && (
+              <Text size="sm" c="dimmed">
+                {t("settings.requireTwoFactorOwn")}
+              </Text>
+            )}
+          </>
+        )}
+        <FormError error={set.error} />
+      </Stack>
     </Card>
   );
 }
