@@ -21,6 +21,22 @@ type Decision struct {
 	BilledPlan  string
 	BilledUntil *time.Time
 	TrialEndsAt time.Time
+	// Changes are the subscription's fields the event changed, with their new values (nil:
+	// none), for the workspace's audit log.
+	Changes map[string]any
+}
+
+// AuditDetails are the details of the audit event recording the decision of event e: what
+// changed, the plan it grants, and which Stripe event changed it.
+func (d Decision) AuditDetails(e Event) map[string]any {
+	details := map[string]any{"stripe_event": e.ID, "stripe_event_type": e.Type}
+	for k, v := range d.Changes {
+		details[k] = v
+	}
+	if d.Changed {
+		details["billed_plan"], details["billed_until"] = d.BilledPlan, d.BilledUntil
+	}
+	return details
 }
 
 // Store keeps subscriptions and the IDs of applied events.
@@ -79,6 +95,9 @@ func (s *Service) Prices() Prices { return s.prices }
 func (s *Service) Decide(cur Subscription, e Event) Decision {
 	d := Decision{Outcome: Apply(cur, e, s.prices)}
 	d.BilledPlan, d.BilledUntil = d.Subscription.Grant(s.grace)
+	if d.Changed {
+		d.Changes = Changes(cur, d.Subscription)
+	}
 	if d.StartTrial {
 		d.TrialEndsAt = s.now().Add(plan.TrialLength).UTC().Truncate(time.Microsecond)
 	}
