@@ -151,6 +151,18 @@ type Workspace struct {
 	Plan      string    `json:"plan"`
 	Role      string    `json:"role,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+	// Billing is the workspace's subscription as operators see it; set only in their listing.
+	Billing *BillingSummary `json:"billing,omitempty"`
+}
+
+// BillingSummary is a workspace's billing at a glance: the subscription's status, the plan it
+// grants (billed_plan, "" for none) and until when (nil: no end), and when a payment first
+// failed.
+type BillingSummary struct {
+	Status       string     `json:"status"`
+	BilledPlan   string     `json:"billed_plan"`
+	BilledUntil  *time.Time `json:"billed_until"`
+	PastDueSince *time.Time `json:"past_due_since"`
 }
 
 // Member is a user's membership of a workspace.

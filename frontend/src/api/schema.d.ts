@@ -1717,7 +1717,37 @@ export interface components {
             /** Format: date-time */
             current_period_end: string | null;
             cancel_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description When a payment first failed; set while the status is past_due.
+             */
+            past_due_since?: string | null;
+            /**
+             * Format: date-time
+             * @description While past_due, when the plan falls back to free unless a payment succeeds (BILLING_GRACE after the first failure).
+             */
+            grace_ends_at?: string | null;
             invoices: components["schemas"]["Invoice"][];
+        };
+        /** @description A workspace's billing at a glance, in the operators' listing. */
+        BillingSummary: {
+            /** @enum {string} */
+            status: "none" | "active" | "past_due" | "canceled";
+            /**
+             * @description The plan the subscription grants ("" for none).
+             * @enum {string}
+             */
+            billed_plan: "" | "free" | "personal" | "enterprise";
+            /**
+             * Format: date-time
+             * @description Until when billed_plan holds (null with no end); the workspace's own plan holds after it.
+             */
+            billed_until: string | null;
+            /**
+             * Format: date-time
+             * @description When a payment first failed, while past_due.
+             */
+            past_due_since: string | null;
         };
         /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
         Domain: {
@@ -2680,6 +2710,7 @@ export interface components {
             role?: "owner" | "admin" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
+            billing?: components["schemas"]["BillingSummary"];
         };
         NameRequest: {
             name: string;
