@@ -3836,6 +3836,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The event could not be stored (code `internal`); nothing changed and Stripe sends it again. Counted in `shortlink_billing_webhook_failures_total{reason="store"}`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
