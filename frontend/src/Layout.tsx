@@ -5,6 +5,7 @@ import { IconChevronDown, IconLink } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useNavigate } from "react-router";
 import type { Workspace } from "./api/client";
+import { useBillingOn } from "./components/billing";
 import { LanguagePicker } from "./components/LanguagePicker";
 import { useNewWorkspace } from "./components/newWorkspace";
 import { FormError } from "./components/states";
@@ -15,7 +16,10 @@ const newWorkspace = "new";
 
 function NavItems({ onPick }: { onPick?: () => void }) {
   const { t } = useTranslation();
-  const role = useSession().user.system_role;
+  const { user, workspace } = useSession();
+  const role = user.system_role;
+  const manages = workspace.role === "owner" || workspace.role === "admin";
+  const billingOn = useBillingOn();
   const items: [string, string][] = [
     ["/links", t("nav.links")],
     ["/dashboard", t("nav.dashboard")],
@@ -27,6 +31,8 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/plan", t("nav.plan")],
     ["/settings", t("nav.settings")],
   ];
+  if (manages && billingOn) items.splice(items.length - 1, 0, ["/billing", t("nav.billing")]);
+  if (manages) items.splice(items.length - 1, 0, ["/audit", t("nav.audit")]);
   if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
   if (role === "operator") items.push(["/admin", t("nav.admin")]);
   return (
