@@ -197,3 +197,28 @@ func TestWebAppBilling(t *testing.T) {
 		op.shoot("admin-billing")
 	})
 }
+
+// With billing off, the navigation has no billing page; opened by its address it says billing
+// is not set up (without asking for the billing, which would be refused), and the plan page
+// names the operator as the way to a paid plan.
+func TestWebAppBillingOff(t *testing.T) {
+	s := newDeployment(t).start(t)
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := fmt.Sprintf("billing-off-%s@example.com", l.name)
+		s.signup(email)
+		w := walk(t, s, l)
+		w.signIn(email, "correct horse battery")
+		w.open("/plan", "")
+		w.see(w.exact("region", w.tr("Enterprise", "企业版")).GetByText(w.tr("ask the operator of this service", "请联系本服务的运营人员")))
+		if n, _ := w.button(w.tr("Upgrade", "升级")).Count(); n != 0 {
+			t.Errorf("[%s] Upgrade offered with billing off", l.name)
+		}
+		if n, _ := w.p.GetByRole("link", playwright.PageGetByRoleOptions{Name: w.tr("Billing", "账单"), Exact: playwright.Bool(true)}).Count(); n != 0 {
+			t.Errorf("[%s] the billing page is in the navigation with billing off", l.name)
+		}
+		w.open("/billing", w.tr("Billing", "账单"))
+		w.see(w.text(w.tr("Billing is not set up", "未开通在线账单")))
+		w.accessible("billing-off")
+		w.shoot("billing-off")
+	})
+}

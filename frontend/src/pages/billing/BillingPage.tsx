@@ -8,6 +8,7 @@ import { Link as RouterLink } from "react-router";
 import { ApiError } from "../../api/client";
 import { useBilling, useIsOwner, usePortal, type Billing } from "../../components/billing";
 import { DataTable } from "../../components/DataTable";
+import { usePlans } from "../../components/plan";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
 import { formatDateTime } from "../../lib/format";
 import { formatMoney } from "../../lib/plans";
@@ -15,25 +16,35 @@ import { formatMoney } from "../../lib/plans";
 const statusColor: Record<Billing["status"], string> = { none: "gray", active: "teal", past_due: "orange", canceled: "red" };
 
 export default function BillingPage() {
-  const { t } = useTranslation();
-  const billing = useBilling();
+  const offers = usePlans();
+  // GET /plans says whether billing is on; asking for the billing of a service without it
+  // would only earn a 409.
+  const billingOn = offers.data?.checkout === true;
+  const billing = useBilling(billingOn);
+  if (offers.isPending) return <Loading />;
+  if (offers.isError) return <ErrorState error={offers.error} retry={() => void offers.refetch()} />;
+  if (!billingOn) return <Off />;
   if (billing.isPending) return <Loading />;
   if (billing.isError) {
-    if (billing.error instanceof ApiError && billing.error.reason === "billing_disabled") {
-      return (
-        <Stack>
-          <Title order={2}>{t("billing.title")}</Title>
-          <Empty title={t("billing.off")}>
-            <Text size="sm" c="dimmed" ta="center" maw={480}>
-              {t("billing.offText")}
-            </Text>
-          </Empty>
-        </Stack>
-      );
-    }
+    if (billing.error instanceof ApiError && billing.error.reason === "billing_disabled") return <Off />;
     return <ErrorState error={billing.error} retry={() => void billing.refetch()} />;
   }
   return <Overview b={billing.data} />;
+}
+
+/** Billing is not set up on this service: plans are set by its operator. */
+function Off() {
+  const { t } = useTranslation();
+  return (
+    <Stack>
+      <Title order={2}>{t("billing.title")}</Title>
+      <Empty title={t("billing.off")}>
+        <Text size="sm" c="dimmed" ta="center" maw={480}>
+          {t("billing.offText")}
+        </Text>
+      </Empty>
+    </Stack>
+  );
 }
 
 function Overview({ b }: { b: Billing }) {
