@@ -84,15 +84,15 @@ func TestBillingOperators(t *testing.T) {
 	}](t, r, http.StatusOK, "admin workspaces").Workspaces
 	seen := 0
 	for _, w := range list {
-		switch {
-		case w.ID == tn.WorkspaceID:
+		switch w.ID {
+		case tn.WorkspaceID:
 			seen++
 			b := w.Billing
 			if b == nil || b.Status != "past_due" || b.BilledPlan != "enterprise" || b.BilledUntil == nil ||
 				!b.BilledUntil.Equal(t0.Add(time.Minute+48*time.Hour)) || b.PastDueSince == nil {
 				t.Errorf("billed workspace in the list: %+v", b)
 			}
-		case w.ID == other.WorkspaceID:
+		case other.WorkspaceID:
 			seen++
 			if b := w.Billing; b == nil || b.Status != "none" || b.BilledPlan != "" || b.BilledUntil != nil || b.PastDueSince != nil {
 				t.Errorf("unbilled workspace in the list: %+v", b)
