@@ -28,7 +28,9 @@ type oneSubscription struct{ sub Subscription }
 func (s oneSubscription) Apply(context.Context, Event, func(Subscription) Decision) (bool, error) {
 	return true, nil
 }
-func (s oneSubscription) Subscription(context.Context, int64) (Subscription, error) { return s.sub, nil }
+func (s oneSubscription) Subscription(context.Context, int64) (Subscription, error) {
+	return s.sub, nil
+}
 
 // TestReturnAddresses: the payment pages send people back to the web app's pages (under /app)
 // of the workspace they paid for.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -111,6 +112,13 @@ func TestBillingOperators(t *testing.T) {
 			out[reason] = metricValue(m, fmt.Sprintf(`shortlink_billing_webhook_failures_total{reason=%q}`, reason))
 		}
 		return out
+	}
+	// With billing on, each reason's series is there before any failure (0 unless another test
+	// of this process failed a webhook).
+	for _, reason := range []string{"signature", "unparsable", "store"} {
+		if !strings.Contains(string(s.metrics().Body), fmt.Sprintf(`shortlink_billing_webhook_failures_total{reason=%q}`, reason)) {
+			t.Errorf("no series of reason %s on /metrics", reason)
+		}
 	}
 	before := failures()
 	event := stripeEvent("evt_ops_3", "customer.subscription.updated", t0.Add(2*time.Minute), sub)

@@ -115,6 +115,17 @@ var webhookFailures = promauto.NewCounterVec(prometheus.CounterOpts{
 	Help: "Stripe webhook calls that applied nothing, by reason (signature, unparsable, store).",
 }, []string{"reason"})
 
+// webhookFailureReasons are the values of webhookFailures' reason label.
+var webhookFailureReasons = []string{"signature", "unparsable", "store"}
+
+// showWebhookFailures puts each reason's series on /metrics at 0, so that an alert on its
+// increase sees the first failure.
+func showWebhookFailures() {
+	for _, r := range webhookFailureReasons {
+		webhookFailures.WithLabelValues(r)
+	}
+}
+
 // webhookFailed counts a failed webhook call and logs it with its reason.
 func (s *Server) webhookFailed(c *gin.Context, reason string, err error, attrs ...any) {
 	webhookFailures.WithLabelValues(reason).Inc()
