@@ -68,6 +68,10 @@ func TestWebAppBilling(t *testing.T) {
 		email := fmt.Sprintf("billing-%s@example.com", l.name)
 		tn := s.signup(email)
 		w := walk(t, s, l)
+		// The public plans say paid plans are bought after signing up.
+		w.open("/pricing", "")
+		w.see(w.exact("region", w.tr("Enterprise", "企业版")).GetByText(w.tr("then move to Enterprise from your workspace's Plan page",
+			"在工作区的套餐页面升级到企业版")))
 		w.signIn(email, "correct horse battery")
 		asked := w.stripeStandIn()
 

@@ -848,6 +848,7 @@ export const en = {
     amount: "Amount",
     viewInvoice: "View invoice {{number}}",
     invoiceStatuses: { draft: "Draft", open: "Open", paid: "Paid", uncollectible: "Uncollectible", void: "Void" },
+    publicUpgrade: "Sign up free, then move to {{plan}} from your workspace's Plan page.",
   },
   audit: {
     title: "Audit log",

@@ -848,6 +848,7 @@ export const zhCN: Messages = {
     amount: "金额",
     viewInvoice: "查看发票 {{number}}",
     invoiceStatuses: { draft: "草稿", open: "待支付", paid: "已支付", uncollectible: "无法收款", void: "已作废" },
+    publicUpgrade: "免费注册后，在工作区的套餐页面升级到{{plan}}。",
   },
   audit: {
     title: "审计日志",
