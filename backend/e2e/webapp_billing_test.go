@@ -59,9 +59,10 @@ func (w *walker) leftFor(asked <-chan string, host string) string {
 // yearly and pays on Stripe's Checkout; Stripe reports the subscription; back on the plan
 // page the payment is acknowledged and Enterprise is the current plan. The billing page shows
 // the subscription active, billed yearly, and the invoices; Manage billing opens Stripe's
-// portal. The audit log, locked before, now lists the workspace's changes (the billing change
-// by the system in words), a page at a time, and downloads as CSV. The operator sees the
-// subscription in the list of workspaces.
+// portal; after a failed renewal it shows the payment due and the grace. The audit log, locked
+// before, now lists the workspace's changes (the billing changes by the system in words), a
+// page at a time, and downloads as CSV. The operator sees the subscription past due in the list
+// of workspaces.
 func TestWebAppBilling(t *testing.T) {
 	_, s := startBilling(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -140,6 +141,18 @@ func TestWebAppBilling(t *testing.T) {
 		w.click(w.button(w.tr("Manage billing", "管理账单")))
 		w.leftFor(asked, "customer_portal")
 
+		// A renewal fails: the page says since when, and until when the plan stays.
+		failed := stripeEvent("evt_web_failed_"+l.name, "invoice.payment_failed", time.Now(), invoiceObject(tn.WorkspaceID, "sub_web_"+l.name))
+		if r := s.webhook(failed, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+			t.Fatalf("webhook: %d %s", r.Status, r.Body)
+		}
+		w.open("/billing", w.tr("Billing", "账单"))
+		if err := expectLocator(w.p.GetByTestId("billing-status")).ToHaveText(w.tr("Payment due", "待付款")); err != nil {
+			t.Fatal(err)
+		}
+		w.see(w.p.GetByTestId("billing-state").GetByText(w.tr("A payment failed on", "扣款失败")))
+		w.shoot("billing-past-due")
+
 		// More changes, then the audit log: 50 events a page.
 		for i := range 55 {
 			r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID), tn.Token, map[string]string{"name": fmt.Sprintf("Team %s %d", l.name, i)})
@@ -158,15 +171,16 @@ func TestWebAppBilling(t *testing.T) {
 		w.accessible("audit")
 		w.shoot("audit")
 		w.click(w.button(w.tr("Load more", "加载更多")))
-		if err := expectLocator(rows).ToHaveCount(57); err != nil { // 55 renames, the subscription, the sign-up's API key
+		if err := expectLocator(rows).ToHaveCount(58); err != nil { // 55 renames, 2 billing changes, the sign-up's API key
 			t.Fatalf("[%s] after Load more: %v", l.name, err)
 		}
 		if err := expectLocator(w.button(w.tr("Load more", "加载更多"))).ToHaveCount(0); err != nil {
 			t.Errorf("[%s] Load more on the last page: %v", l.name, err)
 		}
-		billed := rows.Filter(playwright.LocatorFilterOptions{HasText: w.tr("Billing changed", "账单变更")})
+		billed := rows.Filter(playwright.LocatorFilterOptions{HasText: "stripe_event: evt_web_" + l.name})
 		w.see(billed.GetByText(w.tr("System", "系统"), playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
-		w.see(billed.GetByText("stripe_event: evt_web_" + l.name))
+		w.see(billed.GetByText(w.tr("Billing changed", "账单变更")))
+		w.see(billed.GetByText("status: active"))
 		w.see(billed.GetByText(w.tr("Workspace ", "工作区 ") + fmt.Sprint(tn.WorkspaceID)))
 
 		dl, err := w.p.ExpectDownload(func() error {
@@ -181,7 +195,7 @@ func TestWebAppBilling(t *testing.T) {
 		}
 		body, _ := os.ReadFile(path)
 		lines := strings.Split(strings.TrimSpace(string(body)), "\n")
-		if len(lines) != 58 || !strings.HasPrefix(lines[0], "at,actor_type,actor_id,actor_email,action,target,details") ||
+		if len(lines) != 59 || !strings.HasPrefix(lines[0], "at,actor_type,actor_id,actor_email,action,target,details") ||
 			!strings.Contains(string(body), "billing.changed") {
 			t.Errorf("[%s] export %s: %d lines, %.300q", l.name, dl.SuggestedFilename(), len(lines), body)
 		}
@@ -196,8 +210,10 @@ func TestWebAppBilling(t *testing.T) {
 		op.open("/admin", op.tr("Operator", "运营后台"))
 		op.click(op.p.GetByTestId("admin-tab").GetByText(op.tr("Workspaces", "工作区"), playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 		row := op.p.GetByTestId("admin-workspaces").Locator("tr").Filter(playwright.LocatorFilterOptions{HasText: "Team " + l.name + " 54"})
-		op.see(row.GetByTestId("admin-billing").GetByText(op.tr("Active", "生效中")))
+		op.see(row.GetByTestId("admin-billing").GetByText(op.tr("Payment due", "待付款")))
 		op.see(row.GetByTestId("admin-billing").GetByText(op.tr("Enterprise", "企业版")))
+		op.see(row.GetByTestId("admin-billing").GetByText(op.tr("payment failed", "扣款失败")))
+		op.see(row.GetByTestId("admin-billing").GetByText(op.tr("until", "至")))
 		op.shoot("admin-billing")
 	})
 }
