@@ -156,6 +156,8 @@ type Workspace struct {
 	// applies only while the plan has sso (see TwoFactorBlocks).
 	Require2FA bool      `json:"require_2fa"`
 	CreatedAt  time.Time `json:"created_at"`
+	// Billing is the workspace's subscription as operators see it; set only in their listing.
+	Billing *BillingSummary `json:"billing,omitempty"`
 }
 
 // Access is what the service knows of a user's way into a workspace, read in one step.
@@ -182,6 +184,16 @@ func CheckRequire2FA(role string, ownTwoFactor, on bool) error {
 		return apperr.Errorf(apperr.Conflict, "turn on two-factor sign-in for your own account before requiring it of the workspace").For("own_2fa_required", "")
 	}
 	return nil
+}
+
+// BillingSummary is a workspace's billing at a glance: the subscription's status, the plan it
+// grants (billed_plan, "" for none) and until when (nil: no end), and when a payment first
+// failed.
+type BillingSummary struct {
+	Status       string     `json:"status"`
+	BilledPlan   string     `json:"billed_plan"`
+	BilledUntil  *time.Time `json:"billed_until"`
+	PastDueSince *time.Time `json:"past_due_since"`
 }
 
 // Member is a user's membership of a workspace.

@@ -157,3 +157,44 @@ func (s Subscription) PlanAt(now time.Time, grace time.Duration) string {
 	}
 	return p
 }
+
+// Changes are the fields of next that differ from cur, under their API names with their new
+// values; nil when none did (an event that only repeats what is known).
+func Changes(cur, next Subscription) map[string]any {
+	c := map[string]any{}
+	if cur.CustomerID != next.CustomerID {
+		c["customer_id"] = next.CustomerID
+	}
+	if cur.SubscriptionID != next.SubscriptionID {
+		c["subscription_id"] = next.SubscriptionID
+	}
+	if cur.Plan != next.Plan {
+		c["plan"] = next.Plan
+	}
+	if cur.Interval != next.Interval {
+		c["interval"] = next.Interval
+	}
+	if cur.Status != next.Status {
+		c["status"] = string(next.Status)
+	}
+	if !sameTime(cur.PeriodEnd, next.PeriodEnd) {
+		c["current_period_end"] = next.PeriodEnd
+	}
+	if cur.CancelAtPeriodEnd != next.CancelAtPeriodEnd {
+		c["cancel_at_period_end"] = next.CancelAtPeriodEnd
+	}
+	if !sameTime(cur.PastDueSince, next.PastDueSince) {
+		c["past_due_since"] = next.PastDueSince
+	}
+	if len(c) == 0 {
+		return nil
+	}
+	return c
+}
+
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}

@@ -154,3 +154,38 @@ func TestPlanAt(t *testing.T) {
 		}
 	}
 }
+
+func TestChanges(t *testing.T) {
+	t.Parallel()
+	end := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	sameEnd := end.In(time.FixedZone("x", 3600))
+	cur := Subscription{CustomerID: "cus_1", SubscriptionID: "sub_1", Plan: "personal", Interval: Month, Status: Active, PeriodEnd: &end}
+	if c := Changes(cur, cur); c != nil {
+		t.Errorf("no change: %v", c)
+	}
+	same := cur
+	same.PeriodEnd = &sameEnd
+	if c := Changes(cur, same); c != nil {
+		t.Errorf("same instant: %v", c)
+	}
+	next := cur
+	next.Plan, next.Interval, next.Status, next.CancelAtPeriodEnd = "enterprise", Year, PastDue, true
+	next.PeriodEnd = nil
+	c := Changes(cur, next)
+	want := map[string]any{"plan": "enterprise", "interval": Year, "status": "past_due", "cancel_at_period_end": true,
+		"current_period_end": (*time.Time)(nil)}
+	if len(c) != len(want) {
+		t.Fatalf("changes: %v", c)
+	}
+	for k, v := range want {
+		if c[k] != v {
+			t.Errorf("%s = %v, want %v", k, c[k], v)
+		}
+	}
+	d := Decision{Outcome: Outcome{Changed: true}, BilledPlan: "enterprise", Changes: c}
+	details := d.AuditDetails(Event{ID: "evt_1", Type: SubscriptionUpdated})
+	if details["stripe_event"] != "evt_1" || details["stripe_event_type"] != SubscriptionUpdated || details["billed_plan"] != "enterprise" ||
+		details["status"] != "past_due" {
+		t.Errorf("details: %v", details)
+	}
+}

@@ -21,6 +21,22 @@ type Decision struct {
 	BilledPlan  string
 	BilledUntil *time.Time
 	TrialEndsAt time.Time
+	// Changes are the subscription's fields the event changed, with their new values (nil:
+	// none), for the workspace's audit log.
+	Changes map[string]any
+}
+
+// AuditDetails are the details of the audit event recording the decision of event e: what
+// changed, the plan it grants, and which Stripe event changed it.
+func (d Decision) AuditDetails(e Event) map[string]any {
+	details := map[string]any{"stripe_event": e.ID, "stripe_event_type": e.Type}
+	for k, v := range d.Changes {
+		details[k] = v
+	}
+	if d.Changed {
+		details["billed_plan"], details["billed_until"] = d.BilledPlan, d.BilledUntil
+	}
+	return details
 }
 
 // Store keeps subscriptions and the IDs of applied events.
@@ -79,6 +95,9 @@ func (s *Service) Prices() Prices { return s.prices }
 func (s *Service) Decide(cur Subscription, e Event) Decision {
 	d := Decision{Outcome: Apply(cur, e, s.prices)}
 	d.BilledPlan, d.BilledUntil = d.Subscription.Grant(s.grace)
+	if d.Changed {
+		d.Changes = Changes(cur, d.Subscription)
+	}
 	if d.StartTrial {
 		d.TrialEndsAt = s.now().Add(plan.TrialLength).UTC().Truncate(time.Microsecond)
 	}
@@ -156,8 +175,15 @@ func (s *Service) Event(payload []byte, signature string) (Event, error) {
 	return s.payments.Event(payload, signature)
 }
 
-func (s *Service) back(workspaceID int64, query string) string {
-	return s.appURL + "/plan?workspace=" + strconv.FormatInt(workspaceID, 10) + query
+// The web app's pages that payment pages send people back to (the app lives under /app).
+const (
+	planPage    = "/app/plan"
+	billingPage = "/app/billing"
+)
+
+// back is the address of a web app page of the workspace, with more query after it.
+func (s *Service) back(page string, workspaceID int64, query string) string {
+	return s.appURL + page + "?workspace=" + strconv.FormatInt(workspaceID, 10) + query
 }
 
 // Checkout opens a Checkout Session subscribing the workspace to planName billed every
@@ -179,7 +205,7 @@ func (s *Service) Checkout(ctx context.Context, workspaceID int64, planName, int
 		return "", apperr.Errorf(apperr.Conflict, "this workspace has a subscription: change it in the billing portal").For("subscription_active", "")
 	}
 	return s.payments.Checkout(ctx, CheckoutRequest{WorkspaceID: workspaceID, CustomerID: sub.CustomerID, PriceID: price,
-		Subscription: true, SuccessURL: s.back(workspaceID, "&checkout=success"), CancelURL: s.back(workspaceID, "&checkout=canceled")})
+		Subscription: true, SuccessURL: s.back(planPage, workspaceID, "&checkout=success"), CancelURL: s.back(planPage, workspaceID, "&checkout=canceled")})
 }
 
 // TrialCheckout opens a Checkout Session for the one-off payment of the trial, whose success
@@ -200,7 +226,7 @@ func (s *Service) TrialCheckout(ctx context.Context, workspaceID int64) (string,
 		return "", err
 	}
 	return s.payments.Checkout(ctx, CheckoutRequest{WorkspaceID: workspaceID, CustomerID: sub.CustomerID, PriceID: s.prices.Trial(),
-		SuccessURL: s.back(workspaceID, "&trial=success"), CancelURL: s.back(workspaceID, "&trial=canceled")})
+		SuccessURL: s.back(planPage, workspaceID, "&trial=success"), CancelURL: s.back(planPage, workspaceID, "&trial=canceled")})
 }
 
 // Portal opens a customer-portal session of the workspace's customer. Returns conflict
@@ -213,7 +239,7 @@ func (s *Service) Portal(ctx context.Context, workspaceID int64) (string, error)
 	if sub.CustomerID == "" {
 		return "", apperr.Errorf(apperr.Conflict, "this workspace has no billing account yet: subscribe first").For("billing_no_customer", "")
 	}
-	return s.payments.Portal(ctx, sub.CustomerID, s.back(workspaceID, ""))
+	return s.payments.Portal(ctx, sub.CustomerID, s.back(billingPage, workspaceID, ""))
 }
 
 // Overview is the workspace's billing as GET …/billing answers it.
@@ -223,7 +249,10 @@ type Overview struct {
 	Interval          *string    `json:"interval"`
 	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
 	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
-	Invoices          []Invoice  `json:"invoices"`
+	PastDueSince      *time.Time `json:"past_due_since"`
+	// GraceEndsAt is, while past due, when the plan falls back unless a payment succeeds.
+	GraceEndsAt *time.Time `json:"grace_ends_at"`
+	Invoices    []Invoice  `json:"invoices"`
 }
 
 // InvoicesShown is how many of the newest invoices the overview lists.
@@ -241,6 +270,10 @@ func (s *Service) Overview(ctx context.Context, workspaceID int64) (*Overview, e
 	}
 	o := &Overview{Plan: st.At(s.now()), Status: sub.Status, CurrentPeriodEnd: sub.PeriodEnd,
 		CancelAtPeriodEnd: sub.CancelAtPeriodEnd, Invoices: []Invoice{}}
+	if sub.Status == PastDue && sub.PastDueSince != nil {
+		_, o.GraceEndsAt = sub.Grant(s.grace)
+		o.PastDueSince = sub.PastDueSince
+	}
 	if sub.Interval != "" {
 		o.Interval = &sub.Interval
 	}

@@ -67,6 +67,8 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"invitations", "/invitations", "customer"},
 		{"settings", "/settings", "customer"},
 		{"account", "/account", "customer"},
+		{"billing", "/billing", "customer"},
+		{"audit", "/audit", "customer"},
 		{"not-found", "/no-such-page", "customer"},
 		{"moderation", "/moderation", "operator"},
 		{"moderation-link", fmt.Sprintf("/moderation/links/%d", first.ID), "operator"},

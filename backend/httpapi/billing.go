@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/billing"
@@ -80,10 +82,12 @@ func (s *Server) billingWebhook(c *gin.Context) {
 	}
 	e, err := s.billing.Event(payload, c.GetHeader("Stripe-Signature"))
 	if errors.Is(err, billing.ErrSignature) {
+		s.webhookFailed(c, "signature", err)
 		s.fail(c, apperr.Errorf(apperr.Invalid, "the Stripe-Signature header is missing, malformed, too old or does not match").For("webhook_signature", ""))
 		return
 	}
 	if err != nil {
+		s.webhookFailed(c, "unparsable", err)
 		s.fail(c, apperr.Errorf(apperr.Invalid, "the event cannot be read: %v", err).For("json_invalid", ""))
 		return
 	}
@@ -93,11 +97,38 @@ func (s *Server) billingWebhook(c *gin.Context) {
 	}
 	ws, err := s.billing.Handle(c.Request.Context(), e)
 	if err != nil {
-		s.fail(c, err)
+		s.webhookFailed(c, "store", err, "event", e.ID, "type", e.Type)
+		s.fail(c, err) // a 500: Stripe retries the event
 		return
 	}
 	if ws != 0 {
 		s.rates.forget(ws) // the plan's request budget changes with it
 	}
 	c.JSON(http.StatusOK, gin.H{"received": true})
+}
+
+// webhookFailures counts the webhook calls that applied nothing, by reason: "signature" (missing,
+// forged or too old), "unparsable" (signed but no event) and "store" (the database failed; Stripe
+// retries). Operators alert on it: a wrong STRIPE_WEBHOOK_SECRET refuses every event.
+var webhookFailures = promauto.NewCounterVec(prometheus.CounterOpts{
+	Name: "shortlink_billing_webhook_failures_total",
+	Help: "Stripe webhook calls that applied nothing, by reason (signature, unparsable, store).",
+}, []string{"reason"})
+
+// webhookFailureReasons are the values of webhookFailures' reason label.
+var webhookFailureReasons = []string{"signature", "unparsable", "store"}
+
+// showWebhookFailures puts each reason's series on /metrics at 0, so that an alert on its
+// increase sees the first failure.
+func showWebhookFailures() {
+	for _, r := range webhookFailureReasons {
+		webhookFailures.WithLabelValues(r)
+	}
+}
+
+// webhookFailed counts a failed webhook call and logs it with its reason.
+func (s *Server) webhookFailed(c *gin.Context, reason string, err error, attrs ...any) {
+	webhookFailures.WithLabelValues(reason).Inc()
+	s.log.Warn("billing: webhook failed", append([]any{"reason", reason, "err", err,
+		"request_id", c.GetString(requestIDKey)}, attrs...)...)
 }

@@ -117,6 +117,9 @@ func New(d Deps) (*Server, error) {
 	})
 	s.engine.NoMethod(s.methodNotAllowed)
 	s.routes()
+	if s.billing != nil {
+		showWebhookFailures()
+	}
 	return s, nil
 }
 

@@ -513,8 +513,14 @@ func (s *AccountStore) TransferOwnership(ctx context.Context, workspaceID, from,
 
 // ListWorkspaces implements account.Store.
 func (s *AccountStore) ListWorkspaces(ctx context.Context, before int64, limit int) ([]*account.Workspace, error) {
-	ws, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.Workspace, error) { return scanWorkspace(r) },
-		`SELECT `+workspaceColumns+` FROM workspaces w
+	ws, err := queryAll(ctx, s.db.Pool, func(r pgx.CollectableRow) (*account.Workspace, error) {
+		var b account.BillingSummary
+		w, err := scanWorkspace(r, &b.Status, &b.BilledPlan, &b.BilledUntil, &b.PastDueSince)
+		w.Billing = &b
+		return w, err
+	},
+		`SELECT `+workspaceColumns+`, COALESCE(b.status, 'none'), w.billed_plan, w.billed_until, b.past_due_since
+		FROM workspaces w LEFT JOIN workspace_billing b ON b.workspace_id = w.id
 		WHERE ($1::bigint = 0 OR w.id < $1) AND w.deleted_at IS NULL ORDER BY w.id DESC LIMIT $2`, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shortlink/shortlink/backend/audit"
 )
@@ -22,6 +23,20 @@ var _ audit.Store = (*AuditStore)(nil)
 
 // Append implements audit.Store.
 func (s *AuditStore) Append(ctx context.Context, e audit.Event) error {
+	return appendAudit(ctx, s.db.Pool, e)
+}
+
+// auditExecer runs a statement: the pool, or a transaction whose change the event records.
+type auditExecer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// appendAudit adds an event through q. Given a transaction, the event is written with the
+// change it records or not at all.
+func appendAudit(ctx context.Context, q auditExecer, e audit.Event) error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
 	details, err := json.Marshal(e.Details)
 	if err != nil {
 		return fmt.Errorf("append audit event: %w", err)
@@ -30,7 +45,7 @@ func (s *AuditStore) Append(ctx context.Context, e audit.Event) error {
 	if e.Actor.Type != audit.ActorSystem {
 		actorID = &e.Actor.ID
 	}
-	_, err = s.db.Pool.Exec(ctx, `
+	_, err = q.Exec(ctx, `
 		INSERT INTO audit_events (workspace_id, actor_type, actor_id, actor_email, action, target, details, address_hash)
 		VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)`,
 		e.WorkspaceID, string(e.Actor.Type), actorID, e.Actor.Email, string(e.Action), e.Target, string(details), e.AddressHash)

@@ -7,7 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // BillingStore implements billing.Store: workspaces' subscriptions and the applied events.
@@ -74,13 +76,29 @@ func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(b
 				WHERE id = $1 AND deleted_at IS NULL`, workspaceID, d.BilledPlan, d.BilledUntil); err != nil {
 				return err
 			}
+			if len(d.Changes) > 0 {
+				// The log holds the change exactly when the change holds.
+				if err := appendAudit(ctx, tx, audit.Event{WorkspaceID: workspaceID, Actor: audit.System(),
+					Action: audit.BillingChanged, Target: audit.Target("workspace", workspaceID), Details: d.AuditDetails(e)}); err != nil {
+					return err
+				}
+			}
 		}
 		if d.StartTrial {
 			// Once per workspace, as the free trial: the condition and the change are one statement.
-			if _, err := tx.Exec(ctx, `UPDATE workspaces SET plan = 'trial', trial_ends_at = $2, trial_used = true
+			tag, err := tx.Exec(ctx, `UPDATE workspaces SET plan = 'trial', trial_ends_at = $2, trial_used = true
 				WHERE id = $1 AND deleted_at IS NULL AND NOT trial_used AND plan = 'free'`,
-				workspaceID, d.TrialEndsAt); err != nil {
+				workspaceID, d.TrialEndsAt)
+			if err != nil {
 				return err
+			}
+			if tag.RowsAffected() == 1 {
+				if err := appendAudit(ctx, tx, audit.Event{WorkspaceID: workspaceID, Actor: audit.System(),
+					Action: audit.TrialStarted, Target: audit.Target("workspace", workspaceID),
+					Details: map[string]any{"plan": plan.Trial, "ends_at": d.TrialEndsAt, "paid": true,
+						"stripe_event": e.ID, "stripe_event_type": e.Type}}); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/postgres"
@@ -80,5 +81,28 @@ func TestBillingStore(t *testing.T) {
 	// An event of no known workspace is recorded and changes nothing.
 	if _, err := svc.Handle(ctx, billing.Event{ID: "evt_4", Type: billing.InvoicePaid, Created: now, SubscriptionID: "sub_x"}); err != nil {
 		t.Fatal(err)
+	}
+
+	// Each change is in the workspace's log, by the system, with the Stripe event that made it;
+	// the replay and the stale event add nothing.
+	log := postgres.NewAuditStore(db)
+	es, err := log.Events(ctx, w.ID, 0, 10)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("audit events: %+v %v", es, err)
+	}
+	for i, want := range []struct{ event, status string }{{"evt_2", "past_due"}, {"evt_1", "active"}} {
+		e := es[i]
+		if e.Action != audit.BillingChanged || e.Actor.Type != audit.ActorSystem || e.Target != audit.Target("workspace", w.ID) ||
+			e.Details["stripe_event"] != want.event || e.Details["status"] != want.status {
+			t.Errorf("audit event %d: %+v", i, e)
+		}
+	}
+	if es[1].Details["plan"] != plan.Enterprise || es[1].Details["billed_plan"] != plan.Enterprise || es[0].Details["plan"] != nil {
+		t.Errorf("audit details: %v / %v", es[1].Details, es[0].Details)
+	}
+	es, err = log.Events(ctx, w2.ID, 0, 10)
+	if err != nil || len(es) != 2 || es[0].Action != audit.TrialStarted || es[0].Details["paid"] != true ||
+		es[1].Action != audit.BillingChanged || es[1].Details["customer_id"] != "cus_2" {
+		t.Fatalf("trial audit events: %+v %v", es, err)
 	}
 }

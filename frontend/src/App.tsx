@@ -34,6 +34,8 @@ const NoWorkspacePage = lazyPage(() => import("./pages/workspace/NoWorkspacePage
 const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
 const ForgotPasswordPage = lazyPage(() => import("./pages/auth/ForgotPasswordPage"));
 const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
+const BillingPage = lazyPage(() => import("./pages/billing/BillingPage"));
+const AuditPage = lazyPage(() => import("./pages/audit/AuditPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -95,6 +97,8 @@ export function App() {
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="/account" element={<Page><AccountPage /></Page>} />
+              <Route path="/billing" element={<Page><BillingPage /></Page>} />
+              <Route path="/audit" element={<Page><AuditPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
             </Route>
           </Routes>

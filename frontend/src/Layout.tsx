@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, ApiError, unwrap, type Workspace } from "./api/client";
+import { useBillingOn } from "./components/billing";
 import { LanguagePicker } from "./components/LanguagePicker";
 import { useNewWorkspace } from "./components/newWorkspace";
 import { FormError, Loading } from "./components/states";
@@ -43,7 +44,10 @@ function TwoFactorGate({ children }: { children: ReactNode }) {
 
 function NavItems({ onPick }: { onPick?: () => void }) {
   const { t } = useTranslation();
-  const role = useSession().user.system_role;
+  const { user, workspace } = useSession();
+  const role = user.system_role;
+  const manages = workspace.role === "owner" || workspace.role === "admin";
+  const billingOn = useBillingOn();
   const items: [string, string][] = [
     ["/links", t("nav.links")],
     ["/dashboard", t("nav.dashboard")],
@@ -55,6 +59,8 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/plan", t("nav.plan")],
     ["/settings", t("nav.settings")],
   ];
+  if (manages && billingOn) items.splice(items.length - 1, 0, ["/billing", t("nav.billing")]);
+  if (manages) items.splice(items.length - 1, 0, ["/audit", t("nav.audit")]);
   if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
   if (role === "operator") items.push(["/admin", t("nav.admin")]);
   return (

@@ -1,5 +1,6 @@
 // Who is signed in and which workspace they are working in. The workspace is kept in
-// localStorage, so a reload or a deep link opens the one last used.
+// localStorage, so a reload or a deep link opens the one last used; a link may name one
+// (?workspace=ID).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -56,8 +57,19 @@ export function chooseWorkspace(workspaces: Workspace[], stored: number | undefi
   return workspaces.find((w) => w.id === stored) ?? workspaces[0];
 }
 
+/**
+ * The workspace a link into the app names (?workspace=ID, as payment pages send people back
+ * with), when the person is a member of it; it becomes the one kept.
+ */
+function linkedWorkspace(workspaces: Workspace[]): number | undefined {
+  const v = Number(new URLSearchParams(window.location.search).get("workspace"));
+  if (!workspaces.some((w) => w.id === v)) return storedWorkspace();
+  localStorage.setItem(workspaceKey, String(v));
+  return v;
+}
+
 export function SessionProvider({ user, workspaces, children }: { user: User; workspaces: Workspace[]; children: ReactNode }) {
-  const [selected, setSelected] = useState(storedWorkspace);
+  const [selected, setSelected] = useState(() => linkedWorkspace(workspaces));
   const workspace = chooseWorkspace(workspaces, selected);
   const selectWorkspace = useCallback((id: number) => {
     localStorage.setItem(workspaceKey, String(id));

@@ -1550,7 +1550,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `billing.changed` (by `system`, from Stripe's events); more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -1717,7 +1717,37 @@ export interface components {
             /** Format: date-time */
             current_period_end: string | null;
             cancel_at_period_end: boolean;
+            /**
+             * Format: date-time
+             * @description When a payment first failed; set while the status is past_due.
+             */
+            past_due_since?: string | null;
+            /**
+             * Format: date-time
+             * @description While past_due, when the plan falls back to free unless a payment succeeds (BILLING_GRACE after the first failure).
+             */
+            grace_ends_at?: string | null;
             invoices: components["schemas"]["Invoice"][];
+        };
+        /** @description A workspace's billing at a glance, in the operators' listing. */
+        BillingSummary: {
+            /** @enum {string} */
+            status: "none" | "active" | "past_due" | "canceled";
+            /**
+             * @description The plan the subscription grants ("" for none).
+             * @enum {string}
+             */
+            billed_plan: "" | "free" | "personal" | "enterprise";
+            /**
+             * Format: date-time
+             * @description Until when billed_plan holds (null with no end); the workspace's own plan holds after it.
+             */
+            billed_until: string | null;
+            /**
+             * Format: date-time
+             * @description When a payment first failed, while past_due.
+             */
+            past_due_since: string | null;
         };
         /** @description A custom domain of a workspace. Links on it (`"domain": "<hostname>"` on create) answer with that `Host`; their keys are unique per domain. */
         Domain: {
@@ -2688,6 +2718,7 @@ export interface components {
             require_2fa?: boolean;
             /** Format: date-time */
             created_at: string;
+            billing?: components["schemas"]["BillingSummary"];
         };
         NameRequest: {
             name: string;
@@ -3812,6 +3843,15 @@ export interface operations {
             };
             /** @description The body is over `MAX_BODY_BYTES`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The event could not be stored (code `internal`); nothing changed and Stripe sends it again. Counted in `shortlink_billing_webhook_failures_total{reason="store"}`. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -122,7 +122,7 @@ function Workspaces() {
     unwrap(api.PATCH("/api/v1/admin/workspaces/{workspace}", { params: { path: { workspace: id } }, body: { plan } })),
   );
   return (
-    <PagedTable paged={paged} head={["ID", t("workspace.name"), t("nav.plan")]} error={setPlan.error}>
+    <PagedTable paged={paged} head={["ID", t("workspace.name"), t("nav.plan"), t("admin.billing")]} error={setPlan.error} testId="admin-workspaces">
       {(page) =>
         page.workspaces.map((w) => (
           <Table.Tr key={w.id}>
@@ -137,10 +137,41 @@ function Workspaces() {
                 data={(["free", "trial", "personal", "enterprise"] as const).map((p) => ({ value: p, label: t(`plan.names.${p}`) }))}
               />
             </Table.Td>
+            <Table.Td>
+              <BillingCell billing={w.billing} />
+            </Table.Td>
           </Table.Tr>
         ))
       }
     </PagedTable>
+  );
+}
+
+/** A workspace's billing as operators see it: the subscription's state, the plan it grants and until when. */
+function BillingCell({ billing }: { billing?: Schemas["BillingSummary"] }) {
+  const { t, i18n } = useTranslation();
+  if (!billing || billing.status === "none") return <Text size="sm" c="dimmed">{t("billing.statuses.none")}</Text>;
+  const color = { active: "teal", past_due: "orange", canceled: "red" }[billing.status];
+  const date = (iso: string | null | undefined) => formatDateTime(iso, i18n.resolvedLanguage, "date");
+  return (
+    <Stack gap={2} data-testid="admin-billing">
+      <Group gap={6} wrap="nowrap">
+        <Badge size="sm" color={color}>
+          {t(`billing.statuses.${billing.status}`)}
+        </Badge>
+        {billing.billed_plan && <Text size="sm">{t(`plan.names.${billing.billed_plan}`)}</Text>}
+      </Group>
+      {billing.billed_until && (
+        <Text size="xs" c="dimmed">
+          {t("admin.billedUntil", { date: date(billing.billed_until) })}
+        </Text>
+      )}
+      {billing.past_due_since && (
+        <Text size="xs" c="orange.9">
+          {t("admin.pastDueSince", { date: date(billing.past_due_since) })}
+        </Text>
+      )}
+    </Stack>
   );
 }
 

@@ -1,12 +1,17 @@
 // The workspace's plan: its usage against its limits, every plan side by side with the current
-// one marked, the trial where it may start, and how to move to a paid plan today.
-import { Badge, Button, Card, Group, Progress, Stack, Text, Title } from "@mantine/core";
+// one marked, the trial where it may start, and how to move to a paid plan: Stripe's Checkout
+// when billing is on (GET /plans says checkout), else the operator.
+import { Badge, Button, Card, Group, Progress, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
+import { isLive, useBilling, useCheckout, useIsOwner, type Interval } from "../../components/billing";
 import { useCanManage, usePlan, usePlans, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
 import { usagePercent } from "../../lib/format";
 import type { Offer } from "../../lib/plans";
 import { useSession } from "../../session";
+import { PaymentReturn } from "./PaymentReturn";
 import { PlansComparison } from "./PlansComparison";
 
 export default function PlanPage() {
@@ -15,7 +20,12 @@ export default function PlanPage() {
   const offers = usePlans();
   const trial = useStartTrial();
   const canManage = useCanManage();
+  const isOwner = useIsOwner();
   const { workspace } = useSession();
+  const billingOn = offers.data?.checkout === true;
+  const billing = useBilling(billingOn && canManage);
+  const checkout = useCheckout();
+  const [interval, setEvery] = useState<Interval>("month");
   if (plan.isPending || offers.isPending) return <Loading />;
   if (plan.isError) return <ErrorState error={plan.error} retry={() => void plan.refetch()} />;
   if (offers.isError) return <ErrorState error={offers.error} retry={() => void offers.refetch()} />;
@@ -45,7 +55,29 @@ export default function PlanPage() {
       );
     }
     if (o.id === "free") return null;
-    // Plans cannot be bought here yet: the operator moves a workspace to a paid plan.
+    if (billingOn && (o.id === "personal" || o.id === "enterprise")) {
+      if (!isOwner) return <Text size="sm" c="dimmed">{t("billing.askOwner")}</Text>;
+      // A live subscription changes plan in Stripe's portal: a second Checkout is refused.
+      if (isLive(billing.data)) {
+        return (
+          <Button variant="light" component={RouterLink} to="/billing" data-testid={`change-plan-${o.id}`}>
+            {t("billing.changeInPortal")}
+          </Button>
+        );
+      }
+      const target = o.id;
+      return (
+        <Button
+          onClick={() => checkout.mutate({ plan: target, interval })}
+          loading={checkout.isPending && checkout.variables?.plan === target}
+          disabled={billing.isPending}
+          data-testid={`upgrade-${o.id}`}
+        >
+          {t("billing.upgrade")}
+        </Button>
+      );
+    }
+    // Plans cannot be bought here: the operator moves a workspace to a paid plan.
     return (
       <Text size="sm" data-testid={`upgrade-how-${o.id}`}>
         {t("plans.howToUpgrade", { plan: t(`plan.names.${o.id}`), workspace: workspace.name, id: workspace.id })}
@@ -85,8 +117,24 @@ export default function PlanPage() {
           })}
         </Stack>
       </Card>
+      <PaymentReturn />
       <FormError error={trial.error} />
-      <Title order={3}>{t("plans.all")}</Title>
+      <FormError error={checkout.error} />
+      <Group justify="space-between" align="flex-end">
+        <Title order={3}>{t("plans.all")}</Title>
+        {billingOn && isOwner && !isLive(billing.data) && (
+          <SegmentedControl
+            value={interval}
+            onChange={(v) => setEvery(v as Interval)}
+            aria-label={t("billing.interval")}
+            data={[
+              { value: "month", label: t("billing.monthly") },
+              { value: "year", label: t("billing.yearly") },
+            ]}
+            data-testid="billing-interval"
+          />
+        )}
+      </Group>
       <PlansComparison offers={offers.data.plans} features={offers.data.features} current={p.plan} actions={action} />
     </Stack>
   );

@@ -24,6 +24,17 @@ export default function PricingPage() {
         </Stack>
       );
     }
+    if (offers.data?.checkout) {
+      // Bought online: from the workspace's plan page, once signed up.
+      return (
+        <Stack gap={6}>
+          <Text size="sm">{t("billing.publicUpgrade", { plan: t(`plan.names.${o.id}`) })}</Text>
+          <Button component={RouterLink} to="/signup" variant="default">
+            {t("plans.signup")}
+          </Button>
+        </Stack>
+      );
+    }
     return <Text size="sm">{t("plans.howToUpgradePublic", { plan: t(`plan.names.${o.id}`) })}</Text>;
   };
   return (

@@ -1,0 +1,58 @@
+// What the plan page says when Stripe's Checkout sends the owner back (?checkout= or ?trial=
+// success|canceled): the payment is taken, but the plan changes only when Stripe's event
+// arrives, so the plan is read again a few times until it does.
+import { Alert, CloseButton, Group, Text } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+import { useWorkspaceId } from "../../session";
+
+/** How often and how many times the plan is read again after a payment. */
+const pollEvery = 2000;
+const pollTimes = 6;
+
+export function PaymentReturn() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const client = useQueryClient();
+  const ws = useWorkspaceId();
+  const kind = params.has("checkout") ? "checkout" : params.has("trial") ? "trial" : null;
+  const outcome = kind ? params.get(kind) : null;
+
+  useEffect(() => {
+    if (outcome !== "success") return;
+    let n = 0;
+    const refresh = () => {
+      void client.invalidateQueries({ queryKey: [ws, "plan"] });
+      void client.invalidateQueries({ queryKey: [ws, "billing"] });
+      void client.invalidateQueries({ queryKey: ["me"] });
+    };
+    const timer = window.setInterval(() => {
+      refresh();
+      if (++n >= pollTimes) window.clearInterval(timer);
+    }, pollEvery);
+    return () => window.clearInterval(timer);
+  }, [outcome, client, ws]);
+
+  if (!kind || (outcome !== "success" && outcome !== "canceled")) return null;
+  const dismiss = () =>
+    setParams(
+      (p) => {
+        p.delete("checkout");
+        p.delete("trial");
+        p.delete("workspace");
+        return p;
+      },
+      { replace: true },
+    );
+  const success = outcome === "success";
+  return (
+    <Alert color={success ? "teal" : "gray"} role="status" data-testid="payment-return">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Text size="sm">{success ? t(kind === "trial" ? "billing.trialPaid" : "billing.paid") : t("billing.canceled")}</Text>
+        <CloseButton size="sm" onClick={dismiss} aria-label={t("billing.dismiss")} />
+      </Group>
+    </Alert>
+  );
+}
