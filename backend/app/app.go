@@ -37,6 +37,7 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
 	"github.com/shortlink/shortlink/backend/visit"
@@ -266,6 +267,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Audit:            a.audit,
 		Visitors:         classifier,
 		Billing:          billingSvc,
+		SSO: sso.NewService(postgres.NewSSOStore(db), domain.NewDNS(cfg.DNSResolver), a.plans, sso.Options{
+			Secret:        []byte(cfg.JWTSecret),
+			CallbackURL:   strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
+			AllowLoopback: cfg.SSOAllowLoopback,
+		}, log),
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,

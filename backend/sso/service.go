@@ -184,8 +184,9 @@ func (s *Service) Delete(ctx context.Context, workspaceID int64) error {
 }
 
 // Verify looks at the email domain's TXT record now and returns the settings, proven when the
-// record holds the token; problem says what the lookup saw when it does not. Conflict
-// (sso_domain_taken) when another workspace proved the domain first.
+// record holds the token; problem names what the lookup saw when it does not
+// ("txt_record_missing", "dns_lookup_failed"). Conflict (sso_domain_taken) when another
+// workspace proved the domain first.
 func (s *Service) Verify(ctx context.Context, workspaceID int64) (st *Settings, problem string, err error) {
 	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
 		return nil, "", err
@@ -196,11 +197,11 @@ func (s *Service) Verify(ctx context.Context, workspaceID int64) (st *Settings, 
 	}
 	ok, err := s.checker.HoldsAt(ctx, RecordName(cur.EmailDomain), cur.Token)
 	if err != nil {
-		s.log.Warn("sso domain check", "workspace", workspaceID, "err", err)
-		return cur, "the DNS lookup of " + RecordName(cur.EmailDomain) + " failed: try again later", nil
+		s.log.Info("sso domain check: resolver failed", "workspace", workspaceID, "err", err)
+		return cur, ProblemLookup, nil
 	}
 	if !ok {
-		return cur, "no TXT record " + RecordName(cur.EmailDomain) + " holds the value", nil
+		return cur, ProblemMissing, nil
 	}
 	st, err = s.store.MarkVerified(ctx, workspaceID, cur.Token)
 	if apperr.Is(err, apperr.Conflict) {
@@ -208,6 +209,15 @@ func (s *Service) Verify(ctx context.Context, workspaceID int64) (st *Settings, 
 	}
 	return st, "", err
 }
+
+// What a look at the TXT record can find wrong (the same names as custom domains').
+const (
+	ProblemMissing = "txt_record_missing"
+	ProblemLookup  = "dns_lookup_failed"
+)
+
+// CallbackURL is the redirect URI to register with providers.
+func (s *Service) CallbackURL() string { return s.o.CallbackURL }
 
 // PasswordAllowed answers sso_required when email's domain is proven by a workspace that
 // enforces single sign-on and whose plan still has it; nil otherwise.
