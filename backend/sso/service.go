@@ -133,15 +133,14 @@ func (s *Service) Get(ctx context.Context, workspaceID int64) (*Settings, error)
 // the sso feature, invalid for bad settings, conflict (sso_domain_unverified,
 // sso_domain_taken).
 func (s *Service) Put(ctx context.Context, workspaceID int64, in Input) (*Settings, error) {
-	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
-		return nil, err
-	}
 	cur, err := s.store.Get(ctx, workspaceID)
 	if err != nil && !apperr.Is(err, apperr.NotFound) {
 		return nil, err
 	}
-	in, err = CheckInput(in, cur != nil, s.o.AllowLoopback)
-	if err != nil {
+	if in, err = CheckInput(in, cur != nil, s.o.AllowLoopback); err != nil {
+		return nil, err
+	}
+	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
 		return nil, err
 	}
 	next := &Settings{WorkspaceID: workspaceID, Issuer: in.Issuer, ClientID: in.ClientID, EmailDomain: in.EmailDomain, Enforce: in.Enforce}
@@ -365,6 +364,22 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	var c Claims
 	if err := idt.Claims(&c); err != nil {
 		return nil, errFailed
+	}
+	if c.Email == "" {
+		// Providers that keep the ID token small answer the address at their userinfo
+		// endpoint, for the same subject.
+		info, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+		if err != nil {
+			s.log.Info("sso userinfo failed", "workspace", st.WorkspaceID, "err", err)
+			return nil, errFailed
+		}
+		if info.Subject != idt.Subject {
+			s.log.Info("sso userinfo of another subject", "workspace", st.WorkspaceID)
+			return nil, errFailed
+		}
+		if err := info.Claims(&c); err != nil {
+			return nil, errFailed
+		}
 	}
 	if err := CheckClaims(c, st.EmailDomain); err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/domain"
 )
@@ -273,7 +274,7 @@ func CheckClaims(c Claims, emailDomain string) error {
 // not the service's operators and moderators, whose accounts a customer's provider must not
 // open.
 func MayJoin(e Existing) error {
-	if e.SystemRole != "" {
+	if e.SystemRole != account.SystemUser {
 		return errStaff
 	}
 	return nil
