@@ -34,6 +34,7 @@ const NoWorkspacePage = lazyPage(() => import("./pages/workspace/NoWorkspacePage
 const NotFoundPage = lazyPage(() => import("./pages/NotFoundPage"));
 const ForgotPasswordPage = lazyPage(() => import("./pages/auth/ForgotPasswordPage"));
 const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
+const SsoPage = lazyPage(() => import("./pages/sso/SsoPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -93,6 +94,7 @@ export function App() {
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />
+              <Route path="/sso" element={<Page><SsoPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="/account" element={<Page><AccountPage /></Page>} />
               <Route path="*" element={<Page><NotFoundPage /></Page>} />
