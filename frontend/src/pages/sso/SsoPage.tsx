@@ -185,7 +185,7 @@ function SsoSettings() {
                   </Stack>
                 </div>
                 {s.verification.problem && (
-                  <Text size="sm" c="orange.8" data-testid="sso-problem">
+                  <Text size="sm" fw={500} data-testid="sso-problem">
                     {s.verification.problem_reason === "dns_lookup_failed" ? t("domains.problemLookup") : t("domains.problemRecord", { name: s.verification.name })}
                   </Text>
                 )}
