@@ -550,3 +550,36 @@ func TestSSOSettingsAccess(t *testing.T) {
 	// The other workspace's own settings are its own.
 	wantReason(t, s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/sso", stranger.WorkspaceID), stranger.Token, nil), http.StatusNotFound, "sso_not_set", "stranger's own")
 }
+
+// TestSSOWithTwoFactor: single sign-on does not skip a person's second factor; the callback
+// opens no session and hands the app the token of the second step, in the fragment.
+func TestSSOWithTwoFactor(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{"zoe": idpUser("zoe", "zoe@sso-mfa.com", true)}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, "sso-mfa.com")
+	zoe := s.signup("zoe@sso-mfa.com")
+	s.verify("zoe@sso-mfa.com")
+	secret, _ := s.enrol2FA(zoe)
+
+	b := s.ssoBrowser()
+	cb := s.ssoSignIn(b, "zoe@sso-mfa.com", "zoe")
+	req, _ := http.NewRequest("GET", s.base+cb.RequestURI()+"&return_to=x", nil)
+	req.AddCookie(&http.Cookie{Name: "sl_sso", Value: stateCookie(b)})
+	r := s.send(req)
+	loc, _ := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusFound || loc == nil || loc.Path != "/app/login" || hasCookie(r, "sl_access") || hasCookie(r, "sl_refresh") {
+		t.Fatalf("callback with 2FA on: %d %v", r.Status, r.Header)
+	}
+	frag, _ := url.ParseQuery(loc.Fragment)
+	token := frag.Get("mfa_token")
+	if token == "" || frag.Get("return_to") != "/app/" || strings.Contains(loc.RawQuery, token) {
+		t.Fatalf("second step's token: %q", loc)
+	}
+	l := answer[loginJSON](t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]string{"mfa_token": token, "code": totpCode(t, secret, 30*time.Second)}),
+		http.StatusOK, "second step")
+	if l.User.ID != zoe.UserID || l.AccessToken == "" {
+		t.Fatalf("second step: %+v", l)
+	}
+}
