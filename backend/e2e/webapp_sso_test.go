@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 )
@@ -103,5 +104,33 @@ func TestWebAppSSO(t *testing.T) {
 		v2.fill(v2.p.GetByTestId("password"), "whatever password")
 		v2.click(v2.p.GetByTestId("submit"))
 		v2.see(v2.text(v2.tr("Your organisation signs in with single sign-on", "您的组织使用单点登录")))
+	})
+}
+
+// A person with two-factor sign-in on signs in with SSO: after the provider, the app asks for
+// the authenticator's code, then opens signed in.
+func TestWebAppSSOTwoFactor(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{"zoe": idpUser("zoe", "zoe@sso-walk-mfa.com", true)}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, "sso-walk-mfa.com")
+	zoe := s.signup("zoe@sso-walk-mfa.com")
+	s.verify("zoe@sso-walk-mfa.com")
+	secret, _ := s.enrol2FA(zoe)
+	eachLook(t, []look{zhDesktop}, func(t *testing.T, l look) {
+		v := walk(t, s, l)
+		v.refused(404) // the provider's page has no favicon
+		v.open("/login", "")
+		v.fill(v.p.GetByTestId("email"), "zoe@sso-walk-mfa.com")
+		v.click(v.button(v.tr("Sign in with SSO", "使用 SSO 登录")))
+		v.fill(v.p.GetByLabel("Username:"), "zoe")
+		v.fill(v.p.GetByLabel("Password:"), "pw-zoe")
+		v.click(v.button("Login"))
+		v.see(v.heading(v.tr("One more step", "还差一步")))
+		v.accessible("sso-second-step")
+		v.fill(v.textbox(v.tr("Code", "验证码")), totpCode(t, secret, 30*time.Second))
+		v.click(v.button(v.tr("Sign in", "登录")))
+		v.at("/links")
 	})
 }

@@ -250,6 +250,10 @@ export const en = {
     or: "or",
     ssoSignIn: "Sign in with SSO",
     ssoFailed: "Single sign-on did not work. Try again, or ask your administrator.",
+    ssoCodeTitle: "One more step",
+    ssoCodeHelp: "Your identity provider signed you in. Enter the code from your authenticator app, or one of your recovery codes.",
+    ssoCode: "Code",
+    ssoCodeSubmit: "Sign in",
   },
   workspace: {
     new: "New workspace…",

@@ -252,6 +252,10 @@ export const zhCN: Messages = {
     or: "或",
     ssoSignIn: "使用 SSO 登录",
     ssoFailed: "单点登录未成功。请重试，或联系管理员。",
+    ssoCodeTitle: "还差一步",
+    ssoCodeHelp: "身份提供方已完成登录。请输入身份验证器应用中的验证码，或一个恢复码。",
+    ssoCode: "验证码",
+    ssoCodeSubmit: "登录",
   },
   workspace: {
     new: "新建工作区…",
