@@ -280,7 +280,7 @@ func (s *Service) Start(ctx context.Context, email, returnTo string, now time.Ti
 	if err != nil {
 		return nil, err
 	}
-	cfg, _, err := s.client0(ctx, st)
+	cfg, _, err := s.oauthConfig(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +336,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	if code == "" {
 		return nil, errFailed
 	}
-	cfg, p, err := s.client0(ctx, st)
+	cfg, p, err := s.oauthConfig(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -395,8 +395,8 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	return &SignedIn{Joined: j, WorkspaceID: st.WorkspaceID, Email: email, ReturnTo: pending.ReturnTo}, nil
 }
 
-// client0 is the OAuth 2.0 configuration of the settings' provider, and the provider.
-func (s *Service) client0(ctx context.Context, st *Settings) (*oauth2.Config, *oidc.Provider, error) {
+// oauthConfig is the OAuth 2.0 configuration of the settings' provider, and the provider.
+func (s *Service) oauthConfig(ctx context.Context, st *Settings) (*oauth2.Config, *oidc.Provider, error) {
 	secret, err := s.box.Open(st.SealedSecret, secretAD(st.WorkspaceID))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sso client secret: %w", err)

@@ -143,9 +143,8 @@ var (
 )
 
 // CheckIssuer validates an issuer URL: https, no query or fragment, no credentials; plain
-// http only for a loopback host when allowLoopback is set (tests). It returns the URL without
-// a trailing slash's ambiguity resolved: as given, since the issuer must match the discovery
-// document's exactly.
+// http only for a loopback host when allowLoopback is set (tests). It returns the URL as given
+// (spaces trimmed), trailing slash and all: the discovery document must name it exactly.
 func CheckIssuer(raw string, allowLoopback bool) (string, error) {
 	raw = strings.TrimSpace(raw)
 	bad := func(msg string) error {
