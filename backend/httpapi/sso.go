@@ -147,9 +147,7 @@ func (s *Server) finishSSO(c *gin.Context) {
 		s.ssoFail(c, err)
 		return
 	}
-	for _, id := range in.RevokedKeys {
-		s.accounts.ForgetKey(id)
-	}
+	s.accounts.KeysRevoked(ctx, in.RevokedKeys)
 	if in.TookOver {
 		s.auth.ForgetSessions()
 	}
