@@ -13,6 +13,8 @@ CREATE TABLE workspace_sso (
     token         TEXT NOT NULL,
     verified_at   TIMESTAMPTZ,
     enforce       BOOLEAN NOT NULL DEFAULT false,
+    -- checked_at: the last background look at a pending domain's record (claimed by one node).
+    checked_at    TIMESTAMPTZ,
     updated_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
     CHECK (NOT enforce OR verified_at IS NOT NULL)
 );

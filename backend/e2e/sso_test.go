@@ -583,3 +583,27 @@ func TestSSOWithTwoFactor(t *testing.T) {
 		t.Fatalf("second step: %+v", l)
 	}
 }
+
+// TestSSOCheckedInBackground: a pending email domain is proven by the background checks once its
+// record is in place, as custom domains are, and the audit log says the service did it.
+func TestSSOCheckedInBackground(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true", "DOMAIN_CHECK_INTERVAL", "1s")
+	p := startIdP(t, newIdPStorage(idpUsers{}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
+	st := answer[ssoJSON](t, s.do("PUT", ws+"/sso", owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink",
+		"client_secret": idpClientSecret, "email_domain": "sso-background.com"}), http.StatusOK, "put sso")
+	time.Sleep(1500 * time.Millisecond) // looked at without the record
+	if st := answer[ssoJSON](t, s.do("GET", ws+"/sso", owner.Token, nil), http.StatusOK, "get"); st.Verified {
+		t.Fatal("proven without the record")
+	}
+	ns.set(st.Verification.Name, st.Verification.Value)
+	eventually(t, 15*time.Second, "the domain proven in the background", func() bool {
+		return answer[ssoJSON](t, s.do("GET", ws+"/sso", owner.Token, nil), http.StatusOK, "get").Verified
+	})
+	eventually(t, 5*time.Second, "the audit log's event", func() bool {
+		r := s.do("GET", ws+"/audit", owner.Token, nil)
+		return strings.Contains(string(r.Body), `"type":"system"`) && strings.Contains(string(r.Body), `"sso.changed"`)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -78,6 +79,19 @@ func (s *SSOStore) MarkVerified(ctx context.Context, workspaceID int64, token st
 		return nil, fmt.Errorf("verify sso domain: %w", notFound(err, "sso settings"))
 	}
 	return st, nil
+}
+
+// ClaimPending implements sso.Store: SKIP LOCKED lets every node claim its own share.
+func (s *SSOStore) ClaimPending(ctx context.Context, every time.Duration, limit int) ([]*sso.Settings, error) {
+	out, err := queryAll(ctx, s.db.Pool, asRow(scanSSO), `UPDATE workspace_sso SET checked_at = now()
+		WHERE workspace_id IN (SELECT workspace_id FROM workspace_sso
+			WHERE verified_at IS NULL AND (checked_at IS NULL OR checked_at < now() - make_interval(secs => $1))
+			ORDER BY checked_at NULLS FIRST, workspace_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+		RETURNING `+ssoColumns, every.Seconds(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("claim pending sso domains: %w", err)
+	}
+	return out, nil
 }
 
 // ByDomain implements sso.Store.

@@ -47,6 +47,12 @@ type Options struct {
 	Timeout time.Duration
 	// StateTTL is how long a started sign-in may take; default 10 minutes.
 	StateTTL time.Duration
+	// CheckEvery is how often a pending email domain's record is looked at again
+	// (CheckPending); default a minute.
+	CheckEvery time.Duration
+	// VerifiedInBackground is called after CheckPending proved a domain (the audit log records
+	// it as the service's doing); an owner's own Verify does not call it.
+	VerifiedInBackground func(ctx context.Context, st *Settings)
 }
 
 // Service manages the settings and runs sign-ins.
@@ -78,6 +84,9 @@ func NewService(store Store, checker Checker, plans Plans, o Options, log *slog.
 	}
 	if o.StateTTL <= 0 {
 		o.StateTTL = 10 * time.Minute
+	}
+	if o.CheckEvery <= 0 {
+		o.CheckEvery = time.Minute
 	}
 	return &Service{store: store, checker: checker, plans: plans, o: o, log: log,
 		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback),
@@ -207,6 +216,45 @@ func (s *Service) Verify(ctx context.Context, workspaceID int64) (st *Settings, 
 		return nil, "", errDomainTaken
 	}
 	return st, "", err
+}
+
+// pendingBatch is how many pending domains CheckPending claims at a time.
+const pendingBatch = 100
+
+// CheckPending looks at the TXT records of pending email domains not looked at in the last
+// CheckEvery, as custom domains are checked in the background, and proves those whose record
+// holds the token. It answers how many it proved.
+func (s *Service) CheckPending(ctx context.Context) (proven int, err error) {
+	for {
+		batch, err := s.store.ClaimPending(ctx, s.o.CheckEvery, pendingBatch)
+		if err != nil {
+			return proven, err
+		}
+		for _, st := range batch {
+			if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); err != nil {
+				continue // plan_required: no sign-on to prove it for; other errors: next round
+			}
+			ok, err := s.checker.HoldsAt(ctx, RecordName(st.EmailDomain), st.Token)
+			if err != nil || !ok {
+				continue
+			}
+			out, err := s.store.MarkVerified(ctx, st.WorkspaceID, st.Token)
+			switch {
+			case apperr.Is(err, apperr.Conflict) || apperr.Is(err, apperr.NotFound):
+				// Another workspace proved the domain first, or the settings changed meanwhile.
+			case err != nil:
+				return proven, err
+			default:
+				proven++
+				if s.o.VerifiedInBackground != nil {
+					s.o.VerifiedInBackground(ctx, out)
+				}
+			}
+		}
+		if len(batch) < pendingBatch || ctx.Err() != nil {
+			return proven, ctx.Err()
+		}
+	}
 }
 
 // What a look at the TXT record can find wrong (the same names as custom domains').

@@ -106,6 +106,9 @@ type Store interface {
 	// conflict when another workspace proved the domain first, not_found when the settings
 	// are gone or changed.
 	MarkVerified(ctx context.Context, workspaceID int64, token string) (*Settings, error)
+	// ClaimPending returns up to limit settings whose domain is not proven and was not looked
+	// at in the last every, and records the look as made now, so other nodes skip them.
+	ClaimPending(ctx context.Context, every time.Duration, limit int) ([]*Settings, error)
 	// ByDomain returns the settings that hold emailDomain proven; not_found when none do.
 	ByDomain(ctx context.Context, emailDomain string) (*Settings, error)
 	// SaveState keeps a sign-in under way.
