@@ -131,6 +131,9 @@ const (
 	// RevokedCreatorPromoted: its creator was given a system role (moderator or operator),
 	// and nothing made before the promotion carries over.
 	RevokedCreatorPromoted = "creator_promoted"
+	// RevokedCreatorTakenOver: its creator's address was never verified, and its proven owner
+	// signed in through single sign-on: what the unproven holder made does not carry over.
+	RevokedCreatorTakenOver = "creator_taken_over"
 )
 
 // User is a person who logs in.

@@ -266,6 +266,10 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 	return nil
 }
 
+// KeysRevoked is keysRevoked for keys another package's store revoked (a single sign-on that
+// took an account over).
+func (s *Service) KeysRevoked(ctx context.Context, ids []int64) { s.keysRevoked(ctx, ids) }
+
 // keysRevoked forgets revoked keys here and tells the other nodes.
 func (s *Service) keysRevoked(ctx context.Context, ids []int64) {
 	for _, id := range ids {

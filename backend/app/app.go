@@ -37,6 +37,7 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
 	"github.com/shortlink/shortlink/backend/visit"
@@ -84,6 +85,7 @@ type App struct {
 	resolver     *redirect.Resolver
 	// domains are the workspaces' custom domains; domainTable routes hosts to them.
 	domains     *domain.Service
+	sso         *sso.Service
 	domainTable *domain.Table
 	tlsAsk      http.Handler
 	api         *httpapi.Server
@@ -253,6 +255,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			Prices:   cfg.Prices, Grace: cfg.BillingGrace, Now: time.Now, Log: log,
 		})
 	}
+	a.sso = sso.NewService(postgres.NewSSOStore(db), domain.NewDNS(cfg.DNSResolver), a.plans, sso.Options{
+		Secret:               []byte(cfg.JWTSecret),
+		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
+		AllowLoopback:        cfg.SSOAllowLoopback,
+		CheckEvery:           cfg.DomainCheckInterval,
+		VerifiedInBackground: a.auditSSOVerified,
+	}, log)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -266,6 +275,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Audit:            a.audit,
 		Visitors:         classifier,
 		Billing:          billingSvc,
+		SSO:              a.sso,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -365,6 +375,13 @@ func (a *App) announceDomain(ctx context.Context, id int64) {
 func (a *App) auditDomainVerified(ctx context.Context, d *domain.Domain) {
 	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: d.WorkspaceID, Actor: audit.System(), Action: audit.DomainVerified,
 		Target: audit.Target("domain", d.ID), Details: map[string]any{"hostname": d.Hostname}}, "")
+}
+
+// auditSSOVerified records in the workspace's audit log an email domain of single sign-on the
+// background checks proved.
+func (a *App) auditSSOVerified(ctx context.Context, st *sso.Settings) {
+	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: st.WorkspaceID, Actor: audit.System(), Action: audit.SSOChanged,
+		Target: "sso", Details: map[string]any{"email_domain": st.EmailDomain, "verified": true}}, "")
 }
 
 // mayHaveCertificate says whether a TLS certificate may be obtained for host: one of the
@@ -567,6 +584,11 @@ func (a *App) checkDomains(ctx context.Context) {
 			a.log.Warn("check pending domains", "err", err)
 		} else if n > 0 {
 			a.log.Info("pending domains verified", "domains", n)
+		}
+		if n, err := a.sso.CheckPending(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("check pending sso domains", "err", err)
+		} else if n > 0 {
+			a.log.Info("pending sso domains proven", "domains", n)
 		}
 	})
 }

@@ -64,6 +64,7 @@ const (
 	WorkspaceRenamed     Action = "workspace.renamed"
 	WorkspaceTransferred Action = "workspace.transferred"
 	SSOChanged           Action = "sso.changed"
+	SSOMemberJoined      Action = "sso.member_joined"
 	TwoFactorRequired    Action = "workspace.require_2fa_changed"
 	LinkDeleted          Action = "link.deleted"
 	LinkBanned           Action = "link.banned"

@@ -2,9 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -18,6 +15,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/seal"
 )
 
 // TOTP parameters of RFC 6238 as every authenticator app reads them: 30-second steps, six
@@ -76,27 +74,15 @@ type TwoFactorStore interface {
 // twoFactor is the Service's part for two-factor sign-in.
 type twoFactor struct {
 	store TwoFactorStore
-	// aead seals the secrets at rest, under a key derived from the service's secret.
-	aead cipher.AEAD
+	// box seals the secrets at rest, under a key derived from the service's secret.
+	box *seal.Box
 }
 
 // UseTwoFactor lets the service enrol people in TOTP and check their codes. The secrets are
 // sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the service's secret: a new
 // JWT_SECRET makes every enrolment unreadable.
 func (s *Service) UseTwoFactor(store TwoFactorStore) {
-	key, err := hkdf.Key(sha256.New, s.opts.Secret, nil, "shortlink totp secret v1", 32)
-	if err != nil {
-		panic("derive the 2fa key: " + err.Error()) // only for lengths past 255 hashes
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		panic("2fa cipher: " + err.Error()) // only for a key that is not 16, 24 or 32 bytes
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic("2fa cipher: " + err.Error()) // only for a block size that is not 16
-	}
-	s.twoFactor = &twoFactor{store: store, aead: aead}
+	s.twoFactor = &twoFactor{store: store, box: seal.New(s.opts.Secret, "shortlink totp secret v1")}
 }
 
 func (s *Service) tf() (*twoFactor, error) {
@@ -109,17 +95,11 @@ func (s *Service) tf() (*twoFactor, error) {
 // seal encrypts a secret; the user's ID is bound to it, so a sealed secret copied to another
 // row does not open.
 func (t *twoFactor) seal(userID int64, secret string) []byte {
-	nonce := make([]byte, t.aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return t.aead.Seal(nonce, nonce, []byte(secret), userAD(userID))
+	return t.box.Seal([]byte(secret), userAD(userID))
 }
 
 func (t *twoFactor) open(userID int64, sealed []byte) (string, error) {
-	n := t.aead.NonceSize()
-	if len(sealed) < n {
-		return "", errors.New("open 2fa secret: too short")
-	}
-	plain, err := t.aead.Open(nil, sealed[:n], sealed[n:], userAD(userID))
+	plain, err := t.box.Open(sealed, userAD(userID))
 	if err != nil {
 		return "", fmt.Errorf("open 2fa secret: %w", err)
 	}

@@ -134,6 +134,10 @@ type Config struct {
 	// at again in the background.
 	DomainCheckInterval time.Duration `env:"DOMAIN_CHECK_INTERVAL" envDefault:"1m"`
 
+	// SSOAllowLoopback lets single sign-on issuers be plain http on a loopback address, and
+	// providers be reached on loopback: tests only.
+	SSOAllowLoopback bool `env:"SSO_ALLOW_LOOPBACK" envDefault:"false"`
+
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
 	OpenAIAPIKey    string `env:"OPENAI_API_KEY"`

@@ -35,16 +35,22 @@ func NewDNS(addr string) *DNS {
 // Holds reports whether a TXT record at RecordName(hostname) holds token. A name with no such
 // record answers false and no error; a resolver that fails answers the error.
 func (c *DNS) Holds(ctx context.Context, hostname, token string) (bool, error) {
+	return c.HoldsAt(ctx, RecordName(hostname), token)
+}
+
+// HoldsAt reports whether a TXT record at name holds token, as Holds does; other proofs of a
+// name (the email domain of single sign-on) keep their records under names of their own.
+func (c *DNS) HoldsAt(ctx context.Context, name, token string) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	// The trailing dot makes the name absolute: no search domain is tried.
-	txts, err := c.r.LookupTXT(ctx, RecordName(hostname)+".")
+	txts, err := c.r.LookupTXT(ctx, name+".")
 	if err != nil {
 		var dnsErr *net.DNSError
 		if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
 			return false, nil
 		}
-		return false, fmt.Errorf("look up TXT %s: %w", RecordName(hostname), err)
+		return false, fmt.Errorf("look up TXT %s: %w", name, err)
 	}
 	for _, t := range txts {
 		if strings.TrimSpace(t) == token {

@@ -258,6 +258,31 @@ func TestBadInput(t *testing.T) {
 		{"portal billing off", "POST", ws + "/billing/portal", nil, 409, "conflict"},
 		{"billing billing off", "GET", ws + "/billing", nil, 409, "conflict"},
 		{"webhook billing off", "POST", "/api/v1/billing/webhook", `{"id":"evt_1"}`, 409, "conflict"},
+		// Single sign-on: the settings are checked before the plan is asked (this workspace is
+		// free), and the sign-in's own routes.
+		{"sso no body", "PUT", ws + "/sso", nil, 400, "invalid"},
+		{"sso not JSON", "PUT", ws + "/sso", "{issuer:", 400, "invalid"},
+		{"sso unknown field", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "client_secret": "b", "email_domain": "example.com", "verified": true}, 400, "invalid"},
+		{"sso no issuer", "PUT", ws + "/sso", map[string]any{"client_id": "a", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso issuer http", "PUT", ws + "/sso", map[string]any{"issuer": "http://idp.example.com", "client_id": "a", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso issuer loopback", "PUT", ws + "/sso", map[string]any{"issuer": "http://127.0.0.1:9000", "client_id": "a", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso issuer query", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com/?a=1", "client_id": "a", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso issuer number", "PUT", ws + "/sso", map[string]any{"issuer": 5, "client_id": "a", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso no client id", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso client id too long", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": long(256), "client_secret": "b", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso no secret", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "email_domain": "example.com"}, 400, "invalid"},
+		{"sso no domain", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "client_secret": "b"}, 400, "invalid"},
+		{"sso domain IP", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "client_secret": "b", "email_domain": "192.0.2.1"}, 400, "invalid"},
+		{"sso domain address", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "client_secret": "b", "email_domain": "a@example.com"}, 400, "invalid"},
+		{"sso enforce text", "PUT", ws + "/sso", map[string]any{"issuer": "https://idp.example.com", "client_id": "a", "client_secret": "b", "email_domain": "example.com", "enforce": "yes"}, 400, "invalid"},
+		{"sso get none", "GET", ws + "/sso", nil, 404, "not_found"},
+		{"sso verify none", "POST", ws + "/sso/verify", nil, 404, "not_found"},
+		{"sso delete none", "DELETE", ws + "/sso", nil, 404, "not_found"},
+		{"sso start no email", "GET", "/api/v1/auth/sso/start", nil, 400, "invalid"},
+		{"sso start bad email", "GET", "/api/v1/auth/sso/start?email=nope", nil, 400, "invalid"},
+		{"sso start unknown domain", "GET", "/api/v1/auth/sso/start?email=a@example.com", nil, 404, "not_found"},
+		{"sso callback nothing", "GET", "/api/v1/auth/sso/callback", nil, 401, "unauthorized"},
+		{"sso callback made-up state", "GET", "/api/v1/auth/sso/callback?state=abc&code=def", nil, 401, "unauthorized"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -66,6 +66,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"plan", "/plan", "customer"},
 		{"invitations", "/invitations", "customer"},
 		{"settings", "/settings", "customer"},
+		{"sso", "/sso", "customer"},
 		{"account", "/account", "customer"},
 		{"billing", "/billing", "customer"},
 		{"audit", "/audit", "customer"},

@@ -146,6 +146,10 @@ func (s *Server) signup(c *gin.Context) {
 	if s.limited(c, s.auth.AllowSignup(c.Request.Context(), s.clientIP(c))) {
 		return
 	}
+	if err := s.passwordAllowed(c, in.Email); err != nil {
+		s.fail(c, err)
+		return
+	}
 	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password, in.Invitation)
 	if err != nil {
 		s.fail(c, err)
@@ -161,6 +165,19 @@ func (s *Server) signup(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusCreated, signupResponse{User: u, Workspace: ws, tokens: t})
+}
+
+// passwordAllowed answers 403 sso_required for an address whose domain signs in only through
+// its workspace's identity provider.
+func (s *Server) passwordAllowed(c *gin.Context, email string) error {
+	if s.sso == nil {
+		return nil
+	}
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return nil // the sign-in's own checks answer it
+	}
+	return s.sso.PasswordAllowed(c.Request.Context(), e)
 }
 
 type loginResponse struct {
@@ -183,6 +200,11 @@ func (s *Server) login(c *gin.Context) {
 	}
 	ctx, ip := c.Request.Context(), s.clientIP(c)
 	if s.limited(c, s.auth.AllowLogin(ctx, in.Email, ip)) {
+		return
+	}
+	if err := s.passwordAllowed(c, in.Email); err != nil {
+		s.auth.LoginUnchecked(ctx, in.Email, ip)
+		s.fail(c, err)
 		return
 	}
 	u, err := s.accounts.Login(ctx, in.Email, in.Password)

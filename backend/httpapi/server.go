@@ -25,6 +25,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/visitor"
 )
@@ -68,6 +69,8 @@ type Deps struct {
 	Visitors *visitor.Classifier
 	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
 	Billing *billing.Service
+	// SSO is single sign-on over OpenID Connect.
+	SSO *sso.Service
 }
 
 // Server is the API's http.Handler.
@@ -94,6 +97,7 @@ type Server struct {
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
+	sso            *sso.Service
 }
 
 const requestIDKey = "request_id"
@@ -105,7 +109,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -145,6 +149,8 @@ func (s *Server) routes() {
 	api.POST("/auth/password-reset", s.requestPasswordReset)
 	api.POST("/auth/password-reset/confirm", s.confirmPasswordReset)
 	api.GET("/invitations/:id", s.previewInvitation)
+	api.GET("/auth/sso/start", s.startSSO)
+	api.GET("/auth/sso/callback", s.finishSSO)
 	// Stripe's webhook: no session, no budget per address (Stripe sends from few addresses and
 	// retries what fails); the signature is its credential.
 	s.engine.POST("/api/v1/billing/webhook", s.billingWebhook)
@@ -180,6 +186,10 @@ func (s *Server) routes() {
 	ws.GET("/billing", s.inWorkspace(account.PermManage), s.getBilling)
 	ws.POST("/billing/checkout", s.inWorkspace(account.PermOwn), s.checkout)
 	ws.POST("/billing/portal", s.inWorkspace(account.PermOwn), s.billingPortal)
+	ws.GET("/sso", s.inWorkspace(account.PermOwn), s.getSSO)
+	ws.PUT("/sso", s.inWorkspace(account.PermOwn), s.putSSO)
+	ws.DELETE("/sso", s.inWorkspace(account.PermOwn), s.deleteSSO)
+	ws.POST("/sso/verify", s.inWorkspace(account.PermOwn), s.verifySSO)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)

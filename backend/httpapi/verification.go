@@ -68,6 +68,10 @@ func (s *Server) requestPasswordReset(c *gin.Context) {
 	if s.limited(c, s.auth.AllowPasswordReset(c.Request.Context(), e, s.clientIP(c))) {
 		return
 	}
+	if err := s.passwordAllowed(c, e); err != nil {
+		s.fail(c, err)
+		return
+	}
 	s.replyStatus(c, http.StatusAccepted, s.accounts.RequestPasswordReset(e))
 }
 

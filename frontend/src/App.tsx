@@ -36,6 +36,7 @@ const ForgotPasswordPage = lazyPage(() => import("./pages/auth/ForgotPasswordPag
 const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
 const BillingPage = lazyPage(() => import("./pages/billing/BillingPage"));
 const AuditPage = lazyPage(() => import("./pages/audit/AuditPage"));
+const SsoPage = lazyPage(() => import("./pages/sso/SsoPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -95,6 +96,7 @@ export function App() {
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />
+              <Route path="/sso" element={<Page><SsoPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="/account" element={<Page><AccountPage /></Page>} />
               <Route path="/billing" element={<Page><BillingPage /></Page>} />

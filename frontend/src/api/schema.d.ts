@@ -1290,6 +1290,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's single sign-on
+         * @description Owners only (API keys never). The provider, the email domain, whether its TXT record proved it, and the redirect URI to register with the provider (`callback_url`). The client secret is never shown: `client_secret_set` says one is stored. 404 `sso_not_set` when none is set up.
+         */
+        get: operations["getSSO"];
+        /**
+         * Set up single sign-on
+         * @description Owners only (API keys never); needs the plan feature `sso` (403 `plan_required`). The issuer must be an https URL whose discovery document (`/.well-known/openid-configuration`) names the same issuer. The client secret is stored encrypted and never shown again; leave it out (or empty) to keep the stored one. The email domain is proven by a TXT record `_shortlink-sso.<email_domain>` holding `verification.value` (see `POST …/sso/verify`); a new domain needs a new proof. `enforce` (409 `sso_domain_unverified` before the proof) refuses password sign-in, sign-up and password resets for the domain's addresses (403 `sso_required`). A domain proven by another workspace answers 409 `sso_domain_taken`. Recorded in the audit log (`sso.changed`, without the secret).
+         */
+        put: operations["putSSO"];
+        post?: never;
+        /**
+         * Turn single sign-on off
+         * @description Owners only (API keys never). The domain's people sign in with passwords again (those made by single sign-on have none: they ask for a password-reset link). Members stay members.
+         */
+        delete: operations["deleteSSO"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/sso/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the email domain's TXT record now
+         * @description Owners only (API keys never); needs the plan feature `sso`. Looks up the TXT record `_shortlink-sso.<email_domain>` (through `DNS_RESOLVER`, or the system's resolver), as custom domains are checked: `verified` is true once it holds `verification.value`; a missing record is no error (`verification.problem` says what was found). 409 `sso_domain_taken` when another workspace proved the domain first. No body.
+         */
+        post: operations["verifySSO"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with single sign-on
+         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
+         */
+        get: operations["startSSO"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back
+         * @description The redirect URI registered with providers. The `state` must be the one the `sl_sso` cookie of this browser holds, still live and unused (401 `sso_state_invalid`); the code is exchanged with the PKCE verifier and the ID token checked: signature, issuer (the settings'), audience, expiry and nonce (401 `sso_failed`); `email_verified` must be true (403 `sso_email_unverified`) and the address in the proven domain (403 `sso_email_domain`). Operators and moderators never sign in this way (403 `sso_staff_account`). The first sign-in makes the account (address verified, no password); an account whose address was never verified is taken over (its password, sessions and API keys end). The account becomes a member (role `member`) of the workspace if it is not one. Then the session cookies are set as a password sign-in sets them and the browser goes (302) to `return_to`; with 2FA on, to `/app/login#mfa_token=…` for the second step (POST /auth/login/2fa) instead. A browser gets errors as a 302 to `/app/login?sso_error=<reason>`.
+         */
+        get: operations["finishSSO"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/links/{id}/stats": {
         parameters: {
             query?: never;
@@ -1505,10 +1593,10 @@ export interface components {
             /** Format: date-time */
             revoked_at?: string | null;
             /**
-             * @description Why a revoked key was revoked: `revoked` by an owner or admin; `creator_removed` when its creator left or was removed; `creator_demoted` when its creator became a member or viewer; `creator_deleted` when its creator's account was deleted; `creator_promoted` when its creator was given a system role.
+             * @description Why a revoked key was revoked: `revoked` by an owner or admin; `creator_removed` when its creator left or was removed; `creator_demoted` when its creator became a member or viewer; `creator_deleted` when its creator's account was deleted; `creator_promoted` when its creator was given a system role; `creator_taken_over` when the proven owner of its creator's address, never verified, signed in through single sign-on.
              * @enum {string}
              */
-            revoked_reason?: "revoked" | "creator_removed" | "creator_demoted" | "creator_deleted" | "creator_promoted";
+            revoked_reason?: "revoked" | "creator_removed" | "creator_demoted" | "creator_deleted" | "creator_promoted" | "creator_taken_over";
         };
         NewAPIKey: {
             /** Format: int64 */
@@ -2575,6 +2663,55 @@ export interface components {
             /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
             checkout: boolean;
         };
+        SSORequest: {
+            /** @description The provider's issuer URL (https), as its discovery document names it. */
+            issuer: string;
+            client_id: string;
+            /** @description Write-only; required the first time, empty or absent keeps the stored one. */
+            client_secret?: string;
+            /** @description The domain whose addresses sign in through the provider, such as example.com. */
+            email_domain: string;
+            /** @description Refuse passwords for the domain's addresses (once the domain is proven). */
+            enforce?: boolean;
+        };
+        /** @description The DNS record that proves the email domain. */
+        SSOVerification: {
+            /** @enum {string} */
+            type: "TXT";
+            /** @description `_shortlink-sso.<email_domain>` */
+            name: string;
+            /** @description The value the record must hold. */
+            value: string;
+            /**
+             * Format: date-time
+             * @description Not kept for single sign-on (always null).
+             */
+            checked_at?: string | null;
+            /** @description What the look just made found wrong; absent otherwise. */
+            problem?: string;
+            /**
+             * @description The problem named for clients that explain it in their own words.
+             * @enum {string}
+             */
+            problem_reason?: "dns_lookup_failed" | "txt_record_missing";
+        };
+        SSOSettings: {
+            issuer: string;
+            client_id: string;
+            /** @description A client secret is stored (it is never shown). */
+            client_secret_set: boolean;
+            email_domain: string;
+            enforce: boolean;
+            /** @description The TXT record proved the email domain. */
+            verified: boolean;
+            /** Format: date-time */
+            verified_at: string | null;
+            verification: components["schemas"]["SSOVerification"];
+            /** @description The redirect URI to register with the provider. */
+            callback_url: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         StatsPoint: {
             /**
              * Format: date-time
@@ -3388,6 +3525,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The address's domain signs in with single sign-on only (reason `sso_required`; code `forbidden`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["HashingBusy"];
@@ -3616,6 +3765,18 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Invalid"];
+            /** @description The address's domain signs in with single sign-on only (reason `sso_required`; code `forbidden`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
@@ -5947,6 +6108,249 @@ export interface operations {
                 };
             };
             400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden: only the workspace's owner (API keys never); or the plan lacks `sso` (code `plan_required`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSORequest"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSettings"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden: only the workspace's owner (API keys never); or the plan lacks `sso` (code `plan_required`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden: only the workspace's owner (API keys never); or the plan lacks `sso` (code `plan_required`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    verifySSO: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings, proven or not yet. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden: only the workspace's owner (API keys never); or the plan lacks `sso` (code `plan_required`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    startSSO: {
+        parameters: {
+            query: {
+                /** @description The address to sign in. */
+                email: string;
+                /** @description The web app's page to land on after signing in: a path under `/app/` on this site, else `/app/`. */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider (or, for a browser, back to the sign-in page with the error). */
+            302: {
+                headers: {
+                    /** @description `sl_sso`: the state of this sign-in. */
+                    "Set-Cookie"?: string;
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    finishSSO: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                /** @description The provider's refusal; the sign-in fails (`sso_failed`). */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in, into the web app (or, for a browser, back to the sign-in page with the error). */
+            302: {
+                headers: {
+                    /** @description The session cookies (see POST /auth/login), and `sl_sso` cleared. */
+                    "Set-Cookie"?: string;
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -12,6 +12,7 @@ import { FormError, fieldError } from "../../components/states";
 import { invitationLink } from "../../lib/invitation";
 import { TwoFactorStep } from "./TwoFactorStep";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
+import { SsoSignIn } from "./SsoSignIn";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const { t } = useTranslation();
@@ -128,6 +129,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
           <Button type="submit" loading={submit.isPending} data-testid="submit">
             {mode === "signup" ? t("auth.signup") : t("auth.login")}
           </Button>
+          {mode === "login" && <SsoSignIn email={email} from={from} onMissingEmail={() => setProblems({ email: checkEmail(email) ?? { key: "email" } })} />}
           <Text size="sm">
             {mode === "signup" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
             <Anchor component={Link} to={mode === "signup" ? "/login" : "/signup"} state={location.state}>

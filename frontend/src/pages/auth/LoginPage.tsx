@@ -1,5 +1,7 @@
 import { AuthForm } from "./AuthForm";
+import { SsoSecondStep, ssoSecondStep } from "./SsoSecondStep";
 
 export default function LoginPage() {
-  return <AuthForm mode="login" />;
+  const step = ssoSecondStep();
+  return step ? <SsoSecondStep step={step} /> : <AuthForm mode="login" />;
 }

@@ -4,7 +4,7 @@ import { Alert, Button, Card, Group, NativeSelect, Stack, Switch, Text, TextInpu
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
@@ -26,6 +26,7 @@ export default function SettingsPage() {
       {owner ? (
         <>
           <RequireTwoFactorCard key={`2fa-${workspace.id}`} />
+          <SsoCard />
           <TransferCard key={`transfer-${workspace.id}`} />
           <DeleteCard key={`delete-${workspace.id}`} />
         </>
@@ -33,6 +34,26 @@ export default function SettingsPage() {
         canManage && <Text size="sm" c="dimmed">{t("settings.ownerOnly")}</Text>
       )}
     </Stack>
+  );
+}
+
+/** Where owners set up single sign-on (its own page). */
+function SsoCard() {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder>
+      <Group justify="space-between" className="stack-phone">
+        <Stack gap={4}>
+          <Title order={3} size="h4">
+            {t("sso.title")}
+          </Title>
+          <Text size="sm">{t("sso.settingsHelp")}</Text>
+        </Stack>
+        <Button component={Link} to="/sso" variant="light">
+          {t("sso.open")}
+        </Button>
+      </Group>
+    </Card>
   );
 }
 

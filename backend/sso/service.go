@@ -1,0 +1,499 @@
+package sso
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"golang.org/x/oauth2"
+
+	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/seal"
+)
+
+// Plans is what the service asks of a workspace's plan.
+type Plans interface {
+	// Require answers plan_required unless the workspace's plan unlocks f.
+	Require(ctx context.Context, workspaceID int64, f plan.Feature) error
+}
+
+// Options configure a Service.
+type Options struct {
+	// Secret is JWT_SECRET: client secrets are sealed under a key derived from it.
+	Secret []byte
+	// CallbackURL is the redirect URI registered with providers
+	// (PUBLIC_URL + /api/v1/auth/sso/callback).
+	CallbackURL string
+	// AllowLoopback lets issuers be plain http on loopback, and the provider's addresses be
+	// loopback ones: tests only.
+	AllowLoopback bool
+	// Timeout bounds each request to a provider (discovery, keys, token); default 10s.
+	Timeout time.Duration
+	// StateTTL is how long a started sign-in may take; default 10 minutes.
+	StateTTL time.Duration
+	// CheckEvery is how often a pending email domain's record is looked at again
+	// (CheckPending); default a minute.
+	CheckEvery time.Duration
+	// VerifiedInBackground is called after CheckPending proved a domain (the audit log records
+	// it as the service's doing); an owner's own Verify does not call it.
+	VerifiedInBackground func(ctx context.Context, st *Settings)
+}
+
+// Service manages the settings and runs sign-ins.
+type Service struct {
+	store   Store
+	checker Checker
+	plans   Plans
+	box     *seal.Box
+	o       Options
+	client  *http.Client
+	log     *slog.Logger
+
+	mu        sync.Mutex
+	providers map[string]cachedProvider
+}
+
+type cachedProvider struct {
+	p  *oidc.Provider
+	at time.Time
+}
+
+// providerTTL is how long a provider's discovery document is reused.
+const providerTTL = 5 * time.Minute
+
+// NewService returns the service.
+func NewService(store Store, checker Checker, plans Plans, o Options, log *slog.Logger) *Service {
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Second
+	}
+	if o.StateTTL <= 0 {
+		o.StateTTL = 10 * time.Minute
+	}
+	if o.CheckEvery <= 0 {
+		o.CheckEvery = time.Minute
+	}
+	return &Service{store: store, checker: checker, plans: plans, o: o, log: log,
+		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback),
+		providers: map[string]cachedProvider{}}
+}
+
+// guardedClient is the client of every request to a provider: bounded in time, and refusing
+// addresses inside the deployment's networks (private, link-local, loopback, metadata), since
+// an owner names the issuer.
+func guardedClient(timeout time.Duration, allowLoopback bool) *http.Client {
+	d := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		a, err := netip.ParseAddr(host)
+		if err != nil {
+			return err
+		}
+		a = a.Unmap()
+		if a.IsLoopback() && allowLoopback {
+			return nil
+		}
+		if !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || cgnat.Contains(a) {
+			return fmt.Errorf("the provider's address %s is not a public one", a)
+		}
+		return nil
+	}}
+	t := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
+		MaxIdleConns: 10, IdleConnTimeout: time.Minute}
+	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+		if len(via) >= 3 {
+			return errors.New("too many redirects")
+		}
+		return nil
+	}}
+}
+
+// cgnat is the shared address space of carrier-grade NAT (RFC 6598), not public either.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+func secretAD(workspaceID int64) []byte {
+	return []byte("workspace:" + strconv.FormatInt(workspaceID, 10))
+}
+
+// Get returns the workspace's settings; not_found when there are none.
+func (s *Service) Get(ctx context.Context, workspaceID int64) (*Settings, error) {
+	return s.store.Get(ctx, workspaceID)
+}
+
+// Put sets the workspace's provider and email domain. A new email domain needs a new proof
+// (a new token, unverified); enforce needs the domain proven. Returns plan_required without
+// the sso feature, invalid for bad settings, conflict (sso_domain_unverified,
+// sso_domain_taken).
+func (s *Service) Put(ctx context.Context, workspaceID int64, in Input) (*Settings, error) {
+	cur, err := s.store.Get(ctx, workspaceID)
+	if err != nil && !apperr.Is(err, apperr.NotFound) {
+		return nil, err
+	}
+	if in, err = CheckInput(in, cur != nil, s.o.AllowLoopback); err != nil {
+		return nil, err
+	}
+	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
+		return nil, err
+	}
+	next := &Settings{WorkspaceID: workspaceID, Issuer: in.Issuer, ClientID: in.ClientID, EmailDomain: in.EmailDomain, Enforce: in.Enforce}
+	if cur != nil && cur.EmailDomain == in.EmailDomain {
+		next.Token, next.VerifiedAt = cur.Token, cur.VerifiedAt
+	} else if next.Token, err = newToken(); err != nil {
+		return nil, err
+	}
+	if in.ClientSecret != "" {
+		next.SealedSecret = s.box.Seal([]byte(in.ClientSecret), secretAD(workspaceID))
+	} else {
+		next.SealedSecret = cur.SealedSecret
+	}
+	if next.Enforce && !next.Verified() {
+		return nil, errUnverified
+	}
+	if other, err := s.store.ByDomain(ctx, next.EmailDomain); err == nil && other.WorkspaceID != workspaceID {
+		return nil, errDomainTaken
+	} else if err != nil && !apperr.Is(err, apperr.NotFound) {
+		return nil, err
+	}
+	out, err := s.store.Put(ctx, next)
+	if apperr.Is(err, apperr.Conflict) {
+		return nil, errDomainTaken
+	}
+	return out, err
+}
+
+func newToken() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("sso token: %w", err)
+	}
+	return "sl-sso-" + hex.EncodeToString(b), nil
+}
+
+// Delete removes the workspace's settings: its domain signs in with passwords again.
+func (s *Service) Delete(ctx context.Context, workspaceID int64) error {
+	return s.store.Delete(ctx, workspaceID)
+}
+
+// Verify looks at the email domain's TXT record now and returns the settings, proven when the
+// record holds the token; problem names what the lookup saw when it does not
+// ("txt_record_missing", "dns_lookup_failed"). Conflict (sso_domain_taken) when another
+// workspace proved the domain first.
+func (s *Service) Verify(ctx context.Context, workspaceID int64) (st *Settings, problem string, err error) {
+	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
+		return nil, "", err
+	}
+	cur, err := s.store.Get(ctx, workspaceID)
+	if err != nil || cur.Verified() {
+		return cur, "", err
+	}
+	ok, err := s.checker.HoldsAt(ctx, RecordName(cur.EmailDomain), cur.Token)
+	if err != nil {
+		s.log.Info("sso domain check: resolver failed", "workspace", workspaceID, "err", err)
+		return cur, ProblemLookup, nil
+	}
+	if !ok {
+		return cur, ProblemMissing, nil
+	}
+	st, err = s.store.MarkVerified(ctx, workspaceID, cur.Token)
+	if apperr.Is(err, apperr.Conflict) {
+		return nil, "", errDomainTaken
+	}
+	return st, "", err
+}
+
+// pendingBatch is how many pending domains CheckPending claims at a time.
+const pendingBatch = 100
+
+// CheckPending looks at the TXT records of pending email domains not looked at in the last
+// CheckEvery, as custom domains are checked in the background, and proves those whose record
+// holds the token. It answers how many it proved.
+func (s *Service) CheckPending(ctx context.Context) (proven int, err error) {
+	for {
+		batch, err := s.store.ClaimPending(ctx, s.o.CheckEvery, pendingBatch)
+		if err != nil {
+			return proven, err
+		}
+		for _, st := range batch {
+			if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); err != nil {
+				continue // plan_required: no sign-on to prove it for; other errors: next round
+			}
+			ok, err := s.checker.HoldsAt(ctx, RecordName(st.EmailDomain), st.Token)
+			if err != nil || !ok {
+				continue
+			}
+			out, err := s.store.MarkVerified(ctx, st.WorkspaceID, st.Token)
+			switch {
+			case apperr.Is(err, apperr.Conflict) || apperr.Is(err, apperr.NotFound):
+				// Another workspace proved the domain first, or the settings changed meanwhile.
+			case err != nil:
+				return proven, err
+			default:
+				proven++
+				if s.o.VerifiedInBackground != nil {
+					s.o.VerifiedInBackground(ctx, out)
+				}
+			}
+		}
+		if len(batch) < pendingBatch || ctx.Err() != nil {
+			return proven, ctx.Err()
+		}
+	}
+}
+
+// What a look at the TXT record can find wrong (the same names as custom domains').
+const (
+	ProblemMissing = "txt_record_missing"
+	ProblemLookup  = "dns_lookup_failed"
+)
+
+// CallbackURL is the redirect URI to register with providers.
+func (s *Service) CallbackURL() string { return s.o.CallbackURL }
+
+// PasswordAllowed answers sso_required when email's domain is proven by a workspace that
+// enforces single sign-on and whose plan still has it; nil otherwise.
+func (s *Service) PasswordAllowed(ctx context.Context, email string) error {
+	d := EmailDomain(email)
+	if d == "" {
+		return nil
+	}
+	st, err := s.store.ByDomain(ctx, d)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.Enforce {
+		return nil
+	}
+	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); err != nil {
+		if apperr.Is(err, apperr.PlanRequired) {
+			return nil // a downgraded workspace: its people get their passwords back
+		}
+		return err
+	}
+	return ErrRequired
+}
+
+// forDomain returns the proven settings of email's domain, of a workspace whose plan has sso.
+func (s *Service) forDomain(ctx context.Context, email string) (*Settings, error) {
+	e, err := account.NormalizeEmail(email)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.store.ByDomain(ctx, EmailDomain(e))
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, errNotConfigured
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); apperr.Is(err, apperr.PlanRequired) {
+		return nil, errNotConfigured
+	} else if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Started is a sign-in sent to its provider: the browser goes to URL, and keeps State in a
+// cookie, which the callback must bring back.
+type Started struct {
+	URL   string
+	State string
+}
+
+// Start begins a sign-in of email through its domain's provider: a state, a nonce and a PKCE
+// verifier are kept for StateTTL. returnTo is the web app's page to land on (SafeReturn).
+// Returns not_found (sso_not_configured) when no workspace signs the domain in.
+func (s *Service) Start(ctx context.Context, email, returnTo string, now time.Time) (*Started, error) {
+	st, err := s.forDomain(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _, err := s.oauthConfig(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	state, nonce := randomValue(), randomValue()
+	verifier := oauth2.GenerateVerifier()
+	if err := s.store.SaveState(ctx, &State{Hash: hashState(state), WorkspaceID: st.WorkspaceID, Verifier: verifier,
+		Nonce: nonce, ReturnTo: SafeReturn(returnTo), Expires: now.Add(s.o.StateTTL)}); err != nil {
+		return nil, err
+	}
+	u := cfg.AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier),
+		oauth2.SetAuthURLParam("login_hint", email))
+	return &Started{URL: u, State: state}, nil
+}
+
+// StateTTL is how long a started sign-in may take (the cookie's lifetime).
+func (s *Service) StateTTL() time.Duration { return s.o.StateTTL }
+
+// SignedIn is a finished sign-in.
+type SignedIn struct {
+	*Joined
+	WorkspaceID int64
+	Email       string
+	ReturnTo    string
+}
+
+// Finish completes a sign-in on the provider's redirect: state must be the one this
+// browser's cookie holds, and live; the code is exchanged (with the PKCE verifier) and the
+// ID token checked (signature, issuer, audience, expiry, nonce), then its email (verified, in
+// the proven domain). The account is made or found, and joins the workspace.
+func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (*SignedIn, error) {
+	if state == "" || cookieState == "" || subtle.ConstantTimeCompare([]byte(state), []byte(cookieState)) != 1 {
+		return nil, errStateInvalid
+	}
+	pending, err := s.store.TakeState(ctx, hashState(state))
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, errStateInvalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.store.Get(ctx, pending.WorkspaceID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && !st.Verified()) {
+		return nil, errNotConfigured
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); apperr.Is(err, apperr.PlanRequired) {
+		return nil, errNotConfigured
+	} else if err != nil {
+		return nil, err
+	}
+	if code == "" {
+		return nil, errFailed
+	}
+	cfg, p, err := s.oauthConfig(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(s.clientContext(ctx), s.o.Timeout)
+	defer cancel()
+	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(pending.Verifier))
+	if err != nil {
+		s.log.Info("sso code exchange refused", "workspace", st.WorkspaceID, "err", err)
+		return nil, errFailed
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	if raw == "" {
+		s.log.Info("sso token answer without id_token", "workspace", st.WorkspaceID)
+		return nil, errFailed
+	}
+	idt, err := p.Verifier(&oidc.Config{ClientID: st.ClientID}).Verify(ctx, raw)
+	if err != nil {
+		s.log.Info("sso id token refused", "workspace", st.WorkspaceID, "err", err)
+		return nil, errFailed
+	}
+	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(pending.Nonce)) != 1 {
+		s.log.Info("sso id token with another nonce", "workspace", st.WorkspaceID)
+		return nil, errFailed
+	}
+	var c Claims
+	if err := idt.Claims(&c); err != nil {
+		return nil, errFailed
+	}
+	if c.Email == "" {
+		// Providers that keep the ID token small answer the address at their userinfo
+		// endpoint, for the same subject.
+		info, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+		if err != nil {
+			s.log.Info("sso userinfo failed", "workspace", st.WorkspaceID, "err", err)
+			return nil, errFailed
+		}
+		if info.Subject != idt.Subject {
+			s.log.Info("sso userinfo of another subject", "workspace", st.WorkspaceID)
+			return nil, errFailed
+		}
+		if err := info.Claims(&c); err != nil {
+			return nil, errFailed
+		}
+	}
+	if err := CheckClaims(c, st.EmailDomain); err != nil {
+		return nil, err
+	}
+	email, err := account.NormalizeEmail(c.Email)
+	if err != nil {
+		return nil, errEmailDomain
+	}
+	j, err := s.store.Join(ctx, st.WorkspaceID, email, MayJoin)
+	if err != nil {
+		return nil, err
+	}
+	return &SignedIn{Joined: j, WorkspaceID: st.WorkspaceID, Email: email, ReturnTo: pending.ReturnTo}, nil
+}
+
+// oauthConfig is the OAuth 2.0 configuration of the settings' provider, and the provider.
+func (s *Service) oauthConfig(ctx context.Context, st *Settings) (*oauth2.Config, *oidc.Provider, error) {
+	secret, err := s.box.Open(st.SealedSecret, secretAD(st.WorkspaceID))
+	if err != nil {
+		return nil, nil, fmt.Errorf("sso client secret: %w", err)
+	}
+	p, err := s.provider(ctx, st.Issuer)
+	if err != nil {
+		s.log.Info("sso discovery failed", "workspace", st.WorkspaceID, "err", err)
+		return nil, nil, errProvider
+	}
+	return &oauth2.Config{ClientID: st.ClientID, ClientSecret: string(secret), Endpoint: p.Endpoint(),
+		RedirectURL: s.o.CallbackURL, Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}, p, nil
+}
+
+var errProvider = apperr.Errorf(apperr.Unavailable, "the identity provider could not be reached, or its issuer does not match: try again later, or ask your administrator").
+	For("sso_provider_unavailable", "")
+
+// provider returns the issuer's provider from its discovery document (which must name the
+// same issuer), reused for providerTTL.
+func (s *Service) provider(ctx context.Context, issuer string) (*oidc.Provider, error) {
+	s.mu.Lock()
+	c, ok := s.providers[issuer]
+	s.mu.Unlock()
+	if ok && time.Since(c.at) < providerTTL {
+		return c.p, nil
+	}
+	ctx, cancel := context.WithTimeout(s.clientContext(ctx), s.o.Timeout)
+	defer cancel()
+	p, err := oidc.NewProvider(ctx, issuer)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.providers[issuer] = cachedProvider{p: p, at: time.Now()}
+	s.mu.Unlock()
+	return p, nil
+}
+
+// clientContext makes go-oidc and oauth2 use the guarded client.
+func (s *Service) clientContext(ctx context.Context) context.Context {
+	return oidc.ClientContext(context.WithValue(ctx, oauth2.HTTPClient, s.client), s.client)
+}
+
+func randomValue() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func hashState(state string) []byte {
+	h := sha256.Sum256([]byte(state))
+	return h[:]
+}
