@@ -526,6 +526,7 @@ export const en = {
       wechat_access: "WeChat access",
       sso: "Single sign-on",
       audit_log: "Audit log",
+      webhooks: "Webhooks",
     },
     hint: "{{feature}}: available on {{plans}}.",
     startTrial: "Start the free 7-day trial",

@@ -526,6 +526,7 @@ export const zhCN: Messages = {
       wechat_access: "微信访问",
       sso: "单点登录",
       audit_log: "审计日志",
+      webhooks: "Webhook",
     },
     hint: "{{feature}}：{{plans}}可用。",
     startTrial: "免费试用 7 天",
