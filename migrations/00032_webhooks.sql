@@ -27,7 +27,7 @@ CREATE TABLE webhook_deliveries (
     webhook_id    BIGINT      NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     workspace_id  BIGINT      NOT NULL,
     -- The message's id (webhook-id), the same on every attempt.
-    message_id    TEXT        NOT NULL,
+    message_id    TEXT        NOT NULL DEFAULT 'msg_' || replace(gen_random_uuid()::text, '-', ''),
     event         TEXT        NOT NULL,
     created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
     data          JSONB       NOT NULL,
