@@ -42,6 +42,7 @@ import (
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
+	"github.com/shortlink/shortlink/backend/webhook"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
 	"github.com/shortlink/shortlink/frontend"
 )
@@ -72,6 +73,9 @@ type App struct {
 	imports     *imports.Service
 	importsStop context.CancelFunc
 	importsDone chan struct{}
+	// hooks manages webhooks; hooksOut sends their outbox.
+	hooks    *webhook.Service
+	hooksOut *webhook.Dispatcher
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
@@ -157,6 +161,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
 		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
 		VerifiedInBackground: a.auditDomainVerified,
+		Verified:             a.webhookDomainVerified,
 	}, log)
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
@@ -174,8 +179,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
+	hookStore := postgres.NewWebhookStore(db)
+	a.hooksOut = webhook.NewDispatcher(webhook.DispatcherOptions{
+		Store: hookStore, Sender: webhook.NewSender(cfg.WebhookAllowLoopback),
+		RetryDelays: cfg.WebhookRetryDelays, DisableAfter: cfg.WebhookDisableAfter, AppURL: cfg.Public.String(), Log: log,
+	})
+	a.hooks = webhook.NewService(hookStore, a.hooksOut, cfg.WebhookAllowLoopback, log)
 	a.imports = imports.NewService(postgres.NewImportStore(db), a.links, imports.Options{
 		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
+		Finished: a.webhookImportFinished,
 	}, log)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
@@ -226,6 +238,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
 	}
 	accounts.UseMail(mailer, cfg.Public)
+	if mailer != nil {
+		a.hooksOut.UseMail(mailer)
+	}
 	// After the hooks: keys revoked by a promotion must stop on every node.
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword, cfg.OperatorTakeover); err != nil {
@@ -237,7 +252,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	// that bans or unbans reaches the caches at once, as an edit does.
 	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
 	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
-	desk.OnStatusChanged(cache.Changed)
+	desk.OnStatusChanged(func(ctx context.Context, l *link.Link) {
+		cache.Changed(ctx, l)
+		a.webhookLinkBanned(ctx, l)
+	})
 	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
 	if err != nil {
 		a.closeEarly()
@@ -266,6 +284,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Audit:            a.audit,
 		Visitors:         classifier,
 		Billing:          billingSvc,
+		Webhooks:         a.hooks,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -293,7 +312,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.ingest = append(a.ingest, visit.NewConsumer(visit.ConsumerOptions{
 			Stream: redis.NewVisitStream(rc), Name: name,
 			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
-			ClaimAfter: cfg.VisitClaimAfter, Log: log,
+			ClaimAfter: cfg.VisitClaimAfter, Clicks: webhookClicks{hooks: a.hooks, log: log}, Log: log,
 		}))
 	}
 	deps := redirect.RuleDeps{
@@ -481,7 +500,8 @@ func (a *App) Run(ctx context.Context) error {
 	a.stop = stop
 	a.refreshIssued(bg)
 	a.startSync(bg)
-	a.wg.Add(5)
+	a.wg.Add(6)
+	go func() { defer a.wg.Done(); a.hooksOut.Run(bg) }()
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
 	go func() { defer a.wg.Done(); a.checkDomains(bg) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()

@@ -27,6 +27,7 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/visitor"
+	"github.com/shortlink/shortlink/backend/webhook"
 )
 
 // Deps are what the API needs from the rest of the application.
@@ -68,6 +69,8 @@ type Deps struct {
 	Visitors *visitor.Classifier
 	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
 	Billing *billing.Service
+	// Webhooks manages the workspaces' webhooks.
+	Webhooks *webhook.Service
 }
 
 // Server is the API's http.Handler.
@@ -94,6 +97,7 @@ type Server struct {
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
+	webhooks       *webhook.Service
 }
 
 const requestIDKey = "request_id"
@@ -106,6 +110,7 @@ func New(d Deps) (*Server, error) {
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
+		webhooks: d.Webhooks,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -188,6 +193,14 @@ func (s *Server) routes() {
 	ws.GET("/api-keys", s.inWorkspace(account.PermManage), s.listAPIKeys)
 	ws.POST("/api-keys", s.inWorkspace(account.PermManage), s.createAPIKey)
 	ws.DELETE("/api-keys/:id", s.inWorkspace(account.PermManage), s.revokeAPIKey)
+
+	ws.GET("/webhooks", s.inWorkspace(account.PermManage), s.listWebhooks)
+	ws.POST("/webhooks", s.inWorkspace(account.PermManage), s.createWebhook)
+	ws.GET("/webhooks/:id", s.inWorkspace(account.PermManage), s.getWebhook)
+	ws.PATCH("/webhooks/:id", s.inWorkspace(account.PermManage), s.updateWebhook)
+	ws.DELETE("/webhooks/:id", s.inWorkspace(account.PermManage), s.deleteWebhook)
+	ws.GET("/webhooks/:id/deliveries", s.inWorkspace(account.PermManage), s.webhookDeliveries)
+	ws.POST("/webhooks/:id/test", s.inWorkspace(account.PermManage), s.testWebhook)
 
 	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)

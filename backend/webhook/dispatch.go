@@ -137,6 +137,9 @@ func NewDispatcher(o DispatcherOptions) *Dispatcher {
 	return &Dispatcher{o: o, lease: 3 * Timeout, batch: 16, poll: 250 * time.Millisecond, wake: make(chan struct{}, 1)}
 }
 
+// UseMail sets the mail that tells owners of disabled webhooks; call it before Run.
+func (d *Dispatcher) UseMail(m Mailer) { d.o.Mail = m }
+
 // Wake makes Run look for due deliveries now.
 func (d *Dispatcher) Wake() {
 	select {
