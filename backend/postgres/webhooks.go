@@ -258,7 +258,7 @@ func (s *WebhookStore) addClicks(ctx context.Context, webhookID, workspaceID, se
 		var id int64
 		err := s.db.Pool.QueryRow(ctx, `INSERT INTO webhook_deliveries AS d
 				(webhook_id, workspace_id, event, data, click_second, clicks, next_at)
-			VALUES ($1, $2, $3, jsonb_build_object('clicks', $4::jsonb), $5, $6, to_timestamp($5 + 1))
+			VALUES ($1, $2, $3, jsonb_build_object('clicks', $4::jsonb), $5::bigint, $6, to_timestamp($5::bigint + 1))
 			ON CONFLICT (webhook_id, click_second) WHERE click_second IS NOT NULL DO UPDATE
 				SET data = jsonb_set(d.data, '{clicks}', (d.data -> 'clicks') || (excluded.data -> 'clicks')),
 					clicks = d.clicks + excluded.clicks
