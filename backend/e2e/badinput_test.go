@@ -151,7 +151,7 @@ func TestBadInput(t *testing.T) {
 		{"webhooks on a free plan", "GET", ws + "/webhooks", nil, 403, "plan_required"},
 		{"webhook create on a free plan", "POST", ws + "/webhooks", map[string]any{"url": "https://93.184.216.34/in", "events": []string{"link.created"}}, 403, "plan_required"},
 		{"webhook not JSON", "POST", ws + "/webhooks", "{url:", 400, "invalid"},
-		{"webhook id text", "GET", ws + "/webhooks/abc", nil, 400, "invalid"},
+		{"webhook id text", "GET", ws + "/webhooks/abc", nil, 404, "not_found"},
 		{"visits export range too long", "GET", ws + "/visits/export.csv?from=2020-01-01&to=2025-01-01", nil, 400, "invalid"},
 		{"lookup nothing", "GET", ws + "/links/lookup", nil, 400, "invalid"},
 		{"lookup bad short_url", "GET", ws + "/links/lookup?short_url=%3Anot-a-url", nil, 400, "invalid"},
@@ -385,7 +385,7 @@ func TestBadInput(t *testing.T) {
 		{"webhook deliveries missing", "GET", hooks + "/999999/deliveries", nil, 404, "webhook_not_found"},
 		{"webhook test missing", "POST", hooks + "/999999/test", nil, 404, "webhook_not_found"},
 		{"webhook delete missing", "DELETE", hooks + "/999999", nil, 404, "webhook_not_found"},
-		{"webhook id negative", "GET", hooks + "/-1", nil, 400, ""},
+		{"webhook id negative", "GET", hooks + "/-1", nil, 404, "webhook_not_found"},
 	}
 	for _, c := range hookCases {
 		t.Run(c.name, func(t *testing.T) {

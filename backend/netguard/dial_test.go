@@ -42,7 +42,7 @@ func TestDialRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	defer func() { _ = ln.Close() }()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	ctx := context.Background()
 	// A name that resolves to a public and a private address is refused as a whole.
@@ -61,5 +61,5 @@ func TestDialRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("loopback allowed: %v", err)
 	}
-	c.Close()
+	_ = c.Close()
 }

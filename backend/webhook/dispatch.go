@@ -88,7 +88,7 @@ func (s *Sender) Send(ctx context.Context, c Claimed, now time.Time) (int, error
 		return 0, err
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if !Accepted(resp.StatusCode) {
 		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 			return resp.StatusCode, fmt.Errorf("status %d: redirects are not followed", resp.StatusCode)
