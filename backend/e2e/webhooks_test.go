@@ -592,3 +592,39 @@ func TestWebhooksPlanAndWorkspaces(t *testing.T) {
 	rcvA.checkOnce()
 	rcvB.checkOnce()
 }
+
+// TestWebhooksBansAndImports: a moderator's ban and a finished import reach the workspace's
+// webhook (written into the outbox right after their change); links an import creates are
+// reported as link.created too.
+func TestWebhooksBansAndImports(t *testing.T) {
+	s := newDeployment(t).start(t, "WEBHOOK_ALLOW_LOOPBACK", "true")
+	tn := s.signupOn("bans-imports@example.com", "enterprise")
+	rcv := newHookReceiver(t)
+	h := s.createHook(tn, rcv.url("/in"), "link.banned", "import.finished", "link.created")
+	rcv.setSecret(h.Secret)
+
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/to-ban"})
+	r := s.do("POST", fmt.Sprintf("/api/v1/moderation/links/%d/decision", l.ID), s.operatorToken(), map[string]any{"action": "ban", "reason": "spam"})
+	if r.Status != http.StatusOK {
+		t.Fatalf("ban: %d %s", r.Status, r.Body)
+	}
+	if got := linkOf(t, rcv.waitType("link.banned", 1, 10*time.Second)[0]); got["id"] != float64(l.ID) || got["status"] != "banned" {
+		t.Errorf("link.banned %v", got)
+	}
+
+	im := s.startImport(tn.Token, tn.WorkspaceID, []byte("url\nhttps://example.com/imported/1\nhttps://example.com/imported/2\nnot a url\n"))
+	s.waitImport(tn.Token, tn.WorkspaceID, im.ID, 30*time.Second)
+	m := rcv.waitType("import.finished", 1, 10*time.Second)[0]
+	var d struct {
+		Import struct {
+			ID                 int64
+			State              string
+			Rows, Done, Failed int
+		}
+	}
+	if err := json.Unmarshal(m.Data, &d); err != nil || d.Import.ID != im.ID || d.Import.State != "done" || d.Import.Rows != 3 || d.Import.Failed != 1 {
+		t.Errorf("import.finished %s", m.Data)
+	}
+	rcv.waitType("link.created", 3, 10*time.Second) // the link to ban and the two imported
+	rcv.checkOnce()
+}
