@@ -42,8 +42,8 @@ import (
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
-	"github.com/shortlink/shortlink/backend/webhook"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
+	"github.com/shortlink/shortlink/backend/webhook"
 	"github.com/shortlink/shortlink/frontend"
 )
 

@@ -352,6 +352,13 @@ func TestBadInput(t *testing.T) {
 	hooker := s.signupOn("bad-hooks@example.com", "enterprise")
 	hooks := fmt.Sprintf("/api/v1/workspaces/%d/webhooks", hooker.WorkspaceID)
 	ev := []string{"link.created"}
+	var kept struct{ ID int64 }
+	if r := s.do("POST", hooks, hooker.Token, map[string]any{"url": "https://93.184.216.34/kept", "events": []string{"domain.verified"}}); r.Status != http.StatusCreated {
+		t.Fatalf("create webhook: %d %s", r.Status, r.Body)
+	} else {
+		r.json(t, &kept)
+	}
+	keptHook := fmt.Sprintf("%s/%d", hooks, kept.ID)
 	hookCases := []struct {
 		name, method, path string
 		body               any
@@ -378,9 +385,9 @@ func TestBadInput(t *testing.T) {
 		{"webhook event unknown", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": []string{"link.exploded"}}, 400, "webhook_event_unknown"},
 		{"webhook event test", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": []string{"webhook.test"}}, 400, "webhook_event_unknown"},
 		{"webhook events string", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": "link.created"}, 400, ""},
-		{"webhook patch events empty", "PATCH", hooks + "/1", map[string]any{"events": []string{}}, 400, "webhook_events_empty"},
-		{"webhook patch url private", "PATCH", hooks + "/1", map[string]any{"url": "https://192.168.1.1/"}, 400, "webhook_url_refused"},
-		{"webhook patch enabled text", "PATCH", hooks + "/1", map[string]any{"enabled": "yes"}, 400, ""},
+		{"webhook patch events empty", "PATCH", keptHook, map[string]any{"events": []string{}}, 400, "webhook_events_empty"},
+		{"webhook patch url private", "PATCH", keptHook, map[string]any{"url": "https://192.168.1.1/"}, 400, "webhook_url_refused"},
+		{"webhook patch enabled text", "PATCH", keptHook, map[string]any{"enabled": "yes"}, 400, ""},
 		{"webhook missing", "GET", hooks + "/999999", nil, 404, "webhook_not_found"},
 		{"webhook deliveries missing", "GET", hooks + "/999999/deliveries", nil, 404, "webhook_not_found"},
 		{"webhook test missing", "POST", hooks + "/999999/test", nil, 404, "webhook_not_found"},
@@ -396,10 +403,15 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
-	var hookList struct{ Webhooks []any }
+	var hookList struct {
+		Webhooks []struct {
+			URL    string
+			Events []string
+		}
+	}
 	s.do("GET", hooks, hooker.Token, nil).json(t, &hookList)
-	if len(hookList.Webhooks) != 0 {
-		t.Errorf("bad input made webhooks: %v", hookList.Webhooks)
+	if len(hookList.Webhooks) != 1 || hookList.Webhooks[0].URL != "https://93.184.216.34/kept" || len(hookList.Webhooks[0].Events) != 1 {
+		t.Errorf("bad input made or changed webhooks: %+v", hookList.Webhooks)
 	}
 
 	// CSV imports: the file is checked as it arrives, before anything is queued.

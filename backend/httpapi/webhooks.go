@@ -66,6 +66,21 @@ func (s *Server) webhooksAllowed(c *gin.Context) bool {
 	return true
 }
 
+// webhookOf answers the webhook the path names: not found unless it is the workspace's
+// (whatever the plan), then plan_required unless the plan has webhooks.
+func (s *Server) webhookOf(c *gin.Context) (*webhook.Webhook, bool) {
+	id, ok := s.pathID(c, "id", "webhook")
+	if !ok {
+		return nil, false
+	}
+	w, err := s.webhooks.Get(c.Request.Context(), workspaceID(c), id)
+	if err != nil {
+		s.fail(c, err)
+		return nil, false
+	}
+	return w, s.webhooksAllowed(c)
+}
+
 // createWebhook subscribes a URL to events; the answer shows the secret, once.
 func (s *Server) createWebhook(c *gin.Context) {
 	var in webhookRequest
@@ -96,26 +111,19 @@ func (s *Server) listWebhooks(c *gin.Context) {
 
 // getWebhook answers one webhook.
 func (s *Server) getWebhook(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "webhook")
-	if !ok || !s.webhooksAllowed(c) {
-		return
+	if w, ok := s.webhookOf(c); ok {
+		s.replyNoStore(c, answerWebhook(w, false), nil)
 	}
-	w, err := s.webhooks.Get(c.Request.Context(), workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	s.replyNoStore(c, answerWebhook(w, false), nil)
 }
 
 // updateWebhook edits a webhook's URL, events or enabled state.
 func (s *Server) updateWebhook(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "webhook")
+	h, ok := s.webhookOf(c)
 	if !ok {
 		return
 	}
 	var in webhookPatch
-	if !s.bind(c, &in) || !s.webhooksAllowed(c) {
+	if !s.bind(c, &in) {
 		return
 	}
 	p := webhook.Patch{URL: in.URL, Enabled: in.Enabled}
@@ -125,7 +133,7 @@ func (s *Server) updateWebhook(c *gin.Context) {
 			p.Events = []string{}
 		}
 	}
-	w, err := s.webhooks.Update(c.Request.Context(), workspaceID(c), id, p)
+	w, err := s.webhooks.Update(c.Request.Context(), workspaceID(c), h.ID, p)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -135,20 +143,18 @@ func (s *Server) updateWebhook(c *gin.Context) {
 
 // deleteWebhook removes a webhook and its deliveries.
 func (s *Server) deleteWebhook(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "webhook")
-	if !ok || !s.webhooksAllowed(c) {
-		return
+	if h, ok := s.webhookOf(c); ok {
+		s.noContent(c, s.webhooks.Delete(c.Request.Context(), workspaceID(c), h.ID))
 	}
-	s.noContent(c, s.webhooks.Delete(c.Request.Context(), workspaceID(c), id))
 }
 
 // webhookDeliveries answers a webhook's latest 100 deliveries, newest first.
 func (s *Server) webhookDeliveries(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "webhook")
-	if !ok || !s.webhooksAllowed(c) {
+	h, ok := s.webhookOf(c)
+	if !ok {
 		return
 	}
-	ds, err := s.webhooks.Deliveries(c.Request.Context(), workspaceID(c), id, 100)
+	ds, err := s.webhooks.Deliveries(c.Request.Context(), workspaceID(c), h.ID, 100)
 	out := make([]deliveryAnswer, len(ds))
 	for i, d := range ds {
 		out[i] = answerDelivery(d)
@@ -158,11 +164,11 @@ func (s *Server) webhookDeliveries(c *gin.Context) {
 
 // testWebhook sends a webhook.test delivery now and answers how it went.
 func (s *Server) testWebhook(c *gin.Context) {
-	id, ok := s.pathID(c, "id", "webhook")
-	if !ok || !s.webhooksAllowed(c) {
+	h, ok := s.webhookOf(c)
+	if !ok {
 		return
 	}
-	d, err := s.webhooks.Test(c.Request.Context(), workspaceID(c), id)
+	d, err := s.webhooks.Test(c.Request.Context(), workspaceID(c), h.ID)
 	if err != nil {
 		s.fail(c, err)
 		return
