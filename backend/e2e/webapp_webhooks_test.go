@@ -20,6 +20,7 @@ func TestWebAppWebhooks(t *testing.T) {
 		w.signIn(email, "correct horse battery")
 		w.open("/webhooks", w.tr("Webhooks", "Webhook"))
 		w.see(w.text(w.tr("No webhooks yet.", "还没有 Webhook。")))
+		w.accessible("webhooks")
 
 		// The app's own check first, then the server's refusal in the app's words.
 		w.fill(w.p.GetByTestId("webhook-url"), "not a url")
@@ -40,7 +41,6 @@ func TestWebAppWebhooks(t *testing.T) {
 			t.Fatalf("secret %q: %v", secret, err)
 		}
 		rcv.setSecret(secret)
-		w.accessible("webhooks")
 		w.shoot("webhooks")
 
 		w.click(w.button(w.tr("Send a test", "发送测试")))

@@ -70,7 +70,8 @@ export default function WebhooksPage() {
     queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/webhooks", { params: { path: { workspace: ws } } })),
     enabled: canManage && !!allowed,
   });
-  const refresh = () => void client.invalidateQueries({ queryKey: [ws, "webhooks"] });
+  // The list alone: an open delivery log refreshes itself.
+  const refresh = () => void client.invalidateQueries({ queryKey: [ws, "webhooks"], exact: true });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/webhooks", { params: { path: { workspace: ws } }, body: { url: url.trim(), events: chosen } })),
     onSuccess: () => {
@@ -86,7 +87,9 @@ export default function WebhooksPage() {
   });
   const remove = useMutation({
     mutationFn: (id: number) => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/webhooks/{id}", { params: { path: { workspace: ws, id } } })),
-    onSuccess: () => {
+    onSuccess: (_, id) => {
+      setOpen(undefined);
+      client.removeQueries({ queryKey: [ws, "webhooks", id] });
       refresh();
       notifyDone(t("webhooks.deleted"));
     },
