@@ -46,6 +46,8 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE status = 'pending';
 -- The delivery log of a webhook, newest first.
 CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, id DESC);
+-- The hourly purge of the log (delivered and failed rows past 30 days).
+CREATE INDEX webhook_deliveries_at ON webhook_deliveries (at) WHERE status <> 'pending';
 -- One batch of clicks per webhook and second.
 CREATE UNIQUE INDEX webhook_deliveries_clicks ON webhook_deliveries (webhook_id, click_second)
     WHERE click_second IS NOT NULL;

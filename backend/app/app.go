@@ -641,6 +641,11 @@ func (a *App) housekeeping(ctx context.Context) {
 			} else if n > 0 {
 				a.log.Info("purged audit events past their retention", "events", n)
 			}
+			if n, err := a.hooks.Purge(ctx); err != nil {
+				a.log.Warn("purge webhook deliveries", "err", err)
+			} else if n > 0 {
+				a.log.Info("purged webhook deliveries past their retention", "deliveries", n)
+			}
 		}
 	}
 }

@@ -366,3 +366,12 @@ func commit(ctx context.Context, tx pgx.Tx, what string) error {
 	}
 	return nil
 }
+
+// PurgeBefore implements webhook.Store.
+func (s *WebhookStore) PurgeBefore(ctx context.Context, t time.Time) (int64, error) {
+	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND at < $1`, t)
+	if err != nil {
+		return 0, fmt.Errorf("purge webhook deliveries: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}

@@ -137,3 +137,8 @@ func (s *Service) Enqueue(ctx context.Context, workspaceID int64, event string, 
 func (s *Service) Clicked(ctx context.Context, clicks []Click) error {
 	return s.store.Clicked(ctx, clicks)
 }
+
+// Purge removes the deliveries past Retention from the log; pending ones stay.
+func (s *Service) Purge(ctx context.Context) (int64, error) {
+	return s.store.PurgeBefore(ctx, time.Now().Add(-Retention))
+}

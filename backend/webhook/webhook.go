@@ -31,6 +31,9 @@ const (
 // Events lists every event a webhook may subscribe to.
 var Events = []string{LinkCreated, LinkUpdated, LinkDeleted, LinkClicked, LinkBanned, DomainVerified, ImportFinished}
 
+// Retention is how long the log keeps a delivery that was delivered or failed.
+const Retention = 30 * 24 * time.Hour
+
 // MaxClicks is how many clicks one link.clicked delivery carries at most.
 const MaxClicks = 1000
 
@@ -120,6 +123,8 @@ type Store interface {
 	// more failure in a row on its webhook, one delivered clears the count; when the count
 	// reaches disableAfter, the webhook is disabled and Finish answers the owner's address.
 	Finish(ctx context.Context, r Result, disableAfter int) (disabledOwner string, err error)
+	// PurgeBefore removes the delivered and failed deliveries last tried before t.
+	PurgeBefore(ctx context.Context, t time.Time) (int64, error)
 }
 
 // Claimed is a delivery leased to a dispatcher, with where and how to send it.
