@@ -44,6 +44,7 @@ import (
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
+	"github.com/shortlink/shortlink/backend/webhook"
 	"github.com/shortlink/shortlink/frontend"
 )
 
@@ -73,6 +74,9 @@ type App struct {
 	imports     *imports.Service
 	importsStop context.CancelFunc
 	importsDone chan struct{}
+	// hooks manages webhooks; hooksOut sends their outbox.
+	hooks    *webhook.Service
+	hooksOut *webhook.Dispatcher
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
@@ -159,6 +163,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
 		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
 		VerifiedInBackground: a.auditDomainVerified,
+		Verified:             a.webhookDomainVerified,
 	}, log)
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
@@ -176,8 +181,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, log)
 
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
+	hookStore := postgres.NewWebhookStore(db)
+	a.hooksOut = webhook.NewDispatcher(webhook.DispatcherOptions{
+		Store: hookStore, Sender: webhook.NewSender(cfg.WebhookAllowLoopback),
+		RetryDelays: cfg.WebhookRetryDelays, DisableAfter: cfg.WebhookDisableAfter, AppURL: cfg.Public.String(), Log: log,
+	})
+	a.hooks = webhook.NewService(hookStore, a.hooksOut, cfg.WebhookAllowLoopback, log)
 	a.imports = imports.NewService(postgres.NewImportStore(db), a.links, imports.Options{
 		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
+		Finished: a.webhookImportFinished,
 	}, log)
 
 	a.refreshTokens = postgres.NewRefreshTokenStore(db)
@@ -228,6 +240,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
 	}
 	accounts.UseMail(mailer, cfg.Public)
+	if mailer != nil {
+		a.hooksOut.UseMail(mailer)
+	}
 	// After the hooks: keys revoked by a promotion must stop on every node.
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword, cfg.OperatorTakeover); err != nil {
@@ -239,7 +254,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	// that bans or unbans reaches the caches at once, as an edit does.
 	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
 	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
-	desk.OnStatusChanged(cache.Changed)
+	desk.OnStatusChanged(func(ctx context.Context, l *link.Link) {
+		cache.Changed(ctx, l)
+		a.webhookLinkBanned(ctx, l)
+	})
 	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
 	if err != nil {
 		a.closeEarly()
@@ -276,6 +294,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Visitors:         classifier,
 		Billing:          billingSvc,
 		SSO:              a.sso,
+		Webhooks:         a.hooks,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -303,7 +322,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.ingest = append(a.ingest, visit.NewConsumer(visit.ConsumerOptions{
 			Stream: redis.NewVisitStream(rc), Name: name,
 			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
-			ClaimAfter: cfg.VisitClaimAfter, Log: log,
+			ClaimAfter: cfg.VisitClaimAfter, Clicks: webhookClicks{hooks: a.hooks, log: log}, Log: log,
 		}))
 	}
 	deps := redirect.RuleDeps{
@@ -498,7 +517,8 @@ func (a *App) Run(ctx context.Context) error {
 	a.stop = stop
 	a.refreshIssued(bg)
 	a.startSync(bg)
-	a.wg.Add(5)
+	a.wg.Add(6)
+	go func() { defer a.wg.Done(); a.hooksOut.Run(bg) }()
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
 	go func() { defer a.wg.Done(); a.checkDomains(bg) }()
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
@@ -642,6 +662,11 @@ func (a *App) housekeeping(ctx context.Context) {
 				a.log.Warn("purge audit events", "err", err)
 			} else if n > 0 {
 				a.log.Info("purged audit events past their retention", "events", n)
+			}
+			if n, err := a.hooks.Purge(ctx); err != nil {
+				a.log.Warn("purge webhook deliveries", "err", err)
+			} else if n > 0 {
+				a.log.Info("purged webhook deliveries past their retention", "deliveries", n)
 			}
 		}
 	}

@@ -137,6 +137,15 @@ type Config struct {
 	// SSOAllowLoopback lets single sign-on issuers be plain http on a loopback address, and
 	// providers be reached on loopback: tests only.
 	SSOAllowLoopback bool `env:"SSO_ALLOW_LOOPBACK" envDefault:"false"`
+	// WebhookAllowLoopback lets webhook URLs on loopback addresses pass the address guard, and
+	// http URLs be created: tests only.
+	WebhookAllowLoopback bool `env:"WEBHOOK_ALLOW_LOOPBACK" envDefault:"false"`
+	// WebhookRetryDelays are the waits before each retry of a webhook delivery (tests shorten
+	// them); after the last, the delivery has failed.
+	WebhookRetryDelays []time.Duration `env:"WEBHOOK_RETRY_DELAYS" envDefault:"5s,5m,30m,2h,5h,10h"`
+	// WebhookDisableAfter is how many failed deliveries in a row disable a webhook (tests
+	// lower it).
+	WebhookDisableAfter int `env:"WEBHOOK_DISABLE_AFTER" envDefault:"50"`
 
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
@@ -226,6 +235,7 @@ func (c *Config) finish() error {
 	errs = append(errs, c.checkAccounts()...)
 	errs = append(errs, c.checkVisits()...)
 	errs = append(errs, c.checkDomains()...)
+	errs = append(errs, c.checkWebhooks()...)
 	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
 	errs = append(errs, c.checkMail()...)
 	errs = append(errs, c.checkBilling()...)
@@ -361,6 +371,21 @@ func (c *Config) checkVisits() []error {
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	return errs
+}
+
+// checkWebhooks validates WEBHOOK_RETRY_DELAYS and WEBHOOK_DISABLE_AFTER.
+func (c *Config) checkWebhooks() []error {
+	errs := failed(between("WEBHOOK_DISABLE_AFTER", c.WebhookDisableAfter, 1, 10000))
+	if len(c.WebhookRetryDelays) > 20 {
+		errs = append(errs, errors.New("WEBHOOK_RETRY_DELAYS takes at most 20 delays"))
+	}
+	for _, d := range c.WebhookRetryDelays {
+		if d < 10*time.Millisecond || d > 7*24*time.Hour {
+			errs = append(errs, errors.New("WEBHOOK_RETRY_DELAYS: each delay must be between 10ms and 168h"))
+			break
+		}
 	}
 	return errs
 }

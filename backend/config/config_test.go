@@ -279,3 +279,14 @@ func TestBilling(t *testing.T) {
 		}
 	}
 }
+
+func TestWebhookSettings(t *testing.T) {
+	c := mustLoad(t)
+	if !slices.Equal(c.WebhookRetryDelays, []time.Duration{5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour, 10 * time.Hour}) ||
+		c.WebhookDisableAfter != 50 || c.WebhookAllowLoopback {
+		t.Errorf("defaults: %v %d %v", c.WebhookRetryDelays, c.WebhookDisableAfter, c.WebhookAllowLoopback)
+	}
+	if c := mustLoad(t, "WEBHOOK_RETRY_DELAYS", "100ms,200ms", "WEBHOOK_DISABLE_AFTER", "3"); len(c.WebhookRetryDelays) != 2 || c.WebhookDisableAfter != 3 {
+		t.Errorf("set: %v %d", c.WebhookRetryDelays, c.WebhookDisableAfter)
+	}
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// VerifiedInBackground is called after CheckPending found a domain's record in place (the
 	// audit log records it as the service's doing); a person's own Verify does not call it.
 	VerifiedInBackground func(ctx context.Context, d *Domain)
+	// Verified is called after any check verified a domain, a person's or the background's
+	// (webhooks' domain.verified).
+	Verified func(ctx context.Context, d *Domain)
 }
 
 // Service adds, verifies, edits and removes custom domains.
@@ -154,6 +157,9 @@ func (s *Service) check(ctx context.Context, d *Domain) (*Domain, error) {
 	if ok {
 		s.log.Info("domain verified", "domain", out.Hostname, "workspace", out.WorkspaceID)
 		s.changed(ctx, out.ID)
+		if s.o.Verified != nil {
+			s.o.Verified(ctx, out)
+		}
 	}
 	return out, nil
 }

@@ -148,6 +148,10 @@ func TestBadInput(t *testing.T) {
 		{"audit on a free plan", "GET", ws + "/audit", nil, 403, "plan_required"},
 		{"audit csv on a free plan", "GET", ws + "/audit.csv", nil, 403, "plan_required"},
 		{"audit workspace text", "GET", "/api/v1/workspaces/abc/audit", nil, 404, "not_found"},
+		{"webhooks on a free plan", "GET", ws + "/webhooks", nil, 403, "plan_required"},
+		{"webhook create on a free plan", "POST", ws + "/webhooks", map[string]any{"url": "https://93.184.216.34/in", "events": []string{"link.created"}}, 403, "plan_required"},
+		{"webhook not JSON", "POST", ws + "/webhooks", "{url:", 400, "invalid"},
+		{"webhook id text", "GET", ws + "/webhooks/abc", nil, 404, "not_found"},
 		{"visits export range too long", "GET", ws + "/visits/export.csv?from=2020-01-01&to=2025-01-01", nil, 400, "invalid"},
 		{"lookup nothing", "GET", ws + "/links/lookup", nil, 400, "invalid"},
 		{"lookup bad short_url", "GET", ws + "/links/lookup?short_url=%3Anot-a-url", nil, 400, "invalid"},
@@ -373,6 +377,72 @@ func TestBadInput(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	if r := s.send(req); r.Status != http.StatusOK {
 		t.Errorf("login as application/json with a charset: %d %s", r.Status, r.Body)
+	}
+
+	// Webhooks, on a plan that has them: the URL and events are checked before anything is kept.
+	hooker := s.signupOn("bad-hooks@example.com", "enterprise")
+	hooks := fmt.Sprintf("/api/v1/workspaces/%d/webhooks", hooker.WorkspaceID)
+	ev := []string{"link.created"}
+	var kept struct{ ID int64 }
+	if r := s.do("POST", hooks, hooker.Token, map[string]any{"url": "https://93.184.216.34/kept", "events": []string{"domain.verified"}}); r.Status != http.StatusCreated {
+		t.Fatalf("create webhook: %d %s", r.Status, r.Body)
+	} else {
+		r.json(t, &kept)
+	}
+	keptHook := fmt.Sprintf("%s/%d", hooks, kept.ID)
+	hookCases := []struct {
+		name, method, path string
+		body               any
+		status             int
+		reason             string
+	}{
+		{"webhook no body", "POST", hooks, nil, 400, ""},
+		{"webhook unknown field", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": ev, "secret": "x"}, 400, ""},
+		{"webhook url missing", "POST", hooks, map[string]any{"events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url number", "POST", hooks, map[string]any{"url": 5, "events": ev}, 400, ""},
+		{"webhook url relative", "POST", hooks, map[string]any{"url": "/in", "events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url ftp", "POST", hooks, map[string]any{"url": "ftp://93.184.216.34/in", "events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url javascript", "POST", hooks, map[string]any{"url": "javascript:alert(1)", "events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url credentials", "POST", hooks, map[string]any{"url": "https://u:p@93.184.216.34/in", "events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url too long", "POST", hooks, map[string]any{"url": "https://93.184.216.34/" + long(2100), "events": ev}, 400, "webhook_url_invalid"},
+		{"webhook url http", "POST", hooks, map[string]any{"url": "http://93.184.216.34/in", "events": ev}, 400, "webhook_url_insecure"},
+		{"webhook url loopback", "POST", hooks, map[string]any{"url": "https://127.0.0.1/in", "events": ev}, 400, "webhook_url_refused"},
+		{"webhook url private", "POST", hooks, map[string]any{"url": "https://10.0.0.8/in", "events": ev}, 400, "webhook_url_refused"},
+		{"webhook url metadata", "POST", hooks, map[string]any{"url": "https://169.254.169.254/latest", "events": ev}, 400, "webhook_url_refused"},
+		{"webhook url metadata v6", "POST", hooks, map[string]any{"url": "https://[fd00:ec2::254]/", "events": ev}, 400, "webhook_url_refused"},
+		{"webhook url localhost", "POST", hooks, map[string]any{"url": "https://localhost/in", "events": ev}, 400, "webhook_url_refused"},
+		{"webhook events missing", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in"}, 400, "webhook_events_empty"},
+		{"webhook events empty", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": []string{}}, 400, "webhook_events_empty"},
+		{"webhook event unknown", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": []string{"link.exploded"}}, 400, "webhook_event_unknown"},
+		{"webhook event test", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": []string{"webhook.test"}}, 400, "webhook_event_unknown"},
+		{"webhook events string", "POST", hooks, map[string]any{"url": "https://93.184.216.34/in", "events": "link.created"}, 400, ""},
+		{"webhook patch events empty", "PATCH", keptHook, map[string]any{"events": []string{}}, 400, "webhook_events_empty"},
+		{"webhook patch url private", "PATCH", keptHook, map[string]any{"url": "https://192.168.1.1/"}, 400, "webhook_url_refused"},
+		{"webhook patch enabled text", "PATCH", keptHook, map[string]any{"enabled": "yes"}, 400, ""},
+		{"webhook missing", "GET", hooks + "/999999", nil, 404, "webhook_not_found"},
+		{"webhook deliveries missing", "GET", hooks + "/999999/deliveries", nil, 404, "webhook_not_found"},
+		{"webhook test missing", "POST", hooks + "/999999/test", nil, 404, "webhook_not_found"},
+		{"webhook delete missing", "DELETE", hooks + "/999999", nil, 404, "webhook_not_found"},
+		{"webhook id negative", "GET", hooks + "/-1", nil, 404, "webhook_not_found"},
+	}
+	for _, c := range hookCases {
+		t.Run(c.name, func(t *testing.T) {
+			r := s.do(c.method, c.path, hooker.Token, c.body)
+			reason, _ := r.errorReasonField(t)
+			if r.Status != c.status || (c.reason != "" && reason != c.reason) {
+				t.Fatalf("%s %s: %d %s, want %d %s", c.method, c.path, r.Status, r.Body, c.status, c.reason)
+			}
+		})
+	}
+	var hookList struct {
+		Webhooks []struct {
+			URL    string
+			Events []string
+		}
+	}
+	s.do("GET", hooks, hooker.Token, nil).json(t, &hookList)
+	if len(hookList.Webhooks) != 1 || hookList.Webhooks[0].URL != "https://93.184.216.34/kept" || len(hookList.Webhooks[0].Events) != 1 {
+		t.Errorf("bad input made or changed webhooks: %+v", hookList.Webhooks)
 	}
 
 	// CSV imports: the file is checked as it arrives, before anything is queued.

@@ -82,6 +82,7 @@ func TestKeyScopes(t *testing.T) {
 		"reviews":     "1",
 		"screenshots": "desktop",
 		"sessions":    "1",
+		"webhooks":    "1",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {

@@ -67,6 +67,13 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		t.Fatalf("add domain: %d %s", r.Status, r.Body)
 	}
 	r.json(t, &dom)
+	// B's webhook (an address literal: no DNS; it hears only of verified domains).
+	var hook struct{ ID int64 }
+	r = s.do("POST", wsB+"/webhooks", bob.Token, map[string]any{"url": "https://93.184.216.34/hook", "events": []string{"domain.verified"}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("add webhook: %d %s", r.Status, r.Body)
+	}
+	r.json(t, &hook)
 
 	// The rows of B each path parameter names.
 	ids := map[string]string{
@@ -76,6 +83,7 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		"api-keys/{id}":    fmt.Sprint(key.ID),
 		"invitations/{id}": fmt.Sprint(inv.ID),
 		"members/{user}":   fmt.Sprint(bob.UserID),
+		"webhooks/{id}":    fmt.Sprint(hook.ID),
 	}
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
 	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}`)

@@ -63,6 +63,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"members", "/members", "customer"},
 		{"domains", "/domains", "customer"},
 		{"keys", "/keys", "customer"},
+		{"webhooks", "/webhooks", "customer"},
 		{"plan", "/plan", "customer"},
 		{"invitations", "/invitations", "customer"},
 		{"settings", "/settings", "customer"},

@@ -28,6 +28,7 @@ import (
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/visitor"
+	"github.com/shortlink/shortlink/backend/webhook"
 )
 
 // Deps are what the API needs from the rest of the application.
@@ -71,6 +72,8 @@ type Deps struct {
 	Billing *billing.Service
 	// SSO is single sign-on over OpenID Connect.
 	SSO *sso.Service
+	// Webhooks manages the workspaces' webhooks.
+	Webhooks *webhook.Service
 }
 
 // Server is the API's http.Handler.
@@ -98,6 +101,7 @@ type Server struct {
 	visitors       *visitor.Classifier
 	billing        *billing.Service
 	sso            *sso.Service
+	webhooks       *webhook.Service
 }
 
 const requestIDKey = "request_id"
@@ -110,6 +114,7 @@ func New(d Deps) (*Server, error) {
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
+		webhooks: d.Webhooks,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -201,6 +206,14 @@ func (s *Server) routes() {
 	ws.GET("/api-keys", s.inWorkspace(account.PermManage), s.listAPIKeys)
 	ws.POST("/api-keys", s.inWorkspace(account.PermManage), s.createAPIKey)
 	ws.DELETE("/api-keys/:id", s.inWorkspace(account.PermManage), s.revokeAPIKey)
+
+	ws.GET("/webhooks", s.inWorkspace(account.PermManage), s.listWebhooks)
+	ws.POST("/webhooks", s.inWorkspace(account.PermManage), s.createWebhook)
+	ws.GET("/webhooks/:id", s.inWorkspace(account.PermManage), s.getWebhook)
+	ws.PATCH("/webhooks/:id", s.inWorkspace(account.PermManage), s.updateWebhook)
+	ws.DELETE("/webhooks/:id", s.inWorkspace(account.PermManage), s.deleteWebhook)
+	ws.GET("/webhooks/:id/deliveries", s.inWorkspace(account.PermManage), s.webhookDeliveries)
+	ws.POST("/webhooks/:id/test", s.inWorkspace(account.PermManage), s.testWebhook)
 
 	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)

@@ -126,6 +126,9 @@ type Options struct {
 	Owner string
 	// Poll is how often an idle worker looks for jobs (uploads to this node wake it at once).
 	Poll time.Duration
+	// Finished is told of every job this node ends (done or failed), after it is recorded;
+	// nil: nothing is.
+	Finished func(ctx context.Context, im *Import, state, why string)
 }
 
 // Service takes uploads, answers progress and results, and runs jobs (Run).

@@ -176,6 +176,10 @@ func (s *Service) stopped(ctx, stop context.Context, im *Import, err error, log 
 	log.Error("import: failed", "err", err)
 	if err := s.store.Finish(ctx, im.ID, s.o.Owner, StateFailed, apperr.MessageOf(err)); err != nil {
 		log.Warn("import: record failure", "err", err)
+		return
+	}
+	if s.o.Finished != nil {
+		s.o.Finished(ctx, im, StateFailed, apperr.MessageOf(err))
 	}
 }
 
@@ -190,8 +194,14 @@ func (s *Service) release(ctx context.Context, im *Import, log *slog.Logger) {
 }
 
 func (s *Service) finish(ctx context.Context, im *Import, state, why string, log *slog.Logger) {
-	if err := s.store.Finish(ctx, im.ID, s.o.Owner, state, why); err != nil && !errors.Is(err, ErrLeaseLost) {
-		log.Warn("import: record the end", "state", state, "err", err)
+	if err := s.store.Finish(ctx, im.ID, s.o.Owner, state, why); err != nil {
+		if !errors.Is(err, ErrLeaseLost) {
+			log.Warn("import: record the end", "state", state, "err", err)
+		}
+		return
+	}
+	if s.o.Finished != nil {
+		s.o.Finished(ctx, im, state, why)
 	}
 }
 

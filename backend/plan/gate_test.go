@@ -28,6 +28,7 @@ func TestFeatures(t *testing.T) {
 		plan.Form:          {false, false, false, true},
 		plan.SSO:           {false, false, false, true},
 		plan.AuditLog:      {false, false, false, true},
+		plan.Webhooks:      {false, true, true, true},
 	}
 	if len(want) != len(plan.Features) {
 		t.Fatalf("%d features tested, %d exist", len(want), len(plan.Features))
@@ -38,6 +39,7 @@ func TestFeatures(t *testing.T) {
 		plan.BrowserGuide: "personal", plan.Dashboard: "personal", plan.WeChatAccess: "personal",
 		plan.CustomDomains: "enterprise", plan.ABTest: "enterprise", plan.Batch: "enterprise",
 		plan.Geo: "enterprise", plan.Form: "enterprise", plan.SSO: "enterprise", plan.AuditLog: "enterprise",
+		plan.Webhooks: "personal",
 	}
 	for _, f := range plan.Features {
 		for i, p := range plan.Names {

@@ -39,10 +39,11 @@ const (
 	WeChatAccess  Feature = "wechat_access"  // links open from WeChat for their whole life
 	SSO           Feature = "sso"            // single sign-on and a workspace's 2FA requirement
 	AuditLog      Feature = "audit_log"      // the workspace audit log
+	Webhooks      Feature = "webhooks"       // signed webhooks for a workspace's events
 )
 
 // Features lists every feature, in the order the API shows them.
-var Features = []Feature{Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Form, Dashboard, WeChatAccess, SSO, AuditLog}
+var Features = []Feature{Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Form, Dashboard, WeChatAccess, SSO, AuditLog, Webhooks}
 
 // featureTitles are the names people read in messages.
 var featureTitles = map[Feature]string{
@@ -59,6 +60,7 @@ var featureTitles = map[Feature]string{
 	WeChatAccess:  "WeChat access after 10 days",
 	SSO:           "single sign-on",
 	AuditLog:      "the audit log",
+	Webhooks:      "webhooks",
 }
 
 // Limit is a count a plan allows; Unlimited means no limit.
@@ -135,12 +137,12 @@ func DefaultTable() Table {
 		},
 		Trial: {
 			Name:     Trial,
-			Features: features(Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Dashboard, WeChatAccess),
+			Features: features(Password, RealtimeEdit, Export, BrowserGuide, CustomDomains, ABTest, Batch, Geo, Dashboard, WeChatAccess, Webhooks),
 			Limits:   Limits{LinksPerMonth: 1000, Members: 3, CustomDomains: 1, RequestsPerMinute: 600},
 		},
 		Personal: {
 			Name:     Personal,
-			Features: features(Password, RealtimeEdit, Export, BrowserGuide, Dashboard, WeChatAccess),
+			Features: features(Password, RealtimeEdit, Export, BrowserGuide, Dashboard, WeChatAccess, Webhooks),
 			Limits:   Limits{LinksPerMonth: 10000, Members: 3, CustomDomains: 0, RequestsPerMinute: 600},
 		},
 		Enterprise: {

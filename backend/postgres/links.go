@@ -17,6 +17,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/webhook"
 )
 
 // LinkStore implements link.Store.
@@ -114,7 +115,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
 	}
 	rows, err := s.db.Pool.Query(ctx, `
-		INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
+		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
 			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at)
 		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
@@ -122,7 +123,8 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 			$13::bigint[], $14::timestamptz[], $15::text[])
 			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules)
 		ON CONFLICT (domain_id, key) DO NOTHING
-		RETURNING id`,
+		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkCreated)+`
+		SELECT id FROM l`,
 		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules)
 	if err != nil {
 		return nil, insertError(err)
@@ -364,7 +366,7 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
 	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+`
-		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)
+		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+`
 		SELECT `+moderatedColumns+` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`, args...))
 	if err != nil {
 		return nil, fmt.Errorf("update link: %w", notFound(err, "link"))
@@ -375,7 +377,8 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 // Delete implements link.Store.
 func (s *LinkStore) Delete(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
 	l, err := scanLink(s.db.Pool.QueryRow(ctx,
-		`DELETE FROM links WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns, workspaceID, id))
+		`WITH l AS (DELETE FROM links WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)`+
+			linkOutbox(webhook.LinkDeleted)+` SELECT `+linkColumns+` FROM l`, workspaceID, id))
 	if err != nil {
 		return nil, fmt.Errorf("delete link: %w", notFound(err, "link"))
 	}

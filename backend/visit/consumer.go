@@ -77,6 +77,7 @@ type Consumer struct {
 	name   string
 	store  Store
 	due    DueQueue
+	clicks ClickSink
 	log    *slog.Logger
 
 	retention int // days of raw visits kept, 0: all
@@ -101,7 +102,16 @@ type ConsumerOptions struct {
 	// ClaimAfter is how long entries stay with a consumer that read them before this one
 	// claims them; ClaimAfter when zero.
 	ClaimAfter time.Duration
-	Log        *slog.Logger
+	// Clicks is told of every batch of events stored (webhooks' link.clicked); nil: none.
+	Clicks ClickSink
+	Log    *slog.Logger
+}
+
+// ClickSink takes the events a Consumer stored, after they are stored and before they are
+// acknowledged. It handles its own errors: the events are stored whatever it does. A batch
+// read again after a consumer died may be told twice.
+type ClickSink interface {
+	Clicked(ctx context.Context, events []Event)
 }
 
 // NewConsumer returns a Consumer; Run starts it.
@@ -110,7 +120,7 @@ func NewConsumer(o ConsumerOptions) *Consumer {
 		o.ClaimAfter = ClaimAfter
 	}
 	return &Consumer{
-		stream: o.Stream, name: o.Name, store: o.Store, due: o.Due, log: o.Log,
+		stream: o.Stream, name: o.Name, store: o.Store, due: o.Due, clicks: o.Clicks, log: o.Log,
 		retention: o.RetentionDays, claimAfter: o.ClaimAfter, block: readBlock, claimFrom: "0-0",
 	}
 }
@@ -262,6 +272,9 @@ func (c *Consumer) handle(ctx context.Context, msgs []StreamEntry) (int, error) 
 			return 0, err // left pending: read again after a restart, or claimed
 		}
 		stored(ctx, st, events, c.due, c.log)
+		if c.clicks != nil {
+			c.clicks.Clicked(ctx, events)
+		}
 		n = st.Events
 	}
 	if err := c.stream.Ack(ctx, ids...); err != nil {

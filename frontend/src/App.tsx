@@ -22,6 +22,7 @@ const PlanPage = lazyPage(() => import("./pages/plan/PlanPage"));
 const PricingPage = lazyPage(() => import("./pages/plan/PricingPage"));
 const ImportsPage = lazyPage(() => import("./pages/imports/ImportsPage"));
 const ApiKeysPage = lazyPage(() => import("./pages/keys/ApiKeysPage"));
+const WebhooksPage = lazyPage(() => import("./pages/webhooks/WebhooksPage"));
 const ModerationPage = lazyPage(() => import("./pages/moderation/ModerationPage"));
 const DashboardPage = lazyPage(() => import("./pages/dashboard/DashboardPage"));
 const BulkPage = lazyPage(() => import("./pages/bulk/BulkPage"));
@@ -86,6 +87,7 @@ export function App() {
               <Route path="/links/:id/edit" element={<Page><LinkFormPage /></Page>} />
               <Route path="/plan" element={<Page><PlanPage /></Page>} />
               <Route path="/keys" element={<Page><ApiKeysPage /></Page>} />
+              <Route path="/webhooks" element={<Page><WebhooksPage /></Page>} />
               <Route path="/moderation" element={<Page><ModerationPage /></Page>} />
               <Route path="/moderation/links/:id" element={<Page><ModerationPage /></Page>} />
               <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />

@@ -56,6 +56,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/members", t("nav.members")],
     ["/domains", t("nav.domains")],
     ["/keys", t("nav.keys")],
+    ["/webhooks", t("nav.webhooks")],
     ["/plan", t("nav.plan")],
     ["/settings", t("nav.settings")],
   ];

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/shortlink/shortlink/backend/netguard"
 	"net"
 	"net/netip"
 	"net/url"
@@ -184,94 +185,19 @@ func (g *Guard) Resolve(ctx context.Context, host string, port int) ([]netip.Add
 	return out, nil
 }
 
-// The classes of addresses the guard refuses.
+// The classes of addresses the guard refuses (backend/netguard decides them).
 const (
-	classUnspecified   = "unspecified"
-	classLoopback      = "loopback"
-	classPrivate       = "private"
-	classShared        = "shared (CGNAT)"
-	classLinkLocal     = "link-local"
-	classMulticast     = "multicast"
-	classDocumentation = "documentation"
-	classBenchmarking  = "benchmarking"
-	classReserved      = "reserved"
-	classNotGlobal     = "non-global"
+	classUnspecified   = netguard.ClassUnspecified
+	classLoopback      = netguard.ClassLoopback
+	classPrivate       = netguard.ClassPrivate
+	classShared        = netguard.ClassShared
+	classLinkLocal     = netguard.ClassLinkLocal
+	classMulticast     = netguard.ClassMulticast
+	classDocumentation = netguard.ClassDocumentation
+	classBenchmarking  = netguard.ClassBenchmarking
+	classReserved      = netguard.ClassReserved
+	classNotGlobal     = netguard.ClassNotGlobal
 )
 
-type classifiedPrefix struct {
-	prefix netip.Prefix
-	class  string
-}
-
-// blockedV4 and blockedV6 are the special-purpose ranges (IANA's registries) the guard refuses.
-var blockedV4 = []classifiedPrefix{
-	{netip.MustParsePrefix("0.0.0.0/8"), classUnspecified},
-	{netip.MustParsePrefix("10.0.0.0/8"), classPrivate},
-	{netip.MustParsePrefix("100.64.0.0/10"), classShared},
-	{netip.MustParsePrefix("127.0.0.0/8"), classLoopback},
-	{netip.MustParsePrefix("169.254.0.0/16"), classLinkLocal},
-	{netip.MustParsePrefix("172.16.0.0/12"), classPrivate},
-	{netip.MustParsePrefix("192.0.0.0/24"), classReserved},
-	{netip.MustParsePrefix("192.0.2.0/24"), classDocumentation},
-	{netip.MustParsePrefix("192.88.99.0/24"), classReserved},
-	{netip.MustParsePrefix("192.168.0.0/16"), classPrivate},
-	{netip.MustParsePrefix("198.18.0.0/15"), classBenchmarking},
-	{netip.MustParsePrefix("198.51.100.0/24"), classDocumentation},
-	{netip.MustParsePrefix("203.0.113.0/24"), classDocumentation},
-	{netip.MustParsePrefix("224.0.0.0/4"), classMulticast},
-	{netip.MustParsePrefix("240.0.0.0/4"), classReserved},
-}
-
-var blockedV6 = []classifiedPrefix{
-	{netip.MustParsePrefix("::/128"), classUnspecified},
-	{netip.MustParsePrefix("::1/128"), classLoopback},
-	{netip.MustParsePrefix("64:ff9b:1::/48"), classPrivate},
-	{netip.MustParsePrefix("100::/64"), classReserved},
-	{netip.MustParsePrefix("2001:db8::/32"), classDocumentation},
-	{netip.MustParsePrefix("2001::/23"), classReserved},
-	{netip.MustParsePrefix("3fff::/20"), classDocumentation},
-	{netip.MustParsePrefix("fc00::/7"), classPrivate},
-	{netip.MustParsePrefix("fe80::/10"), classLinkLocal},
-	{netip.MustParsePrefix("fec0::/10"), classPrivate},
-	{netip.MustParsePrefix("ff00::/8"), classMulticast},
-}
-
-var (
-	globalUnicastV6 = netip.MustParsePrefix("2000::/3")
-	nat64           = netip.MustParsePrefix("64:ff9b::/96")
-	sixToFour       = netip.MustParsePrefix("2002::/16")
-)
-
-// addressClass is the class of a, among the ranges above, that makes it refused; "" for a
-// global unicast address.
-func addressClass(a netip.Addr) string {
-	if !a.IsValid() {
-		return classUnspecified
-	}
-	a = a.WithZone("").Unmap()
-	if a.Is4() {
-		for _, b := range blockedV4 {
-			if b.prefix.Contains(a) {
-				return b.class
-			}
-		}
-		return ""
-	}
-	// IPv6 addresses that carry an IPv4 address reach it: judge that one.
-	raw := a.As16()
-	switch {
-	case nat64.Contains(a):
-		return addressClass(netip.AddrFrom4([4]byte(raw[12:16])))
-	case sixToFour.Contains(a):
-		return addressClass(netip.AddrFrom4([4]byte(raw[2:6])))
-	}
-	for _, b := range blockedV6 {
-		if b.prefix.Contains(a) {
-			return b.class
-		}
-	}
-	if !globalUnicastV6.Contains(a) {
-		return classNotGlobal
-	}
-	return ""
-}
+// addressClass is the class of a that makes it refused; "" for a global unicast address.
+func addressClass(a netip.Addr) string { return netguard.Class(a) }

@@ -1458,6 +1458,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhooks of a workspace
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). The URL must be https (http only where `WEBHOOK_ALLOW_LOOPBACK` is set, in tests) and its host must resolve only to public addresses (400 `webhook_url_refused`); a workspace has at most 25 webhooks (409 `webhook_limit`).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Its pending deliveries are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Enabling a disabled webhook clears its count of failures in a row.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery log of a webhook
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). The latest 100 deliveries, newest first.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends a `webhook.test` event now, once (no retries; it counts toward no disabling), through the same address guard, and answers how it went.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces": {
         parameters: {
             query?: never;
@@ -2555,6 +2647,7 @@ export interface components {
                 wechat_access: boolean;
                 sso: boolean;
                 audit_log: boolean;
+                webhooks: boolean;
             };
             limits: {
                 /**
@@ -2631,6 +2724,7 @@ export interface components {
                 wechat_access: boolean;
                 sso: boolean;
                 audit_log: boolean;
+                webhooks: boolean;
             };
             limits: {
                 /**
@@ -2659,7 +2753,7 @@ export interface components {
             /** @description Every plan, cheapest first. */
             plans: components["schemas"]["PlanOffer"][];
             /** @description The features in the order to show them. */
-            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access" | "sso" | "audit_log")[];
+            features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access" | "sso" | "audit_log" | "webhooks")[];
             /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
             checkout: boolean;
         };
@@ -2839,6 +2933,61 @@ export interface components {
             today: components["schemas"]["DashboardDay"];
             days: components["schemas"]["DashboardDay"][];
             top_links: components["schemas"]["TopLink"][];
+        };
+        WebhookRequest: {
+            /** @description Where deliveries are posted; https. */
+            url: string;
+            events: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "link.banned" | "domain.verified" | "import.finished")[];
+        };
+        WebhookPatch: {
+            url?: string;
+            events?: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "link.banned" | "domain.verified" | "import.finished")[];
+            enabled?: boolean;
+        };
+        Webhook: {
+            /** Format: int64 */
+            id: number;
+            url: string;
+            events: string[];
+            /** @description False once disabled by hand or after 50 failed deliveries in a row. */
+            enabled: boolean;
+            /** @description Deliveries failed (every retry spent) since the last delivered one. */
+            failures_in_row: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookCreated: components["schemas"]["Webhook"] & {
+            /** @description The signing secret, `whsec_` and the base64 of 32 random bytes; shown only here. */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookDelivery: {
+            /** Format: int64 */
+            id: number;
+            /** @description The message's `webhook-id`, the same on every attempt. */
+            message_id: string;
+            event: string;
+            /** @description Attempts made so far. */
+            attempt: number;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @description The receiver's status code on the last attempt; null when none came. */
+            response_code: number | null;
+            /** @description Why the last attempt failed; empty when it did not. */
+            error: string;
+            /**
+             * Format: date-time
+             * @description When the last attempt was made (or the delivery written, before any).
+             */
+            at: string;
+        };
+        WebhookDeliveryList: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookTest: {
+            delivery: components["schemas"]["WebhookDelivery"];
         };
         Workspace: {
             /** Format: int64 */
@@ -6500,6 +6649,247 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every webhook of the workspace, oldest first; never their secrets. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing `secret` (`whsec_` and base64), shown this once. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, without its secret. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The webhook as edited. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries with their last attempt. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery as recorded (`delivered` or `failed`, with the response code). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTest"];
                 };
             };
             400: components["responses"]["Invalid"];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatMoney, plansWith, priceLine, type Offer } from "./plans";
 
-const features = { password: false, realtime_edit: false, export: false, browser_guide: false, custom_domains: false, ab_test: false, batch: false, geo: false, form: false, dashboard: false, wechat_access: false, sso: false, audit_log: false };
+const features = { password: false, realtime_edit: false, export: false, browser_guide: false, custom_domains: false, ab_test: false, batch: false, geo: false, form: false, dashboard: false, wechat_access: false, sso: false, audit_log: false, webhooks: false };
 const limits = { links_per_month: 100, members: 1, custom_domains: 0, requests_per_minute: 120 };
 const offer = (o: Partial<Offer>): Offer => ({ id: "free", name: "Free", prices: { monthly: null, yearly: null, once: null }, days: 0, wechat_days: 10, features, limits, ...o });
 

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// A customer adds a webhook in the web app, copies its secret (shown once), sends a test that
+// the receiver verifies, reads the delivery log, disables the webhook and deletes it.
+func TestWebAppWebhooks(t *testing.T) {
+	s := newDeployment(t).start(t, "WEBHOOK_ALLOW_LOOPBACK", "true")
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := "webhooks-" + l.name + "@example.com"
+		s.signupOn(email, "personal")
+		rcv := newHookReceiver(t)
+		w := walk(t, s, l)
+		w.signIn(email, "correct horse battery")
+		w.open("/webhooks", w.tr("Webhooks", "Webhook"))
+		w.see(w.text(w.tr("No webhooks yet.", "还没有 Webhook。")))
+		w.accessible("webhooks")
+
+		// The app's own check first, then the server's refusal in the app's words.
+		w.fill(w.p.GetByTestId("webhook-url"), "not a url")
+		w.click(w.button(w.tr("Add webhook", "添加 Webhook")))
+		w.see(w.text(w.tr("Enter an https address.", "请输入 https 地址。")))
+		w.refused(http.StatusBadRequest)
+		w.fill(w.p.GetByTestId("webhook-url"), "https://10.0.0.1/in")
+		w.click(w.button(w.tr("Add webhook", "添加 Webhook")))
+		w.see(w.text(w.tr("Webhooks are sent only to public addresses.", "Webhook 只发送到公网地址。")))
+
+		w.fill(w.p.GetByTestId("webhook-url"), rcv.url("/in"))
+		w.click(w.role("checkbox", "link.clicked"))
+		w.click(w.button(w.tr("Add webhook", "添加 Webhook")))
+		secretBox := w.p.GetByTestId("new-webhook-secret")
+		w.see(secretBox)
+		secret, err := secretBox.Locator("code").TextContent()
+		if err != nil || len(secret) < 10 {
+			t.Fatalf("secret %q: %v", secret, err)
+		}
+		rcv.setSecret(secret)
+		w.shoot("webhooks")
+
+		w.click(w.button(w.tr("Send a test", "发送测试")))
+		w.see(w.text(w.tr("Test delivered (200)", "测试已送达（200）")))
+		if got := len(rcv.ofType("webhook.test")); got != 1 {
+			t.Errorf("the receiver verified %d tests", got)
+		}
+		w.see(w.p.GetByRole("cell", playwright.PageGetByRoleOptions{Name: "webhook.test", Exact: playwright.Bool(true)}))
+		w.see(w.p.GetByRole("cell", playwright.PageGetByRoleOptions{Name: w.tr("Delivered", "已送达"), Exact: playwright.Bool(true)}))
+		w.shoot("webhook-deliveries")
+
+		w.click(w.role("switch", w.tr("Enabled", "启用")))
+		eventually(t, 5*time.Second, "the webhook disabled", func() bool {
+			checked, err := w.role("switch", w.tr("Enabled", "启用")).IsChecked()
+			return err == nil && !checked
+		})
+		w.click(w.button(w.tr("Delete", "删除")))
+		w.click(w.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Delete", "删除"), Exact: playwright.Bool(true)}))
+		w.see(w.text(w.tr("No webhooks yet.", "还没有 Webhook。")))
+		rcv.checkOnce()
+	})
+}

@@ -1,0 +1,144 @@
+package webhook
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/netguard"
+)
+
+// MaxPerWorkspace bounds a workspace's webhooks.
+const MaxPerWorkspace = 25
+
+// Service manages a workspace's webhooks and writes the events that happen outside a
+// store's transaction into the outbox.
+type Service struct {
+	store      Store
+	guard      *netguard.Dialer
+	allowHTTP  bool
+	dispatcher *Dispatcher
+	log        *slog.Logger
+}
+
+// NewService returns the Service; allowLoopback (tests only) lets webhook URLs on loopback
+// addresses and plain http through.
+func NewService(store Store, dispatcher *Dispatcher, allowLoopback bool, log *slog.Logger) *Service {
+	return &Service{store: store, guard: &netguard.Dialer{AllowLoopback: allowLoopback, Timeout: 5 * time.Second},
+		allowHTTP: allowLoopback, dispatcher: dispatcher, log: log}
+}
+
+// checkTarget refuses a URL whose host is, or resolves to, an address the guard refuses.
+// The guard checks again at every send: a name may change its addresses later.
+func (s *Service) checkTarget(ctx context.Context, raw string) (string, error) {
+	u, err := ValidateURL(raw, s.allowHTTP)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.guard.Resolve(ctx, u.Hostname()); err != nil {
+		if netguard.IsRefused(err) {
+			return "", apperr.Errorf(apperr.Invalid, "url: webhooks are sent only to public addresses (%v)", err).For("webhook_url_refused", "url")
+		}
+		return "", apperr.Errorf(apperr.Invalid, "url: host %s cannot be resolved", u.Hostname()).For("webhook_url_unresolvable", "url")
+	}
+	return u.String(), nil
+}
+
+// Create subscribes url to events in the workspace; the answer carries the secret, the only
+// time it is shown.
+func (s *Service) Create(ctx context.Context, workspaceID int64, rawURL string, events []string) (*Webhook, error) {
+	evs, err := ValidateEvents(events)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.checkTarget(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := s.store.List(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	if len(existing) >= MaxPerWorkspace {
+		return nil, apperr.Errorf(apperr.Conflict, "a workspace has at most %d webhooks", MaxPerWorkspace).For("webhook_limit", "")
+	}
+	w := &Webhook{WorkspaceID: workspaceID, URL: u, Events: evs, Secret: NewSecret(), Enabled: true}
+	if err := s.store.Create(ctx, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// List answers the workspace's webhooks, oldest first.
+func (s *Service) List(ctx context.Context, workspaceID int64) ([]Webhook, error) {
+	return s.store.List(ctx, workspaceID)
+}
+
+// Get answers one webhook of the workspace.
+func (s *Service) Get(ctx context.Context, workspaceID, id int64) (*Webhook, error) {
+	return s.store.Get(ctx, workspaceID, id)
+}
+
+// Update edits a webhook; enabling it again clears its count of failures.
+func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*Webhook, error) {
+	if p.URL != nil {
+		u, err := s.checkTarget(ctx, *p.URL)
+		if err != nil {
+			return nil, err
+		}
+		p.URL = &u
+	}
+	if p.Events != nil {
+		evs, err := ValidateEvents(p.Events)
+		if err != nil {
+			return nil, err
+		}
+		p.Events = evs
+	}
+	return s.store.Update(ctx, workspaceID, id, p)
+}
+
+// Delete removes a webhook and its deliveries.
+func (s *Service) Delete(ctx context.Context, workspaceID, id int64) error {
+	return s.store.Delete(ctx, workspaceID, id)
+}
+
+// Deliveries answers a webhook's latest deliveries, newest first.
+func (s *Service) Deliveries(ctx context.Context, workspaceID, id int64, limit int) ([]Delivery, error) {
+	return s.store.Deliveries(ctx, workspaceID, id, limit)
+}
+
+// Test sends a webhook.test delivery to the webhook now, once, and answers it as recorded
+// (delivered or failed, with the response code). It goes through the outbox and the guard as
+// every delivery does, and counts toward no disabling.
+func (s *Service) Test(ctx context.Context, workspaceID, id int64) (*Delivery, error) {
+	d, w, err := s.store.EnqueueTest(ctx, workspaceID, id,
+		map[string]any{"webhook_id": id, "message": "a test from Shortlink"}, time.Now().Add(2*Timeout))
+	if err != nil {
+		return nil, err
+	}
+	out := s.dispatcher.Deliver(ctx, Claimed{Delivery: *d, URL: w.URL, Secret: w.Secret}, false)
+	return &out, nil
+}
+
+// Enqueue writes event into the outbox of every subscribed webhook of the workspace, for the
+// events that happen outside a link store's transaction (bans, domains, imports). A failure
+// is logged: the change it reports is done.
+func (s *Service) Enqueue(ctx context.Context, workspaceID int64, event string, data any) {
+	if err := s.store.Enqueue(context.WithoutCancel(ctx), workspaceID, event, data); err != nil {
+		s.log.Error("webhooks: write an event into the outbox", "event", event, "workspace", workspaceID, "err", err)
+		return
+	}
+	s.dispatcher.Wake()
+}
+
+// Clicked adds visits to the link.clicked batches.
+func (s *Service) Clicked(ctx context.Context, clicks []Click) error {
+	return s.store.Clicked(ctx, clicks)
+}
+
+// Purge removes the deliveries past Retention from the log; pending ones stay.
+func (s *Service) Purge(ctx context.Context) (int64, error) {
+	return s.store.PurgeBefore(ctx, time.Now().Add(-Retention))
+}
