@@ -76,6 +76,7 @@ type walker struct {
 
 	mu       sync.Mutex
 	inFlight map[playwright.Request]string // the API calls not answered yet, for failures' messages
+	answered []string                      // the last API calls answered, with their statuses, likewise
 	// refusals are the HTTP statuses of the refusals the walk provokes on purpose (see refused).
 	refusals []int
 }
@@ -98,7 +99,22 @@ func walk(t *testing.T, s *server, l look) *walker {
 		delete(w.inFlight, r)
 		w.mu.Unlock()
 	}
-	b.OnRequestFinished(done)
+	b.OnRequestFinished(func(r playwright.Request) {
+		done(r)
+		if !strings.Contains(r.URL(), "/api/") {
+			return
+		}
+		status := 0
+		if resp, err := r.Response(); err == nil && resp != nil {
+			status = resp.Status()
+		}
+		w.mu.Lock()
+		w.answered = append(w.answered, fmt.Sprintf("%s %s %d", r.Method(), r.URL(), status))
+		if len(w.answered) > 12 {
+			w.answered = w.answered[len(w.answered)-12:]
+		}
+		w.mu.Unlock()
+	})
 	b.OnRequestFailed(done)
 	failed := failedRequests(b)
 	t.Cleanup(func() {
@@ -139,6 +155,13 @@ func (w *walker) pending() []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// lastAnswered are the last API calls answered, oldest first, with their statuses.
+func (w *walker) lastAnswered() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.answered)
 }
 
 // tr is the look's wording of a text.
@@ -193,7 +216,7 @@ func (w *walker) fill(l playwright.Locator, value string) {
 func (w *walker) at(path string) {
 	w.t.Helper()
 	if err := w.p.WaitForURL(w.base + path); err != nil {
-		w.t.Fatalf("[%s] waiting for %s: %v (at %s, API calls unanswered: %q)", w.l.name, path, err, w.p.URL(), w.pending())
+		w.t.Fatalf("[%s] waiting for %s: %v (at %s, API calls unanswered: %q, answered: %q)", w.l.name, path, err, w.p.URL(), w.pending(), w.lastAnswered())
 	}
 }
 

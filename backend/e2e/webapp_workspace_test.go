@@ -41,8 +41,8 @@ func TestWebAppWorkspace(t *testing.T) {
 		if err := in.p.WaitForURL(in.base+"/links", playwright.PageWaitForURLOptions{Timeout: playwright.Float(60_000)}); err != nil {
 			alert, _ := in.p.GetByRole("alert").AllInnerTexts()
 			invalid, _ := in.p.Locator("[aria-invalid=true]").Count()
-			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q, %d fields marked invalid, API calls unanswered: %q)",
-				l.name, err, in.p.URL(), alert, invalid, in.pending())
+			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q, %d fields marked invalid, API calls unanswered: %q, answered: %q)",
+				l.name, err, in.p.URL(), alert, invalid, in.pending(), in.lastAnswered())
 		}
 		// Straight into the inviting workspace, and no workspace of their own.
 		r := s.do("POST", "/api/v1/auth/login", "", map[string]any{"email": inviteeEmail, "password": "correct horse battery"})
