@@ -1,14 +1,14 @@
 // The workspace's custom domains (§9): add a host name, prove it with the TXT record shown,
 // verify now, set where the root sends visitors, remove. Needs the plan's custom_domains.
-import { ActionIcon, Badge, Button, Card, CopyButton, Group, Stack, Text, TextInput, Title, Tooltip } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
+import { RecordLine } from "../../components/RecordLine";
 import { Empty, ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { checkHostname, domainState, type Domain } from "../../lib/domains";
@@ -246,27 +246,3 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
   );
 }
 
-function RecordLine({ label, value, copy, testid }: { label: string; value: string; copy?: boolean; testid?: string }) {
-  const { t } = useTranslation();
-  return (
-    <Group gap="xs" wrap="nowrap" align="center">
-      <Text size="xs" c="dimmed" w={56} className="record-label">
-        {label}
-      </Text>
-      <Text size="sm" className="mono break grow" data-testid={testid}>
-        {value}
-      </Text>
-      {copy && (
-        <CopyButton value={value} timeout={1500}>
-          {({ copied, copy: doCopy }) => (
-            <Tooltip label={copied ? t("links.copied") : t("domains.copy", { what: label })} withArrow>
-              <ActionIcon variant="subtle" color={copied ? "teal" : "gray"} onClick={doCopy} aria-label={t("domains.copy", { what: label })} data-testid={testid ? `${testid}-copy` : undefined}>
-                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      )}
-    </Group>
-  );
-}

@@ -1,15 +1,15 @@
 // Single sign-on for the workspace's owners (plans with sso): the OpenID provider's issuer,
 // client ID and secret (write-only), the email domain and the TXT record that proves it, the
 // redirect URI to register, and "enforce" once the domain is proven.
-import { ActionIcon, Alert, Badge, Button, Card, CopyButton, Group, PasswordInput, Stack, Switch, Text, TextInput, Title, Tooltip } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError, unwrap } from "../../api/client";
 import type { components } from "../../api/schema";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
+import { RecordLine } from "../../components/RecordLine";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useSession } from "../../session";
@@ -179,9 +179,9 @@ function SsoSettings() {
                 <Text size="sm">{t("sso.instructions")}</Text>
                 <div className="subcard">
                   <Stack gap={6}>
-                    <RecordLine label={t("domains.type")} value={s.verification.type} />
-                    <RecordLine label={t("domains.name")} value={s.verification.name} copy testid="sso-txt-name" />
-                    <RecordLine label={t("domains.value")} value={s.verification.value} copy testid="sso-txt-value" />
+                    <RecordLine labelWidth={72} label={t("domains.type")} value={s.verification.type} />
+                    <RecordLine labelWidth={72} label={t("domains.name")} value={s.verification.name} copy testid="sso-txt-name" />
+                    <RecordLine labelWidth={72} label={t("domains.value")} value={s.verification.value} copy testid="sso-txt-value" />
                   </Stack>
                 </div>
                 {s.verification.problem && (
@@ -199,7 +199,7 @@ function SsoSettings() {
             )}
             <Text size="sm">{t("sso.callbackHelp")}</Text>
             <div className="subcard">
-              <RecordLine label={t("sso.callback")} value={s.callback_url} copy testid="sso-callback" />
+              <RecordLine labelWidth={72} label={t("sso.callback")} value={s.callback_url} copy testid="sso-callback" />
             </div>
             <Group>
               <ConfirmButton size="xs" variant="subtle" loading={remove.isPending} question={t("sso.confirmRemove", { domain: s.email_domain })} detail={t("sso.removeDetail")} onConfirm={() => remove.mutate()}>
@@ -214,27 +214,3 @@ function SsoSettings() {
   );
 }
 
-function RecordLine({ label, value, copy, testid }: { label: string; value: string; copy?: boolean; testid?: string }) {
-  const { t } = useTranslation();
-  return (
-    <Group gap="xs" wrap="nowrap" align="center">
-      <Text size="xs" c="dimmed" w={72} className="record-label">
-        {label}
-      </Text>
-      <Text size="sm" className="mono break grow" data-testid={testid}>
-        {value}
-      </Text>
-      {copy && (
-        <CopyButton value={value} timeout={1500}>
-          {({ copied, copy: doCopy }) => (
-            <Tooltip label={copied ? t("links.copied") : t("domains.copy", { what: label })} withArrow>
-              <ActionIcon variant="subtle" color={copied ? "teal" : "gray"} onClick={doCopy} aria-label={t("domains.copy", { what: label })}>
-                {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      )}
-    </Group>
-  );
-}
