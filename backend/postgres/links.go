@@ -17,6 +17,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/tag"
 )
 
 // LinkStore implements link.Store.
@@ -50,7 +51,11 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
-	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at`
+	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, ` + linkTagsColumn
+
+// linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
+const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
+		WHERE lt.link_id = l.id ORDER BY tg.folded COLLATE "C", tg.name COLLATE "C")`
 
 // moderatedFrom joins a link to its moderation state.
 const moderatedFrom = ` links l LEFT JOIN link_moderation lm ON lm.link_id = l.id `
@@ -63,7 +68,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var score *float32
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
 		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt,
-		&state, &score, &category, &reason, &l.Moderation.ReviewedAt}, extra...)...)
+		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &l.Tags}, extra...)...)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
@@ -103,7 +108,13 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules := make([]time.Time, n), make([]*string, n)
+	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
+	var tagLinks []int64
+	var tagNames []string
 	for i, l := range links {
+		for _, t := range l.Tags {
+			tagLinks, tagNames = append(tagLinks, l.ID), append(tagNames, tag.Fold(t))
+		}
 		if b := link.MarshalRules(&l.Rules); b != nil {
 			r := string(b)
 			rules[i] = &r
@@ -113,7 +124,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
 	}
-	rows, err := s.db.Pool.Query(ctx, `
+	insert := `
 		INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
 			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at)
 		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created
@@ -122,8 +133,23 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 			$13::bigint[], $14::timestamptz[], $15::text[])
 			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules)
 		ON CONFLICT (domain_id, key) DO NOTHING
-		RETURNING id`,
-		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules)
+		RETURNING id`
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules}
+	if len(tagLinks) > 0 {
+		// The links and their tags in one statement: the tags' rows of the links inserted only,
+		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
+		// left out).
+		insert = `WITH ins AS (` + insert + `, workspace_id),
+		tagged AS (
+			INSERT INTO link_tags (tag_id, link_id)
+			SELECT tg.id, ins.id FROM unnest($16::bigint[], $17::text[]) AS x(link_id, folded)
+			JOIN ins ON ins.id = x.link_id
+			JOIN tags tg ON tg.workspace_id = ins.workspace_id AND tg.folded = x.folded
+			ON CONFLICT DO NOTHING)
+		SELECT id FROM ins`
+		args = append(args, tagLinks, tagNames)
+	}
+	rows, err := s.db.Pool.Query(ctx, insert, args...)
 	if err != nil {
 		return nil, insertError(err)
 	}
@@ -219,6 +245,10 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
+	var tagID string
+	if f.TagID != nil {
+		tagID = a.add(*f.TagID)
+	}
 	limit := a.add(f.Limit + 1)
 	dir, cmp := "DESC", "<"
 	if !f.Sort.Descending() && f.Sort != "" {
@@ -226,7 +256,10 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive)):
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || f.TagID != nil || (f.Status != "" && f.Status != link.StatusActive)):
+		if tagID != "" {
+			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
+		}
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -267,6 +300,16 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 		}
 		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case tagID != "":
+		// The tag's links by ID from link_tags' key, each checked against the other filters: a
+		// page costs the links it passes, whether the tag is on few links or most.
+		if f.After != nil {
+			where = append(where, "lt.link_id "+cmp+" "+a.add(f.After.ID))
+		}
+		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
@@ -363,13 +406,141 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		args = append(args, p.Status.Value)
 		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+`
-		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)
-		SELECT `+moderatedColumns+` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`, args...))
+	update := `WITH l AS (UPDATE links SET ` + strings.Join(sets, ", ") + `
+		WHERE workspace_id = $1 AND id = $2 RETURNING ` + linkColumns + `)
+		SELECT ` + moderatedColumns + ` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`
+	var l *link.Link
+	var err error
+	if p.TagIDs == nil {
+		l, err = scanModerated(s.db.Pool.QueryRow(ctx, update, args...))
+	} else {
+		// The tags first, so that the link read back by the update carries them; a link not in
+		// the workspace changes nothing (the update finds no row and all is rolled back).
+		err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+			if err := setLinkTags(ctx, tx, workspaceID, []int64{id}, p.TagIDs, nil, true); err != nil {
+				return err
+			}
+			var err error
+			l, err = scanModerated(tx.QueryRow(ctx, update, args...))
+			return err
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("update link: %w", notFound(err, "link"))
 	}
 	return l, nil
+}
+
+// setLinkTags adds the tags add to the workspace's links ids and takes remove off them; with
+// only, it takes off every tag not in add instead.
+func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, remove []int64, only bool) error {
+	if only {
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
+			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND NOT lt.tag_id = ANY($3)`, workspaceID, ids, add)
+		if err != nil {
+			return fmt.Errorf("set link tags: %w", err)
+		}
+	} else if len(remove) > 0 {
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
+			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND lt.tag_id = ANY($3)`, workspaceID, ids, remove)
+		if err != nil {
+			return fmt.Errorf("remove link tags: %w", err)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	// Only links and tags of the workspace: an ID of another workspace's link or tag adds nothing.
+	_, err := tx.Exec(ctx, `
+		INSERT INTO link_tags (tag_id, link_id)
+		SELECT tg.id, l.id FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		WHERE l.workspace_id = $1 AND l.id = ANY($2) AND tg.id = ANY($3)
+		ON CONFLICT DO NOTHING`, workspaceID, ids, add)
+	if err != nil {
+		return fmt.Errorf("add link tags: %w", err)
+	}
+	return nil
+}
+
+// UpdateMany implements link.Store in one transaction of five statements whatever the number of
+// links: lock the workspace's links named and count the tags each would carry, then (for those
+// e.Refuse lets through) set status and expiry, take tags off, put tags on, and read them back.
+// A banned link keeps its status (e.Refuse refuses an edit setting one for it).
+func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int64, e link.BulkEdit) (map[int64]*link.Link, map[int64]error, error) {
+	changed := make(map[int64]*link.Link, len(ids))
+	refused := map[int64]error{}
+	add, remove := e.AddTags, e.RemoveTags
+	if add == nil {
+		add = []int64{}
+	}
+	if remove == nil {
+		remove = []int64{}
+	}
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		clear(changed)
+		clear(refused)
+		rows, err := tx.Query(ctx, `
+			SELECT l.id, l.status, (SELECT count(*) FROM link_tags lt
+				WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))
+			FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2)
+			ORDER BY l.id FOR UPDATE OF l`, workspaceID, ids, add, remove)
+		if err != nil {
+			return fmt.Errorf("lock links: %w", err)
+		}
+		var ok []int64
+		for rows.Next() {
+			var id, kept int64
+			var status string
+			if err := rows.Scan(&id, &status, &kept); err != nil {
+				rows.Close()
+				return fmt.Errorf("lock links: %w", err)
+			}
+			if err := e.Refuse(status, int(kept)+len(add)); err != nil {
+				refused[id] = err
+				continue
+			}
+			ok = append(ok, id)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("lock links: %w", err)
+		}
+		if len(ok) == 0 {
+			return nil
+		}
+		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
+		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
+		if e.Status.Set {
+			args = append(args, e.Status.Value)
+			sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+		}
+		if e.ExpiresAt.Set {
+			args = append(args, e.ExpiresAt.Value)
+			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
+		}
+		if _, err := tx.Exec(ctx, `UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)`, args...); err != nil {
+			return fmt.Errorf("update links: %w", err)
+		}
+		if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = ANY($2)`, workspaceID, ok)
+		if err != nil {
+			return fmt.Errorf("read links: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			l, err := scanModerated(rows)
+			if err != nil {
+				return fmt.Errorf("read links: %w", err)
+			}
+			changed[l.ID] = l
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bulk edit links: %w", err)
+	}
+	return changed, refused, nil
 }
 
 // Delete implements link.Store.
