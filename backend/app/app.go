@@ -38,6 +38,7 @@ import (
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/stripe"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
@@ -158,6 +159,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
 		VerifiedInBackground: a.auditDomainVerified,
 	}, log)
+	tags := tag.NewService(postgres.NewTagStore(db))
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
@@ -170,6 +172,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 		Domains:        a.domains,
+		Tags:           tags,
 		WriteTimeout:   cfg.WriteTimeout,
 	}, log)
 
@@ -266,6 +269,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Audit:            a.audit,
 		Visitors:         classifier,
 		Billing:          billingSvc,
+		Tags:             tags,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,

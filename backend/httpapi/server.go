@@ -26,6 +26,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/visitor"
 )
 
@@ -68,6 +69,8 @@ type Deps struct {
 	Visitors *visitor.Classifier
 	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
 	Billing *billing.Service
+	// Tags are the workspaces' tags.
+	Tags *tag.Service
 }
 
 // Server is the API's http.Handler.
@@ -94,6 +97,7 @@ type Server struct {
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
+	tags           *tag.Service
 }
 
 const requestIDKey = "request_id"
@@ -105,7 +109,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, tags: d.Tags,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -192,6 +196,7 @@ func (s *Server) routes() {
 	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)
 	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
+	ws.PATCH("/links", s.inWorkspace(account.PermLinksWrite), s.bulkEditLinks)
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
 	ws.GET("/links/export.csv", s.inWorkspace(account.PermStatsRead), s.exportLinks)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
@@ -213,6 +218,11 @@ func (s *Server) routes() {
 	ws.PATCH("/domains/:id", s.inWorkspace(account.PermManage), s.updateDomain)
 	ws.DELETE("/domains/:id", s.inWorkspace(account.PermManage), s.deleteDomain)
 	ws.POST("/domains/:id/verify", s.inWorkspace(account.PermManage), s.verifyDomain)
+
+	ws.GET("/tags", s.inWorkspace(account.PermLinksRead), s.listTags)
+	ws.POST("/tags", s.inWorkspace(account.PermLinksWrite), s.createTag)
+	ws.PATCH("/tags/:id", s.inWorkspace(account.PermLinksWrite), s.updateTag)
+	ws.DELETE("/tags/:id", s.inWorkspace(account.PermLinksWrite), s.deleteTag)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)
