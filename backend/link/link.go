@@ -153,13 +153,13 @@ type Filter struct {
 	// Domain is the host name of the links' domain, the service's own or a verified custom
 	// domain of the workspace; "" for any. The service resolves it into DomainID.
 	Domain   string
-	DomainID *int64  // only links on this domain; nil for any
+	DomainID *int64 // only links on this domain; nil for any
 	// Tag is the name of a tag of the workspace, in any case: only links carrying it; "" for
 	// any. The service resolves it into TagID.
 	Tag   string
-	TagID *int64 // only links carrying this tag; nil for any
-	Sort     Sort    // "" is SortNewest
-	After    *Cursor // only links after it in the order of Sort; nil from the first
+	TagID *int64  // only links carrying this tag; nil for any
+	Sort  Sort    // "" is SortNewest
+	After *Cursor // only links after it in the order of Sort; nil from the first
 	// Days are the bounds of the days whose visits each link answers in Visits.Days: the start
 	// of each day and the end of the last (len(Days)-1 days); none when empty.
 	Days  []time.Time
