@@ -19,7 +19,7 @@ var reasonsBeyondCalls = []string{
 	"api_key_not_found", "domain_not_found", "import_not_found", "invitation_not_found",
 	"link_not_found", "member_not_found", "review_not_found", "screenshot_not_found",
 	"user_not_found", "workspace_not_found", "email_required", "password_required",
-	"method_not_allowed", "no_free_code",
+	"method_not_allowed", "no_free_code", "tag_not_found",
 }
 
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

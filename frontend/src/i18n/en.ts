@@ -166,6 +166,13 @@ export const en = {
     subscription_active: "This workspace has a subscription: change it in the billing portal.",
     billing_no_customer: "This workspace has no billing account yet: subscribe first.",
     webhook_signature: "The payment notice's signature does not check out.",
+    tag_name_invalid: "A tag name is 1 to 50 characters, without ; or ,.",
+    tag_color_invalid: "Choose a colour such as #3b82f6.",
+    tag_exists: "This workspace has a tag of that name already.",
+    tags_exceeded: "This workspace has as many tags as it may have (1,000): delete some first.",
+    tags_too_many: "A link carries at most 20 tags.",
+    tag_not_found: "This tag no longer exists.",
+    link_banned: "This link was banned by the moderation: only a moderator can lift a ban. Appeal it from the link's page.",
   },
   toasts: {
     linkCreated: "Link created: {{url}}",

@@ -168,6 +168,13 @@ export const zhCN: Messages = {
     subscription_active: "此工作区已有订阅：请在账单门户中更改。",
     billing_no_customer: "此工作区还没有账单账户：请先订阅。",
     webhook_signature: "付款通知的签名无效。",
+    tag_name_invalid: "标签名为 1 到 50 个字符，不能包含 ; 或 ,。",
+    tag_color_invalid: "请选择颜色，例如 #3b82f6。",
+    tag_exists: "此工作区已有同名标签。",
+    tags_exceeded: "此工作区的标签已达上限（1000 个）：请先删除一些。",
+    tags_too_many: "一条链接最多带 20 个标签。",
+    tag_not_found: "该标签已不存在。",
+    link_banned: "该链接已被审核封禁，只有审核员可以解除。请在链接页面提出申诉。",
   },
   toasts: {
     linkCreated: "已创建短链接：{{url}}",
