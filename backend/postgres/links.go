@@ -51,7 +51,10 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
-	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, ` + linkTagsColumn
+	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at`
+
+// taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
+const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
 
 // linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
 const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
@@ -68,7 +71,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var score *float32
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
 		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt,
-		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &l.Tags}, extra...)...)
+		&state, &score, &category, &reason, &l.Moderation.ReviewedAt}, extra...)...)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
@@ -80,6 +83,14 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	}
 	l.Moderation.Score = score64(score)
 	return &l, err
+}
+
+// scanTagged scans a row of taggedColumns, then extra.
+func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
+	var tags []string
+	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
+	l.Tags = tags
+	return l, err
 }
 
 // score64 widens a REAL score to the float64 it was stored from (0.95, not 0.949999988).
@@ -189,8 +200,8 @@ func insertError(err error) error {
 
 // Get implements link.Store.
 func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx,
-		`SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2`, workspaceID, id))
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx,
+		`SELECT `+taggedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2`, workspaceID, id))
 	if err != nil {
 		return nil, fmt.Errorf("get link: %w", notFound(err, "link"))
 	}
@@ -216,7 +227,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	var links []*link.Link
 	for rows.Next() {
 		v := &link.Visits{}
-		l, err := scanModerated(rows, &v.Total, &v.Days)
+		l, err := scanTagged(rows, &v.Total, &v.Days)
 		if err != nil {
 			return nil, false, fmt.Errorf("list links: %w", err)
 		}
@@ -326,7 +337,7 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
 				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
 	}
-	return `SELECT ` + moderatedColumns + `, coalesce(t.visits, 0), ` + days + `
+	return `SELECT ` + taggedColumns + `, coalesce(t.visits, 0), ` + days + `
 		FROM (` + page + `) p
 		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
@@ -350,7 +361,7 @@ func escapeLike(s string) string {
 // FindByURL implements link.Store.
 func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string) (*link.Link, error) {
 	// The link found is answered instead of a new one: with its moderation state.
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`
 		WHERE l.workspace_id = $1 AND l.url_hash = $2 AND l.url = $3
 		  AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())
 		ORDER BY l.id DESC LIMIT 1`,
@@ -363,7 +374,7 @@ func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string
 
 // FindByKey implements link.Store.
 func (s *LinkStore) FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*link.Link, error) {
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`
 		WHERE l.workspace_id = $1 AND l.domain_id = $2 AND l.key = $3`, workspaceID, domainID, key))
 	if err != nil {
 		return nil, fmt.Errorf("find link by key: %w", notFound(err, "link"))
@@ -408,11 +419,11 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 	}
 	update := `WITH l AS (UPDATE links SET ` + strings.Join(sets, ", ") + `
 		WHERE workspace_id = $1 AND id = $2 RETURNING ` + linkColumns + `)
-		SELECT ` + moderatedColumns + ` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`
+		SELECT ` + taggedColumns + ` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`
 	var l *link.Link
 	var err error
 	if p.TagIDs == nil {
-		l, err = scanModerated(s.db.Pool.QueryRow(ctx, update, args...))
+		l, err = scanTagged(s.db.Pool.QueryRow(ctx, update, args...))
 	} else {
 		// The tags first, so that the link read back by the update carries them; a link not in
 		// the workspace changes nothing (the update finds no row and all is rolled back).
@@ -421,7 +432,7 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 				return err
 			}
 			var err error
-			l, err = scanModerated(tx.QueryRow(ctx, update, args...))
+			l, err = scanTagged(tx.QueryRow(ctx, update, args...))
 			return err
 		})
 	}
@@ -523,13 +534,13 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {
 			return err
 		}
-		rows, err = tx.Query(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = ANY($2)`, workspaceID, ok)
+		rows, err = tx.Query(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = ANY($2)`, workspaceID, ok)
 		if err != nil {
 			return fmt.Errorf("read links: %w", err)
 		}
 		defer rows.Close()
 		for rows.Next() {
-			l, err := scanModerated(rows)
+			l, err := scanTagged(rows)
 			if err != nil {
 				return fmt.Errorf("read links: %w", err)
 			}
