@@ -217,8 +217,22 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 // the other way round). A narrower filter could make that walk pass most of the index before it
 // finds a page (the few disabled links may be the least visited): such a listing reads the
 // links it matches with their visits and sorts them.
+//
+// A tag narrows the listing by as much as its links are few: an order by visits of a tag on
+// fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
+// ordered parts, keeping the tag's links.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
-	query, args := listQuery(workspaceID, f)
+	many := false
+	if f.TagID != nil && f.Sort.ByVisits() {
+		var n int
+		err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
+			*f.TagID, manyTagged).Scan(&n)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: count the tag's links: %w", err)
+		}
+		many = n >= manyTagged
+	}
+	query, args := listQuery(workspaceID, f, many)
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -241,8 +255,13 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	return links, more, nil
 }
 
-// listQuery is List's statement and its arguments.
-func listQuery(workspaceID int64, f link.Filter) (string, []any) {
+// manyTagged is how many links a tag has for List to walk an order by visits rather than sort
+// the tag's links.
+const manyTagged = 5000
+
+// listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
+// manyTagged links.
+func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := []string{"l.workspace_id = " + ws}
@@ -259,6 +278,9 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
+		if f.Sort.ByVisits() {
+			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
+		}
 	}
 	limit := a.add(f.Limit + 1)
 	dir, cmp := "DESC", "<"
@@ -267,10 +289,7 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || f.TagID != nil || (f.Status != "" && f.Status != link.StatusActive)):
-		if tagID != "" {
-			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
-		}
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive)):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
