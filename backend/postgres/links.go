@@ -334,7 +334,9 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 		// The tag's links by ID from link_tags' key, each checked against the other filters: a
 		// page costs the links it passes, whether the tag is on few links or most.
 		if f.After != nil {
-			where = append(where, "lt.link_id "+cmp+" "+a.add(f.After.ID))
+			// On both sides, so that whichever the join walks starts at the cursor.
+			after := a.add(f.After.ID)
+			where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
 		}
 		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
 			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
