@@ -224,8 +224,8 @@ func BenchmarkListLinksByTag(b *testing.B) {
 	exec(`INSERT INTO link_tags (tag_id, link_id) SELECT $1, id FROM links WHERE workspace_id = $2 AND id % 1000 = 7`, rare, ws)
 	exec(`INSERT INTO link_tags (tag_id, link_id) SELECT $1, id FROM links WHERE workspace_id = $2 AND id % 10 = 5`, cold, ws)
 	exec(`INSERT INTO visit_hours (link_id, hour, workspace_id, visits)
-		SELECT l.id, date_trunc('hour', now()) - ((l.id * 7 + k * 37) % 240) * interval '1 hour', l.workspace_id, 1 + (l.id * k) % 5
-		FROM links l, generate_series(1, 3) k WHERE l.id % 10 IN (3, 4)
+		SELECT l.id, date_trunc('hour', now()) - ((l.id * 7 + k * 37) % 240) * interval '1 hour', l.workspace_id, 1 + (l.id / 10 * k) % 7
+		FROM links l, generate_series(1, 3) k WHERE l.id % 10 IN (3, 6)
 		ON CONFLICT DO NOTHING`)
 	exec(`INSERT INTO visit_totals (link_id, workspace_id, visits)
 		SELECT link_id, workspace_id, sum(visits) FROM visit_hours GROUP BY 1, 2`)
