@@ -13,7 +13,7 @@ const link: Link = {
   max_visits: null, geo: null, device_targets: null, country_targets: null,
   variants: [{ url: "https://example.com/x", weight: 50 }, { url: "https://example.com/y", weight: 50 }],
   wechat_guide: false, form: null, og: null,
-  moderation: { state: "pending", score: null, category: "", reason: "", reviewed_at: null },
+  moderation: { state: "pending", score: null, category: "", reason: "", reviewed_at: null }, tags: [],
 };
 
 describe("validateLinkForm", () => {
