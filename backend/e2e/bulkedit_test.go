@@ -152,6 +152,34 @@ func TestBulkEdit(t *testing.T) {
 		t.Fatalf("1,001 IDs: %d %s", r.Status, r.Body)
 	}
 
+	// 1,000 distinct links in one call: every row changed, in order, and every cache told.
+	s.setPlan(alice, "enterprise")
+	var rows []any
+	for i := range 1000 {
+		rows = append(rows, map[string]any{"url": fmt.Sprintf("https://bulk.example/many/%d", i)})
+	}
+	made := answer[struct{ Results []struct{ Link *linkJSON } }](t, s.do("POST", ws+"/links/batch", alice.Key, map[string]any{"links": rows}), http.StatusOK, "batch of 1,000").Results
+	many := make([]int64, len(made))
+	for i, m := range made {
+		if m.Link == nil {
+			t.Fatalf("batch row %d failed", i)
+		}
+		many[i] = m.Link.ID
+	}
+	slices.Reverse(many) // any order: the answer follows it
+	start = time.Now()
+	res = bulk(alice.Key, map[string]any{"ids": many, "set": map[string]any{"status": "disabled", "expires_at": later, "tags_add": []string{"many", "more"}}})
+	t.Logf("bulk edit of 1,000 distinct links (status, expiry, two tags): %v", time.Since(start))
+	for i, r := range res {
+		if r.ID != many[i] || r.Link == nil || r.Link.ID != many[i] || r.Link.Status != "disabled" || !slices.Equal(r.Link.Tags, []string{"many", "more"}) {
+			t.Fatalf("row %d: %+v", i, r)
+		}
+	}
+	last := made[0].Link.Code
+	eventually(t, 3*time.Second, "a link of the thousand stops redirecting", func() bool {
+		return s.visit("GET", "/"+last).Status != http.StatusFound
+	})
+
 	// Bob cannot edit alice's links through his own workspace or hers.
 	r = s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links", bob.WorkspaceID), bob.Key, map[string]any{"ids": []int64{links[0].ID}, "set": map[string]any{"status": "disabled"}})
 	if res := answer[struct{ Results []bulkResultJSON }](t, r, http.StatusOK, "bob's bulk").Results; res[0].Error == nil || res[0].Error.Code != "not_found" {

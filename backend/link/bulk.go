@@ -78,10 +78,12 @@ func (s *Service) BulkUpdate(ctx context.Context, workspaceID int64, ids []int64
 			return nil, fmt.Errorf("bulk edit: %w", err)
 		}
 	}
-	if e.ChangesCache() {
+	if e.ChangesCache() && len(changed) > 0 {
+		links := make([]*Link, 0, len(changed))
 		for _, l := range changed {
-			s.cache.Changed(ctx, l)
+			links = append(links, l)
 		}
+		s.cache.ChangedMany(ctx, links)
 	}
 	out := make([]Result, len(ids))
 	for i, id := range ids {

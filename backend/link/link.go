@@ -216,6 +216,8 @@ type Cache interface {
 	NotCached(links []*Link)
 	// Changed replaces a link's cached copies everywhere.
 	Changed(ctx context.Context, l *Link)
+	// ChangedMany is Changed for many links at once (a bulk edit).
+	ChangedMany(ctx context.Context, links []*Link)
 	// Removed drops a deleted link's cached copies everywhere.
 	Removed(ctx context.Context, l *Link)
 	// Reserved tells every node that id's code is now a custom alias.
