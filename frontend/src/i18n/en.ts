@@ -268,6 +268,8 @@ export const en = {
     ownerOnly: "Only an owner hands over or deletes the workspace.",
   },
   links: {
+    tagFilter: "Tag",
+    anyTag: "Any tag",
     title: "Links",
     new: "New link",
     search: "Search URL, code or title",
@@ -306,6 +308,8 @@ export const en = {
     sort: { newest: "Newest first", oldest: "Oldest first", mostVisits: "Most visits", fewestVisits: "Fewest visits" },
   },
   linkForm: {
+    tags: "Tags",
+    tagsHelp: "Type a tag and press Enter; new names make new tags.",
     newTitle: "New link",
     editTitle: "Edit link",
     basics: "Destination",

@@ -270,6 +270,8 @@ export const zhCN: Messages = {
     ownerOnly: "只有所有者可以转让或删除工作区。",
   },
   links: {
+    tagFilter: "标签",
+    anyTag: "任意标签",
     title: "短链接",
     new: "新建链接",
     search: "搜索网址、短码或标题",
@@ -308,6 +310,8 @@ export const zhCN: Messages = {
     sort: { newest: "最新创建", oldest: "最早创建", mostVisits: "访问最多", fewestVisits: "访问最少" },
   },
   linkForm: {
+    tags: "标签",
+    tagsHelp: "输入标签后按回车；新名称会新建标签。",
     newTitle: "新建链接",
     editTitle: "编辑链接",
     basics: "目标",

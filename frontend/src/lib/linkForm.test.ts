@@ -148,6 +148,18 @@ describe("patchBody", () => {
     s.password = "new secret";
     expect(patchBody(link, s)).toMatchObject({ password: "new secret" });
   });
+
+  it("sends the tags only when they changed, [] to remove them all", () => {
+    const tagged = { ...link, tags: ["Promo", "spring"] };
+    const s = fromLink(tagged);
+    expect(patchBody(tagged, s)).toEqual({});
+    s.tags = ["Promo"];
+    expect(patchBody(tagged, s)).toEqual({ tags: ["Promo"] });
+    s.tags = [];
+    expect(patchBody(tagged, s)).toEqual({ tags: [] });
+    expect(createBody({ ...form({}), tags: ["a", "b"] })).toMatchObject({ tags: ["a", "b"] });
+    expect(createBody(form({}))).not.toHaveProperty("tags");
+  });
 });
 
 describe("plans and gates", () => {
