@@ -806,6 +806,10 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 			if s.tags == nil {
 				return nil, fmt.Errorf("edit link: no tag service configured")
 			}
+			// No tags are made for a link that is not the workspace's.
+			if _, err := s.store.Get(ctx, workspaceID, id); err != nil {
+				return nil, err
+			}
 			tags, err := s.tags.Ensure(ctx, workspaceID, names)
 			if err != nil {
 				return nil, err
