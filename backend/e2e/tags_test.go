@@ -181,6 +181,9 @@ func TestTags(t *testing.T) {
 
 	// Another workspace: sees none of alice's tags, cannot change or delete them, and its own
 	// tag of the same name filters its own links only.
+	if r := s.do("PATCH", fmt.Sprintf("%s/links/%d", bws, l1.ID), bob.Key, map[string]any{"tags": []string{"sneaky"}}); r.Status != http.StatusNotFound {
+		t.Fatalf("bob tags alice's link through his workspace: %d %s", r.Status, r.Body)
+	}
 	if got := tagNames(s.tagsOf(bob.Key, bob.WorkspaceID)); !slices.Equal(got, []string{"promo"}) {
 		t.Fatalf("bob's tags: %v", got)
 	}
