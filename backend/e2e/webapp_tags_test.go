@@ -67,5 +67,33 @@ func TestWebAppTags(t *testing.T) {
 		if !slices.Equal(page.Links[0].Tags, []string{"Launch", "Spring"}) {
 			t.Fatalf("[%s] the new link: %+v", l.name, page.Links)
 		}
+
+		// The tags page: add one with its colour picked for it, rename another (its links follow),
+		// delete one (its links stay).
+		w.open("/tags", w.tr("Tags", "标签"))
+		if err := expectLocator(w.p.GetByTestId("tag-row")).ToHaveCount(2); err != nil {
+			t.Fatalf("[%s] tags: %v", l.name, err)
+		}
+		w.accessible("tags")
+		w.shoot("tags")
+		w.fill(w.p.GetByTestId("tag-name"), "Summer")
+		w.click(w.p.GetByTestId("tag-add"))
+		if err := expectLocator(w.p.GetByTestId("tag-row")).ToHaveCount(3); err != nil {
+			t.Fatalf("[%s] tags after adding: %v", l.name, err)
+		}
+		w.fill(w.textbox(w.tr("Name of Spring", "Spring 的名称")), "Spring 2027")
+		w.click(w.p.GetByTestId("tag-row").Filter(playwright.LocatorFilterOptions{Has: w.textbox(w.tr("Name of Spring", "Spring 的名称"))}).GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Save", "保存")}))
+		eventually(t, 10*time.Second, "the rename on the link", func() bool {
+			return slices.Equal(s.linkTags(tn.Key, tn.WorkspaceID, tagged.ID).Tags, []string{"Spring 2027"})
+		})
+		launch := w.p.GetByTestId("tag-row").Filter(playwright.LocatorFilterOptions{Has: w.textbox(w.tr("Name of Launch", "Launch 的名称"))})
+		w.click(launch.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Remove", "删除")}))
+		w.click(w.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Remove", "删除")}))
+		eventually(t, 10*time.Second, "the tag deleted", func() bool {
+			return len(s.tagsOf(tn.Key, tn.WorkspaceID)) == 2
+		})
+		if got := s.linkTags(tn.Key, tn.WorkspaceID, page.Links[0].ID); !slices.Equal(got.Tags, []string{"Spring 2027"}) {
+			t.Fatalf("[%s] the new link after the delete: %v", l.name, got.Tags)
+		}
 	})
 }

@@ -23,6 +23,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/imports", t("nav.imports")],
     ["/members", t("nav.members")],
     ["/domains", t("nav.domains")],
+    ["/tags", t("nav.tags")],
     ["/keys", t("nav.keys")],
     ["/plan", t("nav.plan")],
     ["/settings", t("nav.settings")],
