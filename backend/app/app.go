@@ -40,6 +40,7 @@ import (
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
+	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/visit"
 	"github.com/shortlink/shortlink/backend/visitcap"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -165,6 +166,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		VerifiedInBackground: a.auditDomainVerified,
 		Verified:             a.webhookDomainVerified,
 	}, log)
+	tags := tag.NewService(postgres.NewTagStore(db))
 	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
@@ -177,6 +179,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 		Domains:        a.domains,
+		Tags:           tags,
 		WriteTimeout:   cfg.WriteTimeout,
 	}, log)
 
@@ -295,6 +298,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Billing:          billingSvc,
 		SSO:              a.sso,
 		Webhooks:         a.hooks,
+		Tags:             tags,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,

@@ -74,6 +74,20 @@ func (c nodeCache) Changed(ctx context.Context, l *link.Link) {
 	c.resolver.Invalidate(l.DomainID, l.Key)
 }
 
+// ChangedMany replaces many links' entries in one pipeline; those Redis did not take are read
+// past it until the syncer has written them.
+func (c nodeCache) ChangedMany(ctx context.Context, links []*link.Link) {
+	if err := c.redis.ChangedMany(ctx, links); err != nil {
+		for _, l := range links {
+			c.sync.Missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.Version(l)})
+		}
+		c.log.Warn("link cache: redis did not take a bulk edit; reading those links past redis until it does", "links", len(links), "err", err)
+	}
+	for _, l := range links {
+		c.resolver.Invalidate(l.DomainID, l.Key)
+	}
+}
+
 func (c nodeCache) Removed(ctx context.Context, l *link.Link) {
 	if err := c.redis.Removed(ctx, l); err != nil {
 		c.missed(cachesync.Change{DomainID: l.DomainID, Key: l.Key, Version: redis.RemovedVersion(l), Deleted: true}, err)

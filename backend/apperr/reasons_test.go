@@ -19,7 +19,7 @@ var reasonsBeyondCalls = []string{
 	"api_key_not_found", "domain_not_found", "import_not_found", "invitation_not_found",
 	"link_not_found", "member_not_found", "review_not_found", "screenshot_not_found",
 	"user_not_found", "workspace_not_found", "email_required", "password_required",
-	"method_not_allowed", "no_free_code", "webhook_not_found",
+	"method_not_allowed", "no_free_code", "webhook_not_found", "tag_not_found",
 }
 
 // snakeCase allows a leading digit: the contract names reasons such as 2fa_required.

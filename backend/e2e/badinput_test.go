@@ -255,6 +255,50 @@ func TestBadInput(t *testing.T) {
 		{"link on an unknown domain", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": "go.example.com"}, 400, "invalid"},
 		{"link on a bad domain", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": "not a host"}, 400, "invalid"},
 		{"link domain number", "POST", ws + "/links", map[string]any{"url": "https://a.example", "domain": 5}, 400, "invalid"},
+		// Tags and the bulk edit.
+		{"tag no body", "POST", ws + "/tags", nil, 400, "invalid"},
+		{"tag no name", "POST", ws + "/tags", map[string]any{"color": "#ff0000"}, 400, "invalid"},
+		{"tag name blank", "POST", ws + "/tags", map[string]any{"name": "   "}, 400, "invalid"},
+		{"tag name number", "POST", ws + "/tags", map[string]any{"name": 5}, 400, "invalid"},
+		{"tag name too long", "POST", ws + "/tags", map[string]any{"name": long(51)}, 400, "invalid"},
+		{"tag name semicolon", "POST", ws + "/tags", map[string]any{"name": "a;b"}, 400, "invalid"},
+		{"tag name comma", "POST", ws + "/tags", map[string]any{"name": "a,b"}, 400, "invalid"},
+		{"tag name NUL", "POST", ws + "/tags", map[string]any{"name": "a\u0000"}, 400, "invalid"},
+		{"tag name control", "POST", ws + "/tags", map[string]any{"name": "a\nb"}, 400, "invalid"},
+		{"tag color word", "POST", ws + "/tags", map[string]any{"name": "t", "color": "red"}, 400, "invalid"},
+		{"tag color short", "POST", ws + "/tags", map[string]any{"name": "t", "color": "#fff"}, 400, "invalid"},
+		{"tag color no hash", "POST", ws + "/tags", map[string]any{"name": "t", "color": "ff0000"}, 400, "invalid"},
+		{"tag color not hex", "POST", ws + "/tags", map[string]any{"name": "t", "color": "#gg0000"}, 400, "invalid"},
+		{"tag unknown field", "POST", ws + "/tags", map[string]any{"name": "t", "links": 3}, 400, "invalid"},
+		{"tag id text", "PATCH", ws + "/tags/abc", map[string]any{"name": "t"}, 404, "not_found"},
+		{"tag id zero", "DELETE", ws + "/tags/0", nil, 404, "not_found"},
+		{"tag missing", "DELETE", ws + "/tags/999999", nil, 404, "not_found"},
+		{"tag patch missing", "PATCH", ws + "/tags/999999", map[string]any{"name": "t"}, 404, "not_found"},
+		{"tag patch bad color", "PATCH", ws + "/tags/999999", map[string]any{"color": "blue"}, 400, "invalid"},
+		{"tag patch empty color", "PATCH", ws + "/tags/999999", map[string]any{"color": ""}, 400, "invalid"},
+		{"tag patch bad name", "PATCH", ws + "/tags/999999", map[string]any{"name": ""}, 400, "invalid"},
+		{"link tags not array", "POST", ws + "/links", map[string]any{"url": "https://a.example", "tags": "a"}, 400, "invalid"},
+		{"link tag number", "POST", ws + "/links", map[string]any{"url": "https://a.example", "tags": []any{1}}, 400, "invalid"},
+		{"link tag blank", "POST", ws + "/links", map[string]any{"url": "https://a.example", "tags": []any{" "}}, 400, "invalid"},
+		{"link tag semicolon", "POST", ws + "/links", map[string]any{"url": "https://a.example", "tags": []any{"a;b"}}, 400, "invalid"},
+		{"link too many tags", "POST", ws + "/links", map[string]any{"url": "https://a.example", "tags": manyTags(21)}, 400, "invalid"},
+		{"link patch tag too long", "PATCH", one, map[string]any{"tags": []any{long(51)}}, 400, "invalid"},
+		{"link patch tags not array", "PATCH", one, map[string]any{"tags": 3}, 400, "invalid"},
+		{"bulk no body", "PATCH", ws + "/links", nil, 400, "invalid"},
+		{"bulk no ids", "PATCH", ws + "/links", map[string]any{"set": map[string]any{"status": "disabled"}}, 400, "invalid"},
+		{"bulk empty ids", "PATCH", ws + "/links", map[string]any{"ids": []any{}, "set": map[string]any{"status": "disabled"}}, 400, "invalid"},
+		{"bulk too many ids", "PATCH", ws + "/links", map[string]any{"ids": manyIDs(1001), "set": map[string]any{"status": "disabled"}}, 400, "invalid"},
+		{"bulk ids text", "PATCH", ws + "/links", map[string]any{"ids": []any{"1"}, "set": map[string]any{"status": "disabled"}}, 400, "invalid"},
+		{"bulk nothing set", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{}}, 400, "invalid"},
+		{"bulk no set", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}}, 400, "invalid"},
+		{"bulk status banned", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"status": "banned"}}, 400, "invalid"},
+		{"bulk status number", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"status": 1}}, 400, "invalid"},
+		{"bulk expires past", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"expires_at": past}}, 400, "invalid"},
+		{"bulk expires text", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"expires_at": "soon"}}, 400, "invalid"},
+		{"bulk bad tag", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"tags_add": []any{"a;b"}}}, 400, "invalid"},
+		{"bulk tag added and removed", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"tags_add": []any{"x"}, "tags_remove": []any{"X"}}}, 400, "invalid"},
+		{"bulk unknown set field", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"title": "x"}}, 400, "invalid"},
+		{"bulk unknown field", "PATCH", ws + "/links", map[string]any{"ids": []any{l.ID}, "set": map[string]any{"status": "disabled"}, "all": true}, 400, "invalid"},
 		// Billing is off here: its routes refuse whatever they are sent (TestBillingBadInput
 		// sends the same with billing on).
 		{"checkout billing off", "POST", ws + "/billing/checkout", map[string]any{"plan": "personal", "interval": "month"}, 409, "conflict"},
@@ -546,4 +590,22 @@ func TestBadInput(t *testing.T) {
 	if n := strings.Count(string(r.Body), `"short_url"`); n != 1 {
 		t.Errorf("%d links exist after bad input, want 1: %s", n, r.Body)
 	}
+}
+
+// manyTags is n distinct tag names.
+func manyTags(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("tag%d", i)
+	}
+	return out
+}
+
+// manyIDs is n distinct link IDs, whoever's they are.
+func manyIDs(n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = int64(i + 1)
+	}
+	return out
 }

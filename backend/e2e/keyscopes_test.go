@@ -70,7 +70,10 @@ func TestKeyScopes(t *testing.T) {
 	s.waitImport(tn.Token, tn.WorkspaceID, im.ID, 30*time.Second)
 	var dom struct{ ID int64 }
 	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
+	var tg struct{ ID int64 }
+	s.do("POST", ws+"/tags", tn.Token, map[string]any{"name": "scopes"}).json(t, &tg)
 	ids := map[string]string{
+		"tags":        fmt.Sprint(tg.ID),
 		"imports":     fmt.Sprint(im.ID),
 		"domains":     fmt.Sprint(dom.ID),
 		"links":       fmt.Sprint(l.ID),

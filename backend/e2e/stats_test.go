@@ -505,9 +505,9 @@ func TestStatsExports(t *testing.T) {
 
 	rows := readCSV(t, s.do("GET", ws+"/links/export.csv", alice.Key, nil))
 	want := [][]string{
-		{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots"},
-		{fmt.Sprint(l1.ID), l1.Code, l1.ShortURL, l1.URL, "'=cmd|' /C calc'!A0", "active", "", "2", "1", "1"},
-		{fmt.Sprint(l2.ID), l2.Code, l2.ShortURL, l2.URL, "plain", "active", "", "0", "0", "0"},
+		{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots", "tags"},
+		{fmt.Sprint(l1.ID), l1.Code, l1.ShortURL, l1.URL, "'=cmd|' /C calc'!A0", "active", "", "2", "1", "1", ""},
+		{fmt.Sprint(l2.ID), l2.Code, l2.ShortURL, l2.URL, "plain", "active", "", "0", "0", "0", ""},
 	}
 	expectRows(t, "links export", rows, want, 6)
 

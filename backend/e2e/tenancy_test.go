@@ -75,8 +75,16 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	r.json(t, &hook)
 
+	var bTag struct{ ID int64 }
+	r = s.do("POST", wsB+"/tags", bob.Token, map[string]any{"name": "B's tag"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create tag: %d %s", r.Status, r.Body)
+	}
+	r.json(t, &bTag)
+
 	// The rows of B each path parameter names.
 	ids := map[string]string{
+		"tags/{id}":        fmt.Sprint(bTag.ID),
 		"imports/{id}":     fmt.Sprint(bImport.ID),
 		"domains/{id}":     fmt.Sprint(dom.ID),
 		"links/{id}":       fmt.Sprint(bLink.ID),
@@ -135,6 +143,8 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 				b = map[string]any{"title": "x"}
 			} else if method == "PATCH" && strings.Contains(path, "/domains/") {
 				b = map[string]any{"root_url": "https://alice.example/"}
+			} else if method == "PATCH" && strings.Contains(path, "/tags/") {
+				b = map[string]any{"name": "taken over"}
 			} else if method == "PATCH" {
 				b = map[string]any{"role": "admin"}
 			}

@@ -62,6 +62,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"imports", "/imports", "customer"},
 		{"members", "/members", "customer"},
 		{"domains", "/domains", "customer"},
+		{"tags", "/tags", "customer"},
 		{"keys", "/keys", "customer"},
 		{"webhooks", "/webhooks", "customer"},
 		{"plan", "/plan", "customer"},

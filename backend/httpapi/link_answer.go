@@ -27,6 +27,8 @@ type linkAnswer struct {
 	ForwardQuery   bool       `json:"forward_query"`
 	Status         string     `json:"status"`
 	ExpiresAt      *time.Time `json:"expires_at"`
+	// Tags are the names of the link's tags; [] when it has none.
+	Tags []string `json:"tags"`
 
 	HasPassword    bool              `json:"has_password"`
 	MaxVisits      *int64            `json:"max_visits"`
@@ -86,7 +88,10 @@ func answerLink(l *link.Link) *linkAnswer {
 		DeviceTargets: r.DeviceTargets, CountryTargets: r.CountryTargets, Variants: r.Variants,
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
-		Moderation: answerModeration(l.Moderation),
+		Moderation: answerModeration(l.Moderation), Tags: l.Tags,
+	}
+	if a.Tags == nil {
+		a.Tags = []string{}
 	}
 	if v := l.Visits; v != nil {
 		total := v.Total

@@ -56,6 +56,19 @@ func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 	b = jsonw.AppendString(b, a.Status)
 	b = append(b, `,"expires_at":`...)
 	b = jsonw.AppendTimeOrNull(b, a.ExpiresAt)
+	b = append(b, `,"tags":`...)
+	if a.Tags == nil {
+		b = append(b, `null`...)
+	} else {
+		b = append(b, '[')
+		for i, t := range a.Tags {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonw.AppendString(b, t)
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"has_password":`...)
 	b = strconv.AppendBool(b, a.HasPassword)
 	b = append(b, `,"max_visits":null,"geo":null,"device_targets":null,"country_targets":null,"variants":null,"wechat_guide":`...)

@@ -12,7 +12,7 @@ import (
 // TestLinkAnswerJSON: a plain link's answer written field by field is byte for byte what
 // encoding/json writes; any other answer is left to encoding/json.
 // linkAnswerFields is how many fields linkAnswer has, each known to appendJSON.
-const linkAnswerFields = 30
+const linkAnswerFields = 31
 
 func TestLinkAnswerJSON(t *testing.T) {
 	// A field added to the answer must be written by appendJSON too (or make it decline).
@@ -26,7 +26,7 @@ func TestLinkAnswerJSON(t *testing.T) {
 		"é漢字😀", "\u2028\u2029", "\xff\xfe bad", "a\xe2\x80", "</script>"}
 	var plain []*linkAnswer
 	for i, s := range strs {
-		plain = append(plain, &linkAnswer{ID: int64(i) << 40, WorkspaceID: 3, Domain: s, Code: s, ShortURL: s,
+		plain = append(plain, &linkAnswer{ID: int64(i) << 40, WorkspaceID: 3, Domain: s, Code: s, ShortURL: s, Tags: strs[:i],
 			URL: s, Title: s, RedirectStatus: 302, Status: s, CreatedAt: at, UpdatedAt: at.UTC(),
 			Moderation: moderationAnswer{State: s, Category: s, Reason: s}})
 	}

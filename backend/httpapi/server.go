@@ -27,6 +27,7 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/visitor"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
@@ -74,6 +75,8 @@ type Deps struct {
 	SSO *sso.Service
 	// Webhooks manages the workspaces' webhooks.
 	Webhooks *webhook.Service
+	// Tags are the workspaces' tags.
+	Tags *tag.Service
 }
 
 // Server is the API's http.Handler.
@@ -102,6 +105,7 @@ type Server struct {
 	billing        *billing.Service
 	sso            *sso.Service
 	webhooks       *webhook.Service
+	tags           *tag.Service
 }
 
 const requestIDKey = "request_id"
@@ -114,7 +118,7 @@ func New(d Deps) (*Server, error) {
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
-		webhooks: d.Webhooks,
+		webhooks: d.Webhooks, tags: d.Tags,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -218,6 +222,7 @@ func (s *Server) routes() {
 	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)
 	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
+	ws.PATCH("/links", s.inWorkspace(account.PermLinksWrite), s.bulkEditLinks)
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
 	ws.GET("/links/export.csv", s.inWorkspace(account.PermStatsRead), s.exportLinks)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)
@@ -239,6 +244,11 @@ func (s *Server) routes() {
 	ws.PATCH("/domains/:id", s.inWorkspace(account.PermManage), s.updateDomain)
 	ws.DELETE("/domains/:id", s.inWorkspace(account.PermManage), s.deleteDomain)
 	ws.POST("/domains/:id/verify", s.inWorkspace(account.PermManage), s.verifyDomain)
+
+	ws.GET("/tags", s.inWorkspace(account.PermLinksRead), s.listTags)
+	ws.POST("/tags", s.inWorkspace(account.PermLinksWrite), s.createTag)
+	ws.PATCH("/tags/:id", s.inWorkspace(account.PermLinksWrite), s.updateTag)
+	ws.DELETE("/tags/:id", s.inWorkspace(account.PermLinksWrite), s.deleteTag)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -11,6 +12,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
+	"github.com/shortlink/shortlink/backend/tag"
 )
 
 // statsQuery is the range a statistics request names (from, to, tz).
@@ -47,8 +49,38 @@ func (s *Server) workspaceStats(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	d, err := s.stats.Workspace(ctx, workspaceID(c), r)
+	tagID, ok := s.queryTag(c)
+	if !ok {
+		return
+	}
+	var d *stats.Dashboard
+	if tagID == 0 {
+		d, err = s.stats.Workspace(ctx, workspaceID(c), r)
+	} else {
+		d, err = s.stats.WorkspaceTagged(ctx, workspaceID(c), tagID, r)
+	}
 	s.replyNoStore(c, d, err)
+}
+
+// queryTag reads the tag query parameter, a tag name of the request's workspace in any case:
+// the tag's ID, 0 when there is none, stats.NoTag for a name the workspace has no tag of.
+func (s *Server) queryTag(c *gin.Context) (int64, bool) {
+	name := c.Query("tag")
+	if name == "" || s.tags == nil {
+		return 0, true
+	}
+	if len(name) > 4*tag.MaxNameLength {
+		return stats.NoTag, true
+	}
+	tags, err := s.tags.Find(c.Request.Context(), workspaceID(c), []string{name})
+	if err != nil {
+		s.fail(c, err)
+		return 0, false
+	}
+	if len(tags) == 0 {
+		return stats.NoTag, true
+	}
+	return tags[0].ID, true
 }
 
 // adminStats answers the operators' dashboard over every workspace.
@@ -62,8 +94,8 @@ func (s *Server) adminStats(c *gin.Context) {
 	s.replyNoStore(c, d, err)
 }
 
-// exportLinks streams every link of the workspace with its totals since it was made, as CSV:
-// the export feature.
+// exportLinks streams every link of the workspace (those carrying the tag named by tag only,
+// when given) with its totals since it was made and its tags, as CSV: the export feature.
 func (s *Server) exportLinks(c *gin.Context) {
 	ctx := c.Request.Context()
 	ws := workspaceID(c)
@@ -71,13 +103,18 @@ func (s *Server) exportLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	header := []string{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots"}
-	streamCSV(s, c, fmt.Sprintf("workspace-%d-links.csv", ws), header, s.stats.ExportLinks(ctx, ws),
+	tagID, ok := s.queryTag(c)
+	if !ok {
+		return
+	}
+	header := []string{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots", "tags"}
+	streamCSV(s, c, fmt.Sprintf("workspace-%d-links.csv", ws), header, s.stats.ExportLinks(ctx, ws, tagID),
 		func(l stats.LinkTotals, r []string) {
 			r[0], r[1], r[2] = strconv.FormatInt(l.ID, 10), csvCell(l.Key), csvCell(l.ShortURL)
 			r[3], r[4], r[5] = csvCell(l.URL), csvCell(l.Title), l.Status
 			r[6] = l.CreatedAt.UTC().Format(time.RFC3339)
 			r[7], r[8], r[9] = strconv.FormatInt(l.Visits, 10), strconv.FormatInt(l.Uniques, 10), strconv.FormatInt(l.Bots, 10)
+			r[10] = csvCell(strings.Join(l.Tags, ";"))
 		})
 }
 
@@ -102,7 +139,11 @@ func (s *Server) exportVisits(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	visits, err := s.stats.ExportVisits(ctx, ws, linkID, r)
+	tagID, ok := s.queryTag(c)
+	if !ok {
+		return
+	}
+	visits, err := s.stats.ExportVisits(ctx, ws, linkID, tagID, r)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -36,14 +36,16 @@ const (
 	colTitle
 	colExpires
 	colPassword
+	colTags
 	numCols
 )
 
 // headerNames maps a header cell, folded by foldHeader, to the column it names. Our own names
 // first; then Bitly's (long_url, the "Long URL" of its web export) and Shlink's (longUrl,
-// shortCode, validUntil); a few names spreadsheets commonly use. Columns not named here (Bitly's
-// link and tags, Shlink's shortUrl and visits, our export's code and totals) are ignored: a
-// short link of another service is not ours to take over.
+// shortCode, validUntil); a few names spreadsheets commonly use. A tags column (ours, Bitly's,
+// Shlink's) is read as tag names separated by semicolons. Columns not named here (Bitly's link,
+// Shlink's shortUrl and visits, our export's code and totals) are ignored: a short link of
+// another service is not ours to take over.
 var headerNames = map[string]int{
 	"url": colURL, "longurl": colURL, "destination": colURL, "destinationurl": colURL,
 	"originalurl": colURL, "targeturl": colURL, "target": colURL,
@@ -53,6 +55,7 @@ var headerNames = map[string]int{
 	"expiresat": colExpires, "expires": colExpires, "expiration": colExpires, "expirationdate": colExpires,
 	"validuntil": colExpires, "metavaliduntil": colExpires,
 	"password": colPassword,
+	"tags":     colTags,
 }
 
 // bitlyNames and shlinkNames are header cells, as written, that only that service's exports have.
@@ -212,6 +215,12 @@ func (r *Reader) Next() (Row, error) {
 	in := link.Input{URL: row.URL, Alias: cell(colAlias), Domain: cell(colDomain), Title: cell(colTitle)}
 	if pw := cell(colPassword); pw != "" {
 		in.Password = link.Some(&pw)
+	}
+	// Tags are separated by semicolons, as our links export writes them; blank ones are left out.
+	for _, t := range strings.Split(cell(colTags), ";") {
+		if t = strings.TrimSpace(t); t != "" {
+			in.Tags = append(in.Tags, t)
+		}
 	}
 	if row.URL == "" {
 		row.Err = apperr.Errorf(apperr.Invalid, "url is required").For("url_required", "url")

@@ -48,6 +48,9 @@ type Link struct {
 	// Visits are the link's people's visits as a listing reads them (Store.List); nil
 	// elsewhere, and never cached.
 	Visits *Visits `json:"-"`
+	// Tags are the names of the link's tags (package tag), in tag.Sort's order: read with the
+	// link by the API's reads, never cached (the redirect path has no use for them).
+	Tags []string `json:"-"`
 	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
 	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
 	password string
@@ -83,6 +86,8 @@ type Input struct {
 	RedirectStatus int        `json:"redirect_status,omitempty"`
 	ForwardQuery   bool       `json:"forward_query,omitempty"`
 	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
+	// Tags name the link's tags; the workspace's tags are made for names it has none of.
+	Tags []string `json:"tags,omitempty"`
 	RuleFields
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
@@ -97,9 +102,13 @@ type Patch struct {
 	ForwardQuery   Opt[bool]       `json:"forward_query"`
 	Status         Opt[string]     `json:"status"`
 	ExpiresAt      Opt[*time.Time] `json:"expires_at"`
+	// Tags replace the link's tags (null or [] removes them all).
+	Tags Opt[[]string] `json:"tags"`
 	RuleFields
 	// Rules is the edit RuleFields make, with the password hashed: what the store writes.
 	Rules RulesEdit `json:"-"`
+	// TagIDs are the IDs of the tags Tags names: what the store writes.
+	TagIDs []int64 `json:"-"`
 }
 
 // Sort is the order of a listing of links: by creation (the ID, issued in creation order) or
@@ -144,9 +153,13 @@ type Filter struct {
 	// Domain is the host name of the links' domain, the service's own or a verified custom
 	// domain of the workspace; "" for any. The service resolves it into DomainID.
 	Domain   string
-	DomainID *int64  // only links on this domain; nil for any
-	Sort     Sort    // "" is SortNewest
-	After    *Cursor // only links after it in the order of Sort; nil from the first
+	DomainID *int64 // only links on this domain; nil for any
+	// Tag is the name of a tag of the workspace, in any case: only links carrying it; "" for
+	// any. The service resolves it into TagID.
+	Tag   string
+	TagID *int64  // only links carrying this tag; nil for any
+	Sort  Sort    // "" is SortNewest
+	After *Cursor // only links after it in the order of Sort; nil from the first
 	// Days are the bounds of the days whose visits each link answers in Visits.Days: the start
 	// of each day and the end of the last (len(Days)-1 days); none when empty.
 	Days  []time.Time
@@ -173,6 +186,10 @@ type Store interface {
 	FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*Link, error)
 	// Update applies p and returns the changed link, or not_found.
 	Update(ctx context.Context, workspaceID, id int64, p Patch) (*Link, error)
+	// UpdateMany applies e to those of the workspace's links ids that e.Refuse lets through, all
+	// in one transaction, and returns them changed by ID; every other ID has its error in
+	// refused (not_found for an ID the workspace has no link of).
+	UpdateMany(ctx context.Context, workspaceID int64, ids []int64, e BulkEdit) (changed map[int64]*Link, refused map[int64]error, err error)
 	// Delete removes the link and returns it, or not_found.
 	Delete(ctx context.Context, workspaceID, id int64) (*Link, error)
 	// Resolve returns the link at (domain, key) in any workspace, for redirects; not_found if none.
@@ -199,6 +216,8 @@ type Cache interface {
 	NotCached(links []*Link)
 	// Changed replaces a link's cached copies everywhere.
 	Changed(ctx context.Context, l *Link)
+	// ChangedMany is Changed for many links at once (a bulk edit).
+	ChangedMany(ctx context.Context, links []*Link)
 	// Removed drops a deleted link's cached copies everywhere.
 	Removed(ctx context.Context, l *Link)
 	// Reserved tells every node that id's code is now a custom alias.

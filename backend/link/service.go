@@ -15,6 +15,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/code"
+	"github.com/shortlink/shortlink/backend/tag"
 )
 
 // MaxBatch is the most links one batch call may create.
@@ -43,6 +44,8 @@ type Options struct {
 	MaxCodeAliases int
 	// Domains are the workspaces' custom domains; nil allows only the service's own.
 	Domains Domains
+	// Tags are the workspaces' tags; nil refuses links with tags.
+	Tags Tags
 	// WriteTimeout bounds one batch insert of the coalescing writer; 0 means 10s. Rows whose
 	// caller has gone (its context ended) by the time their batch is written are left out.
 	WriteTimeout time.Duration
@@ -59,6 +62,15 @@ type Domains interface {
 	// Serves reports whether host is a verified custom domain of any workspace: no link may
 	// point at one (a loop through this service).
 	Serves(host string) bool
+}
+
+// Tags is what the link service asks of the workspaces' tags (tag.Service).
+type Tags interface {
+	// Ensure returns the workspace's tags named names (valid and each once, as tag.Names
+	// answers them), making those it lacks; quota_exceeded past the workspace's limit.
+	Ensure(ctx context.Context, workspaceID int64, names []string) ([]tag.Tag, error)
+	// Find returns the workspace's tags named names, in any case; unknown names are left out.
+	Find(ctx context.Context, workspaceID int64, names []string) ([]tag.Tag, error)
 }
 
 // Plans is what the link service asks of the workspace's plan.
@@ -88,6 +100,7 @@ type Service struct {
 	domain    string
 	scheme    string
 	domains   Domains
+	tags      Tags
 	ownHosts  []string
 	plans     Plans
 	passwords Passwords
@@ -111,6 +124,7 @@ func NewService(store Store, ids IDs, codec *code.Codec, cache Cache, o Options,
 		domain:   o.Base.Host,
 		scheme:   o.Base.Scheme,
 		domains:  o.Domains,
+		tags:     o.Tags,
 		ownHosts: o.OwnHosts,
 		log:      log,
 
@@ -216,7 +230,59 @@ func (s *Service) prepareAll(ctx context.Context, workspaceID, userID int64, ins
 			toWrite = append(toWrite, i)
 		}
 	}
-	return results, toWrite
+	return results, s.spellTags(ctx, workspaceID, results, toWrite)
+}
+
+// spellTags makes the tags the new links of rows toWrite name and the workspace lacks, all at
+// once, and gives each link the workspace's spelling of its tags. Should that fail, every row
+// with tags answers the error; the rows still to write are returned.
+func (s *Service) spellTags(ctx context.Context, workspaceID int64, results []Result, toWrite []int) []int {
+	var names []string
+	seen := map[string]bool{}
+	for _, i := range toWrite {
+		for _, n := range results[i].Link.Tags {
+			if f := tag.Fold(n); !seen[f] {
+				seen[f] = true
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return toWrite
+	}
+	var tags []tag.Tag
+	err := fmt.Errorf("create link: no tag service configured")
+	if s.tags != nil {
+		tags, err = s.tags.Ensure(ctx, workspaceID, names)
+	}
+	spelling := make(map[string]string, len(tags))
+	for _, t := range tags {
+		spelling[tag.Fold(t.Name)] = t.Name
+	}
+	kept := toWrite[:0]
+	for _, i := range toWrite {
+		l := results[i].Link
+		if len(l.Tags) == 0 {
+			kept = append(kept, i)
+			continue
+		}
+		if err != nil {
+			if apperr.CodeOf(err) == apperr.Internal {
+				s.log.Error("create link: tags", "err", err)
+				err = apperr.Errorf(apperr.Unavailable, "cannot save links right now, try again").For("unavailable", "")
+			}
+			results[i] = Result{Err: err}
+			continue
+		}
+		for j, n := range l.Tags {
+			if sp, ok := spelling[tag.Fold(n)]; ok {
+				l.Tags[j] = sp
+			}
+		}
+		tag.Sort(l.Tags)
+		kept = append(kept, i)
+	}
+	return kept
 }
 
 // write takes the month's quota for the rows toWrite, in order, writes their links through the
@@ -381,6 +447,11 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	}
 	if err := in.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, nil, err
+	}
+	if len(in.Tags) > 0 {
+		if l.Tags, err = tag.Names(in.Tags, "tags"); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := s.checkPlan(ctx, workspaceID, in.RuleFields.Setting(), false); err != nil {
 		return nil, nil, err
@@ -628,6 +699,20 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		}
 		f.DomainID = &id
 	}
+	f.TagID = nil
+	if f.Tag != "" {
+		var tags []tag.Tag
+		var err error
+		if s.tags != nil && len(f.Tag) <= 4*tag.MaxNameLength {
+			if tags, err = s.tags.Find(ctx, workspaceID, []string{f.Tag}); err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(tags) == 0 {
+			return []*Link{}, nil, nil // no such tag: no link carries it
+		}
+		f.TagID = &tags[0].ID
+	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {
 		return nil, nil, err
@@ -710,6 +795,29 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 	}
 	if err := s.checkPlan(ctx, workspaceID, fields, true); err != nil {
 		return nil, err
+	}
+	if p.Tags.Set {
+		names, err := tag.Names(p.Tags.Value, "tags")
+		if err != nil {
+			return nil, err
+		}
+		p.TagIDs = []int64{}
+		if len(names) > 0 {
+			if s.tags == nil {
+				return nil, fmt.Errorf("edit link: no tag service configured")
+			}
+			// No tags are made for a link that is not the workspace's.
+			if _, err := s.store.Get(ctx, workspaceID, id); err != nil {
+				return nil, err
+			}
+			tags, err := s.tags.Ensure(ctx, workspaceID, names)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range tags {
+				p.TagIDs = append(p.TagIDs, t.ID)
+			}
+		}
 	}
 	hash, err := s.hashPassword(ctx, &p.RuleFields)
 	if err != nil {

@@ -12,4 +12,7 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 }
 
 // ListQuery is the statement, and its arguments, of a page of a workspace's links.
-func ListQuery(workspaceID int64, f link.Filter) (string, []any) { return listQuery(workspaceID, f) }
+// manyTagged says the filter's tag has many links (List counts them).
+func ListQuery(workspaceID int64, f link.Filter, manyTagged ...bool) (string, []any) {
+	return listQuery(workspaceID, f, len(manyTagged) > 0 && manyTagged[0])
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/webhook"
+	"github.com/shortlink/shortlink/backend/tag"
 )
 
 // LinkStore implements link.Store.
@@ -53,6 +54,13 @@ const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, 
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at`
 
+// taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
+const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
+
+// linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
+const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
+		WHERE lt.link_id = l.id ORDER BY tg.folded COLLATE "C", tg.name COLLATE "C")`
+
 // moderatedFrom joins a link to its moderation state.
 const moderatedFrom = ` links l LEFT JOIN link_moderation lm ON lm.link_id = l.id `
 
@@ -76,6 +84,14 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	}
 	l.Moderation.Score = score64(score)
 	return &l, err
+}
+
+// scanTagged scans a row of taggedColumns, then extra.
+func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
+	var tags []string
+	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
+	l.Tags = tags
+	return l, err
 }
 
 // score64 widens a REAL score to the float64 it was stored from (0.95, not 0.949999988).
@@ -104,7 +120,13 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules := make([]time.Time, n), make([]*string, n)
+	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
+	var tagLinks []int64
+	var tagNames []string
 	for i, l := range links {
+		for _, t := range l.Tags {
+			tagLinks, tagNames = append(tagLinks, l.ID), append(tagNames, tag.Fold(t))
+		}
 		if b := link.MarshalRules(&l.Rules); b != nil {
 			r := string(b)
 			rules[i] = &r
@@ -114,7 +136,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
 	}
-	rows, err := s.db.Pool.Query(ctx, `
+	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
 			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at)
 		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created
@@ -123,9 +145,22 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 			$13::bigint[], $14::timestamptz[], $15::text[])
 			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules)
 		ON CONFLICT (domain_id, key) DO NOTHING
-		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkCreated)+`
-		SELECT id FROM l`,
-		ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules)
+		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkCreated)
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules}
+	if len(tagLinks) > 0 {
+		// The links and their tags in one statement: the tags' rows of the links inserted only,
+		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
+		// left out).
+		insert += `, tagged AS (
+			INSERT INTO link_tags (tag_id, link_id)
+			SELECT tg.id, l.id FROM unnest($16::bigint[], $17::text[]) AS x(link_id, folded)
+			JOIN l ON l.id = x.link_id
+			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
+			ON CONFLICT DO NOTHING)`
+		args = append(args, tagLinks, tagNames)
+	}
+	rows, err := s.db.Pool.Query(ctx, insert+`
+		SELECT id FROM l`, args...)
 	if err != nil {
 		return nil, insertError(err)
 	}
@@ -165,8 +200,8 @@ func insertError(err error) error {
 
 // Get implements link.Store.
 func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link, error) {
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx,
-		`SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2`, workspaceID, id))
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx,
+		`SELECT `+taggedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = $2`, workspaceID, id))
 	if err != nil {
 		return nil, fmt.Errorf("get link: %w", notFound(err, "link"))
 	}
@@ -182,8 +217,22 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 // the other way round). A narrower filter could make that walk pass most of the index before it
 // finds a page (the few disabled links may be the least visited): such a listing reads the
 // links it matches with their visits and sorts them.
+//
+// A tag narrows the listing by as much as its links are few: an order by visits of a tag on
+// fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
+// ordered parts, keeping the tag's links.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
-	query, args := listQuery(workspaceID, f)
+	many := false
+	if f.TagID != nil && f.Sort.ByVisits() {
+		var n int
+		err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
+			*f.TagID, manyTagged).Scan(&n)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: count the tag's links: %w", err)
+		}
+		many = n >= manyTagged
+	}
+	query, args := listQuery(workspaceID, f, many)
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -192,7 +241,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	var links []*link.Link
 	for rows.Next() {
 		v := &link.Visits{}
-		l, err := scanModerated(rows, &v.Total, &v.Days)
+		l, err := scanTagged(rows, &v.Total, &v.Days)
 		if err != nil {
 			return nil, false, fmt.Errorf("list links: %w", err)
 		}
@@ -206,8 +255,13 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	return links, more, nil
 }
 
-// listQuery is List's statement and its arguments.
-func listQuery(workspaceID int64, f link.Filter) (string, []any) {
+// manyTagged is how many links a tag has for List to walk an order by visits rather than sort
+// the tag's links.
+const manyTagged = 5000
+
+// listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
+// manyTagged links.
+func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := []string{"l.workspace_id = " + ws}
@@ -221,6 +275,13 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
+	var tagID string
+	if f.TagID != nil {
+		tagID = a.add(*f.TagID)
+		if f.Sort.ByVisits() {
+			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
+		}
+	}
 	limit := a.add(f.Limit + 1)
 	dir, cmp := "DESC", "<"
 	if !f.Sort.Descending() && f.Sort != "" {
@@ -228,7 +289,7 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive)):
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive)):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -269,6 +330,18 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 		}
 		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case tagID != "":
+		// The tag's links by ID from link_tags' key, each checked against the other filters: a
+		// page costs the links it passes, whether the tag is on few links or most.
+		if f.After != nil {
+			// On both sides, so that whichever the join walks starts at the cursor.
+			after := a.add(f.After.ID)
+			where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
+		}
+		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
@@ -285,7 +358,7 @@ func listQuery(workspaceID int64, f link.Filter) (string, []any) {
 			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
 				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
 	}
-	return `SELECT ` + moderatedColumns + `, coalesce(t.visits, 0), ` + days + `
+	return `SELECT ` + taggedColumns + `, coalesce(t.visits, 0), ` + days + `
 		FROM (` + page + `) p
 		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
@@ -309,7 +382,7 @@ func escapeLike(s string) string {
 // FindByURL implements link.Store.
 func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string) (*link.Link, error) {
 	// The link found is answered instead of a new one: with its moderation state.
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`
 		WHERE l.workspace_id = $1 AND l.url_hash = $2 AND l.url = $3
 		  AND l.status = 'active' AND (l.expires_at IS NULL OR l.expires_at > now())
 		ORDER BY l.id DESC LIMIT 1`,
@@ -322,7 +395,7 @@ func (s *LinkStore) FindByURL(ctx context.Context, workspaceID int64, url string
 
 // FindByKey implements link.Store.
 func (s *LinkStore) FindByKey(ctx context.Context, workspaceID, domainID int64, key string) (*link.Link, error) {
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`
+	l, err := scanTagged(s.db.Pool.QueryRow(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`
 		WHERE l.workspace_id = $1 AND l.domain_id = $2 AND l.key = $3`, workspaceID, domainID, key))
 	if err != nil {
 		return nil, fmt.Errorf("find link by key: %w", notFound(err, "link"))
@@ -365,13 +438,143 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		args = append(args, p.Status.Value)
 		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
-	l, err := scanModerated(s.db.Pool.QueryRow(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+`
-		WHERE workspace_id = $1 AND id = $2 RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+`
-		SELECT `+moderatedColumns+` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`, args...))
+	update := `WITH l AS (UPDATE links SET ` + strings.Join(sets, ", ") + `
+		WHERE workspace_id = $1 AND id = $2 RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkUpdated) + `
+		SELECT ` + taggedColumns + ` FROM l LEFT JOIN link_moderation lm ON lm.link_id = l.id`
+	var l *link.Link
+	var err error
+	if p.TagIDs == nil {
+		l, err = scanTagged(s.db.Pool.QueryRow(ctx, update, args...))
+	} else {
+		// The tags first, so that the link read back by the update carries them; a link not in
+		// the workspace changes nothing (the update finds no row and all is rolled back).
+		err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+			if err := setLinkTags(ctx, tx, workspaceID, []int64{id}, p.TagIDs, nil, true); err != nil {
+				return err
+			}
+			var err error
+			l, err = scanTagged(tx.QueryRow(ctx, update, args...))
+			return err
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("update link: %w", notFound(err, "link"))
 	}
 	return l, nil
+}
+
+// setLinkTags adds the tags add to the workspace's links ids and takes remove off them; with
+// only, it takes off every tag not in add instead.
+func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, remove []int64, only bool) error {
+	if only {
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
+			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND NOT lt.tag_id = ANY($3)`, workspaceID, ids, add)
+		if err != nil {
+			return fmt.Errorf("set link tags: %w", err)
+		}
+	} else if len(remove) > 0 {
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
+			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND lt.tag_id = ANY($3)`, workspaceID, ids, remove)
+		if err != nil {
+			return fmt.Errorf("remove link tags: %w", err)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	// Only links and tags of the workspace: an ID of another workspace's link or tag adds nothing.
+	_, err := tx.Exec(ctx, `
+		INSERT INTO link_tags (tag_id, link_id)
+		SELECT tg.id, l.id FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		WHERE l.workspace_id = $1 AND l.id = ANY($2) AND tg.id = ANY($3)
+		ON CONFLICT DO NOTHING`, workspaceID, ids, add)
+	if err != nil {
+		return fmt.Errorf("add link tags: %w", err)
+	}
+	return nil
+}
+
+// UpdateMany implements link.Store in one transaction of five statements whatever the number of
+// links: lock the workspace's links named and count the tags each would carry, then (for those
+// e.Refuse lets through) set status and expiry, take tags off, put tags on, and read them back.
+// A banned link keeps its status (e.Refuse refuses an edit setting one for it).
+func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int64, e link.BulkEdit) (map[int64]*link.Link, map[int64]error, error) {
+	changed := make(map[int64]*link.Link, len(ids))
+	refused := map[int64]error{}
+	add, remove := e.AddTags, e.RemoveTags
+	if add == nil {
+		add = []int64{}
+	}
+	if remove == nil {
+		remove = []int64{}
+	}
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		clear(changed)
+		clear(refused)
+		rows, err := tx.Query(ctx, `
+			SELECT l.id, l.status, (SELECT count(*) FROM link_tags lt
+				WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))
+			FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2)
+			ORDER BY l.id FOR UPDATE OF l`, workspaceID, ids, add, remove)
+		if err != nil {
+			return fmt.Errorf("lock links: %w", err)
+		}
+		var ok []int64
+		for rows.Next() {
+			var id, kept int64
+			var status string
+			if err := rows.Scan(&id, &status, &kept); err != nil {
+				rows.Close()
+				return fmt.Errorf("lock links: %w", err)
+			}
+			if err := e.Refuse(status, int(kept)+len(add)); err != nil {
+				refused[id] = err
+				continue
+			}
+			ok = append(ok, id)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("lock links: %w", err)
+		}
+		if len(ok) == 0 {
+			return nil
+		}
+		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
+		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
+		if e.Status.Set {
+			args = append(args, e.Status.Value)
+			sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+		}
+		if e.ExpiresAt.Set {
+			args = append(args, e.ExpiresAt.Value)
+			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
+		}
+		// Each link changed is a link.updated event for the workspace's webhooks, in this transaction.
+		if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
+			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` SELECT count(*) FROM l`, args...); err != nil {
+			return fmt.Errorf("update links: %w", err)
+		}
+		if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, `SELECT `+taggedColumns+` FROM`+moderatedFrom+`WHERE l.workspace_id = $1 AND l.id = ANY($2)`, workspaceID, ok)
+		if err != nil {
+			return fmt.Errorf("read links: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			l, err := scanTagged(rows)
+			if err != nil {
+				return fmt.Errorf("read links: %w", err)
+			}
+			changed[l.ID] = l
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bulk edit links: %w", err)
+	}
+	return changed, refused, nil
 }
 
 // Delete implements link.Store.

@@ -172,3 +172,126 @@ func BenchmarkListLinks100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListLinksByTag times one page of the links list filtered by a tag (25 links, each
+// with its last 7 days, as the web app asks), in a workspace of TAG_BENCH_LINKS links (1,000,000
+// by default) beside a neighbour's: a tag on half of them, one on one link in a thousand, one
+// on a tenth of them none of which has visits (the worst case of an order by visits: every
+// visited link of the workspace is passed); a fifth of the links have visits. The target is
+// under 50 ms a page.
+//
+//	go test -run '^$' -bench ListLinksByTag -benchtime 20x ./backend/postgres
+func BenchmarkListLinksByTag(b *testing.B) {
+	size := 1_000_000
+	if v := os.Getenv("TAG_BENCH_LINKS"); v != "" {
+		if _, err := fmt.Sscan(v, &size); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db := testenv.DB(b)
+	ctx := context.Background()
+	exec := func(sql string, args ...any) {
+		b.Helper()
+		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
+			b.Fatalf("%.60s: %v", sql, err)
+		}
+	}
+	var ws, neighbour int64
+	for _, id := range []*int64{&ws, &neighbour} {
+		if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	began := time.Now()
+	total := size * 5 / 4 // a fifth of the rows are the neighbour's
+	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash, status, created_at)
+		SELECT g, CASE WHEN g % 5 = 4 THEN $2::bigint ELSE $1::bigint END, 'k' || g, 'https://example.com/page/' || g, g,
+			CASE WHEN g % 50 = 0 THEN 'disabled' ELSE 'active' END, now() - ($3 - g) * interval '1 second'
+		FROM generate_series(1, $3) g`, ws, neighbour, total)
+	var half, rare, cold, theirs int64
+	for _, t := range []struct {
+		id   *int64
+		ws   int64
+		name string
+	}{{&half, ws, "half"}, {&rare, ws, "rare"}, {&cold, ws, "cold"}, {&theirs, neighbour, "half"}} {
+		if err := db.Pool.QueryRow(ctx, `INSERT INTO tags (workspace_id, name, folded, color) VALUES ($1, $2, $2, '#000000') RETURNING id`,
+			t.ws, t.name).Scan(t.id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO link_tags (tag_id, link_id)
+		SELECT CASE WHEN l.workspace_id = $1 THEN $2::bigint ELSE $3::bigint END, l.id FROM links l WHERE l.id % 2 = 0`, ws, half, theirs)
+	exec(`INSERT INTO link_tags (tag_id, link_id) SELECT $1, id FROM links WHERE workspace_id = $2 AND id % 1000 = 7`, rare, ws)
+	exec(`INSERT INTO link_tags (tag_id, link_id) SELECT $1, id FROM links WHERE workspace_id = $2 AND id % 10 = 5`, cold, ws)
+	exec(`INSERT INTO visit_hours (link_id, hour, workspace_id, visits)
+		SELECT l.id, date_trunc('hour', now()) - ((l.id * 7 + k * 37) % 240) * interval '1 hour', l.workspace_id, 1 + (l.id / 10 * k) % 7
+		FROM links l, generate_series(1, 3) k WHERE l.id % 10 IN (3, 6)
+		ON CONFLICT DO NOTHING`)
+	exec(`INSERT INTO visit_totals (link_id, workspace_id, visits)
+		SELECT link_id, workspace_id, sum(visits) FROM visit_hours GROUP BY 1, 2`)
+	exec(`VACUUM ANALYZE links, link_tags, tags, visit_hours, visit_totals`)
+	var n, tagged int64
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM links WHERE workspace_id = $1), (SELECT count(*) FROM link_tags WHERE tag_id = $2)`,
+		ws, half).Scan(&n, &tagged); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d links in the workspace, %d with the tag half; filled in %v", n, tagged, time.Since(began).Round(time.Millisecond))
+
+	store := postgres.NewLinkStore(db)
+	shanghai, err := stats.Zone("Asia/Shanghai")
+	if err != nil {
+		b.Fatal(err)
+	}
+	days := stats.LastDayBounds(time.Now(), shanghai, 7)
+	deep := &link.Cursor{ID: int64(total / 2)}
+	for _, c := range []struct {
+		name string
+		f    link.Filter
+	}{
+		{"half-newest", link.Filter{TagID: &half}},
+		{"half-oldest", link.Filter{TagID: &half, Sort: link.SortOldest}},
+		{"half-newest-deep", link.Filter{TagID: &half, After: deep}},
+		{"half-disabled", link.Filter{TagID: &half, Status: link.StatusDisabled}},
+		{"half-search", link.Filter{TagID: &half, Query: "page/7770"}},
+		{"rare-newest", link.Filter{TagID: &rare}},
+		{"rare-newest-deep", link.Filter{TagID: &rare, After: deep}},
+		{"rare-disabled", link.Filter{TagID: &rare, Status: link.StatusActive}},
+		{"rare-most-visited", link.Filter{TagID: &rare, Sort: link.SortMostVisited}},
+		{"half-most-visited", link.Filter{TagID: &half, Sort: link.SortMostVisited}},
+		{"half-least-visited", link.Filter{TagID: &half, Sort: link.SortLeastVisited}},
+		{"cold-most-visited", link.Filter{TagID: &cold, Sort: link.SortMostVisited}},
+	} {
+		f := c.f
+		f.Limit = 25
+		f.Days = days
+		if os.Getenv("LIST_BENCH_EXPLAIN") != "" {
+			q, args := postgres.ListQuery(ws, f, *f.TagID != rare)
+			rows, err := db.Pool.Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF) "+q, args...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("%s:\n%s", c.name, strings.Join(plan, "\n"))
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var page []*link.Link
+			for b.Loop() {
+				if page, _, err = store.List(ctx, ws, f); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if len(page) == 0 {
+				b.Fatal("an empty page")
+			}
+			for _, l := range page {
+				if l.WorkspaceID != ws || !slices.Contains(l.Tags, map[int64]string{half: "half", rare: "rare", cold: "cold"}[*f.TagID]) {
+					b.Fatalf("link %d of workspace %d, tags %v", l.ID, l.WorkspaceID, l.Tags)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		})
+	}
+}

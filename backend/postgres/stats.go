@@ -115,10 +115,20 @@ func (s *StatsStore) Activity(ctx context.Context, scope stats.Scope, from, to t
 	default:
 		return nil, fmt.Errorf("activity: no workspace named")
 	}
+	// Narrowed to a tag, the hours are the tagged links' (visit_hours through link_tags' key)
+	// rather than the workspace's sums, and the links created and ranked are the tagged ones.
+	hours, linkWhere := `SELECT hour, sum(visits)::bigint, sum(bots)::bigint FROM workspace_visit_hours
+		WHERE `+where+` AND hour >= $1 AND hour < $2`, where
+	if scope.TagID != 0 && !scope.All {
+		args = append(args, scope.TagID)
+		tagged := ` IN (SELECT link_id FROM link_tags WHERE tag_id = $4)`
+		hours = `SELECT hour, sum(visits)::bigint, sum(bots)::bigint FROM visit_hours
+			WHERE ` + where + ` AND link_id` + tagged + ` AND hour >= $1 AND hour < $2`
+		where += ` AND link_id` + tagged
+		linkWhere += ` AND id` + tagged
+	}
 	var act stats.Activity
-	rows, err := s.db.Pool.Query(ctx, `
-		SELECT hour, sum(visits)::bigint, sum(bots)::bigint FROM workspace_visit_hours
-		WHERE `+where+` AND hour >= $1 AND hour < $2
+	rows, err := s.db.Pool.Query(ctx, hours+`
 		GROUP BY hour ORDER BY hour`, args...)
 	if err == nil {
 		act.Visits, err = collect(rows, func(r pgx.Rows) (stats.Hour, error) {
@@ -132,7 +142,7 @@ func (s *StatsStore) Activity(ctx context.Context, scope stats.Scope, from, to t
 	}
 	rows, err = s.db.Pool.Query(ctx, `
 		SELECT date_trunc('hour', created_at, 'UTC') AS hour, count(*) FROM links
-		WHERE `+where+` AND created_at >= $1 AND created_at < $2
+		WHERE `+linkWhere+` AND created_at >= $1 AND created_at < $2
 		GROUP BY 1 ORDER BY 1`, args...)
 	if err == nil {
 		act.Created, err = collect(rows, func(r pgx.Rows) (stats.HourCount, error) {
@@ -180,7 +190,7 @@ func (s *StatsStore) Population(ctx context.Context) (users, workspaces int64, e
 
 // AllLinks implements stats.Store: pages of exportPage links by ID (the index on
 // (workspace_id, id)), the connection going back to the pool between pages.
-func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[stats.LinkTotals, error] {
+func (s *StatsStore) AllLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[stats.LinkTotals, error] {
 	return pages(exportPage, "export links", func(last *stats.LinkTotals) (pgx.Rows, error) {
 		var after int64
 		if last != nil {
@@ -188,14 +198,15 @@ func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[
 		}
 		return s.db.Pool.Query(ctx, `
 			SELECT l.id, l.domain_id, l.key, l.url, l.title, l.status, l.created_at,
-				coalesce(t.visits, 0), coalesce(t.uniques, 0), coalesce(t.bots, 0)
+				coalesce(t.visits, 0), coalesce(t.uniques, 0), coalesce(t.bots, 0), `+linkTagsColumn+`
 			FROM links l LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = l.workspace_id
 			WHERE l.workspace_id = $1 AND l.id > $2
-			ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage)
+				AND ($4 = 0 OR l.id IN (SELECT link_id FROM link_tags WHERE tag_id = $4))
+			ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage, tagID)
 	}, func(r pgx.CollectableRow) (stats.LinkTotals, error) {
 		var l stats.LinkTotals
 		err := r.Scan(&l.ID, &l.DomainID, &l.Key, &l.URL, &l.Title, &l.Status, &l.CreatedAt,
-			&l.Visits, &l.Uniques, &l.Bots)
+			&l.Visits, &l.Uniques, &l.Bots, &l.Tags)
 		return l, err
 	})
 }
@@ -211,21 +222,23 @@ const visitColumns = `v.event_id::text, v.at, v.link_id, coalesce(l.key, ''),
 // AllVisits implements stats.Store: pages of exportPage visits in (at, event_id) order, each
 // page starting where the last ended, read through the index on (workspace_id, at) of the
 // partitions of the range only.
-func (s *StatsStore) AllVisits(ctx context.Context, workspaceID, linkID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
+func (s *StatsStore) AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
 	return pages(exportPage, "export visits", func(last *stats.Visit) (pgx.Rows, error) {
 		if last == nil {
 			return s.db.Pool.Query(ctx, `
 				SELECT `+visitColumns+`
 				FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
 				WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($5 = 0 OR v.link_id = $5)
-				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage, linkID)
+					AND ($6 = 0 OR v.link_id IN (SELECT link_id FROM link_tags WHERE tag_id = $6))
+				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage, linkID, tagID)
 		}
 		return s.db.Pool.Query(ctx, `
 			SELECT `+visitColumns+`
 			FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
 			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($6 = 0 OR v.link_id = $6)
+				AND ($7 = 0 OR v.link_id IN (SELECT link_id FROM link_tags WHERE tag_id = $7))
 				AND (v.at, v.event_id) > ($2, $5::uuid)
-			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID, linkID)
+			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID, linkID, tagID)
 	}, func(r pgx.CollectableRow) (stats.Visit, error) {
 		var v stats.Visit
 		err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,

@@ -294,7 +294,7 @@ func TestStatsExportStore(t *testing.T) {
 	}
 	svc := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
 	var seen int64
-	for l, err := range svc.ExportLinks(ctx, ws.ID) {
+	for l, err := range svc.ExportLinks(ctx, ws.ID, 0) {
 		if err != nil {
 			t.Fatal(err)
 		}

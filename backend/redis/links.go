@@ -108,6 +108,21 @@ func (lc *LinkCache) Changed(ctx context.Context, l *link.Link) error {
 	return lc.replace(ctx, l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL)
 }
 
+// ChangedMany is Changed for many links at once (a bulk edit), in one pipeline; the error says
+// Redis did not take them.
+func (lc *LinkCache) ChangedMany(ctx context.Context, links []*link.Link) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
+	defer cancel()
+	writes := make([]replacement, len(links))
+	for i, l := range links {
+		writes[i] = replacement{l.DomainID, l.Key, encodeLink(l), version(l), LinkTTL}
+	}
+	if err := lc.replaceAll(ctx, writes, true); err != nil {
+		return fmt.Errorf("link cache: replace changed links: %w", err)
+	}
+	return nil
+}
+
 // Removed replaces a deleted link's entry with a tombstone and tells every node; the error says
 // Redis did not take it.
 func (lc *LinkCache) Removed(ctx context.Context, l *link.Link) error {

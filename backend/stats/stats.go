@@ -85,7 +85,13 @@ type Span struct {
 type Scope struct {
 	WorkspaceID int64
 	All         bool
+	// TagID narrows a workspace's scope to the links carrying that tag; 0 for every link,
+	// NoTag for none.
+	TagID int64
 }
+
+// NoTag is a TagID no link carries: what a tag name the workspace has no tag of narrows to.
+const NoTag int64 = -1
 
 // Activity is what the rollups say of a scope's hours: visits, links created, top links.
 type Activity struct {
@@ -107,6 +113,7 @@ type LinkTotals struct {
 	Visits    int64
 	Uniques   int64
 	Bots      int64
+	Tags      []string // the names of the link's tags
 }
 
 // Visit is one stored visit, a row of the visits export.
@@ -144,13 +151,14 @@ type Store interface {
 	Activity(ctx context.Context, scope Scope, from, to time.Time, top int) (*Activity, error)
 	// Population counts the users and the workspaces not deleted.
 	Population(ctx context.Context) (users, workspaces int64, err error)
-	// AllLinks yields every link of the workspace by ID with its all-time totals, reading a
-	// page at a time; it stops at the first error, which it yields.
-	AllLinks(ctx context.Context, workspaceID int64) iter.Seq2[LinkTotals, error]
+	// AllLinks yields every link of the workspace by ID with its all-time totals and tags,
+	// those carrying the tag tagID only unless it is 0, reading a page at a time; it stops at
+	// the first error, which it yields.
+	AllLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[LinkTotals, error]
 	// AllVisits yields the workspace's visits of [from, to) by time, those of the link linkID
-	// only unless it is 0, reading a page at a time; it stops at the first error, which it
-	// yields.
-	AllVisits(ctx context.Context, workspaceID, linkID int64, from, to time.Time) iter.Seq2[Visit, error]
+	// only unless it is 0 and of the links carrying the tag tagID only unless it is 0, reading
+	// a page at a time; it stops at the first error, which it yields.
+	AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, from, to time.Time) iter.Seq2[Visit, error]
 }
 
 // Links finds the workspace's links and builds their short URLs (link.Service).
@@ -426,6 +434,15 @@ func (s *Service) Workspace(ctx context.Context, workspaceID int64, r Range) (*D
 	return s.dashboard(ctx, Scope{WorkspaceID: workspaceID}, r)
 }
 
+// WorkspaceTagged answers the workspace's dashboard narrowed to the links carrying the tag
+// tagID (NoTag: none of them).
+func (s *Service) WorkspaceTagged(ctx context.Context, workspaceID, tagID int64, r Range) (*Dashboard, error) {
+	if workspaceID <= 0 {
+		return nil, apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
+	}
+	return s.dashboard(ctx, Scope{WorkspaceID: workspaceID, TagID: tagID}, r)
+}
+
 // System answers the operators' dashboard over the days of r (DashboardRange).
 func (s *Service) System(ctx context.Context, r Range) (*SystemDashboard, error) {
 	d, err := s.dashboard(ctx, Scope{All: true}, r)
@@ -474,9 +491,10 @@ func (s *Service) dashboard(ctx context.Context, scope Scope, r Range) (*Dashboa
 }
 
 // ExportLinks yields every link of the workspace with its totals since it was made, by ID.
-func (s *Service) ExportLinks(ctx context.Context, workspaceID int64) iter.Seq2[LinkTotals, error] {
+// Those carrying the tag tagID only, unless it is 0.
+func (s *Service) ExportLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[LinkTotals, error] {
 	return func(yield func(LinkTotals, error) bool) {
-		for l, err := range s.store.AllLinks(ctx, workspaceID) {
+		for l, err := range s.store.AllLinks(ctx, workspaceID, tagID) {
 			if err == nil {
 				l.ShortURL = s.links.ShortURL(l.DomainID, l.Key)
 			}
@@ -488,12 +506,13 @@ func (s *Service) ExportLinks(ctx context.Context, workspaceID int64) iter.Seq2[
 }
 
 // ExportVisits yields the workspace's visits of r by time, those of the link linkID only unless
-// it is 0; not_found when that link is not the workspace's.
-func (s *Service) ExportVisits(ctx context.Context, workspaceID, linkID int64, r Range) (iter.Seq2[Visit, error], error) {
+// it is 0 and of the links carrying the tag tagID only unless it is 0; not_found when that link
+// is not the workspace's.
+func (s *Service) ExportVisits(ctx context.Context, workspaceID, linkID, tagID int64, r Range) (iter.Seq2[Visit, error], error) {
 	if linkID != 0 {
 		if _, err := s.links.Get(ctx, workspaceID, linkID); err != nil {
 			return nil, err
 		}
 	}
-	return s.store.AllVisits(ctx, workspaceID, linkID, r.From, r.To), nil
+	return s.store.AllVisits(ctx, workspaceID, linkID, tagID, r.From, r.To), nil
 }

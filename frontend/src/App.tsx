@@ -29,6 +29,7 @@ const BulkPage = lazyPage(() => import("./pages/bulk/BulkPage"));
 const MembersPage = lazyPage(() => import("./pages/members/MembersPage"));
 const AdminPage = lazyPage(() => import("./pages/admin/AdminPage"));
 const DomainsPage = lazyPage(() => import("./pages/domains/DomainsPage"));
+const TagsPage = lazyPage(() => import("./pages/tags/TagsPage"));
 const InvitationsPage = lazyPage(() => import("./pages/invitations/InvitationsPage"));
 const SettingsPage = lazyPage(() => import("./pages/settings/SettingsPage"));
 const NoWorkspacePage = lazyPage(() => import("./pages/workspace/NoWorkspacePage"));
@@ -95,6 +96,7 @@ export function App() {
               <Route path="/imports" element={<Page><ImportsPage /></Page>} />
               <Route path="/members" element={<Page><MembersPage /></Page>} />
               <Route path="/domains" element={<Page><DomainsPage /></Page>} />
+              <Route path="/tags" element={<Page><TagsPage /></Page>} />
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />

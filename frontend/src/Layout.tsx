@@ -55,6 +55,7 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/imports", t("nav.imports")],
     ["/members", t("nav.members")],
     ["/domains", t("nav.domains")],
+    ["/tags", t("nav.tags")],
     ["/keys", t("nav.keys")],
     ["/webhooks", t("nav.webhooks")],
     ["/plan", t("nav.plan")],

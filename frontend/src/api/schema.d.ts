@@ -706,7 +706,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the status, expiry or tags of up to 1,000 links
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. `results[i]` answers `ids[i]` with either `link` (as changed) or `error`; every link changes or not on its own. An ID the workspace has no link of (whoever's it is) answers `not_found` (reason `link_not_found`). A link banned by the moderation keeps its status: an edit that sets `status` answers it 403 `forbidden` (reason `link_banned`) and changes nothing of it. A link that would carry more than 20 tags answers 400 (reason `tags_too_many`). More than 1,000 IDs, or none, is 400 (reason `batch_size`).
+         */
+        patch: operations["bulkEditLinks"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace}/links/batch": {
@@ -1407,7 +1411,7 @@ export interface paths {
         };
         /**
          * Every link of the workspace with its totals, as CSV
-         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`. A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`, and `tags` (the names of its tags, separated by `;`, which an import reads back). A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
          */
         get: operations["exportLinks"];
         put?: never;
@@ -1456,6 +1460,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's tags
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Every tag of the workspace, ordered by name in lower case.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. A name the workspace has a tag of already, in any case, is 409 `conflict` (reason `tag_exists`); a workspace has at most 1,000 tags (403 `quota_exceeded`, reason `tags_exceeded`). Links make the tags they name too (`tags` on create, edit, batch, import and bulk edit).
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. The tag is taken off every link carrying it; the links stay.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a tag
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Every link carrying the tag shows its new name at once; a name another tag of the workspace has, in any case, is 409 `conflict` (reason `tag_exists`).
+         */
+        patch: operations["updateTag"];
         trace?: never;
     };
     "/api/v1/workspaces/{workspace}/webhooks": {
@@ -2129,6 +2181,8 @@ export interface components {
             status: "active" | "disabled" | "banned";
             /** Format: date-time */
             expires_at: string | null;
+            /** @description Names of the link's tags (`GET …/tags`), ordered by name in lower case; `[]` when it has none. */
+            tags: string[];
             /** Format: int64 */
             created_by?: number;
             /** Format: date-time */
@@ -2186,6 +2240,8 @@ export interface components {
              * @description Must be in the future.
              */
             expires_at?: string;
+            /** @description Tag names (trimmed; 1 to 50 characters, no control characters, `;` or `,`; one tag per name whatever its case, at most 20). Names the workspace has no tag of make new tags. */
+            tags?: string[];
             /**
              * @description Return the workspace's newest active, unexpired link to the same URL if there is one (200) instead of making a new one; ignored with `alias`.
              * @default false
@@ -2219,6 +2275,8 @@ export interface components {
             status?: "active" | "disabled";
             /** Format: date-time */
             expires_at?: string | null;
+            /** @description Replaces the link's tags (`[]` or null removes them all); names the workspace has no tag of make new tags. */
+            tags?: string[] | null;
             /** @description Visitors must give it first (plan feature password). Stored hashed; null removes it. */
             password?: string | null;
             /** @description 410 once that many people visited; crawlers never count. */
@@ -2293,6 +2351,33 @@ export interface components {
             description?: string;
             /** @description http or https URL. */
             image?: string;
+        };
+        BulkEditRequest: {
+            /** @description IDs of the workspace's links; a repeated ID gets the same answer each time. */
+            ids: number[];
+            /** @description What changes on every link named; absent fields stay as they are. */
+            set: {
+                /** @enum {string} */
+                status?: "active" | "disabled";
+                /**
+                 * Format: date-time
+                 * @description Must be in the future; null removes the expiry.
+                 */
+                expires_at?: string | null;
+                /** @description Tag names put on each link; names the workspace has no tag of make new tags. */
+                tags_add?: string[];
+                /** @description Tag names taken off each link; names the workspace has no tag of are ignored. */
+                tags_remove?: string[];
+            };
+        };
+        BulkEditResults: {
+            /** @description One result per ID, in the order of `ids`. */
+            results: {
+                /** Format: int64 */
+                id: number;
+                link?: components["schemas"]["Link"];
+                error?: components["schemas"]["ErrorDetail"];
+            }[];
         };
         Me: {
             user: components["schemas"]["User"];
@@ -2933,6 +3018,29 @@ export interface components {
             today: components["schemas"]["DashboardDay"];
             days: components["schemas"]["DashboardDay"][];
             top_links: components["schemas"]["TopLink"][];
+        };
+        /** @description A label of a workspace's links. Names are unique per workspace whatever their case; links show a tag's name as it is now (a rename shows on every link at once). */
+        Tag: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description `#rrggbb`, lower case. */
+            color: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TagInput: {
+            /** @description Trimmed; 1 to 50 characters, no control characters, `;` or `,`. */
+            name: string;
+            /** @description `#RRGGBB` in either case (answered in lower case). Absent: one of a fixed palette of ten, picked by the name. */
+            color?: string;
+        };
+        TagPatch: {
+            name?: string;
+            color?: string;
+        };
+        TagList: {
+            tags: components["schemas"]["Tag"][];
         };
         WebhookRequest: {
             /** @description Where deliveries are posted; https. */
@@ -4797,6 +4905,8 @@ export interface operations {
                 status?: "active" | "disabled" | "banned";
                 /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
                 domain?: string;
+                /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). A name the workspace has no tag of answers an empty page. */
+                tag?: string;
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page, in the same `sort`; a cursor of another order is refused (400 `invalid`, reason `bad_cursor`). */
@@ -4882,6 +4992,43 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    bulkEditLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkEditRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per ID, in order. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkEditResults"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
@@ -6550,7 +6697,10 @@ export interface operations {
     };
     exportLinks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Narrows to the links carrying the tag of this name, in any case (`GET …/tags`); a name the workspace has no tag of narrows to none. */
+                tag?: string;
+            };
             header?: never;
             path: {
                 /** @description Workspace ID. */
@@ -6590,6 +6740,8 @@ export interface operations {
                 to?: string;
                 /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
                 tz?: string;
+                /** @description Narrows to the links carrying the tag of this name, in any case (`GET …/tags`); a name the workspace has no tag of narrows to none. */
+                tag?: string;
             };
             header?: never;
             path: {
@@ -6629,6 +6781,8 @@ export interface operations {
                 to?: string;
                 /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
                 tz?: string;
+                /** @description Narrows to the links carrying the tag of this name, in any case (`GET …/tags`); a name the workspace has no tag of narrows to none. */
+                tag?: string;
             };
             header?: never;
             path: {
@@ -6655,6 +6809,146 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tags. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagInput"];
+            };
+        };
+        responses: {
+            /** @description The tag. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Tag ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Tag ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagPatch"];
+            };
+        };
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

@@ -19,7 +19,7 @@ function fileName(disposition: string | null, fallback: string): string {
   return m?.[1] ?? fallback;
 }
 
-export function ExportButton({ range, link }: { range: RangeQuery; link?: number }) {
+export function ExportButton({ range, link, tag }: { range: RangeQuery; link?: number; tag?: string }) {
   const { t } = useTranslation();
   const ws = useWorkspaceId();
   const plan = usePlan();
@@ -40,7 +40,7 @@ export function ExportButton({ range, link }: { range: RangeQuery; link?: number
     setBusy(true);
     try {
       const res = await api.GET("/api/v1/workspaces/{workspace}/visits/export.csv", {
-        params: { path: { workspace: ws }, query: { ...range, link } },
+        params: { path: { workspace: ws }, query: { ...range, link, tag: tag || undefined } },
         parseAs: "blob",
       });
       if (!res.response.ok || !res.data) throw res.error ?? new Error(res.response.statusText);

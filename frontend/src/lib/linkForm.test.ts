@@ -13,7 +13,7 @@ const link: Link = {
   max_visits: null, geo: null, device_targets: null, country_targets: null,
   variants: [{ url: "https://example.com/x", weight: 50 }, { url: "https://example.com/y", weight: 50 }],
   wechat_guide: false, form: null, og: null,
-  moderation: { state: "pending", score: null, category: "", reason: "", reviewed_at: null },
+  moderation: { state: "pending", score: null, category: "", reason: "", reviewed_at: null }, tags: [],
 };
 
 describe("validateLinkForm", () => {
@@ -147,6 +147,18 @@ describe("patchBody", () => {
     expect(patchBody(link, s)).toMatchObject({ password: null });
     s.password = "new secret";
     expect(patchBody(link, s)).toMatchObject({ password: "new secret" });
+  });
+
+  it("sends the tags only when they changed, [] to remove them all", () => {
+    const tagged = { ...link, tags: ["Promo", "spring"] };
+    const s = fromLink(tagged);
+    expect(patchBody(tagged, s)).toEqual({});
+    s.tags = ["Promo"];
+    expect(patchBody(tagged, s)).toEqual({ tags: ["Promo"] });
+    s.tags = [];
+    expect(patchBody(tagged, s)).toEqual({ tags: [] });
+    expect(createBody({ ...form({}), tags: ["a", "b"] })).toMatchObject({ tags: ["a", "b"] });
+    expect(createBody(form({}))).not.toHaveProperty("tags");
   });
 });
 

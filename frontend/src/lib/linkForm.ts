@@ -25,6 +25,8 @@ export interface LinkFormState {
   domain: string;
   alias: string;
   title: string;
+  /** Tag names; names the workspace has no tag of make new tags. */
+  tags: string[];
   redirectStatus: "301" | "302" | "307";
   forwardQuery: boolean;
   /** A datetime-local value in the browser's time zone, or "". */
@@ -62,6 +64,7 @@ export function emptyLinkForm(): LinkFormState {
     domain: "",
     alias: "",
     title: "",
+    tags: [],
     redirectStatus: "302",
     forwardQuery: false,
     expiresAt: "",
@@ -96,6 +99,7 @@ export function fromLink(l: Link): LinkFormState {
     domain: l.domain,
     alias: l.is_alias ? l.code : "",
     title: l.title,
+    tags: l.tags ?? [],
     redirectStatus: String(l.redirect_status) as LinkFormState["redirectStatus"],
     forwardQuery: l.forward_query,
     expiresAt: toLocalInput(l.expires_at),
@@ -300,6 +304,7 @@ export function createBody(s: LinkFormState): LinkInput {
   if (s.domain) body.domain = s.domain;
   if (s.alias.trim()) body.alias = s.alias.trim();
   if (s.title.trim()) body.title = s.title.trim();
+  if (s.tags.length > 0) body.tags = s.tags;
   if (s.redirectStatus !== "302") body.redirect_status = Number(s.redirectStatus) as 301 | 307;
   if (s.forwardQuery) body.forward_query = true;
   if (r.expires_at) body.expires_at = r.expires_at;
@@ -324,6 +329,7 @@ export function patchBody(original: Link, s: LinkFormState): LinkPatch {
   const body: LinkPatch = {};
   if (withScheme(s.url) !== original.url) body.url = withScheme(s.url);
   if (s.title.trim() !== original.title) body.title = s.title.trim();
+  if (!same(original.tags ?? [], s.tags)) body.tags = s.tags;
   if (Number(s.redirectStatus) !== original.redirect_status) body.redirect_status = Number(s.redirectStatus) as 301 | 302 | 307;
   if (s.forwardQuery !== original.forward_query) body.forward_query = s.forwardQuery;
   if (s.password) body.password = s.password;

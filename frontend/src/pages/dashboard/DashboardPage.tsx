@@ -1,6 +1,7 @@
 // The workspace's dashboard over a range (kept in the URL): the last day, every day, and the
 // top links (plan feature), with the visits' CSV export (another plan feature).
-import { Anchor, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Card, Group, NativeSelect, Stack, Table, Text, Title } from "@mantine/core";
+import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
@@ -10,6 +11,7 @@ import { ExportButton } from "../../components/ExportButton";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { Figure } from "../../components/Figure";
 import { UpgradeHint, usePlan } from "../../components/plan";
+import { useTags } from "../../components/useTags";
 import { Empty, ErrorState, Loading } from "../../components/states";
 import i18n from "../../i18n";
 import { formatNumber, timeZone } from "../../lib/format";
@@ -23,9 +25,13 @@ export default function DashboardPage() {
   const allowed = plan.data?.features.dashboard === true;
   const [range, setRange] = useStatsRange("30d");
   const query = rangeQuery(range, timeZone());
+  // Narrowed to the links of one tag, when the workspace has tags and one is picked.
+  const [tag, setTag] = useState("");
+  const tags = useTags(allowed);
   const stats = useQuery({
-    queryKey: [ws, "dashboard", query],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/stats", { params: { path: { workspace: ws }, query } })),
+    queryKey: [ws, "dashboard", query, tag],
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/workspaces/{workspace}/stats", { params: { path: { workspace: ws }, query: { ...query, tag: tag || undefined } } })),
     enabled: allowed,
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
@@ -37,8 +43,19 @@ export default function DashboardPage() {
       <Title order={2}>{t("dashboard.title")}</Title>
       {allowed && (
         <Group justify="space-between" align="flex-end" gap="xs">
-          <RangePicker value={range} onChange={setRange} />
-          <ExportButton range={query} />
+          <Group gap="xs" align="flex-end">
+            <RangePicker value={range} onChange={setRange} />
+            {(tags.data?.tags.length ?? 0) > 0 && (
+              <NativeSelect
+                aria-label={t("links.tagFilter")}
+                value={tag}
+                onChange={(e) => setTag(e.currentTarget.value)}
+                data={[{ value: "", label: t("links.anyTag") }, ...(tags.data?.tags ?? []).map((tg) => ({ value: tg.name, label: tg.name }))]}
+                data-testid="dashboard-tag"
+              />
+            )}
+          </Group>
+          <ExportButton range={query} tag={tag} />
         </Group>
       )}
       {!allowed ? (

@@ -3,7 +3,7 @@
 // missing says so in one line, with the plans that have it and the trial; the server refuses the
 // rule anyway. The primary action stays in a bar at the bottom of the screen.
 import {
-  Accordion, ActionIcon, Alert, Badge, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, PasswordInput, Stack, Switch, Text, Textarea, TextInput, Title,
+  Accordion, ActionIcon, Alert, Badge, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, PasswordInput, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title,
 } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { IconLock, IconPlus, IconTrash } from "@tabler/icons-react";
@@ -16,6 +16,7 @@ import { notifyDone } from "../../components/notify";
 import { plansWith } from "../../lib/plans";
 import { ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
+import { useTags } from "../../components/useTags";
 import { verifiedHosts } from "../../lib/domains";
 import {
   createBody, emptyLinkForm, fromLink, patchBody, sectionOf, sections, sectionsInUse, validateLinkForm,
@@ -121,6 +122,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
 
   const urlLocked = editing && !has("realtime_edit");
   const domains = useDomains(!editing && has("custom_domains"));
+  const tags = useTags();
   const hosts = verifiedHosts(domains.data?.domains);
   const inUse = sectionsInUse(s, original?.has_password);
   const titles: Record<SectionId, string> = {
@@ -478,6 +480,21 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
             />
           )}
         </Group>
+        <TagsInput
+          label={t("linkForm.tags")}
+          description={t("linkForm.tagsHelp")}
+          value={s.tags}
+          onChange={(tags) => {
+            set({ tags });
+            edited("tags");
+          }}
+          data={(tags.data?.tags ?? []).map((tg) => tg.name)}
+          maxTags={20}
+          splitChars={[",", ";"]}
+          clearable
+          error={err("tags")}
+          data-testid="link-tags"
+        />
       </Stack>
     </Paper>
   );

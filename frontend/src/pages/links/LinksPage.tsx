@@ -1,7 +1,7 @@
-// The workspace's links: search, status and domain filters, sorting by date or visits, each link's
+// The workspace's links: search, status, domain and tag filters, sorting by date or visits, each link's
 // visits with its last 7 days, cursor pages, one-click copy of short URLs, and bulk actions on the
 // selected links. A table on wide screens, a list of cards on narrow ones.
-import { Anchor, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
+import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { useDebouncedValue, useMediaQuery } from "@mantine/hooks";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconPlus, IconSearch } from "@tabler/icons-react";
@@ -16,6 +16,7 @@ import { notifyDone } from "../../components/notify";
 import { Sparkline } from "../../components/Sparkline";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
+import { useTags } from "../../components/useTags";
 import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
 import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
@@ -39,6 +40,9 @@ export default function LinksPage() {
   const [search] = useDebouncedValue(q.trim(), 300);
   const [status, setStatus] = useState<StatusFilter>("");
   const [domain, setDomain] = useState("");
+  const [tag, setTag] = useState("");
+  const tags = useTags();
+  const colors = new Map((tags.data?.tags ?? []).map((tg) => [tg.name, tg.color]));
   const [sort, setSort] = useState<Sort>("-created");
   const cards = useMediaQuery(narrow, false, { getInitialValueInEffect: false });
   const domains = useDomains();
@@ -46,7 +50,7 @@ export default function LinksPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const cursor = current(pages);
   const links = useQuery({
-    queryKey: [ws, "links", { search, status, domain, sort, cursor }],
+    queryKey: [ws, "links", { search, status, domain, tag, sort, cursor }],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/workspaces/{workspace}/links", {
@@ -56,6 +60,7 @@ export default function LinksPage() {
               q: search || undefined,
               status: status || undefined,
               domain: domain || undefined,
+              tag: tag || undefined,
               sort: sort === "-created" ? undefined : sort,
               with: "sparkline",
               tz: timeZone(),
@@ -73,16 +78,18 @@ export default function LinksPage() {
   };
   const bulk = useMutation({
     mutationFn: async (action: "disable" | "enable" | "delete") => {
+      if (action !== "delete") {
+        // One call for every selected link; a link banned by the moderation keeps its status.
+        await unwrap(
+          api.PATCH("/api/v1/workspaces/{workspace}/links", {
+            params: { path: { workspace: ws } },
+            body: { ids: [...selected], set: { status: action === "disable" ? "disabled" : "active" } },
+          }),
+        );
+        return;
+      }
       for (const id of selected) {
-        const path = { workspace: ws, id };
-        if (action === "delete") await unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path } }));
-        else
-          await unwrap(
-            api.PATCH("/api/v1/workspaces/{workspace}/links/{id}", {
-              params: { path },
-              body: { status: action === "disable" ? "disabled" : "active" },
-            }),
-          );
+        await unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } }));
       }
     },
     onSuccess: (_, action) => notifyDone(t(`toasts.links_${action}`, { count: selected.size })),
@@ -151,6 +158,11 @@ export default function LinksPage() {
       <StatusBadge link={l} />
       <ModerationBadge link={l} />
       <DomainRemovedBadge link={l} />
+      {(l.tags ?? []).map((name) => (
+        <Badge key={name} size="sm" variant="outline" color={colors.get(name) ?? "gray"} data-testid="link-tag">
+          {name}
+        </Badge>
+      ))}
     </Group>
   );
 
@@ -202,6 +214,18 @@ export default function LinksPage() {
             data-testid="links-domain"
           />
         )}
+        {(tags.data?.tags.length ?? 0) > 0 && (
+          <NativeSelect
+            aria-label={t("links.tagFilter")}
+            value={tag}
+            onChange={(e) => {
+              setTag(e.currentTarget.value);
+              reset();
+            }}
+            data={[{ value: "", label: t("links.anyTag") }, ...(tags.data?.tags ?? []).map((tg) => ({ value: tg.name, label: tg.name }))]}
+            data-testid="links-tag"
+          />
+        )}
         {cards && (
           <NativeSelect
             aria-label={t("links.sortBy")}
@@ -236,8 +260,8 @@ export default function LinksPage() {
       <Queried query={links}>
         {() =>
           rows.length === 0 ? (
-            <Empty title={search || status || domain ? t("links.noMatch") : t("links.empty")}>
-              {!search && !status && !domain && (
+            <Empty title={search || status || domain || tag ? t("links.noMatch") : t("links.empty")}>
+              {!search && !status && !domain && !tag && (
                 <Button component={RouterLink} to="/links/new" variant="light">
                   {t("links.createFirst")}
                 </Button>
