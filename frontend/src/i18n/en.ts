@@ -2,6 +2,7 @@
 export const en = {
   common: {
     loading: "Loading…",
+    closeNotice: "Close this notice",
     error: "Something went wrong",
     unexpected: "The request failed. Check your connection and try again.",
     retry: "Try again",

@@ -4,6 +4,7 @@ import type { Messages } from "./en";
 export const zhCN: Messages = {
   common: {
     loading: "加载中…",
+    closeNotice: "关闭此通知",
     error: "出错了",
     unexpected: "请求失败，请检查网络后重试。",
     retry: "重试",
