@@ -381,7 +381,7 @@ func (d *Desk) RequestReview(ctx context.Context, linkID int64) (time.Time, erro
 		return time.Time{}, err
 	}
 	if d.queue != nil {
-		if err := d.queue.Enqueue(ctx, at, linkID); err != nil {
+		if err := d.queue.Request(ctx, at, linkID); err != nil {
 			d.log.Warn("requested review not queued in redis; the workers' rebuild picks it up", "link", linkID, "err", err)
 		}
 	}

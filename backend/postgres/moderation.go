@@ -25,13 +25,14 @@ var _ moderation.Store = (*Moderation)(nil)
 
 // Due implements moderation.Store.
 func (s *Moderation) Due(ctx context.Context) ([]moderation.Due, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT link_id, due_at FROM moderation_due ORDER BY due_at`)
+	rows, err := s.db.Pool.Query(ctx, `SELECT m.link_id, m.due_at, m.reason, coalesce(l.workspace_id, 0)
+		FROM moderation_due m LEFT JOIN links l ON l.id = m.link_id ORDER BY m.due_at, m.link_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list due reviews: %w", err)
 	}
 	due, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
 		var d moderation.Due
-		return d, r.Scan(&d.LinkID, &d.At)
+		return d, r.Scan(&d.LinkID, &d.At, &d.Reason, &d.WorkspaceID)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list due reviews: %w", err)
@@ -53,13 +54,13 @@ func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderat
 			  AND NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
 			ORDER BY l.id
 			ON CONFLICT (link_id) DO NOTHING
-			RETURNING link_id, due_at`, since)
+			RETURNING link_id, due_at, reason, (SELECT workspace_id FROM links WHERE id = m.link_id)`, since)
 		if err != nil {
 			return err
 		}
 		added, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
 			var d moderation.Due
-			return d, r.Scan(&d.LinkID, &d.At)
+			return d, r.Scan(&d.LinkID, &d.At, &d.Reason, &d.WorkspaceID)
 		})
 		if err != nil || len(added) == 0 {
 			return err
