@@ -118,3 +118,56 @@ func TestPrioritise(t *testing.T) {
 		t.Errorf("a single create (%v) waits for the import's last link (%v)", single, last)
 	}
 }
+
+func TestRegistrableDomain(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://www.example.com/x":    "example.com",
+		"https://a.b.example.co.uk/":   "example.co.uk",
+		"https://alice.github.io/page": "alice.github.io",
+		"https://bob.github.io/":       "bob.github.io",
+		"http://pay-wx.test/?id=1":     "pay-wx.test",
+		"http://cdn.pay-wx.test/":      "pay-wx.test",
+		"http://127.0.0.1:8080/":       "127.0.0.1",
+		"https://WWW.Example.COM./":    "example.com",
+		"not a url":                    "",
+	} {
+		if got := moderation.RegistrableDomain(raw); got != want {
+			t.Errorf("RegistrableDomain(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestReputationPlan(t *testing.T) {
+	r := moderation.Reputation{Run: 3, Sample: 10}
+	v := func(s moderation.State, cat string) moderation.DomainVerdict {
+		return moderation.DomainVerdict{State: s, Shared: moderation.Shared{ReviewID: 1, Verdict: moderation.Verdict{Category: cat}}}
+	}
+	pass := v(moderation.Passed, "benign")
+	phish := v(moderation.Banned, "phishing")
+	cases := []struct {
+		name   string
+		reason string
+		link   int64
+		recent []moderation.DomainVerdict
+		want   moderation.Plan
+	}{
+		{"unknown domain", "created", 1, nil, moderation.PlanReview},
+		{"too few passes", "created", 1, []moderation.DomainVerdict{pass, pass}, moderation.PlanReview},
+		{"a run of passes", "created", 1, []moderation.DomainVerdict{pass, pass, pass}, moderation.PlanPass},
+		{"a run of passes, sampled", "created", 20, []moderation.DomainVerdict{pass, pass, pass}, moderation.PlanReview},
+		{"a flag among them", "created", 1, []moderation.DomainVerdict{pass, pass, pass, v(moderation.Flagged, "scam")}, moderation.PlanReview},
+		{"a ban among them", "created", 1, []moderation.DomainVerdict{pass, pass, pass, phish}, moderation.PlanReview},
+		{"a milestone on a trusted domain", "visits", 1, []moderation.DomainVerdict{pass, pass, pass}, moderation.PlanReview},
+		{"a request on a trusted domain", "requested", 1, []moderation.DomainVerdict{pass, pass, pass}, moderation.PlanReview},
+		{"a phishing ban", "created", 1, []moderation.DomainVerdict{phish}, moderation.PlanBan},
+		{"a new destination after a phishing ban", "target_changed", 1, []moderation.DomainVerdict{phish, pass}, moderation.PlanBan},
+		{"a milestone after a phishing ban", "visits", 1, []moderation.DomainVerdict{phish}, moderation.PlanReview},
+		{"a malware ban is not held on the domain", "created", 1, []moderation.DomainVerdict{v(moderation.Banned, "malware")}, moderation.PlanReview},
+		{"a pass after the ban", "created", 1, []moderation.DomainVerdict{pass, phish}, moderation.PlanReview},
+	}
+	for _, c := range cases {
+		if got, _ := r.Plan(c.reason, c.link, c.recent); got != c.want {
+			t.Errorf("%s: plan %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -162,12 +162,21 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		v := r.Verdict
 		ruling := moderation.Decide(f, moderation.Judgement{Verdict: v, URL: j.URL}, t)
 		out.State, out.Note = ruling.State, ruling.Note
+		var sharedFrom *int64
+		var sharedReview, sharedLink *int64
+		var sharedAt *time.Time
+		if r.Shared != nil {
+			sharedFrom = &r.Shared.ReviewID
+			reuse := moderation.ReuseFor(*r.Shared, j.WorkspaceID)
+			sharedReview, sharedLink, sharedAt = reuse.ReviewID, reuse.LinkID, &reuse.ReviewedAt
+		}
 		if err := tx.QueryRow(ctx, `
 			INSERT INTO link_reviews (link_id, workspace_id, url, trigger, score, category, reason, scorer,
-				model, notes, duration_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+				model, notes, duration_ms, destination, domain, shared_from, shared_how)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
 			j.LinkID, j.WorkspaceID, j.URL, j.Reason, v.Score, v.Category, v.Reason, v.Scorer,
-			v.Model, nonNil(v.Notes), r.Duration.Milliseconds()).Scan(&out.ReviewID); err != nil {
+			v.Model, nonNil(v.Notes), r.Duration.Milliseconds(), r.Destination, r.Domain, sharedFrom,
+			r.SharedHow).Scan(&out.ReviewID); err != nil {
 			return err
 		}
 		for _, c := range r.Captures {
@@ -190,12 +199,14 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		}
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, score, category, reason,
-				reviewed_url, reviewed_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())
+				reviewed_url, reviewed_at, updated_at, shared_review_id, shared_link_id, shared_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now(), $8, $9, $10)
 			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state, score = EXCLUDED.score,
 				category = EXCLUDED.category, reason = EXCLUDED.reason, reviewed_url = EXCLUDED.reviewed_url,
-				reviewed_at = now(), updated_at = now()`,
-			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, ruling.ReviewedURL); err != nil {
+				reviewed_at = now(), updated_at = now(), shared_review_id = EXCLUDED.shared_review_id,
+				shared_link_id = EXCLUDED.shared_link_id, shared_at = EXCLUDED.shared_at`,
+			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, ruling.ReviewedURL,
+			sharedReview, sharedLink, sharedAt); err != nil {
 			return err
 		}
 		if ruling.StatusChanged {
@@ -227,6 +238,54 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 	})
 	if err != nil {
 		return moderation.Outcome{}, fmt.Errorf("record review of link %d: %w", j.LinkID, err)
+	}
+	return out, nil
+}
+
+// Shared implements moderation.Store, along the index link_reviews_destination.
+func (s *Moderation) Shared(ctx context.Context, destination string, since time.Time) (*moderation.Shared, error) {
+	if destination == "" {
+		return nil, nil
+	}
+	var sh moderation.Shared
+	v := &sh.Verdict
+	var score float32
+	err := s.db.Pool.QueryRow(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
+		FROM link_reviews WHERE destination = $1 AND destination <> '' AND shared_from IS NULL AND shared_how = '' AND created_at >= $2
+		ORDER BY created_at DESC LIMIT 1`, destination, since).Scan(&sh.ReviewID, &sh.LinkID, &sh.WorkspaceID,
+		&sh.ReviewedAt, &score, &v.Category, &v.Reason, &v.Scorer, &v.Model)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read a shared review: %w", err)
+	}
+	v.Score = float64(score)
+	return &sh, nil
+}
+
+// DomainVerdicts implements moderation.Store, along the index link_reviews_domain.
+func (s *Moderation) DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t moderation.Thresholds) ([]moderation.DomainVerdict, error) {
+	if domain == "" {
+		return nil, nil
+	}
+	rows, err := s.db.Pool.Query(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
+		FROM link_reviews WHERE domain = $1 AND domain <> '' AND shared_from IS NULL AND shared_how = '' AND created_at >= $2
+		ORDER BY id DESC LIMIT $3`, domain, since, n)
+	if err != nil {
+		return nil, fmt.Errorf("read a domain's verdicts: %w", err)
+	}
+	out, err := collect(rows, func(r pgx.Rows) (moderation.DomainVerdict, error) {
+		var d moderation.DomainVerdict
+		var score float32
+		v := &d.Verdict
+		err := r.Scan(&d.ReviewID, &d.LinkID, &d.WorkspaceID, &d.ReviewedAt, &score, &v.Category, &v.Reason, &v.Scorer, &v.Model)
+		v.Score = float64(score)
+		d.State = t.StateOf(*v)
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read a domain's verdicts: %w", err)
 	}
 	return out, nil
 }

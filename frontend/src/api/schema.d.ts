@@ -2220,6 +2220,18 @@ export interface components {
              * @description Last review or moderator's decision.
              */
             reviewed_at: string | null;
+            /** @description Present when the last review took the verdict of a recent review of the same destination (tracking parameters aside) or of its domain's record, instead of opening the browser. The review and its link are named only when they are in the link's own workspace. */
+            reused_from?: {
+                /** Format: int64 */
+                review_id?: number;
+                /** Format: int64 */
+                link_id?: number;
+                /**
+                 * Format: date-time
+                 * @description When the shared review was made.
+                 */
+                reviewed_at: string;
+            };
         };
         /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
         Appeal: {
