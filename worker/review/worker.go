@@ -119,6 +119,9 @@ type Worker struct {
 	// new link of one waits for that review, whose verdict may decide it.
 	domMu   sync.Mutex
 	domains map[string]bool
+
+	// wake is signalled when a slot frees: the next claim need not wait for the poll.
+	wake chan struct{}
 }
 
 // warnEvery is the least time between two log lines of one kind: PostgreSQL or Redis down
@@ -163,7 +166,8 @@ func New(o Options) *Worker {
 		o.Reputation = moderation.DefaultReputation
 	}
 	o.Reputation.TTL = o.VerdictTTL
-	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}, domains: map[string]bool{}}
+	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}, domains: map[string]bool{},
+		wake: make(chan struct{}, 1)}
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
@@ -195,6 +199,7 @@ func (w *Worker) Run(ctx context.Context) {
 		w.claim(ctx)
 		select {
 		case <-ctx.Done():
+		case <-w.wake:
 		case <-time.After(w.o.Poll):
 		}
 	}
@@ -276,7 +281,15 @@ func (w *Worker) claim(ctx context.Context) {
 		w.slot <- struct{}{}
 		w.wg.Add(1)
 		go func() {
-			defer func() { w.finish(j.LinkID); <-w.slot; w.wg.Done() }()
+			defer func() {
+				w.finish(j.LinkID)
+				<-w.slot
+				select {
+				case w.wake <- struct{}{}:
+				default:
+				}
+				w.wg.Done()
+			}()
 			w.review(ctx, j)
 		}()
 	}
