@@ -21,7 +21,28 @@ ALTER TABLE link_moderation ADD COLUMN shared_review_id BIGINT;
 ALTER TABLE link_moderation ADD COLUMN shared_link_id BIGINT;
 ALTER TABLE link_moderation ADD COLUMN shared_at TIMESTAMPTZ;
 
+-- A moderator's decision on a whole registrable domain: banned (its new links are banned at
+-- once) or cleared (its record of phishing bans no longer holds its new links).
+CREATE TABLE moderation_domains (
+    domain     TEXT PRIMARY KEY,
+    state      TEXT        NOT NULL CHECK (state IN ('banned', 'cleared')),
+    note       TEXT        NOT NULL DEFAULT '',
+    actor_id   BIGINT      REFERENCES users (id) ON DELETE SET NULL,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+-- Such decisions go to the moderators' audit log, with link 0 and the domain named.
+ALTER TABLE moderation_decisions ADD COLUMN domain TEXT NOT NULL DEFAULT '';
+ALTER TABLE moderation_decisions DROP CONSTRAINT moderation_decisions_action_check;
+ALTER TABLE moderation_decisions ADD CONSTRAINT moderation_decisions_action_check
+    CHECK (action IN ('pass', 'flag', 'ban', 'approve', 'unban', 'ban_domain', 'clear_domain'));
+
 -- +goose Down
+DELETE FROM moderation_decisions WHERE action IN ('ban_domain', 'clear_domain');
+ALTER TABLE moderation_decisions DROP CONSTRAINT moderation_decisions_action_check;
+ALTER TABLE moderation_decisions ADD CONSTRAINT moderation_decisions_action_check
+    CHECK (action IN ('pass', 'flag', 'ban', 'approve', 'unban'));
+ALTER TABLE moderation_decisions DROP COLUMN domain;
+DROP TABLE moderation_domains;
 ALTER TABLE link_moderation DROP COLUMN shared_at;
 ALTER TABLE link_moderation DROP COLUMN shared_link_id;
 ALTER TABLE link_moderation DROP COLUMN shared_review_id;

@@ -103,4 +103,7 @@ type Store interface {
 	// DomainVerdicts are the domain's newest reviews made since the given time that opened the
 	// browser, newest first, at most n, with their states by t.
 	DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t Thresholds) ([]DomainVerdict, error)
+	// DomainState is a moderator's standing decision on the domain: DomainBanned,
+	// DomainCleared or "".
+	DomainState(ctx context.Context, domain string) (string, error)
 }

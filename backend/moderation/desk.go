@@ -96,6 +96,9 @@ type Decision struct {
 	// there was none.
 	ReviewID  *int64
 	CreatedAt time.Time
+	// Domain is the domain of a decision on a whole domain (ActionBanDomain,
+	// ActionClearDomain; LinkID and WorkspaceID 0); "" for a decision on a link.
+	Domain string
 }
 
 // Appeal is an owner's request that moderators look again at a flagged or banned link: one

@@ -71,12 +71,25 @@ const (
 // appeal, a moderator may clear the domain), unless a pass came after it. A domain with Run
 // passes in a row and nothing flagged or banned among its recent verdicts has one link in Sample
 // reviewed and the rest passed. The verdict returned is the one the link takes.
-func (r Reputation) Plan(reason string, linkID int64, recent []DomainVerdict) (Plan, *DomainVerdict) {
-	if !MayShare(reason) || len(recent) == 0 {
+//
+// A moderator's decision on the domain (decided: DomainBanned, DomainCleared or "") comes
+// first: a banned domain's new links are banned (with no verdict to take: the moderator's ban
+// is the reason), a cleared domain's phishing bans no longer ban its new links.
+func (r Reputation) Plan(reason string, linkID int64, decided string, recent []DomainVerdict) (Plan, *DomainVerdict) {
+	if !MayShare(reason) {
+		return PlanReview, nil
+	}
+	if decided == DomainBanned {
+		return PlanBan, nil
+	}
+	if len(recent) == 0 {
 		return PlanReview, nil
 	}
 	latest := recent[0]
 	if latest.State == Banned && latest.Verdict.Category == "phishing" {
+		if decided == DomainCleared {
+			return PlanReview, nil
+		}
 		return PlanBan, &latest
 	}
 	run := max(r.Run, 1)

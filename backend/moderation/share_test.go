@@ -166,8 +166,28 @@ func TestReputationPlan(t *testing.T) {
 		{"a pass after the ban", "created", 1, []moderation.DomainVerdict{pass, phish}, moderation.PlanReview},
 	}
 	for _, c := range cases {
-		if got, _ := r.Plan(c.reason, c.link, c.recent); got != c.want {
+		if got, _ := r.Plan(c.reason, c.link, "", c.recent); got != c.want {
 			t.Errorf("%s: plan %d, want %d", c.name, got, c.want)
+		}
+	}
+	// A moderator's decision on the domain comes first.
+	if got, v := r.Plan("created", 1, moderation.DomainBanned, []moderation.DomainVerdict{pass, pass, pass}); got != moderation.PlanBan || v != nil {
+		t.Errorf("a banned domain: plan %d, verdict %v", got, v)
+	}
+	if got, _ := r.Plan("visits", 1, moderation.DomainBanned, nil); got != moderation.PlanReview {
+		t.Errorf("a milestone on a banned domain: plan %d", got)
+	}
+	if got, _ := r.Plan("created", 1, moderation.DomainCleared, []moderation.DomainVerdict{phish}); got != moderation.PlanReview {
+		t.Errorf("a cleared domain's phishing ban: plan %d", got)
+	}
+	for _, in := range []string{"example.com", "Example.COM", "alice.github.io", "example.co.uk."} {
+		if _, err := moderation.ParseDomain(in); err != nil {
+			t.Errorf("ParseDomain(%q): %v", in, err)
+		}
+	}
+	for _, in := range []string{"", "com", "www.example.com", "co.uk", "github.io", "http://example.com", "example.com/x", "a b.com", "1.2.3.4", "example.com:80"} {
+		if d, err := moderation.ParseDomain(in); err == nil {
+			t.Errorf("ParseDomain(%q) = %q, want an error", in, d)
 		}
 	}
 }

@@ -394,7 +394,20 @@ func (w *Worker) shared(ctx context.Context, j moderation.Job, base moderation.R
 		w.warn("moderation: read a domain's record", err)
 		return r, "", false
 	}
-	plan, dv := w.o.Reputation.Plan(j.Reason, j.LinkID, recent)
+	decided, err := w.o.Store.DomainState(ctx, base.Domain)
+	if err != nil {
+		reviewErrors.WithLabelValues("store").Inc()
+		w.warn("moderation: read a domain's decision", err)
+		return r, "", false
+	}
+	plan, dv := w.o.Reputation.Plan(j.Reason, j.LinkID, decided, recent)
+	if plan == moderation.PlanBan && dv == nil {
+		// A moderator banned the domain: no review to take.
+		r.SharedHow = "domain"
+		r.Verdict = moderation.Verdict{Score: 1, Category: "phishing", Scorer: "heuristic",
+			Reason: "a moderator banned its domain " + base.Domain}
+		return r, "domain_banned", true
+	}
 	switch plan {
 	case moderation.PlanPass:
 		how = "domain_pass"
