@@ -243,3 +243,82 @@ func TestModerationAtScale(t *testing.T) {
 	}
 	_ = moderation.LeadVisits
 }
+
+// TestModerationDomainDecisions: a moderator bans a whole domain from the desk; the worker bans
+// the domain's new links at once, without the browser, in any workspace, while another domain's
+// link is reviewed as usual; clearing the domain has its next link reviewed. Both decisions are
+// in the moderators' audit log. People who are not moderators, and API keys, cannot decide on
+// domains nor read the decisions.
+func TestModerationDomainDecisions(t *testing.T) {
+	sites, browser := moderationRig(t)
+	sites.html(t, "shady-offers.test", shopPage)
+	d := newDeployment(t)
+	a := d.start(t)
+	owner := a.signup("owner@example.com")
+	_, mod := a.moderator("mod@example.com")
+	ms := moderationStores(t, d)
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), VerdictTTL: time.Hour})
+
+	// Not a moderator: refused, whatever the workspace.
+	for _, tok := range []string{owner.Token, owner.Key} {
+		for _, c := range []struct{ method, path string }{
+			{"POST", "/api/v1/moderation/domains/shady-offers.test/ban"},
+			{"POST", "/api/v1/moderation/domains/shady-offers.test/clear"},
+			{"GET", "/api/v1/moderation/domains"},
+		} {
+			if r := a.do(c.method, c.path, tok, map[string]any{}); r.Status != http.StatusForbidden {
+				t.Errorf("%s %s as the owner: %d %s", c.method, c.path, r.Status, r.Body)
+			}
+		}
+	}
+
+	r := a.do("POST", "/api/v1/moderation/domains/Shady-Offers.test/ban", mod, map[string]any{"note": "reported by a bank"})
+	type decision struct {
+		Domain, State, Note string
+		Actor               *struct{ Email string }
+	}
+	got := answer[decision](t, r, http.StatusOK, "the ban of the domain")
+	if got.Domain != "shady-offers.test" || got.State != "banned" || got.Note != "reported by a bank" || got.Actor == nil ||
+		got.Actor.Email != "mod@example.com" {
+		t.Errorf("the ban: %+v", got)
+	}
+	list := answer[struct{ Items []decision }](t, a.do("GET", "/api/v1/moderation/domains", mod, nil), http.StatusOK, "the decisions")
+	if len(list.Items) != 1 || list.Items[0].Domain != "shady-offers.test" {
+		t.Errorf("the decisions: %+v", list.Items)
+	}
+
+	made := time.Now()
+	banned := a.createLink(owner, map[string]any{"url": "http://www.shady-offers.test/deal?id=1"})
+	eventually(t, 15*time.Second, "the banned domain's new link answering the warning page", func() bool {
+		return a.visit("HEAD", "/"+banned.Code).Status == http.StatusForbidden
+	})
+	t.Logf("the banned domain's new link answered the warning page %v after it was made", time.Since(made).Round(time.Millisecond))
+	if n := sites.requests("www.shady-offers.test") + sites.requests("shady-offers.test"); n != 0 {
+		t.Errorf("the browser opened the banned domain %d times", n)
+	}
+
+	a.do("POST", "/api/v1/moderation/domains/shady-offers.test/clear", mod, map[string]any{})
+	cleared := a.createLink(owner, map[string]any{"url": "http://shady-offers.test/"})
+	if l := a.waitReviewed(owner, cleared.ID, time.Minute); l.Moderation.State != "passed" {
+		t.Errorf("the cleared domain's link: %+v", l.Moderation)
+	}
+	if sites.requests("shady-offers.test") == 0 {
+		t.Errorf("the cleared domain's link was not opened in the browser")
+	}
+
+	audit := answer[struct {
+		Items []struct {
+			Action, Domain string
+			LinkID         int64 `json:"link_id"`
+		}
+	}](t, a.do("GET", "/api/v1/admin/audit", a.operatorToken(), nil), http.StatusOK, "the audit log")
+	var actions []string
+	for _, it := range audit.Items {
+		if it.Domain != "" {
+			actions = append(actions, it.Action+" "+it.Domain)
+		}
+	}
+	if strings.Join(actions, ", ") != "clear_domain shady-offers.test, ban_domain shady-offers.test" {
+		t.Errorf("the audit log's domain decisions: %v", actions)
+	}
+}
