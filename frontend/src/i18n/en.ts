@@ -488,6 +488,7 @@ export const en = {
       help: "A registrable domain, such as example.com or alice.github.io. Banned: its new links are banned at once. Cleared: its new links are reviewed again, whatever its record.",
       ban: "Ban domain",
       clear: "Clear domain",
+      note: "Why (kept in the audit log; moderators and operators only)",
       banQuestion: "Ban every new link to {{domain}}?",
       banDetail: "New links to this domain show visitors the warning page at once, in every workspace. Links made before keep their state.",
       banned: "{{domain}} is banned",

@@ -490,6 +490,7 @@ export const zhCN: Messages = {
       help: "可注册域名，例如 example.com 或 alice.github.io。封禁后，该域名的新链接立即被封禁；解除后，其新链接不论过往记录都会重新审核。",
       ban: "封禁域名",
       clear: "解除域名限制",
+      note: "理由（记入审核日志，仅审核员和运营可见）",
       banQuestion: "封禁所有指向 {{domain}} 的新链接？",
       banDetail: "在所有工作区，指向该域名的新链接会立即向访客显示警告页。已有链接保持原状态。",
       banned: "已封禁 {{domain}}",

@@ -425,7 +425,7 @@ function DomainDecision({ url }: { url: string }) {
           data-testid="domain-name"
         />
         <Textarea
-          label={t("moderation.note")}
+          label={t("moderation.domain.note")}
           value={note}
           onChange={(e) => setNote(e.currentTarget.value)}
           autosize
