@@ -281,16 +281,21 @@ func (w *Worker) claim(ctx context.Context) {
 		w.slot <- struct{}{}
 		w.wg.Add(1)
 		go func() {
+			worked := true
 			defer func() {
 				w.finish(j.LinkID)
 				<-w.slot
-				select {
-				case w.wake <- struct{}{}:
-				default:
+				if worked {
+					// A link put back to wait for its domain wakes no one: the poll brings it
+					// back, and the waiting links do not spin through the queue meanwhile.
+					select {
+					case w.wake <- struct{}{}:
+					default:
+					}
 				}
 				w.wg.Done()
 			}()
-			w.review(ctx, j)
+			worked = w.review(ctx, j)
 		}()
 	}
 	for _, id := range ids {
@@ -330,8 +335,9 @@ func (w *Worker) giveBack(ids []int64) {
 
 // review opens the link's destination, scores it and records the decision. A new link, or a
 // new destination, first looks for a recent review of the same destination, then at its
-// domain's record (moderation.Reputation): either may decide it without the browser.
-func (w *Worker) review(ctx context.Context, j moderation.Job) {
+// domain's record (moderation.Reputation): either may decide it without the browser. False
+// when the link was put back to wait for another review of its domain.
+func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 	start := time.Now()
 	base := moderation.Review{Destination: w.o.Destinations.Normalise(j.URL), Domain: moderation.RegistrableDomain(j.URL)}
 	if w.o.VerdictTTL > 0 && moderation.MayShare(j.Reason) && base.Domain != "" {
@@ -341,30 +347,31 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) {
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
 			_ = w.o.Queue.Later(rctx, j.LinkID, time.Now().Add(domainWait))
-			return
+			return false
 		}
 		defer w.releaseDomain(base.Domain)
 		if r, how, ok := w.shared(ctx, j, base); ok {
 			r.Duration = time.Since(start)
 			w.record(ctx, j, r)
 			sharedTotal.WithLabelValues(how).Inc()
-			return
+			return true
 		}
 	}
 	captures, err := w.o.Browser.Review(ctx, j.URL)
 	if err != nil {
 		w.failed(ctx, j, "browser", err)
-		return
+		return true
 	}
 	facts := moderation.LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
 	v, err := w.o.Scorer.Score(ctx, facts, captures)
 	if err != nil {
 		w.failed(ctx, j, "scorer", err)
-		return
+		return true
 	}
 	r := base
 	r.Captures, r.Verdict, r.Duration = captures, v, time.Since(start)
 	w.record(ctx, j, r)
+	return true
 }
 
 // domainWait is how long a new link waits while another new link of its domain is reviewed.
