@@ -33,6 +33,18 @@ type Worker struct {
 	Concurrency int `env:"MODERATION_CONCURRENCY" envDefault:"2"`
 	// PageTimeout bounds each visitor's visit of a destination.
 	PageTimeout time.Duration `env:"MODERATION_PAGE_TIMEOUT" envDefault:"15s"`
+	// VerdictTTL is how long a review's verdict is shared with new links to the same
+	// destination (tracking parameters aside), and how far back a domain's record goes; 0
+	// shares nothing: every new link opens the browser.
+	VerdictTTL time.Duration `env:"MODERATION_VERDICT_TTL" envDefault:"24h"`
+	// TrackingParams are query parameters dropped, besides utm_*, fbclid, gclid, mc_* and ref,
+	// when destinations are compared; a name ending in * is a prefix.
+	TrackingParams []string `env:"MODERATION_TRACKING_PARAMS" envSeparator:","`
+	// DomainRun is how many passes in a row, nothing flagged or banned, trust a domain;
+	// DomainSample is one in how many new links of a trusted domain are still reviewed at
+	// creation (the rest at their first visits).
+	DomainRun    int `env:"MODERATION_DOMAIN_RUN" envDefault:"5"`
+	DomainSample int `env:"MODERATION_DOMAIN_SAMPLE" envDefault:"10"`
 
 	ChromiumPath string `env:"CHROMIUM_PATH" envDefault:"/usr/bin/chromium"`
 	// PlaywrightDriver is the folder of the Playwright driver (deploy/local/browser.sh).
@@ -79,6 +91,9 @@ func (w *Worker) check() error {
 	}
 	errs = append(errs, failed(
 		between("MODERATION_CONCURRENCY", w.Concurrency, 1, 64),
+		between("MODERATION_VERDICT_TTL", w.VerdictTTL, 0, 30*24*time.Hour),
+		between("MODERATION_DOMAIN_RUN", w.DomainRun, 1, 1000),
+		between("MODERATION_DOMAIN_SAMPLE", w.DomainSample, 1, 1000),
 		between("MODERATION_PAGE_TIMEOUT", w.PageTimeout, time.Second, 5*time.Minute),
 		between("MODERATION_MODEL_TIMEOUT", w.ModelTimeout, time.Second, 10*time.Minute))...)
 	if len(errs) > 0 {

@@ -167,7 +167,7 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		}
 		across++
 		target := strings.NewReplacer("{id}", fmt.Sprint(bLink.ID), "{profile}", "desktop",
-			"{workspace}", fmt.Sprint(bob.WorkspaceID), "{user}", fmt.Sprint(bob.UserID)).Replace(path)
+			"{workspace}", fmt.Sprint(bob.WorkspaceID), "{user}", fmt.Sprint(bob.UserID), "{domain}", "bob.example").Replace(path)
 		var b any
 		if method == "POST" || method == "PATCH" {
 			b = map[string]any{"action": "ban", "plan": "enterprise", "system_role": "operator"}

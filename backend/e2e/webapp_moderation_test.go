@@ -99,6 +99,21 @@ func TestWebAppModerationDesk(t *testing.T) {
 		}
 		m.shoot("moderation-banned")
 
+		// The whole domain: banned from the link's file, in the moderators' audit log.
+		domain := m.textbox(m.tr("Domain", "域名"))
+		if err := expectLocator(domain).ToHaveValue("bank-login.example"); err != nil {
+			t.Errorf("[%s] the domain offered: %v", l.name, err)
+		}
+		m.fill(m.textbox(m.tr("Why (kept in the audit log", "理由（记入审核日志")), "kit seen on five links")
+		m.click(m.button(m.tr("Ban domain", "封禁域名")))
+		m.click(m.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{
+			Name: m.tr("Ban domain", "封禁域名"), Exact: playwright.Bool(true)}))
+		m.see(m.text(m.tr("bank-login.example is banned", "已封禁 bank-login.example")))
+		var domainState string
+		if err := d.db(t).Pool.QueryRow(context.Background(), `SELECT state FROM moderation_domains WHERE domain = 'bank-login.example'`).Scan(&domainState); err != nil || domainState != "banned" {
+			t.Errorf("[%s] the domain after its ban: %q %v", l.name, domainState, err)
+		}
+
 		// The owner: one badge, the reason and what it means, never the note; and the appeal.
 		o := walk(t, s, l)
 		o.signIn("owner@example.com", "correct horse battery")

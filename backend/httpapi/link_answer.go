@@ -65,6 +65,17 @@ type moderationAnswer struct {
 	Category   string     `json:"category"`
 	Reason     string     `json:"reason"`
 	ReviewedAt *time.Time `json:"reviewed_at"`
+	// ReusedFrom says the last review took the verdict of a recent review of the same
+	// destination (or of its domain's record) instead of opening the browser.
+	ReusedFrom *reusedAnswer `json:"reused_from,omitempty"`
+}
+
+// reusedAnswer is the review a link's verdict was taken from: the review and its link only when
+// they are in the link's own workspace, and always when it was made.
+type reusedAnswer struct {
+	ReviewID   *int64    `json:"review_id,omitempty"`
+	LinkID     *int64    `json:"link_id,omitempty"`
+	ReviewedAt time.Time `json:"reviewed_at"`
 }
 
 func answerModeration(m link.Moderation) moderationAnswer {
@@ -72,7 +83,11 @@ func answerModeration(m link.Moderation) moderationAnswer {
 	if state == "" {
 		state = string(moderation.Pending)
 	}
-	return moderationAnswer{State: state, Score: m.Score, Category: m.Category, Reason: m.Reason, ReviewedAt: m.ReviewedAt}
+	a := moderationAnswer{State: state, Score: m.Score, Category: m.Category, Reason: m.Reason, ReviewedAt: m.ReviewedAt}
+	if m.Shared != nil {
+		a.ReusedFrom = &reusedAnswer{ReviewID: m.Shared.ReviewID, LinkID: m.Shared.LinkID, ReviewedAt: m.Shared.At}
+	}
+	return a
 }
 
 func answerLink(l *link.Link) *linkAnswer {

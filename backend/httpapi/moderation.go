@@ -91,6 +91,8 @@ type decisionAnswer struct {
 	Actor      *actorAnswer `json:"actor"`
 	ReviewID   *int64       `json:"review_id"`
 	CreatedAt  time.Time    `json:"created_at"`
+	// Domain names the domain of a decision on a whole domain (link_id and workspace_id 0).
+	Domain string `json:"domain,omitempty"`
 }
 
 type appealAnswer struct {
@@ -127,7 +129,7 @@ func answerReview(r moderation.ReviewRecord) reviewAnswer {
 
 func answerDecision(d moderation.Decision) decisionAnswer {
 	out := decisionAnswer{ID: d.ID, LinkID: d.LinkID, WorkspaceID: d.WorkspaceID, Action: d.Action, State: string(d.State),
-		Note: d.Note, Reason: d.Reason, ReasonText: d.ReasonText, ReviewID: d.ReviewID, CreatedAt: d.CreatedAt}
+		Note: d.Note, Reason: d.Reason, ReasonText: d.ReasonText, ReviewID: d.ReviewID, CreatedAt: d.CreatedAt, Domain: d.Domain}
 	if d.Actor != nil {
 		out.Actor = &actorAnswer{ID: d.Actor.ID, Email: d.Actor.Email}
 	}
@@ -304,4 +306,58 @@ func (s *Server) adminAudit(c *gin.Context) {
 	}
 	ds, next, err := s.moderation.Audit(c.Request.Context(), before, limit)
 	s.replyNoStore(c, gin.H{"items": answerDecisions(ds), "next_cursor": cursor(next)}, err)
+}
+
+type domainDecisionRequest struct {
+	Note string `json:"note"`
+}
+
+type domainDecisionAnswer struct {
+	Domain    string       `json:"domain"`
+	State     string       `json:"state"`
+	Note      string       `json:"note"`
+	Actor     *actorAnswer `json:"actor"`
+	UpdatedAt time.Time    `json:"updated_at"`
+}
+
+func answerDomainDecision(d moderation.DomainDecision) domainDecisionAnswer {
+	out := domainDecisionAnswer{Domain: d.Domain, State: d.State, Note: d.Note, UpdatedAt: d.UpdatedAt}
+	if d.Actor != nil {
+		out.Actor = &actorAnswer{ID: d.Actor.ID, Email: d.Actor.Email}
+	}
+	return out
+}
+
+// moderationDomains lists the moderators' standing decisions on whole domains.
+func (s *Server) moderationDomains(c *gin.Context) {
+	_, limit, ok := s.pageOf(c, 50)
+	if !ok {
+		return
+	}
+	ds, err := s.moderation.DomainDecisions(c.Request.Context(), limit)
+	out := make([]domainDecisionAnswer, len(ds))
+	for i, d := range ds {
+		out[i] = answerDomainDecision(d)
+	}
+	s.replyNoStore(c, gin.H{"items": out}, err)
+}
+
+// banDomain bans a whole registrable domain: its new links are banned at once.
+func (s *Server) banDomain(c *gin.Context) { s.setDomain(c, moderation.DomainBanned) }
+
+// clearDomain clears a whole registrable domain: its record of phishing bans no longer bans
+// its new links.
+func (s *Server) clearDomain(c *gin.Context) { s.setDomain(c, moderation.DomainCleared) }
+
+func (s *Server) setDomain(c *gin.Context, state string) {
+	var in domainDecisionRequest
+	if !s.bind(c, &in) {
+		return
+	}
+	d, err := s.moderation.SetDomain(c.Request.Context(), userID(c), c.Param("domain"), state, in.Note)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, answerDomainDecision(*d))
 }

@@ -268,6 +268,9 @@ func (s *Server) routes() {
 	mod.POST("/links/:id/decision", s.decide)
 	mod.POST("/links/:id/review", s.requestReview)
 	mod.GET("/reviews/:id/screenshots/:profile", s.reviewScreenshot)
+	mod.GET("/domains", s.moderationDomains)
+	mod.POST("/domains/:domain/ban", s.banDomain)
+	mod.POST("/domains/:domain/clear", s.clearDomain)
 }
 
 func (s *Server) requestID(c *gin.Context) {

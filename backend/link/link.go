@@ -65,6 +65,17 @@ type Moderation struct {
 	Category   string
 	Reason     string
 	ReviewedAt *time.Time
+	// Shared is the review of another link whose verdict the last review took; nil when it
+	// opened the browser itself.
+	Shared *SharedReview
+}
+
+// SharedReview is what a link's owner is told of a shared review: the review and its link
+// only when they are in the owner's workspace, and when it was made.
+type SharedReview struct {
+	ReviewID *int64
+	LinkID   *int64
+	At       time.Time
 }
 
 // Visits are a link's people's visits (crawlers never count) as the visit rollups hold them.

@@ -58,6 +58,14 @@ type Review struct {
 	Captures []Capture
 	Verdict  Verdict
 	Duration time.Duration
+	// Destination and Domain are the destination as moderation normalises it and its
+	// registrable domain, recorded for sharing and reputation ("" when it has none).
+	Destination, Domain string
+	// Shared is the review whose verdict this one took instead of opening the browser, and
+	// SharedHow why: "destination" (the same page) or "domain" (the domain's record); nil and
+	// "" for a review that opened the browser.
+	Shared    *Shared
+	SharedHow string
 }
 
 // Outcome is what recording a review decided.
@@ -89,4 +97,13 @@ type Store interface {
 	Record(ctx context.Context, j Job, r Review, t Thresholds) (Outcome, error)
 	// Failed counts a failed attempt at the job and returns the attempts so far.
 	Failed(ctx context.Context, j Job, reason string) (int, error)
+	// Shared is the newest review of the destination (as Destinations.Normalise gives it) made
+	// since the given time that opened the browser; nil when none.
+	Shared(ctx context.Context, destination string, since time.Time) (*Shared, error)
+	// DomainVerdicts are the domain's newest reviews made since the given time that opened the
+	// browser, newest first, at most n, with their states by t.
+	DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t Thresholds) ([]DomainVerdict, error)
+	// DomainState is a moderator's standing decision on the domain: DomainBanned,
+	// DomainCleared or "".
+	DomainState(ctx context.Context, domain string) (string, error)
 }

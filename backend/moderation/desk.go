@@ -96,6 +96,9 @@ type Decision struct {
 	// there was none.
 	ReviewID  *int64
 	CreatedAt time.Time
+	// Domain is the domain of a decision on a whole domain (ActionBanDomain,
+	// ActionClearDomain; LinkID and WorkspaceID 0); "" for a decision on a link.
+	Domain string
 }
 
 // Appeal is an owner's request that moderators look again at a flagged or banned link: one
@@ -381,7 +384,7 @@ func (d *Desk) RequestReview(ctx context.Context, linkID int64) (time.Time, erro
 		return time.Time{}, err
 	}
 	if d.queue != nil {
-		if err := d.queue.Enqueue(ctx, at, linkID); err != nil {
+		if err := d.queue.Request(ctx, at, linkID); err != nil {
 			d.log.Warn("requested review not queued in redis; the workers' rebuild picks it up", "link", linkID, "err", err)
 		}
 	}

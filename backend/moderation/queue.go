@@ -44,15 +44,25 @@ type Queue struct {
 // NewQueue returns the queue kept in set.
 func NewQueue(set DueSet) *Queue { return &Queue{set: set} }
 
-// Enqueue makes the links' reviews due at the given time. A link already queued keeps its
-// earlier due time: queueing twice is queueing once.
+// Enqueue makes the links' reviews due at the given time, for their visits (a milestone): they
+// go ahead of new links (Lead). A link already queued keeps its earlier due time: queueing
+// twice is queueing once.
 func (q *Queue) Enqueue(ctx context.Context, at time.Time, linkIDs ...int64) error {
+	return q.enqueue(ctx, at, "visits", linkIDs)
+}
+
+// Request is Enqueue for a moderator's request or an appeal, which go first.
+func (q *Queue) Request(ctx context.Context, at time.Time, linkIDs ...int64) error {
+	return q.enqueue(ctx, at, "requested", linkIDs)
+}
+
+func (q *Queue) enqueue(ctx context.Context, at time.Time, reason string, linkIDs []int64) error {
 	if len(linkIDs) == 0 {
 		return nil
 	}
 	due := make([]Due, len(linkIDs))
 	for i, id := range linkIDs {
-		due[i] = Due{LinkID: id, At: at}
+		due[i] = Due{LinkID: id, At: at.Add(-Lead(reason))}
 	}
 	if err := q.set.Add(ctx, due, true); err != nil {
 		return fmt.Errorf("queue reviews: %w", err)
@@ -118,12 +128,16 @@ func (q *Queue) DueNow(ctx context.Context, now time.Time) (int64, error) {
 type Due struct {
 	LinkID int64
 	At     time.Time
+	// Reason and WorkspaceID place it in the queue (Prioritise); "" and 0 when unknown.
+	Reason      string
+	WorkspaceID int64
 }
 
 // Rebuild adds to the set every link due in PostgreSQL that it lacks (a Redis that lost the
 // set, a queueing that failed after its commit); links it holds keep their scores, so claimed
 // ones stay claimed.
 func (q *Queue) Rebuild(ctx context.Context, due []Due) error {
+	due = Prioritise(due)
 	for len(due) > 0 {
 		n := min(len(due), 1000)
 		if err := q.set.Add(ctx, due[:n], true); err != nil {

@@ -52,7 +52,7 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
-	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at`
+	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
 
 // taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
 const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
@@ -70,9 +70,14 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var rules []byte
 	var state, category, reason *string
 	var score *float32
+	var sharedReview, sharedLink *int64
+	var sharedAt *time.Time
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
 		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt,
-		&state, &score, &category, &reason, &l.Moderation.ReviewedAt}, extra...)...)
+		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt}, extra...)...)
+	if sharedAt != nil {
+		l.Moderation.Shared = &link.SharedReview{ReviewID: sharedReview, LinkID: sharedLink, At: *sharedAt}
+	}
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {

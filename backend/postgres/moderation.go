@@ -25,13 +25,14 @@ var _ moderation.Store = (*Moderation)(nil)
 
 // Due implements moderation.Store.
 func (s *Moderation) Due(ctx context.Context) ([]moderation.Due, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT link_id, due_at FROM moderation_due ORDER BY due_at`)
+	rows, err := s.db.Pool.Query(ctx, `SELECT m.link_id, m.due_at, m.reason, coalesce(l.workspace_id, 0)
+		FROM moderation_due m LEFT JOIN links l ON l.id = m.link_id ORDER BY m.due_at, m.link_id`)
 	if err != nil {
 		return nil, fmt.Errorf("list due reviews: %w", err)
 	}
 	due, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
 		var d moderation.Due
-		return d, r.Scan(&d.LinkID, &d.At)
+		return d, r.Scan(&d.LinkID, &d.At, &d.Reason, &d.WorkspaceID)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list due reviews: %w", err)
@@ -53,13 +54,13 @@ func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderat
 			  AND NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
 			ORDER BY l.id
 			ON CONFLICT (link_id) DO NOTHING
-			RETURNING link_id, due_at`, since)
+			RETURNING link_id, due_at, reason, (SELECT workspace_id FROM links WHERE id = m.link_id)`, since)
 		if err != nil {
 			return err
 		}
 		added, err := collect(rows, func(r pgx.Rows) (moderation.Due, error) {
 			var d moderation.Due
-			return d, r.Scan(&d.LinkID, &d.At)
+			return d, r.Scan(&d.LinkID, &d.At, &d.Reason, &d.WorkspaceID)
 		})
 		if err != nil || len(added) == 0 {
 			return err
@@ -161,12 +162,21 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		v := r.Verdict
 		ruling := moderation.Decide(f, moderation.Judgement{Verdict: v, URL: j.URL}, t)
 		out.State, out.Note = ruling.State, ruling.Note
+		var sharedFrom *int64
+		var sharedReview, sharedLink *int64
+		var sharedAt *time.Time
+		if r.Shared != nil {
+			sharedFrom = &r.Shared.ReviewID
+			reuse := moderation.ReuseFor(*r.Shared, j.WorkspaceID)
+			sharedReview, sharedLink, sharedAt = reuse.ReviewID, reuse.LinkID, &reuse.ReviewedAt
+		}
 		if err := tx.QueryRow(ctx, `
 			INSERT INTO link_reviews (link_id, workspace_id, url, trigger, score, category, reason, scorer,
-				model, notes, duration_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+				model, notes, duration_ms, destination, domain, shared_from, shared_how)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
 			j.LinkID, j.WorkspaceID, j.URL, j.Reason, v.Score, v.Category, v.Reason, v.Scorer,
-			v.Model, nonNil(v.Notes), r.Duration.Milliseconds()).Scan(&out.ReviewID); err != nil {
+			v.Model, nonNil(v.Notes), r.Duration.Milliseconds(), r.Destination, r.Domain, sharedFrom,
+			r.SharedHow).Scan(&out.ReviewID); err != nil {
 			return err
 		}
 		for _, c := range r.Captures {
@@ -189,12 +199,14 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		}
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO link_moderation AS lm (link_id, workspace_id, state, score, category, reason,
-				reviewed_url, reviewed_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now())
+				reviewed_url, reviewed_at, updated_at, shared_review_id, shared_link_id, shared_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now(), $8, $9, $10)
 			ON CONFLICT (link_id) DO UPDATE SET state = EXCLUDED.state, score = EXCLUDED.score,
 				category = EXCLUDED.category, reason = EXCLUDED.reason, reviewed_url = EXCLUDED.reviewed_url,
-				reviewed_at = now(), updated_at = now()`,
-			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, ruling.ReviewedURL); err != nil {
+				reviewed_at = now(), updated_at = now(), shared_review_id = EXCLUDED.shared_review_id,
+				shared_link_id = EXCLUDED.shared_link_id, shared_at = EXCLUDED.shared_at`,
+			j.LinkID, j.WorkspaceID, string(out.State), v.Score, v.Category, reason, ruling.ReviewedURL,
+			sharedReview, sharedLink, sharedAt); err != nil {
 			return err
 		}
 		if ruling.StatusChanged {
@@ -228,6 +240,127 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		return moderation.Outcome{}, fmt.Errorf("record review of link %d: %w", j.LinkID, err)
 	}
 	return out, nil
+}
+
+// Shared implements moderation.Store, along the index link_reviews_destination.
+func (s *Moderation) Shared(ctx context.Context, destination string, since time.Time) (*moderation.Shared, error) {
+	if destination == "" {
+		return nil, nil
+	}
+	var sh moderation.Shared
+	v := &sh.Verdict
+	var score float32
+	err := s.db.Pool.QueryRow(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
+		FROM link_reviews WHERE destination = $1 AND destination <> '' AND shared_from IS NULL AND shared_how = '' AND created_at >= $2
+		ORDER BY created_at DESC LIMIT 1`, destination, since).Scan(&sh.ReviewID, &sh.LinkID, &sh.WorkspaceID,
+		&sh.ReviewedAt, &score, &v.Category, &v.Reason, &v.Scorer, &v.Model)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read a shared review: %w", err)
+	}
+	v.Score = float64(score)
+	return &sh, nil
+}
+
+// DomainVerdicts implements moderation.Store, along the index link_reviews_domain.
+func (s *Moderation) DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t moderation.Thresholds) ([]moderation.DomainVerdict, error) {
+	if domain == "" {
+		return nil, nil
+	}
+	rows, err := s.db.Pool.Query(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
+		FROM link_reviews WHERE domain = $1 AND domain <> '' AND shared_from IS NULL AND shared_how = '' AND created_at >= $2
+		ORDER BY id DESC LIMIT $3`, domain, since, n)
+	if err != nil {
+		return nil, fmt.Errorf("read a domain's verdicts: %w", err)
+	}
+	out, err := collect(rows, func(r pgx.Rows) (moderation.DomainVerdict, error) {
+		var d moderation.DomainVerdict
+		var score float32
+		v := &d.Verdict
+		err := r.Scan(&d.ReviewID, &d.LinkID, &d.WorkspaceID, &d.ReviewedAt, &score, &v.Category, &v.Reason, &v.Scorer, &v.Model)
+		v.Score = float64(score)
+		d.State = t.StateOf(*v)
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read a domain's verdicts: %w", err)
+	}
+	return out, nil
+}
+
+// DomainState implements moderation.Store.
+func (s *Moderation) DomainState(ctx context.Context, domain string) (string, error) {
+	var state string
+	err := s.db.Pool.QueryRow(ctx, `SELECT state FROM moderation_domains WHERE domain = $1`, domain).Scan(&state)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read a domain's decision: %w", err)
+	}
+	return state, nil
+}
+
+var _ moderation.DomainStore = (*Moderation)(nil)
+
+// SetDomain implements moderation.DomainStore.
+func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorID int64, note string) (*moderation.DomainDecision, error) {
+	action := moderation.ActionBanDomain
+	if state == moderation.DomainCleared {
+		action = moderation.ActionClearDomain
+	}
+	var out *moderation.DomainDecision
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO moderation_domains AS m (domain, state, note, actor_id, updated_at)
+			VALUES ($1, $2, $3, $4, now()) ON CONFLICT (domain) DO UPDATE SET state = EXCLUDED.state,
+			note = EXCLUDED.note, actor_id = EXCLUDED.actor_id, updated_at = now()`, domain, state, note, actorID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, domain)
+			VALUES (0, 0, $1, $2, $3, $4, $5)`, actorID, action, state, note, domain); err != nil {
+			return err
+		}
+		ds, err := domainDecisions(ctx, tx, `WHERE m.domain = $1`, domain)
+		if err == nil && len(ds) == 1 {
+			out = &ds[0]
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decide on a domain: %w", err)
+	}
+	return out, nil
+}
+
+// DomainDecisions implements moderation.DomainStore.
+func (s *Moderation) DomainDecisions(ctx context.Context, limit int) ([]moderation.DomainDecision, error) {
+	ds, err := domainDecisions(ctx, s.db.Pool, `ORDER BY m.updated_at DESC, m.domain LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list domain decisions: %w", err)
+	}
+	return ds, nil
+}
+
+func domainDecisions(ctx context.Context, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, tail string, args ...any) ([]moderation.DomainDecision, error) {
+	rows, err := q.Query(ctx, `SELECT m.domain, m.state, m.note, m.actor_id, u.email, m.updated_at
+		FROM moderation_domains m LEFT JOIN users u ON u.id = m.actor_id `+tail, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r pgx.Rows) (moderation.DomainDecision, error) {
+		var d moderation.DomainDecision
+		var actor *int64
+		var email *string
+		err := r.Scan(&d.Domain, &d.State, &d.Note, &actor, &email, &d.UpdatedAt)
+		if actor != nil && email != nil {
+			d.Actor = &moderation.Actor{ID: *actor, Email: *email}
+		}
+		return d, err
+	})
 }
 
 // Failed implements moderation.Store.
@@ -684,7 +817,7 @@ func (s *Moderation) Audit(ctx context.Context, before int64, limit int) ([]mode
 }
 
 const decisionColumns = `d.id, d.link_id, d.workspace_id, d.action, d.state, d.note, d.reason, d.reason_text,
-	d.actor_id, u.email, d.review_id, d.created_at`
+	d.actor_id, u.email, d.review_id, d.created_at, d.domain`
 
 // decisionsFrom joins decisions to their actors.
 const decisionsFrom = ` moderation_decisions d LEFT JOIN users u ON u.id = d.actor_id `
@@ -694,7 +827,7 @@ func scanDecision(r pgx.Row) (moderation.Decision, error) {
 	var actor *int64
 	var email *string
 	err := r.Scan(&d.ID, &d.LinkID, &d.WorkspaceID, &d.Action, &d.State, &d.Note, &d.Reason, &d.ReasonText,
-		&actor, &email, &d.ReviewID, &d.CreatedAt)
+		&actor, &email, &d.ReviewID, &d.CreatedAt, &d.Domain)
 	if actor != nil && email != nil {
 		d.Actor = &moderation.Actor{ID: *actor, Email: *email}
 	}

@@ -6,6 +6,7 @@ package review
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,6 +41,18 @@ var (
 		Name: "shortlink_moderation_queue_due",
 		Help: "Links due for a review now and not claimed by a worker.",
 	})
+	queueAge = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_moderation_queue_oldest_seconds",
+		Help: "How long the oldest review due has waited, as of the last rebuild of the queue.",
+	})
+	queueTotal = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_moderation_queue_length",
+		Help: "Reviews due, now or later, claimed or not, as of the last rebuild of the queue.",
+	})
+	sharedTotal = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "shortlink_moderation_shared_total",
+		Help: "Reviews decided without opening the browser, by how: destination (a recent review of the same page), domain_pass or domain_ban (the domain's record).",
+	}, []string{"how"})
 )
 
 // Browser opens a destination as the three visitors (package browse).
@@ -77,6 +90,14 @@ type Options struct {
 	// change to every node. The change feed brings every node along within a second anyway.
 	StatusChanged func(context.Context, *link.Link)
 	Log           *slog.Logger
+	// Destinations normalise destinations for sharing verdicts (MODERATION_TRACKING_PARAMS).
+	Destinations moderation.Destinations
+	// VerdictTTL is how long a review's verdict is shared with new links to the same
+	// destination, and how far back a domain's record goes (MODERATION_VERDICT_TTL); 0 shares
+	// nothing and keeps no record: every link opens the browser.
+	VerdictTTL time.Duration
+	// Reputation decides new links on their domain's record; its TTL is VerdictTTL.
+	Reputation moderation.Reputation
 }
 
 // Worker takes due reviews from the queue, reviews them and records the decisions. Several
@@ -93,6 +114,14 @@ type Worker struct {
 
 	warnMu sync.Mutex
 	warned map[string]time.Time // when each message was last logged
+
+	// domains are the registrable domains whose new links are being reviewed here: the next
+	// new link of one waits for that review, whose verdict may decide it.
+	domMu   sync.Mutex
+	domains map[string]bool
+
+	// wake is signalled when a slot frees: the next claim need not wait for the poll.
+	wake chan struct{}
 }
 
 // warnEvery is the least time between two log lines of one kind: PostgreSQL or Redis down
@@ -133,7 +162,12 @@ func New(o Options) *Worker {
 	if o.Thresholds == (moderation.Thresholds{}) {
 		o.Thresholds = moderation.DefaultThresholds
 	}
-	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}}
+	if o.Reputation == (moderation.Reputation{}) {
+		o.Reputation = moderation.DefaultReputation
+	}
+	o.Reputation.TTL = o.VerdictTTL
+	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}, domains: map[string]bool{},
+		wake: make(chan struct{}, 1)}
 }
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
@@ -165,6 +199,7 @@ func (w *Worker) Run(ctx context.Context) {
 		w.claim(ctx)
 		select {
 		case <-ctx.Done():
+		case <-w.wake:
 		case <-time.After(w.o.Poll):
 		}
 	}
@@ -175,6 +210,12 @@ func (w *Worker) Run(ctx context.Context) {
 func (w *Worker) rebuild(ctx context.Context) {
 	due, err := w.o.Store.Due(ctx)
 	if err == nil {
+		now, oldest := time.Now(), time.Duration(0)
+		for _, d := range due {
+			oldest = max(oldest, now.Sub(d.At))
+		}
+		queueAge.Set(oldest.Seconds())
+		queueTotal.Set(float64(len(due)))
 		err = w.o.Queue.Rebuild(ctx, due)
 	}
 	if err != nil && ctx.Err() == nil {
@@ -240,8 +281,21 @@ func (w *Worker) claim(ctx context.Context) {
 		w.slot <- struct{}{}
 		w.wg.Add(1)
 		go func() {
-			defer func() { w.finish(j.LinkID); <-w.slot; w.wg.Done() }()
-			w.review(ctx, j)
+			worked := true
+			defer func() {
+				w.finish(j.LinkID)
+				<-w.slot
+				if worked {
+					// A link put back to wait for its domain wakes no one: the poll brings it
+					// back, and the waiting links do not spin through the queue meanwhile.
+					select {
+					case w.wake <- struct{}{}:
+					default:
+					}
+				}
+				w.wg.Done()
+			}()
+			worked = w.review(ctx, j)
 		}()
 	}
 	for _, id := range ids {
@@ -279,22 +333,128 @@ func (w *Worker) giveBack(ids []int64) {
 	}
 }
 
-// review opens the link's destination, scores it and records the decision.
-func (w *Worker) review(ctx context.Context, j moderation.Job) {
+// review opens the link's destination, scores it and records the decision. A new link, or a
+// new destination, first looks for a recent review of the same destination, then at its
+// domain's record (moderation.Reputation): either may decide it without the browser. False
+// when the link was put back to wait for another review of its domain.
+func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 	start := time.Now()
-	log := w.o.Log.With("link", j.LinkID, "reason", j.Reason)
+	base := moderation.Review{Destination: w.o.Destinations.Normalise(j.URL), Domain: moderation.RegistrableDomain(j.URL)}
+	if w.o.VerdictTTL > 0 && moderation.MayShare(j.Reason) && base.Domain != "" {
+		if !w.holdDomain(base.Domain) {
+			// Another new link of the domain is under review here: its verdict may decide this
+			// one. Others due go first meanwhile.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = w.o.Queue.Later(rctx, j.LinkID, time.Now().Add(domainWait))
+			return false
+		}
+		defer w.releaseDomain(base.Domain)
+		if r, how, ok := w.shared(ctx, j, base); ok {
+			r.Duration = time.Since(start)
+			w.record(ctx, j, r)
+			sharedTotal.WithLabelValues(how).Inc()
+			return true
+		}
+	}
 	captures, err := w.o.Browser.Review(ctx, j.URL)
 	if err != nil {
 		w.failed(ctx, j, "browser", err)
-		return
+		return true
 	}
 	facts := moderation.LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
 	v, err := w.o.Scorer.Score(ctx, facts, captures)
 	if err != nil {
 		w.failed(ctx, j, "scorer", err)
-		return
+		return true
 	}
-	r := moderation.Review{Captures: captures, Verdict: v, Duration: time.Since(start)}
+	r := base
+	r.Captures, r.Verdict, r.Duration = captures, v, time.Since(start)
+	w.record(ctx, j, r)
+	return true
+}
+
+// domainWait is how long a new link waits while another new link of its domain is reviewed.
+const domainWait = 250 * time.Millisecond
+
+// shared is the review taken from a recent review of the same destination, or from the
+// domain's record, and how ("destination", "domain_pass", "domain_ban"); ok false when the
+// browser must be opened.
+func (w *Worker) shared(ctx context.Context, j moderation.Job, base moderation.Review) (r moderation.Review, how string, ok bool) {
+	since := time.Now().Add(-w.o.VerdictTTL)
+	s, err := w.o.Store.Shared(ctx, base.Destination, since)
+	if err != nil {
+		reviewErrors.WithLabelValues("store").Inc()
+		w.warn("moderation: look for a shared review", err)
+		return r, "", false
+	}
+	r = base
+	if s != nil {
+		r.Shared, r.SharedHow, r.Verdict = s, "destination", s.Verdict
+		r.Verdict.Notes = append(slices.Clone(s.Verdict.Notes), "shared: the verdict of a review of the same destination made at "+
+			s.ReviewedAt.UTC().Format(time.RFC3339))
+		return r, "destination", true
+	}
+	recent, err := w.o.Store.DomainVerdicts(ctx, base.Domain, since, max(w.o.Reputation.Run, 1)*2, w.o.Thresholds)
+	if err != nil {
+		reviewErrors.WithLabelValues("store").Inc()
+		w.warn("moderation: read a domain's record", err)
+		return r, "", false
+	}
+	decided, err := w.o.Store.DomainState(ctx, base.Domain)
+	if err != nil {
+		reviewErrors.WithLabelValues("store").Inc()
+		w.warn("moderation: read a domain's decision", err)
+		return r, "", false
+	}
+	plan, dv := w.o.Reputation.Plan(j.Reason, j.LinkID, decided, recent)
+	if plan == moderation.PlanBan && dv == nil {
+		// A moderator banned the domain: no review to take.
+		r.SharedHow = "domain"
+		r.Verdict = moderation.Verdict{Score: 1, Category: "phishing", Scorer: "heuristic",
+			Reason: "a moderator banned its domain " + base.Domain}
+		return r, "domain_banned", true
+	}
+	switch plan {
+	case moderation.PlanPass:
+		how = "domain_pass"
+		r.Verdict = dv.Verdict
+		r.Verdict.Reason = "its domain " + base.Domain + " passed its recent reviews; this link is reviewed at its first visits"
+	case moderation.PlanBan:
+		how = "domain_ban"
+		r.Verdict = dv.Verdict
+		r.Verdict.Reason = "its domain " + base.Domain + " was found phishing: " + dv.Verdict.Reason
+	default:
+		return r, "", false
+	}
+	s = &dv.Shared
+	r.Shared, r.SharedHow = s, "domain"
+	r.Verdict.Notes = append(slices.Clone(dv.Verdict.Notes), "shared: the domain's record, last reviewed at "+
+		s.ReviewedAt.UTC().Format(time.RFC3339))
+	return r, how, true
+}
+
+// holdDomain marks a new link's domain under review here; false when it is already.
+func (w *Worker) holdDomain(d string) bool {
+	w.domMu.Lock()
+	defer w.domMu.Unlock()
+	if w.domains[d] {
+		return false
+	}
+	w.domains[d] = true
+	return true
+}
+
+func (w *Worker) releaseDomain(d string) {
+	w.domMu.Lock()
+	delete(w.domains, d)
+	w.domMu.Unlock()
+}
+
+// record stores a review and settles the link in the queue.
+func (w *Worker) record(ctx context.Context, j moderation.Job, r moderation.Review) {
+	log := w.o.Log.With("link", j.LinkID, "reason", j.Reason)
+	v := r.Verdict
 	// Recording must not be cut short by a stop: the review is done.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
@@ -307,8 +467,10 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) {
 		w.o.StatusChanged(rctx, out.Link)
 	}
 	reviewsTotal.WithLabelValues(string(out.State), v.Scorer).Inc()
-	reviewSeconds.Observe(r.Duration.Seconds())
-	reviewScores.Observe(v.Score)
+	if r.Shared == nil {
+		reviewSeconds.Observe(r.Duration.Seconds())
+		reviewScores.Observe(v.Score)
+	}
 	if out.StillDue {
 		err = w.o.Queue.Later(rctx, j.LinkID, time.Now())
 	} else {
@@ -319,7 +481,7 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) {
 		log.Warn("moderation: update the queue after a review", "err", err)
 	}
 	log.Info("moderation: reviewed", "state", out.State, "score", v.Score, "category", v.Category,
-		"scorer", v.Scorer, "seconds", r.Duration.Seconds())
+		"scorer", v.Scorer, "shared", r.SharedHow, "seconds", r.Duration.Seconds())
 }
 
 // failed counts a failed review and makes the link due again after a backoff; a stop gives it

@@ -331,3 +331,57 @@ func TestWorkerBanReachesCaches(t *testing.T) {
 		}
 	}
 }
+
+// With VerdictTTL, links to one page (tracking parameters aside) open the browser once; a
+// different path or parameter opens it again; a domain found phishing has its next new link
+// banned without the browser.
+func TestWorkerSharesVerdicts(t *testing.T) {
+	e := newWorkerEnv(t)
+	e.link(1, "https://shop.example/item?utm_source=a")
+	e.link(2, "https://shop.example/item?fbclid=x&utm_source=b")
+	e.link(3, "https://shop.example/item?colour=red")
+	e.link(4, "https://shop.example/other")
+	e.link(5, "https://phish.example/pay?id=1")
+	e.link(6, "https://phish.example/pay?id=2")
+	b := &fakeBrowser{visits: map[string]int{}}
+	w := review.New(review.Options{
+		Store: e.store, Queue: e.queue, Browser: b, Scorer: urlScorer{}, Concurrency: 2,
+		Visibility: 5 * time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
+		VerdictTTL: time.Hour,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go w.Run(ctx)
+	testenv.Eventually(t, 15*time.Second, "six decisions", func() bool {
+		for id := int64(1); id <= 6; id++ {
+			if s, _ := e.state(id); s == "pending" {
+				return false
+			}
+		}
+		return true
+	})
+	opened := 0
+	for _, u := range []string{"https://shop.example/item?utm_source=a", "https://shop.example/item?fbclid=x&utm_source=b"} {
+		opened += b.count(u)
+	}
+	if opened != 1 {
+		t.Errorf("the shop's item opened %d times, want once", opened)
+	}
+	for _, u := range []string{"https://shop.example/item?colour=red", "https://shop.example/other"} {
+		if n := b.count(u); n != 1 {
+			t.Errorf("%s opened %d times, want once", u, n)
+		}
+	}
+	if n := b.count("https://phish.example/pay?id=1") + b.count("https://phish.example/pay?id=2"); n != 1 {
+		t.Errorf("the phishing domain opened %d times, want once", n)
+	}
+	for _, id := range []int64{5, 6} {
+		if s, status := e.state(id); s != "banned" || status != "banned" {
+			t.Errorf("phishing link %d: %s, %s", id, s, status)
+		}
+	}
+	var shared int
+	if err := e.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM link_reviews WHERE shared_how <> ''`).Scan(&shared); err != nil || shared != 2 {
+		t.Errorf("%d shared reviews, want 2 (%v)", shared, err)
+	}
+}

@@ -1214,6 +1214,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/moderation/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the decisions on whole domains (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The standing decisions on whole domains, the latest first.
+         */
+        get: operations["moderationDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/domains/{domain}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban a whole domain (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). Every new link to the domain (or a link given a destination on it) is banned at once by the worker, without a review; links made before keep their state. Visit milestones are still reviewed. The decision is recorded in the moderators' audit log (action `ban_domain`, `link_id` 0, `domain` named).
+         */
+        post: operations["moderationBanDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/moderation/domains/{domain}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a whole domain (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). Lifts a domain ban, and stops the domain's record of phishing bans from banning its new links: each is reviewed. Links banned before stay banned until a moderator lifts their bans. The decision is recorded in the moderators' audit log (action `clear_domain`, `link_id` 0, `domain` named).
+         */
+        post: operations["moderationClearDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/plan": {
         parameters: {
             query?: never;
@@ -2485,6 +2545,18 @@ export interface components {
              * @description Last review or moderator's decision.
              */
             reviewed_at: string | null;
+            /** @description Present when the last review took the verdict of a recent review of the same destination (tracking parameters aside) or of its domain's record, instead of opening the browser. The review and its link are named only when they are in the link's own workspace. */
+            reused_from?: {
+                /** Format: int64 */
+                review_id?: number;
+                /** Format: int64 */
+                link_id?: number;
+                /**
+                 * Format: date-time
+                 * @description When the shared review was made.
+                 */
+                reviewed_at: string;
+            };
         };
         /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
         Appeal: {
@@ -2600,15 +2672,15 @@ export interface components {
             /** Format: int64 */
             workspace_id: number;
             /**
-             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban` and `unban` by a moderator.
+             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban` and `unban` by a moderator; `ban_domain` and `clear_domain` by a moderator on a whole domain (`domain`).
              * @enum {string}
              */
-            action: "pass" | "flag" | "ban" | "approve" | "unban";
+            action: "pass" | "flag" | "ban" | "approve" | "unban" | "ban_domain" | "clear_domain";
             /**
-             * @description The state the decision left the link in.
+             * @description The state the decision left the link in; for a decision on a whole domain, the domain's (`banned` or `cleared`).
              * @enum {string}
              */
-            state: "pending" | "passed" | "flagged" | "banned";
+            state: "pending" | "passed" | "flagged" | "banned" | "cleared";
             /** @description The moderator's private note; never shown to the owner. */
             note: string;
             /**
@@ -2627,6 +2699,8 @@ export interface components {
             review_id: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description The domain of a decision on a whole domain (actions `ban_domain`, `clear_domain`; then `link_id` and `workspace_id` are 0). Absent for a decision on a link. */
+            domain?: string;
         };
         ModerationQueueItem: {
             link: components["schemas"]["Link"];
@@ -2703,6 +2777,19 @@ export interface components {
             link_id: number;
             /** Format: date-time */
             due_at: string;
+        };
+        DomainDecisionRequest: {
+            /** @description The moderator's private note, kept in the audit log. */
+            note?: string;
+        };
+        DomainDecision: {
+            domain: string;
+            /** @enum {string} */
+            state: "banned" | "cleared";
+            note: string;
+            actor: components["schemas"]["Actor"] | null;
+            /** Format: date-time */
+            updated_at: string;
         };
         PlanStatus: {
             /**
@@ -6257,6 +6344,141 @@ export interface operations {
             };
             /** @description No such review, or no screenshot of that profile (code `not_found`). */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationDomains: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The decisions. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["DomainDecision"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationBanDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A registrable domain (public suffix list, private section included): `example.com`, `alice.github.io`; not `www.example.com` nor `github.io` (400, reason `hostname_invalid`). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The domain's decision now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainDecision"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    moderationClearDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A registrable domain (public suffix list, private section included): `example.com`, `alice.github.io`; not `www.example.com` nor `github.io` (400, reason `hostname_invalid`). */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The domain's decision now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainDecision"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

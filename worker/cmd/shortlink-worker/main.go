@@ -107,7 +107,10 @@ func run(ctx context.Context) error {
 				log.Warn("link cache: redis did not take a ban; the change feed brings every node along", "link", l.ID, "err", err)
 			}
 		},
-		Log: log,
+		Log:          log,
+		Destinations: moderation.Destinations{Tracking: cfg.TrackingParams},
+		VerdictTTL:   cfg.VerdictTTL,
+		Reputation:   moderation.Reputation{Run: cfg.DomainRun, Sample: cfg.DomainSample},
 	})
 	log.Info("moderation worker", "addr", ln.Addr().String(), "concurrency", cfg.Concurrency,
 		"model", cfg.ModerationModel)

@@ -3,7 +3,7 @@
 // visitors' screenshots side by side, the decisions so far, the owner's appeal, and approve,
 // ban or unban with the reason the owner is shown and a private note. /moderation/links/{id}
 // opens one link's file on its own (the audit log links there).
-import { Alert, Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Table, Tabs, Text, Textarea, Title, UnstyledButton } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Table, Tabs, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -345,6 +345,7 @@ function LinkFile({ id }: { id: number }) {
           </Group>
         </Stack>
       </Card>
+      <DomainDecision url={link.url} />
       {decisions.length > 0 && (
         <Card withBorder>
           <Text fw={600} mb="xs">
@@ -377,5 +378,79 @@ function LinkFile({ id }: { id: number }) {
         </Card>
       )}
     </Stack>
+  );
+}
+
+/** The host of a destination without a leading www.: where a moderator starts naming the
+ * registrable domain (the server checks it against the public suffix list). */
+function hostOf(url: string) {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}
+
+/** Ban or clear the whole domain of the link's destination: its new links are banned at once,
+ * or its record of phishing bans stops banning them. Audited in the moderators' audit log. */
+function DomainDecision({ url }: { url: string }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [domain, setDomain] = useState(() => hostOf(url));
+  const [note, setNote] = useState("");
+  const set = useMutation({
+    mutationFn: (action: "ban" | "clear") =>
+      unwrap(
+        action === "ban"
+          ? api.POST("/api/v1/moderation/domains/{domain}/ban", { params: { path: { domain: domain.trim() } }, body: { note: note.trim() || undefined } })
+          : api.POST("/api/v1/moderation/domains/{domain}/clear", { params: { path: { domain: domain.trim() } }, body: { note: note.trim() || undefined } }),
+      ),
+    onSuccess: (out) => {
+      setNote("");
+      notifyDone(t(out.state === "banned" ? "moderation.domain.banned" : "moderation.domain.cleared", { domain: out.domain }));
+      void client.invalidateQueries({ queryKey: ["moderation"] });
+    },
+  });
+  const fieldless = set.error && !["domain", "note"].some((f) => fieldError(set.error, f));
+  return (
+    <Card withBorder data-testid="domain-decision">
+      <Stack gap="xs">
+        <Text fw={600}>{t("moderation.domain.title")}</Text>
+        <TextInput
+          label={t("moderation.domain.label")}
+          description={t("moderation.domain.help")}
+          value={domain}
+          onChange={(e) => setDomain(e.currentTarget.value)}
+          error={fieldError(set.error, "domain")}
+          data-testid="domain-name"
+        />
+        <Textarea
+          label={t("moderation.domain.note")}
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+          autosize
+          minRows={1}
+          maxLength={2000}
+          error={fieldError(set.error, "note")}
+          data-testid="domain-note"
+        />
+        {fieldless && <FormError error={set.error} />}
+        <Group gap="xs">
+          <ConfirmButton
+            question={t("moderation.domain.banQuestion", { domain: domain.trim() })}
+            detail={t("moderation.domain.banDetail")}
+            onConfirm={() => set.mutate("ban")}
+            loading={set.isPending}
+            disabled={!domain.trim()}
+            data-testid="ban-domain"
+          >
+            {t("moderation.domain.ban")}
+          </ConfirmButton>
+          <Button variant="light" onClick={() => set.mutate("clear")} loading={set.isPending} disabled={!domain.trim()} data-testid="clear-domain">
+            {t("moderation.domain.clear")}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
   );
 }

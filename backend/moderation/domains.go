@@ -1,0 +1,89 @@
+package moderation
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"time"
+
+	"golang.org/x/net/publicsuffix"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// A moderator's decision on a whole registrable domain (SPEC §11, host reputation): banned,
+// its new links are banned at once; cleared, its record of phishing bans no longer bans its new
+// links (each is reviewed). Both are audited in the moderators' audit log.
+const (
+	DomainBanned  = "banned"
+	DomainCleared = "cleared"
+)
+
+// The audit log's actions of a domain decision.
+const (
+	ActionBanDomain   = "ban_domain"
+	ActionClearDomain = "clear_domain"
+)
+
+// DomainDecision is a domain's standing decision.
+type DomainDecision struct {
+	Domain    string
+	State     string
+	Note      string
+	Actor     *Actor
+	UpdatedAt time.Time
+}
+
+// DomainStore keeps the domain decisions (package postgres).
+type DomainStore interface {
+	// SetDomain records the decision and its audit log entry in one transaction.
+	SetDomain(ctx context.Context, domain, state string, actorID int64, note string) (*DomainDecision, error)
+	// DomainDecisions lists the standing decisions, the latest first, at most limit.
+	DomainDecisions(ctx context.Context, limit int) ([]DomainDecision, error)
+}
+
+// ParseDomain is the registrable domain a moderator names: a bare host name already
+// registrable ("example.com", "alice.github.io"), in any case; hostname_invalid otherwise.
+func ParseDomain(s string) (string, error) {
+	d := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), ".")
+	bad := d == "" || len(d) > 253 || strings.ContainsAny(d, "/:@?#[] \\") || !strings.Contains(d, ".") ||
+		net.ParseIP(d) != nil
+	if !bad {
+		etld1, err := publicsuffix.EffectiveTLDPlusOne(d)
+		bad = err != nil || etld1 != d
+	}
+	if bad {
+		return "", apperr.Errorf(apperr.Invalid, "the domain must be a registrable domain name such as example.com (a site of a shared host such as alice.github.io counts as one)").For("hostname_invalid", "domain")
+	}
+	return d, nil
+}
+
+// SetDomain bans or clears a whole domain; note is the moderator's private note (at most
+// MaxNote characters).
+func (d *Desk) SetDomain(ctx context.Context, actorID int64, domain, state, note string) (*DomainDecision, error) {
+	name, err := ParseDomain(domain)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText("note", note, 0, 2000); err != nil {
+		return nil, err
+	}
+	ds, ok := d.store.(DomainStore)
+	if !ok {
+		return nil, errors.New("domain decisions are not stored")
+	}
+	return ds.SetDomain(ctx, name, state, actorID, note)
+}
+
+// DomainDecisions lists the standing domain decisions, the latest first.
+func (d *Desk) DomainDecisions(ctx context.Context, limit int) ([]DomainDecision, error) {
+	if err := checkLimit(limit); err != nil {
+		return nil, err
+	}
+	ds, ok := d.store.(DomainStore)
+	if !ok {
+		return nil, nil
+	}
+	return ds.DomainDecisions(ctx, limit)
+}

@@ -1,0 +1,108 @@
+package moderation
+
+import (
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/net/publicsuffix"
+)
+
+// RegistrableDomain is the domain a destination's host was registered under, by the public
+// suffix list with its private section: "a.example.co.uk" is "example.co.uk", and each site of
+// github.io is its own ("alice.github.io"). An IP address is itself; "" when raw has no host.
+func RegistrableDomain(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return ""
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "" {
+		return ""
+	}
+	if net.ParseIP(host) != nil {
+		return host
+	}
+	d, err := publicsuffix.EffectiveTLDPlusOne(host)
+	if err != nil {
+		return host
+	}
+	return d
+}
+
+// DomainVerdict is one recent review of a domain that opened the browser (a shared one never
+// counts: a domain's reputation rests on what was seen).
+type DomainVerdict struct {
+	Shared
+	State State
+}
+
+// Reputation is how a domain's recent verdicts shape the review of a new link to it.
+type Reputation struct {
+	// Run is how many passes in a row, and nothing flagged or banned among the recent
+	// verdicts, make a domain trusted (MODERATION_DOMAIN_RUN, default 5).
+	Run int
+	// Sample is one in how many new links of a trusted domain are still reviewed at creation
+	// (MODERATION_DOMAIN_SAMPLE, default 10); the rest pass on the domain's record and are
+	// reviewed at their first visit milestone, as every link is.
+	Sample int
+	// TTL is how old a verdict may be and still count (MODERATION_VERDICT_TTL).
+	TTL time.Duration
+}
+
+// DefaultReputation are the defaults.
+var DefaultReputation = Reputation{Run: 5, Sample: 10, TTL: DefaultVerdictTTL}
+
+// Plan is what is done with a due review before the browser is opened.
+type Plan int
+
+// The plans: open the browser; pass on the domain's record; ban on the domain's record.
+const (
+	PlanReview Plan = iota
+	PlanPass
+	PlanBan
+)
+
+// Plan decides a due review from its domain's recent verdicts (newest first, within TTL).
+// Only a new link or a new destination is ever decided on the record: a visit milestone, a
+// moderator's request or an appeal always opens the browser. A domain whose newest verdict is
+// a phishing ban has its new links banned on that ban at once (the warning page; the owner may
+// appeal, a moderator may clear the domain), unless a pass came after it. A domain with Run
+// passes in a row and nothing flagged or banned among its recent verdicts has one link in Sample
+// reviewed and the rest passed. The verdict returned is the one the link takes.
+//
+// A moderator's decision on the domain (decided: DomainBanned, DomainCleared or "") comes
+// first: a banned domain's new links are banned (with no verdict to take: the moderator's ban
+// is the reason), a cleared domain's phishing bans no longer ban its new links.
+func (r Reputation) Plan(reason string, linkID int64, decided string, recent []DomainVerdict) (Plan, *DomainVerdict) {
+	if !MayShare(reason) {
+		return PlanReview, nil
+	}
+	if decided == DomainBanned {
+		return PlanBan, nil
+	}
+	if len(recent) == 0 {
+		return PlanReview, nil
+	}
+	latest := recent[0]
+	if latest.State == Banned && latest.Verdict.Category == "phishing" {
+		if decided == DomainCleared {
+			return PlanReview, nil
+		}
+		return PlanBan, &latest
+	}
+	run := max(r.Run, 1)
+	if len(recent) < run {
+		return PlanReview, nil
+	}
+	for _, v := range recent {
+		if v.State != Passed {
+			return PlanReview, nil
+		}
+	}
+	if r.Sample > 1 && linkID%int64(r.Sample) != 0 {
+		return PlanPass, &latest
+	}
+	return PlanReview, nil
+}
