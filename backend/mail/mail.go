@@ -97,7 +97,17 @@ func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
 	if err != nil {
 		return fmt.Errorf("SMTP client: %w", err)
 	}
-	if err := c.DialAndSendWithContext(ctx, m); err != nil {
+	// A server that accepted the connection and stays silent holds a read that only the
+	// timeout ends, not the context: the exchange runs aside, and a cancelled context returns
+	// at once (the exchange then ends by its own deadline).
+	done := make(chan error, 1)
+	go func() { done <- c.DialAndSendWithContext(ctx, m) }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
 		return fmt.Errorf("send mail: %w", err)
 	}
 	return nil
