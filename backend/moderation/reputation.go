@@ -67,8 +67,10 @@ const (
 // Plan decides a due review from its domain's recent verdicts (newest first, within TTL).
 // Only a new link or a new destination is ever decided on the record: a visit milestone, a
 // moderator's request or an appeal always opens the browser. A domain whose newest verdict is
-// a phishing ban has its new links banned on that ban at once (the warning page; the owner may
-// appeal, a moderator may clear the domain), unless a pass came after it. A domain with Run
+// a phishing ban, and no pass among its recent verdicts, has its new links banned on that ban
+// at once (the warning page; the owner may appeal, a moderator may clear the domain). A domain
+// that also passed pages (a platform whose users publish pages: one form phishing among many
+// honest ones) has its new links reviewed one by one instead. A domain with Run
 // passes in a row and nothing flagged or banned among its recent verdicts has one link in Sample
 // reviewed and the rest passed. The verdict returned is the one the link takes.
 //
@@ -87,7 +89,7 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 	}
 	latest := recent[0]
 	if latest.State == Banned && latest.Verdict.Category == "phishing" {
-		if decided == DomainCleared {
+		if decided == DomainCleared || anyPassed(recent) {
 			return PlanReview, nil
 		}
 		return PlanBan, &latest
@@ -105,4 +107,14 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 		return PlanPass, &latest
 	}
 	return PlanReview, nil
+}
+
+// anyPassed says whether one of the verdicts passed its page.
+func anyPassed(recent []DomainVerdict) bool {
+	for _, v := range recent {
+		if v.State == Passed {
+			return true
+		}
+	}
+	return false
 }
