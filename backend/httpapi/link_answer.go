@@ -27,6 +27,10 @@ type linkAnswer struct {
 	ForwardQuery   bool       `json:"forward_query"`
 	Status         string     `json:"status"`
 	ExpiresAt      *time.Time `json:"expires_at"`
+	// UTM are the campaign parameters merged into url on redirect (null when none), and
+	// Destination the URL they make (only when there are some).
+	UTM         *link.UTM `json:"utm"`
+	Destination string    `json:"destination,omitempty"`
 
 	HasPassword    bool              `json:"has_password"`
 	MaxVisits      *int64            `json:"max_visits"`
@@ -87,6 +91,10 @@ func answerLink(l *link.Link) *linkAnswer {
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
 		Moderation: answerModeration(l.Moderation),
+	}
+	if !l.UTM.IsZero() {
+		u := l.UTM
+		a.UTM, a.Destination = &u, l.Destination()
 	}
 	if v := l.Visits; v != nil {
 		total := v.Total

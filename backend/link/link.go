@@ -39,6 +39,11 @@ type Link struct {
 	Status         string     `json:"s"`
 	ExpiresAt      *time.Time `json:"e,omitempty"`
 	Rules          Rules      `json:"x,omitzero"`
+	// UTM are the campaign parameters merged into URL's query on redirect.
+	UTM UTM `json:"q,omitzero"`
+	// Dest is URL with UTM merged when the link has UTM ("" otherwise): computed by Finish
+	// when the link is read or made and cached with it, so a redirect does no merging.
+	Dest      string `json:"z,omitempty"`
 	CreatedBy      *int64     `json:"b,omitempty"`
 	CreatedAt      time.Time  `json:"c"`
 	UpdatedAt      time.Time  `json:"m"`
@@ -83,6 +88,7 @@ type Input struct {
 	RedirectStatus int        `json:"redirect_status,omitempty"`
 	ForwardQuery   bool       `json:"forward_query,omitempty"`
 	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
+	UTM            *UTM       `json:"utm,omitempty"`
 	RuleFields
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
@@ -97,6 +103,8 @@ type Patch struct {
 	ForwardQuery   Opt[bool]       `json:"forward_query"`
 	Status         Opt[string]     `json:"status"`
 	ExpiresAt      Opt[*time.Time] `json:"expires_at"`
+	// UTM replaces the link's UTM as a whole; null or {} clears it.
+	UTM Opt[*UTM] `json:"utm"`
 	RuleFields
 	// Rules is the edit RuleFields make, with the password hashed: what the store writes.
 	Rules RulesEdit `json:"-"`

@@ -174,7 +174,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		h.pages.gone(w, r)
 		return
 	}
-	if h.sendTo(w, r, l, l.URL, preview, cacheControl) {
+	if h.sendTo(w, r, l, l.Destination(), preview, cacheControl) {
 		w.WriteHeader(l.RedirectStatus)
 		h.capture(r, l, now, -1)
 	}
