@@ -25,6 +25,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/visitor"
 )
@@ -68,6 +69,10 @@ type Deps struct {
 	Visitors *visitor.Classifier
 	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
 	Billing *billing.Service
+	// UTMTemplates are the workspaces' named sets of UTM parameters.
+	UTMTemplates *link.UTMTemplates
+	// Logos are the workspaces' QR-code logos.
+	Logos *qr.Logos
 }
 
 // Server is the API's http.Handler.
@@ -94,6 +99,8 @@ type Server struct {
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
+	utmTemplates   *link.UTMTemplates
+	logos          *qr.Logos
 }
 
 const requestIDKey = "request_id"
@@ -106,6 +113,7 @@ func New(d Deps) (*Server, error) {
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing,
+		utmTemplates: d.UTMTemplates, logos: d.Logos,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -216,6 +224,17 @@ func (s *Server) routes() {
 	ws.PATCH("/domains/:id", s.inWorkspace(account.PermManage), s.updateDomain)
 	ws.DELETE("/domains/:id", s.inWorkspace(account.PermManage), s.deleteDomain)
 	ws.POST("/domains/:id/verify", s.inWorkspace(account.PermManage), s.verifyDomain)
+	ws.GET("/domains/:id/app-links", s.inWorkspace(account.PermLinksRead), s.getAppLinks)
+	ws.PUT("/domains/:id/app-links", s.inWorkspace(account.PermManage), s.putAppLinks)
+	ws.DELETE("/domains/:id/app-links", s.inWorkspace(account.PermManage), s.deleteAppLinks)
+
+	ws.GET("/utm-templates", s.inWorkspace(account.PermLinksRead), s.listUTMTemplates)
+	ws.POST("/utm-templates", s.inWorkspace(account.PermLinksWrite), s.createUTMTemplate)
+	ws.DELETE("/utm-templates/:id", s.inWorkspace(account.PermLinksWrite), s.deleteUTMTemplate)
+
+	ws.GET("/logo", s.inWorkspace(account.PermLinksRead), s.getLogo)
+	ws.PUT("/logo", s.inWorkspace(account.PermManage), s.putLogo)
+	ws.DELETE("/logo", s.inWorkspace(account.PermManage), s.deleteLogo)
 
 	ws.GET("/stats", s.inWorkspace(account.PermStatsRead), s.workspaceStats)
 	ws.GET("/visits/export.csv", s.inWorkspace(account.PermStatsRead), s.exportVisits)

@@ -43,10 +43,10 @@ type Link struct {
 	UTM UTM `json:"q,omitzero"`
 	// Dest is URL with UTM merged when the link has UTM ("" otherwise): computed by Finish
 	// when the link is read or made and cached with it, so a redirect does no merging.
-	Dest      string `json:"z,omitempty"`
-	CreatedBy      *int64     `json:"b,omitempty"`
-	CreatedAt      time.Time  `json:"c"`
-	UpdatedAt      time.Time  `json:"m"`
+	Dest      string    `json:"z,omitempty"`
+	CreatedBy *int64    `json:"b,omitempty"`
+	CreatedAt time.Time `json:"c"`
+	UpdatedAt time.Time `json:"m"`
 	// Moderation is what the moderation last decided, read with the link by the API's reads
 	// and never cached (the redirect path goes by Status alone).
 	Moderation Moderation `json:"-"`

@@ -1,0 +1,227 @@
+package qr
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strconv"
+	"strings"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+)
+
+// Style is how a code is drawn: colours, error correction and an optional logo in the middle.
+type Style struct {
+	Format string
+	Size   int
+	FG, BG color.RGBA
+	// EC is the error correction level: L, M, Q or H ("" is M without a logo, H with one).
+	EC string
+	// Logo, when set, is a PNG drawn over the middle of the code.
+	Logo []byte
+}
+
+// MinContrast is the least contrast ratio (WCAG's formula) between the foreground and the
+// background; the foreground must also be the darker of the two, as most scanners expect.
+const MinContrast = 4.5
+
+// LogoShare is the side of the logo's box over the side of the code (quiet zone excluded):
+// 0.22² ≈ 5% of the modules, well within what level Q (25%) or H (30%) restores, leaving
+// room for the finder patterns' damage margin.
+const LogoShare = 0.22
+
+// ParseColor reads RRGGBB (an optional leading #); field names the parameter for the error.
+func ParseColor(s, field string) (color.RGBA, error) {
+	s = strings.TrimPrefix(s, "#")
+	v, err := strconv.ParseUint(s, 16, 32)
+	if len(s) != 6 || err != nil {
+		return color.RGBA{}, apperr.Errorf(apperr.Invalid, "%s must be a colour of six hex digits (RRGGBB)", field).For("qr_color_invalid", field)
+	}
+	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}, nil
+}
+
+// Contrast is the WCAG contrast ratio of a and b (1 to 21).
+func Contrast(a, b color.RGBA) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+func luminance(c color.RGBA) float64 {
+	ch := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
+}
+
+// level reads the error correction level, raising it to at least Q under a logo.
+func (s *Style) level() (qrcode.RecoveryLevel, error) {
+	switch strings.ToUpper(s.EC) {
+	case "":
+		if s.Logo != nil {
+			return qrcode.Highest, nil
+		}
+		return qrcode.Medium, nil
+	case "L":
+		if s.Logo != nil {
+			return qrcode.High, nil
+		}
+		return qrcode.Low, nil
+	case "M":
+		if s.Logo != nil {
+			return qrcode.High, nil
+		}
+		return qrcode.Medium, nil
+	case "Q":
+		return qrcode.High, nil
+	case "H":
+		return qrcode.Highest, nil
+	}
+	return 0, apperr.Errorf(apperr.Invalid, "ec must be L, M, Q or H").For("value_invalid", "ec")
+}
+
+// DrawStyled encodes text as Draw does, in st's colours, level and logo.
+func DrawStyled(text string, st Style) (Image, error) {
+	if st.Size < MinSize || st.Size > MaxSize {
+		return Image{}, apperr.Errorf(apperr.Invalid, "size must be %d to %d pixels", MinSize, MaxSize).For("value_invalid", "size")
+	}
+	if st.Format != PNG && st.Format != SVG && st.Format != "" {
+		return Image{}, apperr.Errorf(apperr.Invalid, "format must be png or svg").For("value_invalid", "format")
+	}
+	if luminance(st.FG) >= luminance(st.BG) || Contrast(st.FG, st.BG) < MinContrast {
+		return Image{}, apperr.Errorf(apperr.Invalid, "fg and bg are too alike for scanners: the foreground must be darker than the background, with a contrast of at least %.1f:1", MinContrast).For("qr_contrast_low", "fg")
+	}
+	lv, err := st.level()
+	if err != nil {
+		return Image{}, err
+	}
+	var logo image.Image
+	if st.Logo != nil {
+		if logo, err = png.Decode(bytes.NewReader(st.Logo)); err != nil {
+			return Image{}, apperr.Errorf(apperr.Invalid, "the workspace's logo cannot be read").For("logo_invalid", "logo")
+		}
+	}
+	code, err := qrcode.New(text, lv)
+	if err != nil {
+		return Image{}, fmt.Errorf("qr: encode: %w", err)
+	}
+	bits := code.Bitmap()
+	if st.Format == SVG {
+		return Image{ContentType: "image/svg+xml", Data: styledSVG(bits, st)}, nil
+	}
+	img := raster(bits, st.Size, st.FG, st.BG)
+	if logo != nil {
+		x0, y0, side := logoBox(len(bits), st.Size)
+		fill(img, x0-side/10, y0-side/10, side+side/5, st.BG)
+		drawScaled(img, logo, x0, y0, side, st.BG)
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+		return Image{}, fmt.Errorf("qr: png: %w", err)
+	}
+	return Image{ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// logoBox is the logo's square (top left and side, in pixels) in a size-pixel image of n
+// modules (quiet zone of four included).
+func logoBox(n, size int) (x0, y0, side int) {
+	inner := float64(size) * float64(n-8) / float64(n)
+	side = int(inner * LogoShare)
+	x0 = (size - side) / 2
+	return x0, x0, side
+}
+
+// raster draws the modules scaled to size pixels, each pixel taking the module under its centre.
+func raster(bits [][]bool, size int, fg, bg color.RGBA) *image.RGBA {
+	n := len(bits)
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	for y := range size {
+		row := bits[(2*y+1)*n/(2*size)]
+		for x := range size {
+			c := bg
+			if row[(2*x+1)*n/(2*size)] {
+				c = fg
+			}
+			i := img.PixOffset(x, y)
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, 0xff
+		}
+	}
+	return img
+}
+
+func fill(img *image.RGBA, x0, y0, side int, c color.RGBA) {
+	for y := y0; y < y0+side; y++ {
+		for x := x0; x < x0+side; x++ {
+			img.SetRGBA(x, y, c)
+		}
+	}
+}
+
+// drawScaled draws src into the side×side square at (x0, y0), keeping its aspect ratio,
+// nearest neighbour, blending its transparency over bg.
+func drawScaled(dst *image.RGBA, src image.Image, x0, y0, side int, bg color.RGBA) {
+	b := src.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if w == 0 || h == 0 {
+		return
+	}
+	dw, dh := side, side
+	if w > h {
+		dh = side * h / w
+	} else {
+		dw = side * w / h
+	}
+	ox, oy := x0+(side-dw)/2, y0+(side-dh)/2
+	for y := range dh {
+		for x := range dw {
+			r, g, bl, a := src.At(b.Min.X+x*w/dw, b.Min.Y+y*h/dh).RGBA()
+			blend := func(v uint32, under uint8) uint8 {
+				return uint8((v + uint32(under)*(0xffff-a)/0xff) >> 8)
+			}
+			dst.SetRGBA(ox+x, oy+y, color.RGBA{R: blend(r, bg.R), G: blend(g, bg.G), B: blend(bl, bg.B), A: 0xff})
+		}
+	}
+}
+
+// styledSVG draws the modules as svg does, in st's colours, with the logo (a PNG) embedded as
+// a data: URI over a background square in the middle. Nothing of the caller's but colours
+// (hex digits) and the PNG's base64 reaches the document.
+func styledSVG(bits [][]bool, st Style) []byte {
+	n := len(bits)
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, st.Size, st.Size, n, n)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="%s"/><path fill="%s" d="`, hex(st.BG), hex(st.FG))
+	for y, row := range bits {
+		for x, dark := range row {
+			if dark {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x, y)
+			}
+		}
+	}
+	b.WriteString(`"/>`)
+	if st.Logo != nil {
+		side := float64(n-8) * LogoShare
+		at := (float64(n) - side) / 2
+		pad := side / 10
+		fmt.Fprintf(&b, `<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" fill="%s"/>`, at-pad, at-pad, side+2*pad, side+2*pad, hex(st.BG))
+		fmt.Fprintf(&b, `<image x="%.3f" y="%.3f" width="%.3f" height="%.3f" preserveAspectRatio="xMidYMid meet" href="data:image/png;base64,%s"/>`,
+			at, at, side, side, base64.StdEncoding.EncodeToString(st.Logo))
+	}
+	b.WriteString(`</svg>` + "\n")
+	return b.Bytes()
+}
+
+func hex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
