@@ -71,17 +71,18 @@ func TestKeyScopes(t *testing.T) {
 	var dom struct{ ID int64 }
 	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
 	ids := map[string]string{
-		"imports":     fmt.Sprint(im.ID),
-		"domains":     fmt.Sprint(dom.ID),
-		"links":       fmt.Sprint(l.ID),
-		"invitations": fmt.Sprint(inv.ID),
-		"api-keys":    fmt.Sprint(key.ID),
-		"members":     fmt.Sprint(tn.UserID),
-		"users":       fmt.Sprint(tn.UserID),
-		"workspaces":  fmt.Sprint(tn.WorkspaceID),
-		"reviews":     "1",
-		"screenshots": "desktop",
-		"sessions":    "1",
+		"imports":       fmt.Sprint(im.ID),
+		"domains":       fmt.Sprint(dom.ID),
+		"links":         fmt.Sprint(l.ID),
+		"invitations":   fmt.Sprint(inv.ID),
+		"api-keys":      fmt.Sprint(key.ID),
+		"members":       fmt.Sprint(tn.UserID),
+		"users":         fmt.Sprint(tn.UserID),
+		"workspaces":    fmt.Sprint(tn.WorkspaceID),
+		"reviews":       "1",
+		"screenshots":   "desktop",
+		"sessions":      "1",
+		"utm-templates": "1",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {
