@@ -82,7 +82,8 @@ func TestUTM(t *testing.T) {
 		t.Fatalf("get: %d %s", r.Status, r.Body)
 	}
 
-	// Batches.
+	// Batches (a plan feature).
+	s.setPlan(alice, "enterprise")
 	r = s.do("POST", ws+"/links/batch", alice.Key, map[string]any{"links": []map[string]any{
 		{"url": "https://c.example/", "utm": map[string]string{"campaign": "batch"}},
 		{"url": "https://c.example/2", "utm": map[string]string{"campaign": strings.Repeat("x", 201)}},

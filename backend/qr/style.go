@@ -121,11 +121,13 @@ func DrawStyled(text string, st Style) (Image, error) {
 	if st.Format == SVG {
 		return Image{ContentType: "image/svg+xml", Data: styledSVG(bits, st)}, nil
 	}
-	img := raster(bits, st.Size, st.FG, st.BG)
+	g := newGrid(len(bits), st.Size)
+	img := raster(bits, g, st.FG, st.BG)
 	if logo != nil {
-		x0, y0, side := logoBox(len(bits), st.Size)
+		x0, y0, side := g.logoBox()
 		fill(img, x0-side/10, y0-side/10, side+side/5, st.BG)
 		drawScaled(img, logo, x0, y0, side, st.BG)
+		redrawAlignment(img, bits, g, x0-side/10, side+side/5, st.FG, st.BG)
 	}
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
@@ -134,24 +136,98 @@ func DrawStyled(text string, st Style) (Image, error) {
 	return Image{ContentType: "image/png", Data: buf.Bytes()}, nil
 }
 
-// logoBox is the logo's square (top left and side, in pixels) in a size-pixel image of n
-// modules (quiet zone of four included).
-func logoBox(n, size int) (x0, y0, side int) {
-	inner := float64(size) * float64(n-8) / float64(n)
-	side = int(inner * LogoShare)
-	x0 = (size - side) / 2
+// grid places n modules in a size-pixel square: each module px pixels (the same for all, so
+// scanners see even modules), the rest a margin of the background, off pixels from the left.
+type grid struct{ n, size, px, off int }
+
+func newGrid(n, size int) grid {
+	px := max(size/n, 1)
+	return grid{n: n, size: size, px: px, off: (size - px*n) / 2}
+}
+
+// module is the module under pixel v (a row or column), -1 in the margin.
+func (g grid) module(v int) int {
+	m := (v - g.off) / g.px
+	if v < g.off || m >= g.n {
+		return -1
+	}
+	return m
+}
+
+// logoBox is the logo's square (top left and side, in pixels), centred on the symbol.
+func (g grid) logoBox() (x0, y0, side int) {
+	side = int(float64(g.px*(g.n-8)) * LogoShare)
+	x0 = (g.size - side) / 2
 	return x0, x0, side
 }
 
-// raster draws the modules scaled to size pixels, each pixel taking the module under its centre.
-func raster(bits [][]bool, size int, fg, bg color.RGBA) *image.RGBA {
-	n := len(bits)
+// alignmentCentres are the row (and column) centres of a version's alignment patterns, in
+// symbol coordinates (ISO/IEC 18004 Annex E); none for version 1.
+func alignmentCentres(version int) []int {
+	if version < 2 {
+		return nil
+	}
+	num := version/7 + 2
+	step := 26
+	if version != 32 {
+		step = (version*4 + num*2 + 1) / (num*2 - 2) * 2
+	}
+	out := make([]int, num)
+	out[0] = 6
+	for i, pos := num-1, version*4+10; i >= 1; i, pos = i-1, pos-step {
+		out[i] = pos
+	}
+	return out
+}
+
+// inAlignment reports whether module (x, y) of a symbol of n modules (quiet zone of four
+// included) belongs to an alignment pattern: the logo must never hide one, or scanners lose
+// their bearings in the larger versions (7 and up have one in the middle).
+func inAlignment(n, x, y int) bool {
+	size := n - 8
+	version := (size - 17) / 4
+	x, y = x-4, y-4
+	cs := alignmentCentres(version)
+	last := len(cs) - 1
+	for i, cy := range cs {
+		for j, cx := range cs {
+			if (i == 0 && j == 0) || (i == 0 && j == last) || (i == last && j == 0) {
+				continue // the finder patterns' corners
+			}
+			if x >= cx-2 && x <= cx+2 && y >= cy-2 && y <= cy+2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// redrawAlignment paints again the alignment modules under the logo's square at (at, at).
+func redrawAlignment(img *image.RGBA, bits [][]bool, g grid, at, side int, fg, bg color.RGBA) {
+	for y := at; y < at+side; y++ {
+		my := g.module(y)
+		for x := at; x < at+side; x++ {
+			mx := g.module(x)
+			if mx >= 0 && my >= 0 && inAlignment(g.n, mx, my) {
+				c := bg
+				if bits[my][mx] {
+					c = fg
+				}
+				img.SetRGBA(x, y, c)
+			}
+		}
+	}
+}
+
+// raster draws the modules on g.
+func raster(bits [][]bool, g grid, fg, bg color.RGBA) *image.RGBA {
+	size := g.size
 	img := image.NewRGBA(image.Rect(0, 0, size, size))
 	for y := range size {
-		row := bits[(2*y+1)*n/(2*size)]
+		my := g.module(y)
 		for x := range size {
 			c := bg
-			if row[(2*x+1)*n/(2*size)] {
+			if mx := g.module(x); mx >= 0 && my >= 0 && bits[my][mx] {
 				c = fg
 			}
 			i := img.PixOffset(x, y)
@@ -219,6 +295,22 @@ func styledSVG(bits [][]bool, st Style) []byte {
 		fmt.Fprintf(&b, `<rect x="%.3f" y="%.3f" width="%.3f" height="%.3f" fill="%s"/>`, at-pad, at-pad, side+2*pad, side+2*pad, hex(st.BG))
 		fmt.Fprintf(&b, `<image x="%.3f" y="%.3f" width="%.3f" height="%.3f" preserveAspectRatio="xMidYMid meet" href="data:image/png;base64,%s"/>`,
 			at, at, side, side, base64.StdEncoding.EncodeToString(st.Logo))
+		// The alignment patterns under the logo, drawn again over it.
+		fmt.Fprintf(&b, `<path fill="%s" d="`, hex(st.BG))
+		var dark bytes.Buffer
+		for y, row := range bits {
+			for x, on := range row {
+				if !inAlignment(n, x, y) || float64(x+1) < at-pad || float64(x) > at+side+pad || float64(y+1) < at-pad || float64(y) > at+side+pad {
+					continue
+				}
+				if on {
+					fmt.Fprintf(&dark, "M%d %dh1v1h-1z", x, y)
+				} else {
+					fmt.Fprintf(&b, "M%d %dh1v1h-1z", x, y)
+				}
+			}
+		}
+		fmt.Fprintf(&b, `"/><path fill="%s" d="%s"/>`, hex(st.FG), dark.String())
 	}
 	b.WriteString(`</svg>` + "\n")
 	return b.Bytes()
