@@ -359,6 +359,15 @@ export const en = {
     logoSaved: "The logo is saved.",
     logoRemoved: "The logo is removed.",
   },
+  appLinks: {
+    title: "App links",
+    help: "Served as JSON at /.well-known/apple-app-site-association and /.well-known/assetlinks.json on this domain. Leave one empty to serve nothing there; 64 kB at most each.",
+    problem: {
+      json: "This is not valid JSON.",
+      object: "The Apple file must be a JSON object, such as {\"applinks\": {…}}.",
+      array: "The Android file must be a JSON array of statements.",
+    },
+  },
   linkForm: {
     newTitle: "New link",
     editTitle: "Edit link",

@@ -361,6 +361,15 @@ export const zhCN: Messages = {
     logoSaved: "徽标已保存。",
     logoRemoved: "徽标已删除。",
   },
+  appLinks: {
+    title: "应用链接",
+    help: "以 JSON 形式在此域名的 /.well-known/apple-app-site-association 和 /.well-known/assetlinks.json 提供。留空则不提供；每个最多 64 kB。",
+    problem: {
+      json: "这不是有效的 JSON。",
+      object: "Apple 文件必须是 JSON 对象，例如 {\"applinks\": {…}}。",
+      array: "Android 文件必须是由声明组成的 JSON 数组。",
+    },
+  },
   linkForm: {
     newTitle: "新建链接",
     editTitle: "编辑链接",
