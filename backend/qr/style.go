@@ -21,7 +21,7 @@ type Style struct {
 	Format string
 	Size   int
 	FG, BG color.RGBA
-	// EC is the error correction level: L, M, Q or H ("" is M without a logo, H with one).
+	// EC is the error correction level: L, M, Q or H ("" is M); always H with a logo.
 	EC string
 	// Logo, when set, is a PNG drawn over the middle of the code.
 	Logo []byte
@@ -66,30 +66,26 @@ func luminance(c color.RGBA) float64 {
 	return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
 }
 
-// level reads the error correction level, raising it to at least Q under a logo.
+// level reads the error correction level. A logo always gets H: at Q some sizes of a busy
+// logo were found not to decode.
 func (s *Style) level() (qrcode.RecoveryLevel, error) {
+	var lv qrcode.RecoveryLevel
 	switch strings.ToUpper(s.EC) {
-	case "":
-		if s.Logo != nil {
-			return qrcode.Highest, nil
-		}
-		return qrcode.Medium, nil
+	case "", "M":
+		lv = qrcode.Medium
 	case "L":
-		if s.Logo != nil {
-			return qrcode.High, nil
-		}
-		return qrcode.Low, nil
-	case "M":
-		if s.Logo != nil {
-			return qrcode.High, nil
-		}
-		return qrcode.Medium, nil
+		lv = qrcode.Low
 	case "Q":
-		return qrcode.High, nil
+		lv = qrcode.High
 	case "H":
-		return qrcode.Highest, nil
+		lv = qrcode.Highest
+	default:
+		return 0, apperr.Errorf(apperr.Invalid, "ec must be L, M, Q or H").For("value_invalid", "ec")
 	}
-	return 0, apperr.Errorf(apperr.Invalid, "ec must be L, M, Q or H").For("value_invalid", "ec")
+	if s.Logo != nil {
+		lv = qrcode.Highest
+	}
+	return lv, nil
 }
 
 // DrawStyled encodes text as Draw does, in st's colours, level and logo.
@@ -152,6 +148,21 @@ func (g grid) module(v int) int {
 		return -1
 	}
 	return m
+}
+
+// Modules is how many modules wide (quiet zone included) text's code is at st's level: a
+// drawing of it depends on the size only through size/Modules (each module's pixels) and the
+// margin left over.
+func Modules(text string, st Style) (int, error) {
+	lv, err := st.level()
+	if err != nil {
+		return 0, err
+	}
+	code, err := qrcode.New(text, lv)
+	if err != nil {
+		return 0, fmt.Errorf("qr: encode: %w", err)
+	}
+	return len(code.Bitmap()), nil
 }
 
 // logoBox is the logo's square (top left and side, in pixels), centred on the symbol.

@@ -34,40 +34,46 @@ func testLogo(t testing.TB, w, h int) []byte {
 	return b.Bytes()
 }
 
-// sizes are the sizes checked: every size where modules are few pixels (rounding decides
-// there), then every 8th up to the largest.
-func sizes() []int {
+// sizes stand for every size the API allows for a code of n modules: a drawing depends on the
+// size only through the pixels of a module (size/n) and the margin left over, so the smallest
+// and largest size of each module width cover them all. Short runs stop at 6 pixels a module.
+func sizes(n int) []int {
 	var out []int
-	for s := qr.MinSize; s <= 256; s++ {
-		out = append(out, s)
+	for px := 1; px*n <= qr.MaxSize; px++ {
+		if testing.Short() && px > 6 {
+			break
+		}
+		lo, hi := max(px*n, qr.MinSize), min((px+1)*n-1, qr.MaxSize)
+		if lo <= hi {
+			out = append(out, lo)
+		}
+		if hi > lo {
+			out = append(out, hi)
+		}
 	}
-	for s := 264; s < qr.MaxSize; s += 8 {
-		out = append(out, s)
-	}
-	return append(out, qr.MaxSize)
+	return out
 }
 
-// TestStyledDecodes: a styled code decodes to its text at the sizes the API allows, at every
-// level, with and without the logo, in colours of the least contrast allowed.
+// TestStyledDecodes: a styled code decodes to its text at every size the API allows (sizes), at
+// every level, with and without the logo, in dark-on-light colours.
 func TestStyledDecodes(t *testing.T) {
 	logo := testLogo(t, 90, 60)
 	fg, _ := qr.ParseColor("1a3c6e", "fg")
 	bg, _ := qr.ParseColor("fdf6e3", "bg")
 	// A custom domain's short URL with an alias: longer than a generated one.
 	long := "https://go.example.com/spring-sale-2026"
-	all := sizes()
 	for _, ec := range []string{"L", "M", "Q", "H"} {
 		for _, withLogo := range []bool{false, true} {
 			st := qr.Style{Format: qr.PNG, FG: fg, BG: bg, EC: ec}
 			if withLogo {
 				st.Logo = logo
 			}
-			step := 1
-			if testing.Short() {
-				step = 7
+			n, err := qr.Modules(long, st)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for i := 0; i < len(all); i += step {
-				st.Size = all[i]
+			for _, size := range sizes(n) {
+				st.Size = size
 				img, err := qr.DrawStyled(long, st)
 				if err != nil {
 					t.Fatalf("ec %s logo %v size %d: %v", ec, withLogo, st.Size, err)

@@ -6273,7 +6273,7 @@ export interface operations {
                 fg?: string;
                 /** @description Background colour, RRGGBB. */
                 bg?: string;
-                /** @description Error correction level. Default M, or H with a logo; with a logo L and M are raised to Q. */
+                /** @description Error correction level. Default M; always H with a logo. */
                 ec?: "L" | "M" | "Q" | "H";
                 /** @description 1 draws the workspace's logo (`PUT …/logo`) in the middle, over about 5% of the code; 404 `logo_missing` without one. */
                 logo?: "0" | "1";
