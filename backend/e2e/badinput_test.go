@@ -256,7 +256,6 @@ func TestBadInput(t *testing.T) {
 		{"app links not JSON", "PUT", ws + "/domains/999999/app-links", "{", 400, "invalid"},
 		{"app links unknown field", "PUT", ws + "/domains/999999/app-links", map[string]any{"aasa": map[string]any{}}, 400, "invalid"},
 		{"logo not an image", "PUT", ws + "/logo", "not a png", 400, "invalid"},
-		{"logo missing", "GET", ws + "/logo", nil, 404, "not_found"},
 		// QR styling.
 		{"qr fg short", "GET", one + "/qr?fg=fff", nil, 400, "invalid"},
 		{"qr bg not hex", "GET", one + "/qr?bg=zzzzzz", nil, 400, "invalid"},

@@ -24,8 +24,14 @@ func (s *Server) putLogo(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
+// getLogo answers the logo, or 204 when the workspace has none (a settings page asks before
+// knowing, and no logo is no error).
 func (s *Server) getLogo(c *gin.Context) {
 	data, err := s.logos.Get(c.Request.Context(), workspaceID(c))
+	if apperr.ReasonOf(err) == "logo_missing" {
+		c.Status(http.StatusNoContent)
+		return
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -834,7 +834,7 @@ export interface paths {
         };
         /**
          * The workspace's logo
-         * @description Needs the `links:read` permission. 404 `logo_missing` when there is none.
+         * @description Needs the `links:read` permission. 204 when there is none.
          */
         get: operations["getLogo"];
         /**
@@ -5094,6 +5094,16 @@ export interface operations {
                 content: {
                     "image/png": string;
                 };
+            };
+            /** @description The workspace has no logo. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -46,7 +46,7 @@ function LogoCard() {
     queryKey: [workspace.id, "logo", version],
     queryFn: async () => {
       const res = await api.GET("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: workspace.id } }, parseAs: "blob" });
-      return res.response.ok && res.data ? URL.createObjectURL(res.data as Blob) : null;
+      return res.response.status === 200 && res.data ? URL.createObjectURL(res.data as Blob) : null;
     },
   });
   const upload = useMutation({
