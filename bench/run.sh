@@ -208,6 +208,12 @@ rules_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Be
     "variants":[{"url":"https://example.com/a","weight":50},{"url":"https://example.com/b","weight":50}]}' |
   sed -E 's/.*"code":"([^"]+)".*/\1/')
 [ -n "$rules_code" ] || { echo "could not create the rules link (is a GeoIP database in place? make build fetches it)" >&2; exit 1; }
+# A link with UTM parameters: its destination is merged when it is saved, so it should cost
+# what a plain link does.
+utm_code=$(curl -fsS -X POST "$api/workspaces/$ws/links" -H "Authorization: Bearer $key" \
+  -H 'Content-Type: application/json' -d '{"url":"https://example.com/utm?ref=1#top",
+    "utm":{"source":"newsletter","medium":"email","campaign":"spring"}}' | sed -E 's/.*"code":"([^"]+)".*/\1/')
+[ -n "$utm_code" ] || { echo "could not create the UTM link" >&2; exit 1; }
 
 echo "warming caches..."
 wrk -t2 -c"$CONNS" -d3s -s bench/redirect.lua "http://127.0.0.1:$port" -- "$work/codes" >/dev/null
@@ -218,6 +224,7 @@ ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$wor
 redir=$(measure redirect "http://127.0.0.1:$port" bench/redirect.lua "$work/codes")
 empty_stream
 wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$port" -- "$rules_code" >/dev/null
+wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$port" -- "$utm_code" >/dev/null
 wrk -t2 -c"$CONNS" -d2s -s bench/single.lua "http://127.0.0.1:$off_port" -- "$plain_code" >/dev/null
 empty_stream
 # Capture off and on, twice in turn: the machine's drift over a minute is of the order of the
@@ -248,6 +255,8 @@ plain_off=$(combine plain-off "${offs[@]}")
 plain=$(combine plain "${ons[@]}")
 ruled=$(measure rules "http://127.0.0.1:$port" bench/single.lua "$rules_code")
 empty_stream
+utmed=$(measure utm "http://127.0.0.1:$port" bench/single.lua "$utm_code")
+empty_stream
 # Sum and count of the batch writer's rows-per-insert histogram, from the metrics listener.
 batch_rows() {
   curl -fsS "http://$METRICS_ADDR/metrics" | awk '/^shortlink_link_insert_batch_rows_sum/ {s=$2}
@@ -263,6 +272,7 @@ IFS='|' read -r _ r_rps r_p99 r_bad _ <<<"$redir"
 IFS='|' read -r _ k_rps k_p99 k_bad k_total <<<"$create"
 IFS='|' read -r _ p_rps p_p99 p_bad _ <<<"$plain"
 IFS='|' read -r _ x_rps x_p99 x_bad _ <<<"$ruled"
+IFS='|' read -r _ u_rps u_p99 u_bad _ <<<"$utmed"
 IFS='|' read -r _ o_rps o_p99 o_bad _ <<<"$plain_off"
 secs=${DURATION%s}
 acked=$(( (k_total - k_bad) ))
@@ -272,11 +282,13 @@ printf '%-38s %12s %10s\n' "shortlink redirect (cached)" "$r_rps" "$r_p99"
 printf '%-38s %12s %10s\n' "one plain link, capture off (2 runs)" "$o_rps" "$o_p99"
 printf '%-38s %12s %10s\n' "one plain link, capture on (2 runs)" "$p_rps" "$p_p99"
 printf '%-38s %12s %10s\n' "one link with rules" "$x_rps" "$x_p99"
+printf '%-38s %12s %10s\n' "one link with UTM parameters" "$u_rps" "$u_p99"
 printf '%-38s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
 echo
 awk -v r="$r_rps" -v c="$c_rps" -v rp="$(to_ms "$r_p99")" -v cp="$(to_ms "$c_p99")" \
   'BEGIN{printf "redirect throughput / ceiling: %.2f   (target >= 0.70)\nredirect p99 / ceiling p99:    %.2f   (target <= 1.50)\n", r/c, rp/cp}'
 awk -v x="$x_rps" -v p="$p_rps" 'BEGIN{printf "rules link / plain link:       %.2f   (target >= 0.80)\n", x/p}'
+awk -v u="$u_rps" -v p="$p_rps" 'BEGIN{printf "UTM link / plain link:         %.2f   (target >= 0.90)\n", u/p}'
 awk -v on="$p_rps" -v off="$o_rps" -v c="$c_rps" -v op="$(to_ms "$p_p99")" -v cp="$(to_ms "$c_p99")" \
   'BEGIN{printf "plain link, capture on / off:  %.2f   (target >= 0.85)\nplain link, capture on / ceiling: %.2f (target >= 0.70)\nplain link on, p99 / ceiling p99: %.2f\n", on/off, on/c, op/cp}'
 # Server CPU per redirect answered, from the two runs of each.
@@ -285,7 +297,7 @@ IFS='|' read -r _ _ _ _ p_total <<<"$plain"
 awk -v hz="$(getconf CLK_TCK)" -v off="$cpu_off" -v on="$cpu_on" -v rd="$cpu_redis" -v no="$o_total" -v np="$p_total" \
   'BEGIN{printf "server CPU per redirect: capture off %.1f µs, on %.1f µs (+%.1f µs of Redis)\n", off/hz*1e6/no, on/hz*1e6/np, rd/hz*1e6/np}'
 echo "visits dropped by the capture buffer during the capture-on runs: $plain_drops"
-echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, off ${o_bad}, rules link ${x_bad})"
+echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, off ${o_bad}, rules link ${x_bad}, UTM link ${u_bad})"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
 # The batch writer's histogram on the metrics listener, read around the create run: rows per
 # insert statement during that run.

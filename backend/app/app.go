@@ -35,6 +35,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/sso"
@@ -299,6 +300,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		SSO:              a.sso,
 		Webhooks:         a.hooks,
 		Tags:             tags,
+		UTMTemplates:     link.NewUTMTemplates(postgres.NewUTMTemplateStore(db)),
+		Logos:            qr.NewLogos(postgres.NewLogoStore(db)),
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,

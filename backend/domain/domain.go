@@ -71,6 +71,10 @@ type Store interface {
 	Routes(ctx context.Context) (epoch int64, routes []Route, err error)
 	// Epoch is the counter that moves with every change of the domains the table holds.
 	Epoch(ctx context.Context) (int64, error)
+	// AppLinks returns a domain's app-link files; SetAppLinks replaces them (not_found if the
+	// workspace has no such domain).
+	AppLinks(ctx context.Context, workspaceID, id int64) (*AppLinks, error)
+	SetAppLinks(ctx context.Context, workspaceID, id int64, a AppLinks) error
 }
 
 var profile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule(), idna.StrictDomainName(true), idna.VerifyDNSLength(true))

@@ -17,6 +17,8 @@ type Route struct {
 	// Active: verified and not removed. An inactive route is kept only so that links made on
 	// a domain since removed can say which host it was.
 	Active bool
+	// AASA and AssetLinks are the app-link files served under /.well-known/ (nil: 404).
+	AASA, AssetLinks []byte
 }
 
 // Table maps hosts to verified domains in memory, on every node: the redirect path reads it

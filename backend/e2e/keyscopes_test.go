@@ -73,19 +73,20 @@ func TestKeyScopes(t *testing.T) {
 	var tg struct{ ID int64 }
 	s.do("POST", ws+"/tags", tn.Token, map[string]any{"name": "scopes"}).json(t, &tg)
 	ids := map[string]string{
-		"tags":        fmt.Sprint(tg.ID),
-		"imports":     fmt.Sprint(im.ID),
-		"domains":     fmt.Sprint(dom.ID),
-		"links":       fmt.Sprint(l.ID),
-		"invitations": fmt.Sprint(inv.ID),
-		"api-keys":    fmt.Sprint(key.ID),
-		"members":     fmt.Sprint(tn.UserID),
-		"users":       fmt.Sprint(tn.UserID),
-		"workspaces":  fmt.Sprint(tn.WorkspaceID),
-		"reviews":     "1",
-		"screenshots": "desktop",
-		"sessions":    "1",
-		"webhooks":    "1",
+		"tags":          fmt.Sprint(tg.ID),
+		"imports":       fmt.Sprint(im.ID),
+		"domains":       fmt.Sprint(dom.ID),
+		"links":         fmt.Sprint(l.ID),
+		"invitations":   fmt.Sprint(inv.ID),
+		"api-keys":      fmt.Sprint(key.ID),
+		"members":       fmt.Sprint(tn.UserID),
+		"users":         fmt.Sprint(tn.UserID),
+		"workspaces":    fmt.Sprint(tn.WorkspaceID),
+		"reviews":       "1",
+		"screenshots":   "desktop",
+		"sessions":      "1",
+		"webhooks":      "1",
+		"utm-templates": "1",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/png"
 	"net/http"
 	"strings"
@@ -53,5 +54,84 @@ func TestLinkQR(t *testing.T) {
 	}
 	if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d/qr", other.WorkspaceID, l.ID), other.Key, nil); r.Status != http.StatusNotFound {
 		t.Errorf("another workspace's link through its own path: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestLinkQRStyle: colours, levels and the workspace's logo; each answer decodes to the short
+// URL; another workspace's logo is never drawn nor changed.
+func TestLinkQRStyle(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("qrs@example.com")
+	other := s.signup("qrs-other@example.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	l := s.createLink(tn, map[string]any{"url": "https://example.com/styled"})
+	path := fmt.Sprintf("%s/links/%d/qr", ws, l.ID)
+
+	// A logo: PNG only, at most 100 kB, owners and admins only.
+	var logo bytes.Buffer
+	pic := image.NewNRGBA(image.Rect(0, 0, 48, 32))
+	for i := range pic.Pix {
+		pic.Pix[i] = uint8(i * 13)
+	}
+	if err := png.Encode(&logo, pic); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.do("PUT", ws+"/logo", tn.Key, logo.Bytes()); r.Status != http.StatusForbidden {
+		t.Fatalf("api key sets the logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("PUT", ws+"/logo", tn.Token, `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`); r.Status != http.StatusBadRequest {
+		t.Fatalf("svg logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("PUT", ws+"/logo", tn.Token, make([]byte, 101<<10)); r.Status != http.StatusRequestEntityTooLarge && r.Status != http.StatusBadRequest {
+		t.Fatalf("large logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("PUT", ws+"/logo", tn.Token, logo.Bytes()); r.Status != http.StatusNoContent {
+		t.Fatalf("put logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", ws+"/logo", tn.Key, nil); r.Status != http.StatusOK || !bytes.Equal(r.Body, logo.Bytes()) {
+		t.Fatalf("get logo: %d", r.Status)
+	}
+	decodes := func(q string) {
+		t.Helper()
+		r := s.do("GET", path+q, tn.Key, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", q, r.Status, r.Body)
+		}
+		img, err := png.Decode(bytes.NewReader(r.Body))
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		bmp, _ := gozxing.NewBinaryBitmapFromImage(img)
+		res, err := zxqr.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true})
+		if err != nil || res.GetText() != l.ShortURL {
+			t.Errorf("%s decodes to %v, %v", q, res, err)
+		}
+	}
+	for _, size := range []int{64, 128, 300, 512, 1024, 2048} {
+		for _, ec := range []string{"L", "M", "Q", "H"} {
+			decodes(fmt.Sprintf("?size=%d&ec=%s&fg=1a3c6e&bg=fdf6e3", size, ec))
+			decodes(fmt.Sprintf("?size=%d&ec=%s&logo=1", size, ec))
+		}
+	}
+	r := s.do("GET", path+"?format=svg&logo=1&fg=102030", tn.Key, nil)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `fill="#102030"`) || !strings.Contains(string(r.Body), "data:image/png;base64,") ||
+		strings.Contains(string(r.Body), "<script") {
+		t.Errorf("svg with logo: %d %.200s", r.Status, r.Body)
+	}
+	// The other workspace has no logo, and cannot remove this one.
+	if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/logo", other.WorkspaceID), other.Key, nil); r.Status != http.StatusNoContent {
+		t.Errorf("other's logo: %d", r.Status)
+	}
+	if r := s.do("DELETE", ws+"/logo", other.Token, nil); r.Status != http.StatusNotFound && r.Status != http.StatusForbidden {
+		t.Errorf("other deletes the logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", ws+"/logo", tn.Key, nil); r.Status != http.StatusOK {
+		t.Errorf("logo after other's try: %d", r.Status)
+	}
+	if r := s.do("DELETE", ws+"/logo", tn.Token, nil); r.Status != http.StatusNoContent {
+		t.Errorf("delete logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", path+"?logo=1", tn.Key, nil); r.Status != http.StatusNotFound {
+		t.Errorf("logo=1 without a logo: %d %s", r.Status, r.Body)
 	}
 }

@@ -29,6 +29,10 @@ type linkAnswer struct {
 	ExpiresAt      *time.Time `json:"expires_at"`
 	// Tags are the names of the link's tags; [] when it has none.
 	Tags []string `json:"tags"`
+	// UTM are the campaign parameters merged into url on redirect (null when none), and
+	// Destination the URL they make (only when there are some).
+	UTM         *link.UTM `json:"utm"`
+	Destination string    `json:"destination,omitempty"`
 
 	HasPassword    bool              `json:"has_password"`
 	MaxVisits      *int64            `json:"max_visits"`
@@ -107,6 +111,10 @@ func answerLink(l *link.Link) *linkAnswer {
 	}
 	if a.Tags == nil {
 		a.Tags = []string{}
+	}
+	if !l.UTM.IsZero() {
+		u := l.UTM
+		a.UTM, a.Destination = &u, l.Destination()
 	}
 	if v := l.Visits; v != nil {
 		total := v.Total

@@ -22,7 +22,7 @@ func jsonLink(c *gin.Context, status int, a *linkAnswer) {
 // no appeal, no moderation score, no visits (listings' own), times JSON can hold. ok is false otherwise, and b is then
 // unchanged.
 func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
-	if a == nil || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
+	if a == nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
 		a.Variants != nil || a.Form != nil || a.OG != nil || len(a.InactiveRules) != 0 || a.Appeal != nil ||
 		a.Moderation.Score != nil || a.Moderation.ReusedFrom != nil || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
 		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) ||
@@ -69,7 +69,7 @@ func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"has_password":`...)
+	b = append(b, `,"utm":null,"has_password":`...)
 	b = strconv.AppendBool(b, a.HasPassword)
 	b = append(b, `,"max_visits":null,"geo":null,"device_targets":null,"country_targets":null,"variants":null,"wechat_guide":`...)
 	b = strconv.AppendBool(b, a.WeChatGuide)

@@ -25,6 +25,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/tag"
@@ -77,6 +78,10 @@ type Deps struct {
 	Webhooks *webhook.Service
 	// Tags are the workspaces' tags.
 	Tags *tag.Service
+	// UTMTemplates are the workspaces' named sets of UTM parameters.
+	UTMTemplates *link.UTMTemplates
+	// Logos are the workspaces' QR-code logos.
+	Logos *qr.Logos
 }
 
 // Server is the API's http.Handler.
@@ -106,6 +111,8 @@ type Server struct {
 	sso            *sso.Service
 	webhooks       *webhook.Service
 	tags           *tag.Service
+	utmTemplates   *link.UTMTemplates
+	logos          *qr.Logos
 }
 
 const requestIDKey = "request_id"
@@ -119,6 +126,7 @@ func New(d Deps) (*Server, error) {
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
+		utmTemplates: d.UTMTemplates, logos: d.Logos,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -244,6 +252,17 @@ func (s *Server) routes() {
 	ws.PATCH("/domains/:id", s.inWorkspace(account.PermManage), s.updateDomain)
 	ws.DELETE("/domains/:id", s.inWorkspace(account.PermManage), s.deleteDomain)
 	ws.POST("/domains/:id/verify", s.inWorkspace(account.PermManage), s.verifyDomain)
+	ws.GET("/domains/:id/app-links", s.inWorkspace(account.PermLinksRead), s.getAppLinks)
+	ws.PUT("/domains/:id/app-links", s.inWorkspace(account.PermManage), s.putAppLinks)
+	ws.DELETE("/domains/:id/app-links", s.inWorkspace(account.PermManage), s.deleteAppLinks)
+
+	ws.GET("/utm-templates", s.inWorkspace(account.PermLinksRead), s.listUTMTemplates)
+	ws.POST("/utm-templates", s.inWorkspace(account.PermLinksWrite), s.createUTMTemplate)
+	ws.DELETE("/utm-templates/:id", s.inWorkspace(account.PermLinksWrite), s.deleteUTMTemplate)
+
+	ws.GET("/logo", s.inWorkspace(account.PermLinksRead), s.getLogo)
+	ws.PUT("/logo", s.inWorkspace(account.PermManage), s.putLogo)
+	ws.DELETE("/logo", s.inWorkspace(account.PermManage), s.deleteLogo)
 
 	ws.GET("/tags", s.inWorkspace(account.PermLinksRead), s.listTags)
 	ws.POST("/tags", s.inWorkspace(account.PermLinksWrite), s.createTag)

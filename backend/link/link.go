@@ -39,9 +39,14 @@ type Link struct {
 	Status         string     `json:"s"`
 	ExpiresAt      *time.Time `json:"e,omitempty"`
 	Rules          Rules      `json:"x,omitzero"`
-	CreatedBy      *int64     `json:"b,omitempty"`
-	CreatedAt      time.Time  `json:"c"`
-	UpdatedAt      time.Time  `json:"m"`
+	// UTM are the campaign parameters merged into URL's query on redirect.
+	UTM UTM `json:"q,omitzero"`
+	// Dest is URL with UTM merged when the link has UTM ("" otherwise): computed by Finish
+	// when the link is read or made and cached with it, so a redirect does no merging.
+	Dest      string    `json:"z,omitempty"`
+	CreatedBy *int64    `json:"b,omitempty"`
+	CreatedAt time.Time `json:"c"`
+	UpdatedAt time.Time `json:"m"`
 	// Moderation is what the moderation last decided, read with the link by the API's reads
 	// and never cached (the redirect path goes by Status alone).
 	Moderation Moderation `json:"-"`
@@ -99,6 +104,7 @@ type Input struct {
 	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
 	// Tags name the link's tags; the workspace's tags are made for names it has none of.
 	Tags []string `json:"tags,omitempty"`
+	UTM  *UTM     `json:"utm,omitempty"`
 	RuleFields
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
@@ -115,6 +121,8 @@ type Patch struct {
 	ExpiresAt      Opt[*time.Time] `json:"expires_at"`
 	// Tags replace the link's tags (null or [] removes them all).
 	Tags Opt[[]string] `json:"tags"`
+	// UTM replaces the link's UTM as a whole; null or {} clears it.
+	UTM Opt[*UTM] `json:"utm"`
 	RuleFields
 	// Rules is the edit RuleFields make, with the password hashed: what the store writes.
 	Rules RulesEdit `json:"-"`

@@ -445,6 +445,14 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}
+	if in.UTM != nil {
+		in.UTM.Trim()
+		if err := in.UTM.Validate("utm"); err != nil {
+			return nil, nil, err
+		}
+		l.UTM = *in.UTM
+	}
+	l.Finish()
 	if err := in.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, nil, err
 	}
@@ -458,7 +466,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	}
 	// An alias asks for that very code, and rules ask for a link of their own, so there is
 	// nothing to dedupe against.
-	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() {
+	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() && l.UTM.IsZero() {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
 		if err == nil && existing.DomainID == domainID {
 			return nil, existing, nil
@@ -785,6 +793,12 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 	}
 	if p.Status.Set && p.Status.Value != StatusActive && p.Status.Value != StatusDisabled {
 		return nil, apperr.Errorf(apperr.Invalid, "status must be active or disabled").For("value_invalid", "status")
+	}
+	if p.UTM.Set && p.UTM.Value != nil {
+		p.UTM.Value.Trim()
+		if err := p.UTM.Value.Validate("utm"); err != nil {
+			return nil, err
+		}
 	}
 	if err := p.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, err

@@ -143,7 +143,7 @@ func (s *DomainStore) ClaimPending(ctx context.Context, every time.Duration, lim
 // Routes implements domain.Store, in one statement: the epoch and the rows of one snapshot.
 func (s *DomainStore) Routes(ctx context.Context) (int64, []domain.Route, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT e.n, d.id, d.workspace_id, d.hostname, d.root_url,
-			d.removed_at IS NULL
+			d.removed_at IS NULL, d.apple_app_site_association::text, d.assetlinks::text
 		FROM domain_epoch e LEFT JOIN domains d ON d.verified_at IS NOT NULL OR d.removed_at IS NOT NULL
 		ORDER BY d.id`)
 	if err != nil {
@@ -156,13 +156,21 @@ func (s *DomainStore) Routes(ctx context.Context) (int64, []domain.Route, error)
 		var id, ws *int64
 		var host, root *string
 		var active *bool
-		if err := rows.Scan(&epoch, &id, &ws, &host, &root, &active); err != nil {
+		var aasa, assetlinks *string
+		if err := rows.Scan(&epoch, &id, &ws, &host, &root, &active, &aasa, &assetlinks); err != nil {
 			return 0, nil, fmt.Errorf("read domain routes: %w", err)
 		}
 		if id == nil {
 			continue // no domain at all: the epoch alone
 		}
-		out = append(out, domain.Route{ID: *id, WorkspaceID: *ws, Hostname: *host, RootURL: *root, Active: *active})
+		r := domain.Route{ID: *id, WorkspaceID: *ws, Hostname: *host, RootURL: *root, Active: *active}
+		if aasa != nil {
+			r.AASA = []byte(*aasa)
+		}
+		if assetlinks != nil {
+			r.AssetLinks = []byte(*assetlinks)
+		}
+		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
 		return 0, nil, fmt.Errorf("read domain routes: %w", err)
@@ -177,4 +185,43 @@ func (s *DomainStore) Epoch(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("read domains epoch: %w", err)
 	}
 	return n, nil
+}
+
+// AppLinks implements domain.Store.
+func (s *DomainStore) AppLinks(ctx context.Context, workspaceID, id int64) (*domain.AppLinks, error) {
+	var aasa, assetlinks *string
+	err := s.db.Pool.QueryRow(ctx, `SELECT apple_app_site_association::text, assetlinks::text FROM domains
+		WHERE workspace_id = $1 AND id = $2 AND removed_at IS NULL`, workspaceID, id).Scan(&aasa, &assetlinks)
+	if err != nil {
+		return nil, fmt.Errorf("get app links: %w", notFound(err, "domain"))
+	}
+	a := &domain.AppLinks{}
+	if aasa != nil {
+		a.AppleAppSiteAssociation = []byte(*aasa)
+	}
+	if assetlinks != nil {
+		a.AssetLinks = []byte(*assetlinks)
+	}
+	return a, nil
+}
+
+// SetAppLinks implements domain.Store.
+func (s *DomainStore) SetAppLinks(ctx context.Context, workspaceID, id int64, a domain.AppLinks) error {
+	text := func(b []byte) *string {
+		if b == nil {
+			return nil
+		}
+		v := string(b)
+		return &v
+	}
+	tag, err := s.db.Pool.Exec(ctx, `UPDATE domains SET apple_app_site_association = $3::jsonb, assetlinks = $4::jsonb
+		WHERE workspace_id = $1 AND id = $2 AND removed_at IS NULL`,
+		workspaceID, id, text(a.AppleAppSiteAssociation), text(a.AssetLinks))
+	if err != nil {
+		return fmt.Errorf("set app links: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return apperr.Missing("domain")
+	}
+	return nil
 }

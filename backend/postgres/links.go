@@ -30,19 +30,22 @@ func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
 var _ link.Store = (*LinkStore)(nil)
 
 const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
-	forward_query, status, expires_at, rules, created_by, created_at, updated_at`
+	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm`
 
 func scanLink(row pgx.Row) (*link.Link, error) {
 	var l link.Link
 	var status int16
-	var rules []byte
+	var rules, utm []byte
 	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt)
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
 			err = fmt.Errorf("link %d: rules: %w", l.ID, err)
 		}
+	}
+	if err == nil {
+		err = scanUTM(&l, utm)
 	}
 	return &l, err
 }
@@ -51,7 +54,7 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // link_moderation lm (LEFT JOINed: a link without a row is pending). The API's reads use them;
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
-	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at,
+	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
 
 // taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
@@ -67,13 +70,13 @@ const moderatedFrom = ` links l LEFT JOIN link_moderation lm ON lm.link_id = l.i
 func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var l link.Link
 	var status int16
-	var rules []byte
+	var rules, utm []byte
 	var state, category, reason *string
 	var score *float32
 	var sharedReview, sharedLink *int64
 	var sharedAt *time.Time
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm,
 		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt}, extra...)...)
 	if sharedAt != nil {
 		l.Moderation.Shared = &link.SharedReview{ReviewID: sharedReview, LinkID: sharedLink, At: *sharedAt}
@@ -83,6 +86,9 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
 			err = fmt.Errorf("link %d: rules: %w", l.ID, err)
 		}
+	}
+	if err == nil {
+		err = scanUTM(&l, utm)
 	}
 	if state != nil {
 		l.Moderation.State, l.Moderation.Category, l.Moderation.Reason = *state, *category, *reason
@@ -97,6 +103,27 @@ func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
 	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
 	l.Tags = tags
 	return l, err
+}
+
+// scanUTM reads a link's utm column and derives its destination.
+func scanUTM(l *link.Link, utm []byte) error {
+	if utm != nil {
+		if err := json.Unmarshal(utm, &l.UTM); err != nil {
+			return fmt.Errorf("link %d: utm: %w", l.ID, err)
+		}
+	}
+	l.Finish()
+	return nil
+}
+
+// utmJSON is the utm column's value of u: NULL when it adds nothing.
+func utmJSON(u *link.UTM) *string {
+	if u == nil || u.IsZero() {
+		return nil
+	}
+	b, _ := json.Marshal(u)
+	s := string(b)
+	return &s
 }
 
 // score64 widens a REAL score to the float64 it was stored from (0.95, not 0.949999988).
@@ -124,11 +151,12 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	aliases, fwd := make([]bool, n), make([]bool, n)
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
-	created, rules := make([]time.Time, n), make([]*string, n)
+	created, rules, utms := make([]time.Time, n), make([]*string, n), make([]*string, n)
 	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
 	var tagLinks []int64
 	var tagNames []string
 	for i, l := range links {
+		utms[i] = utmJSON(&l.UTM)
 		for _, t := range l.Tags {
 			tagLinks, tagNames = append(tagLinks, l.ID), append(tagNames, tag.Fold(t))
 		}
@@ -143,22 +171,22 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	}
 	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
-			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at)
-		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created
+			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm)
+		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created, utm::jsonb
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[], $15::text[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules)
+			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm)
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkCreated)
-	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules}
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
 		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
 		// left out).
 		insert += `, tagged AS (
 			INSERT INTO link_tags (tag_id, link_id)
-			SELECT tg.id, l.id FROM unnest($16::bigint[], $17::text[]) AS x(link_id, folded)
+			SELECT tg.id, l.id FROM unnest($17::bigint[], $18::text[]) AS x(link_id, folded)
 			JOIN l ON l.id = x.link_id
 			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
 			ON CONFLICT DO NOTHING)`
@@ -432,6 +460,10 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 	}
 	if p.ExpiresAt.Set {
 		set("expires_at", p.ExpiresAt.Value)
+	}
+	if p.UTM.Set {
+		args = append(args, utmJSON(p.UTM.Value))
+		sets = append(sets, "utm = $"+strconv.Itoa(len(args))+"::jsonb")
 	}
 	if p.Rules.Set != nil || len(p.Rules.Unset) > 0 {
 		// Key by key: two edits of different rules made at once both stand.

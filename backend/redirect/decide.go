@@ -102,13 +102,13 @@ func Decide(l *link.Link, f *Facts) Outcome {
 			return Outcome{Page: PageGuide, Status: http.StatusOK, Variant: -1}
 		}
 	}
-	o := Outcome{Status: l.RedirectStatus, Target: l.URL, Variant: -1, CountVisit: capped && !f.Visitor.Crawler && !f.Look}
+	o := Outcome{Status: l.RedirectStatus, Target: l.Destination(), Variant: -1, CountVisit: capped && !f.Visitor.Crawler && !f.Look}
 	if t, ok := r.DeviceTargets[string(f.Visitor.Device)]; ok && on("device_targets") {
-		o.Target = t
+		o.Target = l.UTM.Merge(t)
 		return o
 	}
 	if t, ok := r.CountryTargets[f.Visitor.Country]; ok && f.Visitor.Country != "" && on("country_targets") {
-		o.Target = t
+		o.Target = l.UTM.Merge(t)
 		return o
 	}
 	if len(r.Variants) > 0 && on("variants") {
@@ -116,7 +116,7 @@ func Decide(l *link.Link, f *Facts) Outcome {
 		if o.Variant < 0 || o.Variant >= len(r.Variants) {
 			o.Variant, o.Sticky = pickVariant(r.Variants, f.Random), true
 		}
-		o.Target = r.Variants[o.Variant].URL
+		o.Target = l.UTM.Merge(r.Variants[o.Variant].URL)
 	}
 	return o
 }

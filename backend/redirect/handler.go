@@ -2,6 +2,7 @@ package redirect
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,6 +128,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		domainID = d.ID
 	}
 	key := strings.TrimPrefix(r.URL.Path, "/") // empty for an absolute-form request line
+	if d != nil && strings.HasPrefix(key, ".well-known/") {
+		h.wellKnown(w, r, d)
+		return
+	}
 	if d != nil && key == "" && r.Method != http.MethodPost {
 		h.root(w, r, d)
 		return
@@ -174,7 +179,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		h.pages.gone(w, r)
 		return
 	}
-	if h.sendTo(w, r, l, l.URL, preview, cacheControl) {
+	if h.sendTo(w, r, l, l.Destination(), preview, cacheControl) {
 		w.WriteHeader(l.RedirectStatus)
 		h.capture(r, l, now, -1)
 	}
@@ -213,6 +218,31 @@ func (h *Handler) root(w http.ResponseWriter, r *http.Request, d *domain.Route) 
 	hdr["Location"] = []string{d.RootURL}
 	hdr["Cache-Control"] = cacheControl
 	w.WriteHeader(http.StatusFound)
+}
+
+// wellKnown serves a custom domain's app-link files (its AASA and assetlinks.json) as JSON,
+// cacheable, never redirected; any other well-known path, or a file not set, is a bare 404.
+func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Route) {
+	var body []byte
+	switch r.URL.Path {
+	case domain.AASAPath:
+		body = d.AASA
+	case domain.AssetLinksPath:
+		body = d.AssetLinks
+	}
+	if body == nil || r.Method == http.MethodPost || h.resolver.WorkspaceIsGone(d.WorkspaceID) {
+		outMissing.Inc()
+		h.pages.bareNotFound(w, r)
+		return
+	}
+	hdr := w.Header()
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", "public, max-age=300")
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
 }
 
 // capture records a visit answered with the link's target (variant: the index of the one chosen,

@@ -8,11 +8,11 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// appendLinkJSON appends l's JSON form (link.Link's JSON encoding) to b. A link without rules,
+// appendLinkJSON appends l's JSON form (link.Link's JSON encoding) to b. A link without rules or UTM,
 // which is most links and every link a plain create makes, is written field by field; one with
-// rules, or with a time JSON cannot hold, goes through encoding/json. Both forms decode alike.
+// rules or UTM, or with a time JSON cannot hold, goes through encoding/json. Both forms decode alike.
 func appendLinkJSON(b []byte, l *link.Link) []byte {
-	if !l.Rules.IsZero() || !jsonw.TimeOK(l.CreatedAt) || !jsonw.TimeOK(l.UpdatedAt) ||
+	if !l.Rules.IsZero() || !l.UTM.IsZero() || l.Dest != "" || !jsonw.TimeOK(l.CreatedAt) || !jsonw.TimeOK(l.UpdatedAt) ||
 		(l.ExpiresAt != nil && !jsonw.TimeOK(*l.ExpiresAt)) {
 		j, _ := json.Marshal(l)
 		return append(b, j...)

@@ -165,6 +165,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/domains/{id}/app-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A domain's app-link files
+         * @description Needs the `links:read` permission. Both files, null when not set.
+         */
+        get: operations["getAppLinks"];
+        /**
+         * Set a domain's app-link files
+         * @description Needs the `manage` permission (API keys never). The domain must be verified (409 `domain_unverified`). `apple_app_site_association` is served at `https://<domain>/.well-known/apple-app-site-association` and `assetlinks` at `/.well-known/assetlinks.json`, as `application/json`, on that host only, within a second on every node. Each at most 64 kB; a null file is not served. Both replace what was there.
+         */
+        put: operations["putAppLinks"];
+        post?: never;
+        /**
+         * Clear a domain's app-link files
+         * @description Needs the `manage` permission (API keys never). The well-known paths answer 404 again.
+         */
+        delete: operations["deleteAppLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/audit": {
         parameters: {
             query?: never;
@@ -801,6 +829,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's logo
+         * @description Needs the `links:read` permission. 204 when there is none.
+         */
+        get: operations["getLogo"];
+        /**
+         * Set the workspace's logo
+         * @description Needs the `manage` permission (API keys never). The body is the image itself: a PNG of at most 100 kB and 2048 pixels a side. SVG is not taken (it could carry scripts into SVG codes). QR codes draw it with `logo=1`.
+         */
+        put: operations["putLogo"];
+        post?: never;
+        /**
+         * Remove the workspace's logo
+         * @description Needs the `manage` permission (API keys never).
+         */
+        delete: operations["deleteLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me": {
         parameters: {
             query?: never;
@@ -1343,7 +1399,7 @@ export interface paths {
         };
         /**
          * The short URL as a QR code
-         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads.
+         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads. Every size, level and logo stays decodable.
          */
         get: operations["getLinkQR"];
         put?: never;
@@ -1568,6 +1624,50 @@ export interface paths {
          * @description Needs the `links:write` permission; API keys need the `links:write` scope. Every link carrying the tag shows its new name at once; a name another tag of the workspace has, in any case, is 409 `conflict` (reason `tag_exists`).
          */
         patch: operations["updateTag"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/utm-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's UTM templates
+         * @description Needs the `links:read` permission. By name.
+         */
+        get: operations["listUTMTemplates"];
+        put?: never;
+        /**
+         * Save a UTM template
+         * @description Needs the `links:write` permission. Names are unique in the workspace (409 `utm_template_name_taken`); a workspace keeps at most 100 templates (`utm_templates_exceeded`).
+         */
+        post: operations["createUTMTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/utm-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a UTM template
+         * @description Needs the `links:write` permission. Links made with it keep their parameters.
+         */
+        delete: operations["deleteUTMTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/workspaces/{workspace}/webhooks": {
@@ -2089,6 +2189,21 @@ export interface components {
         DomainPatch: {
             root_url?: string | null;
         };
+        AppLinks: {
+            /** @description Apple's apple-app-site-association: an object holding `applinks`, `webcredentials`, `appclips` or `activitycontinuation` (each an object; `applinks.details`, when given, an array). At most 64 kB. */
+            apple_app_site_association?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Android's Digital Asset Links statements, each with `relation` and a `target` with `namespace`. At most 64 kB. */
+            assetlinks?: ({
+                relation: string[];
+                target: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+        };
         /** @description Every error answer. */
         Error: {
             error: components["schemas"]["ErrorDetail"];
@@ -2234,6 +2349,10 @@ export interface components {
             redirect_status: 301 | 302 | 307;
             /** @description Append the visitor's query string to the destination. */
             forward_query: boolean;
+            /** @description Campaign parameters merged into the destination on redirect; null when none. */
+            utm?: components["schemas"]["UTM"] | null;
+            /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
+            destination?: string;
             /**
              * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`).
              * @enum {string}
@@ -2295,6 +2414,7 @@ export interface components {
             redirect_status?: 301 | 302 | 307;
             /** @default false */
             forward_query?: boolean;
+            utm?: components["schemas"]["UTM"];
             /**
              * Format: date-time
              * @description Must be in the future.
@@ -2331,6 +2451,8 @@ export interface components {
             /** @enum {integer} */
             redirect_status?: 301 | 302 | 307;
             forward_query?: boolean;
+            /** @description Replaces the link's UTM parameters as a whole; null or `{}` clears them. */
+            utm?: components["schemas"]["UTM"] | null;
             /** @enum {string} */
             status?: "active" | "disabled";
             /** Format: date-time */
@@ -2438,6 +2560,30 @@ export interface components {
                 link?: components["schemas"]["Link"];
                 error?: components["schemas"]["ErrorDetail"];
             }[];
+        };
+        /** @description Campaign parameters. On redirect each one set replaces the destination's own `utm_*` of that name (in its place) or is appended (in the order source, medium, campaign, term, content); every other parameter, their order and the fragment stay as they were. With `forward_query` the visit's query string follows them. */
+        UTM: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
+        };
+        UTMTemplate: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            utm: components["schemas"]["UTM"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        UTMTemplateInput: {
+            /** @description Unique in the workspace. */
+            name: string;
+            utm?: components["schemas"]["UTM"];
+        };
+        UTMTemplateList: {
+            templates: components["schemas"]["UTMTemplate"][];
         };
         Me: {
             user: components["schemas"]["User"];
@@ -3721,6 +3867,113 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAppLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The files. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppLinks"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putAppLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppLinks"];
+            };
+        };
+        responses: {
+            /** @description The files as stored. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppLinks"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAppLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Domain ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
@@ -5362,6 +5615,111 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The workspace has no logo. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -6600,6 +6958,14 @@ export interface operations {
                 format?: "png" | "svg";
                 /** @description Width and height in pixels. */
                 size?: number;
+                /** @description Colour of the dark modules, RRGGBB. It must be darker than `bg`, with a contrast of at least 4.5:1 (else 400 `qr_contrast_low`). */
+                fg?: string;
+                /** @description Background colour, RRGGBB. */
+                bg?: string;
+                /** @description Error correction level. Default M; always H with a logo. */
+                ec?: "L" | "M" | "Q" | "H";
+                /** @description 1 draws the workspace's logo (`PUT …/logo`) in the middle, over about 5% of the code; 404 `logo_missing` without one. */
+                logo?: "0" | "1";
             };
             header?: never;
             path: {
@@ -7171,6 +7537,106 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listUTMTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UTMTemplateList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createUTMTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UTMTemplateInput"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UTMTemplate"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteUTMTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Template ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

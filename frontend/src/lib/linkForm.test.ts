@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Link } from "../api/client";
 import {
-  createBody, emptyLinkForm, fromLink, gatedRulesInUse, patchBody, sectionOf, sections, sectionsInUse, validateLinkForm, type LinkFormState,
+  createBody, emptyLinkForm, fromLink, gatedRulesInUse, mergeUTM, patchBody, sectionOf, sections, sectionsInUse, utmOf, validateLinkForm, type LinkFormState,
 } from "./linkForm";
 
 const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkForm(), url: "https://example.com/a", ...patch });
@@ -167,5 +167,19 @@ describe("plans and gates", () => {
   it("lists the gated rules a form turns on", () => {
     expect(gatedRulesInUse(form({ password: "1234", wechatGuide: true }))).toEqual(["password", "wechat_guide"]);
     expect(gatedRulesInUse(form({}))).toEqual([]);
+  });
+});
+
+describe("mergeUTM", () => {
+  it("merges as the server does", () => {
+    expect(mergeUTM("https://a.example/", { source: "news", medium: "email" })).toBe("https://a.example/?utm_source=news&utm_medium=email");
+    expect(mergeUTM("https://a.example/?utm_source=old&x=1", { source: "new" })).toBe("https://a.example/?utm_source=new&x=1");
+    expect(mergeUTM("https://a.example/p?q=1#top", { term: "x y", content: "a&b" })).toBe("https://a.example/p?q=1&utm_term=x+y&utm_content=a%26b#top");
+    expect(mergeUTM("https://a.example/?utm_medium=cpc", { source: "g" })).toBe("https://a.example/?utm_medium=cpc&utm_source=g");
+    expect(mergeUTM("https://a.example/n", undefined)).toBe("https://a.example/n");
+  });
+  it("sends only the values set", () => {
+    expect(utmOf({ source: " a ", medium: "", campaign: "", term: "", content: "" })).toEqual({ source: "a" });
+    expect(utmOf({ source: "", medium: "", campaign: "", term: "", content: "" })).toBeUndefined();
   });
 });

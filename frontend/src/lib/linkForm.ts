@@ -43,6 +43,61 @@ export interface LinkFormState {
   wechatGuide: boolean;
   formFields: FormFieldState[];
   og: { title: string; description: string; image: string };
+  utm: UTMState;
+}
+
+export interface UTMState {
+  source: string;
+  medium: string;
+  campaign: string;
+  term: string;
+  content: string;
+}
+
+export const utmKeys = ["source", "medium", "campaign", "term", "content"] as const;
+
+export const emptyUTM = (): UTMState => ({ source: "", medium: "", campaign: "", term: "", content: "" });
+
+/** The UTM object a form state sends: the values set, trimmed; undefined when none is. */
+export function utmOf(u: UTMState): Partial<UTMState> | undefined {
+  const out: Partial<UTMState> = {};
+  for (const k of utmKeys) if (u[k].trim()) out[k] = u[k].trim();
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The destination with the UTM parameters merged, as the server merges them: a parameter set
+ * replaces the URL's own of that name in place, the others are appended in order; the other
+ * parameters, their order and the fragment are kept.
+ */
+export function mergeUTM(url: string, u: Partial<UTMState> | undefined): string {
+  if (!u || !Object.keys(u).length) return url;
+  const hash = url.indexOf("#");
+  const frag = hash >= 0 ? url.slice(hash) : "";
+  const rest = hash >= 0 ? url.slice(0, hash) : url;
+  const q = rest.indexOf("?");
+  const base = q >= 0 ? rest.slice(0, q) : rest;
+  const parts = q >= 0 ? rest.slice(q + 1).split("&").filter(Boolean) : [];
+  const enc = (v: string) => encodeURIComponent(v).replace(/%20/g, "+");
+  const done = new Set<string>();
+  const out: string[] = [];
+  for (const p of parts) {
+    let name = p.split("=")[0]!;
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      /* kept as written */
+    }
+    const key = name.startsWith("utm_") ? (name.slice(4) as keyof UTMState) : undefined;
+    const v = key && u[key];
+    if (!v) out.push(p);
+    else if (!done.has(key)) {
+      done.add(key);
+      out.push(`utm_${key}=${enc(v)}`);
+    }
+  }
+  for (const k of utmKeys) if (u[k] && !done.has(k)) out.push(`utm_${k}=${enc(u[k]!)}`);
+  return base + (out.length ? "?" + out.join("&") : "") + frag;
 }
 
 /** The plan feature each gated rule needs (§13.2). */
@@ -79,6 +134,7 @@ export function emptyLinkForm(): LinkFormState {
     wechatGuide: false,
     formFields: [],
     og: { title: "", description: "", image: "" },
+    utm: emptyUTM(),
   };
 }
 
@@ -120,6 +176,7 @@ export function fromLink(l: Link): LinkFormState {
       options: (f.options ?? []).join("\n"),
     })),
     og: { title: l.og?.title ?? "", description: l.og?.description ?? "", image: l.og?.image ?? "" },
+    utm: { ...emptyUTM(), ...(l.utm ?? {}) },
   };
 }
 
@@ -172,6 +229,7 @@ export const sections = [
   { id: "wechat", feature: "browser_guide" },
   { id: "form", feature: "form" },
   { id: "og", feature: undefined },
+  { id: "utm", feature: undefined },
   { id: "redirect", feature: undefined },
 ] as const satisfies readonly { id: string; feature: Feature | undefined }[];
 
@@ -190,6 +248,7 @@ const sectionFields: Record<string, SectionId> = {
   og: "og",
   redirect_status: "redirect",
   forward_query: "redirect",
+  utm: "utm",
 };
 
 /** The section holding an input ("variants.0.url" → "ab"); undefined for the main fields. */
@@ -208,6 +267,7 @@ export function sectionsInUse(s: LinkFormState, hasPassword = false): SectionId[
     wechat: r.wechat_guide,
     form: !!r.form,
     og: !!r.og,
+    utm: !!utmOf(s.utm),
     redirect: s.redirectStatus !== "302" || s.forwardQuery,
   };
   return sections.map((x) => x.id).filter((id) => on[id]);
@@ -317,6 +377,8 @@ export function createBody(s: LinkFormState): LinkInput {
   if (r.wechat_guide) body.wechat_guide = true;
   if (r.form) body.form = r.form;
   if (r.og) body.og = r.og;
+  const utm = utmOf(s.utm);
+  if (utm) body.utm = utm;
   return body;
 }
 
@@ -340,5 +402,7 @@ export function patchBody(original: Link, s: LinkFormState): LinkPatch {
     if (!same(before[k], after[k])) (body as Record<string, unknown>)[k] = after[k];
   }
   if (before.wechat_guide !== after.wechat_guide) body.wechat_guide = after.wechat_guide;
+  const utm = utmOf(s.utm);
+  if (!same(utm, utmOf({ ...emptyUTM(), ...(original.utm ?? {}) }))) body.utm = utm ?? null;
   return body;
 }

@@ -15,6 +15,7 @@ import { checkHostname, domainState, type Domain } from "../../lib/domains";
 import { formatDateTime } from "../../lib/format";
 import { checkURL } from "../../lib/validate";
 import { useWorkspaceId } from "../../session";
+import { AppLinks } from "./AppLinks";
 
 const stateColor = { verified: "green", pending: "orange", unchecked: "gray" } as const;
 
@@ -240,6 +241,7 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
             </Text>
           )
         )}
+        {canManage && d.verified && <AppLinks ws={ws} id={d.id} />}
         <FormError error={remove.error} />
       </Stack>
     </Card>

@@ -1,7 +1,7 @@
 // One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
 // a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
 // its moderation state with the appeal.
-import { Anchor, Button, Card, Group, Image, Progress, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Card, Group, Image, NativeSelect, Progress, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
 import { lazy, Suspense, useState } from "react";
@@ -114,15 +114,30 @@ function QRCard({ link }: { link: Link }) {
   const { t } = useTranslation();
   const ws = useWorkspaceId();
   const [error, setError] = useState<unknown>();
-  const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?format=svg&size=240`;
+  const [fg, setFg] = useState("#000000");
+  const [bg, setBg] = useState("#ffffff");
+  const [ec, setEc] = useState<"" | "L" | "M" | "Q" | "H">("");
+  const [logo, setLogo] = useState(false);
+  const [broken, setBroken] = useState(false);
+  const style = { fg: fg.slice(1), bg: bg.slice(1), ...(ec ? { ec } : {}), ...(logo ? { logo: "1" as const } : {}) };
+  const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?${new URLSearchParams({ format: "svg", size: "240", ...style })}`;
   const download = async (format: "png" | "svg") => {
     setError(undefined);
     try {
       const res = await api.GET("/api/v1/workspaces/{workspace}/links/{id}/qr", {
-        params: { path: { workspace: ws, id: link.id }, query: { format, size: 1024 } },
+        params: { path: { workspace: ws, id: link.id }, query: { format, size: 1024, ...style } },
         parseAs: "blob",
       });
-      if (!res.response.ok || !res.data) throw new Error(res.response.statusText);
+      if (!res.response.ok || !res.data) {
+        const body = (await (res.error as Blob | undefined)?.text?.().catch(() => "")) ?? "";
+        let reason = "";
+        try {
+          reason = (JSON.parse(body) as { error?: { reason?: string } }).error?.reason ?? "";
+        } catch {
+          /* not JSON */
+        }
+        throw new Error(reason && i18n.exists(`errors.${reason}`) ? t(`errors.${reason}`) : res.response.statusText);
+      }
       saveBlob(res.data as Blob, qrFileName(link.code, format));
     } catch (e) {
       setError(e);
@@ -132,7 +147,25 @@ function QRCard({ link }: { link: Link }) {
     <Card withBorder className="qr-card">
       <Stack align="center" gap="sm">
         <Text fw={600}>{t("detail.qr")}</Text>
-        <Image src={src} alt={t("detail.qrAlt", { url: link.short_url })} w={180} h={180} data-testid="qr-image" />
+        {broken ? (
+          <Text size="sm" c="red" w={180} data-testid="qr-broken">
+            {t("qrStyle.cannotDraw")}
+          </Text>
+        ) : (
+          <Image src={src} alt={t("detail.qrAlt", { url: link.short_url })} w={180} h={180} data-testid="qr-image" onError={() => setBroken(true)} />
+        )}
+        <Group gap="xs" wrap="nowrap">
+          <TextInput type="color" size="xs" w={70} label={t("qrStyle.fg")} value={fg} onChange={(e) => { setFg(e.currentTarget.value); setBroken(false); }} />
+          <TextInput type="color" size="xs" w={70} label={t("qrStyle.bg")} value={bg} onChange={(e) => { setBg(e.currentTarget.value); setBroken(false); }} />
+          <NativeSelect
+            size="xs"
+            label={t("qrStyle.ec")}
+            value={ec}
+            onChange={(e) => { setEc(e.currentTarget.value as typeof ec); setBroken(false); }}
+            data={[{ value: "", label: t("qrStyle.ecAuto") }, "L", "M", "Q", "H"]}
+          />
+        </Group>
+        <Switch size="xs" label={t("qrStyle.logo")} checked={logo} onChange={(e) => { setLogo(e.currentTarget.checked); setBroken(false); }} />
         <Group gap="xs">
           <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download("png")} data-testid="qr-png">
             PNG

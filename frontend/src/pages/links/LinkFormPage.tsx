@@ -23,6 +23,7 @@ import {
   type Feature, type LinkFormErrors, type LinkFormState, type SectionId,
 } from "../../lib/linkForm";
 import { withScheme } from "../../lib/url";
+import { UTMSection } from "./UTMSection";
 import { useWorkspaceId } from "../../session";
 
 export default function LinkFormPage() {
@@ -133,6 +134,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
     wechat: t("linkForm.wechat"),
     form: t("linkForm.form"),
     og: t("linkForm.og"),
+    utm: t("utm.section"),
     redirect: t("linkForm.redirectSection"),
   };
 
@@ -372,6 +374,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
         {err("og") && <Text c="red" size="sm">{err("og")}</Text>}
       </Stack>
     ),
+    utm: () => <UTMSection url={s.url} utm={s.utm} onChange={(utm) => set({ utm })} err={err} />,
     redirect: () => (
       <Stack gap="sm">
         <NativeSelect

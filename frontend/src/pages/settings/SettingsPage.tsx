@@ -23,6 +23,7 @@ export default function SettingsPage() {
       <Title order={2}>{t("settings.title")}</Title>
       {/* Keyed by workspace: switching shows the other one's name, not a stale edit. */}
       {canManage ? <RenameCard key={workspace.id} /> : <Alert>{t("settings.readOnly")}</Alert>}
+      {canManage && <LogoCard key={`logo-${workspace.id}`} />}
       {owner ? (
         <>
           <RequireTwoFactorCard key={`2fa-${workspace.id}`} />
@@ -53,6 +54,74 @@ function SsoCard() {
           {t("sso.open")}
         </Button>
       </Group>
+    </Card>
+  );
+}
+
+/** The workspace's QR-code logo: a PNG of at most 100 kB (owners and admins). */
+function LogoCard() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const [version, setVersion] = useState(0);
+  const logo = useQuery({
+    queryKey: [workspace.id, "logo", version],
+    queryFn: async () => {
+      const res = await api.GET("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: workspace.id } }, parseAs: "blob" });
+      return res.response.status === 200 && res.data ? URL.createObjectURL(res.data as Blob) : null;
+    },
+  });
+  const upload = useMutation({
+    mutationFn: (file: File) =>
+      unwrap(
+        api.PUT("/api/v1/workspaces/{workspace}/logo", {
+          params: { path: { workspace: workspace.id } },
+          body: file as unknown as string,
+          bodySerializer: (b: unknown) => b as Blob,
+          headers: { "Content-Type": "image/png" },
+        }),
+      ),
+    onSuccess: () => {
+      setVersion((v) => v + 1);
+      notifyDone(t("qrStyle.logoSaved"));
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: workspace.id } } })),
+    onSuccess: () => {
+      setVersion((v) => v + 1);
+      notifyDone(t("qrStyle.logoRemoved"));
+    },
+  });
+  return (
+    <Card withBorder component="section" aria-label={t("qrStyle.logoTitle")}>
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t("qrStyle.logoTitle")}
+        </Title>
+        <Text size="sm">{t("qrStyle.logoHelp")}</Text>
+        {logo.data && <img src={logo.data} alt={t("qrStyle.logoTitle")} style={{ maxWidth: 96, maxHeight: 96 }} data-testid="logo-image" />}
+        <Group className="stack-phone">
+          <Button component="label" variant="default" loading={upload.isPending}>
+            {t("qrStyle.logoUpload")}
+            <input
+              type="file"
+              accept="image/png"
+              hidden
+              onChange={(e) => {
+                const f = e.currentTarget.files?.[0];
+                if (f) upload.mutate(f);
+                e.currentTarget.value = "";
+              }}
+            />
+          </Button>
+          {logo.data && (
+            <Button variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              {t("qrStyle.logoRemove")}
+            </Button>
+          )}
+        </Group>
+        <FormError error={upload.error ?? remove.error} />
+      </Stack>
     </Card>
   );
 }

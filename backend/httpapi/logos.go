@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/qr"
+)
+
+// putLogo takes the workspace's logo as the request's body: a PNG of at most 100 kB.
+func (s *Server) putLogo(c *gin.Context) {
+	data, err := io.ReadAll(io.LimitReader(c.Request.Body, qr.MaxLogoBytes+1))
+	if err != nil {
+		s.fail(c, apperr.Errorf(apperr.Invalid, "the logo could not be read").For("logo_invalid", "file"))
+		return
+	}
+	if err := s.logos.Put(c.Request.Context(), workspaceID(c), data); err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// getLogo answers the logo, or 204 when the workspace has none (a settings page asks before
+// knowing, and no logo is no error).
+func (s *Server) getLogo(c *gin.Context) {
+	data, err := s.logos.Get(c.Request.Context(), workspaceID(c))
+	if apperr.ReasonOf(err) == "logo_missing" {
+		c.Status(http.StatusNoContent)
+		return
+	}
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "private, no-cache")
+	c.Data(http.StatusOK, "image/png", data)
+}
+
+func (s *Server) deleteLogo(c *gin.Context) {
+	s.noContent(c, s.logos.Delete(c.Request.Context(), workspaceID(c)))
+}
