@@ -355,3 +355,53 @@ func TestBillingTenancy(t *testing.T) {
 		t.Errorf("alice %+v, bob %+v", a, b)
 	}
 }
+
+// Two workspaces of one owner are billed apart, each by its own subscription; a plan changed
+// in Stripe's portal moves down as it moves up, and a cancellation at the period's end keeps
+// the plan until then.
+func TestBillingTwoWorkspacesOneOwner(t *testing.T) {
+	_, s := startBilling(t)
+	a := s.signup("two-workspaces@example.com")
+	r := s.do("POST", "/api/v1/workspaces", a.Token, map[string]any{"name": "second"})
+	b := a
+	b.WorkspaceID = answer[struct{ ID int64 }](t, r, http.StatusCreated, "second workspace").ID
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
+	end := time.Now().Add(30 * 24 * time.Hour).Truncate(time.Second)
+	send := func(id, typ string, at time.Time, object map[string]any) {
+		t.Helper()
+		if r := s.webhook(stripeEvent(id, typ, at, object), testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", id, r.Status, r.Body)
+		}
+	}
+	send("evt_a1", "customer.subscription.created", t0, subscriptionObject(a.WorkspaceID, "sub_wa", "active", "price_em", end, false))
+	send("evt_b1", "customer.subscription.created", t0, subscriptionObject(b.WorkspaceID, "sub_wb", "active", "price_py", end, false))
+	if pa, pb := s.billingOf(a), s.billingOf(b); pa.Plan != "enterprise" || *pa.Interval != "month" || pb.Plan != "personal" || *pb.Interval != "year" {
+		t.Fatalf("two subscriptions: %+v / %+v", pa, pb)
+	}
+
+	// Down from enterprise to personal in the portal: only the first workspace moves.
+	send("evt_a2", "customer.subscription.updated", t0.Add(time.Minute), subscriptionObject(a.WorkspaceID, "sub_wa", "active", "price_pm", end, false))
+	if pa, pb := s.billingOf(a), s.billingOf(b); pa.Plan != "personal" || *pa.Interval != "month" || pb.Plan != "personal" || *pb.Interval != "year" {
+		t.Fatalf("after the downgrade: %+v / %+v", pa, pb)
+	}
+	if p := s.planOf(a); p != "personal" {
+		t.Fatalf("plan after the downgrade: %s", p)
+	}
+
+	// Canceled at the period's end: the plan stays, the flag shows; the other workspace's
+	// failed payment is its own.
+	send("evt_a3", "customer.subscription.updated", t0.Add(2*time.Minute), subscriptionObject(a.WorkspaceID, "sub_wa", "active", "price_pm", end, true))
+	send("evt_b2", "invoice.payment_failed", t0.Add(2*time.Minute), invoiceObject(b.WorkspaceID, "sub_wb"))
+	pa, pb := s.billingOf(a), s.billingOf(b)
+	if pa.Plan != "personal" || pa.Status != "active" || !pa.CancelAtPeriodEnd {
+		t.Fatalf("canceled at the period's end: %+v", pa)
+	}
+	if pb.Status != "past_due" || pb.Plan != "personal" || pb.CancelAtPeriodEnd {
+		t.Fatalf("the other workspace's failed payment: %+v", pb)
+	}
+	// An invoice of the first workspace's subscription never settles the second's.
+	send("evt_a4", "invoice.paid", t0.Add(3*time.Minute), invoiceObject(b.WorkspaceID, "sub_wa"))
+	if pb := s.billingOf(b); pb.Status != "past_due" {
+		t.Fatalf("another subscription's invoice settled the second workspace: %+v", pb)
+	}
+}
