@@ -17,8 +17,8 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
-	"github.com/shortlink/shortlink/backend/webhook"
 	"github.com/shortlink/shortlink/backend/tag"
+	"github.com/shortlink/shortlink/backend/webhook"
 )
 
 // LinkStore implements link.Store.
@@ -178,7 +178,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[])
 			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm)
 		ON CONFLICT (domain_id, key) DO NOTHING
-		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkCreated)
+		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
 	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
