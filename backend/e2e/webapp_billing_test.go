@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -183,21 +182,11 @@ func TestWebAppBilling(t *testing.T) {
 		w.see(billed.GetByText("status: active"))
 		w.see(billed.GetByText(w.tr("Workspace ", "工作区 ") + fmt.Sprint(tn.WorkspaceID)))
 
-		dl, err := w.p.ExpectDownload(func() error {
-			return w.button(w.tr("Export CSV", "导出 CSV")).Click()
-		})
-		if err != nil {
-			t.Fatalf("[%s] export: %v", l.name, err)
-		}
-		path, err := dl.Path()
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := os.ReadFile(path)
+		name, body := w.download(w.button(w.tr("Export CSV", "导出 CSV")))
 		lines := strings.Split(strings.TrimSpace(string(body)), "\n")
 		if len(lines) != 59 || !strings.HasPrefix(lines[0], "at,actor_type,actor_id,actor_email,action,target,details") ||
 			!strings.Contains(string(body), "billing.changed") {
-			t.Errorf("[%s] export %s: %d lines, %.300q", l.name, dl.SuggestedFilename(), len(lines), body)
+			t.Errorf("[%s] export %s: %d lines, %.300q", l.name, name, len(lines), body)
 		}
 		w.see(w.text(w.tr("The audit log is downloaded.", "审计日志已下载。")))
 

@@ -77,22 +77,9 @@ func TestWebAppImports(t *testing.T) {
 		w.shoot("imports")
 
 		// The results file: a line per row, the short URL or the error.
-		dl, err := w.p.ExpectDownload(func() error {
-			return within(card, "link", l.tr("Download results", "下载结果")).Click()
-		})
-		if err != nil {
-			t.Fatalf("download: %v", err)
-		}
-		if dl.SuggestedFilename() == "" || !strings.HasSuffix(dl.SuggestedFilename(), ".csv") {
-			t.Errorf("results file name %q", dl.SuggestedFilename())
-		}
-		saved := filepath.Join(t.TempDir(), "results.csv")
-		if err := dl.SaveAs(saved); err != nil {
-			t.Fatal(err)
-		}
-		body, err := os.ReadFile(saved)
-		if err != nil {
-			t.Fatal(err)
+		name, body := w.download(within(card, "link", l.tr("Download results", "下载结果")))
+		if !strings.HasSuffix(name, ".csv") {
+			t.Errorf("results file name %q", name)
 		}
 		recs, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
 		if err != nil {

@@ -292,3 +292,22 @@ func axeViolations(t *testing.T, p playwright.Page) []string {
 	}
 	return out
 }
+
+// download clicks control, which must start a download, and answers the file's suggested name
+// and its contents.
+func (w *walker) download(control playwright.Locator) (string, []byte) {
+	w.t.Helper()
+	dl, err := w.p.ExpectDownload(func() error { return control.Click() })
+	if err != nil {
+		w.t.Fatalf("[%s] download: %v", w.l.name, err)
+	}
+	path, err := dl.Path()
+	if err != nil {
+		w.t.Fatalf("[%s] download: %v", w.l.name, err)
+	}
+	body, err := os.ReadFile(path)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return dl.SuggestedFilename(), body
+}
