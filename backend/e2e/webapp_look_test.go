@@ -99,23 +99,21 @@ func walk(t *testing.T, s *server, l look) *walker {
 		delete(w.inFlight, r)
 		w.mu.Unlock()
 	}
-	b.OnRequestFinished(func(r playwright.Request) {
-		done(r)
+	b.OnRequestFinished(done)
+	b.OnRequestFailed(done)
+	// Handlers run on the driver's connection: they read what the event carries and never call
+	// the driver back (a call from here would wait for this very handler to return).
+	b.OnResponse(func(r playwright.Response) {
 		if !strings.Contains(r.URL(), "/api/") {
 			return
 		}
-		status := 0
-		if resp, err := r.Response(); err == nil && resp != nil {
-			status = resp.Status()
-		}
 		w.mu.Lock()
-		w.answered = append(w.answered, fmt.Sprintf("%s %s %d", r.Method(), r.URL(), status))
+		w.answered = append(w.answered, fmt.Sprintf("%s %s %d", r.Request().Method(), r.URL(), r.Status()))
 		if len(w.answered) > 12 {
 			w.answered = w.answered[len(w.answered)-12:]
 		}
 		w.mu.Unlock()
 	})
-	b.OnRequestFailed(done)
 	failed := failedRequests(b)
 	t.Cleanup(func() {
 		if got := w.unexpected(consoleErrors(b)); len(got) != 0 {
