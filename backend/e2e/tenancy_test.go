@@ -81,17 +81,24 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		t.Fatalf("create tag: %d %s", r.Status, r.Body)
 	}
 	r.json(t, &bTag)
+	var bTemplate struct{ ID int64 }
+	r = s.do("POST", wsB+"/utm-templates", bob.Token, map[string]any{"name": "B's campaign", "utm": map[string]string{"source": "bob"}})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create UTM template: %d %s", r.Status, r.Body)
+	}
+	r.json(t, &bTemplate)
 
 	// The rows of B each path parameter names.
 	ids := map[string]string{
-		"tags/{id}":        fmt.Sprint(bTag.ID),
-		"imports/{id}":     fmt.Sprint(bImport.ID),
-		"domains/{id}":     fmt.Sprint(dom.ID),
-		"links/{id}":       fmt.Sprint(bLink.ID),
-		"api-keys/{id}":    fmt.Sprint(key.ID),
-		"invitations/{id}": fmt.Sprint(inv.ID),
-		"members/{user}":   fmt.Sprint(bob.UserID),
-		"webhooks/{id}":    fmt.Sprint(hook.ID),
+		"tags/{id}":          fmt.Sprint(bTag.ID),
+		"imports/{id}":       fmt.Sprint(bImport.ID),
+		"domains/{id}":       fmt.Sprint(dom.ID),
+		"links/{id}":         fmt.Sprint(bLink.ID),
+		"api-keys/{id}":      fmt.Sprint(key.ID),
+		"invitations/{id}":   fmt.Sprint(inv.ID),
+		"members/{user}":     fmt.Sprint(bob.UserID),
+		"webhooks/{id}":      fmt.Sprint(hook.ID),
+		"utm-templates/{id}": fmt.Sprint(bTemplate.ID),
 	}
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
 	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}`)
@@ -147,6 +154,8 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 				b = map[string]any{"name": "taken over"}
 			} else if method == "PATCH" {
 				b = map[string]any{"role": "admin"}
+			} else if method == "PUT" && strings.HasSuffix(path, "/app-links") {
+				b = map[string]any{"apple_app_site_association": map[string]any{"applinks": map[string]any{"details": []any{}}}}
 			}
 			if got := s.do(method, own, alice.Token, b); got.Status != http.StatusNotFound {
 				t.Errorf("alice %s %s (B's row in her workspace): %d %s, want 404", method, own, got.Status, got.Body)

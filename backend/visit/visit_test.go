@@ -498,8 +498,10 @@ func TestMilestonesQueued(t *testing.T) {
 		t.Errorf("moderation_due records %d visits (%v), want 17", visits, err)
 	}
 	members, err := rdb.ZRangeWithScores(ctx, moderation.DueKey(prefix), 0, -1).Result()
-	if err != nil || len(members) != 1 || members[0].Member != "1" || int64(members[0].Score) != now.UnixMilli() {
-		t.Errorf("queue holds %v (%v), want link 1 due at %d", members, err, now.UnixMilli())
+	// Served ahead of new links by the lead a visit milestone has in the queue.
+	want := now.Add(-moderation.LeadVisits).UnixMilli()
+	if err != nil || len(members) != 1 || members[0].Member != "1" || int64(members[0].Score) != want {
+		t.Errorf("queue holds %v (%v), want link 1 due at %d", members, err, want)
 	}
 	// The same events again make nothing due.
 	if st, err := store.Insert(ctx, []visit.Event{person(1, now, 1)}); err != nil || len(st.Due) != 0 || st.Events != 1 {
