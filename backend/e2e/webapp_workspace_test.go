@@ -34,6 +34,9 @@ func TestWebAppWorkspace(t *testing.T) {
 		if err := expectLocator(in.textbox(l.tr("Email", "邮箱"))).ToHaveValue(inviteeEmail); err != nil {
 			t.Errorf("[%s] the invited address is not filled in: %v", l.name, err)
 		}
+		// The page has read the invitation again (the form is filled from it): the password is
+		// typed into the form that stays.
+		_ = in.p.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateNetworkidle})
 		in.fill(in.p.GetByLabel(l.tr("Password", "密码")).First(), "correct horse battery")
 		in.shoot("workspace-invited-signup")
 		in.click(in.button(l.tr("Sign up", "注册")))
