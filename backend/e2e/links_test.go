@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/account"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 func TestBatchCreate(t *testing.T) {
@@ -289,6 +290,13 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 			}
 		}()
 	}
+	// Creates under way when the server stops: some acknowledged already (a busy machine may
+	// take a while for the first), more in flight.
+	testenv.Eventually(t, 20*time.Second, "a first create acknowledged", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked) > 0
+	})
 	time.Sleep(300 * time.Millisecond)
 	s.stop()
 	close(stop)
