@@ -299,8 +299,7 @@ export const en = {
     ssoSignIn: "Sign in with SSO",
     ssoFailed: "Single sign-on did not work. Try again, or ask your administrator.",
     ssoCodeTitle: "One more step",
-    ssoCodeHelp: "Your identity provider signed you in. Enter the code from your authenticator app, or one of your recovery codes.",
-    ssoCode: "Code",
+    ssoCodeHelp: "Your identity provider signed you in. Enter the 6-digit code from your authenticator app.",
     ssoCodeSubmit: "Sign in",
   },
   workspace: {

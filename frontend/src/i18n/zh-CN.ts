@@ -301,8 +301,7 @@ export const zhCN: Messages = {
     ssoSignIn: "使用 SSO 登录",
     ssoFailed: "单点登录未成功。请重试，或联系管理员。",
     ssoCodeTitle: "还差一步",
-    ssoCodeHelp: "身份提供方已完成登录。请输入身份验证器应用中的验证码，或一个恢复码。",
-    ssoCode: "验证码",
+    ssoCodeHelp: "身份提供方已完成登录。请输入身份验证器应用中的 6 位验证码。",
     ssoCodeSubmit: "登录",
   },
   workspace: {

@@ -8,7 +8,25 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { fieldError, FormError } from "../../components/states";
 
-export function TwoFactorStep({ mfaToken, onDone, onBack }: { mfaToken: string; onDone: () => void; onBack: () => void }) {
+/**
+ * The step's form. title, text and submitLabel replace its own wording where the step follows
+ * something else than a password (a single sign-on).
+ */
+export function TwoFactorStep({
+  mfaToken,
+  onDone,
+  onBack,
+  title,
+  text,
+  submitLabel,
+}: {
+  mfaToken: string;
+  onDone: () => void;
+  onBack: () => void;
+  title?: string;
+  text?: string;
+  submitLabel?: string;
+}) {
   const { t } = useTranslation();
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState("");
@@ -36,8 +54,8 @@ export function TwoFactorStep({ mfaToken, onDone, onBack }: { mfaToken: string; 
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack>
-        <Title order={2}>{t("auth.mfaTitle")}</Title>
-        <Text size="sm">{recovery ? t("auth.mfaRecoveryText") : t("auth.mfaText")}</Text>
+        <Title order={2}>{title ?? t("auth.mfaTitle")}</Title>
+        <Text size="sm">{recovery ? t("auth.mfaRecoveryText") : (text ?? t("auth.mfaText"))}</Text>
         {recovery ? (
           <TextInput
             key="recovery"
@@ -67,7 +85,7 @@ export function TwoFactorStep({ mfaToken, onDone, onBack }: { mfaToken: string; 
         )}
         <FormError error={submit.error} fields={["code", "recovery_code"]} />
         <Button type="submit" loading={submit.isPending} data-testid="mfa-submit">
-          {t("auth.verify")}
+          {submitLabel ?? t("auth.verify")}
         </Button>
         <Anchor component="button" type="button" size="sm" onClick={switchMode} w="fit-content">
           {recovery ? t("auth.useApp") : t("auth.useRecovery")}
