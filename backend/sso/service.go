@@ -305,9 +305,7 @@ func (s *Service) forDomain(ctx context.Context, email string) (*Settings, error
 	if err != nil {
 		return nil, err
 	}
-	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); apperr.Is(err, apperr.PlanRequired) {
-		return nil, errNotConfigured
-	} else if err != nil {
+	if err := s.signsIn(ctx, st.WorkspaceID); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -376,9 +374,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); apperr.Is(err, apperr.PlanRequired) {
-		return nil, errNotConfigured
-	} else if err != nil {
+	if err := s.signsIn(ctx, st.WorkspaceID); err != nil {
 		return nil, err
 	}
 	if code == "" {
@@ -496,4 +492,14 @@ func randomValue() string {
 func hashState(state string) []byte {
 	h := sha256.Sum256([]byte(state))
 	return h[:]
+}
+
+// signsIn says whether a workspace's plan still has sso: one that lost it signs nobody in
+// (sso_not_configured, as if it had no settings).
+func (s *Service) signsIn(ctx context.Context, workspaceID int64) error {
+	err := s.plans.Require(ctx, workspaceID, plan.SSO)
+	if apperr.Is(err, apperr.PlanRequired) {
+		return errNotConfigured
+	}
+	return err
 }
