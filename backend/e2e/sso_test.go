@@ -551,17 +551,26 @@ func TestSSOSettingsAccess(t *testing.T) {
 	wantReason(t, s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/sso", stranger.WorkspaceID), stranger.Token, nil), http.StatusNotFound, "sso_not_set", "stranger's own")
 }
 
+// startSSOWithTwoFactor starts a server whose enterprise workspace signs domain in through a
+// provider that knows zoe@domain, an account with two-factor sign-in on (the account and its
+// TOTP secret).
+func startSSOWithTwoFactor(t *testing.T, domain string) (*server, tenant, string) {
+	t.Helper()
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{"zoe": idpUser("zoe", "zoe@"+domain, true)}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, domain)
+	zoe := s.signup("zoe@" + domain)
+	s.verify("zoe@" + domain)
+	secret, _ := s.enrol2FA(zoe)
+	return s, zoe, secret
+}
+
 // TestSSOWithTwoFactor: single sign-on does not skip a person's second factor; the callback
 // opens no session and hands the app the token of the second step, in the fragment.
 func TestSSOWithTwoFactor(t *testing.T) {
-	ns := startDNS(t)
-	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
-	p := startIdP(t, newIdPStorage(idpUsers{"zoe": idpUser("zoe", "zoe@sso-mfa.com", true)}))
-	owner := s.signupOn("owner@example.com", "enterprise")
-	s.ssoSettings(owner, ns, p.URL, "sso-mfa.com")
-	zoe := s.signup("zoe@sso-mfa.com")
-	s.verify("zoe@sso-mfa.com")
-	secret, _ := s.enrol2FA(zoe)
+	s, zoe, secret := startSSOWithTwoFactor(t, "sso-mfa.com")
 
 	b := s.ssoBrowser()
 	cb := s.ssoSignIn(b, "zoe@sso-mfa.com", "zoe")

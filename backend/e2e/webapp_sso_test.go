@@ -110,14 +110,7 @@ func TestWebAppSSO(t *testing.T) {
 // A person with two-factor sign-in on signs in with SSO: after the provider, the app asks for
 // the authenticator's code, then opens signed in.
 func TestWebAppSSOTwoFactor(t *testing.T) {
-	ns := startDNS(t)
-	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
-	p := startIdP(t, newIdPStorage(idpUsers{"zoe": idpUser("zoe", "zoe@sso-walk-mfa.com", true)}))
-	owner := s.signupOn("owner@example.com", "enterprise")
-	s.ssoSettings(owner, ns, p.URL, "sso-walk-mfa.com")
-	zoe := s.signup("zoe@sso-walk-mfa.com")
-	s.verify("zoe@sso-walk-mfa.com")
-	secret, _ := s.enrol2FA(zoe)
+	s, _, secret := startSSOWithTwoFactor(t, "sso-walk-mfa.com")
 	eachLook(t, []look{zhDesktop}, func(t *testing.T, l look) {
 		v := walk(t, s, l)
 		v.refused(404) // the provider's page has no favicon
@@ -130,7 +123,7 @@ func TestWebAppSSOTwoFactor(t *testing.T) {
 		v.see(v.heading(v.tr("One more step", "还差一步")))
 		v.accessible("sso-second-step")
 		v.fill(v.textbox(v.tr("Code", "验证码")), totpCode(t, secret, 30*time.Second))
-		v.click(v.button(v.tr("Sign in", "登录")))
+		v.click(v.exactButton(v.tr("Sign in", "登录")))
 		v.at("/links")
 	})
 }
