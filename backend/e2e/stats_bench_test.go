@@ -240,7 +240,7 @@ func fillVisits(b *testing.B, store *postgres.Visits, ws, busy int64, noise []in
 					}
 					buf = append(buf, e)
 				}
-				if _, err := store.Insert(context.Background(), buf); err != nil {
+				if _, err := store.Insert(context.Background(), []visit.Batch{buf}); err != nil {
 					mu.Lock()
 					failed = err
 					mu.Unlock()

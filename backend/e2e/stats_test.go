@@ -29,7 +29,7 @@ func storeVisits(t *testing.T, d *deployment, events ...visit.Event) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	st, err := postgres.NewVisits(db).Insert(context.Background(), events)
+	st, err := postgres.NewVisits(db).Insert(context.Background(), []visit.Batch{events})
 	if err != nil || st.Events != len(events) {
 		t.Fatalf("store %d visits: %+v %v", len(events), st, err)
 	}

@@ -350,7 +350,7 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 		evs = append(evs, visit.NewEvent(yesterday, visit.Target{LinkID: int64(1 + i%3), WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil)))
 	}
 	other := visit.NewEvent(yesterday, visit.Target{LinkID: 99999, WorkspaceID: ws + 1}, -1, &visitor.Visitor{Country: "FR"}, "", "ua", visit.NewHasher(nil))
-	if _, err := postgres.NewVisits(db).Insert(ctx, append(evs, other)); err != nil {
+	if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{append(evs, other)}); err != nil {
 		t.Fatal(err)
 	}
 	if done, err := store.FinishWorkspaceDeletion(ctx, ws); err != nil || !done {

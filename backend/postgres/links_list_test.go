@@ -49,7 +49,7 @@ func TestLinkListDays(t *testing.T) {
 	add(1, at(2, 5*time.Hour), true)     // a crawler's
 	add(1, at(6, 45*time.Minute), false) // today
 	add(2, at(5, 23*time.Hour+40*time.Minute), false)
-	if _, err := postgres.NewVisits(db).Insert(ctx, evs); err != nil {
+	if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{evs}); err != nil {
 		t.Fatal(err)
 	}
 	got, _, err := links.List(ctx, ws.ID, link.Filter{Sort: link.SortOldest, Days: days, Limit: 10})

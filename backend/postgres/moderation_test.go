@@ -339,7 +339,7 @@ func TestDueAfterTargetChange(t *testing.T) {
 	}
 	// Visits 1 and 2 are milestones; clear them as reviews would.
 	for range 2 {
-		if _, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil {
+		if _, err := visits.Insert(ctx, []visit.Batch{{visitOf(false)}}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.Pool.Exec(ctx, `DELETE FROM moderation_due`); err != nil {
@@ -347,30 +347,30 @@ func TestDueAfterTargetChange(t *testing.T) {
 		}
 	}
 	// Visit 3, same destination: nothing due.
-	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 0 {
+	if st, err := visits.Insert(ctx, []visit.Batch{{visitOf(false)}}); err != nil || len(st.Due) != 0 {
 		t.Fatalf("a visit of a reviewed destination: %+v %v", st, err)
 	}
 	if _, err := db.Pool.Exec(ctx, `UPDATE links SET url = 'https://new.example/' WHERE id = 7`); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := visits.Insert(ctx, []visit.Event{visitOf(true)}); err != nil || len(st.Due) != 0 {
+	if st, err := visits.Insert(ctx, []visit.Batch{{visitOf(true)}}); err != nil || len(st.Due) != 0 {
 		t.Fatalf("a crawler after the change: %+v %v", st, err)
 	}
-	st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}) // the 4th person: also a milestone
+	st, err := visits.Insert(ctx, []visit.Batch{{visitOf(false)}}) // the 4th person: also a milestone
 	if err != nil || len(st.Due) != 1 {
 		t.Fatalf("the first visit after the change: %+v %v", st, err)
 	}
 	if _, err := db.Pool.Exec(ctx, `DELETE FROM moderation_due`); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil || len(st.Due) != 1 {
+	if st, err := visits.Insert(ctx, []visit.Batch{{visitOf(false)}}); err != nil || len(st.Due) != 1 {
 		t.Fatalf("the 5th visit, destination still unreviewed: %+v %v", st, err)
 	}
 	if reason, _ := due(); reason != "target_changed" {
 		t.Errorf("due for %q, want target_changed", reason)
 	}
 	_, seq := due()
-	if _, err := visits.Insert(ctx, []visit.Event{visitOf(false)}); err != nil {
+	if _, err := visits.Insert(ctx, []visit.Batch{{visitOf(false)}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, seq2 := due(); seq2 != seq {

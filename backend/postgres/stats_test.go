@@ -147,12 +147,12 @@ func TestLinkStatsMatchVisits(t *testing.T) {
 	slices.SortFunc(evs, func(a, b visit.Event) int { return a.At.Compare(b.At) })
 	visits := postgres.NewVisits(db)
 	for b := range slices.Chunk(evs, 700) {
-		if _, err := visits.Insert(ctx, b); err != nil {
+		if _, err := visits.Insert(ctx, []visit.Batch{b}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Another link's visits, in the same hours, count for none of link 1's numbers.
-	if _, err := visits.Insert(ctx, randomVisits(rng, 300, other.ID, 2, start, 6)); err != nil {
+	if _, err := visits.Insert(ctx, []visit.Batch{randomVisits(rng, 300, other.ID, 2, start, 6)}); err != nil {
 		t.Fatal(err)
 	}
 	svc := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
@@ -241,7 +241,7 @@ func TestLinkStatsKeyLimit(t *testing.T) {
 				Referrer: fmt.Sprintf("r%03d.example", i), Visitor: []byte{byte(i)}})
 		}
 	}
-	if _, err := postgres.NewVisits(db).Insert(ctx, evs); err != nil {
+	if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{evs}); err != nil {
 		t.Fatal(err)
 	}
 	svc := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
@@ -289,7 +289,7 @@ func TestStatsExportStore(t *testing.T) {
 		{ID: uuid.New(), At: at, LinkID: 1500, WorkspaceID: ws.ID, Variant: -1, Visitor: []byte("b"), Crawler: true},
 		{ID: uuid.New(), At: at, LinkID: n + 1, WorkspaceID: other.ID, Variant: -1, Visitor: []byte("a")},
 	}
-	if _, err := postgres.NewVisits(db).Insert(ctx, evs); err != nil {
+	if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{evs}); err != nil {
 		t.Fatal(err)
 	}
 	svc := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
@@ -343,7 +343,7 @@ func TestDashboardKeepsSlowReadings(t *testing.T) {
 	visitNow := func() {
 		t.Helper()
 		ev := visit.Event{ID: uuid.New(), At: time.Now(), LinkID: 1, WorkspaceID: ws.ID, Variant: -1, Visitor: []byte("v")}
-		if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Event{ev}); err != nil {
+		if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{{ev}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -22,58 +23,50 @@ func NewVisits(db *DB) *Visits { return &Visits{db: db} }
 
 var _ visit.Store = (*Visits)(nil)
 
-// insertVisits stores the events not stored yet and adds only those (RETURNING) to every rollup,
-// in one statement: visit_hours (people, crawlers, and people first seen that UTC day, from the
-// visitors of the day), the breakdowns per hour, the all-time totals, the workspace's hours,
-// and the moderation reviews due at a power of two of people's visits. The daily breakdowns
-// are summed from the hourly ones once a day is over (CompactDays); only a visit arriving
-// after that, for a day already summed, is added to them here. Rows go in the order of their
-// keys, so that consumers storing overlapping batches at once cannot deadlock (and a deadlock
-// that happens anyway is retried).
-const insertVisits = `
-WITH new AS (
-	INSERT INTO visits (event_id, at, link_id, workspace_id, domain_id, variant, country,
-		device, os, browser, referrer, in_app, bot, visitor, utm_source, utm_medium, utm_campaign)
-	SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[],
-		$6::integer[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-		$13::boolean[], $14::bytea[], $15::text[], $16::text[], $17::text[])
-	ON CONFLICT (event_id, at) DO NOTHING
-	RETURNING link_id, workspace_id, date_trunc('hour', at, 'UTC') AS hour,
-		(at AT TIME ZONE 'UTC')::date AS day, bot, visitor,
-		variant, country, device, os, browser, referrer, in_app, utm_source, utm_medium, utm_campaign
-), fresh AS (
+// insertBatches records the keys of the batches of a transaction and answers those it did
+// not know: a batch stored before is skipped whole.
+const insertBatches = `
+INSERT INTO visit_batches (id, day) SELECT * FROM unnest($1::uuid[], $2::date[])
+ON CONFLICT DO NOTHING
+RETURNING id`
+
+// addRollups adds the sums of the new batches (visit.Summarise) to every rollup, in one
+// statement: the people not seen yet that UTC day (visitors, counted in uniques in the hour of
+// their first visit), visit_hours, the breakdowns per hour, the all-time totals, the
+// workspace's hours, and the moderation reviews due at a power of two of people's visits. The
+// daily breakdowns are summed from the hourly ones once a day is over (CompactDays); only a
+// visit arriving after that, for a day already summed, is added to them here. Rows go in the
+// order of their keys (the arrays come sorted), so that consumers storing overlapping batches
+// at once cannot deadlock (and a deadlock that happens anyway is retried).
+const addRollups = `
+WITH fresh AS (
 	INSERT INTO visitors (link_id, day, visitor, hour)
-	SELECT DISTINCT ON (link_id, day, visitor) link_id, day, visitor, hour
-	FROM new WHERE NOT bot ORDER BY link_id, day, visitor, hour
+	SELECT * FROM unnest($1::bigint[], $2::date[], $3::bytea[], $4::timestamptz[])
 	ON CONFLICT DO NOTHING
 	RETURNING link_id, hour
+), fresh_counts AS (
+	SELECT link_id, hour, count(*) AS uniques FROM fresh GROUP BY 1, 2
 ), counts AS (
-	SELECT link_id, hour, max(workspace_id) AS workspace_id,
-		sum(visits)::bigint AS visits, sum(bots)::bigint AS bots, sum(uniques)::bigint AS uniques
-	FROM (
-		SELECT link_id, hour, workspace_id, 1 - bot::int AS visits, bot::int AS bots, 0 AS uniques FROM new
-		UNION ALL
-		SELECT link_id, hour, 0, 0, 0, 1 FROM fresh
-	) c GROUP BY 1, 2
+	SELECT c.link_id, c.hour, c.workspace_id, c.visits, c.bots, coalesce(f.uniques, 0) AS uniques
+	FROM unnest($5::bigint[], $6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[])
+		AS c (link_id, hour, workspace_id, visits, bots)
+	LEFT JOIN fresh_counts f USING (link_id, hour)
 ), hours AS (
 	INSERT INTO visit_hours AS h (link_id, hour, workspace_id, visits, bots, uniques)
 	SELECT link_id, hour, workspace_id, visits, bots, uniques FROM counts ORDER BY 1, 2
 	ON CONFLICT (link_id, hour) DO UPDATE SET visits = h.visits + EXCLUDED.visits,
 		bots = h.bots + EXCLUDED.bots, uniques = h.uniques + EXCLUDED.uniques
 ), keys AS (
-	SELECT n.link_id, n.hour, n.day, k.dim, k.key FROM new n, LATERAL (VALUES
-		('c'::"char", n.country), ('d', n.device), ('o', n.os), ('b', n.browser),
-		('r', n.referrer), ('v', CASE WHEN n.variant >= 0 THEN n.variant::text ELSE '' END),
-		('i', n.in_app), ('s', n.utm_source), ('m', n.utm_medium), ('n', n.utm_campaign)) AS k (dim, key)
-	WHERE NOT n.bot AND k.key <> ''
+	SELECT * FROM unnest($10::bigint[], $11::timestamptz[], $12::text[], $13::text[], $14::bigint[])
+		AS k (link_id, hour, dim, key, visits)
 ), key_hours AS (
 	INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
-	SELECT link_id, hour, dim, key, count(*) FROM keys GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+	SELECT link_id, hour, dim::"char", key, visits FROM keys
 	ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), key_days AS (
 	INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
-	SELECT link_id, day, dim, key, count(*) FROM keys
-	WHERE day < (SELECT key_days_before FROM visit_rollups)
+	SELECT link_id, (hour AT TIME ZONE 'UTC')::date, dim::"char", key, sum(visits) FROM keys
+	WHERE hour < (SELECT key_days_before FROM visit_rollups)::timestamp AT TIME ZONE 'UTC'
 	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), per_link AS (
@@ -114,55 +107,42 @@ WITH new AS (
 	ON CONFLICT (link_id) DO UPDATE SET visits = EXCLUDED.visits, seq = m.seq + 1
 	RETURNING link_id
 )
-SELECT (SELECT count(*) FROM new), coalesce((SELECT array_agg(link_id) FROM due), '{}')`
+SELECT coalesce((SELECT array_agg(link_id) FROM due), '{}')`
 
-// Insert implements visit.Store. A batch holding a day without its partition creates the
-// missing partitions and is stored again.
-func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored, error) {
-	if len(events) == 0 {
+// rawVisitColumns are the raw visit's columns, in the order copyVisits gives them.
+var rawVisitColumns = []string{"event_id", "at", "link_id", "workspace_id", "domain_id", "variant",
+	"country", "device", "os", "browser", "referrer", "in_app", "bot", "visitor",
+	"utm_source", "utm_medium", "utm_campaign"}
+
+// Insert implements visit.Store, in one transaction: the keys of the batches (a batch known
+// already is skipped), the raw visits of the others by COPY, and their sums added to the
+// rollups by one statement. A batch holding a day without its partition creates the missing
+// partitions and is stored again.
+func (s *Visits) Insert(ctx context.Context, batches []visit.Batch) (visit.Stored, error) {
+	batches = slices.DeleteFunc(slices.Clone(batches), func(b visit.Batch) bool { return len(b) == 0 })
+	if len(batches) == 0 {
 		return visit.Stored{}, nil
 	}
-	events = slices.Clone(events)
-	slices.SortFunc(events, func(a, b visit.Event) int { return bytes.Compare(a.ID[:], b.ID[:]) })
-	events = slices.CompactFunc(events, func(a, b visit.Event) bool { return a.ID == b.ID && a.At.Equal(b.At) })
-	n := len(events)
-	var (
-		ids       = make([]string, n)
-		at        = make([]time.Time, n)
-		links     = make([]int64, n)
-		spaces    = make([]int64, n)
-		domains   = make([]int64, n)
-		variants  = make([]int32, n)
-		countries = make([]string, n)
-		devices   = make([]string, n)
-		oses      = make([]string, n)
-		browsers  = make([]string, n)
-		referrers = make([]string, n)
-		inApps    = make([]string, n)
-		bots      = make([]bool, n)
-		visitors  = make([][]byte, n)
-		sources   = make([]string, n)
-		mediums   = make([]string, n)
-		campaigns = make([]string, n)
-	)
-	for i, e := range events {
-		ids[i], at[i], links[i], spaces[i], domains[i] = e.ID.String(), e.At, e.LinkID, e.WorkspaceID, e.DomainID
-		variants[i], countries[i], devices[i], oses[i], browsers[i] = int32(e.Variant), e.Country, e.Device, e.OS, e.Browser
-		referrers[i], inApps[i], bots[i], visitors[i] = e.Referrer, e.InApp, e.Crawler, e.Visitor
-		sources[i], mediums[i], campaigns[i] = e.UTMSource, e.UTMMedium, e.UTMCampaign
-		if visitors[i] == nil {
-			visitors[i] = []byte{}
-		}
+	keys := make([]uuid.UUID, len(batches))
+	days := make([]time.Time, len(batches))
+	byKey := make(map[uuid.UUID]visit.Batch, len(batches))
+	for i, b := range batches {
+		keys[i], days[i] = b.Key(), b.Day()
+		byKey[keys[i]] = b
 	}
-	args := []any{ids, at, links, spaces, domains, variants, countries, devices, oses, browsers, referrers, inApps, bots, visitors, sources, mediums, campaigns}
+	// Keys in one order: two transactions with the same batches wait for each other instead
+	// of deadlocking.
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a][:], keys[b][:]) })
+	sortedKeys, sortedDays := make([]uuid.UUID, len(keys)), make([]time.Time, len(keys))
+	for i, j := range order {
+		sortedKeys[i], sortedDays[i] = keys[j], days[j]
+	}
 	for attempt := 0; ; attempt++ {
-		var st visit.Stored
-		// One implicit transaction: the shared lock is taken before the insert's snapshot, so
-		// that a day being summed (CompactDays) is either seen summed or sees this batch.
-		b := &pgx.Batch{}
-		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, keyDaysLock)
-		b.Queue(insertVisits, args...).QueryRow(func(row pgx.Row) error { return row.Scan(&st.Events, &st.Due) })
-		err := s.db.Pool.SendBatch(ctx, b).Close()
+		st, err := s.insert(ctx, sortedKeys, sortedDays, byKey)
 		if err == nil {
 			return st, nil
 		}
@@ -170,7 +150,7 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored
 		if attempt < 2 && errors.As(err, &pgErr) {
 			switch pgErr.Code {
 			case "23514": // no partition for a row's day
-				if err := s.partitionsFor(ctx, at); err != nil {
+				if err := s.partitionsFor(ctx, batches); err != nil {
 					return visit.Stored{}, err
 				}
 				continue
@@ -180,6 +160,102 @@ func (s *Visits) Insert(ctx context.Context, events []visit.Event) (visit.Stored
 		}
 		return visit.Stored{}, fmt.Errorf("store visits: %w", err)
 	}
+}
+
+// insert is one attempt of Insert.
+func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time, byKey map[uuid.UUID]visit.Batch) (visit.Stored, error) {
+	var st visit.Stored
+	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		// The shared lock is taken before the rollups' snapshot, so that a day being summed
+		// (CompactDays) is either seen summed or sees these visits.
+		b := &pgx.Batch{}
+		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, keyDaysLock)
+		var fresh []uuid.UUID
+		b.Queue(insertBatches, keys, days).Query(func(rows pgx.Rows) error {
+			var err error
+			fresh, err = pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+			return err
+		})
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		var events []visit.Event
+		for _, k := range fresh {
+			events = append(events, byKey[k]...)
+		}
+		if len(events) == 0 {
+			return nil
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"visits"}, rawVisitColumns, copyVisits(events)); err != nil {
+			return err
+		}
+		r := visit.Summarise(events)
+		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r)...).Scan(&st.Due); err != nil {
+			return err
+		}
+		st.Events = len(events)
+		return nil
+	})
+	if err != nil {
+		return visit.Stored{}, err
+	}
+	return st, nil
+}
+
+// copyVisits gives the events as rows of rawVisitColumns.
+func copyVisits(events []visit.Event) pgx.CopyFromSource {
+	row := make([]any, len(rawVisitColumns))
+	return pgx.CopyFromFunc(func() ([]any, error) {
+		if len(events) == 0 {
+			return nil, nil
+		}
+		e := &events[0]
+		events = events[1:]
+		visitor := e.Visitor
+		if visitor == nil {
+			visitor = []byte{}
+		}
+		row[0], row[1], row[2], row[3], row[4] = e.ID, e.At, e.LinkID, e.WorkspaceID, e.DomainID
+		row[5], row[6], row[7], row[8], row[9] = int32(e.Variant), e.Country, e.Device, e.OS, e.Browser
+		row[10], row[11], row[12], row[13] = e.Referrer, e.InApp, e.Crawler, visitor
+		row[14], row[15], row[16] = e.UTMSource, e.UTMMedium, e.UTMCampaign
+		return row, nil
+	})
+}
+
+// rollupArgs are addRollups' arrays.
+func rollupArgs(r visit.Rollup) []any {
+	var (
+		vLinks   = make([]int64, len(r.Visitors))
+		vDays    = make([]time.Time, len(r.Visitors))
+		vHashes  = make([][]byte, len(r.Visitors))
+		vHours   = make([]time.Time, len(r.Visitors))
+		hLinks   = make([]int64, len(r.Hours))
+		hHours   = make([]time.Time, len(r.Hours))
+		hSpaces  = make([]int64, len(r.Hours))
+		hVisits  = make([]int64, len(r.Hours))
+		hBots    = make([]int64, len(r.Hours))
+		kLinks   = make([]int64, len(r.Keys))
+		kHours   = make([]time.Time, len(r.Keys))
+		kDims    = make([]string, len(r.Keys))
+		kKeys    = make([]string, len(r.Keys))
+		kVisits  = make([]int64, len(r.Keys))
+		dimNames [256]string
+	)
+	for i := range len(visit.Dims) {
+		dimNames[visit.Dims[i]] = visit.Dims[i : i+1]
+	}
+	for i, v := range r.Visitors {
+		vLinks[i], vDays[i], vHashes[i], vHours[i] = v.LinkID, v.Day, v.Visitor, v.Hour
+	}
+	for i, h := range r.Hours {
+		hLinks[i], hHours[i], hSpaces[i], hVisits[i], hBots[i] = h.LinkID, h.Hour, h.WorkspaceID, h.Visits, h.Bots
+	}
+	for i, k := range r.Keys {
+		kLinks[i], kHours[i], kDims[i], kKeys[i], kVisits[i] = k.LinkID, k.Hour, dimNames[k.Dim], k.Key, k.Visits
+	}
+	return []any{vLinks, vDays, vHashes, vHours, hLinks, hHours, hSpaces, hVisits, hBots,
+		kLinks, kHours, kDims, kKeys, kVisits}
 }
 
 // keyDaysLock is the advisory lock between the batches of visits (shared) and the summing of a
@@ -239,9 +315,20 @@ func (s *Visits) compactDay(ctx context.Context) error {
 // the node that saw them, and one with a broken clock must not create years of tables.
 const maxPartitionSpan = 62
 
-// partitionsFor creates the partitions of the days from the earliest to the latest time.
-func (s *Visits) partitionsFor(ctx context.Context, at []time.Time) error {
-	first, last := slices.MinFunc(at, time.Time.Compare), slices.MaxFunc(at, time.Time.Compare)
+// partitionsFor creates the partitions of the days from the earliest visit of the batches to
+// the latest.
+func (s *Visits) partitionsFor(ctx context.Context, batches []visit.Batch) error {
+	var first, last time.Time
+	for _, b := range batches {
+		for i := range b {
+			if first.IsZero() || b[i].At.Before(first) {
+				first = b[i].At
+			}
+			if b[i].At.After(last) {
+				last = b[i].At
+			}
+		}
+	}
 	days := int(utcDay(last).Sub(utcDay(first))/(24*time.Hour)) + 1
 	if days > maxPartitionSpan {
 		return fmt.Errorf("store visits: a batch spans %d days, more than %d", days, maxPartitionSpan)

@@ -107,8 +107,12 @@ func BenchmarkRedirectCaptured(b *testing.B) {
 
 type discardStore struct{}
 
-func (discardStore) Insert(_ context.Context, evs []visit.Event) (visit.Stored, error) {
-	return visit.Stored{Events: len(evs)}, nil
+func (discardStore) Insert(_ context.Context, batches []visit.Batch) (visit.Stored, error) {
+	n := 0
+	for _, b := range batches {
+		n += len(b)
+	}
+	return visit.Stored{Events: n}, nil
 }
 func (discardStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
 func (discardStore) CompactDays(context.Context, time.Time) (int, error)    { return 0, nil }

@@ -451,16 +451,16 @@ func min2(a, b streamID) streamID {
 }
 
 // insert writes one batch to the Store; events it does not take are dropped and counted.
-func (b *Buffer) insert(batch []Event) {
+func (b *Buffer) insert(batch Batch) {
 	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	st, err := b.store.Insert(ctx, batch)
+	st, err := b.store.Insert(ctx, []Batch{batch})
 	if err != nil {
 		droppedFailed.Add(float64(len(batch)))
 		b.dropped(len(batch), "visits: neither redis nor PostgreSQL took a batch; visits dropped", "err", err)
 		return
 	}
-	stored(ctx, st, batch, b.due, b.log)
+	stored(ctx, st, []Batch{batch}, b.due, b.log)
 }
 
 // xadd sends the batch as one stream entry and answers its ID.

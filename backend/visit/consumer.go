@@ -25,13 +25,16 @@ var (
 	})
 )
 
-// stored accounts for a batch the Store took, and queues the links it made due for moderation.
-func stored(ctx context.Context, st Stored, batch []Event, due DueQueue, log *slog.Logger) {
+// stored accounts for the batches the Store took, and queues the links it made due for
+// moderation.
+func stored(ctx context.Context, st Stored, batches []Batch, due DueQueue, log *slog.Logger) {
 	ingested.Add(float64(st.Events))
-	oldest := batch[0].At
-	for i := range batch {
-		if batch[i].At.Before(oldest) {
-			oldest = batch[i].At
+	oldest := batches[0][0].At
+	for _, b := range batches {
+		for i := range b {
+			if b[i].At.Before(oldest) {
+				oldest = b[i].At
+			}
 		}
 	}
 	ingestLag.Set(time.Since(oldest).Seconds())
@@ -56,11 +59,12 @@ const (
 	// readBlock is how long one read waits for new entries.
 	readBlock = time.Second
 	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
-	// and one insert stores. Bigger inserts add more visits to each rollup row they write:
-	// BenchmarkIngest measured PostgreSQL's CPU per event at 31–34 µs for 8 entries, 26–28 µs
-	// for 32 and 24–25 µs for 64, whose inserts hold the rollup rows locked against the other
-	// consumers twice as long (about a second for 32 on the 2-core VM).
-	readEntries = 32
+	// and one insert stores: the events are summed per rollup row before they are written, so
+	// the more an insert holds, the fewer rows per event it writes. BenchmarkIngest (10,000
+	// links, Zipf) measured PostgreSQL's CPU per event at about 14 µs for 32 entries and 10 µs
+	// for 100. The rollup rows stay locked only for the last statement of the insert, a second
+	// at most for 100 entries on the 2-core VM.
+	readEntries = 100
 	// handleTimeout bounds the insert and acknowledgement of what one read took.
 	handleTimeout = 30 * time.Second
 	// forgetAfter is how long a consumer holding no entries stays in the group unheard of.
@@ -247,32 +251,38 @@ func (c *Consumer) ensureGroup(ctx context.Context) error {
 	return c.stream.EnsureGroup(ctx)
 }
 
-// handle stores the entries' events in one insert and acknowledges them. Entries that are not
-// batches of events are logged and acknowledged: reading them again would not help.
+// handle stores the entries' batches in one insert and acknowledges them. Entries that are
+// not batches of events are logged and acknowledged: reading them again would not help.
 func (c *Consumer) handle(ctx context.Context, msgs []StreamEntry) (int, error) {
-	var events []Event
+	batches := make([]Batch, 0, len(msgs))
 	ids := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		ids = append(ids, m.ID)
-		var batch []Event
+		var batch Batch
 		if err := json.Unmarshal([]byte(m.Data), &batch); err != nil {
 			c.log.Error("visits: skip an entry that is not a batch of events", "id", m.ID, "err", err)
 			continue
 		}
-		events = append(events, batch...)
+		if len(batch) > 0 {
+			batches = append(batches, batch)
+		}
 	}
 	// What was read is stored and acknowledged even when ctx ends meanwhile (a node stopping):
 	// left pending, it would wait ClaimAfter for another consumer.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), handleTimeout)
 	defer cancel()
 	n := 0
-	if len(events) > 0 {
-		st, err := c.store.Insert(ctx, events)
+	if len(batches) > 0 {
+		st, err := c.store.Insert(ctx, batches)
 		if err != nil {
 			return 0, err // left pending: read again after a restart, or claimed
 		}
-		stored(ctx, st, events, c.due, c.log)
+		stored(ctx, st, batches, c.due, c.log)
 		if c.clicks != nil {
+			var events []Event
+			for _, b := range batches {
+				events = append(events, b...)
+			}
 			c.clicks.Clicked(ctx, events)
 		}
 		n = st.Events

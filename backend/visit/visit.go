@@ -252,11 +252,11 @@ func (h *Hasher) of(at time.Time) hash.Hash {
 
 // Store keeps the visits durably.
 type Store interface {
-	// Insert stores the events whose IDs are not stored yet and adds them to the rollups of
-	// their links, as one transaction, and returns how many were new and which links reached a
-	// power of two of people's visits (recorded as due for moderation in that transaction).
-	// Events already stored change nothing.
-	Insert(ctx context.Context, events []Event) (Stored, error)
+	// Insert stores the batches it did not store before (by their Key) and adds their events
+	// to the rollups of their links, as one transaction, and returns how many events were new
+	// and which links reached a power of two of people's visits (recorded as due for
+	// moderation in that transaction). A batch stored before changes nothing.
+	Insert(ctx context.Context, batches []Batch) (Stored, error)
 	// CreatePartitions makes sure events of the UTC days from the day of from, for days days,
 	// can be stored.
 	CreatePartitions(ctx context.Context, from time.Time, days int) error

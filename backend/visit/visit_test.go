@@ -212,14 +212,17 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := events(300, 5)
-	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
-	for _, e := range evs {
-		buf.Capture(visit.HitOf(e))
+	// Five nodes' buffers: five entries at least.
+	for i := 0; i < len(evs); i += 60 {
+		buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
+		for _, e := range evs[i : i+60] {
+			buf.Capture(visit.HitOf(e))
+		}
+		buf.Close()
 	}
-	buf.Close()
 
-	// The dead consumer reads every entry, stores the first 120 events and dies before
-	// acknowledging any.
+	// The dead consumer reads every entry, stores the batches of the first two and dies
+	// before acknowledging any.
 	read, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
 		Group: visit.Group, Consumer: "dead", Streams: []string{stream, ">"}, Count: 1000,
 	}).Result()
@@ -228,19 +231,22 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	}
 	readAt := time.Now()
 	entries, inEntries := len(read[0].Messages), 0
+	var batches []visit.Batch
 	for _, m := range read[0].Messages {
-		var batch []visit.Event
+		var batch visit.Batch
 		if err := json.Unmarshal([]byte(m.Values["e"].(string)), &batch); err != nil {
 			t.Fatal(err)
 		}
 		inEntries += len(batch)
+		batches = append(batches, batch)
 	}
-	if inEntries != len(evs) {
-		t.Fatalf("the stream holds %d events, want %d", inEntries, len(evs))
+	if inEntries != len(evs) || entries < 5 {
+		t.Fatalf("the stream holds %d events in %d entries, want %d in 5 or more", inEntries, entries, len(evs))
 	}
-	if _, err := store.Insert(ctx, evs[:120]); err != nil {
+	if _, err := store.Insert(ctx, batches[:2]); err != nil {
 		t.Fatal(err)
 	}
+	storedFirst := len(batches[0]) + len(batches[1])
 	if n := pending(t, rdb, prefix); n != int64(entries) {
 		t.Fatalf("%d entries pending, want %d", n, entries)
 	}
@@ -258,8 +264,8 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != len(evs)-120 {
-		t.Errorf("the live consumer stored %d new events, want %d", n, len(evs)-120)
+	if n != len(evs)-storedFirst {
+		t.Errorf("the live consumer stored %d new events, want %d", n, len(evs)-storedFirst)
 	}
 	checkStored(t, db, evs)
 	if n := pending(t, rdb, prefix); n != 0 {
@@ -267,32 +273,56 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	}
 }
 
-// The same event delivered twice (in one batch, in two entries of the stream, and stored
-// directly) is stored and counted once.
-func TestSameEventTwice(t *testing.T) {
+// The same batch delivered twice (twice in one insert, in two inserts, in the stream and
+// stored directly by its node) is stored and counted once; a batch holding other events is new.
+func TestSameBatchTwice(t *testing.T) {
 	db := testenv.DB(t)
-	rc, _, _ := testRedis(t)
+	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	evs := events(10, 2)
-	if st, err := store.Insert(ctx, append(evs[:3:3], evs[0], evs[1])); err != nil || st.Events != 3 {
+	first, second := visit.Batch(evs[:3]), visit.Batch(evs[3:5])
+	if st, err := store.Insert(ctx, []visit.Batch{first, first}); err != nil || st.Events != 3 {
 		t.Fatalf("insert: %d new, %v; want 3", st.Events, err)
 	}
-	if st, err := store.Insert(ctx, evs[:3]); err != nil || st.Events != 0 {
+	if st, err := store.Insert(ctx, []visit.Batch{first}); err != nil || st.Events != 0 {
 		t.Fatalf("insert again: %d new, %v; want 0", st.Events, err)
 	}
+	if st, err := store.Insert(ctx, []visit.Batch{second, first}); err != nil || st.Events != 2 {
+		t.Fatalf("insert with a new batch: %d new, %v; want 2", st.Events, err)
+	}
+	// A node that is not sure Redis took its entry stores the batch itself.
 	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: store, Log: quiet, Size: 0})
-	for _, e := range append(evs, evs...) {
+	for _, e := range evs[5:] {
 		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
+	entries, err := rdb.XRange(ctx, visit.StreamKey(prefix), "-", "+").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := 0
+	for _, m := range entries {
+		var batch visit.Batch
+		if err := json.Unmarshal([]byte(m.Values["e"].(string)), &batch); err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Insert(ctx, []visit.Batch{batch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct += st.Events
+	}
+	if direct != len(evs)-5 {
+		t.Errorf("stored directly %d new events, want %d", direct, len(evs)-5)
+	}
 	c := consumer(rc, "only", db)
 	n, err := c.Step(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != len(evs)-3 {
-		t.Errorf("stored %d new events, want %d", n, len(evs)-3)
+	if n != 0 {
+		t.Errorf("the consumer stored %d new events, want none", n)
 	}
 	checkStored(t, db, evs)
 }
@@ -331,7 +361,7 @@ func TestMissingPartitions(t *testing.T) {
 	for i := range evs {
 		evs[i].At = time.Date(2024, 2, 28+i%3, 23, 30, 0, 0, time.UTC)
 	}
-	if st, err := store.Insert(context.Background(), evs); err != nil || st.Events != len(evs) {
+	if st, err := store.Insert(context.Background(), []visit.Batch{evs}); err != nil || st.Events != len(evs) {
 		t.Fatalf("insert: %d new, %v", st.Events, err)
 	}
 	checkStored(t, db, evs)
@@ -344,9 +374,13 @@ func TestMissingPartitions(t *testing.T) {
 // blockedStore never returns while its gate is closed, so that the buffer fills up.
 type blockedStore struct{ gate chan struct{} }
 
-func (s blockedStore) Insert(ctx context.Context, evs []visit.Event) (visit.Stored, error) {
+func (s blockedStore) Insert(ctx context.Context, batches []visit.Batch) (visit.Stored, error) {
 	<-s.gate
-	return visit.Stored{Events: len(evs)}, nil
+	n := 0
+	for _, b := range batches {
+		n += len(b)
+	}
+	return visit.Stored{Events: n}, nil
 }
 
 func (s blockedStore) CreatePartitions(context.Context, time.Time, int) error { return nil }
@@ -466,7 +500,7 @@ func TestMilestonesQueued(t *testing.T) {
 	for i := range 40 {
 		bots = append(bots, crawler(1, now, i))
 	}
-	if st, err := store.Insert(ctx, bots); err != nil || len(st.Due) != 0 {
+	if st, err := store.Insert(ctx, []visit.Batch{bots}); err != nil || len(st.Due) != 0 {
 		t.Fatalf("crawlers: due %v, %v", st.Due, err)
 	}
 	// People in batches of 1, 1, 3, 2, 10, 1: counts 1, 2, 5, 7, 17, 18 pass 1, 2, 4, then 8 and
@@ -479,7 +513,7 @@ func TestMilestonesQueued(t *testing.T) {
 			n++
 			batch = append(batch, person(1, now, n), crawler(1, now, 1000+n))
 		}
-		st, err := store.Insert(ctx, batch)
+		st, err := store.Insert(ctx, []visit.Batch{batch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -504,7 +538,7 @@ func TestMilestonesQueued(t *testing.T) {
 		t.Errorf("queue holds %v (%v), want link 1 due at %d", members, err, want)
 	}
 	// The same events again make nothing due.
-	if st, err := store.Insert(ctx, []visit.Event{person(1, now, 1)}); err != nil || len(st.Due) != 0 || st.Events != 1 {
+	if st, err := store.Insert(ctx, []visit.Batch{{person(1, now, 1)}}); err != nil || len(st.Due) != 0 || st.Events != 1 {
 		t.Errorf("a new visit after 18: %+v, %v", st, err)
 	}
 }
@@ -524,12 +558,11 @@ func TestRollups(t *testing.T) {
 		crawler(5, day1, 9),
 	}
 	evs[2].Country, evs[2].Device, evs[2].Referrer, evs[2].Variant = "FR", "android", "t.co", 1
-	// Delivered in two overlapping batches: each event counts once.
-	if _, err := store.Insert(ctx, evs[:3]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Insert(ctx, evs[1:]); err != nil {
-		t.Fatal(err)
+	// Delivered in two batches, the first one twice: each event counts once.
+	for _, b := range []visit.Batch{evs[:3], evs[3:], evs[:3]} {
+		if _, err := store.Insert(ctx, []visit.Batch{b}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	type hour struct{ visits, bots, uniques int64 }
 	got := map[time.Time]hour{}
@@ -609,7 +642,7 @@ func TestCompactDays(t *testing.T) {
 			}
 		}
 	}
-	if _, err := store.Insert(ctx, evs); err != nil {
+	if _, err := store.Insert(ctx, []visit.Batch{evs}); err != nil {
 		t.Fatal(err)
 	}
 	read := func() map[string]int64 {
@@ -661,7 +694,7 @@ func TestCompactDays(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range batch {
-				if _, err := store.Insert(ctx, batch[i:i+1]); err != nil {
+				if _, err := store.Insert(ctx, []visit.Batch{batch[i : i+1]}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -692,7 +725,7 @@ func TestDropPartitions(t *testing.T) {
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	old := time.Now().AddDate(0, 0, -30)
-	if _, err := store.Insert(ctx, []visit.Event{person(8, old, 1)}); err != nil {
+	if _, err := store.Insert(ctx, []visit.Batch{{person(8, old, 1)}}); err != nil {
 		t.Fatal(err)
 	}
 	count := func(table string) (n int) {

@@ -1,0 +1,197 @@
+package visit
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Batch is the events of one flush of a node, in the order the node gathered them: one entry of
+// the stream, or one insert while Redis is down. It is the unit a Store stores once: a node that
+// is not sure Redis took an entry stores the same batch itself, and a consumer that claims a dead
+// one's entries stores them again, so the Store keeps the key of every batch it stored and skips
+// a batch it knows. Batches never share events.
+type Batch []Event
+
+// Key identifies the batch: a UUID made of the SHA-256 of its events' IDs in order, so that the
+// stream's copy and the node's copy of a batch have the same key.
+func (b Batch) Key() uuid.UUID {
+	h := sha256.New()
+	for i := range b {
+		h.Write(b[i].ID[:])
+	}
+	var key uuid.UUID
+	copy(key[:], h.Sum(nil))
+	return key
+}
+
+// Day is the UTC day of the batch's earliest event: where its key is kept (and dropped, with
+// the raw visits of that day).
+func (b Batch) Day() time.Time {
+	if len(b) == 0 {
+		return time.Time{}
+	}
+	first := b[0].At
+	for i := range b {
+		if b[i].At.Before(first) {
+			first = b[i].At
+		}
+	}
+	return utcDay(first)
+}
+
+// Rollup is what events add to the statistics, summed before they reach the Store: one row per
+// link and hour, per link, hour and breakdown key, and per person seen, however many visits
+// each stands for. The slices are sorted by their keys, the order the Store writes rows in (two
+// writers going through rows in one order cannot deadlock).
+type Rollup struct {
+	Hours    []HourCount
+	Keys     []KeyCount
+	Visitors []VisitorSeen
+}
+
+// HourCount is the visits of a link in one UTC hour: people and crawlers.
+type HourCount struct {
+	LinkID, WorkspaceID int64
+	Hour                time.Time
+	Visits, Bots        int64
+}
+
+// KeyCount is the people's visits of a link in one UTC hour with one value of a breakdown.
+type KeyCount struct {
+	LinkID int64
+	Hour   time.Time
+	// Dim is the breakdown: c country, d device, o system, b browser, r referrer host,
+	// v variant (its index), i in-app browser, s/m/n UTM source, medium and campaign.
+	Dim    byte
+	Key    string
+	Visits int64
+}
+
+// VisitorSeen is a person (the day's visitor hash) who visited a link on a UTC day, with the
+// hour of their first visit among the events summed.
+type VisitorSeen struct {
+	LinkID  int64
+	Day     time.Time
+	Visitor []byte
+	Hour    time.Time
+}
+
+// Dims are the breakdowns of a visit, in the order Summarise reads them.
+const Dims = "cdobrvismn"
+
+// Summarise sums events into their rollup rows.
+func Summarise(events []Event) Rollup {
+	type hourKey struct{ link, hour int64 }
+	type keyKey struct {
+		link, hour int64
+		dim        byte
+		key        string
+	}
+	type visitorKey struct {
+		link, day int64
+		n         int
+		hash      [16]byte
+	}
+	hours := make(map[hourKey]*HourCount, 64)
+	keys := make(map[keyKey]int64, 256)
+	visitors := make(map[visitorKey]int, len(events)/2)
+	var r Rollup
+	for i := range events {
+		e := &events[i]
+		hour := e.At.Unix() / 3600 * 3600
+		h := hours[hourKey{e.LinkID, hour}]
+		if h == nil {
+			h = &HourCount{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Hour: time.Unix(hour, 0).UTC()}
+			hours[hourKey{e.LinkID, hour}] = h
+		}
+		if e.Crawler {
+			h.Bots++
+			continue
+		}
+		h.Visits++
+		for d := 0; d < len(Dims); d++ {
+			if v := e.dim(Dims[d]); v != "" {
+				keys[keyKey{e.LinkID, hour, Dims[d], v}]++
+			}
+		}
+		vk := visitorKey{link: e.LinkID, day: hour - (hour%86400+86400)%86400, n: len(e.Visitor)}
+		copy(vk.hash[:], e.Visitor)
+		if j, ok := visitors[vk]; ok {
+			if seen := &r.Visitors[j]; hour < seen.Hour.Unix() {
+				seen.Hour = time.Unix(hour, 0).UTC()
+			}
+			continue
+		}
+		visitors[vk] = len(r.Visitors)
+		r.Visitors = append(r.Visitors, VisitorSeen{
+			LinkID: e.LinkID, Day: time.Unix(vk.day, 0).UTC(), Visitor: visitorBytes(e.Visitor),
+			Hour: time.Unix(hour, 0).UTC(),
+		})
+	}
+	r.Hours = make([]HourCount, 0, len(hours))
+	for _, h := range hours {
+		r.Hours = append(r.Hours, *h)
+	}
+	slices.SortFunc(r.Hours, func(a, b HourCount) int {
+		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Hour.Compare(b.Hour))
+	})
+	r.Keys = make([]KeyCount, 0, len(keys))
+	for k, n := range keys {
+		r.Keys = append(r.Keys, KeyCount{LinkID: k.link, Hour: time.Unix(k.hour, 0).UTC(), Dim: k.dim, Key: k.key, Visits: n})
+	}
+	slices.SortFunc(r.Keys, func(a, b KeyCount) int {
+		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Hour.Compare(b.Hour), cmp.Compare(a.Dim, b.Dim), cmp.Compare(a.Key, b.Key))
+	})
+	slices.SortFunc(r.Visitors, func(a, b VisitorSeen) int {
+		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Day.Compare(b.Day), bytes.Compare(a.Visitor, b.Visitor))
+	})
+	return r
+}
+
+// dim is the event's value in a breakdown, "" when it has none there.
+func (e *Event) dim(d byte) string {
+	switch d {
+	case 'c':
+		return e.Country
+	case 'd':
+		return e.Device
+	case 'o':
+		return e.OS
+	case 'b':
+		return e.Browser
+	case 'r':
+		return e.Referrer
+	case 'v':
+		if e.Variant >= 0 {
+			return strconv.Itoa(e.Variant)
+		}
+	case 'i':
+		return e.InApp
+	case 's':
+		return e.UTMSource
+	case 'm':
+		return e.UTMMedium
+	case 'n':
+		return e.UTMCampaign
+	}
+	return ""
+}
+
+// visitorBytes is the hash as stored: never nil (an event without one counts as one person).
+func visitorBytes(v []byte) []byte {
+	if v == nil {
+		return []byte{}
+	}
+	return v
+}
+
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
