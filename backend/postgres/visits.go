@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/shortlink/shortlink/backend/visit"
 )
@@ -215,7 +216,7 @@ func copyVisits(events []visit.Event) pgx.CopyFromSource {
 		if visitor == nil {
 			visitor = []byte{}
 		}
-		row[0], row[1], row[2], row[3], row[4] = e.ID, e.At, e.LinkID, e.WorkspaceID, e.DomainID
+		row[0], row[1], row[2], row[3], row[4] = pgtype.UUID{Bytes: e.ID, Valid: true}, e.At, e.LinkID, e.WorkspaceID, e.DomainID
 		row[5], row[6], row[7], row[8], row[9] = int32(e.Variant), e.Country, e.Device, e.OS, e.Browser
 		row[10], row[11], row[12], row[13] = e.Referrer, e.InApp, e.Crawler, visitor
 		row[14], row[15], row[16] = e.UTMSource, e.UTMMedium, e.UTMCampaign

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -88,66 +89,101 @@ const Dims = "cdobrvismn"
 // Summarise sums events into their rollup rows.
 func Summarise(events []Event) Rollup {
 	type hourKey struct{ link, hour int64 }
-	type keyKey struct {
-		link, hour int64
-		dim        byte
-		key        string
-	}
 	type visitorKey struct {
 		link, day int64
 		n         int
 		hash      [16]byte
 	}
-	hours := make(map[hourKey]*HourCount, 64)
-	keys := make(map[keyKey]int64, 256)
-	visitors := make(map[visitorKey]int, len(events)/2)
-	var r Rollup
+	var (
+		r     Rollup
+		hours = make(map[hourKey]int, 64) // index in r.Hours
+		// A breakdown's values get small numbers of their own (few, so found fast), and a
+		// key is counted under one integer: its hour's index, its breakdown and its value.
+		values   [len(Dims)]map[string]uint32
+		names    [len(Dims)][]string
+		keys     = make(map[uint64]int64, 1024)
+		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
+		hourOf   []int64                                   // r.Hours' hours, Unix seconds
+	)
+	for d := range values {
+		values[d] = make(map[string]uint32)
+	}
 	for i := range events {
 		e := &events[i]
-		hour := e.At.Unix() / 3600 * 3600
-		h := hours[hourKey{e.LinkID, hour}]
-		if h == nil {
-			h = &HourCount{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Hour: time.Unix(hour, 0).UTC()}
-			hours[hourKey{e.LinkID, hour}] = h
+		hour := e.At.Unix()
+		hour -= (hour%3600 + 3600) % 3600
+		hi, ok := hours[hourKey{e.LinkID, hour}]
+		if !ok {
+			hi = len(r.Hours)
+			hours[hourKey{e.LinkID, hour}] = hi
+			r.Hours = append(r.Hours, HourCount{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Hour: time.Unix(hour, 0).UTC()})
+			hourOf = append(hourOf, hour)
 		}
+		h := &r.Hours[hi]
 		if e.Crawler {
 			h.Bots++
 			continue
 		}
 		h.Visits++
-		for d := 0; d < len(Dims); d++ {
-			if v := e.dim(Dims[d]); v != "" {
-				keys[keyKey{e.LinkID, hour, Dims[d], v}]++
+		for d := range len(Dims) {
+			v := e.dim(Dims[d])
+			if v == "" {
+				continue
 			}
+			id, ok := values[d][v]
+			if !ok {
+				id = uint32(len(names[d]))
+				values[d][v] = id
+				names[d] = append(names[d], v)
+			}
+			keys[uint64(hi)<<32|uint64(d)<<24|uint64(id)]++
 		}
 		vk := visitorKey{link: e.LinkID, day: hour - (hour%86400+86400)%86400, n: len(e.Visitor)}
 		copy(vk.hash[:], e.Visitor)
 		if j, ok := visitors[vk]; ok {
 			if seen := &r.Visitors[j]; hour < seen.Hour.Unix() {
-				seen.Hour = time.Unix(hour, 0).UTC()
+				seen.Hour = h.Hour
 			}
 			continue
 		}
 		visitors[vk] = len(r.Visitors)
 		r.Visitors = append(r.Visitors, VisitorSeen{
-			LinkID: e.LinkID, Day: time.Unix(vk.day, 0).UTC(), Visitor: visitorBytes(e.Visitor),
-			Hour: time.Unix(hour, 0).UTC(),
+			LinkID: e.LinkID, Day: time.Unix(vk.day, 0).UTC(), Visitor: visitorBytes(e.Visitor), Hour: h.Hour,
 		})
 	}
-	r.Hours = make([]HourCount, 0, len(hours))
-	for _, h := range hours {
-		r.Hours = append(r.Hours, *h)
+	// The hours in order; the keys in the order of their hours, then by breakdown and value.
+	order := make([]int, len(r.Hours))
+	for i := range order {
+		order[i] = i
 	}
-	slices.SortFunc(r.Hours, func(a, b HourCount) int {
-		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Hour.Compare(b.Hour))
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(r.Hours[a].LinkID, r.Hours[b].LinkID), cmp.Compare(hourOf[a], hourOf[b]))
 	})
-	r.Keys = make([]KeyCount, 0, len(keys))
+	rank := make([]int, len(order))
+	sorted := make([]HourCount, len(order))
+	for i, j := range order {
+		rank[j], sorted[i] = i, r.Hours[j]
+	}
+	r.Hours = sorted
+	type counted struct {
+		rank  int
+		dim   int
+		value uint32
+		n     int64
+	}
+	list := make([]counted, 0, len(keys))
 	for k, n := range keys {
-		r.Keys = append(r.Keys, KeyCount{LinkID: k.link, Hour: time.Unix(k.hour, 0).UTC(), Dim: k.dim, Key: k.key, Visits: n})
+		list = append(list, counted{rank: rank[k>>32], dim: int(k >> 24 & 0xff), value: uint32(k & 0xffffff), n: n})
 	}
-	slices.SortFunc(r.Keys, func(a, b KeyCount) int {
-		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Hour.Compare(b.Hour), cmp.Compare(a.Dim, b.Dim), cmp.Compare(a.Key, b.Key))
+	slices.SortFunc(list, func(a, b counted) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.dim, b.dim),
+			strings.Compare(names[a.dim][a.value], names[b.dim][b.value]))
 	})
+	r.Keys = make([]KeyCount, len(list))
+	for i, c := range list {
+		h := &r.Hours[c.rank]
+		r.Keys[i] = KeyCount{LinkID: h.LinkID, Hour: h.Hour, Dim: Dims[c.dim], Key: names[c.dim][c.value], Visits: c.n}
+	}
 	slices.SortFunc(r.Visitors, func(a, b VisitorSeen) int {
 		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Day.Compare(b.Day), bytes.Compare(a.Visitor, b.Visitor))
 	})

@@ -2,7 +2,7 @@ package visit
 
 import (
 	"context"
-	"encoding/json"
+	json "github.com/goccy/go-json"
 	"log/slog"
 	"time"
 
