@@ -2,16 +2,19 @@ package visit
 
 import (
 	"context"
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 	"github.com/shortlink/shortlink/backend/visitor"
@@ -102,10 +105,17 @@ type Buffer struct {
 	hasher     *Hasher
 	log        *slog.Logger
 
-	hits   chan Hit
-	entry  []byte // the flusher's encoding of the batch it sends, reused
-	closed atomic.Bool
-	down   atomic.Bool // the last batch went to the Store
+	hits  chan Hit
+	entry []byte // the flusher's encoding of the batch it sends, reused
+	// ids makes the events' IDs (flusher only): random bits from a generator seeded once,
+	// not a system call for each visit.
+	ids *rand.ChaCha8
+	// referers are the hosts of the Referer headers seen lately (flusher only): a page that
+	// sends visitors sends many, and parsing its URL each time costs more than the rest of
+	// the event.
+	referers map[string]string
+	closed   atomic.Bool
+	down     atomic.Bool // the last batch went to the Store
 	// downUntil is when the flusher tries Redis again after it failed (Unix ns).
 	downUntil atomic.Int64
 
@@ -139,6 +149,7 @@ func NewBuffer(o Options) *Buffer {
 		stream: o.Stream, store: o.Store, due: o.Due,
 		classifier: o.Classifier, hasher: o.Hasher, log: o.Log,
 		hits: make(chan Hit, o.Size),
+		ids:  rand.NewChaCha8(seed()), referers: make(map[string]string),
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go b.run()
@@ -233,11 +244,46 @@ func (b *Buffer) event(h Hit) Event {
 	if b.classifier != nil {
 		v = b.classifier.ClassifyOf(h.RemoteAddr, h.Forwarded, h.UserAgent)
 	}
-	e := NewEvent(h.At, h.Target, h.Variant, &v, h.Referer, h.UserAgent, b.hasher)
+	e := makeEvent(b.newID(), h.At, h.Target, h.Variant, &v, b.refererHost(h.Referer), h.UserAgent, b.hasher)
 	if h.Query != "" {
 		e.SetUTM(h.Query)
 	}
 	return e
+}
+
+// maxReferers bounds the Referer hosts a Buffer remembers: past it, it forgets them all.
+const maxReferers = 4096
+
+// refererHost is RefererHost, remembered.
+func (b *Buffer) refererHost(referer string) string {
+	if referer == "" {
+		return ""
+	}
+	if host, ok := b.referers[referer]; ok {
+		return host
+	}
+	if len(b.referers) >= maxReferers {
+		clear(b.referers)
+	}
+	host := RefererHost(referer)
+	b.referers[referer] = host
+	return host
+}
+
+// newID is a version 7 UUID of the flusher's generator; newID's should it fail.
+func (b *Buffer) newID() uuid.UUID {
+	id, err := uuid.NewV7FromReader(b.ids)
+	if err != nil {
+		return newID()
+	}
+	return id
+}
+
+// seed is 32 random bytes from the system.
+func seed() [32]byte {
+	var s [32]byte
+	_, _ = crand.Read(s[:])
+	return s
 }
 
 // sentEntry is a stream entry a Buffer sent, kept until consumed.

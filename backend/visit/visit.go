@@ -97,15 +97,20 @@ type Hit struct {
 // NewEvent builds the event of a visit at the given time: the link, the variant chosen (-1
 // when none), the classified visitor, the request's Referer header and user agent.
 func NewEvent(at time.Time, t Target, variant int, v *visitor.Visitor, referer, userAgent string, h *Hasher) Event {
+	return makeEvent(newID(), at, t, variant, v, RefererHost(referer), userAgent, h)
+}
+
+// makeEvent is NewEvent with the ID and the referrer's host given.
+func makeEvent(id uuid.UUID, at time.Time, t Target, variant int, v *visitor.Visitor, refererHost, userAgent string, h *Hasher) Event {
 	return Event{
-		ID: newID(), At: at,
+		ID: id, At: at,
 		LinkID: t.LinkID, WorkspaceID: t.WorkspaceID, DomainID: t.DomainID,
 		Variant:  variant,
 		Country:  v.Country,
 		Device:   string(v.Device),
 		OS:       v.OS,
 		Browser:  v.Browser,
-		Referrer: RefererHost(referer),
+		Referrer: refererHost,
 		InApp:    string(v.InApp),
 		Crawler:  v.Crawler,
 		Visitor:  h.Hash(at, v.IP, userAgent),
