@@ -17,6 +17,29 @@ CREATE TABLE visit_batches (
 -- (at, event_id) still orders the exports' pages: event IDs stay unique, made by the nodes.
 ALTER TABLE visits DROP CONSTRAINT visits_pkey;
 
+-- Unique visitors past the exact count (visit.ExactUniques people of a link on a day): a
+-- HyperLogLog sketch per link and UTC day, made from the day's stored hashes when the link
+-- passes the count (sketch NULL: being made by the transaction holding the row), and per
+-- workspace and day from the first visit. Needed while visits of the day may arrive, so kept
+-- as long as the visitors' hashes.
+CREATE TABLE visitor_sketches (
+    link_id BIGINT NOT NULL,
+    day     DATE   NOT NULL,
+    sketch  BYTEA,
+    PRIMARY KEY (link_id, day)
+) PARTITION BY RANGE (day);
+
+CREATE TABLE workspace_visitor_sketches (
+    workspace_id BIGINT NOT NULL,
+    day          DATE   NOT NULL,
+    sketch       BYTEA  NOT NULL,
+    PRIMARY KEY (workspace_id, day)
+) PARTITION BY RANGE (day);
+
+-- People first seen that UTC day in the workspace (any of its links), counted in the hour of
+-- their first visit: the workspace's daily unique visitors, from its sketch.
+ALTER TABLE workspace_visit_hours ADD COLUMN uniques BIGINT NOT NULL DEFAULT 0;
+
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION visits_create_partitions(first DATE, days INTEGER) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -37,6 +60,12 @@ BEGIN
         EXECUTE format(
             'CREATE TABLE IF NOT EXISTS %I PARTITION OF visit_batches FOR VALUES FROM (%L) TO (%L)',
             'visit_batches_' || to_char(d, 'YYYYMMDD'), d, d + 1);
+        EXECUTE format(
+            'CREATE TABLE IF NOT EXISTS %I PARTITION OF visitor_sketches FOR VALUES FROM (%L) TO (%L)',
+            'visitor_sketches_' || to_char(d, 'YYYYMMDD'), d, d + 1);
+        EXECUTE format(
+            'CREATE TABLE IF NOT EXISTS %I PARTITION OF workspace_visitor_sketches FOR VALUES FROM (%L) TO (%L)',
+            'workspace_visitor_sketches_' || to_char(d, 'YYYYMMDD'), d, d + 1);
     END LOOP;
 END
 $$;
@@ -54,14 +83,20 @@ BEGIN
         SELECT c.relname, p.relname AS parent FROM pg_inherits i
         JOIN pg_class c ON c.oid = i.inhrelid
         JOIN pg_class p ON p.oid = i.inhparent
-        WHERE p.relname IN ('visits', 'visitors', 'visit_batches')
+        WHERE p.relname IN ('visits', 'visitors', 'visit_batches', 'visitor_sketches',
+            'workspace_visitor_sketches')
     LOOP
         IF (t.parent = 'visits' AND t.relname ~ '^visits_[0-9]{8}$'
                 AND to_date(substr(t.relname, 8), 'YYYYMMDD') < visits_before)
             OR (t.parent = 'visit_batches' AND t.relname ~ '^visit_batches_[0-9]{8}$'
                 AND to_date(substr(t.relname, 15), 'YYYYMMDD') < visits_before)
             OR (t.parent = 'visitors' AND t.relname ~ '^visitors_[0-9]{8}$'
-                AND to_date(substr(t.relname, 10), 'YYYYMMDD') < visitors_before) THEN
+                AND to_date(substr(t.relname, 10), 'YYYYMMDD') < visitors_before)
+            OR (t.parent = 'visitor_sketches' AND t.relname ~ '^visitor_sketches_[0-9]{8}$'
+                AND to_date(right(t.relname, 8), 'YYYYMMDD') < visitors_before)
+            OR (t.parent = 'workspace_visitor_sketches'
+                AND t.relname ~ '^workspace_visitor_sketches_[0-9]{8}$'
+                AND to_date(right(t.relname, 8), 'YYYYMMDD') < visitors_before) THEN
             EXECUTE format('DROP TABLE %I', t.relname);
             n := n + 1;
         END IF;
@@ -71,7 +106,7 @@ END
 $$;
 -- +goose StatementEnd
 
--- The batches of the days that have visit partitions already.
+-- The batches and sketches of the days that have visit partitions already.
 SELECT visits_create_partitions(to_date(substr(min(c.relname), 8), 'YYYYMMDD'),
         (to_date(substr(max(c.relname), 8), 'YYYYMMDD') - to_date(substr(min(c.relname), 8), 'YYYYMMDD')) + 1)
 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
@@ -127,4 +162,7 @@ END
 $$;
 -- +goose StatementEnd
 ALTER TABLE visits ADD PRIMARY KEY (event_id, at);
+ALTER TABLE workspace_visit_hours DROP COLUMN uniques;
+DROP TABLE workspace_visitor_sketches;
+DROP TABLE visitor_sketches;
 DROP TABLE visit_batches;

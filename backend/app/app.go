@@ -312,7 +312,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	a.caps = visitcap.New(redis.NewVisitCaps(rc), postgres.NewVisitCounts(db), log)
-	visitStore := postgres.NewVisits(db)
+	visitStore := postgres.NewVisits(db).CountExactly(cfg.VisitExactUniques)
 	a.visits = visit.NewBuffer(visit.Options{
 		Stream: redis.NewVisitStream(rc), Store: visitStore, Due: reviews,
 		Classifier: classifier, Hasher: visit.NewHasher(auth.DeriveKey([]byte(cfg.JWTSecret), "visitor hash")),

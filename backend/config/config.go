@@ -126,6 +126,9 @@ type Config struct {
 	// VisitClaimAfter is how long entries of the visit stream read by a consumer and not
 	// acknowledged wait before another consumer claims them (that consumer died).
 	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
+	// VisitExactUniques is how many people a link has on a UTC day before that day's
+	// unique visitors are counted in a HyperLogLog sketch instead of one stored hash each.
+	VisitExactUniques int `env:"VISIT_EXACT_UNIQUES" envDefault:"10000"`
 
 	// DNSResolver is the resolver (host:port) asked for custom domains' TXT records; unset,
 	// the system's.
@@ -360,14 +363,15 @@ func (c *Config) checkAccounts() []error {
 }
 
 // checkVisits validates the settings of visit capture and ingest: VISIT_BUFFER_SIZE,
-// VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_CLAIM_AFTER, and names the consumer after the
+// VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_CLAIM_AFTER, VISIT_EXACT_UNIQUES, and names the consumer after the
 // host and process when VISIT_CONSUMER is unset.
 func (c *Config) checkVisits() []error {
 	errs := failed(
 		between("VISIT_BUFFER_SIZE", c.VisitBufferSize, 100, 10_000_000),
 		between("VISIT_RETENTION_DAYS", c.VisitRetentionDays, 3, 3660),
 		between("VISIT_CONSUMERS", c.VisitConsumers, 1, 16),
-		between("VISIT_CLAIM_AFTER", c.VisitClaimAfter, time.Second, time.Hour))
+		between("VISIT_CLAIM_AFTER", c.VisitClaimAfter, time.Second, time.Hour),
+		between("VISIT_EXACT_UNIQUES", c.VisitExactUniques, 0, 100_000_000))
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())

@@ -117,12 +117,12 @@ func (s *StatsStore) Activity(ctx context.Context, scope stats.Scope, from, to t
 	}
 	// Narrowed to a tag, the hours are the tagged links' (visit_hours through link_tags' key)
 	// rather than the workspace's sums, and the links created and ranked are the tagged ones.
-	hours, linkWhere := `SELECT hour, sum(visits)::bigint, sum(bots)::bigint FROM workspace_visit_hours
+	hours, linkWhere := `SELECT hour, sum(visits)::bigint, sum(bots)::bigint, sum(uniques)::bigint FROM workspace_visit_hours
 		WHERE `+where+` AND hour >= $1 AND hour < $2`, where
 	if scope.TagID != 0 && !scope.All {
 		args = append(args, scope.TagID)
 		tagged := ` IN (SELECT link_id FROM link_tags WHERE tag_id = $4)`
-		hours = `SELECT hour, sum(visits)::bigint, sum(bots)::bigint FROM visit_hours
+		hours = `SELECT hour, sum(visits)::bigint, sum(bots)::bigint, sum(uniques)::bigint FROM visit_hours
 			WHERE ` + where + ` AND link_id` + tagged + ` AND hour >= $1 AND hour < $2`
 		where += ` AND link_id` + tagged
 		linkWhere += ` AND id` + tagged
@@ -133,7 +133,7 @@ func (s *StatsStore) Activity(ctx context.Context, scope stats.Scope, from, to t
 	if err == nil {
 		act.Visits, err = collect(rows, func(r pgx.Rows) (stats.Hour, error) {
 			var h stats.Hour
-			err := r.Scan(&h.Start, &h.Visits, &h.Bots)
+			err := r.Scan(&h.Start, &h.Visits, &h.Bots, &h.Uniques)
 			return h, err
 		})
 	}

@@ -17,10 +17,20 @@ import (
 )
 
 // Visits implements visit.Store: the raw visits, partitioned by day, and their rollups.
-type Visits struct{ db *DB }
+type Visits struct {
+	db           *DB
+	exactUniques int64
+}
 
-// NewVisits returns the PostgreSQL visit store.
-func NewVisits(db *DB) *Visits { return &Visits{db: db} }
+// NewVisits returns the PostgreSQL visit store, counting a link's people of a day exactly up
+// to visit.ExactUniques.
+func NewVisits(db *DB) *Visits { return &Visits{db: db, exactUniques: visit.ExactUniques} }
+
+// CountExactly sets how many people a link has on a day before they are counted in a sketch.
+func (s *Visits) CountExactly(people int) *Visits {
+	s.exactUniques = int64(people)
+	return s
+}
 
 var _ visit.Store = (*Visits)(nil)
 
@@ -46,7 +56,12 @@ WITH fresh AS (
 	ON CONFLICT DO NOTHING
 	RETURNING link_id, hour
 ), fresh_counts AS (
-	SELECT link_id, hour, count(*) AS uniques FROM fresh GROUP BY 1, 2
+	-- People stored one by one, and those the sketches counted.
+	SELECT link_id, hour, sum(n)::bigint AS uniques FROM (
+		SELECT link_id, hour, 1 AS n FROM fresh
+		UNION ALL
+		SELECT * FROM unnest($15::bigint[], $16::timestamptz[], $17::bigint[])
+	) u GROUP BY 1, 2
 ), counts AS (
 	SELECT c.link_id, c.hour, c.workspace_id, c.visits, c.bots, coalesce(f.uniques, 0) AS uniques
 	FROM unnest($5::bigint[], $6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[])
@@ -80,11 +95,16 @@ WITH fresh AS (
 	ON CONFLICT (link_id) DO UPDATE SET visits = t.visits + EXCLUDED.visits,
 		bots = t.bots + EXCLUDED.bots, uniques = t.uniques + EXCLUDED.uniques
 	RETURNING link_id, visits
+), space_uniques AS (
+	SELECT * FROM unnest($18::bigint[], $19::timestamptz[], $20::bigint[]) AS u (workspace_id, hour, uniques)
 ), spaces AS (
-	INSERT INTO workspace_visit_hours AS w (workspace_id, hour, visits, bots)
-	SELECT workspace_id, hour, sum(visits), sum(bots) FROM counts GROUP BY 1, 2 ORDER BY 1, 2
+	INSERT INTO workspace_visit_hours AS w (workspace_id, hour, visits, bots, uniques)
+	SELECT c.workspace_id, c.hour, c.visits, c.bots, coalesce(u.uniques, 0)
+	FROM (SELECT workspace_id, hour, sum(visits) AS visits, sum(bots) AS bots FROM counts GROUP BY 1, 2) c
+	LEFT JOIN space_uniques u USING (workspace_id, hour)
+	ORDER BY 1, 2
 	ON CONFLICT (workspace_id, hour) DO UPDATE SET visits = w.visits + EXCLUDED.visits,
-		bots = w.bots + EXCLUDED.bots
+		bots = w.bots + EXCLUDED.bots, uniques = w.uniques + EXCLUDED.uniques
 ), due AS (
 	-- Due for a review: a link whose people's visits reached a power of two
 	-- (visits_milestone, moderation.Milestone in Go), and the first visit to a link whose
@@ -191,7 +211,14 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 			return err
 		}
 		r := visit.Summarise(events)
-		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r)...).Scan(&st.Due); err != nil {
+		u, err := s.countUniques(ctx, tx, &r)
+		if err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r, u)...).Scan(&st.Due); err != nil {
+			return err
+		}
+		if err := s.saveSketches(ctx, tx, u); err != nil {
 			return err
 		}
 		st.Events = len(events)
@@ -225,7 +252,7 @@ func copyVisits(events []visit.Event) pgx.CopyFromSource {
 }
 
 // rollupArgs are addRollups' arrays.
-func rollupArgs(r visit.Rollup) []any {
+func rollupArgs(r visit.Rollup, u *sketched) []any {
 	var (
 		vLinks   = make([]int64, len(r.Visitors))
 		vDays    = make([]time.Time, len(r.Visitors))
@@ -255,8 +282,19 @@ func rollupArgs(r visit.Rollup) []any {
 	for i, k := range r.Keys {
 		kLinks[i], kHours[i], kDims[i], kKeys[i], kVisits[i] = k.LinkID, k.Hour, dimNames[k.Dim], k.Key, k.Visits
 	}
+	uLinks, uHours, uN := hourUniques(u.links)
+	sSpaces, sHours, sN := hourUniques(u.spaces)
 	return []any{vLinks, vDays, vHashes, vHours, hLinks, hHours, hSpaces, hVisits, hBots,
-		kLinks, kHours, kDims, kKeys, kVisits}
+		kLinks, kHours, kDims, kKeys, kVisits, uLinks, uHours, uN, sSpaces, sHours, sN}
+}
+
+// hourUniques are the uniques the sketches counted, as arrays.
+func hourUniques(us []visit.HourUniques) ([]int64, []time.Time, []int64) {
+	ids, hours, n := make([]int64, len(us)), make([]time.Time, len(us)), make([]int64, len(us))
+	for i, u := range us {
+		ids[i], hours[i], n[i] = u.ID, u.Hour, u.N
+	}
+	return ids, hours, n
 }
 
 // keyDaysLock is the advisory lock between the batches of visits (shared) and the summing of a

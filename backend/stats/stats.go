@@ -405,6 +405,10 @@ type Day struct {
 	Links  int64  `json:"links"` // links created
 	Visits int64  `json:"visits"`
 	Bots   int64  `json:"bots"`
+	// Uniques are the people of the day: the workspace's, each counted once whichever of its
+	// links they visited (a sketch: see visit.ExactUniques); narrowed to a tag, the sum of the
+	// tagged links' people.
+	Uniques int64 `json:"uniques"`
 }
 
 // TopLink is a link of a dashboard's ranking.
@@ -473,6 +477,7 @@ func (s *Service) dashboard(ctx context.Context, scope Scope, r Range) (*Dashboa
 		if i := dayIndex(starts, h.Start); i >= 0 {
 			d.Days[i].Visits += h.Visits
 			d.Days[i].Bots += h.Bots
+			d.Days[i].Uniques += h.Uniques
 		}
 	}
 	for _, c := range act.Created {

@@ -54,6 +54,9 @@ type Rollup struct {
 	Hours    []HourCount
 	Keys     []KeyCount
 	Visitors []VisitorSeen
+	// People are the people seen per workspace (LinkID 0) and UTC day, each once, in the order
+	// of workspace, day and hour.
+	People []VisitorSeen
 }
 
 // HourCount is the visits of a link in one UTC hour: people and crawlers.
@@ -77,10 +80,11 @@ type KeyCount struct {
 // VisitorSeen is a person (the day's visitor hash) who visited a link on a UTC day, with the
 // hour of their first visit among the events summed.
 type VisitorSeen struct {
-	LinkID  int64
-	Day     time.Time
-	Visitor []byte
-	Hour    time.Time
+	LinkID      int64
+	WorkspaceID int64
+	Day         time.Time
+	Visitor     []byte
+	Hour        time.Time
 }
 
 // Dims are the breakdowns of a visit, in the order Summarise reads them.
@@ -103,6 +107,7 @@ func Summarise(events []Event) Rollup {
 		names    [len(Dims)][]string
 		keys     = make(map[uint64]int64, 1024)
 		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
+		people   = make(map[visitorKey]int, len(events)/2) // index in r.People, by workspace
 		hourOf   []int64                                   // r.Hours' hours, Unix seconds
 	)
 	for d := range values {
@@ -140,16 +145,12 @@ func Summarise(events []Event) Rollup {
 		}
 		vk := visitorKey{link: e.LinkID, day: hour - (hour%86400+86400)%86400, n: len(e.Visitor)}
 		copy(vk.hash[:], e.Visitor)
-		if j, ok := visitors[vk]; ok {
-			if seen := &r.Visitors[j]; hour < seen.Hour.Unix() {
-				seen.Hour = h.Hour
-			}
-			continue
-		}
-		visitors[vk] = len(r.Visitors)
-		r.Visitors = append(r.Visitors, VisitorSeen{
-			LinkID: e.LinkID, Day: time.Unix(vk.day, 0).UTC(), Visitor: visitorBytes(e.Visitor), Hour: h.Hour,
-		})
+		seen := VisitorSeen{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Day: time.Unix(vk.day, 0).UTC(),
+			Visitor: visitorBytes(e.Visitor), Hour: h.Hour}
+		r.Visitors = see(r.Visitors, visitors, vk, seen)
+		vk.link = -e.WorkspaceID
+		seen.LinkID = 0
+		r.People = see(r.People, people, vk, seen)
 	}
 	// The hours in order; the keys in the order of their hours, then by breakdown and value.
 	order := make([]int, len(r.Hours))
@@ -187,7 +188,22 @@ func Summarise(events []Event) Rollup {
 	slices.SortFunc(r.Visitors, func(a, b VisitorSeen) int {
 		return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Day.Compare(b.Day), bytes.Compare(a.Visitor, b.Visitor))
 	})
+	slices.SortFunc(r.People, func(a, b VisitorSeen) int {
+		return cmp.Or(cmp.Compare(a.WorkspaceID, b.WorkspaceID), a.Day.Compare(b.Day), a.Hour.Compare(b.Hour))
+	})
 	return r
+}
+
+// see adds a person to list unless index has them, keeping the earlier hour of the two.
+func see[K comparable](list []VisitorSeen, index map[K]int, k K, v VisitorSeen) []VisitorSeen {
+	if j, ok := index[k]; ok {
+		if v.Hour.Before(list[j].Hour) {
+			list[j].Hour = v.Hour
+		}
+		return list
+	}
+	index[k] = len(list)
+	return append(list, v)
 }
 
 // dim is the event's value in a breakdown, "" when it has none there.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"net"
 	"net/netip"
 	"slices"
@@ -1072,4 +1073,117 @@ func FuzzSetUTM(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Past the exact count a link's people of the day are counted in a sketch, stored by two
+// consumers at once: the count stays within the sketch's error, repeat visits add about
+// nothing, and the hashes stop being stored. Below it they are exact. A workspace's people are
+// counted once whichever of its links they visit.
+func TestUniquesPastExactCount(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db).CountExactly(100)
+	ctx := context.Background()
+	at := time.Date(2026, 5, 4, 10, 15, 0, 0, time.UTC)
+	const people = 20_000 // past the sketch's sparse list: its dense registers count
+	var batches []visit.Batch
+	for round := range 2 { // everyone twice
+		for first := 0; first < people; first += 500 {
+			var b visit.Batch
+			for n := first; n < first+500; n++ {
+				b = append(b, person(1, at.Add(time.Duration(round)*time.Hour), n))
+				if n < 300 {
+					b = append(b, person(2, at, n)) // 300 of them on link 2 too
+				}
+			}
+			batches = append(batches, b)
+		}
+	}
+	// Below the exact count: 80 people, each three times.
+	var small visit.Batch
+	for range 3 {
+		for n := range 80 {
+			small = append(small, person(3, at, n))
+		}
+	}
+	batches = append(batches, small)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(batches); i += 2 {
+				if _, err := store.Insert(ctx, []visit.Batch{batches[i]}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	uniques := func(link int64) (n int64) {
+		t.Helper()
+		if err := db.Pool.QueryRow(ctx, `SELECT uniques FROM visit_totals WHERE link_id = $1`, link).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	within := func(what string, got, want int64, share float64) {
+		t.Helper()
+		if d := math.Abs(float64(got-want)) / float64(want); d > share {
+			t.Errorf("%s: %d, want %d within %.0f%%", what, got, want, share*100)
+		}
+	}
+	within("link 1's people", uniques(1), people, 0.03)
+	if n := uniques(2); n != 300 {
+		t.Errorf("link 2's people: %d, want 300 (exact)", n)
+	}
+	if n := uniques(3); n != 80 {
+		t.Errorf("link 3's people: %d, want 80 (exact)", n)
+	}
+	var hashes int64
+	var sketch []byte
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM visitors WHERE link_id = 1),
+		(SELECT sketch FROM visitor_sketches WHERE link_id = 1)`).Scan(&hashes, &sketch); err != nil {
+		t.Fatal(err)
+	}
+	if hashes > 1500 || len(sketch) == 0 {
+		t.Errorf("link 1 stored %d hashes and a sketch of %d bytes; want the hashes to stop near the exact count, and a sketch", hashes, len(sketch))
+	}
+	var space int64
+	if err := db.Pool.QueryRow(ctx, `SELECT sum(uniques) FROM workspace_visit_hours WHERE workspace_id = 3`).Scan(&space); err != nil {
+		t.Fatal(err)
+	}
+	within("the workspace's people", space, people, 0.03)
+}
+
+// A sketch counts what it is given: the people of each hour once, in the hour first seen;
+// exact in practice while it is small, within its error when large, and the same once stored.
+func TestSketch(t *testing.T) {
+	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	var seen []visit.VisitorSeen
+	for n := range 3000 {
+		hour := at.Add(time.Duration(n/1000) * time.Hour)
+		seen = append(seen, visit.VisitorSeen{Visitor: hasher.Hash(at, netip.AddrFrom4([4]byte{10, 1, byte(n >> 8), byte(n)}), "ua"), Hour: hour})
+	}
+	sk := visit.NewSketch()
+	got := sk.CountNew(7, seen)
+	if len(got) != 3 || got[0].N+got[1].N+got[2].N != 3000 || got[0].ID != 7 || !got[1].Hour.Equal(at.Add(time.Hour)) {
+		t.Fatalf("counted %+v, want 3 hours of 1000", got)
+	}
+	if again := sk.CountNew(7, seen); len(again) != 0 {
+		t.Errorf("the same people again counted %+v", again)
+	}
+	stored, err := visit.SketchOf(sk.Bytes())
+	if err != nil || stored.Estimate() != sk.Estimate() {
+		t.Fatalf("stored sketch estimates %d (%v), want %d", stored.Estimate(), err, sk.Estimate())
+	}
+	for n := 3000; n < 1_000_000; n++ {
+		stored.Add(hasher.Hash(at, netip.AddrFrom4([4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)}), "ua"))
+	}
+	if e := stored.Estimate(); math.Abs(float64(e)-1e6)/1e6 > 0.03 {
+		t.Errorf("a million people estimated at %d", e)
+	}
+	if _, err := visit.SketchOf([]byte("not a sketch")); err == nil {
+		t.Error("a broken sketch read without an error")
+	}
 }

@@ -3219,6 +3219,11 @@ export interface components {
              * @description Crawlers' visits.
              */
             bots?: number;
+            /**
+             * Format: int64
+             * @description People of the day, each counted once whichever of the workspace's links they visited (a HyperLogLog estimate past a few thousand people a day: about 0.8% standard error); narrowed to a tag, the sum of the tagged links' people.
+             */
+            uniques?: number;
         };
         TopLink: {
             /** Format: int64 */
