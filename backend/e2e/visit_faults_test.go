@@ -687,6 +687,20 @@ func TestVisitsNodeKilled(t *testing.T) {
 	if lost > crashWindow {
 		t.Errorf("a SIGKILL lost %d visits, more than the %d a node holds unsent", lost, crashWindow)
 	}
+	// On failure: the raw visits of every link and the batches stored, which tell visits lost
+	// from visits stored under another link.
+	if t.Failed() {
+		rows, _ := store.db.Query(context.Background(), `SELECT link_id, workspace_id, count(*), count(DISTINCT event_id), min(at), max(at) FROM visits GROUP BY 1, 2`)
+		for rows.Next() {
+			var l, w, n, d int64
+			var a0, a1 time.Time
+			_ = rows.Scan(&l, &w, &n, &d, &a0, &a1)
+			t.Logf("stored: link %d of workspace %d: %d visits, %d event IDs, %v .. %v", l, w, n, d, a0, a1)
+		}
+		var nb, keys int64
+		_ = store.db.QueryRow(context.Background(), `SELECT count(*), count(DISTINCT id) FROM visit_batches`).Scan(&nb, &keys)
+		t.Logf("stored: %d batches, %d keys", nb, keys)
+	}
 	// A request cut by the kill may have been recorded without its answer arriving.
 	if lost < -load.unsure["a"] {
 		t.Errorf("%d visits stored more than the 302s answered (%d requests were cut)", -lost, load.unsure["a"])
