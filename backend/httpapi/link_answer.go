@@ -72,6 +72,10 @@ type moderationAnswer struct {
 	// ReusedFrom says the last review took the verdict of a recent review of the same
 	// destination (or of its domain's record) instead of opening the browser.
 	ReusedFrom *reusedAnswer `json:"reused_from,omitempty"`
+	// Held says the link is held (status held) until its review, and HeldReason why: state is
+	// pending meanwhile and visitors get the warning page.
+	Held       bool   `json:"held,omitempty"`
+	HeldReason string `json:"held_reason,omitempty"`
 }
 
 // reusedAnswer is the review a link's verdict was taken from: the review and its link only when
@@ -108,6 +112,9 @@ func answerLink(l *link.Link) *linkAnswer {
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
 		Moderation: answerModeration(l.Moderation), Tags: l.Tags,
+	}
+	if l.Status == link.StatusHeld {
+		a.Moderation.State, a.Moderation.Held, a.Moderation.HeldReason = string(moderation.Pending), true, link.HeldReasonDomainBanned
 	}
 	if a.Tags == nil {
 		a.Tags = []string{}

@@ -13,7 +13,15 @@ const (
 	StatusActive   = "active"
 	StatusDisabled = "disabled"
 	StatusBanned   = "banned"
+	// StatusHeld is a link made while its destination's domain stood banned for phishing (or
+	// by a moderator): it answers the warning page until its own review bans it or releases it
+	// (back to active). Only the moderation sets or ends it; owners cannot change it.
+	StatusHeld = "held"
 )
+
+// HeldReasonDomainBanned is why a held link is held: its domain's record (or a moderator)
+// banned it (the moderation answer's held_reason).
+const HeldReasonDomainBanned = "domain_banned"
 
 // DefaultDomain is the domain_id of the service's own short domain.
 const DefaultDomain int64 = 0

@@ -695,9 +695,9 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		return nil, nil, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
 	}
 	switch f.Status {
-	case "", StatusActive, StatusDisabled, StatusBanned:
+	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld:
 	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned").For("value_invalid", "status")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned or held").For("value_invalid", "status")
 	}
 	f.DomainID = nil
 	if f.Domain != "" {

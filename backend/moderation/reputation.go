@@ -77,6 +77,10 @@ const (
 // A moderator's decision on the domain (decided: DomainBanned, DomainCleared or "") comes
 // first: a banned domain's new links are banned (with no verdict to take: the moderator's ban
 // is the reason), a cleared domain's phishing bans no longer ban its new links.
+//
+// A held link (reason ReasonHeld: made while Holds said its domain is held) is never decided on
+// the record: it was held so that it is reviewed itself. Only a moderator's ban of its domain
+// bans it at once.
 func (r Reputation) Plan(reason string, linkID int64, decided string, recent []DomainVerdict) (Plan, *DomainVerdict) {
 	if !MayShare(reason) {
 		return PlanReview, nil
@@ -84,12 +88,12 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 	if decided == DomainBanned {
 		return PlanBan, nil
 	}
-	if len(recent) == 0 {
+	if len(recent) == 0 || reason == ReasonHeld {
 		return PlanReview, nil
 	}
 	latest := recent[0]
 	if latest.State == Banned && latest.Verdict.Category == "phishing" {
-		if decided == DomainCleared || anyPassed(recent) {
+		if !r.Holds(decided, recent) {
 			return PlanReview, nil
 		}
 		return PlanBan, &latest
@@ -108,6 +112,21 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 	}
 	return PlanReview, nil
 }
+
+// Holds says whether a domain's new links are held at their creation (link.StatusHeld), by its
+// recent verdicts (newest first, within TTL) and a moderator's decision on it: the newest is a
+// phishing ban, none passed, and no moderator cleared the domain. A moderator's ban holds them
+// too, but that is read from the decision itself, not from here.
+func (r Reputation) Holds(decided string, recent []DomainVerdict) bool {
+	if decided == DomainCleared || len(recent) == 0 {
+		return false
+	}
+	latest := recent[0]
+	return latest.State == Banned && latest.Verdict.Category == "phishing" && !anyPassed(recent)
+}
+
+// RecordSize is how many of a domain's newest verdicts Plan and Holds are given.
+func (r Reputation) RecordSize() int { return max(r.Run, 1) * 2 }
 
 // anyPassed says whether one of the verdicts passed its page.
 func anyPassed(recent []DomainVerdict) bool {

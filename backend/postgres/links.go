@@ -17,6 +17,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
@@ -143,7 +144,10 @@ func urlHash(u string) int64 {
 
 // Insert writes the batch with one multi-row statement over arrays, so one prepared
 // statement serves any batch size. Rows whose key is taken are skipped by ON CONFLICT and
-// answered with their own conflict error.
+// answered with their own conflict error. A new active link whose destination's registrable
+// domain is held (moderation_holds, or a moderator's ban in moderation_domains) is written
+// held (link.StatusHeld), in the same statement: it answers the warning page from its first
+// visit, on every node, whatever the caches (each link's Status is set to what was written).
 func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, error) {
 	n := len(links)
 	ids, ws, doms := make([]int64, n), make([]int64, n), make([]int64, n)
@@ -152,6 +156,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules, utms := make([]time.Time, n), make([]*string, n), make([]*string, n)
+	domains := make([]string, n)
 	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
 	var tagLinks []int64
 	var tagNames []string
@@ -168,52 +173,62 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
+		domains[i] = moderation.RegistrableDomain(l.URL)
 	}
 	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
 			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm)
-		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created, utm::jsonb
+		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd,
+			CASE WHEN status = 'active' AND site <> '' AND (
+				EXISTS (SELECT 1 FROM moderation_holds h WHERE h.domain = site AND h.until > now()) OR
+				EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = site AND m.state = 'banned'))
+			THEN 'held' ELSE status END,
+			exp, rules::jsonb, creator, created, created, utm::jsonb
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm)
+			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site)
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
-	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms}
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
 		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
 		// left out).
 		insert += `, tagged AS (
 			INSERT INTO link_tags (tag_id, link_id)
-			SELECT tg.id, l.id FROM unnest($17::bigint[], $18::text[]) AS x(link_id, folded)
+			SELECT tg.id, l.id FROM unnest($18::bigint[], $19::text[]) AS x(link_id, folded)
 			JOIN l ON l.id = x.link_id
 			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
 			ON CONFLICT DO NOTHING)`
 		args = append(args, tagLinks, tagNames)
 	}
 	rows, err := s.db.Pool.Query(ctx, insert+`
-		SELECT id FROM l`, args...)
+		SELECT id, status FROM l`, args...)
 	if err != nil {
 		return nil, insertError(err)
 	}
-	inserted := make(map[int64]bool, n)
+	inserted := make(map[int64]string, n)
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var status string
+		if err := rows.Scan(&id, &status); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("insert links: %w", err)
 		}
-		inserted[id] = true
+		inserted[id] = status
 	}
 	if err := rows.Err(); err != nil {
 		return nil, insertError(err)
 	}
 	errs := make([]error, n)
 	for i, l := range links {
-		if !inserted[l.ID] {
+		status, ok := inserted[l.ID]
+		if !ok {
 			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key).For("alias_taken", "alias")
+			continue
 		}
+		l.Status = status
 	}
 	return errs, nil
 }
@@ -473,7 +488,7 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 	}
 	if p.Status.Set {
 		args = append(args, p.Status.Value)
-		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+		sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
 	update := `WITH l AS (UPDATE links SET ` + strings.Join(sets, ", ") + `
 		WHERE workspace_id = $1 AND id = $2 RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkUpdated) + `
@@ -580,7 +595,7 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
 		if e.Status.Set {
 			args = append(args, e.Status.Value)
-			sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+			sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 		}
 		if e.ExpiresAt.Set {
 			args = append(args, e.ExpiresAt.Value)

@@ -85,7 +85,8 @@ type Options struct {
 	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
 	// scorer is told.
 	Base string
-	// StatusChanged is told of every link a review banned, as a moderator's ban is told to
+	// StatusChanged is told of every link a review banned or released from its hold, as a
+	// moderator's ban is told to
 	// moderation.Desk.OnStatusChanged's function: it writes the shared cache and announces the
 	// change to every node. The change feed brings every node along within a second anyway.
 	StatusChanged func(context.Context, *link.Link)
@@ -370,6 +371,11 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 	}
 	r := base
 	r.Captures, r.Verdict, r.Duration = captures, v, time.Since(start)
+	if w.o.VerdictTTL > 0 {
+		// What the browser saw is the domain's record: it may hold the domain's new links, or
+		// end their hold.
+		r.Record = &w.o.Reputation
+	}
 	w.record(ctx, j, r)
 	return true
 }

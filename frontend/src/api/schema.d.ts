@@ -2354,10 +2354,10 @@ export interface components {
             /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
             destination?: string;
             /**
-             * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`).
+             * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`). `held` only by the moderation too: a link made while its destination's domain stood banned for phishing answers the warning page until its own review, which bans it or makes it `active` (`moderation.held` is true meanwhile); owners cannot change it.
              * @enum {string}
              */
-            status: "active" | "disabled" | "banned";
+            status: "active" | "disabled" | "banned" | "held";
             /** Format: date-time */
             expires_at: string | null;
             /** @description Names of the link's tags (`GET …/tags`), ordered by name in lower case; `[]` when it has none. */
@@ -2703,6 +2703,13 @@ export interface components {
                  */
                 reviewed_at: string;
             };
+            /** @description Present and true while the link is held (its `status` is `held`): made while its destination's domain stood banned for phishing (or by a moderator), it answers the warning page until its own review, served before new links, bans it or releases it. `state` is `pending` meanwhile. */
+            held?: boolean;
+            /**
+             * @description Why the link is held, present with `held`.
+             * @enum {string}
+             */
+            held_reason?: "domain_banned";
         };
         /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
         Appeal: {
@@ -5242,7 +5249,7 @@ export interface operations {
                 /** @description Text searched in URL, code and title (at most 200 characters). */
                 q?: string;
                 /** @description Only links in this status. */
-                status?: "active" | "disabled" | "banned";
+                status?: "active" | "disabled" | "banned" | "held";
                 /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
                 domain?: string;
                 /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). A name the workspace has no tag of answers an empty page. */

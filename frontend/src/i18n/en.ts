@@ -218,6 +218,7 @@ export const en = {
     logo_missing: "This workspace has no logo: upload one in the settings.",
     logo_invalid: "The logo must be a PNG image (2048 pixels a side at most).",
     logo_too_large: "The logo is too large (100 kB at most).",
+    link_held: "This link is held until the moderation has reviewed it: its status cannot be changed meanwhile.",
   },
   toasts: {
     linkCreated: "Link created: {{url}}",
@@ -351,7 +352,7 @@ export const en = {
     anyDomain: "Any domain",
     domainRemoved: "Domain removed",
     domainRemovedHelp: "The custom domain {{domain}} was removed: this link answers nowhere.",
-    status: { active: "Active", disabled: "Disabled", banned: "Banned" },
+    status: { active: "Active", disabled: "Disabled", banned: "Banned", held: "Held for review" },
     empty: "No links yet.",
     noMatch: "No links match.",
     createFirst: "Create your first link",

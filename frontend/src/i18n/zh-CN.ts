@@ -220,6 +220,7 @@ export const zhCN: Messages = {
     logo_missing: "此工作区没有徽标：请在设置中上传。",
     logo_invalid: "徽标必须是 PNG 图片（每边最多 2048 像素）。",
     logo_too_large: "徽标过大（最多 100 kB）。",
+    link_held: "该链接在审核完成前处于暂扣状态，期间无法更改其状态。",
   },
   toasts: {
     linkCreated: "已创建短链接：{{url}}",
@@ -353,7 +354,7 @@ export const zhCN: Messages = {
     anyDomain: "全部域名",
     domainRemoved: "域名已删除",
     domainRemovedHelp: "自定义域名 {{domain}} 已删除：此链接不再可访问。",
-    status: { active: "启用", disabled: "已停用", banned: "已封禁" },
+    status: { active: "启用", disabled: "已停用", banned: "已封禁", held: "审核暂扣" },
     empty: "还没有链接。",
     noMatch: "没有匹配的链接。",
     createFirst: "创建第一个链接",
