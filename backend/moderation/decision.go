@@ -110,4 +110,8 @@ type Store interface {
 	// DomainState is a moderator's standing decision on the domain: DomainBanned,
 	// DomainCleared or "".
 	DomainState(ctx context.Context, domain string) (string, error)
+	// HoldDomain takes the domain for one review of a new link at a time, across every worker
+	// process, without waiting: ok false when another review holds it. release gives it back;
+	// a worker that dies gives back what it held at once.
+	HoldDomain(ctx context.Context, domain string) (release func(), ok bool, err error)
 }

@@ -345,6 +345,36 @@ func (s *Moderation) DomainState(ctx context.Context, domain string) (string, er
 	return state, nil
 }
 
+// HoldDomain implements moderation.Store with a session advisory lock, tried and never waited
+// for, on a connection of its own kept for as long as it is held: a worker that dies closes
+// that connection and PostgreSQL frees the lock with it, so none is ever left behind. (A
+// pooler in transaction mode in front of PostgreSQL would break this; the worker connects
+// directly.) Each hold takes one of the pool's connections: at most MODERATION_CONCURRENCY.
+func (s *Moderation) HoldDomain(ctx context.Context, domain string) (func(), bool, error) {
+	c, err := s.db.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("hold a domain: %w", err)
+	}
+	var ok bool
+	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended('moderation-domain:' || $1, 0))`, domain).Scan(&ok); err != nil || !ok {
+		c.Release()
+		if err != nil {
+			return nil, false, fmt.Errorf("hold a domain: %w", err)
+		}
+		return nil, false, nil
+	}
+	return func() {
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var unlocked bool
+		if err := c.QueryRow(uctx, `SELECT pg_advisory_unlock(hashtextextended('moderation-domain:' || $1, 0))`, domain).Scan(&unlocked); err != nil || !unlocked {
+			// The session ends, and the lock with it.
+			_ = c.Conn().Close(uctx)
+		}
+		c.Release()
+	}, true, nil
+}
+
 var _ moderation.DomainStore = (*Moderation)(nil)
 
 // SetDomain implements moderation.DomainStore.
