@@ -250,8 +250,9 @@ func TestModerationAtScale(t *testing.T) {
 	_ = moderation.LeadVisits
 }
 
-// TestModerationDomainDecisions: a moderator bans a whole domain from the desk; the worker bans
-// the domain's new links at once, without the browser, in any workspace, while another domain's
+// TestModerationDomainDecisions: a moderator bans a whole domain from the desk; the domain's
+// new links are held from their creation (the warning page) and the worker bans them without
+// the browser, in any workspace, while another domain's
 // link is reviewed as usual; clearing the domain has its next link reviewed. Both decisions are
 // in the moderators' audit log. People who are not moderators, and API keys, cannot decide on
 // domains nor read the decisions.
@@ -295,10 +296,13 @@ func TestModerationDomainDecisions(t *testing.T) {
 
 	made := time.Now()
 	banned := a.createLink(owner, map[string]any{"url": "http://www.shady-offers.test/deal?id=1"})
-	eventually(t, 15*time.Second, "the banned domain's new link answering the warning page", func() bool {
-		return a.visit("HEAD", "/"+banned.Code).Status == http.StatusForbidden
+	if r := a.visit("HEAD", "/"+banned.Code); banned.Status != "held" || r.Status != http.StatusForbidden {
+		t.Errorf("the banned domain's new link just made: status %q, answered %d; want held, 403", banned.Status, r.Status)
+	}
+	eventually(t, 15*time.Second, "the banned domain's new link banned", func() bool {
+		return a.getLink(owner, banned.ID).Status == "banned"
 	})
-	t.Logf("the banned domain's new link answered the warning page %v after it was made", time.Since(made).Round(time.Millisecond))
+	t.Logf("the banned domain's new link was banned %v after it was made", time.Since(made).Round(time.Millisecond))
 	if n := sites.requests("www.shady-offers.test") + sites.requests("shady-offers.test"); n != 0 {
 		t.Errorf("the browser opened the banned domain %d times", n)
 	}
