@@ -639,12 +639,13 @@ export const en = {
     appealedOn: "Appealed {{date}}",
   },
   linkModeration: {
-    title: { flagged: "Under review", banned: "Banned" },
+    title: { flagged: "Under review", banned: "Banned", held: "Held for a safety check" },
     meaning: {
       flagged:
         "Our automatic review found something that may be harmful. The link keeps working while a moderator looks at it; you can tell them why it is fine.",
       banned:
         "A moderator banned this link: visitors see a warning page instead of your destination, and the link cannot be edited. If you think this is a mistake, appeal and a moderator will look again.",
+      held: "Phishing was found on this link's site, so visitors see a warning page until our review of this link's own page is done, usually within a minute. If the page is safe, the link starts working by itself.",
     },
     reason: "Reason: {{reason}}",
     noReason: "The moderators gave no further details.",

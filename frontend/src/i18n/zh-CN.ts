@@ -641,10 +641,11 @@ export const zhCN: Messages = {
     appealedOn: "{{date}} 申诉",
   },
   linkModeration: {
-    title: { flagged: "审核中", banned: "已封禁" },
+    title: { flagged: "审核中", banned: "已封禁", held: "安全检查中" },
     meaning: {
       flagged: "自动审核发现了可能有害的内容。审核员查看期间链接仍然可用；你可以向审核员说明情况。",
       banned: "审核员封禁了这个链接：访客会看到警告页面而不是你的目标网址，链接也不能编辑。如果你认为这是误判，请提交申诉，审核员会重新查看。",
+      held: "这个链接所在的网站曾发现钓鱼页面，因此在我们审核完这个链接自己的页面之前（通常在一分钟内），访客会看到警告页面。如果页面安全，链接会自动恢复可用。",
     },
     reason: "原因：{{reason}}",
     noReason: "审核员没有提供更多说明。",

@@ -470,7 +470,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
             }}
             error={err("title")}
           />
-          {editing && original?.status !== "banned" && (
+          {editing && original?.status !== "banned" && original?.status !== "held" && (
             <NativeSelect
               label={t("linkForm.status")}
               value={status}

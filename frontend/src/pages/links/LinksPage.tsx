@@ -22,7 +22,7 @@ import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 
-type StatusFilter = "" | "active" | "disabled" | "banned";
+type StatusFilter = "" | "active" | "disabled" | "banned" | "held";
 /** The API's orders: by creation or by visits, "-" for the largest first. */
 type Sort = "-created" | "created" | "-visits" | "visits";
 type SortKey = "created" | "visits";
@@ -199,6 +199,7 @@ export default function LinksPage() {
             { value: "active", label: t("links.status.active") },
             { value: "disabled", label: t("links.status.disabled") },
             { value: "banned", label: t("links.status.banned") },
+            { value: "held", label: t("links.status.held") },
           ]}
           data-testid="links-status"
         />
