@@ -67,8 +67,10 @@ const (
 // Plan decides a due review from its domain's recent verdicts (newest first, within TTL).
 // Only a new link or a new destination is ever decided on the record: a visit milestone, a
 // moderator's request or an appeal always opens the browser. A domain whose newest verdict is
-// a phishing ban, and no pass among its recent verdicts, has its new links banned on that ban
-// at once (the warning page; the owner may appeal, a moderator may clear the domain). A domain
+// a phishing ban, and no pass among its recent verdicts (Holds), has the new links that were
+// queued before that ban banned on it (the warning page; the owner may appeal, a moderator may
+// clear the domain); links made after it are held at their creation and reviewed themselves
+// (reason ReasonHeld, below). A domain
 // that also passed pages (a platform whose users publish pages: one form phishing among many
 // honest ones) has its new links reviewed one by one instead. A domain with Run
 // passes in a row and nothing flagged or banned among its recent verdicts has one link in Sample
