@@ -57,8 +57,15 @@ const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, 
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
 
-// taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
-const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
+// taggedColumns are moderatedColumns with the link's tags and health: the owners' reads
+// (scanTagged).
+const taggedColumns = moderatedColumns + `, ` + linkTagsColumn + `, ` + linkHealthColumn
+
+// linkHealthColumn is link l's health as JSON (link.Health): only when the checks made it ok
+// or broken, and about its destination now (NULL after the destination changed).
+const linkHealthColumn = `(SELECT json_build_object('state', h.state, 'checked_at', h.checked_at, 'status', h.status,
+		'error', h.error, 'detail', h.detail) FROM link_health h
+		WHERE h.link_id = l.id AND h.url = l.url AND h.state IN ('ok', 'broken'))`
 
 // linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
 const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
@@ -100,8 +107,15 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 // scanTagged scans a row of taggedColumns, then extra.
 func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
 	var tags []string
-	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
+	var health []byte
+	l, err := scanModerated(row, append([]any{&tags, &health}, extra...)...)
 	l.Tags = tags
+	if err == nil && health != nil {
+		l.Health = &link.Health{}
+		if err = json.Unmarshal(health, l.Health); err != nil {
+			err = fmt.Errorf("link %d: health: %w", l.ID, err)
+		}
+	}
 	return l, err
 }
 
@@ -308,6 +322,19 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
+	// The health filter's state, written out (it is one of two) so that the partial index
+	// of that state serves it.
+	var healthState string
+	switch f.Health {
+	case "ok":
+		healthState = "'ok'"
+	case "broken":
+		healthState = "'broken'"
+	}
+	healthWalk := healthState != "" && f.TagID == nil && !f.Sort.ByVisits()
+	if healthState != "" && !healthWalk {
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+healthState+" AND h.url = l.url)")
+	}
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -322,7 +349,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive)):
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -374,6 +401,17 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
 			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
 			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
+	case healthWalk:
+		// The links in that state by ID from link_health's partial index of it, each checked
+		// against the other filters: broken links are few, ok ones most.
+		if f.After != nil {
+			after := a.add(f.After.ID)
+			where = append(where, "h.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
+		}
+		page = `SELECT h.link_id AS id FROM link_health h JOIN links l ON l.id = h.link_id
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + healthState + ` AND h.url = l.url AND ` + strings.Join(where, " AND ") + `
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	default:
 		if f.After != nil {
