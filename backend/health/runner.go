@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -132,19 +133,24 @@ func NewRunner(o Options) *Runner {
 func (r *Runner) UseMail(m Mailer) { r.o.Mail = m }
 
 // Run sweeps, checks and sends digests until ctx ends; the checks under way finish first.
+// It sweeps once a Poll, and checks again at once only after a round that checked a full
+// batch (a round whose links' hosts had spent their budgets waits a Poll).
 func (r *Runner) Run(ctx context.Context) {
 	t := time.NewTicker(r.o.Poll)
 	defer t.Stop()
-	lastDigest := time.Time{}
+	var lastSweep, lastDigest time.Time
 	for {
-		if _, err := r.o.Store.Sweep(ctx, sweepBatch); err != nil && ctx.Err() == nil {
-			r.o.Log.Warn("link health: sweep links", "err", err)
+		if time.Since(lastSweep) >= r.o.Poll {
+			lastSweep = time.Now()
+			if _, err := r.o.Store.Sweep(ctx, sweepBatch); err != nil && ctx.Err() == nil {
+				r.o.Log.Warn("link health: sweep links", "err", err)
+			}
 		}
 		n, err := r.Step(ctx)
 		if err != nil && ctx.Err() == nil {
 			r.o.Log.Warn("link health: claim due links", "err", err)
 		}
-		if time.Since(lastDigest) >= digestPoll(r.o.DigestEvery) {
+		if time.Since(lastDigest) >= r.digestPoll() {
 			lastDigest = time.Now()
 			if _, err := r.Digests(ctx); err != nil && ctx.Err() == nil {
 				r.o.Log.Warn("link health: digests", "err", err)
@@ -161,14 +167,14 @@ func (r *Runner) Run(ctx context.Context) {
 	}
 }
 
-// digestPoll is how often a node looks for digests due: a minute, less when digests are
-// more frequent (tests).
-func digestPoll(every time.Duration) time.Duration {
-	return min(time.Minute, max(every/4, time.Second))
+// digestPoll is how often a node looks for digests due: ten polls, between a second and a
+// minute.
+func (r *Runner) digestPoll() time.Duration {
+	return min(time.Minute, max(10*r.o.Poll, time.Second))
 }
 
 // Step claims due links and checks them at once, within each host's budget; it answers how
-// many it claimed.
+// many it checked (those put off do not count).
 func (r *Runner) Step(ctx context.Context) (int, error) {
 	if ctx.Err() != nil {
 		return 0, nil
@@ -178,29 +184,32 @@ func (r *Runner) Step(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	var wg sync.WaitGroup
+	var checked atomic.Int32
 	for _, d := range claimed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.check(context.WithoutCancel(ctx), d)
+			if r.check(context.WithoutCancel(ctx), d) {
+				checked.Add(1)
+			}
 		}()
 	}
 	wg.Wait()
-	return len(claimed), nil
+	return int(checked.Load()), nil
 }
 
-// check checks one claimed link, or puts it off: a link that does not redirect waits a
-// round of Every, one whose host spent its budget a little while.
-func (r *Runner) check(ctx context.Context, d Due) {
+// check checks one claimed link, or puts it off (false): a link that does not redirect waits
+// a round of Every, one whose host spent its budget a little while.
+func (r *Runner) check(ctx context.Context, d Due) bool {
 	now := time.Now()
 	if !d.Active {
 		r.postpone(ctx, d, now.Add(r.o.Schedule.Every))
-		return
+		return false
 	}
 	if r.o.Budget != nil && d.Host != "" {
 		if err := r.o.Budget.Take(ctx, "health-host:"+d.Host, "checks of a host", r.o.PerHost, hostPeriod); err != nil {
 			r.postpone(ctx, d, now.Add(hostPeriod/time.Duration(r.o.PerHost)+spread(d.LinkID, hostPeriod)))
-			return
+			return false
 		}
 	}
 	res := r.o.Checker.Check(ctx, d.URL)
@@ -208,11 +217,12 @@ func (r *Runner) check(ctx context.Context, d Due) {
 	if err := r.o.Store.Record(ctx, d, rec, Next(rec, d.LinkID, rec.CheckedAt, r.o.Schedule)); err != nil {
 		// The lease ends and the link is checked again.
 		r.o.Log.Error("link health: record a check", "link", d.LinkID, "err", err)
-		return
+		return true
 	}
 	if rec.State == Broken && d.Record.State != Broken {
 		r.o.Log.Info("link health: link broken", "link", d.LinkID, "workspace", d.WorkspaceID, "error", rec.Error, "status", rec.Status)
 	}
+	return true
 }
 
 func (r *Runner) postpone(ctx context.Context, d Due, next time.Time) {
