@@ -167,5 +167,3 @@ func TestDigestMail(t *testing.T) {
 		}
 	}
 }
-
-
