@@ -120,9 +120,9 @@ func (s *server) waitHealth(tn tenant, id int64, state string, status int, withi
 }
 
 // healthIDs lists the IDs of the workspace's links with ?health=state.
-func (s *server) healthIDs(tn tenant, state string) []int64 {
+func (s *server) healthIDs(tn tenant, state string, more ...string) []int64 {
 	s.t.Helper()
-	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?health=%s", tn.WorkspaceID, state), tn.Key, nil)
+	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?health=%s%s", tn.WorkspaceID, state, strings.Join(more, "")), tn.Key, nil)
 	page := answer[struct{ Links []healthLink }](s.t, r, http.StatusOK, "list links by health")
 	var ids []int64
 	for _, l := range page.Links {
@@ -204,10 +204,29 @@ func TestLinkHealthBackgroundChecks(t *testing.T) {
 	if got := s.healthIDs(tn, "broken"); !slices.Equal(got, broken) {
 		t.Errorf("?health=broken: %v, want %v", got, broken)
 	}
+	// The filter with the other orders and filters of the listing.
+	for _, more := range []string{"&sort=visits", "&sort=-visits", "&sort=created", "&q=127.0.0.1&sort=-visits", "&limit=2"} {
+		want := broken
+		if more == "&limit=2" {
+			want = broken[len(broken)-2:]
+		}
+		if more == "&q=127.0.0.1&sort=-visits" {
+			want = []int64{flip.ID, gone.ID, down.ID, slow.ID}
+			slices.Sort(want)
+		}
+		if got := s.healthIDs(tn, "broken", more); !slices.Equal(got, want) {
+			t.Errorf("?health=broken%s: %v, want %v", more, got, want)
+		}
+	}
+	r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, down.ID), tn.Key, map[string]any{"tags": []string{"shop"}})
+	answer[healthLink](t, r, http.StatusOK, "tag a link")
+	if got := s.healthIDs(tn, "broken", "&tag=shop"); !slices.Equal(got, []int64{down.ID}) {
+		t.Errorf("?health=broken&tag=shop: %v, want %v", got, []int64{down.ID})
+	}
 	if got := s.healthIDs(tn, "ok"); !slices.Equal(got, []int64{nohead.ID}) {
 		t.Errorf("?health=ok: %v, want %v", got, []int64{nohead.ID})
 	}
-	r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?health=sick", tn.WorkspaceID), tn.Key, nil)
+	r = s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?health=sick", tn.WorkspaceID), tn.Key, nil)
 	if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"value_invalid"`) {
 		t.Errorf("?health=sick: %d %s", r.Status, r.Body)
 	}

@@ -322,19 +322,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	// The health filter's state, written out (it is one of two) so that the partial index
-	// of that state serves it.
-	var healthState string
-	switch f.Health {
-	case "ok":
-		healthState = "'ok'"
-	case "broken":
-		healthState = "'broken'"
-	}
-	healthWalk := healthState != "" && f.TagID == nil && !f.Sort.ByVisits()
-	if healthState != "" && !healthWalk {
-		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+healthState+" AND h.url = l.url)")
-	}
+	where, healthState, healthWalk := healthFilter(f, where)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -403,16 +391,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	case healthWalk:
-		// The links in that state by ID from link_health's partial index of it, each checked
-		// against the other filters: broken links are few, ok ones most.
-		if f.After != nil {
-			after := a.add(f.After.ID)
-			where = append(where, "h.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
-		}
-		page = `SELECT h.link_id AS id FROM link_health h JOIN links l ON l.id = h.link_id
-			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + healthState + ` AND h.url = l.url AND ` + strings.Join(where, " AND ") + `
-			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit
-		order = `l.id ` + dir
+		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After)
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
@@ -435,6 +414,40 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
+}
+
+// healthFilter is the state of f's health filter written out ("" for none; one of two, so
+// that the partial index of that state serves it), and whether the listing's page walks that
+// index (no tag to walk, an order by ID); a page that does not checks each link's state in
+// where.
+func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+	switch f.Health {
+	case "ok":
+		state = "'ok'"
+	case "broken":
+		state = "'broken'"
+	default:
+		return where, "", false
+	}
+	walk = f.TagID == nil && !f.Sort.ByVisits()
+	if !walk {
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+	}
+	return where, state, walk
+}
+
+// healthPage is a listing's page of links in a health state, by ID from link_health's partial
+// index of it, each checked against the other filters (where): broken links are few, ok ones
+// most.
+func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor) (page, order string) {
+	if after != nil {
+		id := a.add(after.ID)
+		where = append(where, "h.link_id "+cmp+" "+id, "l.id "+cmp+" "+id)
+	}
+	page = `SELECT h.link_id AS id FROM link_health h JOIN links l ON l.id = h.link_id
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + ` AND h.url = l.url AND ` + strings.Join(where, " AND ") + `
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit
+	return page, `l.id ` + dir
 }
 
 // sqlArgs are a statement's arguments as its conditions are built.
