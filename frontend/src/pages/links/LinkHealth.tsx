@@ -66,7 +66,7 @@ export function LinkHealthPanel({ link }: { link: Link }) {
       <Alert color="red" title={t("linkHealth.badge", { reason: healthReason(t, h) })} data-testid="health-panel">
         <Stack gap="xs">
           <Text size="sm">{t("linkHealth.brokenLine", { date })}</Text>
-          {h.detail && (
+          {h.detail && h.error !== "status" && (
             <Text size="sm" c="dimmed" className="break">
               {h.detail}
             </Text>
