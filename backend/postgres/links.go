@@ -437,15 +437,18 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 }
 
 // healthPage is a listing's page of links in a health state, by ID from link_health's partial
-// index of it, each checked against the other filters (where): broken links are few, ok ones
-// most.
+// index of it, each link looked up by its key and checked against the other filters (where):
+// a page costs the rows it passes, broken links being few and ok ones most. The lookup is a
+// LATERAL subquery with a LIMIT, which the planner cannot turn into a join that reads every
+// link of the workspace.
 func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor) (page, order string) {
+	cond := ""
 	if after != nil {
-		id := a.add(after.ID)
-		where = append(where, "h.link_id "+cmp+" "+id, "l.id "+cmp+" "+id)
+		cond = " AND h.link_id " + cmp + " " + a.add(after.ID)
 	}
-	page = `SELECT h.link_id AS id FROM link_health h JOIN links l ON l.id = h.link_id
-			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + ` AND h.url = l.url AND ` + strings.Join(where, " AND ") + `
+	page = `SELECT h.link_id AS id FROM link_health h
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
 			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit
 	return page, `l.id ` + dir
 }

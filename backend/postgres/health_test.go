@@ -1,0 +1,149 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/health"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/testenv"
+)
+
+// BenchmarkLinkHealth times link health's statements over 1,000,000 links (HEALTH_BENCH_LINKS
+// for another number) in two workspaces, most checked ok, 2% broken, the newest 10% not swept
+// yet: the listing's ?health= pages, a checker's claim, a sweep step and the digests' look.
+// LIST_BENCH_EXPLAIN=1 logs the listing's plans.
+func BenchmarkLinkHealth(b *testing.B) {
+	size := 1_000_000
+	if v := os.Getenv("HEALTH_BENCH_LINKS"); v != "" {
+		if _, err := fmt.Sscan(v, &size); err != nil {
+			b.Fatal(err)
+		}
+	}
+	db := testenv.DB(b)
+	ctx := context.Background()
+	exec := func(sql string, args ...any) {
+		b.Helper()
+		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
+			b.Fatalf("%.60s: %v", sql, err)
+		}
+	}
+	var ws, neighbour int64
+	for _, id := range []*int64{&ws, &neighbour} {
+		if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	began := time.Now()
+	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
+		SELECT g, CASE WHEN g % 5 = 4 THEN $2::bigint ELSE $1::bigint END, 'k' || g,
+			'https://host' || (g % 5000) || '.example/page/' || g, g, now() - ($3 - g) * interval '1 second'
+		FROM generate_series(1, $3) g`, ws, neighbour, size)
+	// The oldest 90% swept and checked, one day apart; 2% of them broken since the last days.
+	exec(`INSERT INTO link_health (link_id, workspace_id, url, host, state, failures, status, error, checked_at, broken_at, next_at)
+		SELECT id, workspace_id, url, substring(url from '://([^/]*)'),
+			CASE WHEN id % 50 = 0 THEN 'broken' ELSE 'ok' END, CASE WHEN id % 50 = 0 THEN 2 ELSE 0 END,
+			CASE WHEN id % 50 = 0 THEN 404 ELSE 200 END, CASE WHEN id % 50 = 0 THEN 'status' ELSE '' END,
+			now() - (id % 86400) * interval '1 second',
+			CASE WHEN id % 50 = 0 THEN now() - (id % 200000) * interval '1 second' END,
+			now() + (86400 - id % 86400) * interval '1 second'
+		FROM links WHERE id <= $1`, size*9/10)
+	exec(`UPDATE link_health SET next_at = now() - interval '1 minute' WHERE link_id % 1000 = 1`)
+	exec(`UPDATE link_health_sweep SET after_id = $1`, size*9/10-2500)
+	exec(`VACUUM ANALYZE links, link_health`)
+	b.Logf("%d links, filled in %v", size, time.Since(began).Round(time.Millisecond))
+
+	store := postgres.NewLinkStore(db)
+	deep := &link.Cursor{ID: int64(size / 2)}
+	for _, c := range []struct {
+		name string
+		f    link.Filter
+	}{
+		{"broken-newest", link.Filter{Health: "broken"}},
+		{"broken-deep", link.Filter{Health: "broken", After: deep}},
+		{"broken-oldest", link.Filter{Health: "broken", Sort: link.SortOldest}},
+		{"broken-most-visited", link.Filter{Health: "broken", Sort: link.SortMostVisited}},
+		{"broken-search", link.Filter{Health: "broken", Query: "host100.example"}},
+		{"ok-newest", link.Filter{Health: "ok"}},
+		{"ok-deep", link.Filter{Health: "ok", After: deep}},
+	} {
+		f := c.f
+		f.Limit = 25
+		if os.Getenv("LIST_BENCH_EXPLAIN") != "" {
+			q, args := postgres.ListQuery(ws, f)
+			rows, err := db.Pool.Query(ctx, "EXPLAIN (ANALYZE, COSTS OFF) "+q, args...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("%s:\n%s", c.name, strings.Join(plan, "\n"))
+		}
+		b.Run("list-"+c.name, func(b *testing.B) {
+			var page []*link.Link
+			var err error
+			for b.Loop() {
+				if page, _, err = store.List(ctx, ws, f); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if len(page) == 0 {
+				b.Fatal("an empty page")
+			}
+			for _, l := range page {
+				if l.WorkspaceID != ws || l.Health == nil || l.Health.State != f.Health {
+					b.Fatalf("link %d of workspace %d, health %+v", l.ID, l.WorkspaceID, l.Health)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		})
+	}
+
+	hs := postgres.NewHealthStore(db)
+	b.Run("claim", func(b *testing.B) {
+		for b.Loop() {
+			tx, err := db.Pool.Begin(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Each claim takes due rows; give them back so the next finds as many.
+			due, err := hs.Claim(ctx, 8, 10, time.Now().Add(time.Minute))
+			if err != nil || len(due) == 0 {
+				b.Fatalf("claim: %d, %v", len(due), err)
+			}
+			_ = tx.Rollback(ctx)
+			for _, d := range due {
+				if err := hs.Postpone(ctx, d.LinkID, time.Now().Add(-time.Minute)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	})
+	b.Run("sweep-5000", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := hs.Sweep(ctx, 5000); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	})
+	b.Run("digests-due", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := hs.DigestsDue(ctx, 24*time.Hour, 100); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	})
+	var _ health.Store = hs
+}
