@@ -27,6 +27,8 @@ CREATE TABLE link_health (
 CREATE INDEX link_health_due ON link_health (next_at);
 -- GET …/links?health=broken and the digests, by workspace, newest link first.
 CREATE INDEX link_health_broken ON link_health (workspace_id, link_id DESC) WHERE state = 'broken';
+-- The digests: a workspace's links broken since its last digest.
+CREATE INDEX link_health_broken_at ON link_health (workspace_id, broken_at) WHERE state = 'broken';
 -- GET …/links?health=ok.
 CREATE INDEX link_health_ok ON link_health (workspace_id, link_id DESC) WHERE state = 'ok';
 

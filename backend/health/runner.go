@@ -27,8 +27,8 @@ type Store interface {
 	// Sweep gives health rows to up to n links after the shared sweep cursor (due at once),
 	// resets those whose destination changed, and moves the cursor, back to the first link
 	// after the last. It answers how many links it looked at; 0 when another node holds the
-	// cursor.
-	Sweep(ctx context.Context, n int) (int, error)
+	// cursor or swept less than pace ago (the nodes together sweep n links a pace).
+	Sweep(ctx context.Context, n int, pace time.Duration) (int, error)
 	// Claim leases up to n due links until leaseUntil, at most perHost of one host; a leased
 	// link is claimed by no one else until its lease ends.
 	Claim(ctx context.Context, n, perHost int, leaseUntil time.Time) ([]Due, error)
@@ -142,7 +142,7 @@ func (r *Runner) Run(ctx context.Context) {
 	for {
 		if time.Since(lastSweep) >= r.o.Poll {
 			lastSweep = time.Now()
-			if _, err := r.o.Store.Sweep(ctx, sweepBatch); err != nil && ctx.Err() == nil {
+			if _, err := r.o.Store.Sweep(ctx, sweepBatch, r.o.Poll*9/10); err != nil && ctx.Err() == nil {
 				r.o.Log.Warn("link health: sweep links", "err", err)
 			}
 		}

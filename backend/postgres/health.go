@@ -23,17 +23,20 @@ var _ health.Store = (*HealthStore)(nil)
 const hostOf = `lower(coalesce(substring(%s from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\[[^]/?#]*\]|[^/?#:]*)'), ''))`
 
 // Sweep implements health.Store: one statement takes the cursor (SKIP LOCKED: a node that
-// finds it taken does nothing), reads the next n links by ID, gives those without a row one due
-// now, resets those whose destination changed, and moves the cursor (back to 0 after the last
-// link).
-func (s *HealthStore) Sweep(ctx context.Context, n int) (int, error) {
+// finds it taken, or swept within pace, does nothing), reads the next n links by ID, gives those
+// without a row one due now, resets those whose destination changed, and moves the cursor (back
+// to 0 after the last link). The nodes together sweep one chunk per pace.
+func (s *HealthStore) Sweep(ctx context.Context, n int, pace time.Duration) (int, error) {
 	var looked int
 	err := s.db.Pool.QueryRow(ctx, `
-		WITH cur AS (SELECT after_id FROM link_health_sweep WHERE id = 1 FOR UPDATE SKIP LOCKED),
-		chunk AS (SELECT l.id, l.workspace_id, l.url FROM links l, cur WHERE l.id > cur.after_id ORDER BY l.id LIMIT $1),
+		WITH cur AS (SELECT after_id FROM link_health_sweep
+			WHERE id = 1 AND swept_at <= now() - make_interval(secs => $2) FOR UPDATE SKIP LOCKED),
+		chunk AS (SELECT l.id, l.workspace_id, l.url FROM links l
+			WHERE EXISTS (SELECT 1 FROM cur) AND l.id > (SELECT after_id FROM cur) ORDER BY l.id LIMIT $1),
 		ins AS (
 			INSERT INTO link_health (link_id, workspace_id, url, host, next_at)
-			SELECT id, workspace_id, url, `+fmt.Sprintf(hostOf, "url")+`, now() FROM chunk
+			SELECT c.id, c.workspace_id, c.url, `+fmt.Sprintf(hostOf, "c.url")+`, now() FROM chunk c
+			WHERE NOT EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = c.id AND h.url = c.url)
 			ON CONFLICT (link_id) DO UPDATE SET url = excluded.url, host = excluded.host, state = 'unknown',
 				failures = 0, status = NULL, error = '', detail = '', checked_at = NULL, broken_at = NULL, next_at = now()
 			WHERE link_health.url <> excluded.url
@@ -43,7 +46,7 @@ func (s *HealthStore) Sweep(ctx context.Context, n int) (int, error) {
 				WHEN (SELECT count(*) FROM chunk) < $1 THEN 0 ELSE (SELECT max(id) FROM chunk) END
 			WHERE id = 1 AND EXISTS (SELECT 1 FROM cur)
 			RETURNING 1)
-		SELECT count(*) FROM chunk`, n).Scan(&looked)
+		SELECT count(*) FROM chunk`, n, pace.Seconds()).Scan(&looked)
 	if err != nil {
 		return 0, fmt.Errorf("sweep links for health: %w", err)
 	}
@@ -143,13 +146,16 @@ func (s *HealthStore) Postpone(ctx context.Context, linkID int64, next time.Time
 	return nil
 }
 
-// DigestsDue implements health.Store, from the partial index of broken links.
+// DigestsDue implements health.Store: the workspaces with broken links (from the partial
+// index of broken links' times), each looked at once: is its digest due, and is a link of it
+// broken since, active, about its destination now.
 func (s *HealthStore) DigestsDue(ctx context.Context, every time.Duration, n int) ([]int64, error) {
 	ids, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `
-		SELECT DISTINCT h.workspace_id FROM link_health h
-		JOIN links l ON l.id = h.link_id AND l.url = h.url
-		LEFT JOIN link_health_digests d ON d.workspace_id = h.workspace_id
-		WHERE h.state = 'broken' AND (d.sent_at IS NULL OR (d.sent_at <= now() - make_interval(secs => $1) AND h.broken_at > d.sent_at))
+		SELECT w.workspace_id FROM (SELECT DISTINCT workspace_id FROM link_health WHERE state = 'broken') w
+		LEFT JOIN link_health_digests d ON d.workspace_id = w.workspace_id
+		WHERE (d.sent_at IS NULL OR d.sent_at <= now() - make_interval(secs => $1))
+		  AND EXISTS (SELECT 1 FROM link_health h JOIN links l ON l.id = h.link_id AND l.url = h.url AND l.status = 'active'
+			WHERE h.workspace_id = w.workspace_id AND h.state = 'broken' AND h.broken_at > coalesce(d.sent_at, '-infinity'))
 		LIMIT $2`, every.Seconds(), n)
 	if err != nil {
 		return nil, fmt.Errorf("workspaces due a health digest: %w", err)

@@ -131,7 +131,7 @@ func BenchmarkLinkHealth(b *testing.B) {
 	})
 	b.Run("sweep-5000", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := hs.Sweep(ctx, 5000); err != nil {
+			if _, err := hs.Sweep(ctx, 5000, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

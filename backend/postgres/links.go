@@ -337,6 +337,8 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	}
 	var page, order string
 	switch {
+	case healthWalk:
+		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
 	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
@@ -390,8 +392,6 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
 			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
 		order = `l.id ` + dir
-	case healthWalk:
-		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After)
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
@@ -418,8 +418,8 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 
 // healthFilter is the state of f's health filter written out ("" for none; one of two, so
 // that the partial index of that state serves it), and whether the listing's page walks that
-// index (no tag to walk, an order by ID); a page that does not checks each link's state in
-// where.
+// index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
+// links); a page that does not checks each link's state in where.
 func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
 	switch f.Health {
 	case "ok":
@@ -429,28 +429,40 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 	default:
 		return where, "", false
 	}
-	walk = f.TagID == nil && !f.Sort.ByVisits()
+	walk = f.TagID == nil && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
 		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
 	}
 	return where, state, walk
 }
 
-// healthPage is a listing's page of links in a health state, by ID from link_health's partial
-// index of it, each link looked up by its key and checked against the other filters (where):
-// a page costs the rows it passes, broken links being few and ok ones most. The lookup is a
+// healthPage is a listing's page of links in a health state from link_health's partial index
+// of it, each link looked up by its key and checked against the other filters (where): by ID,
+// a page costs the rows it passes (broken links are few, ok ones most); by visits, it reads
+// every link in the state (broken ones only) with its visits and sorts them. The lookup is a
 // LATERAL subquery with a LIMIT, which the planner cannot turn into a join that reads every
 // link of the workspace.
-func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor) (page, order string) {
+func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor, byVisits bool) (page, order string) {
+	from := `link_health h
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
 	cond := ""
+	if byVisits {
+		if after != nil {
+			cond = " AND (coalesce(t.visits, 0), h.link_id) " + cmp + " (" + a.add(after.Visits) + "::bigint, " + a.add(after.ID) + "::bigint)"
+		}
+		return `SELECT h.link_id AS id FROM ` + from + `
+			LEFT JOIN visit_totals t ON t.link_id = h.link_id AND t.visits > 0
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, h.link_id ` + dir + ` LIMIT ` + limit,
+			`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	}
 	if after != nil {
 		cond = " AND h.link_id " + cmp + " " + a.add(after.ID)
 	}
-	page = `SELECT h.link_id AS id FROM link_health h
-			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
+	return `SELECT h.link_id AS id FROM ` + from + `
 			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
-			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit
-	return page, `l.id ` + dir
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit,
+		`l.id ` + dir
 }
 
 // sqlArgs are a statement's arguments as its conditions are built.
