@@ -433,3 +433,27 @@ func codeOf(t *testing.T, s *server, tn tenant, id int64) string {
 	}
 	return strings.TrimPrefix(u.Path, "/")
 }
+
+// TestLinkHealthDigestOnlyNew: with digests a few seconds apart, a digest lists only the links
+// broken since the one before, and none is sent while nothing newly broke.
+func TestLinkHealthDigestOnlyNew(t *testing.T) {
+	s := newDeployment(t).start(t, healthEnv("HEALTH_DIGEST_INTERVAL", "2s")...)
+	tn := s.signup("digests@example.com")
+	dst := newDestination(t)
+	dst.set("/first", http.StatusGone)
+	dst.set("/second", http.StatusBadGateway)
+	s.createLink(tn, map[string]any{"url": dst.url("/first")})
+	first := s.mailbox.WaitSubject(t, "digests@example.com", "1 link is broken")
+	if !strings.Contains(first.Body, dst.url("/first")) || !strings.Contains(first.Body, "answers 410") {
+		t.Errorf("first digest:\n%s", first.Body)
+	}
+	time.Sleep(4 * time.Second) // two intervals, nothing newly broken
+	if n := s.mailbox.Count("digests@example.com"); n != 2 { // the verification and the digest
+		t.Fatalf("%d mails, want no digest while nothing newly broke", n)
+	}
+	s.createLink(tn, map[string]any{"url": dst.url("/second")})
+	second := s.mailbox.WaitSubject(t, "digests@example.com", "1 link is broken")
+	if !strings.Contains(second.Body, dst.url("/second")) || strings.Contains(second.Body, dst.url("/first")) {
+		t.Errorf("second digest, want only the newly broken link:\n%s", second.Body)
+	}
+}
