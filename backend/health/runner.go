@@ -96,6 +96,9 @@ type Options struct {
 	// AppURL is the web app's address, for the digest.
 	AppURL string
 	Log    *slog.Logger
+	// ChecksNowPerHour is how many checks a workspace asks for in an hour (CheckNow;
+	// HEALTH_CHECKS_NOW_PER_HOUR).
+	ChecksNowPerHour int
 }
 
 // sweepBatch is how many links a sweep step looks at.
@@ -125,6 +128,9 @@ func NewRunner(o Options) *Runner {
 	}
 	if o.PerHost <= 0 {
 		o.PerHost = 10
+	}
+	if o.ChecksNowPerHour <= 0 {
+		o.ChecksNowPerHour = 60
 	}
 	return &Runner{o: o, lease: 4*o.Checker.timeout + time.Minute}
 }
@@ -232,14 +238,14 @@ func (r *Runner) postpone(ctx context.Context, d Due, next time.Time) {
 }
 
 // CheckNow checks a link of the workspace now, whatever its schedule, and records what it
-// found; a workspace has checksPerHour of them (a rate-limit error past that).
-func (r *Runner) CheckNow(ctx context.Context, workspaceID, linkID int64, checksPerHour int) error {
+// found; a workspace has ChecksNowPerHour of them (a rate-limit error past that).
+func (r *Runner) CheckNow(ctx context.Context, workspaceID, linkID int64) error {
 	d, err := r.o.Store.Get(ctx, workspaceID, linkID)
 	if err != nil {
 		return err
 	}
 	if r.o.Budget != nil {
-		if err := r.o.Budget.Take(ctx, "health-now:"+itoa(workspaceID), "link checks", checksPerHour, time.Hour); err != nil {
+		if err := r.o.Budget.Take(ctx, "health-now:"+itoa(workspaceID), "link checks", r.o.ChecksNowPerHour, time.Hour); err != nil {
 			return err
 		}
 	}

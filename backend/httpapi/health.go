@@ -19,7 +19,7 @@ func (s *Server) checkLink(c *gin.Context) {
 		s.fail(c, apperr.Errorf(apperr.Internal, "internal error").For("internal", ""))
 		return
 	}
-	if err := s.health.CheckNow(c.Request.Context(), workspaceID(c), id, s.checksNow); err != nil {
+	if err := s.health.CheckNow(c.Request.Context(), workspaceID(c), id); err != nil {
 		s.fail(c, err)
 		return
 	}

@@ -83,10 +83,8 @@ type Deps struct {
 	UTMTemplates *link.UTMTemplates
 	// Logos are the workspaces' QR-code logos.
 	Logos *qr.Logos
-	// Health checks links' destinations (POST …/links/{id}/check), HealthChecksNowPerHour
-	// of them per workspace an hour.
-	Health                 *health.Runner
-	HealthChecksNowPerHour int
+	// Health checks links' destinations (POST …/links/{id}/check).
+	Health *health.Runner
 }
 
 // Server is the API's http.Handler.
@@ -119,7 +117,6 @@ type Server struct {
 	utmTemplates   *link.UTMTemplates
 	logos          *qr.Logos
 	health         *health.Runner
-	checksNow      int
 }
 
 const requestIDKey = "request_id"
@@ -134,7 +131,7 @@ func New(d Deps) (*Server, error) {
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos,
-		health: d.Health, checksNow: d.HealthChecksNowPerHour,
+		health: d.Health,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)

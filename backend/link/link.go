@@ -193,16 +193,17 @@ type Filter struct {
 	// Tag is the name of a tag of the workspace, in any case: only links carrying it; "" for
 	// any. The service resolves it into TagID.
 	Tag   string
-	TagID *int64 // only links carrying this tag; nil for any
-	// Health is "ok" or "broken": only links whose destination's last checks made them so;
-	// "" for any.
-	Health string
-	Sort   Sort    // "" is SortNewest
-	After  *Cursor // only links after it in the order of Sort; nil from the first
+	TagID *int64  // only links carrying this tag; nil for any
+	Sort  Sort    // "" is SortNewest
+	After *Cursor // only links after it in the order of Sort; nil from the first
 	// Days are the bounds of the days whose visits each link answers in Visits.Days: the start
 	// of each day and the end of the last (len(Days)-1 days); none when empty.
 	Days  []time.Time
 	Limit int
+
+	// Health is "ok" or "broken": only links whose destination's last checks made them so;
+	// "" for any.
+	Health string
 }
 
 // ErrRefused is wrapped by a Store's error when the database answered and refused a write, as
