@@ -195,7 +195,7 @@ func (r *Runner) Step(ctx context.Context) (int, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if r.check(context.WithoutCancel(ctx), d) {
+			if r.check(ctx, d) {
 				checked.Add(1)
 			}
 		}()
@@ -205,8 +205,10 @@ func (r *Runner) Step(ctx context.Context) (int, error) {
 }
 
 // check checks one claimed link, or puts it off (false): a link that does not redirect waits
-// a round of Every, one whose host spent its budget a little while.
-func (r *Runner) check(ctx context.Context, d Due) bool {
+// a round of Every, one whose host spent its budget a little while. A check cut short by the
+// end of ctx (the node stopping) records nothing: the lease ends and the link is checked again.
+func (r *Runner) check(runCtx context.Context, d Due) bool {
+	ctx := context.WithoutCancel(runCtx)
 	now := time.Now()
 	if !d.Active {
 		r.postpone(ctx, d, now.Add(r.o.Schedule.Every))
@@ -218,7 +220,10 @@ func (r *Runner) check(ctx context.Context, d Due) bool {
 			return false
 		}
 	}
-	res := r.o.Checker.Check(ctx, d.URL)
+	res := r.o.Checker.Check(runCtx, d.URL)
+	if runCtx.Err() != nil {
+		return true
+	}
 	rec := Apply(d.Record, res, time.Now())
 	if err := r.o.Store.Record(ctx, d, rec, Next(rec, d.LinkID, rec.CheckedAt, r.o.Schedule)); err != nil {
 		// The lease ends and the link is checked again.
@@ -250,6 +255,10 @@ func (r *Runner) CheckNow(ctx context.Context, workspaceID, linkID int64) error 
 		}
 	}
 	res := r.o.Checker.Check(ctx, d.URL)
+	if err := ctx.Err(); err != nil {
+		// The client went away: a check cut short says nothing of the destination.
+		return err
+	}
 	rec := Apply(d.Record, res, time.Now())
 	return r.o.Store.Record(ctx, *d, rec, Next(rec, d.LinkID, rec.CheckedAt, r.o.Schedule))
 }
