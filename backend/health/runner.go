@@ -224,6 +224,7 @@ func (r *Runner) check(runCtx context.Context, d Due) bool {
 	if runCtx.Err() != nil {
 		return true
 	}
+	counted(res)
 	rec := Apply(d.Record, res, time.Now())
 	if err := r.o.Store.Record(ctx, d, rec, Next(rec, d.LinkID, rec.CheckedAt, r.o.Schedule)); err != nil {
 		// The lease ends and the link is checked again.
@@ -259,6 +260,7 @@ func (r *Runner) CheckNow(ctx context.Context, workspaceID, linkID int64) error 
 		// The client went away: a check cut short says nothing of the destination.
 		return err
 	}
+	counted(res)
 	rec := Apply(d.Record, res, time.Now())
 	return r.o.Store.Record(ctx, *d, rec, Next(rec, d.LinkID, rec.CheckedAt, r.o.Schedule))
 }
