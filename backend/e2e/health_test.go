@@ -218,6 +218,28 @@ func TestLinkHealthBackgroundChecks(t *testing.T) {
 			t.Errorf("?health=broken%s: %v, want %v", more, got, want)
 		}
 	}
+	// Page by page, in both kinds of order.
+	for _, sort := range []string{"-created", "created", "-visits", "visits"} {
+		var all []int64
+		cursor := ""
+		for range 10 {
+			r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?health=broken&limit=2&sort=%s&cursor=%s", tn.WorkspaceID, sort, url.QueryEscape(cursor)), tn.Key, nil)
+			page := answer[struct {
+				Links      []healthLink
+				NextCursor string `json:"next_cursor"`
+			}](t, r, http.StatusOK, "a page of broken links")
+			for _, l := range page.Links {
+				all = append(all, l.ID)
+			}
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+		slices.Sort(all)
+		if !slices.Equal(all, broken) {
+			t.Errorf("?health=broken&sort=%s page by page: %v, want %v", sort, all, broken)
+		}
+	}
 	r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, down.ID), tn.Key, map[string]any{"tags": []string{"shop"}})
 	answer[healthLink](t, r, http.StatusOK, "tag a link")
 	if got := s.healthIDs(tn, "broken", "&tag=shop"); !slices.Equal(got, []int64{down.ID}) {
