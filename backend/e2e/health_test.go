@@ -469,7 +469,7 @@ func TestLinkHealthDigestOnlyNew(t *testing.T) {
 	if !strings.Contains(first.Body, dst.url("/first")) || !strings.Contains(first.Body, "answers 410") {
 		t.Errorf("first digest:\n%s", first.Body)
 	}
-	time.Sleep(4 * time.Second) // two intervals, nothing newly broken
+	time.Sleep(4 * time.Second)                              // two intervals, nothing newly broken
 	if n := s.mailbox.Count("digests@example.com"); n != 2 { // the verification and the digest
 		t.Fatalf("%d mails, want no digest while nothing newly broke", n)
 	}
