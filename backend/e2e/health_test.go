@@ -439,7 +439,8 @@ func TestLinkHealthDigest(t *testing.T) {
 	s.stop()
 	s = d.start(t, healthEnv()...)
 	time.Sleep(3 * time.Second)
-	if n := s.mailbox.Count("digest@example.com"); n != 2 { // the verification mail and one digest
+	// The verification mail and one digest.
+	if n := s.mailbox.Count("digest@example.com"); n != 2 {
 		t.Errorf("%d mails to the owner, want the verification and one digest", n)
 	}
 }
@@ -469,8 +470,9 @@ func TestLinkHealthDigestOnlyNew(t *testing.T) {
 	if !strings.Contains(first.Body, dst.url("/first")) || !strings.Contains(first.Body, "answers 410") {
 		t.Errorf("first digest:\n%s", first.Body)
 	}
-	time.Sleep(4 * time.Second)                              // two intervals, nothing newly broken
-	if n := s.mailbox.Count("digests@example.com"); n != 2 { // the verification and the digest
+	// Two intervals with nothing newly broken: still the verification and the one digest.
+	time.Sleep(4 * time.Second)
+	if n := s.mailbox.Count("digests@example.com"); n != 2 {
 		t.Fatalf("%d mails, want no digest while nothing newly broke", n)
 	}
 	s.createLink(tn, map[string]any{"url": dst.url("/second")})
