@@ -271,7 +271,7 @@ func TestLinkHealthBackgroundChecks(t *testing.T) {
 // failing checks in a row make it broken, one success ok; other workspaces' links are not
 // found; a workspace's checks an hour are counted.
 func TestLinkHealthCheckNow(t *testing.T) {
-	s := newDeployment(t).start(t, "HEALTH_ALLOW_LOOPBACK", "true", "HEALTH_CHECKS_NOW_PER_HOUR", "6")
+	s := newDeployment(t).start(t, "HEALTH_ALLOW_LOOPBACK", "true", "HEALTH_CHECKS_NOW_PER_HOUR", "8")
 	tn := s.signup("checknow@example.com")
 	other := s.signup("checknow-other@example.com")
 	dst := newDestination(t)
@@ -299,17 +299,25 @@ func TestLinkHealthCheckNow(t *testing.T) {
 	if _, got, body = check(tn, l.ID); got.Health == nil || got.Health.State != "ok" {
 		t.Errorf("mended: %s", body)
 	}
+	// A certificate no one vouches for: broken, tls.
+	tlsDst := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(tlsDst.Close)
+	tl := s.createLink(tn, map[string]any{"url": tlsDst.URL + "/secure"})
+	check(tn, tl.ID)
+	if _, got, body = check(tn, tl.ID); got.Health == nil || got.Health.State != "broken" || got.Health.Error != "tls" || got.Health.Status != nil {
+		t.Errorf("self-signed destination: %s, want broken, tls", body)
+	}
 	if status, _, body = check(other, l.ID); status != http.StatusNotFound {
 		t.Errorf("another workspace's link: %d %s", status, body)
 	}
 	if status, _, _ = check(tn, 999999999); status != http.StatusNotFound {
 		t.Errorf("missing link: %d", status)
 	}
-	// Four checks so far; two more pass, the seventh is refused.
+	// Six checks so far; two more pass, the ninth is refused.
 	for i := range 3 {
 		status, _, body = check(tn, l.ID)
 		if want := map[bool]int{true: http.StatusTooManyRequests, false: http.StatusOK}[i == 2]; status != want {
-			t.Errorf("check %d: %d %s, want %d", 5+i, status, body, want)
+			t.Errorf("check %d: %d %s, want %d", 7+i, status, body, want)
 		}
 	}
 	// A key that only reads cannot ask for a check.

@@ -150,6 +150,18 @@ func TestCheck(t *testing.T) {
 	if r := health.NewChecker(time.Second, false).Check(ctx, srv.URL); r.Error != health.ErrRefused {
 		t.Errorf("loopback refused: %+v", r)
 	}
+	// A certificate no one vouches for fails the TLS handshake.
+	tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer tlsSrv.Close()
+	if r := c.Check(ctx, tlsSrv.URL); r.Error != health.ErrTLS {
+		t.Errorf("self-signed: %+v, want tls", r)
+	}
+	// A port nothing listens on refuses the connection.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	if r := c.Check(ctx, closed.URL); r.Error != health.ErrConnect {
+		t.Errorf("closed port: %+v, want connect", r)
+	}
 	if r := c.Check(ctx, "http://no-such-host.invalid/"); r.Error != health.ErrDNS {
 		t.Errorf(".invalid: %+v, want dns", r)
 	}
