@@ -22,10 +22,16 @@ var _ health.Store = (*HealthStore)(nil)
 // hostOf is the host name of url u, in lower case, as health.HostOf writes it.
 const hostOf = `lower(coalesce(substring(%s from '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\[[^]/?#]*\]|[^/?#:]*)'), ''))`
 
+// newestPerSweep is how many links past the highest ID with a health row a sweep step takes
+// besides its chunk: new links are checked within a step, not only when the cursor comes
+// round (links made on a node whose ID block is below another's wait for the cursor).
+const newestPerSweep = 1000
+
 // Sweep implements health.Store: one statement takes the cursor (SKIP LOCKED: a node that
-// finds it taken, or swept within pace, does nothing), reads the next n links by ID, gives those
-// without a row one due now, resets those whose destination changed, and moves the cursor (back
-// to 0 after the last link). The nodes together sweep one chunk per pace.
+// finds it taken, or swept within pace, does nothing), reads the next n links by ID and the
+// newest links (newestPerSweep), gives those without a row one due now, resets those whose
+// destination changed, and moves the cursor (back to 0 after the last link). The nodes together
+// sweep one chunk per pace.
 func (s *HealthStore) Sweep(ctx context.Context, n int, pace time.Duration) (int, error) {
 	var looked int
 	err := s.db.Pool.QueryRow(ctx, `
@@ -33,9 +39,13 @@ func (s *HealthStore) Sweep(ctx context.Context, n int, pace time.Duration) (int
 			WHERE id = 1 AND swept_at <= now() - make_interval(secs => $2) FOR UPDATE SKIP LOCKED),
 		chunk AS (SELECT l.id, l.workspace_id, l.url FROM links l
 			WHERE EXISTS (SELECT 1 FROM cur) AND l.id > (SELECT after_id FROM cur) ORDER BY l.id LIMIT $1),
+		newest AS (SELECT l.id, l.workspace_id, l.url FROM links l
+			WHERE EXISTS (SELECT 1 FROM cur) AND l.id > (SELECT coalesce(max(link_id), 0) FROM link_health)
+			ORDER BY l.id LIMIT $3),
 		ins AS (
 			INSERT INTO link_health (link_id, workspace_id, url, host, next_at)
-			SELECT c.id, c.workspace_id, c.url, `+fmt.Sprintf(hostOf, "c.url")+`, now() FROM chunk c
+			SELECT c.id, c.workspace_id, c.url, `+fmt.Sprintf(hostOf, "c.url")+`, now()
+			FROM (SELECT * FROM chunk UNION SELECT * FROM newest) c
 			WHERE NOT EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = c.id AND h.url = c.url)
 			ON CONFLICT (link_id) DO UPDATE SET url = excluded.url, host = excluded.host, state = 'unknown',
 				failures = 0, status = NULL, error = '', detail = '', checked_at = NULL, broken_at = NULL, next_at = now()
@@ -46,7 +56,7 @@ func (s *HealthStore) Sweep(ctx context.Context, n int, pace time.Duration) (int
 				WHEN (SELECT count(*) FROM chunk) < $1 THEN 0 ELSE (SELECT max(id) FROM chunk) END
 			WHERE id = 1 AND EXISTS (SELECT 1 FROM cur)
 			RETURNING 1)
-		SELECT count(*) FROM chunk`, n, pace.Seconds()).Scan(&looked)
+		SELECT count(*) FROM chunk`, n, pace.Seconds(), newestPerSweep).Scan(&looked)
 	if err != nil {
 		return 0, fmt.Errorf("sweep links for health: %w", err)
 	}

@@ -147,3 +147,111 @@ func BenchmarkLinkHealth(b *testing.B) {
 	})
 	var _ health.Store = hs
 }
+
+// TestHealthSweepAndClaim: the sweep gives new links their rows (the newest at once, the
+// others as the cursor comes round) and resets a row whose destination changed; claims of
+// two checkers at once take disjoint links, at most perHost of a host, leased until a time.
+func TestHealthSweepAndClaim(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
+			t.Fatalf("%.60s: %v", sql, err)
+		}
+	}
+	count := func(sql string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := db.Pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var ws int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	addLinks := func(from, to int) {
+		exec(`INSERT INTO links (id, workspace_id, key, url, url_hash)
+			SELECT g, $1, 'k' || g, 'https://h' || (g % 3) || '.example/' || g, g FROM generate_series($2::int, $3::int) g`, ws, from, to)
+	}
+	addLinks(1, 10)
+	hs := postgres.NewHealthStore(db)
+	if n, err := hs.Sweep(ctx, 4, 0); err != nil || n != 4 {
+		t.Fatalf("sweep: %d, %v", n, err)
+	}
+	if n := count(`SELECT count(*) FROM link_health`); n != 10 {
+		t.Fatalf("%d rows after the first step, want every link (the newest)", n)
+	}
+	if n := count(`SELECT count(*) FROM link_health WHERE host = 'h1.example'`); n != 4 {
+		t.Errorf("%d rows of host h1.example, want 4", n)
+	}
+	// A new link gets its row at the next step, wherever the cursor is.
+	addLinks(11, 11)
+	if _, err := hs.Sweep(ctx, 4, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`SELECT count(*) FROM link_health WHERE link_id = 11`); n != 1 {
+		t.Fatal("the newest link has no row")
+	}
+	// A changed destination: its row is reset when the cursor passes it.
+	exec(`UPDATE link_health SET state = 'broken', failures = 2, next_at = now() + interval '1 day' WHERE link_id = 2`)
+	exec(`UPDATE links SET url = 'https://moved.example/' WHERE id = 2`)
+	for range 4 {
+		if _, err := hs.Sweep(ctx, 4, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(`SELECT count(*) FROM link_health WHERE link_id = 2 AND state = 'unknown' AND failures = 0
+		AND url = 'https://moved.example/' AND host = 'moved.example' AND next_at <= now()`); n != 1 {
+		t.Error("the moved link's row was not reset")
+	}
+	// A pace: a second step within it does nothing.
+	if _, err := hs.Sweep(ctx, 4, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := hs.Sweep(ctx, 4, time.Hour); err != nil || n != 0 {
+		t.Errorf("a step within the pace: %d, %v", n, err)
+	}
+
+	// Two checkers at once: disjoint, two of a host at most each.
+	exec(`UPDATE link_health SET next_at = now() - interval '1 second'`)
+	type claim struct {
+		due []health.Due
+		err error
+	}
+	out := make(chan claim, 2)
+	for range 2 {
+		go func() {
+			d, err := hs.Claim(ctx, 4, 2, time.Now().Add(time.Minute))
+			out <- claim{d, err}
+		}()
+	}
+	seen := map[int64]bool{}
+	for range 2 {
+		c := <-out
+		if c.err != nil {
+			t.Fatal(c.err)
+		}
+		hosts := map[string]int{}
+		for _, d := range c.due {
+			if seen[d.LinkID] {
+				t.Errorf("link %d claimed twice", d.LinkID)
+			}
+			seen[d.LinkID] = true
+			if hosts[d.Host]++; hosts[d.Host] > 2 {
+				t.Errorf("more than 2 links of %s in one claim", d.Host)
+			}
+			if !d.Active || d.WorkspaceID != ws {
+				t.Errorf("claimed %+v", d)
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("nothing claimed")
+	}
+	if n := count(`SELECT count(*) FROM link_health WHERE next_at > now() + interval '50 seconds'`); n != len(seen) {
+		t.Errorf("%d rows leased, want %d", n, len(seen))
+	}
+}
