@@ -699,6 +699,11 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	default:
 		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned or held").For("value_invalid", "status")
 	}
+	switch f.Health {
+	case "", "ok", "broken":
+	default:
+		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	}
 	f.DomainID = nil
 	if f.Domain != "" {
 		id, err := s.domainID(ctx, workspaceID, f.Domain)

@@ -58,8 +58,15 @@ const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, 
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
 
-// taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
-const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
+// taggedColumns are moderatedColumns with the link's tags and health: the owners' reads
+// (scanTagged).
+const taggedColumns = moderatedColumns + `, ` + linkTagsColumn + `, ` + linkHealthColumn
+
+// linkHealthColumn is link l's health as JSON (link.Health): only when the checks made it ok
+// or broken, and about its destination now (NULL after the destination changed).
+const linkHealthColumn = `(SELECT json_build_object('state', h.state, 'checked_at', h.checked_at, 'status', h.status,
+		'error', h.error, 'detail', h.detail) FROM link_health h
+		WHERE h.link_id = l.id AND h.url = l.url AND h.state IN ('ok', 'broken'))`
 
 // linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
 const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
@@ -101,8 +108,15 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 // scanTagged scans a row of taggedColumns, then extra.
 func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
 	var tags []string
-	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
+	var health []byte
+	l, err := scanModerated(row, append([]any{&tags, &health}, extra...)...)
 	l.Tags = tags
+	if err == nil && health != nil {
+		l.Health = &link.Health{}
+		if err = json.Unmarshal(health, l.Health); err != nil {
+			err = fmt.Errorf("link %d: health: %w", l.ID, err)
+		}
+	}
 	return l, err
 }
 
@@ -323,6 +337,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
+	where, healthState, healthWalk := healthFilter(f, where)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -337,7 +352,9 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive)):
+	case healthWalk:
+		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -412,6 +429,55 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
+}
+
+// healthFilter is the state of f's health filter written out ("" for none; one of two, so
+// that the partial index of that state serves it), and whether the listing's page walks that
+// index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
+// links); a page that does not checks each link's state in where.
+func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+	switch f.Health {
+	case "ok":
+		state = "'ok'"
+	case "broken":
+		state = "'broken'"
+	default:
+		return where, "", false
+	}
+	walk = f.TagID == nil && (!f.Sort.ByVisits() || f.Health == "broken")
+	if !walk {
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+	}
+	return where, state, walk
+}
+
+// healthPage is a listing's page of links in a health state from link_health's partial index
+// of it, each link looked up by its key and checked against the other filters (where): by ID,
+// a page costs the rows it passes (broken links are few, ok ones most); by visits, it reads
+// every link in the state (broken ones only) with its visits and sorts them. The lookup is a
+// LATERAL subquery with a LIMIT, which the planner cannot turn into a join that reads every
+// link of the workspace.
+func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor, byVisits bool) (page, order string) {
+	from := `link_health h
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
+	cond := ""
+	if byVisits {
+		if after != nil {
+			cond = " AND (coalesce(t.visits, 0), h.link_id) " + cmp + " (" + a.add(after.Visits) + "::bigint, " + a.add(after.ID) + "::bigint)"
+		}
+		return `SELECT h.link_id AS id FROM ` + from + `
+			LEFT JOIN visit_totals t ON t.link_id = h.link_id AND t.visits > 0
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, h.link_id ` + dir + ` LIMIT ` + limit,
+			`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	}
+	if after != nil {
+		cond = " AND h.link_id " + cmp + " " + a.add(after.ID)
+	}
+	return `SELECT h.link_id AS id FROM ` + from + `
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit,
+		`l.id ` + dir
 }
 
 // sqlArgs are a statement's arguments as its conditions are built.

@@ -1122,6 +1122,31 @@ export const en = {
     settingsHelp: "Sign your organisation's people in through your identity provider.",
     open: "Set up",
   },
+  linkHealth: {
+    filter: "Health",
+    any: "Any health",
+    ok: "Working",
+    broken: "Broken",
+    badge: "Broken: {{reason}}",
+    reasons: {
+      dns: "host not found",
+      tls: "TLS error",
+      timeout: "no answer in time",
+      connect: "connection failed",
+      status: "HTTP {{status}}",
+      redirects: "too many redirects",
+      refused: "private address",
+      unknown: "check failed",
+    },
+    title: "Destination health",
+    notChecked: "Not checked yet: the destination is checked within a day of creating or changing it.",
+    okLine: "The destination answered when checked on {{date}}.",
+    okButFailedOnce: "The last check, on {{date}}, failed ({{reason}}); the next one confirms or clears it.",
+    brokenLine: "The destination failed two checks in a row; last checked on {{date}}.",
+    brokenHelp: "Visitors of this link reach a page that does not work. Change the destination, or disable the link.",
+    checkNow: "Check now",
+    checked: "Destination checked",
+  },
 };
 
 type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
