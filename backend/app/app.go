@@ -27,6 +27,7 @@ import (
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/domain"
+	"github.com/shortlink/shortlink/backend/health"
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/imports"
@@ -79,6 +80,9 @@ type App struct {
 	// hooks manages webhooks; hooksOut sends their outbox.
 	hooks    *webhook.Service
 	hooksOut *webhook.Dispatcher
+	// health checks links' destinations (HEALTH_CHECK: in the background too) and mails the
+	// digests of broken links.
+	health *health.Runner
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// refreshTokens is purged of expired sessions in the background.
@@ -191,6 +195,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		RetryDelays: cfg.WebhookRetryDelays, DisableAfter: cfg.WebhookDisableAfter, AppURL: cfg.Public.String(), Log: log,
 	})
 	a.hooks = webhook.NewService(hookStore, a.hooksOut, cfg.WebhookAllowLoopback, log)
+	a.health = health.NewRunner(health.Options{
+		Store:    postgres.NewHealthStore(db),
+		Checker:  health.NewChecker(cfg.HealthTimeout, cfg.HealthAllowLoopback),
+		Budget:   auth.NewLimiter(redis.NewBuckets(rc), log),
+		Schedule: health.Schedule{Every: cfg.HealthCheckInterval, Retry: cfg.HealthRetryAfter},
+		PerHost:  cfg.HealthHostChecksPerMinute, Batch: cfg.HealthConcurrency, Poll: cfg.HealthPollInterval,
+		DigestEvery: cfg.HealthDigestInterval, ShortURL: a.links.ShortURL, AppURL: cfg.Public.String(), Log: log,
+		ChecksNowPerHour: cfg.HealthChecksNowPerHour,
+	})
 	a.imports = imports.NewService(postgres.NewImportStore(db), a.links, imports.Options{
 		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
 		Finished: a.webhookImportFinished,
@@ -246,6 +259,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	accounts.UseMail(mailer, cfg.Public)
 	if mailer != nil {
 		a.hooksOut.UseMail(mailer)
+		a.health.UseMail(mailer)
 	}
 	// After the hooks: keys revoked by a promotion must stop on every node.
 	if cfg.OperatorEmail != "" {
@@ -302,6 +316,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Tags:             tags,
 		UTMTemplates:     link.NewUTMTemplates(postgres.NewUTMTemplateStore(db)),
 		Logos:            qr.NewLogos(postgres.NewLogoStore(db)),
+		Health:           a.health,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -531,6 +546,10 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
 	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
 	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
+	if a.cfg.HealthCheck {
+		a.wg.Add(1)
+		go func() { defer a.wg.Done(); a.health.Run(bg) }()
+	}
 	for _, c := range a.ingest {
 		a.wg.Add(1)
 		go func() { defer a.wg.Done(); c.Run(bg) }()

@@ -150,6 +150,30 @@ type Config struct {
 	// lower it).
 	WebhookDisableAfter int `env:"WEBHOOK_DISABLE_AFTER" envDefault:"50"`
 
+	// HealthCheck runs this node's checker of links' destinations (false: other nodes do).
+	HealthCheck bool `env:"HEALTH_CHECK" envDefault:"true"`
+	// HealthCheckInterval is the time between two checks of a link: at most daily by default.
+	HealthCheckInterval time.Duration `env:"HEALTH_CHECK_INTERVAL" envDefault:"24h"`
+	// HealthRetryAfter is how soon a link whose check failed once is checked again, to
+	// confirm it broken (two failures in a row).
+	HealthRetryAfter time.Duration `env:"HEALTH_RETRY_AFTER" envDefault:"1h"`
+	// HealthHostChecksPerMinute is how many checks one host gets a minute, across every node.
+	HealthHostChecksPerMinute int `env:"HEALTH_HOST_CHECKS_PER_MINUTE" envDefault:"10"`
+	// HealthTimeout bounds one request of a check (HEAD or GET, redirects included).
+	HealthTimeout time.Duration `env:"HEALTH_TIMEOUT" envDefault:"10s"`
+	// HealthConcurrency is how many checks a node makes at once.
+	HealthConcurrency int `env:"HEALTH_CONCURRENCY" envDefault:"8"`
+	// HealthPollInterval is how often a node looks for due links when none were.
+	HealthPollInterval time.Duration `env:"HEALTH_POLL_INTERVAL" envDefault:"5s"`
+	// HealthDigestInterval is the time between two digests of broken links to a workspace's
+	// owners (tests shorten it).
+	HealthDigestInterval time.Duration `env:"HEALTH_DIGEST_INTERVAL" envDefault:"24h"`
+	// HealthChecksNowPerHour is how many checks a workspace asks for (POST …/links/{id}/check)
+	// an hour.
+	HealthChecksNowPerHour int `env:"HEALTH_CHECKS_NOW_PER_HOUR" envDefault:"60"`
+	// HealthAllowLoopback lets the checker reach loopback addresses: tests only.
+	HealthAllowLoopback bool `env:"HEALTH_ALLOW_LOOPBACK" envDefault:"false"`
+
 	GeoIPDB         string `env:"GEOIP_DB"`
 	OpenAIBaseURL   string `env:"OPENAI_BASE_URL"`
 	OpenAIAPIKey    string `env:"OPENAI_API_KEY"`
@@ -239,6 +263,7 @@ func (c *Config) finish() error {
 	errs = append(errs, c.checkVisits()...)
 	errs = append(errs, c.checkDomains()...)
 	errs = append(errs, c.checkWebhooks()...)
+	errs = append(errs, c.checkHealth()...)
 	errs = append(errs, checkRedis(c.RedisURL, &c.RedisSentinels, c.RedisMasterName)...)
 	errs = append(errs, c.checkMail()...)
 	errs = append(errs, c.checkBilling()...)
@@ -392,6 +417,19 @@ func (c *Config) checkWebhooks() []error {
 		}
 	}
 	return errs
+}
+
+// checkHealth validates the settings of link health (HEALTH_*).
+func (c *Config) checkHealth() []error {
+	return failed(
+		between("HEALTH_CHECK_INTERVAL", c.HealthCheckInterval, time.Second, 90*24*time.Hour),
+		between("HEALTH_RETRY_AFTER", c.HealthRetryAfter, time.Second, 90*24*time.Hour),
+		between("HEALTH_HOST_CHECKS_PER_MINUTE", c.HealthHostChecksPerMinute, 1, 10000),
+		between("HEALTH_TIMEOUT", c.HealthTimeout, 100*time.Millisecond, time.Minute),
+		between("HEALTH_CONCURRENCY", c.HealthConcurrency, 1, 256),
+		between("HEALTH_POLL_INTERVAL", c.HealthPollInterval, 10*time.Millisecond, 10*time.Minute),
+		between("HEALTH_DIGEST_INTERVAL", c.HealthDigestInterval, time.Second, 90*24*time.Hour),
+		between("HEALTH_CHECKS_NOW_PER_HOUR", c.HealthChecksNowPerHour, 1, 100000))
 }
 
 // checkDomains validates the settings of custom domains: DNS_RESOLVER and

@@ -220,6 +220,13 @@ func TestBadInput(t *testing.T) {
 		{"appeal unknown field", "POST", one + "/appeal", map[string]any{"message": "x", "urgent": true}, 400, "invalid"},
 		{"appeal link id text", "POST", ws + "/links/abc/appeal", map[string]any{"message": "x"}, 404, "not_found"},
 		{"appeal link missing", "POST", ws + "/links/999999/appeal", map[string]any{"message": "x"}, 404, "not_found"},
+		// Link health.
+		{"links health unknown", "GET", ws + "/links?health=sick", nil, 400, "invalid"},
+		{"links health unknown state", "GET", ws + "/links?health=unknown", nil, 400, "invalid"},
+		{"links health NUL", "GET", ws + "/links?health=ok%00", nil, 400, "invalid"},
+		{"check link id text", "POST", ws + "/links/abc/check", nil, 404, "not_found"},
+		{"check link missing", "POST", ws + "/links/999999/check", nil, 404, "not_found"},
+		{"check link id zero", "POST", ws + "/links/0/check", nil, 404, "not_found"},
 		// Custom domains: the host name is checked before the plan is asked.
 		{"domain no body", "POST", ws + "/domains", nil, 400, "invalid"},
 		{"domain not JSON", "POST", ws + "/domains", "{hostname:", 400, "invalid"},

@@ -110,6 +110,9 @@ func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *d
 		// (tryStart).
 		"RATE_LIMIT_ANONYMOUS": "1000000",
 		"PLAN_LIMITS":          generousLimits,
+		// Link health checks links' destinations (mostly made-up hosts) in the background: only
+		// the tests of link health turn it on.
+		"HEALTH_CHECK": "false",
 	}}
 }
 

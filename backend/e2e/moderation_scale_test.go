@@ -44,11 +44,12 @@ func judgeByPassword(c testenv.ChatCall) (int, string) {
 
 // TestModerationAtScale: one batch of 1,000 links to four destinations is decided by the real
 // worker (Chromium, the local model server) within 4 minutes with at most 100 model calls:
-// links to one page share its review, a domain found phishing has its further links banned on
-// its record, a domain that keeps passing has a sample of its new links reviewed. A shared
-// verdict never crosses a different path or a non-tracking parameter, and never names another
-// workspace's link; a phishing domain's new link answers the warning page within seconds; a
-// page that changes after its domain earned trust is caught at its link's first visits.
+// links to one page share its review, a domain found phishing has the links of the batch still
+// queued banned on its record, a domain that keeps passing has a sample of its new links
+// reviewed. A shared verdict never crosses a different path or a non-tracking parameter, and
+// never names another workspace's link; a phishing domain's link made afterwards is held (the
+// warning page) from its creation until its own review bans it; a page that changes after its
+// domain earned trust is caught at its link's first visits.
 func TestModerationAtScale(t *testing.T) {
 	sites, browser := moderationRig(t)
 	sites.html(t, "corner-shop.test", shopPage)
@@ -203,19 +204,24 @@ func TestModerationAtScale(t *testing.T) {
 		t.Errorf("%d reviews shared across destinations (%v)", crossed, err)
 	}
 
-	// The phishing domain's new link, in another workspace, answers the warning page at once.
+	// The phishing domain's new link, in another workspace, is held: the warning page from its
+	// creation, then its own review in the browser, served first, bans it.
 	made := time.Now()
 	phish := a.createLink(other, map[string]any{"url": "http://wxpay-safe.test/pay?id=new-victim"})
-	eventually(t, 10*time.Second, "the phishing domain's new link answering the warning page", func() bool {
-		return a.visit("HEAD", "/"+phish.Code).Status == http.StatusForbidden
-	})
-	t.Logf("the phishing domain's new link answered the warning page %v after it was made", time.Since(made).Round(time.Millisecond))
-	if r := a.visit("GET", "/"+phish.Code); r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "blocked") {
-		t.Errorf("the phishing domain's new link: %d %.200s", r.Status, r.Body)
+	if phish.Status != "held" {
+		t.Errorf("the phishing domain's new link as made: status %q, want held", phish.Status)
 	}
-	readShared(other, phish.ID)
-	if rf := shared.Moderation.ReusedFrom; rf == nil || rf.ReviewID != nil || rf.LinkID != nil {
-		t.Errorf("the phishing domain's new link: reused_from %+v", rf)
+	if r := a.visit("GET", "/"+phish.Code); r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "held for a safety check") {
+		t.Errorf("the phishing domain's new link, just made: %d %.200s", r.Status, r.Body)
+	}
+	if l := a.waitReviewed(other, phish.ID, time.Minute); l.Moderation.State != "banned" || l.Status != "banned" {
+		t.Errorf("the held link's review: %s, %+v", l.Status, l.Moderation)
+	}
+	t.Logf("the phishing domain's held link was banned by its own review %v after it was made", time.Since(made).Round(time.Millisecond))
+	var heldTrigger, heldHow string
+	if err := ms.db.Pool.QueryRow(t.Context(), `SELECT trigger, shared_how FROM link_reviews WHERE link_id = $1 ORDER BY id DESC LIMIT 1`,
+		phish.ID).Scan(&heldTrigger, &heldHow); err != nil || heldTrigger != "held" || heldHow != "" {
+		t.Errorf("the held link's review: trigger %q, shared %q (%v)", heldTrigger, heldHow, err)
 	}
 
 	// The blog's post 3 turns into phishing after its links passed: the first visit of one
@@ -244,8 +250,9 @@ func TestModerationAtScale(t *testing.T) {
 	_ = moderation.LeadVisits
 }
 
-// TestModerationDomainDecisions: a moderator bans a whole domain from the desk; the worker bans
-// the domain's new links at once, without the browser, in any workspace, while another domain's
+// TestModerationDomainDecisions: a moderator bans a whole domain from the desk; the domain's
+// new links are held from their creation (the warning page) and the worker bans them without
+// the browser, in any workspace, while another domain's
 // link is reviewed as usual; clearing the domain has its next link reviewed. Both decisions are
 // in the moderators' audit log. People who are not moderators, and API keys, cannot decide on
 // domains nor read the decisions.
@@ -289,10 +296,13 @@ func TestModerationDomainDecisions(t *testing.T) {
 
 	made := time.Now()
 	banned := a.createLink(owner, map[string]any{"url": "http://www.shady-offers.test/deal?id=1"})
-	eventually(t, 15*time.Second, "the banned domain's new link answering the warning page", func() bool {
-		return a.visit("HEAD", "/"+banned.Code).Status == http.StatusForbidden
+	if r := a.visit("HEAD", "/"+banned.Code); banned.Status != "held" || r.Status != http.StatusForbidden {
+		t.Errorf("the banned domain's new link just made: status %q, answered %d; want held, 403", banned.Status, r.Status)
+	}
+	eventually(t, 15*time.Second, "the banned domain's new link banned", func() bool {
+		return a.getLink(owner, banned.ID).Status == "banned"
 	})
-	t.Logf("the banned domain's new link answered the warning page %v after it was made", time.Since(made).Round(time.Millisecond))
+	t.Logf("the banned domain's new link was banned %v after it was made", time.Since(made).Round(time.Millisecond))
 	if n := sites.requests("www.shady-offers.test") + sites.requests("shady-offers.test"); n != 0 {
 		t.Errorf("the browser opened the banned domain %d times", n)
 	}

@@ -142,6 +142,25 @@ func TestWebAppModerationDesk(t *testing.T) {
 		o.see(o.text(o.tr("Your appeal was sent.", "申诉已提交")))
 		o.shoot("link-banned-owner")
 
+		// A new link to the banned domain is held from its creation: its page says so, and
+		// there is nothing to appeal yet.
+		held := s.createLink(owner, map[string]any{"url": "https://bank-login.example/verify"})
+		if held.Status != "held" {
+			t.Errorf("[%s] a new link to the banned domain: status %q, want held", l.name, held.Status)
+		}
+		o.open(fmt.Sprintf("/links/%d", held.ID), "")
+		heldAlert := o.p.GetByTestId("moderation-alert")
+		o.see(heldAlert)
+		if err := expectLocator(o.p.GetByTestId("link-status")).ToHaveText(o.tr("Held for review", "审核暂扣")); err != nil {
+			t.Errorf("[%s] the held link's status badge: %v", l.name, err)
+		}
+		if err := expectLocator(heldAlert).ToContainText(o.tr("visitors see a warning page", "访客会看到警告页面")); err != nil {
+			t.Errorf("[%s] what the hold means: %v", l.name, err)
+		}
+		if err := expectLocator(o.p.GetByTestId("appeal")).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] an appeal offered for a held link: %v", l.name, err)
+		}
+
 		// The appeal is counted, and listed in its tab.
 		m.open("/moderation", m.tr("Moderation", "内容审核"))
 		counted("appealed", "1")

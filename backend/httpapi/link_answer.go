@@ -60,6 +60,9 @@ type linkAnswer struct {
 	// Appeal is the owner's appeal of a ban or flag: in the answer of GET …/links/{id} when
 	// there is one.
 	Appeal *appealAnswer `json:"appeal,omitempty"`
+	// Health is what the checks of the destination found (SPEC §13.7): absent until a check
+	// made the link ok or broken, and after its destination changed.
+	Health *link.Health `json:"health,omitempty"`
 }
 
 // moderationAnswer is a link's moderation state.
@@ -72,6 +75,10 @@ type moderationAnswer struct {
 	// ReusedFrom says the last review took the verdict of a recent review of the same
 	// destination (or of its domain's record) instead of opening the browser.
 	ReusedFrom *reusedAnswer `json:"reused_from,omitempty"`
+	// Held says the link is held (status held) until its review, and HeldReason why: state is
+	// pending meanwhile and visitors get the warning page.
+	Held       bool   `json:"held,omitempty"`
+	HeldReason string `json:"held_reason,omitempty"`
 }
 
 // reusedAnswer is the review a link's verdict was taken from: the review and its link only when
@@ -107,7 +114,10 @@ func answerLink(l *link.Link) *linkAnswer {
 		DeviceTargets: r.DeviceTargets, CountryTargets: r.CountryTargets, Variants: r.Variants,
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
-		Moderation: answerModeration(l.Moderation), Tags: l.Tags,
+		Moderation: answerModeration(l.Moderation), Tags: l.Tags, Health: l.Health,
+	}
+	if l.Status == link.StatusHeld {
+		a.Moderation.State, a.Moderation.Held, a.Moderation.HeldReason = string(moderation.Pending), true, link.HeldReasonDomainBanned
 	}
 	if a.Tags == nil {
 		a.Tags = []string{}

@@ -12,7 +12,7 @@ import (
 // TestLinkAnswerJSON: a plain link's answer written field by field is byte for byte what
 // encoding/json writes; any other answer is left to encoding/json.
 // linkAnswerFields is how many fields linkAnswer has, each known to appendJSON.
-const linkAnswerFields = 33
+const linkAnswerFields = 34
 
 func TestLinkAnswerJSON(t *testing.T) {
 	// A field added to the answer must be written by appendJSON too (or make it decline).

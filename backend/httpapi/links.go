@@ -115,7 +115,7 @@ func (s *Server) listLinks(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": linkCursor(next, f.Sort.ByVisits())})
 }
 
-// linkFilter reads a listing's query at now: q, status, domain, tag, sort, cursor, limit, and
+// linkFilter reads a listing's query at now: q, status, domain, tag, health, sort, cursor, limit, and
 // with=sparkline for each link's visits of the last days in tz (UTC by default).
 func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 	limit, err := intQuery(c, "limit", 50)
@@ -123,7 +123,7 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 		return link.Filter{}, err
 	}
 	f := link.Filter{Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"),
-		Tag: c.Query("tag"), Sort: link.Sort(c.Query("sort")), Limit: limit}
+		Tag: c.Query("tag"), Health: c.Query("health"), Sort: link.Sort(c.Query("sort")), Limit: limit}
 	if f.After, err = parseLinkCursor(c.Query("cursor"), f.Sort.ByVisits()); err != nil {
 		return link.Filter{}, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/billing"
 	"github.com/shortlink/shortlink/backend/domain"
+	"github.com/shortlink/shortlink/backend/health"
 	"github.com/shortlink/shortlink/backend/httpsec"
 	"github.com/shortlink/shortlink/backend/imports"
 	"github.com/shortlink/shortlink/backend/link"
@@ -82,6 +83,8 @@ type Deps struct {
 	UTMTemplates *link.UTMTemplates
 	// Logos are the workspaces' QR-code logos.
 	Logos *qr.Logos
+	// Health checks links' destinations (POST …/links/{id}/check).
+	Health *health.Runner
 }
 
 // Server is the API's http.Handler.
@@ -113,6 +116,7 @@ type Server struct {
 	tags           *tag.Service
 	utmTemplates   *link.UTMTemplates
 	logos          *qr.Logos
+	health         *health.Runner
 }
 
 const requestIDKey = "request_id"
@@ -127,6 +131,7 @@ func New(d Deps) (*Server, error) {
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos,
+		health: d.Health,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -241,6 +246,7 @@ func (s *Server) routes() {
 	ws.PATCH("/links/:id", s.inWorkspace(account.PermLinksWrite), s.updateLink)
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
 	ws.POST("/links/:id/appeal", s.inWorkspace(account.PermLinksWrite), s.appeal)
+	ws.POST("/links/:id/check", s.inWorkspace(account.PermLinksWrite), s.checkLink)
 
 	ws.GET("/imports", s.inWorkspace(account.PermLinksRead), s.listImports)
 	ws.POST("/imports", s.inWorkspace(account.PermLinksWrite), s.createImport)
@@ -309,7 +315,7 @@ func (s *Server) requestID(c *gin.Context) {
 // on every step in turn. Reads are not bounded here, nor an import's upload, which takes as
 // long as its file.
 func (s *Server) writeDeadline(c *gin.Context) {
-	if s.writeTimeout <= 0 || safeMethod(c.Request.Method) || streamed(c.Request.Method, c.FullPath()) {
+	if s.writeTimeout <= 0 || safeMethod(c.Request.Method) || streamed(c.Request.Method, c.FullPath()) || checksDestination(c.FullPath()) {
 		c.Next()
 		return
 	}

@@ -36,10 +36,13 @@ type BulkEdit struct {
 // Refuse is the error of a link the edit must leave as it is, nil for one it changes. status
 // is the link's status, tags how many tags it would carry after the edit. A link banned by the
 // moderation keeps its status: an edit that sets one is refused for it (only a moderator lifts
-// a ban), while tags and expiry may change.
+// a ban), while tags and expiry may change. So does a held link, until its review.
 func (e BulkEdit) Refuse(status string, tags int) error {
 	if e.Status.Set && status == StatusBanned {
 		return apperr.Errorf(apperr.Forbidden, "the link was banned by the moderation; only a moderator lifts a ban (appeal it)").For("link_banned", "status")
+	}
+	if e.Status.Set && status == StatusHeld {
+		return apperr.Errorf(apperr.Forbidden, "the link is held until the moderation has reviewed it").For("link_held", "status")
 	}
 	if tags > tag.MaxPerLink {
 		return apperr.Errorf(apperr.Invalid, "a link carries at most %d tags", tag.MaxPerLink).For("tags_too_many", "tags_add")

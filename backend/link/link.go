@@ -13,7 +13,15 @@ const (
 	StatusActive   = "active"
 	StatusDisabled = "disabled"
 	StatusBanned   = "banned"
+	// StatusHeld is a link made while its destination's domain stood banned for phishing (or
+	// by a moderator): it answers the warning page until its own review bans it or releases it
+	// (back to active). Only the moderation sets or ends it; owners cannot change it.
+	StatusHeld = "held"
 )
+
+// HeldReasonDomainBanned is why a held link is held: its domain's record (or a moderator)
+// banned it (the moderation answer's held_reason).
+const HeldReasonDomainBanned = "domain_banned"
 
 // DefaultDomain is the domain_id of the service's own short domain.
 const DefaultDomain int64 = 0
@@ -56,9 +64,26 @@ type Link struct {
 	// Tags are the names of the link's tags (package tag), in tag.Sort's order: read with the
 	// link by the API's reads, never cached (the redirect path has no use for them).
 	Tags []string `json:"-"`
+	// Health is what the last check of the link's destination found, once it made the link
+	// ok or broken (package health); nil before that, and never cached.
+	Health *Health `json:"-"`
 	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
 	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
 	password string
+}
+
+// Health is a link's health as its owner sees it (SPEC §13.7): the state ("ok" or "broken")
+// and what the last check of its destination found.
+type Health struct {
+	State     string    `json:"state"`
+	CheckedAt time.Time `json:"checked_at"`
+	// Status is the HTTP status of the last check's answer; nil when none came.
+	Status *int `json:"status"`
+	// Error is why the last check failed (dns, tls, timeout, connect, status, redirects,
+	// refused); "" when it succeeded.
+	Error string `json:"error"`
+	// Detail says more, in English.
+	Detail string `json:"detail"`
 }
 
 // Moderation is a link's moderation state as its owner sees it (SPEC §13.4). The zero value
@@ -183,6 +208,10 @@ type Filter struct {
 	// of each day and the end of the last (len(Days)-1 days); none when empty.
 	Days  []time.Time
 	Limit int
+
+	// Health is "ok" or "broken": only links whose destination's last checks made them so;
+	// "" for any.
+	Health string
 }
 
 // ErrRefused is wrapped by a Store's error when the database answered and refused a write, as

@@ -695,9 +695,14 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		return nil, nil, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
 	}
 	switch f.Status {
-	case "", StatusActive, StatusDisabled, StatusBanned:
+	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld:
 	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled or banned").For("value_invalid", "status")
+		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned or held").For("value_invalid", "status")
+	}
+	switch f.Health {
+	case "", "ok", "broken":
+	default:
+		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
 	}
 	f.DomainID = nil
 	if f.Domain != "" {

@@ -59,8 +59,9 @@ const (
 // bans the link and drops the review still due; approve and unban pass it and lift a ban.
 // A review's verdict sets the state by the thresholds, except that only a moderator lifts a
 // ban (a banned link stays banned whatever the score), and that a moderator's approval of the
-// destination reviewed stands (what would be banned is flagged). A ruling on an unknown action
-// has no State.
+// destination reviewed stands (what would be banned is flagged). A held link (link.StatusHeld)
+// is banned or released by its review: anything but a ban makes it active. A ruling on an
+// unknown action has no State.
 func Decide(f Facts, j Judgement, t Thresholds) Ruling {
 	if j.Action != "" {
 		return decideAction(f, j.Action)
@@ -81,11 +82,16 @@ func Decide(f Facts, j Judgement, t Thresholds) Ruling {
 		r.Action = string(Ban)
 		r.Status = link.StatusBanned
 	}
+	if f.Status == link.StatusHeld && r.State != Banned && !r.Recheck {
+		// Released; a destination changed during the review keeps it held for the new one's.
+		r.Status = link.StatusActive
+	}
 	r.StatusChanged = r.Status != f.Status
 	return r
 }
 
-// decideAction is Decide for a moderator's action.
+// decideAction is Decide for a moderator's action: approving or unbanning a held link
+// releases it.
 func decideAction(f Facts, a Action) Ruling {
 	state, ok := a.State()
 	if !ok {
@@ -95,7 +101,7 @@ func decideAction(f Facts, a Action) Ruling {
 	switch {
 	case state == Banned:
 		r.Status, r.DropDue = link.StatusBanned, true
-	case f.Status == link.StatusBanned:
+	case f.Status == link.StatusBanned, f.Status == link.StatusHeld:
 		r.Status = link.StatusActive
 	}
 	if r.ReviewedURL == "" {

@@ -18,6 +18,7 @@ func TestDecide(t *testing.T) {
 	moderator := func(a moderation.Action) moderation.Judgement { return moderation.Judgement{Action: a} }
 	active := moderation.Facts{Status: link.StatusActive, URL: url, ReviewedURL: url}
 	banned := moderation.Facts{Status: link.StatusBanned, URL: url, ReviewedURL: url}
+	held := moderation.Facts{Status: link.StatusHeld, URL: url}
 	approved := moderation.Facts{Status: link.StatusActive, URL: url, ReviewedURL: url, Approved: true}
 	with := func(f moderation.Facts, edit func(*moderation.Facts)) moderation.Facts { edit(&f); return f }
 
@@ -41,6 +42,20 @@ func TestDecide(t *testing.T) {
 			moderation.Ruling{State: moderation.Banned, Action: "ban", Status: link.StatusBanned, StatusChanged: true, ReviewedURL: url}},
 		{"a first review: no state yet", with(active, func(f *moderation.Facts) { f.ReviewedURL = "" }), review(0.1), moderation.DefaultThresholds,
 			moderation.Ruling{State: moderation.Passed, Action: "pass", Status: link.StatusActive, ReviewedURL: url}},
+
+		// A held link is banned or released by its review, or by a moderator.
+		{"a held link that passes is released", held, review(0.1), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Passed, Action: "pass", Status: link.StatusActive, StatusChanged: true, ReviewedURL: url}},
+		{"a held link that is flagged is released, flagged", held, review(0.6), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Flagged, Action: "flag", Status: link.StatusActive, StatusChanged: true, ReviewedURL: url}},
+		{"a held link that fails is banned", held, review(0.9), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Banned, Action: "ban", Status: link.StatusBanned, StatusChanged: true, ReviewedURL: url}},
+		{"a held link whose destination changed meanwhile stays held", with(held, func(f *moderation.Facts) { f.URL = other }), review(0.1), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Passed, Action: "pass", Status: link.StatusHeld, ReviewedURL: url, Recheck: true}},
+		{"a moderator's approval releases a held link", held, moderator(moderation.Approve), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Passed, Action: "approve", Status: link.StatusActive, StatusChanged: true, ReviewedURL: url}},
+		{"a moderator's ban of a held link", held, moderator(moderation.Ban), moderation.DefaultThresholds,
+			moderation.Ruling{State: moderation.Banned, Action: "ban", Status: link.StatusBanned, StatusChanged: true, DropDue: true, ReviewedURL: url}},
 
 		// Only a moderator lifts a ban.
 		{"a banned link that now passes stays banned", banned, review(0.1), moderation.DefaultThresholds,

@@ -45,7 +45,7 @@ type Job struct {
 	LinkID, WorkspaceID int64
 	Key                 string // the link's key on its domain
 	URL                 string
-	Reason              string // "created", "visits", "target_changed", "requested"
+	Reason              string // "created", "held", "visits", "target_changed", "requested"
 	// Seq identifies this request for a review: a new reason arriving while the review runs
 	// changes it, and the link stays due.
 	Seq      int64
@@ -66,6 +66,9 @@ type Review struct {
 	// "" for a review that opened the browser.
 	Shared    *Shared
 	SharedHow string
+	// Record, when set on a review that opened the browser, has the recording keep its domain's
+	// hold (moderation_holds) by this reputation: held while Record.Holds says so.
+	Record *Reputation
 }
 
 // Outcome is what recording a review decided.
@@ -77,7 +80,8 @@ type Outcome struct {
 	// StillDue says the link was asked for again while the review ran, or its destination
 	// changed meanwhile.
 	StillDue bool
-	// Link is the link afterwards when the review banned it, for the caches; nil otherwise.
+	// Link is the link afterwards when the review changed its status (banned it, or released a
+	// held link), for the caches; nil otherwise.
 	Link *link.Link
 }
 
@@ -106,4 +110,8 @@ type Store interface {
 	// DomainState is a moderator's standing decision on the domain: DomainBanned,
 	// DomainCleared or "".
 	DomainState(ctx context.Context, domain string) (string, error)
+	// HoldDomain takes the domain for one review of a new link at a time, across every worker
+	// process, without waiting: ok false when another review holds it. release gives it back;
+	// a worker that dies gives back what it held at once.
+	HoldDomain(ctx context.Context, domain string) (release func(), ok bool, err error)
 }

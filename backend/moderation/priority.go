@@ -4,7 +4,7 @@ import "time"
 
 // The queue's order (SPEC §11, priority): what is due is served by its score, the earliest
 // first, and a reason's lead moves it ahead of what fell due at the same time. A moderator's
-// request and an appeal go before a link that people visit, which goes before a new link; new
+// request, an appeal and a held link go before a link that people visit, which goes before a new link; new
 // links of one workspace are spread out by their rank among that workspace's new links in the
 // batch, so that a big import does not starve another workspace's single create.
 const (
@@ -17,7 +17,7 @@ const (
 // Lead is how far ahead of its due time a review for that reason is served.
 func Lead(reason string) time.Duration {
 	switch reason {
-	case "requested", "appeal":
+	case "requested", "appeal", ReasonHeld:
 		return LeadRequested
 	case "visits":
 		return LeadVisits

@@ -67,8 +67,10 @@ const (
 // Plan decides a due review from its domain's recent verdicts (newest first, within TTL).
 // Only a new link or a new destination is ever decided on the record: a visit milestone, a
 // moderator's request or an appeal always opens the browser. A domain whose newest verdict is
-// a phishing ban, and no pass among its recent verdicts, has its new links banned on that ban
-// at once (the warning page; the owner may appeal, a moderator may clear the domain). A domain
+// a phishing ban, and no pass among its recent verdicts (Holds), has the new links that were
+// queued before that ban banned on it (the warning page; the owner may appeal, a moderator may
+// clear the domain); links made after it are held at their creation and reviewed themselves
+// (reason ReasonHeld, below). A domain
 // that also passed pages (a platform whose users publish pages: one form phishing among many
 // honest ones) has its new links reviewed one by one instead. A domain with Run
 // passes in a row and nothing flagged or banned among its recent verdicts has one link in Sample
@@ -77,6 +79,10 @@ const (
 // A moderator's decision on the domain (decided: DomainBanned, DomainCleared or "") comes
 // first: a banned domain's new links are banned (with no verdict to take: the moderator's ban
 // is the reason), a cleared domain's phishing bans no longer ban its new links.
+//
+// A held link (reason ReasonHeld: made while Holds said its domain is held) is never decided on
+// the record: it was held so that it is reviewed itself. Only a moderator's ban of its domain
+// bans it at once.
 func (r Reputation) Plan(reason string, linkID int64, decided string, recent []DomainVerdict) (Plan, *DomainVerdict) {
 	if !MayShare(reason) {
 		return PlanReview, nil
@@ -84,12 +90,12 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 	if decided == DomainBanned {
 		return PlanBan, nil
 	}
-	if len(recent) == 0 {
+	if len(recent) == 0 || reason == ReasonHeld {
 		return PlanReview, nil
 	}
 	latest := recent[0]
 	if latest.State == Banned && latest.Verdict.Category == "phishing" {
-		if decided == DomainCleared || anyPassed(recent) {
+		if !r.Holds(decided, recent) {
 			return PlanReview, nil
 		}
 		return PlanBan, &latest
@@ -108,6 +114,21 @@ func (r Reputation) Plan(reason string, linkID int64, decided string, recent []D
 	}
 	return PlanReview, nil
 }
+
+// Holds says whether a domain's new links are held at their creation (link.StatusHeld), by its
+// recent verdicts (newest first, within TTL) and a moderator's decision on it: the newest is a
+// phishing ban, none passed, and no moderator cleared the domain. A moderator's ban holds them
+// too, but that is read from the decision itself, not from here.
+func (r Reputation) Holds(decided string, recent []DomainVerdict) bool {
+	if decided == DomainCleared || len(recent) == 0 {
+		return false
+	}
+	latest := recent[0]
+	return latest.State == Banned && latest.Verdict.Category == "phishing" && !anyPassed(recent)
+}
+
+// RecordSize is how many of a domain's newest verdicts Plan and Holds are given.
+func (r Reputation) RecordSize() int { return max(r.Run, 1) * 2 }
 
 // anyPassed says whether one of the verdicts passed its page.
 func anyPassed(recent []DomainVerdict) bool {

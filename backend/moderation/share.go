@@ -95,7 +95,14 @@ func (d Destinations) tracking(name string) bool {
 // destination instead of opening the browser: a new link, or a new destination, may. A visit
 // milestone never does (it is there to catch pages that changed after they were reviewed), nor
 // does a moderator's request or an appeal.
-func MayShare(reason string) bool { return reason == "created" || reason == "target_changed" }
+func MayShare(reason string) bool {
+	return reason == "created" || reason == "target_changed" || reason == ReasonHeld
+}
+
+// ReasonHeld is the due reason of a held link (link.StatusHeld): a review of its own, served
+// with LeadRequested, that may take a recent review of the very same destination but never
+// its domain's record.
+const ReasonHeld = "held"
 
 // DefaultVerdictTTL is how long a review is shared with other links to its destination
 // (MODERATION_VERDICT_TTL).

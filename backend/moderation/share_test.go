@@ -165,6 +165,8 @@ func TestReputationPlan(t *testing.T) {
 		{"a milestone after a phishing ban", "visits", 1, []moderation.DomainVerdict{phish}, moderation.PlanReview},
 		{"a malware ban is not held on the domain", "created", 1, []moderation.DomainVerdict{v(moderation.Banned, "malware")}, moderation.PlanReview},
 		{"a pass after the ban", "created", 1, []moderation.DomainVerdict{pass, phish}, moderation.PlanReview},
+		{"a held link is reviewed itself", "held", 1, []moderation.DomainVerdict{phish}, moderation.PlanReview},
+		{"a held link on a trusted domain", "held", 1, []moderation.DomainVerdict{pass, pass, pass}, moderation.PlanReview},
 	}
 	for _, c := range cases {
 		if got, _ := r.Plan(c.reason, c.link, "", c.recent); got != c.want {
@@ -180,6 +182,32 @@ func TestReputationPlan(t *testing.T) {
 	}
 	if got, _ := r.Plan("created", 1, moderation.DomainCleared, []moderation.DomainVerdict{phish}); got != moderation.PlanReview {
 		t.Errorf("a cleared domain's phishing ban: plan %d", got)
+	}
+	if got, v := r.Plan("held", 1, moderation.DomainBanned, []moderation.DomainVerdict{pass}); got != moderation.PlanBan || v != nil {
+		t.Errorf("a held link of a domain a moderator banned: plan %d, verdict %v", got, v)
+	}
+	// Holds: when a domain's new links are held at their creation.
+	for _, c := range []struct {
+		name    string
+		decided string
+		recent  []moderation.DomainVerdict
+		want    bool
+	}{
+		{"no record", "", nil, false},
+		{"a phishing ban", "", []moderation.DomainVerdict{phish}, true},
+		{"phishing bans", "", []moderation.DomainVerdict{phish, phish}, true},
+		{"a phishing ban on a domain that also passed pages", "", []moderation.DomainVerdict{phish, pass}, false},
+		{"a pass after the ban", "", []moderation.DomainVerdict{pass, phish}, false},
+		{"a malware ban", "", []moderation.DomainVerdict{v(moderation.Banned, "malware")}, false},
+		{"a phishing flag", "", []moderation.DomainVerdict{v(moderation.Flagged, "phishing")}, false},
+		{"cleared by a moderator", moderation.DomainCleared, []moderation.DomainVerdict{phish}, false},
+	} {
+		if got := r.Holds(c.decided, c.recent); got != c.want {
+			t.Errorf("Holds, %s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if moderation.Lead(moderation.ReasonHeld) != moderation.LeadRequested {
+		t.Errorf("a held link's lead: %v", moderation.Lead(moderation.ReasonHeld))
 	}
 	for _, in := range []string{"example.com", "Example.COM", "alice.github.io", "example.co.uk."} {
 		if _, err := moderation.ParseDomain(in); err != nil {

@@ -1,7 +1,7 @@
 // Package netguard decides which network addresses the service's outbound connections may
-// reach: only global unicast addresses. The moderation browser (worker/browse) and the webhook
-// sender both use it, so that a link's destination or a customer's webhook URL can never make
-// the service reach into its own network.
+// reach: only global unicast addresses. The moderation browser (worker/browse), the webhook
+// sender and the link checker (backend/health) use it, so that a link's destination or a
+// customer's webhook URL can never make the service reach into its own network.
 //
 // Refused, every address of a name checked (one bad address refuses the name):
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/tag"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
@@ -57,8 +58,15 @@ const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, 
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
 
-// taggedColumns are moderatedColumns with the link's tags: the owners' reads (scanTagged).
-const taggedColumns = moderatedColumns + `, ` + linkTagsColumn
+// taggedColumns are moderatedColumns with the link's tags and health: the owners' reads
+// (scanTagged).
+const taggedColumns = moderatedColumns + `, ` + linkTagsColumn + `, ` + linkHealthColumn
+
+// linkHealthColumn is link l's health as JSON (link.Health): only when the checks made it ok
+// or broken, and about its destination now (NULL after the destination changed).
+const linkHealthColumn = `(SELECT json_build_object('state', h.state, 'checked_at', h.checked_at, 'status', h.status,
+		'error', h.error, 'detail', h.detail) FROM link_health h
+		WHERE h.link_id = l.id AND h.url = l.url AND h.state IN ('ok', 'broken'))`
 
 // linkTagsColumn is the names of the tags of link l, in tag.Sort's order.
 const linkTagsColumn = `ARRAY(SELECT tg.name FROM link_tags lt JOIN tags tg ON tg.id = lt.tag_id
@@ -100,8 +108,15 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 // scanTagged scans a row of taggedColumns, then extra.
 func scanTagged(row pgx.Row, extra ...any) (*link.Link, error) {
 	var tags []string
-	l, err := scanModerated(row, append([]any{&tags}, extra...)...)
+	var health []byte
+	l, err := scanModerated(row, append([]any{&tags, &health}, extra...)...)
 	l.Tags = tags
+	if err == nil && health != nil {
+		l.Health = &link.Health{}
+		if err = json.Unmarshal(health, l.Health); err != nil {
+			err = fmt.Errorf("link %d: health: %w", l.ID, err)
+		}
+	}
 	return l, err
 }
 
@@ -143,7 +158,10 @@ func urlHash(u string) int64 {
 
 // Insert writes the batch with one multi-row statement over arrays, so one prepared
 // statement serves any batch size. Rows whose key is taken are skipped by ON CONFLICT and
-// answered with their own conflict error.
+// answered with their own conflict error. A new active link whose destination's registrable
+// domain is held (moderation_holds, or a moderator's ban in moderation_domains) is written
+// held (link.StatusHeld), in the same statement: it answers the warning page from its first
+// visit, on every node, whatever the caches (each link's Status is set to what was written).
 func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, error) {
 	n := len(links)
 	ids, ws, doms := make([]int64, n), make([]int64, n), make([]int64, n)
@@ -152,6 +170,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules, utms := make([]time.Time, n), make([]*string, n), make([]*string, n)
+	domains := make([]string, n)
 	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
 	var tagLinks []int64
 	var tagNames []string
@@ -168,52 +187,62 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
+		domains[i] = moderation.RegistrableDomain(l.URL)
 	}
 	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
 			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm)
-		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, rules::jsonb, creator, created, created, utm::jsonb
+		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd,
+			CASE WHEN status = 'active' AND site <> '' AND (
+				EXISTS (SELECT 1 FROM moderation_holds h WHERE h.domain = site AND h.until > now()) OR
+				EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = site AND m.state = 'banned'))
+			THEN 'held' ELSE status END,
+			exp, rules::jsonb, creator, created, created, utm::jsonb
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm)
+			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site)
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
-	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms}
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
 		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
 		// left out).
 		insert += `, tagged AS (
 			INSERT INTO link_tags (tag_id, link_id)
-			SELECT tg.id, l.id FROM unnest($17::bigint[], $18::text[]) AS x(link_id, folded)
+			SELECT tg.id, l.id FROM unnest($18::bigint[], $19::text[]) AS x(link_id, folded)
 			JOIN l ON l.id = x.link_id
 			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
 			ON CONFLICT DO NOTHING)`
 		args = append(args, tagLinks, tagNames)
 	}
 	rows, err := s.db.Pool.Query(ctx, insert+`
-		SELECT id FROM l`, args...)
+		SELECT id, status FROM l`, args...)
 	if err != nil {
 		return nil, insertError(err)
 	}
-	inserted := make(map[int64]bool, n)
+	inserted := make(map[int64]string, n)
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var status string
+		if err := rows.Scan(&id, &status); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("insert links: %w", err)
 		}
-		inserted[id] = true
+		inserted[id] = status
 	}
 	if err := rows.Err(); err != nil {
 		return nil, insertError(err)
 	}
 	errs := make([]error, n)
 	for i, l := range links {
-		if !inserted[l.ID] {
+		status, ok := inserted[l.ID]
+		if !ok {
 			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key).For("alias_taken", "alias")
+			continue
 		}
+		l.Status = status
 	}
 	return errs, nil
 }
@@ -308,6 +337,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
+	where, healthState, healthWalk := healthFilter(f, where)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -322,7 +352,9 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 	}
 	var page, order string
 	switch {
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive)):
+	case healthWalk:
+		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -399,6 +431,55 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any
 		ORDER BY ` + order, a
 }
 
+// healthFilter is the state of f's health filter written out ("" for none; one of two, so
+// that the partial index of that state serves it), and whether the listing's page walks that
+// index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
+// links); a page that does not checks each link's state in where.
+func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+	switch f.Health {
+	case "ok":
+		state = "'ok'"
+	case "broken":
+		state = "'broken'"
+	default:
+		return where, "", false
+	}
+	walk = f.TagID == nil && (!f.Sort.ByVisits() || f.Health == "broken")
+	if !walk {
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+	}
+	return where, state, walk
+}
+
+// healthPage is a listing's page of links in a health state from link_health's partial index
+// of it, each link looked up by its key and checked against the other filters (where): by ID,
+// a page costs the rows it passes (broken links are few, ok ones most); by visits, it reads
+// every link in the state (broken ones only) with its visits and sorts them. The lookup is a
+// LATERAL subquery with a LIMIT, which the planner cannot turn into a join that reads every
+// link of the workspace.
+func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor, byVisits bool) (page, order string) {
+	from := `link_health h
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
+	cond := ""
+	if byVisits {
+		if after != nil {
+			cond = " AND (coalesce(t.visits, 0), h.link_id) " + cmp + " (" + a.add(after.Visits) + "::bigint, " + a.add(after.ID) + "::bigint)"
+		}
+		return `SELECT h.link_id AS id FROM ` + from + `
+			LEFT JOIN visit_totals t ON t.link_id = h.link_id AND t.visits > 0
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, h.link_id ` + dir + ` LIMIT ` + limit,
+			`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	}
+	if after != nil {
+		cond = " AND h.link_id " + cmp + " " + a.add(after.ID)
+	}
+	return `SELECT h.link_id AS id FROM ` + from + `
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit,
+		`l.id ` + dir
+}
+
 // sqlArgs are a statement's arguments as its conditions are built.
 type sqlArgs []any
 
@@ -473,7 +554,7 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 	}
 	if p.Status.Set {
 		args = append(args, p.Status.Value)
-		sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+		sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 	}
 	update := `WITH l AS (UPDATE links SET ` + strings.Join(sets, ", ") + `
 		WHERE workspace_id = $1 AND id = $2 RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkUpdated) + `
@@ -580,7 +661,7 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
 		if e.Status.Set {
 			args = append(args, e.Status.Value)
-			sets = append(sets, "status = CASE WHEN status = 'banned' THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+			sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
 		}
 		if e.ExpiresAt.Set {
 			args = append(args, e.ExpiresAt.Value)

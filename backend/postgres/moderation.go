@@ -41,7 +41,9 @@ func (s *Moderation) Due(ctx context.Context) ([]moderation.Due, error) {
 }
 
 // DueCreated implements moderation.Store. The BRIN index on created_at finds the new links;
-// a link reviewed already, or due already, is not added again. A review that commits while the
+// a link reviewed already, or due already, is not added again. A held link is due for reason
+// 'held' (served first), whenever it was made: the partial index links_held finds those older
+// than since, so that no held link waits for ever. A review that commits while the
 // insert runs is invisible to its snapshot, and the due row that review deleted no longer stops
 // it: a second statement, which sees that review, takes such links back out.
 func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderation.Due, error) {
@@ -49,9 +51,11 @@ func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderat
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `
 			INSERT INTO moderation_due AS m (link_id, due_at, reason)
-			SELECT l.id, l.created_at, 'created' FROM links l
-			WHERE l.created_at >= $1 AND l.status <> 'banned'
-			  AND NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
+			SELECT l.id, l.created_at, CASE WHEN l.status = 'held' THEN 'held' ELSE 'created' END
+			FROM (SELECT id FROM links WHERE created_at >= $1 AND status <> 'banned'
+				UNION SELECT id FROM links WHERE status = 'held') n JOIN links l ON l.id = n.id
+			WHERE NOT EXISTS (SELECT 1 FROM link_moderation lm WHERE lm.link_id = l.id)
+			  AND NOT EXISTS (SELECT 1 FROM moderation_due d WHERE d.link_id = l.id)
 			ORDER BY l.id
 			ON CONFLICT (link_id) DO NOTHING
 			RETURNING link_id, due_at, reason, (SELECT workspace_id FROM links WHERE id = m.link_id)`, since)
@@ -220,6 +224,11 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			j.LinkID, j.WorkspaceID, ruling.Action, string(out.State), out.Note, out.ReviewID); err != nil {
 			return err
 		}
+		if r.Record != nil && r.Shared == nil && r.SharedHow == "" && r.Domain != "" {
+			if err := keepHold(ctx, tx, r.Domain, *r.Record, t); err != nil {
+				return err
+			}
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = $1 AND seq = $2`, j.LinkID, j.Seq)
 		if err != nil {
 			return err
@@ -231,8 +240,10 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		if ruling.Recheck {
 			// The destination changed while it was reviewed: review the new one.
 			out.StillDue = true
-			_, err = tx.Exec(ctx, `INSERT INTO moderation_due AS m (link_id, due_at, reason) VALUES ($1, now(), 'target_changed')
-				ON CONFLICT (link_id) DO UPDATE SET seq = m.seq + 1`, j.LinkID)
+			// A link still held keeps its reason, and its place before the others.
+			_, err = tx.Exec(ctx, `INSERT INTO moderation_due AS m (link_id, due_at, reason)
+				VALUES ($1, now(), CASE WHEN $2 = 'held' THEN 'held' ELSE 'target_changed' END)
+				ON CONFLICT (link_id) DO UPDATE SET seq = m.seq + 1`, j.LinkID, ruling.Status)
 		}
 		return err
 	})
@@ -240,6 +251,32 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 		return moderation.Outcome{}, fmt.Errorf("record review of link %d: %w", j.LinkID, err)
 	}
 	return out, nil
+}
+
+// keepHold sets or lifts the domain's hold (moderation_holds) after a review of it that opened
+// the browser, by moderation.Reputation.Holds on its record as it stands with that review. The
+// domain's lock makes two reviews of one domain recorded at once take turns, the second reading
+// the first's review: the hold follows the newest.
+func keepHold(ctx context.Context, tx pgx.Tx, domain string, rep moderation.Reputation, t moderation.Thresholds) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('moderation-hold:' || $1, 0))`, domain); err != nil {
+		return fmt.Errorf("lock the domain's hold: %w", err)
+	}
+	recent, err := domainVerdicts(ctx, tx, domain, time.Now().Add(-rep.TTL), rep.RecordSize(), t)
+	if err != nil {
+		return err
+	}
+	var decided string
+	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT state FROM moderation_domains WHERE domain = $1), '')`, domain).Scan(&decided); err != nil {
+		return fmt.Errorf("read a domain's decision: %w", err)
+	}
+	if !rep.Holds(decided, recent) {
+		_, err = tx.Exec(ctx, `DELETE FROM moderation_holds WHERE domain = $1`, domain)
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO moderation_holds (domain, review_id, until, updated_at) VALUES ($1, $2, $3, now())
+		ON CONFLICT (domain) DO UPDATE SET review_id = EXCLUDED.review_id, until = EXCLUDED.until, updated_at = now()`,
+		domain, recent[0].ReviewID, recent[0].ReviewedAt.Add(rep.TTL))
+	return err
 }
 
 // Shared implements moderation.Store, along the index link_reviews_destination.
@@ -266,10 +303,15 @@ func (s *Moderation) Shared(ctx context.Context, destination string, since time.
 
 // DomainVerdicts implements moderation.Store, along the index link_reviews_domain.
 func (s *Moderation) DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t moderation.Thresholds) ([]moderation.DomainVerdict, error) {
+	return domainVerdicts(ctx, s.db.Pool, domain, since, n, t)
+}
+
+// domainVerdicts is DomainVerdicts on q (the pool, or a transaction).
+func domainVerdicts(ctx context.Context, q querier, domain string, since time.Time, n int, t moderation.Thresholds) ([]moderation.DomainVerdict, error) {
 	if domain == "" {
 		return nil, nil
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
+	rows, err := q.Query(ctx, `SELECT id, link_id, workspace_id, created_at, score, category, reason, scorer, model
 		FROM link_reviews WHERE domain = $1 AND domain <> '' AND shared_from IS NULL AND shared_how = '' AND created_at >= $2
 		ORDER BY id DESC LIMIT $3`, domain, since, n)
 	if err != nil {
@@ -303,6 +345,36 @@ func (s *Moderation) DomainState(ctx context.Context, domain string) (string, er
 	return state, nil
 }
 
+// HoldDomain implements moderation.Store with a session advisory lock, tried and never waited
+// for, on a connection of its own kept for as long as it is held: a worker that dies closes
+// that connection and PostgreSQL frees the lock with it, so none is ever left behind. (A
+// pooler in transaction mode in front of PostgreSQL would break this; the worker connects
+// directly.) Each hold takes one of the pool's connections: at most MODERATION_CONCURRENCY.
+func (s *Moderation) HoldDomain(ctx context.Context, domain string) (func(), bool, error) {
+	c, err := s.db.Pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("hold a domain: %w", err)
+	}
+	var ok bool
+	if err := c.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended('moderation-domain:' || $1, 0))`, domain).Scan(&ok); err != nil || !ok {
+		c.Release()
+		if err != nil {
+			return nil, false, fmt.Errorf("hold a domain: %w", err)
+		}
+		return nil, false, nil
+	}
+	return func() {
+		uctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var unlocked bool
+		if err := c.QueryRow(uctx, `SELECT pg_advisory_unlock(hashtextextended('moderation-domain:' || $1, 0))`, domain).Scan(&unlocked); err != nil || !unlocked {
+			// The session ends, and the lock with it.
+			_ = c.Conn().Close(uctx)
+		}
+		c.Release()
+	}, true, nil
+}
+
 var _ moderation.DomainStore = (*Moderation)(nil)
 
 // SetDomain implements moderation.DomainStore.
@@ -321,6 +393,12 @@ func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorI
 		if _, err := tx.Exec(ctx, `INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, domain)
 			VALUES (0, 0, $1, $2, $3, $4, $5)`, actorID, action, state, note, domain); err != nil {
 			return err
+		}
+		if state == moderation.DomainCleared {
+			// A cleared domain's record no longer holds its new links.
+			if _, err := tx.Exec(ctx, `DELETE FROM moderation_holds WHERE domain = $1`, domain); err != nil {
+				return err
+			}
 		}
 		ds, err := domainDecisions(ctx, tx, `WHERE m.domain = $1`, domain)
 		if err == nil && len(ds) == 1 {

@@ -41,6 +41,7 @@ func TestDecide(t *testing.T) {
 	}{
 		{"plain", base(link.Rules{}), redirect.Facts{Visitor: desktop}, redirect.NoPage, 302, "https://example.com/default", false},
 		{"disabled", &link.Link{URL: "https://x/", RedirectStatus: 302, Status: link.StatusDisabled}, redirect.Facts{Visitor: desktop}, redirect.PageBlocked, 403, "", false},
+		{"held beats everything", &link.Link{URL: "https://x/", Status: link.StatusHeld, Rules: link.Rules{OG: og}}, redirect.Facts{Visitor: bot}, redirect.PageBlocked, 403, "", false},
 		{"banned beats everything", &link.Link{URL: "https://x/", Status: link.StatusBanned, Rules: link.Rules{OG: og}}, redirect.Facts{Visitor: bot}, redirect.PageBlocked, 403, "", false},
 		{"expired", &link.Link{URL: "https://x/", RedirectStatus: 302, Status: link.StatusActive, ExpiresAt: &past}, redirect.Facts{Visitor: desktop}, redirect.PageGone, 410, "", false},
 		{"not expired yet", &link.Link{URL: "https://x/", RedirectStatus: 302, Status: link.StatusActive, ExpiresAt: &future}, redirect.Facts{Visitor: desktop}, redirect.NoPage, 302, "https://x/", false},

@@ -33,6 +33,7 @@ var texts = map[visitor.Lang]map[string]string{
 		"preview.title": "Link preview", "preview.body": "This short link leads to:", "continue": "Continue",
 		"disabled.title": "Link disabled", "disabled.body": "This link has been disabled by its owner.",
 		"banned.title": "Warning: blocked link", "banned.body": "This link was blocked because its destination was found to be harmful (spam, phishing or malware). Do not enter passwords or personal data on the page it pointed to.",
+		"held.title": "Warning: link held for a safety check", "held.body": "This link points to a site where phishing was found. It is held until it has been checked. Do not enter passwords or personal data on the page it points to.",
 		"geo.title": "Not available in your region", "geo.body": "The owner of this link has not made it available where you are.",
 		"password.title": "Password required", "password.body": "This link is protected. Enter its password to continue.", "password.label": "Password",
 		"password.wrong": "That password is not right. Try again.", "password.tooMany": "Too many wrong passwords. Wait a few minutes, then try again.",
@@ -49,6 +50,7 @@ var texts = map[visitor.Lang]map[string]string{
 		"preview.title": "链接预览", "preview.body": "这个短链接将打开：", "continue": "继续访问",
 		"disabled.title": "链接已停用", "disabled.body": "这个链接已被所有者停用。",
 		"banned.title": "警告：链接已被封禁", "banned.body": "这个链接指向的页面被判定为有害（垃圾信息、钓鱼或恶意软件），已被封禁。请勿在该页面输入密码或个人信息。",
+		"held.title": "警告：链接正在接受安全检查", "held.body": "这个链接指向的网站曾被发现钓鱼页面，检查完成前暂不开放。请勿在该链接指向的页面输入密码或个人信息。",
 		"geo.title": "您所在的地区无法访问", "geo.body": "链接所有者未向您所在的地区开放此链接。",
 		"password.title": "需要密码", "password.body": "这个链接受密码保护，请输入密码后继续。", "password.label": "密码",
 		"password.wrong": "密码不正确，请重试。", "password.tooMany": "密码错误次数过多，请等几分钟后再试。",
@@ -210,8 +212,11 @@ func (p *pages) unavailable(w http.ResponseWriter, r *http.Request) {
 func (p *pages) blocked(w http.ResponseWriter, r *http.Request, l *link.Link) {
 	lang := langOf(r)
 	name := "disabled"
-	if l.Status == link.StatusBanned {
+	switch l.Status {
+	case link.StatusBanned:
 		name = "banned"
+	case link.StatusHeld:
+		name = "held"
 	}
 	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang][name+".title"],
 		Body: execute(p.blockedT, struct{ Text string }{texts[lang][name+".body"]})}))

@@ -85,7 +85,8 @@ type Options struct {
 	// Base is the short domain's public URL ("https://sho.rt/"), for the short URLs the
 	// scorer is told.
 	Base string
-	// StatusChanged is told of every link a review banned, as a moderator's ban is told to
+	// StatusChanged is told of every link a review banned or released from its hold, as a
+	// moderator's ban is told to
 	// moderation.Desk.OnStatusChanged's function: it writes the shared cache and announces the
 	// change to every node. The change feed brings every node along within a second anyway.
 	StatusChanged func(context.Context, *link.Link)
@@ -116,7 +117,8 @@ type Worker struct {
 	warned map[string]time.Time // when each message was last logged
 
 	// domains are the registrable domains whose new links are being reviewed here: the next
-	// new link of one waits for that review, whose verdict may decide it.
+	// new link of one waits for that review, whose verdict may decide it. Store.HoldDomain
+	// does the same across worker processes; this map spares it the round trip here.
 	domMu   sync.Mutex
 	domains map[string]bool
 
@@ -350,6 +352,22 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 			return false
 		}
 		defer w.releaseDomain(base.Domain)
+		release, ok, err := w.o.Store.HoldDomain(ctx, base.Domain)
+		switch {
+		case err != nil:
+			// Without the hold two workers may review the domain's new links at once: some
+			// work twice, never a wrong decision.
+			reviewErrors.WithLabelValues("store").Inc()
+			w.warn("moderation: hold a domain", err)
+		case !ok:
+			// Another worker reviews a new link of the domain.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = w.o.Queue.Later(rctx, j.LinkID, time.Now().Add(domainWait))
+			return false
+		default:
+			defer release()
+		}
 		if r, how, ok := w.shared(ctx, j, base); ok {
 			r.Duration = time.Since(start)
 			w.record(ctx, j, r)
@@ -370,6 +388,11 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 	}
 	r := base
 	r.Captures, r.Verdict, r.Duration = captures, v, time.Since(start)
+	if w.o.VerdictTTL > 0 {
+		// What the browser saw is the domain's record: it may hold the domain's new links, or
+		// end their hold.
+		r.Record = &w.o.Reputation
+	}
 	w.record(ctx, j, r)
 	return true
 }

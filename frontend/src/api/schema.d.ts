@@ -585,6 +585,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/links/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a link's destination now
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Checks the link's destination at once (HEAD, then GET when HEAD answers a failing status or 405/501), whatever its schedule and status, records the result as a background check would (two failures in a row make the link `broken`, one success `ok`) and answers the link with its `health`. The request waits for the check: up to twice `HEALTH_TIMEOUT` (10 s by default), not `WRITE_TIMEOUT`. A workspace may ask for `HEALTH_CHECKS_NOW_PER_HOUR` checks an hour (60 by default); past it, 429 `rate_limited`. No body.
+         */
+        post: operations["checkLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/imports": {
         parameters: {
             query?: never;
@@ -2233,6 +2253,28 @@ export interface components {
             /** @description Pass as `cursor` for the next page; empty on the last page. */
             next_cursor: string;
         };
+        /** @description What the checks of the link's destination found (HEAD, then GET, through the address guard; at most daily). Absent until a check made the link `ok` or `broken` (a new link, one whose destination just changed, or one that failed once and never succeeded). `status` and `error` are those of the last check: an `ok` link whose last check failed once shows that failure until the next check confirms it (`broken`) or clears it. */
+        LinkHealth: {
+            /**
+             * @description `broken` after two failed checks in a row (DNS, TLS, timeout, refused connection, 404, 410, 5xx, too many redirects, or an address the guard refuses); `ok` after a successful one.
+             * @enum {string}
+             */
+            state: "ok" | "broken";
+            /**
+             * Format: date-time
+             * @description When the last check was made.
+             */
+            checked_at: string;
+            /** @description HTTP status of the last check's answer; null when none came. */
+            status: number | null;
+            /**
+             * @description Why the last check failed: `dns` (the name does not resolve), `tls` (certificate or handshake), `timeout`, `connect` (connection refused or cut), `status` (404, 410 or 5xx: see `status`), `redirects` (more than 5, or to something not http or https), `refused` (the destination or a redirect leads to a private, loopback, link-local or metadata address, which the checker never connects to); empty when it succeeded.
+             * @enum {string}
+             */
+            error: "" | "dns" | "tls" | "timeout" | "connect" | "status" | "redirects" | "refused";
+            /** @description The failure in a few English words; empty when the last check succeeded. */
+            detail: string;
+        };
         Import: {
             /** Format: int64 */
             id: number;
@@ -2354,10 +2396,10 @@ export interface components {
             /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
             destination?: string;
             /**
-             * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`).
+             * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`). `held` only by the moderation too: a link made while its destination's domain stood banned for phishing answers the warning page until its own review, which bans it or makes it `active` (`moderation.held` is true meanwhile); owners cannot change it.
              * @enum {string}
              */
-            status: "active" | "disabled" | "banned";
+            status: "active" | "disabled" | "banned" | "held";
             /** Format: date-time */
             expires_at: string | null;
             /** @description Names of the link's tags (`GET …/tags`), ordered by name in lower case; `[]` when it has none. */
@@ -2387,6 +2429,7 @@ export interface components {
             /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. Only rules that serve the owner (variants, device_targets, country_targets, wechat_guide) are listed: the protective ones (password, geo, form) keep applying after a downgrade and are never listed. */
             inactive_rules?: string[];
             moderation: components["schemas"]["LinkModeration"];
+            health?: components["schemas"]["LinkHealth"];
             /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
             appeal?: components["schemas"]["Appeal"] | null;
             /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
@@ -2703,6 +2746,13 @@ export interface components {
                  */
                 reviewed_at: string;
             };
+            /** @description Present and true while the link is held (its `status` is `held`): made while its destination's domain stood banned for phishing (or by a moderator), it answers the warning page until its own review, served before new links, bans it or releases it. `state` is `pending` meanwhile. */
+            held?: boolean;
+            /**
+             * @description Why the link is held, present with `held`.
+             * @enum {string}
+             */
+            held_reason?: "domain_banned";
         };
         /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
         Appeal: {
@@ -4936,6 +4986,39 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    checkLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, its `health` as the check left it. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listImports: {
         parameters: {
             query?: {
@@ -5247,11 +5330,13 @@ export interface operations {
                 /** @description Text searched in URL, code and title (at most 200 characters). */
                 q?: string;
                 /** @description Only links in this status. */
-                status?: "active" | "disabled" | "banned";
+                status?: "active" | "disabled" | "banned" | "held";
                 /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
                 domain?: string;
                 /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). A name the workspace has no tag of answers an empty page. */
                 tag?: string;
+                /** @description Only links whose destination's checks made them `broken` (failed twice in a row) or `ok` (see `health` in the link answer). Links not checked yet match neither. Another value answers 400 `value_invalid`. */
+                health?: "ok" | "broken";
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page, in the same `sort`; a cursor of another order is refused (400 `invalid`, reason `bad_cursor`). */

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Link } from "../api/client";
 import { formatDateTime } from "../lib/format";
 
-const statusColor = { active: "green", disabled: "gray", banned: "red" } as const;
+const statusColor = { active: "green", disabled: "gray", banned: "red", held: "orange" } as const;
 const moderationColor = { pending: "gray", passed: "green", flagged: "orange", banned: "red" } as const;
 
 export function StatusBadge({ link }: { link: Link }) {

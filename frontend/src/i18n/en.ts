@@ -218,6 +218,7 @@ export const en = {
     logo_missing: "This workspace has no logo: upload one in the settings.",
     logo_invalid: "The logo must be a PNG image (2048 pixels a side at most).",
     logo_too_large: "The logo is too large (100 kB at most).",
+    link_held: "This link is held until the moderation has reviewed it: its status cannot be changed meanwhile.",
   },
   toasts: {
     linkCreated: "Link created: {{url}}",
@@ -351,7 +352,7 @@ export const en = {
     anyDomain: "Any domain",
     domainRemoved: "Domain removed",
     domainRemovedHelp: "The custom domain {{domain}} was removed: this link answers nowhere.",
-    status: { active: "Active", disabled: "Disabled", banned: "Banned" },
+    status: { active: "Active", disabled: "Disabled", banned: "Banned", held: "Held for review" },
     empty: "No links yet.",
     noMatch: "No links match.",
     createFirst: "Create your first link",
@@ -638,12 +639,13 @@ export const en = {
     appealedOn: "Appealed {{date}}",
   },
   linkModeration: {
-    title: { flagged: "Under review", banned: "Banned" },
+    title: { flagged: "Under review", banned: "Banned", held: "Held for a safety check" },
     meaning: {
       flagged:
         "Our automatic review found something that may be harmful. The link keeps working while a moderator looks at it; you can tell them why it is fine.",
       banned:
         "A moderator banned this link: visitors see a warning page instead of your destination, and the link cannot be edited. If you think this is a mistake, appeal and a moderator will look again.",
+      held: "Phishing was found on this link's site, so visitors see a warning page until our review of this link's own page is done, usually within a minute. If the page is safe, the link starts working by itself.",
     },
     reason: "Reason: {{reason}}",
     noReason: "The moderators gave no further details.",
@@ -1119,6 +1121,31 @@ export const en = {
     removed: "Single sign-on turned off",
     settingsHelp: "Sign your organisation's people in through your identity provider.",
     open: "Set up",
+  },
+  linkHealth: {
+    filter: "Health",
+    any: "Any health",
+    ok: "Working",
+    broken: "Broken",
+    badge: "Broken: {{reason}}",
+    reasons: {
+      dns: "host not found",
+      tls: "TLS error",
+      timeout: "no answer in time",
+      connect: "connection failed",
+      status: "HTTP {{status}}",
+      redirects: "too many redirects",
+      refused: "private address",
+      unknown: "check failed",
+    },
+    title: "Destination health",
+    notChecked: "Not checked yet: the destination is checked within a day of creating or changing it.",
+    okLine: "The destination answered when checked on {{date}}.",
+    okButFailedOnce: "The last check, on {{date}}, failed ({{reason}}); the next one confirms or clears it.",
+    brokenLine: "The destination failed two checks in a row; last checked on {{date}}.",
+    brokenHelp: "Visitors of this link reach a page that does not work. Change the destination, or disable the link.",
+    checkNow: "Check now",
+    checked: "Destination checked",
   },
 };
 

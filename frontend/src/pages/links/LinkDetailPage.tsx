@@ -1,6 +1,6 @@
 // One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
 // a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
-// its moderation state with the appeal.
+// its moderation state with the appeal, and its destination's health with "Check now".
 import { Anchor, Button, Card, Group, Image, NativeSelect, Progress, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
@@ -21,6 +21,7 @@ import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
 import { breakdownNames, breakdownRows, countryName, rangeQuery, unknownLabelKey, type BreakdownName } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 import { ModerationState } from "./ModerationState";
+import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
 import { StatsCharts } from "./StatsCharts";
 import { saveBlob } from "../../lib/download";
 
@@ -66,6 +67,7 @@ export default function LinkDetailPage() {
             <StatusBadge link={l} />
             <ModerationBadge link={l} />
             <DomainRemovedBadge link={l} />
+            <HealthBadge link={l} />
           </Group>
           <RuleBadges link={l} />
         </Stack>
@@ -77,6 +79,7 @@ export default function LinkDetailPage() {
       </Group>
 
       <ModerationState link={l} />
+      <LinkHealthPanel link={l} />
 
       <Group justify="space-between" align="flex-end" gap="xs">
         <RangePicker value={range} onChange={setRange} />

@@ -65,7 +65,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
         return unwrap(api.POST("/api/v1/workspaces/{workspace}/links", { params: { path: { workspace: ws } }, body: createBody(s) }));
       }
       const body = patchBody(original, s);
-      if (original.status !== "banned" && status !== original.status) body.status = status as "active" | "disabled";
+      if (original.status !== "banned" && original.status !== "held" && status !== original.status) body.status = status as "active" | "disabled";
       return unwrap(api.PATCH("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id: original.id } }, body }));
     },
     onSuccess: (l) => {
@@ -470,7 +470,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
             }}
             error={err("title")}
           />
-          {editing && original?.status !== "banned" && (
+          {editing && original?.status !== "banned" && original?.status !== "held" && (
             <NativeSelect
               label={t("linkForm.status")}
               value={status}

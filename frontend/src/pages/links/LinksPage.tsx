@@ -1,4 +1,4 @@
-// The workspace's links: search, status, domain and tag filters, sorting by date or visits, each link's
+// The workspace's links: search, status, domain, tag and health filters, sorting by date or visits, each link's
 // visits with its last 7 days, cursor pages, one-click copy of short URLs, and bulk actions on the
 // selected links. A table on wide screens, a list of cards on narrow ones.
 import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
@@ -17,12 +17,13 @@ import { Sparkline } from "../../components/Sparkline";
 import { Empty, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { useTags } from "../../components/useTags";
+import { HealthBadge } from "./LinkHealth";
 import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains";
 import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 
-type StatusFilter = "" | "active" | "disabled" | "banned";
+type StatusFilter = "" | "active" | "disabled" | "banned" | "held";
 /** The API's orders: by creation or by visits, "-" for the largest first. */
 type Sort = "-created" | "created" | "-visits" | "visits";
 type SortKey = "created" | "visits";
@@ -41,6 +42,7 @@ export default function LinksPage() {
   const [status, setStatus] = useState<StatusFilter>("");
   const [domain, setDomain] = useState("");
   const [tag, setTag] = useState("");
+  const [health, setHealth] = useState<"" | "ok" | "broken">("");
   const tags = useTags();
   const colors = new Map((tags.data?.tags ?? []).map((tg) => [tg.name, tg.color]));
   const [sort, setSort] = useState<Sort>("-created");
@@ -50,7 +52,7 @@ export default function LinksPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const cursor = current(pages);
   const links = useQuery({
-    queryKey: [ws, "links", { search, status, domain, tag, sort, cursor }],
+    queryKey: [ws, "links", { search, status, domain, tag, health, sort, cursor }],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/workspaces/{workspace}/links", {
@@ -61,6 +63,7 @@ export default function LinksPage() {
               status: status || undefined,
               domain: domain || undefined,
               tag: tag || undefined,
+              health: health || undefined,
               sort: sort === "-created" ? undefined : sort,
               with: "sparkline",
               tz: timeZone(),
@@ -158,6 +161,7 @@ export default function LinksPage() {
       <StatusBadge link={l} />
       <ModerationBadge link={l} />
       <DomainRemovedBadge link={l} />
+      <HealthBadge link={l} />
       {(l.tags ?? []).map((name) => (
         <Badge key={name} size="sm" variant="outline" color={colors.get(name) ?? "gray"} data-testid="link-tag">
           {name}
@@ -199,6 +203,7 @@ export default function LinksPage() {
             { value: "active", label: t("links.status.active") },
             { value: "disabled", label: t("links.status.disabled") },
             { value: "banned", label: t("links.status.banned") },
+            { value: "held", label: t("links.status.held") },
           ]}
           data-testid="links-status"
         />
@@ -226,6 +231,20 @@ export default function LinksPage() {
             data-testid="links-tag"
           />
         )}
+        <NativeSelect
+          aria-label={t("linkHealth.filter")}
+          value={health}
+          onChange={(e) => {
+            setHealth(e.currentTarget.value as "" | "ok" | "broken");
+            reset();
+          }}
+          data={[
+            { value: "", label: t("linkHealth.any") },
+            { value: "broken", label: t("linkHealth.broken") },
+            { value: "ok", label: t("linkHealth.ok") },
+          ]}
+          data-testid="links-health"
+        />
         {cards && (
           <NativeSelect
             aria-label={t("links.sortBy")}
@@ -260,8 +279,8 @@ export default function LinksPage() {
       <Queried query={links}>
         {() =>
           rows.length === 0 ? (
-            <Empty title={search || status || domain || tag ? t("links.noMatch") : t("links.empty")}>
-              {!search && !status && !domain && !tag && (
+            <Empty title={search || status || domain || tag || health ? t("links.noMatch") : t("links.empty")}>
+              {!search && !status && !domain && !tag && !health && (
                 <Button component={RouterLink} to="/links/new" variant="light">
                   {t("links.createFirst")}
                 </Button>

@@ -30,6 +30,14 @@ export function ModerationState({ link }: { link: Link }) {
     },
   });
   const m = link.moderation;
+  if (m.held) {
+    // Held until its own review: nothing to appeal yet.
+    return (
+      <Alert color="orange" title={t("linkModeration.title.held")} data-testid="moderation-alert">
+        <Text size="sm">{t("linkModeration.meaning.held")}</Text>
+      </Alert>
+    );
+  }
   if (m.state !== "banned" && m.state !== "flagged") return null;
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
   const why = reasonText(t, m.category, m.reason);

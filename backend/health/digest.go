@@ -1,0 +1,120 @@
+package health
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// digestLines is how many links a digest lists; it counts the others.
+const digestLines = 50
+
+// Digests mails the owners of each workspace with links broken since its last digest, at
+// most one digest every DigestEvery: the digest is recorded as sent before it is mailed (a
+// node that restarts does not send it again), and given back when the mail fails. It answers
+// how many digests went out.
+func (r *Runner) Digests(ctx context.Context) (int, error) {
+	if r.o.Mail == nil || r.o.DigestEvery <= 0 {
+		return 0, nil
+	}
+	due, err := r.o.Store.DigestsDue(ctx, r.o.DigestEvery, 100)
+	if err != nil {
+		return 0, err
+	}
+	sent := 0
+	for _, ws := range due {
+		if ctx.Err() != nil {
+			break
+		}
+		ok, err := r.digest(ctx, ws)
+		if err != nil {
+			r.o.Log.Warn("link health: digest", "workspace", ws, "err", err)
+		}
+		if ok {
+			sent++
+		}
+	}
+	return sent, nil
+}
+
+// digest sends one workspace's digest.
+func (r *Runner) digest(ctx context.Context, workspaceID int64) (bool, error) {
+	since, at, ok, err := r.o.Store.ClaimDigest(ctx, workspaceID, r.o.DigestEvery)
+	if err != nil || !ok {
+		return false, err
+	}
+	links, total, owners, err := r.o.Store.BrokenSince(ctx, workspaceID, since, digestLines)
+	if err == nil && (total == 0 || len(owners) == 0) {
+		// Nothing new is broken (fixed meanwhile): no mail, and the day is not spent.
+		return false, r.o.Store.UndoDigest(ctx, workspaceID, at, since)
+	}
+	if err == nil {
+		subject, body := DigestMail(links, total, r.o.ShortURL, r.o.AppURL)
+		for _, to := range owners {
+			if err = r.o.Mail.Send(ctx, to, subject, body); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		if uerr := r.o.Store.UndoDigest(context.WithoutCancel(ctx), workspaceID, at, since); uerr != nil {
+			r.o.Log.Warn("link health: give a digest back", "workspace", workspaceID, "err", uerr)
+		}
+		return false, err
+	}
+	r.o.Log.Info("link health: digest sent", "workspace", workspaceID, "links", total, "owners", len(owners))
+	return true, nil
+}
+
+// DigestMail is the subject and text of a digest of total newly broken links, links the
+// first of them.
+func DigestMail(links []BrokenLink, total int, shortURL func(int64, string) string, appURL string) (string, string) {
+	subject := "1 link is broken"
+	if total != 1 {
+		subject = strconv.Itoa(total) + " links are broken"
+	}
+	var b strings.Builder
+	if total == 1 {
+		b.WriteString("The destination of one of your links stopped answering: it failed two checks in a row.\n\n")
+	} else {
+		fmt.Fprintf(&b, "The destinations of %d of your links stopped answering: each failed two checks in a row.\n\n", total)
+	}
+	for _, l := range links {
+		short := l.Key
+		if shortURL != nil {
+			short = shortURL(l.DomainID, l.Key)
+		}
+		fmt.Fprintf(&b, "%s → %s\n    %s\n", short, l.URL, Reason(l.Record))
+	}
+	if total > len(links) {
+		fmt.Fprintf(&b, "… and %d more.\n", total-len(links))
+	}
+	fmt.Fprintf(&b, "\nSee them all in the app (%s/app, links, health: broken) or with GET …/links?health=broken. "+
+		"Fix a destination or disable the link; \"Check now\" on the link's page checks it again at once.\n\n"+
+		"You get this mail at most once a day, and only when links newly broke.\n", strings.TrimSuffix(appURL, "/"))
+	return subject, b.String()
+}
+
+// Reason says in words why a record's last check failed.
+func Reason(rec Record) string {
+	switch rec.Error {
+	case ErrStatus:
+		return fmt.Sprintf("answers %d", rec.Status)
+	case ErrDNS:
+		return "its host name does not resolve"
+	case ErrTLS:
+		return "its TLS certificate or handshake fails"
+	case ErrTimeout:
+		return "does not answer in time"
+	case ErrConnect:
+		return "refuses or drops the connection"
+	case ErrRedirects:
+		return "redirects too often, or somewhere a browser cannot follow"
+	case ErrRefused:
+		return "leads to a private or local address, which is not checked"
+	}
+	return rec.Detail
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
