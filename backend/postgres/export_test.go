@@ -12,7 +12,8 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 }
 
 // ListQuery is the statement, and its arguments, of a page of a workspace's links.
-// manyTagged says the filter's tag has many links (List counts them).
+// manyTagged says the filter's tag has many links (List counts them); the search reads the
+// trigram index (migration 00036).
 func ListQuery(workspaceID int64, f link.Filter, manyTagged ...bool) (string, []any) {
-	return listQuery(workspaceID, f, len(manyTagged) > 0 && manyTagged[0])
+	return listQuery(workspaceID, f, len(manyTagged) > 0 && manyTagged[0], true)
 }
