@@ -140,14 +140,29 @@ func TestWebAppQRStyle(t *testing.T) {
 	if _, err := w.role("combobox", "纠错等级").SelectOption(playwright.SelectOptionValues{Values: &[]string{"Q"}}); err != nil {
 		t.Fatalf("error correction: %v", err)
 	}
-	if err := w.role("switch", "在中间显示工作区徽标").Check(); err != nil {
-		t.Fatalf("logo switch: %v", err)
-	}
-	for _, part := range []string{"fg=1a3c6e", "ec=Q", "logo=1"} {
+	for _, part := range []string{"fg=1a3c6e", "ec=Q"} {
 		if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(regexp.QuoteMeta(part))); err != nil {
 			t.Fatalf("image address after the changes (was %s): %v", before, err)
 		}
 	}
+	// With the logo the level is H, whatever was chosen: the select says so and is locked.
+	if err := w.role("switch", "在中间显示工作区徽标").Check(); err != nil {
+		t.Fatalf("logo switch: %v", err)
+	}
+	if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(`logo=1`)); err != nil {
+		t.Fatalf("image address with the logo: %v", err)
+	}
+	if src, _ := img.GetAttribute("src"); strings.Contains(src, "ec=") {
+		t.Errorf("a level asked with the logo: %s", src)
+	}
+	level := w.role("combobox", "纠错等级")
+	if err := expectLocator(level).ToHaveValue("H"); err != nil {
+		t.Errorf("the level shown with the logo: %v", err)
+	}
+	if err := expectLocator(level).ToBeDisabled(); err != nil {
+		t.Errorf("the level with the logo: %v", err)
+	}
+	w.see(w.p.GetByTestId("qr-logo-level"))
 	// The image the page shows is drawn (a refusal would show the "cannot be drawn" line).
 	if err := expectLocator(w.p.GetByTestId("qr-broken")).ToHaveCount(0); err != nil {
 		t.Fatal(err)

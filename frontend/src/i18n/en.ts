@@ -423,6 +423,7 @@ export const en = {
     ec: "Error correction",
     ecAuto: "Auto",
     logo: "Workspace logo in the middle",
+    logoLevel: "With a logo the code is drawn at level H, the strongest, so that it still scans.",
     cannotDraw: "This code cannot be drawn: the colours may be too alike, or the workspace has no logo.",
     logoTitle: "QR code logo",
     logoHelp: "A PNG of at most 100 kB, drawn in the middle of QR codes when asked.",

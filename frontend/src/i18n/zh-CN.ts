@@ -425,6 +425,7 @@ export const zhCN: Messages = {
     ec: "纠错等级",
     ecAuto: "自动",
     logo: "在中间显示工作区徽标",
+    logoLevel: "带徽标时二维码使用最高的 H 级纠错，以保证仍可扫描。",
     cannotDraw: "无法生成此二维码：颜色可能过于接近，或工作区没有徽标。",
     logoTitle: "二维码徽标",
     logoHelp: "不超过 100 kB 的 PNG 图片，可绘制在二维码中间。",
