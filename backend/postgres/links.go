@@ -318,8 +318,8 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 }
 
 // manyTagged is how many links a tag has for List to walk an order by visits rather than sort
-// the tag's links.
-const manyTagged = 5000
+// the tag's links; a variable for tests.
+var manyTagged = 5000
 
 // listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
 // manyTagged links, searchIndex that the trigram index links_search_trgm exists.
