@@ -69,6 +69,16 @@ const (
 	LinkDeleted          Action = "link.deleted"
 	LinkBanned           Action = "link.banned"
 	LinkUnbanned         Action = "link.unbanned"
+	UTMTemplateCreated   Action = "utm_template.created"
+	UTMTemplateDeleted   Action = "utm_template.deleted"
+	AppLinksSet          Action = "domain.app_links_set"
+	AppLinksRemoved      Action = "domain.app_links_removed"
+	LogoSet              Action = "workspace.logo_set"
+	LogoRemoved          Action = "workspace.logo_removed"
+	WebhookCreated       Action = "webhook.created"
+	WebhookUpdated       Action = "webhook.updated"
+	WebhookDeleted       Action = "webhook.deleted"
+	WebhookTested        Action = "webhook.tested"
 )
 
 // Event is one entry of a workspace's log.

@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -343,5 +346,124 @@ func TestAuditDomainsAndTrial(t *testing.T) {
 	if e := s.auditAll(t, heir.Token, tn.WorkspaceID, 50)[0]; e.Action != "member.left" || e.Target != fmt.Sprintf("user:%d", tn.UserID) ||
 		e.Actor.ID != tn.UserID || e.Actor.Email != "audit-trial@example.com" {
 		t.Errorf("leaving: %+v", e)
+	}
+}
+
+// TestAuditLogLinkManagement: UTM templates, a domain's app-link files, the QR code logo and
+// webhooks (made, changed, tested, deleted) are recorded with who did it; changes refused are
+// not.
+func TestAuditLogLinkManagement(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "WEBHOOK_ALLOW_LOOPBACK", "true")
+	owner := s.signupOn("audit-mgmt@example.com", "enterprise")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
+
+	tpl := answer[struct{ ID int64 }](t, s.do("POST", ws+"/utm-templates", owner.Key, map[string]any{"name": "Mail",
+		"utm": map[string]any{"source": "mail"}}), http.StatusCreated, "template")
+	if r := s.do("POST", ws+"/utm-templates", owner.Key, map[string]any{"name": "Mail", "utm": map[string]any{"source": "x"}}); r.Status != http.StatusConflict {
+		t.Fatalf("taken name: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", fmt.Sprintf("%s/utm-templates/%d", ws, tpl.ID), owner.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete template: %d %s", r.Status, r.Body)
+	}
+
+	dom := s.addDomain(owner, "apps.audit-example.com")
+	ns.set(dom.Verification.Name, dom.Verification.Value)
+	if got := s.verifyDomain(owner, dom.ID); !got.Verified {
+		t.Fatalf("not verified: %+v", got)
+	}
+	files := fmt.Sprintf("%s/domains/%d/app-links", ws, dom.ID)
+	if r := s.do("PUT", files, owner.Token, map[string]any{"assetlinks": []any{map[string]any{"relation": []string{"x"},
+		"target": map[string]any{"namespace": "android_app"}}}}); r.Status != http.StatusOK {
+		t.Fatalf("app links: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", files, owner.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("remove app links: %d %s", r.Status, r.Body)
+	}
+
+	var logo bytes.Buffer
+	if err := png.Encode(&logo, image.NewGray(image.Rect(0, 0, 8, 8))); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.do("PUT", ws+"/logo", owner.Token, logo.Bytes()); r.Status != http.StatusNoContent {
+		t.Fatalf("logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("PUT", ws+"/logo", owner.Token, "not a png"); r.Status != http.StatusBadRequest {
+		t.Fatalf("bad logo: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", ws+"/logo", owner.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("remove logo: %d %s", r.Status, r.Body)
+	}
+
+	rcv := newHookReceiver(t)
+	hook := s.createHook(owner, rcv.url("/hooks"), "link.created")
+	rcv.setSecret(hook.Secret)
+	if r := s.do("PATCH", fmt.Sprintf("%s/webhooks/%d", ws, hook.ID), owner.Token, map[string]any{"enabled": false, "events": []string{"link.created", "link.deleted"}}); r.Status != http.StatusOK {
+		t.Fatalf("patch webhook: %d %s", r.Status, r.Body)
+	}
+	if d := s.testHook(owner, hook.ID); d.Status != "delivered" {
+		t.Fatalf("test delivery: %+v", d)
+	}
+	if r := s.do("DELETE", fmt.Sprintf("%s/webhooks/%d", ws, hook.ID), owner.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("delete webhook: %d %s", r.Status, r.Body)
+	}
+
+	events := s.auditAll(t, owner.Token, owner.WorkspaceID, 50)
+	var got []string
+	byAction := map[string]auditEventJSON{}
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i]
+		got = append(got, e.Action+" "+e.Target)
+		byAction[e.Action] = e
+	}
+	want := []string{
+		"api_key.created",
+		"plan.changed workspace:" + fmt.Sprint(owner.WorkspaceID),
+		fmt.Sprintf("utm_template.created utm_template:%d", tpl.ID),
+		fmt.Sprintf("utm_template.deleted utm_template:%d", tpl.ID),
+		fmt.Sprintf("domain.added domain:%d", dom.ID),
+		fmt.Sprintf("domain.verified domain:%d", dom.ID),
+		fmt.Sprintf("domain.app_links_set domain:%d", dom.ID),
+		fmt.Sprintf("domain.app_links_removed domain:%d", dom.ID),
+		fmt.Sprintf("workspace.logo_set workspace:%d", owner.WorkspaceID),
+		fmt.Sprintf("workspace.logo_removed workspace:%d", owner.WorkspaceID),
+		fmt.Sprintf("webhook.created webhook:%d", hook.ID),
+		fmt.Sprintf("webhook.updated webhook:%d", hook.ID),
+		fmt.Sprintf("webhook.tested webhook:%d", hook.ID),
+		fmt.Sprintf("webhook.deleted webhook:%d", hook.ID),
+	}
+	if len(got) != len(want) {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("event %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if e := byAction["utm_template.created"]; e.Actor.Type != "api_key" || e.Details["name"] != "Mail" {
+		t.Errorf("template made through a key: %+v", e)
+	}
+	if e := byAction["utm_template.deleted"]; e.Actor.Type != "user" || e.Actor.Email != "audit-mgmt@example.com" {
+		t.Errorf("template deleted by the owner: %+v", e)
+	}
+	if e := byAction["domain.app_links_set"]; e.Details["assetlinks"] != true || e.Details["apple_app_site_association"] != false {
+		t.Errorf("app links: %+v", e)
+	}
+	if e := byAction["workspace.logo_set"]; e.Details["bytes"] != float64(logo.Len()) {
+		t.Errorf("logo: %+v", e)
+	}
+	if e := byAction["webhook.created"]; e.Details["url"] != rcv.url("/hooks") {
+		t.Errorf("webhook created: %+v", e)
+	}
+	if e := byAction["webhook.updated"]; e.Details["enabled"] != false || e.Details["url"] != nil || fmt.Sprint(e.Details["events"]) != "[link.created link.deleted]" {
+		t.Errorf("webhook changed: %+v", e)
+	}
+	if e := byAction["webhook.tested"]; e.Details["status"] != "delivered" || e.Details["response_code"] != float64(200) {
+		t.Errorf("webhook tested: %+v", e)
+	}
+	for _, e := range events {
+		if e.Details["secret"] != nil || strings.Contains(fmt.Sprint(e.Details), hook.Secret) {
+			t.Errorf("%s keeps the webhook's secret: %v", e.Action, e.Details)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/domain"
 )
 
@@ -22,12 +23,19 @@ func (s *Server) putAppLinks(c *gin.Context) {
 		return
 	}
 	a, err := s.domains.SetAppLinks(c.Request.Context(), workspaceID(c), id, in)
+	if err == nil {
+		s.auditedHere(c, audit.AppLinksSet, audit.Target("domain", id), map[string]any{
+			"apple_app_site_association": a.AppleAppSiteAssociation != nil, "assetlinks": a.AssetLinks != nil})
+	}
 	s.replyAppLinks(c, a, err)
 }
 
 func (s *Server) deleteAppLinks(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "domain"); ok {
 		_, err := s.domains.SetAppLinks(c.Request.Context(), workspaceID(c), id, domain.AppLinks{})
+		if err == nil {
+			s.auditedHere(c, audit.AppLinksRemoved, audit.Target("domain", id), nil)
+		}
 		s.noContent(c, err)
 	}
 }

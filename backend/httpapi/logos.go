@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/qr"
 )
 
@@ -21,6 +22,7 @@ func (s *Server) putLogo(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.auditedHere(c, audit.LogoSet, audit.Target("workspace", workspaceID(c)), map[string]any{"bytes": len(data)})
 	c.Status(http.StatusNoContent)
 }
 
@@ -41,5 +43,9 @@ func (s *Server) getLogo(c *gin.Context) {
 }
 
 func (s *Server) deleteLogo(c *gin.Context) {
-	s.noContent(c, s.logos.Delete(c.Request.Context(), workspaceID(c)))
+	err := s.logos.Delete(c.Request.Context(), workspaceID(c))
+	if err == nil {
+		s.auditedHere(c, audit.LogoRemoved, audit.Target("workspace", workspaceID(c)), nil)
+	}
+	s.noContent(c, err)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -36,6 +37,7 @@ func (s *Server) createUTMTemplate(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.auditedHere(c, audit.UTMTemplateCreated, audit.Target("utm_template", t.ID), map[string]any{"name": t.Name, "utm": t.UTM})
 	c.JSON(http.StatusCreated, answerUTMTemplate(t))
 }
 
@@ -57,5 +59,9 @@ func (s *Server) deleteUTMTemplate(c *gin.Context) {
 	if !ok {
 		return
 	}
-	s.noContent(c, s.utmTemplates.Delete(c.Request.Context(), workspaceID(c), id))
+	err := s.utmTemplates.Delete(c.Request.Context(), workspaceID(c), id)
+	if err == nil {
+		s.auditedHere(c, audit.UTMTemplateDeleted, audit.Target("utm_template", id), nil)
+	}
+	s.noContent(c, err)
 }

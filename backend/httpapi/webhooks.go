@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
@@ -92,6 +93,7 @@ func (s *Server) createWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.auditedHere(c, audit.WebhookCreated, audit.Target("webhook", w.ID), map[string]any{"url": w.URL, "events": w.Events})
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusCreated, answerWebhook(w, true))
 }
@@ -138,13 +140,29 @@ func (s *Server) updateWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	// The fields the request set, with their new values.
+	changed := map[string]any{}
+	if in.URL != nil {
+		changed["url"] = w.URL
+	}
+	if in.Events != nil {
+		changed["events"] = w.Events
+	}
+	if in.Enabled != nil {
+		changed["enabled"] = w.Enabled
+	}
+	s.auditedHere(c, audit.WebhookUpdated, audit.Target("webhook", w.ID), changed)
 	s.replyNoStore(c, answerWebhook(w, false), nil)
 }
 
 // deleteWebhook removes a webhook and its deliveries.
 func (s *Server) deleteWebhook(c *gin.Context) {
 	if h, ok := s.webhookOf(c); ok {
-		s.noContent(c, s.webhooks.Delete(c.Request.Context(), workspaceID(c), h.ID))
+		err := s.webhooks.Delete(c.Request.Context(), workspaceID(c), h.ID)
+		if err == nil {
+			s.auditedHere(c, audit.WebhookDeleted, audit.Target("webhook", h.ID), map[string]any{"url": h.URL})
+		}
+		s.noContent(c, err)
 	}
 }
 
@@ -173,5 +191,6 @@ func (s *Server) testWebhook(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	s.auditedHere(c, audit.WebhookTested, audit.Target("webhook", h.ID), map[string]any{"status": d.Status, "response_code": d.ResponseCode})
 	s.replyNoStore(c, gin.H{"delivery": answerDelivery(*d)}, nil)
 }

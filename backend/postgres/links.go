@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,10 +25,37 @@ import (
 )
 
 // LinkStore implements link.Store.
-type LinkStore struct{ db *DB }
+type LinkStore struct {
+	db *DB
+	// searchIndex is whether the trigram index of the links search exists (migration 00036
+	// makes it only where pg_trgm is installed): 0 not asked yet, 1 yes, 2 no.
+	searchIndex atomic.Int32
+}
 
 // NewLinkStore returns the PostgreSQL link store.
 func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
+
+// searchIndexed reports whether links_search_trgm exists, asked once per process (an index
+// made by hand later is used after a restart). Without it List's search is the scan it was
+// before the index, with no condition added for it.
+func (s *LinkStore) searchIndexed(ctx context.Context) bool {
+	switch s.searchIndex.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	var ok bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('links_search_trgm') IS NOT NULL`).Scan(&ok); err != nil {
+		return false // asked again next time
+	}
+	if ok {
+		s.searchIndex.Store(1)
+	} else {
+		s.searchIndex.Store(2)
+	}
+	return ok
+}
 
 var _ link.Store = (*LinkStore)(nil)
 
@@ -294,7 +323,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		}
 		many = n >= manyTagged
 	}
-	query, args := listQuery(workspaceID, f, many)
+	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -318,17 +347,23 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 }
 
 // manyTagged is how many links a tag has for List to walk an order by visits rather than sort
-// the tag's links.
-const manyTagged = 5000
+// the tag's links; a variable for tests.
+var manyTagged = 5000
 
 // listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
-// manyTagged links.
-func listQuery(workspaceID int64, f link.Filter, manyTagged bool) (string, []any) {
+// manyTagged links, searchIndex that the trigram index links_search_trgm exists.
+func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := []string{"l.workspace_id = " + ws}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		p := a.add("%" + escapeLike(q) + "%")
+		if searchIndex && utf8.RuneCountInString(q) >= 3 {
+			// Implied by the next condition, this is the expression of the trigram index
+			// links_search_trgm (migration 00036), which finds the candidates the next decides. A
+			// text of fewer than three characters has no trigram: the index would be read whole.
+			where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
+		}
 		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
 	}
 	if f.Status != "" {

@@ -1962,7 +1962,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `billing.changed` (by `system`, from Stripe's events); more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;

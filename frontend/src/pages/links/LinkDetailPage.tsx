@@ -122,7 +122,8 @@ function QRCard({ link }: { link: Link }) {
   const [ec, setEc] = useState<"" | "L" | "M" | "Q" | "H">("");
   const [logo, setLogo] = useState(false);
   const [broken, setBroken] = useState(false);
-  const style = { fg: fg.slice(1), bg: bg.slice(1), ...(ec ? { ec } : {}), ...(logo ? { logo: "1" as const } : {}) };
+  // A logo always draws at level H (the server's rule): the level chosen is kept for without it.
+  const style = { fg: fg.slice(1), bg: bg.slice(1), ...(ec && !logo ? { ec } : {}), ...(logo ? { logo: "1" as const } : {}) };
   const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?${new URLSearchParams({ format: "svg", size: "240", ...style })}`;
   const download = async (format: "png" | "svg") => {
     setError(undefined);
@@ -163,12 +164,18 @@ function QRCard({ link }: { link: Link }) {
           <NativeSelect
             size="xs"
             label={t("qrStyle.ec")}
-            value={ec}
+            value={logo ? "H" : ec}
+            disabled={logo}
             onChange={(e) => { setEc(e.currentTarget.value as typeof ec); setBroken(false); }}
             data={[{ value: "", label: t("qrStyle.ecAuto") }, "L", "M", "Q", "H"]}
           />
         </Group>
         <Switch size="xs" label={t("qrStyle.logo")} checked={logo} onChange={(e) => { setLogo(e.currentTarget.checked); setBroken(false); }} />
+        {logo && (
+          <Text size="xs" c="dimmed" maw={240} ta="center" data-testid="qr-logo-level">
+            {t("qrStyle.logoLevel")}
+          </Text>
+        )}
         <Group gap="xs">
           <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download("png")} data-testid="qr-png">
             PNG

@@ -1,20 +1,20 @@
 // The workspace's links: search, status, domain, tag and health filters, sorting by date or visits, each link's
 // visits with its last 7 days, cursor pages, one-click copy of short URLs, and bulk actions on the
 // selected links. A table on wide screens, a list of cards on narrow ones.
-import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Checkbox, Group, List, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { useDebouncedValue, useMediaQuery } from "@mantine/hooks";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconPlus, IconSearch } from "@tabler/icons-react";
+import { IconAlertCircle, IconArrowDown, IconArrowUp, IconArrowsSort, IconPlus, IconSearch } from "@tabler/icons-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { api, unwrap, type Link } from "../../api/client";
+import { api, toApiError, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Sparkline } from "../../components/Sparkline";
-import { Empty, FormError, Queried } from "../../components/states";
+import { Empty, errorMessage, FormError, Queried } from "../../components/states";
 import { useDomains } from "../../components/useDomains";
 import { useTags } from "../../components/useTags";
 import { HealthBadge } from "./LinkHealth";
@@ -22,11 +22,14 @@ import { domainFilterHosts, shortLabel, verifiedHosts } from "../../lib/domains"
 import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
+import { BulkTagsButton } from "./BulkTags";
 
 type StatusFilter = "" | "active" | "disabled" | "banned" | "held";
 /** The API's orders: by creation or by visits, "-" for the largest first. */
 type Sort = "-created" | "created" | "-visits" | "visits";
 type SortKey = "created" | "visits";
+/** What the bulk bar does to the selected links. */
+type BulkAction = { kind: "disable" | "enable" | "delete" } | { kind: "add" | "remove"; names: string[] };
 
 const sortNames: Record<Sort, string> = { "-created": "newest", created: "oldest", "-visits": "mostVisits", visits: "fewestVisits" };
 
@@ -45,6 +48,7 @@ export default function LinksPage() {
   const [health, setHealth] = useState<"" | "ok" | "broken">("");
   const tags = useTags();
   const colors = new Map((tags.data?.tags ?? []).map((tg) => [tg.name, tg.color]));
+  const tagNames = (tags.data?.tags ?? []).map((tg) => tg.name);
   const [sort, setSort] = useState<Sort>("-created");
   const cards = useMediaQuery(narrow, false, { getInitialValueInEffect: false });
   const domains = useDomains();
@@ -79,26 +83,47 @@ export default function LinksPage() {
     setPages(firstPage);
     setSelected(new Set());
   };
+  // The links a bulk action refused, each with its reason; shown until the next action.
+  const [refused, setRefused] = useState<{ id: number; label: string; message: string }[]>([]);
   const bulk = useMutation({
-    mutationFn: async (action: "disable" | "enable" | "delete") => {
-      if (action !== "delete") {
-        // One call for every selected link; a link banned by the moderation keeps its status.
-        await unwrap(
-          api.PATCH("/api/v1/workspaces/{workspace}/links", {
-            params: { path: { workspace: ws } },
-            body: { ids: [...selected], set: { status: action === "disable" ? "disabled" : "active" } },
-          }),
-        );
-        return;
+    mutationFn: async (action: BulkAction) => {
+      setRefused([]);
+      if (action.kind === "delete") {
+        for (const id of selected) {
+          await unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } }));
+        }
+        return selected.size;
       }
-      for (const id of selected) {
-        await unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } }));
-      }
+      // One call for every selected link, answered link by link: a link banned by the moderation
+      // keeps its status, a link already carrying 20 tags takes no more.
+      const set =
+        action.kind === "add"
+          ? { tags_add: action.names }
+          : action.kind === "remove"
+            ? { tags_remove: action.names }
+            : { status: action.kind === "disable" ? ("disabled" as const) : ("active" as const) };
+      const { results } = await unwrap(
+        api.PATCH("/api/v1/workspaces/{workspace}/links", { params: { path: { workspace: ws } }, body: { ids: [...selected], set } }),
+      );
+      const labels = new Map(rows.map((l) => [l.id, shortLabel(l)]));
+      const failed = results.filter((r) => r.error);
+      setRefused(
+        failed.map((r) => ({
+          id: r.id,
+          label: labels.get(r.id) ?? `#${r.id}`,
+          message: errorMessage(toApiError(0, { error: r.error }), t("common.unexpected")),
+        })),
+      );
+      return results.length - failed.length;
     },
-    onSuccess: (_, action) => notifyDone(t(`toasts.links_${action}`, { count: selected.size })),
+    onSuccess: (done, action) => {
+      const key = action.kind === "add" ? "tags_added" : action.kind === "remove" ? "tags_removed" : action.kind;
+      if (done > 0) notifyDone(t(`toasts.links_${key}`, { count: done }));
+    },
     onSettled: () => {
       setSelected(new Set());
       void client.invalidateQueries({ queryKey: [ws, "links"] });
+      void client.invalidateQueries({ queryKey: [ws, "tags"] });
     },
   });
 
@@ -258,10 +283,10 @@ export default function LinksPage() {
       {selected.size > 0 && (
         <Group gap="xs" className="bulkbar" data-testid="bulk-bar">
           <Text size="sm">{t("links.selected", { count: selected.size })}</Text>
-          <Button size="xs" variant="light" onClick={() => bulk.mutate("disable")} loading={bulk.isPending}>
+          <Button size="xs" variant="light" onClick={() => bulk.mutate({ kind: "disable" })} loading={bulk.isPending}>
             {t("links.disable")}
           </Button>
-          <Button size="xs" variant="light" onClick={() => bulk.mutate("enable")} loading={bulk.isPending}>
+          <Button size="xs" variant="light" onClick={() => bulk.mutate({ kind: "enable" })} loading={bulk.isPending}>
             {t("links.enable")}
           </Button>
           <ConfirmButton
@@ -269,13 +294,29 @@ export default function LinksPage() {
             variant="light"
             loading={bulk.isPending}
             question={t("links.confirmDelete", { count: selected.size })}
-            onConfirm={() => bulk.mutate("delete")}
+            onConfirm={() => bulk.mutate({ kind: "delete" })}
           >
             {t("links.delete")}
           </ConfirmButton>
+          <BulkTagsButton mode="add" suggestions={tagNames} loading={bulk.isPending} onApply={(names) => bulk.mutate({ kind: "add", names })} />
+          <BulkTagsButton mode="remove" suggestions={tagNames} loading={bulk.isPending} onApply={(names) => bulk.mutate({ kind: "remove", names })} />
         </Group>
       )}
       <FormError error={bulk.error} />
+      {refused.length > 0 && (
+        <Alert color="orange" icon={<IconAlertCircle size={18} />} title={t("links.refused", { count: refused.length })} role="alert" data-testid="bulk-refused" withCloseButton closeButtonLabel={t("common.closeNotice")} onClose={() => setRefused([])}>
+          <List size="sm">
+            {refused.map((r) => (
+              <List.Item key={r.id} data-testid="bulk-refused-row">
+                <Text span size="sm" className="mono">
+                  {r.label}
+                </Text>
+                : {r.message}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
       <Queried query={links}>
         {() =>
           rows.length === 0 ? (

@@ -58,6 +58,16 @@ function SsoCard() {
   );
 }
 
+/** A file's contents as a data: address. */
+function dataURL(b: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result));
+    r.onerror = () => reject(r.error ?? new Error("read failed"));
+    r.readAsDataURL(b);
+  });
+}
+
 /** The workspace's QR-code logo: a PNG of at most 100 kB (owners and admins). */
 function LogoCard() {
   const { t } = useTranslation();
@@ -67,7 +77,8 @@ function LogoCard() {
     queryKey: [workspace.id, "logo", version],
     queryFn: async () => {
       const res = await api.GET("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: workspace.id } }, parseAs: "blob" });
-      return res.response.status === 200 && res.data ? URL.createObjectURL(res.data as Blob) : null;
+      // A data: address: the page's policy allows images from the app itself and data:, never blob:.
+      return res.response.status === 200 && res.data ? dataURL(res.data as Blob) : null;
     },
   });
   const upload = useMutation({

@@ -1,0 +1,66 @@
+// The bulk bar's tag actions: a dialog to name the tags to put on (or take off) every selected
+// link, sent as one PATCH …/links; each link's own answer comes back and the page lists the
+// links that were refused, with the reason of each.
+import { Button, Group, Modal, TagsInput } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+export interface BulkTagsProps {
+  /** "add" puts the tags on, "remove" takes them off. */
+  mode: "add" | "remove";
+  /** The workspace's tag names, suggested as one types. */
+  suggestions: string[];
+  loading: boolean;
+  onApply: (names: string[]) => void;
+}
+
+/** A bulk-bar button whose dialog asks which tags to add or remove. */
+export function BulkTagsButton({ mode, suggestions, loading, onApply }: BulkTagsProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [names, setNames] = useState<string[]>([]);
+  const label = t(mode === "add" ? "links.addTags" : "links.removeTags");
+  const close = () => {
+    setOpen(false);
+    setNames([]);
+  };
+  return (
+    <>
+      <Button size="xs" variant="light" onClick={() => setOpen(true)} loading={loading} data-testid={`bulk-tags-${mode}`}>
+        {label}
+      </Button>
+      {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
+      <Modal opened={open} onClose={close} title={label} centered lockScroll={false}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (names.length === 0) return;
+            onApply(names);
+            close();
+          }}
+        >
+          <TagsInput
+            label={t("links.tagsToChange")}
+            description={t(mode === "add" ? "links.addTagsHelp" : "links.removeTagsHelp")}
+            value={names}
+            onChange={setNames}
+            data={suggestions}
+            maxTags={20}
+            splitChars={[",", ";"]}
+            clearable
+            data-autofocus
+            data-testid="bulk-tags-input"
+          />
+          <Group justify="flex-end" gap="sm" mt="md">
+            <Button variant="default" onClick={close}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" disabled={names.length === 0} data-testid="bulk-tags-apply">
+              {label}
+            </Button>
+          </Group>
+        </form>
+      </Modal>
+    </>
+  );
+}
