@@ -381,5 +381,5 @@ echo
 echo "ingest alone (BenchmarkIngest: ${INGEST_EVENTS:-500000} events in the stream, then drained)..."
 go test -run x -bench Ingest -benchtime 1x ./backend/visit | awk '/^BenchmarkIngest/ {
   for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
-  printf "%-28s %8.0f events/s   PostgreSQL %5.1f µs/event (%.2f cores)   consumer %4.1f µs/event\n",
-    $1, m["events/s"], m["pg-µs/event"], m["pg-cores"], m["go-µs/event"] }'
+  printf "%-46s %8.0f events/s   PostgreSQL %5.1f µs/event (%.2f cores)   consumer %4.1f µs/event   disk %3.0f B raw + %3.0f B rollups/event\n",
+    $1, m["events/s"], m["pg-µs/event"], m["pg-cores"], m["go-µs/event"], m["raw-bytes/event"], m["rollup-bytes/event"] }'

@@ -10,7 +10,7 @@ import (
 //
 //	go test -run x -bench Summarise ./backend/visit
 func BenchmarkSummarise(b *testing.B) {
-	evs := benchEvents(100_000)
+	evs := benchEvents(100_000, false)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

@@ -40,78 +40,98 @@ func BenchmarkIngest(b *testing.B) {
 			b.Fatalf("INGEST_EVENTS=%q", s)
 		}
 	}
-	evs := benchEvents(n)
-	for _, consumers := range []int{1, 2} {
-		b.Run(fmt.Sprintf("consumers=%d", consumers), func(b *testing.B) {
-			for range b.N {
-				b.StopTimer()
-				db := testenv.DB(b)
-				rc, rdb, prefix := testRedis(b)
-				buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Size: n + 1})
-				for _, e := range evs {
-					buf.Capture(visit.HitOf(e))
-				}
-				buf.Close()
-				entries, err := rdb.XLen(context.Background(), visit.StreamKey(prefix)).Result()
-				if err != nil {
-					b.Fatal(err)
-				}
-				cpu := startCPU(b, db, rdb)
-				b.StartTimer()
+	for _, traffic := range []string{"zipf", "uniform"} {
+		evs := benchEvents(n, traffic == "uniform")
+		for _, consumers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("traffic=%s/consumers=%d", traffic, consumers), func(b *testing.B) {
+				benchIngest(b, evs, consumers)
+			})
+		}
+	}
+}
 
-				start := time.Now()
-				var stored atomic.Int64
-				ctx, cancel := context.WithCancel(context.Background())
-				var wg sync.WaitGroup
-				for i := range consumers {
-					c := consumer(rc, fmt.Sprintf("bench-%d", i), db)
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for ctx.Err() == nil {
-							k, err := c.Step(ctx)
-							if err != nil && ctx.Err() == nil {
-								b.Error(err)
-								cancel()
-							}
-							if stored.Add(int64(k)) >= int64(n) {
-								cancel()
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				elapsed := time.Since(start)
-				cancel()
+// benchIngest is one run of BenchmarkIngest: evs stored by that many consumers.
+func benchIngest(b *testing.B, evs []visit.Event, consumers int) {
+	n := len(evs)
+	for range b.N {
+		b.StopTimer()
+		db := testenv.DB(b)
+		rc, rdb, prefix := testRedis(b)
+		buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Size: n + 1})
+		for _, e := range evs {
+			buf.Capture(visit.HitOf(e))
+		}
+		buf.Close()
+		entries, err := rdb.XLen(context.Background(), visit.StreamKey(prefix)).Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu := startCPU(b, db, rdb)
+		b.StartTimer()
 
-				b.StopTimer()
-				used := cpu.stop()
-				var rows int64
-				if err := db.Pool.QueryRow(context.Background(), `SELECT sum(visits + bots) FROM visit_hours`).Scan(&rows); err != nil {
-					b.Fatal(err)
+		start := time.Now()
+		var stored atomic.Int64
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		for i := range consumers {
+			c := consumer(rc, fmt.Sprintf("bench-%d", i), db)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for ctx.Err() == nil {
+					k, err := c.Step(ctx)
+					if err != nil && ctx.Err() == nil {
+						b.Error(err)
+						cancel()
+					}
+					if stored.Add(int64(k)) >= int64(n) {
+						cancel()
+					}
 				}
-				if rows != int64(n) {
-					b.Fatalf("the rollups count %d visits, want %d", rows, n)
-				}
-				secs := elapsed.Seconds()
-				b.ReportMetric(float64(n)/secs, "events/s")
-				b.ReportMetric(float64(n)/float64(entries), "events/entry")
-				// CPU per event is what the work costs; cores, how busy each was (with other
-				// processes of the machine taking their share).
-				b.ReportMetric(float64(used.self.Microseconds())/float64(n), "go-µs/event")
-				b.ReportMetric(float64(used.postgres.Microseconds())/float64(n), "pg-µs/event")
-				b.ReportMetric(float64(used.redis.Microseconds())/float64(n), "redis-µs/event")
-				b.ReportMetric(used.postgres.Seconds()/secs, "pg-cores")
-				b.StartTimer()
-			}
-		})
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		cancel()
+
+		b.StopTimer()
+		used := cpu.stop()
+		var rows int64
+		if err := db.Pool.QueryRow(context.Background(), `SELECT sum(visits + bots) FROM visit_hours`).Scan(&rows); err != nil {
+			b.Fatal(err)
+		}
+		if rows != int64(n) {
+			b.Fatalf("the rollups count %d visits, want %d", rows, n)
+		}
+		// What the visits take on disk: the raw rows (with their index and the batch
+		// keys), and the rollups they added to.
+		var raw, rollups int64
+		if err := db.Pool.QueryRow(context.Background(), `SELECT
+					(SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) FROM pg_inherits i
+						WHERE i.inhparent IN ('visits'::regclass, 'visit_batches'::regclass)),
+					(SELECT coalesce(sum(pg_total_relation_size(c)), 0) FROM unnest(ARRAY['visit_hours',
+						'visit_key_hours', 'visit_totals', 'workspace_visit_hours']::regclass[]) AS c)`).Scan(&raw, &rollups); err != nil {
+			b.Fatal(err)
+		}
+		secs := elapsed.Seconds()
+		b.ReportMetric(float64(n)/secs, "events/s")
+		b.ReportMetric(float64(n)/float64(entries), "events/entry")
+		// CPU per event is what the work costs; cores, how busy each was (with other
+		// processes of the machine taking their share).
+		b.ReportMetric(float64(used.self.Microseconds())/float64(n), "go-µs/event")
+		b.ReportMetric(float64(used.postgres.Microseconds())/float64(n), "pg-µs/event")
+		b.ReportMetric(float64(used.redis.Microseconds())/float64(n), "redis-µs/event")
+		b.ReportMetric(used.postgres.Seconds()/secs, "pg-cores")
+		b.ReportMetric(float64(raw)/float64(n), "raw-bytes/event")
+		b.ReportMetric(float64(rollups)/float64(n), "rollup-bytes/event")
+		b.StartTimer()
 	}
 }
 
 // benchEvents makes n visits of 10,000 links in 100 workspaces, the popular links visited most
-// (Zipf), one in five by a crawler, from 200,000 addresses over the last ten minutes, with the
+// (Zipf, s = 1.1) or all alike (uniform), one in five by a crawler, from 200,000 addresses over the last ten minutes, with the
 // countries, devices, systems, browsers and referrers of a real mix.
-func benchEvents(n int) []visit.Event {
+func benchEvents(n int, uniform bool) []visit.Event {
 	rng := rand.New(rand.NewPCG(1, 2))
 	zipf := rand.NewZipf(rng, 1.1, 4, 9_999)
 	countries := []string{"US", "FR", "DE", "GB", "CN", "JP", "BR", "IN", "", ""}
@@ -128,6 +148,9 @@ func benchEvents(n int) []visit.Event {
 	out := make([]visit.Event, n)
 	for i := range out {
 		link := int64(1 + zipf.Uint64())
+		if uniform {
+			link = 1 + rng.Int64N(10_000)
+		}
 		addr := rng.IntN(200_000)
 		v := &visitor.Visitor{IP: netip.AddrFrom4([4]byte{10, byte(addr >> 16), byte(addr >> 8), byte(addr)}),
 			Country: countries[rng.IntN(len(countries))], Agent: agents[rng.IntN(len(agents))]}
