@@ -58,6 +58,12 @@ const (
 	compactEvery = 10 * time.Minute
 	// readBlock is how long one read waits for new entries.
 	readBlock = time.Second
+	// gatherWait is how long a consumer that read fewer than half of readEntries waits for
+	// more before it stores them: at a few thousand visits a second and more, a transaction
+	// then holds a quarter of a second of visits rather than the one or two entries that
+	// arrived since the last commit, and writes a fraction of the rows per visit; the numbers
+	// trail the redirects by that much more.
+	gatherWait = 250 * time.Millisecond
 	// readEntries is how many entries (each a batch of up to batchSize events) one read takes
 	// and one insert stores: the events are summed per rollup row before they are written, so
 	// the more an insert holds, the fewer rows per event it writes. BenchmarkIngest (10,000
@@ -88,6 +94,7 @@ type Consumer struct {
 
 	claimAfter time.Duration
 	block      time.Duration
+	gather     time.Duration
 	claimFrom  string // where the next XAUTOCLAIM scan starts
 }
 
@@ -125,7 +132,7 @@ func NewConsumer(o ConsumerOptions) *Consumer {
 	}
 	return &Consumer{
 		stream: o.Stream, name: o.Name, store: o.Store, due: o.Due, clicks: o.Clicks, log: o.Log,
-		retention: o.RetentionDays, claimAfter: o.ClaimAfter, block: readBlock, claimFrom: "0-0",
+		retention: o.RetentionDays, claimAfter: o.ClaimAfter, block: readBlock, gather: gatherWait, claimFrom: "0-0",
 	}
 }
 
@@ -231,10 +238,22 @@ func (c *Consumer) Step(ctx context.Context) (int, error) {
 			return total, err
 		}
 	}
-	// New entries.
+	// New entries: when a read finds only a few, a moment's wait gathers more into the same
+	// transaction, whose sums then stand for more visits each.
 	msgs, err = c.stream.Read(ctx, c.name, ">", readEntries, c.block)
 	if err != nil {
 		return total, err
+	}
+	if len(msgs) > 0 && len(msgs) < readEntries/2 && c.gather > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(c.gather):
+			more, err := c.stream.Read(ctx, c.name, ">", readEntries-int64(len(msgs)), -1)
+			if err == nil {
+				msgs = append(msgs, more...)
+			}
+			// An error leaves those read to be stored; the next read meets it again.
+		}
 	}
 	if len(msgs) > 0 {
 		n, err := c.handle(ctx, msgs)

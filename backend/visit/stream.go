@@ -21,7 +21,7 @@ type Stream interface {
 	EnsureGroup(ctx context.Context) error
 	// Read returns up to count entries for consumer from the group: with from "0" the ones it
 	// read and did not acknowledge, with ">" new ones, waiting up to block for some (none
-	// within it: no entries, no error).
+	// within it: no entries, no error; block < 0: not waiting at all).
 	Read(ctx context.Context, consumer, from string, count int64, block time.Duration) ([]StreamEntry, error)
 	// Claim moves to consumer up to count entries that other consumers have held for at least
 	// minIdle, scanning from start, and answers where the next scan starts.
