@@ -40,9 +40,11 @@ SELECT link_id, day, sketch FROM visitor_sketches
 WHERE (link_id, day) IN (SELECT * FROM unnest($1::bigint[], $2::date[]))
 ORDER BY 1, 2 FOR UPDATE`
 	// exactCounts answers the link days whose people so far and in this transaction (at most)
-	// reach the exact count.
+	// reach the exact count; the link's people of all days, one row to read, rule out the
+	// others before their hours are summed.
 	exactCounts = `
 SELECT k.link_id, k.day FROM unnest($1::bigint[], $2::date[], $3::bigint[]) AS k (link_id, day, n)
+JOIN visit_totals t ON t.link_id = k.link_id AND t.uniques + k.n >= $4
 JOIN visit_hours h ON h.link_id = k.link_id
 	AND h.hour >= k.day::timestamp AT TIME ZONE 'UTC' AND h.hour < (k.day + 1)::timestamp AT TIME ZONE 'UTC'
 GROUP BY k.link_id, k.day, k.n
