@@ -355,17 +355,7 @@ var manyTagged = 5000
 func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
-	where := []string{"l.workspace_id = " + ws}
-	if q := strings.TrimSpace(f.Query); q != "" {
-		p := a.add("%" + escapeLike(q) + "%")
-		if searchIndex && utf8.RuneCountInString(q) >= 3 {
-			// Implied by the next condition, this is the expression of the trigram index
-			// links_search_trgm (migration 00036), which finds the candidates the next decides. A
-			// text of fewer than three characters has no trigram: the index would be read whole.
-			where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
-		}
-		where = append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
-	}
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
 	if f.Status != "" {
 		where = append(where, "l.status = "+a.add(f.Status))
 	}
@@ -464,6 +454,25 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
+}
+
+// searchConditions are the conditions of List's text search q (none when it is blank);
+// searchIndex says the trigram index links_search_trgm exists.
+func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil
+	}
+	p := a.add("%" + escapeLike(q) + "%")
+	var where []string
+	if searchIndex && utf8.RuneCountInString(q) >= 3 {
+		// Implied by the next condition, this is the expression of the trigram index
+		// links_search_trgm (made by hand, docs/benchmarks.md), which finds the candidates the
+		// next decides. A text of fewer than three characters has no trigram: the index would
+		// be read whole.
+		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
+	}
+	return append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
 }
 
 // healthFilter is the state of f's health filter written out ("" for none; one of two, so
