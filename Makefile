@@ -42,7 +42,7 @@ geoip:
 	@deploy/geoip/fetch.sh
 
 # Tests that own their database and Redis prefix run side by side (t.Parallel); most of them
-# wait on servers or browsers, so eight at a time on two cores finish sooner than GOMAXPROCS's two.
+# wait on servers or browsers, so several at a time on two cores finish sooner than GOMAXPROCS's two.
 # The web app's unit tests (Vitest; one checks that frontend/src/api/schema.d.ts matches
 # backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest, worker/browse) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
@@ -56,7 +56,7 @@ test: frontend caddy-validate lint openapi-lint
 	npm --prefix frontend test
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
-	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 8 -timeout 30m $(TESTFLAGS) ./...
+	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
 	cd deploy && go test -count=1 ./...
 
 # Every package's own tests (pure ones, and those of postgres, redis, the worker's browser and

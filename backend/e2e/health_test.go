@@ -402,7 +402,10 @@ func TestLinkHealthHostBudget(t *testing.T) {
 // TestLinkHealthTwoNodes: two nodes check together and never check a link twice in a round.
 func TestLinkHealthTwoNodes(t *testing.T) {
 	d := newDeployment(t)
-	env := healthEnv("HEALTH_CHECK_INTERVAL", "1h", "HEALTH_CONCURRENCY", "3")
+	// A check that ran out of time would be a second request (GET after HEAD, or the retry):
+	// this test is about the two nodes, so the destination has all the time a loaded machine
+	// needs.
+	env := healthEnv("HEALTH_CHECK_INTERVAL", "1h", "HEALTH_CONCURRENCY", "3", "HEALTH_TIMEOUT", "5s")
 	s1, s2 := d.start(t, env...), d.start(t, env...)
 	tn := s1.signup("twonodes@example.com")
 	dst := newDestination(t)
