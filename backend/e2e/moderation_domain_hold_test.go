@@ -60,7 +60,9 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 		}
 		writeHTML(w, shopPage)
 	})
-	d := newDeployment(t)
+	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
+	// measures, and two cores shared with eight other tests starve them.
+	d := newSerialDeployment(t)
 	a := d.start(t)
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)

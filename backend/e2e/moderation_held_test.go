@@ -38,7 +38,9 @@ func TestModerationHeldLinks(t *testing.T) {
 	})
 	model := testenv.NewChatModel(t, judgeByPassword)
 
-	d := newDeployment(t)
+	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
+	// measures, and two cores shared with eight other tests starve them.
+	d := newSerialDeployment(t)
 	rs := testenv.NewRedisServer(t)
 	d.env["REDIS_URL"] = rs.URL()
 	a, b := d.start(t), d.start(t)
