@@ -22,14 +22,16 @@ type webhookClicks struct {
 }
 
 // Clicked implements visit.ClickSink. Visits of crawlers are not clicks.
-func (w webhookClicks) Clicked(ctx context.Context, events []visit.Event) {
-	clicks := make([]webhook.Click, 0, len(events))
-	for _, e := range events {
-		if e.Crawler {
-			continue
+func (w webhookClicks) Clicked(ctx context.Context, batches []visit.Batch) {
+	var clicks []webhook.Click
+	for _, b := range batches {
+		for _, e := range b {
+			if e.Crawler {
+				continue
+			}
+			clicks = append(clicks, webhook.Click{WorkspaceID: e.WorkspaceID, LinkID: e.LinkID, At: e.At.UTC(),
+				Country: e.Country, Device: e.Device, OS: e.OS, Browser: e.Browser, Referrer: e.Referrer})
 		}
-		clicks = append(clicks, webhook.Click{WorkspaceID: e.WorkspaceID, LinkID: e.LinkID, At: e.At.UTC(),
-			Country: e.Country, Device: e.Device, OS: e.OS, Browser: e.Browser, Referrer: e.Referrer})
 	}
 	if err := w.hooks.Clicked(ctx, clicks); err != nil {
 		w.log.Warn("webhooks: batch clicks", "visits", len(clicks), "err", err)

@@ -144,26 +144,25 @@ func (s *Visits) Insert(ctx context.Context, batches []visit.Batch) (visit.Store
 	if len(batches) == 0 {
 		return visit.Stored{}, nil
 	}
-	keys := make([]uuid.UUID, len(batches))
-	days := make([]time.Time, len(batches))
-	byKey := make(map[uuid.UUID]visit.Batch, len(batches))
-	for i, b := range batches {
-		keys[i], days[i] = b.Key(), b.Day()
-		byKey[keys[i]] = b
-	}
 	// Keys in one order: two transactions with the same batches wait for each other instead
 	// of deadlocking.
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
+	type keyed struct {
+		key uuid.UUID
+		day time.Time
 	}
-	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a][:], keys[b][:]) })
-	sortedKeys, sortedDays := make([]uuid.UUID, len(keys)), make([]time.Time, len(keys))
-	for i, j := range order {
-		sortedKeys[i], sortedDays[i] = keys[j], days[j]
+	byKey := make(map[uuid.UUID]visit.Batch, len(batches))
+	sorted := make([]keyed, len(batches))
+	for i, b := range batches {
+		sorted[i] = keyed{b.Key(), b.Day()}
+		byKey[sorted[i].key] = b
+	}
+	slices.SortFunc(sorted, func(a, b keyed) int { return bytes.Compare(a.key[:], b.key[:]) })
+	keys, days := make([]uuid.UUID, len(sorted)), make([]time.Time, len(sorted))
+	for i, k := range sorted {
+		keys[i], days[i] = k.key, k.day
 	}
 	for attempt := 0; ; attempt++ {
-		st, err := s.insert(ctx, sortedKeys, sortedDays, byKey)
+		st, err := s.insert(ctx, keys, days, byKey)
 		if err == nil {
 			return st, nil
 		}

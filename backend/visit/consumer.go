@@ -118,11 +118,11 @@ type ConsumerOptions struct {
 	Log    *slog.Logger
 }
 
-// ClickSink takes the events a Consumer stored, after they are stored and before they are
+// ClickSink takes the batches a Consumer stored, after they are stored and before they are
 // acknowledged. It handles its own errors: the events are stored whatever it does. A batch
 // read again after a consumer died may be told twice.
 type ClickSink interface {
-	Clicked(ctx context.Context, events []Event)
+	Clicked(ctx context.Context, batches []Batch)
 }
 
 // NewConsumer returns a Consumer; Run starts it.
@@ -298,11 +298,7 @@ func (c *Consumer) handle(ctx context.Context, msgs []StreamEntry) (int, error) 
 		}
 		stored(ctx, st, batches, c.due, c.log)
 		if c.clicks != nil {
-			var events []Event
-			for _, b := range batches {
-				events = append(events, b...)
-			}
-			c.clicks.Clicked(ctx, events)
+			c.clicks.Clicked(ctx, batches)
 		}
 		n = st.Events
 	}
