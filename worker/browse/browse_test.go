@@ -312,8 +312,26 @@ func TestReviewTimeLimit(t *testing.T) {
 				t.Errorf("%s: error %q", c.Profile, c.Error)
 			}
 		}
-		if elapsed := time.Since(start); elapsed > time.Second+slack {
+		// The review stops waiting for Chromium abandonGrace after its context ends.
+		if elapsed := time.Since(start); elapsed > time.Second+abandonGrace+2*time.Second {
 			t.Errorf("review under a 1s context took %v", elapsed)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		start := time.Now()
+		captures, err := b.Review(ctx, "http://hang.test/")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("review cancelled: %v", err)
+		}
+		for _, c := range captures {
+			if c.Error != "cancelled" || c.FinalURL != "http://hang.test/" {
+				t.Errorf("%s: error %q final %q", c.Profile, c.Error, c.FinalURL)
+			}
+		}
+		if elapsed := time.Since(start); elapsed > 300*time.Millisecond+abandonGrace+2*time.Second {
+			t.Errorf("a cancelled review took %v", elapsed)
 		}
 	})
 }

@@ -25,20 +25,21 @@ const (
 // Review opens the destination as each visitor (moderation.Profiles, side by side) and returns
 // their captures in that order. A visitor that fails — refused by the guard, timed out, a
 // network error, a download — still has its capture, with Error set and whatever was gathered.
-// Each visitor is bounded by Options.Timeout, the whole review by ctx; the error is ErrClosed,
+// Each visitor is bounded by Options.Timeout, the whole review by ctx (it returns at most
+// abandonGrace after ctx ends, whatever Chromium is still doing); the error is ErrClosed,
 // a browser that cannot be started, or ctx's error (the captures gathered so far come with it).
 func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.Capture, error) {
 	release, err := b.reviewSlot(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("review: %w", err)
 	}
-	defer release()
 	start := time.Now()
 	captures := make([]moderation.Capture, len(moderation.Profiles))
 
 	// The guard's answer for the destination is the same for every visitor: asked once, and
 	// a refused destination is never navigated to.
 	if err := b.guard.CheckDestination(ctx, destination); err != nil {
+		release()
 		for i, p := range moderation.Profiles {
 			captures[i] = moderation.Capture{Profile: p, URL: destination, Error: failureText(err)}
 		}
@@ -48,13 +49,15 @@ func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.
 
 	chromium, visitors, err := b.current()
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("review: %w", err)
 	}
-	var wg sync.WaitGroup
-	for i := range moderation.Profiles {
-		wg.Go(func() { captures[i] = b.capture(ctx, chromium, visitors[i], destination) })
+	for i, p := range moderation.Profiles {
+		captures[i] = unvisited(p, destination) // what a visitor the review stops waiting for is left with
 	}
-	wg.Wait()
+	b.gather(ctx, captures, func(i int) moderation.Capture {
+		return b.capture(ctx, chromium, visitors[i], destination)
+	}, release)
 	attrs := []any{"host", hostOf(destination), "duration", time.Since(start)}
 	for _, c := range captures {
 		if c.Error != "" {
@@ -63,6 +66,64 @@ func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.
 	}
 	b.log.Info("moderation review", attrs...)
 	return captures, ctxErr(ctx)
+}
+
+// abandonGrace is how long a review whose context has ended still waits for its visitors to
+// close their browser contexts; a loaded machine can take seconds, and the caller (a worker
+// shutting down, a job out of time) should not.
+const abandonGrace = 500 * time.Millisecond
+
+// gather fills captures[i] with capture(i) for every visitor, side by side. It returns when all
+// are in, or abandonGrace after ctx ends: the visitors still closing then are left to finish
+// in the background, with a capture that says the review ran out of time or was cancelled.
+// release is called once every visitor is done, so the review's slot stays taken until
+// Chromium has let go of it.
+func (b *Browser) gather(ctx context.Context, captures []moderation.Capture, capture func(int) moderation.Capture, release func()) {
+	type result struct {
+		i int
+		c moderation.Capture
+	}
+	results := make(chan result, len(captures))
+	var wg sync.WaitGroup
+	for i := range captures {
+		wg.Go(func() { results <- result{i, capture(i)} })
+	}
+	go func() {
+		wg.Wait()
+		release()
+	}()
+	got := make([]bool, len(captures))
+	done, ended := ctx.Done(), (<-chan time.Time)(nil)
+	for n := 0; n < len(captures); {
+		select {
+		case r := <-results:
+			captures[r.i], got[r.i] = r.c, true
+			n++
+		case <-done:
+			done, ended = nil, time.After(abandonGrace)
+		case <-ended:
+			for i, ok := range got {
+				if !ok {
+					captures[i] = abandoned(ctx, captures[i])
+				}
+			}
+			return
+		}
+	}
+}
+
+// unvisited is a capture before the browser has gone anywhere: it ends where it starts.
+func unvisited(p moderation.Profile, destination string) moderation.Capture {
+	return moderation.Capture{Profile: p, URL: destination, FinalURL: destination, Redirects: []string{destination}}
+}
+
+// abandoned is the capture of a visitor the review stopped waiting for.
+func abandoned(ctx context.Context, c moderation.Capture) moderation.Capture {
+	c.Error = "timeout"
+	if errors.Is(ctx.Err(), context.Canceled) {
+		c.Error = "cancelled"
+	}
+	return c
 }
 
 func ctxErr(ctx context.Context) error {
@@ -88,7 +149,7 @@ func failureText(err error) string {
 // capture opens destination as one visitor, within Options.Timeout.
 func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v visitor, destination string) (c moderation.Capture) {
 	start := time.Now()
-	c = moderation.Capture{Profile: v.profile, URL: destination}
+	c = unvisited(v.profile, destination)
 	defer func() { c.Duration = time.Since(start) }()
 	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
 	defer cancel()
