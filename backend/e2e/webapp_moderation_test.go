@@ -17,6 +17,7 @@ import (
 // the reason and the words with what the ban means, never the note, and appeals; the appeal
 // is counted on the desk. The operator's audit log opens the link's file.
 func TestWebAppModerationDesk(t *testing.T) {
+	t.Parallel()
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
 		// Each look has a deployment of its own (the desk's counts span every workspace); the
 		// look's subtest runs in parallel already.

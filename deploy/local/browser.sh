@@ -2,8 +2,9 @@
 # Installs what the browser tests need, when it is missing, and prints the Playwright driver
 # folder (PLAYWRIGHT_DRIVER_PATH):
 #
-#   - Chromium from the system's packages (/usr/bin/chromium; Debian or Ubuntu, with sudo when
-#     not root);
+#   - Chromium from the system's packages (/usr/bin/chromium, and the lighter
+#     /usr/bin/chromium-headless-shell the web app's tests open their pages in; Debian or
+#     Ubuntu, with sudo when not root);
 #   - the Playwright driver that playwright-go expects (playwright-core from the npm registry,
 #     no browser download), with a `node` link to the system's Node, in a cache folder:
 #     $XDG_CACHE_HOME/shortlink/playwright-VERSION, else ~/.cache/shortlink/playwright-VERSION.
@@ -27,11 +28,16 @@ as_root() {
 }
 
 install_chromium() {
-  [ -x /usr/bin/chromium ] && return 0
-  echo "browser.sh: installing chromium..." >&2
+  local pkgs=()
+  [ -x /usr/bin/chromium ] || pkgs+=(chromium)
+  [ -x /usr/bin/chromium-headless-shell ] || pkgs+=(chromium-headless-shell)
+  [ ${#pkgs[@]} -eq 0 ] && return 0
+  echo "browser.sh: installing ${pkgs[*]}..." >&2
   as_root apt-get update -q >/dev/null
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >/dev/null
   [ -x /usr/bin/chromium ] || { echo "browser.sh: /usr/bin/chromium is still missing after apt-get install" >&2; return 1; }
+  # The web app's tests fall back to the full Chromium without the shell.
+  [ -x /usr/bin/chromium-headless-shell ] || echo "browser.sh: no chromium-headless-shell; the web app's tests use chromium" >&2
 }
 
 install_driver() {
