@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -21,26 +20,8 @@ import (
 // yet: the listing's ?health= pages, a checker's claim, a sweep step and the digests' look.
 // LIST_BENCH_EXPLAIN=1 logs the listing's plans.
 func BenchmarkLinkHealth(b *testing.B) {
-	size := 1_000_000
-	if v := os.Getenv("HEALTH_BENCH_LINKS"); v != "" {
-		if _, err := fmt.Sscan(v, &size); err != nil {
-			b.Fatal(err)
-		}
-	}
-	db := testenv.DB(b)
+	size, db, exec, ws, neighbour := bigWorkspaces(b, "HEALTH_BENCH_LINKS")
 	ctx := context.Background()
-	exec := func(sql string, args ...any) {
-		b.Helper()
-		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
-			b.Fatalf("%.60s: %v", sql, err)
-		}
-	}
-	var ws, neighbour int64
-	for _, id := range []*int64{&ws, &neighbour} {
-		if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(id); err != nil {
-			b.Fatal(err)
-		}
-	}
 	began := time.Now()
 	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash, created_at)
 		SELECT g, CASE WHEN g % 5 = 4 THEN $2::bigint ELSE $1::bigint END, 'k' || g,

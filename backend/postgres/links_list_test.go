@@ -178,31 +178,14 @@ func BenchmarkListLinks100k(b *testing.B) {
 // by default) beside a neighbour's: a tag on half of them, one on one link in a thousand, one
 // on a tenth of them none of which has visits (the worst case of an order by visits: every
 // visited link of the workspace is passed); a fifth of the links have visits. The target is
-// under 50 ms a page. The search cases (q) read the trigram index of migration 00036;
-// LIST_BENCH_WITHOUT_TRGM=1 drops it first, as where pg_trgm is missing.
+// under 50 ms a page. The search cases (q) read the trigram index, made here as
+// docs/benchmarks.md makes it by hand (migration 00036 only creates the extension);
+// LIST_BENCH_WITHOUT_TRGM=1 leaves it out, as where pg_trgm is missing.
 //
 //	go test -run '^$' -bench ListLinksByTag -benchtime 20x ./backend/postgres
 func BenchmarkListLinksByTag(b *testing.B) {
-	size := 1_000_000
-	if v := os.Getenv("TAG_BENCH_LINKS"); v != "" {
-		if _, err := fmt.Sscan(v, &size); err != nil {
-			b.Fatal(err)
-		}
-	}
-	db := testenv.DB(b)
+	size, db, exec, ws, neighbour := bigWorkspaces(b, "TAG_BENCH_LINKS")
 	ctx := context.Background()
-	exec := func(sql string, args ...any) {
-		b.Helper()
-		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
-			b.Fatalf("%.60s: %v", sql, err)
-		}
-	}
-	var ws, neighbour int64
-	for _, id := range []*int64{&ws, &neighbour} {
-		if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(id); err != nil {
-			b.Fatal(err)
-		}
-	}
 	if os.Getenv("LIST_BENCH_WITHOUT_TRGM") == "" {
 		// The search as it is with the index made by hand (migration 00036, docs/benchmarks.md).
 		exec(searchIndex)
@@ -316,4 +299,31 @@ func BenchmarkListLinksByTag(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 		})
 	}
+}
+
+// bigWorkspaces readies a benchmark over many links: their number (sizeVar, else 1,000,000),
+// a fresh database, a statement runner that fails the benchmark, and two workspaces, the
+// measured one and a neighbour.
+func bigWorkspaces(b *testing.B, sizeVar string) (size int, db *postgres.DB, exec func(sql string, args ...any), ws, neighbour int64) {
+	b.Helper()
+	size = 1_000_000
+	if v := os.Getenv(sizeVar); v != "" {
+		if _, err := fmt.Sscan(v, &size); err != nil {
+			b.Fatalf("%s=%q: %v", sizeVar, v, err)
+		}
+	}
+	db = testenv.DB(b)
+	ctx := context.Background()
+	exec = func(sql string, args ...any) {
+		b.Helper()
+		if _, err := db.Pool.Exec(ctx, sql, args...); err != nil {
+			b.Fatalf("%.60s: %v", sql, err)
+		}
+	}
+	for _, id := range []*int64{&ws, &neighbour} {
+		if err := db.Pool.QueryRow(ctx, `INSERT INTO workspaces (name) VALUES ('w') RETURNING id`).Scan(id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return size, db, exec, ws, neighbour
 }

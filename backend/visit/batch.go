@@ -70,8 +70,9 @@ type HourCount struct {
 type KeyCount struct {
 	LinkID int64
 	Hour   time.Time
-	// Dim is the breakdown: c country, d device, o system, b browser, r referrer host,
-	// v variant (its index), i in-app browser, s/m/n UTM source, medium and campaign.
+	// Dim is the breakdown: c country, a agent (AgentKey: device, system and browser in one
+	// key), r referrer host, v variant (its index), i in-app browser, s/m/n UTM source, medium
+	// and campaign. Rows stored before the agent key have d device, o system, b browser.
 	Dim    byte
 	Key    string
 	Visits int64
@@ -87,8 +88,22 @@ type VisitorSeen struct {
 	Hour        time.Time
 }
 
-// Dims are the breakdowns of a visit, in the order Summarise reads them.
-const Dims = "cdobrvismn"
+// Dims are the breakdowns of a visit, in the order Summarise reads them. The device, system
+// and browser come from the same User-Agent and travel together as one key (AgentKey): one
+// rollup row a visit instead of three, split again when they are read.
+const Dims = "carvismn"
+
+// AgentSep separates the device, system and browser in an agent key.
+const AgentSep = "\x1f"
+
+// AgentKey is the agent breakdown's key of a visit: its device, system and browser, any of
+// them empty when unknown; "" when all three are.
+func AgentKey(device, os, browser string) string {
+	if device == "" && os == "" && browser == "" {
+		return ""
+	}
+	return device + AgentSep + os + AgentSep + browser
+}
 
 // Summarise sums events into their rollup rows.
 func Summarise(events []Event) Rollup {
@@ -105,6 +120,7 @@ func Summarise(events []Event) Rollup {
 		// key is counted under one integer: its hour's index, its breakdown and its value.
 		values   [len(Dims)]map[string]uint32
 		names    [len(Dims)][]string
+		agents   = make(map[[3]string]string, 16) // AgentKey, made once per agent
 		keys     = make(map[uint64]int64, 1024)
 		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
 		people   = make(map[visitorKey]int, len(events)/2) // index in r.People, by workspace
@@ -131,7 +147,16 @@ func Summarise(events []Event) Rollup {
 		}
 		h.Visits++
 		for d := range len(Dims) {
-			v := e.dim(Dims[d])
+			var v string
+			if Dims[d] == 'a' {
+				a := [3]string{e.Device, e.OS, e.Browser}
+				if v, ok = agents[a]; !ok {
+					v = AgentKey(e.Device, e.OS, e.Browser)
+					agents[a] = v
+				}
+			} else {
+				v = e.dim(Dims[d])
+			}
 			if v == "" {
 				continue
 			}
@@ -211,12 +236,6 @@ func (e *Event) dim(d byte) string {
 	switch d {
 	case 'c':
 		return e.Country
-	case 'd':
-		return e.Device
-	case 'o':
-		return e.OS
-	case 'b':
-		return e.Browser
 	case 'r':
 		return e.Referrer
 	case 'v':

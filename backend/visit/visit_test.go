@@ -609,7 +609,8 @@ func TestRollups(t *testing.T) {
 		}
 		keys[k] = n
 	}
-	wantKeys := map[string]int64{"c:DE": 3, "c:FR": 1, "d:ios": 3, "d:android": 1, "o:iOS": 4, "b:Safari": 4, "r:t.co": 1, "v:1": 1}
+	wantKeys := map[string]int64{"c:DE": 3, "c:FR": 1, "a:" + visit.AgentKey("ios", "iOS", "Safari"): 3,
+		"a:" + visit.AgentKey("android", "iOS", "Safari"): 1, "r:t.co": 1, "v:1": 1}
 	if !maps.Equal(keys, wantKeys) {
 		t.Errorf("breakdowns %v, want %v", keys, wantKeys)
 	}
@@ -617,6 +618,44 @@ func TestRollups(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT sum(visits) FROM visit_key_hours WHERE link_id = 5),
 		(SELECT sum(visits) FROM visit_key_days WHERE link_id = 5)`).Scan(&hourKeys, &dayKeys); err != nil || hourKeys != dayKeys {
 		t.Errorf("hourly breakdowns add up to %d, daily to %d (%v)", hourKeys, dayKeys, err)
+	}
+}
+
+// The device, system and browser of a visit are stored as one agent key and read apart again,
+// each summed with the rows stored apart before the agent key; a part that is unknown counts
+// in no breakdown of its own, and neither does a visit whose agent is all unknown.
+func TestAgentKeysReadApart(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	reads := postgres.NewStatsStore(db)
+	ctx := context.Background()
+	hour := time.Now().UTC().Truncate(time.Hour)
+	at := hour.Add(time.Minute)
+	evs := []visit.Event{person(11, at, 1), person(11, at, 2)} // ios, iOS, Safari
+	noOS := person(11, at, 3)
+	noOS.Device, noOS.OS, noOS.Browser = "desktop", "", "Firefox"
+	unknown := person(11, at, 4)
+	unknown.Device, unknown.OS, unknown.Browser = "", "", ""
+	evs = append(evs, noOS, unknown)
+	if _, err := store.Insert(ctx, []visit.Batch{evs}); err != nil {
+		t.Fatal(err)
+	}
+	// Rows of the same hour as they were stored before the agent key.
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO visit_key_hours (link_id, hour, dim, key, visits)
+		VALUES (11, $1, 'd', 'ios', 5), (11, $1, 'o', 'iOS', 5), (11, $1, 'b', 'Safari', 4), (11, $1, 'b', 'Chrome', 1)`, hour); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := reads.LinkKeys(ctx, 11, stats.Span{}, []stats.Span{{From: hour, To: hour.Add(time.Hour)}}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, k := range keys {
+		got[string(k.Dim)+":"+k.Key] = k.Visits
+	}
+	want := map[string]int64{"c:DE": 4, "d:ios": 7, "d:desktop": 1, "o:iOS": 7, "b:Safari": 6, "b:Chrome": 1, "b:Firefox": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("breakdowns %v, want %v", got, want)
 	}
 }
 
@@ -673,8 +712,8 @@ func TestCompactDays(t *testing.T) {
 		t.Fatalf("after summing: %v, want %v", got, want)
 	}
 	var daily int64
-	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM visit_key_days WHERE link_id = 9`).Scan(&daily); err != nil || daily != 3*4 {
-		t.Errorf("%d daily rows (%v), want 4 keys on 3 days", daily, err)
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM visit_key_days WHERE link_id = 9`).Scan(&daily); err != nil || daily != 3*2 {
+		t.Errorf("%d daily rows (%v), want 2 keys (the country, the agent) on 3 days", daily, err)
 	}
 
 	// Late visits for yesterday while it is being summed: batches on four connections, and
