@@ -137,7 +137,7 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 	close(stuck)
 	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), VerdictTTL: time.Hour})
 	next := a.createLink(owner, map[string]any{"url": "http://one-domain.test/next"})
-	a.waitReviewed(owner, next.ID, 30*time.Second)
+	a.waitReviewed(owner, next.ID, 90*time.Second)
 	t.Logf("the domain's next link was reviewed %v after the kill; the killed worker's claim runs out %v after it",
 		time.Since(killedAt).Round(time.Millisecond), claimedUntil.Sub(killedAt).Round(time.Millisecond))
 	if time.Now().After(claimedUntil) {

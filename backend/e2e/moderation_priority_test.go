@@ -55,7 +55,7 @@ func TestModerationPriorityFairness(t *testing.T) {
 
 	start := time.Now()
 	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), VerdictTTL: time.Hour})
-	a.waitReviewed(single, one.ID, 30*time.Second)
+	a.waitReviewed(single, one.ID, 90*time.Second)
 	singleAt := time.Since(start)
 	eventually(t, time.Minute, "the import decided", func() bool {
 		var decided int

@@ -102,7 +102,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 		t.Errorf("the phishing link as its owner sees it: %+v", got)
 	}
 
-	if got := a.waitReviewed(owner, shop.ID, 30*time.Second); got.Moderation.State != "passed" || got.Status != "active" ||
+	if got := a.waitReviewed(owner, shop.ID, 90*time.Second); got.Moderation.State != "passed" || got.Status != "active" ||
 		got.Moderation.Category != "benign" {
 		t.Errorf("the shop's link: %+v", got)
 	}
@@ -111,7 +111,7 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			t.Errorf("the shop's link on %s: %d %q", s.base, r.Status, r.Header.Get("Location"))
 		}
 	}
-	if got := b.waitReviewed(owner, cloaked.ID, 30*time.Second); got.Moderation.State != "flagged" && got.Moderation.State != "banned" {
+	if got := b.waitReviewed(owner, cloaked.ID, 90*time.Second); got.Moderation.State != "flagged" && got.Moderation.State != "banned" {
 		t.Errorf("the cloaked link: %+v", got.Moderation)
 	} else if got.Moderation.State == "flagged" && got.Status != "active" {
 		t.Errorf("a flagged link stopped working: %+v", got)
@@ -372,7 +372,7 @@ func TestModerationModelFailures(t *testing.T) {
 	}
 	for host, note := range want {
 		l := links[host]
-		got := a.waitReviewed(owner, l.ID, 40*time.Second)
+		got := a.waitReviewed(owner, l.ID, 90*time.Second)
 		f := a.modFile(mod, l.ID)
 		if len(f.Reviews) != 1 {
 			t.Errorf("%s: %d reviews", host, len(f.Reviews))
@@ -534,7 +534,7 @@ func TestModerationRefusesPrivateDestinations(t *testing.T) {
 	for i, run := range runs {
 		m := all[i]
 		for j, c := range run.checks {
-			if got := m.a.waitReviewed(m.owner, m.links[j].ID, 30*time.Second); got.Moderation.State == "" {
+			if got := m.a.waitReviewed(m.owner, m.links[j].ID, 90*time.Second); got.Moderation.State == "" {
 				t.Errorf("%s: %+v", c.url, got)
 			}
 			_, captures := m.ms.latestCaptures(t, m.links[j].ID)
@@ -646,7 +646,7 @@ func TestModerationQueueRebuilt(t *testing.T) {
 	}
 	close(gb.gate)
 	for _, l := range append(lost, busy...) {
-		if got := a.waitReviewed(owner, l.ID, 30*time.Second); got.Moderation.State != "passed" {
+		if got := a.waitReviewed(owner, l.ID, 90*time.Second); got.Moderation.State != "passed" {
 			t.Errorf("%s: %+v", l.URL, got.Moderation)
 		}
 		if n := ms.reviewCount(t, l.ID); n != 1 {
