@@ -11,7 +11,7 @@ import (
 var turns = struct {
 	slots chan struct{}
 	held  sync.Map // the tests holding a turn
-}{slots: make(chan struct{}, 4)}
+}{slots: make(chan struct{}, 3)}
 
 // Turn waits until t may drive Chromium, and holds that turn until t ends. A test that already
 // holds one gets it at once. New takes it; a test that drives a browser of its own (the

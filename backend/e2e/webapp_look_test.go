@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -153,6 +154,22 @@ func (w *walker) pending() []string {
 		out = append(out, c)
 	}
 	return out
+}
+
+// quiet waits until the page has had no API call unanswered for half a second (up to
+// browsertest.Timeout): a page that has just been reached asks for its data from its own code,
+// after its address changed, and logging out under those calls would answer them 401.
+func (w *walker) quiet() {
+	w.t.Helper()
+	deadline := time.Now().Add(browsertest.Timeout)
+	for calm := time.Now(); time.Since(calm) < 500*time.Millisecond; time.Sleep(50 * time.Millisecond) {
+		if len(w.pending()) > 0 {
+			calm = time.Now()
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("[%s] API calls still unanswered after %v: %q", w.l.name, browsertest.Timeout, w.pending())
+		}
+	}
 }
 
 // lastAnswered are the last API calls answered, oldest first, with their statuses.
