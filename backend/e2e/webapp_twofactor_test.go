@@ -151,6 +151,7 @@ func wrongCode(now, next string) string {
 // way would be refused after it), and waits for the login page.
 func (w *walker) logOut() {
 	w.t.Helper()
+	_ = w.p.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateNetworkidle})
 	w.quiet()
 	w.click(w.p.GetByTestId("account-menu"))
 	w.click(w.p.GetByTestId("logout"))
