@@ -73,6 +73,7 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 	}
 	// A plan of its own each time (an unnamed statement): a generic plan misjudges how many
 	// rows a link's days hold and groups them three times slower.
+	//
 	// The agent keys (visit.AgentKey) are summed first, then split into the device, system
 	// and browser they hold (chr(31) is visit.AgentSep), and added to the rows of those stored
 	// apart before them.

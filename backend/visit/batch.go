@@ -120,7 +120,7 @@ func Summarise(events []Event) Rollup {
 		// key is counted under one integer: its hour's index, its breakdown and its value.
 		values   [len(Dims)]map[string]uint32
 		names    [len(Dims)][]string
-		agents   = make(map[[3]string]string, 16) // AgentKey, made once per agent
+		agents   = make(map[[3]string]uint32, 16) // the agent breakdown's values, by their parts
 		keys     = make(map[uint64]int64, 1024)
 		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
 		people   = make(map[visitorKey]int, len(events)/2) // index in r.People, by workspace
@@ -147,24 +147,28 @@ func Summarise(events []Event) Rollup {
 		}
 		h.Visits++
 		for d := range len(Dims) {
-			var v string
+			var id uint32
 			if Dims[d] == 'a' {
+				// Found by its parts: the joined key is made once per agent, not per visit.
 				a := [3]string{e.Device, e.OS, e.Browser}
-				if v, ok = agents[a]; !ok {
-					v = AgentKey(e.Device, e.OS, e.Browser)
-					agents[a] = v
+				if a == ([3]string{}) {
+					continue
+				}
+				if id, ok = agents[a]; !ok {
+					id = uint32(len(names[d]))
+					agents[a] = id
+					names[d] = append(names[d], AgentKey(e.Device, e.OS, e.Browser))
 				}
 			} else {
-				v = e.dim(Dims[d])
-			}
-			if v == "" {
-				continue
-			}
-			id, ok := values[d][v]
-			if !ok {
-				id = uint32(len(names[d]))
-				values[d][v] = id
-				names[d] = append(names[d], v)
+				v := e.dim(Dims[d])
+				if v == "" {
+					continue
+				}
+				if id, ok = values[d][v]; !ok {
+					id = uint32(len(names[d]))
+					values[d][v] = id
+					names[d] = append(names[d], v)
+				}
 			}
 			keys[uint64(hi)<<32|uint64(d)<<24|uint64(id)]++
 		}
