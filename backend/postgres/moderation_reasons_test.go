@@ -4,14 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
-
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
-	"github.com/shortlink/shortlink/migrations"
 )
 
 // Notes moderators wrote before decisions had a reason of their own were shown to owners as
@@ -19,22 +14,7 @@ import (
 // resolution lose them, the audit log keeps them, and the scorer's reasons stay.
 func TestMigrationKeepsOldNotesPrivate(t *testing.T) {
 	ctx := context.Background()
-	url := testenv.DatabaseURL(t)
-	db, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	cfg, err := pgx.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sqlDB := stdlib.OpenDB(*cfg)
-	t.Cleanup(func() { _ = sqlDB.Close() })
-	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, provider := migratedDB(t)
 	if _, err := provider.DownTo(ctx, 21); err != nil {
 		t.Fatal(err)
 	}

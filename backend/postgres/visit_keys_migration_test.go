@@ -6,36 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
-
-	"github.com/shortlink/shortlink/backend/postgres"
-	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
-	"github.com/shortlink/shortlink/migrations"
 )
 
 // Migration 00039 joins a visit's device, system and browser into one agent key; undone, it
 // splits the agent rows back into the three breakdowns, added to the rows of the same keys.
 func TestMigrationSplitsAgentKeysWhenUndone(t *testing.T) {
 	ctx := context.Background()
-	url := testenv.DatabaseURL(t)
-	db, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	cfg, err := pgx.ParseConfig(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sqlDB := stdlib.OpenDB(*cfg)
-	t.Cleanup(func() { _ = sqlDB.Close() })
-	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, provider := migratedDB(t)
 	hour := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO visit_key_hours (link_id, hour, dim, key, visits) VALUES
 			(1, $1, 'a', $2, 3), (1, $1, 'a', $3, 2), (1, $1, 'd', 'ios', 4), (1, $1, 'c', 'DE', 5)`,
