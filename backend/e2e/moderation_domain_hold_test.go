@@ -61,7 +61,7 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 		writeHTML(w, shopPage)
 	})
 	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
-	// measures, and two cores shared with eight other tests starve them.
+	// measures, and two cores shared with the parallel tests starve them.
 	d := newSerialDeployment(t)
 	a := d.start(t)
 	owner := a.signup("owner@example.com")

@@ -39,7 +39,7 @@ func TestModerationHeldLinks(t *testing.T) {
 	model := testenv.NewChatModel(t, judgeByPassword)
 
 	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
-	// measures, and two cores shared with eight other tests starve them.
+	// measures, and two cores shared with the parallel tests starve them.
 	d := newSerialDeployment(t)
 	rs := testenv.NewRedisServer(t)
 	d.env["REDIS_URL"] = rs.URL()
