@@ -74,9 +74,9 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 	// A plan of its own each time (an unnamed statement): a generic plan misjudges how many
 	// rows a link's days hold and groups them three times slower.
 	//
-	// The agent keys (visit.AgentKey) are summed first, then split into the device, system
-	// and browser they hold (chr(31) is visit.AgentSep), and added to the rows of those stored
-	// apart before them.
+	// The agent keys (visit.AgentKey) are summed first, then split into the device, system,
+	// browser and in-app browser they hold (chr(31) is visit.AgentSep; a key of three parts
+	// has no in-app browser), and added to the rows of those stored apart before them.
 	rows, err := s.db.Pool.Query(ctx, `
 		WITH k AS (
 			SELECT dim, key, sum(visits)::bigint AS visits
@@ -86,7 +86,7 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 			SELECT dim, key, visits FROM k WHERE dim <> 'a'
 			UNION ALL
 			SELECT p.dim, split_part(k.key, chr(31), p.n), k.visits
-			FROM k, (VALUES ('d'::"char", 1), ('o'::"char", 2), ('b'::"char", 3)) AS p (dim, n)
+			FROM k, (VALUES ('d'::"char", 1), ('o'::"char", 2), ('b'::"char", 3), ('i'::"char", 4)) AS p (dim, n)
 			WHERE k.dim = 'a'
 		)
 		SELECT dim, key, visits FROM (

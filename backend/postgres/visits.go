@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,17 +73,18 @@ WITH fresh AS (
 	SELECT link_id, hour, workspace_id, visits, bots, uniques FROM counts ORDER BY 1, 2
 	ON CONFLICT (link_id, hour) DO UPDATE SET visits = h.visits + EXCLUDED.visits,
 		bots = h.bots + EXCLUDED.bots, uniques = h.uniques + EXCLUDED.uniques
-), keys AS (
-	SELECT * FROM unnest($10::bigint[], $11::timestamptz[], $12::text[], $13::text[], $14::bigint[])
-		AS k (link_id, hour, dim, key, visits)
 ), key_hours AS (
 	INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
-	SELECT link_id, hour, dim::"char", key, visits FROM keys
+	SELECT link_id, hour, dim::"char", key, visits
+	FROM unnest($10::bigint[], $11::timestamptz[], $12::text[], $13::text[], $14::bigint[])
+		AS k (link_id, hour, dim, key, visits)
 	ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), key_days AS (
+	-- The keys of days already summed, picked out by rollupArgs.
 	INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
-	SELECT link_id, (hour AT TIME ZONE 'UTC')::date, dim::"char", key, sum(visits) FROM keys
-	WHERE hour < (SELECT key_days_before FROM visit_rollups)::timestamp AT TIME ZONE 'UTC'
+	SELECT link_id, (hour AT TIME ZONE 'UTC')::date, dim::"char", key, sum(visits)
+	FROM unnest($21::bigint[], $22::timestamptz[], $23::text[], $24::text[], $25::bigint[])
+		AS k (link_id, hour, dim, key, visits)
 	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), per_link AS (
@@ -190,6 +192,14 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		// (CompactDays) is either seen summed or sees these visits.
 		b := &pgx.Batch{}
 		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, keyDaysLock)
+		// The first day whose breakdowns are not summed yet: it holds still until commit.
+		var summedBefore time.Time
+		b.Queue(`SELECT key_days_before FROM visit_rollups`).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&summedBefore)
+		})
+		// The arrays of a transaction of many visits, and what the statement keeps of them,
+		// stay in memory rather than spill to temporary files.
+		b.Queue(`SET LOCAL work_mem = '64MB'`)
 		var fresh []uuid.UUID
 		b.Queue(insertBatches, keys, days).Query(func(rows pgx.Rows) error {
 			var err error
@@ -214,7 +224,7 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r, u)...).Scan(&st.Due); err != nil {
+		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r, u, summedBefore)...).Scan(&st.Due); err != nil {
 			return err
 		}
 		if err := s.saveSketches(ctx, tx, u); err != nil {
@@ -229,15 +239,29 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 	return st, nil
 }
 
-// copyVisits gives the events as rows of rawVisitColumns.
+// copyVisits gives the events as rows of rawVisitColumns, in the order of the raw visits'
+// index (workspace, time): each row's index entry then goes beside the one before, on a page
+// PostgreSQL has at hand. BenchmarkIngest (uniform traffic) measured 0.8 µs of PostgreSQL's
+// CPU a visit less than in the order they came.
 func copyVisits(events []visit.Event) pgx.CopyFromSource {
+	type place struct {
+		space, at int64
+		i         int
+	}
+	order := make([]place, len(events))
+	for i := range events {
+		order[i] = place{events[i].WorkspaceID, events[i].At.UnixNano(), i}
+	}
+	slices.SortFunc(order, func(a, b place) int {
+		return cmp.Or(cmp.Compare(a.space, b.space), cmp.Compare(a.at, b.at))
+	})
 	row := make([]any, len(rawVisitColumns))
 	return pgx.CopyFromFunc(func() ([]any, error) {
-		if len(events) == 0 {
+		if len(order) == 0 {
 			return nil, nil
 		}
-		e := &events[0]
-		events = events[1:]
+		e := &events[order[0].i]
+		order = order[1:]
 		visitor := e.Visitor
 		if visitor == nil {
 			visitor = []byte{}
@@ -250,8 +274,9 @@ func copyVisits(events []visit.Event) pgx.CopyFromSource {
 	})
 }
 
-// rollupArgs are addRollups' arrays.
-func rollupArgs(r visit.Rollup, u *sketched) []any {
+// rollupArgs are addRollups' arrays: the keys of every hour go to the hourly breakdowns, and
+// those of the days before summedBefore (already summed by CompactDays) to the daily ones too.
+func rollupArgs(r visit.Rollup, u *sketched, summedBefore time.Time) []any {
 	var (
 		vLinks   = make([]int64, len(r.Visitors))
 		vDays    = make([]time.Time, len(r.Visitors))
@@ -278,13 +303,23 @@ func rollupArgs(r visit.Rollup, u *sketched) []any {
 	for i, h := range r.Hours {
 		hLinks[i], hHours[i], hSpaces[i], hVisits[i], hBots[i] = h.LinkID, h.Hour, h.WorkspaceID, h.Visits, h.Bots
 	}
+	var (
+		lLinks, lVisits []int64
+		lHours          []time.Time
+		lDims, lKeys    []string
+	)
 	for i, k := range r.Keys {
 		kLinks[i], kHours[i], kDims[i], kKeys[i], kVisits[i] = k.LinkID, k.Hour, dimNames[k.Dim], k.Key, k.Visits
+		if k.Hour.Before(summedBefore) {
+			lLinks, lHours, lDims = append(lLinks, k.LinkID), append(lHours, k.Hour), append(lDims, dimNames[k.Dim])
+			lKeys, lVisits = append(lKeys, k.Key), append(lVisits, k.Visits)
+		}
 	}
 	uLinks, uHours, uN := hourUniques(u.links)
 	sSpaces, sHours, sN := hourUniques(u.spaces)
 	return []any{vLinks, vDays, vHashes, vHours, hLinks, hHours, hSpaces, hVisits, hBots,
-		kLinks, kHours, kDims, kKeys, kVisits, uLinks, uHours, uN, sSpaces, sHours, sN}
+		kLinks, kHours, kDims, kKeys, kVisits, uLinks, uHours, uN, sSpaces, sHours, sN,
+		lLinks, lHours, lDims, lKeys, lVisits}
 }
 
 // hourUniques are the uniques the sketches counted, as arrays.

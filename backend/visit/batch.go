@@ -88,21 +88,24 @@ type VisitorSeen struct {
 	Hour        time.Time
 }
 
-// Dims are the breakdowns of a visit, in the order Summarise reads them. The device, system
-// and browser come from the same User-Agent and travel together as one key (AgentKey): one
-// rollup row a visit instead of three, split again when they are read.
-const Dims = "carvismn"
+// Dims are the breakdowns of a visit, in the order Summarise reads them. The device, system,
+// browser and in-app browser come from the same User-Agent and travel together as one key
+// (AgentKey): one rollup row a visit instead of four, split again when they are read.
+const Dims = "carvsmn"
 
-// AgentSep separates the device, system and browser in an agent key.
+// AgentSep separates the device, system, browser and in-app browser in an agent key.
 const AgentSep = "\x1f"
 
 // AgentKey is the agent breakdown's key of a visit: its device, system and browser, any of
-// them empty when unknown; "" when all three are.
-func AgentKey(device, os, browser string) string {
-	if device == "" && os == "" && browser == "" {
+// them empty when unknown, then its in-app browser when it has one; "" when all are unknown.
+func AgentKey(device, os, browser, inApp string) string {
+	switch {
+	case device == "" && os == "" && browser == "" && inApp == "":
 		return ""
+	case inApp == "":
+		return device + AgentSep + os + AgentSep + browser
 	}
-	return device + AgentSep + os + AgentSep + browser
+	return device + AgentSep + os + AgentSep + browser + AgentSep + inApp
 }
 
 // Summarise sums events into their rollup rows.
@@ -120,7 +123,7 @@ func Summarise(events []Event) Rollup {
 		// key is counted under one integer: its hour's index, its breakdown and its value.
 		values   [len(Dims)]map[string]uint32
 		names    [len(Dims)][]string
-		agents   = make(map[[3]string]uint32, 16) // the agent breakdown's values, by their parts
+		agents   = make(map[[4]string]uint32, 16) // the agent breakdown's values, by their parts
 		keys     = make(map[uint64]int64, 1024)
 		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
 		people   = make(map[visitorKey]int, len(events)/2) // index in r.People, by workspace
@@ -150,14 +153,14 @@ func Summarise(events []Event) Rollup {
 			var id uint32
 			if Dims[d] == 'a' {
 				// Found by its parts: the joined key is made once per agent, not per visit.
-				a := [3]string{e.Device, e.OS, e.Browser}
-				if a == ([3]string{}) {
+				a := [4]string{e.Device, e.OS, e.Browser, e.InApp}
+				if a == ([4]string{}) {
 					continue
 				}
 				if id, ok = agents[a]; !ok {
 					id = uint32(len(names[d]))
 					agents[a] = id
-					names[d] = append(names[d], AgentKey(e.Device, e.OS, e.Browser))
+					names[d] = append(names[d], AgentKey(e.Device, e.OS, e.Browser, e.InApp))
 				}
 			} else {
 				v := e.dim(Dims[d])
@@ -246,8 +249,6 @@ func (e *Event) dim(d byte) string {
 		if e.Variant >= 0 {
 			return strconv.Itoa(e.Variant)
 		}
-	case 'i':
-		return e.InApp
 	case 's':
 		return e.UTMSource
 	case 'm':

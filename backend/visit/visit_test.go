@@ -609,8 +609,8 @@ func TestRollups(t *testing.T) {
 		}
 		keys[k] = n
 	}
-	wantKeys := map[string]int64{"c:DE": 3, "c:FR": 1, "a:" + visit.AgentKey("ios", "iOS", "Safari"): 3,
-		"a:" + visit.AgentKey("android", "iOS", "Safari"): 1, "r:t.co": 1, "v:1": 1}
+	wantKeys := map[string]int64{"c:DE": 3, "c:FR": 1, "a:" + visit.AgentKey("ios", "iOS", "Safari", ""): 3,
+		"a:" + visit.AgentKey("android", "iOS", "Safari", ""): 1, "r:t.co": 1, "v:1": 1}
 	if !maps.Equal(keys, wantKeys) {
 		t.Errorf("breakdowns %v, want %v", keys, wantKeys)
 	}
@@ -621,9 +621,10 @@ func TestRollups(t *testing.T) {
 	}
 }
 
-// The device, system and browser of a visit are stored as one agent key and read apart again,
-// each summed with the rows stored apart before the agent key; a part that is unknown counts
-// in no breakdown of its own, and neither does a visit whose agent is all unknown.
+// The device, system, browser and in-app browser of a visit are stored as one agent key and
+// read apart again, each summed with the rows stored apart before the agent key; a part that
+// is unknown counts in no breakdown of its own, and neither does a visit whose agent is all
+// unknown.
 func TestAgentKeysReadApart(t *testing.T) {
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
@@ -636,13 +637,18 @@ func TestAgentKeysReadApart(t *testing.T) {
 	noOS.Device, noOS.OS, noOS.Browser = "desktop", "", "Firefox"
 	unknown := person(11, at, 4)
 	unknown.Device, unknown.OS, unknown.Browser = "", "", ""
-	evs = append(evs, noOS, unknown)
+	inApp := person(11, at, 5)
+	inApp.InApp = "wechat"
+	onlyApp := person(11, at, 6)
+	onlyApp.Device, onlyApp.OS, onlyApp.Browser, onlyApp.InApp = "", "", "", "instagram"
+	evs = append(evs, noOS, unknown, inApp, onlyApp)
 	if _, err := store.Insert(ctx, []visit.Batch{evs}); err != nil {
 		t.Fatal(err)
 	}
 	// Rows of the same hour as they were stored before the agent key.
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO visit_key_hours (link_id, hour, dim, key, visits)
-		VALUES (11, $1, 'd', 'ios', 5), (11, $1, 'o', 'iOS', 5), (11, $1, 'b', 'Safari', 4), (11, $1, 'b', 'Chrome', 1)`, hour); err != nil {
+		VALUES (11, $1, 'd', 'ios', 5), (11, $1, 'o', 'iOS', 5), (11, $1, 'b', 'Safari', 4), (11, $1, 'b', 'Chrome', 1),
+			(11, $1, 'i', 'wechat', 2)`, hour); err != nil {
 		t.Fatal(err)
 	}
 	keys, err := reads.LinkKeys(ctx, 11, stats.Span{}, []stats.Span{{From: hour, To: hour.Add(time.Hour)}}, 10)
@@ -653,7 +659,8 @@ func TestAgentKeysReadApart(t *testing.T) {
 	for _, k := range keys {
 		got[string(k.Dim)+":"+k.Key] = k.Visits
 	}
-	want := map[string]int64{"c:DE": 4, "d:ios": 7, "d:desktop": 1, "o:iOS": 7, "b:Safari": 6, "b:Chrome": 1, "b:Firefox": 1}
+	want := map[string]int64{"c:DE": 6, "d:ios": 8, "d:desktop": 1, "o:iOS": 8, "b:Safari": 7, "b:Chrome": 1,
+		"b:Firefox": 1, "i:wechat": 3, "i:instagram": 1}
 	if !maps.Equal(got, want) {
 		t.Errorf("breakdowns %v, want %v", got, want)
 	}
