@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-checks test-short lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-short lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -48,29 +48,16 @@ geoip:
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
 # missing and prints the driver's folder. Billing tests answer Stripe's API with stripe-mock:
 # deploy/local/stripe-mock.sh installs it when missing and prints its path (STRIPE_MOCK).
-# The static checks (test-checks) run beside the tests, at the lowest CPU priority: the tests
-# spend much of their time waiting on servers, browsers and timeouts, and the checks take the
-# CPU they leave. Their output follows the tests'; either failing fails the target.
-test: frontend caddy-validate openapi-lint
+test: frontend caddy-validate lint openapi-lint
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
-	@checks_log=$$(mktemp); \
-	nice -n 19 $(MAKE) --no-print-directory test-checks >"$$checks_log" 2>&1 & checks=$$!; \
-	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
-	echo "go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./..." && \
-	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
-	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...; \
-	tests=$$?; wait $$checks; checked=$$?; \
-	echo "== static checks (lint, vet, web app unit tests):"; cat "$$checks_log"; rm -f "$$checks_log"; \
-	[ $$tests -eq 0 ] && [ $$checked -eq 0 ] || { echo "tests: exit $$tests; static checks: exit $$checked"; exit 1; }
-	cd deploy && go test -count=1 ./...
-
-# What make test checks beside the tests: golangci-lint, go vet over both modules, and the web
-# app's unit tests (Vitest).
-test-checks: lint
 	go vet -tags soak ./...
 	cd deploy && go vet ./...
 	npm --prefix frontend test
+	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
+	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
+	cd deploy && go test -count=1 ./...
 
 # Every package's own tests (pure ones, and those of postgres, redis, the worker's browser and
 # the like against real services), without the end-to-end suite in backend/e2e: a few minutes.
