@@ -243,7 +243,8 @@ func (w *walker) signIn(email, password string) {
 	w.at("/links")
 }
 
-// shoot saves a full-page screenshot as name-<look>.png (see screenshotDir).
+// shoot waits for the page to settle and, asked to, saves a full-page screenshot as
+// name-<look>.png (see screenshotDir).
 func (w *walker) shoot(name string) { shoot(w.t, w.p, name+"-"+w.l.name) }
 
 // accessible runs axe-core's WCAG 2 A and AA rules on the page as it is and fails the test on

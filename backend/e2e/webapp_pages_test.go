@@ -18,8 +18,8 @@ type appPage struct {
 }
 
 // Every page of the app, in every look (two languages, two sizes): axe-core finds no serious
-// or critical WCAG 2 A/AA violation, and a full-page screenshot of each is saved as
-// page-<name>-<look>.png (docs/screenshots/pages/ keeps a copy of the latest set).
+// or critical WCAG 2 A/AA violation; asked to (screenshotDir), a full-page screenshot of each
+// is saved as page-<name>-<look>.png (docs/screenshots/pages/ keeps a copy of the latest set).
 func TestWebAppEveryPage(t *testing.T) {
 	s := rulesDeployment(t).start(t)
 	customer := s.signupOn("pages@example.com", "personal")
