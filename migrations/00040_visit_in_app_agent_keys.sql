@@ -8,26 +8,21 @@
 -- dim 'i' stored before, which stay as they are.
 
 -- +goose Down
--- The in-app browsers go back to rows of their own, and the agent keys back to three parts.
+-- The in-app browsers go back to rows of their own, and the agent keys back to three parts:
+-- each key of four parts adds to the two rows it splits into, then goes.
 INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
-SELECT link_id, hour, 'i', split_part(key, chr(31), 4), sum(visits)
-FROM visit_key_hours WHERE dim = 'a' AND split_part(key, chr(31), 4) <> ''
-GROUP BY 1, 2, 3, 4
-ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits;
-INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
-SELECT link_id, hour, 'a', array_to_string((string_to_array(key, chr(31)))[1:3], chr(31)), sum(visits)
-FROM visit_key_hours WHERE dim = 'a' AND split_part(key, chr(31), 4) <> ''
+SELECT k.link_id, k.hour, p.dim, p.key, sum(k.visits)
+FROM visit_key_hours k, LATERAL (VALUES ('i'::"char", split_part(k.key, chr(31), 4)),
+    ('a'::"char", array_to_string((string_to_array(k.key, chr(31)))[1:3], chr(31)))) AS p (dim, key)
+WHERE k.dim = 'a' AND split_part(k.key, chr(31), 4) <> ''
 GROUP BY 1, 2, 3, 4
 ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits;
 DELETE FROM visit_key_hours WHERE dim = 'a' AND split_part(key, chr(31), 4) <> '';
 INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
-SELECT link_id, day, 'i', split_part(key, chr(31), 4), sum(visits)
-FROM visit_key_days WHERE dim = 'a' AND split_part(key, chr(31), 4) <> ''
-GROUP BY 1, 2, 3, 4
-ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits;
-INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
-SELECT link_id, day, 'a', array_to_string((string_to_array(key, chr(31)))[1:3], chr(31)), sum(visits)
-FROM visit_key_days WHERE dim = 'a' AND split_part(key, chr(31), 4) <> ''
+SELECT k.link_id, k.day, p.dim, p.key, sum(k.visits)
+FROM visit_key_days k, LATERAL (VALUES ('i'::"char", split_part(k.key, chr(31), 4)),
+    ('a'::"char", array_to_string((string_to_array(k.key, chr(31)))[1:3], chr(31)))) AS p (dim, key)
+WHERE k.dim = 'a' AND split_part(k.key, chr(31), 4) <> ''
 GROUP BY 1, 2, 3, 4
 ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits;
 DELETE FROM visit_key_days WHERE dim = 'a' AND split_part(key, chr(31), 4) <> '';
