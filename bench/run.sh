@@ -377,6 +377,9 @@ awk -v a="$cpu0" -v b="$cpu1" -v n="$final" -v hz="$(getconf CLK_TCK)" 'BEGIN{
     d[1], d[2], d[3], d[4], d[5], d[1] - d[2] - d[3] - d[4] - d[5]
   printf "visits a second two cores could carry at that cost: %.0f\n", 2e6 / d[1]
 }'
+# The most memory the ingest node held (its resident set at its peak): what a pod that ingests
+# needs on top of what serving takes.
+awk '/^VmHWM:/ {printf "ingest node peak memory: %.0f MiB\n", $2 / 1024}' "/proc/$ingest_pid/status" 2>/dev/null || true
 kill "$ingest_pid" 2>/dev/null || true
 
 [ "${BENCH_ONLY:-}" != visits ] || exit 0

@@ -344,7 +344,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		a.ingest = append(a.ingest, visit.NewConsumer(visit.ConsumerOptions{
 			Stream: redis.NewVisitStream(rc), Name: name,
 			Store: visitStore, Due: reviews, RetentionDays: cfg.VisitRetentionDays,
-			ClaimAfter: cfg.VisitClaimAfter, Clicks: webhookClicks{hooks: a.hooks, log: log}, Log: log,
+			ClaimAfter: cfg.VisitClaimAfter, Entries: cfg.VisitIngestEntries, Clicks: webhookClicks{hooks: a.hooks, log: log}, Log: log,
 		}))
 	}
 	deps := redirect.RuleDeps{

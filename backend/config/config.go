@@ -123,6 +123,10 @@ type Config struct {
 	// VisitConsumer-2, -3, …): one stores one batch at a time, bound by one PostgreSQL
 	// backend, so two keep up with about twice the visits.
 	VisitConsumers int `env:"VISIT_CONSUMERS" envDefault:"2"`
+	// VisitIngestEntries is how many entries of the visit stream (up to 1,000 visits each)
+	// a consumer reads at once and stores in one transaction: more write fewer rollup rows per
+	// visit, and hold 1.1–1.2 kB of memory per visit while they are stored.
+	VisitIngestEntries int `env:"VISIT_INGEST_ENTRIES" envDefault:"200"`
 	// VisitClaimAfter is how long entries of the visit stream read by a consumer and not
 	// acknowledged wait before another consumer claims them (that consumer died).
 	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
@@ -388,13 +392,15 @@ func (c *Config) checkAccounts() []error {
 }
 
 // checkVisits validates the settings of visit capture and ingest: VISIT_BUFFER_SIZE,
-// VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_CLAIM_AFTER, VISIT_EXACT_UNIQUES, and names the consumer after the
-// host and process when VISIT_CONSUMER is unset.
+// VISIT_RETENTION_DAYS, VISIT_CONSUMERS, VISIT_INGEST_ENTRIES, VISIT_CLAIM_AFTER,
+// VISIT_EXACT_UNIQUES, and names the consumer after the host and process when VISIT_CONSUMER
+// is unset.
 func (c *Config) checkVisits() []error {
 	errs := failed(
 		between("VISIT_BUFFER_SIZE", c.VisitBufferSize, 100, 10_000_000),
 		between("VISIT_RETENTION_DAYS", c.VisitRetentionDays, 3, 3660),
 		between("VISIT_CONSUMERS", c.VisitConsumers, 1, 16),
+		between("VISIT_INGEST_ENTRIES", c.VisitIngestEntries, 1, 1000),
 		between("VISIT_CLAIM_AFTER", c.VisitClaimAfter, time.Second, time.Hour),
 		between("VISIT_EXACT_UNIQUES", c.VisitExactUniques, 0, 100_000_000))
 	if c.VisitConsumer == "" {

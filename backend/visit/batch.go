@@ -108,8 +108,12 @@ func AgentKey(device, os, browser, inApp string) string {
 	return device + AgentSep + os + AgentSep + browser + AgentSep + inApp
 }
 
-// Summarise sums events into their rollup rows.
-func Summarise(events []Event) Rollup {
+// Summarise sums the events of batches into their rollup rows.
+func Summarise(batches ...Batch) Rollup {
+	n := 0
+	for _, b := range batches {
+		n += len(b)
+	}
 	type hourKey struct{ link, hour int64 }
 	type visitorKey struct {
 		link, day int64
@@ -125,64 +129,66 @@ func Summarise(events []Event) Rollup {
 		names    [len(Dims)][]string
 		agents   = make(map[[4]string]uint32, 16) // the agent breakdown's values, by their parts
 		keys     = make(map[uint64]int64, 1024)
-		visitors = make(map[visitorKey]int, len(events)/2) // index in r.Visitors
-		people   = make(map[visitorKey]int, len(events)/2) // index in r.People, by workspace
-		hourOf   []int64                                   // r.Hours' hours, Unix seconds
+		visitors = make(map[visitorKey]int, n/2) // index in r.Visitors
+		people   = make(map[visitorKey]int, n/2) // index in r.People, by workspace
+		hourOf   []int64                         // r.Hours' hours, Unix seconds
 	)
 	for d := range values {
 		values[d] = make(map[string]uint32)
 	}
-	for i := range events {
-		e := &events[i]
-		hour := e.At.Unix()
-		hour -= (hour%3600 + 3600) % 3600
-		hi, ok := hours[hourKey{e.LinkID, hour}]
-		if !ok {
-			hi = len(r.Hours)
-			hours[hourKey{e.LinkID, hour}] = hi
-			r.Hours = append(r.Hours, HourCount{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Hour: time.Unix(hour, 0).UTC()})
-			hourOf = append(hourOf, hour)
-		}
-		h := &r.Hours[hi]
-		if e.Crawler {
-			h.Bots++
-			continue
-		}
-		h.Visits++
-		for d := range len(Dims) {
-			var id uint32
-			if Dims[d] == 'a' {
-				// Found by its parts: the joined key is made once per agent, not per visit.
-				a := [4]string{e.Device, e.OS, e.Browser, e.InApp}
-				if a == ([4]string{}) {
-					continue
-				}
-				if id, ok = agents[a]; !ok {
-					id = uint32(len(names[d]))
-					agents[a] = id
-					names[d] = append(names[d], AgentKey(e.Device, e.OS, e.Browser, e.InApp))
-				}
-			} else {
-				v := e.dim(Dims[d])
-				if v == "" {
-					continue
-				}
-				if id, ok = values[d][v]; !ok {
-					id = uint32(len(names[d]))
-					values[d][v] = id
-					names[d] = append(names[d], v)
-				}
+	for _, events := range batches {
+		for i := range events {
+			e := &events[i]
+			hour := e.At.Unix()
+			hour -= (hour%3600 + 3600) % 3600
+			hi, ok := hours[hourKey{e.LinkID, hour}]
+			if !ok {
+				hi = len(r.Hours)
+				hours[hourKey{e.LinkID, hour}] = hi
+				r.Hours = append(r.Hours, HourCount{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Hour: time.Unix(hour, 0).UTC()})
+				hourOf = append(hourOf, hour)
 			}
-			keys[uint64(hi)<<32|uint64(d)<<24|uint64(id)]++
+			h := &r.Hours[hi]
+			if e.Crawler {
+				h.Bots++
+				continue
+			}
+			h.Visits++
+			for d := range len(Dims) {
+				var id uint32
+				if Dims[d] == 'a' {
+					// Found by its parts: the joined key is made once per agent, not per visit.
+					a := [4]string{e.Device, e.OS, e.Browser, e.InApp}
+					if a == ([4]string{}) {
+						continue
+					}
+					if id, ok = agents[a]; !ok {
+						id = uint32(len(names[d]))
+						agents[a] = id
+						names[d] = append(names[d], AgentKey(e.Device, e.OS, e.Browser, e.InApp))
+					}
+				} else {
+					v := e.dim(Dims[d])
+					if v == "" {
+						continue
+					}
+					if id, ok = values[d][v]; !ok {
+						id = uint32(len(names[d]))
+						values[d][v] = id
+						names[d] = append(names[d], v)
+					}
+				}
+				keys[uint64(hi)<<32|uint64(d)<<24|uint64(id)]++
+			}
+			vk := visitorKey{link: e.LinkID, day: hour - (hour%86400+86400)%86400, n: len(e.Visitor)}
+			copy(vk.hash[:], e.Visitor)
+			seen := VisitorSeen{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Day: time.Unix(vk.day, 0).UTC(),
+				Visitor: visitorBytes(e.Visitor), Hour: h.Hour}
+			r.Visitors = see(r.Visitors, visitors, vk, seen)
+			vk.link = -e.WorkspaceID
+			seen.LinkID = 0
+			r.People = see(r.People, people, vk, seen)
 		}
-		vk := visitorKey{link: e.LinkID, day: hour - (hour%86400+86400)%86400, n: len(e.Visitor)}
-		copy(vk.hash[:], e.Visitor)
-		seen := VisitorSeen{LinkID: e.LinkID, WorkspaceID: e.WorkspaceID, Day: time.Unix(vk.day, 0).UTC(),
-			Visitor: visitorBytes(e.Visitor), Hour: h.Hour}
-		r.Visitors = see(r.Visitors, visitors, vk, seen)
-		vk.link = -e.WorkspaceID
-		seen.LinkID = 0
-		r.People = see(r.People, people, vk, seen)
 	}
 	// The hours in order; the keys in the order of their hours, then by breakdown and value.
 	order := make([]int, len(r.Hours))

@@ -7,6 +7,9 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,6 +127,60 @@ func benchIngest(b *testing.B, evs []visit.Event, consumers int) {
 		b.ReportMetric(used.postgres.Seconds()/secs, "pg-cores")
 		b.ReportMetric(float64(raw)/float64(n), "raw-bytes/event")
 		b.ReportMetric(float64(rollups)/float64(n), "rollup-bytes/event")
+		b.StartTimer()
+	}
+}
+
+// BenchmarkIngestMemory stores one full read of the visit stream (uniform traffic) with one
+// consumer, the garbage collector running after every 1% of heap growth so that it sees the
+// heap's peak, and reports the most live heap the consumer added, per transaction and per
+// event: what an ingest node needs per consumer while it catches up.
+//
+//	deploy/local/with-services.sh go test -run x -bench IngestMemory -benchtime 1x ./backend/visit
+func BenchmarkIngestMemory(b *testing.B) {
+	evs := benchEvents(visit.ReadEntries*1000, true)
+	for range b.N {
+		b.StopTimer()
+		db := testenv.DB(b)
+		rc, _, _ := testRedis(b)
+		buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Size: len(evs) + 1})
+		for _, e := range evs {
+			buf.Capture(visit.HitOf(e))
+		}
+		buf.Close()
+		c := consumer(rc, "bench", db)
+		runtime.GC()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(sample)
+		base := sample[0].Value.Uint64()
+		old := debug.SetGCPercent(1)
+		done := make(chan struct{})
+		peak := make(chan uint64)
+		go func() {
+			most := base
+			for {
+				select {
+				case <-done:
+					peak <- most
+					return
+				case <-time.After(time.Millisecond):
+				}
+				metrics.Read(sample)
+				most = max(most, sample[0].Value.Uint64())
+			}
+		}()
+		b.StartTimer()
+		n, err := c.Step(context.Background())
+		b.StopTimer()
+		close(done)
+		most := <-peak
+		debug.SetGCPercent(old)
+		if err != nil || n == 0 {
+			b.Fatalf("stored %d events: %v", n, err)
+		}
+		b.ReportMetric(float64(most-base)/(1<<20), "MB/transaction")
+		b.ReportMetric(float64(n), "events/transaction")
+		b.ReportMetric(float64(most-base)/float64(n), "bytes/event")
 		b.StartTimer()
 	}
 }
