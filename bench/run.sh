@@ -385,10 +385,17 @@ kill "$ingest_pid" 2>/dev/null || true
 [ "${BENCH_ONLY:-}" != visits ] || exit 0
 
 # The ingest alone: a stream pre-filled with 500,000 events (INGEST_EVENTS) drained by one
-# consumer and by two (BenchmarkIngest in backend/visit), with the CPU each spent per event.
+# consumer and by two (BenchmarkIngest in backend/visit), with the CPU each spent per event;
+# then the most memory a consumer holds for one full read (BenchmarkIngestMemory).
 echo
 echo "ingest alone (BenchmarkIngest: ${INGEST_EVENTS:-500000} events in the stream, then drained)..."
-go test -run x -bench Ingest -benchtime 1x ./backend/visit | awk '/^BenchmarkIngest/ {
+go test -run '^$' -bench 'Ingest(Memory)?$' -benchtime 1x ./backend/visit | awk '/^BenchmarkIngest/ {
+  delete m
   for (i = 3; i < NF; i += 2) m[$(i+1)] = $i
+  if ($1 ~ /^BenchmarkIngestMemory/) {
+    printf "a consumer'"'"'s memory for one full read (%d events): %.0f MB, %.0f B/event\n",
+      m["events/transaction"], m["MB/transaction"], m["bytes/event"]
+    next
+  }
   printf "%-46s %8.0f events/s   PostgreSQL %5.1f µs/event (%.2f cores)   consumer %4.1f µs/event   disk %3.0f B raw + %3.0f B rollups/event\n",
     $1, m["events/s"], m["pg-µs/event"], m["pg-cores"], m["go-µs/event"], m["raw-bytes/event"], m["rollup-bytes/event"] }'

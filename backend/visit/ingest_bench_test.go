@@ -34,7 +34,7 @@ import (
 // by Redis, when they run on this machine, and how many of the cores PostgreSQL kept busy:
 // where the time goes.
 //
-//	deploy/local/with-services.sh go test -run x -bench Ingest -benchtime 1x ./backend/visit
+//	deploy/local/with-services.sh go test -run '^$' -bench 'Ingest$' -benchtime 1x ./backend/visit
 func BenchmarkIngest(b *testing.B) {
 	n := 500_000
 	if s := os.Getenv("INGEST_EVENTS"); s != "" {
@@ -136,7 +136,7 @@ func benchIngest(b *testing.B, evs []visit.Event, consumers int) {
 // heap's peak, and reports the most live heap the consumer added, per transaction and per
 // event: what an ingest node needs per consumer while it catches up.
 //
-//	deploy/local/with-services.sh go test -run x -bench IngestMemory -benchtime 1x ./backend/visit
+//	deploy/local/with-services.sh go test -run '^$' -bench IngestMemory -benchtime 1x ./backend/visit
 func BenchmarkIngestMemory(b *testing.B) {
 	evs := benchEvents(visit.ReadEntries*1000, true)
 	for range b.N {
