@@ -265,12 +265,15 @@ func TestWebAppDashboardTag(t *testing.T) {
 			t.Fatalf("visit %s: %d", code, st)
 		}
 	}
+	// Waited for on the links' statistics, which are read afresh each time: a dashboard
+	// reading that was slow (a loaded machine) is served as it is for a while, and the first
+	// one must come after the visits.
 	eventually(t, 10*time.Second, "the visits stored", func() bool {
-		var st struct{ Days []struct{ Visits int } }
-		s.do("GET", ws+"/stats", tn.Key, nil).json(t, &st)
-		n := 0
-		for _, d := range st.Days {
-			n += d.Visits
+		n := int64(0)
+		for _, id := range []int64{tagged.ID, plain.ID} {
+			var st linkStatsJSON
+			s.do("GET", fmt.Sprintf("%s/links/%d/stats", ws, id), tn.Key, nil).json(t, &st)
+			n += st.Visits
 		}
 		return n == 3
 	})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
@@ -28,6 +30,12 @@ func DroppedFull() float64 { return testutil.ToFloat64(droppedFull) }
 
 // HitOf is a hit the Buffer sends as the event e, unchanged.
 func HitOf(e Event) Hit { return Hit{event: &e} }
+
+// NewID is the ID the Buffer's flusher gives an event of a visit at at.
+func (b *Buffer) NewID(at time.Time) uuid.UUID { return b.newID(at) }
+
+// Waiting is how many hits the Buffer holds, not yet taken by its flusher.
+func (b *Buffer) Waiting() int { return len(b.hits) }
 
 // Kept is how many events the Buffer keeps until the consumers have stored them.
 func (b *Buffer) Kept() int64 { return b.keptEvents.Load() }

@@ -20,7 +20,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"hash"
-	"io"
 	"net"
 	"net/netip"
 	"net/url"
@@ -97,12 +96,15 @@ type Hit struct {
 // NewEvent builds the event of a visit at the given time: the link, the variant chosen (-1
 // when none), the classified visitor, the request's Referer header and user agent.
 func NewEvent(at time.Time, t Target, variant int, v *visitor.Visitor, referer, userAgent string, h *Hasher) Event {
-	return makeEvent(newID(), at, t, variant, v, RefererHost(referer), userAgent, h)
+	var e Event
+	e.set(newID(), at, t, variant, v, RefererHost(referer), userAgent, h)
+	return e
 }
 
-// makeEvent is NewEvent with the ID and the referrer's host given.
-func makeEvent(id uuid.UUID, at time.Time, t Target, variant int, v *visitor.Visitor, refererHost, userAgent string, h *Hasher) Event {
-	return Event{
+// set makes e the event NewEvent makes, with the ID and the referrer's host given: in place,
+// since the flusher fills its batch's events where they lie.
+func (e *Event) set(id uuid.UUID, at time.Time, t Target, variant int, v *visitor.Visitor, refererHost, userAgent string, h *Hasher) {
+	*e = Event{
 		ID: id, At: at,
 		LinkID: t.LinkID, WorkspaceID: t.WorkspaceID, DomainID: t.DomainID,
 		Variant:  variant,
@@ -212,6 +214,7 @@ type Hasher struct {
 	mu  sync.Mutex
 	day time.Time // the UTC midnight of mac's salt
 	mac hash.Hash // HMAC under the salt of day
+	msg []byte    // the message hashed last, its memory reused
 }
 
 // NewHasher returns a Hasher deriving its daily salts from secret.
@@ -221,27 +224,36 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
-	var buf [16]byte
-	addr := buf[:0]
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// The message is the address's bytes, a zero byte and the user agent, written at once
+	// from memory kept between calls (a string or a literal handed to the HMAC would be
+	// copied to the heap each time).
+	msg := h.msg[:0]
 	switch ip = ip.Unmap(); {
 	case ip.Is4():
 		a := ip.As4()
-		addr = append(addr, a[:]...)
+		msg = append(msg, a[:]...)
 	case ip.Is6() && ip.Zone() == "":
 		a := ip.As16()
-		addr = append(addr, a[:]...)
+		msg = append(msg, a[:]...)
 	default: // the zero Addr (no bytes), or an address with a zone
-		addr, _ = ip.MarshalBinary()
+		b, _ := ip.MarshalBinary()
+		msg = append(msg, b...)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	msg = append(append(msg, 0), userAgent...)
+	if cap(msg) <= maxKeptMessage {
+		h.msg = msg
+	}
 	m := h.of(at)
 	m.Reset()
-	m.Write(addr)
-	m.Write([]byte{0})
-	_, _ = io.WriteString(m, userAgent)
+	m.Write(msg)
 	return m.Sum(make([]byte, 0, sha256.Size))[:16]
 }
+
+// maxKeptMessage bounds the memory a Hasher keeps for its next message: a user agent longer
+// than that is rare.
+const maxKeptMessage = 1024
 
 // of is the HMAC under the salt of at's UTC day; h.mu is held.
 func (h *Hasher) of(at time.Time) hash.Hash {
