@@ -108,6 +108,9 @@ type Buffer struct {
 
 	hits  chan Hit
 	entry []byte // the flusher's encoding of the batch it sends, reused
+	// hashes holds the visitor hashes of the batch being gathered (flusher only), 16 bytes
+	// each: one allocation for all of them, reused for the next batch once this one is sent.
+	hashes []byte
 	// ids makes the events' IDs (flusher only): random bits from a generator seeded once,
 	// not a system call for each visit.
 	ids *rand.ChaCha8
@@ -151,7 +154,8 @@ func NewBuffer(o Options) *Buffer {
 		classifier: o.Classifier, hasher: o.Hasher, log: o.Log,
 		hits: make(chan Hit, o.Size),
 		ids:  rand.NewChaCha8(seed()), referers: make(map[string]string),
-		stop: make(chan struct{}), done: make(chan struct{}),
+		hashes: make([]byte, 0, 16*batchSize),
+		stop:   make(chan struct{}), done: make(chan struct{}),
 	}
 	go b.run()
 	return b
@@ -192,10 +196,12 @@ func (b *Buffer) run() {
 	for {
 		select {
 		case h := <-b.hits:
+			b.hashes = b.hashes[:0]
 			batch = b.gather(b.add(batch[:0], &h), wait)
 			b.send(batch)
 		case <-b.stop:
 			for {
+				b.hashes = b.hashes[:0]
 				batch = b.fill(batch[:0])
 				if len(batch) == 0 {
 					return
@@ -246,9 +252,11 @@ func (b *Buffer) add(batch []Event, h *Hit) []Event {
 	if b.classifier != nil {
 		v = b.classifier.ClassifyOf(h.RemoteAddr, h.Forwarded, h.UserAgent)
 	}
+	b.hashes = b.hasher.appendHash(b.hashes, h.At, v.IP, h.UserAgent)
+	hash := b.hashes[len(b.hashes)-16 : len(b.hashes) : len(b.hashes)]
 	batch = append(batch, Event{})
 	e := &batch[len(batch)-1]
-	e.set(b.newID(h.At), h.At, h.Target, h.Variant, &v, b.refererHost(h.Referer), h.UserAgent, b.hasher)
+	e.set(b.newID(h.At), h.At, h.Target, h.Variant, &v, b.refererHost(h.Referer), hash)
 	if h.Query != "" {
 		e.SetUTM(h.Query)
 	}

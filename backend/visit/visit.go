@@ -97,13 +97,13 @@ type Hit struct {
 // when none), the classified visitor, the request's Referer header and user agent.
 func NewEvent(at time.Time, t Target, variant int, v *visitor.Visitor, referer, userAgent string, h *Hasher) Event {
 	var e Event
-	e.set(newID(), at, t, variant, v, RefererHost(referer), userAgent, h)
+	e.set(newID(), at, t, variant, v, RefererHost(referer), h.Hash(at, v.IP, userAgent))
 	return e
 }
 
-// set makes e the event NewEvent makes, with the ID and the referrer's host given: in place,
-// since the flusher fills its batch's events where they lie.
-func (e *Event) set(id uuid.UUID, at time.Time, t Target, variant int, v *visitor.Visitor, refererHost, userAgent string, h *Hasher) {
+// set makes e the event NewEvent makes, with the ID, the referrer's host and the visitor hash
+// given: in place, since the flusher fills its batch's events where they lie.
+func (e *Event) set(id uuid.UUID, at time.Time, t Target, variant int, v *visitor.Visitor, refererHost string, visitor []byte) {
 	*e = Event{
 		ID: id, At: at,
 		LinkID: t.LinkID, WorkspaceID: t.WorkspaceID, DomainID: t.DomainID,
@@ -115,7 +115,7 @@ func (e *Event) set(id uuid.UUID, at time.Time, t Target, variant int, v *visito
 		Referrer: refererHost,
 		InApp:    string(v.InApp),
 		Crawler:  v.Crawler,
-		Visitor:  h.Hash(at, v.IP, userAgent),
+		Visitor:  visitor,
 	}
 }
 
@@ -215,6 +215,7 @@ type Hasher struct {
 	day time.Time // the UTC midnight of mac's salt
 	mac hash.Hash // HMAC under the salt of day
 	msg []byte    // the message hashed last, its memory reused
+	sum []byte    // the HMAC of msg, its memory reused
 }
 
 // NewHasher returns a Hasher deriving its daily salts from secret.
@@ -224,6 +225,11 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
+	return h.appendHash(make([]byte, 0, sha256.Size), at, ip, userAgent)
+}
+
+// appendHash appends the visitor's hash on the UTC day of at to dst.
+func (h *Hasher) appendHash(dst []byte, at time.Time, ip netip.Addr, userAgent string) []byte {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	// The message is the address's bytes, a zero byte and the user agent, written at once
@@ -248,7 +254,8 @@ func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
 	m := h.of(at)
 	m.Reset()
 	m.Write(msg)
-	return m.Sum(make([]byte, 0, sha256.Size))[:16]
+	h.sum = m.Sum(h.sum[:0])
+	return append(dst, h.sum[:16]...)
 }
 
 // maxKeptMessage bounds the memory a Hasher keeps for its next message: a user agent longer
