@@ -147,12 +147,14 @@ func TestLinkCacheCreatedBatch(t *testing.T) {
 }
 
 // TestLinkCacheWithoutScripts: a Redis that does not know the cache's script (a restarted
-// server) still takes created and changed links.
+// server) still takes created and changed links; the created one's key holds a remembered miss,
+// which only the script replaces.
 func TestLinkCacheWithoutScripts(t *testing.T) {
 	ctx := context.Background()
 	lc := newCache(t)
 	raw := goredis.NewClient(mustParse(t, testenv.RedisURL(t)))
 	defer func() { _ = raw.Close() }()
+	lc.Fill(ctx, 0, "abc123", nil)
 	for i, url := range []string{"https://example.com/created", "https://example.com/stored"} {
 		if err := raw.ScriptFlush(ctx).Err(); err != nil {
 			t.Fatal(err)
