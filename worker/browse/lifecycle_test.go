@@ -18,12 +18,14 @@ import (
 )
 
 // chromiumBrowserPIDs are the Chromium browser processes (not their renderers and helpers)
-// descended from this test binary.
+// descended from this test binary. A browser's child caught between its fork and its exec
+// still carries the browser's arguments: one whose parent is a browser is not counted.
 func chromiumBrowserPIDs(t *testing.T) []int {
-	return descendants(t, func(args []string) bool {
+	pids := descendants(t, func(args []string) bool {
 		name := filepath.Base(args[0])
 		return (name == "chromium" || name == "chrome") && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--type=") })
 	})
+	return slices.DeleteFunc(slices.Clone(pids), func(pid int) bool { return slices.Contains(pids, testenv.Parent(pid)) })
 }
 
 // driverPIDs are the Playwright drivers (node running cli.js) descended from this test binary.
