@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -19,16 +18,9 @@ func Descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
+		if ppid := Parent(p); ppid > 0 {
+			parent[p] = ppid
 		}
-		// pid (comm) state ppid …; comm may hold spaces and parentheses.
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) < 2 {
-			continue
-		}
-		parent[p], _ = strconv.Atoi(f[1])
 	}
 	var out []int
 	for p := range parent {
@@ -54,11 +46,7 @@ func Args(pid int) []string {
 
 // Parent is the parent of a process, 0 when it is gone.
 func Parent(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	f := stat(pid)
 	if len(f) < 2 {
 		return 0
 	}
@@ -68,10 +56,16 @@ func Parent(pid int) int {
 
 // Alive says whether a process exists and is neither a zombie nor dead.
 func Alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	f := stat(pid)
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// stat is a process's /proc/PID/stat after its name: state, ppid, …; nil when it is gone. The
+// name (comm) may hold spaces and parentheses, so the fields start after its last ')'.
+func stat(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 }

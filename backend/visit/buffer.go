@@ -109,7 +109,7 @@ type Buffer struct {
 	hits  chan Hit
 	entry []byte // the flusher's encoding of the batch it sends, reused
 	// hashes holds the visitor hashes of the batch being gathered (flusher only), 16 bytes
-	// each: one allocation for all of them, reused for the next batch once this one is sent.
+	// each: one allocation for all of them, reused for the next batch once send is done.
 	hashes []byte
 	// ids makes the events' IDs (flusher only): random bits from a generator seeded once,
 	// not a system call for each visit.
@@ -196,12 +196,10 @@ func (b *Buffer) run() {
 	for {
 		select {
 		case h := <-b.hits:
-			b.hashes = b.hashes[:0]
 			batch = b.gather(b.add(batch[:0], &h), wait)
 			b.send(batch)
 		case <-b.stop:
 			for {
-				b.hashes = b.hashes[:0]
 				batch = b.fill(batch[:0])
 				if len(batch) == 0 {
 					return
@@ -309,8 +307,10 @@ type sentEntry struct {
 	events int
 }
 
-// send writes one batch to the stream, or to the Store while Redis fails.
+// send writes one batch to the stream, or to the Store while Redis fails; its visitor hashes'
+// memory then serves the next batch.
 func (b *Buffer) send(batch []Event) {
+	defer func() { b.hashes = b.hashes[:0] }()
 	captured.Add(float64(len(batch)))
 	buffered.Set(float64(len(b.hits)))
 	if b.stream != nil && time.Now().UnixNano() >= b.downUntil.Load() {

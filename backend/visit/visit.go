@@ -225,7 +225,7 @@ func NewHasher(secret []byte) *Hasher {
 
 // Hash is the visitor's hash on the UTC day of at: 16 bytes.
 func (h *Hasher) Hash(at time.Time, ip netip.Addr, userAgent string) []byte {
-	return h.appendHash(make([]byte, 0, sha256.Size), at, ip, userAgent)
+	return h.appendHash(make([]byte, 0, 16), at, ip, userAgent)
 }
 
 // appendHash appends the visitor's hash on the UTC day of at to dst.
