@@ -131,8 +131,9 @@ type Config struct {
 	// acknowledged wait before another consumer claims them (that consumer died).
 	VisitClaimAfter time.Duration `env:"VISIT_CLAIM_AFTER" envDefault:"30s"`
 	// VisitExactUniques is how many people a link has on a UTC day before that day's
-	// unique visitors are counted in a HyperLogLog sketch instead of one stored hash each.
-	VisitExactUniques int `env:"VISIT_EXACT_UNIQUES" envDefault:"10000"`
+	// unique visitors are counted in a HyperLogLog sketch instead of the day's set of hashes
+	// (8 bytes a person, rewritten by each transaction that adds to it).
+	VisitExactUniques int `env:"VISIT_EXACT_UNIQUES" envDefault:"2000"`
 
 	// DNSResolver is the resolver (host:port) asked for custom domains' TXT records; unset,
 	// the system's.
@@ -402,7 +403,7 @@ func (c *Config) checkVisits() []error {
 		between("VISIT_CONSUMERS", c.VisitConsumers, 1, 16),
 		between("VISIT_INGEST_ENTRIES", c.VisitIngestEntries, 1, 1000),
 		between("VISIT_CLAIM_AFTER", c.VisitClaimAfter, time.Second, time.Hour),
-		between("VISIT_EXACT_UNIQUES", c.VisitExactUniques, 0, 100_000_000))
+		between("VISIT_EXACT_UNIQUES", c.VisitExactUniques, 0, 100_000))
 	if c.VisitConsumer == "" {
 		host, _ := os.Hostname()
 		c.VisitConsumer = fmt.Sprintf("%s-%d", host, os.Getpid())

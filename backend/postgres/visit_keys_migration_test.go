@@ -1,8 +1,10 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -87,5 +89,56 @@ func keysOf(t *testing.T, db *postgres.DB) func(table string) map[string]int64 {
 			got[k] = n
 		}
 		return got
+	}
+}
+
+// Migration 00041 keeps a link's people of a day in one set of 8-byte hashes instead of a row
+// each: the hashes stored before go into the sets, sorted and once each, and a link day counted
+// in a sketch gets no set of hashes. Undone, the sets go back to a row a person.
+func TestMigrationGathersVisitorSets(t *testing.T) {
+	ctx := context.Background()
+	db, provider := migratedDB(t)
+	if _, err := provider.DownTo(ctx, 40); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Now().UTC().Truncate(24 * time.Hour)
+	if _, err := db.Pool.Exec(ctx, `SELECT visits_create_partitions($1::date, 1)`, day.Format(time.DateOnly)); err != nil {
+		t.Fatal(err)
+	}
+	hash := func(b byte) []byte { return []byte{b, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16} }
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO visitors (link_id, day, visitor, hour) VALUES
+			(1, $1, $2, $4), (1, $1, $3, $4), (1, $1, '\x07', $4), (2, $1, $2, $4)`,
+		day.Format(time.DateOnly), hash(9), hash(4), day); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO visitor_sketches (link_id, day, sketch) VALUES (2, $1::date, '\x00')`, day.Format(time.DateOnly)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.UpTo(ctx, 41); err != nil {
+		t.Fatal(err)
+	}
+	sets := map[int64][]byte{}
+	rows, err := db.Pool.Query(ctx, `SELECT link_id, hashes FROM visitor_sets WHERE day = $1::date`, day.Format(time.DateOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		var hashes []byte
+		if err := rows.Scan(&id, &hashes); err != nil {
+			t.Fatal(err)
+		}
+		sets[id] = hashes
+	}
+	want := slices.Concat(hash(4)[:8], []byte{7, 0, 0, 0, 0, 0, 0, 0}, hash(9)[:8])
+	if got, ok := sets[2]; len(sets) != 2 || !bytes.Equal(sets[1], want) || !ok || got != nil {
+		t.Errorf("sets %x, want link 1's %x and link 2's NULL", sets, want)
+	}
+	if _, err := provider.DownTo(ctx, 40); err != nil {
+		t.Fatal(err)
+	}
+	var people int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM visitors WHERE link_id = 1 AND day = $1::date AND length(visitor) = 8`, day.Format(time.DateOnly)).Scan(&people); err != nil || people != 3 {
+		t.Errorf("undone: link 1 has %d people of 8-byte hashes (%v), want 3", people, err)
 	}
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -11,9 +12,10 @@ import (
 	"github.com/shortlink/shortlink/backend/visit"
 )
 
-// Unique visitors past the exact count (see visit.ExactUniques): the sketches of the links and
-// workspaces a batch of visits touches, read and locked in the transaction that stores it,
-// added to, and written back.
+// Unique visitors (see visit.ExactUniques): the sets of people of the link days a batch of
+// visits touches while they are counted exactly, the sketches of those past the exact count and
+// of the workspaces; read and locked in the transaction that stores the batch, added to, and
+// written back: one row per link and day, however many people.
 
 // dayKey is a link's or a workspace's UTC day.
 type dayKey struct {
@@ -21,34 +23,28 @@ type dayKey struct {
 	day time.Time
 }
 
-// sketched is what the sketches counted for a transaction, and what to write back.
+// sketched is what the sets and sketches counted for a transaction, and what to write back.
 type sketched struct {
 	links, spaces []visit.HourUniques
-	// linkSketches and spaceSketches are the sketches to write back; switching are the
-	// link days that passed the exact count with this transaction, whose sketches are made
-	// from the day's stored hashes once this transaction's are stored.
+	// sets are the link days' sets to write back; a nil one is a link day counted in its
+	// sketch from now on.
+	sets                        map[dayKey]visit.Set
 	linkSketches, spaceSketches map[dayKey]*visit.Sketch
-	switching                   []dayKey
 }
 
-// Locks, in this order in every transaction: the links' sketches, the workspaces' sketches,
-// then the sketches of links passing the exact count (rows inserted empty, filled before
-// commit). The rollup rows come after all of them.
+// Locks, in this order in every transaction: the links' sets (made empty where missing), the
+// workspaces' sketches, then the sketches of the link days whose set says they are counted in
+// one. A link day's set is locked before its sketch, so the transaction passing the exact count
+// makes the sketch alone. The rollup rows come after all of them.
 const (
-	lockLinkSketches = `
-SELECT link_id, day, sketch FROM visitor_sketches
+	newSets = `
+INSERT INTO visitor_sets (link_id, day, hashes)
+SELECT link_id, day, '' FROM unnest($1::bigint[], $2::date[]) AS k (link_id, day) ORDER BY 1, 2
+ON CONFLICT DO NOTHING`
+	lockSets = `
+SELECT link_id, day, hashes FROM visitor_sets
 WHERE (link_id, day) IN (SELECT * FROM unnest($1::bigint[], $2::date[]))
 ORDER BY 1, 2 FOR UPDATE`
-	// exactCounts answers the link days whose people so far and in this transaction (at most)
-	// reach the exact count; the link's people of all days, one row to read, rule out the
-	// others before their hours are summed.
-	exactCounts = `
-SELECT k.link_id, k.day FROM unnest($1::bigint[], $2::date[], $3::bigint[]) AS k (link_id, day, n)
-JOIN visit_totals t ON t.link_id = k.link_id AND t.uniques + k.n >= $4
-JOIN visit_hours h ON h.link_id = k.link_id
-	AND h.hour >= k.day::timestamp AT TIME ZONE 'UTC' AND h.hour < (k.day + 1)::timestamp AT TIME ZONE 'UTC'
-GROUP BY k.link_id, k.day, k.n
-HAVING sum(h.uniques) + k.n >= $4`
 	newSpaceSketches = `
 INSERT INTO workspace_visitor_sketches (workspace_id, day, sketch)
 SELECT workspace_id, day, '' FROM unnest($1::bigint[], $2::date[]) AS k (workspace_id, day) ORDER BY 1, 2
@@ -57,92 +53,106 @@ ON CONFLICT DO NOTHING`
 SELECT workspace_id, day, sketch FROM workspace_visitor_sketches
 WHERE (workspace_id, day) IN (SELECT * FROM unnest($1::bigint[], $2::date[]))
 ORDER BY 1, 2 FOR UPDATE`
-	newLinkSketches = `
-INSERT INTO visitor_sketches (link_id, day)
-SELECT link_id, day FROM unnest($1::bigint[], $2::date[]) AS k (link_id, day) ORDER BY 1, 2
-ON CONFLICT DO NOTHING
-RETURNING link_id, day`
-	storedHashes = `
-SELECT v.link_id, v.day, v.visitor FROM visitors v
-JOIN unnest($1::bigint[], $2::date[]) AS k (link_id, day) ON v.link_id = k.link_id AND v.day = k.day`
-	saveLinkSketches = `
-UPDATE visitor_sketches s SET sketch = u.sketch
-FROM unnest($1::bigint[], $2::date[], $3::bytea[]) AS u (link_id, day, sketch)
+	lockLinkSketches = `
+SELECT link_id, day, sketch FROM visitor_sketches
+WHERE (link_id, day) IN (SELECT * FROM unnest($1::bigint[], $2::date[]))
+ORDER BY 1, 2 FOR UPDATE`
+	saveSets = `
+UPDATE visitor_sets s SET hashes = u.hashes
+FROM unnest($1::bigint[], $2::date[], $3::bytea[]) AS u (link_id, day, hashes)
 WHERE s.link_id = u.link_id AND s.day = u.day`
+	saveLinkSketches = `
+INSERT INTO visitor_sketches AS s (link_id, day, sketch)
+SELECT * FROM unnest($1::bigint[], $2::date[], $3::bytea[]) AS u (link_id, day, sketch) ORDER BY 1, 2
+ON CONFLICT (link_id, day) DO UPDATE SET sketch = EXCLUDED.sketch`
 	saveSpaceSketches = `
 UPDATE workspace_visitor_sketches s SET sketch = u.sketch
 FROM unnest($1::bigint[], $2::date[], $3::bytea[]) AS u (workspace_id, day, sketch)
 WHERE s.workspace_id = u.workspace_id AND s.day = u.day`
 )
 
-// countUniques counts the people of r in the sketches where they are counted: every
-// workspace's, and the links' past the exact count. It takes those people out of r.Visitors,
-// whose hashes are stored one by one.
+// countUniques counts the people of r where they are counted: a link's in the day's set until
+// the set reaches the exact count (its people are then moved into a sketch), in the link's
+// sketch past it, and a workspace's in its sketch.
 func (s *Visits) countUniques(ctx context.Context, tx pgx.Tx, r *visit.Rollup) (*sketched, error) {
-	out := &sketched{linkSketches: map[dayKey]*visit.Sketch{}, spaceSketches: map[dayKey]*visit.Sketch{}}
-	linkDays, counts := daysOf(r.Visitors, func(v visit.VisitorSeen) int64 { return v.LinkID })
-	spaceDays, _ := daysOf(r.People, func(v visit.VisitorSeen) int64 { return v.WorkspaceID })
+	out := &sketched{sets: map[dayKey]visit.Set{}, linkSketches: map[dayKey]*visit.Sketch{},
+		spaceSketches: map[dayKey]*visit.Sketch{}}
+	linkDays := daysOf(r.Visitors, linkOf)
+	spaceDays := daysOf(r.People, spaceOf)
 	if len(linkDays) == 0 && len(spaceDays) == 0 {
 		return out, nil
 	}
-	lIDs, lDays := split(linkDays)
-	sIDs, sDays := split(spaceDays)
-	var candidates []dayKey
+	sets := map[dayKey]visit.Set{}
+	var inSketches []dayKey
 	b := &pgx.Batch{}
-	b.Queue(lockLinkSketches, lIDs, lDays).Query(func(rows pgx.Rows) error {
-		return readSketches(rows, out.linkSketches)
-	})
-	b.Queue(exactCounts, lIDs, lDays, counts, s.exactUniques).Query(func(rows pgx.Rows) error {
-		var err error
-		candidates, err = pgx.CollectRows(rows, scanDayKey)
-		return err
-	})
-	b.Queue(newSpaceSketches, sIDs, sDays)
-	b.Queue(lockSpaceSketches, sIDs, sDays).Query(func(rows pgx.Rows) error {
-		return readSketches(rows, out.spaceSketches)
-	})
+	if len(linkDays) > 0 {
+		ids, days := split(linkDays)
+		b.Queue(newSets, ids, days)
+		b.Queue(lockSets, ids, days).Query(func(rows pgx.Rows) error {
+			var k dayKey
+			var hashes []byte
+			_, err := pgx.ForEachRow(rows, []any{&k.id, &k.day, &hashes}, func() error {
+				if hashes == nil {
+					inSketches = append(inSketches, k)
+				} else {
+					sets[k] = hashes
+				}
+				return nil
+			})
+			return err
+		})
+	}
+	if len(spaceDays) > 0 {
+		ids, days := split(spaceDays)
+		b.Queue(newSpaceSketches, ids, days)
+		b.Queue(lockSpaceSketches, ids, days).Query(func(rows pgx.Rows) error {
+			return readSketches(rows, out.spaceSketches)
+		})
+	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return nil, err
 	}
-	candidates = slices.DeleteFunc(candidates, func(k dayKey) bool { return out.linkSketches[k] != nil })
-	if len(candidates) > 0 {
-		// A link passing the count gets its sketch row now: another transaction passing it
-		// at once waits for this one, then finds the sketch made.
-		cIDs, cDays := split(candidates)
-		b := &pgx.Batch{}
-		b.Queue(newLinkSketches, cIDs, cDays).Query(func(rows pgx.Rows) error {
-			var err error
-			out.switching, err = pgx.CollectRows(rows, scanDayKey)
-			return err
-		})
-		b.Queue(lockLinkSketches, cIDs, cDays).Query(func(rows pgx.Rows) error {
-			return readSketches(rows, out.linkSketches)
-		})
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	if len(inSketches) > 0 {
+		ids, days := split(inSketches)
+		rows, err := tx.Query(ctx, lockLinkSketches, ids, days)
+		if err != nil {
 			return nil, err
 		}
-		for _, k := range out.switching {
-			delete(out.linkSketches, k) // this transaction's own empty row: counted exactly first
+		if err := readSketches(rows, out.linkSketches); err != nil {
+			return nil, err
+		}
+		for _, k := range inSketches {
+			if out.linkSketches[k] == nil { // its sketch is gone (a partition dropped): anew
+				out.linkSketches[k] = visit.NewSketch()
+			}
 		}
 	}
-	// The links counted in sketches: their people of this transaction, hour by hour.
-	if len(out.linkSketches) > 0 {
-		var byHour []visit.VisitorSeen
-		r.Visitors = slices.DeleteFunc(r.Visitors, func(v visit.VisitorSeen) bool {
-			if out.linkSketches[dayKey{v.LinkID, v.Day}] != nil {
-				byHour = append(byHour, v)
-				return true
-			}
-			return false
-		})
-		slices.SortStableFunc(byHour, func(a, b visit.VisitorSeen) int {
-			return cmp.Or(cmp.Compare(a.LinkID, b.LinkID), a.Day.Compare(b.Day), a.Hour.Compare(b.Hour))
-		})
-		eachDay(byHour, func(v visit.VisitorSeen) int64 { return v.LinkID }, func(k dayKey, seen []visit.VisitorSeen) {
-			out.links = append(out.links, out.linkSketches[k].CountNew(k.id, seen)...)
-		})
+	var err error
+	eachDay(r.Visitors, linkOf, func(k dayKey, seen []visit.VisitorSeen) {
+		if sk := out.linkSketches[k]; sk != nil {
+			byHour := slices.Clone(seen)
+			slices.SortStableFunc(byHour, func(a, b visit.VisitorSeen) int { return a.Hour.Compare(b.Hour) })
+			out.links = append(out.links, sk.CountNew(k.id, byHour)...)
+			return
+		}
+		set, fresh, e := sets[k].Add(k.id, seen)
+		if e != nil {
+			err = fmt.Errorf("link %d on %s: %w", k.id, k.day.Format(time.DateOnly), e)
+			return
+		}
+		out.links = append(out.links, fresh...)
+		switch {
+		case set.Len() >= int(s.exactUniques):
+			out.linkSketches[k] = set.Sketch()
+			out.sets[k] = nil
+		case len(fresh) > 0:
+			out.sets[k] = set
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	eachDay(r.People, func(v visit.VisitorSeen) int64 { return v.WorkspaceID }, func(k dayKey, seen []visit.VisitorSeen) {
+	eachDay(r.People, spaceOf, func(k dayKey, seen []visit.VisitorSeen) {
 		sk := out.spaceSketches[k]
 		if sk == nil { // the row is there (made above): a sketch that did not read is made anew
 			sk = visit.NewSketch()
@@ -153,29 +163,18 @@ func (s *Visits) countUniques(ctx context.Context, tx pgx.Tx, r *visit.Rollup) (
 	return out, nil
 }
 
-// saveSketches writes the sketches back, with those of the links that passed the exact count
-// made from the day's hashes (this transaction's included).
+// saveSketches writes back the sets and sketches countUniques changed.
 func (s *Visits) saveSketches(ctx context.Context, tx pgx.Tx, u *sketched) error {
-	if len(u.switching) > 0 {
-		ids, days := split(u.switching)
-		for _, k := range u.switching {
-			u.linkSketches[k] = visit.NewSketch()
-		}
-		rows, err := tx.Query(ctx, storedHashes, ids, days)
-		if err != nil {
-			return err
-		}
-		var k dayKey
-		var hash []byte
-		_, err = pgx.ForEachRow(rows, []any{&k.id, &k.day, &hash}, func() error {
-			u.linkSketches[k].Add(hash)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
 	b := &pgx.Batch{}
+	if len(u.sets) > 0 {
+		keys := sortedKeys(u.sets)
+		ids, days := split(keys)
+		data := make([][]byte, len(keys))
+		for i, k := range keys {
+			data[i] = u.sets[k] // nil: NULL, counted in the sketch
+		}
+		b.Queue(saveSets, ids, days, data)
+	}
 	for _, set := range []struct {
 		sql      string
 		sketches map[dayKey]*visit.Sketch
@@ -183,11 +182,7 @@ func (s *Visits) saveSketches(ctx context.Context, tx pgx.Tx, u *sketched) error
 		if len(set.sketches) == 0 {
 			continue
 		}
-		keys := make([]dayKey, 0, len(set.sketches))
-		for k := range set.sketches {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, compareDayKeys)
+		keys := sortedKeys(set.sketches)
 		ids, days := split(keys)
 		data := make([][]byte, len(keys))
 		for i, k := range keys {
@@ -201,22 +196,26 @@ func (s *Visits) saveSketches(ctx context.Context, tx pgx.Tx, u *sketched) error
 	return tx.SendBatch(ctx, b).Close()
 }
 
-// daysOf are the distinct days of the people seen (sorted) and how many people each has.
-func daysOf(seen []visit.VisitorSeen, id func(visit.VisitorSeen) int64) ([]dayKey, []int64) {
-	n := map[dayKey]int64{}
-	for _, v := range seen {
-		n[dayKey{id(v), v.Day}]++
-	}
-	keys := make([]dayKey, 0, len(n))
-	for k := range n {
+func linkOf(v visit.VisitorSeen) int64  { return v.LinkID }
+func spaceOf(v visit.VisitorSeen) int64 { return v.WorkspaceID }
+
+// sortedKeys are the keys of m in the order rows are written.
+func sortedKeys[V any](m map[dayKey]V) []dayKey {
+	keys := make([]dayKey, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, compareDayKeys)
-	counts := make([]int64, len(keys))
-	for i, k := range keys {
-		counts[i] = n[k]
+	return keys
+}
+
+// daysOf are the distinct days of the people seen, sorted.
+func daysOf(seen []visit.VisitorSeen, id func(visit.VisitorSeen) int64) []dayKey {
+	n := map[dayKey]struct{}{}
+	for _, v := range seen {
+		n[dayKey{id(v), v.Day}] = struct{}{}
 	}
-	return keys, counts
+	return sortedKeys(n)
 }
 
 // eachDay calls f with each run of people of one day in seen (sorted by id and day).
@@ -242,19 +241,13 @@ func split(keys []dayKey) ([]int64, []time.Time) {
 	return ids, days
 }
 
-func scanDayKey(row pgx.CollectableRow) (dayKey, error) {
-	var k dayKey
-	err := row.Scan(&k.id, &k.day)
-	return k, err
-}
-
-// readSketches adds the sketches read to m; an empty one (just made) is left out.
+// readSketches adds the sketches read to m; a row without one is left out.
 func readSketches(rows pgx.Rows, m map[dayKey]*visit.Sketch) error {
 	var k dayKey
 	var data []byte
 	_, err := pgx.ForEachRow(rows, []any{&k.id, &k.day, &data}, func() error {
 		if data == nil {
-			return nil // being made by another transaction, which holds it: not visible here
+			return nil
 		}
 		sk, err := visit.SketchOf(data)
 		if err != nil {

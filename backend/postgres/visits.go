@@ -43,29 +43,21 @@ ON CONFLICT DO NOTHING
 RETURNING id`
 
 // addRollups adds the sums of the new batches (visit.Summarise) to every rollup, in one
-// statement: the people not seen yet that UTC day (visitors, counted in uniques in the hour of
-// their first visit), visit_hours, the breakdowns per hour, the all-time totals, the
-// workspace's hours, and the moderation reviews due at a power of two of people's visits. The
-// daily breakdowns are summed from the hourly ones once a day is over (CompactDays); only a
-// visit arriving after that, for a day already summed, is added to them here. Rows go in the
-// order of their keys (the arrays come sorted), so that consumers storing overlapping batches
-// at once cannot deadlock (and a deadlock that happens anyway is retried).
+// statement: the people first seen that UTC day (counted by countUniques, in the hour of their
+// first visit), visit_hours, the breakdowns per hour, the all-time totals, the workspace's
+// hours, and the moderation reviews due at a power of two of people's visits. The daily
+// breakdowns are summed from the hourly ones once a day is over (CompactDays); only a visit
+// arriving after that, for a day already summed, is added to them here. Rows go in the order
+// of their keys (the arrays come sorted), so that consumers storing overlapping batches at
+// once cannot deadlock (and a deadlock that happens anyway is retried).
 const addRollups = `
-WITH fresh AS (
-	INSERT INTO visitors (link_id, day, visitor, hour)
-	SELECT * FROM unnest($1::bigint[], $2::date[], $3::bytea[], $4::timestamptz[])
-	ON CONFLICT DO NOTHING
-	RETURNING link_id, hour
-), fresh_counts AS (
-	-- People stored one by one, and those the sketches counted.
-	SELECT link_id, hour, sum(n)::bigint AS uniques FROM (
-		SELECT link_id, hour, 1 AS n FROM fresh
-		UNION ALL
-		SELECT * FROM unnest($15::bigint[], $16::timestamptz[], $17::bigint[])
-	) u GROUP BY 1, 2
+WITH fresh_counts AS (
+	SELECT link_id, hour, sum(n)::bigint AS uniques
+	FROM unnest($11::bigint[], $12::timestamptz[], $13::bigint[]) AS f (link_id, hour, n)
+	GROUP BY 1, 2
 ), counts AS (
 	SELECT c.link_id, c.hour, c.workspace_id, c.visits, c.bots, coalesce(f.uniques, 0) AS uniques
-	FROM unnest($5::bigint[], $6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[])
+	FROM unnest($1::bigint[], $2::timestamptz[], $3::bigint[], $4::bigint[], $5::bigint[])
 		AS c (link_id, hour, workspace_id, visits, bots)
 	LEFT JOIN fresh_counts f USING (link_id, hour)
 ), hours AS (
@@ -76,14 +68,14 @@ WITH fresh AS (
 ), key_hours AS (
 	INSERT INTO visit_key_hours AS t (link_id, hour, dim, key, visits)
 	SELECT link_id, hour, dim::"char", key, visits
-	FROM unnest($10::bigint[], $11::timestamptz[], $12::text[], $13::text[], $14::bigint[])
+	FROM unnest($6::bigint[], $7::timestamptz[], $8::text[], $9::text[], $10::bigint[])
 		AS k (link_id, hour, dim, key, visits)
 	ON CONFLICT (link_id, hour, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), key_days AS (
 	-- The keys of days already summed, picked out by rollupArgs.
 	INSERT INTO visit_key_days AS t (link_id, day, dim, key, visits)
 	SELECT link_id, (hour AT TIME ZONE 'UTC')::date, dim::"char", key, sum(visits)
-	FROM unnest($21::bigint[], $22::timestamptz[], $23::text[], $24::text[], $25::bigint[])
+	FROM unnest($17::bigint[], $18::timestamptz[], $19::text[], $20::text[], $21::bigint[])
 		AS k (link_id, hour, dim, key, visits)
 	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
@@ -98,7 +90,7 @@ WITH fresh AS (
 		bots = t.bots + EXCLUDED.bots, uniques = t.uniques + EXCLUDED.uniques
 	RETURNING link_id, visits
 ), space_uniques AS (
-	SELECT * FROM unnest($18::bigint[], $19::timestamptz[], $20::bigint[]) AS u (workspace_id, hour, uniques)
+	SELECT * FROM unnest($14::bigint[], $15::timestamptz[], $16::bigint[]) AS u (workspace_id, hour, uniques)
 ), spaces AS (
 	INSERT INTO workspace_visit_hours AS w (workspace_id, hour, visits, bots, uniques)
 	SELECT c.workspace_id, c.hour, c.visits, c.bots, coalesce(u.uniques, 0)
@@ -283,10 +275,6 @@ func copyVisits(batches []visit.Batch, n int) pgx.CopyFromSource {
 // those of the days before summedBefore (already summed by CompactDays) to the daily ones too.
 func rollupArgs(r visit.Rollup, u *sketched, summedBefore time.Time) []any {
 	var (
-		vLinks   = make([]int64, len(r.Visitors))
-		vDays    = make([]time.Time, len(r.Visitors))
-		vHashes  = make([][]byte, len(r.Visitors))
-		vHours   = make([]time.Time, len(r.Visitors))
 		hLinks   = make([]int64, len(r.Hours))
 		hHours   = make([]time.Time, len(r.Hours))
 		hSpaces  = make([]int64, len(r.Hours))
@@ -301,9 +289,6 @@ func rollupArgs(r visit.Rollup, u *sketched, summedBefore time.Time) []any {
 	)
 	for i := range len(visit.Dims) {
 		dimNames[visit.Dims[i]] = visit.Dims[i : i+1]
-	}
-	for i, v := range r.Visitors {
-		vLinks[i], vDays[i], vHashes[i], vHours[i] = v.LinkID, v.Day, v.Visitor, v.Hour
 	}
 	for i, h := range r.Hours {
 		hLinks[i], hHours[i], hSpaces[i], hVisits[i], hBots[i] = h.LinkID, h.Hour, h.WorkspaceID, h.Visits, h.Bots
@@ -322,7 +307,7 @@ func rollupArgs(r visit.Rollup, u *sketched, summedBefore time.Time) []any {
 	}
 	uLinks, uHours, uN := hourUniques(u.links)
 	sSpaces, sHours, sN := hourUniques(u.spaces)
-	return []any{vLinks, vDays, vHashes, vHours, hLinks, hHours, hSpaces, hVisits, hBots,
+	return []any{hLinks, hHours, hSpaces, hVisits, hBots,
 		kLinks, kHours, kDims, kKeys, kVisits, uLinks, uHours, uN, sSpaces, sHours, sN,
 		lLinks, lHours, lDims, lKeys, lVisits}
 }

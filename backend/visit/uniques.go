@@ -1,24 +1,97 @@
 package visit
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/axiomhq/hyperloglog"
 )
 
 // Unique visitors are people counted once per UTC day (the visitor hash is salted per day), in
-// the hour of their first visit that day. A link's are counted exactly, one stored hash per
-// person, until it has had ExactUniques people on a day; from then on that day, and a
+// the hour of their first visit that day. A link's are counted exactly, in the set of the day's
+// people (a Set), until it has had ExactUniques people on a day; from then on that day, and a
 // workspace's always, they are counted in a HyperLogLog sketch: 2^14 one-byte registers (16 kB),
 // whose estimate has a standard error of 1.04/√16384 ≈ 0.81% (LogLog-Beta). Below about 16,000
 // people a sketch keeps its hashes in a sparse list of 2^25 positions, where two people collide
 // about once in 2^25/n: in practice exact.
 
 // ExactUniques is how many people a link has on a UTC day before its uniques of that day are
-// counted in a sketch, unless the Store is told otherwise.
-const ExactUniques = 10_000
+// counted in a sketch, unless the Store is told otherwise. A set of that many takes 16 kB, as
+// much as a full sketch: a link's people cost at most that much to store per transaction.
+const ExactUniques = 2_000
+
+// SetEntry is how many bytes of a visitor hash a Set keeps: two of a link's people of a day
+// share them about once in 2^64/n², never in practice.
+const SetEntry = 8
+
+// Set is the people of a link on one UTC day, as stored: the first SetEntry bytes of each
+// person's visitor hash (zero-padded when shorter), sorted, side by side.
+type Set []byte
+
+// Len is how many people the set holds.
+func (s Set) Len() int { return len(s) / SetEntry }
+
+// Add adds the people seen (of one link and day) to the set, and answers the set with them
+// and how many of them it did not hold, per hour of their first visit (in the order of the
+// hours). A set read from elsewhere that is not whole entries is refused.
+func (s Set) Add(id int64, seen []VisitorSeen) (Set, []HourUniques, error) {
+	if len(s)%SetEntry != 0 {
+		return nil, nil, fmt.Errorf("a set of people of %d bytes, not entries of %d", len(s), SetEntry)
+	}
+	type person struct {
+		key  [SetEntry]byte
+		hour time.Time
+	}
+	people := make([]person, len(seen))
+	for i, v := range seen {
+		copy(people[i].key[:], v.Visitor)
+		people[i].hour = v.Hour
+	}
+	slices.SortFunc(people, func(a, b person) int {
+		return cmp.Or(bytes.Compare(a.key[:], b.key[:]), a.hour.Compare(b.hour))
+	})
+	// The new people, once each (the earliest hour first, from the sort), merged into the set.
+	out := make(Set, 0, len(s)+len(people)*SetEntry)
+	var fresh []person
+	rest := s
+	for i, p := range people {
+		if i > 0 && p.key == people[i-1].key {
+			continue
+		}
+		for len(rest) > 0 && bytes.Compare(rest[:SetEntry], p.key[:]) < 0 {
+			out, rest = append(out, rest[:SetEntry]...), rest[SetEntry:]
+		}
+		if len(rest) > 0 && bytes.Equal(rest[:SetEntry], p.key[:]) {
+			continue
+		}
+		out = append(out, p.key[:]...)
+		fresh = append(fresh, p)
+	}
+	out = append(out, rest...)
+	slices.SortFunc(fresh, func(a, b person) int { return a.hour.Compare(b.hour) })
+	var counts []HourUniques
+	for _, p := range fresh {
+		if n := len(counts); n > 0 && counts[n-1].Hour.Equal(p.hour) {
+			counts[n-1].N++
+			continue
+		}
+		counts = append(counts, HourUniques{ID: id, Hour: p.hour, N: 1})
+	}
+	return out, counts, nil
+}
+
+// Sketch is the set's people counted in a sketch, for a link passing the exact count.
+func (s Set) Sketch() *Sketch {
+	sk := NewSketch()
+	for i := 0; i+SetEntry <= len(s); i += SetEntry {
+		sk.Add(s[i : i+SetEntry])
+	}
+	return sk
+}
 
 // Sketch is a HyperLogLog sketch of the people of a link or a workspace on one UTC day.
 type Sketch struct{ hll *hyperloglog.Sketch }

@@ -1,6 +1,7 @@
 package visit_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -807,14 +808,14 @@ func TestDropPartitions(t *testing.T) {
 		}
 		return n
 	}
-	if count("visits") != 1 || count("visitors") != 1 {
+	if count("visits") != 1 || count("visitor_sets") != 1 {
 		t.Fatal("the old visit was not stored")
 	}
 	if _, err := store.DropPartitions(ctx, time.Now().AddDate(0, 0, -40), time.Now().AddDate(0, 0, -2)); err != nil {
 		t.Fatal(err)
 	}
-	if count("visits") != 1 || count("visitors") != 0 {
-		t.Errorf("after dropping hashes only: %d visits, %d hashes; want 1, 0", count("visits"), count("visitors"))
+	if count("visits") != 1 || count("visitor_sets") != 0 {
+		t.Errorf("after dropping hashes only: %d visits, %d sets of hashes; want 1, 0", count("visits"), count("visitor_sets"))
 	}
 	n, err := store.DropPartitions(ctx, time.Now().AddDate(0, 0, -10), time.Now().AddDate(0, 0, -2))
 	if err != nil || n < 1 {
@@ -1194,20 +1195,7 @@ func TestUniquesPastExactCount(t *testing.T) {
 		}
 	}
 	batches = append(batches, small)
-	var wg sync.WaitGroup
-	for w := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(batches); i += 2 {
-				if _, err := store.Insert(ctx, []visit.Batch{batches[i]}); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	storeByTwo(t, store, batches)
 	uniques := func(link int64) (n int64) {
 		t.Helper()
 		if err := db.Pool.QueryRow(ctx, `SELECT uniques FROM visit_totals WHERE link_id = $1`, link).Scan(&n); err != nil {
@@ -1228,20 +1216,105 @@ func TestUniquesPastExactCount(t *testing.T) {
 	if n := uniques(3); n != 80 {
 		t.Errorf("link 3's people: %d, want 80 (exact)", n)
 	}
-	var hashes int64
+	var hashes []byte
 	var sketch []byte
-	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM visitors WHERE link_id = 1),
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT hashes FROM visitor_sets WHERE link_id = 1),
 		(SELECT sketch FROM visitor_sketches WHERE link_id = 1)`).Scan(&hashes, &sketch); err != nil {
 		t.Fatal(err)
 	}
-	if hashes > 1500 || len(sketch) == 0 {
-		t.Errorf("link 1 stored %d hashes and a sketch of %d bytes; want the hashes to stop near the exact count, and a sketch", hashes, len(sketch))
+	if hashes != nil || len(sketch) == 0 {
+		t.Errorf("link 1 keeps %d bytes of hashes and a sketch of %d bytes; want no hashes past the exact count, and a sketch", len(hashes), len(sketch))
+	}
+	var set3 []byte
+	if err := db.Pool.QueryRow(ctx, `SELECT hashes FROM visitor_sets WHERE link_id = 3`).Scan(&set3); err != nil || len(set3) != 80*visit.SetEntry {
+		t.Errorf("link 3 keeps %d bytes of hashes (%v), want 80 people's", len(set3), err)
 	}
 	var space int64
 	if err := db.Pool.QueryRow(ctx, `SELECT sum(uniques) FROM workspace_visit_hours WHERE workspace_id = 3`).Scan(&space); err != nil {
 		t.Fatal(err)
 	}
 	within("the workspace's people", space, people, 0.03)
+}
+
+// Below the exact count, two consumers storing the same link day's people at once, each person
+// in batches of both, count every person once, in the hour of their first visit that a batch
+// stored, and the day's set holds each of them once.
+func TestExactUniquesTwoConsumers(t *testing.T) {
+	db := testenv.DB(t)
+	store := postgres.NewVisits(db)
+	ctx := context.Background()
+	at := time.Date(2026, 5, 4, 10, 15, 0, 0, time.UTC)
+	const people = 1500
+	var batches []visit.Batch
+	for first := 0; first < people; first += 50 {
+		var b, again visit.Batch
+		for n := first; n < first+50; n++ {
+			b = append(b, person(4, at, n), person(5, at, n%40))
+			again = append(again, person(4, at.Add(time.Hour), n)) // back an hour later
+		}
+		batches = append(batches, b, again)
+	}
+	storeByTwo(t, store, batches)
+	for _, c := range []struct {
+		link   int64
+		people int64
+	}{{4, people}, {5, 40}} {
+		var total, hours int64
+		var set []byte
+		if err := db.Pool.QueryRow(ctx, `SELECT (SELECT uniques FROM visit_totals WHERE link_id = $1),
+			(SELECT sum(uniques) FROM visit_hours WHERE link_id = $1),
+			(SELECT hashes FROM visitor_sets WHERE link_id = $1)`, c.link).Scan(&total, &hours, &set); err != nil {
+			t.Fatal(err)
+		}
+		if total != c.people || hours != c.people || len(set) != int(c.people)*visit.SetEntry {
+			t.Errorf("link %d: %d people in its total, %d in its hours, %d in its set; want %d", c.link, total, hours, len(set)/visit.SetEntry, c.people)
+		}
+	}
+}
+
+// storeByTwo stores the batches one at a time by two writers at once, each taking every other.
+func storeByTwo(t *testing.T, store *postgres.Visits, batches []visit.Batch) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Go(func() {
+			for i := w; i < len(batches); i += 2 {
+				if _, err := store.Insert(context.Background(), []visit.Batch{batches[i]}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A set of people adds those it did not hold, once each, counted in the hour of their first
+// visit among those given, and stays sorted; a hash shorter than an entry is padded.
+func TestSetAdd(t *testing.T) {
+	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	hash := func(n byte) []byte { return []byte{n, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
+	set, got, err := visit.Set(nil).Add(9, []visit.VisitorSeen{
+		{Visitor: hash(5), Hour: at.Add(time.Hour)}, {Visitor: hash(1), Hour: at}, {Visitor: hash(5), Hour: at},
+	})
+	if err != nil || set.Len() != 2 || len(got) != 1 || got[0] != (visit.HourUniques{ID: 9, Hour: at, N: 2}) {
+		t.Fatalf("first people: a set of %d, counted %+v (%v); want 2, both at %v", set.Len(), got, err, at)
+	}
+	set, got, err = set.Add(9, []visit.VisitorSeen{
+		{Visitor: hash(5), Hour: at}, {Visitor: hash(3), Hour: at.Add(2 * time.Hour)},
+		{Visitor: []byte{7}, Hour: at.Add(time.Hour)}, {Visitor: hash(0), Hour: at.Add(2 * time.Hour)},
+	})
+	want := []visit.HourUniques{{ID: 9, Hour: at.Add(time.Hour), N: 1}, {ID: 9, Hour: at.Add(2 * time.Hour), N: 2}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("then counted %+v (%v), want %+v", got, err, want)
+	}
+	wantSet := slices.Concat(hash(0)[:8], hash(1)[:8], hash(3)[:8], hash(5)[:8], []byte{7, 0, 0, 0, 0, 0, 0, 0})
+	if !bytes.Equal(set, wantSet) {
+		t.Errorf("the set is %x, want %x", []byte(set), wantSet)
+	}
+	if _, _, err := visit.Set(make([]byte, 12)).Add(9, nil); err == nil {
+		t.Error("a set of 12 bytes was read")
+	}
 }
 
 // A sketch counts what it is given: the people of each hour once, in the hour first seen;
