@@ -106,8 +106,12 @@ type Buffer struct {
 	hasher     *Hasher
 	log        *slog.Logger
 
-	hits  chan Hit
-	entry []byte // the flusher's encoding of the batch it sends, reused
+	hits chan Hit
+	// entry is the flusher's encoding of the batch it sends; once sent, it is kept (sent) and
+	// the next is written into spare memory: that of entries known consumed, so that a busy
+	// node neither copies nor allocates its entries.
+	entry []byte
+	spare [][]byte
 	// hashes holds the visitor hashes of the batch being gathered (flusher only), 16 bytes
 	// each: one allocation for all of them, reused for the next batch once send is done.
 	hashes []byte
@@ -319,7 +323,11 @@ func (b *Buffer) send(batch []Event) {
 			if b.down.Swap(false) {
 				b.log.Info("visits: redis answers again; sending visits to the stream")
 			}
-			b.keep(id, append([]byte(nil), b.entry...), len(batch))
+			b.keep(id, b.entry, len(batch))
+			b.entry = nil
+			if n := len(b.spare); n > 0 {
+				b.entry, b.spare = b.spare[n-1], b.spare[:n-1]
+			}
 			return
 		}
 		// The entry may be in the stream already: storing it again counts nothing.
@@ -347,7 +355,7 @@ func (b *Buffer) keep(id string, data []byte, events int) {
 		drop++
 	}
 	if drop > 0 {
-		b.sent = append(b.sent[:0], b.sent[drop:]...)
+		b.forget(drop)
 		if time.Since(b.forgotLog) >= dropLogEvery {
 			b.forgotLog = time.Now()
 			b.log.Warn("visits: the consumers are behind; this node no longer keeps the oldest visits not yet stored, which a Redis restart without persistence would lose",
@@ -404,10 +412,25 @@ func (b *Buffer) forgetConsumed(g GroupProgress) bool {
 		b.sentEvents -= b.sent[drop].events
 		drop++
 	}
-	if drop > 0 {
-		b.sent = append(b.sent[:0], b.sent[drop:]...)
-	}
+	b.forget(drop)
 	return true
+}
+
+// maxSpare bounds the memory of entries a Buffer keeps for its next ones.
+const maxSpare = 4
+
+// forget lets go of the n oldest entries kept, their memory kept for the next entries.
+func (b *Buffer) forget(n int) {
+	if n == 0 {
+		return
+	}
+	for _, e := range b.sent[:n] {
+		if len(b.spare) < maxSpare {
+			b.spare = append(b.spare, e.data[:0])
+		}
+	}
+	clear(b.sent[:n])
+	b.sent = append(b.sent[:0], b.sent[n:]...)
 }
 
 // acknowledged is the ID up to which the group acknowledged every entry: the last one
