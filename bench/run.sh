@@ -41,13 +41,9 @@ fi
 [ -x bin/shortlink ] || { echo "bin/shortlink is missing: run make build" >&2; exit 1; }
 go build -o "$work/ceiling" ./bench/ceiling
 
-free_port() {
-  local p
-  while :; do
-    p=$((20000 + RANDOM % 40000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-  done
-}
+# free_port: a port below the range the kernel gives outgoing connections, so that the
+# seeding's and the runs' client connections cannot hold a port before its server listens.
+. deploy/local/ports.sh
 
 wait_http() {
   for _ in $(seq 1 100); do

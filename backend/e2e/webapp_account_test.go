@@ -38,6 +38,9 @@ func TestWebAppAccountRecovery(t *testing.T) {
 		w.at("/login")
 		w.click(w.link(w.tr("Forgot password?", "忘记密码？")))
 		w.at("/forgot-password")
+		// The address field once the page is shown: the login page, kept on screen while the
+		// new page's code loads, has an Email field too.
+		w.see(w.exactHeading(w.tr("Reset your password", "重置密码")))
 		w.fill(w.textbox(w.tr("Email", "邮箱")), email)
 		w.click(w.button(w.tr("Send the link", "发送链接")))
 		w.see(w.p.GetByTestId("reset-sent"))

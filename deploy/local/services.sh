@@ -48,18 +48,8 @@ install_missing() {
   pg_bin >/dev/null || { echo "postgresql is still missing after apt-get install" >&2; return 1; }
 }
 
-# A random port nothing listens on, below the kernel's range for outgoing connections' local
-# ports: a port of ours stays free while its server is down (down/up), which an outgoing
-# connection could otherwise take. Another run may grab it in between: callers retry.
-free_port() {
-  local p low=32768
-  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
-  [ "$low" -gt 11000 ] || low=32768
-  while :; do
-    p=$((10000 + RANDOM % (low - 10000)))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-  done
-}
+# free_port: a random loopback port nothing listens on (ports.sh).
+. "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 
 # PostgreSQL refuses to run as root, so as root the server runs as the postgres user (from /,
 # since it may not be allowed into the caller's working directory).
