@@ -112,7 +112,7 @@ func TestBrowserPasswordAndFormRules(t *testing.T) {
 
 	tab.fill(`input[name="password"]`, password)
 	res = submit()
-	if err := p.WaitForURL(target.URL + "/secret"); err != nil {
+	if err := reachURL(p, target.URL+"/secret"); err != nil {
 		t.Fatalf("after the right password: %v (at %s)", err, p.URL())
 	}
 	if res.Status() != http.StatusOK || res.URL() != target.URL+"/secret" {
@@ -172,7 +172,7 @@ func TestBrowserPasswordAndFormRules(t *testing.T) {
 	if res := submit(); res.URL() != target.URL+"/survey" || res.Request().RedirectedFrom() == nil {
 		t.Errorf("valid answers ended on %s with %d, want a redirect to the target", res.URL(), res.Status())
 	}
-	if err := p.WaitForURL(target.URL + "/survey"); err != nil {
+	if err := reachURL(p, target.URL+"/survey"); err != nil {
 		t.Fatalf("after valid answers: %v (at %s)", err, p.URL())
 	}
 	arrived("/survey")

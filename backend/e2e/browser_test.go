@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"os"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -21,6 +24,26 @@ func TestMain(m *testing.M) {
 
 func expectLocator(l playwright.Locator) playwright.LocatorAssertions {
 	return playwright.NewPlaywrightAssertions(float64(browsertest.Timeout.Milliseconds())).Locator(l)
+}
+
+// reachURL waits until the page's URL is url: a string (with WaitForURL's globs, * within a
+// path segment and ** across them) or a *regexp.Regexp. It reads the URL again and again, where
+// WaitForURL reads it once and then waits for the next navigation: a navigation landing between
+// the two (one the app makes itself after an API call, on a busy machine) was missed, and the
+// wait ran out on the right page. A timeout given replaces browsertest.Timeout.
+func reachURL(p playwright.Page, url any, timeout ...time.Duration) error {
+	re, ok := url.(*regexp.Regexp)
+	if !ok {
+		glob := regexp.QuoteMeta(url.(string))
+		glob = strings.ReplaceAll(glob, `\*\*`, `.*`)
+		glob = strings.ReplaceAll(glob, `\*`, `[^/]*`)
+		re = regexp.MustCompile("^" + glob + "$")
+	}
+	wait := browsertest.Timeout
+	if len(timeout) > 0 {
+		wait = timeout[0]
+	}
+	return playwright.NewPlaywrightAssertions(float64(wait.Milliseconds())).Page(p).ToHaveURL(re)
 }
 
 // openApp opens a browser whose short domain reaches s, with a page of the given size; o sets

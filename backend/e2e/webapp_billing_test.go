@@ -43,7 +43,7 @@ func (w *walker) leftFor(asked <-chan string, host string) string {
 		if !strings.Contains(u, host) {
 			w.t.Fatalf("[%s] the browser went to %s, want %s", w.l.name, u, host)
 		}
-		if err := w.p.WaitForURL(stripePages); err != nil {
+		if err := reachURL(w.p, stripePages); err != nil {
 			w.t.Fatalf("[%s] waiting for %s: %v", w.l.name, host, err)
 		}
 		w.see(w.heading("Stripe"))

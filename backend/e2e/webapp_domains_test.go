@@ -32,7 +32,7 @@ func TestWebAppCustomDomain(t *testing.T) {
 
 	// The Domains page from the navigation; no domain yet.
 	tab.click(`nav.nav >> text=Domains`)
-	if err := p.WaitForURL(app + "/domains"); err != nil {
+	if err := reachURL(p, app+"/domains"); err != nil {
 		t.Fatal(err)
 	}
 	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
@@ -115,7 +115,7 @@ func TestWebAppCustomDomain(t *testing.T) {
 	tab.fill(`[data-testid="link-url"]`, "https://example.com/on-my-domain")
 	tab.fill(`[data-testid="link-alias"]`, "mine")
 	tab.click(`[data-testid="save-link"]`)
-	if err := p.WaitForURL(regexp.MustCompile(`/app/links/\d+$`)); err != nil {
+	if err := reachURL(p, regexp.MustCompile(`/app/links/\d+$`)); err != nil {
 		t.Fatalf("after create: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
 	}
 	if err := expectLocator(p.GetByTestId("detail-short-url")).ToHaveText("go.example.com/mine"); err != nil {
@@ -310,12 +310,12 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 	if _, err := p.Goto(app + "/invitations"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.WaitForURL(app + "/login"); err != nil {
+	if err := reachURL(p, app+"/login"); err != nil {
 		t.Fatalf("not signed in: %v", err)
 	}
 	tab.follow("Sign up", "Create your account")
 	tab.submit("invitee@example.com", "correct horse battery")
-	if err := p.WaitForURL(app + "/invitations"); err != nil {
+	if err := reachURL(p, app+"/invitations"); err != nil {
 		t.Fatalf("after sign-up: %v (at %s, error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
 	}
 	if err := expectLocator(p.GetByTestId("invitations-unverified")).ToBeVisible(); err != nil {
@@ -330,7 +330,7 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 	}
 	shoot(t, p, "invitations-phone")
 	tab.click(`[data-testid="accept-invitation"]`)
-	if err := p.WaitForURL(app + "/links"); err != nil {
+	if err := reachURL(p, app+"/links"); err != nil {
 		t.Fatalf("after accepting: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
 	}
 	// The workspace joined is the one shown (the switcher is in the menu at phone size).

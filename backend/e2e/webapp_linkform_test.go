@@ -75,7 +75,7 @@ func TestWebAppLinkForm(t *testing.T) {
 
 		w.fill(alias, mine)
 		w.click(create)
-		if err := w.p.WaitForURL(regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
+		if err := reachURL(w.p, regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
 			t.Fatalf("[%s] after creating: %v (at %s)", l.name, err, w.p.URL())
 		}
 		w.see(w.text("https://example.com/page"))

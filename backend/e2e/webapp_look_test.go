@@ -228,7 +228,7 @@ func (w *walker) fill(l playwright.Locator, value string) {
 // at waits until the page's address is the app's path (a pattern playwright accepts).
 func (w *walker) at(path string) {
 	w.t.Helper()
-	if err := w.p.WaitForURL(w.base + path); err != nil {
+	if err := reachURL(w.p, w.base+path); err != nil {
 		w.t.Fatalf("[%s] waiting for %s: %v (at %s, API calls unanswered: %q, answered: %q)", w.l.name, path, err, w.p.URL(), w.pending(), w.lastAnswered())
 	}
 }

@@ -79,7 +79,7 @@ func TestWebAppSSO(t *testing.T) {
 		v.open("/login", "")
 		v.fill(v.p.GetByTestId("email"), "walker@"+domain)
 		v.click(v.button(v.tr("Sign in with SSO", "使用 SSO 登录")))
-		if err := v.p.WaitForURL(p.URL + "/login/username**"); err != nil {
+		if err := reachURL(v.p, p.URL+"/login/username**"); err != nil {
 			t.Fatalf("not at the provider's login page: %v (at %s)", err, v.p.URL())
 		}
 		v.fill(v.p.GetByLabel("Username:"), l.name)

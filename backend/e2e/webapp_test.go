@@ -131,7 +131,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	}
 	tab.fill(`[data-testid="password"]`, "correct horse battery")
 	tab.click(`[data-testid="submit"]`)
-	if err := p.WaitForURL(app + "/links"); err != nil {
+	if err := reachURL(p, app+"/links"); err != nil {
 		t.Fatalf("after sign-up: %v (at %s; error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
 	}
 	if err := expectLocator(p.GetByTestId("empty-state")).ToBeVisible(); err != nil {
@@ -171,7 +171,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	}
 	shoot(t, p, "link-form")
 	tab.click(`[data-testid="save-link"]`)
-	if err := p.WaitForURL(regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
+	if err := reachURL(p, regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
 		t.Fatalf("after saving: %v (at %s; error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
 	}
 	detail := strings.TrimPrefix(p.URL(), "http://"+shortHost)
@@ -198,7 +198,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	if err := pw.Press("Enter"); err != nil {
 		t.Fatal(err)
 	}
-	if err := visitor.WaitForURL(regexp.MustCompile(`/(a|b)$`)); err != nil {
+	if err := reachURL(visitor, regexp.MustCompile(`/(a|b)$`)); err != nil {
 		t.Fatalf("after the password: %v (at %s)", err, visitor.URL())
 	}
 	arrived := time.Now()
@@ -301,7 +301,7 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 	// Log out: the app is back at the login page, and the session is over.
 	tab.click(`[data-testid="account-menu"]`)
 	tab.click(`[data-testid="logout"]`)
-	if err := p.WaitForURL(app + "/login"); err != nil {
+	if err := reachURL(p, app+"/login"); err != nil {
 		t.Fatalf("after logging out: %v", err)
 	}
 	shoot(t, p, "login")
@@ -322,7 +322,7 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	if _, err := p.Goto("http://" + shortHost + "/"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.WaitForURL(app + "/login"); err != nil {
+	if err := reachURL(p, app+"/login"); err != nil {
 		t.Fatalf("the root: %v (at %s)", err, p.URL())
 	}
 	if err := expectLocator(p.GetByRole("heading", playwright.PageGetByRoleOptions{Name: "登录"})).ToBeVisible(); err != nil {
@@ -340,7 +340,7 @@ func TestWebAppSignupInChinese(t *testing.T) {
 	}
 	shoot(t, p, "signup-zh-phone")
 	tab.submit("zhang@example.com", "正确的马电池订书钉")
-	if err := p.WaitForURL(app + "/links"); err != nil {
+	if err := reachURL(p, app+"/links"); err != nil {
 		t.Fatalf("after sign-up: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
 	}
 	if err := expectLocator(p.GetByText("还没有链接。")).ToBeVisible(); err != nil {
@@ -385,7 +385,7 @@ func signIn(t *testing.T, p playwright.Page, email, password string) {
 		t.Fatal(err)
 	}
 	tab.submit(email, password)
-	if err := p.WaitForURL("http://" + shortHost + "/app/links"); err != nil {
+	if err := reachURL(p, "http://"+shortHost+"/app/links"); err != nil {
 		t.Fatalf("log in %s: %v (error %q)", email, err, tab.text(`[data-testid="form-error"]`))
 	}
 }

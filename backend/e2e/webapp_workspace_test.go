@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 )
@@ -41,7 +42,7 @@ func TestWebAppWorkspace(t *testing.T) {
 		in.shoot("workspace-invited-signup")
 		in.click(in.button(l.tr("Sign up", "注册")))
 		// A sign-up hashes a password: a busy machine may take longer than a click's wait.
-		if err := in.p.WaitForURL(in.base+"/links", playwright.PageWaitForURLOptions{Timeout: playwright.Float(60_000)}); err != nil {
+		if err := reachURL(in.p, in.base+"/links", time.Minute); err != nil {
 			alert, _ := in.p.GetByRole("alert").AllInnerTexts()
 			invalid, _ := in.p.Locator("[aria-invalid=true]").Count()
 			t.Fatalf("[%s] after signing up: %v (at %s, alerts %q, %d fields marked invalid, API calls unanswered: %q, answered: %q)",
