@@ -125,7 +125,7 @@ type Config struct {
 	VisitConsumers int `env:"VISIT_CONSUMERS" envDefault:"2"`
 	// VisitIngestEntries is how many entries of the visit stream (up to 1,000 visits each)
 	// a consumer reads at once and stores in one transaction: more write fewer rollup rows per
-	// visit, and hold 1.1–1.4 kB of memory per visit while they are stored.
+	// visit, and hold about 0.9 kB of memory per visit while they are stored.
 	VisitIngestEntries int `env:"VISIT_INGEST_ENTRIES" envDefault:"200"`
 	// VisitClaimAfter is how long entries of the visit stream read by a consumer and not
 	// acknowledged wait before another consumer claims them (that consumer died).

@@ -96,9 +96,10 @@ type Consumer struct {
 // insert stores, unless ConsumerOptions.Entries says otherwise. The events are summed per
 // rollup row before they are written, so the more an insert holds, the fewer rows per event
 // it writes. BenchmarkIngest measured PostgreSQL's CPU per event at about 14 µs for 32
-// entries, 10.8–11.2 µs for 100 and 9.1–9.7 µs for 200 (10,000 links, uniform traffic); a
-// consumer holds 1.1–1.4 kB of memory per event meanwhile (BenchmarkIngestMemory: 210–270 MB
-// for 200 entries). The rollup rows stay locked only for the last statement of the insert, a
+// entries, 10.8–11.2 µs for 100 and 9.1–9.7 µs for 200 (10,000 links, uniform traffic), then
+// 6.6–8.0 µs for 200 once a link day's people became one row (visitor_sets); a consumer holds
+// about 0.9 kB of memory per event meanwhile (BenchmarkIngestMemory: 166–170 MB for 200
+// entries). The rollup rows stay locked only for the last statement of the insert, a
 // second or two for 200 entries on the 2-core VM.
 const ReadEntries = 200
 

@@ -55,23 +55,32 @@ func (s Set) Add(id int64, seen []VisitorSeen) (Set, []HourUniques, error) {
 		return cmp.Or(bytes.Compare(a.key[:], b.key[:]), a.hour.Compare(b.hour))
 	})
 	// The new people, once each (the earliest hour first, from the sort), merged into the set.
-	out := make(Set, 0, len(s)+len(people)*SetEntry)
+	// The set is copied only once someone is new: a link day whose people all came before
+	// (most, for a link visited again and again) costs no allocation.
+	var out Set
 	var fresh []person
-	rest := s
+	at, copied := 0, 0 // the set's entries before at are below the person; those before copied are in out
 	for i, p := range people {
 		if i > 0 && p.key == people[i-1].key {
 			continue
 		}
-		for len(rest) > 0 && bytes.Compare(rest[:SetEntry], p.key[:]) < 0 {
-			out, rest = append(out, rest[:SetEntry]...), rest[SetEntry:]
+		for at < len(s) && bytes.Compare(s[at:at+SetEntry], p.key[:]) < 0 {
+			at += SetEntry
 		}
-		if len(rest) > 0 && bytes.Equal(rest[:SetEntry], p.key[:]) {
+		if at < len(s) && bytes.Equal(s[at:at+SetEntry], p.key[:]) {
 			continue
 		}
-		out = append(out, p.key[:]...)
+		if out == nil {
+			out = make(Set, 0, len(s)+(len(people)-i)*SetEntry)
+		}
+		out = append(append(out, s[copied:at]...), p.key[:]...)
+		copied = at
 		fresh = append(fresh, p)
 	}
-	out = append(out, rest...)
+	if out == nil {
+		return s, nil, nil
+	}
+	out = append(out, s[copied:]...)
 	slices.SortFunc(fresh, func(a, b person) int { return a.hour.Compare(b.hour) })
 	var counts []HourUniques
 	for _, p := range fresh {

@@ -1312,6 +1312,10 @@ func TestSetAdd(t *testing.T) {
 	if !bytes.Equal(set, wantSet) {
 		t.Errorf("the set is %x, want %x", []byte(set), wantSet)
 	}
+	again, got, err := set.Add(9, []visit.VisitorSeen{{Visitor: hash(3), Hour: at}, {Visitor: []byte{7}, Hour: at}})
+	if err != nil || len(got) != 0 || !bytes.Equal(again, wantSet) {
+		t.Errorf("people it holds: counted %+v (%v), the set %x; want none and the same set", got, err, []byte(again))
+	}
 	if _, _, err := visit.Set(make([]byte, 12)).Add(9, nil); err == nil {
 		t.Error("a set of 12 bytes was read")
 	}
