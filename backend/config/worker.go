@@ -45,6 +45,12 @@ type Worker struct {
 	// creation (the rest at their first visits).
 	DomainRun    int `env:"MODERATION_DOMAIN_RUN" envDefault:"5"`
 	DomainSample int `env:"MODERATION_DOMAIN_SAMPLE" envDefault:"10"`
+	// BlindRetries is how many times a review whose browser could not see the destination
+	// (a capture failed, timed out or came back nearly empty) is tried again before the link
+	// goes to a moderator; BlindBackoff the wait before the first, four times longer each next
+	// (docs/moderation.md, "Captures that failed").
+	BlindRetries int           `env:"MODERATION_BLIND_RETRIES" envDefault:"3"`
+	BlindBackoff time.Duration `env:"MODERATION_BLIND_BACKOFF" envDefault:"30s"`
 
 	ChromiumPath string `env:"CHROMIUM_PATH" envDefault:"/usr/bin/chromium"`
 	// PlaywrightDriver is the folder of the Playwright driver (deploy/local/browser.sh).
@@ -94,6 +100,8 @@ func (w *Worker) check() error {
 		between("MODERATION_VERDICT_TTL", w.VerdictTTL, 0, 30*24*time.Hour),
 		between("MODERATION_DOMAIN_RUN", w.DomainRun, 1, 1000),
 		between("MODERATION_DOMAIN_SAMPLE", w.DomainSample, 1, 1000),
+		between("MODERATION_BLIND_RETRIES", w.BlindRetries, 0, 10),
+		between("MODERATION_BLIND_BACKOFF", w.BlindBackoff, time.Second, time.Hour),
 		between("MODERATION_PAGE_TIMEOUT", w.PageTimeout, time.Second, 5*time.Minute),
 		between("MODERATION_MODEL_TIMEOUT", w.ModelTimeout, time.Second, 10*time.Minute))...)
 	if len(errs) > 0 {

@@ -269,6 +269,10 @@ func (ms *modStores) runWorker(t *testing.T, o review.Options) (stop func()) {
 	if o.Visibility == 0 {
 		o.Visibility = 30 * time.Second
 	}
+	if o.BlindBackoff == 0 {
+		// A capture a loaded machine let time out is tried again soon, not after 30 s.
+		o.BlindBackoff = 200 * time.Millisecond
+	}
 	o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		w := &testWriter{t: t}

@@ -25,8 +25,8 @@ const (
 // Review opens the destination as each visitor (moderation.Profiles, side by side) and returns
 // their captures in that order. A visitor that fails — refused by the guard, timed out, a
 // network error, a download — still has its capture, with Error set and whatever was gathered.
-// Each visitor is bounded by Options.Timeout, the whole review by ctx (it returns at most
-// abandonGrace after ctx ends, whatever Chromium is still doing); the error is ErrClosed,
+// Each visitor is bounded by Options.Timeout, and the whole review returns at most
+// abandonGrace after that time or after ctx ends, whatever Chromium is still doing; the error is ErrClosed,
 // a browser that cannot be started, or ctx's error (the captures gathered so far come with it).
 func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.Capture, error) {
 	release, err := b.reviewSlot(ctx)
@@ -55,8 +55,12 @@ func (b *Browser) Review(ctx context.Context, destination string) ([]moderation.
 	for i, p := range moderation.Profiles {
 		captures[i] = unvisited(p, destination) // what a visitor the review stops waiting for is left with
 	}
-	b.gather(ctx, captures, func(i int) moderation.Capture {
-		return b.capture(ctx, chromium, visitors[i], destination)
+	// Every visitor has Options.Timeout, and the review returns at most abandonGrace after it,
+	// however slowly Chromium lets go of the visitors on a loaded machine.
+	vctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
+	defer cancel()
+	b.gather(vctx, captures, func(i int) moderation.Capture {
+		return b.capture(vctx, chromium, visitors[i], destination)
 	}, release)
 	attrs := []any{"host", hostOf(destination), "duration", time.Since(start)}
 	for _, c := range captures {

@@ -35,7 +35,7 @@ var (
 	})
 	reviewErrors = promauto.NewCounterVec(prometheus.CounterOpts{
 		Name: "shortlink_moderation_errors_total",
-		Help: "Failures of the worker, by kind: queue, store, browser, scorer.",
+		Help: "Failures of the worker, by kind: queue, store, browser, scorer, blind (the browser could not see the page).",
 	}, []string{"kind"})
 	queueDepth = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "shortlink_moderation_queue_due",
@@ -99,6 +99,13 @@ type Options struct {
 	VerdictTTL time.Duration
 	// Reputation decides new links on their domain's record; its TTL is VerdictTTL.
 	Reputation moderation.Reputation
+	// BlindRetries is how many times a review whose browser could not see the destination (a
+	// capture failed, timed out or came back nearly empty: moderation.Blind) is tried again
+	// before the link goes to a moderator (MODERATION_BLIND_RETRIES); 3 when 0, none when < 0.
+	BlindRetries int
+	// BlindBackoff is the wait before the first such try; each next one waits four times
+	// longer (MODERATION_BLIND_BACKOFF). 30 s when 0.
+	BlindBackoff time.Duration
 }
 
 // Worker takes due reviews from the queue, reviews them and records the decisions. Several
@@ -164,6 +171,12 @@ func New(o Options) *Worker {
 	if o.Thresholds == (moderation.Thresholds{}) {
 		o.Thresholds = moderation.DefaultThresholds
 	}
+	if o.BlindRetries == 0 {
+		o.BlindRetries = DefaultBlindRetries
+	}
+	if o.BlindBackoff <= 0 {
+		o.BlindBackoff = DefaultBlindBackoff
+	}
 	if o.Reputation == (moderation.Reputation{}) {
 		o.Reputation = moderation.DefaultReputation
 	}
@@ -171,6 +184,13 @@ func New(o Options) *Worker {
 	return &Worker{o: o, slot: make(chan struct{}, o.Concurrency), warned: map[string]time.Time{}, running: map[int64]bool{}, domains: map[string]bool{},
 		wake: make(chan struct{}, 1)}
 }
+
+// The defaults of Options.BlindRetries and BlindBackoff: tries after 30 s, 2 min and 8 min,
+// then a moderator.
+const (
+	DefaultBlindRetries = 3
+	DefaultBlindBackoff = 30 * time.Second
+)
 
 // The worker's rhythm: new links are looked for every scanEvery, and the queue is rebuilt from
 // PostgreSQL every rebuildEvery unless Options.Rebuild says otherwise.
@@ -380,15 +400,29 @@ func (w *Worker) review(ctx context.Context, j moderation.Job) bool {
 		w.failed(ctx, j, "browser", err)
 		return true
 	}
+	blind := moderation.Blind(captures)
+	if len(blind) > 0 && j.Attempts < w.o.BlindRetries {
+		// Not evidence of safety, and not worth a model's call yet: the link keeps its state
+		// and is tried again after a backoff.
+		w.retryBlind(ctx, j, blind)
+		return true
+	}
 	facts := moderation.LinkFacts{ID: j.LinkID, URL: j.URL, ShortURL: w.o.Base + j.Key}
 	v, err := w.o.Scorer.Score(ctx, facts, captures)
 	if err != nil {
 		w.failed(ctx, j, "scorer", err)
 		return true
 	}
+	// What the reviewer could not see never passes: a moderator decides.
+	v = moderation.Unseen(v, append(blind, moderation.Refused(captures)...), w.o.Thresholds)
 	r := base
 	r.Captures, r.Verdict, r.Duration = captures, v, time.Since(start)
-	if w.o.VerdictTTL > 0 {
+	switch {
+	case v.Category == moderation.CategoryIncomplete:
+		// Nothing seen is nothing to share: the next link of the destination or the domain
+		// opens the browser itself.
+		r.Destination, r.Domain = "", ""
+	case w.o.VerdictTTL > 0:
 		// What the browser saw is the domain's record: it may hold the domain's new links, or
 		// end their hold.
 		r.Record = &w.o.Reputation
@@ -505,6 +539,27 @@ func (w *Worker) record(ctx context.Context, j moderation.Job, r moderation.Revi
 	}
 	log.Info("moderation: reviewed", "state", out.State, "score", v.Score, "category", v.Category,
 		"scorer", v.Scorer, "shared", r.SharedHow, "seconds", r.Duration.Seconds())
+}
+
+// retryBlind counts a review that could not see the destination and makes the link due again
+// after BlindBackoff, four times longer each try; a stop gives it back at once.
+func (w *Worker) retryBlind(ctx context.Context, j moderation.Job, blind []string) {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if ctx.Err() != nil {
+		_ = w.o.Queue.Later(bctx, j.LinkID, time.Now())
+		return
+	}
+	reviewErrors.WithLabelValues("blind").Inc()
+	reason := "blind: " + strings.Join(blind, "; ")
+	attempts, err := w.o.Store.Failed(bctx, j, reason)
+	if err != nil {
+		attempts = j.Attempts + 1
+	}
+	delay := min(w.o.BlindBackoff<<(2*min(max(attempts-1, 0), 10)), time.Hour)
+	w.o.Log.Info("moderation: the browser could not see the page; trying again later", "link", j.LinkID,
+		"attempts", attempts, "retry_in", delay, "why", reason)
+	_ = w.o.Queue.Later(bctx, j.LinkID, time.Now().Add(delay))
 }
 
 // failed counts a failed review and makes the link due again after a backoff; a stop gives it

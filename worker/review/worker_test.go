@@ -385,3 +385,93 @@ func TestWorkerSharesVerdicts(t *testing.T) {
 		t.Errorf("%d shared reviews, want 2 (%v)", shared, err)
 	}
 }
+
+// blindBrowser times out for every visitor the first failFor[url] tries of a destination, and
+// shows the page after.
+type blindBrowser struct {
+	fakeBrowser
+	failFor map[string]int
+}
+
+func (b *blindBrowser) Review(ctx context.Context, url string) ([]moderation.Capture, error) {
+	captures, err := b.fakeBrowser.Review(ctx, url)
+	if err == nil && b.count(url) <= b.failFor[url] {
+		for i := range captures {
+			captures[i].Title, captures[i].Error = "", "timeout"
+		}
+	}
+	return captures, err
+}
+
+// countingScorer is urlScorer counting its calls per destination.
+type countingScorer struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (s *countingScorer) Score(ctx context.Context, l moderation.LinkFacts, c []moderation.Capture) (moderation.Verdict, error) {
+	s.mu.Lock()
+	s.calls[l.URL]++
+	s.mu.Unlock()
+	return urlScorer{}.Score(ctx, l, c)
+}
+
+func (s *countingScorer) count(url string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[url]
+}
+
+// A review whose browser saw nothing is tried again without a scorer's call, the link left
+// pending meanwhile; a try that sees the page decides it as usual, and after the last try a
+// link never seen is flagged for a moderator (category incomplete), not passed, while a ban
+// found on what there was stands.
+func TestWorkerRetriesBlindReviews(t *testing.T) {
+	e := newWorkerEnv(t)
+	once, always, phish := "https://blind-once.example/", "https://blind-always.example/", "https://phish-blind.example/"
+	e.link(1, once)
+	e.link(2, always)
+	e.link(3, phish)
+	b := &blindBrowser{fakeBrowser: fakeBrowser{visits: map[string]int{}}, failFor: map[string]int{once: 1, always: 100, phish: 100}}
+	scorer := &countingScorer{calls: map[string]int{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := review.New(review.Options{
+		Store: e.store, Queue: e.queue, Browser: b, Scorer: scorer, Concurrency: 2,
+		Visibility: 5 * time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
+		BlindRetries: 2, BlindBackoff: 10 * time.Millisecond,
+	})
+	go w.Run(ctx)
+	testenv.Eventually(t, 15*time.Second, "three decisions", func() bool {
+		s1, _ := e.state(1)
+		s2, _ := e.state(2)
+		s3, _ := e.state(3)
+		return s1 != "pending" && s2 != "pending" && s3 != "pending"
+	})
+	if s, _ := e.state(1); s != "passed" {
+		t.Errorf("seen at its second try: %s", s)
+	}
+	if s, _ := e.state(2); s != "flagged" {
+		t.Errorf("never seen: %s", s)
+	}
+	if s, status := e.state(3); s != "banned" || status != "banned" {
+		t.Errorf("never seen, phishing by its URL: %s, %s", s, status)
+	}
+	// Tries: two for the first (one blind), three (the last scored) for the others; the
+	// scorer is asked once a link, at its deciding try.
+	for url, want := range map[string]int{once: 2, always: 3, phish: 3} {
+		if n := b.count(url); n != want {
+			t.Errorf("%s: %d tries, want %d", url, n, want)
+		}
+		if n := scorer.count(url); n != 1 {
+			t.Errorf("%s: %d scorer calls, want 1", url, n)
+		}
+	}
+	var category, reason string
+	if err := e.db.Pool.QueryRow(ctx, `SELECT category, reason FROM link_reviews WHERE link_id = 2`).Scan(&category, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if category != moderation.CategoryIncomplete || !strings.Contains(reason, "desktop: timeout") {
+		t.Errorf("the never-seen link's review: %s, %q", category, reason)
+	}
+}

@@ -111,9 +111,20 @@ func run(ctx context.Context) error {
 		Destinations: moderation.Destinations{Tracking: cfg.TrackingParams},
 		VerdictTTL:   cfg.VerdictTTL,
 		Reputation:   moderation.Reputation{Run: cfg.DomainRun, Sample: cfg.DomainSample},
+		BlindRetries: blindRetries(cfg.BlindRetries),
+		BlindBackoff: cfg.BlindBackoff,
 	})
 	log.Info("moderation worker", "addr", ln.Addr().String(), "concurrency", cfg.Concurrency,
 		"model", cfg.ModerationModel)
 	w.Run(ctx) // until SIGTERM: reviews under way are cancelled and their links given back
 	return nil
+}
+
+// blindRetries is MODERATION_BLIND_RETRIES as review.Options takes it: 0 there means the
+// default, and none is below 0.
+func blindRetries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
