@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
 // The tests' network: one loopback server for every test host (told apart by the Host header)
@@ -158,11 +160,15 @@ var (
 	}
 )
 
+// Every test that drives Chromium first takes a turn (browsertest.Turn), shared with the other
+// test binaries of the run.
+
 // sharedTimeout is the shared browser's Timeout: generous, the machine is small and busy.
 const sharedTimeout = 20 * time.Second
 
 func sharedBrowser(t *testing.T) *Browser {
 	t.Helper()
+	browsertest.Turn(t)
 	shared.once.Do(func() {
 		rules := fmt.Sprintf("MAP bank-login.test 127.0.0.1:%[1]s, MAP *.shop.test 127.0.0.1:%[1]s, MAP *.test 127.0.0.1:%[1]s", netw.port())
 		shared.b, shared.err = newBrowser(Options{
@@ -184,6 +190,7 @@ func sharedBrowser(t *testing.T) *Browser {
 // newTestBrowser is a browser of t's own, closed when t ends.
 func newTestBrowser(t *testing.T, opts Options) *Browser {
 	t.Helper()
+	browsertest.Turn(t)
 	opts.DriverDir = driverDir(t)
 	opts.ChromiumPath = chromiumPath()
 	if opts.Resolver == nil {
