@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-short lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-short screenshots lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -69,6 +69,15 @@ test-short: frontend
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
+
+# The web app's walks in every look they name (make test walks each journey in one), saving
+# full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.
+SCREENSHOTS_DIR ?= $(CURDIR)/docs/screenshots/run
+
+screenshots: frontend
+	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SCREENSHOTS_DIR=$(SCREENSHOTS_DIR) \
+	deploy/local/with-services.sh go test -count=1 -timeout 30m -run '^TestWebApp' ./backend/e2e
 
 # golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
 lint:

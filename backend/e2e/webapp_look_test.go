@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,15 +56,33 @@ func (l look) tr(en, zh string) string {
 	return en
 }
 
-// eachLook runs walk as a parallel subtest per look.
+// eachLook runs walk as a parallel subtest per look it runs in (looksOf).
 func eachLook(t *testing.T, looks []look, walk func(t *testing.T, l look)) {
 	t.Helper()
-	for _, l := range looks {
+	for _, l := range looksOf(t.Name(), looks) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
 			walk(t, l)
 		})
 	}
+}
+
+// looksOf are the looks the walk named name runs in. `make test` walks each journey once, in
+// one of the looks it names, picked by the walk's name (so that, over the walks, every look is
+// walked), and the sweep of every page in two looks, each language once and each size once:
+// the server's answers are the same in every look, and the browser is most of the suite's
+// time. `make screenshots` (SCREENSHOTS_DIR set) walks every look named, for the pictures.
+func looksOf(name string, looks []look) []look {
+	switch {
+	case screenshotDir() != "" || len(looks) <= 1:
+		return looks
+	case len(looks) == len(allLooks):
+		return twoLooks
+	}
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(name))
+	i := int(h.Sum32() % uint32(len(looks)))
+	return looks[i : i+1]
 }
 
 // walker is a page of the app in a look whose steps fail the test: controls are found by
