@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-short screenshots lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-short test-unit screenshots lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -55,7 +55,7 @@ test: frontend caddy-validate lint openapi-lint
 	cd deploy && go vet ./...
 	npm --prefix frontend test
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
-	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
 	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
 	cd deploy && go test -count=1 ./...
 
@@ -66,7 +66,7 @@ test-short: frontend
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet -tags soak ./...
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
-	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
@@ -78,6 +78,12 @@ screenshots: frontend
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SCREENSHOTS_DIR=$(SCREENSHOTS_DIR) \
 	deploy/local/with-services.sh go test -count=1 -timeout 30m -run '^TestWebApp' ./backend/e2e
+
+# The tests of pure logic alone, with no service started or needed: every test that needs
+# PostgreSQL, Redis, a browser or stripe-mock skips with one line saying so (docs/development.md).
+test-unit:
+	env -u DATABASE_URL -u REDIS_URL -u PLAYWRIGHT_DRIVER_PATH -u STRIPE_MOCK -u SHORTLINK_TEST_SERVICES \
+	go test -short -count=1 $(TESTFLAGS) ./...
 
 # golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
 lint:

@@ -21,5 +21,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "scripts/**/*.test.mjs"],
     environment: "node",
+    // A guard against hangs, not a speed check: on a loaded two-core machine generating the
+    // API types from the OpenAPI document took more than Vitest's default 5 s.
+    testTimeout: 60_000,
   },
 });

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // Turns bound how many tests drive Chromium at once on the whole machine, across the test
@@ -40,6 +42,12 @@ var (
 // waiting for a turn would wait for ever.
 func Turn(t testing.TB) {
 	t.Helper()
+	if os.Getenv("PLAYWRIGHT_DRIVER_PATH") == "" {
+		// Without the driver `make test` installs, a run of pure logic (make test-unit) skips;
+		// under make test the driver is always there.
+		testenv.Need(t, testenv.ServicesRequired(), "a browser (PLAYWRIGHT_DRIVER_PATH)",
+			"`make test` installs Chromium and the Playwright driver (deploy/local/browser.sh)")
+	}
 	if _, ok := held.LoadOrStore(t, true); ok {
 		return
 	}

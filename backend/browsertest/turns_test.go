@@ -14,6 +14,7 @@ func TestTurnsAcrossProcesses(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("BROWSER_TURNS_DIR", dir)
 	t.Setenv("BROWSER_TURNS", "1")
+	t.Setenv("PLAYWRIGHT_DRIVER_PATH", "turns-only") // no browser is started here
 
 	// flock(1) takes the only turn, then echoes through cat until its stdin closes.
 	holder := exec.Command("flock", dir+"/turn-0", "cat")

@@ -23,9 +23,10 @@ type RedisServer struct {
 // NewRedisServer starts a RedisServer for t, stopped when t ends.
 func NewRedisServer(t testing.TB) *RedisServer {
 	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatal("redis-server is not installed: run the tests with `make test`, which installs it")
-	}
+	// A run without the test servers (no REDIS_URL) is one of pure logic: no server of its own.
+	NeedEnv(t, "REDIS_URL", "Redis", "`make test` starts it")
+	_, err := exec.LookPath("redis-server")
+	Need(t, err == nil, "redis-server", "`make test` installs it")
 	r := &RedisServer{t: t, dir: t.TempDir(), port: FreePort(t)}
 	r.Start()
 	t.Cleanup(r.Stop)

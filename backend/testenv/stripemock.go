@@ -25,9 +25,8 @@ func NewStripeMock(t testing.TB) *StripeMock {
 	bin := os.Getenv("STRIPE_MOCK")
 	if bin == "" {
 		var err error
-		if bin, err = exec.LookPath("stripe-mock"); err != nil {
-			t.Fatal("stripe-mock is not installed: run the tests with `make test`, or set STRIPE_MOCK to the path deploy/local/stripe-mock.sh prints")
-		}
+		bin, err = exec.LookPath("stripe-mock")
+		Need(t, err == nil, "stripe-mock (STRIPE_MOCK)", "`make test` installs it; or set STRIPE_MOCK to the path deploy/local/stripe-mock.sh prints")
 	}
 	m := &StripeMock{port: FreePort(t)}
 	logf, err := os.Create(filepath.Join(t.TempDir(), "stripe-mock.log"))

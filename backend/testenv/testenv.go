@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -30,10 +29,7 @@ const templatePrefix = "shortlink_test_template_"
 // DatabaseURL creates a fresh migrated database for t, dropped when t ends, and returns its URL.
 func DatabaseURL(t testing.TB) string {
 	t.Helper()
-	base := os.Getenv("DATABASE_URL")
-	if base == "" {
-		t.Fatal("DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL and Redis")
-	}
+	base := NeedEnv(t, "DATABASE_URL", "PostgreSQL", "`make test` starts it")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	admin, err := connect(ctx, withDB(t, base, "postgres"))
@@ -90,11 +86,7 @@ func DB(t testing.TB) *postgres.DB {
 // RedisURL is the Redis server of the test run.
 func RedisURL(t testing.TB) string {
 	t.Helper()
-	u := os.Getenv("REDIS_URL")
-	if u == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with `make test`, which starts PostgreSQL and Redis")
-	}
-	return u
+	return NeedEnv(t, "REDIS_URL", "Redis", "`make test` starts it")
 }
 
 // RedisPrefix is a key namespace of t's own; its keys are deleted when t ends.

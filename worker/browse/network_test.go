@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/browsertest"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // The tests' network: one loopback server for every test host (told apart by the Host header)
@@ -130,16 +131,12 @@ func testResolver() *fakeResolver {
 	}}
 }
 
-// driverDir is the Playwright driver `make test` installs; a test without it fails, as
-// backend/browsertest's do.
+// driverDir is the Playwright driver `make test` installs; without it a test fails under make
+// test and is skipped elsewhere, as backend/browsertest's are.
 func driverDir(t testing.TB) string {
 	t.Helper()
-	d := os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	if d == "" {
-		t.Fatal("PLAYWRIGHT_DRIVER_PATH is not set: run the tests with `make test`, or " +
-			"driver=$(deploy/local/browser.sh) && PLAYWRIGHT_DRIVER_PATH=$driver go test ./worker/browse/")
-	}
-	return d
+	return testenv.NeedEnv(t, "PLAYWRIGHT_DRIVER_PATH", "the Playwright driver", "run the tests with `make test`, or "+
+		"driver=$(deploy/local/browser.sh) && PLAYWRIGHT_DRIVER_PATH=$driver go test ./worker/browse/")
 }
 
 func chromiumPath() string {
