@@ -85,6 +85,8 @@ type App struct {
 	health *health.Runner
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
+	// auth signs people in: tokens, sessions, two-factor codes.
+	auth *auth.Service
 	// refreshTokens is purged of expired sessions in the background.
 	refreshTokens *postgres.RefreshTokenStore
 	// changes is the feed of committed link changes and reservations; sync and reservations
@@ -219,6 +221,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}, a.refreshTokens, buckets, log)
 	authSvc.UseSessions(a.refreshTokens)
 	authSvc.UseTwoFactor(postgres.NewTwoFactorStore(db))
+	a.auth = authSvc
 	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
 	accounts.CheckMembersWith(a.plans.CheckMembers)
 	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)
@@ -257,6 +260,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
 	}
 	accounts.UseMail(mailer, cfg.Public)
+	authSvc.OnSecondFactorLocked(func(_ context.Context, userID int64, until time.Time) {
+		accounts.MailSecondFactorLocked(userID, until)
+	})
 	if mailer != nil {
 		a.hooksOut.UseMail(mailer)
 		a.health.UseMail(mailer)
@@ -515,6 +521,11 @@ func (a *App) Listen() error {
 	a.listener = ln
 	return nil
 }
+
+// UseClock makes the server read the time of two-factor codes and their lockouts from now
+// (docs/security.md#two-factor-sign-in), so that tests move it instead of waiting a lockout
+// out. Call it before Listen.
+func (a *App) UseClock(now func() time.Time) { a.auth.UseClock(now) }
 
 // Addr is the address the server listens on, once Listen has run.
 func (a *App) Addr() string { return a.listener.Addr().String() }

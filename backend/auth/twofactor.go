@@ -69,6 +69,12 @@ type TwoFactorStore interface {
 	Challenge(ctx context.Context, hash []byte) (int64, error)
 	// UseChallenge marks a live challenge used and reports whether it was live.
 	UseChallenge(ctx context.Context, hash []byte) (bool, error)
+	// GuardCodes calls decide with the user's code guard (zero when there is none), held
+	// against every other GuardCodes and ClearCodeGuard of the user until it is written, and
+	// stores what decide answers, in one transaction. The guard outlives turning 2FA off.
+	GuardCodes(ctx context.Context, userID int64, decide func(CodeGuard) CodeGuard) error
+	// ClearCodeGuard forgets the user's wrong codes and lockouts: a code of theirs was right.
+	ClearCodeGuard(ctx context.Context, userID int64) error
 }
 
 // twoFactor is the Service's part for two-factor sign-in.
@@ -76,13 +82,34 @@ type twoFactor struct {
 	store TwoFactorStore
 	// box seals the secrets at rest, under a key derived from the service's secret.
 	box *seal.Box
+	// now is the clock of the codes and the lockouts (UseClock).
+	now func() time.Time
+	// locked is told of each lockout that starts (OnSecondFactorLocked); nil: nobody.
+	locked func(ctx context.Context, userID int64, until time.Time)
 }
 
 // UseTwoFactor lets the service enrol people in TOTP and check their codes. The secrets are
 // sealed with AES-256-GCM under a key derived (HKDF-SHA256) from the service's secret: a new
 // JWT_SECRET makes every enrolment unreadable.
 func (s *Service) UseTwoFactor(store TwoFactorStore) {
-	s.twoFactor = &twoFactor{store: store, box: seal.New(s.opts.Secret, "shortlink totp secret v1")}
+	s.twoFactor = &twoFactor{store: store, box: seal.New(s.opts.Secret, "shortlink totp secret v1"), now: time.Now}
+}
+
+// UseClock makes the codes and their lockouts read the time from now instead of time.Now, so
+// that tests move it rather than wait. Call it after UseTwoFactor, before serving.
+func (s *Service) UseClock(now func() time.Time) {
+	if s.twoFactor != nil {
+		s.twoFactor.now = now
+	}
+}
+
+// OnSecondFactorLocked has fn told, after the code that started it proved wrong, of each
+// lockout of a person's second factor: who, and until when no code of theirs is checked.
+// Call it after UseTwoFactor, before serving.
+func (s *Service) OnSecondFactorLocked(fn func(ctx context.Context, userID int64, until time.Time)) {
+	if s.twoFactor != nil {
+		s.twoFactor.locked = fn
+	}
 }
 
 func (s *Service) tf() (*twoFactor, error) {
@@ -142,8 +169,9 @@ func (s *Service) Enrol(ctx context.Context, userID int64, email string) (Enrolm
 }
 
 // ConfirmTOTP turns on the user's pending secret when code is one of its current codes, and
-// answers the new recovery codes (each shown only now).
-func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string, now time.Time) ([]string, error) {
+// answers the new recovery codes (each shown only now). Its codes are not counted against the
+// lockout: the secret was just shown to this same signed-in person, and guards nothing yet.
+func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string) ([]string, error) {
 	t, err := s.tf()
 	if err != nil {
 		return nil, err
@@ -159,7 +187,7 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID int64, code string, no
 	if err != nil {
 		return nil, err
 	}
-	step, err := CheckTOTP(secret, code, now, 0)
+	step, err := CheckTOTP(secret, code, t.now(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -184,9 +212,12 @@ func (s *Service) TwoFactorOn(ctx context.Context, userID int64) (bool, error) {
 }
 
 // UseCode accepts one of the user's current TOTP codes, once; or, with recovery set, one of
-// their recovery codes, once. Returns conflict (two_factor_off) when 2FA is off, invalid
-// (code_invalid, code_used) for a wrong or already used code.
-func (s *Service) UseCode(ctx context.Context, userID int64, code string, recovery bool, now time.Time) error {
+// their recovery codes, once. Every code counts against the user's bound on wrong codes
+// (CodeGuard, kept in the store): during a lockout it is refused unchecked with a
+// *LockoutError (rate_limited, second_factor_locked), and a store that cannot count it refuses
+// it too. Returns conflict (two_factor_off) when 2FA is off, invalid (code_invalid, code_used)
+// for a wrong or already used code.
+func (s *Service) UseCode(ctx context.Context, userID int64, code string, recovery bool) error {
 	t, err := s.tf()
 	if err != nil {
 		return err
@@ -204,6 +235,45 @@ func (s *Service) UseCode(ctx context.Context, userID int64, code string, recove
 	if err != nil {
 		return err
 	}
+	// An unreadable secret (JWT_SECRET changed) fails before the count: it is no guess.
+	var secret string
+	if !recovery {
+		if secret, err = t.open(userID, st.Sealed); err != nil {
+			return err
+		}
+	}
+	now := t.now()
+	var v CodeVerdict
+	if err := t.store.GuardCodes(ctx, userID, func(g CodeGuard) CodeGuard {
+		g, v = g.Take(now)
+		return g
+	}); err != nil {
+		return err
+	}
+	if !v.Allowed {
+		return &LockoutError{RetryAfter: v.RetryAfter}
+	}
+	err = t.check(ctx, userID, secret, st.LastStep, code, recovery, now)
+	if err == nil {
+		// A right code: the count starts afresh. Should the store fail here, the count stays
+		// as it was, which only ever refuses sooner.
+		if err := t.store.ClearCodeGuard(ctx, userID); err != nil {
+			s.log.Warn("second-factor count not cleared after a right code", "user", userID, "err", err)
+		}
+		return nil
+	}
+	if v.Locks {
+		s.log.Warn("second factor locked after wrong codes", "user", userID, "codes", MaxWrongCodes,
+			"until", v.LockedUntil.UTC().Format(time.RFC3339))
+		if t.locked != nil {
+			t.locked(ctx, userID, v.LockedUntil)
+		}
+	}
+	return err
+}
+
+// check is the decision on one code once it was counted.
+func (t *twoFactor) check(ctx context.Context, userID int64, secret string, lastStep int64, code string, recovery bool, now time.Time) error {
 	if recovery {
 		ok, err := t.store.UseRecoveryCode(ctx, userID, RecoveryHash(code))
 		if err != nil {
@@ -214,11 +284,7 @@ func (s *Service) UseCode(ctx context.Context, userID int64, code string, recove
 		}
 		return nil
 	}
-	secret, err := t.open(userID, st.Sealed)
-	if err != nil {
-		return err
-	}
-	step, err := CheckTOTP(secret, code, now, st.LastStep)
+	step, err := CheckTOTP(secret, code, now, lastStep)
 	if err != nil {
 		return err
 	}

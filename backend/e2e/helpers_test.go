@@ -34,6 +34,9 @@ type deployment struct {
 	// logs, when set, receives the log lines of the servers started afterwards, from level
 	// info up.
 	logs *logBuffer
+	// now, when set, is the clock of the two-factor codes and their lockouts in the servers
+	// started afterwards (app.UseClock).
+	now func() time.Time
 }
 
 // logBuffer keeps log lines for a test to read, written and read from any goroutine.
@@ -206,6 +209,9 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 	a, err := app.New(context.Background(), cfg, log)
 	if err != nil {
 		return nil, err
+	}
+	if d.now != nil {
+		a.UseClock(d.now)
 	}
 	if err := a.Listen(); err != nil {
 		t.Fatal(err)

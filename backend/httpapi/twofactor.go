@@ -93,7 +93,7 @@ func (s *Server) confirmTwoFactor(c *gin.Context) {
 	}
 	var codes []string
 	if !s.codeAttempt(c, func() (err error) {
-		codes, err = s.auth.ConfirmTOTP(c.Request.Context(), userID(c), in.Code, time.Now())
+		codes, err = s.auth.ConfirmTOTP(c.Request.Context(), userID(c), in.Code)
 		return err
 	}) {
 		return
@@ -108,7 +108,8 @@ func (s *Server) confirmTwoFactor(c *gin.Context) {
 	c.JSON(http.StatusOK, recoveryCodesResponse{RecoveryCodes: codes})
 }
 
-// disableTwoFactor turns 2FA off with a current code (or a recovery code).
+// disableTwoFactor turns 2FA off with a current code (or a recovery code), counted towards
+// the account's lockout as at sign-in.
 func (s *Server) disableTwoFactor(c *gin.Context) {
 	var in codeInput
 	if !s.requireUser(c) || !s.bind(c, &in) {
@@ -121,9 +122,9 @@ func (s *Server) disableTwoFactor(c *gin.Context) {
 	ctx, uid := c.Request.Context(), userID(c)
 	if !s.codeAttempt(c, func() error {
 		if in.Code == "" {
-			return s.auth.UseCode(ctx, uid, in.RecoveryCode, true, time.Now())
+			return s.auth.UseCode(ctx, uid, in.RecoveryCode, true)
 		}
-		return s.auth.UseCode(ctx, uid, in.Code, false, time.Now())
+		return s.auth.UseCode(ctx, uid, in.Code, false)
 	}) {
 		return
 	}
@@ -147,7 +148,8 @@ type loginSecondStep struct {
 
 // loginTwoFactor is the second step of a sign-in with 2FA on: the token of the first step and
 // a code, or a recovery code. Its answer is the login's, cookies included. Wrong codes spend
-// the same budgets as wrong passwords.
+// the same budgets as wrong passwords, and count towards the account's lockout, during which
+// every code is refused unchecked (docs/security.md#two-factor-sign-in).
 func (s *Server) loginTwoFactor(c *gin.Context) {
 	var in loginSecondStep
 	if !s.bind(c, &in) {
@@ -172,9 +174,9 @@ func (s *Server) loginTwoFactor(c *gin.Context) {
 		return
 	}
 	if in.Code != "" {
-		err = s.auth.UseCode(ctx, uid, in.Code, false, time.Now())
+		err = s.auth.UseCode(ctx, uid, in.Code, false)
 	} else {
-		err = s.auth.UseCode(ctx, uid, in.RecoveryCode, true, time.Now())
+		err = s.auth.UseCode(ctx, uid, in.RecoveryCode, true)
 	}
 	if err == nil {
 		err = s.auth.FinishChallenge(ctx, in.MFAToken)

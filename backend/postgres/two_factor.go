@@ -144,3 +144,47 @@ func (s *TwoFactorStore) UseChallenge(ctx context.Context, hash []byte) (bool, e
 	}
 	return tag.RowsAffected() == 1, nil
 }
+
+// GuardCodes implements auth.TwoFactorStore: the row is locked (FOR UPDATE) from its read to
+// its write, so the codes of one person are counted one after the other on every node.
+func (s *TwoFactorStore) GuardCodes(ctx context.Context, userID int64, decide func(auth.CodeGuard) auth.CodeGuard) error {
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO second_factor_guards (user_id) VALUES ($1)
+			ON CONFLICT (user_id) DO NOTHING`, userID); err != nil {
+			return err
+		}
+		var g auth.CodeGuard
+		var until *time.Time
+		if err := tx.QueryRow(ctx, `SELECT attempts, lockouts, locked_until FROM second_factor_guards
+			WHERE user_id = $1 FOR UPDATE`, userID).Scan(&g.Attempts, &g.Lockouts, &until); err != nil {
+			return err
+		}
+		if until != nil {
+			g.LockedUntil = *until
+		}
+		n := decide(g)
+		if n == g {
+			return nil
+		}
+		var next *time.Time
+		if !n.LockedUntil.IsZero() {
+			next = &n.LockedUntil
+		}
+		_, err := tx.Exec(ctx, `UPDATE second_factor_guards SET attempts = $2, lockouts = $3, locked_until = $4,
+			updated_at = now() WHERE user_id = $1`, userID, n.Attempts, n.Lockouts, next)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("count second-factor code: %w", err)
+	}
+	return nil
+}
+
+// ClearCodeGuard implements auth.TwoFactorStore.
+func (s *TwoFactorStore) ClearCodeGuard(ctx context.Context, userID int64) error {
+	if _, err := s.db.Pool.Exec(ctx, `UPDATE second_factor_guards SET attempts = 0, lockouts = 0, locked_until = NULL,
+		updated_at = now() WHERE user_id = $1 AND (attempts, lockouts) <> (0, 0)`, userID); err != nil {
+		return fmt.Errorf("clear second-factor count: %w", err)
+	}
+	return nil
+}

@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a sign-in with a TOTP code or a recovery code
-         * @description The second step of a sign-in with 2FA on: the `mfa_token` of POST /auth/login and a current code of the authenticator app, or one of the recovery codes. Answers as a login does (cookies included). A code is accepted once: the same code again, or an older one, is 401 (reason `code_used`); a wrong one is 401 (reason `code_invalid`) and spends the same budgets as a wrong password (429 when spent). Each recovery code works once. The token works for 5 minutes and for one successful code (401 `mfa_token_invalid` after).
+         * @description The second step of a sign-in with 2FA on: the `mfa_token` of POST /auth/login and a current code of the authenticator app, or one of the recovery codes. Answers as a login does (cookies included). A code is accepted once: the same code again, or an older one, is 401 (reason `code_used`); a wrong one is 401 (reason `code_invalid`) and spends the same budgets as a wrong password (429 `rate_limited` when spent). Each recovery code works once. Ten wrong codes in a row for the account (TOTP or recovery, from any address) lock its second factor: every code is then refused unchecked, 429 `second_factor_locked` with `Retry-After`, for 15 minutes, then longer after each further ten. The token works for 5 minutes and for one successful code (401 `mfa_token_invalid` after).
          */
         post: operations["loginSecondStep"];
         delete?: never;
@@ -1017,7 +1017,7 @@ export interface paths {
         post: operations["enrolTwoFactor"];
         /**
          * Turn two-factor sign-in off
-         * @description Takes a current code (or `recovery_code`), under the same limits as a password (429 when spent). 409 (reason `two_factor_off`) when 2FA is off. API keys are refused (403).
+         * @description Takes a current code (or `recovery_code`), under the same limits as a password (429 `rate_limited` when spent) and the same count of wrong codes as sign-in: during a lockout of the account's second factor every code is refused unchecked, 429 `second_factor_locked` with `Retry-After`. 409 (reason `two_factor_off`) when 2FA is off. API keys are refused (403).
          */
         delete: operations["disableTwoFactor"];
         options?: never;
@@ -3496,6 +3496,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Too many attempts (code `rate_limited`), for two reasons. `second_factor_locked`: ten codes in a row for this account were wrong (TOTP and recovery codes alike, at sign-in and on DELETE /me/2fa, from any client address), so no code is checked, not even a right one, until `Retry-After`. The lockout lasts 15 minutes, then 1 hour, 4 hours, 16 hours, and 24 hours after each further ten wrong codes; a right code starts the count afresh. The account's address is told by mail when a lockout starts. `rate_limited`: the login budgets (per email and client address, per client address, per email) are spent, as by wrong passwords, or the API's budget of requests. */
+        SecondFactorRefused: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request body is larger than MAX_BODY_BYTES (code `too_large`). */
         TooLarge: {
             headers: {
@@ -4236,7 +4249,8 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["SecondFactorRefused"];
+            503: components["responses"]["Unavailable"];
         };
     };
     refreshSession: {
@@ -6155,7 +6169,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["SecondFactorRefused"];
             503: components["responses"]["Unavailable"];
         };
     };

@@ -158,6 +158,7 @@ export const en = {
     code_required: "Enter the code from your authenticator app.",
     code_invalid: "That code is not right. Check the app's current code and try again.",
     code_used: "That code was used already: wait for the next one.",
+    second_factor_locked: "Too many wrong codes for this account: no code is taken for a while, not even a right one (15 minutes at first, longer after each further ten). We mailed the account's address.",
     two_factor_enabled: "Two-factor sign-in is on already.",
     two_factor_off: "Two-factor sign-in is off.",
     two_factor_not_pending: "Start setting up two-factor sign-in first.",

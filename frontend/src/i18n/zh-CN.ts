@@ -160,6 +160,7 @@ export const zhCN: Messages = {
     code_required: "请输入验证器应用中的验证码。",
     code_invalid: "验证码不正确，请核对应用中当前的验证码后重试。",
     code_used: "该验证码已使用过，请等待下一个。",
+    second_factor_locked: "此账户的错误验证码过多：一段时间内不接受任何验证码，正确的也不行（首次 15 分钟，此后每再错十次时间更长）。我们已发邮件通知该账户的邮箱。",
     two_factor_enabled: "两步验证已开启。",
     two_factor_off: "两步验证未开启。",
     two_factor_not_pending: "请先开始设置两步验证。",
