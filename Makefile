@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-short test-unit screenshots lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-short test-unit moderation-eval screenshots lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -69,6 +69,14 @@ test-short: frontend
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
+
+# The moderation scorer's held-out set (worker/browse/testdata/heldout, docs/moderation.md): the
+# real browser reviews its pages as the three visitors and rewrites captures.json, then the
+# scorer's figures on it are logged and checked against their floors. A few minutes; no database.
+moderation-eval:
+	driver=$$(deploy/local/browser.sh) && \
+	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
+	go test -count=1 -timeout 20m -run '^TestHeldOut' -v ./worker/browse/
 
 # The web app's walks in every look they name (make test walks each journey in one), saving
 # full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.
