@@ -109,6 +109,9 @@ type App struct {
 
 	syncStarted bool // the change feeds are positioned (startSync)
 
+	// imageSlots bound the QR codes drawn and the logos decoded at once (QR_RENDERS).
+	imageSlots *qr.Slots
+
 	listener        net.Listener
 	metricsListener net.Listener
 	stop            context.CancelFunc
@@ -304,6 +307,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
 	}, log)
+	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
+	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
@@ -321,7 +326,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Webhooks:         a.hooks,
 		Tags:             tags,
 		UTMTemplates:     link.NewUTMTemplates(postgres.NewUTMTemplateStore(db)),
-		Logos:            qr.NewLogos(postgres.NewLogoStore(db)),
+		Logos:            logos,
+		QR:               qr.NewCodes(qr.CodesOptions{Logos: logos, Slots: a.imageSlots, CacheBytes: cfg.QRCacheBytes}),
 		Health:           a.health,
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
@@ -529,6 +535,10 @@ func (a *App) UseClock(now func() time.Time) { a.auth.UseClock(now) }
 
 // Addr is the address the server listens on, once Listen has run.
 func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// ImageSlots are the node's slots for drawing QR codes and decoding logos (QR_RENDERS): a test
+// holds them to see what the API answers when every one is busy.
+func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 
 // MetricsAddr is the address /metrics is served on, once Listen has run; "" when
 // METRICS_ADDR is unset.

@@ -221,6 +221,28 @@ func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Dura
 	return l.spend(ctx, key, Limit{Rate: n, Burst: n, Period: period}, true)
 }
 
+// SpendN takes cost more requests at once from the budget Spend counts (key, n per period), all
+// of them or none, and tells what is left of it: a request that costs the service more than
+// one (a large QR code drawn) pays for it beyond the one Spend counted. A cost above n is
+// taken as n: such a request needs the whole budget. Leases are not used: the tokens are
+// taken from the shared budget itself.
+func (l *Limiter) SpendN(ctx context.Context, key string, n int, period time.Duration, cost int) Budget {
+	limit := Limit{Rate: n, Burst: n, Period: period}
+	cost = min(cost, n)
+	if l.useRedis() {
+		g, err := l.inRedis(redisWait, func() (Grant, error) { return l.buckets.AllowN(ctx, key, limit, cost) })
+		if err == nil {
+			b := Budget{Limit: n, Remaining: g.Remaining, Reset: max(g.ResetAfter, 0), Allowed: g.Allowed >= cost}
+			if !b.Allowed {
+				b.RetryAfter = max(g.RetryAfter, limit.Period/time.Duration(limit.Rate))
+			}
+			return b
+		}
+		l.redisFailed(ctx, err)
+	}
+	return l.spendLocalN(key, limit, cost, time.Now())
+}
+
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
 func AddressName(ip string) string { return digest(AddressKey(ip)) }
 
@@ -264,13 +286,18 @@ var errRedisSlow = errors.New("no answer from redis in time")
 
 // allowRedis counts in Redis, waiting for the answer at most wait.
 func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int, wait time.Duration) (Grant, error) {
+	return l.inRedis(wait, func() (Grant, error) { return l.buckets.AllowAtMost(ctx, key, limit, n) })
+}
+
+// inRedis makes call, waiting for its answer at most wait.
+func (l *Limiter) inRedis(wait time.Duration, call func() (Grant, error)) (Grant, error) {
 	type answer struct {
 		res Grant
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		res, err := l.buckets.AllowAtMost(ctx, key, limit, n)
+		res, err := call()
 		ch <- answer{res, err}
 	}()
 	t := time.NewTimer(wait)
@@ -369,15 +396,21 @@ type bucket struct {
 }
 
 func (l *Limiter) spendLocal(key string, limit Limit, now time.Time) Budget {
+	return l.spendLocalN(key, limit, 1, now)
+}
+
+// spendLocalN takes cost tokens of the in-process bucket, all or none.
+func (l *Limiter) spendLocalN(key string, limit Limit, cost int, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
 	perToken := float64(limit.Period / time.Duration(limit.Rate))
-	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= 1}
+	need := float64(cost)
+	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= need}
 	if out.Allowed {
-		b.tokens--
+		b.tokens -= need
 	} else {
-		out.RetryAfter = time.Duration((1 - b.tokens) * perToken)
+		out.RetryAfter = time.Duration((need - b.tokens) * perToken)
 	}
 	out.Remaining = int(b.tokens)
 	out.Reset = time.Duration((float64(limit.Burst) - b.tokens) * perToken)

@@ -450,3 +450,35 @@ func TestSpendLeaseQuiet(t *testing.T) {
 		t.Fatalf("node 2: %+v, want allowed with 5998 remaining", b)
 	}
 }
+
+// TestSpendN: a request that costs more takes its whole cost at once or nothing, the same in
+// Redis and in-process, from the budget Spend counts; a cost above the budget takes all of it.
+func TestSpendN(t *testing.T) {
+	t.Parallel()
+	rc, _ := testenv.Redis(t)
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	for name, l := range map[string]*auth.Limiter{"redis": auth.NewLimiter(redis.NewBuckets(rc), log), "in-process": auth.NewLimiter(nil, log)} {
+		t.Run(name, func(t *testing.T) {
+			if b := l.Spend(ctx, "api:cost", 20, time.Minute); !b.Allowed || b.Remaining != 19 {
+				t.Fatalf("one request: %+v", b)
+			}
+			if b := l.SpendN(ctx, "api:cost", 20, time.Minute, 15); !b.Allowed || b.Remaining != 4 {
+				t.Fatalf("a cost of 15: %+v, want allowed with 4 remaining", b)
+			}
+			b := l.SpendN(ctx, "api:cost", 20, time.Minute, 5)
+			if b.Allowed || b.RetryAfter < 2*time.Second || b.RetryAfter > 3*time.Second {
+				t.Fatalf("a cost of 5 with 4 left: %+v, want refused, retry in about 3s", b)
+			}
+			// The refusal took nothing: the 4 are still there, one by one.
+			for i := range 4 {
+				if b := l.Spend(ctx, "api:cost", 20, time.Minute); !b.Allowed {
+					t.Fatalf("request %d after the refusal: %+v", i+1, b)
+				}
+			}
+			if b := l.SpendN(ctx, "api:whole", 20, time.Minute, 100); !b.Allowed || b.Remaining != 0 {
+				t.Errorf("a cost above the budget: %+v, want the whole budget taken", b)
+			}
+		})
+	}
+}

@@ -81,6 +81,13 @@ type Config struct {
 	PasswordHashConcurrency int           `env:"PASSWORD_HASH_CONCURRENCY"`
 	PasswordHashWait        time.Duration `env:"PASSWORD_HASH_WAIT" envDefault:"2s"`
 
+	// QRRenders bounds the image work (drawing a PNG code, decoding an uploaded logo) running
+	// at once on this node; 0 means GOMAXPROCS. QRRenderWait bounds how long a request queues
+	// for a slot before 503. QRCacheBytes bounds the drawn codes this node keeps; 0 keeps none.
+	QRRenders    int           `env:"QR_RENDERS"`
+	QRRenderWait time.Duration `env:"QR_RENDER_WAIT" envDefault:"1s"`
+	QRCacheBytes int64         `env:"QR_CACHE_BYTES" envDefault:"33554432"`
+
 	// WriteTimeout bounds an API request that writes (creates, edits, deletes), from its
 	// arrival to its answer: past it the request answers 503 with Retry-After, and nothing it
 	// did not finish is acknowledged.
@@ -360,7 +367,7 @@ func (c *Config) checkImports() []error {
 }
 
 // checkAccounts validates the settings of accounts, sign-in and plans: PASSWORD_HASH_*,
-// INVITES_PER_HOUR, AUDIT_RETENTION_DAYS, RATE_LIMIT_ANONYMOUS, OPERATOR_*, REFRESH_GRACE and PLAN_LIMITS.
+// QR_*, INVITES_PER_HOUR, AUDIT_RETENTION_DAYS, RATE_LIMIT_ANONYMOUS, OPERATOR_*, REFRESH_GRACE and PLAN_LIMITS.
 func (c *Config) checkAccounts() []error {
 	var errs []error
 	if c.PasswordHashConcurrency == 0 {
@@ -373,6 +380,13 @@ func (c *Config) checkAccounts() []error {
 		between("PASSWORD_HASH_WAIT", c.PasswordHashWait, 0, time.Minute),
 		between("INVITES_PER_HOUR", c.InvitesPerHour, 1, 10000),
 		between("AUDIT_RETENTION_DAYS", c.AuditRetentionDays, 1, 36500))...)
+	if c.QRRenders == 0 {
+		c.QRRenders = runtime.GOMAXPROCS(0)
+	}
+	errs = append(errs, failed(
+		between("QR_RENDERS", c.QRRenders, 1, 1024),
+		between("QR_RENDER_WAIT", c.QRRenderWait, 0, time.Minute),
+		between("QR_CACHE_BYTES", c.QRCacheBytes, 0, 1<<32))...)
 	if c.RateLimitAnonymous < 1 || c.RateLimitAnonymous > 1_000_000_000 {
 		errs = append(errs, errors.New("RATE_LIMIT_ANONYMOUS must be between 1 and 1000000000 requests a minute"))
 	}

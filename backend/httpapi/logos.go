@@ -11,7 +11,8 @@ import (
 	"github.com/shortlink/shortlink/backend/qr"
 )
 
-// putLogo takes the workspace's logo as the request's body: a PNG of at most 100 kB.
+// putLogo takes the workspace's logo as the request's body: a PNG of at most 100 kB and 2048
+// pixels a side, stored normalised (8 bits a channel, at most qr.LogoMaxSide a side).
 func (s *Server) putLogo(c *gin.Context) {
 	data, err := io.ReadAll(io.LimitReader(c.Request.Body, qr.MaxLogoBytes+1))
 	if err != nil {
@@ -26,10 +27,10 @@ func (s *Server) putLogo(c *gin.Context) {
 	c.Status(http.StatusNoContent)
 }
 
-// getLogo answers the logo, or 204 when the workspace has none (a settings page asks before
+// getLogo answers the logo as stored (normalised), or 204 when the workspace has none (a settings page asks before
 // knowing, and no logo is no error).
 func (s *Server) getLogo(c *gin.Context) {
-	data, err := s.logos.Get(c.Request.Context(), workspaceID(c))
+	logo, err := s.logos.Get(c.Request.Context(), workspaceID(c))
 	if apperr.ReasonOf(err) == "logo_missing" {
 		c.Status(http.StatusNoContent)
 		return
@@ -39,7 +40,7 @@ func (s *Server) getLogo(c *gin.Context) {
 		return
 	}
 	c.Header("Cache-Control", "private, no-cache")
-	c.Data(http.StatusOK, "image/png", data)
+	c.Data(http.StatusOK, "image/png", logo.Data)
 }
 
 func (s *Server) deleteLogo(c *gin.Context) {

@@ -11,7 +11,10 @@ import (
 )
 
 // linkQR draws the link's short URL as a QR code:
-// ?format=png|svg&size=pixels&fg=RRGGBB&bg=RRGGBB&ec=L|M|Q|H&logo=1.
+// ?format=png|svg&size=pixels&fg=RRGGBB&bg=RRGGBB&ec=L|M|Q|H&logo=1. A code this node has
+// drawn before is answered from its cache; one it draws costs the workspace's rate limit by its
+// size and waits for one of the node's image slots (docs/api.md, What a code
+// costs).
 func (s *Server) linkQR(c *gin.Context) {
 	id, ok := s.pathID(c, "id", "link")
 	if !ok {
@@ -22,41 +25,39 @@ func (s *Server) linkQR(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	st := qr.Style{Format: c.DefaultQuery("format", qr.PNG), Size: size, EC: c.Query("ec")}
-	if st.FG, err = qr.ParseColor(c.DefaultQuery("fg", "000000"), "fg"); err != nil {
+	req := qr.Request{WorkspaceID: workspaceID(c), LinkID: id,
+		Style: qr.Style{Format: c.DefaultQuery("format", qr.PNG), Size: size, EC: c.Query("ec")}}
+	if req.Style.FG, err = qr.ParseColor(c.DefaultQuery("fg", "000000"), "fg"); err != nil {
 		s.fail(c, err)
 		return
 	}
-	if st.BG, err = qr.ParseColor(c.DefaultQuery("bg", "ffffff"), "bg"); err != nil {
+	if req.Style.BG, err = qr.ParseColor(c.DefaultQuery("bg", "ffffff"), "bg"); err != nil {
 		s.fail(c, err)
 		return
 	}
-	logo := c.Query("logo")
-	ctx := c.Request.Context()
-	l, err := s.links.Get(ctx, workspaceID(c), id)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	switch logo {
+	switch c.Query("logo") {
 	case "", "0", "false":
 	case "1", "true":
-		if st.Logo, err = s.logos.Get(ctx, workspaceID(c)); err != nil {
-			s.fail(c, err)
-			return
-		}
+		req.Logo = true
 	default:
 		s.fail(c, apperr.Errorf(apperr.Invalid, "logo must be 1 or 0").For("value_invalid", "logo"))
 		return
 	}
-	img, err := qr.DrawStyled(l.ShortURL, st)
+	ctx := c.Request.Context()
+	l, err := s.links.Get(ctx, req.WorkspaceID, id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	req.Text = l.ShortURL
+	img, err := s.codes.Get(ctx, req, func() error { return s.charge(c, s.workspaceBudget(c, req.WorkspaceID), req.Cost()) })
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	// The short URL never changes, but the logo may: private because it needs credentials,
 	// and short when a logo is drawn.
-	if st.Logo != nil {
+	if req.Logo {
 		c.Header("Cache-Control", "private, max-age=60")
 	} else {
 		c.Header("Cache-Control", "private, max-age=86400")

@@ -167,6 +167,25 @@ func (s *Server) count(c *gin.Context, b budget) bool {
 	return true
 }
 
+// charge takes what a request costs beyond the one request count already took from b: cost
+// requests in all (a QR code drawn large). It sets the RateLimit headers again, or returns a
+// *auth.RateLimitError when b cannot pay it: the request stays counted as one then.
+func (s *Server) charge(c *gin.Context, b budget, cost int) error {
+	if s.rates.limiter == nil || b.limit == plan.Unlimited || cost <= 1 {
+		return nil
+	}
+	res := s.rates.limiter.SpendN(c.Request.Context(), b.key, int(b.limit), ratePeriod, cost-1)
+	if !res.Allowed {
+		// The headers count's stay: nothing more was taken, and cheaper requests may pass.
+		return &auth.RateLimitError{RetryAfter: res.RetryAfter, What: "requests"}
+	}
+	h := c.Writer.Header()
+	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
+	return nil
+}
+
 // ceilSeconds is d in whole seconds, rounded up.
 func ceilSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)

@@ -83,6 +83,8 @@ type Deps struct {
 	UTMTemplates *link.UTMTemplates
 	// Logos are the workspaces' QR-code logos.
 	Logos *qr.Logos
+	// QR draws and keeps links' QR codes.
+	QR *qr.Codes
 	// Health checks links' destinations (POST …/links/{id}/check).
 	Health *health.Runner
 }
@@ -116,6 +118,7 @@ type Server struct {
 	tags           *tag.Service
 	utmTemplates   *link.UTMTemplates
 	logos          *qr.Logos
+	codes          *qr.Codes
 	health         *health.Runner
 }
 
@@ -130,7 +133,7 @@ func New(d Deps) (*Server, error) {
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
-		utmTemplates: d.UTMTemplates, logos: d.Logos,
+		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
 		health: d.Health,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {

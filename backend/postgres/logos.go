@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,17 +20,46 @@ func NewLogoStore(db *DB) *LogoStore { return &LogoStore{db: db} }
 
 var _ qr.LogoStore = (*LogoStore)(nil)
 
-// Get implements qr.LogoStore.
-func (s *LogoStore) Get(ctx context.Context, workspaceID int64) ([]byte, error) {
-	var data []byte
-	err := s.db.Pool.QueryRow(ctx, `SELECT data FROM workspace_logos WHERE workspace_id = $1`, workspaceID).Scan(&data)
+// Get implements qr.LogoStore. A logo's version is the microsecond it was stored.
+func (s *LogoStore) Get(ctx context.Context, workspaceID int64) (qr.Logo, error) {
+	var l qr.Logo
+	var at time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT data, updated_at FROM workspace_logos WHERE workspace_id = $1`, workspaceID).Scan(&l.Data, &at)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, apperr.Errorf(apperr.NotFound, "this workspace has no logo").For("logo_missing", "logo")
+		return qr.Logo{}, errLogoMissing()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("get logo: %w", err)
+		return qr.Logo{}, fmt.Errorf("get logo: %w", err)
 	}
-	return data, nil
+	l.Version = at.UnixMicro()
+	return l, nil
+}
+
+// Version implements qr.LogoStore.
+func (s *LogoStore) Version(ctx context.Context, workspaceID int64) (int64, error) {
+	var at time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT updated_at FROM workspace_logos WHERE workspace_id = $1`, workspaceID).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, errLogoMissing()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("get logo version: %w", err)
+	}
+	return at.UnixMicro(), nil
+}
+
+func errLogoMissing() error {
+	return apperr.Errorf(apperr.NotFound, "this workspace has no logo").For("logo_missing", "logo")
+}
+
+// Replace implements qr.LogoStore: updated_at, the version, is the condition and stays.
+func (s *LogoStore) Replace(ctx context.Context, workspaceID, version int64, png []byte) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE workspace_logos SET data = $3 WHERE workspace_id = $1 AND updated_at = $2`,
+		workspaceID, time.UnixMicro(version), png)
+	if err != nil {
+		return fmt.Errorf("replace logo: %w", err)
+	}
+	return nil
 }
 
 // Put implements qr.LogoStore.

@@ -2,11 +2,13 @@ package qr
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -88,16 +90,27 @@ func (s *Style) level() (qrcode.RecoveryLevel, error) {
 	return lv, nil
 }
 
-// DrawStyled encodes text as Draw does, in st's colours, level and logo.
-func DrawStyled(text string, st Style) (Image, error) {
-	if st.Size < MinSize || st.Size > MaxSize {
-		return Image{}, apperr.Errorf(apperr.Invalid, "size must be %d to %d pixels", MinSize, MaxSize).For("value_invalid", "size")
+// check refuses a style no code is drawn in: a size or format out of range, colours too alike
+// for scanners, an unknown level.
+func (s *Style) check() error {
+	if s.Size < MinSize || s.Size > MaxSize {
+		return apperr.Errorf(apperr.Invalid, "size must be %d to %d pixels", MinSize, MaxSize).For("value_invalid", "size")
 	}
-	if st.Format != PNG && st.Format != SVG && st.Format != "" {
-		return Image{}, apperr.Errorf(apperr.Invalid, "format must be png or svg").For("value_invalid", "format")
+	if s.Format != PNG && s.Format != SVG && s.Format != "" {
+		return apperr.Errorf(apperr.Invalid, "format must be png or svg").For("value_invalid", "format")
 	}
-	if luminance(st.FG) >= luminance(st.BG) || Contrast(st.FG, st.BG) < MinContrast {
-		return Image{}, apperr.Errorf(apperr.Invalid, "fg and bg are too alike for scanners: the foreground must be darker than the background, with a contrast of at least %.1f:1", MinContrast).For("qr_contrast_low", "fg")
+	if luminance(s.FG) >= luminance(s.BG) || Contrast(s.FG, s.BG) < MinContrast {
+		return apperr.Errorf(apperr.Invalid, "fg and bg are too alike for scanners: the foreground must be darker than the background, with a contrast of at least %.1f:1", MinContrast).For("qr_contrast_low", "fg")
+	}
+	_, err := s.level()
+	return err
+}
+
+// DrawStyled encodes text as Draw does, in st's colours, level and logo. It stops, answering
+// ctx's error, once ctx ends: a PNG of the largest size takes tens of milliseconds of a core.
+func DrawStyled(ctx context.Context, text string, st Style) (Image, error) {
+	if err := st.check(); err != nil {
+		return Image{}, err
 	}
 	lv, err := st.level()
 	if err != nil {
@@ -118,7 +131,10 @@ func DrawStyled(text string, st Style) (Image, error) {
 		return Image{ContentType: "image/svg+xml", Data: styledSVG(bits, st)}, nil
 	}
 	g := newGrid(len(bits), st.Size)
-	img := raster(bits, g, st.FG, st.BG)
+	img, err := raster(ctx, bits, g, st.FG, st.BG)
+	if err != nil {
+		return Image{}, err
+	}
 	if logo != nil {
 		x0, y0, side := g.logoBox()
 		fill(img, x0-side/10, y0-side/10, side+side/5, st.BG)
@@ -126,10 +142,23 @@ func DrawStyled(text string, st Style) (Image, error) {
 		redrawAlignment(img, bits, g, x0-side/10, side+side/5, st.FG, st.BG)
 	}
 	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(ctxWriter{ctx, &buf}, img); err != nil {
 		return Image{}, fmt.Errorf("qr: png: %w", err)
 	}
 	return Image{ContentType: "image/png", Data: buf.Bytes()}, nil
+}
+
+// ctxWriter fails its writes once ctx has ended, which stops the PNG encoder.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (w ctxWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.w.Write(p)
 }
 
 // grid places n modules in a size-pixel square: each module px pixels (the same for all, so
@@ -230,11 +259,16 @@ func redrawAlignment(img *image.RGBA, bits [][]bool, g grid, at, side int, fg, b
 	}
 }
 
-// raster draws the modules on g.
-func raster(bits [][]bool, g grid, fg, bg color.RGBA) *image.RGBA {
+// raster draws the modules on g, looking at ctx every 64 rows.
+func raster(ctx context.Context, bits [][]bool, g grid, fg, bg color.RGBA) (*image.RGBA, error) {
 	size := g.size
 	img := image.NewRGBA(image.Rect(0, 0, size, size))
 	for y := range size {
+		if y%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("qr: draw: %w", err)
+			}
+		}
 		my := g.module(y)
 		for x := range size {
 			c := bg
@@ -245,7 +279,7 @@ func raster(bits [][]bool, g grid, fg, bg color.RGBA) *image.RGBA {
 			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, 0xff
 		}
 	}
-	return img
+	return img, nil
 }
 
 func fill(img *image.RGBA, x0, y0, side int, c color.RGBA) {

@@ -74,7 +74,7 @@ func TestStyledDecodes(t *testing.T) {
 			}
 			for _, size := range sizes(n) {
 				st.Size = size
-				img, err := qr.DrawStyled(long, st)
+				img, err := qr.DrawStyled(t.Context(), long, st)
 				if err != nil {
 					t.Fatalf("ec %s logo %v size %d: %v", ec, withLogo, st.Size, err)
 				}
@@ -103,7 +103,7 @@ func TestStyleRefusals(t *testing.T) {
 		{"000000", "X", "value_invalid"},
 	} {
 		fg, _ := qr.ParseColor(c.fg, "fg")
-		_, err := qr.DrawStyled(short, qr.Style{Size: 128, FG: fg, BG: white, EC: c.ec})
+		_, err := qr.DrawStyled(t.Context(), short, qr.Style{Size: 128, FG: fg, BG: white, EC: c.ec})
 		got := ""
 		if err != nil {
 			got = apperr.ReasonOf(err)
@@ -131,7 +131,7 @@ func TestStyleRefusals(t *testing.T) {
 func TestStyledSVG(t *testing.T) {
 	fg, _ := qr.ParseColor("#102030", "fg")
 	bg, _ := qr.ParseColor("ffffff", "bg")
-	img, err := qr.DrawStyled(short, qr.Style{Format: qr.SVG, Size: 256, FG: fg, BG: bg, Logo: testLogo(t, 10, 10)})
+	img, err := qr.DrawStyled(t.Context(), short, qr.Style{Format: qr.SVG, Size: 256, FG: fg, BG: bg, Logo: testLogo(t, 10, 10)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -858,12 +858,12 @@ export interface paths {
         };
         /**
          * The workspace's logo
-         * @description Needs the `links:read` permission. 204 when there is none.
+         * @description Needs the `links:read` permission. 204 when there is none. The logo is answered as stored: an 8-bit PNG of at most 450 pixels a side (a logo stored before uploads were normalised is normalised on its first read, which takes an image slot: 503 `qr_busy` when none frees up).
          */
         get: operations["getLogo"];
         /**
          * Set the workspace's logo
-         * @description Needs the `manage` permission (API keys never). The body is the image itself: a PNG of at most 100 kB and 2048 pixels a side. SVG is not taken (it could carry scripts into SVG codes). QR codes draw it with `logo=1`.
+         * @description Needs the `manage` permission (API keys never). The body is the image itself: a PNG of at most 100 kB and 2048 pixels a side (400 `logo_dimensions` past it, read from the header before anything is decoded). SVG is not taken (it could carry scripts into SVG codes). It is stored normalised: 8 bits a channel, scaled down to at most 450 pixels a side (the largest a code draws it), aspect ratio kept. Decoding it takes one of the server's image slots (503 `qr_busy` when none frees up within `QR_RENDER_WAIT`). QR codes draw it with `logo=1`.
          */
         put: operations["putLogo"];
         post?: never;
@@ -1419,7 +1419,7 @@ export interface paths {
         };
         /**
          * The short URL as a QR code
-         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads. Every size, level and logo stays decodable.
+         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads. Every size, level and logo stays decodable. A code the server drew before (same link, short URL, format, size, colours, level and logo) is answered from its cache; one it draws costs the workspace's rate limit by its area (a PNG of 2048 pixels 16 requests, one of 512 or less 1; an SVG 1) and waits for one of the server's image slots (`QR_RENDERS`), 503 `qr_busy` past `QR_RENDER_WAIT`.
          */
         get: operations["getLinkQR"];
         put?: never;
@@ -3540,6 +3540,33 @@ export interface components {
             headers: {
                 /** @description Seconds to wait before trying again (sent when the password-hashing queue was full). */
                 "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many images at once on this server (code `unavailable`, reason `qr_busy`): every image slot (`QR_RENDERS`: drawing a PNG code, decoding an uploaded logo) stayed busy for `QR_RENDER_WAIT`, and nothing was drawn; or PostgreSQL cannot be reached, or a write passed `WRITE_TIMEOUT`. Retry after `Retry-After` seconds. */
+        ImageBusy: {
+            headers: {
+                /** @description Seconds to wait before trying again (sent when every image slot was busy). */
+                "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests (code `rate_limited`). A PNG code this server draws costs the workspace's budget one request per 512×512 pixels of its area, started (a 2048-pixel code 16, at most the whole budget); one it answers from its cache, and an SVG, cost one. A drawing the budget cannot pay is refused and counts as one request. */
+        QRRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5757,7 +5784,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["ImageBusy"];
         };
     };
     putLogo: {
@@ -5792,7 +5819,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["ImageBusy"];
         };
     };
     deleteLogo: {
@@ -7099,8 +7126,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
+            429: components["responses"]["QRRateLimited"];
+            503: components["responses"]["ImageBusy"];
         };
     };
     getSSO: {

@@ -219,6 +219,8 @@ export const en = {
     logo_missing: "This workspace has no logo: upload one in the settings.",
     logo_invalid: "The logo must be a PNG image (2048 pixels a side at most).",
     logo_too_large: "The logo is too large (100 kB at most).",
+    logo_dimensions: "The logo is too big: 2048 pixels a side at most.",
+    qr_busy: "Too many QR codes are being drawn right now. Try again in a moment.",
     link_held: "This link is held until the moderation has reviewed it: its status cannot be changed meanwhile.",
   },
   toasts: {

@@ -221,6 +221,8 @@ export const zhCN: Messages = {
     logo_missing: "此工作区没有徽标：请在设置中上传。",
     logo_invalid: "徽标必须是 PNG 图片（每边最多 2048 像素）。",
     logo_too_large: "徽标过大（最多 100 kB）。",
+    logo_dimensions: "徽标尺寸过大：每边最多 2048 像素。",
+    qr_busy: "当前正在生成的二维码过多，请稍后重试。",
     link_held: "该链接在审核完成前处于暂扣状态，期间无法更改其状态。",
   },
   toasts: {
