@@ -1,6 +1,6 @@
 -- +goose Up
 
--- Answers visitors gave to a link's form (SPEC §13.1), one row per posted form: an object of
+-- Answers visitors gave to a link's form (docs/rules-and-plans.md#link-rules), one row per posted form: an object of
 -- field name → answer. They go with their link: deleting the link removes them, and so does
 -- deleting its workspace, whose links are removed in batches (or by the workspaces cascade).
 -- workspace_id is the link's, written with the row so that every read names the tenant; it

@@ -1,6 +1,6 @@
 -- +goose Up
 
--- CSV imports (SPEC §13.5). The uploaded file is kept here, in parts, before the upload is
+-- CSV imports (docs/domains-and-imports.md#csv-imports). The uploaded file is kept here, in parts, before the upload is
 -- answered, so that any node can run the job or resume it after a crash. A node holds a job
 -- through a lease it renews (lease_owner, lease_until); a job whose lease ran out is taken by
 -- the next node that looks. next_row is the checkpoint: every row before it has its result.

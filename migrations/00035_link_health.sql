@@ -1,6 +1,6 @@
 -- +goose Up
 
--- Link health (SPEC §13.7): one row per link once the sweep has seen it, about the
+-- Link health (docs/api.md#link-health): one row per link once the sweep has seen it, about the
 -- destination in url. A link without a row (new) or whose url is no longer the link's
 -- (destination changed) has no health yet: the sweep gives it a row due at once, so that a
 -- link's create costs no statement more.

@@ -9,7 +9,7 @@ import (
 )
 
 // Worker is the configuration of the moderation worker (bin/shortlink-worker), from the
-// environment like the server's: the names SPEC §13.4 fixes, and a few of its own.
+// environment like the server's: the settings of docs/moderation.md.
 type Worker struct {
 	DatabaseURL string `env:"DATABASE_URL,required"`
 	RedisURL    string `env:"REDIS_URL"`

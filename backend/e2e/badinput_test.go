@@ -59,7 +59,7 @@ func TestBadInput(t *testing.T) {
 		{"redirect_status 200", "POST", ws + "/links", map[string]any{"url": "https://a.example", "redirect_status": 200}, 400, "invalid"},
 		{"redirect_status text", "POST", ws + "/links", map[string]any{"url": "https://a.example", "redirect_status": "301"}, 400, "invalid"},
 		{"expires_at past", "POST", ws + "/links", map[string]any{"url": "https://a.example", "expires_at": past}, 400, "invalid"},
-		// Rules (SPEC §13.1): checked before the plan is asked, on every plan.
+		// Rules (docs/rules-and-plans.md#link-rules): checked before the plan is asked, on every plan.
 		{"password short", "POST", ws + "/links", map[string]any{"url": "https://a.example", "password": "abc"}, 400, "invalid"},
 		{"password long", "POST", ws + "/links", map[string]any{"url": "https://a.example", "password": long(129)}, 400, "invalid"},
 		{"password number", "POST", ws + "/links", map[string]any{"url": "https://a.example", "password": 1234}, 400, "invalid"},

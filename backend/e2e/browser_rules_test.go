@@ -13,7 +13,7 @@ import (
 )
 
 // A visitor in Chromium, whose browser asks for Chinese, opens a password-protected link and a
-// link with a form (SPEC §13.1): a wrong password and invalid answers bring the page back with
+// link with a form (docs/rules-and-plans.md#link-rules): a wrong password and invalid answers bring the page back with
 // the error and the answers kept, the right ones lead to the target, the password is asked once
 // per browser, and the answers reach the workspace normalised. No page breaks its
 // Content-Security-Policy.

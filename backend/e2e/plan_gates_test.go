@@ -9,7 +9,7 @@ import (
 )
 
 // TestPlanGates: every gated feature on every plan, through the API: 403 plan_required where
-// the plan lacks it, allowed where it has it (SPEC §8, §13.2).
+// the plan lacks it, allowed where it has it (docs/rules-and-plans.md#plans).
 func TestPlanGates(t *testing.T) {
 	d := newDeployment(t)
 	d.env["GEOIP_DB"] = geoiptest.GeoIP2(t, map[string]string{"10.1.0.0/16": "DE"})

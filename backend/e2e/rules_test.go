@@ -108,7 +108,7 @@ func (v *visitorClient) post(path string, page response, answers map[string]stri
 
 func (r response) has(s string) bool { return strings.Contains(string(r.Body), s) }
 
-// TestLinkRules walks every rule of SPEC §13.1 and some combinations through real requests,
+// TestLinkRules walks every rule of docs/rules-and-plans.md#link-rules and some combinations through real requests,
 // with visitors from chosen countries and devices.
 func TestLinkRules(t *testing.T) {
 	d := rulesDeployment(t)

@@ -51,7 +51,7 @@ func keyMap(list []countJSON) map[string]int64 {
 
 // TestVisitAnalytics sends visits with known countries, devices, systems, browsers, referrers,
 // variants and crawlers through real redirects on two server processes, and reads exactly
-// those numbers back in the link's statistics, the dashboards and both exports (SPEC §13.3).
+// those numbers back in the link's statistics, the dashboards and both exports (docs/architecture.md#statistics).
 // It also checks that the visit cap's counter agrees, and that milestones reach the moderation
 // queue.
 func TestVisitAnalytics(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package health checks that links' destinations still answer (SPEC §13.7): what counts as a
+// Package health checks that links' destinations still answer (docs/api.md#link-health): what counts as a
 // failure and why (Classify, Failing), how a check moves a link's health (Apply: two failures
 // in a row make it broken, one success makes it ok), when a link is checked again (Next), the
 // Checker that asks a destination (HEAD, then GET, every connection through the address

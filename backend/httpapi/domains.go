@@ -13,7 +13,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// domainAnswer is a custom domain as the API shows it (SPEC §13.5).
+// domainAnswer is a custom domain as the API shows it (docs/domains-and-imports.md#custom-domains).
 type domainAnswer struct {
 	ID           int64              `json:"id"`
 	WorkspaceID  int64              `json:"workspace_id"`

@@ -9,7 +9,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
-// linkAnswer is a link as the API shows it (SPEC §13 and §13.1): the password only as
+// linkAnswer is a link as the API shows it (docs/api.md, docs/rules-and-plans.md#link-rules): the password only as
 // has_password, every other rule as it was set.
 type linkAnswer struct {
 	ID          int64  `json:"id"`
@@ -55,12 +55,12 @@ type linkAnswer struct {
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Moderation is what the moderation last decided (SPEC §13.4); pending before that.
+	// Moderation is what the moderation last decided (docs/moderation.md); pending before that.
 	Moderation moderationAnswer `json:"moderation"`
 	// Appeal is the owner's appeal of a ban or flag: in the answer of GET …/links/{id} when
 	// there is one.
 	Appeal *appealAnswer `json:"appeal,omitempty"`
-	// Health is what the checks of the destination found (SPEC §13.7): absent until a check
+	// Health is what the checks of the destination found (docs/api.md#link-health): absent until a check
 	// made the link ok or broken, and after its destination changed.
 	Health *link.Health `json:"health,omitempty"`
 }

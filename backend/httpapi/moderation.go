@@ -12,7 +12,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
-// The moderation as people use it (SPEC §13.4): moderators' queue, a link's file, screenshots,
+// The moderation as people use it (docs/moderation.md#moderation-people): moderators' queue, a link's file, screenshots,
 // decisions and requested reviews under /moderation; owners' appeals; the operators' audit log.
 
 type reviewSummaryAnswer struct {

@@ -15,7 +15,7 @@ import (
 	"github.com/shortlink/shortlink/backend/visitor"
 )
 
-// API rate limits (SPEC §13.2). Every request is counted once, against one budget of
+// API rate limits (docs/security.md#rate-limits). Every request is counted once, against one budget of
 // requests a minute kept in Redis (shared by every node; in-process while Redis is down):
 //
 //   - a workspace-scoped route, once membership is checked, and any request with an API key:

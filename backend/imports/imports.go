@@ -1,4 +1,4 @@
-// Package imports turns CSV files of links into links as jobs (SPEC §13.5). The upload is
+// Package imports turns CSV files of links into links as jobs (docs/domains-and-imports.md#csv-imports). The upload is
 // parsed as it streams in and stored in PostgreSQL before it is answered; a Runner on any node
 // claims the job with a lease, writes the rows in chunks through the link service's checks,
 // quota and coalescing writer, and records a result per row. A job interrupted by a crash or a

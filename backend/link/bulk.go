@@ -13,7 +13,7 @@ import (
 // MaxBulk is the most links one bulk edit changes.
 const MaxBulk = 1000
 
-// BulkSet is what a bulk edit changes of every link it names (SPEC §13.7); unset fields stay
+// BulkSet is what a bulk edit changes of every link it names (docs/api.md#bulk-edit); unset fields stay
 // as they are.
 type BulkSet struct {
 	Status    Opt[string]     `json:"status"`

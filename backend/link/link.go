@@ -72,7 +72,7 @@ type Link struct {
 	password string
 }
 
-// Health is a link's health as its owner sees it (SPEC §13.7): the state ("ok" or "broken")
+// Health is a link's health as its owner sees it (docs/api.md#link-health): the state ("ok" or "broken")
 // and what the last check of its destination found.
 type Health struct {
 	State     string    `json:"state"`
@@ -86,7 +86,7 @@ type Health struct {
 	Detail string `json:"detail"`
 }
 
-// Moderation is a link's moderation state as its owner sees it (SPEC §13.4). The zero value
+// Moderation is a link's moderation state as its owner sees it (docs/moderation.md). The zero value
 // is a link not reviewed yet: State "" reads as pending.
 type Moderation struct {
 	// State is one of package moderation's states; "" when the link has none yet.

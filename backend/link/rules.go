@@ -11,7 +11,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-// Rules are what a link does beyond sending every visitor to its URL (SPEC §13.1), as one value:
+// Rules are what a link does beyond sending every visitor to its URL (docs/rules-and-plans.md#link-rules), as one value:
 // stored in one column, cached as it is, decided on by one function. The zero value is no rule;
 // such a link stays on the plain redirect path.
 type Rules struct {
@@ -83,7 +83,7 @@ func (r Rules) IsZero() bool {
 		len(r.CountryTargets) == 0 && len(r.Variants) == 0 && !r.WeChatGuide && r.Form == nil && r.OG == nil
 }
 
-// Names lists the API names of the rules that are set, in the order of SPEC §13.1.
+// Names lists the API names of the rules that are set, in the order of docs/rules-and-plans.md#link-rules.
 func (r *Rules) Names() []string {
 	var names []string
 	add := func(set bool, name string) {

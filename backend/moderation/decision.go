@@ -7,7 +7,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// State is a link's moderation state (SPEC §13.4).
+// State is a link's moderation state (docs/moderation.md).
 type State string
 
 // The states: not reviewed yet, reviewed and harmless, waiting for a moderator, banned.

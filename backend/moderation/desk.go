@@ -13,7 +13,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// Action is what a moderator decides about a link (SPEC §13.4).
+// Action is what a moderator decides about a link (docs/moderation.md#moderation-people).
 type Action string
 
 // A moderator approves a link (it passes, and works again if it was banned), bans it, or

@@ -12,7 +12,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-// A moderator's decision on a whole registrable domain (SPEC §11, host reputation): banned,
+// A moderator's decision on a whole registrable domain (docs/moderation.md#moderation-at-scale): banned,
 // its new links are banned at once; cleared, its record of phishing bans no longer bans its new
 // links (each is reviewed). Both are audited in the moderators' audit log.
 const (

@@ -2,7 +2,7 @@ package moderation
 
 import "time"
 
-// The queue's order (SPEC §11, priority): what is due is served by its score, the earliest
+// The queue's order (docs/moderation.md): what is due is served by its score, the earliest
 // first, and a reason's lead moves it ahead of what fell due at the same time. A moderator's
 // request, an appeal and a held link go before a link that people visit, which goes before a new link; new
 // links of one workspace are spread out by their rank among that workspace's new links in the

@@ -1,4 +1,4 @@
-// Package moderation reviews the destinations of links (SPEC §11). This file is the queue of
+// Package moderation reviews the destinations of links (docs/moderation.md). This file is the queue of
 // due reviews: a Redis sorted set, key `<prefix>moderation:due`, whose members are link IDs in
 // decimal and whose scores are the times the reviews fall due, in Unix milliseconds. What is
 // due is recorded first in PostgreSQL (table moderation_due), in the transaction that made it

@@ -2,7 +2,7 @@ package moderation
 
 import "time"
 
-// Profile is one of the three visitors a destination is opened as (SPEC §11).
+// Profile is one of the three visitors a destination is opened as (docs/moderation.md#moderation-the-browser).
 type Profile string
 
 // The visitors of a review: the desktop Chrome of a computer, Safari on an iPhone, and the

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Destinations normalise destinations so that links to one page share one review (SPEC §11,
+// Destinations normalise destinations so that links to one page share one review (docs/moderation.md#moderation-at-scale,
 // verdicts shared by destination): two links whose destinations differ only in tracking
 // parameters, in the order of their query parameters, in the case of the scheme and host, in
 // a default port or in a fragment are the same page to moderation. A different path, or any

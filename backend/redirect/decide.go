@@ -12,7 +12,7 @@ import (
 // Page names what a visitor is shown instead of (or before) the redirect.
 type Page int
 
-// The pages of the rules (SPEC §13.1).
+// The pages of the rules (docs/rules-and-plans.md#link-rules).
 const (
 	NoPage       Page = iota // the redirect itself
 	PageBlocked              // 403: banned or disabled
@@ -63,7 +63,7 @@ type Outcome struct {
 	CountVisit bool
 }
 
-// Decide applies the link's rules in the order of SPEC §13.1: status → expiry or visit cap →
+// Decide applies the link's rules in the order of docs/rules-and-plans.md#link-rules: status → expiry or visit cap →
 // (crawlers: Open Graph) → geo → password → form → WeChat/QQ guide → device target → country
 // target → variant → url. It is a pure function of its arguments.
 //

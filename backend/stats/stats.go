@@ -1,9 +1,9 @@
-// Package stats is the read side of the visits (SPEC §10, §13.3): a link's totals, series and
+// Package stats is the read side of the visits (docs/architecture.md#statistics): a link's totals, series and
 // breakdowns, the workspace and operator dashboards, and the CSV exports. It reads only what
 // the visit rollups hold (package visit keeps them in step with the raw visits), except for
 // the visits export, which reads the raw visits.
 //
-// What the numbers mean: visits are people's visits, bots are crawlers' (SPEC §6 step 7), and
+// What the numbers mean: visits are people's visits, bots are crawlers' (docs/visitors.md), and
 // unique visitors are people counted once per UTC day, in the hour they were first seen that
 // day (the visitor hash is salted per day, so nobody can be followed across days): over a range
 // the unique visitors are the sum of each day's, and a range that starts within a day counts

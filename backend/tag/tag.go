@@ -1,4 +1,4 @@
-// Package tag holds a workspace's tags (SPEC §13.7): the rules of their names and colours, and
+// Package tag holds a workspace's tags (docs/api.md#tags): the rules of their names and colours, and
 // the Service that creates, renames, recolours and deletes them and finds them by name for the
 // links that carry them. It knows nothing of HTTP or SQL.
 package tag

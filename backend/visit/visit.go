@@ -1,4 +1,4 @@
-// Package visit records the visits of links (SPEC §6 steps 6–7, §10): the Event a redirect
+// Package visit records the visits of links (docs/architecture.md#how-a-visit-is-recorded): the Event a redirect
 // produces, the Buffer that captures events without delaying the answer and sends them in
 // batches to a Redis stream, and the Consumer that reads the stream into the raw visits of
 // PostgreSQL and the hourly rollups per link, each event exactly once.

@@ -1,5 +1,5 @@
-// Package visitcap counts the human visits of links that have a visit cap (max_visits, SPEC
-// §13.1) exactly across nodes: an atomic counter per capped link in Redis, seeded from and
+// Package visitcap counts the human visits of links that have a visit cap (max_visits,
+// docs/rules-and-plans.md#link-rules) exactly across nodes: an atomic counter per capped link in Redis, seeded from and
 // written back to PostgreSQL (the Store), and the Store alone while Redis is down.
 //
 // The redirect path calls Take for each human visit of a link whose rules have MaxVisits, and

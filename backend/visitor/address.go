@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ClientIP is the address of the client that sent r (SPEC §13.1): the TCP peer, or — only when
+// ClientIP is the address of the client that sent r (docs/visitors.md): the TCP peer, or — only when
 // the peer is a trusted proxy — the right-most address of X-Forwarded-For that is not one.
 //
 // The header is read from right to left, across every X-Forwarded-For line in order, because

@@ -1,4 +1,4 @@
-// Package browse is the moderation worker's browser (SPEC §11): it opens a link's destination
+// Package browse is the moderation worker's browser (docs/moderation.md#moderation-the-browser): it opens a link's destination
 // in headless Chromium, driven by playwright-go, as each visitor of a review — a desktop
 // browser, an iPhone and WeChat's in-app browser — and records what each saw
 // (moderation.Capture).

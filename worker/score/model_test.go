@@ -94,7 +94,7 @@ func phishingCaptures(t *testing.T) []moderation.Capture {
 	return out
 }
 
-// TestModelSendsThePageFacts checks the request's shape (SPEC §13.4) at the server, and that the
+// TestModelSendsThePageFacts checks the request's shape (docs/moderation.md#moderation-scoring) at the server, and that the
 // verdict is the one the server derived from what it received.
 func TestModelSendsThePageFacts(t *testing.T) {
 	model, cfg := newModel(t, judge)

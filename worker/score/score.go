@@ -1,4 +1,4 @@
-// Package score judges a link's destination from what the browser saw of it (SPEC §11, §13.4):
+// Package score judges a link's destination from what the browser saw of it (docs/moderation.md#moderation-scoring):
 // a model reached through an OpenAI-compatible chat API when one is configured, heuristics that
 // need no network otherwise, and the heuristics again when the model fails — saying so in the
 // verdict's notes, so a failure is never a silent pass.

@@ -1,6 +1,6 @@
 package crawlers
 
-// extra are the project's own patterns, beside the vendored list: the fetchers that SPEC names
+// extra are the project's own patterns, beside the vendored list: the link-preview fetchers docs/visitors.md names
 // (kept here too, so that an update of the list cannot drop them), safe-links scanners, and
 // heuristics. Go's regexp syntax; each must require a string of three bytes or more (see
 // required), or it would be tried on every user agent.

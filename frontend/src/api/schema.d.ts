@@ -2716,7 +2716,7 @@ export interface components {
         MemberList: {
             members: components["schemas"]["Member"][];
         };
-        /** @description What the moderation last decided about the link (SPEC §13.4). */
+        /** @description What the moderation last decided about the link (docs/moderation.md). */
         LinkModeration: {
             /**
              * @description `pending` until the first review; `passed`; `flagged` for a moderator (the link keeps working); `banned` (the link answers the warning page, and its `status` is `banned`).

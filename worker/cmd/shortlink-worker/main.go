@@ -1,4 +1,4 @@
-// Command shortlink-worker is the moderation worker (SPEC §11): it takes due reviews from the
+// Command shortlink-worker is the moderation worker (docs/moderation.md#moderation-the-worker): it takes due reviews from the
 // queue, opens each destination in Chromium as three visitors, scores what they saw with the
 // model (or the heuristics), and records the decision. Several workers share one queue.
 // Settings: backend/config/worker.go; /healthz and /metrics on WORKER_ADDR.

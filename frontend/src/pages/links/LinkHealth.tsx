@@ -1,4 +1,4 @@
-// A link's destination health (SPEC §13.7): the "Broken" badge with its reason on list rows
+// A link's destination health (docs/api.md#link-health): the "Broken" badge with its reason on list rows
 // and the link page, and the link page's panel with "Check now".
 import { Alert, Badge, Button, Group, Stack, Text } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
