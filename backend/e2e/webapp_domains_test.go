@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -193,8 +194,13 @@ const timeline = `() => {
 }`
 
 // TestWebAppLinksPageLoad logs the time to an interactive links page of 30 links, with a cold
-// and a warm cache.
+// and a warm cache. It is a measurement, not a check (it asserts nothing a page does): it runs
+// on request, with MEASURE_PAGE_LOAD=1 (docs/benchmarks.md), never under make test, where it
+// held the parallel tests back while it ran.
 func TestWebAppLinksPageLoad(t *testing.T) {
+	if os.Getenv("MEASURE_PAGE_LOAD") == "" {
+		t.Skip("a measurement: MEASURE_PAGE_LOAD=1 runs it (docs/benchmarks.md)")
+	}
 	// Not parallel: what it logs is how long the page takes on a machine doing nothing else.
 	s := newSerialDeployment(t).start(t)
 	tn := s.signup("page-load@example.com")
