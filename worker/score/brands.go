@@ -19,6 +19,8 @@ type brand struct {
 	domains []string
 	// names are how its pages name it, matched as words, in any case.
 	names []string
+	// skeletons are the keys as they look (skeleton), in the order of keys.
+	skeletons []string
 }
 
 // brandList is the list of brands phishing imitates, kept as data (brands.txt).
@@ -72,6 +74,7 @@ func parseBrands(r io.Reader) ([]brand, error) {
 			return nil, fmt.Errorf("brands.txt:%d: a brand needs keys, domains and names", n)
 		}
 		for _, k := range b.keys {
+			b.skeletons = append(b.skeletons, skeleton(k))
 			if k != strings.ToLower(k) || !isASCII(k) || strings.ContainsAny(k, ".") {
 				return nil, fmt.Errorf("brands.txt:%d: key %q is not a lower-case ASCII word", n, k)
 			}

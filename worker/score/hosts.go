@@ -245,8 +245,8 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		if d, dressed := br.dressed(host); dressed && weightDressed >= weight {
 			b, weight, detail, ok = br, weightDressed, fmt.Sprintf("%s wears %s's domain %s at its front", host, br.keys[0], d), true
 		}
-		for _, key := range br.keys {
-			ks := skeleton(key)
+		for k, key := range br.keys {
+			ks := br.skeletons[k]
 			for i, w := range words {
 				ws := skeletons[i]
 				var wt float64
@@ -364,8 +364,11 @@ func skeleton(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return strings.NewReplacer("rn", "m", "vv", "w").Replace(b.String())
+	return lookAlikePairs.Replace(b.String())
 }
+
+// lookAlikePairs are pairs of letters read as one: "rn" as "m", "vv" as "w".
+var lookAlikePairs = strings.NewReplacer("rn", "m", "vv", "w")
 
 // editDistance is the optimal string alignment distance of a and b (insertions, deletions,
 // substitutions, and swaps of neighbours), over bytes: both are ASCII here.
