@@ -215,8 +215,8 @@ const (
 // lookAlike is the closest imitation of a brand by host: the brand, the weight of the match and
 // what it is. ok is false when host imitates none (or is the brand's own).
 func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
-	if host == "" || isIPLiteral(host) {
-		return nil, 0, "", false
+	if host == "" || isIPLiteral(host) || ownedByBrand(host) {
+		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com)
 	}
 	labels := strings.Split(host, ".")
 	// The public suffix names no one: "com" of paypal.com.
