@@ -52,8 +52,8 @@ func judgeByText(c testenv.ChatCall) (int, string) {
 // by the worker, opened in real Chromium as the three visitors, scored by an OpenAI-compatible
 // model (a local fake that judges from what it is sent) and decided. The fake bank login on a
 // look-alike host is banned, and both servers answer its short link with the warning page
-// within seconds; the shop passes and keeps redirecting; the page that shows a login to WeChat
-// alone is flagged. A moderator reads each review with the three visitors' captures and their
+// within seconds; the shop passes and keeps redirecting; the page that shows a WeChat Pay copy
+// to WeChat alone is banned by the rules, whatever the model says. A moderator reads each review with the three visitors' captures and their
 // screenshots.
 func TestModerationWorkerEndToEnd(t *testing.T) {
 	sites, browser := moderationRig(t)
@@ -159,7 +159,17 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			continue
 		}
 		rv := f.Reviews[0]
-		if rv.Scorer != "model" || rv.Model != "fake-vision" || rv.Trigger != "created" || rv.URL != l.URL || rv.DurationMS <= 0 {
+		if l.ID == cloaked.ID {
+			// WeChat's visitor is shown a WeChat Pay copy asking for a payment PIN: the rules ban
+			// it, and the model's "cloaking, 0.6" cannot clear that; its answer is in the notes.
+			if rv.Scorer != "heuristic" || rv.Score < 0.8 || len(rv.Notes) != 1 ||
+				!strings.Contains(rv.Notes[0], "the model (fake-vision) scored 0.60 (cloaking") || !strings.Contains(rv.Notes[0], "the ban stands") {
+				t.Errorf("%s: review %+v, want the heuristics' ban over the model's flag", l.URL, rv)
+			}
+		} else if rv.Scorer != "model" || rv.Model != "fake-vision" {
+			t.Errorf("%s: review %+v", l.URL, rv)
+		}
+		if rv.Trigger != "created" || rv.URL != l.URL || rv.DurationMS <= 0 {
 			t.Errorf("%s: review %+v", l.URL, rv)
 		}
 		if len(rv.Captures) != 3 {
