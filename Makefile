@@ -54,6 +54,7 @@ test: frontend caddy-validate lint openapi-lint
 	go vet -tags soak ./...
 	cd deploy && go vet ./...
 	npm --prefix frontend test
+	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
 	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
@@ -65,6 +66,7 @@ test-short: frontend
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
 	go vet -tags soak ./...
+	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')

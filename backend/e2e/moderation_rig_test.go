@@ -439,11 +439,13 @@ func verdictJSON(score float64, category, reason string) string {
 	return string(b)
 }
 
-// modelScorer is the worker's scorer chain with the fake model behind it.
+// modelScorer is the worker's scorer chain with the fake model behind it, asked about every
+// page, those the heuristics are certain of too: these tests follow the model's path and count
+// its calls (the worker's default skips the certain ones; worker/score's TestChain* test that).
 func modelScorer(t *testing.T, m *testenv.ChatModel, timeout time.Duration) *score.Chain {
 	t.Helper()
 	sc, err := score.New(score.Config{Model: score.ModelConfig{BaseURL: m.URL(), APIKey: "test-key",
-		Model: "fake-vision", Timeout: timeout}})
+		Model: "fake-vision", Timeout: timeout}, AskModelAlways: true})
 	if err != nil {
 		t.Fatal(err)
 	}

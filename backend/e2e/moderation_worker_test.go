@@ -52,8 +52,8 @@ func judgeByText(c testenv.ChatCall) (int, string) {
 // by the worker, opened in real Chromium as the three visitors, scored by an OpenAI-compatible
 // model (a local fake that judges from what it is sent) and decided. The fake bank login on a
 // look-alike host is banned, and both servers answer its short link with the warning page
-// within seconds; the shop passes and keeps redirecting; the page that shows a login to WeChat
-// alone is flagged. A moderator reads each review with the three visitors' captures and their
+// within seconds; the shop passes and keeps redirecting; the page that shows a WeChat Pay copy
+// to WeChat alone is banned by the rules, whatever the model says. A moderator reads each review with the three visitors' captures and their
 // screenshots.
 func TestModerationWorkerEndToEnd(t *testing.T) {
 	sites, browser := moderationRig(t)
@@ -125,23 +125,30 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			continue
 		}
 		c := calls[0]
-		if c.Model != "fake-vision" || c.System == "" || len(c.Texts) != 3 || c.PNGs != 3 || c.BadImages != 0 {
-			t.Errorf("%s: model %q, %d text parts, %d screenshots decoding as PNG, %d other images",
-				host, c.Model, len(c.Texts), c.PNGs, c.BadImages)
+		// The rules' signals first, then one part per visitor.
+		parts := c.Texts
+		if len(parts) > 0 && strings.HasPrefix(parts[0], "Signals found by rules") {
+			parts = parts[1:]
+		} else {
+			t.Errorf("%s: the request does not start with the rules' signals: %.200q", host, parts)
+		}
+		if c.Model != "fake-vision" || c.System == "" || len(parts) != 3 || c.PNGs != 3 || c.BadImages != 0 {
+			t.Errorf("%s: model %q, %d visitor parts, %d screenshots decoding as PNG, %d other images",
+				host, c.Model, len(parts), c.PNGs, c.BadImages)
 		}
 		for i, p := range moderation.Profiles {
-			if i < len(c.Texts) && (!strings.HasPrefix(c.Texts[i], "Visitor: "+string(p)+"\n") ||
-				!strings.Contains(c.Texts[i], "Final URL: http://"+host+"/") || !strings.Contains(c.Texts[i], "Visible text (")) {
-				t.Errorf("%s: the %s part: %.300q", host, p, c.Texts[i])
+			if i < len(parts) && (!strings.HasPrefix(parts[i], "Visitor: "+string(p)+"\n") ||
+				!strings.Contains(parts[i], "Final URL: http://"+host+"/") || !strings.Contains(parts[i], "Visible text (")) {
+				t.Errorf("%s: the %s part: %.300q", host, p, parts[i])
 			}
 		}
 	}
-	if c := callsAbout(model, "paypa1-secure.test"); len(c) == 1 && !strings.Contains(c[0].Texts[0], "Title: PayPal: Log in to your account") {
-		t.Errorf("the phishing page's facts: %q", c[0].Texts[0])
+	if c := callsAbout(model, "paypa1-secure.test"); len(c) == 1 && (len(c[0].Texts) != 4 || !strings.Contains(c[0].Texts[1], "Title: PayPal: Log in to your account")) {
+		t.Errorf("the phishing page's facts: %q", c[0].Texts)
 	}
-	if c := callsAbout(model, "garden-news.test"); len(c) == 1 && len(c[0].Texts) == 3 &&
-		(strings.Contains(c[0].Texts[0], "asks for a password") || !strings.Contains(c[0].Texts[2], "asks for a password")) {
-		t.Errorf("the cloaked page, desktop and wechat:\n%s\n%s", c[0].Texts[0], c[0].Texts[2])
+	if c := callsAbout(model, "garden-news.test"); len(c) == 1 && len(c[0].Texts) == 4 &&
+		(strings.Contains(c[0].Texts[1], "asks for a password") || !strings.Contains(c[0].Texts[3], "asks for a password")) {
+		t.Errorf("the cloaked page, desktop and wechat:\n%s\n%s", c[0].Texts[1], c[0].Texts[3])
 	}
 
 	// A moderator reads each review: three visitors, each with its screenshot.
@@ -152,7 +159,17 @@ func TestModerationWorkerEndToEnd(t *testing.T) {
 			continue
 		}
 		rv := f.Reviews[0]
-		if rv.Scorer != "model" || rv.Model != "fake-vision" || rv.Trigger != "created" || rv.URL != l.URL || rv.DurationMS <= 0 {
+		if l.ID == cloaked.ID {
+			// WeChat's visitor is shown a WeChat Pay copy asking for a payment PIN: the rules ban
+			// it, and the model's "cloaking, 0.6" cannot clear that; its answer is in the notes.
+			if rv.Scorer != "heuristic" || rv.Score < 0.8 || len(rv.Notes) != 1 ||
+				!strings.Contains(rv.Notes[0], "the model (fake-vision) scored 0.60 (cloaking") || !strings.Contains(rv.Notes[0], "the ban stands") {
+				t.Errorf("%s: review %+v, want the heuristics' ban over the model's flag", l.URL, rv)
+			}
+		} else if rv.Scorer != "model" || rv.Model != "fake-vision" {
+			t.Errorf("%s: review %+v", l.URL, rv)
+		}
+		if rv.Trigger != "created" || rv.URL != l.URL || rv.DurationMS <= 0 {
 			t.Errorf("%s: review %+v", l.URL, rv)
 		}
 		if len(rv.Captures) != 3 {

@@ -37,6 +37,15 @@ type Capture struct {
 	Text string `json:"text"`
 	// Forms describe the page's forms: what they ask for and where they post.
 	Forms []Form `json:"forms,omitempty"`
+	// Links are the hosts of the page's links (<a href>, http and https), one per link in the
+	// order of the page, at most MaxLinks; Scripts the hosts its scripts are loaded from, each
+	// once, at most MaxScripts. The scorer reads them; they are not stored.
+	Links   []string `json:"links,omitempty"`
+	Scripts []string `json:"scripts,omitempty"`
+	// OCRText is the text read from the screenshot, when the page showed little text in its
+	// DOM or asked for a password or another secret (text drawn by CSS, SVG, canvas or
+	// images); at most MaxText characters, "" when it was not read. Not stored.
+	OCRText string `json:"ocr_text,omitempty"`
 	// Screenshot is the visible part of the page as PNG; nil when none was taken.
 	Screenshot []byte `json:"-"`
 	// Refused are the requests of the page that the SSRF guard stopped, as "URL (reason)", at
@@ -51,16 +60,28 @@ type Capture struct {
 // MaxText bounds the visible text kept per capture (and sent to the model).
 const MaxText = 4000
 
+// Bounds of a capture's link and script hosts.
+const (
+	MaxLinks   = 50
+	MaxScripts = 20
+)
+
 // Form is one form of a page.
 type Form struct {
 	// Action is the absolute URL the form posts to; "" for inputs outside any form, which a
 	// script must send.
-	Action   string `json:"action"`
+	Action string `json:"action"`
+	// Method is the form's method in lower case ("get", "post"; "" for inputs outside any form).
+	Method   string `json:"method,omitempty"`
 	Password bool   `json:"password"`
 	// Card says the form asks for a payment card (a card-number or CVC field).
 	Card bool `json:"card"`
-	// Fields are the names (or types) of its inputs, at most 20.
+	// Fields are the names (or types) of its inputs, at most 20; Types their types in the same
+	// order ("text", "password", "email", "tel", "textarea", "select", …); Inputs how many
+	// inputs a person can fill the form has, all of them (a grid of 24 words is 24).
 	Fields []string `json:"fields"`
+	Types  []string `json:"types,omitempty"`
+	Inputs int      `json:"inputs,omitempty"`
 	// Hints are what the page tells a person each input is for, in the order of Fields: its
 	// label, aria-label, placeholder or the text just before it ("" when none), each cut to 60
 	// characters. The scorer reads them to know a 支付密码 field from a search box.

@@ -85,6 +85,8 @@ trap stop_children EXIT
 # The worker drives Debian's Chromium through the Playwright driver (installed once, never a
 # browser download).
 export PLAYWRIGHT_DRIVER_PATH=${PLAYWRIGHT_DRIVER_PATH:-$(deploy/local/browser.sh)}
+# … and reads screenshots with Tesseract; without it the worker warns once and goes on.
+deploy/local/ocr.sh || echo "run.sh: no tesseract: the worker scores pages without their screenshots' text" >&2
 export WORKER_ADDR=${WORKER_ADDR:-127.0.0.1:9091}
 
 bin/shortlink migrate

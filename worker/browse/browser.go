@@ -59,6 +59,15 @@ type Options struct {
 	Resolver Resolver
 	// Log receives the browser's events; nil discards them.
 	Log *slog.Logger
+	// OCR reads the text of a page's screenshot when its DOM holds little text or it asks for
+	// a password, a card or a grid of words (worker/ocr); nil reads none.
+	OCR ScreenshotReader
+}
+
+// ScreenshotReader reads the text of a PNG screenshot. A reader that cannot read (Tesseract
+// missing) answers an error every time; the capture goes on without the text.
+type ScreenshotReader interface {
+	Read(ctx context.Context, png []byte) (string, error)
 }
 
 // chromiumArgs keep a headless Chromium quiet and working on a closed network, as root and in

@@ -17,11 +17,13 @@ const (
 	maxFields      = 20
 	maxHint        = 60 // characters of a field's hint
 	maxFrames      = 10 // child frames whose forms are read
+	maxHost        = 253
 )
 
 // factsScript reads, in a frame, what a capture records of it: title, description, visible
-// text (cut well above MaxText before it crosses to Go) and forms, with their actions resolved
-// against the document's base URL. Values typed into fields are never read.
+// text (cut well above MaxText before it crosses to Go), forms, with their actions resolved
+// against the document's base URL, their methods and their inputs' types, and the hosts of its
+// links and scripts. Values typed into fields are never read.
 const factsScript = `(limits) => {
   // Read through the prototypes: a page's own elements can shadow document.title, form.action
   // and the like (DOM clobbering).
@@ -53,17 +55,19 @@ const factsScript = `(limits) => {
     }
     return parts.join(" / ").slice(0, limits.hint);
   };
-  const describe = (inputs, action) => {
-    const f = { action, password: false, card: false, fields: [], hints: [] };
+  const describe = (inputs, action, method) => {
+    const f = { action, method, password: false, card: false, fields: [], hints: [], types: [], inputs: 0 };
     for (const el of inputs) {
-      const type = (attr(el, "type") || el.localName).toLowerCase();
+      const type = (attr(el, "type") || (el.localName === "input" ? "text" : el.localName)).toLowerCase();
       if (skip.has(type)) continue;
+      f.inputs++;
       if (type === "password") f.password = true;
       const name = attr(el, "name") || attr(el, "id");
       if (cardAutocomplete.test(attr(el, "autocomplete")) || cardName.test(name) || cardName.test(attr(el, "placeholder"))) f.card = true;
       if (f.fields.length < limits.fields) {
         f.fields.push(name || type);
         f.hints.push(hint(el));
+        f.types.push(type);
       }
     }
     return f;
@@ -80,11 +84,26 @@ const factsScript = `(limits) => {
   const forms = [];
   for (const [form, inputs] of groups) {
     if (forms.length >= limits.forms) break;
-    forms.push(describe(inputs, absolute(attr(form, "action"))));
+    forms.push(describe(inputs, absolute(attr(form, "action")), (attr(form, "method") || "get").toLowerCase()));
   }
   if (loose.length > 0 && forms.length < limits.forms) {
-    const f = describe(loose, "");
+    const f = describe(loose, "", "");
     if (f.fields.length > 0) forms.push(f);
+  }
+  // Where the page's links lead and where its scripts come from: a copy of a brand's page
+  // keeps the brand's links.
+  const hostOf = (u) => { try { const x = new URL(u, baseURI); return (x.protocol === "http:" || x.protocol === "https:") ? x.hostname : ""; } catch (e) { return ""; } };
+  const links = [];
+  for (const a of query("a[href]")) {
+    if (links.length >= limits.links) break;
+    const h = hostOf(attr(a, "href"));
+    if (h) links.push(h);
+  }
+  const scripts = [];
+  for (const el of query("script[src]")) {
+    if (scripts.length >= limits.scripts) break;
+    const h = hostOf(attr(el, "src"));
+    if (h && !scripts.includes(h)) scripts.push(h);
   }
   const body = get(Document.prototype, "body", document);
   return {
@@ -92,11 +111,14 @@ const factsScript = `(limits) => {
     description: meta('meta[name="description" i]') || meta('meta[property="og:description" i]') || meta('meta[name="og:description" i]'),
     text: body ? String(body.innerText || "").slice(0, limits.text) : "",
     forms,
+    links,
+    scripts,
   };
 }`
 
 // factsLimits are factsScript's argument.
-var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText}
+var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText,
+	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts}
 
 // pageFacts are what factsScript returns.
 type pageFacts struct {
@@ -104,6 +126,8 @@ type pageFacts struct {
 	Description string            `json:"description"`
 	Text        string            `json:"text"`
 	Forms       []moderation.Form `json:"forms"`
+	Links       []string          `json:"links"`
+	Scripts     []string          `json:"scripts"`
 }
 
 // decodeFacts reads factsScript's answer, as playwright-go hands it over (maps and slices).
@@ -119,9 +143,18 @@ func decodeFacts(v any) (pageFacts, error) {
 	f.Title = cut(collapse(f.Title), maxTitle)
 	f.Description = cut(collapse(f.Description), maxDescription)
 	f.Text = cut(collapse(f.Text), moderation.MaxText)
+	f.Links = hosts(f.Links, moderation.MaxLinks)
+	f.Scripts = hosts(f.Scripts, moderation.MaxScripts)
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {
 			f.Forms[i].Fields = []string{}
+		}
+		f.Forms[i].Method = cut(f.Forms[i].Method, 10)
+		if len(f.Forms[i].Types) > len(f.Forms[i].Fields) {
+			f.Forms[i].Types = f.Forms[i].Types[:len(f.Forms[i].Fields)]
+		}
+		for j, t := range f.Forms[i].Types {
+			f.Forms[i].Types[j] = cut(t, 20)
 		}
 		// Hints are kept only when there is one, each with the field it describes.
 		hints := f.Forms[i].Hints
@@ -138,6 +171,20 @@ func decodeFacts(v any) (pageFacts, error) {
 		}
 	}
 	return f, nil
+}
+
+// hosts keeps at most n of a page's hosts, each bounded; nil when there are none.
+func hosts(hs []string, n int) []string {
+	var out []string
+	for _, h := range hs {
+		if len(out) == n {
+			break
+		}
+		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
+			out = append(out, cut(h, maxHost))
+		}
+	}
+	return out
 }
 
 // collapse turns every run of white space into one space and trims the ends.

@@ -360,6 +360,7 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 		return fmt.Errorf("record: %w", err)
 	}
 	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
+	c.Links, c.Scripts = facts.Links, facts.Scripts
 	// Login forms often sit in a frame of another site: their forms count too.
 	for i, f := range page.Frames() {
 		if i > maxFrames || len(c.Forms) >= maxForms || ctx.Err() != nil {
@@ -392,7 +393,43 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 		return fmt.Errorf("record: screenshot: %s", firstLine(err.Error()))
 	}
 	c.Screenshot = shot
+	b.readScreenshot(ctx, c, deadline)
 	return nil
+}
+
+// ocrBelowText is the visible text under which a page's screenshot is read: its words may be
+// drawn rather than written.
+const ocrBelowText = 200
+
+// readScreenshot reads the text of c's screenshot into c.OCRText, when Options.OCR is set and
+// the page shows little text in its DOM or asks for a password, a card or a grid of words.
+// Reading takes what is left of the visitor's time at most; a failed reading leaves OCRText
+// empty, and a missing Tesseract is said once, by the reader.
+func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, deadline time.Time) {
+	if b.opts.OCR == nil || len(c.Screenshot) == 0 || !worthReading(c) {
+		return
+	}
+	rctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	text, err := b.opts.OCR.Read(rctx, c.Screenshot)
+	if err != nil {
+		b.log.Debug("moderation ocr", "host", hostOf(c.FinalURL), "err", err.Error())
+		return
+	}
+	c.OCRText = cut(collapse(text), moderation.MaxText)
+}
+
+// worthReading says whether c's screenshot may say what its DOM does not.
+func worthReading(c *moderation.Capture) bool {
+	if len([]rune(c.Text)) < ocrBelowText {
+		return true
+	}
+	for _, f := range c.Forms {
+		if f.Password || f.Card || f.Inputs >= 12 {
+			return true
+		}
+	}
+	return false
 }
 
 // navigationError is the network error of a failed navigation ("net::ERR_CONNECTION_REFUSED"),

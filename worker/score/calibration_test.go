@@ -22,6 +22,13 @@ const (
 	calibrationFlagPrec   = 0.97 // of the pages flagged or banned, the share abusive (48 of 49)
 )
 
+// The figures on the development set of the structural signals (testdata/calibration/dev.yaml).
+const (
+	devBanRecall  = 0.95 // 22 of 23
+	devFlagRecall = 1.0  // 23 of 23
+	devFlagPrec   = 1.0  // no honest page flagged
+)
+
 // The scores of the worker's defaults (MODERATION_BAN_SCORE, MODERATION_REVIEW_SCORE).
 const (
 	calibrationBan  = 0.8
@@ -38,8 +45,12 @@ type calibrationCase struct {
 	Title       string   `yaml:"title"`
 	Description string   `yaml:"description"`
 	Text        string   `yaml:"text"`
+	OCR         string   `yaml:"ocr"`
+	Links       []string `yaml:"links"`
+	Scripts     []string `yaml:"scripts"`
 	Forms       []struct {
 		Action string `yaml:"action"`
+		Method string `yaml:"method"`
 		Fields []struct {
 			Name string `yaml:"n"`
 			Type string `yaml:"t"`
@@ -59,7 +70,7 @@ func (c calibrationCase) captures() []moderation.Capture {
 	}
 	var forms []moderation.Form
 	for _, f := range c.Forms {
-		form := moderation.Form{Action: f.Action, Fields: []string{}}
+		form := moderation.Form{Action: f.Action, Method: f.Method, Fields: []string{}, Inputs: len(f.Fields)}
 		for _, fl := range f.Fields {
 			form.Password = form.Password || fl.Type == "password"
 			form.Card = form.Card || browserCard.MatchString(fl.Name) || browserCard.MatchString(fl.Hint)
@@ -69,6 +80,7 @@ func (c calibrationCase) captures() []moderation.Capture {
 			}
 			form.Fields = append(form.Fields, name)
 			form.Hints = append(form.Hints, fl.Hint)
+			form.Types = append(form.Types, fl.Type)
 		}
 		forms = append(forms, form)
 	}
@@ -77,6 +89,7 @@ func (c calibrationCase) captures() []moderation.Capture {
 		out = append(out, moderation.Capture{
 			Profile: p, URL: c.URL, FinalURL: final, Redirects: append([]string{c.URL}, c.Hops...),
 			ClientRedirects: c.Hops, Status: 200, Title: c.Title, Description: c.Description, Text: c.Text, Forms: forms,
+			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR,
 		})
 	}
 	return out
@@ -84,13 +97,19 @@ func (c calibrationCase) captures() []moderation.Capture {
 
 func loadCalibration(t *testing.T) []calibrationCase {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/calibration/pages.yaml")
+	return loadCases(t, "testdata/calibration/pages.yaml")
+}
+
+// loadCases reads a file of cases in the format of pages.yaml.
+func loadCases(t *testing.T, path string) []calibrationCase {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []calibrationCase
 	if err := yaml.Unmarshal(raw, &cases); err != nil {
-		t.Fatalf("pages.yaml: %v", err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return cases
 }
@@ -139,8 +158,70 @@ func TestCalibrationSet(t *testing.T) {
 //
 //	go test -run TestCalibration -v ./worker/score/
 func TestCalibration(t *testing.T) {
+	m := measure(t, loadCalibration(t))
+	if m.banRecall < calibrationBanRecall {
+		t.Errorf("recall at the ban score %.3f, below %.3f", m.banRecall, calibrationBanRecall)
+	}
+	if m.flagRecall < calibrationFlagRecall {
+		t.Errorf("recall at the flag score %.3f, below %.3f", m.flagRecall, calibrationFlagRecall)
+	}
+	if m.flagPrec < calibrationFlagPrec {
+		t.Errorf("precision at the flag score %.3f, below %.3f", m.flagPrec, calibrationFlagPrec)
+	}
+}
+
+// TestDevSet runs the heuristics over the development set of the structural signals
+// (testdata/calibration/dev.yaml), as TestCalibration does over the first set.
+//
+//	go test -run TestDevSet -v ./worker/score/
+func TestDevSet(t *testing.T) {
+	cases := loadCases(t, "testdata/calibration/dev.yaml")
+	readme, err := os.ReadFile("testdata/calibration/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, c := range loadCalibration(t) {
+		ids[c.ID] = true
+	}
+	benign := 0
+	for _, c := range cases {
+		if ids[c.ID] {
+			t.Errorf("%s: a second case of that id", c.ID)
+		}
+		ids[c.ID] = true
+		if c.Src == "" || !strings.Contains(string(readme), "| "+c.Src+" |") {
+			t.Errorf("%s: source %q is not in README.md", c.ID, c.Src)
+		}
+		if c.Label == "benign" {
+			benign++
+		}
+	}
+	if len(cases) < 30 || benign < 10 || len(cases)-benign < 10 {
+		t.Errorf("%d cases, %d benign: want at least 30, and 10 of each", len(cases), benign)
+	}
+	m := measure(t, cases)
+	if m.banRecall < devBanRecall {
+		t.Errorf("recall at the ban score %.3f, below %.3f", m.banRecall, devBanRecall)
+	}
+	if m.flagRecall < devFlagRecall {
+		t.Errorf("recall at the flag score %.3f, below %.3f", m.flagRecall, devFlagRecall)
+	}
+	if m.flagPrec < devFlagPrec {
+		t.Errorf("precision at the flag score %.3f, below %.3f", m.flagPrec, devFlagPrec)
+	}
+}
+
+// figures are a set's precision and recall at the ban and flag scores.
+type figures struct {
+	banPrec, banRecall, flagPrec, flagRecall float64
+}
+
+// measure scores cases with the heuristics, logs every page and the figures, and fails t when
+// a benign page reaches the ban score.
+func measure(t *testing.T, cases []calibrationCase) figures {
+	t.Helper()
 	h := newHeuristic(t, "")
-	cases := loadCalibration(t)
 	type result struct {
 		c calibrationCase
 		v moderation.Verdict
@@ -180,8 +261,10 @@ func TestCalibration(t *testing.T) {
 		return float64(a) / float64(b)
 	}
 	ban, flag := at(calibrationBan), at(calibrationFlag)
-	banPrec, banRecall := ratio(ban.tp, ban.tp+ban.fp), ratio(ban.tp, ban.tp+ban.fn)
-	flagPrec, flagRecall := ratio(flag.tp, flag.tp+flag.fp), ratio(flag.tp, flag.tp+flag.fn)
+	f := figures{
+		banPrec: ratio(ban.tp, ban.tp+ban.fp), banRecall: ratio(ban.tp, ban.tp+ban.fn),
+		flagPrec: ratio(flag.tp, flag.tp+flag.fp), flagRecall: ratio(flag.tp, flag.tp+flag.fn),
+	}
 
 	var b strings.Builder
 	for _, r := range results {
@@ -197,22 +280,14 @@ func TestCalibration(t *testing.T) {
 	t.Logf("per page:\n%s", b.String())
 	t.Logf("%d pages (%d abusive, %d benign)", len(results), ban.tp+ban.fn, ban.fp+ban.tn)
 	t.Logf("ban  (score >= %.2f): precision %.3f, recall %.3f (%d banned of %d abusive, %d benign banned)",
-		calibrationBan, banPrec, banRecall, ban.tp, ban.tp+ban.fn, ban.fp)
+		calibrationBan, f.banPrec, f.banRecall, ban.tp, ban.tp+ban.fn, ban.fp)
 	t.Logf("flag (score >= %.2f): precision %.3f, recall %.3f (%d flagged or banned of %d abusive, %d benign)",
-		calibrationFlag, flagPrec, flagRecall, flag.tp, flag.tp+flag.fn, flag.fp)
+		calibrationFlag, f.flagPrec, f.flagRecall, flag.tp, flag.tp+flag.fn, flag.fp)
 
 	for _, r := range results {
 		if r.c.Label == "benign" && r.v.Score >= calibrationBan {
 			t.Errorf("benign page %s banned: %.3f %s", r.c.ID, r.v.Score, r.v.Reason)
 		}
 	}
-	if banRecall < calibrationBanRecall {
-		t.Errorf("recall at the ban score %.3f, below %.3f", banRecall, calibrationBanRecall)
-	}
-	if flagRecall < calibrationFlagRecall {
-		t.Errorf("recall at the flag score %.3f, below %.3f", flagRecall, calibrationFlagRecall)
-	}
-	if flagPrec < calibrationFlagPrec {
-		t.Errorf("precision at the flag score %.3f, below %.3f", flagPrec, calibrationFlagPrec)
-	}
+	return f
 }

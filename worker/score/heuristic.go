@@ -213,6 +213,14 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 	if s, ok := hostWordsSignal(c); ok {
 		add(s)
 	}
+	for _, signal := range []func(moderation.Capture) (Signal, bool){
+		secretSignal, postsSignal, copiedSignal, giveawaySignal, alertSignal, advanceFeeSignal,
+		ultimatumSignal, hiddenTextSignal,
+	} {
+		if s, ok := signal(c); ok {
+			add(s)
+		}
+	}
 }
 
 func blockedDetail(host, listed string) string {
@@ -267,6 +275,18 @@ func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool
 	for _, n := range namedBrands(truncate(c.Text, brandTextPrefix)) {
 		if !n.brand.owns(host) {
 			consider(weightFormTextBrand, fmt.Sprintf("%s is asked for %s on a page naming %s, on %s",
+				c.Profile, what, n.name, host))
+		}
+	}
+	// The screenshot's words: on a page that keeps its words out of the DOM, the brand its
+	// screenshot shows is the brand it wears, as a title would say.
+	w := weightFormTextBrand
+	if len([]rune(c.Text)) < brandTextPrefix/5 {
+		w = weightFormTitleBrand
+	}
+	for _, n := range namedBrands(truncate(c.OCRText, brandTextPrefix)) {
+		if !n.brand.owns(host) {
+			consider(w, fmt.Sprintf("%s is asked for %s on a page whose screenshot shows %s, on %s",
 				c.Profile, what, n.name, host))
 		}
 	}

@@ -170,62 +170,6 @@ func parseBlocklist(r io.Reader, name string, b blocklist) error {
 	return nil
 }
 
-// brand is a name phishing imitates.
-type brand struct {
-	// keys are the words that stand for the brand in host names, lower-case ASCII; the first
-	// is its name.
-	keys []string
-	// domains are its own registrable domains; their subdomains are its own too.
-	domains []string
-	// names are how its pages name it, matched as words, in any case.
-	names []string
-}
-
-// brands imitated most often, by phishing reports in the West and in China. A short list by
-// design: every key is also a source of false alarms on ordinary hosts that contain it.
-var brands = []brand{
-	{[]string{"paypal"}, []string{"paypal.com", "paypal.me", "paypalobjects.com", "paypal-community.com"}, []string{"PayPal"}},
-	{[]string{"apple", "icloud"}, []string{"apple.com", "icloud.com", "apple.com.cn", "icloud.com.cn", "me.com", "mzstatic.com", "apple.news"}, []string{"Apple ID", "iCloud", "Apple"}},
-	{[]string{"microsoft", "office365", "hotmail", "onedrive"}, []string{"microsoft.com", "microsoftonline.com", "live.com", "outlook.com", "office.com", "office365.com", "microsoft365.com", "hotmail.com", "onedrive.com", "sharepoint.com", "msn.com", "bing.com", "azure.com", "windows.net", "skype.com", "xbox.com"}, []string{"Microsoft", "Outlook", "Office 365", "Microsoft 365", "Hotmail", "OneDrive"}},
-	{[]string{"google", "gmail", "youtube"}, []string{"google.com", "gmail.com", "googlemail.com", "youtube.com", "youtu.be", "googleusercontent.com", "googleapis.com", "gstatic.com", "withgoogle.com", "goo.gl", "g.co", "android.com"}, []string{"Google", "Gmail", "YouTube"}},
-	{[]string{"amazon"}, []string{"amazon.com", "amazon.cn", "amazonaws.com", "amazon.dev", "a2z.com", "amzn.to", "media-amazon.com", "ssl-images-amazon.com", "primevideo.com"}, []string{"Amazon"}},
-	{[]string{"facebook"}, []string{"facebook.com", "fb.com", "fb.me", "fbcdn.net", "meta.com", "messenger.com"}, []string{"Facebook", "Meta"}},
-	{[]string{"instagram"}, []string{"instagram.com", "cdninstagram.com"}, []string{"Instagram"}},
-	{[]string{"whatsapp"}, []string{"whatsapp.com", "whatsapp.net", "wa.me"}, []string{"WhatsApp"}},
-	{[]string{"wechat", "weixin", "wechatpay", "wxpay", "tenpay"}, []string{"wechat.com", "weixin.qq.com", "qq.com", "weixinbridge.com", "wechatpay.com.hk", "tenpay.com"}, []string{"WeChat", "Weixin", "微信", "财付通"}},
-	{[]string{"qq", "tencent"}, []string{"qq.com", "tencent.com", "gtimg.cn", "qpic.cn"}, []string{"QQ", "腾讯"}},
-	{[]string{"alipay", "zhifubao"}, []string{"alipay.com", "alipay.cn", "alipay.hk", "alipayobjects.com", "alipayplus.com", "antgroup.com"}, []string{"Alipay", "支付宝"}},
-	{[]string{"unionpay", "95516", "yunshanfu"}, []string{"unionpay.com", "unionpayintl.com", "95516.com", "cup.com.cn"}, []string{"UnionPay", "银联", "云闪付"}},
-	{[]string{"taobao", "tmall"}, []string{"taobao.com", "tmall.com", "alicdn.com", "tb.cn"}, []string{"Taobao", "淘宝", "Tmall", "天猫"}},
-	{[]string{"icbc"}, []string{"icbc.com.cn", "icbc.com", "icbc-us.com", "icbc-uk.com"}, []string{"ICBC", "工商银行"}},
-	{[]string{"bankofchina", "boc"}, []string{"boc.cn", "bankofchina.com", "bocgroup.com", "bochk.com"}, []string{"Bank of China", "中国银行"}},
-	{[]string{"ccb"}, []string{"ccb.com", "ccb.cn", "ccb.com.cn"}, []string{"China Construction Bank", "建设银行"}},
-	{[]string{"abchina"}, []string{"abchina.com", "abchina.com.cn"}, []string{"Agricultural Bank of China", "农业银行"}},
-	{[]string{"cmbchina", "cmb"}, []string{"cmbchina.com", "cmbwinglungbank.com", "cmbi.com.hk"}, []string{"China Merchants Bank", "招商银行"}},
-	{[]string{"bankcomm", "bocom"}, []string{"bankcomm.com", "bocomgroup.com"}, []string{"Bank of Communications", "交通银行"}},
-	{[]string{"psbc"}, []string{"psbc.com"}, []string{"Postal Savings Bank of China", "邮储银行", "邮政储蓄"}},
-	{[]string{"hsbc"}, []string{"hsbc.com", "hsbc.com.hk", "hsbc.co.uk", "hsbc.com.cn"}, []string{"HSBC", "汇丰"}},
-	{[]string{"jingdong", "360buy", "jdpay"}, []string{"jd.com", "jd.hk", "360buy.com", "360buyimg.com", "jdpay.com", "jdl.com"}, []string{"JD.com", "京东"}},
-	{[]string{"pinduoduo", "yangkeduo", "pdd"}, []string{"pinduoduo.com", "yangkeduo.com", "pddpic.com"}, []string{"Pinduoduo", "拼多多"}},
-	{[]string{"meituan"}, []string{"meituan.com", "meituan.net", "dianping.com"}, []string{"Meituan", "美团"}},
-	{[]string{"douyin", "tiktok"}, []string{"douyin.com", "tiktok.com", "bytedance.com", "douyinpic.com", "tiktokcdn.com"}, []string{"Douyin", "抖音", "TikTok"}},
-	{[]string{"12306"}, []string{"12306.cn"}, []string{"12306", "中国铁路"}},
-	{[]string{"chinapost"}, []string{"chinapost.com.cn", "ems.com.cn", "11183.com.cn"}, []string{"China Post", "中国邮政"}},
-	{[]string{"sfexpress", "sf-express"}, []string{"sf-express.com", "sf-international.com", "sf.global"}, []string{"SF Express", "顺丰"}},
-	{[]string{"chinatax"}, []string{"chinatax.gov.cn"}, []string{"国家税务总局", "个人所得税"}},
-	{[]string{"bankofamerica", "bofa"}, []string{"bankofamerica.com", "bofa.com"}, []string{"Bank of America"}},
-	{[]string{"chase"}, []string{"chase.com", "jpmorganchase.com", "jpmorgan.com"}, []string{"Chase"}},
-	{[]string{"wellsfargo"}, []string{"wellsfargo.com", "wf.com"}, []string{"Wells Fargo"}},
-	{[]string{"netflix"}, []string{"netflix.com", "netflix.net", "nflxext.com", "nflximg.net"}, []string{"Netflix"}},
-	{[]string{"linkedin"}, []string{"linkedin.com", "lnkd.in", "licdn.com"}, []string{"LinkedIn"}},
-	{[]string{"dropbox"}, []string{"dropbox.com", "dropboxusercontent.com", "db.tt"}, []string{"Dropbox"}},
-	{[]string{"docusign"}, []string{"docusign.com", "docusign.net"}, []string{"DocuSign"}},
-	{[]string{"coinbase"}, []string{"coinbase.com"}, []string{"Coinbase"}},
-	{[]string{"binance"}, []string{"binance.com", "binance.us"}, []string{"Binance"}},
-	{[]string{"dhl"}, []string{"dhl.com", "dhl.de", "dhl.cn"}, []string{"DHL"}},
-	{[]string{"usps"}, []string{"usps.com", "usps.gov"}, []string{"USPS"}},
-}
-
 // owns says whether host is the brand's: under one of its domains, or a registrable domain that
 // is the brand's name under a country's suffix ("amazon.de", "google.co.jp") — brands hold
 // those widely, and listing them all would make the list long without making it right.
@@ -271,8 +215,8 @@ const (
 // lookAlike is the closest imitation of a brand by host: the brand, the weight of the match and
 // what it is. ok is false when host imitates none (or is the brand's own).
 func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
-	if host == "" || isIPLiteral(host) {
-		return nil, 0, "", false
+	if host == "" || isIPLiteral(host) || ownedByBrand(host) {
+		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com)
 	}
 	labels := strings.Split(host, ".")
 	// The public suffix names no one: "com" of paypal.com.
@@ -301,8 +245,8 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		if d, dressed := br.dressed(host); dressed && weightDressed >= weight {
 			b, weight, detail, ok = br, weightDressed, fmt.Sprintf("%s wears %s's domain %s at its front", host, br.keys[0], d), true
 		}
-		for _, key := range br.keys {
-			ks := skeleton(key)
+		for k, key := range br.keys {
+			ks := br.skeletons[k]
 			for i, w := range words {
 				ws := skeletons[i]
 				var wt float64
@@ -420,8 +364,11 @@ func skeleton(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return strings.NewReplacer("rn", "m", "vv", "w").Replace(b.String())
+	return lookAlikePairs.Replace(b.String())
 }
+
+// lookAlikePairs are pairs of letters read as one: "rn" as "m", "vv" as "w".
+var lookAlikePairs = strings.NewReplacer("rn", "m", "vv", "w")
 
 // editDistance is the optimal string alignment distance of a and b (insertions, deletions,
 // substitutions, and swaps of neighbours), over bytes: both are ASCII here.

@@ -239,7 +239,7 @@ func TestChain(t *testing.T) {
 			if tt.timeout != 0 {
 				cfg.Timeout = tt.timeout
 			}
-			c, err := New(Config{Model: cfg})
+			c, err := New(Config{Model: cfg, AskModelAlways: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -314,7 +314,7 @@ func TestChainRaisesCloaking(t *testing.T) {
 
 func TestChainCancelled(t *testing.T) {
 	model, cfg := newModel(t, hang)
-	c, err := New(Config{Model: cfg})
+	c, err := New(Config{Model: cfg, AskModelAlways: true})
 	if err != nil {
 		t.Fatal(err)
 	}

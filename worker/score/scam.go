@@ -48,6 +48,7 @@ var (
 		`(?:只需|仅需|只要|需支付|需缴纳|需要支付)[0-9.]+ ?元`)
 	// A parcel held, an account frozen, a refund or subsidy waiting: the other pretexts for a fee.
 	pretextRE = regexp.MustCompile(`(?:package|parcel|shipment) (?:is |has been )?(?:on hold|held|suspended|returned|could not be delivered|undeliverable)|` +
+		`(?:could not|unable to|failed to) deliver (?:your )?(?:package|parcel|shipment)|delivery (?:attempt )?(?:has )?failed|` +
 		`(?:account|card) (?:has been |is |will be )?(?:suspended|frozen|locked|limited)|tax refund|` +
 		`mailbox (?:is )?(?:full|over (?:its )?quota)|verify your (?:account|identity|mailbox) (?:within|now|to avoid)|` +
 		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|(?:账户|账号|帐号)(?:被|已被|已)?(?:冻结|锁定|异常|限制)|解冻|退税|理赔|` +
@@ -75,7 +76,7 @@ func foldText(s string) string {
 
 // pageWords is what a capture says: title, description and the start of its visible text.
 func pageWords(c moderation.Capture) string {
-	return foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText))
+	return foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + truncate(c.OCRText, scanText))
 }
 
 // ownedByBrand says whether host is one of the listed brands' own: a bank asks for its
@@ -112,8 +113,6 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 	var w float64
 	var what string
 	switch {
-	case a.has(askSecret):
-		w, what = weightCardPIN, "a wallet's recovery phrase"
 	case card && pin:
 		w, what = weightCardPIN, "a card and its PIN"
 	case pin:
@@ -131,7 +130,7 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 // account waits for them, and asks for a fee, a card, a PIN or their details.
 func scamSignal(c moderation.Capture) (Signal, bool) {
 	text := pageWords(c)
-	if m := doublingRE.FindString(text); m != "" {
+	if m := doublingRE.FindString(text); m != "" && !warningRE.MatchString(text) {
 		return Signal{"scam", weightScamPay, CategoryScam, fmt.Sprintf("%s reads %q: send money to get double back", c.Profile, m)}, true
 	}
 	if task := taskRE.FindString(text); task != "" && contactRE.MatchString(text) && !warningRE.MatchString(text) {
@@ -230,7 +229,8 @@ var hostWords = map[string]bool{
 	"winner": true, "prize": true, "gift": true, "lucky": true, "bonus": true, "safe": true, "check": true,
 	"center": true, "centre": true, "online": true, "kefu": true, "renzheng": true, "jiedong": true,
 	"tuikuan": true, "lipei": true, "lingqu": true, "zhongjiang": true, "choujiang": true, "hongbao": true,
-	"xingyun": true, "anquan": true, "yanzheng": true, "tuishui": true, "butie": true,
+	"xingyun": true, "anquan": true, "yanzheng": true, "tuishui": true, "butie": true, "shengji": true,
+	"jiance": true, "notification": true, "renew": true, "deactivation": true, "storage": true, "quota": true,
 }
 
 // hostWordsSignal weighs a host made of phishing's words, on a page that asks for something.

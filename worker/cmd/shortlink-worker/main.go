@@ -23,6 +23,7 @@ import (
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/worker/browse"
+	"github.com/shortlink/shortlink/worker/ocr"
 	"github.com/shortlink/shortlink/worker/review"
 	"github.com/shortlink/shortlink/worker/score"
 )
@@ -60,6 +61,7 @@ func run(ctx context.Context) error {
 			Model: cfg.ModerationModel, Timeout: cfg.ModelTimeout},
 		Heuristic:   score.HeuristicConfig{BlocklistPath: cfg.Blocklist, ReviewScore: cfg.ReviewScore},
 		ReviewScore: cfg.ReviewScore,
+		BanScore:    cfg.BanScore,
 	})
 	if err != nil {
 		return err
@@ -67,9 +69,13 @@ func run(ctx context.Context) error {
 	if cfg.ModerationModel == "" {
 		log.Warn("no MODERATION_MODEL: every review is scored by the heuristics")
 	}
+	// The screenshots' text: a missing Tesseract is said once, here, and reviews go on without it.
+	reader := ocr.New(ocr.Options{Log: log})
+	reader.Available(ctx)
 	browser, err := browse.New(browse.Options{
 		DriverDir: cfg.PlaywrightDriver, ChromiumPath: cfg.ChromiumPath, HostRules: cfg.BrowserHostRules,
 		AllowLoopback: cfg.AllowLoopback, Concurrency: cfg.Concurrency, Timeout: cfg.PageTimeout, Log: log,
+		OCR: reader,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,389 @@
+package score
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// The structural signals read what a page does: what its forms ask for and where they send
+// it, whose page it copies, what it asks its reader to do with money, and what it hides from
+// its DOM (docs/moderation.md, "Heuristics"). Their weights, calibrated on
+// testdata/calibration (pages.yaml and dev.yaml):
+const (
+	weightSecret         = 0.95 // a wallet's recovery phrase asked for: no honest web page does
+	weightPostsScript    = 0.85 // a password sent to another site's script or a form collector
+	weightPostsElsewhere = 0.65 // … to another site
+	weightCopied         = 0.8  // a password asked on a page whose links go to a brand's own site
+	weightCopiedOther    = 0.3  // … to one other site, not a listed brand
+	weightGiveaway       = 0.9  // a wallet address and "send X, get 2X back"
+	weightGiveawayWeak   = 0.6  // a wallet address, "send" and a giveaway's words
+	weightFakeAlert      = 0.85 // a security alarm, a phone number and "call": a fake virus alert
+	weightContactOnly    = 0.6  // an alarm and a contact channel, and little else on the page
+	weightAdvanceFee     = 0.85 // a reward (a job's pay, a loan, a prize) held until a deposit or fee is paid
+	weightAdvanceWeak    = 0.6  // a reward and a deposit or fee, the condition unsaid
+	weightUltimatum      = 0.8  // sign in now or lose the account: a deadline, a loss and a password
+	weightHiddenText     = 0.5  // a password or secret asked on a page with almost no words in its DOM
+	weightDrawnText      = 0.65 // … whose words are drawn (the screenshot reads far more than the DOM)
+)
+
+// minDOMText is the visible text under which a page asking for a secret says too little in its
+// DOM: an honest sign-in page at least says "Sign in", "Email", "Password" and "Forgot?".
+const minDOMText = 20
+
+// secretWordsRE find a recovery phrase in a field's hint or a page's words: "24 words",
+// "words separated by spaces", 助记词.
+var secretWordsRE = regexp.MustCompile(`\b(?:12|15|18|21|24)[- ]?words?\b|words? separated by|separate (?:each|the) words|` +
+	`recovery (?:phrase|seed|words)|seed (?:phrase|words)|secret (?:phrase|words)|mnemonic|助记词|私钥`)
+
+// walletWordsRE are what a page around a grid of words says: a wallet, its phrase, its words.
+var walletWordsRE = regexp.MustCompile(`wallet|phrase|seed|mnemonic|\bwords?\b|import|restore|钱包|助记词|导入`)
+
+// gridNameRE is a field named by its place in a grid: w1, word-12, phrase_3, 1.
+var gridNameRE = regexp.MustCompile(`^(?:[a-z_-]*?)[-_]?(?:[0-9]{1,2})$`)
+
+// secretSignal weighs a page asking for a wallet's recovery phrase — by a field's name or
+// hint, or as a grid of 12 to 24 word inputs — on a host that is no listed brand's own.
+func secretSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || ownedByBrand(host) {
+		return Signal{}, false
+	}
+	words := foldText(c.Title + " " + c.Text + " " + c.OCRText)
+	for _, f := range c.Forms {
+		what := ""
+		switch {
+		case formAsks(f).has(askSecret):
+			what = "a wallet's recovery phrase"
+		case hintsSay(f, secretWordsRE):
+			what = "a wallet's recovery phrase (" + hintMatching(f, secretWordsRE) + ")"
+		case isWordGrid(f) && walletWordsRE.MatchString(words):
+			what = fmt.Sprintf("a grid of %d words", f.Inputs)
+		default:
+			continue
+		}
+		return Signal{"secret-form", weightSecret, CategoryPhishing,
+			fmt.Sprintf("%s is asked for %s on %s", c.Profile, what, host)}, true
+	}
+	return Signal{}, false
+}
+
+func hintsSay(f moderation.Form, re *regexp.Regexp) bool { return hintMatching(f, re) != "" }
+
+func hintMatching(f moderation.Form, re *regexp.Regexp) string {
+	for _, h := range f.Hints {
+		if m := re.FindString(strings.ToLower(h)); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// isWordGrid says whether f is a grid of a recovery phrase's words: 12, 15, 18, 21 or 24
+// inputs of text (or password), named by their place or not at all.
+func isWordGrid(f moderation.Form) bool {
+	switch f.Inputs {
+	case 12, 15, 18, 21, 24:
+	default:
+		return false
+	}
+	numbered := 0
+	for i, name := range f.Fields {
+		if i < len(f.Types) && f.Types[i] != "" && f.Types[i] != "text" && f.Types[i] != "password" {
+			return false
+		}
+		if n := strings.ToLower(name); n == "" || n == "text" || n == "password" || gridNameRE.MatchString(n) {
+			numbered++
+		}
+	}
+	return numbered*4 >= len(f.Fields)*3
+}
+
+// formCollectors receive forms for sites that have no server: phishing kits send what they
+// harvest there, or to a chat bot.
+var formCollectors = []string{"api.telegram.org", "formspree.io", "getform.io", "formsubmit.co", "submit-form.com",
+	"formcarry.com", "basin.usebasin.com", "webhook.site", "script.google.com", "hooks.zapier.com",
+	"discord.com", "discordapp.com", "000webhostapp.com", "pipedream.net", "requestbin.net", "ngrok.io", "ngrok-free.app"}
+
+// scriptPathRE is a form handler's path: a script, or the words kits name their handlers.
+var scriptPathRE = regexp.MustCompile(`(?i)\.(?:php[0-9]?|asp|aspx|cgi|pl|jsp)$|/(?:gate|next|post|send|mail|submit|save|log|result|results|rezult|process|login2|verify|validate|sendmail)(?:\.[a-z0-9]+)?$`)
+
+// postsSignal weighs a form asking for a password, a code, a PIN or a recovery phrase that
+// sends it to another registrable domain than the page's — a listed brand's own domain (an
+// identity provider, a payment processor) aside — or to a script of a look-alike host.
+func postsSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" {
+		return Signal{}, false
+	}
+	page := registrableDomain(host)
+	var best Signal
+	for _, f := range c.Forms {
+		a := formAsks(f)
+		if !a.any(askPassword | askPIN | askSecret | askOTP) {
+			continue
+		}
+		u, err := url.Parse(f.Action)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			continue
+		}
+		to := normalizeHost(u.Hostname())
+		if to == "" {
+			continue
+		}
+		script := scriptPathRE.MatchString(u.Path)
+		collector := false
+		for _, fc := range formCollectors {
+			collector = collector || underDomain(to, fc)
+		}
+		var s Signal
+		switch {
+		case collector:
+			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+				fmt.Sprintf("%s's form sends %s to %s, a form collector", c.Profile, a, to)}
+		case registrableDomain(to) != page && !ownedByBrand(to) && script:
+			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+				fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
+		case registrableDomain(to) != page && !ownedByBrand(to):
+			s = Signal{"posts-elsewhere", weightPostsElsewhere, CategoryPhishing,
+				fmt.Sprintf("%s's form on %s sends %s to another site, %s", c.Profile, host, a, to)}
+		case script:
+			if b, _, _, ok := lookAlike(to); ok {
+				s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+					fmt.Sprintf("%s's form sends %s to a script of %s, a look-alike of %s", c.Profile, a, to, b.keys[0])}
+			}
+		}
+		if s.Weight > best.Weight {
+			best = s
+		}
+	}
+	return best, best.Weight > 0
+}
+
+// copiedSignal weighs a page asking for a password, a card or a secret whose links lead to
+// one other site: a copy of that site's page keeps them ("Forgot password?", "Privacy").
+func copiedSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || !pageAsks(c).any(askPassword|askPIN|askCard|askSecret|askOTP|askID) || len(c.Links) < 3 {
+		return Signal{}, false
+	}
+	page := registrableDomain(host)
+	count := map[string]int{}
+	for _, l := range c.Links {
+		if d := registrableDomain(normalizeHost(l)); d != "" && d != page {
+			count[d]++
+		}
+	}
+	top, n := "", 0
+	for d, k := range count {
+		if k > n || (k == n && d < top) {
+			top, n = d, k
+		}
+	}
+	if n < 3 || 2*n < len(c.Links) {
+		return Signal{}, false
+	}
+	if b := brandOwning(top); b != nil && !b.owns(host) {
+		return Signal{"copied-page", weightCopied, CategoryPhishing,
+			fmt.Sprintf("%s is asked for %s on %s, whose links lead to %s (%d of %d): a copy of %s's page",
+				c.Profile, pageAsks(c), host, top, n, len(c.Links), b.keys[0])}, true
+	}
+	if brandOwning(top) != nil {
+		return Signal{}, false
+	}
+	return Signal{"copied-page", weightCopiedOther, CategoryPhishing,
+		fmt.Sprintf("%s is asked for %s on %s, whose links lead to %s (%d of %d)", c.Profile, pageAsks(c), host, top, n, len(c.Links))}, true
+}
+
+// Wallet addresses: Bitcoin (legacy and bech32), Ethereum and its chains, TRON.
+var walletAddressRE = regexp.MustCompile(`\b(?:bc1[ac-hj-np-z02-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})\b`)
+
+var (
+	// Sending coins to get more back.
+	doubleBackRE = regexp.MustCompile(`(?:twice|double|2x|x2|3x|200%|two times) (?:the amount|back|your|of)|(?:get|receive|return|send) (?:back )?(?:twice|double|2x|x2|3x)|` +
+		`(?:will|we) (?:immediately |instantly |automatically )?(?:send|return|pay) (?:it )?back|双倍|翻倍|返还(?:双倍|两倍|2倍|200%)|自动返还|原路返还.{0,6}倍`)
+	// A giveaway's words.
+	giveawayRE = regexp.MustCompile(`giveaway|give away|giving away|airdrop|distribution|free (?:btc|eth|usdt|crypto|bitcoin)|anniversary event|赠送|空投|回馈|福利活动`)
+	// Sending coins.
+	sendCoinsRE = regexp.MustCompile(`\bsend\b|\btransfer\b|\bdeposit\b|转入|转账|充值`)
+)
+
+// giveawaySignal weighs a page that shows a wallet address and promises more coins back for
+// those sent to it. A page that speaks of scams (news quoting one) is left alone.
+func giveawaySignal(c moderation.Capture) (Signal, bool) {
+	raw := c.Title + " \n " + c.Text + " \n " + c.OCRText
+	addr := walletAddressRE.FindString(raw)
+	if addr == "" {
+		return Signal{}, false
+	}
+	text := foldText(raw)
+	if warningRE.MatchString(text) || ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	short := addr
+	if len(short) > 12 {
+		short = short[:6] + "…" + short[len(short)-4:]
+	}
+	if m := doubleBackRE.FindString(text); m != "" && sendCoinsRE.MatchString(text) {
+		return Signal{"crypto-giveaway", weightGiveaway, CategoryScam,
+			fmt.Sprintf("%s is shown the wallet address %s and reads %q: send coins, get more back", c.Profile, short, m)}, true
+	}
+	if m := giveawayRE.FindString(text); m != "" && sendCoinsRE.MatchString(text) {
+		return Signal{"crypto-giveaway", weightGiveawayWeak, CategoryScam,
+			fmt.Sprintf("%s is shown the wallet address %s and reads %q", c.Profile, short, m)}, true
+	}
+	return Signal{}, false
+}
+
+var (
+	// A security alarm raised at the reader's own device or account.
+	alarmRE = regexp.MustCompile(`(?:computer|pc|device|system|phone|mac|iphone|windows) (?:is|has been|was|may be) (?:infected|compromised|blocked|locked|hacked|at risk)|` +
+		`access to this (?:pc|computer|device) has been (?:blocked|locked|suspended)|(?:virus|trojan|spyware|malware|ransomware)(?:es)? (?:detected|found|alert)|` +
+		`infected with|security (?:warning|alert|breach)|do not (?:restart|shut down|turn off|close)|` +
+		`(?:电脑|手机|设备|系统)(?:已|已经)?(?:被)?(?:感染|锁定|入侵|中毒)|感染(?:了)?病毒|木马|请勿(?:关闭|重启|关机)`)
+	// A phone number: +1 (844) 555-0193, 1-800-555-0100, 400-855-0917, 0800 123 4567.
+	phoneRE = regexp.MustCompile(`(?:\+?\d{1,3}[ .-]?)?\(?\d{3,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}\b`)
+	// Being told to call or write.
+	callRE = regexp.MustCompile(`\bcall\b|\bdial\b|\bphone\b|toll[- ]free|helpline|hotline|拨打|致电|热线|联系`)
+	// A chat or phone as the only way onwards.
+	channelRE = regexp.MustCompile(`whatsapp|telegram|wechat|微信|\bqq\b|signal`)
+)
+
+// alertSignal weighs a page that raises an alarm about the reader's device or account and
+// gives a phone number to call — a fake virus alert — or a chat to write to, with little else
+// on it. Pages that speak of scams (news, advisories) are left alone.
+func alertSignal(c moderation.Capture) (Signal, bool) {
+	text := foldText(c.Title + " \n " + c.Text + " \n " + c.OCRText)
+	alarm := alarmRE.FindString(text)
+	if alarm == "" || warningRE.MatchString(text) || ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	if phone := phoneRE.FindString(text); phone != "" && callRE.MatchString(text) {
+		return Signal{"fake-alert", weightFakeAlert, CategoryScam,
+			fmt.Sprintf("%s reads %q and is given %s to call", c.Profile, alarm, strings.TrimSpace(phone))}, true
+	}
+	if ch := channelRE.FindString(text); ch != "" && len([]rune(c.Text)) < 600 && len(c.Forms) == 0 {
+		return Signal{"fake-alert", weightContactOnly, CategoryScam,
+			fmt.Sprintf("%s reads %q and is sent to %s, on a page of little else", c.Profile, alarm, ch)}, true
+	}
+	return Signal{}, false
+}
+
+var (
+	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
+	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
+		`release (?:the|your) (?:funds|loan|money)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
+		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
+	// A payment the reader must make first.
+	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|(?:insurance|processing|activation|unlock|release|verification|service|membership) fee|` +
+		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费`)
+	// The payment is the condition of the reward.
+	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
+		`需先|需要先|先(?:充值|垫付|缴纳|支付|交)|才能|方可|激活`)
+	// A fee denied: "no application fee", "we never ask for deposits", 不收取任何费用.
+	noFeeRE = regexp.MustCompile(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|(?:无需|不会|不收|不需要|绝不|不得|免)[^。，,.]{0,12}(?:费|押金|保证金|充值|垫付)`)
+)
+
+// advanceFeeSignal weighs a page that holds a reward — a job's pay, a loan, returns, a prize —
+// until its reader pays a deposit or a fee: task scams, loan scams, prize scams. Pages that
+// speak of scams, or say no fee is asked, are left alone.
+func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
+	text := foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + c.OCRText)
+	reward := rewardRE.FindString(text)
+	fee := upfrontRE.FindString(text)
+	if reward == "" || fee == "" || warningRE.MatchString(text) || noFeeRE.MatchString(text) {
+		return Signal{}, false
+	}
+	if ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	if cond := conditionRE.FindString(text); cond != "" {
+		return Signal{"advance-fee", weightAdvanceFee, CategoryScam,
+			fmt.Sprintf("%s reads %q held until %q is paid (%q)", c.Profile, reward, fee, cond)}, true
+	}
+	return Signal{"advance-fee", weightAdvanceWeak, CategoryScam,
+		fmt.Sprintf("%s reads %q and %q", c.Profile, reward, fee)}, true
+}
+
+var (
+	// A loss threatened to the reader's account.
+	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|` +
+		`停用|冻结|注销|关闭|删除|封号|封停|作废`)
+	// A deadline.
+	deadlineRE = regexp.MustCompile(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
+		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期`)
+)
+
+// ultimatumSignal weighs a page that tells its reader to sign in before a deadline or lose
+// the account, and asks for the password there: the webmail "upgrade", the "verify or be
+// closed" page. A form that changes a password (a new one asked twice) is an honest expiry
+// notice; the brands' own hosts are left to themselves.
+func ultimatumSignal(c moderation.Capture) (Signal, bool) {
+	a := pageAsks(c)
+	if !a.any(askPassword|askOTP) || changesPassword(c) || ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	text := foldText(c.Title + " \n " + c.Text + " \n " + c.OCRText)
+	loss, deadline := lossRE.FindString(text), deadlineRE.FindString(text)
+	if loss == "" || deadline == "" || warningRE.MatchString(text) {
+		return Signal{}, false
+	}
+	return Signal{"ultimatum", weightUltimatum, CategoryPhishing,
+		fmt.Sprintf("%s is told %q and %q, and asked for %s on %s", c.Profile, deadline, loss, a, captureHost(c))}, true
+}
+
+// changesPassword says whether a form of c asks for a new password: two password fields or
+// more, or one marked new-password.
+func changesPassword(c moderation.Capture) bool {
+	for _, f := range c.Forms {
+		n := 0
+		for i, name := range f.Fields {
+			t := ""
+			if i < len(f.Types) {
+				t = f.Types[i]
+			}
+			hint := ""
+			if i < len(f.Hints) {
+				hint = strings.ToLower(f.Hints[i])
+			}
+			if strings.Contains(hint, "new-password") || strings.Contains(strings.ToLower(name), "new") && t == "password" {
+				return true
+			}
+			if t == "password" {
+				n++
+			}
+		}
+		if n >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenTextSignal weighs a page asking for a password, a card or a secret with almost no
+// words in its DOM: its words are drawn by CSS, SVG, a canvas or an image, where a filter
+// reading the DOM does not see them. When the screenshot was read, a page whose screenshot
+// says far more than its DOM weighs more. A capture with neither screenshot nor OCR text was not
+// seen rendered, and is left alone.
+func hiddenTextSignal(c moderation.Capture) (Signal, bool) {
+	a := pageAsks(c)
+	if !a.any(askPassword|askPIN|askCard|askSecret|askOTP) || ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	if len(c.Screenshot) == 0 && c.OCRText == "" {
+		return Signal{}, false // not seen rendered: nothing says where its words went
+	}
+	dom := len([]rune(strings.TrimSpace(c.Text)))
+	if dom >= minDOMText {
+		return Signal{}, false
+	}
+	if ocr := len([]rune(strings.TrimSpace(c.OCRText))); ocr >= 2*minDOMText && ocr >= 3*dom {
+		return Signal{"hidden-text", weightDrawnText, CategoryPhishing,
+			fmt.Sprintf("%s is asked for %s on a page whose DOM holds %d characters of text and its screenshot %d: its words are drawn", c.Profile, a, dom, ocr)}, true
+	}
+	return Signal{"hidden-text", weightHiddenText, CategoryPhishing,
+		fmt.Sprintf("%s is asked for %s on a page whose DOM holds %d characters of text", c.Profile, a, dom)}, true
+}
