@@ -274,9 +274,10 @@ func TestBillingPages(t *testing.T) {
 		http.StatusBadRequest, "value_invalid", "plan")
 	expectRefusal(t, s.do("POST", ws+"/billing/checkout", owner.Token, map[string]string{"plan": "personal", "interval": "week"}),
 		http.StatusBadRequest, "value_invalid", "interval")
-	if r := s.do("POST", ws+"/billing/checkout", admin.Token, map[string]string{"plan": "personal", "interval": "year"}); r.Status != http.StatusForbidden {
-		t.Errorf("admin's checkout: %d %s", r.Status, r.Body)
-	}
+	// Paying is the owner's: the admin's checkout, and the admin's paid trial, are refused alike.
+	expectRefusal(t, s.do("POST", ws+"/billing/checkout", admin.Token, map[string]string{"plan": "personal", "interval": "year"}),
+		http.StatusForbidden, "role_forbidden", "")
+	expectRefusal(t, s.do("POST", ws+"/trial", admin.Token, nil), http.StatusForbidden, "role_forbidden", "")
 	expectRefusal(t, s.do("POST", ws+"/billing/portal", owner.Token, nil), http.StatusConflict, "billing_no_customer", "")
 	if b := s.billingOf(admin); b.Status != "none" || b.Plan != "free" || b.Interval != nil || len(b.Invoices) != 0 {
 		t.Errorf("billing before paying, as the admin sees it: %+v", b)

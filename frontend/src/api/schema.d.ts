@@ -1381,7 +1381,7 @@ export interface paths {
         put?: never;
         /**
          * Start the 7-day trial
-         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body.
+         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body. With billing on the trial is paid for, and paying is the owner's, as for a subscription: an admin gets 403 `role_forbidden`.
          */
         post: operations["startTrial"];
         delete?: never;
