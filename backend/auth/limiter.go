@@ -221,6 +221,32 @@ func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Dura
 	return l.spend(ctx, key, Limit{Rate: n, Burst: n, Period: period}, true)
 }
 
+// SpendMore takes more tokens at once from the budget that Spend counts (key, of n requests per
+// period), if it holds them all, and tells what is left of it: the rest of the cost of a
+// request that makes the server do the work of several (docs/security.md, "Rate limits"). A
+// request never costs more than the whole budget: more is cut to n-1, the tokens left once
+// Spend took the request's first. Refused, it takes nothing; the tokens are taken from the
+// shared budget itself, not from a node's lease.
+func (l *Limiter) SpendMore(ctx context.Context, key string, n int, period time.Duration, more int) Budget {
+	limit := Limit{Rate: n, Burst: n, Period: period}
+	more = min(more, n-1)
+	if more < 1 {
+		return Budget{Limit: n, Allowed: true}
+	}
+	if l.useRedis() {
+		res, err := l.allowRedis(ctx, key, limit, more, true, redisWait)
+		if err == nil {
+			b := Budget{Limit: n, Remaining: res.Remaining, Reset: max(res.ResetAfter, 0), Allowed: res.Allowed >= more}
+			if !b.Allowed {
+				b.RetryAfter = max(res.RetryAfter, time.Duration(float64(period)/float64(n)))
+			}
+			return b
+		}
+		l.redisFailed(ctx, err)
+	}
+	return l.spendLocalN(key, limit, more, time.Now())
+}
+
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
 func AddressName(ip string) string { return digest(AddressKey(ip)) }
 
@@ -262,15 +288,20 @@ func (l *Limiter) redisFailed(ctx context.Context, err error) {
 // errRedisSlow is a count Redis did not answer in time.
 var errRedisSlow = errors.New("no answer from redis in time")
 
-// allowRedis counts in Redis, waiting for the answer at most wait.
-func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int, wait time.Duration) (Grant, error) {
+// allowRedis counts in Redis, waiting for the answer at most wait: up to n tokens, or with
+// all set n tokens or none.
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int, all bool, wait time.Duration) (Grant, error) {
 	type answer struct {
 		res Grant
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		res, err := l.buckets.AllowAtMost(ctx, key, limit, n)
+		allow := l.buckets.AllowAtMost
+		if all {
+			allow = l.buckets.AllowN
+		}
+		res, err := allow(ctx, key, limit, n)
 		ch <- answer{res, err}
 	}()
 	t := time.NewTimer(wait)
@@ -369,15 +400,20 @@ type bucket struct {
 }
 
 func (l *Limiter) spendLocal(key string, limit Limit, now time.Time) Budget {
+	return l.spendLocalN(key, limit, 1, now)
+}
+
+// spendLocalN takes n tokens of an in-process budget, or none when it holds fewer.
+func (l *Limiter) spendLocalN(key string, limit Limit, n int, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
 	perToken := float64(limit.Period / time.Duration(limit.Rate))
-	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= 1}
+	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= float64(n)}
 	if out.Allowed {
-		b.tokens--
+		b.tokens -= float64(n)
 	} else {
-		out.RetryAfter = time.Duration((1 - b.tokens) * perToken)
+		out.RetryAfter = time.Duration((float64(n) - b.tokens) * perToken)
 	}
 	out.Remaining = int(b.tokens)
 	out.Reset = time.Duration((float64(limit.Burst) - b.tokens) * perToken)

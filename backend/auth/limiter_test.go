@@ -335,6 +335,40 @@ func TestSpend(t *testing.T) {
 	}
 }
 
+// TestSpendMore: a request that costs more than one takes the rest of its cost at once, or
+// nothing when the budget lacks it; one worth more than the budget costs all of it. The same
+// in Redis and in-process.
+func TestSpendMore(t *testing.T) {
+	t.Parallel()
+	rc, _ := testenv.Redis(t)
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	for name, l := range map[string]*auth.Limiter{"redis": auth.NewLimiter(redis.NewBuckets(rc), log), "in-process": auth.NewLimiter(nil, log)} {
+		t.Run(name, func(t *testing.T) {
+			// A budget of 60 a minute: one token a second.
+			if b := l.Spend(ctx, "api:more", 60, time.Minute); !b.Allowed || b.Remaining != 59 {
+				t.Fatalf("first request: %+v", b)
+			}
+			if b := l.SpendMore(ctx, "api:more", 60, time.Minute, 39); !b.Allowed || b.Remaining != 20 {
+				t.Fatalf("a cost of 40: %+v, want allowed with 20 remaining", b)
+			}
+			l.Spend(ctx, "api:more", 60, time.Minute)
+			b := l.SpendMore(ctx, "api:more", 60, time.Minute, 39)
+			if b.Allowed || b.RetryAfter < 19*time.Second || b.RetryAfter > 20*time.Second {
+				t.Fatalf("a cost of 40 with 19 left: %+v, want refused, retry in about 20s", b)
+			}
+			if b := l.Spend(ctx, "api:more", 60, time.Minute); !b.Allowed || b.Remaining != 18 {
+				t.Fatalf("after a refusal, which takes nothing: %+v, want 18 remaining", b)
+			}
+			// More than the whole budget is the whole budget: a full one lets it through.
+			l.Spend(ctx, "api:all", 60, time.Minute)
+			if b := l.SpendMore(ctx, "api:all", 60, time.Minute, 999); !b.Allowed || b.Remaining != 0 {
+				t.Fatalf("a cost of 1,000 against a full budget of 60: %+v", b)
+			}
+		})
+	}
+}
+
 // TestSpendAtOnce: many requests of one budget at once, on two nodes, are coalesced into few
 // Redis calls per node, and exactly as many pass as the budget holds.
 func TestSpendAtOnce(t *testing.T) {

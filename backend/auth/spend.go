@@ -87,7 +87,7 @@ func (l *Limiter) runRound(ctx context.Context, key string, limit Limit, r *spen
 	if r.lease {
 		ahead = l.leases.size(key, limit, time.Now())
 	}
-	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead, r.wait)
+	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead, false, r.wait)
 	if r.err == nil && r.lease && r.res.Allowed > r.n {
 		l.leases.fill(key, r.res.Allowed-r.n, r.res, time.Now())
 	}

@@ -42,8 +42,16 @@ const planTTL = 5 * time.Second
 // planCacheMax bounds the plans kept; past it the cache starts afresh.
 const planCacheMax = 100_000
 
-// countedKey marks a request already counted against a budget.
-const countedKey = "rate_counted"
+// countedKey marks a request already counted against a budget; budgetKey holds that budget.
+const (
+	countedKey = "rate_counted"
+	budgetKey  = "rate_budget"
+)
+
+// Costs of the requests that make the server do the work of several (charge): a batch create
+// and a bulk edit cost one request per link, and a test delivery costs webhookTestCost, one
+// per second it may keep a connection out to the receiver waiting (webhook.Timeout).
+const webhookTestCost = 10
 
 // RateLimits configure the API's request budgets.
 type RateLimits struct {
@@ -155,7 +163,32 @@ func (s *Server) count(c *gin.Context, b budget) bool {
 	if b.limit == plan.Unlimited {
 		return true
 	}
+	c.Set(budgetKey, b)
 	res := s.rates.limiter.Spend(c.Request.Context(), b.key, int(b.limit), ratePeriod)
+	return s.announce(c, res)
+}
+
+// charge counts the rest of the cost of a request worth cost requests (a batch of links, a
+// test delivery) against the budget it was counted against, all at once; past what the budget
+// holds it answers 429 with Retry-After and false, and the work is not done. A request costs
+// at most the whole budget: one worth more waits for a full budget. Requests not counted (no
+// limiter, an unlimited plan) are not charged.
+func (s *Server) charge(c *gin.Context, cost int) bool {
+	v, ok := c.Get(budgetKey)
+	if !ok || cost <= 1 {
+		return true
+	}
+	b := v.(budget)
+	if b.limit <= 1 {
+		return true // the request itself was the whole budget
+	}
+	res := s.rates.limiter.SpendMore(c.Request.Context(), b.key, int(b.limit), ratePeriod, cost-1)
+	return s.announce(c, res)
+}
+
+// announce sets the RateLimit headers of what is left of a budget, and answers 429 when the
+// request was refused; it reports whether the request may go on.
+func (s *Server) announce(c *gin.Context, res auth.Budget) bool {
 	h := c.Writer.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
 	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
