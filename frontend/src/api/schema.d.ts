@@ -1773,7 +1773,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test delivery
-         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends a `webhook.test` event now, once (no retries; it counts toward no disabling), through the same address guard, and answers how it went. Costs 10 requests of the workspace's rate limit: past it, 429 `rate_limited` with `Retry-After`, and nothing is sent.
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends a `webhook.test` event now, once (no retries; it counts toward no disabling), through the same address guard, and answers how it went. The receiver has 10 s to answer, as for every delivery (`WRITE_TIMEOUT` does not cut it short), and the attempt is recorded in the delivery log even when the caller disconnects before the answer. Costs 10 requests of the workspace's rate limit: past it, 429 `rate_limited` with `Retry-After`, and nothing is sent.
          */
         post: operations["testWebhook"];
         delete?: never;
