@@ -73,6 +73,10 @@ type Limiter struct {
 
 	spends spends // concurrent spends of one budget, as one Redis call
 	leases leases // tokens of the API budgets taken ahead from Redis (Spend)
+
+	// redisWait is how long an API budget's count waits for Redis (the constant redisWait;
+	// tests of exact counts on a loaded machine wait longer).
+	redisWait time.Duration
 }
 
 // Limit is the size of a budget (GCRA): Burst attempts at once, then Rate every Period.
@@ -114,7 +118,7 @@ type Buckets interface {
 // NewLimiter returns a limiter keeping its counters in buckets; buckets may be nil, and the
 // count then stays in-process.
 func NewLimiter(buckets Buckets, log *slog.Logger) *Limiter {
-	return &Limiter{buckets: buckets, log: log, local: map[string]*bucket{}, known: map[string]time.Time{}}
+	return &Limiter{buckets: buckets, log: log, local: map[string]*bucket{}, known: map[string]time.Time{}, redisWait: redisWait}
 }
 
 // check is one budget an attempt takes a token from.
@@ -221,26 +225,30 @@ func (l *Limiter) Spend(ctx context.Context, key string, n int, period time.Dura
 	return l.spend(ctx, key, Limit{Rate: n, Burst: n, Period: period}, true)
 }
 
-// SpendN takes cost more requests at once from the budget Spend counts (key, n per period), all
-// of them or none, and tells what is left of it: a request that costs the service more than
-// one (a large QR code drawn) pays for it beyond the one Spend counted. A cost above n is
-// taken as n: such a request needs the whole budget. Leases are not used: the tokens are
-// taken from the shared budget itself.
-func (l *Limiter) SpendN(ctx context.Context, key string, n int, period time.Duration, cost int) Budget {
+// SpendMore takes more tokens at once from the budget that Spend counts (key, of n requests per
+// period), if it holds them all, and tells what is left of it: the rest of the cost of a
+// request that makes the server do the work of several (docs/security.md, "Rate limits"). A
+// request never costs more than the whole budget: more is cut to n-1, the tokens left once
+// Spend took the request's first. Refused, it takes nothing; the tokens are taken from the
+// shared budget itself, not from a node's lease.
+func (l *Limiter) SpendMore(ctx context.Context, key string, n int, period time.Duration, more int) Budget {
 	limit := Limit{Rate: n, Burst: n, Period: period}
-	cost = min(cost, n)
+	more = min(more, n-1)
+	if more < 1 {
+		return Budget{Limit: n, Allowed: true}
+	}
 	if l.useRedis() {
-		g, err := l.inRedis(redisWait, func() (Grant, error) { return l.buckets.AllowN(ctx, key, limit, cost) })
+		res, err := l.allowRedis(ctx, key, limit, more, true, l.redisWait)
 		if err == nil {
-			b := Budget{Limit: n, Remaining: g.Remaining, Reset: max(g.ResetAfter, 0), Allowed: g.Allowed >= cost}
+			b := Budget{Limit: n, Remaining: res.Remaining, Reset: max(res.ResetAfter, 0), Allowed: res.Allowed >= more}
 			if !b.Allowed {
-				b.RetryAfter = max(g.RetryAfter, limit.Period/time.Duration(limit.Rate))
+				b.RetryAfter = max(res.RetryAfter, time.Duration(float64(period)/float64(n)))
 			}
 			return b
 		}
 		l.redisFailed(ctx, err)
 	}
-	return l.spendLocalN(key, limit, cost, time.Now())
+	return l.spendLocalN(key, limit, more, time.Now())
 }
 
 // AddressName is how a client address appears in budget key names: its AddressKey, hashed.
@@ -284,20 +292,20 @@ func (l *Limiter) redisFailed(ctx context.Context, err error) {
 // errRedisSlow is a count Redis did not answer in time.
 var errRedisSlow = errors.New("no answer from redis in time")
 
-// allowRedis counts in Redis, waiting for the answer at most wait.
-func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int, wait time.Duration) (Grant, error) {
-	return l.inRedis(wait, func() (Grant, error) { return l.buckets.AllowAtMost(ctx, key, limit, n) })
-}
-
-// inRedis makes call, waiting for its answer at most wait.
-func (l *Limiter) inRedis(wait time.Duration, call func() (Grant, error)) (Grant, error) {
+// allowRedis counts in Redis, waiting for the answer at most wait: up to n tokens, or with
+// all set n tokens or none.
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit, n int, all bool, wait time.Duration) (Grant, error) {
 	type answer struct {
 		res Grant
 		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
-		res, err := call()
+		allow := l.buckets.AllowAtMost
+		if all {
+			allow = l.buckets.AllowN
+		}
+		res, err := allow(ctx, key, limit, n)
 		ch <- answer{res, err}
 	}()
 	t := time.NewTimer(wait)
@@ -399,18 +407,17 @@ func (l *Limiter) spendLocal(key string, limit Limit, now time.Time) Budget {
 	return l.spendLocalN(key, limit, 1, now)
 }
 
-// spendLocalN takes cost tokens of the in-process bucket, all or none.
-func (l *Limiter) spendLocalN(key string, limit Limit, cost int, now time.Time) Budget {
+// spendLocalN takes n tokens of an in-process budget, or none when it holds fewer.
+func (l *Limiter) spendLocalN(key string, limit Limit, n int, now time.Time) Budget {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.bucket(key, limit, now)
 	perToken := float64(limit.Period / time.Duration(limit.Rate))
-	need := float64(cost)
-	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= need}
+	out := Budget{Limit: limit.Burst, Allowed: b.tokens >= float64(n)}
 	if out.Allowed {
-		b.tokens -= need
+		b.tokens -= float64(n)
 	} else {
-		out.RetryAfter = time.Duration((need - b.tokens) * perToken)
+		out.RetryAfter = time.Duration((float64(n) - b.tokens) * perToken)
 	}
 	out.Remaining = int(b.tokens)
 	out.Reset = time.Duration((float64(limit.Burst) - b.tokens) * perToken)

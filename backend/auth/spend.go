@@ -37,7 +37,7 @@ type spendRound struct {
 // leased set and a budget of leaseMinLimit or more, a token of this node's lease is spent
 // instead when there is one, and the Redis calls take a lease.
 func (l *Limiter) spendShared(ctx context.Context, key string, limit Limit, leased bool) (Budget, error) {
-	wait := redisWait
+	wait := l.redisWait
 	if !leased {
 		wait = guardWait
 	}
@@ -87,7 +87,7 @@ func (l *Limiter) runRound(ctx context.Context, key string, limit Limit, r *spen
 	if r.lease {
 		ahead = l.leases.size(key, limit, time.Now())
 	}
-	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead, r.wait)
+	r.res, r.err = l.allowRedis(ctx, key, limit, r.n+ahead, false, r.wait)
 	if r.err == nil && r.lease && r.res.Allowed > r.n {
 		l.leases.fill(key, r.res.Allowed-r.n, r.res, time.Now())
 	}

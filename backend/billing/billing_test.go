@@ -62,14 +62,19 @@ func TestApply(t *testing.T) {
 		return Event{ID: "evt", Type: typ, Created: t0.Add(created), WorkspaceID: 7, CustomerID: "cus_1",
 			SubscriptionID: "sub_1", StripeStatus: status, PriceID: price, PeriodEnd: end}
 	}
+	canceled := active
+	canceled.Status, canceled.LastEvent = Canceled, at(time.Hour)
+	other := func(e Event) Event { e.SubscriptionID = "sub_2"; return e }
 	for _, tc := range []struct {
 		name      string
 		cur       Subscription
 		e         Event
+		ended     bool // e's subscription ended before
 		changed   bool
 		want      Subscription // compared when changed
 		trial     bool
 		ignoredIs string
+		ends      string
 	}{
 		{name: "unknown type", cur: active, e: Event{Type: "charge.refunded"}, ignoredIs: "event type not handled"},
 		{name: "subscription checkout names the customer", cur: Subscription{WorkspaceID: 7},
@@ -99,7 +104,47 @@ func TestApply(t *testing.T) {
 		{name: "invoice paid ends past due", cur: pastDue, e: subEvent(InvoicePaid, "", "", time.Hour), changed: true,
 			want: func() Subscription { s := active; s.LastEvent = at(time.Hour); return s }()},
 		{name: "deleted", cur: active, e: subEvent(SubscriptionDeleted, "canceled", "price_pm", time.Hour), changed: true,
-			want: func() Subscription { s := active; s.Status, s.LastEvent = Canceled, at(time.Hour); return s }()},
+			want: canceled, ends: "sub_1"},
+		{name: "updated to canceled ends it", cur: active, e: subEvent(SubscriptionUpdated, "canceled", "price_pm", time.Hour),
+			changed: true, want: canceled, ends: "sub_1"},
+		{name: "deleted is final: active in the same second", cur: canceled,
+			e: subEvent(SubscriptionUpdated, "active", "price_pm", time.Hour), ignoredIs: "subscription ended"},
+		{name: "deleted is final: active later", cur: canceled,
+			e: subEvent(SubscriptionUpdated, "active", "price_em", 2*time.Hour), ignoredIs: "subscription ended"},
+		{name: "deleted is final: past due later", cur: canceled,
+			e: subEvent(SubscriptionUpdated, "past_due", "price_pm", 2*time.Hour), ignoredIs: "subscription ended"},
+		{name: "deleted is final: invoice paid", cur: canceled, e: subEvent(InvoicePaid, "", "", 2*time.Hour),
+			ignoredIs: "subscription ended"},
+		{name: "deleted is final: a later period end", cur: canceled,
+			e: func() Event {
+				e := subEvent(SubscriptionUpdated, "canceled", "price_pm", 2*time.Hour)
+				e.PeriodEnd = at(60 * 24 * time.Hour)
+				return e
+			}(), ignoredIs: "subscription ended"},
+		{name: "ended: the paid period ends sooner", cur: canceled,
+			e: func() Event {
+				e := subEvent(SubscriptionUpdated, "canceled", "price_em", 2*time.Hour)
+				e.PeriodEnd = at(time.Hour)
+				return e
+			}(), changed: true,
+			want: func() Subscription {
+				s := canceled
+				s.PeriodEnd, s.LastEvent = at(time.Hour), at(2*time.Hour)
+				return s
+			}(),
+			ends: "sub_1"},
+		{name: "ended by the store: active later", cur: active, ended: true,
+			e: subEvent(SubscriptionUpdated, "active", "price_em", 2*time.Hour), ignoredIs: "subscription ended"},
+		{name: "an ended other subscription replaces nothing", cur: func() Subscription { s := active; s.SubscriptionID = "sub_2"; return s }(),
+			ended: true, e: subEvent(SubscriptionUpdated, "active", "price_em", 2*time.Hour), ignoredIs: "subscription ended"},
+		{name: "another subscription's end is remembered", cur: active,
+			e: other(subEvent(SubscriptionDeleted, "canceled", "price_em", time.Hour)), ignoredIs: "another subscription", ends: "sub_2"},
+		{name: "a new subscription after the end", cur: canceled,
+			e: other(subEvent(SubscriptionCreated, "active", "price_em", 2*time.Hour)), changed: true,
+			want: Subscription{WorkspaceID: 7, CustomerID: "cus_1", SubscriptionID: "sub_2", Plan: plan.Enterprise, Interval: Month,
+				Status: Active, PeriodEnd: end, LastEvent: at(2 * time.Hour)}},
+		{name: "a stale end of the own subscription ends nothing", cur: active,
+			e: subEvent(SubscriptionDeleted, "canceled", "price_pm", -time.Hour), ignoredIs: "stale event"},
 		{name: "unknown price", cur: active, e: subEvent(SubscriptionUpdated, "active", "price_other", time.Hour),
 			ignoredIs: "price not in STRIPE_PRICES"},
 		{name: "another subscription not live", cur: active,
@@ -113,10 +158,10 @@ func TestApply(t *testing.T) {
 			e: subEvent(InvoicePaid, "", "", 0), ignoredIs: "invoice of another subscription"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Apply(tc.cur, tc.e, prices)
-			if got.Changed != tc.changed || got.StartTrial != tc.trial || got.Ignored != tc.ignoredIs {
-				t.Fatalf("Apply = changed %v trial %v ignored %q, want %v %v %q", got.Changed, got.StartTrial,
-					got.Ignored, tc.changed, tc.trial, tc.ignoredIs)
+			got := Apply(tc.cur, tc.e, tc.ended, prices)
+			if got.Changed != tc.changed || got.StartTrial != tc.trial || got.Ignored != tc.ignoredIs || got.Ends != tc.ends {
+				t.Fatalf("Apply = changed %v trial %v ignored %q ends %q, want %v %v %q %q", got.Changed, got.StartTrial,
+					got.Ignored, got.Ends, tc.changed, tc.trial, tc.ignoredIs, tc.ends)
 			}
 			if tc.changed && !equal(got.Subscription, tc.want) {
 				t.Errorf("Apply =\n%+v\nwant\n%+v", got.Subscription, tc.want)

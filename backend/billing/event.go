@@ -53,6 +53,9 @@ type Outcome struct {
 	StartTrial bool
 	// Ignored says why the event changes nothing ("" when it does).
 	Ignored string
+	// Ends names the subscription the event ended ("" when none): an ended subscription is
+	// final, and the store remembers it so that no later event about it grants a plan again.
+	Ends string
 }
 
 // StatusOf maps Stripe's subscription status to the API's.
@@ -69,10 +72,14 @@ func StatusOf(stripeStatus string) Status {
 }
 
 // Apply decides how event e changes cur, the workspace's subscription (the zero value with
-// Status None when it has none). An event older (by Created) than the last one applied to the
-// same subscription changes nothing; so does an event of another subscription while cur's is
-// live, unless that one is active.
-func Apply(cur Subscription, e Event, prices Prices) Outcome {
+// Status None when it has none); ended tells whether e's subscription ended before (the store
+// remembers every subscription an Outcome.Ends named). An event older (by Created) than the last
+// one applied to the same subscription changes nothing; so does an event of another subscription
+// while cur's is live, unless that one is active. An ended subscription is final
+// (docs/rules-and-plans.md, "Billing on Stripe"): no later event about it, whatever its
+// Created, grants a plan again; only its paid period may still end sooner. A new subscription
+// replaces it as any other.
+func Apply(cur Subscription, e Event, ended bool, prices Prices) Outcome {
 	if !Handled(e.Type) {
 		return Outcome{Subscription: cur, Ignored: "event type not handled"}
 	}
@@ -85,7 +92,32 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 	if e.SubscriptionID == "" {
 		return Outcome{Subscription: cur, Ignored: "no subscription"}
 	}
-	if cur.LastEvent != nil && e.Created.Before(*cur.LastEvent) {
+	own := cur.SubscriptionID == e.SubscriptionID
+	if own && cur.LastEvent != nil && e.Created.Before(*cur.LastEvent) {
+		return Outcome{Subscription: cur, Ignored: "stale event"}
+	}
+	o := applyEvent(cur, e, ended || own && cur.Status == Canceled, prices)
+	if ends(e) && (o.Ignored == "" || !own) {
+		// Another subscription's end is remembered even when it changes nothing here, so that
+		// none of its later events can replace the workspace's own.
+		o.Ends = e.SubscriptionID
+	}
+	return o
+}
+
+// ends reports whether e puts its subscription in a terminal state: deleted, or a status
+// Stripe never moves out of.
+func ends(e Event) bool {
+	return e.Type == SubscriptionDeleted ||
+		(e.Type == SubscriptionCreated || e.Type == SubscriptionUpdated) && StatusOf(e.StripeStatus) == Canceled
+}
+
+// applyEvent is Apply past the checks of the event itself.
+func applyEvent(cur Subscription, e Event, ended bool, prices Prices) Outcome {
+	if ended {
+		return applyEnded(cur, e)
+	}
+	if cur.SubscriptionID != e.SubscriptionID && cur.LastEvent != nil && e.Created.Before(*cur.LastEvent) {
 		return Outcome{Subscription: cur, Ignored: "stale event"}
 	}
 	invoice := e.Type == InvoicePaid || e.Type == InvoicePaymentFailed
@@ -112,6 +144,21 @@ func Apply(cur Subscription, e Event, prices Prices) Outcome {
 		return applyInvoice(cur, next, e)
 	}
 	return applySubscription(cur, next, e, prices)
+}
+
+// applyEnded: an event about an ended subscription changes nothing but, when it is the
+// workspace's own and the event says it is still ended, an earlier end of its paid period. Ties
+// in Created included: an active status never revives it.
+func applyEnded(cur Subscription, e Event) Outcome {
+	ignored := Outcome{Subscription: cur, Ignored: "subscription ended"}
+	if cur.SubscriptionID != e.SubscriptionID || !ends(e) || e.PeriodEnd == nil || cur.PeriodEnd == nil ||
+		!e.PeriodEnd.Before(*cur.PeriodEnd) {
+		return ignored
+	}
+	next := cur
+	end, created := *e.PeriodEnd, e.Created
+	next.PeriodEnd, next.LastEvent = &end, &created
+	return Outcome{Changed: true, Subscription: next}
 }
 
 // applyCheckout: a paid trial checkout starts the trial; a subscription checkout names the

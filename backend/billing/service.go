@@ -42,11 +42,11 @@ func (d Decision) AuditDetails(e Event) map[string]any {
 // Store keeps subscriptions and the IDs of applied events.
 type Store interface {
 	// Apply records event e once and, unless it was recorded before (applied false), calls
-	// decide with the subscription of e's workspace (locked until the write) and writes the
-	// decision, in one transaction. The workspace is e.WorkspaceID, else the one whose
-	// subscription or customer e names; an event of no known workspace is recorded and nothing
-	// else changes.
-	Apply(ctx context.Context, e Event, decide func(cur Subscription) Decision) (applied bool, err error)
+	// decide with the subscription of e's workspace (locked until the write) and whether e's
+	// subscription is one a decision ended (Outcome.Ends), and writes the decision, in one
+	// transaction. The workspace is e.WorkspaceID, else the one whose subscription or customer e
+	// names; an event of no known workspace is recorded and nothing else changes.
+	Apply(ctx context.Context, e Event, decide func(cur Subscription, ended bool) Decision) (applied bool, err error)
 	// Subscription returns the workspace's subscription (Status None when it has none).
 	Subscription(ctx context.Context, workspaceID int64) (Subscription, error)
 }
@@ -91,9 +91,10 @@ func NewService(o Options) *Service {
 // Prices are the prices of STRIPE_PRICES.
 func (s *Service) Prices() Prices { return s.prices }
 
-// Decide is the decision for event e over cur at now.
-func (s *Service) Decide(cur Subscription, e Event) Decision {
-	d := Decision{Outcome: Apply(cur, e, s.prices)}
+// Decide is the decision for event e over cur at now; ended tells whether e's subscription
+// ended before.
+func (s *Service) Decide(cur Subscription, e Event, ended bool) Decision {
+	d := Decision{Outcome: Apply(cur, e, ended, s.prices)}
 	d.BilledPlan, d.BilledUntil = d.Subscription.Grant(s.grace)
 	if d.Changed {
 		d.Changes = Changes(cur, d.Subscription)
@@ -109,8 +110,8 @@ func (s *Service) Decide(cur Subscription, e Event) Decision {
 func (s *Service) Handle(ctx context.Context, e Event) (int64, error) {
 	var d Decision
 	decided := false
-	applied, err := s.store.Apply(ctx, e, func(cur Subscription) Decision {
-		d, decided = s.Decide(cur, e), true
+	applied, err := s.store.Apply(ctx, e, func(cur Subscription, ended bool) Decision {
+		d, decided = s.Decide(cur, e, ended), true
 		return d
 	})
 	if err != nil {

@@ -25,7 +25,7 @@ func (p *pages) Invoices(context.Context, string, int) ([]Invoice, error) { retu
 // oneSubscription is a Store holding one workspace's subscription.
 type oneSubscription struct{ sub Subscription }
 
-func (s oneSubscription) Apply(context.Context, Event, func(Subscription) Decision) (bool, error) {
+func (s oneSubscription) Apply(context.Context, Event, func(Subscription, bool) Decision) (bool, error) {
 	return true, nil
 }
 func (s oneSubscription) Subscription(context.Context, int64) (Subscription, error) {

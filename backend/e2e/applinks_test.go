@@ -51,6 +51,7 @@ func TestAppLinks(t *testing.T) {
 	} {
 		r := s.visitHost("app.example.com", "GET", c.path)
 		if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" ||
+			r.Header.Get("X-Content-Type-Options") != "nosniff" ||
 			!strings.Contains(string(r.Body), c.want) || r.Header.Get("Location") != "" ||
 			!strings.Contains(r.Header.Get("Cache-Control"), "max-age") {
 			t.Errorf("%s: %d %v %s", c.path, r.Status, r.Header, r.Body)

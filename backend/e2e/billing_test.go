@@ -209,6 +209,51 @@ func TestBillingWebhook(t *testing.T) {
 	}
 }
 
+// A deleted subscription is final: an update of it in the same second, or later, grants no
+// plan again, even once another subscription holds the workspace; a new subscription does.
+func TestBillingDeletedIsFinal(t *testing.T) {
+	_, s := startBilling(t)
+	tn := s.signup("billing-final@example.com")
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
+	end := time.Now().Add(30 * 24 * time.Hour).Truncate(time.Second)
+	send := func(id, typ string, at time.Time, object map[string]any) {
+		t.Helper()
+		if r := s.webhook(stripeEvent(id, typ, at, object), testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", id, r.Status, r.Body)
+		}
+	}
+	send("evt_fin_created", "customer.subscription.created", t0, subscriptionObject(tn.WorkspaceID, "sub_fin", "active", "price_pm", end, false))
+	if p := s.planOf(tn); p != "personal" {
+		t.Fatalf("plan of the subscription: %s", p)
+	}
+	// Deleted at once, its period over; then an update saying active, created the same second.
+	deletedAt := t0.Add(time.Minute)
+	send("evt_fin_deleted", "customer.subscription.deleted", deletedAt,
+		subscriptionObject(tn.WorkspaceID, "sub_fin", "canceled", "price_pm", time.Now().Add(-time.Minute), false))
+	send("evt_fin_tie", "customer.subscription.updated", deletedAt, subscriptionObject(tn.WorkspaceID, "sub_fin", "active", "price_pm", end, false))
+	if b := s.billingOf(tn); b.Plan != "free" || b.Status != "canceled" {
+		t.Fatalf("an update in the deletion's second revived it: %+v", b)
+	}
+	send("evt_fin_later", "customer.subscription.updated", deletedAt.Add(time.Minute),
+		subscriptionObject(tn.WorkspaceID, "sub_fin", "active", "price_em", end, false))
+	send("evt_fin_paid", "invoice.paid", deletedAt.Add(2*time.Minute), invoiceObject(tn.WorkspaceID, "sub_fin"))
+	if b := s.billingOf(tn); b.Plan != "free" || b.Status != "canceled" {
+		t.Fatalf("a later update or invoice revived it: %+v", b)
+	}
+
+	// A new subscription grants its plan; the ended one, heard of again, replaces nothing.
+	send("evt_fin_new", "customer.subscription.created", deletedAt.Add(3*time.Minute),
+		subscriptionObject(tn.WorkspaceID, "sub_fin2", "active", "price_em", end, false))
+	if b := s.billingOf(tn); b.Plan != "enterprise" || b.Status != "active" {
+		t.Fatalf("a new subscription after the deleted one: %+v", b)
+	}
+	send("evt_fin_old", "customer.subscription.updated", deletedAt.Add(4*time.Minute),
+		subscriptionObject(tn.WorkspaceID, "sub_fin", "active", "price_pm", end, false))
+	if b := s.billingOf(tn); b.Plan != "enterprise" || *b.Interval != "month" {
+		t.Fatalf("the deleted subscription replaced the new one: %+v", b)
+	}
+}
+
 // Checkout, portal, the overview and the paid trial against stripe-mock; who may call them.
 func TestBillingPages(t *testing.T) {
 	d, s := startBilling(t)
@@ -229,9 +274,10 @@ func TestBillingPages(t *testing.T) {
 		http.StatusBadRequest, "value_invalid", "plan")
 	expectRefusal(t, s.do("POST", ws+"/billing/checkout", owner.Token, map[string]string{"plan": "personal", "interval": "week"}),
 		http.StatusBadRequest, "value_invalid", "interval")
-	if r := s.do("POST", ws+"/billing/checkout", admin.Token, map[string]string{"plan": "personal", "interval": "year"}); r.Status != http.StatusForbidden {
-		t.Errorf("admin's checkout: %d %s", r.Status, r.Body)
-	}
+	// Paying is the owner's: the admin's checkout, and the admin's paid trial, are refused alike.
+	expectRefusal(t, s.do("POST", ws+"/billing/checkout", admin.Token, map[string]string{"plan": "personal", "interval": "year"}),
+		http.StatusForbidden, "role_forbidden", "")
+	expectRefusal(t, s.do("POST", ws+"/trial", admin.Token, nil), http.StatusForbidden, "role_forbidden", "")
 	expectRefusal(t, s.do("POST", ws+"/billing/portal", owner.Token, nil), http.StatusConflict, "billing_no_customer", "")
 	if b := s.billingOf(admin); b.Status != "none" || b.Plan != "free" || b.Interval != nil || len(b.Invoices) != 0 {
 		t.Errorf("billing before paying, as the admin sees it: %+v", b)

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/billing"
 )
@@ -63,8 +64,14 @@ func (s *Server) getBilling(c *gin.Context) {
 }
 
 // trialCheckout is POST …/trial with billing on: a Checkout Session for the trial's one-off
-// payment, whose success (the webhook) starts the trial.
+// payment, whose success (the webhook) starts the trial. Paying is the owner's, as for a
+// subscription (docs/rules-and-plans.md, "Billing on Stripe"): an admin, who may start the free
+// trial without billing, is refused here as at …/billing/checkout.
 func (s *Server) trialCheckout(c *gin.Context) {
+	if role := roleOf(c); !account.RoleAllows(role, account.PermOwn) {
+		s.fail(c, roleForbidden(role))
+		return
+	}
 	url, err := s.billing.TrialCheckout(c.Request.Context(), workspaceID(c))
 	s.reply(c, http.StatusOK, urlAnswer{URL: url}, err)
 }

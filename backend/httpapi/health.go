@@ -27,9 +27,10 @@ func (s *Server) checkLink(c *gin.Context) {
 	s.replyLink(c, l, err)
 }
 
-// checksDestination says route waits on a link's destination (the check asked for): bounded
-// by HEALTH_TIMEOUT for each of its requests rather than by WRITE_TIMEOUT, which a slow
-// destination would otherwise turn into a 503 however healthy the service.
-func checksDestination(route string) bool {
-	return strings.HasSuffix(route, "/links/:id/check")
+// waitsOnOthers says route waits on another server: a link's destination (the check asked
+// for), bounded by HEALTH_TIMEOUT for each of its requests, or a webhook's receiver (a test
+// delivery), bounded by the deliveries' 10 s; not by WRITE_TIMEOUT, which a slow destination
+// or receiver would otherwise turn into a 503 however healthy the service.
+func waitsOnOthers(route string) bool {
+	return strings.HasSuffix(route, "/links/:id/check") || strings.HasSuffix(route, "/webhooks/:id/test")
 }

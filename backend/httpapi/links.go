@@ -42,6 +42,8 @@ type batchResult struct {
 	Error   *errorDetail `json:"error,omitempty"`
 }
 
+// createLinks makes up to link.MaxBatch links, each row answered on its own. It costs one
+// request of the rate limit per row (docs/security.md, "Rate limits").
 func (s *Server) createLinks(c *gin.Context) {
 	var req batchRequest
 	if !s.bind(c, &req) {
@@ -53,6 +55,9 @@ func (s *Server) createLinks(c *gin.Context) {
 	}
 	if err := s.plans.Require(c.Request.Context(), workspaceID(c), plan.Batch); err != nil {
 		s.fail(c, err)
+		return
+	}
+	if !s.charge(c, len(req.Links)) {
 		return
 	}
 	results := s.links.CreateBatch(c.Request.Context(), workspaceID(c), userID(c), req.Links)

@@ -21,10 +21,16 @@ type bulkEditResult struct {
 }
 
 // bulkEditLinks changes the status, expiry or tags of up to link.MaxBulk links, answering each
-// ID in input order with the link as changed or the error that left it as it was.
+// ID in input order with the link as changed or the error that left it as it was. It costs one
+// request of the rate limit per ID.
 func (s *Server) bulkEditLinks(c *gin.Context) {
 	var req bulkEditRequest
 	if !s.bind(c, &req) {
+		return
+	}
+	// A link a row (docs/security.md, "Rate limits"); a list of a size BulkUpdate refuses costs
+	// one request, as any refused request.
+	if n := len(req.IDs); n <= link.MaxBulk && !s.charge(c, n) {
 		return
 	}
 	results, err := s.links.BulkUpdate(c.Request.Context(), workspaceID(c), req.IDs, req.Set)

@@ -170,7 +170,7 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 			}
 		}
 		if !account.RoleAllows(role, p) {
-			s.fail(c, apperr.Errorf(apperr.Forbidden, "your role in this workspace (%s) does not allow this", role).For("role_forbidden", ""))
+			s.fail(c, roleForbidden(role))
 			return
 		}
 		c.Set(workspaceKey, id)
@@ -180,6 +180,11 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 		}
 		c.Next()
 	}
+}
+
+// roleForbidden is the refusal of a member whose role does not allow what they asked.
+func roleForbidden(role string) error {
+	return apperr.Errorf(apperr.Forbidden, "your role in this workspace (%s) does not allow this", role).For("role_forbidden", "")
 }
 
 var errTwoFactorRequired = apperr.Errorf(apperr.Forbidden,

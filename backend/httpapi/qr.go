@@ -50,7 +50,7 @@ func (s *Server) linkQR(c *gin.Context) {
 		return
 	}
 	req.Text = l.ShortURL
-	img, err := s.codes.Get(ctx, req, func() error { return s.charge(c, s.workspaceBudget(c, req.WorkspaceID), req.Cost()) })
+	img, err := s.codes.Get(ctx, req, func() error { return s.chargeErr(c, req.Cost()) })
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -42,8 +42,16 @@ const planTTL = 5 * time.Second
 // planCacheMax bounds the plans kept; past it the cache starts afresh.
 const planCacheMax = 100_000
 
-// countedKey marks a request already counted against a budget.
-const countedKey = "rate_counted"
+// countedKey marks a request already counted against a budget; budgetKey holds that budget.
+const (
+	countedKey = "rate_counted"
+	budgetKey  = "rate_budget"
+)
+
+// Costs of the requests that make the server do the work of several (charge): a batch create
+// and a bulk edit cost one request per link, and a test delivery costs webhookTestCost, one
+// per second it may keep a connection out to the receiver waiting (webhook.Timeout).
+const webhookTestCost = 10
 
 // RateLimits configure the API's request budgets.
 type RateLimits struct {
@@ -155,11 +163,48 @@ func (s *Server) count(c *gin.Context, b budget) bool {
 	if b.limit == plan.Unlimited {
 		return true
 	}
+	c.Set(budgetKey, b)
 	res := s.rates.limiter.Spend(c.Request.Context(), b.key, int(b.limit), ratePeriod)
-	h := c.Writer.Header()
-	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
-	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
-	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
+	return s.announce(c, res)
+}
+
+// charge counts the rest of the cost of a request worth cost requests (a batch of links, a
+// test delivery) against the budget it was counted against, all at once; past what the budget
+// holds it answers 429 with Retry-After and false, and the work is not done. A request costs
+// at most the whole budget: one worth more waits for a full budget. Requests not counted (no
+// limiter, an unlimited plan) are not charged.
+func (s *Server) charge(c *gin.Context, cost int) bool {
+	if err := s.chargeErr(c, cost); err != nil {
+		s.fail(c, err)
+		return false
+	}
+	return true
+}
+
+// chargeErr is charge for a handler that answers a refusal itself (a QR code, whose cached
+// copies cost nothing more): a *auth.RateLimitError when the budget cannot pay, the request
+// staying counted as one.
+func (s *Server) chargeErr(c *gin.Context, cost int) error {
+	v, ok := c.Get(budgetKey)
+	if !ok || cost <= 1 {
+		return nil
+	}
+	b := v.(budget)
+	if b.limit <= 1 {
+		return nil // the request itself was the whole budget
+	}
+	res := s.rates.limiter.SpendMore(c.Request.Context(), b.key, int(b.limit), ratePeriod, cost-1)
+	s.rateHeaders(c, res)
+	if !res.Allowed {
+		return &auth.RateLimitError{RetryAfter: res.RetryAfter, What: "requests"}
+	}
+	return nil
+}
+
+// announce sets the RateLimit headers of what is left of a budget, and answers 429 when the
+// request was refused; it reports whether the request may go on.
+func (s *Server) announce(c *gin.Context, res auth.Budget) bool {
+	s.rateHeaders(c, res)
 	if !res.Allowed {
 		s.fail(c, &auth.RateLimitError{RetryAfter: res.RetryAfter, What: "requests"})
 		return false
@@ -167,23 +212,12 @@ func (s *Server) count(c *gin.Context, b budget) bool {
 	return true
 }
 
-// charge takes what a request costs beyond the one request count already took from b: cost
-// requests in all (a QR code drawn large). It sets the RateLimit headers again, or returns a
-// *auth.RateLimitError when b cannot pay it: the request stays counted as one then.
-func (s *Server) charge(c *gin.Context, b budget, cost int) error {
-	if s.rates.limiter == nil || b.limit == plan.Unlimited || cost <= 1 {
-		return nil
-	}
-	res := s.rates.limiter.SpendN(c.Request.Context(), b.key, int(b.limit), ratePeriod, cost-1)
-	if !res.Allowed {
-		// The headers count's stay: nothing more was taken, and cheaper requests may pass.
-		return &auth.RateLimitError{RetryAfter: res.RetryAfter, What: "requests"}
-	}
+// rateHeaders sets the RateLimit headers of what is left of a budget.
+func (s *Server) rateHeaders(c *gin.Context, res auth.Budget) {
 	h := c.Writer.Header()
 	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
 	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
 	h.Set("RateLimit-Reset", strconv.Itoa(ceilSeconds(res.Reset)))
-	return nil
 }
 
 // ceilSeconds is d in whole seconds, rounded up.

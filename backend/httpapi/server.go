@@ -318,7 +318,7 @@ func (s *Server) requestID(c *gin.Context) {
 // on every step in turn. Reads are not bounded here, nor an import's upload, which takes as
 // long as its file.
 func (s *Server) writeDeadline(c *gin.Context) {
-	if s.writeTimeout <= 0 || safeMethod(c.Request.Method) || streamed(c.Request.Method, c.FullPath()) || checksDestination(c.FullPath()) {
+	if s.writeTimeout <= 0 || safeMethod(c.Request.Method) || streamed(c.Request.Method, c.FullPath()) || waitsOnOthers(c.FullPath()) {
 		c.Next()
 		return
 	}

@@ -180,10 +180,14 @@ func (s *Server) webhookDeliveries(c *gin.Context) {
 	s.replyNoStore(c, gin.H{"deliveries": out}, err)
 }
 
-// testWebhook sends a webhook.test delivery now and answers how it went.
+// testWebhook sends a webhook.test delivery now and answers how it went. It costs
+// webhookTestCost requests of the rate limit: it sends a request out and may wait 10 s on it.
 func (s *Server) testWebhook(c *gin.Context) {
 	h, ok := s.webhookOf(c)
 	if !ok {
+		return
+	}
+	if !s.charge(c, webhookTestCost) {
 		return
 	}
 	d, err := s.webhooks.Test(c.Request.Context(), workspaceID(c), h.ID)

@@ -33,7 +33,7 @@ func scanSubscription(row pgx.Row) (billing.Subscription, error) {
 }
 
 // Apply implements billing.Store.
-func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(billing.Subscription) billing.Decision) (bool, error) {
+func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(billing.Subscription, bool) billing.Decision) (bool, error) {
 	applied := false
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `INSERT INTO billing_events (id, type, created_at) VALUES ($1, $2, $3)
@@ -62,7 +62,18 @@ func (s *BillingStore) Apply(ctx context.Context, e billing.Event, decide func(b
 		if _, err := tx.Exec(ctx, `UPDATE billing_events SET workspace_id = $2 WHERE id = $1`, e.ID, workspaceID); err != nil {
 			return err
 		}
-		d := decide(cur)
+		var ended bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM billing_ended_subscriptions
+			WHERE workspace_id = $1 AND subscription_id = $2)`, workspaceID, e.SubscriptionID).Scan(&ended); err != nil {
+			return err
+		}
+		d := decide(cur, ended)
+		if d.Ends != "" {
+			if _, err := tx.Exec(ctx, `INSERT INTO billing_ended_subscriptions (subscription_id, workspace_id, ended_at)
+				VALUES ($1, $2, $3) ON CONFLICT (workspace_id, subscription_id) DO NOTHING`, d.Ends, workspaceID, e.Created); err != nil {
+				return err
+			}
+		}
 		if d.Changed {
 			n := d.Subscription
 			if _, err := tx.Exec(ctx, `UPDATE workspace_billing SET customer_id = $2, subscription_id = $3,

@@ -106,3 +106,43 @@ func TestBillingStore(t *testing.T) {
 		t.Fatalf("trial audit events: %+v %v", es, err)
 	}
 }
+
+// An ended subscription is remembered apart from the workspace's own: once another
+// subscription holds the workspace, a later event of the ended one replaces nothing.
+func TestBillingStoreEndedIsFinal(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	accounts, plans, store := postgres.NewAccountStore(db), postgres.NewPlanStore(db), postgres.NewBillingStore(db)
+	ctx := context.Background()
+	_, w := newUser(t, accounts, "carol@example.com")
+	prices, err := billing.ParsePrices("personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	svc := billing.NewService(billing.Options{Store: store, Prices: prices, Grace: time.Hour,
+		Now: func() time.Time { return now }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	end := now.Add(30 * 24 * time.Hour)
+	event := func(id, typ, sub, status, price string, at time.Duration) billing.Event {
+		return billing.Event{ID: id, Type: typ, Created: now.Add(at), WorkspaceID: w.ID, CustomerID: "cus_c",
+			SubscriptionID: sub, StripeStatus: status, PriceID: price, PeriodEnd: &end}
+	}
+	for _, e := range []billing.Event{
+		event("evt_c1", billing.SubscriptionCreated, "sub_new", "active", "price_pm", 0),
+		// The old subscription's end arrives while the new one holds the workspace.
+		event("evt_c2", billing.SubscriptionDeleted, "sub_old", "canceled", "price_em", time.Minute),
+		// Then an update of the old one, later still: active, it would replace a live one.
+		event("evt_c3", billing.SubscriptionUpdated, "sub_old", "active", "price_em", 2*time.Minute),
+	} {
+		if _, err := svc.Handle(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub, err := store.Subscription(ctx, w.ID)
+	if err != nil || sub.SubscriptionID != "sub_new" || sub.Plan != plan.Personal || sub.Status != billing.Active {
+		t.Fatalf("an ended subscription came back: %+v %v", sub, err)
+	}
+	if st, _ := plans.State(ctx, w.ID); st.At(now) != plan.Personal {
+		t.Fatalf("plan: %+v", st)
+	}
+}

@@ -221,7 +221,9 @@ func (h *Handler) root(w http.ResponseWriter, r *http.Request, d *domain.Route) 
 }
 
 // wellKnown serves a custom domain's app-link files (its AASA and assetlinks.json) as JSON,
-// cacheable, never redirected; any other well-known path, or a file not set, is a bare 404.
+// cacheable, never redirected, and never to be read as anything else (nosniff: the files are
+// the workspace's text; docs/security.md); any other well-known path, or a file not set, is a
+// bare 404.
 func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Route) {
 	var body []byte
 	switch r.URL.Path {
@@ -237,6 +239,7 @@ func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Ro
 	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", "application/json")
+	hdr["X-Content-Type-Options"] = nosniff
 	hdr.Set("Cache-Control", "public, max-age=300")
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
@@ -265,6 +268,9 @@ func (h *Handler) capture(r *http.Request, l *link.Link, at time.Time, variant i
 }
 
 var cacheControl = []string{"private, max-age=0"}
+
+// nosniff tells browsers to take a file's Content-Type as it is.
+var nosniff = []string{"nosniff"}
 
 // withQuery appends the visitor's query string to the target's, keeping the target's fragment.
 func withQuery(target, query string) string {

@@ -94,6 +94,30 @@ func TestAgent(t *testing.T) {
 	}
 }
 
+// The toolbars of old Internet Explorers name themselves in its user agent: those are people.
+// Robots that wear an Internet Explorer's user agent stay robots.
+func TestToolbarsArePeople(t *testing.T) {
+	c := newClassifier(t, Options{})
+	for _, tt := range []struct {
+		ua      string
+		crawler bool
+	}{
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; StumbleUpon/1.9; .NET CLR 2.0.50727)", false},
+		{"Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; PeoplePal 6.2)", false},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.0; SLCC1; .NET CLR 2.0.50727; StumbleUpon/1.999)", false},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; PeoplePal 7.0; .NET CLR 2.0.50727)", false},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; .NET CLR 1.1.4322; ia_archiver)", true},
+		{"Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; Trident/4.0; Girafabot; girafabot at girafa dot com; http://www.girafa.com)", true},
+		{"Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", true},
+		{"Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; BingPreview/1.0b)", true},
+		{uaGooglebot, true},
+	} {
+		if got := c.Agent(tt.ua); got.Crawler != tt.crawler || c.IsCrawler(tt.ua) != tt.crawler {
+			t.Errorf("%q: Agent %+v, IsCrawler %v; want crawler %v", tt.ua, got, c.IsCrawler(tt.ua), tt.crawler)
+		}
+	}
+}
+
 // A cached answer is the parsed one, and user agents too long to cache are still parsed.
 func TestAgentCache(t *testing.T) {
 	cached := newClassifier(t, Options{})

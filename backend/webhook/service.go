@@ -109,15 +109,23 @@ func (s *Service) Deliveries(ctx context.Context, workspaceID, id int64, limit i
 	return s.store.Deliveries(ctx, workspaceID, id, limit)
 }
 
+// testRecordTimeout bounds the recording of a test delivery once its send is over.
+const testRecordTimeout = 5 * time.Second
+
 // Test sends a webhook.test delivery to the webhook now, once, and answers it as recorded
 // (delivered or failed, with the response code). It goes through the outbox and the guard as
-// every delivery does, and counts toward no disabling.
+// every delivery does, and counts toward no disabling. Once in the outbox the delivery no
+// longer depends on ctx: the receiver has Timeout to answer, as every delivery does, and the
+// attempt is recorded even when the caller stopped waiting (docs/api.md, "Webhooks"); its
+// lease in the outbox (2*Timeout) outlasts both, so no dispatcher sends it meanwhile.
 func (s *Service) Test(ctx context.Context, workspaceID, id int64) (*Delivery, error) {
 	d, w, err := s.store.EnqueueTest(ctx, workspaceID, id,
 		map[string]any{"webhook_id": id, "message": "a test from Shortlink"}, time.Now().Add(2*Timeout))
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), Timeout+testRecordTimeout)
+	defer cancel()
 	out := s.dispatcher.Deliver(ctx, Claimed{Delivery: *d, URL: w.URL, Secret: w.Secret}, false)
 	return &out, nil
 }

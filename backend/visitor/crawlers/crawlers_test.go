@@ -54,6 +54,8 @@ var people = map[string]string{
 	"WhatsApp app":     "WhatsApp/2.17.395 Android/6.0 Device/Meizu-M5_Note",
 	"Podcast app":      "capsule-android",
 	"XBot phone":       "Mozilla/5.0 (Linux; Android 8.1.0; XBot_Senior Build/O11019) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.101 Mobile Safari/537.36",
+	"StumbleUpon bar":  "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; StumbleUpon/1.9; .NET CLR 2.0.50727)",
+	"PeoplePal bar":    "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; PeoplePal 6.2)",
 	"360 browser":      "Mozilla/5.0 (Linux; U; Android 4.2.1; ru-ru; AMOI N850 Build/JOP40D) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30; 360browser(securitypay,securityinstalled); 360(android,uppayplugin); 360 Aphone Browser (6.9.7)",
 }
 

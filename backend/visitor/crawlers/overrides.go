@@ -53,6 +53,7 @@ var narrowedCrawlerDetect = map[string]string{
 	`OPPO A33`:               ``, // Mozilla/5.0 (Linux; Android 5.1.1; OPPO A33m) AppleWebKit/53
 	`Outlook-Express`:        ``, // Outlook-Express/7.0 (MSIE 7.0; Windows NT 6.1; Trident/4.0;
 	`Outlook-iOS`:            ``, // Outlook-iOS/665.29827.prod.iphone (2.63.0)
+	`PeoplePal`:              ``, // Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; PeoplePal 6.2): a toolbar of Internet Explorer
 	`PodcastAddict\/`:        ``, // PodcastAddict/v2 - Dalvik/2.1.0 (Linux; U; Android 6.0; FEVE
 	`PowerPoint\/`:           ``, // Microsoft Office PowerPoint/15.29.1215 (Mac OS/10.11.5; Desk
 	`Pump`:                   ``, // Opera/9.80 (Linux sh4; U; HbbTV/1.1.1 (; INTEK; Vantage Full
@@ -63,6 +64,7 @@ var narrowedCrawlerDetect = map[string]string{
 	`Siphon`:                 ``, // WormsiPhone-iPad/2.3 CFNetwork/548.1.4 Darwin/11.0.0
 	`Slack\/`:                ``, // Slack/396839 CFNetwork/889.9 Darwin/17.2.0
 	`speedy`:                 ``, // Speedy/138 CFNetwork/596.2.3 Darwin/12.2.0 (x86_64) (Macmini
+	`StumbleUpon`:            ``, // Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; StumbleUpon/1.9; .NET CLR 2.0.50727): a toolbar of Internet Explorer
 	`voyager\/`:              ``, // AmigaVoyager/3.2 (AmigaOS/MC680x0)
 	`Webster`:                ``, // Mozilla/4.7 (compatible; OffByOne; Windows 2000) Webster Pro
 	`WhatsApp`:               ``, // WhatsApp/2.6.4 iPhone_OS/4.3.3 Device/iPhone_4

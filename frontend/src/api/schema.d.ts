@@ -756,7 +756,7 @@ export interface paths {
         head?: never;
         /**
          * Change the status, expiry or tags of up to 1,000 links
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. `results[i]` answers `ids[i]` with either `link` (as changed) or `error`; every link changes or not on its own. An ID the workspace has no link of (whoever's it is) answers `not_found` (reason `link_not_found`). A link banned by the moderation keeps its status: an edit that sets `status` answers it 403 `forbidden` (reason `link_banned`) and changes nothing of it. A link that would carry more than 20 tags answers 400 (reason `tags_too_many`). More than 1,000 IDs, or none, is 400 (reason `batch_size`).
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. `results[i]` answers `ids[i]` with either `link` (as changed) or `error`; every link changes or not on its own. An ID the workspace has no link of (whoever's it is) answers `not_found` (reason `link_not_found`). A link banned by the moderation keeps its status: an edit that sets `status` answers it 403 `forbidden` (reason `link_banned`) and changes nothing of it. A link that would carry more than 20 tags answers 400 (reason `tags_too_many`). More than 1,000 IDs, or none, is 400 (reason `batch_size`). Costs one request of the workspace's rate limit per ID (at most the whole budget): an edit the budget cannot pay is 429 `rate_limited` with `Retry-After`, and changes nothing.
          */
         patch: operations["bulkEditLinks"];
         trace?: never;
@@ -772,7 +772,7 @@ export interface paths {
         put?: never;
         /**
          * Create up to 1,000 links
-         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Each row is created or fails on its own: `results[i]` answers `links[i]` with either `link` (and `created`) or `error`.
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. Each row is created or fails on its own: `results[i]` answers `links[i]` with either `link` (and `created`) or `error`. Costs one request of the workspace's rate limit per row (at most the whole budget): a batch the budget cannot pay is 429 `rate_limited` with `Retry-After`, and creates nothing.
          */
         post: operations["createLinks"];
         delete?: never;
@@ -1381,7 +1381,7 @@ export interface paths {
         put?: never;
         /**
          * Start the 7-day trial
-         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body.
+         * @description Needs the `manage` permission in the workspace. Owners and admins. A free workspace gets one trial; afterwards it answers as `free` again. No body. With billing on the trial is paid for, and paying is the owner's, as for a subscription: an admin gets 403 `role_forbidden`.
          */
         post: operations["startTrial"];
         delete?: never;
@@ -1773,7 +1773,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test delivery
-         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends a `webhook.test` event now, once (no retries; it counts toward no disabling), through the same address guard, and answers how it went.
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends a `webhook.test` event now, once (no retries; it counts toward no disabling), through the same address guard, and answers how it went. The receiver has 10 s to answer, as for every delivery (`WRITE_TIMEOUT` does not cut it short), and the attempt is recorded in the delivery log even when the caller disconnects before the answer. Costs 10 requests of the workspace's rate limit: past it, 429 `rate_limited` with `Retry-After`, and nothing is sent.
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -3483,7 +3483,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests (code `rate_limited`). Every API request is counted against a budget of requests a minute (see `RateLimit-Limit`); past it, this answer until `Retry-After`. Logins also have limits of their own: per (email, client address), per client address (an IPv6 address by its /64) and per email, where only failed logins count; sign-ups count against the client address; invitations against the workspace. */
+        /** @description Too many requests (code `rate_limited`). Every API request is counted against a budget of requests a minute (see `RateLimit-Limit`); past it, this answer until `Retry-After`. A batch create and a bulk edit cost one request per link, a webhook's test delivery ten. Logins also have limits of their own: per (email, client address), per client address (an IPv6 address by its /64) and per email, where only failed logins count; sign-ups count against the client address; invitations against the workspace. */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

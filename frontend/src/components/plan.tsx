@@ -53,6 +53,13 @@ export function useCanManage(): boolean {
   return role === "owner" || role === "admin";
 }
 
+/** Whether the signed-in person may start the trial: with checkout on it is paid for, which is the owner's. */
+export function useCanStartTrial(): boolean {
+  const role = useSession().workspace.role;
+  const checkout = usePlans().data?.checkout === true;
+  return role === "owner" || (role === "admin" && !checkout);
+}
+
 /**
  * Says which plans unlock feature, and offers the trial where it would: a panel, or with
  * compact one line (inside a form, where the option would be).
@@ -62,7 +69,7 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
   const plan = usePlan();
   const offers = usePlans();
   const trial = useStartTrial();
-  const canManage = useCanManage();
+  const canStartTrial = useCanStartTrial();
   const unlocking = offers.data ? plansWith(offers.data.plans, feature) : [];
   const plans = unlocking.map((p) => t(`plan.names.${p}`));
   const trialHelps = unlocking.includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free";
@@ -76,7 +83,7 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
             <Text size="sm">{text}</Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            {trialHelps && canManage && (
+            {trialHelps && canStartTrial && (
               <Button size="compact-sm" variant="light" onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
                 {t("plan.startTrial")}
               </Button>
@@ -95,7 +102,7 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
       <Group justify="space-between" gap="xs">
         <Text size="sm">{text}</Text>
         <Group gap="xs">
-          {trialHelps && canManage && (
+          {trialHelps && canStartTrial && (
             <Button size="xs" onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
               {t("plan.startTrial")}
             </Button>

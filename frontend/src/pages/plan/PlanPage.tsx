@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { isLive, useBilling, useCheckout, useIsOwner, type Interval } from "../../components/billing";
-import { useCanManage, usePlan, usePlans, useStartTrial } from "../../components/plan";
+import { useCanManage, useCanStartTrial, usePlan, usePlans, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
 import { usagePercent } from "../../lib/format";
 import type { Offer } from "../../lib/plans";
@@ -20,6 +20,7 @@ export default function PlanPage() {
   const offers = usePlans();
   const trial = useStartTrial();
   const canManage = useCanManage();
+  const canStartTrial = useCanStartTrial();
   const isOwner = useIsOwner();
   const { workspace } = useSession();
   const billingOn = offers.data?.checkout === true;
@@ -44,7 +45,7 @@ export default function PlanPage() {
     if (o.id === "trial") {
       if (p.plan !== "free") return null;
       if (p.trial_used) return <Text size="sm" c="dimmed">{t("plan.trialUsed")}</Text>;
-      if (!canManage) return <Text size="sm" c="dimmed">{t("plan.askOwner")}</Text>;
+      if (!canStartTrial) return <Text size="sm" c="dimmed">{canManage ? t("billing.askOwner") : t("plan.askOwner")}</Text>;
       return (
         <Stack gap={6}>
           {!offers.data.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
