@@ -34,15 +34,15 @@ const (
 // TestHeldOutSet fails when any byte of it changes.
 const heldOutDigest = "c72a08b515bdddde88e860fca2e81439a75e53db91dd1f28feebfa833b805462"
 
-// The figures the worker's scorer without a model reached on the held-out set when it was
-// frozen (captures.json, recorded by `make moderation-eval`). A change that lowers one of
-// them fails TestHeldOutFloors; a change that raises them lets them be raised, never the set
-// be edited.
+// The figures the worker's scorer without a model reaches on the held-out set (captures.json,
+// recorded by `make moderation-eval`; when it was frozen: 9 banned of 24, 12 flagged or banned).
+// A change that lowers one of them fails TestHeldOutFloors; a change that raises them lets them
+// be raised, never the set be edited.
 const (
-	heldOutBanRecall     = 0.375 // of the harmful pages, the share banned (9 of 24)
-	heldOutFlagRecall    = 0.5   // … flagged or banned (12 of 24)
-	heldOutBanPrecision  = 1.0   // of the pages banned, the share harmful (9 of 9)
-	heldOutFlagPrecision = 1.0   // of the pages flagged or banned, the share harmful (12 of 12)
+	heldOutBanRecall     = 0.58 // of the harmful pages, the share banned (14 of 24)
+	heldOutFlagRecall    = 0.83 // … flagged or banned (20 of 24)
+	heldOutBanPrecision  = 1.0  // of the pages banned, the share harmful (14 of 14)
+	heldOutFlagPrecision = 1.0  // of the pages flagged or banned, the share harmful (20 of 20)
 	heldOutBenignBanned  = 0     // benign pages banned: none, and none may be
 )
 

@@ -252,20 +252,28 @@ var (
 	channelRE = regexp.MustCompile(`whatsapp|telegram|wechat|微信|\bqq\b|signal`)
 )
 
+// littleText is the visible text under which a page that raises an alarm has no content of its
+// own: a fake alert is the alarm and a number, where a helpdesk or an article about infections
+// has pages of help around its phone number.
+const littleText = 600
+
 // alertSignal weighs a page that raises an alarm about the reader's device or account and
 // gives a phone number to call — a fake virus alert — or a chat to write to, with little else
-// on it. Pages that speak of scams (news, advisories) are left alone.
+// on it (littleText). Pages that speak of scams (news, advisories) are left alone.
 func alertSignal(c moderation.Capture) (Signal, bool) {
 	text := foldText(c.Title + " \n " + c.Text + " \n " + c.OCRText)
 	alarm := alarmRE.FindString(text)
 	if alarm == "" || warningRE.MatchString(text) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
+	if len([]rune(c.Text)) >= littleText {
+		return Signal{}, false // a page with content of its own: a helpdesk, an article
+	}
 	if phone := phoneRE.FindString(text); phone != "" && callRE.MatchString(text) {
 		return Signal{"fake-alert", weightFakeAlert, CategoryScam,
 			fmt.Sprintf("%s reads %q and is given %s to call", c.Profile, alarm, strings.TrimSpace(phone))}, true
 	}
-	if ch := channelRE.FindString(text); ch != "" && len([]rune(c.Text)) < 600 && len(c.Forms) == 0 {
+	if ch := channelRE.FindString(text); ch != "" && len(c.Forms) == 0 {
 		return Signal{"fake-alert", weightContactOnly, CategoryScam,
 			fmt.Sprintf("%s reads %q and is sent to %s, on a page of little else", c.Profile, alarm, ch)}, true
 	}

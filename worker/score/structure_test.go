@@ -72,6 +72,8 @@ func TestStructuralSignals(t *testing.T) {
 		{"病毒警告", alertSignal, page("http://jiance.example.xyz/", "您的电脑已感染病毒 请勿关闭此页面 请立即拨打 400-855-0917"), weightFakeAlert},
 		{"an alarm and a chat", alertSignal, page("https://alert.example.top/", "Your device has been hacked! Contact us on Telegram now"), weightContactOnly},
 		{"a service desk with a phone number", alertSignal, page("https://help.example.com/", "IT service desk: call +1 (800) 555-0100 for password resets and VPN trouble"), 0},
+		{"a helpdesk's page on infections", alertSignal, page("https://support.example.com/", "If your computer is infected, call us at +1 (800) 555-0100. "+
+			strings.Repeat("Our technicians remove malware, restore backups and explain what happened, step by step. ", 8)), 0},
 		{"news of fake alerts", alertSignal, page("https://news.example/", "The pop-up claims the computer is infected and says to call 1-844-555-0193: a tech support scam"), 0},
 
 		{"a task scam's deposit", advanceFeeSignal, page("https://earn.example/", "Earn $300 per day in commission. New members must top up a deposit of 100 USDT to unlock tasks"), weightAdvanceFee},
