@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/redis"
@@ -45,13 +43,7 @@ func TestLimiterRedis(t *testing.T) {
 	testDistributed(t, l)
 
 	// Every key is in the namespace, and names neither the email nor the address.
-	opt, err := goredis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
-	keys, err := rdb.Keys(context.Background(), "*"+prefix+"*").Result()
+	keys, err := testenv.RedisInspector(t, testenv.RedisURL(t)).Keys(context.Background(), "*"+prefix+"*")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v84/webhook"
-
+	"github.com/shortlink/shortlink/backend/stripe"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -65,8 +64,7 @@ func (s *server) webhookSent(signed, sent []byte, secret string, at time.Time) r
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if secret != "" {
-		sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: signed, Secret: secret, Timestamp: at})
-		req.Header.Set("Stripe-Signature", sig.Header)
+		req.Header.Set("Stripe-Signature", stripe.SignWebhook(signed, secret, at))
 	}
 	return s.send(req)
 }

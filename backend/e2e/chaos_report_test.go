@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // The checks of TestChaos after its load, and its report (docs/chaos.md).
@@ -76,7 +76,7 @@ func (c *chaosRig) check(l *soakLoad, probe *readyProbe) *chaosReport {
 	l.mu.Unlock()
 	rep.AckedLinks = len(ids)
 	var found int
-	c.rig.query(func(conn *pgx.Conn, ctx context.Context) error {
+	c.rig.query(func(conn *testenv.Conn, ctx context.Context) error {
 		return conn.QueryRow(ctx, `SELECT count(*) FROM links WHERE id = ANY($1)`, ids).Scan(&found)
 	})
 	rep.Missing = rep.AckedLinks - found

@@ -19,8 +19,7 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -492,19 +491,14 @@ func redisPID(port int) int {
 // watchSentinel records every +switch-master a Sentinel announces.
 func (c *chaosRig) watchSentinel() {
 	for _, port := range c.sentinelPorts {
-		sc := goredis.NewSentinelClient(&goredis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
-		ps := sc.Subscribe(context.Background(), "+switch-master")
-		c.t.Cleanup(func() { _ = ps.Close(); _ = sc.Close() })
-		go func() {
-			for m := range ps.Channel() {
-				f := strings.Fields(m.Payload)
-				if len(f) == 5 && f[0] == chaosMaster {
-					c.mu.Lock()
-					c.switches = append(c.switches, chaosSwitch{At: time.Now(), Addr: net.JoinHostPort(f[3], f[4])})
-					c.mu.Unlock()
-				}
+		stop := redis.WatchSwitches(fmt.Sprintf("127.0.0.1:%d", port), func(master, addr string) {
+			if master == chaosMaster {
+				c.mu.Lock()
+				c.switches = append(c.switches, chaosSwitch{At: time.Now(), Addr: addr})
+				c.mu.Unlock()
 			}
-		}()
+		})
+		c.t.Cleanup(stop)
 	}
 }
 

@@ -14,12 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/app"
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/postgres"
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -132,27 +130,16 @@ func (d *deployment) db(t *testing.T) *postgres.DB {
 }
 
 // conn is one connection to the deployment's database, closed when t ends.
-func (d *deployment) conn(t *testing.T) *pgx.Conn {
+func (d *deployment) conn(t *testing.T) *testenv.Conn {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close(context.Background()) })
-	return conn
+	return testenv.OpenConn(t, d.env["DATABASE_URL"])
 }
 
-// redis is a client of the deployment's Redis (its keys start with REDIS_PREFIX), closed when
-// t ends.
-func (d *deployment) redis(t *testing.T) *goredis.Client {
+// redis looks into the deployment's Redis (its keys start with REDIS_PREFIX); it closes when t
+// ends.
+func (d *deployment) redis(t *testing.T) *redis.Inspector {
 	t.Helper()
-	opt, err := goredis.ParseURL(d.env["REDIS_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
-	return rdb
+	return testenv.RedisInspector(t, d.env["REDIS_URL"])
 }
 
 // generousLimits lifts every plan's requests_per_minute, and the free plan's members, out of the

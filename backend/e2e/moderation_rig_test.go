@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,9 +17,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/browsertest"
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -230,7 +226,7 @@ func cloakedSite(w http.ResponseWriter, r *http.Request) {
 // modStores are a deployment's moderation store and queue, as the worker opens them.
 type modStores struct {
 	db    *postgres.DB
-	rdb   *goredis.Client
+	rdb   *redis.Inspector
 	store *postgres.Moderation
 	queue *moderation.Queue
 	key   string
@@ -315,7 +311,7 @@ func (ms *modStores) reviewCount(t *testing.T, linkID int64) int {
 func (ms *modStores) dueRow(t *testing.T, linkID int64) (ok bool, reason string, visits int64) {
 	t.Helper()
 	err := ms.db.Pool.QueryRow(context.Background(), `SELECT reason, visits FROM moderation_due WHERE link_id = $1`, linkID).Scan(&reason, &visits)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if testenv.NoRows(err) {
 		return false, "", 0
 	}
 	if err != nil {
@@ -327,12 +323,12 @@ func (ms *modStores) dueRow(t *testing.T, linkID int64) (ok bool, reason string,
 // queued is the link's score in the Redis queue (its due time), and whether it is there.
 func (ms *modStores) queued(t *testing.T, linkID int64) (time.Time, bool) {
 	t.Helper()
-	s, err := ms.rdb.ZScore(context.Background(), ms.key, strconv.FormatInt(linkID, 10)).Result()
-	if errors.Is(err, goredis.Nil) {
-		return time.Time{}, false
-	}
+	s, found, err := ms.rdb.ZScore(context.Background(), ms.key, strconv.FormatInt(linkID, 10))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !found {
+		return time.Time{}, false
 	}
 	return time.UnixMilli(int64(s)), true
 }

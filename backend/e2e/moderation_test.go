@@ -411,7 +411,7 @@ func TestModerationThroughAPI(t *testing.T) {
 		t.Fatalf("request a review: %d %s", r.Status, r.Body)
 	}
 	rdb := d.redis(t)
-	if _, err := rdb.ZScore(context.Background(), moderation.DueKey(d.env["REDIS_PREFIX"]), strconv.FormatInt(fresh.ID, 10)).Result(); err != nil {
+	if _, found, err := rdb.ZScore(context.Background(), moderation.DueKey(d.env["REDIS_PREFIX"]), strconv.FormatInt(fresh.ID, 10)); err != nil || !found {
 		t.Errorf("the requested review is not in the redis queue: %v", err)
 	}
 	if jobs, err := rv.store.Jobs(context.Background(), []int64{fresh.ID}); err != nil || len(jobs) != 1 || jobs[0].Reason != "requested" {

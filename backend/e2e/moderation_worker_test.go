@@ -668,7 +668,7 @@ func TestModerationQueueRebuilt(t *testing.T) {
 		})
 	}
 	// The queue lost (the worker's rebuild, every second, may already be refilling it).
-	if n, err := ms.rdb.Del(t.Context(), ms.key).Result(); err != nil || n != 1 {
+	if n, err := ms.rdb.Del(t.Context(), ms.key); err != nil || n != 1 {
 		t.Fatalf("delete the queue: %d deleted, %v", n, err)
 	}
 	close(gb.gate)

@@ -11,8 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visitor/geoip/geoiptest"
 )
 
@@ -346,7 +345,7 @@ func setColumn(t *testing.T, d *deployment, id int64, column, value string) {
 	t.Helper()
 	ctx := context.Background()
 	conn := d.conn(t)
-	if _, err := conn.Exec(ctx, `UPDATE links SET `+pgx.Identifier{column}.Sanitize()+` = $2, updated_at = now() WHERE id = $1`, id, value); err != nil {
+	if _, err := conn.Exec(ctx, `UPDATE links SET `+testenv.QuoteIdentifier(column)+` = $2, updated_at = now() WHERE id = $1`, id, value); err != nil {
 		t.Fatal(err)
 	}
 }

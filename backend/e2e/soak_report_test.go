@@ -19,7 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // The checks of TestSoak after its load, and its report: markdown and an SVG chart.
@@ -257,7 +257,7 @@ func (r *soakRig) check(l *soakLoad) *soakReport {
 // perSecond reads (second, count) rows of query, whose $1 is the load's start, into n seconds.
 func (r *soakRig) perSecond(query string, start time.Time, n int) []int64 {
 	out := make([]int64, n)
-	r.query(func(c *pgx.Conn, ctx context.Context) error {
+	r.query(func(c *testenv.Conn, ctx context.Context) error {
 		rows, err := c.Query(ctx, query, start)
 		if err != nil {
 			return err
@@ -279,10 +279,10 @@ func (r *soakRig) perSecond(query string, start time.Time, n int) []int64 {
 }
 
 // query runs f on a connection to the deployment's database.
-func (r *soakRig) query(f func(*pgx.Conn, context.Context) error) {
+func (r *soakRig) query(f func(*testenv.Conn, context.Context) error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := pgx.Connect(ctx, r.databaseURL)
+	c, err := testenv.Connect(ctx, r.databaseURL)
 	if err != nil {
 		r.t.Fatalf("connect: %v", err)
 	}

@@ -24,8 +24,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
@@ -284,7 +282,7 @@ func (r *soakRig) killNode(i int, outage time.Duration) (time.Time, time.Time) {
 // count runs a counting query on the deployment's database.
 func (r *soakRig) count(query string, args ...any) int64 {
 	var n int64
-	r.query(func(c *pgx.Conn, ctx context.Context) error { return c.QueryRow(ctx, query, args...).Scan(&n) })
+	r.query(func(c *testenv.Conn, ctx context.Context) error { return c.QueryRow(ctx, query, args...).Scan(&n) })
 	return n
 }
 

@@ -17,9 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	goredis "github.com/redis/go-redis/v9"
-
+	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
 )
@@ -213,8 +211,8 @@ func (l *visitLoad) result(links ...linkJSON) map[int64]visitCounts {
 // visitStore reads what the deployment stored of the visits.
 type visitStore struct {
 	t      *testing.T
-	db     *pgx.Conn
-	rdb    *goredis.Client
+	db     *testenv.Conn
+	rdb    *redis.Inspector
 	stream string
 }
 
@@ -258,11 +256,11 @@ func (s *visitStore) stored(links ...linkJSON) map[int64]visitCounts {
 // acknowledged.
 func (s *visitStore) drained() bool {
 	ctx := context.Background()
-	info, err := s.rdb.XInfoStream(ctx, s.stream).Result()
+	info, err := s.rdb.XInfoStream(ctx, s.stream)
 	if err != nil {
 		return false
 	}
-	groups, err := s.rdb.XInfoGroups(ctx, s.stream).Result()
+	groups, err := s.rdb.XInfoGroups(ctx, s.stream)
 	if err != nil {
 		return false
 	}
@@ -278,7 +276,7 @@ func (s *visitStore) drained() bool {
 // unacknowledged.
 func (s *visitStore) pending(node string) int64 {
 	s.t.Helper()
-	res, err := s.rdb.XPending(context.Background(), s.stream, visit.Group).Result()
+	res, err := s.rdb.XPending(context.Background(), s.stream, visit.Group)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -490,7 +488,7 @@ func TestVisitsNodeStoppedUnderLoad(t *testing.T) {
 // slowRedis is the URL of a proxy to the Redis of url that delays what clients send by delay.
 func slowRedis(t *testing.T, url string, delay time.Duration) string {
 	t.Helper()
-	opt, err := goredis.ParseURL(url)
+	addr, db, err := redis.Addr(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +507,7 @@ func slowRedis(t *testing.T, url string, delay time.Duration) string {
 			if err != nil {
 				return
 			}
-			out, err := net.Dial("tcp", opt.Addr)
+			out, err := net.Dial("tcp", addr)
 			if err != nil {
 				_ = in.Close()
 				continue
@@ -520,7 +518,7 @@ func slowRedis(t *testing.T, url string, delay time.Duration) string {
 			go func() { _, _ = io.Copy(in, out); _ = in.Close() }()
 		}
 	}()
-	return fmt.Sprintf("redis://%s/%d", ln.Addr(), opt.DB)
+	return fmt.Sprintf("redis://%s/%d", ln.Addr(), db)
 }
 
 // delayed copies what src sends to dst, each piece delay after it arrived.

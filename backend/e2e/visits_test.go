@@ -166,7 +166,7 @@ func TestVisitAnalytics(t *testing.T) {
 
 	// Milestones: every link had people's visits, so each is queued once for moderation.
 	rdb := d.redis(t)
-	queued, err := rdb.ZRange(ctx, moderation.DueKey(d.env["REDIS_PREFIX"]), 0, -1).Result()
+	queued, err := rdb.ZRange(ctx, moderation.DueKey(d.env["REDIS_PREFIX"]), 0, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // lockLinks holds an ACCESS EXCLUSIVE lock on the links table from a connection of its own, as a
@@ -20,10 +20,7 @@ import (
 func lockLinks(t *testing.T, d *deployment) (release func()) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, d.env["DATABASE_URL"])
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testenv.OpenConn(t, d.env["DATABASE_URL"])
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

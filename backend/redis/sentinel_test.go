@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,6 +85,15 @@ func TestSentinelFailover(t *testing.T) {
 	})
 	testenv.Eventually(t, 5*time.Second, "the bus subscribes", func() bool { mu.Lock(); defer mu.Unlock(); return resync == 1 })
 
+	// WatchSwitches hears the announcement the client follows.
+	var announced []string
+	stopWatch := redis.WatchSwitches(fmt.Sprintf("127.0.0.1:%d", sentinel), func(master, addr string) {
+		mu.Lock()
+		defer mu.Unlock()
+		announced = append(announced, master+" "+addr)
+	})
+	defer stopWatch()
+
 	switched := c.Switched()
 	if out := redisCLI(sentinel, "sentinel", "failover", "sl"); out != "OK" {
 		t.Fatalf("SENTINEL FAILOVER: %s", out)
@@ -94,6 +104,11 @@ func TestSentinelFailover(t *testing.T) {
 		t.Fatal("no +switch-master within 20s")
 	}
 	testenv.Eventually(t, 10*time.Second, "the bus subscribes again", func() bool { mu.Lock(); defer mu.Unlock(); return resync >= 2 })
+	testenv.Eventually(t, 5*time.Second, "WatchSwitches hears the new master", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Contains(announced, fmt.Sprintf("sl 127.0.0.1:%d", replica))
+	})
 	// Writes reach the new master (the old one, now a replica, refuses them).
 	testenv.Eventually(t, 10*time.Second, "a write after the failover", func() bool {
 		return c.Set(ctx, "k", "after") == nil

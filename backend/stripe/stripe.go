@@ -49,6 +49,12 @@ func New(secretKey, webhookSecret, apiBase string, methods []string) *Client {
 	}
 }
 
+// SignWebhook is the Stripe-Signature header Stripe would send with payload, signed with the
+// webhook's secret at the given time; for tests and tools that play Stripe's part.
+func SignWebhook(payload []byte, secret string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
+}
+
 // Event implements billing.Payments: the payload's signature is checked against the webhook
 // secret within Tolerance, then the event is read from its own payload.
 func (c *Client) Event(payload []byte, signature string) (billing.Event, error) {

@@ -120,6 +120,18 @@ func Redis(t testing.TB) (*redis.Client, string) {
 	return c, prefix
 }
 
+// RedisInspector opens a redis.Inspector on the Redis of url, to look into or change keys
+// named in full; it closes when t ends.
+func RedisInspector(t testing.TB, url string) *redis.Inspector {
+	t.Helper()
+	i, err := redis.OpenInspector(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = i.Close() })
+	return i
+}
+
 // connect opens one connection on a DATABASE_URL as the server reads it: the pool's settings
 // (pool_max_conns, …) are not sent to PostgreSQL, and several hosts are tried in turn.
 func connect(ctx context.Context, url string) (*pgx.Conn, error) {

@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
@@ -65,7 +63,7 @@ func benchIngest(b *testing.B, evs []visit.Event, consumers int) {
 			buf.Capture(visit.HitOf(e))
 		}
 		buf.Close()
-		entries, err := rdb.XLen(context.Background(), visit.StreamKey(prefix)).Result()
+		entries, err := rdb.XLen(context.Background(), visit.StreamKey(prefix))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -240,7 +238,7 @@ type cpuMeter struct {
 
 type cpuUse struct{ self, postgres, redis time.Duration }
 
-func startCPU(b *testing.B, db *postgres.DB, rdb *goredis.Client) *cpuMeter {
+func startCPU(b *testing.B, db *postgres.DB, rdb *redis.Inspector) *cpuMeter {
 	ctx := context.Background()
 	m := &cpuMeter{}
 	var backend int
@@ -248,8 +246,8 @@ func startCPU(b *testing.B, db *postgres.DB, rdb *goredis.Client) *cpuMeter {
 		b.Fatal(err)
 	}
 	m.postmaster, _ = procStat(backend)
-	if info, err := rdb.InfoMap(ctx, "server").Result(); err == nil {
-		m.redis, _ = strconv.Atoi(info["Server"]["process_id"])
+	if pid, err := rdb.ServerPID(ctx); err == nil {
+		m.redis = pid
 	}
 	m.at = m.now()
 	return m

@@ -20,7 +20,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/postgres"
@@ -110,9 +109,9 @@ func checkStored(t *testing.T, db *postgres.DB, evs []visit.Event) {
 }
 
 // pending is how many entries of the stream the group has not acknowledged.
-func pending(t *testing.T, rdb *goredis.Client, prefix string) int64 {
+func pending(t *testing.T, rdb *redis.Inspector, prefix string) int64 {
 	t.Helper()
-	p, err := rdb.XPending(context.Background(), visit.StreamKey(prefix), visit.Group).Result()
+	p, err := rdb.XPending(context.Background(), visit.StreamKey(prefix), visit.Group)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,18 +135,12 @@ func runUntil(t *testing.T, db *postgres.DB, n int, consumers ...*visit.Consumer
 	wg.Wait()
 }
 
-// testRedis is the test run's Redis in a namespace of t's own: the server's client, and a plain
-// one to look inside the stream with.
-func testRedis(t testing.TB) (*redis.Client, *goredis.Client, string) {
+// testRedis is the test run's Redis in a namespace of t's own: the server's client, and an
+// Inspector to look inside the stream with.
+func testRedis(t testing.TB) (*redis.Client, *redis.Inspector, string) {
 	t.Helper()
 	rc, prefix := testenv.Redis(t)
-	opt, err := goredis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
-	return rc, rdb, prefix
+	return rc, testenv.RedisInspector(t, testenv.RedisURL(t)), prefix
 }
 
 func consumer(rc *redis.Client, name string, db *postgres.DB) *visit.Consumer {
@@ -212,7 +205,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
 	stream := visit.StreamKey(prefix)
-	if err := rdb.XGroupCreateMkStream(ctx, stream, visit.Group, "0").Err(); err != nil {
+	if err := rdb.XGroupCreateMkStream(ctx, stream, visit.Group, "0"); err != nil {
 		t.Fatal(err)
 	}
 	evs := events(300, 5)
@@ -227,16 +220,14 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 
 	// The dead consumer reads every entry, stores the batches of the first two and dies
 	// before acknowledging any.
-	read, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{
-		Group: visit.Group, Consumer: "dead", Streams: []string{stream, ">"}, Count: 1000,
-	}).Result()
+	read, err := rdb.XReadGroup(ctx, stream, visit.Group, "dead", 1000)
 	if err != nil {
 		t.Fatalf("dead consumer read: %v", err)
 	}
 	readAt := time.Now()
-	entries, inEntries := len(read[0].Messages), 0
+	entries, inEntries := len(read), 0
 	var batches []visit.Batch
-	for _, m := range read[0].Messages {
+	for _, m := range read {
 		var batch visit.Batch
 		if err := json.Unmarshal([]byte(m.Values["e"].(string)), &batch); err != nil {
 			t.Fatal(err)
@@ -301,7 +292,7 @@ func TestSameBatchTwice(t *testing.T) {
 		buf.Capture(visit.HitOf(e))
 	}
 	buf.Close()
-	entries, err := rdb.XRange(ctx, visit.StreamKey(prefix), "-", "+").Result()
+	entries, err := rdb.XRange(ctx, visit.StreamKey(prefix), "-", "+")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +550,7 @@ func TestMilestonesQueued(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT visits FROM moderation_due WHERE link_id = 1`).Scan(&visits); err != nil || visits != 17 {
 		t.Errorf("moderation_due records %d visits (%v), want 17", visits, err)
 	}
-	members, err := rdb.ZRangeWithScores(ctx, moderation.DueKey(prefix), 0, -1).Result()
+	members, err := rdb.ZRangeWithScores(ctx, moderation.DueKey(prefix), 0, -1)
 	// Served ahead of new links by the lead a visit milestone has in the queue.
 	want := now.Add(-moderation.LeadVisits).UnixMilli()
 	if err != nil || len(members) != 1 || members[0].Member != "1" || int64(members[0].Score) != want {
@@ -850,7 +841,7 @@ func TestRedisLossResends(t *testing.T) {
 	}
 	testenv.Eventually(t, 10*time.Second, "the stream holds 1990 events", func() bool { return streamEvents(t, shared, prefix) == 1990 })
 	// Redis loses the stream, and stops answering this node.
-	if err := shared.Del(ctx, visit.StreamKey(prefix)).Err(); err != nil {
+	if _, err := shared.Del(ctx, visit.StreamKey(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	_ = node.Close()
@@ -897,7 +888,7 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	}
 	// The stream goes; the next send finds its entries missing and stores what it keeps itself,
 	// that send's entry too (a consumer would count it nothing more).
-	if err := rdb.Del(context.Background(), visit.StreamKey(prefix)).Err(); err != nil {
+	if _, err := rdb.Del(context.Background(), visit.StreamKey(prefix)); err != nil {
 		t.Fatal(err)
 	}
 	buf.Capture(visit.HitOf(evs[3999]))
@@ -908,11 +899,11 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 
 // streamEvents is how many events the stream's entries hold that the group has not yet been
 // given (every entry when there is no group): those given may be trimmed.
-func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
+func streamEvents(t *testing.T, rdb *redis.Inspector, prefix string) int {
 	t.Helper()
 	ctx := context.Background()
 	from := "-"
-	groups, err := rdb.XInfoGroups(ctx, visit.StreamKey(prefix)).Result()
+	groups, err := rdb.XInfoGroups(ctx, visit.StreamKey(prefix))
 	if err != nil && !strings.Contains(err.Error(), "no such key") {
 		t.Fatal(err)
 	}
@@ -921,7 +912,7 @@ func streamEvents(t *testing.T, rdb *goredis.Client, prefix string) int {
 			from = "(" + g.LastDeliveredID
 		}
 	}
-	msgs, err := rdb.XRange(ctx, visit.StreamKey(prefix), from, "+").Result()
+	msgs, err := rdb.XRange(ctx, visit.StreamKey(prefix), from, "+")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -944,7 +935,7 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	rc, rdb, prefix := testRedis(t)
 	ctx := context.Background()
 	key := visit.StreamKey(prefix)
-	entries := func() int64 { return rdb.XLen(ctx, key).Val() }
+	entries := func() int64 { n, _ := rdb.XLen(ctx, key); return n }
 	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet})
 	defer buf.Close()
 	evs := events(5000, 5)
@@ -958,17 +949,16 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 		testenv.Eventually(t, 10*time.Second, "the stream holds the sent events", func() bool { return streamEvents(t, rdb, prefix) == (i+1)*1000 })
 	}
 	sent := entries()
-	if err := rdb.XGroupCreate(ctx, key, visit.Group, "0").Err(); err != nil {
+	if err := rdb.XGroupCreate(ctx, key, visit.Group, "0"); err != nil {
 		t.Fatal(err)
 	}
 	// A consumer that then dies holds the first entry.
-	held, err := rdb.XReadGroup(ctx, &goredis.XReadGroupArgs{Group: visit.Group, Consumer: "dead",
-		Streams: []string{key, ">"}, Count: 1}).Result()
+	held, err := rdb.XReadGroup(ctx, key, visit.Group, "dead", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var first []visit.Event
-	if err := json.Unmarshal([]byte(held[0].Messages[0].Values["e"].(string)), &first); err != nil {
+	if err := json.Unmarshal([]byte(held[0].Values["e"].(string)), &first); err != nil {
 		t.Fatal(err)
 	}
 	c := consumer(rc, "c", db)
@@ -997,7 +987,7 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 		if _, err := c.Step(ctx); err != nil {
 			t.Fatal(err)
 		}
-		pending, err := rdb.XPending(ctx, key, visit.Group).Result()
+		pending, err := rdb.XPending(ctx, key, visit.Group)
 		return err == nil && pending.Count == 0 && streamEvents(t, rdb, prefix) == 0
 	})
 	c.Measure(ctx)

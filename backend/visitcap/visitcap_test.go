@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
-
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/testenv"
@@ -370,9 +368,8 @@ func TestRedisBackNotBehind(t *testing.T) {
 	testenv.Eventually(t, pause+10*time.Second, "Redis in use again", func() bool {
 		return !a.counter.RedisDown() && !b.counter.RedisDown()
 	})
-	rc := goredis.NewClient(&goredis.Options{Addr: rs.Addr()})
-	defer func() { _ = rc.Close() }()
-	if got := rc.Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link)).Val(); got != "30" {
+	rc := testenv.RedisInspector(t, rs.URL())
+	if got, _, _ := rc.Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link)); got != "30" {
 		t.Errorf("the key holds %q after the outage, want 30", got)
 	}
 	passed += hammer(t, []*node{a, b}, link, max, 1000)
@@ -425,12 +422,7 @@ func TestCloseWrites(t *testing.T) {
 // BenchmarkTake is the Redis path of a capped link that is still open (one script call), next
 // to a plain INCR, the floor of any Redis counter, and the PostgreSQL path of Redis down.
 func BenchmarkTake(b *testing.B) {
-	opt, err := goredis.ParseURL(testenv.RedisURL(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	rdb := goredis.NewClient(opt)
-	defer func() { _ = rdb.Close() }()
+	rdb := testenv.RedisInspector(b, testenv.RedisURL(b))
 	db := testenv.DB(b)
 	prefix := testenv.RedisPrefix(b)
 	shared, err := redis.Open(context.Background(), testenv.RedisURL(b), prefix)
@@ -473,7 +465,7 @@ func BenchmarkTake(b *testing.B) {
 		})
 	}
 	bench("redis", func() error { _, err := counter.Take(ctx, 1, open); return err })
-	bench("incr-floor", func() error { return rdb.Incr(ctx, prefix+"floor").Err() })
+	bench("incr-floor", func() error { _, err := rdb.Incr(ctx, prefix+"floor"); return err })
 	bench("postgres", func() error { _, err := down.Take(ctx, 2, open); return err })
 }
 

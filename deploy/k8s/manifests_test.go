@@ -22,7 +22,6 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/loader"
 	composetypes "github.com/compose-spec/compose-go/v2/types"
-	"github.com/jackc/pgx/v5/pgxpool"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
@@ -38,6 +37,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // overlays are the deployments the repository ships; base is rendered on its own too.
@@ -756,8 +756,8 @@ func TestSettings(t *testing.T) {
 				t.Errorf("the example secrets' placeholders must be refused at start-up, got %v", err)
 			}
 			for name, env := range map[string]map[string]string{"backend": benv, "worker": wenv} {
-				pc, err := pgxpool.ParseConfig(env["DATABASE_URL"])
-				if err != nil || pc.MaxConns != 16 || pc.ConnConfig.Host != "shortlink-pg-rw.shortlink" {
+				host, maxConns, err := testenv.PoolOf(env["DATABASE_URL"])
+				if err != nil || maxConns != 16 || host != "shortlink-pg-rw.shortlink" {
 					t.Errorf("%s: DATABASE_URL %q: want CloudNativePG's uri with a pool of 16 (%v)", name, env["DATABASE_URL"], err)
 				}
 			}
