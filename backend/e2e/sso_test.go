@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httputil"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -615,4 +616,49 @@ func TestSSOCheckedInBackground(t *testing.T) {
 		r := s.do("GET", ws+"/audit", owner.Token, nil)
 		return strings.Contains(string(r.Body), `"type":"system"`) && strings.Contains(string(r.Body), `"sso.changed"`)
 	})
+}
+
+// TestSSOProviderAddress: an issuer whose name resolves to an address inside a network, or to
+// an IPv6 address that carries one (NAT64, 6to4, IPv4-compatible, IPv4-mapped), or to a
+// reserved or benchmarking range, is never connected to, and the answer says "not a public
+// address" without naming the address.
+func TestSSOProviderAddress(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, "sso-guard.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d/sso", owner.WorkspaceID)
+	for i, c := range []struct{ what, addr string }{
+		{"NAT64 of a private address", "64:ff9b::a00:1"},
+		{"NAT64 of the metadata address", "64:ff9b::a9fe:a9fe"},
+		{"6to4 of a private address", "2002:c0a8:101::1"},
+		{"IPv4-compatible private address", "::10.0.0.1"},
+		{"IPv4-mapped private address", "::ffff:10.0.0.1"},
+		{"reserved 240/4", "240.0.0.1"},
+		{"benchmarking 198.18/15", "198.18.0.1"},
+		{"private 10/8", "10.1.2.3"},
+	} {
+		a := netip.MustParseAddr(c.addr)
+		host := fmt.Sprintf("idp-%d.sso-guard.test", i)
+		ns.setAddrs(host, a)
+		if r := s.do("PUT", ws, owner.Token, map[string]any{"issuer": "https://" + host, "client_id": "shortlink",
+			"email_domain": "sso-guard.com"}); r.Status != http.StatusOK {
+			t.Fatalf("%s: put: %d %s", c.what, r.Status, r.Body)
+		}
+		r := s.do("GET", "/api/v1/auth/sso/start?email=x@sso-guard.com", "", nil)
+		wantReason(t, r, http.StatusServiceUnavailable, "sso_provider_not_public", c.what)
+		body := string(r.Body)
+		if !strings.Contains(body, "not a public address") || strings.Contains(body, a.String()) ||
+			strings.Contains(body, a.Unmap().String()) || strings.Contains(body, host) {
+			t.Errorf("%s: the answer %s", c.what, body)
+		}
+	}
+	// The provider on loopback (allowed in tests) works again: the refusals were the addresses'.
+	if r := s.do("PUT", ws, owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink", "email_domain": "sso-guard.com"}); r.Status != http.StatusOK {
+		t.Fatalf("put back: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", "/api/v1/auth/sso/start?email=x@sso-guard.com", "", nil); r.Status != http.StatusFound {
+		t.Errorf("a loopback provider with loopback allowed: %d %s", r.Status, r.Body)
+	}
 }

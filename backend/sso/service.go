@@ -10,12 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -23,6 +20,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/netguard"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/seal"
 )
@@ -45,6 +43,8 @@ type Options struct {
 	AllowLoopback bool
 	// Timeout bounds each request to a provider (discovery, keys, token); default 10s.
 	Timeout time.Duration
+	// Resolver resolves providers' names for the address guard; the system's when nil.
+	Resolver netguard.Resolver
 	// StateTTL is how long a started sign-in may take; default 10 minutes.
 	StateTTL time.Duration
 	// CheckEvery is how often a pending email domain's record is looked at again
@@ -89,32 +89,16 @@ func NewService(store Store, checker Checker, plans Plans, o Options, log *slog.
 		o.CheckEvery = time.Minute
 	}
 	return &Service{store: store, checker: checker, plans: plans, o: o, log: log,
-		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback),
+		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback, o.Resolver),
 		providers: map[string]cachedProvider{}}
 }
 
-// guardedClient is the client of every request to a provider: bounded in time, and refusing
-// addresses inside the deployment's networks (private, link-local, loopback, metadata), since
-// an owner names the issuer.
-func guardedClient(timeout time.Duration, allowLoopback bool) *http.Client {
-	d := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return err
-		}
-		a, err := netip.ParseAddr(host)
-		if err != nil {
-			return err
-		}
-		a = a.Unmap()
-		if a.IsLoopback() && allowLoopback {
-			return nil
-		}
-		if !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || cgnat.Contains(a) {
-			return fmt.Errorf("the provider's address %s is not a public one", a)
-		}
-		return nil
-	}}
+// guardedClient is the client of every request to a provider: bounded in time, and connecting
+// only through the address guard (backend/netguard), since an owner names the issuer: no
+// private, loopback, link-local, shared or reserved address, nor an IPv6 address that carries
+// one. Redirects go through the same guard.
+func guardedClient(timeout time.Duration, allowLoopback bool, resolver netguard.Resolver) *http.Client {
+	d := &netguard.Dialer{AllowLoopback: allowLoopback, Resolver: resolver, Timeout: timeout}
 	t := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
 		MaxIdleConns: 10, IdleConnTimeout: time.Minute}
 	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: func(_ *http.Request, via []*http.Request) error {
@@ -124,9 +108,6 @@ func guardedClient(timeout time.Duration, allowLoopback bool) *http.Client {
 		return nil
 	}}
 }
-
-// cgnat is the shared address space of carrier-grade NAT (RFC 6598), not public either.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
 
 func secretAD(workspaceID int64) []byte {
 	return []byte("workspace:" + strconv.FormatInt(workspaceID, 10))
@@ -389,7 +370,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(pending.Verifier))
 	if err != nil {
 		s.log.Info("sso code exchange refused", "workspace", st.WorkspaceID, "err", err)
-		return nil, errFailed
+		return nil, refusedOr(err, errFailed)
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
@@ -399,7 +380,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	idt, err := p.Verifier(&oidc.Config{ClientID: st.ClientID}).Verify(ctx, raw)
 	if err != nil {
 		s.log.Info("sso id token refused", "workspace", st.WorkspaceID, "err", err)
-		return nil, errFailed
+		return nil, refusedOr(err, errFailed)
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(pending.Nonce)) != 1 {
 		s.log.Info("sso id token with another nonce", "workspace", st.WorkspaceID)
@@ -415,7 +396,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 		info, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
 		if err != nil {
 			s.log.Info("sso userinfo failed", "workspace", st.WorkspaceID, "err", err)
-			return nil, errFailed
+			return nil, refusedOr(err, errFailed)
 		}
 		if info.Subject != idt.Subject {
 			s.log.Info("sso userinfo of another subject", "workspace", st.WorkspaceID)
@@ -448,14 +429,29 @@ func (s *Service) oauthConfig(ctx context.Context, st *Settings) (*oauth2.Config
 	p, err := s.provider(ctx, st.Issuer)
 	if err != nil {
 		s.log.Info("sso discovery failed", "workspace", st.WorkspaceID, "err", err)
-		return nil, nil, errProvider
+		return nil, nil, refusedOr(err, errProvider)
 	}
 	return &oauth2.Config{ClientID: st.ClientID, ClientSecret: string(secret), Endpoint: p.Endpoint(),
 		RedirectURL: s.o.CallbackURL, Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}, p, nil
 }
 
-var errProvider = apperr.Errorf(apperr.Unavailable, "the identity provider could not be reached, or its issuer does not match: try again later, or ask your administrator").
-	For("sso_provider_unavailable", "")
+var (
+	errProvider = apperr.Errorf(apperr.Unavailable, "the identity provider could not be reached, or its issuer does not match: try again later, or ask your administrator").
+			For("sso_provider_unavailable", "")
+	// errProviderNotPublic names no address: the one a name resolved to may be inside the
+	// deployment's network, and the answer must not map it.
+	errProviderNotPublic = apperr.Errorf(apperr.Unavailable, "the identity provider's address is %s: ask your administrator", netguard.NotPublic).
+				For("sso_provider_not_public", "")
+)
+
+// refusedOr is errProviderNotPublic when the address guard refused a request to the provider
+// (discovery, token, keys, userinfo), else fallback.
+func refusedOr(err, fallback error) error {
+	if netguard.IsRefused(err) {
+		return errProviderNotPublic
+	}
+	return fallback
+}
 
 // provider returns the issuer's provider from its discovery document (which must name the
 // same issuer), reused for providerTTL.

@@ -1487,7 +1487,7 @@ export interface paths {
         };
         /**
          * Sign in with single sign-on
-         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
+         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
          */
         get: operations["startSSO"];
         put?: never;
