@@ -309,6 +309,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
 	}, log)
+	accounts.GuardCredentials(a.sso)
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
 	a.api, err = httpapi.New(httpapi.Deps{
