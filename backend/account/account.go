@@ -387,6 +387,9 @@ type Store interface {
 	// VerifyEmail uses up the live verification token with that hash and marks the address it
 	// was sent to verified; not_found if there is no such token (unknown, used or expired).
 	VerifyEmail(ctx context.Context, tokenHash []byte) (*User, error)
+	// EmailToken returns the user and the address of the live (unused, unexpired) token of
+	// purpose with that hash, without using it; not_found if there is none.
+	EmailToken(ctx context.Context, purpose string, tokenHash []byte) (int64, string, error)
 	// ResetPassword uses up the live reset token with that hash and, in one transaction, sets
 	// the password, marks the address verified, revokes every session of the user and uses up
 	// their other reset tokens; not_found if there is no such token.

@@ -51,6 +51,9 @@ type Service struct {
 	deletions deletions
 	// memberCheck refuses members past the workspace's plan (CheckMembersWith); nil: no limit.
 	memberCheck func(ctx context.Context, workspaceID, adding int64) error
+	// guard refuses changes of password and address that single sign-on forbids
+	// (GuardCredentials); nil: none is refused.
+	guard CredentialGuard
 
 	// mailer sends verification and password-reset links pointing at appBase.
 	mailer  Mailer
@@ -339,6 +342,12 @@ func (s *Service) EnsureOperator(ctx context.Context, email, password string, ta
 	}
 	s.keysRevoked(ctx, revoked)
 	return u, nil
+}
+
+// UserByEmail returns the user with the (normalised) address; not_found if there is none.
+func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
+	u, _, err := s.store.UserByEmail(ctx, email)
+	return u, err
 }
 
 // User returns a user by ID; not_found if there is none.

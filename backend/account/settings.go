@@ -47,10 +47,56 @@ func CheckNewPassword(p string) error {
 	return nil
 }
 
+// CredentialGuard decides the changes of a password or an address that a workspace's single
+// sign-on forbids (backend/sso is one). Each answers forbidden (sso_required) to refuse, and
+// another error when it could not tell, which refuses too.
+type CredentialGuard interface {
+	// PasswordChangeAllowed decides whether u may set or change a password.
+	PasswordChangeAllowed(ctx context.Context, u *User) error
+	// EmailChangeAllowed decides whether u may move to the (normalised) address email.
+	EmailChangeAllowed(ctx context.Context, u *User, email string) error
+}
+
+// GuardCredentials has g decide every change of a password (a change, a reset) and of an
+// address (the request and the use of its link). Call it before serving.
+func (s *Service) GuardCredentials(g CredentialGuard) { s.guard = g }
+
+// MayChangePassword answers the guard's refusal of a new password for the user, if any.
+func (s *Service) MayChangePassword(ctx context.Context, userID int64) error {
+	if s.guard == nil {
+		return nil
+	}
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	return s.guard.PasswordChangeAllowed(ctx, u)
+}
+
+// MayChangeEmail answers the guard's refusal of the user's move to email, if any; email is
+// normalised first (invalid when it is no address).
+func (s *Service) MayChangeEmail(ctx context.Context, userID int64, email string) error {
+	if s.guard == nil {
+		return nil
+	}
+	u, err := s.store.User(ctx, userID)
+	if err != nil {
+		return err
+	}
+	e, err := CheckNewEmail(u.Email, email)
+	if err != nil {
+		return err
+	}
+	return s.guard.EmailChangeAllowed(ctx, u, e)
+}
+
 // ChangePassword sets the user's new password and signs out every other session of theirs
-// (keep is the caller's own; uuid.Nil signs out all).
+// (keep is the caller's own; uuid.Nil signs out all). Refused as the guard decides.
 func (s *Service) ChangePassword(ctx context.Context, userID int64, password string, keep uuid.UUID) error {
 	if err := CheckNewPassword(password); err != nil {
+		return err
+	}
+	if err := s.MayChangePassword(ctx, userID); err != nil {
 		return err
 	}
 	hash, err := s.hasher.Hash(ctx, password)
@@ -98,6 +144,11 @@ func (s *Service) RequestEmailChange(ctx context.Context, userID int64, email st
 	if err != nil {
 		return "", err
 	}
+	if s.guard != nil {
+		if err := s.guard.EmailChangeAllowed(ctx, u, e); err != nil {
+			return "", err
+		}
+	}
 	if _, _, err := s.store.UserByEmail(ctx, e); err == nil {
 		return "", errEmailTaken
 	} else if !apperr.Is(err, apperr.NotFound) {
@@ -125,8 +176,23 @@ func (s *Service) PendingEmail(ctx context.Context, userID int64) (string, error
 	return s.store.PendingEmail(ctx, userID)
 }
 
-// confirmEmailChange uses an email-change token; not_found when it is none.
+// confirmEmailChange uses an email-change token; not_found when it is none. The guard decides
+// again: a link mailed before its workspace enforced single sign-on does not move a member
+// the enforcement now binds.
 func (s *Service) confirmEmailChange(ctx context.Context, hash []byte) (*User, error) {
+	if s.guard != nil {
+		userID, email, err := s.store.EmailToken(ctx, PurposeEmail, hash)
+		if err != nil {
+			return nil, err
+		}
+		u, err := s.store.User(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.guard.EmailChangeAllowed(ctx, u, email); err != nil {
+			return nil, err
+		}
+	}
 	u, old, err := s.store.ChangeEmail(ctx, hash)
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, errEmailTaken

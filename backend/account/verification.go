@@ -214,6 +214,9 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) (*User, error) 
 	if apperr.Is(err, apperr.NotFound) {
 		return nil, errBadEmailToken
 	}
+	if apperr.Is(err, apperr.Forbidden) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("verify email: %w", err)
 	}
@@ -244,13 +247,26 @@ func (s *Service) RequestPasswordReset(email string) error {
 
 // ResetPassword uses up a reset token and sets the account's new password. Every session of
 // the account ends, and the address the token was sent to counts as verified (its owner read
-// the mail).
+// the mail). The guard decides first: a link mailed before the account's workspace enforced
+// single sign-on sets no password (the token stays unused).
 func (s *Service) ResetPassword(ctx context.Context, token, password string) error {
 	if err := ValidatePassword(password); err != nil {
 		return err
 	}
 	if !auth.IsEmailToken(token) {
 		return errBadEmailToken
+	}
+	if s.guard != nil {
+		userID, _, err := s.store.EmailToken(ctx, PurposeReset, auth.HashEmailToken(token))
+		if apperr.Is(err, apperr.NotFound) {
+			return errBadEmailToken
+		}
+		if err != nil {
+			return fmt.Errorf("reset password: %w", err)
+		}
+		if err := s.MayChangePassword(ctx, userID); err != nil {
+			return err
+		}
 	}
 	hash, err := s.hasher.Hash(ctx, password)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 func session(t *testing.T, db *postgres.DB, userID int64) []byte {
 	t.Helper()
 	hash := auth.HashEmailToken(uuid.NewString())
-	if err := postgres.NewRefreshTokenStore(db).CreateRefresh(context.Background(), userID, uuid.New(), hash, time.Now().Add(time.Hour)); err != nil {
+	if err := postgres.NewRefreshTokenStore(db).CreateRefresh(context.Background(), userID, uuid.New(), hash, time.Now().Add(time.Hour), auth.ViaPassword); err != nil {
 		t.Fatal(err)
 	}
 	return hash

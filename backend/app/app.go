@@ -300,13 +300,16 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			Prices:   cfg.Prices, Grace: cfg.BillingGrace, Now: time.Now, Log: log,
 		})
 	}
-	a.sso = sso.NewService(postgres.NewSSOStore(db), domain.NewDNS(cfg.DNSResolver), a.plans, sso.Options{
+	ssoDNS := domain.NewDNS(cfg.DNSResolver)
+	a.sso = sso.NewService(postgres.NewSSOStore(db), ssoDNS, a.plans, sso.Options{
+		Resolver:             ssoDNS.Resolver(),
 		Secret:               []byte(cfg.JWTSecret),
 		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
 		AllowLoopback:        cfg.SSOAllowLoopback,
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
 	}, log)
+	accounts.GuardCredentials(a.sso)
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
 	a.api, err = httpapi.New(httpapi.Deps{

@@ -89,11 +89,11 @@ func (s *Service) UseSessions(store SessionStore) {
 	})}
 }
 
-// StartSession starts a session (a refresh-token family) for the user on device d and returns
-// its first refresh token and the session's ID.
-func (s *Service) StartSession(ctx context.Context, userID int64, d Device) (string, uuid.UUID, error) {
+// StartSession starts a session (a refresh-token family) for the user on device d, begun
+// via, and returns its first refresh token and the session's ID.
+func (s *Service) StartSession(ctx context.Context, userID int64, d Device, via Via) (string, uuid.UUID, error) {
 	family := uuid.New()
-	token, err := s.issueRefresh(ctx, userID, family)
+	token, err := s.issueRefresh(ctx, userID, family, via)
 	if err != nil {
 		return "", uuid.Nil, err
 	}

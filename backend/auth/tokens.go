@@ -46,10 +46,23 @@ type RefreshUse struct {
 	Successor []byte
 }
 
+// Via is how a session began: what a workspace that enforces single sign-on looks at when it
+// ends its people's sessions (docs/security.md#single-sign-on).
+type Via string
+
+// The ways a session begins.
+const (
+	// ViaPassword: a password, with its second factor when 2FA is on (sign-up and login).
+	ViaPassword Via = "password"
+	// ViaSSO: a workspace's identity provider, with the second factor when 2FA is on.
+	ViaSSO Via = "sso"
+)
+
 // RefreshStore keeps refresh tokens, by the SHA-256 of the token.
 type RefreshStore interface {
-	// CreateRefresh stores a new token of the family.
-	CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time) error
+	// CreateRefresh stores a new token of the family, which began via; its successors keep
+	// via.
+	CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time, via Via) error
 	// RotateRefresh marks a live (unused, unrevoked, unexpired) token used and stores its
 	// successor (hash next, same owner and family, expiring at expires), atomically, and
 	// returns the owner and family; for a token used or revoked before it stores nothing and
@@ -186,19 +199,19 @@ func hashToken(token string) []byte {
 	return sum[:]
 }
 
-// NewRefresh starts a session (a refresh-token family) for the user and returns its first
-// token: 32 random bytes, base64url.
+// NewRefresh starts a password session (a refresh-token family) for the user and returns its
+// first token: 32 random bytes, base64url.
 func (s *Service) NewRefresh(ctx context.Context, userID int64) (string, error) {
-	return s.issueRefresh(ctx, userID, uuid.New())
+	return s.issueRefresh(ctx, userID, uuid.New(), ViaPassword)
 }
 
-func (s *Service) issueRefresh(ctx context.Context, userID int64, family uuid.UUID) (string, error) {
+func (s *Service) issueRefresh(ctx context.Context, userID int64, family uuid.UUID, via Via) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", fmt.Errorf("refresh token: %w", err)
 	}
 	token := base64.RawURLEncoding.EncodeToString(b)
-	if err := s.store.CreateRefresh(ctx, userID, family, hashToken(token), time.Now().Add(s.opts.RefreshTTL)); err != nil {
+	if err := s.store.CreateRefresh(ctx, userID, family, hashToken(token), time.Now().Add(s.opts.RefreshTTL), via); err != nil {
 		return "", fmt.Errorf("refresh token: %w", err)
 	}
 	return token, nil

@@ -64,9 +64,10 @@ type TwoFactorStore interface {
 	// was one.
 	UseRecoveryCode(ctx context.Context, userID int64, hash []byte) (bool, error)
 	// CreateChallenge stores the token of a sign-in waiting for its second step.
-	CreateChallenge(ctx context.Context, userID int64, hash []byte, expires time.Time) error
-	// Challenge returns the user of a live (unused, unexpired) challenge; not_found otherwise.
-	Challenge(ctx context.Context, hash []byte) (int64, error)
+	CreateChallenge(ctx context.Context, hash []byte, step SecondStep, expires time.Time) error
+	// Challenge returns the sign-in of a live (unused, unexpired) challenge; not_found
+	// otherwise.
+	Challenge(ctx context.Context, hash []byte) (SecondStep, error)
 	// UseChallenge marks a live challenge used and reports whether it was live.
 	UseChallenge(ctx context.Context, hash []byte) (bool, error)
 	// GuardCodes calls decide with the user's code guard (zero when there is none), held
@@ -307,9 +308,26 @@ func (s *Service) DisableTOTP(ctx context.Context, userID int64) error {
 	return t.store.DisableTOTP(ctx, userID)
 }
 
-// StartChallenge answers the token of a sign-in whose password was right and that waits for
-// its second factor; it is good for MFATTL and one successful code.
-func (s *Service) StartChallenge(ctx context.Context, userID int64, now time.Time) (string, error) {
+// SecondStep is a sign-in whose first step passed and that waits for its second factor.
+type SecondStep struct {
+	UserID int64
+	// SSOWorkspace is the workspace whose identity provider signed the person in; 0 for a
+	// password. That sign-in's membership waits for the code (docs/security.md#single-sign-on).
+	SSOWorkspace int64
+}
+
+// Via is how the session this sign-in opens begins.
+func (st SecondStep) Via() Via {
+	if st.SSOWorkspace != 0 {
+		return ViaSSO
+	}
+	return ViaPassword
+}
+
+// StartChallenge answers the token of a sign-in whose first step (a password, or a workspace's
+// identity provider) passed and that waits for its second factor; it is good for MFATTL and one
+// successful code.
+func (s *Service) StartChallenge(ctx context.Context, step SecondStep, now time.Time) (string, error) {
 	t, err := s.tf()
 	if err != nil {
 		return "", err
@@ -317,27 +335,27 @@ func (s *Service) StartChallenge(ctx context.Context, userID int64, now time.Tim
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	token := "mfa_" + base64.RawURLEncoding.EncodeToString(b)
-	if err := t.store.CreateChallenge(ctx, userID, hashToken(token), now.Add(MFATTL)); err != nil {
+	if err := t.store.CreateChallenge(ctx, hashToken(token), step, now.Add(MFATTL)); err != nil {
 		return "", err
 	}
 	return token, nil
 }
 
-// Challenge answers the user a live sign-in token belongs to, or unauthorized
+// Challenge answers the sign-in a live sign-in token belongs to, or unauthorized
 // (mfa_token_invalid).
-func (s *Service) Challenge(ctx context.Context, token string) (int64, error) {
+func (s *Service) Challenge(ctx context.Context, token string) (SecondStep, error) {
 	t, err := s.tf()
 	if err != nil {
-		return 0, err
+		return SecondStep{}, err
 	}
 	if token == "" {
-		return 0, apperr.Errorf(apperr.Invalid, "mfa_token is required").For("mfa_token_required", "mfa_token")
+		return SecondStep{}, apperr.Errorf(apperr.Invalid, "mfa_token is required").For("mfa_token_required", "mfa_token")
 	}
-	uid, err := t.store.Challenge(ctx, hashToken(token))
+	step, err := t.store.Challenge(ctx, hashToken(token))
 	if apperr.Is(err, apperr.NotFound) {
-		return 0, errMFATokenWrong
+		return SecondStep{}, errMFATokenWrong
 	}
-	return uid, err
+	return step, err
 }
 
 // FinishChallenge uses up a sign-in token whose code was accepted, or answers unauthorized

@@ -142,8 +142,8 @@ type Config struct {
 	// (8 bytes a person, rewritten by each transaction that adds to it).
 	VisitExactUniques int `env:"VISIT_EXACT_UNIQUES" envDefault:"2000"`
 
-	// DNSResolver is the resolver (host:port) asked for custom domains' TXT records; unset,
-	// the system's.
+	// DNSResolver is the resolver (host:port) asked for custom domains' TXT records and for
+	// the addresses of workspaces' identity providers; unset, the system's.
 	DNSResolver string `env:"DNS_RESOLVER"`
 	// DomainCheckInterval is how often the TXT record of a pending custom domain is looked
 	// at again in the background.

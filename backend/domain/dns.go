@@ -32,6 +32,10 @@ func NewDNS(addr string) *DNS {
 	}}
 }
 
+// Resolver is the resolver c asks; other lookups of names customers give (the address of a
+// workspace's identity provider) use it too.
+func (c *DNS) Resolver() *net.Resolver { return c.r }
+
 // Holds reports whether a TXT record at RecordName(hostname) holds token. A name with no such
 // record answers false and no error; a resolver that fails answers the error.
 func (c *DNS) Holds(ctx context.Context, hostname, token string) (bool, error) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -13,12 +14,13 @@ import (
 	"github.com/miekg/dns"
 )
 
-// dnsServer is a real DNS server on a loopback UDP port that answers the TXT records a test
-// sets, and NXDOMAIN for every other name.
+// dnsServer is a real DNS server on a loopback UDP port that answers the TXT, A and AAAA
+// records a test sets, and NXDOMAIN for every other name.
 type dnsServer struct {
-	Addr string
-	mu   sync.Mutex
-	txt  map[string][]string // fully qualified name, lower case → values
+	Addr  string
+	mu    sync.Mutex
+	txt   map[string][]string     // fully qualified name, lower case → values
+	addrs map[string][]netip.Addr // fully qualified name, lower case → A and AAAA records
 }
 
 func startDNS(t *testing.T) *dnsServer {
@@ -27,7 +29,7 @@ func startDNS(t *testing.T) *dnsServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &dnsServer{Addr: pc.LocalAddr().String(), txt: map[string][]string{}}
+	d := &dnsServer{Addr: pc.LocalAddr().String(), txt: map[string][]string{}, addrs: map[string][]netip.Addr{}}
 	started := make(chan struct{})
 	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(d.serve), NotifyStartedFunc: func() { close(started) }}
 	go func() { _ = srv.ActivateAndServe() }()
@@ -43,6 +45,13 @@ func (d *dnsServer) set(name string, values ...string) {
 	d.txt[dns.Fqdn(strings.ToLower(name))] = values
 }
 
+// setAddrs makes name's A and AAAA records addrs (an IPv4-mapped address is an AAAA record).
+func (d *dnsServer) setAddrs(name string, addrs ...netip.Addr) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.addrs[dns.Fqdn(strings.ToLower(name))] = addrs
+}
+
 func (d *dnsServer) serve(w dns.ResponseWriter, req *dns.Msg) {
 	m := new(dns.Msg)
 	m.SetReply(req)
@@ -50,7 +59,22 @@ func (d *dnsServer) serve(w dns.ResponseWriter, req *dns.Msg) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, q := range req.Question {
-		values, ok := d.txt[strings.ToLower(q.Name)]
+		name := strings.ToLower(q.Name)
+		if addrs := d.addrs[name]; len(addrs) > 0 {
+			hdr := func(t uint16) dns.RR_Header {
+				return dns.RR_Header{Name: q.Name, Rrtype: t, Class: dns.ClassINET, Ttl: 0}
+			}
+			for _, a := range addrs {
+				switch {
+				case q.Qtype == dns.TypeA && a.Is4():
+					m.Answer = append(m.Answer, &dns.A{Hdr: hdr(dns.TypeA), A: a.AsSlice()})
+				case q.Qtype == dns.TypeAAAA && !a.Is4():
+					m.Answer = append(m.Answer, &dns.AAAA{Hdr: hdr(dns.TypeAAAA), AAAA: a.AsSlice()})
+				}
+			}
+			continue
+		}
+		values, ok := d.txt[name]
 		if !ok || len(values) == 0 {
 			m.Rcode = dns.RcodeNameError
 			continue

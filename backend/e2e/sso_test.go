@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httputil"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -551,10 +552,10 @@ func TestSSOSettingsAccess(t *testing.T) {
 	wantReason(t, s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/sso", stranger.WorkspaceID), stranger.Token, nil), http.StatusNotFound, "sso_not_set", "stranger's own")
 }
 
-// startSSOWithTwoFactor starts a server whose enterprise workspace signs domain in through a
-// provider that knows zoe@domain, an account with two-factor sign-in on (the account and its
-// TOTP secret).
-func startSSOWithTwoFactor(t *testing.T, domain string) (*server, tenant, string) {
+// startSSOWithTwoFactor starts a server whose enterprise workspace (owner) signs domain in
+// through a provider that knows zoe@domain, an account with two-factor sign-in on (the account
+// and its TOTP secret).
+func startSSOWithTwoFactor(t *testing.T, domain string) (*server, tenant, tenant, string) {
 	t.Helper()
 	ns := startDNS(t)
 	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
@@ -564,13 +565,35 @@ func startSSOWithTwoFactor(t *testing.T, domain string) (*server, tenant, string
 	zoe := s.signup("zoe@" + domain)
 	s.verify("zoe@" + domain)
 	secret, _ := s.enrol2FA(zoe)
-	return s, zoe, secret
+	return s, owner, zoe, secret
+}
+
+// isMember reports whether the user is a member of the owner's workspace.
+func (s *server) isMember(owner tenant, userID int64) bool {
+	s.t.Helper()
+	members := answer[struct {
+		Members []struct {
+			UserID int64 `json:"user_id"`
+		}
+	}](s.t, s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/members", owner.WorkspaceID), owner.Token, nil), http.StatusOK, "members")
+	for _, m := range members.Members {
+		if m.UserID == userID {
+			return true
+		}
+	}
+	return false
 }
 
 // TestSSOWithTwoFactor: single sign-on does not skip a person's second factor; the callback
-// opens no session and hands the app the token of the second step, in the fragment.
+// opens no session, makes no membership, and hands the app the token of the second step, in
+// the fragment; the membership is made when the code passes. A password sign-in whose first
+// step passed before the workspace enforced sign-on opens nothing after.
 func TestSSOWithTwoFactor(t *testing.T) {
-	s, zoe, secret := startSSOWithTwoFactor(t, "sso-mfa.com")
+	s, owner, zoe, secret := startSSOWithTwoFactor(t, "sso-mfa.com")
+	// A password sign-in waits for its code.
+	pwStep := answer[struct {
+		MFAToken string `json:"mfa_token"`
+	}](t, s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": "zoe@sso-mfa.com", "password": signupPassword}), http.StatusOK, "password step")
 
 	b := s.ssoBrowser()
 	cb := s.ssoSignIn(b, "zoe@sso-mfa.com", "zoe")
@@ -586,11 +609,44 @@ func TestSSOWithTwoFactor(t *testing.T) {
 	if token == "" || frag.Get("return_to") != "/app/" || strings.Contains(loc.RawQuery, token) {
 		t.Fatalf("second step's token: %q", loc)
 	}
-	l := answer[loginJSON](t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]string{"mfa_token": token, "code": totpCode(t, secret, 30*time.Second)}),
-		http.StatusOK, "second step")
+	if s.isMember(owner, zoe.UserID) {
+		t.Fatal("the callback made zoe a member before her second factor")
+	}
+	wantReason(t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]string{"mfa_token": token, "code": "000000"}),
+		http.StatusUnauthorized, "code_invalid", "a wrong code")
+	if s.isMember(owner, zoe.UserID) {
+		t.Fatal("a wrong code made zoe a member")
+	}
+	l := answer[loginJSON](t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]any{"mfa_token": token,
+		"code": totpCode(t, secret, 30*time.Second), "token_pair": true}), http.StatusOK, "second step")
 	if l.User.ID != zoe.UserID || l.AccessToken == "" {
 		t.Fatalf("second step: %+v", l)
 	}
+	if !s.isMember(owner, zoe.UserID) {
+		t.Fatal("zoe is no member after her second factor")
+	}
+	if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/audit", owner.WorkspaceID), owner.Token, nil); !strings.Contains(string(r.Body), `"sso.member_joined"`) {
+		t.Errorf("audit: %s", r.Body)
+	}
+
+	// Enforce: the sign-on session (begun with the code) stays; the password sign-in waiting
+	// for its code is refused before the code is looked at.
+	r = s.do("PUT", fmt.Sprintf("/api/v1/workspaces/%d/sso", owner.WorkspaceID), owner.Token, map[string]any{"issuer": s.ssoIssuer(owner),
+		"client_id": "shortlink", "email_domain": "sso-mfa.com", "enforce": true})
+	if r.Status != http.StatusOK {
+		t.Fatalf("enforce: %d %s", r.Status, r.Body)
+	}
+	if r := s.refreshWith(l.RefreshToken); r.Status != http.StatusOK {
+		t.Errorf("the sign-on session after enforce: %d %s", r.Status, r.Body)
+	}
+	wantReason(t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]string{"mfa_token": pwStep.MFAToken, "code": totpCode(t, secret, 60*time.Second)}),
+		http.StatusForbidden, "sso_required", "a password's second step after enforce")
+}
+
+// ssoIssuer is the issuer the owner's workspace has set.
+func (s *server) ssoIssuer(owner tenant) string {
+	s.t.Helper()
+	return answer[ssoJSON](s.t, s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/sso", owner.WorkspaceID), owner.Token, nil), http.StatusOK, "get sso").Issuer
 }
 
 // TestSSOCheckedInBackground: a pending email domain is proven by the background checks once its
@@ -615,4 +671,181 @@ func TestSSOCheckedInBackground(t *testing.T) {
 		r := s.do("GET", ws+"/audit", owner.Token, nil)
 		return strings.Contains(string(r.Body), `"type":"system"`) && strings.Contains(string(r.Body), `"sso.changed"`)
 	})
+}
+
+// TestSSOProviderAddress: an issuer whose name resolves to an address inside a network, or to
+// an IPv6 address that carries one (NAT64, 6to4, IPv4-compatible, IPv4-mapped), or to a
+// reserved or benchmarking range, is never connected to, and the answer says "not a public
+// address" without naming the address.
+func TestSSOProviderAddress(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, "sso-guard.com")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d/sso", owner.WorkspaceID)
+	for i, c := range []struct{ what, addr string }{
+		{"NAT64 of a private address", "64:ff9b::a00:1"},
+		{"NAT64 of the metadata address", "64:ff9b::a9fe:a9fe"},
+		{"6to4 of a private address", "2002:c0a8:101::1"},
+		{"IPv4-compatible private address", "::10.0.0.1"},
+		{"IPv4-mapped private address", "::ffff:10.0.0.1"},
+		{"reserved 240/4", "240.0.0.1"},
+		{"benchmarking 198.18/15", "198.18.0.1"},
+		{"private 10/8", "10.1.2.3"},
+	} {
+		a := netip.MustParseAddr(c.addr)
+		host := fmt.Sprintf("idp-%d.sso-guard.test", i)
+		ns.setAddrs(host, a)
+		if r := s.do("PUT", ws, owner.Token, map[string]any{"issuer": "https://" + host, "client_id": "shortlink",
+			"email_domain": "sso-guard.com"}); r.Status != http.StatusOK {
+			t.Fatalf("%s: put: %d %s", c.what, r.Status, r.Body)
+		}
+		r := s.do("GET", "/api/v1/auth/sso/start?email=x@sso-guard.com", "", nil)
+		wantReason(t, r, http.StatusServiceUnavailable, "sso_provider_not_public", c.what)
+		body := string(r.Body)
+		if !strings.Contains(body, "not a public address") || strings.Contains(body, a.String()) ||
+			strings.Contains(body, a.Unmap().String()) || strings.Contains(body, host) {
+			t.Errorf("%s: the answer %s", c.what, body)
+		}
+	}
+	// The provider on loopback (allowed in tests) works again: the refusals were the addresses'.
+	if r := s.do("PUT", ws, owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink", "email_domain": "sso-guard.com"}); r.Status != http.StatusOK {
+		t.Fatalf("put back: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("GET", "/api/v1/auth/sso/start?email=x@sso-guard.com", "", nil); r.Status != http.StatusFound {
+		t.Errorf("a loopback provider with loopback allowed: %d %s", r.Status, r.Body)
+	}
+}
+
+// ssoCookie is the value of the named cookie the callback's answer r set.
+func ssoCookie(t *testing.T, r response, name string) string {
+	t.Helper()
+	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
+		if c.Name == name && c.Value != "" {
+			return c.Value
+		}
+	}
+	t.Fatalf("no %s cookie: %d %v %s", name, r.Status, r.Header, r.Body)
+	return ""
+}
+
+// refreshWith trades a refresh token sent in the body, as a program keeping its own tokens does.
+func (s *server) refreshWith(token string) response {
+	s.t.Helper()
+	return s.do("POST", "/api/v1/auth/refresh", "", map[string]string{"refresh_token": token})
+}
+
+// TestSSOEnforceBindsMembers: enforcing single sign-on is a property of the membership. It
+// ends the password sessions of the domain's members (refresh 401, access tokens 401) and
+// keeps their sign-on sessions; a bound member cannot move the address out of the domain, set
+// or change a password, or use links mailed before the enforcement; staff keep their
+// passwords; each is an API error with reason sso_required.
+func TestSSOEnforceBindsMembers(t *testing.T) {
+	ns := startDNS(t)
+	d := newDeployment(t)
+	s := d.start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{"bob": idpUser("bob", "bob@sso-bind.com", true)}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
+	s.ssoSettings(owner, ns, p.URL, "sso-bind.com")
+
+	// Bob signed up with a password, then joined through sign-on: two kinds of session.
+	bob := s.signup("bob@sso-bind.com")
+	s.verify("bob@sso-bind.com")
+	pwAccess, pwRefresh := s.loginPair(t, "bob@sso-bind.com", signupPassword)
+	b := s.ssoBrowser()
+	r := s.ssoFinish(s.ssoSignIn(b, "bob@sso-bind.com", "bob"), stateCookie(b))
+	if id, _ := s.ssoMe(r); id != bob.UserID {
+		t.Fatalf("bob signed on as %d, not %d", id, bob.UserID)
+	}
+	ssoAccess, ssoRefresh := ssoCookie(t, r, "sl_access"), ssoCookie(t, r, "sl_refresh")
+	// Links mailed before the enforcement: a new address outside the domain, a reset.
+	if r := s.do("POST", "/api/v1/me/email", pwAccess, map[string]string{"email": "bob@elsewhere.com", "current_password": signupPassword}); r.Status != http.StatusAccepted {
+		t.Fatalf("email change before enforce: %d %s", r.Status, r.Body)
+	}
+	changeLink := s.mailbox.WaitSubject(t, "bob@elsewhere.com", "Confirm your new email address").Link(t)
+	if r := s.do("POST", "/api/v1/auth/password-reset", "", map[string]string{"email": "bob@sso-bind.com"}); r.Status != http.StatusAccepted {
+		t.Fatalf("reset before enforce: %d %s", r.Status, r.Body)
+	}
+	resetLink := s.mailbox.WaitSubject(t, "bob@sso-bind.com", "Reset your Shortlink password").Link(t)
+	// Staff with an address of the domain, not members.
+	_, modToken := s.moderator("mod@sso-bind.com")
+
+	// Enforce: the audit log says what it ended.
+	r = s.do("PUT", ws+"/sso", owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink",
+		"email_domain": "sso-bind.com", "enforce": true})
+	if st := answer[ssoJSON](t, r, http.StatusOK, "enforce"); !st.Enforce {
+		t.Fatalf("enforce: %s", r.Body)
+	}
+	audit := s.do("GET", ws+"/audit", owner.Token, nil)
+	if !strings.Contains(string(audit.Body), `"password_sessions_ended":2`) || !strings.Contains(string(audit.Body), `"members_bound":1`) {
+		t.Errorf("the audit log of the enforcement: %s", audit.Body)
+	}
+
+	// The password sessions (sign-up and login) are over, access and refresh; sign-on's is not.
+	wantReason(t, s.refreshWith(pwRefresh), http.StatusUnauthorized, "refresh_invalid", "password session's refresh")
+	wantReason(t, s.do("GET", "/api/v1/me", pwAccess, nil), http.StatusUnauthorized, "session_ended", "password session's access token")
+	wantReason(t, s.do("GET", "/api/v1/me", bob.Token, nil), http.StatusUnauthorized, "session_ended", "sign-up session's access token")
+	if r := s.do("GET", "/api/v1/me", ssoAccess, nil); r.Status != http.StatusOK {
+		t.Fatalf("sign-on session's access token: %d %s", r.Status, r.Body)
+	}
+	r = s.refreshWith(ssoRefresh)
+	next := answer[struct {
+		AccessToken  string `json:"access_token"`
+		RefreshToken string `json:"refresh_token"`
+	}](t, r, http.StatusOK, "sign-on session's refresh")
+	// A renewed sign-on session is still one: enforcing again leaves it alone.
+	if r := s.do("PUT", ws+"/sso", owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink",
+		"email_domain": "sso-bind.com", "enforce": true}); r.Status != http.StatusOK {
+		t.Fatalf("enforce again: %d %s", r.Status, r.Body)
+	}
+	if r := s.refreshWith(next.RefreshToken); r.Status != http.StatusOK {
+		t.Fatalf("renewed sign-on session after enforcing again: %d %s", r.Status, r.Body)
+	}
+	bobToken := next.AccessToken
+
+	// Bound: no address outside the domain, no password.
+	wantReason(t, s.do("POST", "/api/v1/me/email", bobToken, map[string]string{"email": "bob@elsewhere.com", "current_password": signupPassword}),
+		http.StatusForbidden, "sso_required", "moving the address out of the domain")
+	wantReason(t, s.do("POST", "/api/v1/me/email", bobToken, map[string]string{"email": "Bob@Elsewhere.com", "current_password": "wrong"}),
+		http.StatusForbidden, "sso_required", "moving out, whatever the password")
+	wantReason(t, s.do("POST", "/api/v1/me/password", bobToken, map[string]string{"current_password": signupPassword, "new_password": "another long password"}),
+		http.StatusForbidden, "sso_required", "changing the password")
+	wantReason(t, s.do("POST", "/api/v1/me/password", bobToken, map[string]string{"current_password": "", "new_password": "another long password"}),
+		http.StatusForbidden, "sso_required", "setting a password")
+	// Bad input is still the input's error.
+	wantReason(t, s.do("POST", "/api/v1/me/email", bobToken, map[string]string{"email": "not an address", "current_password": signupPassword}),
+		http.StatusBadRequest, "email_invalid", "a malformed address")
+	// The links mailed before: refused, and unused.
+	u, _ := url.Parse(changeLink)
+	wantReason(t, s.do("POST", "/api/v1/auth/verify-email", "", map[string]string{"token": u.Query().Get("token")}),
+		http.StatusForbidden, "sso_required", "an email-change link from before the enforcement")
+	u, _ = url.Parse(resetLink)
+	wantReason(t, s.do("POST", "/api/v1/auth/password-reset/confirm", "", map[string]string{"token": u.Query().Get("token"), "password": "another long password"}),
+		http.StatusForbidden, "sso_required", "a reset link from before the enforcement")
+	wantReason(t, s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": "bob@sso-bind.com", "password": signupPassword}),
+		http.StatusForbidden, "sso_required", "bob's password")
+	me := answer[struct{ User struct{ Email string } }](t, s.do("GET", "/api/v1/me", bobToken, nil), http.StatusOK, "me")
+	if me.User.Email != "bob@sso-bind.com" {
+		t.Fatalf("bob's address moved: %s", me.User.Email)
+	}
+	// Within the domain the address may move.
+	if r := s.do("POST", "/api/v1/me/email", bobToken, map[string]string{"email": "robert@sso-bind.com", "current_password": signupPassword}); r.Status != http.StatusAccepted {
+		t.Errorf("moving within the domain: %d %s", r.Status, r.Body)
+	}
+
+	// Staff keep their password: sign-in and change.
+	if r := s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": "mod@sso-bind.com", "password": signupPassword}); r.Status != http.StatusOK {
+		t.Errorf("a moderator of the domain signing in with the password: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("POST", "/api/v1/me/password", modToken, map[string]string{"current_password": signupPassword, "new_password": "another long password"}); r.Status != http.StatusNoContent {
+		t.Errorf("a moderator of the domain changing the password: %d %s", r.Status, r.Body)
+	}
+
+	// Off: bob's password works again.
+	if r := s.do("PUT", ws+"/sso", owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink", "email_domain": "sso-bind.com"}); r.Status != http.StatusOK {
+		t.Fatalf("enforce off: %d %s", r.Status, r.Body)
+	}
+	s.login("bob@sso-bind.com")
 }

@@ -110,7 +110,7 @@ func TestWebAppSSO(t *testing.T) {
 // A person with two-factor sign-in on signs in with SSO: after the provider, the app asks for
 // the authenticator's code, then opens signed in.
 func TestWebAppSSOTwoFactor(t *testing.T) {
-	s, _, secret := startSSOWithTwoFactor(t, "sso-walk-mfa.com")
+	s, _, _, secret := startSSOWithTwoFactor(t, "sso-walk-mfa.com")
 	eachLook(t, []look{zhDesktop}, func(t *testing.T, l look) {
 		v := walk(t, s, l)
 		v.refused(404) // the provider's page has no favicon

@@ -79,6 +79,12 @@ func (s *Server) changePassword(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	// Before the current password: an account bound to its organisation's sign-on may have
+	// none to give.
+	if err := s.accounts.MayChangePassword(c.Request.Context(), userID(c)); err != nil {
+		s.fail(c, err)
+		return
+	}
 	if _, ok := s.confirmPassword(c, in.CurrentPassword); !ok {
 		return
 	}
@@ -103,6 +109,10 @@ func (s *Server) changeEmail(c *gin.Context) {
 		return
 	}
 	if _, err := account.CheckNewEmail(u.Email, in.Email); err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := s.accounts.MayChangeEmail(ctx, u.ID, in.Email); err != nil {
 		s.fail(c, err)
 		return
 	}

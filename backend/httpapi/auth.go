@@ -64,10 +64,10 @@ type tokens struct {
 	RefreshToken string    `json:"refresh_token,omitempty"`
 }
 
-// startSession issues an access token and a new refresh-token family for u, and sets the
-// session cookies. The refresh token goes in the body only when pair is set.
-func (s *Server) startSession(c *gin.Context, u *account.User, pair bool) (tokens, error) {
-	refresh, session, err := s.auth.StartSession(c.Request.Context(), u.ID, s.device(c))
+// startSession issues an access token and a new refresh-token family for u, begun via, and
+// sets the session cookies. The refresh token goes in the body only when pair is set.
+func (s *Server) startSession(c *gin.Context, u *account.User, pair bool, via auth.Via) (tokens, error) {
+	refresh, session, err := s.auth.StartSession(c.Request.Context(), u.ID, s.device(c), via)
 	if err != nil {
 		return tokens{}, err
 	}
@@ -159,7 +159,7 @@ func (s *Server) signup(c *gin.Context) {
 		s.auditedBy(c, audit.User(u.ID, u.Email), ws.ID, audit.InvitationAccepted, audit.Target("invitation", in.Invitation.ID),
 			map[string]any{"role": ws.Role, "signup": true})
 	}
-	t, err := s.startSession(c, u, in.TokenPair)
+	t, err := s.startSession(c, u, in.TokenPair, auth.ViaPassword)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -168,7 +168,8 @@ func (s *Server) signup(c *gin.Context) {
 }
 
 // passwordAllowed answers 403 sso_required for an address whose domain signs in only through
-// its workspace's identity provider.
+// its workspace's identity provider, unless its account is an operator's or a moderator's. An
+// account that could not be looked up is refused (the error), not let through.
 func (s *Server) passwordAllowed(c *gin.Context, email string) error {
 	if s.sso == nil {
 		return nil
@@ -177,7 +178,15 @@ func (s *Server) passwordAllowed(c *gin.Context, email string) error {
 	if err != nil {
 		return nil // the sign-in's own checks answer it
 	}
-	return s.sso.PasswordAllowed(c.Request.Context(), e)
+	ctx := c.Request.Context()
+	u, err := s.accounts.UserByEmail(ctx, e)
+	if apperr.Is(err, apperr.NotFound) {
+		u, err = &account.User{Email: e, SystemRole: account.SystemUser}, nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.sso.PasswordAllowed(ctx, u)
 }
 
 type loginResponse struct {
@@ -227,11 +236,11 @@ func (s *Server) login(c *gin.Context) {
 		// come back, and the pair's budget is not started afresh, so the codes that follow
 		// spend it.
 		s.auth.LoginUnchecked(ctx, in.Email, ip)
-		s.startSecondStep(c, u.ID)
+		s.startSecondStep(c, auth.SecondStep{UserID: u.ID})
 		return
 	}
 	s.auth.LoginSucceeded(ctx, in.Email, ip)
-	t, err := s.startSession(c, u, in.TokenPair)
+	t, err := s.startSession(c, u, in.TokenPair, auth.ViaPassword)
 	if err != nil {
 		s.fail(c, err)
 		return

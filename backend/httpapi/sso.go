@@ -11,6 +11,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/audit"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/sso"
 )
 
@@ -70,13 +71,21 @@ func (s *Server) putSSO(c *gin.Context) {
 	if !s.bind(c, &in) {
 		return
 	}
-	st, err := s.sso.Put(c.Request.Context(), workspaceID(c), in)
+	st, ended, err := s.sso.Put(c.Request.Context(), workspaceID(c), in)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
-	s.auditedHere(c, audit.SSOChanged, "sso", map[string]any{"issuer": st.Issuer, "client_id": st.ClientID,
-		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != ""})
+	if ended.Sessions > 0 {
+		s.auth.ForgetSessions()
+	}
+	details := map[string]any{"issuer": st.Issuer, "client_id": st.ClientID,
+		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != ""}
+	if st.Enforce {
+		// What enforcing ended: the password sessions of the members it binds.
+		details["members_bound"], details["password_sessions_ended"] = ended.Members, ended.Sessions
+	}
+	s.auditedHere(c, audit.SSOChanged, "sso", details)
 	c.JSON(http.StatusOK, s.answerSSO(st, ""))
 }
 
@@ -165,8 +174,9 @@ func (s *Server) finishSSO(c *gin.Context) {
 		s.ssoFail(c, err)
 		return
 	}
-	if on {
-		token, err := s.auth.StartChallenge(ctx, u.ID, time.Now())
+	if on || in.Pending {
+		// The membership, when it waits (in.Pending), is made once the code passes.
+		token, err := s.auth.StartChallenge(ctx, auth.SecondStep{UserID: u.ID, SSOWorkspace: in.WorkspaceID}, time.Now())
 		if err != nil {
 			s.ssoFail(c, err)
 			return
@@ -174,7 +184,7 @@ func (s *Server) finishSSO(c *gin.Context) {
 		c.Redirect(http.StatusFound, "/app/login#"+url.Values{"mfa_token": {token}, "return_to": {in.ReturnTo}}.Encode())
 		return
 	}
-	if _, err := s.startSession(c, u, false); err != nil {
+	if _, err := s.startSession(c, u, false, auth.ViaSSO); err != nil {
 		s.ssoFail(c, err)
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/qr"
 )
@@ -160,15 +161,24 @@ func (s *Server) loginTwoFactor(c *gin.Context) {
 		return
 	}
 	ctx, ip := c.Request.Context(), s.clientIP(c)
-	uid, err := s.auth.Challenge(ctx, in.MFAToken)
+	step, err := s.auth.Challenge(ctx, in.MFAToken)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	uid := step.UserID
 	u, err := s.liveUser(ctx, uid)
 	if err != nil {
 		s.fail(c, err)
 		return
+	}
+	if step.Via() == auth.ViaPassword && s.sso != nil {
+		// A password that was right before the account's workspace enforced single sign-on
+		// opens nothing after.
+		if err := s.sso.PasswordAllowed(ctx, u); err != nil {
+			s.fail(c, err)
+			return
+		}
 	}
 	if s.limited(c, s.auth.AllowLogin(ctx, u.Email, ip)) {
 		return
@@ -189,7 +199,20 @@ func (s *Server) loginTwoFactor(c *gin.Context) {
 		return
 	}
 	s.auth.LoginSucceeded(ctx, u.Email, ip)
-	t, err := s.startSession(c, u, in.TokenPair)
+	if step.SSOWorkspace != 0 {
+		// The membership of a sign-in through a workspace's provider is made only now that
+		// the second factor passed.
+		joined, err := s.sso.JoinAfterSecondStep(ctx, step.SSOWorkspace, u)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		if joined {
+			s.auditedBy(c, audit.User(u.ID, u.Email), step.SSOWorkspace, audit.SSOMemberJoined, audit.Target("member", u.ID),
+				map[string]any{"role": "member", "created": false})
+		}
+	}
+	t, err := s.startSession(c, u, in.TokenPair, step.Via())
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -211,8 +234,8 @@ func signInCodeError(err error) error {
 
 // startSecondStep answers the token of a sign-in's second step: the password alone opens no
 // session when 2FA is on.
-func (s *Server) startSecondStep(c *gin.Context, userID int64) {
-	token, err := s.auth.StartChallenge(c.Request.Context(), userID, time.Now())
+func (s *Server) startSecondStep(c *gin.Context, step auth.SecondStep) {
+	token, err := s.auth.StartChallenge(c.Request.Context(), step, time.Now())
 	if err != nil {
 		s.fail(c, err)
 		return

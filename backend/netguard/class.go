@@ -1,7 +1,8 @@
 // Package netguard decides which network addresses the service's outbound connections may
 // reach: only global unicast addresses. The moderation browser (worker/browse), the webhook
-// sender and the link checker (backend/health) use it, so that a link's destination or a
-// customer's webhook URL can never make the service reach into its own network.
+// sender, the link checker (backend/health) and single sign-on's requests to identity providers
+// (backend/sso) use it, so that a link's destination, a customer's webhook URL or a workspace's
+// issuer can never make the service reach into its own network.
 //
 // Refused, every address of a name checked (one bad address refuses the name):
 //
@@ -14,8 +15,9 @@
 //	      metadata included)   fe80::/10 link-local   fec0::/10 site-local   ff00::/8 multicast
 //	      2001::/23 IETF protocol assignments (Teredo included)   2001:db8::/32, 3fff::/20
 //	      documentation   64:ff9b:1::/48 local NAT64 and anything outside 2000::/3;
-//	      IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are
-//	      judged by the IPv4 address they carry.
+//	      IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::a.b.c.d, ::/96 but :: and ::1),
+//	      NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are judged by the IPv4 address
+//	      they carry: a stack or a gateway that translates them reaches that address.
 package netguard
 
 import "net/netip"
@@ -76,6 +78,7 @@ var (
 	globalUnicastV6 = netip.MustParsePrefix("2000::/3")
 	nat64           = netip.MustParsePrefix("64:ff9b::/96")
 	sixToFour       = netip.MustParsePrefix("2002::/16")
+	ipv4Compatible  = netip.MustParsePrefix("::/96")
 )
 
 // Class is the class of a, among the ranges above, that makes it refused; "" for a global
@@ -96,6 +99,12 @@ func Class(a netip.Addr) string {
 	// IPv6 addresses that carry an IPv4 address reach it: judge that one.
 	raw := a.As16()
 	switch {
+	case a == netip.IPv6Unspecified():
+		return ClassUnspecified
+	case a == netip.IPv6Loopback():
+		return ClassLoopback
+	case ipv4Compatible.Contains(a):
+		return Class(netip.AddrFrom4([4]byte(raw[12:16])))
 	case nat64.Contains(a):
 		return Class(netip.AddrFrom4([4]byte(raw[12:16])))
 	case sixToFour.Contains(a):

@@ -17,9 +17,14 @@ type Resolver interface {
 }
 
 // RefusedError is an address the guard refuses; Reason says why ("private address 10.0.0.1").
+// Reason is for the log: answers to clients say NotPublic instead, since it names the address
+// a name resolved to, which may be inside the deployment's network.
 type RefusedError struct {
 	Reason string
 }
+
+// NotPublic is what an answer to a client says of a refused address.
+const NotPublic = "not a public address"
 
 func (e *RefusedError) Error() string { return "refused: " + e.Reason }
 

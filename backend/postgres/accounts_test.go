@@ -15,6 +15,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/testenv"
 	"github.com/shortlink/shortlink/backend/visit"
@@ -241,11 +242,11 @@ func TestRefreshTokenStore(t *testing.T) {
 	hash := func(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
 	fam, other := uuid.New(), uuid.New()
 	for tok, f := range map[string]uuid.UUID{"live": fam, "second": fam, "elsewhere": other} {
-		if err := s.CreateRefresh(ctx, u.ID, f, hash(tok), time.Now().Add(time.Hour)); err != nil {
+		if err := s.CreateRefresh(ctx, u.ID, f, hash(tok), time.Now().Add(time.Hour), auth.ViaPassword); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateRefresh(ctx, u.ID, fam, hash("old"), time.Now().Add(-time.Second)); err != nil {
+	if err := s.CreateRefresh(ctx, u.ID, fam, hash("old"), time.Now().Add(-time.Second), auth.ViaPassword); err != nil {
 		t.Fatal(err)
 	}
 
@@ -284,7 +285,7 @@ func TestRefreshTokenStore(t *testing.T) {
 	// Only families whose every token expired are purged, whole.
 	dead := uuid.New()
 	for i, ago := range []time.Duration{48 * time.Hour, time.Hour} {
-		if err := s.CreateRefresh(ctx, u.ID, dead, hash(fmt.Sprint("dead", i)), time.Now().Add(-ago)); err != nil {
+		if err := s.CreateRefresh(ctx, u.ID, dead, hash(fmt.Sprint("dead", i)), time.Now().Add(-ago), auth.ViaPassword); err != nil {
 			t.Fatal(err)
 		}
 	}

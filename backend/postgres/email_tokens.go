@@ -36,6 +36,21 @@ func useEmailToken(ctx context.Context, tx pgx.Tx, purpose string, hash []byte) 
 	return userID, email, err
 }
 
+// EmailToken implements account.Store.
+func (s *AccountStore) EmailToken(ctx context.Context, purpose string, tokenHash []byte) (int64, string, error) {
+	var userID int64
+	var email string
+	err := s.db.Pool.QueryRow(ctx, `SELECT user_id, email FROM email_tokens
+		WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()`, tokenHash, purpose).Scan(&userID, &email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, "", errNoEmailToken
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("read email token: %w", err)
+	}
+	return userID, email, nil
+}
+
 // VerifyEmail implements account.Store. Only the address the token was sent to is verified:
 // were the account's address changed since, the old mail proves nothing about the new one.
 func (s *AccountStore) VerifyEmail(ctx context.Context, tokenHash []byte) (*account.User, error) {

@@ -22,9 +22,9 @@ func NewRefreshTokenStore(db *DB) *RefreshTokenStore { return &RefreshTokenStore
 var _ auth.RefreshStore = (*RefreshTokenStore)(nil)
 
 // CreateRefresh implements auth.RefreshStore.
-func (s *RefreshTokenStore) CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time) error {
-	_, err := s.db.Pool.Exec(ctx, `INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at)
-		VALUES ($1, $2, $3, $4)`, userID, family, hash, expires)
+func (s *RefreshTokenStore) CreateRefresh(ctx context.Context, userID int64, family uuid.UUID, hash []byte, expires time.Time, via auth.Via) error {
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at, signed_in_with)
+		VALUES ($1, $2, $3, $4, $5)`, userID, family, hash, expires, string(via))
 	if err != nil {
 		return fmt.Errorf("create refresh token: %w", err)
 	}
@@ -44,9 +44,9 @@ func (s *RefreshTokenStore) RotateRefresh(ctx context.Context, hash, next []byte
 			UPDATE refresh_tokens t SET used_at = now(), replaced_by = $2
 			WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
 			  AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family = t.family AND r.revoked_at IS NOT NULL)
-			RETURNING user_id, family)
-		INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at)
-		SELECT user_id, family, $2, $3 FROM used
+			RETURNING user_id, family, signed_in_with)
+		INSERT INTO refresh_tokens (user_id, family, token_hash, expires_at, signed_in_with)
+		SELECT user_id, family, $2, $3, signed_in_with FROM used
 		RETURNING user_id, family`, hash, next, expires).Scan(&u.UserID, &u.Family)
 	if err == nil {
 		return u, nil

@@ -27,7 +27,7 @@ func TestSessionStore(t *testing.T) {
 	hash := func(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
 	start := func(user int64, token string) uuid.UUID {
 		f := uuid.New()
-		if err := s.CreateRefresh(ctx, user, f, hash(token), time.Now().Add(time.Hour)); err != nil {
+		if err := s.CreateRefresh(ctx, user, f, hash(token), time.Now().Add(time.Hour), auth.ViaPassword); err != nil {
 			t.Fatal(err)
 		}
 		return f
@@ -101,5 +101,50 @@ func TestDeleteUser(t *testing.T) {
 	wantCode(t, "delete twice", err, apperr.NotFound)
 	if gone, err := s.DeleteUser(ctx, owner.ID); err != nil || len(gone) != 1 {
 		t.Errorf("the owner, alone again: %v, %v", gone, err)
+	}
+}
+
+// TestEndPasswordSessions: enforcing single sign-on ends the sessions begun with a password of
+// the users it is given, their renewed tokens included, and no sign-on session nor anyone
+// else's; a sign-on session stays one when it is renewed.
+func TestEndPasswordSessions(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	s := postgres.NewRefreshTokenStore(db)
+	ssoStore := postgres.NewSSOStore(db)
+	accounts := postgres.NewAccountStore(db)
+	a, _ := newUser(t, accounts, "a@example.com")
+	b, _ := newUser(t, accounts, "b@example.com")
+	ctx := context.Background()
+	hash := func(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
+	start := func(user int64, token string, via auth.Via) uuid.UUID {
+		f := uuid.New()
+		if err := s.CreateRefresh(ctx, user, f, hash(token), time.Now().Add(time.Hour), via); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	aPassword, aSSO := start(a.ID, "a-pw", auth.ViaPassword), start(a.ID, "a-sso", auth.ViaSSO)
+	bPassword := start(b.ID, "b-pw", auth.ViaPassword)
+	for _, tok := range []string{"a-pw", "a-sso"} {
+		if _, err := s.RotateRefresh(ctx, hash(tok), hash(tok+"+1"), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := ssoStore.EndPasswordSessions(ctx, []int64{a.ID})
+	if err != nil || n != 1 {
+		t.Fatalf("ended %d sessions (%v), want 1", n, err)
+	}
+	for f, want := range map[uuid.UUID]bool{aPassword: false, aSSO: true, bPassword: true} {
+		if live, err := s.SessionLive(ctx, f); err != nil || live != want {
+			t.Errorf("session %s live %v (%v), want %v", f, live, err, want)
+		}
+	}
+	if use, err := s.RotateRefresh(ctx, hash("a-pw+1"), hash("a-pw+2"), time.Now().Add(time.Hour)); err != nil || !use.Revoked {
+		t.Errorf("the ended session's renewed token: %+v %v, want it revoked", use, err)
+	}
+	// Again: nothing left to end.
+	if n, err := ssoStore.EndPasswordSessions(ctx, []int64{a.ID}); err != nil || n != 0 {
+		t.Errorf("ended %d sessions again (%v)", n, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
@@ -136,8 +137,9 @@ func (s *SSOStore) Join(ctx context.Context, workspaceID int64, email string, al
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		j = sso.Joined{}
 		var e sso.Existing
-		err := tx.QueryRow(ctx, `SELECT id, system_role, email_verified_at IS NOT NULL FROM users
-			WHERE lower(email) = lower($1) FOR UPDATE`, email).Scan(&e.ID, &e.SystemRole, &e.EmailVerified)
+		err := tx.QueryRow(ctx, `SELECT id, system_role, email_verified_at IS NOT NULL,
+				EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL)
+			FROM users u WHERE lower(email) = lower($1) FOR UPDATE`, email).Scan(&e.ID, &e.SystemRole, &e.EmailVerified, &e.TwoFactor)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			// No password: the empty hash matches none, so only the provider (or a reset
@@ -164,17 +166,31 @@ func (s *SSOStore) Join(ctx context.Context, workspaceID int64, email string, al
 				if j.RevokedKeys, err = revokeKeysCreatedBy(ctx, tx, e.ID, 0, account.RevokedCreatorTakenOver); err != nil {
 					return err
 				}
+				// A second factor the unproven holder enrolled is theirs, not the address's
+				// owner's: it would keep the owner out, or let the holder back in.
+				if _, err := tx.Exec(ctx, `DELETE FROM user_totp WHERE user_id = $1`, e.ID); err != nil {
+					return err
+				}
+				if _, err := tx.Exec(ctx, `DELETE FROM user_recovery_codes WHERE user_id = $1`, e.ID); err != nil {
+					return err
+				}
+				e.TwoFactor = false
 				j.TookOver = true
 			}
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO members (workspace_id, user_id, role)
-			SELECT $1, $2, 'member' FROM workspaces WHERE id = $1 AND deleted_at IS NULL
-			ON CONFLICT (workspace_id, user_id) DO NOTHING`, workspaceID, j.UserID)
-		if err != nil {
-			return err
+		if e.TwoFactor {
+			// The membership waits for the second factor (AddMember).
+			var member bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM members WHERE workspace_id = $1 AND user_id = $2)`,
+				workspaceID, j.UserID).Scan(&member); err != nil {
+				return err
+			}
+			j.Pending = !member
+			return nil
 		}
-		j.Member = tag.RowsAffected() == 1
-		return nil
+		var err2 error
+		j.Member, err2 = addMember(ctx, tx, workspaceID, j.UserID)
+		return err2
 	})
 	if err != nil {
 		var ae *apperr.Error
@@ -184,4 +200,66 @@ func (s *SSOStore) Join(ctx context.Context, workspaceID int64, email string, al
 		return nil, fmt.Errorf("sso join: %w", err)
 	}
 	return &j, nil
+}
+
+// execer is a pool or a transaction.
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// addMember makes the user a member of the workspace, unless they are one or it is deleted.
+func addMember(ctx context.Context, q execer, workspaceID, userID int64) (bool, error) {
+	tag, err := q.Exec(ctx, `INSERT INTO members (workspace_id, user_id, role)
+		SELECT $1, $2, 'member' FROM workspaces WHERE id = $1 AND deleted_at IS NULL
+		ON CONFLICT (workspace_id, user_id) DO NOTHING`, workspaceID, userID)
+	if err != nil {
+		return false, err
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// AddMember implements sso.Store.
+func (s *SSOStore) AddMember(ctx context.Context, workspaceID, userID int64) (bool, error) {
+	added, err := addMember(ctx, s.db.Pool, workspaceID, userID)
+	if err != nil {
+		return false, fmt.Errorf("sso add member: %w", err)
+	}
+	return added, nil
+}
+
+// IsMember implements sso.Store.
+func (s *SSOStore) IsMember(ctx context.Context, workspaceID, userID int64) (bool, error) {
+	var member bool
+	err := s.db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM members m JOIN workspaces w ON w.id = m.workspace_id
+		WHERE m.workspace_id = $1 AND m.user_id = $2 AND w.deleted_at IS NULL)`, workspaceID, userID).Scan(&member)
+	if err != nil {
+		return false, fmt.Errorf("sso membership: %w", err)
+	}
+	return member, nil
+}
+
+// Members implements sso.Store.
+func (s *SSOStore) Members(ctx context.Context, workspaceID int64) ([]*account.User, error) {
+	out, err := queryAll(ctx, s.db.Pool, asRow(func(r pgx.Row) (*account.User, error) { return scanUser(r) }),
+		`SELECT `+userColumns+` FROM users WHERE id IN (SELECT user_id FROM members WHERE workspace_id = $1)
+		ORDER BY id`, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("sso members: %w", err)
+	}
+	return out, nil
+}
+
+// EndPasswordSessions implements sso.Store: a family goes whole, so a session whose tokens
+// all began with a password is revoked token by token, and its live tokens with it.
+func (s *SSOStore) EndPasswordSessions(ctx context.Context, userIDs []int64) (int, error) {
+	var n int
+	err := s.db.Pool.QueryRow(ctx, `WITH revoked AS (
+			UPDATE refresh_tokens SET revoked_at = now()
+			WHERE user_id = ANY($1) AND signed_in_with = 'password' AND revoked_at IS NULL
+			RETURNING family)
+		SELECT count(DISTINCT family) FROM revoked`, userIDs).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("end password sessions: %w", err)
+	}
+	return n, nil
 }

@@ -109,12 +109,12 @@ func (s *TwoFactorStore) UseRecoveryCode(ctx context.Context, userID int64, hash
 }
 
 // CreateChallenge implements auth.TwoFactorStore; expired challenges are cleared on the way.
-func (s *TwoFactorStore) CreateChallenge(ctx context.Context, userID int64, hash []byte, expires time.Time) error {
+func (s *TwoFactorStore) CreateChallenge(ctx context.Context, hash []byte, step auth.SecondStep, expires time.Time) error {
 	if _, err := s.db.Pool.Exec(ctx, `DELETE FROM mfa_challenges WHERE expires_at < now() - interval '1 hour'`); err != nil {
 		return fmt.Errorf("clear sign-in challenges: %w", err)
 	}
-	_, err := s.db.Pool.Exec(ctx, `INSERT INTO mfa_challenges (token_hash, user_id, expires_at)
-		VALUES ($1, $2, $3)`, hash, userID, expires)
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO mfa_challenges (token_hash, user_id, expires_at, sso_workspace_id)
+		VALUES ($1, $2, $3, nullif($4, 0))`, hash, step.UserID, expires, step.SSOWorkspace)
 	if err != nil {
 		return fmt.Errorf("create sign-in challenge: %w", err)
 	}
@@ -122,17 +122,17 @@ func (s *TwoFactorStore) CreateChallenge(ctx context.Context, userID int64, hash
 }
 
 // Challenge implements auth.TwoFactorStore.
-func (s *TwoFactorStore) Challenge(ctx context.Context, hash []byte) (int64, error) {
-	var uid int64
-	err := s.db.Pool.QueryRow(ctx, `SELECT user_id FROM mfa_challenges
-		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`, hash).Scan(&uid)
+func (s *TwoFactorStore) Challenge(ctx context.Context, hash []byte) (auth.SecondStep, error) {
+	var st auth.SecondStep
+	err := s.db.Pool.QueryRow(ctx, `SELECT user_id, coalesce(sso_workspace_id, 0) FROM mfa_challenges
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`, hash).Scan(&st.UserID, &st.SSOWorkspace)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, apperr.Errorf(apperr.NotFound, "no such sign-in").For("mfa_token_invalid", "mfa_token")
+		return st, apperr.Errorf(apperr.NotFound, "no such sign-in").For("mfa_token_invalid", "mfa_token")
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read sign-in challenge: %w", err)
+		return st, fmt.Errorf("read sign-in challenge: %w", err)
 	}
-	return uid, nil
+	return st, nil
 }
 
 // UseChallenge implements auth.TwoFactorStore.

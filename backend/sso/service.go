@@ -10,12 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -23,6 +20,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/netguard"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/seal"
 )
@@ -45,6 +43,8 @@ type Options struct {
 	AllowLoopback bool
 	// Timeout bounds each request to a provider (discovery, keys, token); default 10s.
 	Timeout time.Duration
+	// Resolver resolves providers' names for the address guard; the system's when nil.
+	Resolver netguard.Resolver
 	// StateTTL is how long a started sign-in may take; default 10 minutes.
 	StateTTL time.Duration
 	// CheckEvery is how often a pending email domain's record is looked at again
@@ -89,32 +89,16 @@ func NewService(store Store, checker Checker, plans Plans, o Options, log *slog.
 		o.CheckEvery = time.Minute
 	}
 	return &Service{store: store, checker: checker, plans: plans, o: o, log: log,
-		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback),
+		box: seal.New(o.Secret, "shortlink sso client secret v1"), client: guardedClient(o.Timeout, o.AllowLoopback, o.Resolver),
 		providers: map[string]cachedProvider{}}
 }
 
-// guardedClient is the client of every request to a provider: bounded in time, and refusing
-// addresses inside the deployment's networks (private, link-local, loopback, metadata), since
-// an owner names the issuer.
-func guardedClient(timeout time.Duration, allowLoopback bool) *http.Client {
-	d := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return err
-		}
-		a, err := netip.ParseAddr(host)
-		if err != nil {
-			return err
-		}
-		a = a.Unmap()
-		if a.IsLoopback() && allowLoopback {
-			return nil
-		}
-		if !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || cgnat.Contains(a) {
-			return fmt.Errorf("the provider's address %s is not a public one", a)
-		}
-		return nil
-	}}
+// guardedClient is the client of every request to a provider: bounded in time, and connecting
+// only through the address guard (backend/netguard), since an owner names the issuer: no
+// private, loopback, link-local, shared or reserved address, nor an IPv6 address that carries
+// one. Redirects go through the same guard.
+func guardedClient(timeout time.Duration, allowLoopback bool, resolver netguard.Resolver) *http.Client {
+	d := &netguard.Dialer{AllowLoopback: allowLoopback, Resolver: resolver, Timeout: timeout}
 	t := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
 		MaxIdleConns: 10, IdleConnTimeout: time.Minute}
 	return &http.Client{Timeout: timeout, Transport: t, CheckRedirect: func(_ *http.Request, via []*http.Request) error {
@@ -125,9 +109,6 @@ func guardedClient(timeout time.Duration, allowLoopback bool) *http.Client {
 	}}
 }
 
-// cgnat is the shared address space of carrier-grade NAT (RFC 6598), not public either.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
-
 func secretAD(workspaceID int64) []byte {
 	return []byte("workspace:" + strconv.FormatInt(workspaceID, 10))
 }
@@ -137,11 +118,53 @@ func (s *Service) Get(ctx context.Context, workspaceID int64) (*Settings, error)
 	return s.store.Get(ctx, workspaceID)
 }
 
+// Ended is what enforcing single sign-on ended: the password sessions of the members it binds.
+type Ended struct {
+	// Members is how many members it binds; Sessions how many of their sessions it ended.
+	Members  int
+	Sessions int
+}
+
 // Put sets the workspace's provider and email domain. A new email domain needs a new proof
-// (a new token, unverified); enforce needs the domain proven. Returns plan_required without
-// the sso feature, invalid for bad settings, conflict (sso_domain_unverified,
-// sso_domain_taken).
-func (s *Service) Put(ctx context.Context, workspaceID int64, in Input) (*Settings, error) {
+// (a new token, unverified); enforce needs the domain proven. Settings that enforce end the
+// password sessions of the members they bind (Ended; every Put that enforces does, so one
+// whose ending failed is finished by sending it again). Returns plan_required without the sso
+// feature, invalid for bad settings, conflict (sso_domain_unverified, sso_domain_taken).
+func (s *Service) Put(ctx context.Context, workspaceID int64, in Input) (*Settings, Ended, error) {
+	st, err := s.put(ctx, workspaceID, in)
+	if err != nil || !st.Enforce {
+		return st, Ended{}, err
+	}
+	ended, err := s.endPasswordSessions(ctx, st)
+	if err != nil {
+		return nil, Ended{}, fmt.Errorf("enforce sso: %w", err)
+	}
+	return st, ended, nil
+}
+
+// endPasswordSessions ends the password sessions of the members st binds.
+func (s *Service) endPasswordSessions(ctx context.Context, st *Settings) (Ended, error) {
+	members, err := s.store.Members(ctx, st.WorkspaceID)
+	if err != nil {
+		return Ended{}, err
+	}
+	var bound []int64
+	for _, u := range members {
+		if Binds(st, u) {
+			bound = append(bound, u.ID)
+		}
+	}
+	if len(bound) == 0 {
+		return Ended{}, nil
+	}
+	n, err := s.store.EndPasswordSessions(ctx, bound)
+	if err != nil {
+		return Ended{}, err
+	}
+	return Ended{Members: len(bound), Sessions: n}, nil
+}
+
+func (s *Service) put(ctx context.Context, workspaceID int64, in Input) (*Settings, error) {
 	cur, err := s.store.Get(ctx, workspaceID)
 	if err != nil && !apperr.Is(err, apperr.NotFound) {
 		return nil, err
@@ -266,30 +289,102 @@ const (
 // CallbackURL is the redirect URI to register with providers.
 func (s *Service) CallbackURL() string { return s.o.CallbackURL }
 
-// PasswordAllowed answers sso_required when email's domain is proven by a workspace that
-// enforces single sign-on and whose plan still has it; nil otherwise.
-func (s *Service) PasswordAllowed(ctx context.Context, email string) error {
+// enforcing returns the settings that enforce single sign-on for email's domain, of a
+// workspace whose plan still has sso; nil when there are none. Errors (a store that could not
+// tell) are returned: callers refuse on them.
+func (s *Service) enforcing(ctx context.Context, email string) (*Settings, error) {
 	d := EmailDomain(email)
 	if d == "" {
-		return nil
+		return nil, nil
 	}
 	st, err := s.store.ByDomain(ctx, d)
 	if apperr.Is(err, apperr.NotFound) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("sso enforcement of %s: %w", d, err)
 	}
 	if !st.Enforce {
-		return nil
+		return nil, nil
 	}
 	if err := s.plans.Require(ctx, st.WorkspaceID, plan.SSO); err != nil {
 		if apperr.Is(err, apperr.PlanRequired) {
-			return nil // a downgraded workspace: its people get their passwords back
+			return nil, nil // a downgraded workspace: its people get their passwords back
 		}
+		return nil, fmt.Errorf("sso enforcement of %s: %w", d, err)
+	}
+	return st, nil
+}
+
+// PasswordAllowed answers sso_required when u's address is in a domain proven by a workspace
+// that enforces single sign-on and whose plan still has it, nil otherwise: for a sign-in,
+// sign-up or reset request (u then may be an account yet to be made, with the system role
+// user). Operators and moderators are never refused: a customer's enforcement does not reach
+// the service's staff, who keep their password and second factor.
+func (s *Service) PasswordAllowed(ctx context.Context, u *account.User) error {
+	if u.SystemRole != account.SystemUser {
+		return nil
+	}
+	st, err := s.enforcing(ctx, u.Email)
+	if err != nil || st == nil {
 		return err
 	}
 	return ErrRequired
+}
+
+// PasswordChangeAllowed answers sso_required when the account may not set or change its
+// password: its address is in an enforced domain (PasswordAllowed). The store failing to tell
+// answers its error, never a pass.
+func (s *Service) PasswordChangeAllowed(ctx context.Context, u *account.User) error {
+	if err := s.PasswordAllowed(ctx, u); apperr.Is(err, apperr.Forbidden) {
+		return errPasswordBound
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// EmailChangeAllowed answers sso_required when u is a member bound by a workspace that
+// enforces single sign-on (Binds) and email is outside its domain: moving the address out
+// would take the account out of its organisation's sign-on while it keeps the membership. The
+// store failing to tell answers its error, never a pass.
+func (s *Service) EmailChangeAllowed(ctx context.Context, u *account.User, email string) error {
+	if u.SystemRole != account.SystemUser {
+		return nil
+	}
+	st, err := s.enforcing(ctx, u.Email)
+	if err != nil || st == nil || !Binds(st, u) || EmailDomain(email) == st.EmailDomain {
+		return err
+	}
+	member, err := s.store.IsMember(ctx, st.WorkspaceID, u.ID)
+	if err != nil {
+		return fmt.Errorf("sso enforcement: %w", err)
+	}
+	if !member {
+		return nil
+	}
+	return apperr.Errorf(apperr.Forbidden, "your organisation signs you in with single sign-on: your address stays in %s", st.EmailDomain).
+		For("sso_required", "email")
+}
+
+// JoinAfterSecondStep makes u a member of the workspace whose provider signed u in, once u's
+// second factor passed (Joined.Pending), and reports whether it did. The workspace must still
+// sign u's domain in (sso_not_configured otherwise), and u be no operator or moderator.
+func (s *Service) JoinAfterSecondStep(ctx context.Context, workspaceID int64, u *account.User) (bool, error) {
+	st, err := s.store.Get(ctx, workspaceID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && (!st.Verified() || EmailDomain(u.Email) != st.EmailDomain)) {
+		return false, errNotConfigured
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := s.signsIn(ctx, workspaceID); err != nil {
+		return false, err
+	}
+	if err := MayJoin(Existing{ID: u.ID, SystemRole: u.SystemRole, EmailVerified: u.EmailVerified}); err != nil {
+		return false, err
+	}
+	return s.store.AddMember(ctx, workspaceID, u.ID)
 }
 
 // forDomain returns the proven settings of email's domain, of a workspace whose plan has sso.
@@ -389,7 +484,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	tok, err := cfg.Exchange(ctx, code, oauth2.VerifierOption(pending.Verifier))
 	if err != nil {
 		s.log.Info("sso code exchange refused", "workspace", st.WorkspaceID, "err", err)
-		return nil, errFailed
+		return nil, refusedOr(err, errFailed)
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
@@ -399,7 +494,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	idt, err := p.Verifier(&oidc.Config{ClientID: st.ClientID}).Verify(ctx, raw)
 	if err != nil {
 		s.log.Info("sso id token refused", "workspace", st.WorkspaceID, "err", err)
-		return nil, errFailed
+		return nil, refusedOr(err, errFailed)
 	}
 	if subtle.ConstantTimeCompare([]byte(idt.Nonce), []byte(pending.Nonce)) != 1 {
 		s.log.Info("sso id token with another nonce", "workspace", st.WorkspaceID)
@@ -415,7 +510,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 		info, err := p.UserInfo(ctx, oauth2.StaticTokenSource(tok))
 		if err != nil {
 			s.log.Info("sso userinfo failed", "workspace", st.WorkspaceID, "err", err)
-			return nil, errFailed
+			return nil, refusedOr(err, errFailed)
 		}
 		if info.Subject != idt.Subject {
 			s.log.Info("sso userinfo of another subject", "workspace", st.WorkspaceID)
@@ -448,14 +543,29 @@ func (s *Service) oauthConfig(ctx context.Context, st *Settings) (*oauth2.Config
 	p, err := s.provider(ctx, st.Issuer)
 	if err != nil {
 		s.log.Info("sso discovery failed", "workspace", st.WorkspaceID, "err", err)
-		return nil, nil, errProvider
+		return nil, nil, refusedOr(err, errProvider)
 	}
 	return &oauth2.Config{ClientID: st.ClientID, ClientSecret: string(secret), Endpoint: p.Endpoint(),
 		RedirectURL: s.o.CallbackURL, Scopes: []string{oidc.ScopeOpenID, "email", "profile"}}, p, nil
 }
 
-var errProvider = apperr.Errorf(apperr.Unavailable, "the identity provider could not be reached, or its issuer does not match: try again later, or ask your administrator").
-	For("sso_provider_unavailable", "")
+var (
+	errProvider = apperr.Errorf(apperr.Unavailable, "the identity provider could not be reached, or its issuer does not match: try again later, or ask your administrator").
+			For("sso_provider_unavailable", "")
+	// errProviderNotPublic names no address: the one a name resolved to may be inside the
+	// deployment's network, and the answer must not map it.
+	errProviderNotPublic = apperr.Errorf(apperr.Unavailable, "the identity provider's address is %s: ask your administrator", netguard.NotPublic).
+				For("sso_provider_not_public", "")
+)
+
+// refusedOr is errProviderNotPublic when the address guard refused a request to the provider
+// (discovery, token, keys, userinfo), else fallback.
+func refusedOr(err, fallback error) error {
+	if netguard.IsRefused(err) {
+		return errProviderNotPublic
+	}
+	return fallback
+}
 
 // provider returns the issuer's provider from its discovery document (which must name the
 // same issuer), reused for providerTTL.

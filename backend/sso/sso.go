@@ -43,7 +43,8 @@ type Settings struct {
 	Token string
 	// VerifiedAt is when the record was found; nil while the domain is unproven.
 	VerifiedAt *time.Time
-	// Enforce refuses passwords for addresses of the domain (once it is proven).
+	// Enforce refuses passwords for addresses of the domain (once it is proven), and binds the
+	// workspace's members whose address is in it (Binds).
 	Enforce   bool
 	UpdatedAt time.Time
 }
@@ -78,6 +79,9 @@ type Existing struct {
 	ID            int64
 	SystemRole    string
 	EmailVerified bool
+	// TwoFactor: the account signs in with a second factor (after a take-over, whatever the
+	// unproven holder enrolled is gone and this is false).
+	TwoFactor bool
 }
 
 // Joined is what a sign-in did to accounts and memberships.
@@ -87,8 +91,12 @@ type Joined struct {
 	Created bool
 	// Member: the account became a member of the workspace now.
 	Member bool
-	// TookOver: the account existed with the address unproven; its password, sessions and
-	// API keys (RevokedKeys) were ended, since whoever made it never proved the address.
+	// Pending: the account has 2FA on and is not a member yet; the membership waits for the
+	// second factor (JoinAfterSecondStep).
+	Pending bool
+	// TookOver: the account existed with the address unproven; its password, 2FA enrolment,
+	// sessions and API keys (RevokedKeys) were ended, since whoever made it never proved the
+	// address.
 	TookOver    bool
 	RevokedKeys []int64
 }
@@ -120,8 +128,19 @@ type Store interface {
 	// made (address verified, no password) when there is none, else allow is asked about the
 	// existing one (its error is returned as is); an account whose address was never verified
 	// is taken over (Joined.TookOver); the account becomes a member with role member unless
-	// it is one already.
+	// it is one already, or has 2FA on (Joined.Pending: AddMember after the second factor).
 	Join(ctx context.Context, workspaceID int64, email string, allow func(Existing) error) (*Joined, error)
+	// AddMember makes the user a member with role member of the workspace (not deleted), and
+	// reports whether it did (false: a member already, or no such workspace).
+	AddMember(ctx context.Context, workspaceID, userID int64) (bool, error)
+	// IsMember reports whether the user is a member of the workspace.
+	IsMember(ctx context.Context, workspaceID, userID int64) (bool, error)
+	// Members lists the workspace's members as accounts (ID, email, system role).
+	Members(ctx context.Context, workspaceID int64) ([]*account.User, error)
+	// EndPasswordSessions revokes every live session of the users that began with a password
+	// (auth.ViaPassword), their refresh tokens with them, and answers how many sessions it
+	// ended.
+	EndPasswordSessions(ctx context.Context, userIDs []int64) (int, error)
 }
 
 // Checker looks at TXT records (domain.DNS).
@@ -139,7 +158,10 @@ var (
 	errStaff           = apperr.Errorf(apperr.Forbidden, "operators and moderators sign in with their password").For("sso_staff_account", "")
 	// ErrRequired answers a password sign-in, sign-up or reset for an address whose domain
 	// signs in through its provider only.
-	ErrRequired      = apperr.Errorf(apperr.Forbidden, "your organisation signs in with single sign-on: use \"Sign in with SSO\"").For("sso_required", "email")
+	ErrRequired = apperr.Errorf(apperr.Forbidden, "your organisation signs in with single sign-on: use \"Sign in with SSO\"").For("sso_required", "email")
+	// errPasswordBound answers setting or changing the password of an account that signs in
+	// through its organisation's provider only.
+	errPasswordBound = apperr.Errorf(apperr.Forbidden, "your organisation signs you in with single sign-on: this account has no password of its own").For("sso_required", "")
 	errUnverified    = apperr.Errorf(apperr.Conflict, "prove the email domain with its TXT record before enforcing single sign-on").For("sso_domain_unverified", "enforce")
 	errDomainTaken   = apperr.Errorf(apperr.Conflict, "another workspace signs in this email domain").For("sso_domain_taken", "email_domain")
 	errSecretMissing = apperr.Errorf(apperr.Invalid, "client_secret is required").For("sso_client_secret_required", "client_secret")
@@ -270,6 +292,16 @@ func CheckClaims(c Claims, emailDomain string) error {
 		return errEmailDomain
 	}
 	return nil
+}
+
+// Binds decides whether the settings of a workspace bind one of its members, u: the domain is
+// proven and enforced, u's address is in it, and u is no operator or moderator (staff keep
+// their password and second factor whatever a customer enforces). A bound member signs in
+// through the provider only, has no password, and keeps the address in the domain
+// (docs/security.md#single-sign-on). The plan's part (a workspace that lost sso binds nobody)
+// is the caller's.
+func Binds(st *Settings, u *account.User) bool {
+	return st != nil && st.Verified() && st.Enforce && u.SystemRole == account.SystemUser && EmailDomain(u.Email) == st.EmailDomain
 }
 
 // MayJoin decides whether an existing account may be signed in by a workspace's provider:

@@ -2,7 +2,9 @@ package sso
 
 import (
 	"testing"
+	"time"
 
+	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
@@ -125,6 +127,35 @@ func TestSafeReturn(t *testing.T) {
 	} {
 		if got := SafeReturn(in); got != want {
 			t.Errorf("SafeReturn(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBinds: enforced, proven settings bind a person of the domain with the system role user;
+// never staff, another domain (or a subdomain), or settings that do not enforce or are unproven.
+func TestBinds(t *testing.T) {
+	now := time.Now()
+	enforced := &Settings{EmailDomain: "acme.com", VerifiedAt: &now, Enforce: true}
+	open := &Settings{EmailDomain: "acme.com", VerifiedAt: &now}
+	unproven := &Settings{EmailDomain: "acme.com", Enforce: true}
+	user := func(email, role string) *account.User { return &account.User{ID: 1, Email: email, SystemRole: role} }
+	for _, c := range []struct {
+		st   *Settings
+		u    *account.User
+		want bool
+	}{
+		{enforced, user("ann@acme.com", account.SystemUser), true},
+		{enforced, user("Ann@ACME.com", account.SystemUser), true},
+		{enforced, user("ann@elsewhere.com", account.SystemUser), false},
+		{enforced, user("ann@eu.acme.com", account.SystemUser), false},
+		{enforced, user("mod@acme.com", account.SystemModerator), false},
+		{enforced, user("op@acme.com", account.SystemOperator), false},
+		{open, user("ann@acme.com", account.SystemUser), false},
+		{unproven, user("ann@acme.com", account.SystemUser), false},
+		{nil, user("ann@acme.com", account.SystemUser), false},
+	} {
+		if got := Binds(c.st, c.u); got != c.want {
+			t.Errorf("Binds(%+v, %s %s) = %v, want %v", c.st, c.u.Email, c.u.SystemRole, got, c.want)
 		}
 	}
 }

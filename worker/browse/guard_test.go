@@ -67,7 +67,7 @@ func TestAddressClass(t *testing.T) {
 		{"64:ff9b:1::1", classPrivate},
 		{"2002:a00:1::1", classPrivate}, // 6to4 of 10.0.0.1
 		{"2002:808:808::1", ""},         // 6to4 of 8.8.8.8
-		{"::a00:1", classNotGlobal},     // IPv4-compatible, deprecated
+		{"::a00:1", classPrivate},       // IPv4-compatible: judged by the IPv4 address it carries
 		{"4000::1", classNotGlobal},
 		{"5f00::1", classNotGlobal},
 	} {

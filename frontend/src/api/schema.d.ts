@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a sign-in with a TOTP code or a recovery code
-         * @description The second step of a sign-in with 2FA on: the `mfa_token` of POST /auth/login and a current code of the authenticator app, or one of the recovery codes. Answers as a login does (cookies included). A code is accepted once: the same code again, or an older one, is 401 (reason `code_used`); a wrong one is 401 (reason `code_invalid`) and spends the same budgets as a wrong password (429 `rate_limited` when spent). Each recovery code works once. Ten wrong codes in a row for the account (TOTP or recovery, from any address) lock its second factor: every code is then refused unchecked, 429 `second_factor_locked` with `Retry-After`, for 15 minutes, then longer after each further ten. The token works for 5 minutes and for one successful code (401 `mfa_token_invalid` after).
+         * @description The second step of a sign-in with 2FA on: the `mfa_token` of POST /auth/login and a current code of the authenticator app, or one of the recovery codes. Answers as a login does (cookies included). A code is accepted once: the same code again, or an older one, is 401 (reason `code_used`); a wrong one is 401 (reason `code_invalid`) and spends the same budgets as a wrong password (429 `rate_limited` when spent). Each recovery code works once. Ten wrong codes in a row for the account (TOTP or recovery, from any address) lock its second factor: every code is then refused unchecked, 429 `second_factor_locked` with `Retry-After`, for 15 minutes, then longer after each further ten. The token works for 5 minutes and for one successful code (401 `mfa_token_invalid` after). A sign-in whose first step was a password is refused (403 `sso_required`) when the address's domain enforces single sign-on by then; one whose first step was a workspace's provider makes that sign-in's membership only now.
          */
         post: operations["loginSecondStep"];
         delete?: never;
@@ -344,7 +344,7 @@ export interface paths {
         put?: never;
         /**
          * Verify an email address
-         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours. The link mailed to a new address by `POST /me/email` comes here too: it makes that address the account's, verified.
+         * @description Takes the token of the link mailed at sign-up (or by `POST /me/verification`); the link opens the web app at `/app/verify?token=…`, which posts it here. A token works once, within 24 hours. The link mailed to a new address by `POST /me/email` comes here too: it makes that address the account's, verified, unless the account is a member bound by a workspace that enforces single sign-on and the address is outside its domain (403 `sso_required`).
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -384,7 +384,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset link's token
-         * @description Sets the password, marks the address verified (its owner read the mail) and ends every session of the account (refresh tokens); sign in again. Access tokens already issued keep working until they expire (ACCESS_TOKEN_TTL).
+         * @description Sets the password, marks the address verified (its owner read the mail) and ends every session of the account (refresh tokens); sign in again. Access tokens already issued keep working until they expire (ACCESS_TOKEN_TTL). Refused (403 `sso_required`) while the address's domain enforces single sign-on, also for a link mailed before.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -992,7 +992,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password
-         * @description Checks the current password (under the same limits as a login: 429 when spent) and sets the new one. Every other session of the person is signed out; the caller's stays. A notice is mailed to the address. API keys are refused (403).
+         * @description Checks the current password (under the same limits as a login: 429 when spent) and sets the new one. Every other session of the person is signed out; the caller's stays. A notice is mailed to the address. API keys are refused (403). An account whose address is in a domain that enforces single sign-on has no password of its own: 403 `sso_required`, before the current password is checked (operators and moderators are never refused).
          */
         post: operations["changePassword"];
         delete?: never;
@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Change the email address
-         * @description Checks the current password (under the login limits) and mails a confirmation link to the new address (its `/app/verify` page posts the token to `/api/v1/auth/verify-email`). The address changes only when that link is used, within 24 hours; the former address is then told by mail. Until then `GET /api/v1/me` answers it as `pending_email`. Mails count against the account's budget of verification mails (429). API keys are refused (403).
+         * @description Checks the current password (under the login limits) and mails a confirmation link to the new address (its `/app/verify` page posts the token to `/api/v1/auth/verify-email`). The address changes only when that link is used, within 24 hours; the former address is then told by mail. Until then `GET /api/v1/me` answers it as `pending_email`. Mails count against the account's budget of verification mails (429). API keys are refused (403). A member bound by a workspace that enforces single sign-on (the address in its domain) cannot move the address out of the domain: 403 `sso_required`, before the current password is checked; moving within the domain is allowed.
          */
         post: operations["changeEmail"];
         delete?: never;
@@ -1444,7 +1444,7 @@ export interface paths {
         get: operations["getSSO"];
         /**
          * Set up single sign-on
-         * @description Owners only (API keys never); needs the plan feature `sso` (403 `plan_required`). The issuer must be an https URL whose discovery document (`/.well-known/openid-configuration`) names the same issuer. The client secret is stored encrypted and never shown again; leave it out (or empty) to keep the stored one. The email domain is proven by a TXT record `_shortlink-sso.<email_domain>` holding `verification.value` (see `POST …/sso/verify`); a new domain needs a new proof. `enforce` (409 `sso_domain_unverified` before the proof) refuses password sign-in, sign-up and password resets for the domain's addresses (403 `sso_required`). A domain proven by another workspace answers 409 `sso_domain_taken`. Recorded in the audit log (`sso.changed`, without the secret).
+         * @description Owners only (API keys never); needs the plan feature `sso` (403 `plan_required`). The issuer must be an https URL whose discovery document (`/.well-known/openid-configuration`) names the same issuer. The client secret is stored encrypted and never shown again; leave it out (or empty) to keep the stored one. The email domain is proven by a TXT record `_shortlink-sso.<email_domain>` holding `verification.value` (see `POST …/sso/verify`); a new domain needs a new proof. `enforce` (409 `sso_domain_unverified` before the proof) refuses password sign-in, sign-up and password resets for the domain's addresses (403 `sso_required`), and binds the workspace's members whose address is in the domain: they cannot set or change a password or move the address out of the domain (403 `sso_required`), and every session of theirs that began with a password ends, refresh tokens and access tokens alike (401), at every PUT that enforces; sessions begun through the provider stay. Operators and moderators are never bound. A domain proven by another workspace answers 409 `sso_domain_taken`. Recorded in the audit log (`sso.changed`, without the secret; with `enforce`, also `members_bound` and `password_sessions_ended`).
          */
         put: operations["putSSO"];
         post?: never;
@@ -1487,7 +1487,7 @@ export interface paths {
         };
         /**
          * Sign in with single sign-on
-         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
+         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
          */
         get: operations["startSSO"];
         put?: never;
@@ -3133,7 +3133,7 @@ export interface components {
             client_secret?: string;
             /** @description The domain whose addresses sign in through the provider, such as example.com. */
             email_domain: string;
-            /** @description Refuse passwords for the domain's addresses (once the domain is proven). */
+            /** @description Refuse passwords for the domain's addresses (once the domain is proven), bind the workspace's members of the domain to single sign-on, and end their password sessions. */
             enforce?: boolean;
         };
         /** @description The DNS record that proves the email domain. */
@@ -4274,6 +4274,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The first step was a password, and the address's domain now signs in with single sign-on only (reason `sso_required`, checked before the code); or the sign-in came through a workspace's provider that no longer signs the address in (`sso_not_configured` is 404). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             429: components["responses"]["SecondFactorRefused"];
@@ -4417,6 +4429,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An email-change link that would move an account bound to a workspace enforcing single sign-on out of its domain (reason `sso_required`; the link stays unused). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link of an address change, whose address another account took meanwhile (code `conflict`, reason `email_taken`). */
             409: {
                 headers: {
@@ -4500,6 +4524,18 @@ export interface operations {
             };
             /** @description Malformed body, a password of the wrong length, or a token that is unknown, expired or already used (code `invalid`). */
             400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account's address is in a domain whose workspace enforces single sign-on: it has no password of its own (reason `sso_required`; the link stays unused). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -183,6 +183,7 @@ export const en = {
     sso_domain_taken: "Another workspace already signs in this email domain.",
     sso_not_configured: "No single sign-on is set up for this email address.",
     sso_provider_unavailable: "Your identity provider cannot be reached right now. Try again later, or ask your administrator.",
+    sso_provider_not_public: "Your identity provider's address is not a public address. Ask your administrator.",
     sso_state_invalid: "This sign-in expired or was started in another browser. Start again.",
     sso_failed: "Your identity provider did not sign you in. Start again, or ask your administrator.",
     sso_email_unverified: "Your identity provider has not verified your email address.",
