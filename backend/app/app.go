@@ -196,7 +196,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
 	hookStore := postgres.NewWebhookStore(db)
 	a.hooksOut = webhook.NewDispatcher(webhook.DispatcherOptions{
-		Store: hookStore, Sender: webhook.NewSender(cfg.WebhookAllowLoopback),
+		Store: hookStore, Sender: webhook.NewSender(cfg.WebhookAllowLoopback), Plans: a.plans,
 		RetryDelays: cfg.WebhookRetryDelays, DisableAfter: cfg.WebhookDisableAfter, AppURL: cfg.Public.String(), Log: log,
 	})
 	a.hooks = webhook.NewService(hookStore, a.hooksOut, cfg.WebhookAllowLoopback, log)

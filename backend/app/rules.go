@@ -4,43 +4,35 @@ import (
 	"context"
 	"time"
 
-	"github.com/maypok86/otter/v2"
-
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/visitor"
 	"github.com/shortlink/shortlink/backend/visitor/geoip"
 )
 
-// planFacts tells the redirect path what a workspace's plan changes for visitors. Plans are
-// cached for planCacheTTL, so a link with rules costs no database read per visit; a plan change
-// reaches visitors within that time.
+// planFacts tells the redirect path what a workspace's plan changes for visitors, from the
+// plan service's cache (plan.CacheTTL), so a link with rules costs no database read per visit;
+// a plan change reaches visitors within that time.
 type planFacts struct {
 	plans *plan.Service
-	cache *otter.Cache[int64, string]
 }
 
-const planCacheTTL = 10 * time.Second
-
-func newPlanFacts(plans *plan.Service) planFacts {
-	return planFacts{plans: plans, cache: otter.Must(&otter.Options[int64, string]{
-		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[int64, string](planCacheTTL),
-	})}
-}
+func newPlanFacts(plans *plan.Service) planFacts { return planFacts{plans: plans} }
 
 // Facts implements redirect.PlanFacts.
 func (p planFacts) Facts(ctx context.Context, l *link.Link, now time.Time) ([]string, bool, error) {
-	name, ok := p.cache.GetIfPresent(l.WorkspaceID)
-	if !ok {
-		var err error
-		if name, err = p.plans.Effective(ctx, l.WorkspaceID); err != nil {
-			return nil, false, err
-		}
-		p.cache.Set(l.WorkspaceID, name)
+	name, err := p.plans.Cached(ctx, l.WorkspaceID)
+	if err != nil {
+		return nil, false, err
 	}
 	gate := p.plans.Gate()
 	return gate.InactiveLinkFields(name, l.Rules.Names()), !gate.WeChatAccess(name, l.CreatedAt, now), nil
+}
+
+// AppLinks implements redirect.PlanFacts: a custom domain serves its app-link files while
+// its workspace's plan has custom domains.
+func (p planFacts) AppLinks(ctx context.Context, workspaceID int64) (bool, error) {
+	return p.plans.Allows(ctx, workspaceID, plan.CustomDomains)
 }
 
 // geoCountries is the classifier's country lookup over the GeoIP database, nil without one.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // MaxAppLinkBytes bounds each app-link file.
@@ -134,6 +135,12 @@ func (s *Service) SetAppLinks(ctx context.Context, workspaceID, id int64, a AppL
 	}
 	if err := a.Validate(); err != nil {
 		return nil, err
+	}
+	if a.AppleAppSiteAssociation != nil || a.AssetLinks != nil {
+		// Clearing the files is allowed on every plan; setting them needs custom domains.
+		if err := s.plans.Require(ctx, workspaceID, plan.CustomDomains); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.store.SetAppLinks(ctx, workspaceID, id, a); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Checker looks at the TXT record that proves a host name (DNS).
@@ -24,6 +25,8 @@ type Plans interface {
 	// CheckDomains answers plan_required when the plan has no custom domains and
 	// quota_exceeded when a workspace with current domains may not add one more.
 	CheckDomains(ctx context.Context, workspaceID, current int64) error
+	// Require answers plan_required unless the workspace's plan unlocks f.
+	Require(ctx context.Context, workspaceID int64, f plan.Feature) error
 }
 
 // Options configure a Service.
@@ -113,11 +116,15 @@ func (s *Service) List(ctx context.Context, workspaceID int64) ([]*Domain, error
 // Verify looks at the domain's TXT record now and returns the domain, verified when the
 // record holds its token. A record that does not (yet) is no error: the domain stays pending,
 // with what the lookup saw in CheckError. Conflict when another workspace verified the name
-// first.
+// first; plan_required for a pending domain of a workspace whose plan lost custom domains (it
+// stays pending, and is checked again once the plan has them).
 func (s *Service) Verify(ctx context.Context, workspaceID, id int64) (*Domain, error) {
 	d, err := s.store.Get(ctx, workspaceID, id)
 	if err != nil || d.Verified() {
 		return d, err
+	}
+	if err := s.plans.Require(ctx, workspaceID, plan.CustomDomains); err != nil {
+		return nil, err
 	}
 	return s.check(ctx, d)
 }
@@ -225,6 +232,9 @@ func (s *Service) CheckPending(ctx context.Context) (verified int, err error) {
 			return verified, fmt.Errorf("check pending domains: %w", err)
 		}
 		for _, d := range ds {
+			if err := s.plans.Require(ctx, d.WorkspaceID, plan.CustomDomains); err != nil {
+				continue // plan_required: it waits for an upgrade; other errors: the next round
+			}
 			out, err := s.check(ctx, d)
 			switch {
 			case apperr.Is(err, apperr.Conflict) || apperr.Is(err, apperr.NotFound):

@@ -122,8 +122,12 @@ func (r *rates) workspaceLimit(ctx context.Context, id int64) plan.Limit {
 	return limit
 }
 
-// forget drops the workspace's plan, after this node changed it.
+// forget drops the workspace's plan, after this node changed it: the request budget's and
+// the plan service's (the paid features' work reads it there), so both change at once here.
 func (r *rates) forget(id int64) {
+	if r.plans != nil {
+		r.plans.Forget(id)
+	}
 	r.mu.Lock()
 	delete(r.cached, id)
 	r.mu.Unlock()

@@ -96,7 +96,15 @@ type Service struct {
 	log   *slog.Logger
 	// unlimitedWS remembers which workspaces have no monthly link limit (see Reserve).
 	unlimitedWS *otter.Cache[int64, bool]
+	// states remembers workspaces' plan states for CacheTTL (Cached, Allows).
+	states *otter.Cache[int64, State]
 }
+
+// CacheTTL is how long a node remembers a workspace's plan for the work that runs away from
+// configuration: the redirect path, webhook dispatch, app-link files. A change of plan reaches
+// that work within CacheTTL on every node, and at once on the node that made it (Forget).
+// See docs/rules-and-plans.md#after-a-downgrade.
+const CacheTTL = 10 * time.Second
 
 // NewService returns the plan service; now is its clock (nil: time.Now). Close stops it.
 func NewService(store Store, gate *Gate, now func() time.Time, log *slog.Logger) *Service {
@@ -107,6 +115,10 @@ func NewService(store Store, gate *Gate, now func() time.Time, log *slog.Logger)
 		unlimitedWS: otter.Must(&otter.Options[int64, bool]{
 			MaximumSize:      100_000,
 			ExpiryCalculator: otter.ExpiryWriting[int64, bool](unlimitedTTL),
+		}),
+		states: otter.Must(&otter.Options[int64, State]{
+			MaximumSize:      100_000,
+			ExpiryCalculator: otter.ExpiryWriting[int64, State](CacheTTL),
 		})}
 	s.quota = newReserver(store, s.grant, now, log)
 	return s
@@ -131,6 +143,38 @@ func (s *Service) Effective(ctx context.Context, workspaceID int64) (string, err
 		return "", fmt.Errorf("plan of workspace: %w", err)
 	}
 	return st.At(s.now()), nil
+}
+
+// Cached returns the plan a workspace is on now, its state read from the database at most
+// once per CacheTTL: a trial or a paid period that ends is seen at once, any other change of
+// plan within CacheTTL (at once after Forget on this node).
+func (s *Service) Cached(ctx context.Context, workspaceID int64) (string, error) {
+	st, ok := s.states.GetIfPresent(workspaceID)
+	if !ok {
+		var err error
+		if st, err = s.store.State(ctx, workspaceID); err != nil {
+			return "", fmt.Errorf("plan of workspace: %w", err)
+		}
+		s.states.Set(workspaceID, st)
+	}
+	return st.At(s.now()), nil
+}
+
+// Allows reports whether the workspace's plan unlocks f, through Cached: the question asked
+// where a paid feature's work runs. An error means the plan could not be read; callers then
+// hold the work back rather than run it.
+func (s *Service) Allows(ctx context.Context, workspaceID int64, f Feature) (bool, error) {
+	p, err := s.Cached(ctx, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	return s.gate.Plan(p).Has(f), nil
+}
+
+// Forget drops what this node remembers of a workspace's plan, after it changed it.
+func (s *Service) Forget(workspaceID int64) {
+	s.states.Invalidate(workspaceID)
+	s.unlimitedWS.Invalidate(workspaceID)
 }
 
 // Status returns the workspace's effective plan, its features, limits and usage.

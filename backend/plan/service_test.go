@@ -237,3 +237,44 @@ func BenchmarkReserve(b *testing.B) {
 		}
 	})
 }
+
+// TestCached: the plan read where paid work runs is remembered for CacheTTL, forgotten at
+// once by Forget, and a trial's end is seen at once (the state is kept, not the answer).
+func TestCached(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ctx := context.Background()
+	w := f.workspace(t, "cached@example.com")
+	if _, err := f.accounts.SetPlan(ctx, w.ID, plan.Enterprise); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := f.svc.Allows(ctx, w.ID, plan.Webhooks); err != nil || !ok {
+		t.Fatalf("enterprise allows webhooks: %v %v", ok, err)
+	}
+	if _, err := f.accounts.SetPlan(ctx, w.ID, plan.Free); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := f.svc.Cached(ctx, w.ID); err != nil || p != plan.Enterprise {
+		t.Fatalf("within CacheTTL the remembered plan answers: %q %v", p, err)
+	}
+	f.svc.Forget(w.ID)
+	if ok, err := f.svc.Allows(ctx, w.ID, plan.Webhooks); err != nil || ok {
+		t.Fatalf("after Forget, free allows webhooks: %v %v", ok, err)
+	}
+
+	// A trial read into the cache lapses at its end, not CacheTTL later.
+	tw := f.workspace(t, "cached-trial@example.com")
+	if _, err := f.svc.StartTrial(ctx, tw.ID); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := f.svc.Cached(ctx, tw.ID); p != plan.Trial {
+		t.Fatalf("trial: %q", p)
+	}
+	f.clock.add(plan.TrialLength)
+	if p, _ := f.svc.Cached(ctx, tw.ID); p != plan.Free {
+		t.Fatalf("a lapsed trial from the cache: %q", p)
+	}
+	if _, err := f.svc.Cached(ctx, 1<<40); !apperr.Is(err, apperr.NotFound) {
+		t.Fatalf("no such workspace: %v", err)
+	}
+}

@@ -223,7 +223,9 @@ func (h *Handler) root(w http.ResponseWriter, r *http.Request, d *domain.Route) 
 // wellKnown serves a custom domain's app-link files (its AASA and assetlinks.json) as JSON,
 // cacheable, never redirected, and never to be read as anything else (nosniff: the files are
 // the workspace's text; docs/security.md); any other well-known path, or a file not set, is a
-// bare 404.
+// bare 404. A workspace whose plan lost custom domains keeps its files but they are not served
+// (a bare 404, as if unset) until the plan has them again; when the plan cannot be read the
+// answer is 503, so that no platform caches the files' absence.
 func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Route) {
 	var body []byte
 	switch r.URL.Path {
@@ -236,6 +238,20 @@ func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Ro
 		outMissing.Inc()
 		h.pages.bareNotFound(w, r)
 		return
+	}
+	if h.rules.Plans != nil {
+		served, err := h.rules.Plans.AppLinks(r.Context(), d.WorkspaceID)
+		if err != nil {
+			outError.Inc()
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		if !served {
+			outMissing.Inc()
+			h.pages.bareNotFound(w, r)
+			return
+		}
 	}
 	hdr := w.Header()
 	hdr.Set("Content-Type", "application/json")

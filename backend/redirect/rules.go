@@ -50,6 +50,9 @@ type FormRecorder interface {
 // applies, and whether WeChat visits are closed (free plan, 10 days after creation).
 type PlanFacts interface {
 	Facts(ctx context.Context, l *link.Link, now time.Time) (inactive []string, wechatClosed bool, err error)
+	// AppLinks reports whether the workspace's plan serves its domains' app-link files
+	// (custom domains); an error when the plan could not be read.
+	AppLinks(ctx context.Context, workspaceID int64) (bool, error)
 }
 
 // VisitRecorder records the visits answered (visit.Buffer): Capture returns at once.

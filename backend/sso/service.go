@@ -415,7 +415,8 @@ type Started struct {
 
 // Start begins a sign-in of email through its domain's provider: a state, a nonce and a PKCE
 // verifier are kept for StateTTL. returnTo is the web app's page to land on (SafeReturn).
-// Returns not_found (sso_not_configured) when no workspace signs the domain in.
+// Returns not_found (sso_not_configured) when no workspace signs the domain in, and
+// plan_required (sso_plan_required) when the one that does lost sso with its plan.
 func (s *Service) Start(ctx context.Context, email, returnTo string, now time.Time) (*Started, error) {
 	st, err := s.forDomain(ctx, email)
 	if err != nil {
@@ -605,11 +606,12 @@ func hashState(state string) []byte {
 }
 
 // signsIn says whether a workspace's plan still has sso: one that lost it signs nobody in
-// (sso_not_configured, as if it had no settings).
+// (403 plan_required, reason sso_plan_required); its settings are kept for an upgrade, and its
+// people sign in with their passwords meanwhile (PasswordAllowed).
 func (s *Service) signsIn(ctx context.Context, workspaceID int64) error {
 	err := s.plans.Require(ctx, workspaceID, plan.SSO)
 	if apperr.Is(err, apperr.PlanRequired) {
-		return errNotConfigured
+		return errPlanLacksSSO
 	}
 	return err
 }

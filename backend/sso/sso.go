@@ -151,6 +151,7 @@ type Checker interface {
 // Errors with reasons; the table in docs/api.md lists them.
 var (
 	errNotConfigured   = apperr.Errorf(apperr.NotFound, "no single sign-on is set up for this email domain").For("sso_not_configured", "email")
+	errPlanLacksSSO    = apperr.Errorf(apperr.PlanRequired, "your organisation's plan no longer includes single sign-on: sign in with your password (or reset it), and ask your administrator to upgrade").For("sso_plan_required", "email")
 	errStateInvalid    = apperr.Errorf(apperr.Unauthorized, "the sign-in expired, was used, or was started in another browser: start again").For("sso_state_invalid", "state")
 	errFailed          = apperr.Errorf(apperr.Unauthorized, "the identity provider did not sign you in: start again, or ask your administrator").For("sso_failed", "")
 	errEmailUnverified = apperr.Errorf(apperr.Forbidden, "the identity provider has not verified your email address").For("sso_email_unverified", "")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/netguard"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Sender posts deliveries to receivers: the one HTTP client of webhooks. It connects only
@@ -103,10 +104,19 @@ type Mailer interface {
 	Send(ctx context.Context, to, subject, body string) error
 }
 
+// Plans says whether a workspace's plan has a feature now, from a cache of at most
+// plan.CacheTTL; *plan.Service is one.
+type Plans interface {
+	Allows(ctx context.Context, workspaceID int64, f plan.Feature) (bool, error)
+}
+
 // DispatcherOptions configure a Dispatcher.
 type DispatcherOptions struct {
 	Store  Store
 	Sender *Sender
+	// Plans is asked before every send whether the workspace's plan still has webhooks;
+	// nil sends every delivery.
+	Plans Plans
 	// Mail tells owners of disabled webhooks; nil: the log does.
 	Mail Mailer
 	// RetryDelays are the waits before each retry (WEBHOOK_RETRY_DELAYS).
@@ -180,6 +190,15 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	}
 	var wg sync.WaitGroup
 	for _, c := range claimed {
+		switch send, err := d.planAllows(ctx, c.WorkspaceID); {
+		case err != nil:
+			// Not known: nothing is sent, and the lease ends with the delivery due again.
+			d.o.Log.Warn("webhooks: read the plan; the delivery waits", "delivery", c.ID, "workspace", c.WorkspaceID, "err", err)
+			continue
+		case !send:
+			d.drop(context.WithoutCancel(ctx), c)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -188,6 +207,29 @@ func (d *Dispatcher) Step(ctx context.Context) (int, error) {
 	}
 	wg.Wait()
 	return len(claimed), nil
+}
+
+// planAllows reports whether the workspace's plan has webhooks now.
+func (d *Dispatcher) planAllows(ctx context.Context, workspaceID int64) (bool, error) {
+	if d.o.Plans == nil {
+		return true, nil
+	}
+	return d.o.Plans.Allows(ctx, workspaceID, plan.Webhooks)
+}
+
+// DroppedError is the error recorded on a delivery dropped because the workspace's plan does
+// not include webhooks (docs/rules-and-plans.md#after-a-downgrade).
+const DroppedError = "plan_required: not sent, the workspace's plan does not include webhooks"
+
+// drop records a claimed delivery as failed without sending it: its workspace's plan lost
+// webhooks. It is never sent later (no burst of old events when the plan comes back) and
+// counts toward no disabling.
+func (d *Dispatcher) drop(ctx context.Context, c Claimed) {
+	r := Result{ID: c.ID, WebhookID: c.WebhookID, Attempt: c.Attempt + 1, Status: Failed, Error: DroppedError}
+	if _, err := d.o.Store.Finish(ctx, r, d.o.DisableAfter); err != nil {
+		// The lease ends and the delivery is looked at again.
+		d.o.Log.Error("webhooks: record a dropped delivery", "delivery", c.ID, "err", err)
+	}
 }
 
 // Deliver makes one attempt of a claimed delivery and records it; a test delivery (not

@@ -132,8 +132,12 @@ func (s *Service) Test(ctx context.Context, workspaceID, id int64) (*Delivery, e
 
 // Enqueue writes event into the outbox of every subscribed webhook of the workspace, for the
 // events that happen outside a link store's transaction (bans, domains, imports). A failure
-// is logged: the change it reports is done.
+// is logged: the change it reports is done. A workspace whose plan lacks webhooks gets
+// nothing written: the event is dropped.
 func (s *Service) Enqueue(ctx context.Context, workspaceID int64, event string, data any) {
+	if ok, err := s.dispatcher.planAllows(ctx, workspaceID); err == nil && !ok {
+		return
+	}
 	if err := s.store.Enqueue(context.WithoutCancel(ctx), workspaceID, event, data); err != nil {
 		s.log.Error("webhooks: write an event into the outbox", "event", event, "workspace", workspaceID, "err", err)
 		return
@@ -141,9 +145,23 @@ func (s *Service) Enqueue(ctx context.Context, workspaceID int64, event string, 
 	s.dispatcher.Wake()
 }
 
-// Clicked adds visits to the link.clicked batches.
+// Clicked adds visits to the link.clicked batches, leaving out the workspaces whose plan
+// lacks webhooks (their clicks are dropped, not queued).
 func (s *Service) Clicked(ctx context.Context, clicks []Click) error {
-	return s.store.Clicked(ctx, clicks)
+	allowed := map[int64]bool{}
+	kept := clicks[:0:0]
+	for _, c := range clicks {
+		ok, seen := allowed[c.WorkspaceID]
+		if !seen {
+			send, err := s.dispatcher.planAllows(ctx, c.WorkspaceID)
+			ok = send || err != nil // not known: queued, and the dispatcher decides
+			allowed[c.WorkspaceID] = ok
+		}
+		if ok {
+			kept = append(kept, c)
+		}
+	}
+	return s.store.Clicked(ctx, kept)
 }
 
 // Purge removes the deliveries past Retention from the log; pending ones stay.

@@ -1487,7 +1487,7 @@ export interface paths {
         };
         /**
          * Sign in with single sign-on
-         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace on a plan with `sso` proved the domain), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
+         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace proved the domain), 403 `plan_required` with reason `sso_plan_required` (the workspace that proved it is on a plan without `sso`: its people sign in with their passwords, whatever `enforce` says), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
          */
         get: operations["startSSO"];
         put?: never;
@@ -1507,7 +1507,7 @@ export interface paths {
         };
         /**
          * The provider's redirect back
-         * @description The redirect URI registered with providers. The `state` must be the one the `sl_sso` cookie of this browser holds, still live and unused (401 `sso_state_invalid`); the code is exchanged with the PKCE verifier and the ID token checked: signature, issuer (the settings'), audience, expiry and nonce (401 `sso_failed`); `email_verified` must be true (403 `sso_email_unverified`) and the address in the proven domain (403 `sso_email_domain`). Operators and moderators never sign in this way (403 `sso_staff_account`). The first sign-in makes the account (address verified, no password); an account whose address was never verified is taken over (its password, sessions and API keys end). The account becomes a member (role `member`) of the workspace if it is not one. Then the session cookies are set as a password sign-in sets them and the browser goes (302) to `return_to`; with 2FA on, to `/app/login#mfa_token=…` for the second step (POST /auth/login/2fa) instead. A browser gets errors as a 302 to `/app/login?sso_error=<reason>`.
+         * @description The redirect URI registered with providers. The `state` must be the one the `sl_sso` cookie of this browser holds, still live and unused (401 `sso_state_invalid`); the code is exchanged with the PKCE verifier and the ID token checked: signature, issuer (the settings'), audience, expiry and nonce (401 `sso_failed`); `email_verified` must be true (403 `sso_email_unverified`) and the address in the proven domain (403 `sso_email_domain`). Operators and moderators never sign in this way (403 `sso_staff_account`), and nobody signs in while the workspace's plan lacks `sso` (403 `plan_required`, reason `sso_plan_required`, a sign-in started before the downgrade included). The first sign-in makes the account (address verified, no password); an account whose address was never verified is taken over (its password, sessions and API keys end). The account becomes a member (role `member`) of the workspace if it is not one. Then the session cookies are set as a password sign-in sets them and the browser goes (302) to `return_to`; with 2FA on, to `/app/login#mfa_token=…` for the second step (POST /auth/login/2fa) instead. A browser gets errors as a 302 to `/app/login?sso_error=<reason>`.
          */
         get: operations["finishSSO"];
         put?: never;
@@ -7369,6 +7369,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Invalid"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];

@@ -182,6 +182,7 @@ export const en = {
     sso_domain_unverified: "Prove the email domain with its TXT record before enforcing SSO.",
     sso_domain_taken: "Another workspace already signs in this email domain.",
     sso_not_configured: "No single sign-on is set up for this email address.",
+    sso_plan_required: "Your organisation's plan no longer includes single sign-on. Sign in with your password (or reset it), and ask your administrator to upgrade.",
     sso_provider_unavailable: "Your identity provider cannot be reached right now. Try again later, or ask your administrator.",
     sso_provider_not_public: "Your identity provider's address is not a public address. Ask your administrator.",
     sso_state_invalid: "This sign-in expired or was started in another browser. Start again.",

@@ -184,6 +184,7 @@ export const zhCN: Messages = {
     sso_domain_unverified: "请先用 TXT 记录验证邮箱域名，再强制使用单点登录。",
     sso_domain_taken: "另一个工作区已验证此邮箱域名。",
     sso_not_configured: "此邮箱地址未设置单点登录。",
+    sso_plan_required: "贵组织的套餐已不含单点登录。请用密码登录（或重置密码），并请管理员升级套餐。",
     sso_provider_unavailable: "暂时无法连接身份提供方。请稍后重试，或联系管理员。",
     sso_provider_not_public: "身份提供方的地址不是公网地址。请联系管理员。",
     sso_state_invalid: "此次登录已过期或在其他浏览器中发起，请重新开始。",
