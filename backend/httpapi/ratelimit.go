@@ -198,10 +198,11 @@ func (s *Server) chargeErr(c *gin.Context, cost int) error {
 		return nil // the request itself was the whole budget
 	}
 	res := s.rates.limiter.SpendMore(c.Request.Context(), b.key, int(b.limit), ratePeriod, cost-1)
-	s.rateHeaders(c, res)
 	if !res.Allowed {
+		// Nothing more was taken: the headers of the request's own count stand.
 		return &auth.RateLimitError{RetryAfter: res.RetryAfter, What: "requests"}
 	}
+	s.rateHeaders(c, res)
 	return nil
 }
 

@@ -43,7 +43,7 @@ const (
 	heldOutFlagRecall    = 0.83 // … flagged or banned (20 of 24)
 	heldOutBanPrecision  = 1.0  // of the pages banned, the share harmful (14 of 14)
 	heldOutFlagPrecision = 1.0  // of the pages flagged or banned, the share harmful (20 of 20)
-	heldOutBenignBanned  = 0     // benign pages banned: none, and none may be
+	heldOutBenignBanned  = 0    // benign pages banned: none, and none may be
 )
 
 // The scores of the worker's defaults (MODERATION_BAN_SCORE, MODERATION_REVIEW_SCORE).
