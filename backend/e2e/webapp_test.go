@@ -390,13 +390,27 @@ func signIn(t *testing.T, p playwright.Page, email, password string) {
 	}
 }
 
+// membersOnlyPage is a sign-in that names no brand, shown to WeChat's visitor alone.
+const membersOnlyPage = `<!doctype html><html><head><title>Garden club – members</title></head>
+<body><h1>Members only</h1><p>Sign in with your club account to read this week's planting notes.</p>
+<form action="/in" method="post"><input name="member" placeholder="Member name">
+<input name="password" type="password" placeholder="Password"><button>Sign in</button></form></body></html>`
+
 // The moderation worker flags a link (real Chromium as three visitors, a fake model). A
 // moderator finds it in the app's queue with the three screenshots side by side and bans it
 // with a note; the short link then shows the warning page, and the owner sees the ban and its
 // reason on the link's page and appeals.
 func TestWebAppModeratorBansFromQueue(t *testing.T) {
 	sites, browser := moderationRig(t)
-	sites.handle(t, "queue-news.test", cloakedSite)
+	// WeChat's visitor alone is asked to sign in, on a page naming no brand: the rules flag
+	// the cloaking, and a moderator decides (a copy of a brand's page would be banned at once).
+	sites.handle(t, "queue-news.test", func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.UserAgent(), "MicroMessenger") {
+			writeHTML(w, membersOnlyPage)
+			return
+		}
+		writeHTML(w, newsPage)
+	})
 	model := testenv.NewChatModel(t, judgeByText)
 	d := newDeployment(t)
 	s := d.start(t)
