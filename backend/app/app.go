@@ -543,6 +543,9 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // holds them to see what the API answers when every one is busy.
 func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 
+// HealthRunner is the node's link health runner: a test reads its Progress.
+func (a *App) HealthRunner() *health.Runner { return a.health }
+
 // MetricsAddr is the address /metrics is served on, once Listen has run; "" when
 // METRICS_ADDR is unset.
 func (a *App) MetricsAddr() string {
