@@ -546,6 +546,9 @@ func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 // HealthRunner is the node's link health runner: a test reads its Progress.
 func (a *App) HealthRunner() *health.Runner { return a.health }
 
+// WebhookDispatcher is the node's webhook dispatcher: a test reads its Rounds.
+func (a *App) WebhookDispatcher() *webhook.Dispatcher { return a.hooksOut }
+
 // MetricsAddr is the address /metrics is served on, once Listen has run; "" when
 // METRICS_ADDR is unset.
 func (a *App) MetricsAddr() string {
