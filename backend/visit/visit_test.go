@@ -162,8 +162,10 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	var consumers []*visit.Consumer
 	for _, name := range []string{"node-a", "node-b"} {
 		c := consumer(rc, name, db)
+		consumers = append(consumers, c)
 		wg.Add(1)
 		go func() { defer wg.Done(); c.Run(ctx) }()
 	}
@@ -188,7 +190,12 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 	for stored(t, db) < len(evs) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond) // a late double count would show now
+	// A step of each consumer that began after every event was stored has finished: a late
+	// double count would show now.
+	for _, c := range consumers {
+		from := c.Steps()
+		testenv.Eventually(t, 10*time.Second, "two more steps of a consumer", func() bool { return c.Steps() >= from+2 })
+	}
 	cancel()
 	wg.Wait()
 	checkStored(t, db, evs)
