@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -83,6 +84,8 @@ type App struct {
 	// health checks links' destinations (HEALTH_CHECK: in the background too) and mails the
 	// digests of broken links.
 	health *health.Runner
+	// domainRounds counts the rounds of checkDomains finished (DomainCheckRounds).
+	domainRounds atomic.Int64
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// auth signs people in: tokens, sessions, two-factor codes.
@@ -543,6 +546,10 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // holds them to see what the API answers when every one is busy.
 func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 
+// DomainCheckRounds answers how many rounds of checks of pending custom and sign-on domains
+// this node has finished: a test waits for one that began after an event.
+func (a *App) DomainCheckRounds() int64 { return a.domainRounds.Load() }
+
 // HealthRunner is the node's link health runner: a test reads its Progress.
 func (a *App) HealthRunner() *health.Runner { return a.health }
 
@@ -656,6 +663,7 @@ func (a *App) reloadDomains() {
 // looks at (domain.Service.CheckPending).
 func (a *App) checkDomains(ctx context.Context) {
 	every(ctx, a.cfg.DomainCheckInterval, func() {
+		defer a.domainRounds.Add(1)
 		if n, err := a.domains.CheckPending(ctx); err != nil && ctx.Err() == nil {
 			a.log.Warn("check pending domains", "err", err)
 		} else if n > 0 {
