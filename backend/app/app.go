@@ -84,8 +84,10 @@ type App struct {
 	// health checks links' destinations (HEALTH_CHECK: in the background too) and mails the
 	// digests of broken links.
 	health *health.Runner
-	// domainRounds counts the rounds of checkDomains finished (DomainCheckRounds).
-	domainRounds atomic.Int64
+	// domainRounds counts the rounds of checkDomains finished (DomainCheckRounds), syncRounds
+	// those of syncCaches (CacheSyncRounds), resyncs the starts of the event bus's
+	// subscription handled (Resyncs).
+	domainRounds, syncRounds, resyncs atomic.Int64
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// auth signs people in: tokens, sessions, two-factor codes.
@@ -550,6 +552,15 @@ func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 // this node has finished: a test waits for one that began after an event.
 func (a *App) DomainCheckRounds() int64 { return a.domainRounds.Load() }
 
+// CacheSyncRounds answers how many rounds of the cache sync (the change feed, reservations,
+// domains, deleted workspaces) this node has finished: a test waits for one that began after
+// an event.
+func (a *App) CacheSyncRounds() int64 { return a.syncRounds.Load() }
+
+// Resyncs answers how many times this node's event bus subscription started and the node
+// dropped its copies (EventResync handled).
+func (a *App) Resyncs() int64 { return a.resyncs.Load() }
+
 // HealthRunner is the node's link health runner: a test reads its Progress.
 func (a *App) HealthRunner() *health.Runner { return a.health }
 
@@ -647,6 +658,7 @@ func (a *App) handleEvent(e cachesync.Event) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		a.refreshIssued(ctx)
+		a.resyncs.Add(1)
 	}
 }
 
@@ -764,6 +776,7 @@ func (a *App) syncCaches(ctx context.Context) {
 
 // syncRound is one round of syncCaches.
 func (a *App) syncRound(ctx context.Context) {
+	defer a.syncRounds.Add(1)
 	if !a.syncStarted {
 		a.startSync(ctx)
 		return
