@@ -34,6 +34,10 @@ var (
 		Name: "shortlink_visits_buffered",
 		Help: "Visits in this node's capture buffer, not yet sent.",
 	})
+	sending = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_sending",
+		Help: "Batches of visits this node is writing now: to the stream, or to PostgreSQL while Redis fails or after it lost visits.",
+	})
 	kept = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "shortlink_visits_kept",
 		Help: "Visits this node sent to the stream and keeps until the consumers have stored them.",
@@ -323,6 +327,8 @@ type sentEntry struct {
 // send writes one batch to the stream, or to the Store while Redis fails; its visitor hashes'
 // memory then serves the next batch.
 func (b *Buffer) send(batch []Event) {
+	sending.Inc()
+	defer sending.Dec()
 	defer func() { b.hashes = b.hashes[:0] }()
 	captured.Add(float64(len(batch)))
 	buffered.Set(float64(len(b.hits)))
@@ -481,8 +487,10 @@ func (b *Buffer) resend() {
 	b.keptEvents.Store(0)
 	kept.Set(0)
 	b.resending.Add(1)
+	sending.Inc()
 	go func() {
 		defer b.resending.Done()
+		defer sending.Dec()
 		for _, e := range entries {
 			var batch []Event
 			if err := json.Unmarshal(e.data, &batch); err == nil {
