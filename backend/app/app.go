@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -83,6 +84,10 @@ type App struct {
 	// health checks links' destinations (HEALTH_CHECK: in the background too) and mails the
 	// digests of broken links.
 	health *health.Runner
+	// domainRounds counts the rounds of checkDomains finished (DomainCheckRounds), syncRounds
+	// those of syncCaches (CacheSyncRounds), resyncs the starts of the event bus's
+	// subscription handled (Resyncs).
+	domainRounds, syncRounds, resyncs atomic.Int64
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// auth signs people in: tokens, sessions, two-factor codes.
@@ -543,6 +548,25 @@ func (a *App) Addr() string { return a.listener.Addr().String() }
 // holds them to see what the API answers when every one is busy.
 func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 
+// DomainCheckRounds answers how many rounds of checks of pending custom and sign-on domains
+// this node has finished: a test waits for one that began after an event.
+func (a *App) DomainCheckRounds() int64 { return a.domainRounds.Load() }
+
+// CacheSyncRounds answers how many rounds of the cache sync (the change feed, reservations,
+// domains, deleted workspaces) this node has finished: a test waits for one that began after
+// an event.
+func (a *App) CacheSyncRounds() int64 { return a.syncRounds.Load() }
+
+// Resyncs answers how many times this node's event bus subscription started and the node
+// dropped its copies (EventResync handled).
+func (a *App) Resyncs() int64 { return a.resyncs.Load() }
+
+// HealthRunner is the node's link health runner: a test reads its Progress.
+func (a *App) HealthRunner() *health.Runner { return a.health }
+
+// WebhookDispatcher is the node's webhook dispatcher: a test reads its Rounds.
+func (a *App) WebhookDispatcher() *webhook.Dispatcher { return a.hooksOut }
+
 // MetricsAddr is the address /metrics is served on, once Listen has run; "" when
 // METRICS_ADDR is unset.
 func (a *App) MetricsAddr() string {
@@ -634,6 +658,7 @@ func (a *App) handleEvent(e cachesync.Event) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		a.refreshIssued(ctx)
+		a.resyncs.Add(1)
 	}
 }
 
@@ -650,6 +675,7 @@ func (a *App) reloadDomains() {
 // looks at (domain.Service.CheckPending).
 func (a *App) checkDomains(ctx context.Context) {
 	every(ctx, a.cfg.DomainCheckInterval, func() {
+		defer a.domainRounds.Add(1)
 		if n, err := a.domains.CheckPending(ctx); err != nil && ctx.Err() == nil {
 			a.log.Warn("check pending domains", "err", err)
 		} else if n > 0 {
@@ -750,6 +776,7 @@ func (a *App) syncCaches(ctx context.Context) {
 
 // syncRound is one round of syncCaches.
 func (a *App) syncRound(ctx context.Context) {
+	defer a.syncRounds.Add(1)
 	if !a.syncStarted {
 		a.startSync(ctx)
 		return

@@ -21,6 +21,7 @@ type dnsServer struct {
 	mu    sync.Mutex
 	txt   map[string][]string     // fully qualified name, lower case → values
 	addrs map[string][]netip.Addr // fully qualified name, lower case → A and AAAA records
+	asked map[string]int          // fully qualified name, lower case → TXT questions
 }
 
 func startDNS(t *testing.T) *dnsServer {
@@ -29,7 +30,8 @@ func startDNS(t *testing.T) *dnsServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &dnsServer{Addr: pc.LocalAddr().String(), txt: map[string][]string{}, addrs: map[string][]netip.Addr{}}
+	d := &dnsServer{Addr: pc.LocalAddr().String(), txt: map[string][]string{}, addrs: map[string][]netip.Addr{},
+		asked: map[string]int{}}
 	started := make(chan struct{})
 	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(d.serve), NotifyStartedFunc: func() { close(started) }}
 	go func() { _ = srv.ActivateAndServe() }()
@@ -43,6 +45,13 @@ func (d *dnsServer) set(name string, values ...string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.txt[dns.Fqdn(strings.ToLower(name))] = values
+}
+
+// askedFor is how many times name's TXT records were asked for.
+func (d *dnsServer) askedFor(name string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.asked[dns.Fqdn(strings.ToLower(name))]
 }
 
 // setAddrs makes name's A and AAAA records addrs (an IPv4-mapped address is an AAAA record).
@@ -60,6 +69,9 @@ func (d *dnsServer) serve(w dns.ResponseWriter, req *dns.Msg) {
 	defer d.mu.Unlock()
 	for _, q := range req.Question {
 		name := strings.ToLower(q.Name)
+		if q.Qtype == dns.TypeTXT {
+			d.asked[name]++
+		}
 		if addrs := d.addrs[name]; len(addrs) > 0 {
 			hdr := func(t uint16) dns.RR_Header {
 				return dns.RR_Header{Name: q.Name, Rrtype: t, Class: dns.ClassINET, Ttl: 0}

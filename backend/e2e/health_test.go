@@ -390,7 +390,11 @@ func TestLinkHealthHostBudget(t *testing.T) {
 		s.createLink(tn, map[string]any{"url": dst.url(p)})
 	}
 	eventually(t, 10*time.Second, "the first checks", func() bool { return dst.pathsHit(paths) >= 3 })
-	time.Sleep(3 * time.Second)
+	// The other 9 were claimed and put off for the spent budget (for a third of a minute at
+	// least), and a round finished after that: the runner had its chance to check more.
+	run := s.app.HealthRunner()
+	eventually(t, 20*time.Second, "the other links put off", func() bool { return run.Progress().PutOff >= 9 })
+	afterRounds(t, "health rounds", func() int64 { return run.Progress().Rounds })
 	if n := dst.pathsHit(paths); n != 3 {
 		t.Errorf("%d of 12 links on one host checked within seconds, want the budget's 3", n)
 	}
@@ -420,7 +424,10 @@ func TestLinkHealthTwoNodes(t *testing.T) {
 		s.createLink(tn, map[string]any{"url": dst.url(p)})
 	}
 	eventually(t, 20*time.Second, "every link checked", func() bool { return len(s2.healthIDs(tn, "ok")) == 30 })
-	time.Sleep(time.Second) // a second check would show by now
+	// A round of each node that began after every link was ok has finished: a second check
+	// would have been made by now.
+	afterRounds(t, "health rounds of the first node", func() int64 { return s1.app.HealthRunner().Progress().Rounds })
+	afterRounds(t, "health rounds of the second node", func() int64 { return s2.app.HealthRunner().Progress().Rounds })
 	for _, p := range paths {
 		if n := dst.count("HEAD", p) + dst.count("GET", p); n != 1 {
 			t.Errorf("%s asked %d times, want once", p, n)
@@ -446,14 +453,25 @@ func TestLinkHealthDigest(t *testing.T) {
 	}
 	b := s.createLink(tn, map[string]any{"url": dst.url("/b")})
 	s.waitHealth(tn, b.ID, "broken", 500, 15*time.Second)
-	time.Sleep(2 * time.Second) // a digest poll or two
+	// A digest poll that began after the link broke has finished (no digest: the day is
+	// spent), and one on the restarted node (which looks for digests due at its first round).
+	afterRounds(t, "digest polls", func() int64 { return s.app.HealthRunner().Progress().DigestPolls })
 	s.stop()
 	s = d.start(t, healthEnv()...)
-	time.Sleep(3 * time.Second)
+	afterRounds(t, "digest polls after the restart", func() int64 { return s.app.HealthRunner().Progress().DigestPolls })
 	// The verification mail and one digest.
 	if n := s.mailbox.Count("digest@example.com"); n != 2 {
 		t.Errorf("%d mails to the owner, want the verification and one digest", n)
 	}
+}
+
+// afterRounds waits until count, the rounds some background loop has finished, has grown by
+// two from now: a whole round began after the call (the other may have been under way). Run
+// it after an event to know the loop had its chance to act on it.
+func afterRounds(t testing.TB, what string, count func() int64) {
+	t.Helper()
+	from := count()
+	eventually(t, 30*time.Second, "two more "+what, func() bool { return count() >= from+2 })
 }
 
 // codeOf is the code of link id.
@@ -478,11 +496,20 @@ func TestLinkHealthDigestOnlyNew(t *testing.T) {
 	dst.set("/second", http.StatusBadGateway)
 	s.createLink(tn, map[string]any{"url": dst.url("/first")})
 	first := s.mailbox.WaitSubject(t, "digests@example.com", "1 link is broken")
+	firstAt := time.Now() // after the digest was recorded as sent
 	if !strings.Contains(first.Body, dst.url("/first")) || !strings.Contains(first.Body, "answers 410") {
 		t.Errorf("first digest:\n%s", first.Body)
 	}
-	// Two intervals with nothing newly broken: still the verification and the one digest.
-	time.Sleep(4 * time.Second)
+	// Two intervals with nothing newly broken: still the verification and the one digest,
+	// after a digest poll that began two intervals after the first digest has finished.
+	polls := func() int64 { return s.app.HealthRunner().Progress().DigestPolls }
+	from := int64(-1)
+	eventually(t, 30*time.Second, "a digest poll two intervals on", func() bool {
+		if from < 0 && time.Since(firstAt) >= 4*time.Second {
+			from = polls()
+		}
+		return from >= 0 && polls() >= from+2
+	})
 	if n := s.mailbox.Count("digests@example.com"); n != 2 {
 		t.Fatalf("%d mails, want no digest while nothing newly broke", n)
 	}

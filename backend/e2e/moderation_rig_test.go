@@ -230,6 +230,8 @@ type modStores struct {
 	store *postgres.Moderation
 	queue *moderation.Queue
 	key   string
+	// worker is the worker runWorker started last.
+	worker *review.Worker
 }
 
 func moderationStores(t *testing.T, d *deployment) *modStores {
@@ -276,6 +278,7 @@ func (ms *modStores) runWorker(t *testing.T, o review.Options) (stop func()) {
 		o.Log = slog.New(slog.NewTextHandler(w, nil))
 	}
 	w := review.New(o)
+	ms.worker = w
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -295,6 +298,18 @@ func (ms *modStores) runWorker(t *testing.T, o review.Options) (stop func()) {
 	}
 	t.Cleanup(stop)
 	return stop
+}
+
+// afterWorkerRounds waits until the worker runWorker started last has finished two more rounds
+// and has no review under way: a round began after the call, and the reviews it started are
+// recorded.
+func (ms *modStores) afterWorkerRounds(t *testing.T) {
+	t.Helper()
+	w := ms.worker
+	from := w.Polls()
+	eventually(t, 30*time.Second, "two more rounds of the worker, no review under way", func() bool {
+		return w.Polls() >= from+2 && w.Reviewing() == 0
+	})
 }
 
 // reviewCount is how many reviews of the link are stored.

@@ -104,6 +104,7 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 	if err := rs.Do("SAVE"); err != nil {
 		t.Fatal(err)
 	}
+	resyncs := []int64{a.app.Resyncs(), b.app.Resyncs()}
 	_ = rs.Do("SHUTDOWN", "NOSAVE") // the connection closes as it answers
 
 	ws := "/api/v1/workspaces/" + itoa(tn.WorkspaceID) + "/links/"
@@ -128,8 +129,18 @@ func TestRedisRestartedDuringChanges(t *testing.T) {
 
 	rs.Start() // from the snapshot: the old versions are back in Redis
 	check("Redis back from an old snapshot")
-	time.Sleep(1500 * time.Millisecond) // the nodes resubscribe and reload from Redis
+	resynced(t, resyncs, a, b) // the nodes resubscribe and reload from Redis
 	check("after the nodes reloaded")
+}
+
+// resynced waits until each node has subscribed to the event bus again since it handled
+// before[i] resyncs (dropping its copies), then for cache sync rounds that began after that.
+func resynced(t *testing.T, before []int64, nodes ...*server) {
+	t.Helper()
+	for i, s := range nodes {
+		eventually(t, 15*time.Second, fmt.Sprintf("node %d subscribed again", i), func() bool { return s.app.Resyncs() > before[i] })
+		afterRounds(t, "cache sync rounds after the resubscription", s.app.CacheSyncRounds)
+	}
 }
 
 // TestRedisRefusesWrites: a Redis that serves reads but refuses writes (memory full with
@@ -155,7 +166,9 @@ func TestRedisRefusesWrites(t *testing.T) {
 			return s.visit("GET", "/"+l.Code).Status == http.StatusForbidden
 		})
 	}
-	time.Sleep(2 * time.Second) // rounds of the syncer while Redis still refuses
+	for _, s := range []*server{a, b} {
+		afterRounds(t, "cache sync rounds while Redis still refuses", s.app.CacheSyncRounds)
+	}
 	for i, s := range []*server{a, b} {
 		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusForbidden {
 			t.Errorf("node %d later: %d %q", i, r.Status, r.Header.Get("Location"))
@@ -186,10 +199,13 @@ func TestRedisBackFromSnapshot(t *testing.T) {
 	for _, s := range []*server{a, b} {
 		eventually(t, 4*time.Second, "disable", func() bool { return s.visit("GET", "/"+l.Code).Status == http.StatusForbidden })
 	}
-	time.Sleep(1500 * time.Millisecond) // the feed was read and applied
-	_ = rs.Do("SHUTDOWN", "NOSAVE")     // a crash
-	rs.Start()                          // back from the snapshot, with the link enabled
-	time.Sleep(3 * time.Second)         // the nodes resubscribe, drop their copies and read Redis
+	for _, s := range []*server{a, b} {
+		afterRounds(t, "cache sync rounds", s.app.CacheSyncRounds) // the feed was read and applied
+	}
+	resyncs := []int64{a.app.Resyncs(), b.app.Resyncs()}
+	_ = rs.Do("SHUTDOWN", "NOSAVE") // a crash
+	rs.Start()                      // back from the snapshot, with the link enabled
+	resynced(t, resyncs, a, b)      // the nodes resubscribe, drop their copies and read Redis
 	for i, s := range []*server{a, b} {
 		if r := s.visit("GET", "/"+l.Code); r.Status != http.StatusForbidden {
 			t.Errorf("node %d serves the disabled link again: %d %q", i, r.Status, r.Header.Get("Location"))

@@ -659,7 +659,10 @@ func TestSSOCheckedInBackground(t *testing.T) {
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", owner.WorkspaceID)
 	st := answer[ssoJSON](t, s.do("PUT", ws+"/sso", owner.Token, map[string]any{"issuer": p.URL, "client_id": "shortlink",
 		"client_secret": idpClientSecret, "email_domain": "sso-background.com"}), http.StatusOK, "put sso")
-	time.Sleep(1500 * time.Millisecond) // looked at without the record
+	// Looked at without the record: a background round asked for it, and finished.
+	asked := ns.askedFor(st.Verification.Name)
+	eventually(t, 15*time.Second, "the record asked for in the background", func() bool { return ns.askedFor(st.Verification.Name) > asked })
+	afterRounds(t, "domain check rounds", s.app.DomainCheckRounds)
 	if st := answer[ssoJSON](t, s.do("GET", ws+"/sso", owner.Token, nil), http.StatusOK, "get"); st.Verified {
 		t.Fatal("proven without the record")
 	}

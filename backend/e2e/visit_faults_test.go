@@ -289,30 +289,35 @@ func (s *visitStore) pending(node string) int64 {
 	return n
 }
 
-// settle waits until the stream is drained and the stored counts of the links stay the same for
-// a second, and returns them.
-func (s *visitStore) settle(links ...linkJSON) map[int64]visitCounts {
+// quiet waits until nothing is left to store: the stream drained (every entry delivered and
+// acknowledged, so stored) and none of the running nodes writing a batch (to the stream, or
+// straight to PostgreSQL). Call it once the nodes' flushers took every visit they answered.
+func (s *visitStore) quiet(nodes ...*process) {
 	s.t.Helper()
-	deadline := time.Now().Add(25 * time.Second)
-	last, since := s.stored(links...), time.Now()
-	for {
-		time.Sleep(100 * time.Millisecond)
-		now := s.stored(links...)
-		switch {
-		case !equalCounts(now, last):
-			last, since = now, time.Now()
-		case s.drained() && time.Since(since) >= time.Second:
-			return now
+	eventually(s.t, 25*time.Second, "the stream drained and no node writing visits", func() bool {
+		if !s.drained() {
+			return false
 		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("visits still moving after 25s (stream drained: %v): %v", s.drained(), now)
+		for _, n := range nodes {
+			if n.gauge("shortlink_visits_sending") != 0 {
+				return false
+			}
 		}
-	}
+		return s.drained()
+	})
 }
 
-// expect waits until the stored counts of the links are want, and checks that they stay so and
-// that the stream is drained.
-func (s *visitStore) expect(want map[int64]visitCounts) {
+// settle waits until nothing is left to store (quiet, over the running nodes) and returns the
+// stored counts of the links.
+func (s *visitStore) settle(nodes []*process, links ...linkJSON) map[int64]visitCounts {
+	s.t.Helper()
+	s.quiet(nodes...)
+	return s.stored(links...)
+}
+
+// expect waits until the stored counts of the links are want, and checks that they stay so once
+// nothing is left to store (quiet, over the running nodes).
+func (s *visitStore) expect(want map[int64]visitCounts, nodes ...*process) {
 	s.t.Helper()
 	links := make([]linkJSON, 0, len(want))
 	for id := range want {
@@ -325,7 +330,7 @@ func (s *visitStore) expect(want map[int64]visitCounts) {
 		time.Sleep(100 * time.Millisecond)
 		got = s.stored(links...)
 	}
-	time.Sleep(time.Second) // a late double count would show now
+	s.quiet(nodes...) // a late double count would show now
 	got = s.stored(links...)
 	for _, l := range links {
 		if got[l.ID] != want[l.ID] {
@@ -379,6 +384,9 @@ func visitLinks(t *testing.T, d *deployment, email string, count int, nodes ...*
 
 // ingested is the node's shortlink_visits_ingested_total.
 func (p *process) ingested() int64 { return p.counter("shortlink_visits_ingested_total") }
+
+// gauge is the value of one of the node's gauges without labels.
+func (p *process) gauge(name string) int64 { return p.counter(name) }
 
 // counter is the value of one of the node's counters without labels.
 func (p *process) counter(name string) int64 {
@@ -453,7 +461,7 @@ func TestVisitsRedisStoppedUnderLoad(t *testing.T) {
 	if c := total(want); c.People == 0 || c.Bots == 0 {
 		t.Fatalf("the load had no people or no crawlers: %+v", c)
 	}
-	store.expect(want)
+	store.expect(want, a, b)
 }
 
 // TestVisitsNodeStoppedUnderLoad: a node gets SIGTERM in the middle of a load. It finishes the
@@ -482,7 +490,7 @@ func TestVisitsNodeStoppedUnderLoad(t *testing.T) {
 	want := load.result(links...)
 	t.Logf("302s answered: %+v (node a %d, node b %d); connections a refused: %d",
 		total(want), load.perNode["a"].Load(), load.perNode["b"].Load(), load.refused["a"])
-	store.expect(want)
+	store.expect(want, b)
 }
 
 // slowRedis is the URL of a proxy to the Redis of url that delays what clients send by delay.
@@ -566,7 +574,7 @@ func TestVisitsTwoConsumers(t *testing.T) {
 	load.checkAnswers()
 
 	want := load.result(links...)
-	store.expect(want)
+	store.expect(want, a, b)
 	for _, c := range []string{"a", "b"} {
 		if n := store.pending(c); n != 0 {
 			t.Errorf("consumer %s holds %d entries", c, n)
@@ -619,7 +627,7 @@ func TestVisitsConsumerKilledWithPending(t *testing.T) {
 
 	want := load.result(links...)
 	t.Logf("302s answered: %+v; the victim held %d entries when killed", total(want), held)
-	store.expect(want)
+	store.expect(want, a, claimer)
 	if n := store.pending("victim"); n != 0 {
 		t.Errorf("the killed consumer still holds %d entries", n)
 	}
@@ -667,7 +675,7 @@ func TestVisitsNodeKilled(t *testing.T) {
 	eventually(t, 10*time.Second, "b sent every visit it answered", func() bool {
 		return b.counter("shortlink_visits_captured_total") >= load.perNode["b"].Load()
 	})
-	got := store.settle(links...)
+	got := store.settle([]*process{b}, links...)
 	answered := load.result(links...)
 	for _, l := range ofB {
 		if got[l.ID] != answered[l.ID] {

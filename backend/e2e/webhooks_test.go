@@ -407,7 +407,10 @@ func TestWebhooksSurviveRestartOnTwoNodes(t *testing.T) {
 		s.createLink(tn, map[string]any{"url": fmt.Sprintf("https://example.com/two-nodes/%d", i)})
 	}
 	rcv.waitType("link.created", 25, 20*time.Second)
-	time.Sleep(1500 * time.Millisecond) // a second sending would show by now
+	// A round of each node's dispatcher that began after the last arrival has finished: a
+	// second sending would show by now.
+	afterRounds(t, "dispatch rounds of the first node", s2.app.WebhookDispatcher().Rounds)
+	afterRounds(t, "dispatch rounds of the second node", s3.app.WebhookDispatcher().Rounds)
 	rcv.checkOnce()
 	if got := len(rcv.ofType("link.created")); got != 25 {
 		t.Errorf("%d deliveries accepted, want 25", got)
@@ -476,7 +479,9 @@ func TestWebhooksAddressGuard(t *testing.T) {
 		t.Errorf("loopback at send without WEBHOOK_ALLOW_LOOPBACK: %+v", dl)
 	}
 	s.createLink(tn, map[string]any{"url": "https://example.com/guarded"})
-	time.Sleep(1500 * time.Millisecond)
+	// A dispatch round that began after the link.created deliveries were written has
+	// finished: each was claimed and its sending refused.
+	afterRounds(t, "dispatch rounds", s.app.WebhookDispatcher().Rounds)
 	rcv.mu.Lock()
 	defer rcv.mu.Unlock()
 	if len(rcv.attempts) != 0 || rcv.private != 0 || rcv.badSigs != 0 {
@@ -578,7 +583,7 @@ func TestWebhooksPlanAndWorkspaces(t *testing.T) {
 	lb := s.createLink(b, map[string]any{"url": "https://example.com/b"})
 	ma := rcvA.waitType("link.created", 1, 10*time.Second)
 	mb := rcvB.waitType("link.created", 1, 10*time.Second)
-	time.Sleep(time.Second)
+	afterRounds(t, "dispatch rounds", s.app.WebhookDispatcher().Rounds) // a stray sending would show by now
 	if len(rcvA.ofType("link.created")) != 1 || linkOf(t, ma[0])["id"] != float64(la.ID) {
 		t.Errorf("a received %d: %s", len(rcvA.ofType("link.created")), ma[0].Data)
 	}

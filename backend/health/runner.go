@@ -113,6 +113,27 @@ const hostPeriod = time.Minute
 type Runner struct {
 	o     Options
 	lease time.Duration
+	// rounds, digestPolls and putOff count what Run has done, for tests that prove that
+	// something did not happen after the runner had its chance (Progress).
+	rounds, digestPolls, putOff atomic.Int64
+}
+
+// Progress is what a Runner has done since it started.
+type Progress struct {
+	// Rounds are the rounds of Run finished: a sweep when due, a claim and its checks, and
+	// a digest poll when due.
+	Rounds int64
+	// DigestPolls are the looks for digests due finished (the digests sent included).
+	DigestPolls int64
+	// PutOff are the claimed links put off without a check (a host's budget spent, or a
+	// link that does not redirect).
+	PutOff int64
+}
+
+// Progress answers what the runner has done so far: a test waits for a round that began
+// after an event to know the runner had its chance to act on it.
+func (r *Runner) Progress() Progress {
+	return Progress{Rounds: r.rounds.Load(), DigestPolls: r.digestPolls.Load(), PutOff: r.putOff.Load()}
 }
 
 // NewRunner returns a Runner; Run starts it.
@@ -161,7 +182,9 @@ func (r *Runner) Run(ctx context.Context) {
 			if _, err := r.Digests(ctx); err != nil && ctx.Err() == nil {
 				r.o.Log.Warn("link health: digests", "err", err)
 			}
+			r.digestPolls.Add(1)
 		}
+		r.rounds.Add(1)
 		if n == r.o.Batch {
 			continue
 		}
@@ -238,6 +261,7 @@ func (r *Runner) check(runCtx context.Context, d Due) bool {
 }
 
 func (r *Runner) postpone(ctx context.Context, d Due, next time.Time) {
+	defer r.putOff.Add(1)
 	if err := r.o.Store.Postpone(ctx, d.LinkID, next); err != nil {
 		r.o.Log.Warn("link health: put a check off", "link", d.LinkID, "err", err)
 	}

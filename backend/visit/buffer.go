@@ -34,6 +34,10 @@ var (
 		Name: "shortlink_visits_buffered",
 		Help: "Visits in this node's capture buffer, not yet sent.",
 	})
+	sending = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "shortlink_visits_sending",
+		Help: "Batches of visits this node is writing now: to the stream, or to PostgreSQL while Redis fails or after it lost visits.",
+	})
 	kept = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "shortlink_visits_kept",
 		Help: "Visits this node sent to the stream and keeps until the consumers have stored them.",
@@ -94,6 +98,9 @@ type Options struct {
 	Log        *slog.Logger
 	// Size is how many hits the Buffer holds (BufferSize when < 1).
 	Size int
+	// Now is the Buffer's clock (time.Now when nil): a test moves it past the checks of the
+	// consumer group instead of waiting for them.
+	Now func() time.Time
 }
 
 // Buffer captures the visits of one node and sends them in batches to the visit stream, or to
@@ -105,6 +112,7 @@ type Buffer struct {
 	classifier *visitor.Classifier
 	hasher     *Hasher
 	log        *slog.Logger
+	now        func() time.Time
 
 	hits chan Hit
 	// entry is the flusher's encoding of the batch it sends; once sent, it is kept (sent) and
@@ -139,6 +147,8 @@ type Buffer struct {
 	forgotLog  time.Time // the last log line about entries forgotten unconsumed
 	resending  sync.WaitGroup
 	keptEvents atomic.Int64
+	// confirms counts the checks of the consumer group done (Confirms).
+	confirms atomic.Int64
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -153,9 +163,12 @@ func NewBuffer(o Options) *Buffer {
 	if o.Hasher == nil {
 		o.Hasher = NewHasher(nil)
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	b := &Buffer{
 		stream: o.Stream, store: o.Store, due: o.Due,
-		classifier: o.Classifier, hasher: o.Hasher, log: o.Log,
+		classifier: o.Classifier, hasher: o.Hasher, log: o.Log, now: o.Now,
 		hits: make(chan Hit, o.Size),
 		ids:  rand.NewChaCha8(seed()), referers: make(map[string]string),
 		hashes: make([]byte, 0, 16*batchSize),
@@ -182,7 +195,7 @@ func (b *Buffer) Capture(h Hit) {
 // dropped counts n lost events and logs them, at most once per dropLogEvery.
 func (b *Buffer) dropped(n int, msg string, args ...any) {
 	total := b.unlogged.Add(int64(n))
-	now := time.Now().UnixNano()
+	now := b.now().UnixNano()
 	last := b.lastDropLog.Load()
 	if now-last < int64(dropLogEvery) || !b.lastDropLog.CompareAndSwap(last, now) {
 		return
@@ -314,10 +327,12 @@ type sentEntry struct {
 // send writes one batch to the stream, or to the Store while Redis fails; its visitor hashes'
 // memory then serves the next batch.
 func (b *Buffer) send(batch []Event) {
+	sending.Inc()
+	defer sending.Dec()
 	defer func() { b.hashes = b.hashes[:0] }()
 	captured.Add(float64(len(batch)))
 	buffered.Set(float64(len(b.hits)))
-	if b.stream != nil && time.Now().UnixNano() >= b.downUntil.Load() {
+	if b.stream != nil && b.now().UnixNano() >= b.downUntil.Load() {
 		id, err := b.xadd(batch)
 		if err == nil {
 			if b.down.Swap(false) {
@@ -331,7 +346,7 @@ func (b *Buffer) send(batch []Event) {
 			return
 		}
 		// The entry may be in the stream already: storing it again counts nothing.
-		b.downUntil.Store(time.Now().Add(redisRetry).UnixNano())
+		b.downUntil.Store(b.now().Add(redisRetry).UnixNano())
 		if !b.down.Swap(true) {
 			b.log.Warn("visits: redis is not answering; writing visits to PostgreSQL", "err", err)
 		}
@@ -356,24 +371,28 @@ func (b *Buffer) keep(id string, data []byte, events int) {
 	}
 	if drop > 0 {
 		b.forget(drop)
-		if time.Since(b.forgotLog) >= dropLogEvery {
-			b.forgotLog = time.Now()
+		if b.now().Sub(b.forgotLog) >= dropLogEvery {
+			b.forgotLog = b.now()
 			b.log.Warn("visits: the consumers are behind; this node no longer keeps the oldest visits not yet stored, which a Redis restart without persistence would lose",
 				"kept", b.sentEvents)
 		}
 	}
-	if time.Since(b.confirmed) >= confirmEvery {
+	confirmed := b.now().Sub(b.confirmed) >= confirmEvery
+	if confirmed {
 		b.confirm()
 	}
 	b.keptEvents.Store(int64(b.sentEvents))
 	kept.Set(float64(b.sentEvents))
+	if confirmed {
+		b.confirms.Add(1)
+	}
 }
 
 // confirm asks Redis how far the consumer group got and forgets the entries it acknowledged.
 // When Redis is not the server the entries went to (its run_id changed: a restart, a
 // failover), or the stream lacks entries kept, it stores every entry kept into the Store.
 func (b *Buffer) confirm() {
-	b.confirmed = time.Now()
+	b.confirmed = b.now()
 	ctx, cancel := context.WithTimeout(context.Background(), redisTimeout)
 	defer cancel()
 	st, err := b.stream.State(ctx)
@@ -468,8 +487,10 @@ func (b *Buffer) resend() {
 	b.keptEvents.Store(0)
 	kept.Set(0)
 	b.resending.Add(1)
+	sending.Inc()
 	go func() {
 		defer b.resending.Done()
+		defer sending.Dec()
 		for _, e := range entries {
 			var batch []Event
 			if err := json.Unmarshal(e.data, &batch); err == nil {

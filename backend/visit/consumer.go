@@ -4,6 +4,7 @@ import (
 	"context"
 	json "github.com/goccy/go-json"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -90,6 +91,8 @@ type Consumer struct {
 	block      time.Duration
 	gather     time.Duration
 	claimFrom  string // where the next XAUTOCLAIM scan starts
+	// steps counts the steps of Run finished: a test waits for one that began after an event.
+	steps atomic.Int64
 }
 
 // ReadEntries is how many entries (each a batch of up to 1,000 events) one read takes and one
@@ -175,6 +178,7 @@ func (c *Consumer) Run(ctx context.Context) {
 			measured = time.Now()
 		}
 		_, err := c.Step(ctx)
+		c.steps.Add(1)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			if !failing {

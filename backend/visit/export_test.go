@@ -39,3 +39,10 @@ func (b *Buffer) Waiting() int { return len(b.hits) }
 
 // Kept is how many events the Buffer keeps until the consumers have stored them.
 func (b *Buffer) Kept() int64 { return b.keptEvents.Load() }
+
+// Confirms is how many times the Buffer has asked Redis how far the consumer group got, each
+// counted once what it kept after it is known (Kept).
+func (b *Buffer) Confirms() int64 { return b.confirms.Load() }
+
+// Steps is how many steps (a read, its insert and acknowledgement) Run has finished.
+func (c *Consumer) Steps() int64 { return c.steps.Load() }

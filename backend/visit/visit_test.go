@@ -162,8 +162,10 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	var consumers []*visit.Consumer
 	for _, name := range []string{"node-a", "node-b"} {
 		c := consumer(rc, name, db)
+		consumers = append(consumers, c)
 		wg.Add(1)
 		go func() { defer wg.Done(); c.Run(ctx) }()
 	}
@@ -188,7 +190,12 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 	for stored(t, db) < len(evs) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond) // a late double count would show now
+	// A step of each consumer that began after every event was stored has finished: a late
+	// double count would show now.
+	for _, c := range consumers {
+		from := c.Steps()
+		testenv.Eventually(t, 10*time.Second, "two more steps of a consumer", func() bool { return c.Steps() >= from+2 })
+	}
 	cancel()
 	wg.Wait()
 	checkStored(t, db, evs)
@@ -859,7 +866,8 @@ func TestRedisLossResends(t *testing.T) {
 func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
-	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet})
+	clock := &movingClock{}
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Now: clock.Now})
 	defer buf.Close()
 	evs := events(4000, 5)
 	for _, e := range evs[:1000] {
@@ -877,12 +885,14 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		return buf.Kept() < 1000
 	})
-	// No consumer now: what is sent stays kept, past the checks.
-	for _, e := range evs[next:3999] {
+	// No consumer now: what is sent stays kept, past the checks. A second on, the last send
+	// asks how far the group got.
+	for _, e := range evs[next:3998] {
 		buf.Capture(visit.HitOf(e))
 	}
-	testenv.Eventually(t, 10*time.Second, "the stream holds 2999 events", func() bool { return streamEvents(t, rdb, prefix) == 3999-1000 })
-	time.Sleep(1100 * time.Millisecond)
+	testenv.Eventually(t, 10*time.Second, "the stream holds 2998 events", func() bool { return streamEvents(t, rdb, prefix) == 3998-1000 })
+	clock.Add(time.Second)
+	confirmedOnce(t, buf, func() { buf.Capture(visit.HitOf(evs[3998])) }, func() bool { return streamEvents(t, rdb, prefix) == 3999-1000 })
 	if k := buf.Kept(); k < int64(3999-next) {
 		t.Fatalf("kept %d visits, want the %d not consumed", k, 3999-next)
 	}
@@ -891,10 +901,43 @@ func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
 	if _, err := rdb.Del(context.Background(), visit.StreamKey(prefix)); err != nil {
 		t.Fatal(err)
 	}
+	clock.Add(time.Second)
 	buf.Capture(visit.HitOf(evs[3999]))
 	testenv.Eventually(t, 10*time.Second, "the buffer keeps nothing", func() bool { return buf.Kept() == 0 })
 	buf.Close()
 	checkStored(t, db, evs)
+}
+
+// movingClock is the time now plus what a test moved it on; safe for concurrent use.
+type movingClock struct {
+	mu    sync.Mutex
+	ahead time.Duration
+}
+
+// Now is the time now, moved on.
+func (c *movingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.ahead)
+}
+
+// Add moves the clock on by d.
+func (c *movingClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ahead += d
+}
+
+// confirmedOnce captures (send) and waits until sent holds (what it captured is in the
+// stream) and the Buffer has checked the consumer group since: a send after a move of the
+// clock past the checks' second asks it.
+func confirmedOnce(t *testing.T, buf *visit.Buffer, send func(), sent func() bool) {
+	t.Helper()
+	from := buf.Confirms()
+	send()
+	testenv.Eventually(t, 10*time.Second, "the sent events in the stream, and a check of the group", func() bool {
+		return sent() && buf.Confirms() > from
+	})
 }
 
 // streamEvents is how many events the stream's entries hold that the group has not yet been
@@ -936,7 +979,8 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	ctx := context.Background()
 	key := visit.StreamKey(prefix)
 	entries := func() int64 { n, _ := rdb.XLen(ctx, key); return n }
-	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet})
+	clock := &movingClock{}
+	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(rc), Store: postgres.NewVisits(db), Log: quiet, Now: clock.Now})
 	defer buf.Close()
 	evs := events(5000, 5)
 	send := func(from, to int) {
@@ -978,9 +1022,8 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 	// first entry is not acknowledged yet.
 	send(3000, 4000)
 	testenv.Eventually(t, 10*time.Second, "the stream holds 1000 events", func() bool { return streamEvents(t, rdb, prefix) == 1000 })
-	time.Sleep(1100 * time.Millisecond)
-	send(4000, 5000)
-	testenv.Eventually(t, 10*time.Second, "the stream holds 2000 events, the buffer keeps 5000", func() bool { return streamEvents(t, rdb, prefix) == 2000 && buf.Kept() == 5000 })
+	clock.Add(time.Second)
+	confirmedOnce(t, buf, func() { send(4000, 5000) }, func() bool { return streamEvents(t, rdb, prefix) == 2000 && buf.Kept() == 5000 })
 	// The dead consumer's entry is claimed and stored: every entry goes.
 	c.SetClaimAfter(time.Millisecond)
 	testenv.Eventually(t, 10*time.Second, "every entry stored and acknowledged", func() bool {
@@ -995,7 +1038,7 @@ func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
 		t.Fatalf("%d entries after every one was acknowledged, want 0", n)
 	}
 	// Trimmed is not lost: the Buffer's next check forgets what it kept, and stores nothing itself.
-	time.Sleep(1100 * time.Millisecond)
+	clock.Add(time.Second)
 	buf.Capture(visit.HitOf(evs[0]))
 	testenv.Eventually(t, 10*time.Second, "the buffer keeps 1", func() bool { return buf.Kept() == 1 })
 	buf.Close()

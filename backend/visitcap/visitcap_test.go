@@ -350,7 +350,11 @@ func TestRedisBackNotBehind(t *testing.T) {
 	a, b := c.node(interval), c.node(interval)
 	const link, max = 3, 50
 	passed := hammer(t, []*node{a, b}, link, max, 10)
-	time.Sleep(3 * interval) // written, and the key holds 10
+	rc := testenv.RedisInspector(t, rs.URL())
+	testenv.Eventually(t, 10*time.Second, "the visits written, the key holding 10", func() bool {
+		got, _, _ := rc.Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link))
+		return got == "10"
+	})
 
 	// Long enough for the visits below on a machine busy with other tests.
 	const pause = 6 * time.Second
@@ -368,7 +372,6 @@ func TestRedisBackNotBehind(t *testing.T) {
 	testenv.Eventually(t, pause+10*time.Second, "Redis in use again", func() bool {
 		return !a.counter.RedisDown() && !b.counter.RedisDown()
 	})
-	rc := testenv.RedisInspector(t, rs.URL())
 	if got, _, _ := rc.Get(context.Background(), "sl:visitcap:"+strconv.Itoa(link)); got != "30" {
 		t.Errorf("the key holds %q after the outage, want 30", got)
 	}

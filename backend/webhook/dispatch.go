@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shortlink/shortlink/backend/netguard"
@@ -137,7 +138,14 @@ type Dispatcher struct {
 	batch int
 	poll  time.Duration
 	wake  chan struct{}
+	// rounds counts the rounds of Run finished (Rounds).
+	rounds atomic.Int64
 }
+
+// Rounds answers how many rounds of Run have finished, each a claim of due deliveries and
+// their sending: a test waits for a round that began after an event to know the dispatcher
+// had its chance to send what the event wrote.
+func (d *Dispatcher) Rounds() int64 { return d.rounds.Load() }
 
 // NewDispatcher returns a Dispatcher; Run starts it.
 func NewDispatcher(o DispatcherOptions) *Dispatcher {
@@ -167,6 +175,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			d.o.Log.Warn("webhooks: claim deliveries", "err", err)
 		}
+		d.rounds.Add(1)
 		if n == d.batch {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -120,6 +121,9 @@ type Worker struct {
 	runMu   sync.Mutex
 	running map[int64]bool
 
+	// polls counts the rounds of Run finished (Polls).
+	polls atomic.Int64
+
 	warnMu sync.Mutex
 	warned map[string]time.Time // when each message was last logged
 
@@ -219,6 +223,7 @@ func (w *Worker) Run(ctx context.Context) {
 			lastScan = now
 		}
 		w.claim(ctx)
+		w.polls.Add(1)
 		select {
 		case <-ctx.Done():
 		case <-w.wake:
@@ -226,6 +231,18 @@ func (w *Worker) Run(ctx context.Context) {
 		}
 	}
 	w.wg.Wait()
+}
+
+// Polls answers how many rounds of Run have finished, each a claim of due links and the start
+// of their reviews: a test waits for a round that began after an event to know the worker had
+// its chance to act on it.
+func (w *Worker) Polls() int64 { return w.polls.Load() }
+
+// Reviewing answers how many links are under review here now.
+func (w *Worker) Reviewing() int {
+	w.runMu.Lock()
+	defer w.runMu.Unlock()
+	return len(w.running)
 }
 
 // rebuild adds every link due in PostgreSQL to the queue.

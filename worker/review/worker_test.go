@@ -119,8 +119,9 @@ func TestWorkersReviewNewLinks(t *testing.T) {
 	b := &fakeBrowser{visits: map[string]int{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	for range 2 {
-		go e.worker(b).Run(ctx)
+	workers := []*review.Worker{e.worker(b), e.worker(b)}
+	for _, w := range workers {
+		go w.Run(ctx)
 	}
 	testenv.Eventually(t, 15*time.Second, "three reviews", func() bool {
 		s1, _ := e.state(1)
@@ -131,7 +132,14 @@ func TestWorkersReviewNewLinks(t *testing.T) {
 	if _, status := e.state(1); status != "banned" {
 		t.Errorf("the phishing link's status is %s", status)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// A round of each worker that began after the decisions has finished, and the reviews it
+	// started with it: a second review would show by now.
+	for _, w := range workers {
+		from := w.Polls()
+		testenv.Eventually(t, 15*time.Second, "two more rounds of a worker, no review under way", func() bool {
+			return w.Polls() >= from+2 && w.Reviewing() == 0
+		})
+	}
 	for _, u := range []string{"https://phish.example/login", "https://odd.example/", "https://fine.example/"} {
 		if n := b.count(u); n != 1 {
 			t.Errorf("%s reviewed %d times", u, n)
@@ -167,7 +175,9 @@ func TestQueueRebuiltDuringReview(t *testing.T) {
 		n, err := e.queue.DueNow(ctx, time.Now())
 		return err == nil && n == 0
 	})
-	time.Sleep(100 * time.Millisecond) // several polls
+	// Several rounds of the worker with the link claimed again while its review runs.
+	from := w.Polls()
+	testenv.Eventually(t, 15*time.Second, "several rounds of the worker", func() bool { return w.Polls() >= from+3 })
 	close(b.block)
 	testenv.Eventually(t, 15*time.Second, "the link reviewed", func() bool { s, _ := e.state(1); return s == "passed" })
 	testenv.Eventually(t, 15*time.Second, "the queue empty", func() bool { n, _ := e.queue.Len(ctx); return n == 0 })
