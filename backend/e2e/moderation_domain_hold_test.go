@@ -67,8 +67,8 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)
 	env := []string{"BROWSER_HOST_RULES=" + sites.hostRules(), "MODERATION_ALLOW_LOOPBACK=true",
-		"MODERATION_PAGE_TIMEOUT=5s", "MODERATION_MODEL_TIMEOUT=1s", "MODERATION_CONCURRENCY=2"}
-	const visibility = 3*5*time.Second + 3*time.Second // as main.go derives it
+		"MODERATION_PAGE_TIMEOUT=10s", "MODERATION_MODEL_TIMEOUT=1s", "MODERATION_CONCURRENCY=2"}
+	const visibility = 3*10*time.Second + 3*time.Second // as main.go derives it
 
 	var ids []int64
 	for i := range 4 {
@@ -78,7 +78,7 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 	p2 := startWorkerProcess(t, d, bin, env...)
 	start := time.Now()
 	for _, id := range ids {
-		if l := a.waitReviewed(owner, id, time.Minute); l.Moderation.State != "passed" {
+		if l := a.waitReviewed(owner, id, 2*time.Minute); l.Moderation.State != "passed" {
 			t.Errorf("link %d: %+v", id, l.Moderation)
 		}
 	}

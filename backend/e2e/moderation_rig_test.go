@@ -503,7 +503,9 @@ func startWorkerProcess(t *testing.T, d *deployment, bin string, env ...string) 
 		"DATABASE_URL="+d.env["DATABASE_URL"], "REDIS_URL="+d.env["REDIS_URL"], "REDIS_PREFIX="+d.env["REDIS_PREFIX"],
 		"PUBLIC_URL=http://"+shortHost, "WORKER_ADDR=127.0.0.1:0",
 		"CHROMIUM_PATH="+browsertest.ChromiumPath(), "PLAYWRIGHT_DRIVER_PATH="+browsertest.DriverDir(),
-		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "MODERATION_MODEL=")
+		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "MODERATION_MODEL=",
+		// A capture a loaded machine let time out is tried again soon, not after 30 s.
+		"MODERATION_BLIND_BACKOFF=1s")
 	cmd.Env = append(cmd.Env, env...)
 	// Its log is shown under -v, and when the test fails.
 	logged := &logBuffer{}
