@@ -58,6 +58,12 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,    // none, and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout2",
+		digest: "39a75a61563622813ef56ba07ac8cbda7d8952411a263c981ed6fbecb36f5cd6",
+		// Frozen before anything was scored; its floors are the first recording's figures.
+		floors: heldOutFloors{benignBanned: 24},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
