@@ -61,8 +61,16 @@ var heldOutSets = []heldOutSet{
 	{
 		dir:    "testdata/heldout2",
 		digest: "39a75a61563622813ef56ba07ac8cbda7d8952411a263c981ed6fbecb36f5cd6",
-		// Frozen before anything was scored; its floors are the first recording's figures.
-		floors: heldOutFloors{benignBanned: 24},
+		// Frozen before anything was scored. Its floors are the figures of its recording. Its
+		// recordings differ from run to run (whether a visitor sees a form written late by
+		// script depends on the machine's pace): the one kept had the lower figures.
+		floors: heldOutFloors{
+			banRecall:     0.50, // 12 of 24
+			flagRecall:    0.70, // 17 of 24
+			banPrecision:  0.92, // 12 of 13
+			flagPrecision: 0.80, // 17 of 21
+			benignBanned:  1,    // one today; none is the aim
+		},
 	},
 }
 
