@@ -9,7 +9,12 @@ import (
 )
 
 // Moderation implements moderation.Store: the due list, the reviews and their decisions.
-type Moderation struct{ db *DB }
+type Moderation struct {
+	db *DB
+	// afterDueInsert, when set (tests), runs inside DueCreated between its insert of new due
+	// rows and its second look for reviews committed meanwhile.
+	afterDueInsert func()
+}
 
 // NewModeration returns the PostgreSQL moderation store.
 func NewModeration(db *DB) *Moderation { return &Moderation{db: db} }

@@ -58,8 +58,14 @@ func (s *Moderation) DueCreated(ctx context.Context, since time.Time) ([]moderat
 			var d moderation.Due
 			return d, r.Scan(&d.LinkID, &d.At, &d.Reason, &d.WorkspaceID)
 		})
-		if err != nil || len(added) == 0 {
+		if err != nil {
 			return err
+		}
+		if s.afterDueInsert != nil {
+			s.afterDueInsert()
+		}
+		if len(added) == 0 {
+			return nil
 		}
 		ids := make([]int64, len(added))
 		for i, d := range added {

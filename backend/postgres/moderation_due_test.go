@@ -18,8 +18,8 @@ import (
 )
 
 // The scan of new links never makes a link due again whose review committed while the scan ran:
-// the scan's snapshot does not see the review, and the due row the review deleted no longer
-// stops its insert.
+// the scan's insert does not see the review, and its second look, after the review's commit,
+// does.
 func TestModerationScanDuringRecord(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
@@ -47,22 +47,22 @@ func TestModerationScanDuringRecord(t *testing.T) {
 	if _, err := tx.Exec(ctx, `DELETE FROM moderation_due WHERE link_id = 1`); err != nil {
 		t.Fatal(err)
 	}
-	type result struct {
-		due []moderation.Due
-		err error
+	// The review commits while the scan runs: after the scan's insert, before its second look.
+	committed := false
+	store.AfterDueInsert(func() {
+		if !committed {
+			committed = true
+			if err := tx.Commit(ctx); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	due, err := store.DueCreated(ctx, start)
+	if !committed {
+		t.Fatal("the scan never reached its second look")
 	}
-	scanned := make(chan result, 1)
-	go func() {
-		due, err := store.DueCreated(ctx, start)
-		scanned <- result{due, err}
-	}()
-	time.Sleep(300 * time.Millisecond) // the scan waits for the review's transaction
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	r := <-scanned
-	if r.err != nil || len(r.due) != 0 {
-		t.Errorf("the scan beside the review: %v %v, want nothing due", r.due, r.err)
+	if err != nil || len(due) != 0 {
+		t.Errorf("the scan beside the review: %v %v, want nothing due", due, err)
 	}
 	if left, _ := store.Due(ctx); len(left) != 0 {
 		t.Errorf("due after the review: %v", left)
