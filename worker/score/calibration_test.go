@@ -48,7 +48,14 @@ type calibrationCase struct {
 	OCR         string   `yaml:"ocr"`
 	Links       []string `yaml:"links"`
 	Scripts     []string `yaml:"scripts"`
-	Forms       []struct {
+	Headings    string   `yaml:"headings"`
+	Images      []struct {
+		Host string `yaml:"host"`
+		Name string `yaml:"name"`
+		Alt  string `yaml:"alt"`
+		Icon bool   `yaml:"icon"`
+	} `yaml:"images"`
+	Forms []struct {
 		Action string `yaml:"action"`
 		Method string `yaml:"method"`
 		Fields []struct {
@@ -84,12 +91,16 @@ func (c calibrationCase) captures() []moderation.Capture {
 		}
 		forms = append(forms, form)
 	}
+	var images []moderation.Image
+	for _, i := range c.Images {
+		images = append(images, moderation.Image{Host: i.Host, Name: i.Name, Alt: i.Alt, Icon: i.Icon})
+	}
 	var out []moderation.Capture
 	for _, p := range moderation.Profiles {
 		out = append(out, moderation.Capture{
 			Profile: p, URL: c.URL, FinalURL: final, Redirects: append([]string{c.URL}, c.Hops...),
 			ClientRedirects: c.Hops, Status: 200, Title: c.Title, Description: c.Description, Text: c.Text, Forms: forms,
-			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR,
+			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR, Headings: c.Headings, Images: images,
 		})
 	}
 	return out
