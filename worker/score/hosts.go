@@ -174,10 +174,8 @@ func parseBlocklist(r io.Reader, name string, b blocklist) error {
 // is the brand's name under a country's suffix ("amazon.de", "google.co.jp") — brands hold
 // those widely, and listing them all would make the list long without making it right.
 func (b *brand) owns(host string) bool {
-	for _, u := range userContent {
-		if underDomain(host, u) {
-			return false
-		}
+	if isUserContent(host) {
+		return false
 	}
 	for _, d := range b.domains {
 		if underDomain(host, d) {
@@ -198,6 +196,16 @@ func (b *brand) owns(host string) bool {
 var userContent = []string{"sites.google.com", "docs.google.com", "storage.googleapis.com",
 	"firebasestorage.googleapis.com", "googleusercontent.com", "forms.office.com", "forms.microsoft.com",
 	"blob.core.windows.net", "web.core.windows.net", "amazonaws.com", "sharepoint.com"}
+
+// isUserContent says whether host is where a brand lets anyone publish (userContent).
+func isUserContent(host string) bool {
+	for _, u := range userContent {
+		if underDomain(host, u) {
+			return true
+		}
+	}
+	return false
+}
 
 // neighbours are others' domains that look like a brand's, by the brand's name: PayPay is not
 // PayPal.
@@ -226,8 +234,8 @@ const (
 // lookAlike is the closest imitation of a brand by host: the brand, the weight of the match and
 // what it is. ok is false when host imitates none (or is the brand's own).
 func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
-	if host == "" || isIPLiteral(host) || ownedByBrand(host) {
-		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com)
+	if host == "" || isIPLiteral(host) || ownedByBrand(host) || isUserContent(host) {
+		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com), nor do its users' pages
 	}
 	labels := strings.Split(host, ".")
 	// The public suffix names no one: "com" of paypal.com.

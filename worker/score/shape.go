@@ -60,6 +60,9 @@ func wornBrands(c moderation.Capture) []wornBrand {
 			continue
 		}
 		first = false
+		if signInWithRE.MatchString(img.Alt + " " + img.Name) {
+			continue // a button to sign in with the brand's account, not the page's logo
+		}
 		for _, n := range namedBrands(img.Alt) {
 			add(n.brand, "logo "+n.name)
 		}
@@ -69,6 +72,10 @@ func wornBrands(c moderation.Capture) []wornBrand {
 	}
 	return out
 }
+
+// signInWithRE is a button that signs in with another's account: "Sign in with Google",
+// "continue-with-apple.svg", 使用微信登录.
+var signInWithRE = regexp.MustCompile(`(?i)(?:sign|log)[ _-]?in[ _-]with|continue[ _-]with|connect[ _-]with|btn[_-]|button|使用.{0,8}登录|一键登录`)
 
 // brandsInFileName are the brands whose key a file's name holds as a word: "paypal-logo.svg",
 // "logo_icbc.png".
@@ -126,6 +133,9 @@ func oddHost(host string) string {
 	if isIPLiteral(host) {
 		return "" // weighed by the ip-literal signal
 	}
+	if isUserContent(host) {
+		return "a page anyone may publish (" + host + ")"
+	}
 	for _, f := range freeHosts {
 		if strings.HasSuffix(host, "."+f) {
 			return "a free host's subdomain (" + f + ")"
@@ -157,8 +167,8 @@ func oddHost(host string) string {
 	return ""
 }
 
-// mixedRandom says whether a label part mixes letters and digits in more than two runs
-// ("x7k2m", "3af7c"): names people choose keep their digits together ("web2", "365days").
+// mixedRandom says whether a label part mixes letters and digits in four runs or more
+// ("x7k2m", "3af7c"): names people choose keep their digits together ("web2day", "365days").
 func mixedRandom(s string) bool {
 	runs, prevDigit := 0, false
 	for i, r := range s {
@@ -168,7 +178,7 @@ func mixedRandom(s string) bool {
 		}
 		prevDigit = d
 	}
-	return runs >= 3 && len(s) >= 4
+	return runs >= 4
 }
 
 // ownLinks counts the links of c that lead to its own registrable domain.
@@ -207,7 +217,7 @@ var (
 	taskPayRE = regexp.MustCompile(`earn (?:up to )?[$€£]?[0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? ?(?:usd|dollars)? (?:a|per) day|[$€£][0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? (?:a|per) day|paid daily|daily (?:pay|income|salary|commission)|commission per (?:task|order|review)|` +
 		`日结|日赚|日入|一单一结|每单佣金|佣金|一天[0-9]+`)
 	// Tasks no one pays for: liking, rating, reviewing, following, "boosting" orders.
-	taskWorkRE = regexp.MustCompile(`(?:like|rate|rating|review|reviewing|follow|subscribe to|boost|optimi[sz]e|click) (?:products|videos|youtube|tiktok|hotels|apps|channels|posts|orders)|` +
+	taskWorkRE = regexp.MustCompile(`(?:lik(?:e|ing)|rat(?:e|ing)|review(?:ing)?|follow(?:ing)?|subscrib(?:e|ing) to|boost(?:ing)?|optimi[sz](?:e|ing)|click(?:ing)?) (?:products|videos|youtube|tiktok|hotels|apps|channels|posts|orders)|` +
 		`like videos|rate products|点赞|好评|刷单|关注.{0,4}(?:账号|博主)|做任务|抢单|领取任务|数据优化`)
 	// A chat given as the way to the tasks.
 	taskChatRE = regexp.MustCompile(`whatsapp|telegram|wechat|微信|\bqq\b|联系(?:招聘|客服|导师|专员|hr)|(?:contact|message) (?:our|the) (?:hr|recruiter|manager|mentor)`)
