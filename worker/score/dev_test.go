@@ -10,9 +10,9 @@ import (
 // that lowers them fails TestStructureDevSet. They are in-sample: the signals were written
 // beside these pages.
 const (
-	structureBanRecall  = 0.0
-	structureFlagRecall = 0.0
-	structureFlagPrec   = 0.0
+	structureBanRecall  = 0.91 // 34 of 37
+	structureFlagRecall = 1.0  // 37 of 37
+	structureFlagPrec   = 0.94 // 2 honest pages flagged of 39 flagged
 )
 
 // TestStructureDevSet runs the heuristics over testdata/dev/pages.yaml, as TestCalibration does

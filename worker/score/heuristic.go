@@ -255,6 +255,9 @@ func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool
 	if host == "" {
 		return Signal{}, false
 	}
+	if b := brandOwning(host); b != nil && b.kind == "identity" {
+		return Signal{}, false // an identity provider's or a bank link's pages name the sites they sign in to
+	}
 	var s Signal
 	found := false
 	consider := func(w float64, detail string) {

@@ -250,10 +250,11 @@ func taskSignal(c moderation.Capture) (Signal, bool) {
 	return Signal{"task-scam", weightTaskPay, CategoryScam, fmt.Sprintf("%s reads %q for %q", c.Profile, pay, work)}, true
 }
 
-// mailboxRE is a mailbox's pretext: full, over its quota, to upgrade, about to stop.
-var mailboxRE = regexp.MustCompile(`(?:mailbox|webmail|e-?mail account|email storage|mail storage)[^.]{0,80}(?:full|quota|storage limit|exceeded|upgrade|deactivat|expire|suspend|stop receiving|not be able to (?:send|receive))|` +
-	`(?:upgrade|validate|verify|re-?activate) (?:your )?(?:mailbox|webmail|e-?mail account|email quota|quota)|` +
-	`邮箱(?:容量|空间)?(?:已满|不足|即将满|超出|升级|已停用|即将停用|过期|验证)|(?:升级|验证|激活)(?:您的)?邮箱`)
+// mailboxRE is a mailbox's pretext, told to its reader: your mailbox is full, over its quota,
+// to upgrade, about to stop ("mailbox upgrades: ask the help desk" is no pretext).
+var mailboxRE = regexp.MustCompile(`your (?:mailbox|webmail|e-?mail(?: account)?|email storage|mail storage)[^.]{0,80}(?:full|quota|storage limit|exceeded|upgrade|deactivat|expire|suspend|stop receiving|not be able to (?:send|receive))|` +
+	`(?:upgrade|validate|verify|re-?activate) your (?:mailbox|webmail|e-?mail account|email quota|quota)|mailbox (?:is|has) (?:full|exceeded|reached)|` +
+	`(?:您|你)的邮箱.{0,20}(?:已满|不足|超出|升级|停用|过期|验证|冻结)|邮箱(?:容量|空间)?(?:已满|即将满|已超出|已停用|即将停用|已过期)|(?:立即|请)(?:升级|验证|激活)(?:您的)?邮箱`)
 
 // mailboxSignal weighs a page that tells its reader their mailbox is full or must be
 // upgraded, and asks for its password there, off the mail providers' own hosts: the webmail
