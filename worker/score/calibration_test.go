@@ -17,16 +17,16 @@ import (
 // The figures the heuristics reach on the calibration set (testdata/calibration): a change
 // that lowers them fails TestCalibration. No benign page may reach the ban score.
 const (
-	calibrationBanRecall  = 0.85 // of the abusive pages, the share banned (41 of 48)
+	calibrationBanRecall  = 0.91 // of the abusive pages, the share banned (44 of 48)
 	calibrationFlagRecall = 1.0  // … banned or flagged (48 of 48)
 	calibrationFlagPrec   = 0.97 // of the pages flagged or banned, the share abusive (48 of 49)
 )
 
 // The figures on the development set of the structural signals (testdata/calibration/dev.yaml).
 const (
-	devBanRecall  = 0.95 // 22 of 23
-	devFlagRecall = 1.0  // 23 of 23
-	devFlagPrec   = 1.0  // no honest page flagged
+	devBanRecall  = 1.0 // 23 of 23
+	devFlagRecall = 1.0 // 23 of 23
+	devFlagPrec   = 1.0 // no honest page flagged
 )
 
 // The scores of the worker's defaults (MODERATION_BAN_SCORE, MODERATION_REVIEW_SCORE).

@@ -267,42 +267,53 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		for k, key := range br.keys {
 			ks := br.skeletons[k]
 			for i, w := range words {
-				ws := skeletons[i]
-				var wt float64
-				var what string
-				switch {
-				case w == key:
-					wt, what = weightContains, fmt.Sprintf("%s names %s on a domain it does not own", host, key)
-				case ws == ks:
-					wt, what = weightConfusable, fmt.Sprintf("%s spells %s with look-alike characters", host, key)
-				case len(key) >= 6 && strings.Contains(w, key) && gluedOn(w, key):
-					wt, what = weightContains, fmt.Sprintf("%s contains %s on a domain it does not own", host, key)
-				case len(key) >= 6 && strings.Contains(ws, ks) && gluedOn(ws, ks):
-					wt, what = weightConfusable, fmt.Sprintf("%s contains %s spelled with look-alike characters", host, key)
-				case near(w, key):
-					wt, what = weightNear, fmt.Sprintf("%s is a letter or two away from %s", host, key)
-				case affixed(w, key):
-					wt, what = weightContains, fmt.Sprintf("%s dresses %s up as %s", host, key, w)
-				}
+				wt, what := keyInWord(host, w, skeletons[i], key, ks)
 				if wt > 0 && wt >= weight {
 					b, weight, detail, ok = br, wt, what, true
 				}
 			}
 		}
-		// An ordinary word that is also a brand's name counts beside phishing's words only.
-		for _, key := range br.weak {
-			if !containsString(words, key) || weightContains < weight {
-				continue
-			}
-			for _, w := range words {
-				if w != key && (hostWords[w] || weakCompanions[w]) {
-					b, weight, detail, ok = br, weightContains, fmt.Sprintf("%s names %s beside %s", host, key, w), true
-					break
-				}
-			}
+		if what, named := br.namedWeakly(host, words); named && weightContains >= weight {
+			b, weight, detail, ok = br, weightContains, what, true
 		}
 	}
 	return b, weight, detail, ok
+}
+
+// keyInWord weighs how the word w of host (ws as it looks) imitates a brand's key (ks as it
+// looks): 0 when it does not.
+func keyInWord(host, w, ws, key, ks string) (float64, string) {
+	switch {
+	case w == key:
+		return weightContains, fmt.Sprintf("%s names %s on a domain it does not own", host, key)
+	case ws == ks:
+		return weightConfusable, fmt.Sprintf("%s spells %s with look-alike characters", host, key)
+	case len(key) >= 6 && strings.Contains(w, key) && gluedOn(w, key):
+		return weightContains, fmt.Sprintf("%s contains %s on a domain it does not own", host, key)
+	case len(key) >= 6 && strings.Contains(ws, ks) && gluedOn(ws, ks):
+		return weightConfusable, fmt.Sprintf("%s contains %s spelled with look-alike characters", host, key)
+	case near(w, key):
+		return weightNear, fmt.Sprintf("%s is a letter or two away from %s", host, key)
+	case affixed(w, key):
+		return weightContains, fmt.Sprintf("%s dresses %s up as %s", host, key, w)
+	}
+	return 0, ""
+}
+
+// namedWeakly says whether the words of host name the brand by one of its weak keys, an
+// ordinary word that is also its name, beside phishing's words: "steam-trade-gift".
+func (b *brand) namedWeakly(host string, words []string) (string, bool) {
+	for _, key := range b.weak {
+		if !containsString(words, key) {
+			continue
+		}
+		for _, w := range words {
+			if w != key && (hostWords[w] || weakCompanions[w]) {
+				return fmt.Sprintf("%s names %s beside %s", host, key, w), true
+			}
+		}
+	}
+	return "", false
 }
 
 // weakCompanions are words that, beside an ordinary word that is a brand's name, make a host
