@@ -12,7 +12,7 @@ import (
 const (
 	structureBanRecall  = 0.91 // 34 of 37
 	structureFlagRecall = 1.0  // 37 of 37
-	structureFlagPrec   = 0.94 // 2 honest pages flagged of 39 flagged
+	structureFlagPrec   = 0.92 // 3 honest pages flagged of 40 flagged
 )
 
 // TestStructureDevSet runs the heuristics over testdata/dev/pages.yaml, as TestCalibration does

@@ -78,7 +78,7 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // neverAskRE is a wallet's own help telling its readers no one asks for their phrase.
-var neverAskRE = regexp.MustCompile(`never (?:ask|share)|do not share|don't share|不要(?:泄露|分享|透露)|切勿|绝不会`)
+var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|请勿(?:泄露|提供|填写)`)
 
 // phraseBox says whether f is where a phrase is typed: a text area, or one or two text inputs,
 // none of them a search, an account, a name or a contact.
@@ -155,6 +155,12 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	page := registrableDomain(host)
+	pageName := page
+	if oddHost(host) != "" {
+		// A project on a free host is named in its path as often as in its host
+		// (jdoe.github.io/trailmix/ and api.trailmix-app.com).
+		pageName += "/" + firstPathSegment(captureURL(c))
+	}
 	var best Signal
 	for _, f := range c.Forms {
 		a := formAsks(f)
@@ -182,11 +188,11 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		case registrableDomain(to) != page && !ownedByBrand(to) && script:
 			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
 				fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
-		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(page, registrableDomain(to)) &&
+		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)) &&
 			(oddHost(to) != "" || oddHost(host) != ""):
 			s = Signal{"posts-elsewhere", weightPostsOther, CategoryPhishing,
 				fmt.Sprintf("%s's form on %s sends %s to a site of another name, %s", c.Profile, host, a, to)}
-		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(page, registrableDomain(to)):
+		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)):
 			s = Signal{"posts-elsewhere", weightPostsElsewhere, CategoryPhishing,
 				fmt.Sprintf("%s's form on %s sends %s to another site, %s", c.Profile, host, a, to)}
 		case registrableDomain(to) != page && !ownedByBrand(to):
@@ -213,13 +219,33 @@ var orgWords = map[string]bool{"login": true, "logon": true, "signin": true, "ss
 	"keji": true, "tech": true, "service": true, "services": true, "secure": true, "account": true, "accounts": true,
 	"my": true, "the": true, "hr": true, "staff": true, "home": true, "info": true, "site": true}
 
+// captureURL is where the visitor ended: the final URL, or the one opened.
+func captureURL(c moderation.Capture) string {
+	if c.FinalURL != "" {
+		return c.FinalURL
+	}
+	return c.URL
+}
+
+// firstPathSegment is the first segment of a URL's path, "" when none.
+func firstPathSegment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	seg, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	return strings.ToLower(seg)
+}
+
 // sameOrganisation says whether two registrable domains carry a name in common, a word of 4
 // letters or more that names someone (contoso-health.com and contoso-id.net; hengtai-group.com
-// and hengtai.com.cn): an organisation's sign-in posting to its own identity provider.
+// and hengtai.com.cn): an organisation's sign-in posting to its own identity provider. A
+// domain may be followed by "/" and its page's first path segment, whose words count too.
 func sameOrganisation(a, b string) bool {
 	names := func(d string) []string {
+		d, path, _ := strings.Cut(d, "/")
 		suffix, _ := publicsuffix.PublicSuffix(d)
-		label := strings.TrimSuffix(d, "."+suffix)
+		label := strings.TrimSuffix(d, "."+suffix) + "." + path
 		var out []string
 		for _, w := range strings.FieldsFunc(label, func(r rune) bool { return r == '-' || r == '.' || r >= '0' && r <= '9' }) {
 			if len(w) >= 4 && !orgWords[w] && !hostWords[w] {
