@@ -310,6 +310,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Resolver:             ssoDNS.Resolver(),
 		Secret:               []byte(cfg.JWTSecret),
 		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
+		PublicURL:            cfg.Public.String(),
 		AllowLoopback:        cfg.SSOAllowLoopback,
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
