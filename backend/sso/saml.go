@@ -162,7 +162,9 @@ func (s *Service) samlBase(workspaceID int64) string {
 }
 
 // SAMLEntityID is the entity ID of the workspace's service provider: its metadata URL.
-func (s *Service) SAMLEntityID(workspaceID int64) string { return s.samlBase(workspaceID) + "/metadata" }
+func (s *Service) SAMLEntityID(workspaceID int64) string {
+	return s.samlBase(workspaceID) + "/metadata"
+}
 
 // SAMLACSURL is where the workspace's provider posts its assertions.
 func (s *Service) SAMLACSURL(workspaceID int64) string { return s.samlBase(workspaceID) + "/acs" }
