@@ -197,7 +197,10 @@ func (s *server) samlLogin(b *http.Client, res *http.Response, user string) saml
 	s.t.Helper()
 	page, _ := io.ReadAll(res.Body)
 	_ = res.Body.Close()
-	_, login := formOf(page)
+	action, login := formOf(page)
+	if res.StatusCode == http.StatusOK && login.Get("SAMLResponse") != "" {
+		return samlPost{ACS: action, Form: login} // signed in at the provider already
+	}
 	if res.StatusCode != http.StatusOK || login.Get("SAMLRequest") == "" {
 		s.t.Fatalf("the provider's login page: %d %s %.300s", res.StatusCode, res.Request.URL, page)
 	}
