@@ -307,7 +307,15 @@ func (s *server) samlSettings(tn tenant, ns *dnsServer, settings map[string]any)
 func TestSAML(t *testing.T) {
 	ns := startDNS(t)
 	d := newDeployment(t)
+	d.logs = &logBuffer{}
 	s := d.start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	// refusedFor fails unless the service logged why it refused a response since mark.
+	refusedFor := func(mark int, why, what string) {
+		t.Helper()
+		if logged := strings.ToLower(d.logs.String()[mark:]); !strings.Contains(logged, "saml response refused") || !strings.Contains(logged, why) {
+			t.Errorf("%s: refused for another reason than %q: %s", what, why, logged)
+		}
+	}
 	pa, pb := startSAMLIdP(t), startSAMLIdP(t)
 	pa.addUser(t, "ann", "ann@saml-acme.com")
 	pa.addUser(t, "eve", "eve@elsewhere.com")
@@ -388,7 +396,9 @@ func TestSAML(t *testing.T) {
 	}
 	again := s.samlSignIn(ann, "ann@saml-acme.com", "ann")
 	old := samlPost{ACS: post.ACS, Form: url.Values{"SAMLResponse": post.Form["SAMLResponse"], "RelayState": again.Form["RelayState"]}}
+	mark := len(d.logs.String())
 	wantReason(t, s.samlFinish(old, "", samlCookie(ann)), http.StatusUnauthorized, "sso_failed", "an assertion replayed under a new state")
+	refusedFor(mark, "inresponseto", "an assertion replayed under a new state")
 	// Without the browser's cookie.
 	wantReason(t, s.samlFinish(s.samlSignIn(s.ssoBrowser(), "ann@saml-acme.com", "ann"), "", ""),
 		http.StatusUnauthorized, "sso_state_invalid", "no state cookie")
@@ -399,25 +409,29 @@ func TestSAML(t *testing.T) {
 		what     string
 		alter    func(*saml.IdpAuthnRequest)
 		unsigned bool
+		why      string // what the log says
 	}{
-		{"unsigned", nil, true},
+		{"unsigned", nil, true, "signature element not present"},
 		{"wrong audience", func(req *saml.IdpAuthnRequest) {
 			req.Assertion.Conditions.AudienceRestrictions[0].Audience.Value = "https://elsewhere.example/saml/metadata"
-		}, false},
+		}, false, "audience"},
 		{"wrong recipient", func(req *saml.IdpAuthnRequest) {
 			req.Assertion.Subject.SubjectConfirmations[0].SubjectConfirmationData.Recipient = stA.SAML.ACSURL + "x"
-		}, false},
+		}, false, "recipient is not"},
 		{"expired", func(req *saml.IdpAuthnRequest) {
 			past := now.Add(-time.Hour)
 			req.Assertion.IssueInstant = past
 			req.Assertion.Conditions.NotBefore, req.Assertion.Conditions.NotOnOrAfter = past, past.Add(5*time.Minute)
 			req.Assertion.Subject.SubjectConfirmations[0].SubjectConfirmationData.NotOnOrAfter = past.Add(5 * time.Minute)
 			req.Assertion.AuthnStatements[0].AuthnInstant = past
-		}, false},
+		}, false, "expired"},
 	} {
 		pa.set(c.alter, c.unsigned)
 		br := s.ssoBrowser()
-		wantReason(t, s.samlFinish(s.samlSignIn(br, "ann@saml-acme.com", "ann"), "", samlCookie(br)), http.StatusUnauthorized, "sso_failed", c.what)
+		post := s.samlSignIn(br, "ann@saml-acme.com", "ann")
+		mark := len(d.logs.String())
+		wantReason(t, s.samlFinish(post, "", samlCookie(br)), http.StatusUnauthorized, "sso_failed", c.what)
+		refusedFor(mark, c.why, c.what)
 	}
 	pa.set(nil, false)
 
@@ -455,7 +469,9 @@ func TestSAML(t *testing.T) {
 		t.Fatal(err)
 	}
 	forged := s.samlLogin(br, res, "mallory")
+	mark = len(d.logs.String())
 	wantReason(t, s.samlFinish(forged, "", samlCookie(br)), http.StatusUnauthorized, "sso_failed", "A's provider signing in to B")
+	refusedFor(mark, "could not verify certificate against trusted certs", "A's provider signing in to B")
 	// B's own provider still signs bea in.
 	br = s.ssoBrowser()
 	if r := s.samlFinish(s.samlSignIn(br, "bea@saml-beta.com", "bea"), "", samlCookie(br)); r.Status != http.StatusFound {
