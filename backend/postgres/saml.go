@@ -29,7 +29,7 @@ func (s *SSOStore) ConsumeAssertion(ctx context.Context, workspaceID int64, asse
 		return fmt.Errorf("record saml assertion: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return apperr.Errorf(apperr.Conflict, "the assertion was used already").For("sso_assertion_replayed", "")
+		return apperr.Errorf(apperr.Conflict, "the assertion was used already").For("sso_failed", "")
 	}
 	return nil
 }

@@ -101,7 +101,9 @@ func (s *Service) samlSettings(ctx context.Context, workspaceID int64, in Input,
 	case xmlIn == "" && rawURL == "" && !kept:
 		return nil, errMetadataRequired
 	case rawURL != "":
-		if rawURL, err = checkURL(rawURL, "idp_metadata_url", "sso_idp_metadata_url", s.o.AllowLoopback); err != nil {
+		if rawURL, err = checkURL(rawURL, s.o.AllowLoopback, errMetadataRequired, func(msg string) error {
+			return apperr.Errorf(apperr.Invalid, "idp_metadata_url %s", msg).For("sso_idp_metadata_url_invalid", "idp_metadata_url")
+		}); err != nil {
 			return nil, err
 		}
 	}

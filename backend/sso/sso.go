@@ -192,18 +192,18 @@ var (
 // http only for a loopback host when allowLoopback is set (tests). It returns the URL as given
 // (spaces trimmed), trailing slash and all: the discovery document must name it exactly.
 func CheckIssuer(raw string, allowLoopback bool) (string, error) {
-	return checkURL(raw, "issuer", "sso_issuer", allowLoopback)
+	return checkURL(raw, allowLoopback, apperr.Errorf(apperr.Invalid, "issuer is required").For("sso_issuer_required", "issuer"),
+		func(msg string) error {
+			return apperr.Errorf(apperr.Invalid, "issuer %s", msg).For("sso_issuer_invalid", "issuer")
+		})
 }
 
-// checkURL is CheckIssuer for the field, whose errors have the reasons prefix_required and
-// prefix_invalid.
-func checkURL(raw, field, prefix string, allowLoopback bool) (string, error) {
+// checkURL is CheckIssuer's check, answering missing when raw is empty and bad(why) when it
+// is not such a URL.
+func checkURL(raw string, allowLoopback bool, missing error, bad func(msg string) error) (string, error) {
 	raw = strings.TrimSpace(raw)
-	bad := func(msg string) error {
-		return apperr.Errorf(apperr.Invalid, "%s %s", field, msg).For(prefix+"_invalid", field)
-	}
 	if raw == "" {
-		return "", apperr.Errorf(apperr.Invalid, "%s is required", field).For(prefix+"_required", field)
+		return "", missing
 	}
 	if len(raw) > maxIssuer {
 		return "", bad("is too long")
