@@ -490,3 +490,39 @@ func TestSAML(t *testing.T) {
 		t.Fatalf("after the upgrade: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestSAMLWithTwoFactor: a SAML sign-in does not skip a person's second factor either: the
+// ACS opens no session and makes no membership, and hands the app the second step's token;
+// the membership is made when the code passes.
+func TestSAMLWithTwoFactor(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startSAMLIdP(t)
+	p.addUser(t, "zoe", "zoe@saml-mfa.com")
+	owner := s.signupOn("saml-mfa-owner@example.com", "enterprise")
+	s.samlRegister(p, owner.WorkspaceID)
+	s.samlSettings(owner, ns, map[string]any{"protocol": "saml", "idp_metadata_url": p.URL + "/metadata", "email_domain": "saml-mfa.com"})
+	zoe := s.signup("zoe@saml-mfa.com")
+	s.verify("zoe@saml-mfa.com")
+	secret, _ := s.enrol2FA(zoe)
+
+	b := s.ssoBrowser()
+	r := s.samlFinish(s.samlSignIn(b, "zoe@saml-mfa.com", "zoe"), "", samlCookie(b))
+	loc, _ := url.Parse(r.Header.Get("Location"))
+	if r.Status != http.StatusFound || loc == nil || loc.Path != "/app/login" || hasCookie(r, "sl_access") || hasCookie(r, "sl_refresh") {
+		t.Fatalf("acs with 2FA on: %d %v", r.Status, r.Header)
+	}
+	frag, _ := url.ParseQuery(loc.Fragment)
+	token := frag.Get("mfa_token")
+	if token == "" {
+		t.Fatalf("second step's token: %q", loc)
+	}
+	if s.isMember(owner, zoe.UserID) {
+		t.Fatal("the ACS made zoe a member before her second factor")
+	}
+	l := answer[loginJSON](t, s.do("POST", "/api/v1/auth/login/2fa", "", map[string]any{"mfa_token": token,
+		"code": totpCode(t, secret, 30*time.Second), "token_pair": true}), http.StatusOK, "second step")
+	if l.User.ID != zoe.UserID || !s.isMember(owner, zoe.UserID) {
+		t.Fatalf("after the second step: user %d, member %v", l.User.ID, s.isMember(owner, zoe.UserID))
+	}
+}

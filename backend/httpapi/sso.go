@@ -47,7 +47,7 @@ func (s *Server) answerSSO(st *sso.Settings, problem string) ssoAnswer {
 		EmailDomain: st.EmailDomain, Enforce: st.Enforce, Verified: st.Verified(), VerifiedAt: st.VerifiedAt,
 		Verification: verificationAnswer{Type: "TXT", Name: sso.RecordName(st.EmailDomain), Value: st.Token},
 		CallbackURL:  s.sso.CallbackURL(), UpdatedAt: st.UpdatedAt,
-		Protocol:     st.Protocol, IdPMetadataURL: st.IdPMetadataURL, SAML: s.samlOf(st.WorkspaceID)}
+		Protocol: st.Protocol, IdPMetadataURL: st.IdPMetadataURL, SAML: s.samlOf(st.WorkspaceID)}
 	switch problem {
 	case sso.ProblemMissing:
 		a.Verification.Problem = "no TXT record " + a.Verification.Name + " holds the value"

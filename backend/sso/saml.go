@@ -24,17 +24,12 @@ import (
 // SAML 2.0 beside OpenID Connect (docs/security.md#saml), with crewjam/saml: each workspace is
 // a service provider of its own, named by its metadata URL, that sends unsigned AuthnRequests
 // over HTTP-Redirect and takes signed assertions over HTTP-POST, only in answer to a request it
-// made (no IdP-initiated sign-in).
+// made (no IdP-initiated sign-in). Time is crewjam/saml's: an assertion issued more than
+// saml.MaxIssueDelay (90 s) ago is refused, and NotBefore / NotOnOrAfter are allowed
+// saml.MaxClockSkew (180 s) of drift.
 
 // maxMetadata bounds an identity provider's metadata, uploaded or fetched.
 const maxMetadata = 512 << 10
-
-// The SAML clock bounds crewjam/saml applies: an assertion issued more than MaxIssueDelay ago
-// is refused, and NotBefore / NotOnOrAfter are allowed MaxClockSkew of drift.
-var (
-	SAMLMaxIssueDelay = saml.MaxIssueDelay
-	SAMLMaxClockSkew  = saml.MaxClockSkew
-)
 
 var (
 	errProtocol         = apperr.Errorf(apperr.Invalid, `protocol must be "oidc" or "saml"`).For("sso_protocol_invalid", "protocol")
