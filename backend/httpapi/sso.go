@@ -86,7 +86,10 @@ func (s *Server) putSSO(c *gin.Context) {
 		s.auth.ForgetSessions()
 	}
 	details := map[string]any{"issuer": st.Issuer, "client_id": st.ClientID,
-		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != ""}
+		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != "", "protocol": st.Protocol}
+	if st.Protocol == sso.ProtocolSAML {
+		details["idp_metadata_url"] = st.IdPMetadataURL
+	}
 	if st.Enforce {
 		// What enforcing ended: the password sessions of the members it binds.
 		details["members_bound"], details["password_sessions_ended"] = ended.Members, ended.Sessions
