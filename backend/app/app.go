@@ -333,6 +333,7 @@ func (a *App) openSSO() {
 		Resolver:             ssoDNS.Resolver(),
 		Secret:               []byte(cfg.JWTSecret),
 		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
+		PublicURL:            cfg.Public.String(),
 		AllowLoopback:        cfg.SSOAllowLoopback,
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
