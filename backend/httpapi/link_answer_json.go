@@ -24,7 +24,8 @@ func jsonLink(c *gin.Context, status int, a *linkAnswer) {
 func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 	if a == nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
 		a.Variants != nil || a.Form != nil || a.OG != nil || len(a.InactiveRules) != 0 || a.Appeal != nil || a.Health != nil ||
-		a.Moderation.Score != nil || a.Moderation.ReusedFrom != nil || a.Moderation.Held || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
+		a.Moderation.Score != nil || a.Moderation.ReusedFrom != nil || a.Moderation.Held ||
+		a.Moderation.DecidedBy != "" || a.Moderation.ReasonCode != "" || a.Moderation.Appeal != nil || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
 		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) ||
 		(a.Moderation.ReviewedAt != nil && !jsonw.TimeOK(*a.Moderation.ReviewedAt)) {
 		return b, false

@@ -213,6 +213,9 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			sharedReview, sharedLink, sharedAt); err != nil {
 			return err
 		}
+		if err := setReviewOutcome(ctx, tx, j.LinkID, r, out); err != nil {
+			return err
+		}
 		if ruling.StatusChanged {
 			if out.Link, err = setStatus(ctx, tx, j.LinkID, ruling.Status); err != nil {
 				return err
@@ -399,6 +402,9 @@ func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorI
 			if _, err := tx.Exec(ctx, `DELETE FROM moderation_holds WHERE domain = $1`, domain); err != nil {
 				return err
 			}
+			if _, err := releaseDomainLinks(ctx, tx, domain); err != nil {
+				return err
+			}
 		}
 		ds, err := domainDecisions(ctx, tx, `WHERE m.domain = $1`, domain)
 		if err == nil && len(ds) == 1 {
@@ -551,7 +557,7 @@ func (s *Moderation) Appealed(ctx context.Context, after moderation.QueueCursor,
 		var category, reason, scorer, model *string
 		var at *time.Time
 		l, err := scanModerated(r, &ap.LinkID, &ap.WorkspaceID, &ap.UserID, &ap.Message, &ap.CreatedAt, &ap.ResolvedAt,
-			&ap.Resolution, &id, &score, &category, &reason, &scorer, &model, &at)
+			&ap.Resolution, &ap.Outcome, &ap.Answer, &id, &score, &category, &reason, &scorer, &model, &at)
 		it.Link, it.Appeal, it.Place = l, &ap, moderation.QueueCursor{At: ap.CreatedAt, LinkID: l.ID}
 		if err == nil && id != nil {
 			it.Review = &moderation.ReviewSummary{ID: *id, Score: *score64(score), Category: *category,
@@ -750,13 +756,16 @@ func (s *Moderation) Screenshot(ctx context.Context, reviewID int64, p moderatio
 // score stays that of the last review.
 func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, e moderation.Explanation) (*moderation.Decided, error) {
 	if _, ok := a.State(); !ok {
-		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban, unban or keep_ban").For("value_invalid", "action")
 	}
 	out := &moderation.Decided{}
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		ws, f, err := loadFacts(ctx, tx, linkID)
 		if err != nil {
 			return notFound(err, "link")
+		}
+		if err := moderation.CheckAction(f, a); err != nil {
+			return err
 		}
 		ruling := moderation.Decide(f, moderation.Judgement{Action: a}, moderation.Thresholds{})
 		var reviewID *int64
@@ -771,6 +780,9 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 				reason = CASE WHEN $7 OR EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
 				reviewed_url = EXCLUDED.reviewed_url, reviewed_at = now(), updated_at = now()`,
 			linkID, ws, string(ruling.State), e.Reason, e.ReasonText, ruling.ReviewedURL, a == moderation.Ban); err != nil {
+			return err
+		}
+		if err := setModeratorOutcome(ctx, tx, linkID, a, e); err != nil {
 			return err
 		}
 		if ruling.StatusChanged {
@@ -793,13 +805,7 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 		if err != nil {
 			return err
 		}
-		// The owner reads the resolution: the action and the words meant for them.
-		resolution := string(a)
-		if e.ReasonText != "" {
-			resolution += ": " + e.ReasonText
-		}
-		if _, err := tx.Exec(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2
-			WHERE link_id = $1 AND resolved_at IS NULL`, linkID, resolution); err != nil {
+		if out.AppealAnswered, err = answerAppeal(ctx, tx, linkID, a, e); err != nil {
 			return err
 		}
 		out.Link, err = scanModerated(tx.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))
@@ -912,17 +918,18 @@ func scanDecision(r pgx.Row) (moderation.Decision, error) {
 	return d, err
 }
 
-const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution`
+const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution, outcome, answer`
 
 // appealColumnsOf is appealColumns of the table named t.
 func appealColumnsOf(t string) string {
 	return t + ".link_id, " + t + ".workspace_id, " + t + ".user_id, " + t + ".message, " + t + ".created_at, " +
-		t + ".resolved_at, " + t + ".resolution"
+		t + ".resolved_at, " + t + ".resolution, " + t + ".outcome, " + t + ".answer"
 }
 
 func scanAppeal(r pgx.Row) (*moderation.Appeal, error) {
 	var a moderation.Appeal
-	if err := r.Scan(&a.LinkID, &a.WorkspaceID, &a.UserID, &a.Message, &a.CreatedAt, &a.ResolvedAt, &a.Resolution); err != nil {
+	if err := r.Scan(&a.LinkID, &a.WorkspaceID, &a.UserID, &a.Message, &a.CreatedAt, &a.ResolvedAt, &a.Resolution,
+		&a.Outcome, &a.Answer); err != nil {
 		return nil, err
 	}
 	return &a, nil

@@ -133,6 +133,7 @@ export const en = {
     text_length: "This text is too short or too long.",
     appeal_not_allowed: "Only a flagged or banned link can be appealed.",
     already_appealed: "This link has already been appealed. A link can be appealed once.",
+    link_not_banned: "This link is not banned, so there is no ban to keep.",
     screenshot_not_found: "This screenshot no longer exists.",
     review_not_found: "This review no longer exists.",
     member_limit_reached: "Every member place of the plan is taken, counting invitations waiting: withdraw an invitation or upgrade the plan to invite more.",

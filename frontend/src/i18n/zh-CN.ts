@@ -135,6 +135,7 @@ export const zhCN: Messages = {
     text_length: "文本过短或过长。",
     appeal_not_allowed: "只有被标记或被封禁的链接才能申诉。",
     already_appealed: "此链接已申诉过，每个链接只能申诉一次。",
+    link_not_banned: "此链接未被封禁，无需维持封禁。",
     screenshot_not_found: "此截图已不存在。",
     review_not_found: "此审核记录已不存在。",
     member_limit_reached: "套餐的成员名额已全部占用（含待接受的邀请）：撤回一个邀请或升级套餐后才能继续邀请。",
