@@ -1107,7 +1107,7 @@ export const en = {
       billing: { changed: "Billing changed" },
       workspace: { renamed: "Workspace renamed", transferred: "Ownership transferred", require_2fa_changed: "Two-factor requirement changed", logo_set: "QR code logo set", logo_removed: "QR code logo removed" },
       sso: { changed: "Single sign-on changed", member_joined: "Joined through single sign-on" },
-      link: { deleted: "Link deleted", banned: "Link banned", unbanned: "Link unbanned" },
+      link: { deleted: "Link deleted", banned: "Link banned", unbanned: "Link unbanned", ban_kept: "Link ban kept" },
       utm_template: { created: "UTM template created", deleted: "UTM template deleted" },
       webhook: { created: "Webhook created", updated: "Webhook changed", deleted: "Webhook deleted", tested: "Webhook test sent" },
     },

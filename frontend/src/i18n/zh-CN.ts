@@ -1107,7 +1107,7 @@ export const zhCN: Messages = {
       billing: { changed: "账单变更" },
       workspace: { renamed: "工作区改名", transferred: "转让所有权", require_2fa_changed: "两步验证要求变更", logo_set: "设置二维码徽标", logo_removed: "移除二维码徽标" },
       sso: { changed: "单点登录设置变更", member_joined: "通过单点登录加入" },
-      link: { deleted: "删除链接", banned: "封禁链接", unbanned: "解除封禁" },
+      link: { deleted: "删除链接", banned: "封禁链接", unbanned: "解除封禁", ban_kept: "维持封禁" },
       utm_template: { created: "创建 UTM 模板", deleted: "删除 UTM 模板" },
       webhook: { created: "创建 Webhook", updated: "修改 Webhook", deleted: "删除 Webhook", tested: "发送 Webhook 测试" },
     },
