@@ -30,6 +30,15 @@ ALTER TABLE moderation_appeals
 UPDATE moderation_appeals SET outcome = CASE WHEN resolution LIKE 'ban%' THEN 'rejected' ELSE 'upheld' END
 WHERE resolved_at IS NOT NULL;
 
+-- A moderator keeps a banned link's ban, answering its appeal (action keep_ban).
+ALTER TABLE moderation_decisions DROP CONSTRAINT moderation_decisions_action_check;
+ALTER TABLE moderation_decisions ADD CONSTRAINT moderation_decisions_action_check
+    CHECK (action IN ('pass', 'flag', 'ban', 'approve', 'unban', 'keep_ban', 'ban_domain', 'clear_domain'));
+
 -- +goose Down
+DELETE FROM moderation_decisions WHERE action = 'keep_ban';
+ALTER TABLE moderation_decisions DROP CONSTRAINT moderation_decisions_action_check;
+ALTER TABLE moderation_decisions ADD CONSTRAINT moderation_decisions_action_check
+    CHECK (action IN ('pass', 'flag', 'ban', 'approve', 'unban', 'ban_domain', 'clear_domain'));
 ALTER TABLE moderation_appeals DROP COLUMN answer, DROP COLUMN outcome;
 ALTER TABLE link_moderation DROP COLUMN owner_text, DROP COLUMN reason_code, DROP COLUMN decided_by;

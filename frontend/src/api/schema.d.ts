@@ -2900,10 +2900,10 @@ export interface components {
             /** Format: int64 */
             workspace_id: number;
             /**
-             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban` and `unban` by a moderator; `ban_domain` and `clear_domain` by a moderator on a whole domain (`domain`).
+             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban`, `unban` and `keep_ban` by a moderator; `ban_domain` and `clear_domain` by a moderator on a whole domain (`domain`).
              * @enum {string}
              */
-            action: "pass" | "flag" | "ban" | "approve" | "unban" | "ban_domain" | "clear_domain";
+            action: "pass" | "flag" | "ban" | "approve" | "unban" | "keep_ban" | "ban_domain" | "clear_domain";
             /**
              * @description The state the decision left the link in; for a decision on a whole domain, the domain's (`banned` or `cleared`).
              * @enum {string}
