@@ -40,12 +40,31 @@ export function ModerationState({ link }: { link: Link }) {
       </Alert>
     );
   }
-  if (m.state !== "banned" && m.state !== "flagged") return null;
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  const answer = m.appeal && m.appeal.state !== "open" ? m.appeal : undefined;
+  const answered = answer && (
+    <Stack gap={2} data-testid="appeal-answer">
+      <Text size="sm" fw={500}>
+        {t(`linkModeration.outcome.${answer.state}`, { date: date(answer.at) })}
+      </Text>
+      {answer.answer && (
+        <Text size="sm" className="break">
+          {t("linkModeration.moderatorWords", { answer: answer.answer })}
+        </Text>
+      )}
+    </Stack>
+  );
+  if (m.state !== "banned" && m.state !== "flagged") {
+    // An appeal upheld: the link works again, and the owner reads the moderator's answer.
+    return answered ? (
+      <Alert color="green" title={t("linkModeration.appeal")} data-testid="moderation-alert">
+        {answered}
+      </Alert>
+    ) : null;
+  }
   const why = ownerReason(t, m);
   const decided = decidedByKey(m);
   const open = link.appeal && !link.appeal.resolved_at ? link.appeal : undefined;
-  const answer = m.appeal && m.appeal.state !== "open" ? m.appeal : undefined;
   return (
     <Alert color={m.state === "banned" ? "red" : "orange"} title={t(`linkModeration.title.${m.state}`)} data-testid="moderation-alert">
       <Stack gap="xs">
@@ -65,17 +84,8 @@ export function ModerationState({ link }: { link: Link }) {
               {open.message}
             </Text>
           </Stack>
-        ) : answer ? (
-          <Stack gap={2} data-testid="appeal-answer">
-            <Text size="sm" fw={500}>
-              {t(`linkModeration.outcome.${answer.state}`, { date: date(answer.at) })}
-            </Text>
-            {answer.answer && (
-              <Text size="sm" className="break">
-                {t("linkModeration.moderatorWords", { answer: answer.answer })}
-              </Text>
-            )}
-          </Stack>
+        ) : answered ? (
+          answered
         ) : (
           link.appeal?.resolved_at && <Text size="sm">{t("linkModeration.answered", { date: date(link.appeal.resolved_at) })}</Text>
         )}
