@@ -3093,6 +3093,8 @@ export interface components {
             amount: number;
             /** @description ISO 4217 code, such as `CNY`. */
             currency: string;
+            /** @description How often a recurring price is charged (`month`, `year`), as Stripe's Price object says; absent for a one-off payment and for prices not read from Stripe. */
+            interval?: string;
         };
         PlanOffer: {
             /** @enum {string} */
