@@ -740,6 +740,7 @@ export const en = {
     },
     hint: "{{feature}}: available on {{plans}}.",
     startTrial: "Start the free 7-day trial",
+    startPaidTrial: "Start the {{days}}-day trial (paid: {{price}})",
     seePlans: "See plans",
     usage: "Usage this month",
     limits: { links: "New links", members: "Members" },

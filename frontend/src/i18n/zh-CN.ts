@@ -740,6 +740,7 @@ export const zhCN: Messages = {
     },
     hint: "{{feature}}：{{plans}}可用。",
     startTrial: "免费试用 7 天",
+    startPaidTrial: "开始 {{days}} 天试用（付费：{{price}}）",
     seePlans: "查看套餐",
     usage: "本月用量",
     limits: { links: "新建链接", members: "成员" },
