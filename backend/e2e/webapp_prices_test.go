@@ -15,7 +15,8 @@ func TestWebAppPlanPrices(t *testing.T) {
 		s.signup(email)
 		w := walk(t, s, l)
 		w.signIn(email, "correct horse battery")
-		w.open("/plan", w.tr("Plan", "套餐"))
+		w.open("/plan", "")
+		w.see(w.p.GetByTestId("current-plan"))
 		for _, name := range []string{w.tr("Personal", "个人版"), w.tr("Enterprise", "企业版")} {
 			card := w.exact("region", name)
 			w.see(card.GetByText("US$20").Or(card.GetByText("$20")).First())
