@@ -123,7 +123,7 @@ export default function PlanPage() {
           })}
         </Stack>
       </Card>
-      <PaymentReturn />
+      <PaymentReturn plan={p.plan} />
       <FormError error={trial.error} />
       <FormError error={checkout.error} />
       <Group justify="space-between" align="flex-end">
