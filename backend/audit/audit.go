@@ -69,6 +69,7 @@ const (
 	LinkDeleted          Action = "link.deleted"
 	LinkBanned           Action = "link.banned"
 	LinkUnbanned         Action = "link.unbanned"
+	LinkBanKept          Action = "link.ban_kept"
 	UTMTemplateCreated   Action = "utm_template.created"
 	UTMTemplateDeleted   Action = "utm_template.deleted"
 	AppLinksSet          Action = "domain.app_links_set"

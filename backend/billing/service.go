@@ -62,6 +62,7 @@ type Service struct {
 	grace    time.Duration
 	now      func() time.Time
 	log      *slog.Logger
+	catalog  *priceCatalog
 }
 
 // PlanStates tells whether a workspace may start its trial (plan.Service).
@@ -85,7 +86,7 @@ type Options struct {
 // NewService returns the billing service.
 func NewService(o Options) *Service {
 	return &Service{store: o.Store, payments: o.Payments, plans: o.Plans, appURL: strings.TrimSuffix(o.AppURL, "/"),
-		prices: o.Prices, grace: o.Grace, now: o.Now, log: o.Log}
+		prices: o.Prices, grace: o.Grace, now: o.Now, log: o.Log, catalog: &priceCatalog{}}
 }
 
 // Prices are the prices of STRIPE_PRICES.
@@ -169,6 +170,8 @@ type Payments interface {
 	Checkout(ctx context.Context, r CheckoutRequest) (url string, err error)
 	Portal(ctx context.Context, customerID, returnURL string) (url string, err error)
 	Invoices(ctx context.Context, customerID string, limit int) ([]Invoice, error)
+	// Price reads what a price of STRIPE_PRICES costs (docs/rules-and-plans.md#billing-on-stripe).
+	Price(ctx context.Context, priceID string) (plan.Money, error)
 }
 
 // Event checks and reads a webhook payload (ErrSignature when its signature fails).

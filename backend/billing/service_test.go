@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"github.com/shortlink/shortlink/backend/plan"
 	"testing"
 )
 
@@ -21,6 +22,7 @@ func (p *pages) Portal(_ context.Context, _, returnURL string) (string, error) {
 	return "https://billing.stripe.com/p/session/x", nil
 }
 func (p *pages) Invoices(context.Context, string, int) ([]Invoice, error) { return nil, nil }
+func (p *pages) Price(context.Context, string) (plan.Money, error)        { return plan.Money{}, nil }
 
 // oneSubscription is a Store holding one workspace's subscription.
 type oneSubscription struct{ sub Subscription }

@@ -79,6 +79,13 @@ type moderationAnswer struct {
 	// pending meanwhile and visitors get the warning page.
 	Held       bool   `json:"held,omitempty"`
 	HeldReason string `json:"held_reason,omitempty"`
+	// DecidedBy says who decided the state (review, moderator, domain) and ReasonCode why, in
+	// a code the web app translates; Reason is a moderator's words to the owner, and the
+	// scorer's own only in moderators' reads (docs/moderation.md#what-the-owner-is-told).
+	DecidedBy  string `json:"decided_by,omitempty"`
+	ReasonCode string `json:"reason_code,omitempty"`
+	// Appeal is the owner's appeal and its answer, in the answer of GET …/links/{id}.
+	Appeal *linkAppealAnswer `json:"appeal,omitempty"`
 }
 
 // reusedAnswer is the review a link's verdict was taken from: the review and its link only when
@@ -94,7 +101,8 @@ func answerModeration(m link.Moderation) moderationAnswer {
 	if state == "" {
 		state = string(moderation.Pending)
 	}
-	a := moderationAnswer{State: state, Score: m.Score, Category: m.Category, Reason: m.Reason, ReviewedAt: m.ReviewedAt}
+	a := moderationAnswer{State: state, Score: m.Score, Category: m.Category, Reason: m.OwnerText, ReviewedAt: m.ReviewedAt,
+		DecidedBy: m.DecidedBy, ReasonCode: m.ReasonCode}
 	if m.Shared != nil {
 		a.ReusedFrom = &reusedAnswer{ReviewID: m.Shared.ReviewID, LinkID: m.Shared.LinkID, ReviewedAt: m.Shared.At}
 	}

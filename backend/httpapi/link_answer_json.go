@@ -24,9 +24,8 @@ func jsonLink(c *gin.Context, status int, a *linkAnswer) {
 func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 	if a == nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
 		a.Variants != nil || a.Form != nil || a.OG != nil || len(a.InactiveRules) != 0 || a.Appeal != nil || a.Health != nil ||
-		a.Moderation.Score != nil || a.Moderation.ReusedFrom != nil || a.Moderation.Held || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
-		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) ||
-		(a.Moderation.ReviewedAt != nil && !jsonw.TimeOK(*a.Moderation.ReviewedAt)) {
+		!a.Moderation.plain() || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
+		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) {
 		return b, false
 	}
 	b = append(b, `{"id":`...)
@@ -91,4 +90,11 @@ func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 	b = append(b, `,"reviewed_at":`...)
 	b = jsonw.AppendTimeOrNull(b, a.Moderation.ReviewedAt)
 	return append(b, `}}`...), true
+}
+
+// plain says m is written by appendJSON: no score, reuse, hold, decider, reason code nor
+// appeal, and a time JSON can hold.
+func (m *moderationAnswer) plain() bool {
+	return m.Score == nil && m.ReusedFrom == nil && !m.Held && m.DecidedBy == "" && m.ReasonCode == "" && m.Appeal == nil &&
+		(m.ReviewedAt == nil || jsonw.TimeOK(*m.ReviewedAt))
 }

@@ -98,7 +98,7 @@ func (s *Server) getLink(c *gin.Context) {
 			s.fail(c, err)
 			return
 		}
-		out.Appeal = answerAppeal(a)
+		out.Appeal, out.Moderation.Appeal = answerAppeal(a), answerLinkAppeal(a)
 	}
 	c.JSON(http.StatusOK, out)
 }

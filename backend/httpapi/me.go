@@ -30,6 +30,9 @@ func (s *Server) me(c *gin.Context) {
 		return
 	}
 	ws, err := s.accounts.WorkspacesOf(ctx, u.ID)
+	if err == nil {
+		err = s.effectivePlans(ctx, ws)
+	}
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -103,6 +103,9 @@ type appealAnswer struct {
 	CreatedAt   time.Time  `json:"created_at"`
 	ResolvedAt  *time.Time `json:"resolved_at"`
 	Resolution  string     `json:"resolution"`
+	// Outcome is upheld or rejected once answered, and Answer the moderator's words to the owner.
+	Outcome string `json:"outcome,omitempty"`
+	Answer  string `json:"answer,omitempty"`
 }
 
 func answerReview(r moderation.ReviewRecord) reviewAnswer {
@@ -149,7 +152,7 @@ func answerAppeal(a *moderation.Appeal) *appealAnswer {
 		return nil
 	}
 	return &appealAnswer{LinkID: a.LinkID, WorkspaceID: a.WorkspaceID, UserID: a.UserID, Message: a.Message,
-		CreatedAt: a.CreatedAt, ResolvedAt: a.ResolvedAt, Resolution: a.Resolution}
+		CreatedAt: a.CreatedAt, ResolvedAt: a.ResolvedAt, Resolution: a.Resolution, Outcome: a.Outcome, Answer: a.Answer}
 }
 
 func orEmpty(s []string) []string {
@@ -160,7 +163,14 @@ func orEmpty(s []string) []string {
 }
 
 // answerAnyLink answers a link of any workspace, as moderators see it.
-func (s *Server) answerAnyLink(l *link.Link) *linkAnswer { return answerLink(s.links.Decorate(l)) }
+// The scorer's words are for moderators.
+func (s *Server) answerAnyLink(l *link.Link) *linkAnswer {
+	a := answerLink(s.links.Decorate(l))
+	if a != nil {
+		a.Moderation.Reason = l.Moderation.Reason
+	}
+	return a
+}
 
 // moderationQueue lists the links in a state: ?state=flagged (default), banned, passed or pending.
 func (s *Server) moderationQueue(c *gin.Context) {
@@ -217,7 +227,9 @@ func (s *Server) moderationLink(c *gin.Context) {
 		reviews[i] = answerReview(r)
 	}
 	c.Header("Cache-Control", "no-store")
-	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(f.Link), "reviews": reviews,
+	la := s.answerAnyLink(f.Link)
+	la.Moderation.Appeal = answerLinkAppeal(f.Appeal)
+	c.JSON(http.StatusOK, gin.H{"link": la, "reviews": reviews,
 		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal),
 		"workspace": workspaceRef{ID: f.Link.WorkspaceID, Name: f.WorkspaceName}, "owner_email": f.OwnerEmail, "visits": f.Visits})
 }
@@ -245,9 +257,11 @@ type decisionRequest struct {
 	Note       string `json:"note"`
 	Reason     string `json:"reason"`
 	ReasonText string `json:"reason_text"`
+	// OwnerMessage answers the owner's appeal.
+	OwnerMessage string `json:"owner_message"`
 }
 
-// decide applies a moderator's approve, ban or unban.
+// decide applies a moderator's approve, ban, unban or keep_ban.
 func (s *Server) decide(c *gin.Context) {
 	var in decisionRequest
 	id, ok := s.pathIDAndBody(c, "id", "link", &in)
@@ -255,7 +269,7 @@ func (s *Server) decide(c *gin.Context) {
 		return
 	}
 	out, err := s.moderation.Decide(c.Request.Context(), id, userID(c), in.Action,
-		moderation.Explanation{Reason: in.Reason, ReasonText: in.ReasonText, Note: in.Note})
+		moderation.Explanation{Reason: in.Reason, ReasonText: in.ReasonText, Note: in.Note, OwnerMessage: in.OwnerMessage})
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -265,6 +279,8 @@ func (s *Server) decide(c *gin.Context) {
 		s.audited(c, out.Link.WorkspaceID, audit.LinkBanned, audit.Target("link", id), map[string]any{"reason": in.Reason})
 	case moderation.Unban:
 		s.audited(c, out.Link.WorkspaceID, audit.LinkUnbanned, audit.Target("link", id), nil)
+	case moderation.KeepBan:
+		s.audited(c, out.Link.WorkspaceID, audit.LinkBanKept, audit.Target("link", id), map[string]any{"appeal_answered": out.AppealAnswered})
 	}
 	c.JSON(http.StatusOK, gin.H{"link": s.answerAnyLink(out.Link), "decision": answerDecision(out.Decision)})
 }

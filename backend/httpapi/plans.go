@@ -21,7 +21,7 @@ func (s *Server) getPlan(c *gin.Context) {
 // the gate enforces, so what the app shows is what the server allows. checkout says whether
 // plans can be bought here; without billing the operator sets plans and the trial is free.
 func (s *Server) listPlans(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{"plans": s.plans.Gate().Offers(), "features": plan.Features, "checkout": s.billing != nil})
+	c.JSON(http.StatusOK, gin.H{"plans": s.offers(c), "features": plan.Features, "checkout": s.billing != nil})
 }
 
 // trialWorkspace is the workspace answer of a started trial: the workspace with its end.

@@ -22,6 +22,9 @@ func (s *Server) listWorkspaces(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	ws, err := s.accounts.WorkspacesOf(ctx, userID(c))
+	if err == nil {
+		err = s.effectivePlans(ctx, ws)
+	}
 	s.reply(c, http.StatusOK, gin.H{"workspaces": ws}, err)
 }
 
@@ -118,6 +121,10 @@ func (s *Server) replyWorkspace(c *gin.Context, ws *account.Workspace, err error
 		return
 	}
 	ws.Role = roleOf(c)
+	if err := s.effectivePlans(c.Request.Context(), []*account.Workspace{ws}); err != nil {
+		s.fail(c, err)
+		return
+	}
 	c.JSON(http.StatusOK, ws)
 }
 

@@ -98,6 +98,10 @@ type Moderation struct {
 	// Shared is the review of another link whose verdict the last review took; nil when it
 	// opened the browser itself.
 	Shared *SharedReview
+	// DecidedBy says who decided the state ("review", "moderator" or "domain"), ReasonCode is
+	// the reason the web app translates for the owner, and OwnerText a moderator's words to
+	// the owner; Reason is the scorer's, for moderators only (docs/moderation.md).
+	DecidedBy, ReasonCode, OwnerText string
 }
 
 // SharedReview is what a link's owner is told of a shared review: the review and its link

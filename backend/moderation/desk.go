@@ -22,17 +22,19 @@ const (
 	Approve Action = "approve"
 	Ban     Action = "ban"
 	Unban   Action = "unban"
+	// KeepBan answers an appeal of a banned link: the ban stays (docs/moderation.md#appeals).
+	KeepBan Action = "keep_ban"
 )
 
 // Actions are the moderators' actions, in the order the API lists them.
-var Actions = []Action{Approve, Ban, Unban}
+var Actions = []Action{Approve, Ban, Unban, KeepBan}
 
 // State is the state the action leaves the link in; ok is false for an unknown action.
 func (a Action) State() (s State, ok bool) {
 	switch a {
 	case Approve, Unban:
 		return Passed, true
-	case Ban:
+	case Ban, KeepBan:
 		return Banned, true
 	}
 	return "", false
@@ -112,6 +114,9 @@ type Appeal struct {
 	// Resolution is the deciding action and the words it gave the owner ("unban: the page
 	// is harmless"); never the moderator's private note.
 	Resolution string
+	// Outcome is AppealUpheld or AppealRejected once answered ("" while open), and Answer the
+	// moderator's words to the owner.
+	Outcome, Answer string
 }
 
 // MaxAppeal bounds an appeal's message, MaxNote a decision's private note, and MaxReasonText
@@ -141,6 +146,9 @@ var Reasons = []string{ReasonPhishing, ReasonMalware, ReasonScam, ReasonSpam, Re
 // to the link's owner, and a private note for the audit log.
 type Explanation struct {
 	Reason, ReasonText, Note string
+	// OwnerMessage is the moderator's answer to the owner's appeal ("" for none: ReasonText
+	// answers it then).
+	OwnerMessage string
 }
 
 // check refuses an explanation the action cannot have: a reason must be a standard one, and
@@ -245,6 +253,8 @@ type Decided struct {
 	Decision Decision
 	// StatusChanged says the link was banned or its ban lifted.
 	StatusChanged bool
+	// AppealAnswered says the decision answered the link's open appeal.
+	AppealAnswered bool
 }
 
 // DeskStore keeps what moderators read and decide (package postgres). Reads by link ID span
@@ -359,10 +369,14 @@ func (d *Desk) Screenshot(ctx context.Context, reviewID int64, profile string) (
 func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action string, e Explanation) (*Decided, error) {
 	a := Action(action)
 	if _, ok := a.State(); !ok {
-		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban, unban or keep_ban").For("value_invalid", "action")
 	}
-	e = Explanation{Reason: strings.TrimSpace(e.Reason), ReasonText: strings.TrimSpace(e.ReasonText), Note: strings.TrimSpace(e.Note)}
+	e = Explanation{Reason: strings.TrimSpace(e.Reason), ReasonText: strings.TrimSpace(e.ReasonText), Note: strings.TrimSpace(e.Note),
+		OwnerMessage: strings.TrimSpace(e.OwnerMessage)}
 	if err := e.check(a); err != nil {
+		return nil, err
+	}
+	if err := checkText("owner_message", e.OwnerMessage, 0, MaxAppeal); err != nil {
 		return nil, err
 	}
 	out, err := d.store.Decide(ctx, linkID, actorID, a, e)

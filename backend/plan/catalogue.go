@@ -4,6 +4,9 @@ package plan
 type Money struct {
 	Amount   int64  `json:"amount"`
 	Currency string `json:"currency"`
+	// Interval is how often a recurring price is charged ("month", "year"); "" for a one-off
+	// payment or a price not read from the payment provider.
+	Interval string `json:"interval,omitempty"`
 }
 
 // Prices are what a plan costs. Each is nil where no price is set: seed 004 names the free
@@ -18,8 +21,8 @@ type Prices struct {
 
 // defaultPrices are seed 004's prices, by plan.
 var defaultPrices = map[string]Prices{
-	Free:  {Monthly: &Money{0, "CNY"}, Yearly: &Money{0, "CNY"}},
-	Trial: {Once: &Money{100, "CNY"}},
+	Free:  {Monthly: &Money{Amount: 0, Currency: "CNY"}, Yearly: &Money{Amount: 0, Currency: "CNY"}},
+	Trial: {Once: &Money{Amount: 100, Currency: "CNY"}},
 }
 
 // Offer is one plan as the plans listing shows it: everything it includes and costs.

@@ -85,7 +85,8 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
 	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
-	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at`
+	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at,
+	lm.decided_by, lm.reason_code, lm.owner_text`
 
 // taggedColumns are moderatedColumns with the link's tags and health: the owners' reads
 // (scanTagged).
@@ -112,9 +113,11 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var score *float32
 	var sharedReview, sharedLink *int64
 	var sharedAt *time.Time
+	var decidedBy, reasonCode, ownerText *string
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
 		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm,
-		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt}, extra...)...)
+		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt,
+		&decidedBy, &reasonCode, &ownerText}, extra...)...)
 	if sharedAt != nil {
 		l.Moderation.Shared = &link.SharedReview{ReviewID: sharedReview, LinkID: sharedLink, At: *sharedAt}
 	}
@@ -129,6 +132,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	}
 	if state != nil {
 		l.Moderation.State, l.Moderation.Category, l.Moderation.Reason = *state, *category, *reason
+		l.Moderation.DecidedBy, l.Moderation.ReasonCode, l.Moderation.OwnerText = *decidedBy, *reasonCode, *ownerText
 	}
 	l.Moderation.Score = score64(score)
 	return &l, err

@@ -41,7 +41,7 @@ func (s *Moderation) Appealed(ctx context.Context, after moderation.QueueCursor,
 		var category, reason, scorer, model *string
 		var at *time.Time
 		l, err := scanModerated(r, &ap.LinkID, &ap.WorkspaceID, &ap.UserID, &ap.Message, &ap.CreatedAt, &ap.ResolvedAt,
-			&ap.Resolution, &id, &score, &category, &reason, &scorer, &model, &at)
+			&ap.Resolution, &ap.Outcome, &ap.Answer, &id, &score, &category, &reason, &scorer, &model, &at)
 		it.Link, it.Appeal, it.Place = l, &ap, moderation.QueueCursor{At: ap.CreatedAt, LinkID: l.ID}
 		if err == nil && id != nil {
 			it.Review = &moderation.ReviewSummary{ID: *id, Score: *score64(score), Category: *category,
@@ -104,17 +104,18 @@ func (s *Moderation) AppealOf(ctx context.Context, workspaceID, linkID int64) (*
 	return a, nil
 }
 
-const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution`
+const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution, outcome, answer`
 
 // appealColumnsOf is appealColumns of the table named t.
 func appealColumnsOf(t string) string {
 	return t + ".link_id, " + t + ".workspace_id, " + t + ".user_id, " + t + ".message, " + t + ".created_at, " +
-		t + ".resolved_at, " + t + ".resolution"
+		t + ".resolved_at, " + t + ".resolution, " + t + ".outcome, " + t + ".answer"
 }
 
 func scanAppeal(r pgx.Row) (*moderation.Appeal, error) {
 	var a moderation.Appeal
-	if err := r.Scan(&a.LinkID, &a.WorkspaceID, &a.UserID, &a.Message, &a.CreatedAt, &a.ResolvedAt, &a.Resolution); err != nil {
+	if err := r.Scan(&a.LinkID, &a.WorkspaceID, &a.UserID, &a.Message, &a.CreatedAt, &a.ResolvedAt, &a.Resolution,
+		&a.Outcome, &a.Answer); err != nil {
 		return nil, err
 	}
 	return &a, nil

@@ -48,13 +48,16 @@ func setStatus(ctx context.Context, tx pgx.Tx, linkID int64, status string) (*li
 // score stays that of the last review.
 func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a moderation.Action, e moderation.Explanation) (*moderation.Decided, error) {
 	if _, ok := a.State(); !ok {
-		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban or unban").For("value_invalid", "action")
+		return nil, apperr.Errorf(apperr.Invalid, "action must be approve, ban, unban or keep_ban").For("value_invalid", "action")
 	}
 	out := &moderation.Decided{}
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		ws, f, err := loadFacts(ctx, tx, linkID)
 		if err != nil {
 			return notFound(err, "link")
+		}
+		if err := moderation.CheckAction(f, a); err != nil {
+			return err
 		}
 		ruling := moderation.Decide(f, moderation.Judgement{Action: a}, moderation.Thresholds{})
 		var reviewID *int64
@@ -69,6 +72,9 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 				reason = CASE WHEN $7 OR EXCLUDED.reason <> '' THEN EXCLUDED.reason ELSE lm.reason END,
 				reviewed_url = EXCLUDED.reviewed_url, reviewed_at = now(), updated_at = now()`,
 			linkID, ws, string(ruling.State), e.Reason, e.ReasonText, ruling.ReviewedURL, a == moderation.Ban); err != nil {
+			return err
+		}
+		if err := setModeratorOutcome(ctx, tx, linkID, a, e); err != nil {
 			return err
 		}
 		if ruling.StatusChanged {
@@ -91,13 +97,7 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 		if err != nil {
 			return err
 		}
-		// The owner reads the resolution: the action and the words meant for them.
-		resolution := string(a)
-		if e.ReasonText != "" {
-			resolution += ": " + e.ReasonText
-		}
-		if _, err := tx.Exec(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2
-			WHERE link_id = $1 AND resolved_at IS NULL`, linkID, resolution); err != nil {
+		if out.AppealAnswered, err = answerAppeal(ctx, tx, linkID, a, e); err != nil {
 			return err
 		}
 		out.Link, err = scanModerated(tx.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))

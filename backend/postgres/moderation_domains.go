@@ -47,6 +47,9 @@ func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorI
 			if _, err := tx.Exec(ctx, `DELETE FROM moderation_holds WHERE domain = $1`, domain); err != nil {
 				return err
 			}
+			if _, err := releaseDomainLinks(ctx, tx, domain); err != nil {
+				return err
+			}
 		}
 		ds, err := domainDecisions(ctx, tx, `WHERE m.domain = $1`, domain)
 		if err == nil && len(ds) == 1 {

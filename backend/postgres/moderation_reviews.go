@@ -78,6 +78,9 @@ func (s *Moderation) Record(ctx context.Context, j moderation.Job, r moderation.
 			sharedReview, sharedLink, sharedAt); err != nil {
 			return err
 		}
+		if err := setReviewOutcome(ctx, tx, j.LinkID, r, out); err != nil {
+			return err
+		}
 		if ruling.StatusChanged {
 			if out.Link, err = setStatus(ctx, tx, j.LinkID, ruling.Status); err != nil {
 				return err

@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	stripego "github.com/stripe/stripe-go/v84"
 	"github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // Tolerance is how old a webhook signature's timestamp may be.
@@ -210,4 +212,17 @@ func (c *Client) Invoices(ctx context.Context, customerID string, limit int) ([]
 		}
 	}
 	return out, nil
+}
+
+// Price implements billing.Payments: the amount, currency and interval of a Price object.
+func (c *Client) Price(ctx context.Context, priceID string) (plan.Money, error) {
+	p, err := c.api.V1Prices.Retrieve(ctx, priceID, nil)
+	if err != nil {
+		return plan.Money{}, fmt.Errorf("stripe price: %w", err)
+	}
+	m := plan.Money{Amount: p.UnitAmount, Currency: strings.ToUpper(string(p.Currency))}
+	if p.Recurring != nil {
+		m.Interval = string(p.Recurring.Interval)
+	}
+	return m, nil
 }

@@ -12,6 +12,7 @@ import { LanguagePicker } from "./components/LanguagePicker";
 import { useNewWorkspace } from "./components/newWorkspace";
 import { FormError, Loading } from "./components/states";
 import { TwoFactorRequired } from "./components/TwoFactorRequired";
+import { PaymentDueBanner } from "./components/PaymentDueBanner";
 import { VerifyBanner } from "./components/VerifyBanner";
 import { useLogout, useMe, useSession } from "./session";
 
@@ -159,6 +160,7 @@ export function Layout() {
       </Drawer>
       <main className="page" id="main" tabIndex={-1}>
         <VerifyBanner />
+        <PaymentDueBanner />
         <TwoFactorGate>
           <Outlet />
         </TwoFactorGate>

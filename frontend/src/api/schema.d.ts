@@ -1240,8 +1240,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve, ban or unban a link (moderators)
-         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). `approve`: the link passes (and works again if it was banned); `ban`: it is banned, and every node answers its short URL with the warning page within a second (a review still due is dropped); `unban`: the ban is lifted and the link passes. The decision goes to the audit log with the moderator and resolves the link's open appeal. A ban needs a standard `reason`; the reason and `reason_text` are what the owner sees, and the `note` stays private to moderators and operators.
+         * Approve, ban, unban or keep the ban of a link (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). `approve`: the link passes (and works again if it was banned); `ban`: it is banned, and every node answers its short URL with the warning page within a second (a review still due is dropped); `unban`: the ban is lifted and the link passes; `keep_ban`: a banned link stays banned (409 `link_not_banned` otherwise), which answers its appeal. The decision goes to the audit log with the moderator and closes the link's open appeal: upheld by `approve` and `unban`, rejected by `ban` and `keep_ban`, with `owner_message` (else `reason_text`) as its answer to the owner. A ban needs a standard `reason`; the reason and `reason_text` are what the owner sees, and the `note` stays private to moderators and operators.
          */
         post: operations["moderationDecide"];
         delete?: never;
@@ -2002,7 +2002,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -2767,7 +2767,7 @@ export interface components {
             score: number | null;
             /** @description `phishing`, `malware`, `scam`, `adult`, `spam`, `cloaking` or `benign` from the scorer; after a moderator's ban, the standard reason they gave (`other` too); empty before the first review. */
             category: string;
-            /** @description Why, in words: the scorer's, or the words a moderator gave the owner (`reason_text` of the decision; empty when a ban gave only a standard reason). Owners see it; a moderator's private note never appears here. */
+            /** @description Why, in words. To the link's owner: the words a moderator gave them (`reason_text` of the decision; empty when a ban gave only a standard reason, and when the state was decided by the automatic review or the domain). To moderators (the desk's reads): the scorer's words too. A moderator's private note never appears here. */
             reason: string;
             /**
              * Format: date-time
@@ -2793,6 +2793,17 @@ export interface components {
              * @enum {string}
              */
             held_reason?: "domain_banned";
+            /**
+             * @description Who decided the state, once there is one: the automatic review of the page, a moderator, or the domain (its recent record of phishing, or a moderator's ban of the whole domain).
+             * @enum {string}
+             */
+            decided_by?: "review" | "moderator" | "domain";
+            /**
+             * @description Why, as a code the web app translates (docs/moderation.md#what-the-owner-is-told): the strongest signal of the rules, the category, `incomplete`, `domain_banned`, `domain_record`, or a moderator's standard reason; absent for a pass, and for a ban a moderator gave no reason.
+             * @enum {string}
+             */
+            reason_code?: "domain_banned" | "domain_record" | "incomplete" | "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other" | "advance_fee" | "blocklist" | "card_form" | "copied_page" | "crypto_giveaway" | "fake_alert" | "hidden_text" | "hops" | "host_words" | "ip_literal" | "look_alike" | "password_form" | "payment_form" | "posts_elsewhere" | "punycode" | "scam_words" | "secret_form" | "shortener" | "ultimatum";
+            appeal?: components["schemas"]["LinkAppeal"];
         };
         /** @description An owner's appeal of a flagged or banned link: one per link, resolved by the next moderator's decision. */
         Appeal: {
@@ -2815,6 +2826,27 @@ export interface components {
             resolved_at: string | null;
             /** @description The deciding action and the words it gave the owner (`unban: the page is harmless`); never the moderator's private note; empty while open. */
             resolution: string;
+            /**
+             * @description How the appeal was answered; absent while open.
+             * @enum {string}
+             */
+            outcome?: "upheld" | "rejected";
+            /** @description The moderator's words to the owner (`owner_message`, else `reason_text`). */
+            answer?: string;
+        };
+        /** @description The owner's appeal and its answer, in the answer of `GET …/links/{id}` (and the desk's file): `open` until a moderator decides; `upheld` when an approval or unban answered it, `rejected` when a ban or `keep_ban` did. */
+        LinkAppeal: {
+            /** @enum {string} */
+            state: "open" | "upheld" | "rejected";
+            /** @description The owner's message. */
+            message: string;
+            /** @description The moderator's words to the owner, when they gave some. */
+            answer?: string;
+            /**
+             * Format: date-time
+             * @description When it was answered; while open, when it was made.
+             */
+            at: string;
         };
         AppealRequest: {
             /** @description Why the link should work: 1 to 2000 characters. */
@@ -2908,10 +2940,10 @@ export interface components {
             /** Format: int64 */
             workspace_id: number;
             /**
-             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban` and `unban` by a moderator; `ban_domain` and `clear_domain` by a moderator on a whole domain (`domain`).
+             * @description `pass`, `flag` and `ban` by the worker; `approve`, `ban`, `unban` and `keep_ban` by a moderator; `ban_domain` and `clear_domain` by a moderator on a whole domain (`domain`).
              * @enum {string}
              */
-            action: "pass" | "flag" | "ban" | "approve" | "unban" | "ban_domain" | "clear_domain";
+            action: "pass" | "flag" | "ban" | "approve" | "unban" | "keep_ban" | "ban_domain" | "clear_domain";
             /**
              * @description The state the decision left the link in; for a decision on a whole domain, the domain's (`banned` or `cleared`).
              * @enum {string}
@@ -2993,7 +3025,7 @@ export interface components {
         };
         DecisionRequest: {
             /** @enum {string} */
-            action: "approve" | "ban" | "unban";
+            action: "approve" | "ban" | "unban" | "keep_ban";
             /** @description A private note for moderators and operators, kept in the audit log; never shown to the owner. */
             note?: string;
             /**
@@ -3003,6 +3035,8 @@ export interface components {
             reason?: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other";
             /** @description Words to the owner, shown with the reason (the link's `moderation.reason`): required with `other` (reason `reason_text_required`). A ban without them shows the standard reason alone; an approval or unban without them keeps what the owner saw. */
             reason_text?: string;
+            /** @description The answer to the owner's open appeal (its `answer`), shown on the link's page; without it, `reason_text` answers it. */
+            owner_message?: string;
         };
         DecisionResult: {
             link: components["schemas"]["Link"];
@@ -3099,6 +3133,8 @@ export interface components {
             amount: number;
             /** @description ISO 4217 code, such as `CNY`. */
             currency: string;
+            /** @description How often a recurring price is charged (`month`, `year`), as Stripe's Price object says; absent for a one-off payment and for prices not read from Stripe. */
+            interval?: string;
         };
         PlanOffer: {
             /** @enum {string} */
@@ -6846,6 +6882,18 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            /** @description `keep_ban` of a link that is not banned (code `conflict`, reason `link_not_banned`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];

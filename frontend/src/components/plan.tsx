@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap } from "../api/client";
 import type { Feature } from "../lib/linkForm";
-import { plansWith } from "../lib/plans";
+import { plansWith, trialOffer } from "../lib/plans";
 import { useSession, useWorkspaceId } from "../session";
 import { notifyDone } from "./notify";
 import { FormError } from "./states";
@@ -65,14 +65,15 @@ export function useCanStartTrial(): boolean {
  * compact one line (inside a form, where the option would be).
  */
 export function UpgradeHint({ feature, compact = false }: { feature: Feature; compact?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const plan = usePlan();
   const offers = usePlans();
   const trial = useStartTrial();
   const canStartTrial = useCanStartTrial();
   const unlocking = offers.data ? plansWith(offers.data.plans, feature) : [];
   const plans = unlocking.map((p) => t(`plan.names.${p}`));
-  const trialHelps = unlocking.includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free";
+  const offer = offers.data ? trialOffer(offers.data, i18n.resolvedLanguage) : undefined;
+  const trialHelps = unlocking.includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free" && offer;
   const text = plans.length ? t("plan.hint", { feature: t(`plan.features.${feature}`), plans: plans.join(" / ") }) : t("plan.notOnPlan", { feature: t(`plan.features.${feature}`) });
   if (compact) {
     return (
@@ -85,7 +86,7 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
           <Group gap="xs" wrap="nowrap">
             {trialHelps && canStartTrial && (
               <Button size="compact-sm" variant="light" onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
-                {t("plan.startTrial")}
+                {offer && t(offer.key, offer)}
               </Button>
             )}
             <Anchor component={RouterLink} to="/plan" size="sm">
@@ -104,7 +105,7 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
         <Group gap="xs">
           {trialHelps && canStartTrial && (
             <Button size="xs" onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
-              {t("plan.startTrial")}
+              {offer && t(offer.key, offer)}
             </Button>
           )}
           <Button size="xs" variant="subtle" component={RouterLink} to="/plan">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, plansWith, priceLine, type Offer } from "./plans";
+import { formatMoney, plansWith, priceLine, type Offer, trialOffer } from "./plans";
 
 const features = { password: false, realtime_edit: false, export: false, browser_guide: false, custom_domains: false, ab_test: false, batch: false, geo: false, form: false, dashboard: false, wechat_access: false, sso: false, audit_log: false, webhooks: false };
 const limits = { links_per_month: 100, members: 1, custom_domains: 0, requests_per_minute: 120 };
@@ -27,5 +27,18 @@ describe("plans", () => {
     expect(plansWith(offers, "batch")).toEqual(["trial", "enterprise"]);
     expect(plansWith(offers, "form")).toEqual(["enterprise"]);
     expect(plansWith(offers, "wechat_access")).toEqual(["trial", "personal", "enterprise"]);
+  });
+});
+
+describe("trialOffer", () => {
+  const trial = offer({ id: "trial", days: 7, prices: { monthly: null, yearly: null, once: { amount: 2000, currency: "USD" } } });
+  it("is free to start without checkout", () => {
+    expect(trialOffer({ plans: [trial], checkout: false })).toEqual({ key: "plan.startTrial" });
+  });
+  it("says the price of a paid trial", () => {
+    expect(trialOffer({ plans: [trial], checkout: true }, "en")).toEqual({ key: "plan.startPaidTrial", price: "$20", days: 7 });
+  });
+  it("offers nothing to pay for without a price", () => {
+    expect(trialOffer({ plans: [offer({ id: "trial", days: 7 })], checkout: true })).toBeUndefined();
   });
 });

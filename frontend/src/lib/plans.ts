@@ -36,3 +36,15 @@ export function priceLine(o: Offer, locale?: string): PriceLine {
 export function plansWith(offers: Offer[], feature: keyof Offer["features"]): PlanId[] {
   return offers.filter((o) => o.id !== "free" && o.features[feature]).map((o) => o.id);
 }
+
+/** What the trial's button says: free to start without checkout; with checkout a paid trial
+ * with its price; undefined when checkout is on and the trial has no price (nothing to pay for). */
+export function trialOffer(
+  listing: { plans: Offer[]; checkout: boolean },
+  locale?: string,
+): { key: "plan.startTrial" } | { key: "plan.startPaidTrial"; price: string; days: number } | undefined {
+  if (!listing.checkout) return { key: "plan.startTrial" };
+  const trial = listing.plans.find((o) => o.id === "trial");
+  if (!trial?.prices.once) return undefined;
+  return { key: "plan.startPaidTrial", price: formatMoney(trial.prices.once, locale), days: trial.days };
+}

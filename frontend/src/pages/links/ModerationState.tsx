@@ -1,5 +1,6 @@
 // A flagged or banned link as its owner sees it: one state, the reason the moderation gave
-// (its standard reason translated, and its words), what the state means, and the appeal.
+// (its category and reason code translated, and a moderator's words), who decided, what the
+// state means, and the appeal with its answer.
 import { Alert, Button, Stack, Text, Textarea } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -7,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { api, unwrap, type Link } from "../../api/client";
 import { notifyDone } from "../../components/notify";
 import { fieldError, FormError } from "../../components/states";
+import { decidedByKey, meaningKey, ownerReason } from "../../lib/moderationOutcome";
 import { useWorkspaceId } from "../../session";
 
 /** The reason in the owner's language: the standard reason translated, then the words given. */
@@ -38,9 +40,30 @@ export function ModerationState({ link }: { link: Link }) {
       </Alert>
     );
   }
-  if (m.state !== "banned" && m.state !== "flagged") return null;
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-  const why = reasonText(t, m.category, m.reason);
+  const answer = m.appeal && m.appeal.state !== "open" ? m.appeal : undefined;
+  const answered = answer && (
+    <Stack gap={2} data-testid="appeal-answer">
+      <Text size="sm" fw={500}>
+        {t(`linkModeration.outcome.${answer.state}`, { date: date(answer.at) })}
+      </Text>
+      {answer.answer && (
+        <Text size="sm" className="break">
+          {t("linkModeration.moderatorWords", { answer: answer.answer })}
+        </Text>
+      )}
+    </Stack>
+  );
+  if (m.state !== "banned" && m.state !== "flagged") {
+    // An appeal upheld: the link works again, and the owner reads the moderator's answer.
+    return answered ? (
+      <Alert color="green" title={t("linkModeration.appeal")} data-testid="moderation-alert">
+        {answered}
+      </Alert>
+    ) : null;
+  }
+  const why = ownerReason(t, m);
+  const decided = decidedByKey(m);
   const open = link.appeal && !link.appeal.resolved_at ? link.appeal : undefined;
   return (
     <Alert color={m.state === "banned" ? "red" : "orange"} title={t(`linkModeration.title.${m.state}`)} data-testid="moderation-alert">
@@ -48,7 +71,12 @@ export function ModerationState({ link }: { link: Link }) {
         <Text size="sm" fw={500} data-testid="moderation-reason">
           {why ? t("linkModeration.reason", { reason: why }) : t("linkModeration.noReason")}
         </Text>
-        <Text size="sm">{t(`linkModeration.meaning.${m.state}`)}</Text>
+        {decided && (
+          <Text size="sm" c="dimmed" data-testid="moderation-decided-by">
+            {t(decided)}
+          </Text>
+        )}
+        <Text size="sm">{t(meaningKey(m))}</Text>
         {open ? (
           <Stack gap={2} data-testid="appeal-open">
             <Text size="sm">{t("linkModeration.appealed", { date: date(open.created_at) })}</Text>
@@ -56,6 +84,8 @@ export function ModerationState({ link }: { link: Link }) {
               {open.message}
             </Text>
           </Stack>
+        ) : answered ? (
+          answered
         ) : (
           link.appeal?.resolved_at && <Text size="sm">{t("linkModeration.answered", { date: date(link.appeal.resolved_at) })}</Text>
         )}

@@ -178,16 +178,23 @@ function LinkFile({ id }: { id: number }) {
   // A ban asked for without its reason: the inputs say what is missing before anything is sent
   // (the server refuses it too).
   const [tried, setTried] = useState(false);
+  const [ownerMessage, setOwnerMessage] = useState("");
   const file = useQuery({
     queryKey: ["moderation", "link", id],
     queryFn: () => unwrap(api.GET("/api/v1/moderation/links/{id}", { params: { path: { id } } })),
   });
   const decide = useMutation({
-    mutationFn: (action: "approve" | "ban" | "unban") =>
+    mutationFn: (action: "approve" | "ban" | "unban" | "keep_ban") =>
       unwrap(
         api.POST("/api/v1/moderation/links/{id}/decision", {
           params: { path: { id } },
-          body: { action, reason: reason || undefined, reason_text: reasonText.trim() || undefined, note: note.trim() || undefined },
+          body: {
+            action,
+            reason: reason || undefined,
+            reason_text: reasonText.trim() || undefined,
+            note: note.trim() || undefined,
+            owner_message: ownerMessage.trim() || undefined,
+          },
         }),
       ),
     onSuccess: (out) => {
@@ -195,6 +202,7 @@ function LinkFile({ id }: { id: number }) {
       setReason("");
       setReasonText("");
       setNote("");
+      setOwnerMessage("");
       notifyDone(`${t("moderation.decided")}: ${t(`moderation.actions.${out.decision.action}`)}`);
       void client.invalidateQueries({ queryKey: ["moderation"] });
     },
@@ -208,7 +216,8 @@ function LinkFile({ id }: { id: number }) {
   const missing = !reason ? "reason" : reason === "other" && !reasonText.trim() ? "reason_text" : undefined;
   const reasonError = tried && missing === "reason" ? t("errors.reason_required") : fieldError(decide.error, "reason");
   const reasonTextError = tried && missing === "reason_text" ? t("errors.reason_text_required") : fieldError(decide.error, "reason_text");
-  const fieldless = decide.error && !["reason", "reason_text", "note"].some((f) => fieldError(decide.error, f));
+  const fieldless = decide.error && !["reason", "reason_text", "note", "owner_message"].some((f) => fieldError(decide.error, f));
+  const openAppeal = appeal && !appeal.resolved_at;
   return (
     <Stack data-testid="link-file">
       <Card withBorder>
@@ -314,6 +323,19 @@ function LinkFile({ id }: { id: number }) {
             error={fieldError(decide.error, "note")}
             data-testid="decision-note"
           />
+          {openAppeal && (
+            <Textarea
+              label={t("moderation.ownerMessage")}
+              description={t("moderation.ownerMessageHelp")}
+              value={ownerMessage}
+              onChange={(e) => setOwnerMessage(e.currentTarget.value)}
+              autosize
+              minRows={2}
+              maxLength={2000}
+              error={fieldError(decide.error, "owner_message")}
+              data-testid="decision-owner-message"
+            />
+          )}
           {fieldless && <FormError error={decide.error} />}
           <Group gap="xs">
             {link.moderation.state !== "banned" ? (
@@ -338,9 +360,16 @@ function LinkFile({ id }: { id: number }) {
                 )}
               </>
             ) : (
-              <Button variant="light" onClick={() => decide.mutate("unban")} loading={decide.isPending} data-testid="unban">
-                {t("moderation.unban")}
-              </Button>
+              <>
+                <Button variant="light" onClick={() => decide.mutate("unban")} loading={decide.isPending} data-testid="unban">
+                  {t("moderation.unban")}
+                </Button>
+                {openAppeal && (
+                  <Button color="red" variant="light" onClick={() => decide.mutate("keep_ban")} loading={decide.isPending} data-testid="keep-ban">
+                    {t("moderation.keepBan")}
+                  </Button>
+                )}
+              </>
             )}
           </Group>
         </Stack>

@@ -9,7 +9,7 @@ import { isLive, useBilling, useCheckout, useIsOwner, type Interval } from "../.
 import { useCanManage, useCanStartTrial, usePlan, usePlans, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
 import { usagePercent } from "../../lib/format";
-import type { Offer } from "../../lib/plans";
+import { priceLine, trialOffer, type Offer } from "../../lib/plans";
 import { useSession } from "../../session";
 import { PaymentReturn } from "./PaymentReturn";
 import { PlansComparison } from "./PlansComparison";
@@ -46,17 +46,22 @@ export default function PlanPage() {
       if (p.plan !== "free") return null;
       if (p.trial_used) return <Text size="sm" c="dimmed">{t("plan.trialUsed")}</Text>;
       if (!canStartTrial) return <Text size="sm" c="dimmed">{canManage ? t("billing.askOwner") : t("plan.askOwner")}</Text>;
+      // With billing on the trial is paid for: its button says the price, and without one
+      // there is nothing to pay for.
+      const offer = trialOffer(offers.data, i18n.resolvedLanguage);
+      if (!offer) return <Text size="sm" c="dimmed">{t("plans.priceOnRequest")}</Text>;
       return (
         <Stack gap={6}>
           {!offers.data.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
           <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
-            {t("plan.startTrial")}
+            {t(offer.key, offer)}
           </Button>
         </Stack>
       );
     }
     if (o.id === "free") return null;
-    if (billingOn && (o.id === "personal" || o.id === "enterprise")) {
+    // A plan priced on request is never sent to Checkout: the operator moves a workspace to it.
+    if (billingOn && (o.id === "personal" || o.id === "enterprise") && priceLine(o).kind !== "onRequest") {
       if (!isOwner) return <Text size="sm" c="dimmed">{t("billing.askOwner")}</Text>;
       // A live subscription changes plan in Stripe's portal: a second Checkout is refused.
       if (isLive(billing.data)) {
@@ -118,7 +123,7 @@ export default function PlanPage() {
           })}
         </Stack>
       </Card>
-      <PaymentReturn />
+      <PaymentReturn plan={p.plan} />
       <FormError error={trial.error} />
       <FormError error={checkout.error} />
       <Group justify="space-between" align="flex-end">

@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"net/http"
+	"testing"
+)
+
+type pricedPlansJSON struct {
+	Plans []struct {
+		ID     string `json:"id"`
+		Prices struct {
+			Monthly *moneyJSON `json:"monthly"`
+			Yearly  *moneyJSON `json:"yearly"`
+			Once    *moneyJSON `json:"once"`
+		} `json:"prices"`
+	} `json:"plans"`
+	Checkout bool `json:"checkout"`
+}
+
+type moneyJSON struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+	Interval string `json:"interval"`
+}
+
+// TestPlanPricesFromStripe: with billing on, GET /api/v1/plans prices every plan sold through
+// Stripe from its Price objects (stripe-mock's: 20.00 USD a month), the trial as a one-off
+// payment; a plan without a Stripe price shows none. Without billing the prices are the
+// catalogue's and nothing is read from Stripe.
+func TestPlanPricesFromStripe(t *testing.T) {
+	_, s := startBilling(t, "STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
+	for range 2 { // the second answer comes from the cache, the same
+		got := answer[pricedPlansJSON](t, s.do("GET", "/api/v1/plans", "", nil), http.StatusOK, "plans")
+		if !got.Checkout || len(got.Plans) != 4 {
+			t.Fatalf("plans: %+v", got)
+		}
+		for _, p := range got.Plans {
+			pr := p.Prices
+			switch p.ID {
+			case "personal", "enterprise":
+				if pr.Monthly == nil || pr.Monthly.Amount != 2000 || pr.Monthly.Currency != "USD" || pr.Monthly.Interval != "month" ||
+					pr.Yearly == nil || pr.Yearly.Amount != 2000 || pr.Once != nil {
+					t.Errorf("%s: %+v %+v %+v", p.ID, pr.Monthly, pr.Yearly, pr.Once)
+				}
+			case "trial":
+				if pr.Once == nil || pr.Once.Amount != 2000 || pr.Once.Currency != "USD" || pr.Once.Interval != "" || pr.Monthly != nil {
+					t.Errorf("trial: %+v %+v", pr.Once, pr.Monthly)
+				}
+			case "free":
+				if pr.Monthly == nil || pr.Monthly.Amount != 0 {
+					t.Errorf("free: %+v", pr.Monthly)
+				}
+			}
+		}
+	}
+
+	off := newDeployment(t).start(t)
+	got := answer[pricedPlansJSON](t, off.do("GET", "/api/v1/plans", "", nil), http.StatusOK, "plans without billing")
+	for _, p := range got.Plans {
+		switch p.ID {
+		case "personal", "enterprise":
+			if p.Prices.Monthly != nil || p.Prices.Yearly != nil || p.Prices.Once != nil {
+				t.Errorf("%s without billing: %+v", p.ID, p.Prices)
+			}
+		case "trial":
+			if p.Prices.Once == nil || p.Prices.Once.Amount != 100 || p.Prices.Once.Currency != "CNY" {
+				t.Errorf("trial without billing: %+v", p.Prices.Once)
+			}
+		}
+	}
+}
