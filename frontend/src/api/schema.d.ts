@@ -2392,7 +2392,7 @@ export interface components {
             /** @description Append the visitor's query string to the destination. */
             forward_query: boolean;
             /** @description Campaign parameters merged into the destination on redirect; null when none. */
-            utm?: components["schemas"]["UTM"] | null;
+            utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
             /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
             destination?: string;
             /**
@@ -2415,23 +2415,23 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits: number | null;
             /** @description Plan feature geo. */
-            geo: components["schemas"]["Geo"] | null;
+            geo: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets: components["schemas"]["DeviceTargets"] | null;
+            device_targets: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets: components["schemas"]["CountryTargets"] | null;
+            country_targets: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants: components["schemas"]["Variant"][] | null;
             wechat_guide: boolean;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form: components["schemas"]["Form"] | null;
-            og: components["schemas"]["OG"] | null;
+            form: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og: components["schemas"]["OG"] | components["schemas"]["Null"];
             /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. Only rules that serve the owner (variants, device_targets, country_targets, wechat_guide) are listed: the protective ones (password, geo, form) keep applying after a downgrade and are never listed. */
             inactive_rules?: string[];
             moderation: components["schemas"]["LinkModeration"];
             health?: components["schemas"]["LinkHealth"];
             /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
-            appeal?: components["schemas"]["Appeal"] | null;
+            appeal?: components["schemas"]["Appeal"] | components["schemas"]["Null"];
             /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
             domain_removed?: boolean;
             /**
@@ -2475,18 +2475,18 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits?: number | null;
             /** @description Plan feature geo. */
-            geo?: components["schemas"]["Geo"] | null;
+            geo?: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            device_targets?: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets?: components["schemas"]["CountryTargets"] | null;
+            country_targets?: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants?: components["schemas"]["Variant"][] | null;
             /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
             wechat_guide?: boolean | null;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form?: components["schemas"]["Form"] | null;
-            og?: components["schemas"]["OG"] | null;
+            form?: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og?: components["schemas"]["OG"] | components["schemas"]["Null"];
         };
         LinkPatch: {
             url?: string;
@@ -2495,7 +2495,7 @@ export interface components {
             redirect_status?: 301 | 302 | 307;
             forward_query?: boolean;
             /** @description Replaces the link's UTM parameters as a whole; null or `{}` clears them. */
-            utm?: components["schemas"]["UTM"] | null;
+            utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
             /** @enum {string} */
             status?: "active" | "disabled";
             /** Format: date-time */
@@ -2507,18 +2507,18 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits?: number | null;
             /** @description Plan feature geo. */
-            geo?: components["schemas"]["Geo"] | null;
+            geo?: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            device_targets?: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets?: components["schemas"]["CountryTargets"] | null;
+            country_targets?: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants?: components["schemas"]["Variant"][] | null;
             /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
             wechat_guide?: boolean | null;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form?: components["schemas"]["Form"] | null;
-            og?: components["schemas"]["OG"] | null;
+            form?: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og?: components["schemas"]["OG"] | components["schemas"]["Null"];
         };
         LinkPage: {
             links: components["schemas"]["Link"][];
@@ -2887,7 +2887,7 @@ export interface components {
             /** @description The moderator's words to the owner; empty when none. */
             reason_text: string;
             /** @description The moderator; null for the worker, or an account deleted since. */
-            actor: components["schemas"]["Actor"] | null;
+            actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /**
              * Format: int64
              * @description The review decided on (for a moderator, the latest there was); null when none.
@@ -2901,7 +2901,7 @@ export interface components {
         ModerationQueueItem: {
             link: components["schemas"]["Link"];
             /** @description The link's latest review; null when it has none. */
-            review: components["schemas"]["ReviewSummary"] | null;
+            review: components["schemas"]["ReviewSummary"] | components["schemas"]["Null"];
             workspace: components["schemas"]["ModerationWorkspace"];
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
@@ -2941,7 +2941,7 @@ export interface components {
             /** @description The latest 100 decisions, newest first. */
             decisions: components["schemas"]["Decision"][];
             /** @description The owner's appeal; null when there is none. */
-            appeal: components["schemas"]["Appeal"] | null;
+            appeal: components["schemas"]["Appeal"] | components["schemas"]["Null"];
             workspace: components["schemas"]["ModerationWorkspace"];
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
@@ -2983,10 +2983,15 @@ export interface components {
             /** @enum {string} */
             state: "banned" | "cleared";
             note: string;
-            actor: components["schemas"]["Actor"] | null;
+            actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description Only null. A field that holds an object or null is written `anyOf: [{$ref: X}, {$ref: Null}]`: `nullable` beside an `allOf` does not let null through the referenced schema, so strict validators refused the null the server sends.
+         * @enum {object|null}
+         */
+        Null: never | null;
         PlanStatus: {
             /**
              * @description The plan in force (a lapsed trial is `free`).
@@ -3067,11 +3072,11 @@ export interface components {
             name: string;
             prices: {
                 /** @description A month of the plan; null: not set. */
-                monthly: components["schemas"]["Money"] | null;
+                monthly: components["schemas"]["Money"] | components["schemas"]["Null"];
                 /** @description A year of the plan; null: not set. */
-                yearly: components["schemas"]["Money"] | null;
+                yearly: components["schemas"]["Money"] | components["schemas"]["Null"];
                 /** @description One payment for the whole plan (the trial: ¥1 for its 7 days); null: none. */
-                once: components["schemas"]["Money"] | null;
+                once: components["schemas"]["Money"] | components["schemas"]["Null"];
             };
             /** @description How long the plan lasts once started (the trial's 7); 0 for plans that last. */
             days: number;
