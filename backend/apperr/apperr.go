@@ -47,9 +47,10 @@ func (e *Error) For(reason, field string) *Error {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Errorf returns an *Error with a formatted message.
+// Errorf returns an *Error with a formatted message. A string argument quoted with %q is
+// cut to MaxQuoted characters: quote what the client sent with %q.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, boundArgs(args)...)}
 }
 
 // Missing returns a not_found error for a kind of thing ("link", "API key"): the message
