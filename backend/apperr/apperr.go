@@ -15,14 +15,16 @@ const (
 	// EmailUnverified refuses what needs a proven address (invitations, system roles).
 	EmailUnverified = "email_unverified"
 	NotFound        = "not_found"
-	Conflict        = "conflict"
-	PlanRequired    = "plan_required"
-	QuotaExceeded   = "quota_exceeded"
-	TrialUsed       = "trial_used"
-	RateLimited     = "rate_limited"
-	TooLarge        = "too_large"
-	Unavailable     = "unavailable"
-	Internal        = "internal"
+	// Gone is a short link that answered once and no longer does (expired, visits used up).
+	Gone          = "gone"
+	Conflict      = "conflict"
+	PlanRequired  = "plan_required"
+	QuotaExceeded = "quota_exceeded"
+	TrialUsed     = "trial_used"
+	RateLimited   = "rate_limited"
+	TooLarge      = "too_large"
+	Unavailable   = "unavailable"
+	Internal      = "internal"
 )
 
 // Error is an error a client may see: a code from the list above, a human message and, when
