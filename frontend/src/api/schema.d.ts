@@ -3526,6 +3526,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The path does not take this method (code and reason `method_not_allowed`): the answer of every path to a method it has no operation for. Not listed under each operation, which describe the methods a path takes. */
+        MethodNotAllowed: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description PostgreSQL cannot be reached, a write did not finish within `WRITE_TIMEOUT` (not acknowledged: it may or may not have taken effect), or the server is shutting down (code `unavailable`); retry later, after `Retry-After` seconds when it is given. */
         Unavailable: {
             headers: {
