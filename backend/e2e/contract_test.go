@@ -130,7 +130,7 @@ func TestErrorMessagesQuoteAtMost100Characters(t *testing.T) {
 		{"cursor", "GET", ws + "/links?cursor=" + strings.Repeat("c", 5000), nil, strings.Repeat("c", 5000)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := s.do(tc.method, tc.path, tn.Key, tc.body)
+			r := s.do(tc.method, tc.path, tn.Token, tc.body)
 			if r.Status != http.StatusBadRequest {
 				t.Fatalf("%d %.300s, want 400", r.Status, r.Body)
 			}
@@ -171,7 +171,18 @@ func TestRedirectHostAnswersJSONErrors(t *testing.T) {
 	capped := mk(map[string]any{"max_visits": 1})
 	geo := mk(map[string]any{"geo": map[string]any{"deny": []string{"RU"}}})
 	guarded := mk(map[string]any{"password": "open sesame"})
-	// A server started after the database changes reads them (no cache holds these links).
+	// A server started after the database changes reads them, once Redis's copies of the links
+	// are gone.
+	rdb := d.redis(t)
+	keys, err := rdb.Keys(context.Background(), "*link:*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) > 0 {
+		if _, err := rdb.Del(context.Background(), keys...); err != nil {
+			t.Fatal(err)
+		}
+	}
 	fresh := d.start(t)
 	if r := fresh.visitor(fromDE, uaDesktop).get("/" + capped.Code); r.Status != http.StatusFound {
 		t.Fatalf("the capped link's one visit: %d", r.Status)
