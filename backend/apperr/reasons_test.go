@@ -21,7 +21,7 @@ var reasonsBeyondCalls = []string{
 	"user_not_found", "workspace_not_found", "email_required", "password_required",
 	"method_not_allowed", "no_free_code", "webhook_not_found", "tag_not_found",
 	// httpapi's check of bodies against the API document.
-	"null_not_allowed", "items_too_many", "value_empty",
+	"null_not_allowed", "items_too_many",
 }
 
 // snakeCase allows a leading digit: the contract names reasons such as 2fa_required.

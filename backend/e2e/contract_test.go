@@ -69,10 +69,10 @@ func TestRequestsTheDocumentForbidsAreRefused(t *testing.T) {
 		{"patch null forward_query", "PATCH", one, map[string]any{"forward_query": nil}, "null_not_allowed", "forward_query"},
 		{"patch invalid UTF-8", "PATCH", one, []byte("{\"title\":\"\xff\"}"), "body_not_utf8", ""},
 
-		{"batch empty alias", "POST", ws + "/links/batch", map[string]any{"links": []any{link(nil), link(map[string]any{"alias": ""})}}, "alias_invalid", "links.1.alias"},
-		{"batch 21 tags", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"tags": tags})}}, "tags_too_many", "links.0.tags"},
-		{"batch redirect_status", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"redirect_status": 308})}}, "value_invalid", "links.0.redirect_status"},
-		{"batch null", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"title": nil})}}, "null_not_allowed", "links.0.title"},
+		{"batch empty alias", "POST", ws + "/links/batch", map[string]any{"links": []any{link(nil), link(map[string]any{"alias": ""})}}, "alias_invalid", "links.alias"},
+		{"batch 21 tags", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"tags": tags})}}, "tags_too_many", "links.tags"},
+		{"batch redirect_status", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"redirect_status": 308})}}, "value_invalid", "links.redirect_status"},
+		{"batch null", "POST", ws + "/links/batch", map[string]any{"links": []any{link(map[string]any{"title": nil})}}, "null_not_allowed", "links.title"},
 
 		{"bulk 21 tags", "PATCH", ws + "/links", map[string]any{"ids": []int64{l.ID}, "set": map[string]any{"tags_add": tags}}, "tags_too_many", "set.tags_add"},
 		{"bulk status", "PATCH", ws + "/links", map[string]any{"ids": []int64{l.ID}, "set": map[string]any{"status": "banned"}}, "value_invalid", "set.status"},

@@ -22,6 +22,9 @@ var apiDoc = sync.OnceValues(func() (routers.Router, error) {
 	// Images are checked for their status and media type only.
 	openapi3filter.RegisterBodyDecoder("image/png", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("image/svg+xml", openapi3filter.FileBodyDecoder)
+	// An import's file is read by the server, which takes rows of any width; kin-openapi's
+	// decoder would want every row as wide as the first.
+	openapi3filter.RegisterBodyDecoder("text/csv", openapi3filter.FileBodyDecoder)
 	doc, err := apiDocument()
 	if err != nil {
 		return nil, err
@@ -84,7 +87,9 @@ func checkAgainstDoc(t *testing.T, req *http.Request, body []byte, r response) {
 		t.Errorf("%s %s answered %d but is not in openapi.json: %v", req.Method, req.URL.Path, r.Status, err)
 		return
 	}
-	if r.Status >= 200 && r.Status < 300 {
+	// A batch or bulk edit answers 200 with the rows it refused, each with its error: the
+	// request was not accepted whole.
+	if r.Status >= 200 && r.Status < 300 && !bytes.Contains(r.Body, []byte(`"error":{`)) {
 		checkRequest(t, req, body, route, params)
 	}
 	req = req.Clone(context.Background())

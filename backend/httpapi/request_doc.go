@@ -53,13 +53,32 @@ func routeShape(path string) string {
 	return strings.Join(parts, "/")
 }
 
-// fieldReasons name the refusals of fields that have a reason of their own.
+// fieldReasons are the reasons the services give for a field the document bounds too, so
+// that a refusal reads the same whichever checks it first: keyed by the schema's keyword and
+// the field's last name.
 var fieldReasons = map[string]string{
-	"minLength alias":   "alias_invalid",
-	"maxItems tags":     "tags_too_many",
-	"maxItems tags_add": "tags_too_many",
-	"maxItems links":    "batch_size",
+	"minLength alias":      "alias_invalid",
+	"maxItems tags":        "tags_too_many",
+	"maxItems tags_add":    "tags_too_many",
+	"maxItems tags_remove": "tags_too_many",
+	"maxItems links":       "batch_size",
+	"maxItems ids":         "batch_size",
+	"maxItems variants":    "variants_count",
+	"maxItems fields":      "form_fields_count",
+	"maxItems options":     "form_field_options_invalid",
+	"maxItems allow":       "geo_invalid",
+	"maxItems deny":        "geo_invalid",
+	"enum reason":          "reason_unknown",
+	"enum scopes":          "scope_unknown",
+	"enum events":          "webhook_event_unknown",
+	"enum role":            "role_invalid",
+	"enum system_role":     "role_invalid",
+	"enum type":            "form_field_type_invalid",
 }
+
+// emptyIsAbsent are the fields whose "" the server's types read as the field left out; every
+// other field's "" reaches the service, which refuses it with its own reason.
+var emptyIsAbsent = map[string]bool{"alias": true}
 
 // check refuses a decoded body v (as encoding/json reads into any) that the schema forbids in
 // one of the ways the server's own types cannot see; the rest of the schema (lengths,
@@ -97,8 +116,8 @@ func (b bodySchemas) check(method, route string, v any) error {
 				return refuse("items_too_many", "%s holds at most %d items", field, *e.Schema.MaxItems)
 			}
 		case "minLength":
-			if s, ok := e.Value.(string); ok && s == "" {
-				return refuse("value_empty", "%s must not be empty: leave it out instead", field)
+			if s, ok := e.Value.(string); ok && s == "" && emptyIsAbsent[name] {
+				return refuse("alias_invalid", "%s must not be empty: leave it out instead", field)
 			}
 		}
 	}
@@ -122,12 +141,19 @@ func schemaErrors(err error) []*openapi3.SchemaError {
 	return nil
 }
 
-// fieldPath writes a JSON pointer's parts as the API names fields: utm.source, links.3.alias.
+// fieldPath writes a JSON pointer's parts as the API names fields, without list positions:
+// utm.source, form.fields.name, links.alias.
 func fieldPath(ptr []string) string {
-	if len(ptr) == 0 {
+	parts := make([]string, 0, len(ptr))
+	for _, p := range ptr {
+		if _, err := strconv.Atoi(p); err != nil {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
 		return "body"
 	}
-	return strings.Join(ptr, ".")
+	return strings.Join(parts, ".")
 }
 
 func enumText(values []any) string {

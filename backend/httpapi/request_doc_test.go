@@ -27,12 +27,15 @@ func TestBodySchemasRefuseWhatTheDocumentForbids(t *testing.T) {
 		{"POST", links, `{"url":"https://example.com","title":null}`, "null_not_allowed", "title"},
 		{"POST", links, `{"url":"https://example.com","geo":null,"password":null}`, "", ""},
 		{"POST", links, `{"url":"https://example.com","geo":{"allow":["CN"]}}`, "", ""},
-		{"POST", links + "/batch", `{"links":[{"url":"https://example.com"},{"url":"https://example.com","alias":""}]}`, "alias_invalid", "links.1.alias"},
+		{"POST", links + "/batch", `{"links":[{"url":"https://example.com"},{"url":"https://example.com","alias":""}]}`, "alias_invalid", "links.alias"},
 		{"PATCH", links + "/:id", `{"redirect_status":999}`, "value_invalid", "redirect_status"},
 		{"PATCH", links + "/:id", `{"tags":null,"expires_at":null,"utm":null}`, "", ""},
 		{"PATCH", links + "/:id", `{"url":null}`, "null_not_allowed", "url"},
 		{"PATCH", links, `{"ids":[1],"set":{"tags_add":` + tags21 + `}}`, "tags_too_many", "set.tags_add"},
 		{"PATCH", links, `{"ids":[1],"set":{"status":"gone"}}`, "value_invalid", "set.status"},
+		{"POST", links, `{"url":"https://example.com","password":""}`, "", ""}, // the service's password_length
+		{"POST", "/api/v1/workspaces/:workspace/api-keys", `{"name":"k","scopes":["links:read","all"]}`, "scope_unknown", "scopes"},
+		{"POST", "/api/v1/workspaces/:workspace/webhooks", `{"url":"https://example.com/h","events":["x"]}`, "webhook_event_unknown", "events"},
 	} {
 		var v any
 		if err := json.Unmarshal([]byte(tc.body), &v); err != nil {

@@ -32,7 +32,6 @@ export const en = {
     json_invalid: "The request was not understood. Reload the page and try again.",
     value_invalid: "This value is not valid.",
     null_not_allowed: "This field cannot be null: leave it out instead.",
-    value_empty: "This field cannot be empty: leave it out instead.",
     items_too_many: "This list has too many items.",
     body_not_utf8: "The request held text that is not valid UTF-8.",
     text_unstorable: "The text contains characters that cannot be saved.",

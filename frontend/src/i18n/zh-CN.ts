@@ -34,7 +34,6 @@ export const zhCN: Messages = {
     json_invalid: "请求无法识别，请刷新页面后重试。",
     value_invalid: "此值无效。",
     null_not_allowed: "此字段不能为 null，请省略该字段。",
-    value_empty: "此字段不能为空，请省略该字段。",
     items_too_many: "此列表的项目过多。",
     body_not_utf8: "请求中含有无效的 UTF-8 文本。",
     text_unstorable: "文本包含无法保存的字符。",
