@@ -2229,8 +2229,11 @@ export interface components {
             error: components["schemas"]["ErrorDetail"];
         };
         ErrorDetail: {
-            /** @enum {string} */
-            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
+            /**
+             * @description Decides the status. `method_not_allowed` is the 405 of a method a path does not take; `gone` (410) only the short domain answers, for an expired or used-up link.
+             * @enum {string}
+             */
+            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal" | "method_not_allowed" | "gone";
             /** @description For people; may change. */
             message: string;
             /** @description Finer than `code` and stable, for clients that explain errors in their own words (the web app translates it), such as `alias_taken`, `url_invalid`, `url_scheme`, `email_taken`, `password_length`, `hostname_invalid`, `domain_not_verified`, `json_invalid`, `value_invalid`; equal to `code` when nothing finer is known. The full list is in the project's docs/api.md. New reasons may appear: fall back to `message`. */
