@@ -15,14 +15,16 @@ const (
 	// EmailUnverified refuses what needs a proven address (invitations, system roles).
 	EmailUnverified = "email_unverified"
 	NotFound        = "not_found"
-	Conflict        = "conflict"
-	PlanRequired    = "plan_required"
-	QuotaExceeded   = "quota_exceeded"
-	TrialUsed       = "trial_used"
-	RateLimited     = "rate_limited"
-	TooLarge        = "too_large"
-	Unavailable     = "unavailable"
-	Internal        = "internal"
+	// Gone is a short link that answered once and no longer does (expired, visits used up).
+	Gone          = "gone"
+	Conflict      = "conflict"
+	PlanRequired  = "plan_required"
+	QuotaExceeded = "quota_exceeded"
+	TrialUsed     = "trial_used"
+	RateLimited   = "rate_limited"
+	TooLarge      = "too_large"
+	Unavailable   = "unavailable"
+	Internal      = "internal"
 )
 
 // Error is an error a client may see: a code from the list above, a human message and, when
@@ -47,9 +49,10 @@ func (e *Error) For(reason, field string) *Error {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Errorf returns an *Error with a formatted message.
+// Errorf returns an *Error with a formatted message. A string argument quoted with %q is
+// cut to MaxQuoted characters: quote what the client sent with %q.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, boundArgs(args)...)}
 }
 
 // Missing returns a not_found error for a kind of thing ("link", "API key"): the message

@@ -77,7 +77,7 @@ func (s *Service) Add(ctx context.Context, workspaceID int64, hostname string) (
 		return nil, err
 	}
 	if r := s.table.Host(host); r != nil && r.Active && r.WorkspaceID != workspaceID {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is verified by another workspace", host).For("domain_taken", "hostname")
+		return nil, apperr.Errorf(apperr.Conflict, "%q is verified by another workspace", host).For("domain_taken", "hostname")
 	}
 	token, err := newToken()
 	if err != nil {

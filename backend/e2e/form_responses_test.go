@@ -203,6 +203,7 @@ func TestFormResponsesExportLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = res.Body.Close() }()
+	checkAccepted(t, req, nil, res.StatusCode)
 	rd := csv.NewReader(res.Body)
 	if head, err := rd.Read(); err != nil || !slices.Equal(head, []string{"created_at", "n"}) {
 		t.Fatalf("header %q, %v", head, err)

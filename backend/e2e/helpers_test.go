@@ -324,6 +324,9 @@ func (s *server) do(method, path, token string, body any) response {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if b, ok := body.([]byte); ok && http.DetectContentType(b) == "image/png" {
+		req.Header.Set("Content-Type", "image/png") // a logo, as openapi.json describes it
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -278,6 +278,7 @@ func TestShutdownKeepsAcknowledgedCreates(t *testing.T) {
 				if err != nil {
 					return // the server is gone
 				}
+				checkAccepted(t, req, []byte(`{"url":"https://example.com/drain"}`), res.StatusCode)
 				var l linkJSON
 				if res.StatusCode == http.StatusCreated {
 					response{Body: readAll(res)}.json(t, &l)

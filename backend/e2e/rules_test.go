@@ -51,6 +51,7 @@ type visitorClient struct {
 	from    string
 	ua      string
 	lang    string
+	accept  string // the Accept header, none when empty
 	cookies map[string]*http.Cookie
 }
 
@@ -78,6 +79,9 @@ func (v *visitorClient) do(method, path string, form url.Values) response {
 	req.Header.Set("User-Agent", v.ua)
 	if v.lang != "" {
 		req.Header.Set("Accept-Language", v.lang)
+	}
+	if v.accept != "" {
+		req.Header.Set("Accept", v.accept)
 	}
 	for _, c := range v.cookies {
 		req.AddCookie(c)

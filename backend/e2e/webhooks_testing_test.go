@@ -50,6 +50,7 @@ func TestWebhookTestTimeout(t *testing.T) {
 			t.Fatalf("test of %s: %v", path, err)
 		}
 		defer func() { _ = res.Body.Close() }()
+		checkAccepted(t, req, nil, res.StatusCode)
 		var body struct{ Delivery hookDelivery }
 		if err := json.NewDecoder(res.Body).Decode(&body); err != nil || res.StatusCode != http.StatusOK {
 			t.Fatalf("test of %s: %d %v", path, res.StatusCode, err)

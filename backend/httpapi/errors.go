@@ -22,6 +22,7 @@ var statuses = map[string]int{
 	apperr.Forbidden:       http.StatusForbidden,
 	apperr.EmailUnverified: http.StatusForbidden,
 	apperr.NotFound:        http.StatusNotFound,
+	apperr.Gone:            http.StatusGone,
 	apperr.Conflict:        http.StatusConflict,
 	apperr.PlanRequired:    http.StatusForbidden,
 	apperr.QuotaExceeded:   http.StatusForbidden,

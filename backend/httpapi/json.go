@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -23,8 +25,16 @@ func (s *Server) decode(c *gin.Context, v any) error {
 			return apperr.Errorf(apperr.Invalid, "send the body as JSON with Content-Type: application/json").For("json_invalid", "")
 		}
 	}
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody)
-	dec := json.NewDecoder(body)
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBody))
+	if err != nil {
+		return err
+	}
+	// encoding/json would read each invalid byte as U+FFFD: what was stored would not be what
+	// was sent.
+	if !utf8.Valid(raw) {
+		return apperr.Errorf(apperr.Invalid, "request body is not valid UTF-8").For("body_not_utf8", "")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var mbe *http.MaxBytesError
@@ -43,14 +53,17 @@ func (s *Server) decode(c *gin.Context, v any) error {
 			}
 			return apperr.Errorf(apperr.Invalid, "request body must be a JSON object").For("json_invalid", "")
 		default:
-			// Unknown fields and malformed values (such as times) land here.
-			return apperr.Errorf(apperr.Invalid, "request body: %s", trimJSONPrefix(err.Error())).For("json_invalid", "")
+			return undecodable(err)
 		}
 	}
 	if dec.More() {
 		return apperr.Errorf(apperr.Invalid, "request body must hold a single JSON object").For("json_invalid", "")
 	}
-	return nil
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return apperr.Errorf(apperr.Invalid, "request body is not valid JSON").For("json_invalid", "")
+	}
+	return s.bodies.check(c.Request.Method, c.FullPath(), doc)
 }
 
 func kindName(k string) string {

@@ -120,6 +120,7 @@ type Server struct {
 	logos          *qr.Logos
 	codes          *qr.Codes
 	health         *health.Runner
+	bodies         bodySchemas
 }
 
 const requestIDKey = "request_id"
@@ -136,6 +137,11 @@ func New(d Deps) (*Server, error) {
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
 		health: d.Health,
 	}
+	bodies, err := loadBodySchemas(openAPI)
+	if err != nil {
+		return nil, err
+	}
+	s.bodies = bodies
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
 	}

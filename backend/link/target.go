@@ -3,6 +3,7 @@ package link
 import (
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -67,6 +68,9 @@ func NormalizeURL(raw string, ownHosts []string) (string, error) {
 		host = "[" + ip.String() + "]"
 	} else {
 		host = ip.String()
+	}
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+		return "", apperr.Errorf(apperr.Invalid, "url port must be 1 to 65535").For("url_port_invalid", "url")
 	}
 	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
 		port = ""

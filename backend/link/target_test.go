@@ -18,6 +18,7 @@ func TestNormalizeURL(t *testing.T) {
 		{"HTTP://example.com:80/a", "http://example.com/a"},
 		{"https://example.com:443/", "https://example.com/"},
 		{"https://example.com:8443/x", "https://example.com:8443/x"},
+		{"https://example.com:65535/x", "https://example.com:65535/x"},
 		{"example.com/landing", "https://example.com/landing"},
 		{"https://bücher.example/straße", "https://xn--bcher-kva.example/stra%C3%9Fe"},
 		{"https://例え.テスト/", "https://xn--r8jz45g.xn--zckzah/"},
@@ -59,6 +60,9 @@ func TestNormalizeURLRejects(t *testing.T) {
 		"https://" + strings.Repeat("a", 2100) + ".com/",
 		"https://nodot/",
 		"\xff\xfe",
+		"https://example.com:65536/",
+		"https://example.com:99999999999999999999/",
+		"http://192.168.1.10:0/x",
 	}
 	for _, in := range bad {
 		_, err := NormalizeURL(in, own)

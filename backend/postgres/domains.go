@@ -47,7 +47,7 @@ func (s *DomainStore) Create(ctx context.Context, d *domain.Domain, check func(c
 		return nil, fmt.Errorf("create domain: %w", notFound(err, "workspace"))
 	}
 	if taken {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is already taken", d.Hostname).For("domain_taken", "hostname")
+		return nil, apperr.Errorf(apperr.Conflict, "%q is already taken", d.Hostname).For("domain_taken", "hostname")
 	}
 	if err := check(current); err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (s *DomainStore) Create(ctx context.Context, d *domain.Domain, check func(c
 		VALUES ($1, $2, $3) RETURNING `+domainColumns, d.WorkspaceID, d.Hostname, d.Token))
 	if err != nil {
 		if isUniqueViolation(err) {
-			return nil, apperr.Errorf(apperr.Conflict, "%s is already taken", d.Hostname).For("domain_taken", "hostname")
+			return nil, apperr.Errorf(apperr.Conflict, "%q is already taken", d.Hostname).For("domain_taken", "hostname")
 		}
 		return nil, fmt.Errorf("create domain: %w", err)
 	}

@@ -104,9 +104,7 @@ func (h *Handler) ServeDomain(w http.ResponseWriter, r *http.Request, d *domain.
 
 func (h *Handler) allowed(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodPost {
-		h.pages.headers.Set(w.Header(), r)
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		h.pages.methodNotAllowed(w, r, "GET, HEAD, POST")
 		return false
 	}
 	return true
@@ -157,9 +155,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		return
 	}
 	if r.Method == http.MethodPost && (preview || !takesPosts(l)) {
-		h.pages.headers.Set(w.Header(), r)
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		h.pages.methodNotAllowed(w, r, "GET, HEAD")
 		return
 	}
 	if needsRules(l, r) {
@@ -176,7 +172,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, d *domain.Route)
 		return
 	case l.Expired(now):
 		outGone.Inc()
-		h.pages.gone(w, r)
+		h.pages.gone(w, r, reasonExpired)
 		return
 	}
 	if h.sendTo(w, r, l, l.Destination(), preview, cacheControl) {
@@ -244,7 +240,9 @@ func (h *Handler) wellKnown(w http.ResponseWriter, r *http.Request, d *domain.Ro
 		if err != nil {
 			outError.Inc()
 			w.Header().Set("Retry-After", "5")
-			http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			if !h.pages.answerJSON(w, r, reasonUnavailable) {
+				http.Error(w, "unavailable", http.StatusServiceUnavailable)
+			}
 			return
 		}
 		if !served {

@@ -185,39 +185,58 @@ func (p *pages) write(w http.ResponseWriter, r *http.Request, status int, body [
 }
 
 func (p *pages) notFound(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonNotFound) {
+		return
+	}
 	p.write(w, r, http.StatusNotFound, p.fixed[langOf(r)]["notFound"])
 }
 
 // bareNotFound is the 404 of a custom domain: no text of this service's, in any language.
 func (p *pages) bareNotFound(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonNotFound) {
+		return
+	}
 	p.write(w, r, http.StatusNotFound, bareNotFoundPage)
 }
 
 var bareNotFoundPage = []byte("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>404 Not Found</title></head>" +
 	"<body><h1>404 Not Found</h1></body></html>\n")
 
-func (p *pages) gone(w http.ResponseWriter, r *http.Request) {
+// gone answers 410 for a link that expired (reasonExpired) or had its visits (reasonVisitCap).
+func (p *pages) gone(w http.ResponseWriter, r *http.Request, reason string) {
+	if p.answerJSON(w, r, reason) {
+		return
+	}
 	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["gone"])
 }
 
 // formFull answers 410 for a form that keeps no more answers (link.MaxFormResponses).
 func (p *pages) formFull(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonFormFull) {
+		return
+	}
 	p.write(w, r, http.StatusGone, p.fixed[langOf(r)]["formFull"])
 }
 
 func (p *pages) unavailable(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonUnavailable) {
+		return
+	}
 	p.write(w, r, http.StatusServiceUnavailable, p.fixed[langOf(r)]["unavailable"])
 }
 
 func (p *pages) blocked(w http.ResponseWriter, r *http.Request, l *link.Link) {
-	lang := langOf(r)
-	name := "disabled"
+	name, reason := "disabled", reasonDisabled
 	switch l.Status {
 	case link.StatusBanned:
-		name = "banned"
+		name, reason = "banned", reasonBanned
 	case link.StatusHeld:
-		name = "held"
+		name, reason = "held", reasonHeld
 	}
+	if p.answerJSON(w, r, reason) {
+		return
+	}
+	lang := langOf(r)
 	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang][name+".title"],
 		Body: execute(p.blockedT, struct{ Text string }{texts[lang][name+".body"]})}))
 }
@@ -233,6 +252,9 @@ func (p *pages) preview(w http.ResponseWriter, r *http.Request, l *link.Link, ta
 }
 
 func (p *pages) geo(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonCountry) {
+		return
+	}
 	lang := langOf(r)
 	p.write(w, r, http.StatusForbidden, p.render(page{Lang: lang, Title: texts[lang]["geo.title"],
 		Body: template.HTML("<p>" + template.HTMLEscapeString(texts[lang]["geo.body"]) + "</p>")}))
@@ -262,6 +284,9 @@ type formField struct {
 // form shows the link's form, posting to action ("": the page's own address), with the
 // visitor's values, the problems found in them, and a notice ("" or "form.tooMany").
 func (p *pages) form(w http.ResponseWriter, r *http.Request, status int, f *link.Form, action, csrf string, values map[string]string, problems map[string]string, notice string) {
+	if status == http.StatusBadRequest && p.answerJSON(w, r, reasonAnswersBad) {
+		return
+	}
 	lang := langOf(r)
 	msg := ""
 	if notice != "" {
@@ -308,4 +333,22 @@ func (p *pages) og(w http.ResponseWriter, r *http.Request, l *link.Link, shortUR
 	}{l.Rules.OG, shortURL}
 	p.write(w, r, http.StatusOK, p.render(page{Lang: langOf(r), Title: l.Rules.OG.Title,
 		Head: execute(p.ogHeadT, data), Body: execute(p.ogBodyT, data)}))
+}
+
+// badPost answers 400 for a post to a link's page that cannot be read as a form.
+func (p *pages) badPost(w http.ResponseWriter, r *http.Request) {
+	if p.answerJSON(w, r, reasonFormBad) {
+		return
+	}
+	p.write(w, r, http.StatusBadRequest, p.fixed[langOf(r)]["notFound"])
+}
+
+// methodNotAllowed answers 405 with the methods the path takes.
+func (p *pages) methodNotAllowed(w http.ResponseWriter, r *http.Request, allow string) {
+	w.Header().Set("Allow", allow)
+	if p.answerJSON(w, r, reasonMethod) {
+		return
+	}
+	p.headers.Set(w.Header(), r)
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 }

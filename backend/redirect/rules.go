@@ -172,7 +172,11 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 		h.pages.blocked(w, r, l)
 	case PageGone:
 		outGone.Inc()
-		h.pages.gone(w, r)
+		reason := reasonExpired
+		if !l.Expired(f.Now) {
+			reason = reasonVisitCap
+		}
+		h.pages.gone(w, r, reason)
 	case PageGeo:
 		outBlocked.Inc()
 		h.pages.geo(w, r)
@@ -202,7 +206,7 @@ func (h *Handler) serveRules(w http.ResponseWriter, r *http.Request, l *link.Lin
 			}
 			if !ok {
 				outGone.Inc()
-				h.pages.gone(w, r)
+				h.pages.gone(w, r, reasonVisitCap)
 				return
 			}
 		}
@@ -233,7 +237,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, l *link.Link, f *
 	d := &h.rules
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
 	if err := r.ParseForm(); err != nil {
-		h.pages.write(w, r, http.StatusBadRequest, h.pages.fixed[langOf(r)]["notFound"])
+		h.pages.badPost(w, r)
 		return true
 	}
 	cookie, err := r.Cookie(csrfCookie)

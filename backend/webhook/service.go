@@ -40,7 +40,7 @@ func (s *Service) checkTarget(ctx context.Context, raw string) (string, error) {
 		if netguard.IsRefused(err) {
 			return "", apperr.Errorf(apperr.Invalid, "url: webhooks are sent only to public addresses (%v)", err).For("webhook_url_refused", "url")
 		}
-		return "", apperr.Errorf(apperr.Invalid, "url: host %s cannot be resolved", u.Hostname()).For("webhook_url_unresolvable", "url")
+		return "", apperr.Errorf(apperr.Invalid, "url: host %q cannot be resolved", u.Hostname()).For("webhook_url_unresolvable", "url")
 	}
 	return u.String(), nil
 }

@@ -2269,8 +2269,11 @@ export interface components {
             error: components["schemas"]["ErrorDetail"];
         };
         ErrorDetail: {
-            /** @enum {string} */
-            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal";
+            /**
+             * @description Decides the status. `method_not_allowed` is the 405 of a method a path does not take; `gone` (410) only the short domain answers, for an expired or used-up link.
+             * @enum {string}
+             */
+            code: "invalid" | "unauthorized" | "forbidden" | "email_unverified" | "not_found" | "conflict" | "plan_required" | "quota_exceeded" | "trial_used" | "rate_limited" | "too_large" | "unavailable" | "internal" | "method_not_allowed" | "gone";
             /** @description For people; may change. */
             message: string;
             /** @description Finer than `code` and stable, for clients that explain errors in their own words (the web app translates it), such as `alias_taken`, `url_invalid`, `url_scheme`, `email_taken`, `password_length`, `hostname_invalid`, `domain_not_verified`, `json_invalid`, `value_invalid`; equal to `code` when nothing finer is known. The full list is in the project's docs/api.md. New reasons may appear: fall back to `message`. */
@@ -2432,7 +2435,7 @@ export interface components {
             /** @description Append the visitor's query string to the destination. */
             forward_query: boolean;
             /** @description Campaign parameters merged into the destination on redirect; null when none. */
-            utm?: components["schemas"]["UTM"] | null;
+            utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
             /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
             destination?: string;
             /**
@@ -2455,23 +2458,23 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits: number | null;
             /** @description Plan feature geo. */
-            geo: components["schemas"]["Geo"] | null;
+            geo: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets: components["schemas"]["DeviceTargets"] | null;
+            device_targets: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets: components["schemas"]["CountryTargets"] | null;
+            country_targets: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants: components["schemas"]["Variant"][] | null;
             wechat_guide: boolean;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form: components["schemas"]["Form"] | null;
-            og: components["schemas"]["OG"] | null;
+            form: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og: components["schemas"]["OG"] | components["schemas"]["Null"];
             /** @description Rules of this link that the workspace's plan no longer applies (after a downgrade): the link works, these rules are skipped. Only rules that serve the owner (variants, device_targets, country_targets, wechat_guide) are listed: the protective ones (password, geo, form) keep applying after a downgrade and are never listed. */
             inactive_rules?: string[];
             moderation: components["schemas"]["LinkModeration"];
             health?: components["schemas"]["LinkHealth"];
             /** @description The owner's appeal of a ban or flag; only in the answer of GET …/links/{id}, and only when there is one. */
-            appeal?: components["schemas"]["Appeal"] | null;
+            appeal?: components["schemas"]["Appeal"] | components["schemas"]["Null"];
             /** @description Present and true when the link's custom domain was removed: the link answers nowhere and `short_url` is empty. */
             domain_removed?: boolean;
             /**
@@ -2515,18 +2518,18 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits?: number | null;
             /** @description Plan feature geo. */
-            geo?: components["schemas"]["Geo"] | null;
+            geo?: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            device_targets?: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets?: components["schemas"]["CountryTargets"] | null;
+            country_targets?: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants?: components["schemas"]["Variant"][] | null;
             /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
             wechat_guide?: boolean | null;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form?: components["schemas"]["Form"] | null;
-            og?: components["schemas"]["OG"] | null;
+            form?: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og?: components["schemas"]["OG"] | components["schemas"]["Null"];
         };
         LinkPatch: {
             url?: string;
@@ -2535,7 +2538,7 @@ export interface components {
             redirect_status?: 301 | 302 | 307;
             forward_query?: boolean;
             /** @description Replaces the link's UTM parameters as a whole; null or `{}` clears them. */
-            utm?: components["schemas"]["UTM"] | null;
+            utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
             /** @enum {string} */
             status?: "active" | "disabled";
             /** Format: date-time */
@@ -2547,18 +2550,18 @@ export interface components {
             /** @description 410 once that many people visited; crawlers never count. */
             max_visits?: number | null;
             /** @description Plan feature geo. */
-            geo?: components["schemas"]["Geo"] | null;
+            geo?: components["schemas"]["Geo"] | components["schemas"]["Null"];
             /** @description Plan feature ab_test. */
-            device_targets?: components["schemas"]["DeviceTargets"] | null;
+            device_targets?: components["schemas"]["DeviceTargets"] | components["schemas"]["Null"];
             /** @description Plan feature geo. */
-            country_targets?: components["schemas"]["CountryTargets"] | null;
+            country_targets?: components["schemas"]["CountryTargets"] | components["schemas"]["Null"];
             /** @description A/B test by weight, sticky per visitor (plan feature ab_test). */
             variants?: components["schemas"]["Variant"][] | null;
             /** @description WeChat and QQ in-app browsers get an open-in-your-browser page (plan feature browser_guide). */
             wechat_guide?: boolean | null;
             /** @description Asked before the visit; answers at …/responses (plan feature form). */
-            form?: components["schemas"]["Form"] | null;
-            og?: components["schemas"]["OG"] | null;
+            form?: components["schemas"]["Form"] | components["schemas"]["Null"];
+            og?: components["schemas"]["OG"] | components["schemas"]["Null"];
         };
         LinkPage: {
             links: components["schemas"]["Link"][];
@@ -2959,7 +2962,7 @@ export interface components {
             /** @description The moderator's words to the owner; empty when none. */
             reason_text: string;
             /** @description The moderator; null for the worker, or an account deleted since. */
-            actor: components["schemas"]["Actor"] | null;
+            actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /**
              * Format: int64
              * @description The review decided on (for a moderator, the latest there was); null when none.
@@ -2973,7 +2976,7 @@ export interface components {
         ModerationQueueItem: {
             link: components["schemas"]["Link"];
             /** @description The link's latest review; null when it has none. */
-            review: components["schemas"]["ReviewSummary"] | null;
+            review: components["schemas"]["ReviewSummary"] | components["schemas"]["Null"];
             workspace: components["schemas"]["ModerationWorkspace"];
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
@@ -3013,7 +3016,7 @@ export interface components {
             /** @description The latest 100 decisions, newest first. */
             decisions: components["schemas"]["Decision"][];
             /** @description The owner's appeal; null when there is none. */
-            appeal: components["schemas"]["Appeal"] | null;
+            appeal: components["schemas"]["Appeal"] | components["schemas"]["Null"];
             workspace: components["schemas"]["ModerationWorkspace"];
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
@@ -3057,10 +3060,15 @@ export interface components {
             /** @enum {string} */
             state: "banned" | "cleared";
             note: string;
-            actor: components["schemas"]["Actor"] | null;
+            actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description Only null. A field that holds an object or null is written `anyOf: [{$ref: X}, {$ref: Null}]`: `nullable` beside an `allOf` does not let null through the referenced schema, so strict validators refused the null the server sends.
+         * @enum {object|null}
+         */
+        Null: never | null;
         PlanStatus: {
             /**
              * @description The plan in force (a lapsed trial is `free`).
@@ -3143,11 +3151,11 @@ export interface components {
             name: string;
             prices: {
                 /** @description A month of the plan; null: not set. */
-                monthly: components["schemas"]["Money"] | null;
+                monthly: components["schemas"]["Money"] | components["schemas"]["Null"];
                 /** @description A year of the plan; null: not set. */
-                yearly: components["schemas"]["Money"] | null;
+                yearly: components["schemas"]["Money"] | components["schemas"]["Null"];
                 /** @description One payment for the whole plan (the trial: ¥1 for its 7 days); null: none. */
-                once: components["schemas"]["Money"] | null;
+                once: components["schemas"]["Money"] | components["schemas"]["Null"];
             };
             /** @description How long the plan lasts once started (the trial's 7); 0 for plans that last. */
             days: number;
@@ -3612,6 +3620,18 @@ export interface components {
         };
         /** @description The request body is larger than MAX_BODY_BYTES (code `too_large`). */
         TooLarge: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path does not take this method (code and reason `method_not_allowed`): the answer of every path to a method it has no operation for. Not listed under each operation, which describe the methods a path takes. */
+        MethodNotAllowed: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
