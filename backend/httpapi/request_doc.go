@@ -74,6 +74,7 @@ var fieldReasons = map[string]string{
 	"enum role":            "role_invalid",
 	"enum system_role":     "role_invalid",
 	"enum type":            "form_field_type_invalid",
+	"enum protocol":        "sso_protocol_invalid",
 }
 
 // emptyIsAbsent are the fields whose "" the server's types read as the field left out; every
