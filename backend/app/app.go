@@ -40,6 +40,7 @@ import (
 	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/scim"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
@@ -337,6 +338,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Logos:            logos,
 		QR:               qr.NewCodes(qr.CodesOptions{Logos: logos, Slots: a.imageSlots, CacheBytes: cfg.QRCacheBytes}),
 		Health:           a.health,
+		SCIM:             scim.NewService(postgres.NewSCIMStore(db), a.plans, postgres.NewSSOStore(db)),
+		SCIMURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/scim/v2",
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -474,7 +477,7 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p == "/tls/ask":
 		a.tlsAsk.ServeHTTP(w, r)
-	case strings.HasPrefix(p, "/api/"):
+	case strings.HasPrefix(p, "/api/"), strings.HasPrefix(p, "/scim/"):
 		a.api.ServeHTTP(w, r)
 	case p == "/healthz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

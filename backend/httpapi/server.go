@@ -27,6 +27,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/qr"
+	"github.com/shortlink/shortlink/backend/scim"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/tag"
@@ -87,6 +88,10 @@ type Deps struct {
 	QR *qr.Codes
 	// Health checks links' destinations (POST …/links/{id}/check).
 	Health *health.Runner
+	// SCIM provisions workspaces' people from their identity providers; SCIMURL is
+	// PUBLIC_URL/scim/v2, which the workspace's ID follows.
+	SCIM    *scim.Service
+	SCIMURL string
 }
 
 // Server is the API's http.Handler.
@@ -120,6 +125,8 @@ type Server struct {
 	logos          *qr.Logos
 	codes          *qr.Codes
 	health         *health.Runner
+	scim           *scim.Service
+	scimURL        string
 }
 
 const requestIDKey = "request_id"
@@ -134,7 +141,7 @@ func New(d Deps) (*Server, error) {
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
-		health: d.Health,
+		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL,
 	}
 	if err := s.engine.SetTrustedProxies(nil); err != nil {
 		return nil, fmt.Errorf("gin trusted proxies: %w", err)
@@ -215,6 +222,7 @@ func (s *Server) routes() {
 	ws.PUT("/sso", s.inWorkspace(account.PermOwn), s.putSSO)
 	ws.DELETE("/sso", s.inWorkspace(account.PermOwn), s.deleteSSO)
 	ws.POST("/sso/verify", s.inWorkspace(account.PermOwn), s.verifySSO)
+	s.scimTokenRoutes(ws)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)
@@ -299,6 +307,8 @@ func (s *Server) routes() {
 	mod.GET("/domains", s.moderationDomains)
 	mod.POST("/domains/:domain/ban", s.banDomain)
 	mod.POST("/domains/:domain/clear", s.clearDomain)
+
+	s.scimRoutes()
 }
 
 func (s *Server) requestID(c *gin.Context) {

@@ -729,8 +729,13 @@ func (s *SCIMStore) RoleMapping(ctx context.Context, workspaceID int64) (map[str
 }
 
 // SetRoleMapping implements scim.Store.
-func (s *SCIMStore) SetRoleMapping(ctx context.Context, workspaceID int64, m map[string]string) error {
+func (s *SCIMStore) SetRoleMapping(ctx context.Context, workspaceID int64, m map[string]string, roleOf scim.RoleOf) (scim.Changed, error) {
+	var ch scim.Changed
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		// One mapping change at a time per workspace: the roles follow the last one.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('scim_roles', $1))`, workspaceID); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `DELETE FROM scim_role_mappings WHERE workspace_id = $1`, workspaceID); err != nil {
 			return err
 		}
@@ -740,10 +745,22 @@ func (s *SCIMStore) SetRoleMapping(ctx context.Context, workspaceID int64, m map
 				return err
 			}
 		}
-		return nil
+		rows, err := tx.Query(ctx, `SELECT id::text FROM scim_users WHERE workspace_id = $1 ORDER BY id`, workspaceID)
+		if err != nil {
+			return err
+		}
+		users, err := collect(rows, func(r pgx.Rows) (string, error) {
+			var id string
+			return id, r.Scan(&id)
+		})
+		if err != nil {
+			return err
+		}
+		ch, err = giveRoles(ctx, tx, workspaceID, users, roleOf)
+		return err
 	})
 	if err != nil {
-		return fmt.Errorf("set scim role mapping: %w", err)
+		return scim.Changed{}, fmt.Errorf("set scim role mapping: %w", err)
 	}
-	return nil
+	return ch, nil
 }

@@ -174,13 +174,14 @@ type Store interface {
 	// RoleMapping returns the owner's mapping of group names (lower case) to roles; empty
 	// when the owner set none.
 	RoleMapping(ctx context.Context, workspaceID int64) (map[string]string, error)
-	// SetRoleMapping replaces it.
-	SetRoleMapping(ctx context.Context, workspaceID int64, m map[string]string) error
+	// SetRoleMapping replaces it, and gives every provisioned person the role roleOf (over
+	// the new mapping) decides.
+	SetRoleMapping(ctx context.Context, workspaceID int64, m map[string]string, roleOf RoleOf) (Changed, error)
 }
 
 // Errors of the protocol; their reasons map to SCIM's scimType (docs/scim.md).
 var (
-	ErrTokenInvalid = apperr.Errorf(apperr.Unauthorized, "the SCIM token is invalid, revoked, or of another workspace").For("scim_token_invalid", "")
+	ErrTokenInvalid  = apperr.Errorf(apperr.Unauthorized, "the SCIM token is invalid, revoked, or of another workspace").For("scim_token_invalid", "")
 	errNotConfigured = apperr.Errorf(apperr.Conflict,
 		"provisioning needs single sign-on with a proven email domain: set it up in the workspace's settings").For("scim_sso_not_configured", "")
 	errUserMissing  = apperr.Errorf(apperr.NotFound, "no such user").For("scim_user_not_found", "")

@@ -341,3 +341,40 @@ func (s *Service) DeleteGroup(ctx context.Context, workspaceID int64, id string)
 	}
 	return ch, err
 }
+
+// maxMappings bounds an owner's mapping of group names to roles.
+const maxMappings = 100
+
+// RoleMapping returns the owner's mapping of group names (lower case) to roles; empty when
+// the names admin, member and viewer map to themselves.
+func (s *Service) RoleMapping(ctx context.Context, workspaceID int64) (map[string]string, error) {
+	return s.store.RoleMapping(ctx, workspaceID)
+}
+
+// SetRoleMapping replaces the owner's mapping (empty: back to the names admin, member and
+// viewer) and gives every provisioned person the role it decides, at once.
+func (s *Service) SetRoleMapping(ctx context.Context, workspaceID int64, m map[string]string) (map[string]string, Changed, error) {
+	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
+		return nil, Changed{}, err
+	}
+	if len(m) > maxMappings {
+		return nil, Changed{}, apperr.Errorf(apperr.Invalid, "at most %d group names may be mapped", maxMappings).For("value_invalid", "mappings")
+	}
+	clean := make(map[string]string, len(m))
+	for name, role := range m {
+		n := strings.ToLower(strings.TrimSpace(name))
+		if n == "" || len(n) > maxText || strings.IndexFunc(n, unicode.IsControl) >= 0 {
+			return nil, Changed{}, apperr.Errorf(apperr.Invalid, "a group name must be 1 to %d characters of text", maxText).For("value_invalid", "mappings")
+		}
+		role = strings.ToLower(strings.TrimSpace(role))
+		if role != account.RoleAdmin && role != account.RoleMember && role != account.RoleViewer {
+			return nil, Changed{}, apperr.Errorf(apperr.Invalid, "group %q: a role must be admin, member or viewer (owners are made in the workspace)", name).For("role_invalid", "mappings")
+		}
+		clean[n] = role
+	}
+	ch, err := s.store.SetRoleMapping(ctx, workspaceID, clean, func(groups []string) string { return RoleFor(groups, clean) })
+	if err != nil {
+		return nil, Changed{}, err
+	}
+	return clean, ch, nil
+}
