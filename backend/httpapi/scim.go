@@ -26,9 +26,6 @@ const (
 
 // scimRoutes serves SCIM beside the API: outside /api/v1, so outside the OpenAPI document.
 func (s *Server) scimRoutes() {
-	if s.scim == nil {
-		return
-	}
 	g := s.engine.Group("/scim/v2/:workspace", s.scimShape, s.scimAuth)
 	g.GET("/ServiceProviderConfig", s.scimServiceProviderConfig)
 	g.GET("/ResourceTypes", s.scimResourceTypes)

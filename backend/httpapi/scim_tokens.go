@@ -13,9 +13,6 @@ import (
 // scimTokenRoutes are the owners' routes of SCIM provisioning: tokens and the mapping of
 // group names to roles (docs/scim.md).
 func (s *Server) scimTokenRoutes(ws *gin.RouterGroup) {
-	if s.scim == nil {
-		return
-	}
 	ws.GET("/scim-tokens", s.inWorkspace(account.PermOwn), s.listSCIMTokens)
 	ws.POST("/scim-tokens", s.inWorkspace(account.PermOwn), s.createSCIMToken)
 	ws.DELETE("/scim-tokens/:id", s.inWorkspace(account.PermOwn), s.deleteSCIMToken)
