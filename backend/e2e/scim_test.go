@@ -164,7 +164,10 @@ func TestSCIMUsers(t *testing.T) {
 
 	for _, path := range []string{"/ServiceProviderConfig", "/ResourceTypes", "/ResourceTypes/User", "/Schemas",
 		"/Schemas/urn:ietf:params:scim:schemas:core:2.0:User"} {
-		scimOK(t, s.scimCall("GET", ws, path, token, ""), http.StatusOK, path)
+		r := s.scimCall("GET", ws, path, token, "")
+		if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/scim+json") || !strings.Contains(string(r.Body), `"schemas"`) {
+			t.Errorf("%s: %d %s", path, r.Status, r.Body)
+		}
 	}
 	wantSCIMError(t, s.scimCall("GET", ws, "/Schemas/urn:nope", token, ""), http.StatusNotFound, "", "unknown schema")
 
