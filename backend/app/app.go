@@ -315,6 +315,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
 	}, log)
+	scimStore := postgres.NewSCIMStore(db)
+	a.sso.BindProvisioned(scimStore.ProvisionedIn)
 	accounts.GuardCredentials(a.sso)
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
@@ -338,7 +340,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Logos:            logos,
 		QR:               qr.NewCodes(qr.CodesOptions{Logos: logos, Slots: a.imageSlots, CacheBytes: cfg.QRCacheBytes}),
 		Health:           a.health,
-		SCIM:             scim.NewService(postgres.NewSCIMStore(db), a.plans, postgres.NewSSOStore(db)),
+		SCIM:             scim.NewService(scimStore, a.plans, postgres.NewSSOStore(db)),
 		SCIMURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/scim/v2",
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),

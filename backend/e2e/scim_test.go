@@ -183,9 +183,8 @@ func TestSCIMUsers(t *testing.T) {
 	if u.ID == "" || u.UserName != isaac || !u.Active || u.Name.GivenName != "Isaac" || r.Header.Get("Location") == "" {
 		t.Fatalf("okta create: %s", r.Body)
 	}
-	if r := s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": isaac, "password": "1mz050nq"}); r.Status != http.StatusUnauthorized {
-		t.Errorf("a provisioned account's password sign-in: %d %s", r.Status, r.Body)
-	}
+	wantReason(t, s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": isaac, "password": "1mz050nq"}),
+		http.StatusForbidden, "sso_required", "a provisioned person's password sign-in")
 	wantSCIMError(t, s.scimCall("POST", ws, "/Users", token, fmt.Sprintf(oktaCreate, isaac, isaac)), http.StatusConflict, "uniqueness", "create twice")
 	found = scimOK(t, s.scimCall("GET", ws, "/Users?filter="+url.QueryEscape(`userName eq "ISAAC.brock@scim-acme.com"`), token, ""), http.StatusOK, "filter")
 	if found.TotalResults != 1 || found.Resources[0].ID != u.ID {
@@ -243,6 +242,9 @@ func TestSCIMUsers(t *testing.T) {
 	if role := s.memberRole(owner, bobEmail); role != "admin" {
 		t.Errorf("role after reactivation: %q", role)
 	}
+	// A provisioned person signs in through the provider only, and keeps the address in the domain.
+	wantReason(t, s.do("POST", "/api/v1/auth/login", "", map[string]string{"email": bobEmail, "password": signupPassword}),
+		http.StatusForbidden, "sso_required", "a provisioned member's password sign-in")
 
 	// Okta's path-less deactivation, then PUT with active true and a new name.
 	scimOK(t, s.scimCall("PATCH", ws, "/Users/"+u.ID, token, oktaDeactivate), http.StatusOK, "okta deactivate")

@@ -764,3 +764,15 @@ func (s *SCIMStore) SetRoleMapping(ctx context.Context, workspaceID int64, m map
 	}
 	return ch, nil
 }
+
+// ProvisionedIn answers the workspaces (not deleted) whose provider provisioned the account
+// with email and keeps it active (sso.Provisioned).
+func (s *SCIMStore) ProvisionedIn(ctx context.Context, email string) ([]int64, error) {
+	out, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `SELECT su.workspace_id FROM scim_users su
+		JOIN users u ON u.id = su.user_id JOIN workspaces w ON w.id = su.workspace_id
+		WHERE lower(u.email) = lower($1) AND su.active AND w.deleted_at IS NULL ORDER BY su.workspace_id`, email)
+	if err != nil {
+		return nil, fmt.Errorf("scim provisioned workspaces: %w", err)
+	}
+	return out, nil
+}

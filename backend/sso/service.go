@@ -67,6 +67,8 @@ type Service struct {
 
 	mu        sync.Mutex
 	providers map[string]cachedProvider
+	// provisioned binds the people workspaces provisioned (BindProvisioned); nil binds none.
+	provisioned Provisioned
 }
 
 type cachedProvider struct {
@@ -326,6 +328,9 @@ func (s *Service) PasswordAllowed(ctx context.Context, u *account.User) error {
 		return nil
 	}
 	st, err := s.enforcing(ctx, u.Email)
+	if err == nil && st == nil {
+		st, err = s.provisionedBy(ctx, u.Email)
+	}
 	if err != nil || st == nil {
 		return err
 	}
@@ -351,6 +356,9 @@ func (s *Service) PasswordChangeAllowed(ctx context.Context, u *account.User) er
 func (s *Service) EmailChangeAllowed(ctx context.Context, u *account.User, email string) error {
 	if u.SystemRole != account.SystemUser {
 		return nil
+	}
+	if err := s.provisionedEmailChange(ctx, u.Email, email); err != nil {
+		return err
 	}
 	st, err := s.enforcing(ctx, u.Email)
 	if err != nil || st == nil || !Binds(st, u) || EmailDomain(email) == st.EmailDomain {
