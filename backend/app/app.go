@@ -316,7 +316,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		VerifiedInBackground: a.auditSSOVerified,
 	}, log)
 	scimStore := postgres.NewSCIMStore(db)
-	a.sso.BindProvisioned(scimStore.ProvisionedIn)
+	a.sso.BindProvisioned(scimStore.ProvisionedIn, scimStore.DeprovisionedIn)
 	accounts.GuardCredentials(a.sso)
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)

@@ -441,3 +441,40 @@ func TestSCIMIsolationAndGate(t *testing.T) {
 	}
 	wantSCIMError(t, s.scimCall("GET", a.WorkspaceID, "/Users", tokenA, ""), http.StatusUnauthorized, "", "revoked token")
 }
+
+// TestSCIMDeprovisionedSignOn: a person the provider deprovisioned does not become a member
+// again by signing on; reactivated, they sign on and are a member with their role.
+func TestSCIMDeprovisionedSignOn(t *testing.T) {
+	ns := startDNS(t)
+	s := newDeployment(t).start(t, "DNS_RESOLVER", ns.Addr, "SSO_ALLOW_LOOPBACK", "true")
+	p := startIdP(t, newIdPStorage(idpUsers{"dee": idpUser("dee", "dee@scim-sso.com", true)}))
+	owner := s.signupOn("owner@example.com", "enterprise")
+	s.ssoSettings(owner, ns, p.URL, "scim-sso.com")
+	token := s.scimToken(owner)
+	ws := owner.WorkspaceID
+	dee := scimOK(t, s.scimCall("POST", ws, "/Users", token, fmt.Sprintf(oktaCreate, "dee@scim-sso.com", "dee@scim-sso.com")), http.StatusCreated, "dee")
+	b := s.ssoBrowser()
+	r := s.ssoFinish(s.ssoSignIn(b, "dee@scim-sso.com", "dee"), stateCookie(b))
+	if id, _ := s.ssoMe(r); id == 0 {
+		t.Fatalf("dee's sign-on: %d %s", r.Status, r.Body)
+	}
+	ssoRefresh := ssoCookie(t, r, "sl_refresh")
+
+	scimOK(t, s.scimCall("PATCH", ws, "/Users/"+dee.ID, token, oktaDeactivate), http.StatusOK, "deactivate dee")
+	wantReason(t, s.refreshWith(ssoRefresh), http.StatusUnauthorized, "refresh_invalid", "the sign-on session after deactivation")
+	b = s.ssoBrowser()
+	wantReason(t, s.ssoFinish(s.ssoSignIn(b, "dee@scim-sso.com", "dee"), stateCookie(b)), http.StatusForbidden, "sso_deprovisioned", "sign-on after deactivation")
+	if role := s.memberRole(owner, "dee@scim-sso.com"); role != "" {
+		t.Fatalf("a deprovisioned person's sign-on made a member: %q", role)
+	}
+
+	scimOK(t, s.scimCall("PATCH", ws, "/Users/"+dee.ID, token, entraReactivate), http.StatusOK, "reactivate dee")
+	b = s.ssoBrowser()
+	r = s.ssoFinish(s.ssoSignIn(b, "dee@scim-sso.com", "dee"), stateCookie(b))
+	if id, _ := s.ssoMe(r); id == 0 {
+		t.Fatalf("sign-on after reactivation: %d %s", r.Status, r.Body)
+	}
+	if role := s.memberRole(owner, "dee@scim-sso.com"); role != "member" {
+		t.Errorf("role after reactivation: %q", role)
+	}
+}

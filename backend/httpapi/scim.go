@@ -55,7 +55,7 @@ func (s *Server) scimShape(c *gin.Context) {
 // scimError writes an error in SCIM's shape: status as a string, scimType from the reason.
 func scimError(c *gin.Context, status int, d errorDetail) {
 	body, _ := json.Marshal(scim.ErrorJSON{Schemas: []string{scim.SchemaError}, Status: strconv.Itoa(status),
-		ScimType: scim.ScimType(d.Reason), Detail: d.Message})
+		ScimType: scim.ErrorType(d.Reason), Detail: d.Message})
 	c.Abort()
 	c.Data(status, scim.ContentType+"; charset=utf-8", body)
 }

@@ -776,3 +776,15 @@ func (s *SCIMStore) ProvisionedIn(ctx context.Context, email string) ([]int64, e
 	}
 	return out, nil
 }
+
+// DeprovisionedIn reports whether the workspace's provider deprovisioned the account with
+// email (sso.Deprovisioned).
+func (s *SCIMStore) DeprovisionedIn(ctx context.Context, workspaceID int64, email string) (bool, error) {
+	var off bool
+	err := s.db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM scim_users su JOIN users u ON u.id = su.user_id
+		WHERE su.workspace_id = $1 AND lower(u.email) = lower($2) AND NOT su.active)`, workspaceID, email).Scan(&off)
+	if err != nil {
+		return false, fmt.Errorf("scim deprovisioned: %w", err)
+	}
+	return off, nil
+}

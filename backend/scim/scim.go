@@ -203,8 +203,8 @@ func invalidPathType(msg, reason string) error {
 	return apperr.Errorf(apperr.Invalid, "%s", msg).For(reason, "")
 }
 
-// ScimType is SCIM's name for an error's reason ("" when it has none).
-func ScimType(reason string) string {
+// ErrorType is SCIM's name for an error's reason ("" when it has none).
+func ErrorType(reason string) string {
 	switch reason {
 	case "scim_invalid_filter":
 		return "invalidFilter"

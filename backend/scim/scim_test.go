@@ -31,7 +31,7 @@ func TestParseUserFilter(t *testing.T) {
 	} {
 		got, err := ParseUserFilter(tc.in)
 		if tc.reason != "" {
-			if apperr.ReasonOf(err) != tc.reason || ScimType(apperr.ReasonOf(err)) != "invalidFilter" {
+			if apperr.ReasonOf(err) != tc.reason || ErrorType(apperr.ReasonOf(err)) != "invalidFilter" {
 				t.Errorf("%s: %v, want %s", tc.in, err, tc.reason)
 			}
 			continue

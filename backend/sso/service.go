@@ -68,7 +68,8 @@ type Service struct {
 	mu        sync.Mutex
 	providers map[string]cachedProvider
 	// provisioned binds the people workspaces provisioned (BindProvisioned); nil binds none.
-	provisioned Provisioned
+	provisioned   Provisioned
+	deprovisioned Deprovisioned
 }
 
 type cachedProvider struct {
@@ -392,6 +393,9 @@ func (s *Service) JoinAfterSecondStep(ctx context.Context, workspaceID int64, u 
 	if err := MayJoin(Existing{ID: u.ID, SystemRole: u.SystemRole, EmailVerified: u.EmailVerified}); err != nil {
 		return false, err
 	}
+	if err := s.mayRejoin(ctx, workspaceID, u.Email); err != nil {
+		return false, err
+	}
 	return s.store.AddMember(ctx, workspaceID, u.ID)
 }
 
@@ -535,6 +539,9 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	email, err := account.NormalizeEmail(c.Email)
 	if err != nil {
 		return nil, errEmailDomain
+	}
+	if err := s.mayRejoin(ctx, st.WorkspaceID, email); err != nil {
+		return nil, err
 	}
 	j, err := s.store.Join(ctx, st.WorkspaceID, email, MayJoin)
 	if err != nil {

@@ -190,6 +190,7 @@ export const en = {
     sso_email_unverified: "Your identity provider has not verified your email address.",
     sso_email_domain: "Your identity provider signed in an address outside your organisation's domain.",
     sso_staff_account: "Operators and moderators sign in with their password.",
+    sso_deprovisioned: "Your organisation's identity provider removed your access to this workspace: ask your administrator.",
     sso_required: "Your organisation signs in with single sign-on: use \"Sign in with SSO\".",
     scim_token_invalid: "The SCIM token is invalid, revoked, or of another workspace.",
     scim_token_not_found: "This SCIM token does not exist.",

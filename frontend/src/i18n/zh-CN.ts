@@ -192,6 +192,7 @@ export const zhCN: Messages = {
     sso_email_unverified: "身份提供方尚未验证您的邮箱地址。",
     sso_email_domain: "身份提供方登录的地址不属于组织的邮箱域名。",
     sso_staff_account: "运营人员和审核员请使用密码登录。",
+    sso_deprovisioned: "您组织的身份提供商已移除您对此工作区的访问权限：请联系管理员。",
     sso_required: "您的组织使用单点登录：请点击“使用 SSO 登录”。",
     scim_token_invalid: "SCIM 令牌无效、已撤销或属于其他工作区。",
     scim_token_not_found: "该 SCIM 令牌不存在。",
