@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-short test-unit moderation-eval screenshots lint caddy-validate run bench soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-checks test-go test-short test-unit moderation-eval screenshots lint caddy-validate run bench soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -44,16 +44,29 @@ geoip:
 # Tests that own their database and Redis prefix run side by side (t.Parallel); most of them
 # wait on servers or browsers, so several at a time on two cores finish sooner than GOMAXPROCS's two.
 # The web app's unit tests (Vitest; one checks that frontend/src/api/schema.d.ts matches
-# backend/httpapi/openapi.json) run before Go's. Browser tests (backend/browsertest, worker/browse) drive
+# backend/httpapi/openapi.json) run with the checks. Browser tests (backend/browsertest, worker/browse) drive
 # Debian's Chromium through the Playwright driver: deploy/local/browser.sh installs both when
 # missing and prints the driver's folder. Billing tests answer Stripe's API with stripe-mock:
 # deploy/local/stripe-mock.sh installs it when missing and prints its path (STRIPE_MOCK).
-test: frontend caddy-validate lint openapi-lint
+#
+# The checks (test-checks: format, Caddy, golangci-lint, Redocly, go vet, Vitest) run one after
+# the other beside the Go tests (test-go), lint and vet at a lower CPU priority: the end-to-end
+# suite waits on browsers and timers much of its time, and the checks take that idle CPU instead
+# of two minutes before it. make test fails when either fails; each one's output is printed whole
+# when it ends (--output-sync), and make names the one that failed.
+test: frontend
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-checks
+
+test-checks: caddy-validate
 	@unformatted=$$(gofmt -l backend worker frontend bench migrations deploy); \
 	if [ -n "$$unformatted" ]; then echo "not gofmt-ed: $$unformatted"; exit 1; fi
-	go vet -tags soak ./...
-	cd deploy && go vet ./...
+	nice -n 10 deploy/local/lint.sh
+	$(MAKE) --no-print-directory openapi-lint
+	nice -n 10 go vet -tags soak ./...
+	cd deploy && nice -n 10 go vet ./...
 	npm --prefix frontend test
+
+test-go:
 	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
@@ -72,13 +85,16 @@ test-short: frontend
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
-# The moderation scorer's held-out set (worker/browse/testdata/heldout, docs/moderation.md): the
-# real browser reviews its pages as the three visitors and rewrites captures.json, then the
-# scorer's figures on it are logged and checked against their floors. A few minutes; no database.
+# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2;
+# docs/moderation.md): the real browser reviews each set's pages as the three visitors and
+# rewrites its captures.json, then the scorer's figures on it are logged and checked against its
+# floors. A few minutes a set; no database. HELDOUT=heldout2 runs one set.
+HELDOUT ?=
+
 moderation-eval:
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
-	go test -count=1 -timeout 20m -run '^TestHeldOut' -v ./worker/browse/
+	go test -count=1 -timeout 20m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
 
 # The web app's walks in every look they name (make test walks each journey in one), saving
 # full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.

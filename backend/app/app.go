@@ -15,7 +15,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -24,11 +23,13 @@ import (
 	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/cachepolicy"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
 	"github.com/shortlink/shortlink/backend/config"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/health"
+	"github.com/shortlink/shortlink/backend/housekeeping"
 	"github.com/shortlink/shortlink/backend/httpapi"
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/imports"
@@ -36,6 +37,7 @@ import (
 	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
+	"github.com/shortlink/shortlink/backend/planfacts"
 	"github.com/shortlink/shortlink/backend/postgres"
 	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/redirect"
@@ -60,11 +62,10 @@ type App struct {
 	db       *postgres.DB
 	redis    *redis.Client
 	bus      *redis.Bus
-	ids      *postgres.IDSource
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
-	// audit is the workspaces' audit log, purged past AUDIT_RETENTION_DAYS by housekeeping.
+	// audit is the workspaces' audit log, purged past AUDIT_RETENTION_DAYS by the chores.
 	audit *audit.Log
 	// caps counts the visits of links with a visit cap, across every node.
 	caps *visitcap.Counter
@@ -85,22 +86,20 @@ type App struct {
 	// health checks links' destinations (HEALTH_CHECK: in the background too) and mails the
 	// digests of broken links.
 	health *health.Runner
-	// domainRounds counts the rounds of checkDomains finished (DomainCheckRounds), syncRounds
-	// those of syncCaches (CacheSyncRounds), resyncs the starts of the event bus's
-	// subscription handled (Resyncs).
-	domainRounds, syncRounds, resyncs atomic.Int64
 	// geo is the GeoIP country database; nil when there is none.
 	geo geoip.Database
 	// auth signs people in: tokens, sessions, two-factor codes.
 	auth *auth.Service
-	// refreshTokens is purged of expired sessions in the background.
-	refreshTokens *postgres.RefreshTokenStore
-	// changes is the feed of committed link changes and reservations; sync and reservations
-	// apply it to this node's caches.
-	changes      *postgres.LinkChanges
-	sync         *cachesync.Syncer
-	reservations *cachesync.ReservationSync
-	resolver     *redirect.Resolver
+	// cache is what a committed link change does to the caches; announce tells the other
+	// nodes of the changes they follow; sync keeps this node's caches in step with the feeds
+	// and the bus.
+	cache    *cachepolicy.Links
+	announce *cachepolicy.Announcer
+	syncer   *cachesync.Syncer
+	sync     *cachesync.Node
+	// chores are the periodic purges and domain checks.
+	chores   *housekeeping.Chores
+	resolver *redirect.Resolver
 	// domains are the workspaces' custom domains; domainTable routes hosts to them.
 	domains     *domain.Service
 	sso         *sso.Service
@@ -112,8 +111,6 @@ type App struct {
 	server      *http.Server
 	// metricsServer serves /metrics on METRICS_ADDR; nil when that is unset.
 	metricsServer *http.Server
-
-	syncStarted bool // the change feeds are positioned (startSync)
 
 	// imageSlots bound the QR codes drawn and the logos decoded at once (QR_RENDERS).
 	imageSlots *qr.Slots
@@ -158,32 +155,84 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 	a := &App{cfg: cfg, log: log, db: db, redis: rc, geo: geo, static: frontend.Handler(cfg.SecureCookies())}
 	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
+	buckets := redis.NewBuckets(rc)
 	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
 	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),
 		time.Duration(cfg.AuditRetentionDays)*24*time.Hour, log)
 	a.bus = redis.NewBus(rc, log)
 	linkStore := postgres.NewLinkStore(db)
-	a.ids = postgres.NewIDSource(db)
-	linkCache := redis.NewLinkCache(rc, a.bus, log)
-	a.resolver = redirect.NewResolver(linkStore, linkCache, codec, cfg.LinkCacheSize, log)
-	a.changes = postgres.NewLinkChanges(db)
-	a.sync = cachesync.New(a.changes, a.changes, linkCache, a.resolver, a.changes, redis.LinkTTL, log)
-	a.resolver.ReadPast(a.sync.Pending)
-	cache := nodeCache{redis: linkCache, resolver: a.resolver, sync: a.sync, log: log, notCached: &notCachedLog{}}
-	a.reservations = cachesync.NewReservationSync(a.changes, a.resolver)
-	alloc := idblock.New(a.ids, cfg.IDBlockSize, a.announceBlock, log)
-	domainStore := postgres.NewDomainStore(db)
+	a.openCaches(linkStore, codec)
+	a.openDomains(ctx)
+	tags := tag.NewService(postgres.NewTagStore(db))
+	a.openLinks(linkStore, codec, hasher, tags)
+	a.openBackground()
+	a.openAuth(buckets)
+	if err := a.openAccounts(ctx, hasher, buckets); err != nil {
+		a.closeEarly()
+		return nil, err
+	}
+	// The queue of due reviews, fed by visits (below) and by moderators' requests; a decision
+	// that bans or unbans reaches the caches at once, as an edit does.
+	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
+	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
+	desk.OnStatusChanged(func(ctx context.Context, l *link.Link) {
+		a.cache.Changed(ctx, l)
+		a.webhookLinkBanned(ctx, l)
+	})
+	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
+	if err != nil {
+		a.closeEarly()
+		return nil, fmt.Errorf("visitor classification: %w", err)
+	}
+	a.openSSO()
+	if err := a.openAPI(desk, classifier, tags, buckets); err != nil {
+		a.closeEarly()
+		return nil, err
+	}
+	a.openVisits(reviews, classifier, hasher, buckets)
+	a.sync = cachesync.NewNode(cachesync.NodeOptions{
+		Syncer: a.syncer, Reservations: cachesync.NewReservationSync(postgres.NewLinkChanges(db), a.resolver),
+		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Log: log,
+	})
+	a.chores = housekeeping.New(housekeeping.Options{
+		Workspaces: a.accounts, Sessions: postgres.NewRefreshTokenStore(db), Changes: postgres.NewLinkChanges(db),
+		Audit: a.audit, Deliveries: a.hooks, Domains: a.domains, SSO: a.sso, CheckEvery: cfg.DomainCheckInterval, Log: log,
+	})
+	a.openServers()
+	return a, nil
+}
+
+// openCaches makes the redirect path's resolver over PostgreSQL and Redis, the cache sync
+// behind it, and what committed changes do to them.
+func (a *App) openCaches(linkStore *postgres.LinkStore, codec *code.Codec) {
+	linkCache := redis.NewLinkCache(a.redis, a.bus, a.log)
+	a.resolver = redirect.NewResolver(linkStore, linkCache, codec, a.cfg.LinkCacheSize, a.log)
+	changes := postgres.NewLinkChanges(a.db)
+	a.syncer = cachesync.New(changes, changes, linkCache, a.resolver, changes, redis.LinkTTL, a.log)
+	a.resolver.ReadPast(a.syncer.Pending)
+	a.cache = cachepolicy.NewLinks(linkCache, a.resolver, a.syncer, a.log)
+	a.announce = cachepolicy.NewAnnouncer(a.bus, a.resolver, a.log)
+}
+
+// openDomains reads the custom domains' host table and makes their service.
+func (a *App) openDomains(ctx context.Context) {
+	domainStore := postgres.NewDomainStore(a.db)
 	a.domainTable = domain.NewTable(domainStore)
 	if err := a.domainTable.Reload(ctx); err != nil {
-		log.Warn("custom domains not read yet; retrying each second", "err", err)
+		a.log.Warn("custom domains not read yet; retrying each second", "err", err)
 	}
-	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(cfg.DNSResolver), a.plans, domain.Options{
-		OwnHosts: cfg.ShortHostnames(), CheckEvery: cfg.DomainCheckInterval, Changed: a.announceDomain,
+	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(a.cfg.DNSResolver), a.plans, domain.Options{
+		OwnHosts: a.cfg.ShortHostnames(), CheckEvery: a.cfg.DomainCheckInterval, Changed: a.announce.Domain,
 		VerifiedInBackground: a.auditDomainVerified,
 		Verified:             a.webhookDomainVerified,
-	}, log)
-	tags := tag.NewService(postgres.NewTagStore(db))
-	a.links = link.NewService(linkStore, alloc, codec, cache, link.Options{
+	}, a.log)
+}
+
+// openLinks makes the link service, whose writers start at once.
+func (a *App) openLinks(linkStore *postgres.LinkStore, codec *code.Codec, hasher *auth.Hasher, tags *tag.Service) {
+	cfg := a.cfg
+	alloc := idblock.New(postgres.NewIDSource(a.db), cfg.IDBlockSize, a.announce.IDBlock, a.log)
+	a.links = link.NewService(linkStore, alloc, codec, a.cache, link.Options{
 		Base:     cfg.Public,
 		OwnHosts: cfg.ShortHostnames(),
 		Writers:  cfg.CreateWriters,
@@ -191,14 +240,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 		Plans:        a.plans,
 		Passwords:    hasher,
-		GeoAvailable: geo != nil,
+		GeoAvailable: a.geo != nil,
 
 		MaxCodeAliases: cfg.CodeAliasesPerWorkspace,
 		Domains:        a.domains,
 		Tags:           tags,
 		WriteTimeout:   cfg.WriteTimeout,
-	}, log)
+	}, a.log)
+}
 
+// openBackground makes the services that work off the request path: form answers, webhooks,
+// link health and CSV imports.
+func (a *App) openBackground() {
+	cfg, db, log := a.cfg, a.db, a.log
 	a.responses = link.NewResponses(postgres.NewFormResponseStore(db), log)
 	hookStore := postgres.NewWebhookStore(db)
 	a.hooksOut = webhook.NewDispatcher(webhook.DispatcherOptions{
@@ -209,7 +263,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.health = health.NewRunner(health.Options{
 		Store:    postgres.NewHealthStore(db),
 		Checker:  health.NewChecker(cfg.HealthTimeout, cfg.HealthAllowLoopback),
-		Budget:   auth.NewLimiter(redis.NewBuckets(rc), log),
+		Budget:   auth.NewLimiter(redis.NewBuckets(a.redis), log),
 		Schedule: health.Schedule{Every: cfg.HealthCheckInterval, Retry: cfg.HealthRetryAfter},
 		PerHost:  cfg.HealthHostChecksPerMinute, Batch: cfg.HealthConcurrency, Poll: cfg.HealthPollInterval,
 		DigestEvery: cfg.HealthDigestInterval, ShortURL: a.links.ShortURL, AppURL: cfg.Public.String(), Log: log,
@@ -219,57 +273,44 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
 		Finished: a.webhookImportFinished,
 	}, log)
+}
 
-	a.refreshTokens = postgres.NewRefreshTokenStore(db)
-	buckets := redis.NewBuckets(rc)
-	authSvc := auth.NewService(auth.Options{
-		Secret:       []byte(cfg.JWTSecret),
-		AccessTTL:    cfg.AccessTokenTTL,
-		RefreshTTL:   cfg.RefreshTokenTTL,
-		RefreshGrace: cfg.RefreshGrace,
-	}, a.refreshTokens, buckets, log)
-	authSvc.UseSessions(a.refreshTokens)
-	authSvc.UseTwoFactor(postgres.NewTwoFactorStore(db))
-	a.auth = authSvc
-	accounts := account.NewService(postgres.NewAccountStore(db), hasher, log)
+// openAuth makes the sign-in service: tokens, sessions and two-factor codes.
+func (a *App) openAuth(buckets *redis.Buckets) {
+	tokens := postgres.NewRefreshTokenStore(a.db)
+	a.auth = auth.NewService(auth.Options{
+		Secret:       []byte(a.cfg.JWTSecret),
+		AccessTTL:    a.cfg.AccessTokenTTL,
+		RefreshTTL:   a.cfg.RefreshTokenTTL,
+		RefreshGrace: a.cfg.RefreshGrace,
+	}, tokens, buckets, a.log)
+	a.auth.UseSessions(tokens)
+	a.auth.UseTwoFactor(postgres.NewTwoFactorStore(a.db))
+}
+
+// openAccounts makes the account service, tells it what to tell the caches, gives it (and
+// the webhooks and link health) the mailer, and makes sure of the operator account.
+func (a *App) openAccounts(ctx context.Context, hasher *auth.Hasher, buckets *redis.Buckets) error {
+	cfg := a.cfg
+	accounts := account.NewService(postgres.NewAccountStore(a.db), hasher, a.log)
 	accounts.CheckMembersWith(a.plans.CheckMembers)
-	accounts.LimitInvitations(auth.NewLimiter(buckets, log), cfg.InvitesPerHour)
+	accounts.LimitInvitations(auth.NewLimiter(buckets, a.log), cfg.InvitesPerHour)
 	a.accounts = accounts
-	accounts.OnKeyRevoked(func(ctx context.Context, id int64) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
-		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventKeyRevoked, ID: id}); err != nil {
-			a.log.Warn("announce revoked api key; other nodes forget it within 5s", "err", err)
-		}
-	})
-	accounts.OnLinksRemoved(func(ctx context.Context, refs []account.LinkRef) {
-		links := make([]*link.Link, len(refs))
-		for i, r := range refs {
-			links[i] = &link.Link{DomainID: r.DomainID, Key: r.Key}
-		}
-		cache.RemovedMany(ctx, links)
-	})
-	accounts.OnWorkspaceGone(func(ctx context.Context, id int64) {
-		a.resolver.WorkspaceGone(id)
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
-		defer cancel()
-		if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventWorkspaceGone, ID: id}); err != nil {
-			a.log.Warn("announce deleted workspace; other nodes learn of it within a second", "err", err)
-		}
-	})
+	accounts.OnKeyRevoked(a.announce.KeyRevoked)
+	accounts.OnLinksRemoved(a.cache.RemovedRefs)
+	accounts.OnWorkspaceGone(a.announce.WorkspaceGone)
 	var mailer account.Mailer
 	if cfg.SMTPURL != "" {
 		m, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
 		if err != nil {
-			a.closeEarly()
-			return nil, fmt.Errorf("SMTP_URL: %w", err)
+			return fmt.Errorf("SMTP_URL: %w", err)
 		}
 		mailer = m
 	} else {
-		log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
+		a.log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
 	}
 	accounts.UseMail(mailer, cfg.Public)
-	authSvc.OnSecondFactorLocked(func(_ context.Context, userID int64, until time.Time) {
+	a.auth.OnSecondFactorLocked(func(_ context.Context, userID int64, until time.Time) {
 		accounts.MailSecondFactorLocked(userID, until)
 	})
 	if mailer != nil {
@@ -279,23 +320,33 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	// After the hooks: keys revoked by a promotion must stop on every node.
 	if cfg.OperatorEmail != "" {
 		if _, err := accounts.EnsureOperator(ctx, cfg.OperatorEmail, cfg.OperatorPassword, cfg.OperatorTakeover); err != nil {
-			a.closeEarly()
-			return nil, fmt.Errorf("operator account: %w", err)
+			return fmt.Errorf("operator account: %w", err)
 		}
 	}
-	// The queue of due reviews, fed by visits (below) and by moderators' requests; a decision
-	// that bans or unbans reaches the caches at once, as an edit does.
-	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
-	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
-	desk.OnStatusChanged(func(ctx context.Context, l *link.Link) {
-		cache.Changed(ctx, l)
-		a.webhookLinkBanned(ctx, l)
-	})
-	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
-	if err != nil {
-		a.closeEarly()
-		return nil, fmt.Errorf("visitor classification: %w", err)
-	}
+	return nil
+}
+
+// openSSO makes the single sign-on service, which guards the accounts' credentials.
+func (a *App) openSSO() {
+	cfg := a.cfg
+	ssoDNS := domain.NewDNS(cfg.DNSResolver)
+	a.sso = sso.NewService(postgres.NewSSOStore(a.db), ssoDNS, a.plans, sso.Options{
+		Resolver:             ssoDNS.Resolver(),
+		Secret:               []byte(cfg.JWTSecret),
+		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
+		PublicURL:            cfg.Public.String(),
+		AllowLoopback:        cfg.SSOAllowLoopback,
+		CheckEvery:           cfg.DomainCheckInterval,
+		VerifiedInBackground: a.auditSSOVerified,
+	}, a.log)
+	scimStore := postgres.NewSCIMStore(a.db)
+	a.sso.BindProvisioned(scimStore.ProvisionedIn, scimStore.DeprovisionedIn)
+	a.accounts.GuardCredentials(a.sso)
+}
+
+// openAPI makes the JSON API with the services it serves, billing and QR codes among them.
+func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tags *tag.Service, buckets *redis.Buckets) error {
+	cfg, db, log := a.cfg, a.db, a.log
 	var billingSvc *billing.Service
 	if cfg.BillingOn() {
 		billingSvc = billing.NewService(billing.Options{
@@ -306,22 +357,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			Prices:   cfg.Prices, Grace: cfg.BillingGrace, Now: time.Now, Log: log,
 		})
 	}
-	ssoDNS := domain.NewDNS(cfg.DNSResolver)
-	a.sso = sso.NewService(postgres.NewSSOStore(db), ssoDNS, a.plans, sso.Options{
-		Resolver:             ssoDNS.Resolver(),
-		Secret:               []byte(cfg.JWTSecret),
-		CallbackURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/api/v1/auth/sso/callback",
-		AllowLoopback:        cfg.SSOAllowLoopback,
-		CheckEvery:           cfg.DomainCheckInterval,
-		VerifiedInBackground: a.auditSSOVerified,
-	}, log)
-	scimStore := postgres.NewSCIMStore(db)
-	a.sso.BindProvisioned(scimStore.ProvisionedIn, scimStore.DeprovisionedIn)
-	accounts.GuardCredentials(a.sso)
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
+	var err error
 	a.api, err = httpapi.New(httpapi.Deps{
-		Links: a.links, Accounts: accounts, Auth: authSvc, Plans: a.plans, Log: log,
+		Links: a.links, Accounts: a.accounts, Auth: a.auth, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
@@ -340,17 +380,20 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Logos:            logos,
 		QR:               qr.NewCodes(qr.CodesOptions{Logos: logos, Slots: a.imageSlots, CacheBytes: cfg.QRCacheBytes}),
 		Health:           a.health,
-		SCIM:             scim.NewService(scimStore, a.plans, postgres.NewSSOStore(db)),
+		SCIM:             scim.NewService(postgres.NewSCIMStore(db), a.plans, postgres.NewSSOStore(db)),
 		SCIMURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/scim/v2",
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
 		},
 	})
-	if err != nil {
-		a.closeEarly()
-		return nil, err
-	}
+	return err
+}
+
+// openVisits makes the visitors' side: visit caps, the capture of visits and their ingest, and
+// the redirect handler with its rules.
+func (a *App) openVisits(reviews *moderation.Queue, classifier *visitor.Classifier, hasher *auth.Hasher, buckets *redis.Buckets) {
+	cfg, db, rc, log := a.cfg, a.db, a.redis, a.log
 	a.caps = visitcap.New(redis.NewVisitCaps(rc), postgres.NewVisitCounts(db), log)
 	visitStore := postgres.NewVisits(db).CountExactly(cfg.VisitExactUniques)
 	a.visits = visit.NewBuffer(visit.Options{
@@ -375,20 +418,25 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	deps := redirect.RuleDeps{
 		Visitors: classifier, Caps: a.caps, Passwords: hasher, Forms: a.responses,
 		Guesses: auth.NewLimiter(buckets, log),
-		Plans:   newPlanFacts(a.plans),
+		Plans:   planfacts.New(a.plans),
 		Secret:  auth.DeriveKey([]byte(cfg.JWTSecret), "link password cookies"),
 		Base:    cfg.Public.String(), HTTPS: cfg.SecureCookies(),
 		ShortURL:     a.links.ShortURL,
 		WriteTimeout: cfg.WriteTimeout,
 	}
-	if geo != nil {
-		deps.Credit, deps.CreditURL = geo.Attribution()
+	if a.geo != nil {
+		deps.Credit, deps.CreditURL = a.geo.Attribution()
 	}
 	if cfg.VisitCapture {
 		deps.Visits = a.visits
 	}
 	a.visitors = redirect.NewHandler(a.resolver, cfg.ShortHostnames(), deps)
 	a.visitors.ServeDomains(a.domainTable)
+}
+
+// openServers makes the HTTP server, with the TLS question of the certificate proxy, and the
+// metrics server when METRICS_ADDR is set.
+func (a *App) openServers() {
 	a.tlsAsk = httpapi.TLSAsk(a.mayHaveCertificate)
 	a.server = &http.Server{
 		Handler:           a,
@@ -396,15 +444,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	if cfg.MetricsAddr != "" {
+	if a.cfg.MetricsAddr != "" {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", promhttp.Handler())
 		a.metricsServer = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+			ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
 	}
-	return a, nil
 }
 
 // leaseOwner names this process in the leases of import jobs: host, process ID and a random
@@ -415,39 +462,6 @@ func leaseOwner() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
-}
-
-// announceBlock runs before any ID of a new block is used: every node learns those IDs exist.
-func (a *App) announceBlock(max int64) {
-	a.resolver.Issued(max)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventIssued, ID: max}); err != nil {
-		a.log.Warn("announce id block", "err", err)
-	}
-}
-
-// announceDomain tells every node that a custom domain changed: they reload their host tables.
-func (a *App) announceDomain(ctx context.Context, id int64) {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventDomain, ID: id}); err != nil {
-		a.log.Warn("announce domain change; other nodes learn of it within a second", "err", err)
-	}
-}
-
-// auditDomainVerified records in the workspace's audit log a domain the background checks
-// verified.
-func (a *App) auditDomainVerified(ctx context.Context, d *domain.Domain) {
-	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: d.WorkspaceID, Actor: audit.System(), Action: audit.DomainVerified,
-		Target: audit.Target("domain", d.ID), Details: map[string]any{"hostname": d.Hostname}}, "")
-}
-
-// auditSSOVerified records in the workspace's audit log an email domain of single sign-on the
-// background checks proved.
-func (a *App) auditSSOVerified(ctx context.Context, st *sso.Settings) {
-	_ = a.audit.Record(ctx, audit.Event{WorkspaceID: st.WorkspaceID, Actor: audit.System(), Action: audit.SSOChanged,
-		Target: "sso", Details: map[string]any{"email_domain": st.EmailDomain, "verified": true}}, "")
 }
 
 // mayHaveCertificate says whether a TLS certificate may be obtained for host: one of the
@@ -555,16 +569,16 @@ func (a *App) ImageSlots() *qr.Slots { return a.imageSlots }
 
 // DomainCheckRounds answers how many rounds of checks of pending custom and sign-on domains
 // this node has finished: a test waits for one that began after an event.
-func (a *App) DomainCheckRounds() int64 { return a.domainRounds.Load() }
+func (a *App) DomainCheckRounds() int64 { return a.chores.DomainCheckRounds() }
 
 // CacheSyncRounds answers how many rounds of the cache sync (the change feed, reservations,
 // domains, deleted workspaces) this node has finished: a test waits for one that began after
 // an event.
-func (a *App) CacheSyncRounds() int64 { return a.syncRounds.Load() }
+func (a *App) CacheSyncRounds() int64 { return a.sync.Rounds() }
 
 // Resyncs answers how many times this node's event bus subscription started and the node
 // dropped its copies (EventResync handled).
-func (a *App) Resyncs() int64 { return a.resyncs.Load() }
+func (a *App) Resyncs() int64 { return a.sync.Resyncs() }
 
 // HealthRunner is the node's link health runner: a test reads its Progress.
 func (a *App) HealthRunner() *health.Runner { return a.health }
@@ -590,15 +604,15 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	a.stop = stop
-	a.refreshIssued(bg)
-	a.startSync(bg)
+	a.sync.RefreshIssued(bg)
+	a.sync.Start(bg)
 	a.wg.Add(6)
 	go func() { defer a.wg.Done(); a.hooksOut.Run(bg) }()
-	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.handleEvent) }()
-	go func() { defer a.wg.Done(); a.checkDomains(bg) }()
-	go func() { defer a.wg.Done(); a.pollIssued(bg) }()
-	go func() { defer a.wg.Done(); a.syncCaches(bg) }()
-	go func() { defer a.wg.Done(); a.housekeeping(bg) }()
+	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.sync.HandleEvent) }()
+	go func() { defer a.wg.Done(); a.chores.CheckDomains(bg) }()
+	go func() { defer a.wg.Done(); a.sync.PollIssued(bg) }()
+	go func() { defer a.wg.Done(); a.sync.Run(bg) }()
+	go func() { defer a.wg.Done(); a.chores.Run(bg) }()
 	if a.cfg.HealthCheck {
 		a.wg.Add(1)
 		go func() { defer a.wg.Done(); a.health.Run(bg) }()
@@ -646,160 +660,6 @@ func (a *App) serveDebug(ctx context.Context) {
 		}
 	}()
 	a.log.Info("serving profiles", "addr", a.cfg.DebugAddr)
-}
-
-func (a *App) handleEvent(e cachesync.Event) {
-	a.resolver.HandleEvent(e)
-	switch e.Kind {
-	case cachesync.EventDomain:
-		// Off the bus's goroutine: a reload is a query.
-		go a.reloadDomains()
-	case cachesync.EventKeyRevoked:
-		a.accounts.ForgetKey(e.ID)
-	case cachesync.EventResync:
-		a.accounts.ForgetAllKeys()
-		go a.reloadDomains()
-		// Events may have been missed while disconnected: catch up from the source of truth.
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		a.refreshIssued(ctx)
-		a.resyncs.Add(1)
-	}
-}
-
-func (a *App) reloadDomains() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := a.domainTable.Reload(ctx); err != nil {
-		a.log.Warn("reload custom domains; the next sync round retries", "err", err)
-	}
-}
-
-// checkDomains looks again at the TXT records of pending custom domains, every
-// DOMAIN_CHECK_INTERVAL. Every node does, without a leader: each round claims the domains it
-// looks at (domain.Service.CheckPending).
-func (a *App) checkDomains(ctx context.Context) {
-	every(ctx, a.cfg.DomainCheckInterval, func() {
-		defer a.domainRounds.Add(1)
-		if n, err := a.domains.CheckPending(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("check pending domains", "err", err)
-		} else if n > 0 {
-			a.log.Info("pending domains verified", "domains", n)
-		}
-		if n, err := a.sso.CheckPending(ctx); err != nil && ctx.Err() == nil {
-			a.log.Warn("check pending sso domains", "err", err)
-		} else if n > 0 {
-			a.log.Info("pending sso domains proven", "domains", n)
-		}
-	})
-}
-
-// pollIssued catches up on ID blocks and reservations even if bus messages were lost.
-func (a *App) pollIssued(ctx context.Context) {
-	every(ctx, 5*time.Second, func() { a.refreshIssued(ctx) })
-}
-
-// every runs fn each interval until ctx ends.
-func every(ctx context.Context, interval time.Duration, fn func()) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			fn()
-		}
-	}
-}
-
-// housekeeping runs the idempotent chores that any node may do: every minute it finishes
-// removing workspaces whose deleting node stopped; every hour it deletes expired sessions and
-// change-feed entries every node has applied long since.
-func (a *App) housekeeping(ctx context.Context) {
-	minute := time.NewTicker(time.Minute)
-	defer minute.Stop()
-	hour := time.NewTicker(time.Hour)
-	defer hour.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-minute.C:
-			if err := a.accounts.PurgeOrphans(ctx); err != nil && ctx.Err() == nil {
-				a.log.Warn("remove deleted workspaces", "err", err)
-			}
-		case <-hour.C:
-			n, err := a.refreshTokens.PurgeExpired(ctx)
-			if err != nil {
-				a.log.Warn("purge expired sessions", "err", err)
-			} else if n > 0 {
-				a.log.Info("purged expired sessions", "refresh_tokens", n)
-			}
-			if _, err := a.changes.PurgeBefore(ctx, time.Now().Add(-changeRetention)); err != nil {
-				a.log.Warn("purge link changes", "err", err)
-			}
-			if n, err := a.audit.Purge(ctx); err != nil {
-				a.log.Warn("purge audit events", "err", err)
-			} else if n > 0 {
-				a.log.Info("purged audit events past their retention", "events", n)
-			}
-			if n, err := a.hooks.Purge(ctx); err != nil {
-				a.log.Warn("purge webhook deliveries", "err", err)
-			} else if n > 0 {
-				a.log.Info("purged webhook deliveries past their retention", "deliveries", n)
-			}
-		}
-	}
-}
-
-// changeRetention is how long the change feed keeps an entry: nodes read it every second, and
-// replay what is younger than the Redis TTL when Redis comes back as another server.
-const changeRetention = 2 * redis.LinkTTL
-
-func (a *App) refreshIssued(ctx context.Context) {
-	high, err := a.ids.HighestIssued(ctx)
-	if err != nil {
-		a.log.Warn("read highest issued id", "err", err)
-		return
-	}
-	a.resolver.Issued(high)
-}
-
-// startSync positions the change feeds: reservations are loaded in full, link changes from now.
-// PostgreSQL answered a moment ago in New; if it fails here, syncCaches retries.
-func (a *App) startSync(ctx context.Context) {
-	a.syncStarted = a.reservations.Start(ctx, a.resolver.IssuedID()) == nil && a.sync.Start(ctx) == nil
-}
-
-// syncCaches applies the change feed, new reservations, the custom domains (when their epoch
-// moved) and the set of deleted workspaces to this node's caches every second
-// (cachesync.Interval).
-func (a *App) syncCaches(ctx context.Context) {
-	every(ctx, cachesync.Interval, func() { a.syncRound(ctx) })
-}
-
-// syncRound is one round of syncCaches.
-func (a *App) syncRound(ctx context.Context) {
-	defer a.syncRounds.Add(1)
-	if !a.syncStarted {
-		a.startSync(ctx)
-		return
-	}
-	if err := a.sync.Round(ctx); err != nil && ctx.Err() == nil {
-		a.log.Warn("cache sync: apply link changes", "err", err)
-	}
-	if err := a.reservations.Round(ctx); err != nil && ctx.Err() == nil {
-		a.log.Warn("cache sync: read reservations", "err", err)
-	}
-	if err := a.domainTable.Refresh(ctx); err != nil && ctx.Err() == nil {
-		a.log.Warn("cache sync: read custom domains", "err", err)
-	}
-	if gone, err := a.accounts.DeletedWorkspaces(ctx); err == nil {
-		a.resolver.SetGoneWorkspaces(gone)
-	} else if ctx.Err() == nil {
-		a.log.Warn("cache sync: read deleted workspaces", "err", err)
-	}
 }
 
 // closeEarly undoes what New had opened when it fails half-way.

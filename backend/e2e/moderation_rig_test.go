@@ -72,13 +72,17 @@ func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	return b
 }
 
-// closeModerationRig stops what moderationRig started (from TestMain).
+// closeModerationRig stops what moderationRig started and removes the worker binary
+// workerBinary built (from TestMain).
 func closeModerationRig() {
 	if modRig.browser != nil {
 		_ = modRig.browser.Close()
 	}
 	if modRig.sites != nil {
 		modRig.sites.close()
+	}
+	if workerBin.dir != "" {
+		_ = os.RemoveAll(workerBin.dir)
 	}
 }
 
@@ -473,17 +477,38 @@ func heuristicScorer(t *testing.T) *score.Chain {
 	return sc
 }
 
-// workerBinary builds bin/shortlink-worker into t's temporary folder.
+// workerBin is bin/shortlink-worker, built once per test binary by workerBinary for the tests
+// that run it, and removed by closeModerationRig.
+var workerBin struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// workerBinary builds bin/shortlink-worker on first use, into a temporary folder of its own,
+// and answers its path.
 func workerBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "shortlink-worker")
-	start := time.Now()
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/shortlink/shortlink/worker/cmd/shortlink-worker").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build shortlink-worker: %v\n%s", err, out)
+	workerBin.once.Do(func() {
+		workerBin.dir, workerBin.err = os.MkdirTemp("", "shortlink-worker-bin-")
+		if workerBin.err != nil {
+			return
+		}
+		bin := filepath.Join(workerBin.dir, "shortlink-worker")
+		start := time.Now()
+		out, err := exec.Command("go", "build", "-o", bin, "github.com/shortlink/shortlink/worker/cmd/shortlink-worker").CombinedOutput()
+		if err != nil {
+			workerBin.err = fmt.Errorf("go build shortlink-worker: %v\n%s", err, out)
+			return
+		}
+		workerBin.path = bin
+		t.Logf("built shortlink-worker in %v", time.Since(start).Round(time.Millisecond))
+	})
+	if workerBin.err != nil {
+		t.Fatal(workerBin.err)
 	}
-	t.Logf("built shortlink-worker in %v", time.Since(start).Round(time.Millisecond))
-	return bin
+	return workerBin.path
 }
 
 // workerProcess is a running bin/shortlink-worker.

@@ -18,9 +18,10 @@ import (
 // The API document, loaded once: every API answer the tests see is checked against it, so
 // the document's statuses and schemas cannot drift from what the server sends.
 var apiDoc = sync.OnceValues(func() (routers.Router, error) {
-	// Images are checked for their status and media type only.
+	// Images and SAML metadata are checked for their status and media type only.
 	openapi3filter.RegisterBodyDecoder("image/png", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("image/svg+xml", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/samlmetadata+xml", openapi3filter.FileBodyDecoder)
 	doc, err := openapi3.NewLoader().LoadFromFile("../httpapi/openapi.json")
 	if err != nil {
 		return nil, err

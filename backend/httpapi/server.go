@@ -183,6 +183,8 @@ func (s *Server) routes() {
 	api.GET("/invitations/:id", s.previewInvitation)
 	api.GET("/auth/sso/start", s.startSSO)
 	api.GET("/auth/sso/callback", s.finishSSO)
+	api.GET("/auth/saml/:workspace/metadata", s.samlMetadata)
+	api.POST("/auth/saml/:workspace/acs", s.samlACS)
 	// Stripe's webhook: no session, no budget per address (Stripe sends from few addresses and
 	// retries what fails); the signature is its credential.
 	s.engine.POST("/api/v1/billing/webhook", s.billingWebhook)

@@ -35,13 +35,19 @@ type ssoAnswer struct {
 	// CallbackURL is the redirect URI to register with the provider.
 	CallbackURL string    `json:"callback_url"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// Protocol is "oidc" or "saml"; SAML names its provider's metadata URL ("" when uploaded)
+	// and the service provider to register with it.
+	Protocol       string     `json:"protocol"`
+	IdPMetadataURL string     `json:"idp_metadata_url"`
+	SAML           samlAnswer `json:"saml"`
 }
 
 func (s *Server) answerSSO(st *sso.Settings, problem string) ssoAnswer {
 	a := ssoAnswer{Issuer: st.Issuer, ClientID: st.ClientID, ClientSecretSet: len(st.SealedSecret) > 0,
 		EmailDomain: st.EmailDomain, Enforce: st.Enforce, Verified: st.Verified(), VerifiedAt: st.VerifiedAt,
 		Verification: verificationAnswer{Type: "TXT", Name: sso.RecordName(st.EmailDomain), Value: st.Token},
-		CallbackURL:  s.sso.CallbackURL(), UpdatedAt: st.UpdatedAt}
+		CallbackURL:  s.sso.CallbackURL(), UpdatedAt: st.UpdatedAt,
+		Protocol: st.Protocol, IdPMetadataURL: st.IdPMetadataURL, SAML: s.samlOf(st.WorkspaceID)}
 	switch problem {
 	case sso.ProblemMissing:
 		a.Verification.Problem = "no TXT record " + a.Verification.Name + " holds the value"
@@ -80,7 +86,10 @@ func (s *Server) putSSO(c *gin.Context) {
 		s.auth.ForgetSessions()
 	}
 	details := map[string]any{"issuer": st.Issuer, "client_id": st.ClientID,
-		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != ""}
+		"email_domain": st.EmailDomain, "enforce": st.Enforce, "client_secret_changed": in.ClientSecret != "", "protocol": st.Protocol}
+	if st.Protocol == sso.ProtocolSAML {
+		details["idp_metadata_url"] = st.IdPMetadataURL
+	}
 	if st.Enforce {
 		// What enforcing ended: the password sessions of the members it binds.
 		details["members_bound"], details["password_sessions_ended"] = ended.Members, ended.Sessions
@@ -136,8 +145,12 @@ func (s *Server) startSSO(c *gin.Context) {
 		s.ssoFail(c, err)
 		return
 	}
-	http.SetCookie(c.Writer, &http.Cookie{Name: cookieSSO, Value: started.State, Path: ssoPath,
-		MaxAge: int(s.sso.StateTTL().Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	if started.Protocol == sso.ProtocolSAML {
+		s.setSAMLState(c, started.State, int(s.sso.StateTTL().Seconds()))
+	} else {
+		http.SetCookie(c.Writer, &http.Cookie{Name: cookieSSO, Value: started.State, Path: ssoPath,
+			MaxAge: int(s.sso.StateTTL().Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	}
 	c.Header("Cache-Control", "no-store")
 	c.Redirect(http.StatusFound, started.URL)
 }
@@ -156,6 +169,13 @@ func (s *Server) finishSSO(c *gin.Context) {
 		s.ssoFail(c, err)
 		return
 	}
+	s.ssoSignedIn(c, in)
+}
+
+// ssoSignedIn ends a sign-in a provider made, whatever the protocol: the session cookies, or
+// the second step when 2FA is on, and the redirect into the web app.
+func (s *Server) ssoSignedIn(c *gin.Context, in *sso.SignedIn) {
+	ctx := c.Request.Context()
 	s.accounts.KeysRevoked(ctx, in.RevokedKeys)
 	if in.TookOver {
 		s.auth.ForgetSessions()

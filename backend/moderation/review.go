@@ -42,6 +42,12 @@ type Capture struct {
 	// once, at most MaxScripts. The scorer reads them; they are not stored.
 	Links   []string `json:"links,omitempty"`
 	Scripts []string `json:"scripts,omitempty"`
+	// Headings are the text of the page's headings (h1 to h3 and role="heading"), in order,
+	// separated by " / ", at most MaxHeadings characters; Images its first images and its
+	// icon, at most MaxImages: whose page it says it is, beside its title. The scorer reads
+	// them; they are not stored.
+	Headings string  `json:"headings,omitempty"`
+	Images   []Image `json:"images,omitempty"`
 	// OCRText is the text read from the screenshot, when the page showed little text in its
 	// DOM or asked for a password or another secret (text drawn by CSS, SVG, canvas or
 	// images); at most MaxText characters, "" when it was not read. Not stored.
@@ -57,6 +63,15 @@ type Capture struct {
 	Duration time.Duration `json:"duration_ns"`
 }
 
+// Image is one image of a page, or its icon: where it is loaded from, its file's name and its
+// alternative text.
+type Image struct {
+	Host string `json:"host"`
+	Name string `json:"name,omitempty"` // the last segment of its path, at most 80 characters
+	Alt  string `json:"alt,omitempty"`  // at most 80 characters
+	Icon bool   `json:"icon,omitempty"` // the page's icon (<link rel="icon">)
+}
+
 // MaxText bounds the visible text kept per capture (and sent to the model).
 const MaxText = 4000
 
@@ -64,6 +79,9 @@ const MaxText = 4000
 const (
 	MaxLinks   = 50
 	MaxScripts = 20
+	// MaxImages bounds a capture's images, MaxHeadings its headings' text.
+	MaxImages   = 12
+	MaxHeadings = 500
 )
 
 // Form is one form of a page.

@@ -25,3 +25,7 @@ func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 	manyTagged = n
 	t.Cleanup(func() { manyTagged = old })
 }
+
+// AfterDueInsert has DueCreated call f between its insert of new due rows and its second look
+// for reviews committed meanwhile.
+func (s *Moderation) AfterDueInsert(f func()) { s.afterDueInsert = f }

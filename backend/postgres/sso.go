@@ -22,12 +22,13 @@ func NewSSOStore(db *DB) *SSOStore { return &SSOStore{db: db} }
 
 var _ sso.Store = (*SSOStore)(nil)
 
-const ssoColumns = `workspace_id, issuer, client_id, client_secret, email_domain, token, verified_at, enforce, updated_at`
+const ssoColumns = `workspace_id, issuer, client_id, client_secret, email_domain, token, verified_at, enforce, updated_at,
+	protocol, idp_metadata, idp_metadata_url`
 
 func scanSSO(r pgx.Row) (*sso.Settings, error) {
 	var s sso.Settings
 	return &s, r.Scan(&s.WorkspaceID, &s.Issuer, &s.ClientID, &s.SealedSecret, &s.EmailDomain, &s.Token, &s.VerifiedAt,
-		&s.Enforce, &s.UpdatedAt)
+		&s.Enforce, &s.UpdatedAt, &s.Protocol, &s.IdPMetadata, &s.IdPMetadataURL)
 }
 
 // Get implements sso.Store.
@@ -42,12 +43,15 @@ func (s *SSOStore) Get(ctx context.Context, workspaceID int64) (*sso.Settings, e
 // Put implements sso.Store.
 func (s *SSOStore) Put(ctx context.Context, in *sso.Settings) (*sso.Settings, error) {
 	st, err := scanSSO(s.db.Pool.QueryRow(ctx, `INSERT INTO workspace_sso
-		(workspace_id, issuer, client_id, client_secret, email_domain, token, verified_at, enforce)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		(workspace_id, issuer, client_id, client_secret, email_domain, token, verified_at, enforce,
+			protocol, idp_metadata, idp_metadata_url)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (workspace_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, email_domain = $5,
-			token = $6, verified_at = $7, enforce = $8, updated_at = now()
+			token = $6, verified_at = $7, enforce = $8, protocol = $9, idp_metadata = $10, idp_metadata_url = $11,
+			updated_at = now()
 		RETURNING `+ssoColumns,
-		in.WorkspaceID, in.Issuer, in.ClientID, in.SealedSecret, in.EmailDomain, in.Token, in.VerifiedAt, in.Enforce))
+		in.WorkspaceID, in.Issuer, in.ClientID, in.SealedSecret, in.EmailDomain, in.Token, in.VerifiedAt, in.Enforce,
+		protocolOf(in), in.IdPMetadata, in.IdPMetadataURL))
 	if isUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.Conflict, "another workspace holds the email domain").For("sso_domain_taken", "email_domain")
 	}

@@ -43,6 +43,9 @@ type Options struct {
 	AllowLoopback bool
 	// Timeout bounds each request to a provider (discovery, keys, token); default 10s.
 	Timeout time.Duration
+	// PublicURL is PUBLIC_URL: a workspace's SAML service provider is named by, and receives
+	// assertions at, URLs under it (SAMLEntityID, SAMLACSURL).
+	PublicURL string
 	// Resolver resolves providers' names for the address guard; the system's when nil.
 	Resolver netguard.Resolver
 	// StateTTL is how long a started sign-in may take; default 10 minutes.
@@ -172,22 +175,33 @@ func (s *Service) put(ctx context.Context, workspaceID int64, in Input) (*Settin
 	if err != nil && !apperr.Is(err, apperr.NotFound) {
 		return nil, err
 	}
-	if in, err = CheckInput(in, cur != nil, s.o.AllowLoopback); err != nil {
-		return nil, err
+	var next *Settings
+	switch in.Protocol {
+	case ProtocolSAML:
+		if next, err = s.samlSettings(ctx, workspaceID, in, cur); err != nil {
+			return nil, err
+		}
+	case "", ProtocolOIDC:
+		if in, err = CheckInput(in, cur != nil && len(cur.SealedSecret) > 0, s.o.AllowLoopback); err != nil {
+			return nil, err
+		}
+		if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
+			return nil, err
+		}
+		next = &Settings{WorkspaceID: workspaceID, Protocol: ProtocolOIDC, Issuer: in.Issuer, ClientID: in.ClientID,
+			EmailDomain: in.EmailDomain, Enforce: in.Enforce}
+		if in.ClientSecret != "" {
+			next.SealedSecret = s.box.Seal([]byte(in.ClientSecret), secretAD(workspaceID))
+		} else {
+			next.SealedSecret = cur.SealedSecret
+		}
+	default:
+		return nil, errProtocol
 	}
-	if err := s.plans.Require(ctx, workspaceID, plan.SSO); err != nil {
-		return nil, err
-	}
-	next := &Settings{WorkspaceID: workspaceID, Issuer: in.Issuer, ClientID: in.ClientID, EmailDomain: in.EmailDomain, Enforce: in.Enforce}
-	if cur != nil && cur.EmailDomain == in.EmailDomain {
+	if cur != nil && cur.EmailDomain == next.EmailDomain {
 		next.Token, next.VerifiedAt = cur.Token, cur.VerifiedAt
 	} else if next.Token, err = newToken(); err != nil {
 		return nil, err
-	}
-	if in.ClientSecret != "" {
-		next.SealedSecret = s.box.Seal([]byte(in.ClientSecret), secretAD(workspaceID))
-	} else {
-		next.SealedSecret = cur.SealedSecret
 	}
 	if next.Enforce && !next.Verified() {
 		return nil, errUnverified
@@ -423,6 +437,9 @@ func (s *Service) forDomain(ctx context.Context, email string) (*Settings, error
 type Started struct {
 	URL   string
 	State string
+	// Protocol is the provider's (ProtocolOIDC or ProtocolSAML): the state comes back to a
+	// different endpoint for each.
+	Protocol string
 }
 
 // Start begins a sign-in of email through its domain's provider: a state, a nonce and a PKCE
@@ -433,6 +450,9 @@ func (s *Service) Start(ctx context.Context, email, returnTo string, now time.Ti
 	st, err := s.forDomain(ctx, email)
 	if err != nil {
 		return nil, err
+	}
+	if st.Protocol == ProtocolSAML {
+		return s.startSAML(ctx, st, returnTo, now)
 	}
 	cfg, _, err := s.oauthConfig(ctx, st)
 	if err != nil {
@@ -446,7 +466,7 @@ func (s *Service) Start(ctx context.Context, email, returnTo string, now time.Ti
 	}
 	u := cfg.AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier),
 		oauth2.SetAuthURLParam("login_hint", email))
-	return &Started{URL: u, State: state}, nil
+	return &Started{URL: u, State: state, Protocol: ProtocolOIDC}, nil
 }
 
 // StateTTL is how long a started sign-in may take (the cookie's lifetime).
@@ -476,7 +496,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 		return nil, err
 	}
 	st, err := s.store.Get(ctx, pending.WorkspaceID)
-	if apperr.Is(err, apperr.NotFound) || (err == nil && !st.Verified()) {
+	if apperr.Is(err, apperr.NotFound) || (err == nil && (!st.Verified() || st.Protocol != ProtocolOIDC)) {
 		return nil, errNotConfigured
 	}
 	if err != nil {
@@ -533,6 +553,13 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 			return nil, errFailed
 		}
 	}
+	return s.join(ctx, st, c, pending.ReturnTo)
+}
+
+// join signs in the person a provider vouched for (c) to st's workspace, whatever the
+// protocol: the address verified and in the proven domain (CheckClaims), no operator or
+// moderator (MayJoin), the account made or found and joined (Store.Join).
+func (s *Service) join(ctx context.Context, st *Settings, c Claims, returnTo string) (*SignedIn, error) {
 	if err := CheckClaims(c, st.EmailDomain); err != nil {
 		return nil, err
 	}
@@ -547,7 +574,7 @@ func (s *Service) Finish(ctx context.Context, state, cookieState, code string) (
 	if err != nil {
 		return nil, err
 	}
-	return &SignedIn{Joined: j, WorkspaceID: st.WorkspaceID, Email: email, ReturnTo: pending.ReturnTo}, nil
+	return &SignedIn{Joined: j, WorkspaceID: st.WorkspaceID, Email: email, ReturnTo: returnTo}, nil
 }
 
 // oauthConfig is the OAuth 2.0 configuration of the settings' provider, and the provider.

@@ -47,7 +47,19 @@ type Settings struct {
 	// workspace's members whose address is in it (Binds).
 	Enforce   bool
 	UpdatedAt time.Time
+	// Protocol is ProtocolOIDC or ProtocolSAML. For SAML, Issuer is the provider's entity ID,
+	// IdPMetadata its metadata and IdPMetadataURL where it was fetched ("" when uploaded);
+	// ClientID and SealedSecret are empty.
+	Protocol       string
+	IdPMetadata    string
+	IdPMetadataURL string
 }
+
+// The protocols a workspace's provider may speak.
+const (
+	ProtocolOIDC = "oidc"
+	ProtocolSAML = "saml"
+)
 
 // Verified reports whether the email domain was proven.
 func (s *Settings) Verified() bool { return s.VerifiedAt != nil }
@@ -59,6 +71,11 @@ type Input struct {
 	ClientSecret string `json:"client_secret"`
 	EmailDomain  string `json:"email_domain"`
 	Enforce      bool   `json:"enforce"`
+	// Protocol is "oidc" (the default) or "saml"; SAML takes the provider's metadata as XML
+	// or from a URL instead of the issuer, client ID and secret.
+	Protocol       string `json:"protocol"`
+	IdPMetadataXML string `json:"idp_metadata_xml"`
+	IdPMetadataURL string `json:"idp_metadata_url"`
 }
 
 // State is a sign-in under way: kept by the SHA-256 of the state value, good once and for
@@ -137,6 +154,9 @@ type Store interface {
 	IsMember(ctx context.Context, workspaceID, userID int64) (bool, error)
 	// Members lists the workspace's members as accounts (ID, email, system role).
 	Members(ctx context.Context, workspaceID int64) ([]*account.User, error)
+	// ConsumeAssertion records a SAML assertion of the workspace's provider as used until
+	// expires, and returns conflict when it was recorded already: each is accepted once.
+	ConsumeAssertion(ctx context.Context, workspaceID int64, assertionID string, expires time.Time) error
 	// EndPasswordSessions revokes every live session of the users that began with a password
 	// (auth.ViaPassword), their refresh tokens with them, and answers how many sessions it
 	// ended.
@@ -172,12 +192,18 @@ var (
 // http only for a loopback host when allowLoopback is set (tests). It returns the URL as given
 // (spaces trimmed), trailing slash and all: the discovery document must name it exactly.
 func CheckIssuer(raw string, allowLoopback bool) (string, error) {
+	return checkURL(raw, allowLoopback, apperr.Errorf(apperr.Invalid, "issuer is required").For("sso_issuer_required", "issuer"),
+		func(msg string) error {
+			return apperr.Errorf(apperr.Invalid, "issuer %s", msg).For("sso_issuer_invalid", "issuer")
+		})
+}
+
+// checkURL is CheckIssuer's check, answering missing when raw is empty and bad(why) when it
+// is not such a URL.
+func checkURL(raw string, allowLoopback bool, missing error, bad func(msg string) error) (string, error) {
 	raw = strings.TrimSpace(raw)
-	bad := func(msg string) error {
-		return apperr.Errorf(apperr.Invalid, "issuer %s", msg).For("sso_issuer_invalid", "issuer")
-	}
 	if raw == "" {
-		return "", apperr.Errorf(apperr.Invalid, "issuer is required").For("sso_issuer_required", "issuer")
+		return "", missing
 	}
 	if len(raw) > maxIssuer {
 		return "", bad("is too long")

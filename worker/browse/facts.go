@@ -18,6 +18,7 @@ const (
 	maxHint        = 60 // characters of a field's hint
 	maxFrames      = 10 // child frames whose forms are read
 	maxHost        = 253
+	maxImageAttr   = 80 // characters of an image's file name or alternative text
 )
 
 // factsScript reads, in a frame, what a capture records of it: title, description, visible
@@ -105,6 +106,33 @@ const factsScript = `(limits) => {
     const h = hostOf(attr(el, "src"));
     if (h && !scripts.includes(h)) scripts.push(h);
   }
+  // Whose page it says it is, beside its title: its headings, its first images (their file
+  // names and alternative texts: a logo) and its icon.
+  const headings = [];
+  let headingChars = 0;
+  for (const el of query("h1, h2, h3, [role=heading]")) {
+    if (headingChars >= limits.headings) break;
+    const t = text(el).slice(0, limits.headings);
+    if (t) { headings.push(t); headingChars += t.length; }
+  }
+  const image = (u, alt, icon) => {
+    try {
+      const x = new URL(u, baseURI);
+      if (x.protocol !== "http:" && x.protocol !== "https:") return null;
+      const name = decodeURIComponent(x.pathname.split("/").pop() || "");
+      return { host: x.hostname, name: name.slice(0, limits.attr), alt: String(alt || "").replace(/\s+/g, " ").trim().slice(0, limits.attr), icon };
+    } catch (e) { return null; }
+  };
+  const images = [];
+  for (const el of query('link[rel~="icon" i]')) {
+    const i = image(attr(el, "href"), "", true);
+    if (i) { images.push(i); break; }
+  }
+  for (const el of query("img[src], input[type=image][src]")) {
+    if (images.length >= limits.images) break;
+    const i = image(attr(el, "src"), attr(el, "alt") || attr(el, "title"), false);
+    if (i) images.push(i);
+  }
   const body = get(Document.prototype, "body", document);
   return {
     title: String(get(Document.prototype, "title", document) || ""),
@@ -113,21 +141,26 @@ const factsScript = `(limits) => {
     forms,
     links,
     scripts,
+    headings: headings.join(" / "),
+    images,
   };
 }`
 
 // factsLimits are factsScript's argument.
 var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText,
-	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts}
+	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts, "headings": moderation.MaxHeadings,
+	"images": moderation.MaxImages, "attr": maxImageAttr}
 
 // pageFacts are what factsScript returns.
 type pageFacts struct {
-	Title       string            `json:"title"`
-	Description string            `json:"description"`
-	Text        string            `json:"text"`
-	Forms       []moderation.Form `json:"forms"`
-	Links       []string          `json:"links"`
-	Scripts     []string          `json:"scripts"`
+	Title       string             `json:"title"`
+	Description string             `json:"description"`
+	Text        string             `json:"text"`
+	Forms       []moderation.Form  `json:"forms"`
+	Links       []string           `json:"links"`
+	Scripts     []string           `json:"scripts"`
+	Headings    string             `json:"headings"`
+	Images      []moderation.Image `json:"images"`
 }
 
 // decodeFacts reads factsScript's answer, as playwright-go hands it over (maps and slices).
@@ -145,6 +178,8 @@ func decodeFacts(v any) (pageFacts, error) {
 	f.Text = cut(collapse(f.Text), moderation.MaxText)
 	f.Links = hosts(f.Links, moderation.MaxLinks)
 	f.Scripts = hosts(f.Scripts, moderation.MaxScripts)
+	f.Headings = cut(collapse(f.Headings), moderation.MaxHeadings)
+	f.Images = images(f.Images)
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {
 			f.Forms[i].Fields = []string{}
@@ -203,4 +238,22 @@ func cut(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// images bounds a page's images: at most MaxImages, each with a host, its file name and
+// alternative text cut.
+func images(is []moderation.Image) []moderation.Image {
+	var out []moderation.Image
+	for _, i := range is {
+		if len(out) == moderation.MaxImages {
+			break
+		}
+		host := strings.ToLower(strings.TrimSpace(i.Host))
+		if host == "" {
+			continue
+		}
+		out = append(out, moderation.Image{Host: cut(host, maxHost), Name: cut(i.Name, maxImageAttr),
+			Alt: cut(collapse(i.Alt), maxImageAttr), Icon: i.Icon})
+	}
+	return out
 }

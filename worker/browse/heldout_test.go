@@ -21,30 +21,64 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out set (testdata/heldout; docs/moderation.md, "The held-out set"): pages written
-// apart from the scorer's rules, which the real browser reviews (TestHeldOut, opt-in) and the
-// scorer judges from what the browser recorded (TestHeldOutFloors, on every go test). The set
-// is frozen and never tuned on: a new measure gets a new set.
-const (
-	heldOutDir     = "testdata/heldout"
-	heldOutFixture = "testdata/heldout/captures.json"
-)
+// The held-out sets (testdata/heldout, testdata/heldout2; docs/moderation.md, "The held-out
+// set"): pages written apart from the scorer's rules, which the real browser reviews
+// (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
+// (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
+// a new set, and the sets before it stay as they are.
+type heldOutSet struct {
+	dir string // the set's folder: manifest.yaml, pages/, captures.json
+	// digest is the SHA-256 of the frozen set (manifest.yaml and pages/, setDigest):
+	// TestHeldOutSet fails when any byte of it changes.
+	digest string
+	floors heldOutFloors
+}
 
-// heldOutDigest is the SHA-256 of the frozen set (manifest.yaml and pages/, heldOutSetDigest):
-// TestHeldOutSet fails when any byte of it changes.
-const heldOutDigest = "c72a08b515bdddde88e860fca2e81439a75e53db91dd1f28feebfa833b805462"
+// heldOutFloors are the figures the worker's scorer without a model reaches on a set
+// (captures.json, recorded by `make moderation-eval`). A change that lowers one of them fails
+// TestHeldOutFloors; a change that raises them lets them be raised, never the set be edited.
+type heldOutFloors struct {
+	banRecall     float64 // of the harmful pages, the share banned
+	flagRecall    float64 // … flagged or banned
+	banPrecision  float64 // of the pages banned, the share harmful
+	flagPrecision float64 // of the pages flagged or banned, the share harmful
+	benignBanned  int     // benign pages banned, at most
+}
 
-// The figures the worker's scorer without a model reaches on the held-out set (captures.json,
-// recorded by `make moderation-eval`; when it was frozen: 9 banned of 24, 12 flagged or banned).
-// A change that lowers one of them fails TestHeldOutFloors; a change that raises them lets them
-// be raised, never the set be edited.
-const (
-	heldOutBanRecall     = 0.58 // of the harmful pages, the share banned (14 of 24)
-	heldOutFlagRecall    = 0.83 // … flagged or banned (20 of 24)
-	heldOutBanPrecision  = 1.0  // of the pages banned, the share harmful (14 of 14)
-	heldOutFlagPrecision = 1.0  // of the pages flagged or banned, the share harmful (20 of 20)
-	heldOutBenignBanned  = 0    // benign pages banned: none, and none may be
-)
+var heldOutSets = []heldOutSet{
+	{
+		dir:    "testdata/heldout",
+		digest: "c72a08b515bdddde88e860fca2e81439a75e53db91dd1f28feebfa833b805462",
+		// When it was frozen: 9 banned of 24, 12 flagged or banned.
+		floors: heldOutFloors{
+			banRecall:     0.70, // 17 of 24
+			flagRecall:    0.83, // 20 of 24
+			banPrecision:  1.0,  // 17 of 17
+			flagPrecision: 1.0,  // 20 of 20
+			benignBanned:  0,    // none, and none may be
+		},
+	},
+	{
+		dir:    "testdata/heldout2",
+		digest: "39a75a61563622813ef56ba07ac8cbda7d8952411a263c981ed6fbecb36f5cd6",
+		// Frozen before anything was scored. Its floors are the figures of its recording. Its
+		// recordings differ from run to run (whether a visitor sees a form written late by
+		// script depends on the machine's pace): the one kept had the lower figures.
+		floors: heldOutFloors{
+			banRecall:     0.50, // 12 of 24
+			flagRecall:    0.70, // 17 of 24
+			banPrecision:  0.92, // 12 of 13
+			flagPrecision: 0.80, // 17 of 21
+			benignBanned:  1,    // one today; none is the aim
+		},
+	},
+}
+
+// name is the set's folder name, its subtest's name.
+func (s heldOutSet) name() string { return filepath.Base(s.dir) }
+
+// fixture is the browser's recording of the set.
+func (s heldOutSet) fixture() string { return filepath.Join(s.dir, "captures.json") }
 
 // The scores of the worker's defaults (MODERATION_BAN_SCORE, MODERATION_REVIEW_SCORE).
 const (
@@ -52,7 +86,7 @@ const (
 	heldOutFlag = 0.5
 )
 
-// heldOutPage is one page of testdata/heldout/manifest.yaml.
+// heldOutPage is one page of a set's manifest.yaml.
 type heldOutPage struct {
 	ID    string `yaml:"id"`
 	Label string `yaml:"label"`
@@ -68,9 +102,9 @@ func (p heldOutPage) url() string { return "http://" + p.Host + p.Path }
 
 func (p heldOutPage) harmful() bool { return p.Label != "benign" }
 
-func loadHeldOut(t *testing.T) []heldOutPage {
+func (s heldOutSet) load(t *testing.T) []heldOutPage {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(heldOutDir, "manifest.yaml"))
+	raw, err := os.ReadFile(filepath.Join(s.dir, "manifest.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +115,10 @@ func loadHeldOut(t *testing.T) []heldOutPage {
 	return pages
 }
 
-// heldOutSetDigest hashes manifest.yaml and every file of pages/, by name, in name order.
-func heldOutSetDigest() (string, error) {
+// setDigest hashes manifest.yaml and every file of pages/, by name, in name order.
+func (s heldOutSet) setDigest() (string, error) {
 	files := []string{"manifest.yaml"}
-	entries, err := os.ReadDir(filepath.Join(heldOutDir, "pages"))
+	entries, err := os.ReadDir(filepath.Join(s.dir, "pages"))
 	if err != nil {
 		return "", fmt.Errorf("held-out pages: %w", err)
 	}
@@ -94,7 +128,7 @@ func heldOutSetDigest() (string, error) {
 	sort.Strings(files)
 	h := sha256.New()
 	for _, name := range files {
-		b, err := os.ReadFile(filepath.Join(heldOutDir, name))
+		b, err := os.ReadFile(filepath.Join(s.dir, name))
 		if err != nil {
 			return "", fmt.Errorf("held-out set: %w", err)
 		}
@@ -117,17 +151,35 @@ type heldOutRecorded struct {
 	Captures []moderation.Capture `json:"captures"`
 }
 
-// TestHeldOutSet checks the set itself: frozen (its digest), enough pages, half of them in
-// each language, half harmful, each served under a host of its own, each page a whole
-// document, every page in the manifest and every manifest entry a page.
+// TestHeldOutSet checks each set itself: frozen (its digest), enough pages, half of them in
+// each language, half harmful, each served under a host of its own (in all the sets, which
+// share the browser tests' network), each page a whole document, every page in the manifest
+// and every manifest entry a page.
 func TestHeldOutSet(t *testing.T) {
-	pages := loadHeldOut(t)
-	digest, err := heldOutSetDigest()
+	hostSet := map[string]string{}
+	for _, s := range heldOutSets {
+		t.Run(s.name(), func(t *testing.T) {
+			pages := s.load(t)
+			for _, p := range pages {
+				if other, ok := hostSet[p.Host]; ok {
+					t.Errorf("%s: host %s serves a page of %s too", p.ID, p.Host, other)
+				}
+			}
+			for _, p := range pages {
+				hostSet[p.Host] = s.name()
+			}
+			s.checkSet(t, pages)
+		})
+	}
+}
+
+func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
+	digest, err := s.setDigest()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if digest != heldOutDigest {
-		t.Errorf("the held-out set changed (digest %s, frozen %s): it is frozen; put a new set in a folder of its own", digest, heldOutDigest)
+	if digest != s.digest {
+		t.Errorf("the held-out set %s changed (digest %s, frozen %s): it is frozen; put a new set in a folder of its own", s.dir, digest, s.digest)
 	}
 	ids, hosts := map[string]bool{}, map[string]bool{}
 	count := map[string]int{}
@@ -149,7 +201,7 @@ func TestHeldOutSet(t *testing.T) {
 		if p.Host == "" || p.Host != strings.ToLower(p.Host) || !strings.HasPrefix(p.Path, "/") || p.Kind == "" || p.Note == "" {
 			t.Errorf("%s: host %q, path %q, kind %q, note %q", p.ID, p.Host, p.Path, p.Kind, p.Note)
 		}
-		html, err := os.ReadFile(filepath.Join(heldOutDir, "pages", p.ID+".html"))
+		html, err := os.ReadFile(filepath.Join(s.dir, "pages", p.ID+".html"))
 		if err != nil {
 			t.Errorf("%s: %v", p.ID, err)
 			continue
@@ -159,7 +211,7 @@ func TestHeldOutSet(t *testing.T) {
 		}
 		count[p.Lang+" "+map[bool]string{true: "harmful", false: "benign"}[p.harmful()]]++
 	}
-	entries, err := os.ReadDir(filepath.Join(heldOutDir, "pages"))
+	entries, err := os.ReadDir(filepath.Join(s.dir, "pages"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,26 +231,35 @@ func TestHeldOutSet(t *testing.T) {
 	t.Logf("%d pages: %v", len(pages), count)
 }
 
-// TestHeldOut has the real browser review every page of the held-out set, served under its
-// host, as the worker's three visitors, writes what they captured to captures.json and reports
-// the scorer's figures on it. It costs minutes of Chromium, so it runs only when asked:
+// TestHeldOut has the real browser review every page of each held-out set, served under its
+// host, as the worker's three visitors, writes what they captured to the set's captures.json
+// and reports the scorer's figures on it. It costs minutes of Chromium, so it runs only when
+// asked:
 //
 //	make moderation-eval
+//	make moderation-eval HELDOUT=heldout2    # one set
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
-// set and the recording on every go test.
+// sets and the recordings on every go test.
 func TestHeldOut(t *testing.T) {
 	if os.Getenv("MODERATION_EVAL") != "1" {
 		t.Skip("the browser's run over the held-out set is opt-in: make moderation-eval (MODERATION_EVAL=1)")
 	}
-	pages := loadHeldOut(t)
-	digest, err := heldOutSetDigest()
+	for _, s := range heldOutSets {
+		t.Run(s.name(), s.record)
+	}
+}
+
+// record reviews the set's pages in the real browser and writes its captures.json.
+func (s heldOutSet) record(t *testing.T) {
+	pages := s.load(t)
+	digest, err := s.setDigest()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rules []string
 	for _, p := range pages {
-		html, err := os.ReadFile(filepath.Join(heldOutDir, "pages", p.ID+".html"))
+		html, err := os.ReadFile(filepath.Join(s.dir, "pages", p.ID+".html"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +302,7 @@ func TestHeldOut(t *testing.T) {
 		}
 	}
 	if t.Failed() {
-		t.Fatalf("%s not written: a page was not captured whole", heldOutFixture)
+		t.Fatalf("%s not written: a page was not captured whole", s.fixture())
 	}
 	for _, r := range recording.Pages {
 		for _, c := range r.Captures {
@@ -254,11 +315,11 @@ func TestHeldOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(heldOutFixture, append(out, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(s.fixture(), append(out, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("wrote %s", heldOutFixture)
-	scoreHeldOut(t, pages, recording)
+	t.Logf("wrote %s", s.fixture())
+	s.score(t, pages, recording)
 }
 
 // heldOutHandler serves a page at its path and nothing else (a favicon is not found).
@@ -287,41 +348,47 @@ func incompleteCapture(captures []moderation.Capture) string {
 	return ""
 }
 
-// TestHeldOutFloors scores the browser's recording of the held-out set (captures.json) with the
-// worker's scorer and fails when a figure falls below the floors above or more benign pages are
-// banned. No browser: it runs on every go test.
+// TestHeldOutFloors scores the browser's recording of each held-out set (captures.json) with
+// the worker's scorer and fails when a figure falls below the set's floors or more benign pages
+// are banned. No browser: it runs on every go test.
 //
 //	go test -count=1 -run TestHeldOutFloors -v ./worker/browse/
 func TestHeldOutFloors(t *testing.T) {
-	pages := loadHeldOut(t)
-	raw, err := os.ReadFile(heldOutFixture)
+	for _, s := range heldOutSets {
+		t.Run(s.name(), s.checkFloors)
+	}
+}
+
+func (s heldOutSet) checkFloors(t *testing.T) {
+	pages := s.load(t)
+	raw, err := os.ReadFile(s.fixture())
 	if err != nil {
 		t.Fatalf("%v: record it with make moderation-eval", err)
 	}
 	var recording heldOutRecording
 	if err := json.Unmarshal(raw, &recording); err != nil {
-		t.Fatalf("%s: %v", heldOutFixture, err)
+		t.Fatalf("%s: %v", s.fixture(), err)
 	}
-	if digest, err := heldOutSetDigest(); err != nil {
+	if digest, err := s.setDigest(); err != nil {
 		t.Fatal(err)
 	} else if recording.SetDigest != digest {
-		t.Fatalf("%s was recorded of another set (%s, the set is %s): make moderation-eval", heldOutFixture, recording.SetDigest, digest)
+		t.Fatalf("%s was recorded of another set (%s, the set is %s): make moderation-eval", s.fixture(), recording.SetDigest, digest)
 	}
-	n := scoreHeldOut(t, pages, recording)
-	if n.banRecall() < heldOutBanRecall {
-		t.Errorf("recall at the ban score %.3f, below %.3f", n.banRecall(), heldOutBanRecall)
+	n, f := s.score(t, pages, recording), s.floors
+	if n.banRecall() < f.banRecall {
+		t.Errorf("recall at the ban score %.3f, below %.3f", n.banRecall(), f.banRecall)
 	}
-	if n.flagRecall() < heldOutFlagRecall {
-		t.Errorf("recall at the flag score %.3f, below %.3f", n.flagRecall(), heldOutFlagRecall)
+	if n.flagRecall() < f.flagRecall {
+		t.Errorf("recall at the flag score %.3f, below %.3f", n.flagRecall(), f.flagRecall)
 	}
-	if n.banPrecision() < heldOutBanPrecision {
-		t.Errorf("precision at the ban score %.3f, below %.3f", n.banPrecision(), heldOutBanPrecision)
+	if n.banPrecision() < f.banPrecision {
+		t.Errorf("precision at the ban score %.3f, below %.3f", n.banPrecision(), f.banPrecision)
 	}
-	if n.flagPrecision() < heldOutFlagPrecision {
-		t.Errorf("precision at the flag score %.3f, below %.3f", n.flagPrecision(), heldOutFlagPrecision)
+	if n.flagPrecision() < f.flagPrecision {
+		t.Errorf("precision at the flag score %.3f, below %.3f", n.flagPrecision(), f.flagPrecision)
 	}
-	if n.benignBanned > heldOutBenignBanned {
-		t.Errorf("%d benign pages banned, more than %d", n.benignBanned, heldOutBenignBanned)
+	if n.benignBanned > f.benignBanned {
+		t.Errorf("%d benign pages banned, more than %d", n.benignBanned, f.benignBanned)
 	}
 }
 
@@ -349,10 +416,10 @@ func (n heldOutTally) flagPrecision() float64 {
 	return heldOutRatio(n.harmfulFlagged, n.harmfulFlagged+n.benignFlagged)
 }
 
-// scoreHeldOut scores every recorded page with the worker's scorer without a model
+// score scores every recorded page of the set with the worker's scorer without a model
 // (score.New, the heuristics), logs each page's label, score and state at the worker's
 // defaults, and the totals.
-func scoreHeldOut(t *testing.T, pages []heldOutPage, recording heldOutRecording) heldOutTally {
+func (s heldOutSet) score(t *testing.T, pages []heldOutPage, recording heldOutRecording) heldOutTally {
 	t.Helper()
 	scorer, err := score.New(score.Config{})
 	if err != nil {
@@ -368,7 +435,7 @@ func scoreHeldOut(t *testing.T, pages []heldOutPage, recording heldOutRecording)
 	for i, p := range pages {
 		r, ok := recorded[p.ID]
 		if !ok {
-			t.Errorf("%s: not in %s: make moderation-eval", p.ID, heldOutFixture)
+			t.Errorf("%s: not in %s: make moderation-eval", p.ID, s.fixture())
 			continue
 		}
 		v, err := scorer.Score(context.Background(), moderation.LinkFacts{ID: int64(i + 1), URL: r.URL, ShortURL: "https://sho.rt/" + p.ID}, r.Captures)

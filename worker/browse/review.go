@@ -360,7 +360,7 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 		return fmt.Errorf("record: %w", err)
 	}
 	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
-	c.Links, c.Scripts = facts.Links, facts.Scripts
+	c.Links, c.Scripts, c.Headings, c.Images = facts.Links, facts.Scripts, facts.Headings, facts.Images
 	// Login forms often sit in a frame of another site: their forms count too.
 	for i, f := range page.Frames() {
 		if i > maxFrames || len(c.Forms) >= maxForms || ctx.Err() != nil {

@@ -21,6 +21,9 @@ type brand struct {
 	names []string
 	// skeletons are the keys as they look (skeleton), in the order of keys.
 	skeletons []string
+	// weak are keys that are ordinary words (steam, ledger): a host names the brand by one
+	// only beside phishing's words (steam-trade-gift), written "~steam" in brands.txt.
+	weak []string
 }
 
 // brandList is the list of brands phishing imitates, kept as data (brands.txt).
@@ -36,7 +39,7 @@ var brands = mustParseBrands(strings.NewReader(brandList))
 var brandKinds = map[string]bool{
 	"payment": true, "bank": true, "shop": true, "social": true, "webmail": true, "cloud": true,
 	"courier": true, "government": true, "crypto": true, "gaming": true, "identity": true,
-	"travel": true, "software": true,
+	"travel": true, "software": true, "telecom": true,
 }
 
 func mustParseBrands(r io.Reader) []brand {
@@ -61,7 +64,14 @@ func parseBrands(r io.Reader) ([]brand, error) {
 		if len(cols) != 4 {
 			return nil, fmt.Errorf("brands.txt:%d: %d columns, want kind | keys | domains | names", n, len(cols))
 		}
-		b := brand{kind: strings.TrimSpace(cols[0]), keys: strings.Fields(cols[1]), domains: strings.Fields(cols[2])}
+		b := brand{kind: strings.TrimSpace(cols[0]), domains: strings.Fields(cols[2])}
+		for _, k := range strings.Fields(cols[1]) {
+			if w, ok := strings.CutPrefix(k, "~"); ok && len(b.keys) > 0 {
+				b.weak = append(b.weak, w)
+				continue
+			}
+			b.keys = append(b.keys, k)
+		}
 		for _, name := range strings.Split(cols[3], ";") {
 			if name = strings.TrimSpace(name); name != "" {
 				b.names = append(b.names, name)
@@ -72,6 +82,11 @@ func parseBrands(r io.Reader) ([]brand, error) {
 		}
 		if len(b.keys) == 0 || len(b.domains) == 0 || len(b.names) == 0 {
 			return nil, fmt.Errorf("brands.txt:%d: a brand needs keys, domains and names", n)
+		}
+		for _, k := range b.weak {
+			if k != strings.ToLower(k) || !isASCII(k) || strings.ContainsAny(k, ".~") || k == "" {
+				return nil, fmt.Errorf("brands.txt:%d: weak key %q is not a lower-case ASCII word", n, k)
+			}
 		}
 		for _, k := range b.keys {
 			b.skeletons = append(b.skeletons, skeleton(k))

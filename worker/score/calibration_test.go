@@ -17,16 +17,16 @@ import (
 // The figures the heuristics reach on the calibration set (testdata/calibration): a change
 // that lowers them fails TestCalibration. No benign page may reach the ban score.
 const (
-	calibrationBanRecall  = 0.85 // of the abusive pages, the share banned (41 of 48)
+	calibrationBanRecall  = 0.91 // of the abusive pages, the share banned (44 of 48)
 	calibrationFlagRecall = 1.0  // … banned or flagged (48 of 48)
 	calibrationFlagPrec   = 0.97 // of the pages flagged or banned, the share abusive (48 of 49)
 )
 
 // The figures on the development set of the structural signals (testdata/calibration/dev.yaml).
 const (
-	devBanRecall  = 0.95 // 22 of 23
-	devFlagRecall = 1.0  // 23 of 23
-	devFlagPrec   = 1.0  // no honest page flagged
+	devBanRecall  = 1.0 // 23 of 23
+	devFlagRecall = 1.0 // 23 of 23
+	devFlagPrec   = 1.0 // no honest page flagged
 )
 
 // The scores of the worker's defaults (MODERATION_BAN_SCORE, MODERATION_REVIEW_SCORE).
@@ -48,7 +48,14 @@ type calibrationCase struct {
 	OCR         string   `yaml:"ocr"`
 	Links       []string `yaml:"links"`
 	Scripts     []string `yaml:"scripts"`
-	Forms       []struct {
+	Headings    string   `yaml:"headings"`
+	Images      []struct {
+		Host string `yaml:"host"`
+		Name string `yaml:"name"`
+		Alt  string `yaml:"alt"`
+		Icon bool   `yaml:"icon"`
+	} `yaml:"images"`
+	Forms []struct {
 		Action string `yaml:"action"`
 		Method string `yaml:"method"`
 		Fields []struct {
@@ -84,12 +91,16 @@ func (c calibrationCase) captures() []moderation.Capture {
 		}
 		forms = append(forms, form)
 	}
+	var images []moderation.Image
+	for _, i := range c.Images {
+		images = append(images, moderation.Image{Host: i.Host, Name: i.Name, Alt: i.Alt, Icon: i.Icon})
+	}
 	var out []moderation.Capture
 	for _, p := range moderation.Profiles {
 		out = append(out, moderation.Capture{
 			Profile: p, URL: c.URL, FinalURL: final, Redirects: append([]string{c.URL}, c.Hops...),
 			ClientRedirects: c.Hops, Status: 200, Title: c.Title, Description: c.Description, Text: c.Text, Forms: forms,
-			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR,
+			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR, Headings: c.Headings, Images: images,
 		})
 	}
 	return out

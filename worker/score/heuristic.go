@@ -215,7 +215,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 	}
 	for _, signal := range []func(moderation.Capture) (Signal, bool){
 		secretSignal, postsSignal, copiedSignal, giveawaySignal, alertSignal, advanceFeeSignal,
-		ultimatumSignal, hiddenTextSignal,
+		ultimatumSignal, hiddenTextSignal, bareLoginSignal, taskSignal, mailboxSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
@@ -255,6 +255,9 @@ func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool
 	if host == "" {
 		return Signal{}, false
 	}
+	if b := brandOwning(host); b != nil && b.kind == "identity" {
+		return Signal{}, false // an identity provider's or a bank link's pages name the sites they sign in to
+	}
 	var s Signal
 	found := false
 	consider := func(w float64, detail string) {
@@ -270,6 +273,13 @@ func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool
 		if !n.brand.owns(host) {
 			consider(weightFormTitleBrand, fmt.Sprintf("%s is asked for %s on a page titled as %s, on %s",
 				c.Profile, what, n.name, host))
+		}
+	}
+	// Its headings, logo and icon say whose page it is, as its title does.
+	for _, wb := range wornBrands(c) {
+		if !wb.brand.owns(host) && !(kind == "card-form" && wb.brand.kind == "payment") {
+			consider(weightFormTitleBrand, fmt.Sprintf("%s is asked for %s on a page with the %s, on %s",
+				c.Profile, what, wb.where, host))
 		}
 	}
 	for _, n := range namedBrands(truncate(c.Text, brandTextPrefix)) {

@@ -174,6 +174,9 @@ func parseBlocklist(r io.Reader, name string, b blocklist) error {
 // is the brand's name under a country's suffix ("amazon.de", "google.co.jp") — brands hold
 // those widely, and listing them all would make the list long without making it right.
 func (b *brand) owns(host string) bool {
+	if isUserContent(host) {
+		return false
+	}
 	for _, d := range b.domains {
 		if underDomain(host, d) {
 			return true
@@ -186,6 +189,22 @@ func (b *brand) owns(host string) bool {
 	}
 	cc := suffix[strings.LastIndexByte(suffix, '.')+1:]
 	return len(cc) == 2
+}
+
+// userContent are hosts under a brand's domain where anyone publishes pages, forms or files:
+// what stands there is its author's, not the brand's.
+var userContent = []string{"sites.google.com", "docs.google.com", "storage.googleapis.com",
+	"firebasestorage.googleapis.com", "googleusercontent.com", "forms.office.com", "forms.microsoft.com",
+	"blob.core.windows.net", "web.core.windows.net", "amazonaws.com", "sharepoint.com"}
+
+// isUserContent says whether host is where a brand lets anyone publish (userContent).
+func isUserContent(host string) bool {
+	for _, u := range userContent {
+		if underDomain(host, u) {
+			return true
+		}
+	}
+	return false
 }
 
 // neighbours are others' domains that look like a brand's, by the brand's name: PayPay is not
@@ -215,8 +234,8 @@ const (
 // lookAlike is the closest imitation of a brand by host: the brand, the weight of the match and
 // what it is. ok is false when host imitates none (or is the brand's own).
 func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
-	if host == "" || isIPLiteral(host) || ownedByBrand(host) {
-		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com)
+	if host == "" || isIPLiteral(host) || ownedByBrand(host) || isUserContent(host) {
+		return nil, 0, "", false // a listed brand's own host imitates no one (citibank.com, citicbank.com), nor do its users' pages
 	}
 	labels := strings.Split(host, ".")
 	// The public suffix names no one: "com" of paypal.com.
@@ -248,31 +267,93 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		for k, key := range br.keys {
 			ks := br.skeletons[k]
 			for i, w := range words {
-				ws := skeletons[i]
-				var wt float64
-				var what string
-				switch {
-				case w == key:
-					wt, what = weightContains, fmt.Sprintf("%s names %s on a domain it does not own", host, key)
-				case ws == ks:
-					wt, what = weightConfusable, fmt.Sprintf("%s spells %s with look-alike characters", host, key)
-				case len(key) >= 6 && strings.Contains(w, key):
-					wt, what = weightContains, fmt.Sprintf("%s contains %s on a domain it does not own", host, key)
-				case len(key) >= 6 && strings.Contains(ws, ks):
-					wt, what = weightConfusable, fmt.Sprintf("%s contains %s spelled with look-alike characters", host, key)
-				case near(w, key):
-					wt, what = weightNear, fmt.Sprintf("%s is a letter or two away from %s", host, key)
-				case affixed(w, key):
-					wt, what = weightContains, fmt.Sprintf("%s dresses %s up as %s", host, key, w)
-				}
+				wt, what := keyInWord(host, w, skeletons[i], key, ks)
 				if wt > 0 && wt >= weight {
 					b, weight, detail, ok = br, wt, what, true
 				}
 			}
 		}
+		if what, named := br.namedWeakly(host, words); named && weightContains >= weight {
+			b, weight, detail, ok = br, weightContains, what, true
+		}
 	}
 	return b, weight, detail, ok
 }
+
+// keyInWord weighs how the word w of host (ws as it looks) imitates a brand's key (ks as it
+// looks): 0 when it does not.
+func keyInWord(host, w, ws, key, ks string) (float64, string) {
+	switch {
+	case w == key:
+		return weightContains, fmt.Sprintf("%s names %s on a domain it does not own", host, key)
+	case ws == ks:
+		return weightConfusable, fmt.Sprintf("%s spells %s with look-alike characters", host, key)
+	case len(key) >= 6 && strings.Contains(w, key) && gluedOn(w, key):
+		return weightContains, fmt.Sprintf("%s contains %s on a domain it does not own", host, key)
+	case len(key) >= 6 && strings.Contains(ws, ks) && gluedOn(ws, ks):
+		return weightConfusable, fmt.Sprintf("%s contains %s spelled with look-alike characters", host, key)
+	case near(w, key):
+		return weightNear, fmt.Sprintf("%s is a letter or two away from %s", host, key)
+	case affixed(w, key):
+		return weightContains, fmt.Sprintf("%s dresses %s up as %s", host, key, w)
+	}
+	return 0, ""
+}
+
+// namedWeakly says whether the words of host name the brand by one of its weak keys, an
+// ordinary word that is also its name, beside phishing's words: "steam-trade-gift".
+func (b *brand) namedWeakly(host string, words []string) (string, bool) {
+	for _, key := range b.weak {
+		if !containsString(words, key) {
+			continue
+		}
+		for _, w := range words {
+			if w != key && (hostWords[w] || weakCompanions[w]) {
+				return fmt.Sprintf("%s names %s beside %s", host, key, w), true
+			}
+		}
+	}
+	return "", false
+}
+
+// weakCompanions are words that, beside an ordinary word that is a brand's name, make a host
+// about the brand: steam-trade, ledger-connect.
+var weakCompanions = map[string]bool{"trade": true, "trading": true, "offer": true, "market": true, "skins": true,
+	"connect": true, "live": true, "login": true, "signin": true, "free": true, "giveaway": true, "drop": true,
+	"app": true, "apps": true, "id": true, "pay": true, "support": true, "help": true, "secure": true, "verify": true}
+
+// gluedOn says whether key, found inside the word w, is glued to a brand's usual companions
+// rather than part of another word: what is left of w is digits, a country's two letters,
+// or holds an affix or a word of phishing's ("paypalsecure", "binanceus", "metamask2fa"),
+// where "xiaomiao" is a word of its own that starts like xiaomi.
+func gluedOn(w, key string) bool {
+	i := strings.Index(w, key)
+	rest := w[:i] + w[i+len(key):]
+	if rest == "" || strings.Trim(rest, "0123456789-") == "" || countryCodes[rest] {
+		return true
+	}
+	for _, a := range phishAffixes {
+		if len(a) >= 3 && strings.Contains(rest, a) {
+			return true
+		}
+	}
+	for hw := range hostWords {
+		if strings.Contains(rest, hw) {
+			return true
+		}
+	}
+	for cw := range weakCompanions {
+		if len(cw) >= 3 && strings.Contains(rest, cw) {
+			return true
+		}
+	}
+	return false
+}
+
+// countryCodes are the two letters brands' sites and their imitations append for a country.
+var countryCodes = map[string]bool{"us": true, "uk": true, "cn": true, "hk": true, "eu": true, "au": true, "ca": true,
+	"de": true, "fr": true, "jp": true, "sg": true, "my": true, "ph": true, "in": true, "id": true, "br": true, "mx": true,
+	"tw": true, "kr": true, "nz": true, "za": true, "ng": true, "ae": true, "it": true, "es": true, "nl": true, "th": true, "vn": true}
 
 // dressed says whether host wears one of the brand's own domains as its first labels, before
 // a dot or a hyphen ("icbc.com.cn.verify-id.top", "paypal.com-login.example"): a name made to

@@ -308,6 +308,12 @@ func profileText(link LinkFacts, c moderation.Capture) string {
 	}
 	line("Title", orNone(truncate(oneLine(c.Title), maxTitle)))
 	line("Description", orNone(truncate(oneLine(c.Description), maxDescription)))
+	if c.Headings != "" {
+		line("Headings", truncate(oneLine(c.Headings), maxTitle))
+	}
+	if len(c.Images) > 0 {
+		line("Icon and first images", imagesSummary(c.Images))
+	}
 	line("Forms", formsSummary(c))
 	line("Links to", hostsSummary(c.Links, maxHosts))
 	line("Scripts from", hostsSummary(c.Scripts, maxHosts))
@@ -441,4 +447,23 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// imagesSummary lists a page's icon and first images: host, file name and alternative text.
+func imagesSummary(images []moderation.Image) string {
+	var parts []string
+	for _, i := range images {
+		p := i.Host + "/" + i.Name
+		if i.Icon {
+			p = "icon " + p
+		}
+		if i.Alt != "" {
+			p += fmt.Sprintf(" (%q)", i.Alt)
+		}
+		parts = append(parts, truncate(oneLine(p), 160))
+		if len(parts) == 6 {
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
 }

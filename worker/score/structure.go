@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/net/publicsuffix"
+
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
@@ -16,7 +18,9 @@ import (
 const (
 	weightSecret         = 0.95 // a wallet's recovery phrase asked for: no honest web page does
 	weightPostsScript    = 0.85 // a password sent to another site's script or a form collector
-	weightPostsElsewhere = 0.65 // … to another site
+	weightPostsOther     = 0.8  // … to a site of another name than the page's, one of the two on an odd host
+	weightPostsElsewhere = 0.65 // … to a site of another name, both on ordinary hosts
+	weightPostsOwnOrg    = 0.3  // … to another site of the same name (contoso.com to contoso-id.net)
 	weightCopied         = 0.8  // a password asked on a page whose links go to a brand's own site
 	weightCopiedOther    = 0.3  // … to one other site, not a listed brand
 	weightGiveaway       = 0.9  // a wallet address and "send X, get 2X back"
@@ -62,6 +66,8 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 			what = "a wallet's recovery phrase (" + hintMatching(f, secretWordsRE) + ")"
 		case isWordGrid(f) && walletWordsRE.MatchString(words):
 			what = fmt.Sprintf("a grid of %d words", f.Inputs)
+		case phraseBox(f) && secretWordsRE.MatchString(words) && !warningRE.MatchString(words) && !neverAskRE.MatchString(words):
+			what = fmt.Sprintf("a wallet's recovery phrase (%q, and a box to type it in)", secretWordsRE.FindString(words))
 		default:
 			continue
 		}
@@ -69,6 +75,30 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 			fmt.Sprintf("%s is asked for %s on %s", c.Profile, what, host)}, true
 	}
 	return Signal{}, false
+}
+
+// neverAskRE is a wallet's own help telling its readers no one asks for their phrase.
+var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|请勿(?:泄露|提供|填写)`)
+
+// phraseBox says whether f is where a phrase is typed: a text area, or one or two text inputs,
+// none of them a search, an account, a name or a contact.
+func phraseBox(f moderation.Form) bool {
+	if f.Inputs == 0 || f.Inputs > 3 || formAsks(f).any(askLogin|askName|askPhone|askAddress|askCard) {
+		return false
+	}
+	box := false
+	for i, name := range f.Fields {
+		t := ""
+		if i < len(f.Types) {
+			t = f.Types[i]
+		}
+		n := strings.ToLower(name)
+		if t == "search" || n == "q" || n == "s" || strings.Contains(n, "search") {
+			return false
+		}
+		box = box || t == "textarea" || t == "text" || t == "password"
+	}
+	return box
 }
 
 func hintsSay(f moderation.Form, re *regexp.Regexp) bool { return hintMatching(f, re) != "" }
@@ -85,21 +115,26 @@ func hintMatching(f moderation.Form, re *regexp.Regexp) string {
 // isWordGrid says whether f is a grid of a recovery phrase's words: 12, 15, 18, 21 or 24
 // inputs of text (or password), named by their place or not at all.
 func isWordGrid(f moderation.Form) bool {
-	switch f.Inputs {
-	case 12, 15, 18, 21, 24:
-	default:
-		return false
-	}
-	numbered := 0
+	words, numbered, other := 0, 0, 0
 	for i, name := range f.Fields {
 		if i < len(f.Types) && f.Types[i] != "" && f.Types[i] != "text" && f.Types[i] != "password" {
-			return false
+			other++ // a choice of the phrase's length, a checkbox
+			continue
 		}
+		words++
 		if n := strings.ToLower(name); n == "" || n == "text" || n == "password" || gridNameRE.MatchString(n) {
 			numbered++
 		}
 	}
-	return numbered*4 >= len(f.Fields)*3
+	if numbered*4 < words*3 || other > 3 {
+		return false
+	}
+	// The browser lists a form's first fields only: those past them count as words too.
+	switch words + max(0, f.Inputs-len(f.Fields)) {
+	case 12, 15, 18, 21, 24:
+		return true
+	}
+	return false
 }
 
 // formCollectors receive forms for sites that have no server: phishing kits send what they
@@ -120,6 +155,12 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	page := registrableDomain(host)
+	pageName := page
+	if oddHost(host) != "" {
+		// A project on a free host is named in its path as often as in its host
+		// (jdoe.github.io/trailmix/ and api.trailmix-app.com).
+		pageName += "/" + firstPathSegment(captureURL(c))
+	}
 	var best Signal
 	for _, f := range c.Forms {
 		a := formAsks(f)
@@ -147,9 +188,16 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		case registrableDomain(to) != page && !ownedByBrand(to) && script:
 			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
 				fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
-		case registrableDomain(to) != page && !ownedByBrand(to):
+		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)) &&
+			(oddHost(to) != "" || oddHost(host) != ""):
+			s = Signal{"posts-elsewhere", weightPostsOther, CategoryPhishing,
+				fmt.Sprintf("%s's form on %s sends %s to a site of another name, %s", c.Profile, host, a, to)}
+		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)):
 			s = Signal{"posts-elsewhere", weightPostsElsewhere, CategoryPhishing,
 				fmt.Sprintf("%s's form on %s sends %s to another site, %s", c.Profile, host, a, to)}
+		case registrableDomain(to) != page && !ownedByBrand(to):
+			s = Signal{"posts-elsewhere", weightPostsOwnOrg, CategoryPhishing,
+				fmt.Sprintf("%s's form on %s sends %s to another site of its name, %s", c.Profile, host, a, to)}
 		case script:
 			if b, _, _, ok := lookAlike(to); ok {
 				s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
@@ -161,6 +209,59 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		}
 	}
 	return best, best.Weight > 0
+}
+
+// orgWords are the words of domain names that name no organisation: what a site does, not
+// whose it is.
+var orgWords = map[string]bool{"login": true, "logon": true, "signin": true, "sso": true, "auth": true, "id": true,
+	"idp": true, "portal": true, "mail": true, "email": true, "online": true, "web": true, "app": true, "apps": true,
+	"cloud": true, "net": true, "group": true, "corp": true, "inc": true, "global": true, "center": true, "centre": true,
+	"keji": true, "tech": true, "service": true, "services": true, "secure": true, "account": true, "accounts": true,
+	"my": true, "the": true, "hr": true, "staff": true, "home": true, "info": true, "site": true}
+
+// captureURL is where the visitor ended: the final URL, or the one opened.
+func captureURL(c moderation.Capture) string {
+	if c.FinalURL != "" {
+		return c.FinalURL
+	}
+	return c.URL
+}
+
+// firstPathSegment is the first segment of a URL's path, "" when none.
+func firstPathSegment(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	seg, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+	return strings.ToLower(seg)
+}
+
+// sameOrganisation says whether two registrable domains carry a name in common, a word of 4
+// letters or more that names someone (contoso-health.com and contoso-id.net; hengtai-group.com
+// and hengtai.com.cn): an organisation's sign-in posting to its own identity provider. A
+// domain may be followed by "/" and its page's first path segment, whose words count too.
+func sameOrganisation(a, b string) bool {
+	names := func(d string) []string {
+		d, path, _ := strings.Cut(d, "/")
+		suffix, _ := publicsuffix.PublicSuffix(d)
+		label := strings.TrimSuffix(d, "."+suffix) + "." + path
+		var out []string
+		for _, w := range strings.FieldsFunc(label, func(r rune) bool { return r == '-' || r == '.' || r >= '0' && r <= '9' }) {
+			if len(w) >= 4 && !orgWords[w] && !hostWords[w] {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	for _, x := range names(a) {
+		for _, y := range names(b) {
+			if x == y || strings.Contains(y, x) || strings.Contains(x, y) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // copiedSignal weighs a page asking for a password, a card or a secret whose links lead to
@@ -204,7 +305,9 @@ var walletAddressRE = regexp.MustCompile(`\b(?:bc1[ac-hj-np-z02-9]{25,59}|[13][a
 var (
 	// Sending coins to get more back.
 	doubleBackRE = regexp.MustCompile(`(?:twice|double|2x|x2|3x|200%|two times) (?:the amount|back|your|of)|(?:get|receive|return|send) (?:back )?(?:twice|double|2x|x2|3x)|` +
-		`(?:will|we) (?:immediately |instantly |automatically )?(?:send|return|pay) (?:it )?back|双倍|翻倍|返还(?:双倍|两倍|2倍|200%)|自动返还|原路返还.{0,6}倍`)
+		`(?:will|we) (?:immediately |instantly |automatically )?(?:send|return|pay) (?:it )?back|` +
+		`(?:receive|get) (?:from )?[0-9.,]+ ?(?:btc|eth|usdt|sol|bnb|xrp|doge|bitcoin|ether)?[^.]{0,40} back|返还[0-9]+倍|` +
+		`双倍|翻倍|返还(?:双倍|两倍|2倍|200%)|自动返还|原路返还.{0,6}倍`)
 	// A giveaway's words.
 	giveawayRE = regexp.MustCompile(`giveaway|give away|giving away|airdrop|distribution|free (?:btc|eth|usdt|crypto|bitcoin)|anniversary event|赠送|空投|回馈|福利活动`)
 	// Sending coins.
@@ -245,7 +348,11 @@ var (
 		`infected with|security (?:warning|alert|breach)|do not (?:restart|shut down|turn off|close)|` +
 		`(?:电脑|手机|设备|系统)(?:已|已经)?(?:被)?(?:感染|锁定|入侵|中毒)|感染(?:了)?病毒|木马|请勿(?:关闭|重启|关机)`)
 	// A phone number: +1 (844) 555-0193, 1-800-555-0100, 400-855-0917, 0800 123 4567.
-	phoneRE = regexp.MustCompile(`(?:\+?\d{1,3}[ .-]?)?\(?\d{3,4}\)?[ .-]\d{3,4}[ .-]\d{3,4}\b`)
+	phoneRE = regexp.MustCompile(`(?:\+?\d{1,3}[ .-]?)?\(?\d{3,4}\)?[ .-]?\d{3,4}[ .-]\d{3,4}\b|\b[48]00\d{7}\b|\b1[3-9]\d{9}\b`)
+	// The device said to be locked: what a fake alert claims, and no page of help does.
+	lockedRE = regexp.MustCompile(`(?:access to this (?:pc|computer|device)|your (?:pc|computer|device|browser)) (?:has been|is) (?:blocked|locked|suspended)|(?:电脑|设备|浏览器)(?:已被|已)(?:锁定|冻结)`)
+	// Being kept on the page: a fake alert tells its reader not to close it.
+	pinRE = regexp.MustCompile(`do not (?:restart|shut down|turn off|close)|don't (?:close|restart)|请勿(?:关闭|重启|关机)|不要关闭`)
 	// Being told to call or write.
 	callRE = regexp.MustCompile(`\bcall\b|\bdial\b|\bphone\b|toll[- ]free|helpline|hotline|拨打|致电|热线|联系`)
 	// A chat or phone as the only way onwards.
@@ -266,12 +373,19 @@ func alertSignal(c moderation.Capture) (Signal, bool) {
 	if alarm == "" || warningRE.MatchString(text) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
-	if len([]rune(c.Text)) >= littleText {
-		return Signal{}, false // a page with content of its own: a helpdesk, an article
+	// A page with content of its own — a helpdesk, an article — has more words than an alarm,
+	// or a site to find one's way around; a fake alert has neither.
+	if n := len([]rune(c.Text)); n >= 4*littleText || n >= littleText && (len(c.Links) > 0 || !pinRE.MatchString(text) && !lockedRE.MatchString(text)) ||
+		ownLinks(c) >= 3 && !pinRE.MatchString(text) && !lockedRE.MatchString(text) {
+		return Signal{}, false
 	}
-	if phone := phoneRE.FindString(text); phone != "" && callRE.MatchString(text) {
+	if phone := phoneRE.FindString(text); phone != "" && (callRE.MatchString(text) || channelRE.MatchString(text)) {
 		return Signal{"fake-alert", weightFakeAlert, CategoryScam,
 			fmt.Sprintf("%s reads %q and is given %s to call", c.Profile, alarm, strings.TrimSpace(phone))}, true
+	}
+	if ch := channelRE.FindString(text); ch != "" && pinRE.MatchString(text) && len(c.Forms) == 0 {
+		return Signal{"fake-alert", weightFakeAlert, CategoryScam,
+			fmt.Sprintf("%s reads %q, is told to keep the page open and is sent to %s", c.Profile, alarm, ch)}, true
 	}
 	if ch := channelRE.FindString(text); ch != "" && len(c.Forms) == 0 {
 		return Signal{"fake-alert", weightContactOnly, CategoryScam,
@@ -388,10 +502,24 @@ func hiddenTextSignal(c moderation.Capture) (Signal, bool) {
 	if dom >= minDOMText {
 		return Signal{}, false
 	}
-	if ocr := len([]rune(strings.TrimSpace(c.OCRText))); ocr >= 2*minDOMText && ocr >= 3*dom {
+	if ocr := textWeight(c.OCRText); ocr >= 2*minDOMText && ocr >= 3*dom {
 		return Signal{"hidden-text", weightDrawnText, CategoryPhishing,
 			fmt.Sprintf("%s is asked for %s on a page whose DOM holds %d characters of text and its screenshot %d: its words are drawn", c.Profile, a, dom, ocr)}, true
 	}
 	return Signal{"hidden-text", weightHiddenText, CategoryPhishing,
 		fmt.Sprintf("%s is asked for %s on a page whose DOM holds %d characters of text", c.Profile, a, dom)}, true
+}
+
+// textWeight is how much text s holds, in characters of Latin script: a Chinese or Japanese
+// character says about as much as three Latin ones ("登录" and "Sign in").
+func textWeight(s string) int {
+	n := 0
+	for _, r := range strings.TrimSpace(s) {
+		if r >= 0x2E80 {
+			n += 3
+		} else {
+			n++
+		}
+	}
+	return n
 }

@@ -13,6 +13,11 @@ func page(url, text string, forms ...moderation.Form) moderation.Capture {
 	return moderation.Capture{Profile: moderation.Desktop, URL: url, FinalURL: url, Status: 200, Text: text, Forms: forms}
 }
 
+func withLinks(c moderation.Capture, hosts ...string) moderation.Capture {
+	c.Links = hosts
+	return c
+}
+
 func login(action string) moderation.Form {
 	return moderation.Form{Action: action, Method: "post", Password: true, Fields: []string{"user", "pass"},
 		Types: []string{"text", "password"}, Inputs: 2}
@@ -55,6 +60,8 @@ func TestStructuralSignals(t *testing.T) {
 		{"a password to another site's script", postsSignal, page("https://sso.acme-hr.example/", "Sign in", login("https://drop.example.top/gate.php")), weightPostsScript},
 		{"a password to a form collector", postsSignal, page("https://view.example.app/", "Sign in", login("https://formspree.io/f/abc")), weightPostsScript},
 		{"a password to another site", postsSignal, page("https://sso.acme-hr.example/", "Sign in", login("https://auth.other.example/session")), weightPostsElsewhere},
+		{"a password to another site, from a free host", postsSignal, page("https://sso-acme.pages.dev/", "Sign in", login("https://auth.other.example/session")), weightPostsOther},
+		{"a password to another site of the company's name", postsSignal, page("https://portal.contoso-health.com/", "Sign in", login("https://login.contoso-id.net/adfs/ls/")), weightPostsOwnOrg},
 		{"a password to the company's own identity provider", postsSignal, page("https://intranet.acme.com/", "Sign in", login("https://idp.acme.com/adfs/ls/")), 0},
 		{"a password to Okta", postsSignal, page("https://portal.acme.com/", "Sign in", login("https://acme.okta.com/login/do-login")), 0},
 		{"a search form to another site", postsSignal, page("https://blog.example/", "Blog", moderation.Form{Action: "https://search.example.net/q.php", Fields: []string{"q"}}), 0},
@@ -72,8 +79,13 @@ func TestStructuralSignals(t *testing.T) {
 		{"病毒警告", alertSignal, page("http://jiance.example.xyz/", "您的电脑已感染病毒 请勿关闭此页面 请立即拨打 400-855-0917"), weightFakeAlert},
 		{"an alarm and a chat", alertSignal, page("https://alert.example.top/", "Your device has been hacked! Contact us on Telegram now"), weightContactOnly},
 		{"a service desk with a phone number", alertSignal, page("https://help.example.com/", "IT service desk: call +1 (800) 555-0100 for password resets and VPN trouble"), 0},
-		{"a helpdesk's page on infections", alertSignal, page("https://support.example.com/", "If your computer is infected, call us at +1 (800) 555-0100. "+
-			strings.Repeat("Our technicians remove malware, restore backups and explain what happened, step by step. ", 8)), 0},
+		{"a helpdesk's page on infections", alertSignal, withLinks(page("https://support.example.com/", "If your computer is infected, call us at +1 (800) 555-0100. "+
+			strings.Repeat("Our technicians remove malware, restore backups and explain what happened, step by step. ", 8)), "support.example.com"), 0},
+		{"a long alarm that links nowhere", alertSignal, page("https://pc-check.example.site/", "Access to this PC has been blocked. Call Windows Support (888)412-0073. "+
+			strings.Repeat("Your passwords, photos and banking details are at risk until a technician removes the threat. ", 8)), weightFakeAlert},
+		{"an alarm, a chat and do not close", alertSignal, page("https://jiance.example.xyz/", "您的手机已被入侵 请勿关闭 立即添加客服微信 kf1234"), weightFakeAlert},
+		{"a short page of help with its own links", alertSignal, withLinks(page("https://its.example.edu.cn/", "电脑中毒怎么办 请拨打服务热线 028-8541 2345"),
+			"its.example.edu.cn", "its.example.edu.cn", "its.example.edu.cn"), 0},
 		{"news of fake alerts", alertSignal, page("https://news.example/", "The pop-up claims the computer is infected and says to call 1-844-555-0193: a tech support scam"), 0},
 
 		{"a task scam's deposit", advanceFeeSignal, page("https://earn.example/", "Earn $300 per day in commission. New members must top up a deposit of 100 USDT to unlock tasks"), weightAdvanceFee},

@@ -1555,7 +1555,7 @@ export interface paths {
         };
         /**
          * Sign in with single sign-on
-         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace proved the domain), 403 `plan_required` with reason `sso_plan_required` (the workspace that proved it is on a plan without `sso`: its people sign in with their passwords, whatever `enforce` says), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
+         * @description Opened by the browser: finds the workspace whose proven email domain is the address's, and redirects (302) to its provider in the protocol the workspace set. SAML: an AuthnRequest over HTTP-Redirect to the provider's SingleSignOnService, `RelayState` the state, bound to this browser by the `sl_saml` cookie (Path=/api/v1/auth/saml); the provider posts back to POST /auth/saml/{workspace}/acs. OpenID Connect: to its provider's authorization endpoint (authorization code flow with PKCE S256, `state` and `nonce`, `login_hint` the address). The state is kept server-side for 10 minutes, works once, and is bound to this browser by the `sl_sso` cookie (HttpOnly, SameSite=Lax, Path=/api/v1/auth/sso). Errors: 400 (no address), 404 `sso_not_configured` (no workspace proved the domain), 403 `plan_required` with reason `sso_plan_required` (the workspace that proved it is on a plan without `sso`: its people sign in with their passwords, whatever `enforce` says), 503 `sso_provider_unavailable` (the provider's discovery failed or named another issuer), 503 `sso_provider_not_public` (the provider's name resolves to an address that is not public; the answer names none). A request that accepts `text/html` (a browser) gets errors as a 302 to `/app/login?sso_error=<reason>` instead.
          */
         get: operations["startSSO"];
         put?: never;
@@ -1580,6 +1580,46 @@ export interface paths {
         get: operations["finishSSO"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/saml/{workspace}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's SAML service provider metadata
+         * @description The metadata to register with the workspace's SAML identity provider: entity ID (this URL), the assertion consumer service (HTTP-POST), NameID format emailAddress, assertions wanted signed, AuthnRequests not signed (no key). It holds nothing of the workspace but its number, so it is served whether or not the workspace set SAML up. Downloaded as `shortlink-saml-metadata.xml`.
+         */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/saml/{workspace}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workspace's SAML assertion consumer service
+         * @description The identity provider's HTTP-POST of `SAMLResponse` and `RelayState`, sent by the browser that started the sign-in (GET /auth/sso/start). `RelayState` must be the state the `sl_saml` cookie of this browser holds (HttpOnly, Path=/api/v1/auth/saml, SameSite=None and Secure when cookies are secure), still live, unused and of this workspace (401 `sso_state_invalid`). The response is checked against the provider's metadata: a valid signature of the response or of the assertion (unsigned ones are refused), issuer, destination and recipient (this URL), audience (the entity ID), InResponseTo (the request this sign-in sent; IdP-initiated sign-ins are refused), IssueInstant at most 90 s old and NotBefore / NotOnOrAfter with 180 s of clock skew, and the assertion ID unused (each is kept until it expires): any failure is 401 `sso_failed`. Then the address (an email attribute, else an emailAddress NameID) is signed in as GET /auth/sso/callback does: in the proven domain (403 `sso_email_domain`), no operator or moderator (403 `sso_staff_account`), the plan with `sso` (403 `plan_required`, reason `sso_plan_required`), the account made or found, the membership made (after the second step when 2FA is on), the session cookies set and a 302 to `return_to`. A browser gets errors as a 302 to `/app/login?sso_error=<reason>`.
+         */
+        post: operations["samlACS"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3236,12 +3276,23 @@ export interface components {
                 [key: string]: "admin" | "member" | "viewer";
             };
         };
+        /** @description OpenID Connect (`protocol` `oidc`, the default) takes `issuer`, `client_id` and `client_secret`; SAML 2.0 (`protocol` `saml`) takes the provider's metadata as `idp_metadata_xml` or `idp_metadata_url` (one of them; neither keeps the stored metadata). */
         SSORequest: {
-            /** @description The provider's issuer URL (https), as its discovery document names it. */
-            issuer: string;
-            client_id: string;
-            /** @description Write-only; required the first time, empty or absent keeps the stored one. */
+            /**
+             * @default oidc
+             * @enum {string}
+             */
+            protocol?: "oidc" | "saml";
+            /** @description OpenID Connect. The provider's issuer URL (https), as its discovery document names it. */
+            issuer?: string;
+            /** @description OpenID Connect. */
+            client_id?: string;
+            /** @description OpenID Connect. Write-only; required the first time, empty or absent keeps the stored one. */
             client_secret?: string;
+            /** @description SAML. The identity provider's metadata (an EntityDescriptor with an IDPSSODescriptor, a SingleSignOnService with the HTTP-Redirect binding and a signing certificate), at most 512 KiB. */
+            idp_metadata_xml?: string;
+            /** @description SAML. Where to fetch the identity provider's metadata (https; through the address guard, as OpenID discovery is fetched). Fetched when the settings are saved. */
+            idp_metadata_url?: string;
             /** @description The domain whose addresses sign in through the provider, such as example.com. */
             email_domain: string;
             /** @description Refuse passwords for the domain's addresses (once the domain is proven), bind the workspace's members of the domain to single sign-on, and end their password sessions. */
@@ -3284,6 +3335,20 @@ export interface components {
             callback_url: string;
             /** Format: date-time */
             updated_at: string;
+            /** @enum {string} */
+            protocol: "oidc" | "saml";
+            /** @description SAML. Where the provider's metadata was fetched; empty when it was uploaded. */
+            idp_metadata_url: string;
+            saml: components["schemas"]["SAMLServiceProvider"];
+        };
+        /** @description The workspace's SAML service provider, to register with its identity provider (for OpenID Connect settings too, so that switching needs no second look). */
+        SAMLServiceProvider: {
+            /** @description The service provider's entity ID (its metadata URL). */
+            entity_id: string;
+            /** @description The assertion consumer service (HTTP-POST binding). */
+            acs_url: string;
+            /** @description The service provider's metadata (GET /auth/saml/{workspace}/metadata). */
+            metadata_url: string;
         };
         StatsPoint: {
             /**
@@ -7638,7 +7703,7 @@ export interface operations {
             /** @description To the provider (or, for a browser, back to the sign-in page with the error). */
             302: {
                 headers: {
-                    /** @description `sl_sso`: the state of this sign-in. */
+                    /** @description `sl_sso` (OpenID Connect) or `sl_saml` (SAML): the state of this sign-in. */
                     "Set-Cookie"?: string;
                     /** @description Where the browser goes next. */
                     Location?: string;
@@ -7689,6 +7754,77 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    samlACS: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The provider's Response, base64. */
+                    SAMLResponse?: string;
+                    /** @description The sign-in's state, as sent to the provider. */
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in, into the web app (or, for a browser, back to the sign-in page with the error). */
+            302: {
+                headers: {
+                    /** @description The session cookies (see POST /auth/login), and `sl_saml` cleared. */
+                    "Set-Cookie"?: string;
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getLinkStats: {

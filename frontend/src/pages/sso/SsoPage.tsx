@@ -1,7 +1,8 @@
 // Single sign-on for the workspace's owners (plans with sso): the OpenID provider's issuer,
-// client ID and secret (write-only), the email domain and the TXT record that proves it, the
-// redirect URI to register, and "enforce" once the domain is proven.
-import { Alert, Badge, Button, Card, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+// client ID and secret (write-only), or the SAML provider's metadata (SamlFields), the email
+// domain and the TXT record that proves it, the redirect URI or service provider to register,
+// and "enforce" once the domain is proven.
+import { Alert, Badge, Button, Card, Group, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +14,7 @@ import { RecordLine } from "../../components/RecordLine";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { ErrorState, FormError, Loading, fieldError } from "../../components/states";
 import { useSession } from "../../session";
+import { SamlFields, SamlServiceProvider } from "./SamlFields";
 
 type Settings = components["schemas"]["SSOSettings"];
 
@@ -59,17 +61,33 @@ function SsoSettings() {
     },
   });
   const [form, setForm] = useState({ issuer: "", client_id: "", client_secret: "", email_domain: "", enforce: false });
+  const [protocol, setProtocol] = useState<"oidc" | "saml">("oidc");
+  const [metadataURL, setMetadataURL] = useState("");
+  const [metadataFile, setMetadataFile] = useState<File | null>(null);
   const s = current.data;
   useEffect(() => {
-    if (s) setForm({ issuer: s.issuer, client_id: s.client_id, client_secret: "", email_domain: s.email_domain, enforce: s.enforce });
+    if (!s) return;
+    const saml = s.protocol === "saml";
+    setProtocol(saml ? "saml" : "oidc");
+    setMetadataURL(s.idp_metadata_url);
+    setMetadataFile(null);
+    setForm({ issuer: saml ? "" : s.issuer, client_id: s.client_id, client_secret: "", email_domain: s.email_domain, enforce: s.enforce });
   }, [s]);
   const fresh = (next: Settings | null) => client.setQueryData([ws, "sso"], next);
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: async () =>
       unwrap(
         api.PUT("/api/v1/workspaces/{workspace}/sso", {
           params: { path: { workspace: ws } },
-          body: { ...form, issuer: form.issuer.trim(), client_id: form.client_id.trim(), email_domain: form.email_domain.trim() },
+          body:
+            protocol === "saml"
+              ? {
+                  protocol,
+                  email_domain: form.email_domain.trim(),
+                  enforce: form.enforce,
+                  ...(metadataFile ? { idp_metadata_xml: await metadataFile.text() } : metadataURL.trim() ? { idp_metadata_url: metadataURL.trim() } : {}),
+                }
+              : { ...form, protocol, issuer: form.issuer.trim(), client_id: form.client_id.trim(), email_domain: form.email_domain.trim() },
         }),
       ),
     onSuccess: (next) => {
@@ -109,27 +127,46 @@ function SsoSettings() {
       <Card withBorder>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
-            <TextInput
-              label={t("sso.issuer")}
-              description={t("sso.issuerHelp")}
-              placeholder="https://login.example.com"
-              value={form.issuer}
-              onChange={set("issuer")}
-              error={fieldError(save.error, "issuer")}
-              autoCapitalize="none"
-              spellCheck={false}
-              required
+            <SegmentedControl
+              value={protocol}
+              onChange={(v) => setProtocol(v === "saml" ? "saml" : "oidc")}
+              data={[
+                { value: "oidc", label: t("sso.protocolOidc") },
+                { value: "saml", label: t("sso.protocolSaml") },
+              ]}
+              aria-label={t("sso.protocol")}
+              data-testid="sso-protocol"
             />
-            <TextInput label={t("sso.clientId")} value={form.client_id} onChange={set("client_id")} error={fieldError(save.error, "client_id")} autoCapitalize="none" spellCheck={false} required />
-            <PasswordInput
-              label={t("sso.clientSecret")}
-              description={s?.client_secret_set ? t("sso.secretKept") : t("sso.secretHelp")}
-              value={form.client_secret}
-              onChange={set("client_secret")}
-              error={fieldError(save.error, "client_secret")}
-              autoComplete="off"
-              required={!s?.client_secret_set}
-            />
+            {protocol === "saml" ? (
+              <>
+                <SamlServiceProvider ws={ws} settings={s} />
+                <SamlFields url={metadataURL} onUrl={setMetadataURL} file={metadataFile} onFile={setMetadataFile} settings={s} error={save.error} />
+              </>
+            ) : (
+              <>
+                <TextInput
+                  label={t("sso.issuer")}
+                  description={t("sso.issuerHelp")}
+                  placeholder="https://login.example.com"
+                  value={form.issuer}
+                  onChange={set("issuer")}
+                  error={fieldError(save.error, "issuer")}
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  required
+                />
+                <TextInput label={t("sso.clientId")} value={form.client_id} onChange={set("client_id")} error={fieldError(save.error, "client_id")} autoCapitalize="none" spellCheck={false} required />
+                <PasswordInput
+                  label={t("sso.clientSecret")}
+                  description={s?.client_secret_set ? t("sso.secretKept") : t("sso.secretHelp")}
+                  value={form.client_secret}
+                  onChange={set("client_secret")}
+                  error={fieldError(save.error, "client_secret")}
+                  autoComplete="off"
+                  required={!s?.client_secret_set}
+                />
+              </>
+            )}
             <TextInput
               label={t("sso.emailDomain")}
               description={t("sso.emailDomainHelp")}
@@ -149,7 +186,7 @@ function SsoSettings() {
               disabled={!canEnforce && !form.enforce}
               error={fieldError(save.error, "enforce")}
             />
-            <FormError error={save.error} fields={["issuer", "client_id", "client_secret", "email_domain", "enforce"]} />
+            <FormError error={save.error} fields={["issuer", "client_id", "client_secret", "email_domain", "enforce", "idp_metadata_url", "idp_metadata_xml"]} />
             <Group>
               <Button type="submit" loading={save.isPending}>
                 {t("sso.save")}
@@ -197,10 +234,14 @@ function SsoSettings() {
                 <FormError error={verify.error} />
               </>
             )}
-            <Text size="sm">{t("sso.callbackHelp")}</Text>
-            <div className="subcard">
-              <RecordLine labelWidth={72} label={t("sso.callback")} value={s.callback_url} copy testid="sso-callback" />
-            </div>
+            {s.protocol !== "saml" && (
+              <>
+                <Text size="sm">{t("sso.callbackHelp")}</Text>
+                <div className="subcard">
+                  <RecordLine labelWidth={72} label={t("sso.callback")} value={s.callback_url} copy testid="sso-callback" />
+                </div>
+              </>
+            )}
             <Group>
               <ConfirmButton size="xs" variant="subtle" loading={remove.isPending} question={t("sso.confirmRemove", { domain: s.email_domain })} detail={t("sso.removeDetail")} onConfirm={() => remove.mutate()}>
                 {t("sso.remove")}
