@@ -1136,7 +1136,7 @@ export const en = {
     intro: "Let your identity provider (Okta, Microsoft Entra ID, …) add, update and remove this workspace's people. When the provider deactivates someone, their membership, sessions and API keys end at once. Provisioning needs single sign-on with a verified email domain; groups named admin, member or viewer give their members that role.",
     ownerOnly: "Only the workspace's owners set up provisioning.",
     settingsHelp: "Let your identity provider add and remove people over SCIM.",
-    open: "Set up provisioning",
+    open: "Provisioning",
     url: "SCIM base URL",
     urlHelp: "Paste this into your identity provider (Okta: \"SCIM connector base URL\"; Entra ID: \"Tenant URL\"), with a token below as the bearer token.",
     name: "Token name",

@@ -1136,7 +1136,7 @@ export const zhCN: Messages = {
     intro: "让您的身份提供商（Okta、Microsoft Entra ID 等）添加、更新和移除此工作区的成员。身份提供商停用某人时，其成员资格、会话和 API 密钥会立即终止。自动预配需要已验证电子邮件域名的单点登录；名为 admin、member 或 viewer 的组会赋予其成员相应角色。",
     ownerOnly: "只有工作区所有者可以设置自动预配。",
     settingsHelp: "让您的身份提供商通过 SCIM 添加和移除成员。",
-    open: "设置自动预配",
+    open: "管理自动预配",
     url: "SCIM 基础 URL",
     urlHelp: "将其粘贴到您的身份提供商中（Okta：“SCIM connector base URL”；Entra ID：“租户 URL”），并将下方的令牌用作持有者令牌。",
     name: "令牌名称",
