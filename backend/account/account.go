@@ -134,6 +134,9 @@ const (
 	// RevokedCreatorTakenOver: its creator's address was never verified, and its proven owner
 	// signed in through single sign-on: what the unproven holder made does not carry over.
 	RevokedCreatorTakenOver = "creator_taken_over"
+	// RevokedCreatorDeprovisioned: the workspace's identity provider deprovisioned its creator
+	// (docs/scim.md).
+	RevokedCreatorDeprovisioned = "creator_deprovisioned"
 )
 
 // User is a person who logs in.

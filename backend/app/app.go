@@ -42,6 +42,7 @@ import (
 	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
+	"github.com/shortlink/shortlink/backend/scim"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
@@ -338,6 +339,8 @@ func (a *App) openSSO() {
 		CheckEvery:           cfg.DomainCheckInterval,
 		VerifiedInBackground: a.auditSSOVerified,
 	}, a.log)
+	scimStore := postgres.NewSCIMStore(a.db)
+	a.sso.BindProvisioned(scimStore.ProvisionedIn, scimStore.DeprovisionedIn)
 	a.accounts.GuardCredentials(a.sso)
 }
 
@@ -377,6 +380,8 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 		Logos:            logos,
 		QR:               qr.NewCodes(qr.CodesOptions{Logos: logos, Slots: a.imageSlots, CacheBytes: cfg.QRCacheBytes}),
 		Health:           a.health,
+		SCIM:             scim.NewService(postgres.NewSCIMStore(db), a.plans, postgres.NewSSOStore(db)),
+		SCIMURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/scim/v2",
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -488,7 +493,7 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case p == "/tls/ask":
 		a.tlsAsk.ServeHTTP(w, r)
-	case strings.HasPrefix(p, "/api/"):
+	case strings.HasPrefix(p, "/api/"), strings.HasPrefix(p, "/scim/"):
 		a.api.ServeHTTP(w, r)
 	case p == "/healthz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

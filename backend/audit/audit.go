@@ -80,6 +80,15 @@ const (
 	WebhookUpdated       Action = "webhook.updated"
 	WebhookDeleted       Action = "webhook.deleted"
 	WebhookTested        Action = "webhook.tested"
+	// The identity provider's provisioning (docs/scim.md), and the owners' SCIM tokens.
+	SCIMUserProvisioned   Action = "scim.user_provisioned"
+	SCIMUserDeprovisioned Action = "scim.user_deprovisioned"
+	SCIMUserRestored      Action = "scim.user_restored"
+	SCIMUserDeleted       Action = "scim.user_deleted"
+	SCIMRoleChanged       Action = "scim.role_changed"
+	SCIMGroupChanged      Action = "scim.group_changed"
+	SCIMTokenCreated      Action = "scim.token_created"
+	SCIMTokenRevoked      Action = "scim.token_revoked"
 )
 
 // Event is one entry of a workspace's log.

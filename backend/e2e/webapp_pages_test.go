@@ -69,6 +69,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"invitations", "/invitations", "customer"},
 		{"settings", "/settings", "customer"},
 		{"sso", "/sso", "customer"},
+		{"scim", "/scim", "customer"},
 		{"account", "/account", "customer"},
 		{"billing", "/billing", "customer"},
 		{"audit", "/audit", "customer"},

@@ -51,6 +51,15 @@ type errorDetail struct {
 // (countRefused). Internal errors are logged with their details and shown to the client only
 // as "internal error" with the request ID.
 func (s *Server) fail(c *gin.Context, err error) {
+	if c.GetBool(scimShapeKey) {
+		s.failAs(c, err, func(status int, d errorDetail) { scimError(c, status, d) })
+		return
+	}
+	s.failAs(c, err, func(status int, d errorDetail) { c.AbortWithStatusJSON(status, errorBody{Error: d}) })
+}
+
+// failAs is fail with the answer written by write: the API's shape, or SCIM's (scim.go).
+func (s *Server) failAs(c *gin.Context, err error, write func(status int, d errorDetail)) {
 	code := apperr.CodeOf(err)
 	if (code == apperr.Internal || code == apperr.Unavailable) && errors.Is(c.Request.Context().Err(), context.Canceled) {
 		s.abandoned(c, err)
@@ -94,7 +103,7 @@ func (s *Server) fail(c *gin.Context, err error) {
 		s.log.Log(c.Request.Context(), level, "request failed", "method", c.Request.Method,
 			"path", c.FullPath(), "request_id", detail.RequestID, "err", err)
 	}
-	c.AbortWithStatusJSON(status, errorBody{Error: detail})
+	write(status, detail)
 }
 
 // statusClientClosed is the status recorded for a request whose client went away before the

@@ -27,6 +27,7 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/qr"
+	"github.com/shortlink/shortlink/backend/scim"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/tag"
@@ -87,6 +88,10 @@ type Deps struct {
 	QR *qr.Codes
 	// Health checks links' destinations (POST …/links/{id}/check).
 	Health *health.Runner
+	// SCIM provisions workspaces' people from their identity providers; SCIMURL is
+	// PUBLIC_URL/scim/v2, which the workspace's ID follows.
+	SCIM    *scim.Service
+	SCIMURL string
 }
 
 // Server is the API's http.Handler.
@@ -121,6 +126,8 @@ type Server struct {
 	codes          *qr.Codes
 	health         *health.Runner
 	bodies         bodySchemas
+	scim           *scim.Service
+	scimURL        string
 }
 
 const requestIDKey = "request_id"
@@ -135,7 +142,7 @@ func New(d Deps) (*Server, error) {
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
-		health: d.Health,
+		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL,
 	}
 	bodies, err := loadBodySchemas(openAPI)
 	if err != nil {
@@ -223,6 +230,7 @@ func (s *Server) routes() {
 	ws.PUT("/sso", s.inWorkspace(account.PermOwn), s.putSSO)
 	ws.DELETE("/sso", s.inWorkspace(account.PermOwn), s.deleteSSO)
 	ws.POST("/sso/verify", s.inWorkspace(account.PermOwn), s.verifySSO)
+	s.scimTokenRoutes(ws)
 
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)
@@ -307,6 +315,8 @@ func (s *Server) routes() {
 	mod.GET("/domains", s.moderationDomains)
 	mod.POST("/domains/:domain/ban", s.banDomain)
 	mod.POST("/domains/:domain/clear", s.clearDomain)
+
+	s.scimRoutes()
 }
 
 func (s *Server) requestID(c *gin.Context) {

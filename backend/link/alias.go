@@ -15,7 +15,7 @@ var reservedWords = map[string]bool{
 	"static": true, "assets": true, "healthz": true, "readyz": true, "metrics": true, "app": true,
 	"dashboard": true, "auth": true, "settings": true, "docs": true, "help": true, "about": true,
 	"terms": true, "privacy": true, "robots": true, "favicon": true, "www": true, "s": true,
-	"moderation": true, "operator": true, "well-known": true, "_": true,
+	"moderation": true, "operator": true, "well-known": true, "_": true, "scim": true,
 }
 
 // KeyShaped reports whether s could be a key at all (alias or code): 1–64 of [A-Za-z0-9_-].

@@ -70,6 +70,9 @@ type Service struct {
 
 	mu        sync.Mutex
 	providers map[string]cachedProvider
+	// provisioned binds the people workspaces provisioned (BindProvisioned); nil binds none.
+	provisioned   Provisioned
+	deprovisioned Deprovisioned
 }
 
 type cachedProvider struct {
@@ -340,6 +343,9 @@ func (s *Service) PasswordAllowed(ctx context.Context, u *account.User) error {
 		return nil
 	}
 	st, err := s.enforcing(ctx, u.Email)
+	if err == nil && st == nil {
+		st, err = s.provisionedBy(ctx, u.Email)
+	}
 	if err != nil || st == nil {
 		return err
 	}
@@ -365,6 +371,9 @@ func (s *Service) PasswordChangeAllowed(ctx context.Context, u *account.User) er
 func (s *Service) EmailChangeAllowed(ctx context.Context, u *account.User, email string) error {
 	if u.SystemRole != account.SystemUser {
 		return nil
+	}
+	if err := s.provisionedEmailChange(ctx, u.Email, email); err != nil {
+		return err
 	}
 	st, err := s.enforcing(ctx, u.Email)
 	if err != nil || st == nil || !Binds(st, u) || EmailDomain(email) == st.EmailDomain {
@@ -396,6 +405,9 @@ func (s *Service) JoinAfterSecondStep(ctx context.Context, workspaceID int64, u 
 		return false, err
 	}
 	if err := MayJoin(Existing{ID: u.ID, SystemRole: u.SystemRole, EmailVerified: u.EmailVerified}); err != nil {
+		return false, err
+	}
+	if err := s.mayRejoin(ctx, workspaceID, u.Email); err != nil {
 		return false, err
 	}
 	return s.store.AddMember(ctx, workspaceID, u.ID)
@@ -554,6 +566,9 @@ func (s *Service) join(ctx context.Context, st *Settings, c Claims, returnTo str
 	email, err := account.NormalizeEmail(c.Email)
 	if err != nil {
 		return nil, errEmailDomain
+	}
+	if err := s.mayRejoin(ctx, st.WorkspaceID, email); err != nil {
+		return nil, err
 	}
 	j, err := s.store.Join(ctx, st.WorkspaceID, email, MayJoin)
 	if err != nil {

@@ -39,6 +39,7 @@ const AccountPage = lazyPage(() => import("./pages/account/AccountPage"));
 const BillingPage = lazyPage(() => import("./pages/billing/BillingPage"));
 const AuditPage = lazyPage(() => import("./pages/audit/AuditPage"));
 const SsoPage = lazyPage(() => import("./pages/sso/SsoPage"));
+const ScimPage = lazyPage(() => import("./pages/scim/ScimPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -101,6 +102,7 @@ export function App() {
               <Route path="/invitations/:id" element={<Page><InvitationsPage /></Page>} />
               <Route path="/settings" element={<Page><SettingsPage /></Page>} />
               <Route path="/sso" element={<Page><SsoPage /></Page>} />
+              <Route path="/scim" element={<Page><ScimPage /></Page>} />
               <Route path="/admin" element={<Page><AdminPage /></Page>} />
               <Route path="/account" element={<Page><AccountPage /></Page>} />
               <Route path="/billing" element={<Page><BillingPage /></Page>} />

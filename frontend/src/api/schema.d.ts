@@ -1430,6 +1430,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM tokens of a workspace
+         * @description Owners only. Never the tokens' secrets.
+         */
+        get: operations["listSCIMTokens"];
+        put?: never;
+        /**
+         * Create a SCIM token
+         * @description Owners only, on a plan with `sso` (403 `plan_required` otherwise). The identity provider sends the token as `Authorization: Bearer <token>` to the workspace's SCIM base URL (docs/scim.md).
+         */
+        post: operations["createSCIMToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/scim-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token
+         * @description Owners only. The token stops at once (404 `scim_token_not_found` when none).
+         */
+        delete: operations["deleteSCIMToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/scim-roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mapping of the provider's groups to roles
+         * @description Owners only. Empty: a group named `admin`, `member` or `viewer` gives its members that role.
+         */
+        get: operations["getSCIMRoles"];
+        /**
+         * Map the provider's groups to roles
+         * @description Owners only, on a plan with `sso`. Replaces the mapping (an empty one goes back to the names `admin`, `member` and `viewer`) and gives every provisioned member the role it decides at once; owners keep theirs. A person in several groups gets the highest role; in none, `member`.
+         */
+        put: operations["putSCIMRoles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/sso": {
         parameters: {
             query?: never;
@@ -1957,10 +2025,10 @@ export interface components {
             /** Format: date-time */
             revoked_at?: string | null;
             /**
-             * @description Why a revoked key was revoked: `revoked` by an owner or admin; `creator_removed` when its creator left or was removed; `creator_demoted` when its creator became a member or viewer; `creator_deleted` when its creator's account was deleted; `creator_promoted` when its creator was given a system role; `creator_taken_over` when the proven owner of its creator's address, never verified, signed in through single sign-on.
+             * @description Why a revoked key was revoked: `revoked` by an owner or admin; `creator_removed` when its creator left or was removed; `creator_demoted` when its creator became a member or viewer; `creator_deleted` when its creator's account was deleted; `creator_promoted` when its creator was given a system role; `creator_taken_over` when the proven owner of its creator's address, never verified, signed in through single sign-on; `creator_deprovisioned` when the workspace's identity provider deprovisioned its creator (SCIM).
              * @enum {string}
              */
-            revoked_reason?: "revoked" | "creator_removed" | "creator_demoted" | "creator_deleted" | "creator_promoted" | "creator_taken_over";
+            revoked_reason?: "revoked" | "creator_removed" | "creator_demoted" | "creator_deleted" | "creator_promoted" | "creator_taken_over" | "creator_deprovisioned";
         };
         NewAPIKey: {
             /** Format: int64 */
@@ -3208,6 +3276,49 @@ export interface components {
             features: ("password" | "realtime_edit" | "export" | "browser_guide" | "custom_domains" | "ab_test" | "batch" | "geo" | "form" | "dashboard" | "wechat_access" | "sso" | "audit_log" | "webhooks")[];
             /** @description Whether plans can be bought here. False: the operator sets a workspace's plan, and the trial starts without payment. */
             checkout: boolean;
+        };
+        SCIMToken: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** @description The token's first 14 characters, to tell tokens apart. */
+            prefix: string;
+            /** Format: int64 */
+            created_by: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute.
+             */
+            last_used_at: string | null;
+        };
+        SCIMTokenList: {
+            scim_tokens: components["schemas"]["SCIMToken"][];
+            /** @description The workspace's SCIM base URL (PUBLIC_URL/scim/v2/{workspace}), for the provider. */
+            url: string;
+        };
+        SCIMTokenRequest: {
+            /** @description A name to tell tokens apart; `SCIM` when left out. */
+            name?: string;
+        };
+        NewSCIMToken: {
+            /** Format: int64 */
+            id: number;
+            /** @description The secret, shown once. Only its SHA-256 is stored. */
+            token: string;
+            name: string;
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The workspace's SCIM base URL. */
+            url: string;
+        };
+        SCIMRoles: {
+            /** @description Group display names (any case) to the role their members get. */
+            mappings: {
+                [key: string]: "admin" | "member" | "viewer";
+            };
         };
         /** @description OpenID Connect (`protocol` `oidc`, the default) takes `issuer`, `client_id` and `client_secret`; SAML 2.0 (`protocol` `saml`) takes the provider's metadata as `idp_metadata_xml` or `idp_metadata_url` (one of them; neither keeps the stored metadata). */
         SSORequest: {
@@ -7297,6 +7408,176 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["QRRateLimited"];
             503: components["responses"]["ImageBusy"];
+        };
+    };
+    listSCIMTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, newest first, and the workspace's SCIM base URL. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SCIMTokenList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSCIMToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SCIMTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret `token`, shown this once; only its SHA-256 is kept. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewSCIMToken"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSCIMToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description SCIM token ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSCIMRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The owner's mapping, by lower-case group name. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SCIMRoles"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSCIMRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SCIMRoles"];
+            };
+        };
+        responses: {
+            /** @description The mapping as kept. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SCIMRoles"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSSO: {

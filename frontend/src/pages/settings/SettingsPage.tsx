@@ -54,6 +54,17 @@ function SsoCard() {
           {t("sso.open")}
         </Button>
       </Group>
+      <Group justify="space-between" className="stack-phone" mt="md">
+        <Stack gap={4}>
+          <Title order={3} size="h4">
+            {t("scim.title")}
+          </Title>
+          <Text size="sm">{t("scim.settingsHelp")}</Text>
+        </Stack>
+        <Button component={Link} to="/scim" variant="light" data-testid="open-scim">
+          {t("scim.open")}
+        </Button>
+      </Group>
     </Card>
   );
 }
