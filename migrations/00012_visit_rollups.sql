@@ -6,7 +6,7 @@
 
 -- People seen for the first time on their UTC day (the visitor hash is salted per day), counted
 -- in the hour of that first visit: summing visit_hours.uniques over a range of whole days gives
--- the daily unique visitors of §10.
+-- the daily unique visitors (docs/architecture.md).
 ALTER TABLE visit_hours ADD COLUMN uniques BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX visit_hours_hour ON visit_hours (hour);
 

@@ -1,6 +1,6 @@
 -- +goose Up
 
--- A workspace's Stripe subscription, as the webhook's events built it (§13.6). One row per
+-- A workspace's Stripe subscription, as the webhook's events built it (docs/rules-and-plans.md). One row per
 -- workspace: a new subscription replaces the one before. last_event_at is the creation time of
 -- the newest event applied to subscription_id: an older one changes nothing.
 CREATE TABLE workspace_billing (

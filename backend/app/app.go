@@ -373,6 +373,7 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 		Audit:            a.audit,
 		Visitors:         classifier,
 		Billing:          billingSvc,
+		ListedPrices:     cfg.ListedPrices,
 		SSO:              a.sso,
 		Webhooks:         a.hooks,
 		Tags:             tags,

@@ -23,7 +23,7 @@ const (
 // Status is a subscription's state as the API shows it.
 type Status string
 
-// The subscription states of §13.6.
+// The subscription states (docs/rules-and-plans.md, billing).
 const (
 	None     Status = "none"
 	Active   Status = "active"

@@ -75,6 +75,9 @@ type Config struct {
 
 	// PlanLimits overrides limits of the plans table: "free.links_per_month=500,…".
 	PlanLimits string `env:"PLAN_LIMITS"`
+	// PlanPrices sets the prices the plans listing shows while billing is off:
+	// "personal.monthly=2900 CNY,…" (docs/configuration.md).
+	PlanPrices string `env:"PLAN_PRICES"`
 
 	// PasswordHashConcurrency bounds the argon2id hashes running at once (19 MiB each); 0
 	// means the number of CPUs. PasswordHashWait bounds how long a sign-in queues for one.
@@ -221,6 +224,8 @@ type Config struct {
 
 	// Plans is the plans table with PLAN_LIMITS applied.
 	Plans plan.Table `env:"-"`
+	// ListedPrices is PLAN_PRICES parsed over the built-in prices.
+	ListedPrices map[string]plan.Prices `env:"-"`
 	// Prices is STRIPE_PRICES parsed.
 	Prices billing.Prices `env:"-"`
 }
@@ -402,6 +407,9 @@ func (c *Config) checkAccounts() []error {
 	var err error
 	if c.Plans, err = plan.ParseTable(c.PlanLimits); err != nil {
 		errs = append(errs, fmt.Errorf("PLAN_LIMITS: %w", err))
+	}
+	if c.ListedPrices, err = plan.ParsePrices(c.PlanPrices); err != nil {
+		errs = append(errs, fmt.Errorf("PLAN_PRICES: %w", err))
 	}
 	return errs
 }

@@ -214,6 +214,21 @@ func TestPlanLimits(t *testing.T) {
 	}
 }
 
+func TestPlanPrices(t *testing.T) {
+	if c := mustLoad(t); c.ListedPrices["trial"].Once == nil || c.ListedPrices["personal"].Monthly != nil {
+		t.Errorf("default listed prices: %+v", c.ListedPrices)
+	}
+	c := mustLoad(t, "PLAN_PRICES", "personal.monthly=2900 CNY")
+	if m := c.ListedPrices["personal"].Monthly; m == nil || m.Amount != 2900 || m.Currency != "CNY" {
+		t.Errorf("PLAN_PRICES: %+v", c.ListedPrices)
+	}
+	m := maps.Clone(minimal)
+	m["PLAN_PRICES"] = "personal.monthly=29 yuan"
+	if _, err := config.FromMap(m); err == nil || !strings.Contains(err.Error(), "PLAN_PRICES") {
+		t.Errorf("bad PLAN_PRICES: %v", err)
+	}
+}
+
 func TestTrustedProxies(t *testing.T) {
 	c := mustLoad(t, "TRUSTED_PROXIES", " 10.0.0.0/8, 192.0.2.7 ,fd00::/8,,2001:db8::1,172.16.5.4/12")
 	got := fmt.Sprint(c.TrustedProxyNets)

@@ -97,7 +97,40 @@ func (s *server) billingOf(tn tenant) billingJSON {
 // Without STRIPE_SECRET_KEY billing is off: its routes answer billing_disabled and the trial is
 // free, started at once.
 func TestBillingOff(t *testing.T) {
-	s := newDeployment(t).start(t)
+	s := newDeployment(t).start(t, "PLAN_PRICES", "personal.monthly=2900 CNY,personal.yearly=29000 CNY,trial.once=none")
+	// With billing off, the listing shows the operator's prices (PLAN_PRICES).
+	var listing struct {
+		Plans []struct {
+			ID     string `json:"id"`
+			Prices struct {
+				Monthly, Yearly, Once *struct {
+					Amount   int64  `json:"amount"`
+					Currency string `json:"currency"`
+				}
+			} `json:"prices"`
+		} `json:"plans"`
+	}
+	if r := s.do("GET", "/api/v1/plans", "", nil); r.Status != http.StatusOK {
+		t.Fatalf("plans: %d %s", r.Status, r.Body)
+	} else {
+		r.json(t, &listing)
+	}
+	for _, p := range listing.Plans {
+		switch p.ID {
+		case "personal":
+			if m, y := p.Prices.Monthly, p.Prices.Yearly; m == nil || m.Amount != 2900 || m.Currency != "CNY" || y == nil || y.Amount != 29000 {
+				t.Errorf("personal's prices with PLAN_PRICES: %+v %+v", m, y)
+			}
+		case "enterprise":
+			if p.Prices.Monthly != nil || p.Prices.Yearly != nil {
+				t.Errorf("enterprise priced without a price set: %+v", p.Prices)
+			}
+		case "trial":
+			if p.Prices.Once != nil {
+				t.Errorf("trial.once=none still priced: %+v", p.Prices.Once)
+			}
+		}
+	}
 	tn := s.signup("billing-off@example.com")
 	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 	for _, c := range []struct{ method, path string }{

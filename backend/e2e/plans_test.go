@@ -45,7 +45,7 @@ func (s *server) operatorToken() string {
 
 func TestTrialThroughAPI(t *testing.T) {
 	d := newDeployment(t)
-	s := d.start(t, "PLAN_LIMITS", "free.members=1") // §8's limit, which the tests' defaults lift
+	s := d.start(t, "PLAN_LIMITS", "free.members=1") // the free plan's limit, which the tests' defaults lift
 	alice := s.signup("alice@example.com")
 	trial := fmt.Sprintf("/api/v1/workspaces/%d/trial", alice.WorkspaceID)
 

@@ -22,7 +22,7 @@ func within(l playwright.Locator, role playwright.AriaRole, name string) playwri
 // and limits, the current plan marked and the usage bars, reads how to move to a paid plan
 // today, and starts the 7-day trial: a toast, and the trial is then the marked plan.
 func TestWebAppPlans(t *testing.T) {
-	// §8's limits and the default rate limits, which the tests' defaults lift: the page shows them.
+	// the plans' limits and the default rate limits, which the tests' defaults lift: the page shows them.
 	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=1,free.requests_per_minute=120,trial.requests_per_minute=600,"+
 		"personal.requests_per_minute=600,enterprise.requests_per_minute=6000")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {

@@ -11,11 +11,12 @@ import (
 
 // offers are the plans as the listing shows them. With billing on, what is sold through Stripe
 // is priced by its Price objects (docs/rules-and-plans.md#billing-on-stripe): a plan Stripe
-// has no price for, or whose price could not be read, shows none and cannot be bought.
+// has no price for, or whose price could not be read, shows none and cannot be bought. With
+// billing off, the operator's PLAN_PRICES (docs/configuration.md) price them.
 func (s *Server) offers(c *gin.Context) []plan.Offer {
 	out := s.plans.Gate().Offers()
 	if s.billing == nil {
-		return out
+		return plan.WithPrices(out, s.listedPrices)
 	}
 	prices, err := s.billing.PlanPrices(c.Request.Context())
 	if err != nil {

@@ -75,6 +75,7 @@ var fieldReasons = map[string]string{
 	"enum system_role":     "role_invalid",
 	"enum type":            "form_field_type_invalid",
 	"enum protocol":        "sso_protocol_invalid",
+	"enum mappings":        "role_invalid",
 }
 
 // emptyIsAbsent are the fields whose "" the server's types read as the field left out; every
@@ -102,6 +103,8 @@ func (b bodySchemas) check(method, route string, v any) error {
 		refuse := func(reason, format string, args ...any) error {
 			if r, ok := fieldReasons[e.SchemaField+" "+name]; ok {
 				reason = r
+			} else if r, ok := fieldReasons[e.SchemaField+" "+parentName(field)]; ok {
+				reason = r // a map's value, named by its key: scim-roles' mappings.<group>
 			}
 			return apperr.Errorf(apperr.Invalid, format, args...).For(reason, field)
 		}
@@ -187,4 +190,14 @@ func undecodable(err error) error {
 		}
 	}
 	return apperr.Errorf(apperr.Invalid, "request body: %s", apperr.Bound(msg)).For("json_invalid", "")
+}
+
+// parentName is the name of the field that holds field: "mappings" of "mappings.admins".
+func parentName(field string) string {
+	i := strings.LastIndexByte(field, '.')
+	if i < 0 {
+		return ""
+	}
+	parent := field[:i]
+	return parent[strings.LastIndexByte(parent, '.')+1:]
 }

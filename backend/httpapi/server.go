@@ -74,6 +74,8 @@ type Deps struct {
 	Visitors *visitor.Classifier
 	// Billing runs subscriptions on Stripe; nil when billing is off (no STRIPE_SECRET_KEY).
 	Billing *billing.Service
+	// ListedPrices are the plans' prices the listing shows while billing is off (PLAN_PRICES).
+	ListedPrices map[string]plan.Prices
 	// SSO is single sign-on over OpenID Connect.
 	SSO *sso.Service
 	// Webhooks manages the workspaces' webhooks.
@@ -118,6 +120,7 @@ type Server struct {
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
+	listedPrices   map[string]plan.Prices
 	sso            *sso.Service
 	webhooks       *webhook.Service
 	tags           *tag.Service
@@ -139,7 +142,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, sso: d.SSO,
+		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, listedPrices: d.ListedPrices, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
 		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL,

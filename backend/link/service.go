@@ -75,7 +75,7 @@ type Tags interface {
 
 // Plans is what the link service asks of the workspace's plan.
 type Plans interface {
-	// CheckLinkFields answers plan_required for the first field (§13.1 names) the plan lacks.
+	// CheckLinkFields answers plan_required for the first field (as docs/api.md names them) the plan lacks.
 	CheckLinkFields(ctx context.Context, workspaceID int64, fields []string, isEdit bool) error
 	// Reserve takes n links from the month's quota: the first k granted, quota_exceeded for
 	// the rest.

@@ -25,7 +25,7 @@ type Thresholds struct {
 	Ban, Review float64
 }
 
-// DefaultThresholds are §13.4's defaults.
+// DefaultThresholds are the defaults of docs/moderation.md.
 var DefaultThresholds = Thresholds{Ban: 0.8, Review: 0.5}
 
 // StateOf is the state a verdict gives.

@@ -9,7 +9,7 @@ import (
 // TrialLength is how long a trial lasts; a workspace gets one.
 const TrialLength = 7 * 24 * time.Hour
 
-// linkFieldFeatures maps the link fields of §13.1 that a plan gates to the feature each needs.
+// linkFieldFeatures maps the link fields (docs/api.md) that a plan gates to the feature each needs.
 // Fields not named here (expires_at, max_visits, og, title, alias, …) are on every plan.
 var linkFieldFeatures = map[string]Feature{
 	"password":        Password,
@@ -86,7 +86,7 @@ func LinkFieldFeature(field string) (f Feature, ok bool) {
 }
 
 // CheckLinkFields returns plan_required for the first of fields that plan does not allow.
-// fields are the names (§13.1) a create or patch sets to a value; a field set to null removes
+// fields are the names (docs/api.md) a create or patch sets to a value; a field set to null removes
 // a rule, which every plan may do, so it is left out. isEdit says the link exists already:
 // then "url" (changing its target) needs realtime_edit.
 func (g *Gate) CheckLinkFields(plan string, fields []string, isEdit bool) error {

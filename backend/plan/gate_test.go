@@ -10,7 +10,7 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
-// TestFeatures is §8's table, feature by feature and plan by plan.
+// TestFeatures is the plans table of docs/rules-and-plans.md, feature by feature and plan by plan.
 func TestFeatures(t *testing.T) {
 	g := plan.NewGate(plan.DefaultTable())
 	// Columns: free, trial, personal, enterprise.

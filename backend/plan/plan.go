@@ -21,10 +21,10 @@ const (
 // Names lists every plan, cheapest first.
 var Names = []string{Free, Trial, Personal, Enterprise}
 
-// Feature is a capability a plan may unlock; the names are part of the API (§13.2).
+// Feature is a capability a plan may unlock; the names are part of the API (docs/rules-and-plans.md).
 type Feature string
 
-// The features of §8, by their API names.
+// The features of the plans table (docs/rules-and-plans.md), by their API names.
 const (
 	Password      Feature = "password"       // access password on a link
 	RealtimeEdit  Feature = "realtime_edit"  // changing the target of an existing link
@@ -125,7 +125,7 @@ func features(fs ...Feature) map[Feature]bool {
 	return m
 }
 
-// DefaultTable is §8's table. The rate limits are not in §8; these are the defaults chosen
+// DefaultTable is the plans table of docs/rules-and-plans.md. The rate limits are the defaults chosen
 // here (requests a minute per caller).
 func DefaultTable() Table {
 	return Table{

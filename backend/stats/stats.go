@@ -184,7 +184,7 @@ func NewService(store Store, links Links) *Service {
 	return s
 }
 
-// LinkStats are a link's statistics over a range (§13.3).
+// LinkStats are a link's statistics over a range (docs/api.md, statistics).
 type LinkStats struct {
 	LinkID int64 `json:"link_id"`
 	// From, To and TZ are the range answered: whole hours, in the zone asked for.

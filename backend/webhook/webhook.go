@@ -15,7 +15,7 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-// The events a webhook may subscribe to; the names are part of the API (§13.7).
+// The events a webhook may subscribe to; the names are part of the API (docs/api.md).
 const (
 	LinkCreated    = "link.created"
 	LinkUpdated    = "link.updated"

@@ -1,4 +1,4 @@
-// The link form's state, its checks (the server's, §13.1), and the bodies it sends: a create
+// The link form's state, its checks (the server's, docs/api.md), and the bodies it sends: a create
 // carries the rules that are set; an edit carries only what changed, null for a removed rule.
 import type { Link, LinkInput, LinkPatch, PlanStatus, Schemas } from "../api/client";
 import { withScheme } from "./url";
@@ -100,7 +100,7 @@ export function mergeUTM(url: string, u: Partial<UTMState> | undefined): string 
   return base + (out.length ? "?" + out.join("&") : "") + frag;
 }
 
-/** The plan feature each gated rule needs (§13.2). */
+/** The plan feature each gated rule needs (docs/rules-and-plans.md). */
 export const ruleFeature = {
   password: "password",
   geo: "geo",

@@ -1,4 +1,4 @@
-// The workspace's custom domains (§9): add a host name, prove it with the TXT record shown,
+// The workspace's custom domains (docs/domains-and-imports.md): add a host name, prove it with the TXT record shown,
 // verify now, set where the root sends visitors, remove. Needs the plan's custom_domains.
 import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";

@@ -1,4 +1,4 @@
-// Create or edit a link with every rule of §13.1, kept short: the main fields (destination,
+// Create or edit a link with every rule of docs/api.md's links, kept short: the main fields (destination,
 // domain, alias, title), then folded sections for the rules. A section whose plan feature is
 // missing says so in one line, with the plans that have it and the trial; the server refuses the
 // rule anyway. The primary action stays in a bar at the bottom of the screen.

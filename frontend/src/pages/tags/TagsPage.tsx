@@ -1,4 +1,4 @@
-// The workspace's tags (§13.7): add one with a colour, rename or recolour it (every link shows
+// The workspace's tags (docs/api.md): add one with a colour, rename or recolour it (every link shows
 // the change at once), delete it (its links stay). Links get tags on their form too.
 import { Button, Card, ColorInput, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
