@@ -84,7 +84,8 @@ func TestDriversImportedInTheirHomes(t *testing.T) {
 }
 
 // outside are citations of documents that are not in the repository: the product's
-// description and its numbered sections ("§13.1"), which the repository's pages replace.
+// description and its numbered sections (a section sign and a number), which the repository's
+// pages replace.
 var outside = regexp.MustCompile(`\bSPEC(\.md)?\s*§|\bSPEC\.md\b|shared/(SPEC|STYLE|RECIPES)|§\s*[0-9]`)
 
 // TestCommentsCiteTheRepository: code, SQL, scripts and docs cite docs/ pages, never a
