@@ -74,7 +74,7 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 		return nil, fmt.Errorf("invite: %w", err)
 	}
 	if member {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is already a member", e).For("already_member", "email")
+		return nil, apperr.Errorf(apperr.Conflict, "%q is already a member", e).For("already_member", "email")
 	}
 	token, hash, err := auth.NewEmailToken()
 	if err != nil {
@@ -82,7 +82,7 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	}
 	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash)
 	if apperr.Is(err, apperr.Conflict) {
-		return nil, apperr.Errorf(apperr.Conflict, "%s is already invited", e).For("already_invited", "email")
+		return nil, apperr.Errorf(apperr.Conflict, "%q is already invited", e).For("already_invited", "email")
 	}
 	if err == nil {
 		inv.Token = token
