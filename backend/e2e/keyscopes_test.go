@@ -87,6 +87,7 @@ func TestKeyScopes(t *testing.T) {
 		"sessions":      "1",
 		"webhooks":      "1",
 		"utm-templates": "1",
+		"scim-tokens":   "1",
 	}
 	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
 	fill := func(path string) string {

@@ -88,6 +88,13 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	r.json(t, &bTemplate)
 
+	var scimToken struct{ ID int64 }
+	r = s.do("POST", wsB+"/scim-tokens", bob.Token, map[string]string{"name": "B's provider"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create SCIM token: %d %s", r.Status, r.Body)
+	}
+	r.json(t, &scimToken)
+
 	// The rows of B each path parameter names.
 	ids := map[string]string{
 		"tags/{id}":          fmt.Sprint(bTag.ID),
@@ -99,6 +106,7 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		"members/{user}":     fmt.Sprint(bob.UserID),
 		"webhooks/{id}":      fmt.Sprint(hook.ID),
 		"utm-templates/{id}": fmt.Sprint(bTemplate.ID),
+		"scim-tokens/{id}":   fmt.Sprint(scimToken.ID),
 	}
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
 	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}`)
