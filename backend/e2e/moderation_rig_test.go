@@ -490,6 +490,8 @@ var workerBin struct {
 // and answers its path.
 func workerBinary(t *testing.T) string {
 	t.Helper()
+	// Every test that runs a process of its own needs the database: say so before building.
+	testenv.NeedEnv(t, "DATABASE_URL", "PostgreSQL", "`make test` starts it")
 	workerBin.once.Do(func() {
 		workerBin.dir, workerBin.err = os.MkdirTemp("", "shortlink-worker-bin-")
 		if workerBin.err != nil {

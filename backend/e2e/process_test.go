@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 // The server binary, built once per test binary for the tests that run real processes (so that
@@ -26,6 +28,8 @@ var (
 
 func serverBinary(t *testing.T) string {
 	t.Helper()
+	// Every test that runs a process of its own needs the database: say so before building.
+	testenv.NeedEnv(t, "DATABASE_URL", "PostgreSQL", "`make test` starts it")
 	binaryOnce.Do(func() {
 		binaryDir, binaryErr = os.MkdirTemp("", "shortlink-bin-")
 		if binaryErr != nil {

@@ -9,15 +9,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
-// requireTesseract fails t when Tesseract is missing: `make test` installs it (.ci/run,
-// deploy/local/ocr.sh), and a test of the reading is never skipped.
+// requireTesseract fails t when Tesseract is missing under `make test`, which installs it
+// (.ci/run, deploy/local/ocr.sh); `make test-unit`, with no program of the suite's, skips it.
 func requireTesseract(t *testing.T, r *Tesseract) {
 	t.Helper()
-	if !r.Available(context.Background()) {
-		t.Fatal("tesseract with eng or chi_sim is not installed: run deploy/local/ocr.sh (or apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)")
-	}
+	testenv.Need(t, r.Available(context.Background()), "tesseract with eng and chi_sim",
+		"run deploy/local/ocr.sh (or apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)")
 }
 
 func TestReadsAScreenshot(t *testing.T) {
