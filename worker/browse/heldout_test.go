@@ -75,8 +75,15 @@ var heldOutSets = []heldOutSet{
 	{
 		dir:    "testdata/heldout3",
 		digest: "646564b448deecf1f715ae49cc1d4a3d5bb8b8e2bcd670f5c2f5389caea9ea74",
-		// Frozen before anything was scored; its floors are the first recording's figures.
-		floors: heldOutFloors{benignBanned: 24},
+		// Frozen before anything was scored. Its floors are the figures of its recording; three
+		// recordings scored alike.
+		floors: heldOutFloors{
+			banRecall:     0.25, // 6 of 24
+			flagRecall:    0.50, // 12 of 24
+			banPrecision:  1.0,  // 6 of 6
+			flagPrecision: 0.92, // 12 of 13
+			benignBanned:  0,    // none, and none may be
+		},
 	},
 }
 
