@@ -21,7 +21,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, testdata/heldout2; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, heldout3; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -70,6 +70,19 @@ var heldOutSets = []heldOutSet{
 			banPrecision:  0.92, // 12 of 13
 			flagPrecision: 0.80, // 17 of 21
 			benignBanned:  1,    // one today; none is the aim
+		},
+	},
+	{
+		dir:    "testdata/heldout3",
+		digest: "646564b448deecf1f715ae49cc1d4a3d5bb8b8e2bcd670f5c2f5389caea9ea74",
+		// Frozen before anything was scored. Its floors are the figures of its recording; three
+		// recordings scored alike.
+		floors: heldOutFloors{
+			banRecall:     0.25, // 6 of 24
+			flagRecall:    0.50, // 12 of 24
+			banPrecision:  1.0,  // 6 of 6
+			flagPrecision: 0.92, // 12 of 13
+			benignBanned:  0,    // none, and none may be
 		},
 	},
 }
@@ -238,6 +251,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //
 //	make moderation-eval
 //	make moderation-eval HELDOUT=heldout2    # one set
+//	make moderation-eval HELDOUT=heldout3
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
