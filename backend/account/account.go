@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // System roles, across tenants.
@@ -150,6 +151,8 @@ type User struct {
 	// carry no system rights.
 	SystemRoleSince time.Time `json:"-"`
 	CreatedAt       time.Time `json:"created_at"`
+	// Language is the one the user reads mails in (docs/web-app.md#language-errors-and-confirmations).
+	Language locale.Tag `json:"language"`
 }
 
 // Workspace is a tenant. Role is the caller's role in it, where a listing shows it.
@@ -281,6 +284,10 @@ type Store interface {
 	UserByEmail(ctx context.Context, email string) (*User, string, error)
 	// User returns a user; not_found if there is none.
 	User(ctx context.Context, id int64) (*User, error)
+	// SetLanguage sets the language the user reads mails in; not_found if there is no user.
+	SetLanguage(ctx context.Context, userID int64, lang locale.Tag) (*User, error)
+	// LanguageOf is the language of the account that uses email; ok is false when none does.
+	LanguageOf(ctx context.Context, email string) (lang locale.Tag, ok bool, err error)
 	// UpsertOperator makes the user with email an operator with that password and a verified
 	// address, creating the user (and a workspace of their own) if needed. Promoting an
 	// existing user revokes, in the same transaction, every session of theirs and every API

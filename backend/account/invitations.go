@@ -86,7 +86,7 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	}
 	if err == nil {
 		inv.Token = token
-		s.mailInvitation(inv)
+		s.mailInvitation(inv, by)
 	}
 	return inv, err
 }

@@ -53,7 +53,7 @@ func mailbox(t *testing.T, svc *account.Service) *testenv.Mailbox {
 // their address with the link of the mail it sent; or fails the test.
 func signup(t *testing.T, svc *account.Service, email string) (*account.User, *account.Workspace) {
 	t.Helper()
-	u, ws, err := svc.Signup(context.Background(), email, "correct horse battery", nil)
+	u, ws, err := svc.Signup(context.Background(), email, "correct horse battery", nil, "")
 	if err != nil {
 		t.Fatalf("Signup(%s): %v", email, err)
 	}
@@ -102,7 +102,7 @@ func TestSignup(t *testing.T) {
 	svc, _ := newService(t)
 	ctx := context.Background()
 
-	u, ws, err := svc.Signup(ctx, "  Alice@Example.com ", "correct horse battery", nil)
+	u, ws, err := svc.Signup(ctx, "  Alice@Example.com ", "correct horse battery", nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestSignup(t *testing.T) {
 		{"bob@example.com", strings.Repeat("p", 257), apperr.Invalid},
 	}
 	for _, tt := range tests {
-		_, _, err := svc.Signup(ctx, tt.email, tt.password, nil)
+		_, _, err := svc.Signup(ctx, tt.email, tt.password, nil, "")
 		wantCode(t, fmt.Sprintf("Signup(%q)", tt.email), err, tt.code)
 	}
 	// Refused sign-ups leave nothing behind.

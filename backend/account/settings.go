@@ -109,7 +109,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, password str
 	u, err := s.store.User(ctx, userID)
 	if err == nil {
 		s.inBackground(func(ctx context.Context) {
-			subject, body := passwordChangedMail()
+			subject, body := passwordChangedMail(u.Language)
 			if err := s.mailer.Send(ctx, u.Email, subject, body); err != nil {
 				s.log.Warn("password-change notice not sent", "user", u.ID, "err", err)
 			}
@@ -163,7 +163,7 @@ func (s *Service) RequestEmailChange(ctx context.Context, userID int64, email st
 	}
 	link := s.link(verifyPath, token)
 	s.inBackground(func(ctx context.Context) {
-		subject, body := changeEmailMail(u.Email, e, link)
+		subject, body := changeEmailMail(u.Language, u.Email, e, link)
 		if err := s.mailer.Send(ctx, e, subject, body); err != nil {
 			s.log.Warn("email-change mail not sent: the user may ask again", "user", u.ID, "err", err)
 		}
@@ -201,7 +201,7 @@ func (s *Service) confirmEmailChange(ctx context.Context, hash []byte) (*User, e
 		return nil, err
 	}
 	s.inBackground(func(ctx context.Context) {
-		subject, body := emailChangedMail(old, u.Email)
+		subject, body := emailChangedMail(u.Language, old, u.Email)
 		if err := s.mailer.Send(ctx, old, subject, body); err != nil {
 			s.log.Warn("email-change notice to the former address not sent", "user", u.ID, "err", err)
 		}
@@ -227,36 +227,4 @@ func (s *Service) DeleteAccount(ctx context.Context, userID int64) error {
 		s.workspaceMarkedDeleted(ctx, id)
 	}
 	return nil
-}
-
-func passwordChangedMail() (subject, body string) {
-	return "Your Shortlink password was changed", `Hello,
-
-the password of your Shortlink account was just changed, and every other session of it was
-signed out.
-
-If you did not do this, reset your password at once with "Forgot password?" on the login page.
-`
-}
-
-func changeEmailMail(current, email, link string) (subject, body string) {
-	return "Confirm your new email address for Shortlink", fmt.Sprintf(`Hello,
-
-the Shortlink account of %s asked to use %s from now on. Open this link to confirm:
-
-%s
-
-The link works once, within %d hours. Until then the account keeps its current address.
-
-If you did not ask for this, ignore this mail.
-`, current, email, link, int(VerifyTTL.Hours()))
-}
-
-func emailChangedMail(old, email string) (subject, body string) {
-	return "Your Shortlink email address was changed", fmt.Sprintf(`Hello,
-
-the Shortlink account that used %s now uses %s: this address no longer signs in.
-
-If you did not do this, reply to this mail or contact the service's operator at once.
-`, old, email)
 }

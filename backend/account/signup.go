@@ -13,6 +13,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/auth"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // NormalizeEmail trims and lower-cases an address and checks its syntax.
@@ -64,8 +65,9 @@ func defaultWorkspaceName(email string) string {
 //
 // With inv, the link of an invitation mail, the user instead joins the inviting workspace
 // with the invited role and gets no workspace of their own; the address must be the invited
-// one, and counts as verified: the link's secret was mailed to it.
-func (s *Service) Signup(ctx context.Context, email, password string, inv *InvitationLink) (*User, *Workspace, error) {
+// one, and counts as verified: the link's secret was mailed to it. lang ("" for the default)
+// is the language of the user's mails.
+func (s *Service) Signup(ctx context.Context, email, password string, inv *InvitationLink, lang locale.Tag) (*User, *Workspace, error) {
 	e, err := NormalizeEmail(email)
 	if err != nil {
 		return nil, nil, err
@@ -98,6 +100,11 @@ func (s *Service) Signup(ctx context.Context, email, password string, inv *Invit
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if lang != "" && lang != u.Language {
+		if u, err = s.store.SetLanguage(ctx, u.ID, lang); err != nil {
+			return nil, nil, fmt.Errorf("sign up: %w", err)
+		}
 	}
 	if !u.EmailVerified {
 		s.sendVerification(u)

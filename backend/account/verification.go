@@ -86,8 +86,9 @@ func (s *Service) page(path string) url.URL {
 // mailInvitation tells the invited address where to accept, in the background. The link's
 // secret shows whoever opens it what the invitation is and lets them sign up with that
 // address straight into the workspace: it proves the mailbox as a verification link does.
-// Anyone with an account signs in with the address to accept.
-func (s *Service) mailInvitation(inv *Invitation) {
+// Anyone with an account signs in with the address to accept. It is in the language of the
+// address's account, or of the inviter (by) when the address has none.
+func (s *Service) mailInvitation(inv *Invitation, by int64) {
 	if s.mailer == nil {
 		return
 	}
@@ -96,28 +97,12 @@ func (s *Service) mailInvitation(inv *Invitation) {
 		u := s.page(invitationsPath + "/" + strconv.FormatInt(inv.ID, 10))
 		link = u.String()
 	}
-	subject, body := invitationMail(inv, link)
 	s.inBackground(func(ctx context.Context) {
+		subject, body := invitationMail(s.invitationLanguage(ctx, inv, by), inv, link)
 		if err := s.mailer.Send(ctx, inv.Email, subject, body); err != nil {
 			s.log.Warn("invitation mail not sent: the address still sees it once signed in", "invitation", inv.ID, "err", err)
 		}
 	})
-}
-
-func invitationMail(inv *Invitation, link string) (subject, body string) {
-	name := inv.WorkspaceName
-	if name == "" {
-		name = "a workspace"
-	}
-	return "You are invited to " + name + " on Shortlink", fmt.Sprintf(`Hello,
-
-you are invited to join %q on Shortlink as %s. Open this link, and sign in or sign up with
-%s to accept or decline:
-
-%s
-
-If you do not know this workspace, ignore this mail: nothing happens until you accept.
-`, name, inv.Role, inv.Email, link)
 }
 
 // inBackground runs fn off the request path with its own deadline; Close stops it.
@@ -141,43 +126,15 @@ func (s *Service) mailToken(ctx context.Context, u *User, purpose string) {
 		err = s.store.CreateEmailToken(ctx, u.ID, purpose, u.Email, hash, time.Now().Add(ttl))
 	}
 	if err == nil {
-		subject, body := verifyMail(u.Email, s.link(verifyPath, token))
+		subject, body := verifyMail(u.Language, u.Email, s.link(verifyPath, token))
 		if purpose == PurposeReset {
-			subject, body = resetMail(s.link(resetPath, token))
+			subject, body = resetMail(u.Language, s.link(resetPath, token))
 		}
 		err = s.mailer.Send(ctx, u.Email, subject, body)
 	}
 	if err != nil {
 		s.log.Warn("mail not sent: the user may ask for another", "purpose", purpose, "user", u.ID, "err", err)
 	}
-}
-
-func verifyMail(email, link string) (subject, body string) {
-	return "Confirm your email address for Shortlink", fmt.Sprintf(`Hello,
-
-open this link to confirm that %s is your address:
-
-%s
-
-The link works once, within %d hours. Until you confirm, you can use your own workspace but
-cannot join other workspaces.
-
-If you did not sign up for Shortlink, ignore this mail.
-`, email, link, int(VerifyTTL.Hours()))
-}
-
-func resetMail(link string) (subject, body string) {
-	return "Reset your Shortlink password", fmt.Sprintf(`Hello,
-
-someone, hopefully you, asked to reset the password of your Shortlink account. Open this link
-to choose a new one:
-
-%s
-
-The link works once, within %d minutes. Setting a new password signs out every session.
-
-If you did not ask for this, ignore this mail: your password stays as it is.
-`, link, int(ResetTTL.Minutes()))
 }
 
 // sendVerification mails u a verification link, in the background.

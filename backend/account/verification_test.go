@@ -37,7 +37,7 @@ func TestEmailVerification(t *testing.T) {
 	svc, db := newService(t)
 	ctx := context.Background()
 	owner, ws := signup(t, svc, "owner@example.com")
-	bob, _, err := svc.Signup(ctx, "bob@example.com", "correct horse battery", nil)
+	bob, _, err := svc.Signup(ctx, "bob@example.com", "correct horse battery", nil, "")
 	if err != nil || bob.EmailVerified {
 		t.Fatalf("Signup = %+v, %v; want an unverified user", bob, err)
 	}
@@ -75,7 +75,7 @@ func TestEmailVerification(t *testing.T) {
 	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM email_tokens WHERE token_hash = $1`, []byte(token)).Scan(&stored); err != nil || stored != 0 {
 		t.Errorf("a token is stored in clear: %d, %v", stored, err)
 	}
-	carol, _, err := svc.Signup(ctx, "carol@example.com", "correct horse battery", nil)
+	carol, _, err := svc.Signup(ctx, "carol@example.com", "correct horse battery", nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestPasswordReset(t *testing.T) {
 	t.Parallel()
 	svc, db := newService(t)
 	ctx := context.Background()
-	dave, _, err := svc.Signup(ctx, "dave@example.com", "correct horse battery", nil)
+	dave, _, err := svc.Signup(ctx, "dave@example.com", "correct horse battery", nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestSystemRoleRevokes(t *testing.T) {
 	ctx := context.Background()
 	var announced []int64
 	svc.OnKeyRevoked(func(_ context.Context, id int64) { announced = append(announced, id) })
-	erin, ws, err := svc.Signup(ctx, "erin@example.com", "correct horse battery", nil)
+	erin, ws, err := svc.Signup(ctx, "erin@example.com", "correct horse battery", nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestEnsureOperatorTakeover(t *testing.T) {
 	t.Parallel()
 	svc, db := newService(t)
 	ctx := context.Background()
-	squatter, ws, err := svc.Signup(ctx, "ops@example.com", "squatter's password", nil)
+	squatter, ws, err := svc.Signup(ctx, "ops@example.com", "squatter's password", nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

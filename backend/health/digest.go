@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // digestLines is how many links a digest lists; it counts the others.
@@ -50,9 +52,9 @@ func (r *Runner) digest(ctx context.Context, workspaceID int64) (bool, error) {
 		return false, r.o.Store.UndoDigest(ctx, workspaceID, at, since)
 	}
 	if err == nil {
-		subject, body := DigestMail(links, total, r.o.ShortURL, r.o.AppURL)
 		for _, to := range owners {
-			if err = r.o.Mail.Send(ctx, to, subject, body); err != nil {
+			subject, body := DigestMail(to.Language, links, total, r.o.ShortURL, r.o.AppURL)
+			if err = r.o.Mail.Send(ctx, to.Email, subject, body); err != nil {
 				break
 			}
 		}
@@ -67,33 +69,75 @@ func (r *Runner) digest(ctx context.Context, workspaceID int64) (bool, error) {
 	return true, nil
 }
 
-// DigestMail is the subject and text of a digest of total newly broken links, links the
-// first of them.
-func DigestMail(links []BrokenLink, total int, shortURL func(int64, string) string, appURL string) (string, string) {
+// DigestMail is the subject and text, in lang, of a digest of total newly broken links, links
+// the first of them.
+func DigestMail(lang locale.Tag, links []BrokenLink, total int, shortURL func(int64, string) string, appURL string) (string, string) {
+	app := strings.TrimSuffix(appURL, "/")
+	var b strings.Builder
+	line := func(l BrokenLink) {
+		short := l.Key
+		if shortURL != nil {
+			short = shortURL(l.DomainID, l.Key)
+		}
+		fmt.Fprintf(&b, "%s → %s\n    %s\n", short, l.URL, ReasonIn(lang, l.Record))
+	}
+	if lang == locale.Chinese {
+		subject := fmt.Sprintf("%d 个链接失效", total)
+		fmt.Fprintf(&b, "您有 %d 个链接的目标地址不再响应：每个都连续两次检查失败。\n\n", total)
+		for _, l := range links {
+			line(l)
+		}
+		if total > len(links) {
+			fmt.Fprintf(&b, "……还有 %d 个。\n", total-len(links))
+		}
+		fmt.Fprintf(&b, "\n在应用中查看全部（%s/app，链接，健康状态：失效），或使用 GET …/links?health=broken。"+
+			"修改目标地址或停用链接；在链接页面点击“立即检查”可马上重新检查。\n\n"+
+			"这封邮件每天最多一封，并且只在有链接新失效时发送。\n", app)
+		return subject, b.String()
+	}
 	subject := "1 link is broken"
 	if total != 1 {
 		subject = strconv.Itoa(total) + " links are broken"
 	}
-	var b strings.Builder
 	if total == 1 {
 		b.WriteString("The destination of one of your links stopped answering: it failed two checks in a row.\n\n")
 	} else {
 		fmt.Fprintf(&b, "The destinations of %d of your links stopped answering: each failed two checks in a row.\n\n", total)
 	}
 	for _, l := range links {
-		short := l.Key
-		if shortURL != nil {
-			short = shortURL(l.DomainID, l.Key)
-		}
-		fmt.Fprintf(&b, "%s → %s\n    %s\n", short, l.URL, Reason(l.Record))
+		line(l)
 	}
 	if total > len(links) {
 		fmt.Fprintf(&b, "… and %d more.\n", total-len(links))
 	}
 	fmt.Fprintf(&b, "\nSee them all in the app (%s/app, links, health: broken) or with GET …/links?health=broken. "+
 		"Fix a destination or disable the link; \"Check now\" on the link's page checks it again at once.\n\n"+
-		"You get this mail at most once a day, and only when links newly broke.\n", strings.TrimSuffix(appURL, "/"))
+		"You get this mail at most once a day, and only when links newly broke.\n", app)
 	return subject, b.String()
+}
+
+// ReasonIn says in lang why a record's last check failed.
+func ReasonIn(lang locale.Tag, rec Record) string {
+	if lang != locale.Chinese {
+		return Reason(rec)
+	}
+	switch rec.Error {
+	case ErrStatus:
+		return fmt.Sprintf("返回 %d", rec.Status)
+	case ErrDNS:
+		return "域名无法解析"
+	case ErrTLS:
+		return "TLS 证书或握手失败"
+	case ErrTimeout:
+		return "没有及时响应"
+	case ErrConnect:
+		return "拒绝或中断连接"
+	case ErrRedirects:
+		return "重定向次数过多，或跳转到浏览器无法访问的地址"
+	case ErrRefused:
+		return "指向私有或本地地址，不予检查"
+	}
+	return rec.Detail
 }
 
 // Reason says in words why a record's last check failed.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/health"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 func TestFailing(t *testing.T) {
@@ -175,13 +176,23 @@ func TestCheck(t *testing.T) {
 
 func TestDigestMail(t *testing.T) {
 	links := []health.BrokenLink{{Key: "abc", URL: "https://gone.example/", Record: health.Record{State: health.Broken, Error: health.ErrStatus, Status: 404}}}
-	subject, body := health.DigestMail(links, 3, func(_ int64, key string) string { return "https://sho.rt/" + key }, "https://app.example/")
-	if subject != "3 links are broken" {
-		t.Errorf("subject %q", subject)
-	}
-	for _, want := range []string{"https://sho.rt/abc → https://gone.example/", "answers 404", "and 2 more", "https://app.example/app"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("body lacks %q:\n%s", want, body)
+	short := func(_ int64, key string) string { return "https://sho.rt/" + key }
+	for _, c := range []struct {
+		lang    locale.Tag
+		subject string
+		body    []string
+	}{
+		{locale.English, "3 links are broken", []string{"https://sho.rt/abc → https://gone.example/", "answers 404", "and 2 more", "https://app.example/app"}},
+		{locale.Chinese, "3 个链接失效", []string{"https://sho.rt/abc → https://gone.example/", "返回 404", "还有 2 个", "https://app.example/app"}},
+	} {
+		subject, body := health.DigestMail(c.lang, links, 3, short, "https://app.example/")
+		if subject != c.subject {
+			t.Errorf("%s: subject %q", c.lang, subject)
+		}
+		for _, want := range c.body {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: body lacks %q:\n%s", c.lang, want, body)
+			}
 		}
 	}
 }

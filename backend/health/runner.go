@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // Due is a link leased to a checker: its destination and its health so far.
@@ -50,8 +52,8 @@ type Store interface {
 	// last again.
 	UndoDigest(ctx context.Context, workspaceID int64, at time.Time, since *time.Time) error
 	// BrokenSince answers up to n links of the workspace broken after since (all when nil),
-	// still broken, and how many there are; and the addresses of the workspace's owners.
-	BrokenSince(ctx context.Context, workspaceID int64, since *time.Time, n int) (links []BrokenLink, total int, owners []string, err error)
+	// still broken, and how many there are; and the workspace's owners, each with their language.
+	BrokenSince(ctx context.Context, workspaceID int64, since *time.Time, n int) (links []BrokenLink, total int, owners []locale.Recipient, err error)
 }
 
 // BrokenLink is a line of a digest.

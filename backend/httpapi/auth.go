@@ -128,6 +128,9 @@ func (s *Server) limited(c *gin.Context, err error) bool {
 type signupRequest struct {
 	credentials
 	Invitation *account.InvitationLink `json:"invitation"`
+	// Language is the one the person reads mails in ("en", "zh"); the browser's
+	// Accept-Language picks it when absent.
+	Language *string `json:"language"`
 }
 
 type signupResponse struct {
@@ -150,7 +153,12 @@ func (s *Server) signup(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password, in.Invitation)
+	lang, err := signupLanguage(c, in.Language)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u, ws, err := s.accounts.Signup(c.Request.Context(), in.Email, in.Password, in.Invitation, lang)
 	if err != nil {
 		s.fail(c, err)
 		return

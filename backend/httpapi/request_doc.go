@@ -76,6 +76,7 @@ var fieldReasons = map[string]string{
 	"enum type":            "form_field_type_invalid",
 	"enum protocol":        "sso_protocol_invalid",
 	"enum mappings":        "role_invalid",
+	"enum language":        "language_invalid",
 }
 
 // emptyIsAbsent are the fields whose "" the server's types read as the field left out; every

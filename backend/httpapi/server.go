@@ -200,6 +200,7 @@ func (s *Server) routes() {
 
 	authed := s.engine.Group("/api/v1", s.authenticate, s.countCaller)
 	authed.GET("/me", s.me)
+	authed.PATCH("/me", s.updateMe)
 	authed.POST("/me/verification", s.resendVerification)
 	authed.DELETE("/me", s.deleteMe)
 	authed.POST("/me/password", s.changePassword)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // AccountStore implements account.Store: users, workspaces, members, invitations, API keys.
@@ -48,11 +49,13 @@ func collect[T any](rows pgx.Rows, scan func(pgx.Rows) (T, error)) ([]T, error) 
 	return out, rows.Err()
 }
 
-const userColumns = `id, email, system_role, email_verified_at IS NOT NULL, system_role_since, created_at`
+const userColumns = `id, email, system_role, email_verified_at IS NOT NULL, system_role_since, created_at, language`
 
 func scanUser(row pgx.Row, extra ...any) (*account.User, error) {
 	var u account.User
-	err := row.Scan(append([]any{&u.ID, &u.Email, &u.SystemRole, &u.EmailVerified, &u.SystemRoleSince, &u.CreatedAt}, extra...)...)
+	var lang string
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.SystemRole, &u.EmailVerified, &u.SystemRoleSince, &u.CreatedAt, &lang}, extra...)...)
+	u.Language = locale.Of(lang)
 	return &u, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/shortlink/shortlink/backend/health"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // HealthStore keeps links' health (link_health), the sweep's cursor and the digests sent.
@@ -210,7 +211,7 @@ func (s *HealthStore) UndoDigest(ctx context.Context, workspaceID int64, at time
 }
 
 // BrokenSince implements health.Store.
-func (s *HealthStore) BrokenSince(ctx context.Context, workspaceID int64, since *time.Time, n int) ([]health.BrokenLink, int, []string, error) {
+func (s *HealthStore) BrokenSince(ctx context.Context, workspaceID int64, since *time.Time, n int) ([]health.BrokenLink, int, []locale.Recipient, error) {
 	var links []health.BrokenLink
 	total := 0
 	rows, err := s.db.Pool.Query(ctx, `
@@ -238,8 +239,8 @@ func (s *HealthStore) BrokenSince(ctx context.Context, workspaceID int64, since 
 	if err := rows.Err(); err != nil {
 		return nil, 0, nil, fmt.Errorf("links broken since the last digest: %w", err)
 	}
-	owners, err := queryAll(ctx, s.db.Pool, pgx.RowTo[string], `
-		SELECT u.email FROM members m JOIN users u ON u.id = m.user_id JOIN workspaces w ON w.id = m.workspace_id
+	owners, err := queryAll(ctx, s.db.Pool, pgx.RowToStructByPos[locale.Recipient], `
+		SELECT u.email, u.language FROM members m JOIN users u ON u.id = m.user_id JOIN workspaces w ON w.id = m.workspace_id
 		WHERE m.workspace_id = $1 AND m.role = 'owner' AND w.deleted_at IS NULL ORDER BY m.created_at`, workspaceID)
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("owners of a workspace: %w", err)

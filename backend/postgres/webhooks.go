@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/shortlink/shortlink/backend/locale"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
 
@@ -309,10 +310,10 @@ func (s *WebhookStore) Claim(ctx context.Context, n int, leaseUntil time.Time) (
 // Finish implements webhook.Store, in one transaction: the attempt recorded on the delivery
 // (only if no other dispatcher recorded this attempt meanwhile), then the webhook's count of
 // failures in a row, and its disabling.
-func (s *WebhookStore) Finish(ctx context.Context, r webhook.Result, disableAfter int) (string, error) {
+func (s *WebhookStore) Finish(ctx context.Context, r webhook.Result, disableAfter int) (locale.Recipient, error) {
 	tx, err := s.db.Pool.Begin(ctx)
 	if err != nil {
-		return "", fmt.Errorf("finish webhook delivery: %w", err)
+		return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
 	}
 	defer func() { _ = tx.Rollback(ctx) }()
 	var next *time.Time
@@ -324,16 +325,16 @@ func (s *WebhookStore) Finish(ctx context.Context, r webhook.Result, disableAfte
 		WHERE id = $1 AND attempt = $3 - 1 AND status = 'pending'`,
 		r.ID, r.Status, r.Attempt, r.ResponseCode, r.Error, next)
 	if err != nil {
-		return "", fmt.Errorf("finish webhook delivery: %w", err)
+		return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
 	}
 	if tag.RowsAffected() == 0 || !r.CountsToDisable || r.Status == webhook.Pending {
-		return "", commit(ctx, tx, "finish webhook delivery")
+		return locale.Recipient{}, commit(ctx, tx, "finish webhook delivery")
 	}
 	if r.Status == webhook.Delivered {
 		if _, err := tx.Exec(ctx, `UPDATE webhooks SET failures_in_row = 0 WHERE id = $1 AND failures_in_row <> 0`, r.WebhookID); err != nil {
-			return "", fmt.Errorf("finish webhook delivery: %w", err)
+			return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
 		}
-		return "", commit(ctx, tx, "finish webhook delivery")
+		return locale.Recipient{}, commit(ctx, tx, "finish webhook delivery")
 	}
 	var failures int
 	var enabled bool
@@ -341,20 +342,20 @@ func (s *WebhookStore) Finish(ctx context.Context, r webhook.Result, disableAfte
 	err = tx.QueryRow(ctx, `UPDATE webhooks SET failures_in_row = failures_in_row + 1 WHERE id = $1
 		RETURNING failures_in_row, enabled, workspace_id`, r.WebhookID).Scan(&failures, &enabled, &workspaceID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", commit(ctx, tx, "finish webhook delivery") // deleted meanwhile
+		return locale.Recipient{}, commit(ctx, tx, "finish webhook delivery") // deleted meanwhile
 	}
 	if err != nil {
-		return "", fmt.Errorf("finish webhook delivery: %w", err)
+		return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
 	}
-	owner := ""
+	var owner locale.Recipient
 	if enabled && webhook.ShouldDisable(failures, disableAfter) {
 		if _, err := tx.Exec(ctx, `UPDATE webhooks SET enabled = false, disabled_at = now(), updated_at = now() WHERE id = $1`, r.WebhookID); err != nil {
-			return "", fmt.Errorf("disable webhook: %w", err)
+			return locale.Recipient{}, fmt.Errorf("disable webhook: %w", err)
 		}
-		err := tx.QueryRow(ctx, `SELECT u.email FROM members m JOIN users u ON u.id = m.user_id
-			WHERE m.workspace_id = $1 AND m.role = 'owner' ORDER BY m.created_at LIMIT 1`, workspaceID).Scan(&owner)
+		err := tx.QueryRow(ctx, `SELECT u.email, u.language FROM members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = $1 AND m.role = 'owner' ORDER BY m.created_at LIMIT 1`, workspaceID).Scan(&owner.Email, &owner.Language)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return "", fmt.Errorf("disable webhook: owner: %w", err)
+			return locale.Recipient{}, fmt.Errorf("disable webhook: owner: %w", err)
 		}
 	}
 	return owner, commit(ctx, tx, "finish webhook delivery")

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/locale"
 	"github.com/shortlink/shortlink/backend/netguard"
 	"github.com/shortlink/shortlink/backend/plan"
 )
@@ -264,7 +265,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, c Claimed, countsToDisable boo
 		// The lease ends and the delivery is tried again.
 		d.o.Log.Error("webhooks: record a delivery", "delivery", c.ID, "err", ferr)
 	}
-	if owner != "" {
+	if owner.Email != "" {
 		d.disabled(ctx, c, owner, r.Error)
 	}
 	out := c.Delivery
@@ -272,19 +273,28 @@ func (d *Dispatcher) Deliver(ctx context.Context, c Claimed, countsToDisable boo
 	return out
 }
 
-// disabled tells the workspace's owner that a webhook was disabled.
-func (d *Dispatcher) disabled(ctx context.Context, c Claimed, owner, lastErr string) {
+// disabled tells the workspace's owner, in their language, that a webhook was disabled.
+func (d *Dispatcher) disabled(ctx context.Context, c Claimed, owner locale.Recipient, lastErr string) {
 	d.o.Log.Warn("webhooks: disabled after failures in a row", "webhook", c.WebhookID, "workspace", c.WorkspaceID, "failures", d.o.DisableAfter)
 	if d.o.Mail == nil {
 		return
 	}
-	body := fmt.Sprintf("Your webhook to %s failed %d deliveries in a row and was disabled; no more events are sent to it.\n\n"+
-		"The last error: %s\n\nWhen the receiver works again, enable the webhook in the app (%s/app) or with "+
-		"PATCH /api/v1/workspaces/%d/webhooks/%d {\"enabled\": true}.\n",
-		c.URL, d.o.DisableAfter, lastErr, d.o.AppURL, c.WorkspaceID, c.WebhookID)
-	if err := d.o.Mail.Send(ctx, owner, "Your webhook was disabled", body); err != nil {
+	subject, body := disabledMail(owner.Language, c, d.o.DisableAfter, lastErr, d.o.AppURL)
+	if err := d.o.Mail.Send(ctx, owner.Email, subject, body); err != nil {
 		d.o.Log.Warn("webhooks: mail the owner of a disabled webhook", "webhook", c.WebhookID, "err", err)
 	}
+}
+
+func disabledMail(lang locale.Tag, c Claimed, failures int, lastErr, appURL string) (subject, body string) {
+	enable := fmt.Sprintf("PATCH /api/v1/workspaces/%d/webhooks/%d {\"enabled\": true}", c.WorkspaceID, c.WebhookID)
+	if lang == locale.Chinese {
+		return "您的 Webhook 已停用", fmt.Sprintf("您发往 %s 的 Webhook 连续 %d 次投递失败，已被停用；不会再向它发送事件。\n\n"+
+			"最后一次错误：%s\n\n接收方恢复后，请在应用中（%s/app）或使用 %s 重新启用。\n",
+			c.URL, failures, lastErr, appURL, enable)
+	}
+	return "Your webhook was disabled", fmt.Sprintf("Your webhook to %s failed %d deliveries in a row and was disabled; no more events are sent to it.\n\n"+
+		"The last error: %s\n\nWhen the receiver works again, enable the webhook in the app (%s/app) or with %s.\n",
+		c.URL, failures, lastErr, appURL, enable)
 }
 
 func truncate(s string, n int) string {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 // The events a webhook may subscribe to; the names are part of the API (docs/api.md).
@@ -121,8 +122,8 @@ type Store interface {
 	// Finish records an attempt of a claimed delivery: its new status, the response code
 	// and error, when to try again (pending). A delivery that failed for good counts one
 	// more failure in a row on its webhook, one delivered clears the count; when the count
-	// reaches disableAfter, the webhook is disabled and Finish answers the owner's address.
-	Finish(ctx context.Context, r Result, disableAfter int) (disabledOwner string, err error)
+	// reaches disableAfter, the webhook is disabled and Finish answers its owner (Email "" otherwise).
+	Finish(ctx context.Context, r Result, disableAfter int) (disabledOwner locale.Recipient, err error)
 	// PurgeBefore removes the delivered and failed deliveries last tried before t.
 	PurgeBefore(ctx context.Context, t time.Time) (int64, error)
 }

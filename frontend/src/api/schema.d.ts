@@ -898,7 +898,11 @@ export interface paths {
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the signed-in person's settings
+         * @description Today the language of their mails (`language`: `en` or `zh`), which the web app sets when they pick one. API keys are refused (403).
+         */
+        patch: operations["updateMe"];
         trace?: never;
     };
     "/api/v1/me/verification": {
@@ -2097,6 +2101,11 @@ export interface components {
             email_verified: boolean;
             /** Format: date-time */
             created_at: string;
+            /**
+             * @description The language the person reads Shortlink's mails in (verification, password reset, invitations, notices, digests); set at sign-up and with PATCH /api/v1/me.
+             * @enum {string}
+             */
+            language: "en" | "zh";
         };
         Credentials: {
             /** Format: email */
@@ -2118,6 +2127,11 @@ export interface components {
              */
             token_pair?: boolean;
             invitation?: components["schemas"]["InvitationLink"];
+            /**
+             * @description The language of the person's mails (reason `language_invalid` for any other); the request's Accept-Language picks it when absent, English when it names neither.
+             * @enum {string}
+             */
+            language?: "en" | "zh";
         };
         SignupResponse: {
             user: components["schemas"]["User"];
@@ -2746,6 +2760,16 @@ export interface components {
             pending_email: string | null;
             /** @description Whether two-factor sign-in is on (confirmed; a pending enrolment is not). */
             two_factor: boolean;
+        };
+        MeUpdate: {
+            /**
+             * @description The language of the person's mails (reason `language_invalid` for any other).
+             * @enum {string}
+             */
+            language?: "en" | "zh";
+        };
+        MeUpdated: {
+            user: components["schemas"]["User"];
         };
         PasswordChange: {
             current_password: string;
@@ -6195,6 +6219,49 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The person as they are now. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeUpdated"];
+                };
+            };
+            /** @description A language other than `en` or `zh` (reason `language_invalid`, field `language`), or a body that is not valid (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,6 +1,7 @@
 import { NativeSelect } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { languages, pickLanguage } from "../i18n";
+import { saveMailLanguage } from "../lib/mailLanguage";
 
 export function LanguagePicker() {
   const { t, i18n } = useTranslation();
@@ -10,7 +11,11 @@ export function LanguagePicker() {
       size="xs"
       data-testid="language"
       value={pickLanguage(i18n.resolvedLanguage)}
-      onChange={(e) => void i18n.changeLanguage(e.currentTarget.value)}
+      onChange={(e) => {
+        const value = e.currentTarget.value;
+        void i18n.changeLanguage(value);
+        void saveMailLanguage(value);
+      }}
       data={languages.map((l) => ({ value: l.value, label: l.label }))}
     />
   );

@@ -9,13 +9,14 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, fieldError } from "../../components/states";
+import { mailLanguage } from "../../lib/mailLanguage";
 import { invitationLink } from "../../lib/invitation";
 import { TwoFactorStep } from "./TwoFactorStep";
 import { checkAccountPassword, checkEmail, type Problem } from "../../lib/validate";
 import { SsoSignIn } from "./SsoSignIn";
 
 export function AuthForm({ mode }: { mode: "login" | "signup" }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const client = useQueryClient();
@@ -42,7 +43,8 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
       const body = { email: email.trim(), password };
       if (mode === "signup") {
         const joining = invited && invitation?.token ? { id: invitation.id, token: invitation.token } : undefined;
-        const r = await unwrap(api.POST("/api/v1/auth/signup", { body: joining ? { ...body, invitation: joining } : body }));
+        const signup = { ...body, language: mailLanguage(i18n.resolvedLanguage) };
+        const r = await unwrap(api.POST("/api/v1/auth/signup", { body: joining ? { ...signup, invitation: joining } : signup }));
         if (r.workspace?.id) localStorage.setItem("sl.workspace", String(r.workspace.id));
         return !!joining;
       }
