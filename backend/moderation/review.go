@@ -52,6 +52,17 @@ type Capture struct {
 	// DOM or asked for a password or another secret (text drawn by CSS, SVG, canvas or
 	// images); at most MaxText characters, "" when it was not read. Not stored.
 	OCRText string `json:"ocr_text,omitempty"`
+	// Sends are where the page's scripts send what it is given, for inputs that no form posts
+	// (fetch, XMLHttpRequest, sendBeacon, WebSocket, jQuery or axios called with an address,
+	// in an inline script or one of the page's own site), absolute, each once, at most
+	// MaxSends; SendHosts the hosts of every absolute URL written in a script of the page's
+	// that sends (base64 ones decoded) and of the requests it made with another method than
+	// GET, HEAD or OPTIONS, or by WebSocket. The scorer reads them; they are not stored.
+	Sends     []string `json:"sends,omitempty"`
+	SendHosts []string `json:"send_hosts,omitempty"`
+	// Rendered says a screenshot was taken: the page was seen rendered. Recordings keep it
+	// where they keep no screenshot. Not stored.
+	Rendered bool `json:"rendered,omitempty"`
 	// Screenshot is the visible part of the page as PNG; nil when none was taken.
 	Screenshot []byte `json:"-"`
 	// Refused are the requests of the page that the SSRF guard stopped, as "URL (reason)", at
@@ -82,6 +93,8 @@ const (
 	// MaxImages bounds a capture's images, MaxHeadings its headings' text.
 	MaxImages   = 12
 	MaxHeadings = 500
+	// MaxSends bounds a capture's Sends and SendHosts.
+	MaxSends = 20
 )
 
 // Form is one form of a page.

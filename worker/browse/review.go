@@ -182,6 +182,11 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		stop()
 		_ = bc.Close()
 	}()
+	key := watchKey()
+	if err := installWatch(bc, key); err != nil {
+		c.Error = setupFailure(ctx, err)
+		return c
+	}
 	if err := bc.Route("**/*", func(r playwright.Route) {
 		u := r.Request().URL()
 		if err := vet.checkRequest(ctx, u); err != nil {
@@ -204,11 +209,15 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		return c
 	}
 	rec.watch(page)
+	sends := watchSends(page)
 	page.OnPopup(func(p playwright.Page) {
 		go func() { _ = p.Close() }() // not on the event goroutine: Close waits for an answer
 	})
 
 	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
+	if navErr == nil {
+		b.watch(ctx, page, rec, key, navDeadline)
+	}
 	for moves := 0; ; moves++ {
 		chain, status, navFailed, _, refusedList := rec.result()
 		c.Redirects, c.Status, c.Refused = chain, status, refusedList
@@ -226,11 +235,14 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		if !committed(page.URL()) || ctx.Err() != nil {
 			break
 		}
-		err := b.record(ctx, page, &c, deadline)
+		err := b.record(ctx, page, &c, key, sends, deadline)
 		if errors.Is(err, errNavigatedAway) && navErr == nil && moves < maxLateMoves {
 			// A late meta refresh or script on a busy machine: the page moved on while it
 			// was read. Settle on where it went, and read that instead.
 			navErr = b.settle(ctx, rec, deadline)
+			if navErr == nil {
+				b.watch(ctx, page, rec, key, navDeadline)
+			}
 			continue
 		}
 		if err != nil && c.Error == "" {
@@ -347,8 +359,8 @@ const maxLateMoves = 3
 
 // record reads the page's facts, the forms of its frames and a screenshot of its viewport
 // into c, before deadline.
-func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, deadline time.Time) error {
-	raw, err := page.Evaluate(factsScript, factsLimits)
+func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, key string, sends *sendLog, deadline time.Time) error {
+	raw, err := page.Evaluate(factsScript, limitsFor(key))
 	if err != nil {
 		if strings.Contains(err.Error(), "Execution context was destroyed") {
 			return errNavigatedAway
@@ -361,7 +373,9 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 	}
 	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
 	c.Links, c.Scripts, c.Headings, c.Images = facts.Links, facts.Scripts, facts.Headings, facts.Images
-	// Login forms often sit in a frame of another site: their forms count too.
+	scripts := []frameScripts{{facts.Base, facts.Inline}}
+	// Login forms often sit in a frame, of the page's site or another: their forms count
+	// too, and so do the words and headings of a frame that has inputs, and its scripts.
 	for i, f := range page.Frames() {
 		if i > maxFrames || len(c.Forms) >= maxForms || ctx.Err() != nil {
 			break
@@ -369,14 +383,19 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 		if f == page.MainFrame() {
 			continue
 		}
-		raw, err := f.Evaluate(factsScript, factsLimits)
+		raw, err := f.Evaluate(factsScript, limitsFor(key))
 		if err != nil {
 			continue // a frame that went away or never loaded
 		}
 		if ff, err := decodeFacts(raw); err == nil {
 			c.Forms = append(c.Forms, ff.Forms...)
+			scripts = append(scripts, frameScripts{ff.Base, ff.Inline})
+			if len(ff.Forms) > 0 {
+				addFrameWords(c, ff)
+			}
 		}
 	}
+	sends.read(c, scripts)
 	if len(c.Forms) > maxForms {
 		c.Forms = c.Forms[:maxForms]
 	}
@@ -392,7 +411,7 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 	if err != nil {
 		return fmt.Errorf("record: screenshot: %s", firstLine(err.Error()))
 	}
-	c.Screenshot = shot
+	c.Screenshot, c.Rendered = shot, true
 	b.readScreenshot(ctx, c, deadline)
 	return nil
 }
