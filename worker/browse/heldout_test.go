@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/worker/ocr"
 	"github.com/shortlink/shortlink/worker/score"
 )
 
@@ -270,6 +271,7 @@ func (s heldOutSet) record(t *testing.T) {
 		HostRules:     strings.Join(rules, ", "),
 		AllowLoopback: true,
 		Timeout:       sharedTimeout,
+		OCR:           ocr.New(ocr.Options{Log: testLog()}), // as the worker reads: the recording keeps the screenshot's text
 	})
 
 	recording := heldOutRecording{SetDigest: digest, Pages: make([]heldOutRecorded, len(pages))}
