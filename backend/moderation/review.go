@@ -60,6 +60,10 @@ type Capture struct {
 	// GET, HEAD or OPTIONS, or by WebSocket. The scorer reads them; they are not stored.
 	Sends     []string `json:"sends,omitempty"`
 	SendHosts []string `json:"send_hosts,omitempty"`
+	// Downloads are the app packages and installers the page's links offer (an APK, an iOS
+	// profile or itms-services link, an executable, a link with a download attribute), absolute,
+	// at most MaxDownloads. The scorer reads them; they are not stored.
+	Downloads []string `json:"downloads,omitempty"`
 	// Rendered says a screenshot was taken: the page was seen rendered. Recordings keep it
 	// where they keep no screenshot. Not stored.
 	Rendered bool `json:"rendered,omitempty"`
@@ -93,8 +97,9 @@ const (
 	// MaxImages bounds a capture's images, MaxHeadings its headings' text.
 	MaxImages   = 12
 	MaxHeadings = 500
-	// MaxSends bounds a capture's Sends and SendHosts.
-	MaxSends = 20
+	// MaxSends bounds a capture's Sends and SendHosts, MaxDownloads its Downloads.
+	MaxSends     = 20
+	MaxDownloads = 10
 )
 
 // Form is one form of a page.

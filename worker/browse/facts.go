@@ -112,6 +112,18 @@ const factsScript = `(limits) => {
     const h = hostOf(attr(a, "href"));
     if (h) links.push(h);
   }
+  // App packages and installers the page offers (an APK, an iOS profile, an executable): a
+  // page that asks its reader to install something off the stores.
+  const packageRE = /\.(apk|xapk|apks|ipa|mobileconfig|exe|msi|msix|dmg|pkg|scr|bat|cmd|ps1|hta|vbs|jar)$/i;
+  const downloads = [];
+  for (const a of query("a[href]")) {
+    if (downloads.length >= limits.downloads) break;
+    const href = attr(a, "href");
+    let u = null;
+    try { u = new URL(href, baseURI); } catch (e) { continue; }
+    const pkg = u.protocol === "itms-services:" || ((u.protocol === "http:" || u.protocol === "https:") && (packageRE.test(u.pathname) || a.hasAttribute("download")));
+    if (pkg && !downloads.includes(u.href)) downloads.push(u.href.slice(0, 300));
+  }
   const scripts = [];
   for (const el of query("script[src]")) {
     if (scripts.length >= limits.scripts) break;
@@ -167,6 +179,7 @@ const factsScript = `(limits) => {
     text: words.slice(0, limits.text),
     inline,
     base: baseURI,
+    downloads,
     forms,
     links,
     scripts,
@@ -178,7 +191,8 @@ const factsScript = `(limits) => {
 // factsLimits are factsScript's argument.
 var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText,
 	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts, "headings": moderation.MaxHeadings,
-	"images": moderation.MaxImages, "attr": maxImageAttr, "roots": maxShadowRoots, "inline": maxInlineScript}
+	"images": moderation.MaxImages, "attr": maxImageAttr, "roots": maxShadowRoots, "inline": maxInlineScript,
+	"downloads": moderation.MaxDownloads}
 
 // limitsFor are factsLimits with the capture's watch key, through which factsScript finds the
 // closed shadow roots.
@@ -201,6 +215,7 @@ type pageFacts struct {
 	Scripts     []string           `json:"scripts"`
 	Headings    string             `json:"headings"`
 	Images      []moderation.Image `json:"images"`
+	Downloads   []string           `json:"downloads"`
 	Inline      []string           `json:"inline"` // the text of inline scripts
 	Base        string             `json:"base"`   // the document's base URL
 }
@@ -222,6 +237,9 @@ func decodeFacts(v any) (pageFacts, error) {
 	f.Scripts = hosts(f.Scripts, moderation.MaxScripts)
 	f.Headings = cut(collapse(f.Headings), moderation.MaxHeadings)
 	f.Images = images(f.Images)
+	if len(f.Downloads) > moderation.MaxDownloads {
+		f.Downloads = f.Downloads[:moderation.MaxDownloads]
+	}
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {
 			f.Forms[i].Fields = []string{}
