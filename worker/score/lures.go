@@ -31,7 +31,12 @@ var (
 	// A paste from the keyboard, and its running.
 	pasteRE = regexp.MustCompile(`\bctrl ?\+ ?v\b|\b(?:cmd|command) ?\+ ?v\b|\bpaste\b|粘贴`)
 	// The pretext: proving the reader is a person, or fixing a fault.
-	verifyPretextRE = regexp.MustCompile(`captcha|robot|human|verif|cloudflare|验证|人机|机器人|fix|repair|修复|error|错误`)
+	verifyPretextRE = regexp.MustCompile(`captcha|robot|human|cloudflare|ray id|verification steps|人机|机器人|验证步骤|完成验证|` +
+		`(?:how to |to )fix|apply the fix|copy (?:the )?fix|修复`)
+	// A command shown on the page: an installation guide shows what it has its reader paste;
+	// a lure keeps it on the clipboard.
+	shownCommandRE = regexp.MustCompile(`(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)|\.ps1|` +
+		`powershell -|\| ?(?:sh|bash|iex)`)
 	// Words that only an advisory about these lures says.
 	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|恶意|木马|攻击`)
 
@@ -64,7 +69,7 @@ func speaksOfLures(words string) bool {
 
 // lureSignals adds the lures' signals of one visitor's page.
 func lureSignals(c moderation.Capture, add func(Signal)) {
-	for _, signal := range []func(moderation.Capture) (Signal, bool){pasteCommandSignal, remoteRefundSignal, qrLoginSignal, sideloadSignal, sharedDocSignal} {
+	for _, signal := range []func(moderation.Capture) (Signal, bool){pasteCommandSignal, remoteRefundSignal, qrLoginSignal, sideloadSignal, sharedDocSignal, releaseFeeSignal} {
 		if s, ok := signal(c); ok {
 			add(s)
 		}
@@ -76,7 +81,8 @@ func lureSignals(c moderation.Capture, add func(Signal)) {
 // command on the clipboard (a fake CAPTCHA, "ClickFix").
 func pasteCommandSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
-	if !runBoxRE.MatchString(words) || !pasteRE.MatchString(words) || !verifyPretextRE.MatchString(words) || speaksOfLures(words) {
+	if !runBoxRE.MatchString(words) || !pasteRE.MatchString(words) || !verifyPretextRE.MatchString(words) ||
+		shownCommandRE.MatchString(words) || speaksOfLures(words) {
 		return Signal{}, false
 	}
 	return Signal{"paste-command", weightPasteCommand, CategoryMalware,
@@ -88,12 +94,55 @@ func pasteCommandSignal(c moderation.Capture) (Signal, bool) {
 // compensation) through a remote-access or screen-sharing app: the "agent" empties the account.
 func remoteRefundSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
-	if !remoteAppRE.MatchString(words) || !refundRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
+	app := unnegated(words, remoteAppRE)
+	if app == "" || !refundRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
 	return Signal{"remote-refund", weightRemoteRefund, CategoryScam,
 		fmt.Sprintf("%s is offered money back (%q) through a remote-access app (%q)", c.Profile,
-			refundRE.FindString(words), remoteAppRE.FindString(words))}, true
+			refundRE.FindString(words), app)}, true
+}
+
+// negationRE is a sentence saying something is never asked: "we will never ask you to share
+// your screen", 不会要求您……共享屏幕.
+var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不`)
+
+// unnegated is the first match of re in words that no negation stands before in its sentence
+// (within 40 characters); "" when there is none.
+func unnegated(words string, re *regexp.Regexp) string {
+	for _, m := range re.FindAllStringIndex(words, -1) {
+		start := max(0, m[0]-120) // bytes: 40 Chinese characters, or more Latin ones
+		before := words[start:m[0]]
+		if i := strings.LastIndexAny(before, ".!?。！？"); i >= 0 {
+			before = before[i:]
+		}
+		if !negationRE.MatchString(before) {
+			return words[m[0]:m[1]]
+		}
+	}
+	return ""
+}
+
+// Held money released against a payment: an investment dashboard that asks a "tax", a fee or
+// a deposit before a withdrawal.
+var (
+	withdrawRE   = regexp.MustCompile(`withdraw|提现|出金|取款`)
+	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z]+ ){0,2}(?:tax|fee|deposit|margin)[^.]{0,60}(?:releas|unlock|withdraw|process)|` +
+		`before (?:your )?(?:funds|withdrawal|profits?|balance)[^.]{0,40}(?:released|unlocked|processed|withdrawn)[^.]{0,20}(?:pay|deposit)|` +
+		`(?:需|须|需要|必须)先?(?:缴纳|支付|补缴|充值).{0,16}(?:税|手续费|保证金|解冻金|认证金|风险金)|缴纳.{0,24}后.{0,12}(?:解冻|到账|提现|出金)`)
+	weightReleaseFee = 0.85
+)
+
+// releaseFeeSignal weighs a page holding the reader's money (a withdrawal, a balance) until a
+// tax, a fee or a deposit is paid first: an investment or task platform's last step.
+func releaseFeeSignal(c moderation.Capture) (Signal, bool) {
+	words := pageWords(c)
+	m := releaseFeeRE.FindString(words)
+	if m == "" || !withdrawRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
+		return Signal{}, false
+	}
+	return Signal{"release-fee", weightReleaseFee, CategoryScam,
+		fmt.Sprintf("%s is told to pay before a withdrawal is released (%q)", c.Profile, m)}, true
 }
 
 // pageBrands are the brands a page names as its own: in its title, its description or its
