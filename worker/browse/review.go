@@ -215,6 +215,7 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	})
 
 	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
+	pressed := false // the gate's button, once per capture (click.go)
 	if navErr == nil {
 		b.watch(ctx, page, rec, key, navDeadline)
 	}
@@ -235,7 +236,7 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		if !committed(page.URL()) || ctx.Err() != nil {
 			break
 		}
-		err := b.record(ctx, page, &c, key, sends, deadline)
+		err := b.record(ctx, page, rec, &c, key, sends, &pressed, deadline)
 		if errors.Is(err, errNavigatedAway) && navErr == nil && moves < maxLateMoves {
 			// A late meta refresh or script on a busy machine: the page moved on while it
 			// was read. Settle on where it went, and read that instead.
@@ -358,8 +359,12 @@ var errNavigatedAway = errors.New("record: the page navigated while it was read"
 const maxLateMoves = 3
 
 // record reads the page's facts, the forms of its frames and a screenshot of its viewport
-// into c, before deadline.
-func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, key string, sends *sendLog, deadline time.Time) error {
+// into c, before deadline, once the page's gate button, if it has one, was pressed (click.go).
+func (b *Browser) record(ctx context.Context, page playwright.Page, rec *recorder, c *moderation.Capture, key string, sends *sendLog, pressed *bool, deadline time.Time) error {
+	if !*pressed {
+		*pressed = true
+		b.pressGate(ctx, page, rec, key, deadline.Add(-min(time.Until(deadline)/4, 3*time.Second)))
+	}
 	raw, err := page.Evaluate(factsScript, limitsFor(key))
 	if err != nil {
 		if strings.Contains(err.Error(), "Execution context was destroyed") {

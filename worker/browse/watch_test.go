@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -136,5 +137,49 @@ document.getElementById("go").onclick = () => {
 		if !c.Rendered {
 			t.Errorf("%s: not marked rendered", c.Profile)
 		}
+	}
+}
+
+// TestReviewPressesTheGate: a page that shows only a "Verify" button, and its form and words
+// once it is pressed, is read after one press; a page whose button sits in a form is not
+// pressed (its form would be sent). The app packages its links offer are listed.
+func TestReviewPressesTheGate(t *testing.T) {
+	b := sharedBrowser(t)
+	netw.handleHTML("gate.test", `<!doctype html><title>Check</title><p>Please verify to continue</p><button id="v">Verify</button>
+<a href="/files/update.apk">Android</a> <a href="/guide.html">Guide</a>
+<script>
+document.getElementById("v").onclick = () => setTimeout(() => {
+  document.body.insertAdjacentHTML("beforeend", '<p>Enter your mailbox password to continue reading</p><form action="/p"><input name="u"><input type="password" name="pw"></form>');
+}, 300);
+</script>`)
+	var posted atomic.Int32
+	netw.handle("gate-form.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/search" {
+			posted.Add(1)
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><title>Search</title><form action="/search"><button>Continue</button></form>`))
+	}))
+	captures, err := b.Review(context.Background(), "http://gate.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || len(c.Forms) != 1 || !c.Forms[0].Password || !strings.Contains(c.Text, "mailbox password") ||
+			!slices.Equal(c.Downloads, []string{"http://gate.test/files/update.apk"}) {
+			t.Errorf("%s: error %q, forms %+v, text %q, downloads %q", c.Profile, c.Error, c.Forms, c.Text, c.Downloads)
+		}
+	}
+	captures, err = b.Review(context.Background(), "http://gate-form.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || c.FinalURL != "http://gate-form.test/" {
+			t.Errorf("%s: error %q, final URL %q", c.Profile, c.Error, c.FinalURL)
+		}
+	}
+	if n := posted.Load(); n != 0 {
+		t.Errorf("a form's button was pressed: %d requests past the page", n)
 	}
 }
