@@ -35,8 +35,8 @@ var (
 		`(?:how to |to )fix|apply the fix|copy (?:the )?fix|修复`)
 	// A command shown on the page: an installation guide shows what it has its reader paste;
 	// a lure keeps it on the clipboard.
-	shownCommandRE = regexp.MustCompile(`(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)|\.ps1|` +
-		`powershell -|\| ?(?:sh|bash|iex)`)
+	shownCommandRE = regexp.MustCompile(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
+		`powershell -|\| ?(?:sh|bash|iex)\b`)
 	// Words that only an advisory about these lures says.
 	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|恶意|木马|攻击`)
 
