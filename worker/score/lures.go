@@ -32,7 +32,7 @@ var (
 	pasteRE = regexp.MustCompile(`\bctrl ?\+ ?v\b|\b(?:cmd|command) ?\+ ?v\b|\bpaste\b|粘贴`)
 	// The pretext: proving the reader is a person, or fixing a fault.
 	verifyPretextRE = regexp.MustCompile(`captcha|robot|human|cloudflare|ray id|verification steps|人机|机器人|验证步骤|完成验证|` +
-		`(?:how to |to )fix|apply the fix|copy (?:the )?fix|修复`)
+		`apply the fix|copy (?:the )?fix|复制修复|一键修复`)
 	// A command shown on the page: an installation guide shows what it has its reader paste;
 	// a lure keeps it on the clipboard.
 	shownCommandRE = regexp.MustCompile(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
@@ -94,33 +94,40 @@ func pasteCommandSignal(c moderation.Capture) (Signal, bool) {
 // compensation) through a remote-access or screen-sharing app: the "agent" empties the account.
 func remoteRefundSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
-	app := unnegated(words, remoteAppRE)
-	if app == "" || !refundRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
+	if speaksOfLures(words) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
-	return Signal{"remote-refund", weightRemoteRefund, CategoryScam,
-		fmt.Sprintf("%s is offered money back (%q) through a remote-access app (%q)", c.Profile,
-			refundRE.FindString(words), app)}, true
+	// The app and the money in one breath: a support site that does both, refunds in one
+	// section and remote help in another, is no lure.
+	for _, m := range remoteAppRE.FindAllStringIndex(words, -1) {
+		if negated(words, m[0]) {
+			continue
+		}
+		near := words[max(0, m[0]-refundReach):min(len(words), m[1]+refundReach)]
+		if r := refundRE.FindString(near); r != "" {
+			return Signal{"remote-refund", weightRemoteRefund, CategoryScam,
+				fmt.Sprintf("%s is offered money back (%q) through a remote-access app (%q)", c.Profile, r, words[m[0]:m[1]])}, true
+		}
+	}
+	return Signal{}, false
 }
+
+// refundReach is how far from the remote-access app the money back must be said, in bytes:
+// about a sentence each way (some 60 Chinese characters).
+const refundReach = 180
 
 // negationRE is a sentence saying something is never asked: "we will never ask you to share
 // your screen", 不会要求您……共享屏幕.
 var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不`)
 
-// unnegated is the first match of re in words that no negation stands before in its sentence
-// (within 40 characters); "" when there is none.
-func unnegated(words string, re *regexp.Regexp) string {
-	for _, m := range re.FindAllStringIndex(words, -1) {
-		start := max(0, m[0]-120) // bytes: 40 Chinese characters, or more Latin ones
-		before := words[start:m[0]]
-		if i := strings.LastIndexAny(before, ".!?。！？"); i >= 0 {
-			before = before[i:]
-		}
-		if !negationRE.MatchString(before) {
-			return words[m[0]:m[1]]
-		}
+// negated says a negation stands before words[at:] in its sentence (within 40 Chinese
+// characters, or 120 Latin ones).
+func negated(words string, at int) bool {
+	before := words[max(0, at-120):at]
+	if i := strings.LastIndexAny(before, ".!?。！？"); i >= 0 {
+		before = before[i:]
 	}
-	return ""
+	return negationRE.MatchString(before)
 }
 
 // Held money released against a payment: an investment dashboard that asks a "tax", a fee or
@@ -175,7 +182,7 @@ func qrLoginSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	for _, b := range pageBrands(c) {
-		if b.owns(host) || b.kind == "identity" || servedBy(c, b) {
+		if b.owns(host) || !qrAccountKinds[b.kind] || servedBy(c, b) {
 			continue
 		}
 		return Signal{"qr-login", weightQRLogin, CategoryPhishing,
@@ -184,6 +191,12 @@ func qrLoginSignal(c moderation.Capture) (Signal, bool) {
 	}
 	return Signal{}, false
 }
+
+// qrAccountKinds are the brands whose app signs its user in elsewhere by a scanned code:
+// messengers, wallets, banks, shops, mail and games. A government portal or a courier that
+// offers "scan with Alipay to sign in" wears its own name, not the app's.
+var qrAccountKinds = map[string]bool{"payment": true, "bank": true, "social": true, "webmail": true, "crypto": true,
+	"shop": true, "gaming": true}
 
 // servedBy says whether the page loads an image or a script from b's own hosts: a sign-in of
 // the brand's own, embedded.

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -49,4 +50,23 @@ func scriptSendsSignal(c moderation.Capture, a asks, host string) (Signal, bool)
 		}
 	}
 	return Signal{}, false
+}
+
+// disclosed says the page names target's registrable domain in its visible text or links to
+// it: a sign-in that tells its reader where it sends them (single sign-on to a sibling domain
+// named on the page) hides nothing, where a kit never names its collector.
+func disclosed(c moderation.Capture, target string) bool {
+	d := registrableDomain(target)
+	if d == "" {
+		return false
+	}
+	if strings.Contains(strings.ToLower(c.Text), d) {
+		return true
+	}
+	for _, l := range c.Links {
+		if registrableDomain(normalizeHost(l)) == d {
+			return true
+		}
+	}
+	return false
 }

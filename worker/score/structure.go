@@ -200,6 +200,9 @@ func postsTo(c moderation.Capture, a asks, host, pageName, target string) (Signa
 	case collector:
 		s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
 			fmt.Sprintf("%s's form sends %s to %s, a form collector", c.Profile, a, to)}
+	case registrableDomain(to) != page && !ownedByBrand(to) && disclosed(c, to):
+		s = Signal{"posts-elsewhere", weightPostsOwnOrg, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to another site it names, %s", c.Profile, host, a, to)}
 	case registrableDomain(to) != page && !ownedByBrand(to) && script:
 		s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
 			fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
