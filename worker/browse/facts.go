@@ -157,6 +157,16 @@ const factsScript = `(limits) => {
     const i = image(attr(el, "src"), attr(el, "alt") || attr(el, "title"), false);
     if (i) images.push(i);
   }
+  // How much of the viewport the page draws rather than writes (canvases, images, SVG): a
+  // page whose words are pictures has its screenshot read.
+  let drawn = 0;
+  const vw = window.innerWidth || 1, vh = window.innerHeight || 1;
+  for (const el of query("canvas, img, svg, picture, object, embed").slice(0, 200)) {
+    const r = el.getBoundingClientRect();
+    const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0)), h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+    drawn += w * h;
+  }
+  drawn = Math.min(1, drawn / (vw * vh));
   const body = get(Document.prototype, "body", document);
   // innerText stops at a shadow root: each root's words are added after the document's.
   let words = body ? String(body.innerText || "") : "";
@@ -180,6 +190,7 @@ const factsScript = `(limits) => {
     inline,
     base: baseURI,
     downloads,
+    drawn,
     forms,
     links,
     scripts,
@@ -216,6 +227,7 @@ type pageFacts struct {
 	Headings    string             `json:"headings"`
 	Images      []moderation.Image `json:"images"`
 	Downloads   []string           `json:"downloads"`
+	Drawn       float64            `json:"drawn"`  // the share of the viewport drawn by canvases, images and SVG
 	Inline      []string           `json:"inline"` // the text of inline scripts
 	Base        string             `json:"base"`   // the document's base URL
 }

@@ -418,7 +418,7 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, rec *recorde
 		return fmt.Errorf("record: screenshot: %s", firstLine(err.Error()))
 	}
 	c.Screenshot, c.Rendered = shot, true
-	b.readScreenshot(ctx, c, deadline)
+	b.readScreenshot(ctx, c, facts.Drawn, deadline)
 	return nil
 }
 
@@ -426,12 +426,17 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, rec *recorde
 // drawn rather than written.
 const ocrBelowText = 200
 
+// ocrDrawnShare is the share of the viewport drawn by canvases, images and SVG from which a
+// page's screenshot is read whatever its text: its words may be pictures.
+const ocrDrawnShare = 0.5
+
 // readScreenshot reads the text of c's screenshot into c.OCRText, when Options.OCR is set and
-// the page shows little text in its DOM or asks for a password, a card or a grid of words.
+// the page shows little text in its DOM, asks for a password, a card or a grid of words, or draws half
+// its viewport or more (worthReading).
 // Reading takes what is left of the visitor's time at most; a failed reading leaves OCRText
 // empty, and a missing Tesseract is said once, by the reader.
-func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, deadline time.Time) {
-	if b.opts.OCR == nil || len(c.Screenshot) == 0 || !worthReading(c) {
+func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, drawn float64, deadline time.Time) {
+	if b.opts.OCR == nil || len(c.Screenshot) == 0 || !worthReading(c, drawn) {
 		return
 	}
 	rctx, cancel := context.WithDeadline(ctx, deadline)
@@ -444,9 +449,10 @@ func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, dea
 	c.OCRText = cut(collapse(text), moderation.MaxText)
 }
 
-// worthReading says whether c's screenshot may say what its DOM does not.
-func worthReading(c *moderation.Capture) bool {
-	if len([]rune(c.Text)) < ocrBelowText {
+// worthReading says whether c's screenshot may say what its DOM does not: little text, a
+// secret asked, or half the viewport or more drawn (canvases, images, SVG).
+func worthReading(c *moderation.Capture, drawn float64) bool {
+	if len([]rune(c.Text)) < ocrBelowText || drawn >= ocrDrawnShare {
 		return true
 	}
 	for _, f := range c.Forms {

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shortlink/shortlink/worker/ocr"
 )
 
 // TestReviewWaitsForLateForms: a page that writes its sign-in form by a timer two and a half
@@ -181,5 +183,48 @@ document.getElementById("v").onclick = () => setTimeout(() => {
 	}
 	if n := posted.Load(); n != 0 {
 		t.Errorf("a form's button was pressed: %d requests past the page", n)
+	}
+}
+
+// TestReviewReadsPicturedPages: a page with words enough in its DOM (a footer of 300
+// characters) whose viewport is a canvas drawing its offer has its screenshot read; the same
+// page without the canvas has not.
+func TestReviewReadsPicturedPages(t *testing.T) {
+	reader := ocr.New(ocr.Options{Log: testLog()})
+	if !reader.Available(context.Background()) {
+		t.Fatal("tesseract is not installed: run deploy/local/ocr.sh, or `make test`, which installs it")
+	}
+	b := newTestBrowser(t, Options{HostRules: "MAP *.test 127.0.0.1:" + netw.port(), AllowLoopback: true, Timeout: sharedTimeout, OCR: reader})
+	footer := strings.Repeat("Terms of use. Privacy notice. Cookie settings. Contact. ", 6)
+	page := func(canvas bool) string {
+		draw := ""
+		if canvas {
+			draw = `<canvas id="c" style="display:block;width:100vw;height:100vh"></canvas>
+<script>const c = document.getElementById("c"); c.width = innerWidth; c.height = innerHeight;
+const x = c.getContext("2d"); x.fillStyle = "#fff"; x.fillRect(0, 0, c.width, c.height); x.fillStyle = "#000";
+x.font = "32px sans-serif"; x.fillText("Claim your reward", 20, 80); x.fillText("Pay the small fee", 20, 140);</script>`
+		}
+		return `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Offer</title></head>
+<body style="margin:0">` + draw + `<footer>` + footer + `</footer></body></html>`
+	}
+	netw.handleHTML("pictured.test", page(true))
+	netw.handleHTML("written.test", page(false))
+	captures, err := b.Review(context.Background(), "http://pictured.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || !strings.Contains(strings.ToLower(c.OCRText), "claim your reward") {
+			t.Errorf("%s: error %q, the screenshot's text %q", c.Profile, c.Error, c.OCRText)
+		}
+	}
+	captures, err = b.Review(context.Background(), "http://written.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || c.OCRText != "" {
+			t.Errorf("%s: error %q, the screenshot read: %q", c.Profile, c.Error, c.OCRText)
+		}
 	}
 }
