@@ -52,6 +52,21 @@ type Capture struct {
 	// DOM or asked for a password or another secret (text drawn by CSS, SVG, canvas or
 	// images); at most MaxText characters, "" when it was not read. Not stored.
 	OCRText string `json:"ocr_text,omitempty"`
+	// Sends are where the page's scripts send what it is given, for inputs that no form posts
+	// (fetch, XMLHttpRequest, sendBeacon, WebSocket, jQuery or axios called with an address,
+	// in an inline script or one of the page's own site), absolute, each once, at most
+	// MaxSends; SendHosts the hosts of every absolute URL written in a script of the page's
+	// that sends (base64 ones decoded) and of the requests it made with another method than
+	// GET, HEAD or OPTIONS, or by WebSocket. The scorer reads them; they are not stored.
+	Sends     []string `json:"sends,omitempty"`
+	SendHosts []string `json:"send_hosts,omitempty"`
+	// Downloads are the app packages and installers the page's links offer (an APK, an iOS
+	// profile or itms-services link, an executable, a link with a download attribute), absolute,
+	// at most MaxDownloads. The scorer reads them; they are not stored.
+	Downloads []string `json:"downloads,omitempty"`
+	// Rendered says a screenshot was taken: the page was seen rendered. Recordings keep it
+	// where they keep no screenshot. Not stored.
+	Rendered bool `json:"rendered,omitempty"`
 	// Screenshot is the visible part of the page as PNG; nil when none was taken.
 	Screenshot []byte `json:"-"`
 	// Refused are the requests of the page that the SSRF guard stopped, as "URL (reason)", at
@@ -82,6 +97,9 @@ const (
 	// MaxImages bounds a capture's images, MaxHeadings its headings' text.
 	MaxImages   = 12
 	MaxHeadings = 500
+	// MaxSends bounds a capture's Sends and SendHosts, MaxDownloads its Downloads.
+	MaxSends     = 20
+	MaxDownloads = 10
 )
 
 // Form is one form of a page.

@@ -11,14 +11,16 @@ import (
 
 // Bounds of what is kept of a page besides its text (moderation.MaxText).
 const (
-	maxTitle       = 500
-	maxDescription = 1000
-	maxForms       = 20
-	maxFields      = 20
-	maxHint        = 60 // characters of a field's hint
-	maxFrames      = 10 // child frames whose forms are read
-	maxHost        = 253
-	maxImageAttr   = 80 // characters of an image's file name or alternative text
+	maxTitle        = 500
+	maxDescription  = 1000
+	maxForms        = 20
+	maxFields       = 20
+	maxHint         = 60 // characters of a field's hint
+	maxFrames       = 10 // child frames whose forms are read
+	maxHost         = 253
+	maxImageAttr    = 80 // characters of an image's file name or alternative text
+	maxShadowRoots  = 100
+	maxInlineScript = 64 << 10 // characters of a frame's inline scripts read for where they send
 )
 
 // factsScript reads, in a frame, what a capture records of it: title, description, visible
@@ -29,7 +31,17 @@ const factsScript = `(limits) => {
   // Read through the prototypes: a page's own elements can shadow document.title, form.action
   // and the like (DOM clobbering).
   const get = (proto, name, obj) => Object.getOwnPropertyDescriptor(proto, name).get.call(obj);
-  const query = (sel) => Array.from(Document.prototype.querySelectorAll.call(document, sel));
+  // The document and its shadow roots: open ones found by their hosts, closed ones as the
+  // capture's watch saw them attached (watch.go).
+  const roots = [document];
+  const addRoot = (r) => { if (r && roots.length < limits.roots && !roots.includes(r)) roots.push(r); };
+  const watched = limits.key ? window[limits.key] : null;
+  if (watched && watched.roots) for (const r of watched.roots) { try { if (r.host && r.host.isConnected) addRoot(r); } catch (e) {} }
+  const within = (root, sel) => Array.from(root === document ? Document.prototype.querySelectorAll.call(document, sel) : DocumentFragment.prototype.querySelectorAll.call(root, sel));
+  for (let i = 0; i < roots.length && roots.length < limits.roots; i++) {
+    for (const el of within(roots[i], "*")) { if (el.shadowRoot) addRoot(el.shadowRoot); }
+  }
+  const query = (sel) => roots.flatMap((r) => within(r, sel));
   const meta = (sel) => { const m = query(sel)[0]; return m ? (Element.prototype.getAttribute.call(m, "content") || "") : ""; };
   const attr = (el, name) => Element.prototype.getAttribute.call(el, name) || "";
   const baseURI = get(Node.prototype, "baseURI", document);
@@ -100,6 +112,18 @@ const factsScript = `(limits) => {
     const h = hostOf(attr(a, "href"));
     if (h) links.push(h);
   }
+  // App packages and installers the page offers (an APK, an iOS profile, an executable): a
+  // page that asks its reader to install something off the stores.
+  const packageRE = /\.(apk|xapk|apks|ipa|mobileconfig|exe|msi|msix|dmg|pkg|scr|bat|cmd|ps1|hta|vbs|jar)$/i;
+  const downloads = [];
+  for (const a of query("a[href]")) {
+    if (downloads.length >= limits.downloads) break;
+    const href = attr(a, "href");
+    let u = null;
+    try { u = new URL(href, baseURI); } catch (e) { continue; }
+    const pkg = u.protocol === "itms-services:" || ((u.protocol === "http:" || u.protocol === "https:") && (packageRE.test(u.pathname) || a.hasAttribute("download")));
+    if (pkg && !downloads.includes(u.href)) downloads.push(u.href.slice(0, 300));
+  }
   const scripts = [];
   for (const el of query("script[src]")) {
     if (scripts.length >= limits.scripts) break;
@@ -133,11 +157,40 @@ const factsScript = `(limits) => {
     const i = image(attr(el, "src"), attr(el, "alt") || attr(el, "title"), false);
     if (i) images.push(i);
   }
+  // How much of the viewport the page draws rather than writes (canvases, images, SVG): a
+  // page whose words are pictures has its screenshot read.
+  let drawn = 0;
+  const vw = window.innerWidth || 1, vh = window.innerHeight || 1;
+  for (const el of query("canvas, img, svg, picture, object, embed").slice(0, 200)) {
+    const r = el.getBoundingClientRect();
+    const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0)), h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+    drawn += w * h;
+  }
+  drawn = Math.min(1, drawn / (vw * vh));
   const body = get(Document.prototype, "body", document);
+  // innerText stops at a shadow root: each root's words are added after the document's.
+  let words = body ? String(body.innerText || "") : "";
+  for (const r of roots.slice(1)) {
+    if (words.length >= limits.text) break;
+    for (const el of Array.from(r.children)) { const t = text(el); if (t) words += " " + t; }
+  }
+  // What the page's own scripts say where they send (sends.go reads them): inline scripts,
+  // up to limits.inline characters in all.
+  const inline = [];
+  let inlineChars = 0;
+  for (const el of query("script:not([src])")) {
+    if (inlineChars >= limits.inline) break;
+    const s = String(el.textContent || "").slice(0, limits.inline - inlineChars);
+    if (s.trim()) { inline.push(s); inlineChars += s.length; }
+  }
   return {
     title: String(get(Document.prototype, "title", document) || ""),
     description: meta('meta[name="description" i]') || meta('meta[property="og:description" i]') || meta('meta[name="og:description" i]'),
-    text: body ? String(body.innerText || "").slice(0, limits.text) : "",
+    text: words.slice(0, limits.text),
+    inline,
+    base: baseURI,
+    downloads,
+    drawn,
     forms,
     links,
     scripts,
@@ -149,7 +202,19 @@ const factsScript = `(limits) => {
 // factsLimits are factsScript's argument.
 var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText,
 	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts, "headings": moderation.MaxHeadings,
-	"images": moderation.MaxImages, "attr": maxImageAttr}
+	"images": moderation.MaxImages, "attr": maxImageAttr, "roots": maxShadowRoots, "inline": maxInlineScript,
+	"downloads": moderation.MaxDownloads}
+
+// limitsFor are factsLimits with the capture's watch key, through which factsScript finds the
+// closed shadow roots.
+func limitsFor(key string) map[string]any {
+	l := make(map[string]any, len(factsLimits)+1)
+	for k, v := range factsLimits {
+		l[k] = v
+	}
+	l["key"] = key
+	return l
+}
 
 // pageFacts are what factsScript returns.
 type pageFacts struct {
@@ -161,6 +226,10 @@ type pageFacts struct {
 	Scripts     []string           `json:"scripts"`
 	Headings    string             `json:"headings"`
 	Images      []moderation.Image `json:"images"`
+	Downloads   []string           `json:"downloads"`
+	Drawn       float64            `json:"drawn"`  // the share of the viewport drawn by canvases, images and SVG
+	Inline      []string           `json:"inline"` // the text of inline scripts
+	Base        string             `json:"base"`   // the document's base URL
 }
 
 // decodeFacts reads factsScript's answer, as playwright-go hands it over (maps and slices).
@@ -180,6 +249,9 @@ func decodeFacts(v any) (pageFacts, error) {
 	f.Scripts = hosts(f.Scripts, moderation.MaxScripts)
 	f.Headings = cut(collapse(f.Headings), moderation.MaxHeadings)
 	f.Images = images(f.Images)
+	if len(f.Downloads) > moderation.MaxDownloads {
+		f.Downloads = f.Downloads[:moderation.MaxDownloads]
+	}
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {
 			f.Forms[i].Fields = []string{}

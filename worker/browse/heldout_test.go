@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/worker/ocr"
 	"github.com/shortlink/shortlink/worker/score"
 )
 
@@ -51,8 +52,8 @@ var heldOutSets = []heldOutSet{
 		digest: "c72a08b515bdddde88e860fca2e81439a75e53db91dd1f28feebfa833b805462",
 		// When it was frozen: 9 banned of 24, 12 flagged or banned.
 		floors: heldOutFloors{
-			banRecall:     0.70, // 17 of 24
-			flagRecall:    0.83, // 20 of 24
+			banRecall:     0.70, // 17 of 24 (18 in another recording)
+			flagRecall:    0.87, // 21 of 24
 			banPrecision:  1.0,  // 17 of 17
 			flagPrecision: 1.0,  // 20 of 20
 			benignBanned:  0,    // none, and none may be
@@ -65,10 +66,10 @@ var heldOutSets = []heldOutSet{
 		// recordings differ from run to run (whether a visitor sees a form written late by
 		// script depends on the machine's pace): the one kept had the lower figures.
 		floors: heldOutFloors{
-			banRecall:     0.50, // 12 of 24
-			flagRecall:    0.70, // 17 of 24
-			banPrecision:  0.92, // 12 of 13
-			flagPrecision: 0.80, // 17 of 21
+			banRecall:     0.70, // 17 of 24 (18 in another recording)
+			flagRecall:    0.91, // 22 of 24
+			banPrecision:  0.94, // 17 of 18
+			flagPrecision: 0.91, // 22 of 24
 			benignBanned:  1,    // one today; none is the aim
 		},
 	},
@@ -284,6 +285,7 @@ func (s heldOutSet) record(t *testing.T) {
 		HostRules:     strings.Join(rules, ", "),
 		AllowLoopback: true,
 		Timeout:       sharedTimeout,
+		OCR:           ocr.New(ocr.Options{Log: testLog()}), // as the worker reads: the recording keeps the screenshot's text
 	})
 
 	recording := heldOutRecording{SetDigest: digest, Pages: make([]heldOutRecorded, len(pages))}

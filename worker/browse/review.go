@@ -182,6 +182,11 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		stop()
 		_ = bc.Close()
 	}()
+	key := watchKey()
+	if err := installWatch(bc, key); err != nil {
+		c.Error = setupFailure(ctx, err)
+		return c
+	}
 	if err := bc.Route("**/*", func(r playwright.Route) {
 		u := r.Request().URL()
 		if err := vet.checkRequest(ctx, u); err != nil {
@@ -204,11 +209,16 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		return c
 	}
 	rec.watch(page)
+	sends := watchSends(page)
 	page.OnPopup(func(p playwright.Page) {
 		go func() { _ = p.Close() }() // not on the event goroutine: Close waits for an answer
 	})
 
 	navErr := b.navigate(ctx, page, rec, destination, navDeadline)
+	pressed := false // the gate's button, once per capture (click.go)
+	if navErr == nil {
+		b.watch(ctx, page, rec, key, navDeadline)
+	}
 	for moves := 0; ; moves++ {
 		chain, status, navFailed, _, refusedList := rec.result()
 		c.Redirects, c.Status, c.Refused = chain, status, refusedList
@@ -226,11 +236,14 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		if !committed(page.URL()) || ctx.Err() != nil {
 			break
 		}
-		err := b.record(ctx, page, &c, deadline)
+		err := b.record(ctx, page, rec, &c, key, sends, &pressed, deadline)
 		if errors.Is(err, errNavigatedAway) && navErr == nil && moves < maxLateMoves {
 			// A late meta refresh or script on a busy machine: the page moved on while it
 			// was read. Settle on where it went, and read that instead.
 			navErr = b.settle(ctx, rec, deadline)
+			if navErr == nil {
+				b.watch(ctx, page, rec, key, navDeadline)
+			}
 			continue
 		}
 		if err != nil && c.Error == "" {
@@ -346,9 +359,13 @@ var errNavigatedAway = errors.New("record: the page navigated while it was read"
 const maxLateMoves = 3
 
 // record reads the page's facts, the forms of its frames and a screenshot of its viewport
-// into c, before deadline.
-func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderation.Capture, deadline time.Time) error {
-	raw, err := page.Evaluate(factsScript, factsLimits)
+// into c, before deadline, once the page's gate button, if it has one, was pressed (click.go).
+func (b *Browser) record(ctx context.Context, page playwright.Page, rec *recorder, c *moderation.Capture, key string, sends *sendLog, pressed *bool, deadline time.Time) error {
+	if !*pressed {
+		*pressed = true
+		b.pressGate(ctx, page, rec, key, deadline.Add(-min(time.Until(deadline)/4, 3*time.Second)))
+	}
+	raw, err := page.Evaluate(factsScript, limitsFor(key))
 	if err != nil {
 		if strings.Contains(err.Error(), "Execution context was destroyed") {
 			return errNavigatedAway
@@ -361,7 +378,10 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 	}
 	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
 	c.Links, c.Scripts, c.Headings, c.Images = facts.Links, facts.Scripts, facts.Headings, facts.Images
-	// Login forms often sit in a frame of another site: their forms count too.
+	c.Downloads = facts.Downloads
+	scripts := []frameScripts{{facts.Base, facts.Inline}}
+	// Login forms often sit in a frame, of the page's site or another: their forms count
+	// too, and so do the words and headings of a frame that has inputs, and its scripts.
 	for i, f := range page.Frames() {
 		if i > maxFrames || len(c.Forms) >= maxForms || ctx.Err() != nil {
 			break
@@ -369,14 +389,19 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 		if f == page.MainFrame() {
 			continue
 		}
-		raw, err := f.Evaluate(factsScript, factsLimits)
+		raw, err := f.Evaluate(factsScript, limitsFor(key))
 		if err != nil {
 			continue // a frame that went away or never loaded
 		}
 		if ff, err := decodeFacts(raw); err == nil {
 			c.Forms = append(c.Forms, ff.Forms...)
+			scripts = append(scripts, frameScripts{ff.Base, ff.Inline})
+			if len(ff.Forms) > 0 {
+				addFrameWords(c, ff)
+			}
 		}
 	}
+	sends.read(c, scripts)
 	if len(c.Forms) > maxForms {
 		c.Forms = c.Forms[:maxForms]
 	}
@@ -392,8 +417,8 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 	if err != nil {
 		return fmt.Errorf("record: screenshot: %s", firstLine(err.Error()))
 	}
-	c.Screenshot = shot
-	b.readScreenshot(ctx, c, deadline)
+	c.Screenshot, c.Rendered = shot, true
+	b.readScreenshot(ctx, c, facts.Drawn, deadline)
 	return nil
 }
 
@@ -401,12 +426,17 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, c *moderatio
 // drawn rather than written.
 const ocrBelowText = 200
 
+// ocrDrawnShare is the share of the viewport drawn by canvases, images and SVG from which a
+// page's screenshot is read whatever its text: its words may be pictures.
+const ocrDrawnShare = 0.5
+
 // readScreenshot reads the text of c's screenshot into c.OCRText, when Options.OCR is set and
-// the page shows little text in its DOM or asks for a password, a card or a grid of words.
+// the page shows little text in its DOM, asks for a password, a card or a grid of words, or draws half
+// its viewport or more (worthReading).
 // Reading takes what is left of the visitor's time at most; a failed reading leaves OCRText
 // empty, and a missing Tesseract is said once, by the reader.
-func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, deadline time.Time) {
-	if b.opts.OCR == nil || len(c.Screenshot) == 0 || !worthReading(c) {
+func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, drawn float64, deadline time.Time) {
+	if b.opts.OCR == nil || len(c.Screenshot) == 0 || !worthReading(c, drawn) {
 		return
 	}
 	rctx, cancel := context.WithDeadline(ctx, deadline)
@@ -419,9 +449,10 @@ func (b *Browser) readScreenshot(ctx context.Context, c *moderation.Capture, dea
 	c.OCRText = cut(collapse(text), moderation.MaxText)
 }
 
-// worthReading says whether c's screenshot may say what its DOM does not.
-func worthReading(c *moderation.Capture) bool {
-	if len([]rune(c.Text)) < ocrBelowText {
+// worthReading says whether c's screenshot may say what its DOM does not: little text, a
+// secret asked, or half the viewport or more drawn (canvases, images, SVG).
+func worthReading(c *moderation.Capture, drawn float64) bool {
+	if len([]rune(c.Text)) < ocrBelowText || drawn >= ocrDrawnShare {
 		return true
 	}
 	for _, f := range c.Forms {

@@ -49,6 +49,9 @@ type calibrationCase struct {
 	Links       []string `yaml:"links"`
 	Scripts     []string `yaml:"scripts"`
 	Headings    string   `yaml:"headings"`
+	Sends       []string `yaml:"sends"`      // where its scripts send (Capture.Sends)
+	SendHosts   []string `yaml:"send_hosts"` // hosts its sending scripts name (Capture.SendHosts)
+	Downloads   []string `yaml:"downloads"`  // app packages its links offer (Capture.Downloads)
 	Images      []struct {
 		Host string `yaml:"host"`
 		Name string `yaml:"name"`
@@ -101,6 +104,7 @@ func (c calibrationCase) captures() []moderation.Capture {
 			Profile: p, URL: c.URL, FinalURL: final, Redirects: append([]string{c.URL}, c.Hops...),
 			ClientRedirects: c.Hops, Status: 200, Title: c.Title, Description: c.Description, Text: c.Text, Forms: forms,
 			Links: c.Links, Scripts: c.Scripts, OCRText: c.OCR, Headings: c.Headings, Images: images,
+			Sends: c.Sends, SendHosts: c.SendHosts, Downloads: c.Downloads,
 		})
 	}
 	return out

@@ -221,6 +221,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 			add(s)
 		}
 	}
+	lureSignals(c, add)
 }
 
 func blockedDetail(host, listed string) string {

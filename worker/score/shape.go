@@ -74,8 +74,8 @@ func wornBrands(c moderation.Capture) []wornBrand {
 }
 
 // signInWithRE is a button that signs in with another's account: "Sign in with Google",
-// "continue-with-apple.svg", 使用微信登录.
-var signInWithRE = regexp.MustCompile(`(?i)(?:sign|log)[ _-]?in[ _-]with|continue[ _-]with|connect[ _-]with|btn[_-]|button|使用.{0,8}登录|一键登录`)
+// "continue-with-apple.svg", 使用微信登录; nor is a QR code to sign in with it.
+var signInWithRE = regexp.MustCompile(`(?i)(?:sign|log)[ _-]?in[ _-]with|continue[ _-]with|connect[ _-]with|btn[_-]|button|使用.{0,8}登录|一键登录|qr[ _-]?code|二维码`)
 
 // brandsInFileName are the brands whose key a file's name holds as a word: "paypal-logo.svg",
 // "logo_icbc.png".

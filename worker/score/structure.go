@@ -167,48 +167,62 @@ func postsSignal(c moderation.Capture) (Signal, bool) {
 		if !a.any(askPassword | askPIN | askSecret | askOTP) {
 			continue
 		}
-		u, err := url.Parse(f.Action)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			continue
-		}
-		to := normalizeHost(u.Hostname())
-		if to == "" {
-			continue
-		}
-		script := scriptPathRE.MatchString(u.Path)
-		collector := false
-		for _, fc := range formCollectors {
-			collector = collector || underDomain(to, fc)
-		}
-		var s Signal
-		switch {
-		case collector:
-			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
-				fmt.Sprintf("%s's form sends %s to %s, a form collector", c.Profile, a, to)}
-		case registrableDomain(to) != page && !ownedByBrand(to) && script:
-			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
-				fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
-		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)) &&
-			(oddHost(to) != "" || oddHost(host) != ""):
-			s = Signal{"posts-elsewhere", weightPostsOther, CategoryPhishing,
-				fmt.Sprintf("%s's form on %s sends %s to a site of another name, %s", c.Profile, host, a, to)}
-		case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)):
-			s = Signal{"posts-elsewhere", weightPostsElsewhere, CategoryPhishing,
-				fmt.Sprintf("%s's form on %s sends %s to another site, %s", c.Profile, host, a, to)}
-		case registrableDomain(to) != page && !ownedByBrand(to):
-			s = Signal{"posts-elsewhere", weightPostsOwnOrg, CategoryPhishing,
-				fmt.Sprintf("%s's form on %s sends %s to another site of its name, %s", c.Profile, host, a, to)}
-		case script:
-			if b, _, _, ok := lookAlike(to); ok {
-				s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
-					fmt.Sprintf("%s's form sends %s to a script of %s, a look-alike of %s", c.Profile, a, to, b.keys[0])}
-			}
-		}
-		if s.Weight > best.Weight {
+		if s, ok := scriptSendsSignal(c, a, host); ok && s.Weight > best.Weight {
 			best = s
+		}
+		for _, target := range formTargets(c, f, host) {
+			if s, ok := postsTo(c, a, host, pageName, target); ok && s.Weight > best.Weight {
+				best = s
+			}
 		}
 	}
 	return best, best.Weight > 0
+}
+
+// postsTo weighs a form asking for a, on host (of the name pageName), that sends it to target.
+func postsTo(c moderation.Capture, a asks, host, pageName, target string) (Signal, bool) {
+	page := registrableDomain(host)
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
+		return Signal{}, false
+	}
+	to := normalizeHost(u.Hostname())
+	if to == "" {
+		return Signal{}, false
+	}
+	script := scriptPathRE.MatchString(u.Path)
+	collector := false
+	for _, fc := range formCollectors {
+		collector = collector || underDomain(to, fc)
+	}
+	var s Signal
+	switch {
+	case collector:
+		s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+			fmt.Sprintf("%s's form sends %s to %s, a form collector", c.Profile, a, to)}
+	case registrableDomain(to) != page && !ownedByBrand(to) && disclosed(c, to):
+		s = Signal{"posts-elsewhere", weightPostsOwnOrg, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to another site it names, %s", c.Profile, host, a, to)}
+	case registrableDomain(to) != page && !ownedByBrand(to) && script:
+		s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to a script on another site, %s%s", c.Profile, host, a, to, u.Path)}
+	case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)) &&
+		(oddHost(to) != "" || oddHost(host) != ""):
+		s = Signal{"posts-elsewhere", weightPostsOther, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to a site of another name, %s", c.Profile, host, a, to)}
+	case registrableDomain(to) != page && !ownedByBrand(to) && !sameOrganisation(pageName, registrableDomain(to)):
+		s = Signal{"posts-elsewhere", weightPostsElsewhere, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to another site, %s", c.Profile, host, a, to)}
+	case registrableDomain(to) != page && !ownedByBrand(to):
+		s = Signal{"posts-elsewhere", weightPostsOwnOrg, CategoryPhishing,
+			fmt.Sprintf("%s's form on %s sends %s to another site of its name, %s", c.Profile, host, a, to)}
+	case script:
+		if b, _, _, ok := lookAlike(to); ok {
+			s = Signal{"posts-elsewhere", weightPostsScript, CategoryPhishing,
+				fmt.Sprintf("%s's form sends %s to a script of %s, a look-alike of %s", c.Profile, a, to, b.keys[0])}
+		}
+	}
+	return s, s.Weight > 0
 }
 
 // orgWords are the words of domain names that name no organisation: what a site does, not
@@ -495,7 +509,7 @@ func hiddenTextSignal(c moderation.Capture) (Signal, bool) {
 	if !a.any(askPassword|askPIN|askCard|askSecret|askOTP) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
-	if len(c.Screenshot) == 0 && c.OCRText == "" {
+	if len(c.Screenshot) == 0 && !c.Rendered && c.OCRText == "" {
 		return Signal{}, false // not seen rendered: nothing says where its words went
 	}
 	dom := len([]rune(strings.TrimSpace(c.Text)))

@@ -1,0 +1,42 @@
+package score
+
+import (
+	"context"
+	"testing"
+)
+
+// TestModelCallsAcrossTheSets counts the model calls of 1,000 links of a mixed traffic drawn
+// from every development set (calibration, dev.yaml, dev/pages.yaml and dev/lures.yaml), as
+// TestModelCallsPerThousand does from the first two: docs/moderation.md, "Fewer model calls".
+//
+//	go test -count=1 -run TestModelCallsAcrossTheSets -v ./worker/score/
+func TestModelCallsAcrossTheSets(t *testing.T) {
+	cases := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
+	cases = append(cases, loadCases(t, "testdata/dev/pages.yaml")...)
+	cases = append(cases, loadCases(t, "testdata/dev/lures.yaml")...)
+	h := newHeuristic(t, "")
+	m := &countingModel{verdict: benignModel}
+	c := NewChain(m, h, 0)
+	banned, benignBanned := 0, 0
+	for i := range 1000 {
+		cs := cases[i%len(cases)]
+		v, err := c.Score(context.Background(), LinkFacts{ID: int64(i), URL: cs.URL}, cs.captures())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Score >= calibrationBan {
+			banned++
+			if cs.Label == "benign" {
+				benignBanned++
+			}
+		}
+	}
+	t.Logf("%d cases replicated to 1,000 links: %d model calls deciding the certain ones (%d banned, %d of them honest)",
+		len(cases), m.calls.Load(), banned, benignBanned)
+	if m.calls.Load() > maxModelCallsAcrossTheSets || benignBanned != 0 {
+		t.Errorf("%d model calls, want at most %d; %d honest pages banned", m.calls.Load(), maxModelCallsAcrossTheSets, benignBanned)
+	}
+}
+
+// maxModelCallsAcrossTheSets is what TestModelCallsAcrossTheSets reached, as a floor.
+const maxModelCallsAcrossTheSets = 380 // 371
