@@ -565,7 +565,9 @@ func (a *App) UseClock(now func() time.Time) { a.auth.UseClock(now) }
 // FlushSessionActivity writes now what the minute's flush would write of the sessions this
 // node let into workspaces (docs/security.md#session-policy), and answers how many sessions it
 // wrote.
-func (a *App) FlushSessionActivity(ctx context.Context) (int, error) { return a.auth.FlushActivity(ctx) }
+func (a *App) FlushSessionActivity(ctx context.Context) (int, error) {
+	return a.auth.FlushActivity(ctx)
+}
 
 // Addr is the address the server listens on, once Listen has run.
 func (a *App) Addr() string { return a.listener.Addr().String() }
