@@ -10,11 +10,14 @@ ALTER TABLE workspaces
 -- The keyed hash of the address a session's token was issued to (never the address itself).
 ALTER TABLE refresh_tokens ADD COLUMN ip_hash TEXT;
 
--- When a session (a refresh-token family) was last let into a workspace. Each node writes what
--- it saw at most once a minute per session, in one statement for all of them.
+-- When a session (a refresh-token family) began, by the server's clock that applies the policy
+-- (NULL for sessions begun before: their first token's created_at), and when it was last let
+-- into a workspace (NULL: never). Each node writes what it saw at most once a minute per
+-- session, in one statement for all of them.
 CREATE TABLE session_activity (
     family         UUID PRIMARY KEY,
-    last_active_at TIMESTAMPTZ NOT NULL
+    started_at     TIMESTAMPTZ,
+    last_active_at TIMESTAMPTZ
 );
 
 -- +goose Down

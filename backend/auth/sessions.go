@@ -90,6 +90,8 @@ type SessionStore interface {
 	// SessionState reports whether the session is live, when it began and when it was last
 	// active; a session of no token answers not live.
 	SessionState(ctx context.Context, id uuid.UUID) (SessionState, error)
+	// SessionStarted stores when the session began, by the clock of the policies.
+	SessionStarted(ctx context.Context, id uuid.UUID, at time.Time) error
 	// RecordActivity stores when each session was last let into a workspace, keeping the
 	// later of what is stored and what is given.
 	RecordActivity(ctx context.Context, seen map[uuid.UUID]time.Time) error
@@ -125,6 +127,13 @@ func (s *Service) StartSession(ctx context.Context, userID int64, d Device, via 
 	token, err := s.issueRefresh(ctx, userID, family, via)
 	if err != nil {
 		return "", uuid.Nil, err
+	}
+	if s.sessions != nil {
+		// A session whose start is not written is judged by its first token's, a moment
+		// earlier: a policy then ends it sooner, never later.
+		if err := s.sessions.store.SessionStarted(ctx, family, s.sessions.now()); err != nil {
+			s.log.Warn("record the start of a session", "err", err)
+		}
 	}
 	s.describe(ctx, token, d)
 	return token, family, nil

@@ -140,9 +140,9 @@ func deviceOf(browser, os string) string {
 	return os
 }
 
-// sessionsOfMember admits a request about the sessions of the member in the path: the
-// workspace has sso on its plan, the caller is a person, the member is one of the
-// workspace's (else not found, as for any other person), and only owners reach an owner's.
+// sessionsOfMember admits a request about the sessions of the member in the path: the caller
+// is a person, the member is one of the workspace's (else not found, as for any other person),
+// the workspace has sso on its plan, and only owners reach an owner's.
 // Answers the member's ID; false when it answered.
 func (s *Server) sessionsOfMember(c *gin.Context) (int64, bool) {
 	if !s.requireUser(c) {
@@ -153,15 +153,17 @@ func (s *Server) sessionsOfMember(c *gin.Context) (int64, bool) {
 		return 0, false
 	}
 	ctx, id := c.Request.Context(), workspaceID(c)
-	if err := s.plans.Require(ctx, id, plan.SSO); err != nil {
-		s.fail(c, err)
-		return 0, false
-	}
+	// Whether the person is a member comes first: another workspace's people are not found,
+	// whatever this workspace's plan.
 	access, err := s.accounts.Access(ctx, id, uid)
 	if apperr.Is(err, apperr.NotFound) {
 		err = apperr.Errorf(apperr.NotFound, "member not found").For("member_not_found", "")
 	}
 	if err != nil {
+		s.fail(c, err)
+		return 0, false
+	}
+	if err := s.plans.Require(ctx, id, plan.SSO); err != nil {
 		s.fail(c, err)
 		return 0, false
 	}

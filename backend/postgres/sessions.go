@@ -99,13 +99,24 @@ func (s *RefreshTokenStore) SessionState(ctx context.Context, id uuid.UUID) (aut
 	err := s.db.Pool.QueryRow(ctx, `SELECT
 			NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE family = $1 AND revoked_at IS NOT NULL)
 			AND EXISTS (SELECT 1 FROM refresh_tokens WHERE family = $1 AND expires_at > now()),
-			(SELECT min(created_at) FROM refresh_tokens WHERE family = $1),
+			coalesce((SELECT started_at FROM session_activity WHERE family = $1),
+				(SELECT min(created_at) FROM refresh_tokens WHERE family = $1)),
 			(SELECT last_active_at FROM session_activity WHERE family = $1)`, id).Scan(&st.Live, &started, &last)
 	if err != nil {
 		return auth.SessionState{}, fmt.Errorf("session state: %w", err)
 	}
 	st.StartedAt, st.LastActiveAt = started.Time, last.Time
 	return st, nil
+}
+
+// SessionStarted implements auth.SessionStore.
+func (s *RefreshTokenStore) SessionStarted(ctx context.Context, id uuid.UUID, at time.Time) error {
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO session_activity (family, started_at) VALUES ($1, $2)
+		ON CONFLICT (family) DO UPDATE SET started_at = excluded.started_at`, id, at)
+	if err != nil {
+		return fmt.Errorf("record the start of a session: %w", err)
+	}
+	return nil
 }
 
 // RecordActivity implements auth.SessionStore: one statement for every session given.
