@@ -17,6 +17,12 @@ import (
 // in one statement, never once a request (docs/security.md#session-policy).
 const ActivityFlushEvery = time.Minute
 
+// ActivitySlack is how much later than a session's true last activity a node may know it: a
+// request let in on another node is written within ActivityFlushEvery and then read within
+// the liveCacheTTL a node remembers a session. The idle timeout waits that much longer, so
+// that no node refuses a session early.
+const ActivitySlack = ActivityFlushEvery + liveCacheTTL
+
 // activity is what a node saw of sessions being let into workspaces and has not written yet.
 type activity struct {
 	mu   sync.Mutex
@@ -87,6 +93,9 @@ func (s *Service) CheckSessionPolicy(ctx context.Context, p SessionPolicy, sessi
 	f := SessionFacts{StartedAt: st.StartedAt, LastActiveAt: st.LastActiveAt}
 	if t := s.sessions.activity.last(session); t.After(f.LastActiveAt) {
 		f.LastActiveAt = t
+	}
+	if p.IdleTimeout > 0 {
+		p.IdleTimeout += ActivitySlack
 	}
 	return p.Check(f, s.sessions.now())
 }
