@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.openVisits(reviews, classifier, hasher, buckets)
 	a.sync = cachesync.NewNode(cachesync.NodeOptions{
 		Syncer: a.syncer, Reservations: cachesync.NewReservationSync(postgres.NewLinkChanges(db), a.resolver),
-		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Log: log,
+		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Sessions: a.auth, Log: log,
 	})
 	a.chores = housekeeping.New(housekeeping.Options{
 		Workspaces: a.accounts, Sessions: postgres.NewRefreshTokenStore(db), Changes: postgres.NewLinkChanges(db),
@@ -297,6 +297,7 @@ func (a *App) openAccounts(ctx context.Context, hasher *auth.Hasher, buckets *re
 	accounts.LimitInvitations(auth.NewLimiter(buckets, a.log), cfg.InvitesPerHour)
 	a.accounts = accounts
 	accounts.OnKeyRevoked(a.announce.KeyRevoked)
+	a.auth.OnSessionsEnded(a.announce.SessionsEnded)
 	accounts.OnLinksRemoved(a.cache.RemovedRefs)
 	accounts.OnWorkspaceGone(a.announce.WorkspaceGone)
 	var mailer account.Mailer

@@ -109,6 +109,8 @@ type sessions struct {
 	// activity is what this node saw of sessions being let into workspaces and has not
 	// written yet.
 	activity *activity
+	// ended tells the other nodes of sessions signed out here (OnSessionsEnded); nil: nobody.
+	ended func(ctx context.Context)
 }
 
 // UseSessions lets the service list and end sessions, and refuse the access tokens of ended
@@ -188,6 +190,9 @@ func (s *Service) EndSession(ctx context.Context, userID int64, id uuid.UUID) er
 		return fmt.Errorf("end session: %w", err)
 	}
 	s.sessions.live.Invalidate(id)
+	if s.sessions.ended != nil {
+		s.sessions.ended(ctx)
+	}
 	return nil
 }
 
@@ -206,10 +211,32 @@ func (s *Service) EndOtherSessions(ctx context.Context, userID int64, keep uuid.
 }
 
 // ForgetSessions drops what this node remembers of sessions being live, after sessions were
-// revoked outside the service (a password change, a reset).
+// revoked outside the service (a password change, a reset, a deprovisioning), and has the
+// other nodes told (OnSessionsEnded).
 func (s *Service) ForgetSessions() {
+	if s.sessions == nil {
+		return
+	}
+	s.sessions.live.InvalidateAll()
+	if s.sessions.ended != nil {
+		s.sessions.ended(context.Background())
+	}
+}
+
+// ForgetSessionsHere is ForgetSessions on this node alone: what a node does when told another
+// signed sessions out.
+func (s *Service) ForgetSessionsHere() {
 	if s.sessions != nil {
 		s.sessions.live.InvalidateAll()
+	}
+}
+
+// OnSessionsEnded sets what is told, after this node forgot them, of sessions signed out
+// here, so that the other nodes stop their access tokens at once. Call it after UseSessions,
+// before serving.
+func (s *Service) OnSessionsEnded(fn func(ctx context.Context)) {
+	if s.sessions != nil {
+		s.sessions.ended = fn
 	}
 }
 
