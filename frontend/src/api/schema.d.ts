@@ -1081,7 +1081,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every other session
-         * @description Signs out every session of the person but the caller's (all of them when the caller's token names none). Their access tokens stop working at once on this server and within 5 seconds on the others. API keys are refused (403).
+         * @description Signs out every session of the person but the caller's (all of them when the caller's token names none). Their access tokens stop working at once on this server and within a second on the others (5 seconds should the bus lose the message). API keys are refused (403).
          */
         delete: operations["endOtherSessions"];
         options?: never;
@@ -1514,7 +1514,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every session of a member
-         * @description Needs the `manage` permission (only owners reach an owner's) and a plan with `sso`. Signs out every session of the member, everywhere, but the caller's own; their access tokens stop at once on this server and within 5 seconds on the others. Recorded as `session.revoked` with `all`. API keys are refused (403).
+         * @description Needs the `manage` permission (only owners reach an owner's) and a plan with `sso`. Signs out every session of the member, everywhere, but the caller's own; their access tokens stop at once on this server and within a second on the others (5 seconds should the bus lose the message). Recorded as `session.revoked` with `all`. API keys are refused (403).
          */
         delete: operations["endMemberSessions"];
         options?: never;
