@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/locale"
 )
 
@@ -163,8 +164,12 @@ type Workspace struct {
 	Role string `json:"role,omitempty"`
 	// Require2FA is the workspace's demand that its members sign in with a second factor; it
 	// applies only while the plan has sso (see TwoFactorBlocks).
-	Require2FA bool      `json:"require_2fa"`
-	CreatedAt  time.Time `json:"created_at"`
+	Require2FA bool `json:"require_2fa"`
+	// SessionMaxAge and SessionIdleTimeout are the workspace's session policy (nil: no
+	// limit); like Require2FA they apply only while the plan has sso.
+	SessionMaxAge      *Duration `json:"session_max_age"`
+	SessionIdleTimeout *Duration `json:"session_idle_timeout"`
+	CreatedAt          time.Time `json:"created_at"`
 	// Billing is the workspace's subscription as operators see it; set only in their listing.
 	Billing *BillingSummary `json:"billing,omitempty"`
 }
@@ -174,6 +179,8 @@ type Access struct {
 	Role string
 	// MissingTwoFactor is set when the workspace requires 2FA and the user has not turned it on.
 	MissingTwoFactor bool
+	// SessionPolicy is the workspace's, whatever its plan.
+	SessionPolicy auth.SessionPolicy
 }
 
 // TwoFactorBlocks decides whether a person is refused a workspace for lack of 2FA: the
@@ -324,6 +331,9 @@ type Store interface {
 	// SetRequire2FA sets the workspace's 2FA requirement and reports whether it changed;
 	// not_found if there is no such workspace.
 	SetRequire2FA(ctx context.Context, id int64, on bool) (*Workspace, bool, error)
+	// SetSessionPolicy sets the workspace's session policy and reports whether it changed;
+	// not_found for a missing workspace.
+	SetSessionPolicy(ctx context.Context, id int64, p auth.SessionPolicy) (*Workspace, bool, error)
 	// Members lists the workspace's members, oldest first.
 	Members(ctx context.Context, workspaceID int64) ([]*Member, error)
 	// SetRole changes a member's role. Returns not_found if the user is not a member and

@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.openVisits(reviews, classifier, hasher, buckets)
 	a.sync = cachesync.NewNode(cachesync.NodeOptions{
 		Syncer: a.syncer, Reservations: cachesync.NewReservationSync(postgres.NewLinkChanges(db), a.resolver),
-		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Log: log,
+		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Sessions: a.auth, Log: log,
 	})
 	a.chores = housekeeping.New(housekeeping.Options{
 		Workspaces: a.accounts, Sessions: postgres.NewRefreshTokenStore(db), Changes: postgres.NewLinkChanges(db),
@@ -297,6 +297,7 @@ func (a *App) openAccounts(ctx context.Context, hasher *auth.Hasher, buckets *re
 	accounts.LimitInvitations(auth.NewLimiter(buckets, a.log), cfg.InvitesPerHour)
 	a.accounts = accounts
 	accounts.OnKeyRevoked(a.announce.KeyRevoked)
+	a.auth.OnSessionsEnded(a.announce.SessionsEnded)
 	accounts.OnLinksRemoved(a.cache.RemovedRefs)
 	accounts.OnWorkspaceGone(a.announce.WorkspaceGone)
 	var mailer account.Mailer
@@ -556,10 +557,18 @@ func (a *App) Listen() error {
 	return nil
 }
 
-// UseClock makes the server read the time of two-factor codes and their lockouts from now
-// (docs/security.md#two-factor-sign-in), so that tests move it instead of waiting a lockout
-// out. Call it before Listen.
+// UseClock makes the server read the time of two-factor codes and their lockouts
+// (docs/security.md#two-factor-sign-in) and of the session policies
+// (docs/security.md#session-policy) from now, so that tests move it instead of waiting.
+// Call it before Listen.
 func (a *App) UseClock(now func() time.Time) { a.auth.UseClock(now) }
+
+// FlushSessionActivity writes now what the minute's flush would write of the sessions this
+// node let into workspaces (docs/security.md#session-policy), and answers how many sessions it
+// wrote.
+func (a *App) FlushSessionActivity(ctx context.Context) (int, error) {
+	return a.auth.FlushActivity(ctx)
+}
 
 // Addr is the address the server listens on, once Listen has run.
 func (a *App) Addr() string { return a.listener.Addr().String() }
@@ -607,8 +616,9 @@ func (a *App) Run(ctx context.Context) error {
 	a.stop = stop
 	a.sync.RefreshIssued(bg)
 	a.sync.Start(bg)
-	a.wg.Add(6)
+	a.wg.Add(7)
 	go func() { defer a.wg.Done(); a.hooksOut.Run(bg) }()
+	go func() { defer a.wg.Done(); a.auth.RunActivity(bg) }()
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.sync.HandleEvent) }()
 	go func() { defer a.wg.Done(); a.chores.CheckDomains(bg) }()
 	go func() { defer a.wg.Done(); a.sync.PollIssued(bg) }()

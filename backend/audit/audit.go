@@ -66,6 +66,10 @@ const (
 	SSOChanged           Action = "sso.changed"
 	SSOMemberJoined      Action = "sso.member_joined"
 	TwoFactorRequired    Action = "workspace.require_2fa_changed"
+	// The session policy and the owners' sign-outs (docs/security.md#session-policy).
+	SessionPolicyChanged Action = "workspace.session_policy_changed"
+	SessionRevoked       Action = "session.revoked"
+	SessionsRevoked      Action = "workspace.sessions_revoked"
 	LinkDeleted          Action = "link.deleted"
 	LinkBanned           Action = "link.banned"
 	LinkUnbanned         Action = "link.unbanned"

@@ -24,6 +24,8 @@ type Device struct {
 	// Network is the address's /24 (IPv4) or /48 (IPv6), never the address itself; "" when
 	// there is none.
 	Network string
+	// IPHash is the keyed hash of the address (Service.HashAddress); "" when there is none.
+	IPHash string
 }
 
 // NetworkOf is the network a session's address is shown as: an IPv4 address's /24, an IPv6
@@ -56,6 +58,22 @@ type Session struct {
 	Network    string    `json:"network"`
 	// Current marks the session of the request that listed them.
 	Current bool `json:"current"`
+	// ExpiresAt is when its newest refresh token expires; LastActiveAt when it was last let
+	// into a workspace (zero: never); IPHash is its newest token's. Owners see them in a
+	// member's sessions (docs/security.md#session-policy); the person's own list does not.
+	ExpiresAt    time.Time `json:"-"`
+	LastActiveAt time.Time `json:"-"`
+	IPHash       string    `json:"-"`
+}
+
+// SessionState is what a request's check needs of its session, remembered for a few seconds.
+type SessionState struct {
+	// Live: none of its tokens revoked and its newest not expired.
+	Live bool
+	// StartedAt is when it began (its first token); LastActiveAt when a node last wrote it
+	// was let into a workspace (zero: never).
+	StartedAt    time.Time
+	LastActiveAt time.Time
 }
 
 // SessionStore keeps what the sessions list and the revocations need, beside RefreshStore.
@@ -69,24 +87,39 @@ type SessionStore interface {
 	// RevokeSessionsExcept revokes every session of the user but keep (uuid.Nil: all), and
 	// answers how many it revoked.
 	RevokeSessionsExcept(ctx context.Context, userID int64, keep uuid.UUID) (int, error)
-	// SessionLive reports whether the session is live: none of its tokens revoked and its
-	// newest not expired.
-	SessionLive(ctx context.Context, id uuid.UUID) (bool, error)
+	// SessionState reports whether the session is live, when it began and when it was last
+	// active; a session of no token answers not live.
+	SessionState(ctx context.Context, id uuid.UUID) (SessionState, error)
+	// SessionStarted stores when the session began, by the clock of the policies.
+	SessionStarted(ctx context.Context, id uuid.UUID, at time.Time) error
+	// RecordActivity stores when each session was last let into a workspace, keeping the
+	// later of what is stored and what is given.
+	RecordActivity(ctx context.Context, seen map[uuid.UUID]time.Time) error
+	// RevokeMembersSessions revokes every session of every member of the workspace but keep,
+	// and answers how many sessions of how many people.
+	RevokeMembersSessions(ctx context.Context, workspaceID int64, keep uuid.UUID) (sessions, people int, err error)
 }
 
 type sessions struct {
 	store SessionStore
-	// live caches SessionLive by session.
-	live *otter.Cache[uuid.UUID, bool]
+	// live caches SessionState by session.
+	live *otter.Cache[uuid.UUID, SessionState]
+	// now is the clock of the session policies (UseClock).
+	now func() time.Time
+	// activity is what this node saw of sessions being let into workspaces and has not
+	// written yet.
+	activity *activity
+	// ended tells the other nodes of sessions signed out here (OnSessionsEnded); nil: nobody.
+	ended func(ctx context.Context)
 }
 
 // UseSessions lets the service list and end sessions, and refuse the access tokens of ended
 // ones (CheckSession); without it tokens stay good until they expire.
 func (s *Service) UseSessions(store SessionStore) {
-	s.sessions = &sessions{store: store, live: otter.Must(&otter.Options[uuid.UUID, bool]{
+	s.sessions = &sessions{store: store, live: otter.Must(&otter.Options[uuid.UUID, SessionState]{
 		MaximumSize:      100_000,
-		ExpiryCalculator: otter.ExpiryWriting[uuid.UUID, bool](liveCacheTTL),
-	})}
+		ExpiryCalculator: otter.ExpiryWriting[uuid.UUID, SessionState](liveCacheTTL),
+	}), now: time.Now, activity: newActivity()}
 }
 
 // StartSession starts a session (a refresh-token family) for the user on device d, begun
@@ -96,6 +129,13 @@ func (s *Service) StartSession(ctx context.Context, userID int64, d Device, via 
 	token, err := s.issueRefresh(ctx, userID, family, via)
 	if err != nil {
 		return "", uuid.Nil, err
+	}
+	if s.sessions != nil {
+		// A session whose start is not written is judged by its first token's, a moment
+		// earlier: a policy then ends it sooner, never later.
+		if err := s.sessions.store.SessionStarted(ctx, family, s.sessions.now()); err != nil {
+			s.log.Warn("record the start of a session", "err", err)
+		}
 	}
 	s.describe(ctx, token, d)
 	return token, family, nil
@@ -150,6 +190,9 @@ func (s *Service) EndSession(ctx context.Context, userID int64, id uuid.UUID) er
 		return fmt.Errorf("end session: %w", err)
 	}
 	s.sessions.live.Invalidate(id)
+	if s.sessions.ended != nil {
+		s.sessions.ended(ctx)
+	}
 	return nil
 }
 
@@ -168,10 +211,32 @@ func (s *Service) EndOtherSessions(ctx context.Context, userID int64, keep uuid.
 }
 
 // ForgetSessions drops what this node remembers of sessions being live, after sessions were
-// revoked outside the service (a password change, a reset).
+// revoked outside the service (a password change, a reset, a deprovisioning), and has the
+// other nodes told (OnSessionsEnded).
 func (s *Service) ForgetSessions() {
+	if s.sessions == nil {
+		return
+	}
+	s.sessions.live.InvalidateAll()
+	if s.sessions.ended != nil {
+		s.sessions.ended(context.Background())
+	}
+}
+
+// ForgetSessionsHere is ForgetSessions on this node alone: what a node does when told another
+// signed sessions out.
+func (s *Service) ForgetSessionsHere() {
 	if s.sessions != nil {
 		s.sessions.live.InvalidateAll()
+	}
+}
+
+// OnSessionsEnded sets what is told, after this node forgot them, of sessions signed out
+// here, so that the other nodes stop their access tokens at once. Call it after UseSessions,
+// before serving.
+func (s *Service) OnSessionsEnded(fn func(ctx context.Context)) {
+	if s.sessions != nil {
+		s.sessions.ended = fn
 	}
 }
 
@@ -183,19 +248,26 @@ func (s *Service) CheckSession(ctx context.Context, c Claims) error {
 	if s.sessions == nil || c.Session == uuid.Nil {
 		return nil
 	}
-	if live, ok := s.sessions.live.GetIfPresent(c.Session); ok {
-		if !live {
-			return errSessionEnded
-		}
-		return nil
-	}
-	live, err := s.sessions.store.SessionLive(ctx, c.Session)
+	st, err := s.sessionState(ctx, c.Session)
 	if err != nil {
 		return fmt.Errorf("check session: %w", err)
 	}
-	s.sessions.live.Set(c.Session, live)
-	if !live {
+	if !st.Live {
 		return errSessionEnded
 	}
 	return nil
+}
+
+// sessionState is the session's state as this node remembers it for liveCacheTTL, read from
+// the store when it does not.
+func (s *Service) sessionState(ctx context.Context, id uuid.UUID) (SessionState, error) {
+	if st, ok := s.sessions.live.GetIfPresent(id); ok {
+		return st, nil
+	}
+	st, err := s.sessions.store.SessionState(ctx, id)
+	if err != nil {
+		return SessionState{}, err
+	}
+	s.sessions.live.Set(id, st)
+	return st, nil
 }

@@ -82,6 +82,8 @@ type Service struct {
 	log     *slog.Logger
 	// successorKey derives each refresh token's successor from it (see successor).
 	successorKey []byte
+	// addressKey keys the hash a session's address is shown as (HashAddress).
+	addressKey []byte
 	// sessions lists and ends sessions (UseSessions); nil: not kept.
 	sessions *sessions
 	// twoFactor enrols people in TOTP and checks their codes (UseTwoFactor); nil: off.
@@ -92,7 +94,8 @@ type Service struct {
 // nil, and the count then stays in-process.
 func NewService(o Options, store RefreshStore, buckets Buckets, log *slog.Logger) *Service {
 	return &Service{opts: o, store: store, limiter: NewLimiter(buckets, log), log: log,
-		successorKey: DeriveKey(o.Secret, "shortlink refresh-token successor v1")}
+		successorKey: DeriveKey(o.Secret, "shortlink refresh-token successor v1"),
+		addressKey:   DeriveKey(o.Secret, "shortlink session address v1")}
 }
 
 // DeriveKey gives each use of the secret its own key, so that a value made for one purpose

@@ -96,11 +96,15 @@ func (s *Service) UseTwoFactor(store TwoFactorStore) {
 	s.twoFactor = &twoFactor{store: store, box: seal.New(s.opts.Secret, "shortlink totp secret v1"), now: time.Now}
 }
 
-// UseClock makes the codes and their lockouts read the time from now instead of time.Now, so
-// that tests move it rather than wait. Call it after UseTwoFactor, before serving.
+// UseClock makes the codes and their lockouts, and the session policies, read the time from
+// now instead of time.Now, so that tests move it rather than wait. Call it after UseTwoFactor
+// and UseSessions, before serving.
 func (s *Service) UseClock(now func() time.Time) {
 	if s.twoFactor != nil {
 		s.twoFactor.now = now
+	}
+	if s.sessions != nil {
+		s.sessions.now = now
 	}
 }
 

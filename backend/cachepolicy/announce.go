@@ -60,6 +60,17 @@ func (a *Announcer) KeyRevoked(ctx context.Context, id int64) {
 	}
 }
 
+// SessionsEnded tells every other node that sessions were signed out, so that they stop
+// accepting their access tokens at once (this node has forgotten them already); should the
+// message be lost, they do within the 5 s they remember a session.
+func (a *Announcer) SessionsEnded(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
+	defer cancel()
+	if err := a.bus.Publish(ctx, cachesync.Event{Kind: cachesync.EventSessionsEnded}); err != nil {
+		a.log.Warn("announce ended sessions; other nodes refuse them within 5s", "err", err)
+	}
+}
+
 // WorkspaceGone stops every node answering a deleted workspace's links: this one at once, the
 // others on the message or the next cache sync round.
 func (a *Announcer) WorkspaceGone(ctx context.Context, id int64) {

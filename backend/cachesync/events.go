@@ -5,7 +5,7 @@ type Event struct {
 	Kind     EventKind
 	DomainID int64  // EventLink
 	Key      string // EventLink
-	ID       int64  // EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone, EventDomain
+	ID       int64  // EventIssued, EventReserved, EventKeyRevoked, EventWorkspaceGone, EventDomain, EventSessionsEnded
 }
 
 // EventKind says what an Event announces.
@@ -25,6 +25,9 @@ const (
 	EventWorkspaceGone EventKind = 'w'
 	// EventDomain: the custom domain ID was verified, edited or removed; reload the host table.
 	EventDomain EventKind = 'd'
+	// EventSessionsEnded: sessions were signed out; forget what is remembered of sessions being
+	// live (ID is 0).
+	EventSessionsEnded EventKind = 'e'
 	// EventResync: the subscription was (re)established and messages may have been missed.
 	EventResync EventKind = 's'
 )

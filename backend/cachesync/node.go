@@ -45,6 +45,11 @@ type Accounts interface {
 	ForgetAllKeys()
 }
 
+// Sessions is what a node remembers of sessions being live (auth.Service).
+type Sessions interface {
+	ForgetSessionsHere()
+}
+
 // NodeOptions are what a Node keeps in step.
 type NodeOptions struct {
 	Syncer       *Syncer
@@ -53,7 +58,9 @@ type NodeOptions struct {
 	IDs          IDs
 	Domains      Domains
 	Accounts     Accounts
-	Log          *slog.Logger
+	// Sessions forgets what it remembers when another node signed sessions out; nil: nothing.
+	Sessions Sessions
+	Log      *slog.Logger
 }
 
 // Node keeps this node's caches in step with PostgreSQL and with the other nodes: every
@@ -133,14 +140,23 @@ func (n *Node) HandleEvent(e Event) {
 		go n.reloadDomains()
 	case EventKeyRevoked:
 		n.o.Accounts.ForgetKey(e.ID)
+	case EventSessionsEnded:
+		n.forgetSessions()
 	case EventResync:
 		n.o.Accounts.ForgetAllKeys()
+		n.forgetSessions()
 		go n.reloadDomains()
 		// Events may have been missed while disconnected: catch up from the source of truth.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		n.RefreshIssued(ctx)
 		n.resyncs.Add(1)
+	}
+}
+
+func (n *Node) forgetSessions() {
+	if n.o.Sessions != nil {
+		n.o.Sessions.ForgetSessionsHere()
 	}
 }
 

@@ -72,6 +72,9 @@ func TestKeyScopes(t *testing.T) {
 	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
 	var tg struct{ ID int64 }
 	s.do("POST", ws+"/tags", tn.Token, map[string]any{"name": "scopes"}).json(t, &tg)
+	session := answer[struct {
+		Sessions []struct{ ID string } `json:"sessions"`
+	}](t, s.do("GET", "/api/v1/me/sessions", tn.Token, nil), http.StatusOK, "sessions").Sessions[0].ID
 	ids := map[string]string{
 		"tags":          fmt.Sprint(tg.ID),
 		"imports":       fmt.Sprint(im.ID),
@@ -84,7 +87,7 @@ func TestKeyScopes(t *testing.T) {
 		"workspaces":    fmt.Sprint(tn.WorkspaceID),
 		"reviews":       "1",
 		"screenshots":   "desktop",
-		"sessions":      "1",
+		"sessions":      session,
 		"webhooks":      "1",
 		"utm-templates": "1",
 		"scim-tokens":   "1",
@@ -145,8 +148,9 @@ func TestKeyScopes(t *testing.T) {
 	if checked < 3*25 {
 		t.Fatalf("only %d calls checked", checked)
 	}
-	// Nothing a key was refused happened: the invitation, the other key and the members stand.
-	for _, list := range []string{"/invitations", "/api-keys", "/members", "/domains"} {
+	// Nothing a key was refused happened: the invitation, the other key, the members and the
+	// owner's session stand.
+	for _, list := range []string{"/invitations", "/api-keys", "/members", "/domains", fmt.Sprintf("/members/%d/sessions", tn.UserID)} {
 		r := s.do("GET", ws+list, tn.Token, nil)
 		if r.Status != http.StatusOK || strings.Count(string(r.Body), `"created_at"`) < 1 {
 			t.Errorf("%s after the keys: %d %s", list, r.Status, r.Body)

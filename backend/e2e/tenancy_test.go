@@ -95,8 +95,14 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	}
 	r.json(t, &scimToken)
 
+	// B's own session, the one B's owner-side routes name.
+	bSession := answer[struct {
+		Sessions []struct{ ID string } `json:"sessions"`
+	}](t, s.do("GET", "/api/v1/me/sessions", bob.Token, nil), http.StatusOK, "B's sessions").Sessions[0].ID
+
 	// The rows of B each path parameter names.
 	ids := map[string]string{
+		"sessions/{id}":      bSession,
 		"tags/{id}":          fmt.Sprint(bTag.ID),
 		"imports/{id}":       fmt.Sprint(bImport.ID),
 		"domains/{id}":       fmt.Sprint(dom.ID),

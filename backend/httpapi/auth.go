@@ -18,7 +18,8 @@ import (
 
 // device is what the request says of the device a session runs on.
 func (s *Server) device(c *gin.Context) auth.Device {
-	d := auth.Device{Network: auth.NetworkOf(s.clientIP(c))}
+	ip := s.clientIP(c)
+	d := auth.Device{Network: auth.NetworkOf(ip), IPHash: s.auth.HashAddress(ip)}
 	if s.visitors != nil {
 		a := s.visitors.Agent(c.Request.UserAgent())
 		d.Browser, d.OS = known(a.Browser), known(a.OS)

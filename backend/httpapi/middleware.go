@@ -169,6 +169,9 @@ func (s *Server) inWorkspace(p account.Permission) gin.HandlerFunc {
 				return
 			}
 		}
+		if !s.checkSessionPolicy(c, id, who, access.SessionPolicy) {
+			return
+		}
 		if !account.RoleAllows(role, p) {
 			s.fail(c, roleForbidden(role))
 			return

@@ -239,6 +239,7 @@ func (s *Server) routes() {
 	ws.GET("/members", s.inWorkspace(account.PermRead), s.listMembers)
 	ws.PATCH("/members/:user", s.inWorkspace(account.PermManage), s.updateMember)
 	ws.DELETE("/members/:user", s.inWorkspace(account.PermRead), s.removeMember)
+	s.memberSessionRoutes(ws)
 	ws.GET("/invitations", s.inWorkspace(account.PermManage), s.listInvitations)
 	ws.POST("/invitations", s.inWorkspace(account.PermManage), s.invite)
 	ws.DELETE("/invitations/:id", s.inWorkspace(account.PermManage), s.cancelInvitation)

@@ -49,6 +49,7 @@ type workspaceUpdate struct {
 	Name *string `json:"name"`
 	// Require2FA is owners' alone to change, and needs a plan with sso to turn on.
 	Require2FA *bool `json:"require_2fa"`
+	sessionPolicyUpdate
 }
 
 // updateWorkspace renames the workspace and sets whether it requires two-factor sign-in of
@@ -59,13 +60,16 @@ func (s *Server) updateWorkspace(c *gin.Context) {
 		return
 	}
 	ctx, id := c.Request.Context(), workspaceID(c)
-	if in.Name != nil || in.Require2FA == nil {
+	if in.Name != nil || (in.Require2FA == nil && !in.sessionPolicyUpdate.set()) {
 		if _, err := account.ValidateName(deref(in.Name)); err != nil {
 			s.fail(c, err)
 			return
 		}
 	}
 	if in.Require2FA != nil && !s.setRequire2FA(c, *in.Require2FA) {
+		return
+	}
+	if in.sessionPolicyUpdate.set() && !s.setSessionPolicy(c, in.sessionPolicyUpdate) {
 		return
 	}
 	var ws *account.Workspace

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/account"
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/locale"
 )
 
@@ -59,12 +60,31 @@ func scanUser(row pgx.Row, extra ...any) (*account.User, error) {
 	return &u, err
 }
 
-const workspaceColumns = `w.id, w.name, w.plan, w.require_2fa, w.created_at`
+const workspaceColumns = `w.id, w.name, w.plan, w.require_2fa, w.session_max_age_seconds, w.session_idle_timeout_seconds, w.created_at`
 
 func scanWorkspace(row pgx.Row, extra ...any) (*account.Workspace, error) {
 	var w account.Workspace
-	err := row.Scan(append([]any{&w.ID, &w.Name, &w.Plan, &w.Require2FA, &w.CreatedAt}, extra...)...)
+	var maxAge, idle *int64
+	err := row.Scan(append([]any{&w.ID, &w.Name, &w.Plan, &w.Require2FA, &maxAge, &idle, &w.CreatedAt}, extra...)...)
+	w.SessionMaxAge, w.SessionIdleTimeout = account.LimitOf(seconds(maxAge)), account.LimitOf(seconds(idle))
 	return &w, err
+}
+
+// seconds is a column of whole seconds as a duration; 0 for NULL.
+func seconds(v *int64) time.Duration {
+	if v == nil {
+		return 0
+	}
+	return time.Duration(*v) * time.Second
+}
+
+// nullSeconds is a duration as a column of whole seconds; NULL for 0.
+func nullSeconds(d time.Duration) *int64 {
+	if d <= 0 {
+		return nil
+	}
+	v := int64(d / time.Second)
+	return &v
 }
 
 // CreateUser implements account.Store: the user, their workspace and its ownership commit
@@ -390,14 +410,33 @@ func (s *AccountStore) Role(ctx context.Context, workspaceID, userID int64) (str
 // requires a 2FA the user has not confirmed.
 func (s *AccountStore) Access(ctx context.Context, workspaceID, userID int64) (account.Access, error) {
 	var a account.Access
+	var maxAge, idle *int64
 	err := s.db.Pool.QueryRow(ctx, `SELECT m.role, w.require_2fa AND NOT EXISTS (
-			SELECT 1 FROM user_totp t WHERE t.user_id = m.user_id AND t.enabled_at IS NOT NULL)
+			SELECT 1 FROM user_totp t WHERE t.user_id = m.user_id AND t.enabled_at IS NOT NULL),
+			w.session_max_age_seconds, w.session_idle_timeout_seconds
 		FROM members m JOIN workspaces w ON w.id = m.workspace_id
-		WHERE m.workspace_id = $1 AND m.user_id = $2`, workspaceID, userID).Scan(&a.Role, &a.MissingTwoFactor)
+		WHERE m.workspace_id = $1 AND m.user_id = $2`, workspaceID, userID).Scan(&a.Role, &a.MissingTwoFactor, &maxAge, &idle)
 	if err != nil {
 		return account.Access{}, fmt.Errorf("access: %w", notFound(err, "workspace"))
 	}
+	a.SessionPolicy.MaxAge, a.SessionPolicy.IdleTimeout = seconds(maxAge), seconds(idle)
 	return a, nil
+}
+
+// SetSessionPolicy implements account.Store.
+func (s *AccountStore) SetSessionPolicy(ctx context.Context, id int64, p auth.SessionPolicy) (*account.Workspace, bool, error) {
+	var changed bool
+	w, err := scanWorkspace(s.db.Pool.QueryRow(ctx, `WITH old AS (
+			SELECT session_max_age_seconds AS max_age, session_idle_timeout_seconds AS idle
+			FROM workspaces WHERE id = $1 AND deleted_at IS NULL FOR UPDATE)
+		UPDATE workspaces w SET session_max_age_seconds = $2, session_idle_timeout_seconds = $3 FROM old
+		WHERE w.id = $1 RETURNING `+workspaceColumns+`,
+			old.max_age IS DISTINCT FROM $2 OR old.idle IS DISTINCT FROM $3`,
+		id, nullSeconds(p.MaxAge), nullSeconds(p.IdleTimeout)), &changed)
+	if err != nil {
+		return nil, false, fmt.Errorf("set session policy: %w", notFound(err, "workspace"))
+	}
+	return w, changed, nil
 }
 
 // SetRequire2FA implements account.Store.

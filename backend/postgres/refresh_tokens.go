@@ -103,6 +103,10 @@ func (s *RefreshTokenStore) PurgeExpired(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("purge expired refresh tokens: %w", err)
 	}
+	if _, err := s.db.Pool.Exec(ctx, `DELETE FROM session_activity a
+		WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family = a.family)`); err != nil {
+		return 0, fmt.Errorf("purge the activity of purged sessions: %w", err)
+	}
 	return tag.RowsAffected(), nil
 }
 

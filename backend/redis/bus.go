@@ -40,7 +40,8 @@ func decodeEvent(s string) (cachesync.Event, bool) {
 			return cachesync.Event{}, false
 		}
 		e.DomainID, e.Key = n, parts[2]
-	case cachesync.EventIssued, cachesync.EventReserved, cachesync.EventKeyRevoked, cachesync.EventWorkspaceGone, cachesync.EventDomain:
+	case cachesync.EventIssued, cachesync.EventReserved, cachesync.EventKeyRevoked, cachesync.EventWorkspaceGone, cachesync.EventDomain,
+		cachesync.EventSessionsEnded:
 		e.ID = n
 	default:
 		return cachesync.Event{}, false

@@ -40,6 +40,7 @@ const BillingPage = lazyPage(() => import("./pages/billing/BillingPage"));
 const AuditPage = lazyPage(() => import("./pages/audit/AuditPage"));
 const SsoPage = lazyPage(() => import("./pages/sso/SsoPage"));
 const ScimPage = lazyPage(() => import("./pages/scim/ScimPage"));
+const MemberSessionsPage = lazyPage(() => import("./pages/sessions/MemberSessionsPage"));
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
@@ -96,6 +97,7 @@ export function App() {
               <Route path="/bulk" element={<Page><BulkPage /></Page>} />
               <Route path="/imports" element={<Page><ImportsPage /></Page>} />
               <Route path="/members" element={<Page><MembersPage /></Page>} />
+              <Route path="/members/:user/sessions" element={<Page><MemberSessionsPage /></Page>} />
               <Route path="/domains" element={<Page><DomainsPage /></Page>} />
               <Route path="/tags" element={<Page><TagsPage /></Page>} />
               <Route path="/invitations" element={<Page><InvitationsPage /></Page>} />

@@ -1085,7 +1085,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every other session
-         * @description Signs out every session of the person but the caller's (all of them when the caller's token names none). Their access tokens stop working at once on this server and within 5 seconds on the others. API keys are refused (403).
+         * @description Signs out every session of the person but the caller's (all of them when the caller's token names none). Their access tokens stop working at once on this server and within a second on the others (5 seconds should the bus lose the message). API keys are refused (403).
          */
         delete: operations["endOtherSessions"];
         options?: never;
@@ -1496,6 +1496,70 @@ export interface paths {
          */
         put: operations["putSCIMRoles"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/members/{user}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's signed-in sessions
+         * @description Needs the `manage` permission in the workspace (owners and admins; only owners see an owner's) and a plan with `sso`. Each live session of the member (a sign-in, with every device it renewed from): when it began, when it was last let into a workspace (null: not yet), when it expires unless renewed, its device as the user agent summarised ("Firefox on Linux", "" when unknown) and the keyed hash of its address (never the address). A session is the person's, not the workspace's: it reaches every workspace they belong to. API keys are refused (403). See the project's docs/security.md, session policy.
+         */
+        get: operations["listMemberSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out every session of a member
+         * @description Needs the `manage` permission (only owners reach an owner's) and a plan with `sso`. Signs out every session of the member, everywhere, but the caller's own; their access tokens stop at once on this server and within a second on the others (5 seconds should the bus lose the message). Recorded as `session.revoked` with `all`. API keys are refused (403).
+         */
+        delete: operations["endMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/members/{user}/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one session of a member
+         * @description Needs the `manage` permission (only owners reach an owner's) and a plan with `sso`. Signs out one session of the member; one that is not theirs, ended or unknown answers 404 `session_not_found`. Recorded as `session.revoked`. API keys are refused (403).
+         */
+        delete: operations["endMemberSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everyone
+         * @description Needs the `own` permission (owners) and a plan with `sso`. Signs out every session of every member of the workspace, everywhere, but the caller's own session (the caller's other sessions end too). Recorded as `workspace.sessions_revoked`. API keys are refused (403).
+         */
+        post: operations["endWorkspaceSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1941,7 +2005,7 @@ export interface paths {
         head?: never;
         /**
          * Rename a workspace, or require two-factor sign-in of its members
-         * @description Needs the `manage` permission in the workspace. Owners and admins rename; only owners change `require_2fa` (403 `owner_required`). Turning `require_2fa` on needs a plan with `sso` (403 `plan_required`) and two-factor sign-in on the owner's own account (409 `own_2fa_required`); turning it off is allowed on any plan. While it is on and the plan has `sso`, members without two-factor sign-in get 403 `2fa_required` on every route of the workspace; API keys are not persons and keep working. A change is recorded in the audit log (`workspace.require_2fa_changed`). Plans are changed by operators and billing.
+         * @description Needs the `manage` permission in the workspace. Owners and admins rename; only owners change `require_2fa` (403 `owner_required`). Turning `require_2fa` on needs a plan with `sso` (403 `plan_required`) and two-factor sign-in on the owner's own account (409 `own_2fa_required`); turning it off is allowed on any plan. While it is on and the plan has `sso`, members without two-factor sign-in get 403 `2fa_required` on every route of the workspace; API keys are not persons and keep working. A change is recorded in the audit log (`workspace.require_2fa_changed`). Owners set the session policy (`session_max_age`, `session_idle_timeout`: Go durations from 5m to 2160h, null or "" to clear; a limit needs a plan with `sso`), recorded as `workspace.session_policy_changed`. Plans are changed by operators and billing.
          */
         patch: operations["updateWorkspace"];
         trace?: never;
@@ -3344,6 +3408,40 @@ export interface components {
                 [key: string]: "admin" | "member" | "viewer";
             };
         };
+        MemberSession: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the person signed in.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the session was last let into a workspace (written at most once a minute per server; the server answering knows its own later ones); null when never.
+             */
+            last_active_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the session ends unless renewed.
+             */
+            expires_at: string;
+            /** @description The user agent summarised, such as "Firefox on Linux"; "" when unknown. */
+            device: string;
+            /** @description The keyed hash of the address its newest token was issued to (32 hex digits), equal for equal addresses; "" when unknown. Never the address. */
+            ip_hash: string;
+            /** @description The session of the request. */
+            current: boolean;
+        };
+        MemberSessionList: {
+            sessions: components["schemas"]["MemberSession"][];
+        };
+        WorkspaceSessionsEnded: {
+            /** @description How many sessions were signed out. */
+            ended: number;
+            /** @description Of how many people. */
+            people: number;
+        };
         /** @description OpenID Connect (`protocol` `oidc`, the default) takes `issuer`, `client_id` and `client_secret`; SAML 2.0 (`protocol` `saml`) takes the provider's metadata as `idp_metadata_xml` or `idp_metadata_url` (one of them; neither keeps the stored metadata). */
         SSORequest: {
             /**
@@ -3642,6 +3740,10 @@ export interface components {
             role?: "owner" | "admin" | "member" | "viewer";
             /** @description Members must sign in with two-factor sign-in to reach the workspace (applies while the plan has `sso`; kept but not applied below it). */
             require_2fa?: boolean;
+            /** @description The session policy's maximum age, a Go duration such as "12h": a session that began longer ago gets 401 `session_max_age` on the workspace's routes. Null: no limit. Applies while the plan has `sso`. */
+            session_max_age?: string | null;
+            /** @description The session policy's idle timeout, a Go duration such as "30m": a session not let into a workspace for longer gets 401 `session_idle_timeout` on the workspace's routes. Null: no limit. Applies while the plan has `sso`. */
+            session_idle_timeout?: string | null;
             /** Format: date-time */
             created_at: string;
             billing?: components["schemas"]["BillingSummary"];
@@ -3649,11 +3751,15 @@ export interface components {
         NameRequest: {
             name: string;
         };
-        /** @description At least one of the fields; without `require_2fa` the name is required. */
+        /** @description At least one of the fields; without `require_2fa` or a session policy field the name is required. */
         WorkspaceUpdate: {
             name?: string;
             /** @description Owners only; turning it on needs a plan with `sso` and the owner's own 2FA. */
             require_2fa?: boolean;
+            /** @description Owners only. A Go duration from "5m" to "2160h" (90 days); null or "" clears it. Setting it needs a plan with `sso` (403 `plan_required`); clearing it does not. Not a duration: 400 `duration_invalid`; out of bounds: 400 `session_limit_out_of_range`. */
+            session_max_age?: string | null;
+            /** @description Owners only; as `session_max_age`, with the same bounds. */
+            session_idle_timeout?: string | null;
         };
         WorkspaceList: {
             workspaces: components["schemas"]["Workspace"][];
@@ -7643,6 +7749,213 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["TooLarge"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description The member's user ID. */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions, most recently renewed first. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden` or `plan_required`): the plan lacks `sso` (`plan_required`), an admin asked about an owner (`owner_required`), or an API key called (`api_key_not_allowed`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such workspace of the caller's, or the user is not a member of it (code `not_found`, reasons `workspace_not_found`, `member_not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description The member's user ID. */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions were signed out. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden` or `plan_required`): the plan lacks `sso` (`plan_required`), an admin asked about an owner (`owner_required`), or an API key called (`api_key_not_allowed`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such workspace of the caller's, or the user is not a member of it (code `not_found`, reasons `workspace_not_found`, `member_not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endMemberSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description The member's user ID. */
+                user: number;
+                /** @description Session ID, from the member's list. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden` or `plan_required`): the plan lacks `sso` (`plan_required`), an admin asked about an owner (`owner_required`), or an API key called (`api_key_not_allowed`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such workspace, member, or live session of the member's (code `not_found`, reasons `workspace_not_found`, `member_not_found`, `session_not_found`). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    endWorkspaceSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions of how many people were signed out. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSessionsEnded"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden (code `forbidden` or `plan_required`): the plan lacks `sso` (`plan_required`), an admin asked about an owner (`owner_required`), or an API key called (`api_key_not_allowed`). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

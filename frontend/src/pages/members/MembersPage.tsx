@@ -1,6 +1,7 @@
 // The workspace's members and invitations. Owners and admins invite, change roles and
-// remove; anyone may leave. Invitations waiting take a member place of the plan, as the API
-// counts them: the form says so before an invitation past the plan would be refused.
+// remove, and on enterprise open a member's sessions; owners sign out everyone; anyone may
+// leave. Invitations waiting take a member place of the plan, as the API counts them: the form
+// says so before an invitation past the plan would be refused.
 import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -23,7 +24,7 @@ export default function MembersPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const ws = useWorkspaceId();
-  const { user } = useSession();
+  const { user, workspace } = useSession();
   const canManage = useCanManage();
   const client = useQueryClient();
   const plan = usePlan();
@@ -89,6 +90,13 @@ export default function MembersPage() {
     setProblem(p ? t(`validation.${p.key}`) : undefined);
     if (!p) invite.mutate();
   };
+  // Members' sessions and signing everyone out are enterprise's (docs/security.md#session-policy).
+  const isOwner = workspace.role === "owner";
+  const canSeeSessions = canManage && plan.data?.features.sso === true;
+  const signOutEveryone = useMutation({
+    mutationFn: () => unwrap(api.POST("/api/v1/workspaces/{workspace}/sessions/revoke", { params: { path: { workspace: ws } } })),
+    onSuccess: (r) => notifyDone(t("members.signedOutEveryone", { count: r.ended, people: r.people })),
+  });
   const limit = plan.data?.limits.members;
   const used = plan.data?.usage.members ?? 0;
   const waiting = invitations.data?.invitations.length ?? 0;
@@ -127,7 +135,7 @@ export default function MembersPage() {
           </form>
         </Card>
       )}
-      <FormError error={change.error ?? remove.error ?? cancel.error} />
+      <FormError error={change.error ?? remove.error ?? cancel.error ?? signOutEveryone.error} />
       <Queried query={members}>
         {(data) => (
           <DataTable head={[t("members.email"), t("members.role"), null]}>
@@ -148,6 +156,11 @@ export default function MembersPage() {
                   )}
                 </Table.Td>
                 <Table.Td ta="right">
+                  {canSeeSessions && (m.role !== "owner" || isOwner) && (
+                    <Button component={RouterLink} to={`/members/${m.user_id}/sessions`} size="xs" variant="subtle" aria-label={t("members.sessionsOf", { email: m.email })} data-testid="member-sessions">
+                      {t("members.sessions")}
+                    </Button>
+                  )}
                   {(canManage || m.user_id === user.id) && (
                     <ConfirmButton
                       size="xs"
@@ -164,6 +177,20 @@ export default function MembersPage() {
           </DataTable>
         )}
       </Queried>
+      {canSeeSessions && isOwner && (
+        <Group>
+          <ConfirmButton
+            variant="light"
+            question={t("members.signOutEveryoneQuestion")}
+            detail={t("members.signOutEveryoneDetail")}
+            onConfirm={() => signOutEveryone.mutate()}
+            loading={signOutEveryone.isPending}
+            data-testid="sign-out-everyone"
+          >
+            {t("members.signOutEveryone")}
+          </ConfirmButton>
+        </Group>
+      )}
       {canManage && (
         <Card withBorder>
           <Text fw={600} mb="xs">

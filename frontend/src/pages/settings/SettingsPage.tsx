@@ -1,5 +1,6 @@
 // The workspace's settings: its name (owners and admins), and, for its owners, requiring
-// two-factor sign-in of its members, handing it to another member and deleting it.
+// two-factor sign-in of its members, the session policy, handing it to another member and
+// deleting it.
 import { Alert, Button, Card, Group, NativeSelect, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -12,6 +13,7 @@ import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { fieldError, FormError } from "../../components/states";
 import { checkWorkspaceName } from "../../lib/validate";
 import { useMe, useSession } from "../../session";
+import { SessionPolicyCard } from "./SessionPolicyCard";
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -27,6 +29,7 @@ export default function SettingsPage() {
       {owner ? (
         <>
           <RequireTwoFactorCard key={`2fa-${workspace.id}`} />
+          <SessionPolicyCard key={`sessions-${workspace.id}`} />
           <SsoCard />
           <TransferCard key={`transfer-${workspace.id}`} />
           <DeleteCard key={`delete-${workspace.id}`} />
