@@ -9,6 +9,7 @@ export function LanguagePicker() {
       aria-label={t("nav.language")}
       size="xs"
       data-testid="language"
+      className="language-picker"
       value={pickLanguage(i18n.resolvedLanguage)}
       onChange={(e) => void i18n.changeLanguage(e.currentTarget.value)}
       data={languages.map((l) => ({ value: l.value, label: l.label }))}

@@ -3,6 +3,7 @@ export const en = {
   common: {
     loading: "Loading…",
     closeNotice: "Close this notice",
+    close: "Close",
     error: "Something went wrong",
     unexpected: "The request failed. Check your connection and try again.",
     retry: "Try again",
@@ -274,6 +275,7 @@ export const en = {
     skip: "Skip to content",
     main: "Main",
     menu: "Menu",
+    system: "System",
     links: "Links",
     plan: "Plan",
     keys: "API keys",

@@ -5,6 +5,7 @@ export const zhCN: Messages = {
   common: {
     loading: "加载中…",
     closeNotice: "关闭此通知",
+    close: "关闭",
     error: "出错了",
     unexpected: "请求失败，请检查网络后重试。",
     retry: "重试",
@@ -276,6 +277,7 @@ export const zhCN: Messages = {
     skip: "跳到正文",
     main: "主导航",
     menu: "菜单",
+    system: "系统",
     links: "短链接",
     plan: "套餐",
     keys: "API 密钥",
