@@ -1,7 +1,7 @@
 // The frame of the signed-in pages: navigation, workspace switcher, language and account.
-import { Burger, Button, Drawer, Group, Menu, Modal, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Burger, Button, Drawer, Group, Menu, Modal, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import { IconChevronDown, IconLink, IconUserCircle } from "@tabler/icons-react";
+import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLink, IconUserCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
@@ -131,14 +131,13 @@ export function Layout() {
       <div className="content">
         <header className="topbar">
           <Group gap="xs" wrap="nowrap" className="minw0">
-            <Burger
-              opened={wideScreen ? !folded : drawerOpen}
-              onClick={toggleMenu}
-              size="sm"
-              className="burger"
-              aria-label={t("nav.menu")}
-              aria-expanded={wideScreen ? !folded : drawerOpen}
-            />
+            {wideScreen ? (
+              <ActionIcon variant="subtle" color="gray" size="lg" className="burger" onClick={toggleMenu} aria-label={t(folded ? "nav.showNav" : "nav.hideNav")} aria-expanded={!folded}>
+                {folded ? <IconLayoutSidebarLeftExpand size={20} aria-hidden /> : <IconLayoutSidebarLeftCollapse size={20} aria-hidden />}
+              </ActionIcon>
+            ) : (
+              <Burger opened={drawerOpen} onClick={toggleMenu} size="sm" className="burger" aria-label={t("nav.menu")} aria-expanded={drawerOpen} />
+            )}
             <span className="topbar-brand">{brand}</span>
           </Group>
           <Group gap="xs" wrap="nowrap" className="no-shrink">
