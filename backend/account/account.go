@@ -235,6 +235,9 @@ type InvitationPreview struct {
 	InvitedBy string `json:"invited_by"`
 	Role      string `json:"role"`
 	Email     string `json:"email"`
+	// HasAccount says the invited address has an account already: the link's holder logs in
+	// rather than signs up.
+	HasAccount bool `json:"has_account"`
 }
 
 // InvitationLink names an invitation by its ID and the secret of its mail's link.

@@ -2473,6 +2473,8 @@ export interface components {
              * @description The invited address, with which to sign up or in.
              */
             email: string;
+            /** @description The invited address has an account already (the link's holder logs in rather than signs up). */
+            has_account: boolean;
         };
         /** @description An invitation mail's link, given at sign-up to join its workspace. */
         InvitationLink: {

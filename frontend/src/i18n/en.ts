@@ -275,6 +275,8 @@ export const en = {
     skip: "Skip to content",
     main: "Main",
     menu: "Menu",
+    hideNav: "Hide navigation",
+    showNav: "Show navigation",
     system: "System",
     links: "Links",
     plan: "Plan",
@@ -300,6 +302,7 @@ export const en = {
   roles: { user: "User", moderator: "Moderator", operator: "Operator" },
   notFound: { title: "Page not found", text: "There is nothing at this address." },
   auth: {
+    continue: "Continue",
     tagline: "Short links with your own rules.",
     signupTitle: "Create your account",
     loginTitle: "Log in",

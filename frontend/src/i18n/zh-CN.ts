@@ -277,6 +277,8 @@ export const zhCN: Messages = {
     skip: "跳到正文",
     main: "主导航",
     menu: "菜单",
+    hideNav: "隐藏导航",
+    showNav: "显示导航",
     system: "系统",
     links: "短链接",
     plan: "套餐",
@@ -302,6 +304,7 @@ export const zhCN: Messages = {
   roles: { user: "用户", moderator: "审核员", operator: "运营" },
   notFound: { title: "页面不存在", text: "这个地址没有内容。" },
   auth: {
+    continue: "继续",
     tagline: "按你的规则生成短链接。",
     signupTitle: "创建账户",
     loginTitle: "登录",

@@ -9,6 +9,7 @@ import { api, unwrap } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, Loading, fieldError } from "../../components/states";
 import { checkAccountPassword } from "../../lib/validate";
+import { useMe } from "../../session";
 
 export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const { t } = useTranslation();
@@ -23,6 +24,8 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const reset = useMutation({
     mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),
   });
+  // Signed in (an address verified from the app): the way on is the app, not the login page.
+  const signedIn = !!useMe().data && kind === "verify";
   const [password, setPassword] = useState("");
   const [problem, setProblem] = useState<string>();
   const { mutate: verifyNow } = verify;
@@ -54,8 +57,8 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
           </form>
         )}
         {reset.isSuccess && <Text>{t("auth.passwordChanged")}</Text>}
-        <Anchor component={Link} to="/login">
-          {t("auth.login")}
+        <Anchor component={Link} to={signedIn ? "/links" : "/login"} data-testid="email-link-next">
+          {signedIn ? t("auth.continue") : t("auth.login")}
         </Anchor>
       </Stack>
     </AuthFrame>
