@@ -208,6 +208,9 @@ type Member struct {
 	Email     string    `json:"email"`
 	Role      string    `json:"role"`
 	CreatedAt time.Time `json:"created_at"`
+	// TwoFactor says the member has two-factor sign-in on: a workspace that requires it
+	// locks out the members without it.
+	TwoFactor bool `json:"two_factor"`
 }
 
 // Invitation asks whoever has (or will have) an account with Email to join a workspace with

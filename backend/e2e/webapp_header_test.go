@@ -191,3 +191,14 @@ func (w *walker) pickerShows(selector string) {
 		w.t.Errorf("[%s] %s shows %q, %.0f px wide in %.0f px", w.l.name, selector, got.Text, got.Width, got.Room)
 	}
 }
+
+// settled waits until the elements matched by each selector have faded in (a dialog and its
+// overlay), so that what is checked is what stays on screen.
+func (w *walker) settled(selectors ...string) {
+	w.t.Helper()
+	for _, sel := range selectors {
+		if err := expectLocator(w.p.Locator(sel).First()).ToHaveCSS("opacity", "1"); err != nil {
+			w.t.Fatalf("[%s] %s never faded in: %v", w.l.name, sel, err)
+		}
+	}
+}

@@ -2821,6 +2821,8 @@ export interface components {
             role: "owner" | "admin" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
+            /** @description The member has two-factor sign-in on (a workspace requiring it locks out the others). */
+            two_factor: boolean;
         };
         RoleRequest: {
             /** @enum {string} */

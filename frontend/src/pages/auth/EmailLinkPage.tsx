@@ -18,8 +18,9 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const client = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
-    // The address (a new one, for a change of address) is verified: the banner goes.
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["me"] }),
+    // The address (a new one, for a change of address) is verified: the banner goes. Said done
+    // once the person is read again, so that "Continue" leads to pages without the banner.
+    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
   });
   const reset = useMutation({
     mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),

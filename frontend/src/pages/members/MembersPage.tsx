@@ -1,7 +1,7 @@
 // The workspace's members and invitations. Owners and admins invite, change roles and
 // remove; anyone may leave. Invitations waiting take a member place of the plan, as the API
 // counts them: the form says so before an invitation past the plan would be refused.
-import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -118,7 +118,7 @@ export default function MembersPage() {
             {full && (
               <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
                 <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
-                <Anchor component={RouterLink} to="/plan" size="sm">
+                <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
                   {t("members.seePlans")}
                 </Anchor>
               </Alert>
@@ -130,7 +130,7 @@ export default function MembersPage() {
       <FormError error={change.error ?? remove.error ?? cancel.error} />
       <Queried query={members}>
         {(data) => (
-          <DataTable head={[t("members.email"), t("members.role"), null]}>
+          <DataTable head={[t("members.email"), t("members.role"), t("members.twoFactor"), null]}>
             {data.members.map((m) => (
               <Table.Tr key={m.user_id}>
                 <Table.Td className="break">{m.email}</Table.Td>
@@ -146,6 +146,11 @@ export default function MembersPage() {
                   ) : (
                     t(`members.roles.${m.role}`)
                   )}
+                </Table.Td>
+                <Table.Td data-testid="member-2fa">
+                  <Badge variant="light" color={m.two_factor ? "green" : "gray"}>
+                    {m.two_factor ? t("members.twoFactorOn") : t("members.twoFactorOff")}
+                  </Badge>
                 </Table.Td>
                 <Table.Td ta="right">
                   {(canManage || m.user_id === user.id) && (
@@ -223,7 +228,7 @@ function MemberUsage({ used, limit }: { used: number; limit: number | null | und
       {atLimit && (
         <Text size="sm" c="dimmed">
           {t("members.usageFull")}{" "}
-          <Anchor component={RouterLink} to="/plan" size="sm">
+          <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
             {t("members.seePlans")}
           </Anchor>
         </Text>
