@@ -361,6 +361,9 @@ type Store interface {
 	DeclineInvitation(ctx context.Context, userID, id int64) error
 	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
 	DeleteInvitation(ctx context.Context, workspaceID, id int64) error
+	// RenewInvitation gives the workspace's invitation id a new link secret, tokenHash (the
+	// old link stops working); not_found if the workspace has none with id.
+	RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*Invitation, error)
 
 	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
 	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)

@@ -68,6 +68,9 @@ func (w *walker) frameFits(who string) {
 	w.see(w.p.GetByTestId("logout"))
 	w.fits(who+": the account menu", ".mantine-Menu-dropdown")
 	w.press("Escape")
+	if err := expectLocator(w.p.Locator(".mantine-Menu-dropdown")).ToBeHidden(); err != nil {
+		w.t.Errorf("[%s] %s: the account menu stays open: %v", w.l.name, who, err)
+	}
 	if w.l.phone() {
 		if err := expectLocator(w.p.Locator(".sidebar")).ToBeHidden(); err != nil {
 			w.t.Errorf("[%s] %s: the sidebar on a phone: %v", w.l.name, who, err)

@@ -165,3 +165,16 @@ func (s *AccountStore) DeleteInvitation(ctx context.Context, workspaceID, id int
 	return exactlyOne(ctx, s.db, "delete invitation", "invitation",
 		`DELETE FROM invitations WHERE workspace_id = $1 AND id = $2`, workspaceID, id)
 }
+
+// RenewInvitation implements account.Store.
+func (s *AccountStore) RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*account.Invitation, error) {
+	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH renewed AS (
+			UPDATE invitations SET token_hash = $3 WHERE workspace_id = $1 AND id = $2
+			RETURNING id, workspace_id, email, role, created_at)
+		SELECT r.id, r.workspace_id, w.name, r.email, r.role, r.created_at
+		FROM renewed r JOIN workspaces w ON w.id = r.workspace_id`, workspaceID, id, tokenHash))
+	if err != nil {
+		return nil, fmt.Errorf("renew invitation: %w", notFound(err, "invitation"))
+	}
+	return inv, nil
+}
