@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"testing"
+
+	"github.com/playwright-community/playwright-go"
 )
 
 // TestWebAppEmailLinksSignedIn: a verification link opened while signed in ends on "Continue"
@@ -38,5 +40,29 @@ func TestWebAppEmailLinksSignedIn(t *testing.T) {
 		if err := expectLocator(w.p.GetByTestId("email")).ToHaveValue(email); err != nil {
 			t.Errorf("[%s] the invited address: %v", l.name, err)
 		}
+	})
+}
+
+// TestWebAppInvitationResend: the Members page of a workspace whose plan is full lists the
+// waiting invitation with the day it was sent and "Resend", which mails a new link; axe-core
+// finds nothing serious on the page (the pointer to the plans in its sentence included).
+func TestWebAppInvitationResend(t *testing.T) {
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=2")
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := "resend-" + l.name + "@example.com"
+		owner := s.signup(email)
+		s.verify(email)
+		invitee := "invitee-" + l.name + "@example.com"
+		s.invitationLink(t, owner, invitee, "member")
+		w := walk(t, s, l)
+		w.signIn(email, "correct horse battery")
+		w.open("/members", w.tr("Members", "成员"))
+		row := w.p.GetByTestId("invitation")
+		w.see(row.GetByText(w.tr("Sent ", "发送于 ")))
+		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
+		w.accessible("members, full, an invitation waiting")
+		w.click(row.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Send the invitation to "+invitee+" again", "重新发送给 "+invitee+" 的邀请")}))
+		w.see(w.text(w.tr("Invitation to "+invitee+" sent again, with a new link", "已重新发送给 "+invitee+" 的邀请（新链接）")))
+		s.mailbox.WaitSubject(t, invitee, "You are invited")
 	})
 }

@@ -951,6 +951,10 @@ export const en = {
     withdrawn: "Invitation to {{email}} withdrawn",
     withdraw: "Withdraw the invitation to {{email}}",
     withdrawShort: "Withdraw",
+    resend: "Send the invitation to {{email}} again",
+    resendShort: "Resend",
+    resent: "Invitation to {{email}} sent again, with a new link",
+    invitedOn: "Sent {{date}}",
   },
   admin: {
     title: "Operator",
@@ -1182,7 +1186,7 @@ export const en = {
     },
     actions: {
       member: { role_changed: "Member's role changed", removed: "Member removed", left: "Member left" },
-      invitation: { sent: "Invitation sent", withdrawn: "Invitation withdrawn", accepted: "Invitation accepted" },
+      invitation: { sent: "Invitation sent", withdrawn: "Invitation withdrawn", resent: "Invitation sent again", accepted: "Invitation accepted" },
       api_key: { created: "API key created", revoked: "API key revoked" },
       domain: { added: "Domain added", verified: "Domain verified", removed: "Domain removed", app_links_set: "App links set", app_links_removed: "App links removed" },
       plan: { changed: "Plan changed", trial_started: "Trial started" },

@@ -951,6 +951,10 @@ export const zhCN: Messages = {
     withdrawn: "已撤回发给 {{email}} 的邀请",
     withdraw: "撤回发给 {{email}} 的邀请",
     withdrawShort: "撤回",
+    resend: "重新发送给 {{email}} 的邀请",
+    resendShort: "重新发送",
+    resent: "已重新发送给 {{email}} 的邀请（新链接）",
+    invitedOn: "发送于 {{date}}",
   },
   admin: {
     title: "运营后台",
@@ -1182,7 +1186,7 @@ export const zhCN: Messages = {
     },
     actions: {
       member: { role_changed: "成员角色变更", removed: "移除成员", left: "成员退出" },
-      invitation: { sent: "发送邀请", withdrawn: "撤回邀请", accepted: "接受邀请" },
+      invitation: { sent: "发送邀请", withdrawn: "撤回邀请", resent: "重新发送邀请", accepted: "接受邀请" },
       api_key: { created: "创建 API 密钥", revoked: "吊销 API 密钥" },
       domain: { added: "添加域名", verified: "域名已验证", removed: "删除域名", app_links_set: "设置应用链接", app_links_removed: "移除应用链接" },
       plan: { changed: "套餐变更", trial_started: "开始试用" },

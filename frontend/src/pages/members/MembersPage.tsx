@@ -12,7 +12,9 @@ import { useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried, fieldError } from "../../components/states";
 import { notifyDone } from "../../components/notify";
+import { formatDateTime } from "../../lib/format";
 import { invitesFull, memberLevel } from "../../lib/members";
+import { ResendInvitation } from "./ResendInvitation";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -185,7 +187,9 @@ export default function MembersPage() {
                       <Table.Tr key={i.id} data-testid="invitation">
                         <Table.Td className="break">{i.email}</Table.Td>
                         <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
+                        <Table.Td c="dimmed">{t("members.invitedOn", { date: formatDateTime(i.created_at, i18n.resolvedLanguage, "date") })}</Table.Td>
                         <Table.Td ta="right">
+                          <ResendInvitation id={i.id} email={i.email} />
                           <Button size="xs" variant="subtle" color="red" aria-label={t("members.withdraw", { email: i.email })} onClick={() => cancel.mutate({ id: i.id, email: i.email })}>
                             {t("members.withdrawShort")}
                           </Button>
