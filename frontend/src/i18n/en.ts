@@ -794,6 +794,7 @@ export const en = {
     publicIntro: "Every plan side by side: what it includes and what it costs. Sign up free, then start the 7-day trial from the app.",
     current: "Current plan",
     compare: "Compare the plans",
+    scrollHint: "Swipe sideways to see every plan",
     everyPlan: "Every plan has short links, dynamic QR codes, visit statistics and crawler filtering.",
     feature: "Feature",
     price: "Price",

@@ -794,6 +794,7 @@ export const zhCN: Messages = {
     publicIntro: "各套餐并排对比：包含什么、价格多少。免费注册，然后在应用里开始 7 天试用。",
     current: "当前套餐",
     compare: "套餐对比",
+    scrollHint: "左右滑动查看所有套餐",
     everyPlan: "所有套餐都包含短链接、活码、访问统计和爬虫过滤。",
     feature: "功能",
     price: "价格",
