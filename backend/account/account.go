@@ -218,6 +218,9 @@ type Member struct {
 	Email     string    `json:"email"`
 	Role      string    `json:"role"`
 	CreatedAt time.Time `json:"created_at"`
+	// TwoFactor says the member has two-factor sign-in on: a workspace that requires it
+	// locks out the members without it.
+	TwoFactor bool `json:"two_factor"`
 }
 
 // Invitation asks whoever has (or will have) an account with Email to join a workspace with
@@ -245,6 +248,9 @@ type InvitationPreview struct {
 	InvitedBy string `json:"invited_by"`
 	Role      string `json:"role"`
 	Email     string `json:"email"`
+	// HasAccount says the invited address has an account already: the link's holder logs in
+	// rather than signs up.
+	HasAccount bool `json:"has_account"`
 }
 
 // InvitationLink names an invitation by its ID and the secret of its mail's link.
@@ -372,6 +378,9 @@ type Store interface {
 	DeclineInvitation(ctx context.Context, userID, id int64) error
 	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
 	DeleteInvitation(ctx context.Context, workspaceID, id int64) error
+	// RenewInvitation gives the workspace's invitation id a new link secret, tokenHash (the
+	// old link stops working); not_found if the workspace has none with id.
+	RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*Invitation, error)
 
 	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
 	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)

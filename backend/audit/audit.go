@@ -52,6 +52,7 @@ const (
 	MemberLeft           Action = "member.left"
 	InvitationSent       Action = "invitation.sent"
 	InvitationWithdrawn  Action = "invitation.withdrawn"
+	InvitationResent     Action = "invitation.resent"
 	InvitationAccepted   Action = "invitation.accepted"
 	APIKeyCreated        Action = "api_key.created"
 	APIKeyRevoked        Action = "api_key.revoked"

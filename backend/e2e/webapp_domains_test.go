@@ -341,7 +341,7 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 	}
 	// The workspace joined is the one shown (the switcher is in the menu at phone size).
 	tab.click(`.burger`)
-	if err := expectLocator(p.Locator(`.mantine-Drawer-body [data-testid="workspace-switcher"]`)).ToHaveValue(fmt.Sprint(owner.WorkspaceID)); err != nil {
+	if err := expectLocator(p.Locator(`.mantine-Drawer-body [data-testid="workspace-switcher"]`)).ToHaveAttribute("data-workspace", fmt.Sprint(owner.WorkspaceID)); err != nil {
 		t.Fatal(err)
 	}
 	if got := consoleErrors(b); len(got) != 0 {

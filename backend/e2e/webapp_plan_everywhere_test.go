@@ -40,7 +40,7 @@ func TestWebAppPlanEverywhere(t *testing.T) {
 			t.Errorf("[%s] the plan page: %v", l.name, err)
 		}
 		if !l.phone() {
-			if err := expectLocator(w.p.GetByTestId("workspace-switcher")).ToContainText(w.tr("· Personal", "· 个人版")); err != nil {
+			if err := expectLocator(w.p.GetByTestId("workspace-switcher")).ToContainText(w.tr("Personal", "个人版")); err != nil {
 				t.Errorf("[%s] the switcher: %v", l.name, err)
 			}
 		}

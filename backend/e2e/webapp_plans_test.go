@@ -64,6 +64,12 @@ func TestWebAppPlans(t *testing.T) {
 		// The comparison: features and limits, plan by plan.
 		table := w.p.GetByRole("table")
 		w.see(w.heading(l.tr("Compare the plans", "套餐对比")))
+		// On a phone, where it scrolls sideways, it says so.
+		if hint := w.p.GetByTestId("plan-scroll-hint"); l.phone() {
+			w.see(hint)
+		} else if err := expectLocator(hint).ToBeHidden(); err != nil {
+			t.Errorf("[%s] the scroll hint on a wide screen: %v", l.name, err)
+		}
 		w.see(within(table, "row", l.tr("New links a month 100 1,000 10,000 Unlimited", "每月新建链接 100 1,000 10,000 不限")))
 		w.see(within(table, "row", l.tr("Batch creation Not included Included Not included Included", "批量创建 不包含 包含 不包含 包含")))
 		w.see(within(table, "row", l.tr("WeChat access 10 days after creation Included Included Included", "微信访问 创建后 10 天内 包含 包含 包含")))

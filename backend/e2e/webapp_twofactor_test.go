@@ -20,6 +20,7 @@ func TestWebAppTwoFactor(t *testing.T) {
 		email := "walker-" + l.name + "@example.com"
 		password := "correct horse battery"
 		tn := s.signup(email)
+		s.joined(tn, "plain-"+l.name+"@example.com", "member") // a member who keeps 2FA off
 		w := walk(t, s, l)
 		w.signIn(email, password)
 
@@ -96,10 +97,33 @@ func TestWebAppTwoFactor(t *testing.T) {
 		req := w.role("region", w.tr("Require two-factor sign-in", "要求两步验证"))
 		w.see(req.GetByTestId("upgrade-hint-sso"))
 		s.setPlan(tn, "enterprise")
+		// The member without 2FA: the Members page says who has it, and switching the demand
+		// on asks first, saying how many it locks out.
+		w.open("/members", w.tr("Members", "成员"))
+		twoFA := w.p.GetByTestId("member-2fa")
+		if err := expectLocator(twoFA).ToHaveText([]string{w.tr("On", "已开启"), w.tr("Off", "未开启")}); err != nil {
+			t.Errorf("[%s] the members' 2FA: %v", l.name, err)
+		}
+		w.accessible("members with their 2FA")
 		w.open("/settings", w.tr("Workspace settings", "工作区设置"))
 		sw := req.GetByRole("switch", playwright.LocatorGetByRoleOptions{Name: w.tr("Require two-factor sign-in of every member", "要求所有成员开启两步验证")})
 		w.accessible("settings, require 2FA")
 		w.click(sw)
+		ask := w.role("dialog", w.tr("Require two-factor sign-in?", "要求两步验证？"))
+		w.see(ask)
+		if err := expectLocator(ask.GetByTestId("require-2fa-lockout")).ToHaveText(w.tr(
+			"1 member has no two-factor sign-in: they will be locked out of this workspace's pages until they turn it on.",
+			"1 位成员尚未开启两步验证：开启之前，他们将无法打开本工作区的页面。")); err != nil {
+			t.Errorf("[%s] the lockout's count: %v", l.name, err)
+		}
+		w.settled(".mantine-Modal-content", ".mantine-Modal-overlay")
+		w.accessible("settings, require 2FA asked")
+		w.click(ask.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Cancel", "取消")}))
+		if err := expectLocator(sw).Not().ToBeChecked(); err != nil {
+			t.Errorf("[%s] the switch after Cancel: %v", l.name, err)
+		}
+		w.click(sw)
+		w.click(w.role("dialog", w.tr("Require two-factor sign-in?", "要求两步验证？")).GetByTestId("require-2fa-confirm"))
 		w.see(w.text(w.tr("Members now need two-factor sign-in", "成员现在需要开启两步验证")))
 		if err := expectLocator(sw).ToBeChecked(); err != nil {
 			t.Errorf("[%s] the switch after turning it on: %v", l.name, err)

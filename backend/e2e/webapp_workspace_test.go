@@ -22,12 +22,16 @@ func TestWebAppWorkspace(t *testing.T) {
 		wsName := l.name + "-owner's workspace"
 		id, token := s.invitationLink(t, owner, inviteeEmail, "member")
 
-		// The invited person opens the link, signed out: the login page says what the invitation is.
+		// The invited person, without an account, opens the link signed out: the sign-up page
+		// says what the invitation is; logging in instead stays possible.
 		in := walk(t, s, l)
 		in.open(fmt.Sprintf("/invitations/%d?token=%s", id, url.QueryEscape(token)), "")
-		in.at("/login")
+		in.at("/signup")
 		context := in.text(l.tr(fmt.Sprintf("You are invited to join %s by %s as Member.", wsName, ownerEmail),
 			fmt.Sprintf("%s 邀请你以成员身份加入 %s。", ownerEmail, wsName)))
+		in.see(context)
+		in.click(in.link(l.tr("Log in", "登录")))
+		in.at("/login")
 		in.see(context)
 		in.click(in.link(l.tr("Sign up", "注册")))
 		in.at("/signup")

@@ -55,11 +55,19 @@ func TestInvitationLinkSignup(t *testing.T) {
 	var p map[string]any
 	r.json(t, &p)
 	if r.Status != http.StatusOK || p["workspace_name"] != "owner's workspace" || p["invited_by"] != "owner@example.com" ||
-		p["role"] != "admin" || p["email"] != "new@example.com" || p["id"] != float64(id) {
+		p["role"] != "admin" || p["email"] != "new@example.com" || p["id"] != float64(id) || p["has_account"] != false {
 		t.Fatalf("preview: %d %s", r.Status, r.Body)
 	}
-	if keys := slices.Sorted(maps.Keys(p)); !slices.Equal(keys, []string{"email", "id", "invited_by", "role", "workspace_name"}) {
+	if keys := slices.Sorted(maps.Keys(p)); !slices.Equal(keys, []string{"email", "has_account", "id", "invited_by", "role", "workspace_name"}) {
 		t.Errorf("the preview tells %v", keys)
+	}
+	// An address with an account already (written in other letters' case) logs in instead.
+	memberID, memberToken := s.invitationLink(t, owner, "Other@Example.com", "member")
+	if r := preview(memberID, memberToken); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"has_account":true`) {
+		t.Errorf("an invited account's preview: %d %s", r.Status, r.Body)
+	}
+	if r := s.do("DELETE", fmt.Sprintf("/api/v1/workspaces/%d/invitations/%d", owner.WorkspaceID, memberID), owner.Token, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
 	}
 	wrong := preview(id, strings.Repeat("A", len(token)))
 	for name, r := range map[string]response{

@@ -47,6 +47,19 @@ func (s *Server) cancelInvitation(c *gin.Context) {
 	}
 }
 
+// resendInvitation mails a waiting invitation again with a new link; the old link stops
+// working. It counts against the workspace's hourly invitations (429 past them).
+func (s *Server) resendInvitation(c *gin.Context) {
+	if id, ok := s.pathID(c, "id", "invitation"); ok {
+		inv, err := s.accounts.ResendInvitation(c.Request.Context(), workspaceID(c), userID(c), id)
+		if s.limited(c, err) {
+			return
+		}
+		s.auditedHere(c, audit.InvitationResent, audit.Target("invitation", inv.ID), map[string]any{"email": inv.Email})
+		c.JSON(http.StatusOK, inv)
+	}
+}
+
 // myInvitations lists the invitations the signed-in user has received.
 func (s *Server) myInvitations(c *gin.Context) {
 	if !s.requireUser(c) {

@@ -243,6 +243,7 @@ func (s *Server) routes() {
 	ws.GET("/invitations", s.inWorkspace(account.PermManage), s.listInvitations)
 	ws.POST("/invitations", s.inWorkspace(account.PermManage), s.invite)
 	ws.DELETE("/invitations/:id", s.inWorkspace(account.PermManage), s.cancelInvitation)
+	ws.POST("/invitations/:id/resend", s.inWorkspace(account.PermManage), s.resendInvitation)
 
 	ws.GET("/api-keys", s.inWorkspace(account.PermManage), s.listAPIKeys)
 	ws.POST("/api-keys", s.inWorkspace(account.PermManage), s.createAPIKey)

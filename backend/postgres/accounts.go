@@ -452,11 +452,12 @@ func (s *AccountStore) SetRequire2FA(ctx context.Context, id int64, on bool) (*a
 	return w, changed, nil
 }
 
-const memberColumns = `m.user_id, u.email, m.role, m.created_at`
+const memberColumns = `m.user_id, u.email, m.role, m.created_at,
+	EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = m.user_id AND t.enabled_at IS NOT NULL)`
 
 func scanMember(r pgx.Row) (*account.Member, error) {
 	var m account.Member
-	return &m, r.Scan(&m.UserID, &m.Email, &m.Role, &m.CreatedAt)
+	return &m, r.Scan(&m.UserID, &m.Email, &m.Role, &m.CreatedAt, &m.TwoFactor)
 }
 
 // Members implements account.Store.

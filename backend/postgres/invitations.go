@@ -53,11 +53,12 @@ func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, 
 // links carried one) matches no hash.
 func (s *AccountStore) InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*account.InvitationPreview, error) {
 	var p account.InvitationPreview
-	err := s.db.Pool.QueryRow(ctx, `SELECT i.id, i.workspace_id, w.name, coalesce(u.email, ''), i.role, i.email
+	err := s.db.Pool.QueryRow(ctx, `SELECT i.id, i.workspace_id, w.name, coalesce(u.email, ''), i.role, i.email,
+			EXISTS (SELECT 1 FROM users a WHERE lower(a.email) = lower(i.email))
 		FROM invitations i JOIN workspaces w ON w.id = i.workspace_id AND w.deleted_at IS NULL
 		LEFT JOIN users u ON u.id = i.invited_by
 		WHERE i.id = $1 AND i.token_hash = $2`, id, tokenHash).
-		Scan(&p.ID, &p.WorkspaceID, &p.WorkspaceName, &p.InvitedBy, &p.Role, &p.Email)
+		Scan(&p.ID, &p.WorkspaceID, &p.WorkspaceName, &p.InvitedBy, &p.Role, &p.Email, &p.HasAccount)
 	if err != nil {
 		return nil, fmt.Errorf("invitation preview: %w", notFound(err, "invitation"))
 	}
@@ -163,4 +164,17 @@ func (s *AccountStore) DeclineInvitation(ctx context.Context, userID, id int64) 
 func (s *AccountStore) DeleteInvitation(ctx context.Context, workspaceID, id int64) error {
 	return exactlyOne(ctx, s.db, "delete invitation", "invitation",
 		`DELETE FROM invitations WHERE workspace_id = $1 AND id = $2`, workspaceID, id)
+}
+
+// RenewInvitation implements account.Store.
+func (s *AccountStore) RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*account.Invitation, error) {
+	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH renewed AS (
+			UPDATE invitations SET token_hash = $3 WHERE workspace_id = $1 AND id = $2
+			RETURNING id, workspace_id, email, role, created_at)
+		SELECT r.id, r.workspace_id, w.name, r.email, r.role, r.created_at
+		FROM renewed r JOIN workspaces w ON w.id = r.workspace_id`, workspaceID, id, tokenHash))
+	if err != nil {
+		return nil, fmt.Errorf("renew invitation: %w", notFound(err, "invitation"))
+	}
+	return inv, nil
 }

@@ -1,10 +1,10 @@
 // The frame of the signed-in pages: navigation, workspace switcher, language and account.
-import { Burger, Button, Drawer, Group, Menu, Modal, NativeSelect, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
-import { useDisclosure } from "@mantine/hooks";
-import { IconChevronDown, IconLink } from "@tabler/icons-react";
+import { ActionIcon, Burger, Button, Drawer, Group, Menu, Modal, Stack, Text, TextInput, UnstyledButton } from "@mantine/core";
+import { useDisclosure, useMediaQuery } from "@mantine/hooks";
+import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLink, IconUserCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, ApiError, unwrap, type Workspace } from "./api/client";
 import { useBillingOn } from "./components/billing";
@@ -14,9 +14,8 @@ import { FormError, Loading } from "./components/states";
 import { TwoFactorRequired } from "./components/TwoFactorRequired";
 import { PaymentDueBanner } from "./components/PaymentDueBanner";
 import { VerifyBanner } from "./components/VerifyBanner";
+import { WorkspaceSwitcher } from "./components/WorkspaceSwitcher";
 import { useLogout, useMe, useSession } from "./session";
-
-const newWorkspace = "new";
 
 /** The pages that are the person's own, not the workspace's: a workspace's 2FA demand spares them. */
 const ownPages = /^\/(account|invitations|admin|moderation)(\/|$)/;
@@ -43,6 +42,7 @@ function TwoFactorGate({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** The main navigation's pages for this person in this workspace, the system's last. */
 function NavItems({ onPick }: { onPick?: () => void }) {
   const { t } = useTranslation();
   const { user, workspace } = useSession();
@@ -54,9 +54,9 @@ function NavItems({ onPick }: { onPick?: () => void }) {
     ["/dashboard", t("nav.dashboard")],
     ["/bulk", t("nav.bulk")],
     ["/imports", t("nav.imports")],
-    ["/members", t("nav.members")],
-    ["/domains", t("nav.domains")],
     ["/tags", t("nav.tags")],
+    ["/domains", t("nav.domains")],
+    ["/members", t("nav.members")],
     ["/keys", t("nav.keys")],
     ["/webhooks", t("nav.webhooks")],
     ["/plan", t("nav.plan")],
@@ -64,107 +64,136 @@ function NavItems({ onPick }: { onPick?: () => void }) {
   ];
   if (manages && billingOn) items.splice(items.length - 1, 0, ["/billing", t("nav.billing")]);
   if (manages) items.splice(items.length - 1, 0, ["/audit", t("nav.audit")]);
-  if (role === "moderator" || role === "operator") items.push(["/moderation", t("nav.moderation")]);
-  if (role === "operator") items.push(["/admin", t("nav.admin")]);
+  const system: [string, string][] = [];
+  if (role === "moderator" || role === "operator") system.push(["/moderation", t("nav.moderation")]);
+  if (role === "operator") system.push(["/admin", t("nav.admin")]);
+  const links = (list: [string, string][]) =>
+    list.map(([to, label]) => (
+      <NavLink key={to} to={to} className="nav-link" onClick={onPick}>
+        {label}
+      </NavLink>
+    ));
   return (
     <>
-      {items.map(([to, label]) => (
-        <NavLink key={to} to={to} className="nav-link" onClick={onPick}>
-          {label}
-        </NavLink>
-      ))}
+      {links(items)}
+      {system.length > 0 && (
+        <>
+          <Text size="xs" fw={600} c="dimmed" className="nav-group" component="span">
+            {t("nav.system")}
+          </Text>
+          {links(system)}
+        </>
+      )}
     </>
   );
 }
 
+const sidebarKey = "sl.sidebar";
+
+/**
+ * The frame of the signed-in pages (docs/web-app.md): on a wide screen a sidebar with the
+ * workspace switcher and the navigation, which the menu button folds away; on a narrow one the
+ * same in a drawer. The bar at the top keeps the language and the account.
+ */
 export function Layout() {
   const { t } = useTranslation();
-  const { user, workspaces, workspace, selectWorkspace } = useSession();
-  const [menuOpen, menu] = useDisclosure(false);
+  const { user, selectWorkspace } = useSession();
+  const wideScreen = useMediaQuery("(min-width: 62em)", true);
+  const [drawerOpen, drawer] = useDisclosure(false);
+  const [folded, setFolded] = useState(() => localStorage.getItem(sidebarKey) === "folded");
   const [creating, creation] = useDisclosure(false);
   const navigate = useNavigate();
   const logout = useLogout();
 
-  const switcher = (
-    <NativeSelect
-      aria-label={t("nav.workspace")}
-      size="xs"
-      data-testid="workspace-switcher"
-      value={String(workspace.id)}
-      onChange={(e) => {
-        const v = e.currentTarget.value;
-        if (v === newWorkspace) creation.open();
-        else {
-          selectWorkspace(Number(v));
-          navigate("/links");
-        }
-      }}
-      data={[
-        ...workspaces.map((w) => ({ value: String(w.id), label: `${w.name} · ${t(`plan.names.${w.plan}`)}` })),
-        { value: newWorkspace, label: t("workspace.new") },
-      ]}
-    />
+  const toggleMenu = () => {
+    if (!wideScreen) return drawer.toggle();
+    localStorage.setItem(sidebarKey, folded ? "open" : "folded");
+    setFolded(!folded);
+  };
+  const brand = (
+    <NavLink to="/links" className="brand">
+      <IconLink size={20} aria-hidden /> Shortlink
+    </NavLink>
   );
 
   return (
-    <div className="shell">
+    <div className="shell" data-folded={folded || undefined}>
       <a href="#main" className="skip-link">
         {t("nav.skip")}
       </a>
-      <header className="topbar">
-        <Group gap="xs" wrap="nowrap">
-          <Burger opened={menuOpen} onClick={menu.toggle} size="sm" className="burger" aria-label={t("nav.menu")} />
-          <NavLink to="/links" className="brand">
-            <IconLink size={20} /> Shortlink
-          </NavLink>
-          <nav className="nav" aria-label={t("nav.main")}>
-            <NavItems />
-          </nav>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
-          <div className="desktop-only">{switcher}</div>
-          <div className="desktop-only">
-            <LanguagePicker />
-          </div>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <UnstyledButton className="account" data-testid="account-menu" aria-label={t("nav.account")}>
-                <Text size="sm" truncate="end" maw={180}>
-                  {user.email}
-                </Text>
-                <IconChevronDown size={14} />
-              </UnstyledButton>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Label>{t(`roles.${user.system_role}`)}</Menu.Label>
-              <Menu.Item onClick={() => navigate("/account")}>{t("account.menu")}</Menu.Item>
-              <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
-                {t("nav.invitations")}
-              </Menu.Item>
-              <Menu.Item onClick={() => logout.mutate()} data-testid="logout">
-                {t("nav.logout")}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
-      </header>
+      <div className="sidebar">
+        {brand}
+        <WorkspaceSwitcher onNew={creation.open} />
+        <nav className="nav" aria-label={t("nav.main")}>
+          <NavItems />
+        </nav>
+      </div>
+      <div className="content">
+        <header className="topbar">
+          <Group gap="xs" wrap="nowrap" className="minw0">
+            {wideScreen ? (
+              <ActionIcon variant="subtle" color="gray" size="lg" className="burger" onClick={toggleMenu} aria-label={t(folded ? "nav.showNav" : "nav.hideNav")} aria-expanded={!folded}>
+                {folded ? <IconLayoutSidebarLeftExpand size={20} aria-hidden /> : <IconLayoutSidebarLeftCollapse size={20} aria-hidden />}
+              </ActionIcon>
+            ) : (
+              <Burger opened={drawerOpen} onClick={toggleMenu} size="sm" className="burger" aria-label={t("nav.menu")} aria-expanded={drawerOpen} />
+            )}
+            <span className="topbar-brand">{brand}</span>
+          </Group>
+          <Group gap="xs" wrap="nowrap" className="no-shrink">
+            <div className="desktop-only">
+              <LanguagePicker />
+            </div>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <UnstyledButton className="account" data-testid="account-menu" aria-label={`${t("nav.account")}: ${user.email}`} title={user.email}>
+                  <IconUserCircle size={20} aria-hidden className="no-shrink" />
+                  <Text size="sm" className="account-email desktop-only">
+                    {user.email}
+                  </Text>
+                  <IconChevronDown size={14} aria-hidden className="no-shrink" />
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>
+                  <span className="break">{user.email}</span> · {t(`roles.${user.system_role}`)}
+                </Menu.Label>
+                <Menu.Item onClick={() => navigate("/account")}>{t("account.menu")}</Menu.Item>
+                <Menu.Item onClick={() => navigate("/invitations")} data-testid="my-invitations">
+                  {t("nav.invitations")}
+                </Menu.Item>
+                <Menu.Item onClick={() => logout.mutate()} data-testid="logout">
+                  {t("nav.logout")}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </header>
+        <main className="page" id="main" tabIndex={-1}>
+          <VerifyBanner />
+          <PaymentDueBanner />
+          <TwoFactorGate>
+            <Outlet />
+          </TwoFactorGate>
+        </main>
+      </div>
       {/* lockScroll off: the scroll lock injects a <style> element, which the CSP refuses. */}
-      <Drawer opened={menuOpen} onClose={menu.close} title="Shortlink" size="xs" lockScroll={false}>
+      <Drawer
+        opened={drawerOpen && !wideScreen}
+        onClose={drawer.close}
+        title="Shortlink"
+        size="xs"
+        lockScroll={false}
+        closeButtonProps={{ "aria-label": t("common.close") }}
+      >
         <Stack gap="sm">
-          {switcher}
+          <WorkspaceSwitcher onNew={creation.open} onPick={drawer.close} />
           <LanguagePicker />
           <nav className="drawer-nav" aria-label={t("nav.main")}>
-            <NavItems onPick={menu.close} />
+            <NavItems onPick={drawer.close} />
           </nav>
         </Stack>
       </Drawer>
-      <main className="page" id="main" tabIndex={-1}>
-        <VerifyBanner />
-        <PaymentDueBanner />
-        <TwoFactorGate>
-          <Outlet />
-        </TwoFactorGate>
-      </main>
       <NewWorkspaceModal
         opened={creating}
         onClose={creation.close}

@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail an invitation again
+         * @description Needs the `manage` permission in the workspace. Mails the invitation again with a new link: the old link's secret stops working. Counts against the workspace's `INVITES_PER_HOUR` as a new invitation does; past that, 429. Audited as `invitation.resent`.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations/{id}": {
         parameters: {
             query?: never;
@@ -2138,7 +2158,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -2551,6 +2571,8 @@ export interface components {
              * @description The invited address, with which to sign up or in.
              */
             email: string;
+            /** @description The invited address has an account already (the link's holder logs in rather than signs up). */
+            has_account: boolean;
         };
         /** @description An invitation mail's link, given at sign-up to join its workspace. */
         InvitationLink: {
@@ -2907,6 +2929,8 @@ export interface components {
             role: "owner" | "admin" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
+            /** @description The member has two-factor sign-in on (a workspace requiring it locks out the others). */
+            two_factor: boolean;
         };
         RoleRequest: {
             /** @enum {string} */
@@ -5723,6 +5747,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Invitation ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, mailed again. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -10,6 +10,7 @@ export function LanguagePicker() {
       aria-label={t("nav.language")}
       size="xs"
       data-testid="language"
+      className="language-picker"
       value={pickLanguage(i18n.resolvedLanguage)}
       onChange={(e) => {
         const value = e.currentTarget.value;

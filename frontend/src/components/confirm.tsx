@@ -26,7 +26,7 @@ export function ConfirmButton({ question, detail, confirmLabel, onConfirm, child
         {children}
       </Button>
       {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
-      <Modal opened={open} onClose={() => setOpen(false)} title={question} centered lockScroll={false}>
+      <Modal opened={open} onClose={() => setOpen(false)} title={question} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
         {detail && <Text size="sm" mb="md">{detail}</Text>}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={() => setOpen(false)}>

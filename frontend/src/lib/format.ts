@@ -67,3 +67,18 @@ export function usagePercent(used: number, limit: number | null | undefined): nu
   if (limit <= 0) return 100;
   return Math.min(100, (used * 100) / limit);
 }
+
+/**
+ * A size in bytes in the reader's language: "64 MB", "1.5 kB", "190 B" (Intl names a byte
+ * "byte" in English, where sizes read "B").
+ */
+export function formatBytes(bytes: number, locale?: string): string {
+  const units = [
+    ["megabyte", 1 << 20],
+    ["kilobyte", 1 << 10],
+  ] as const;
+  for (const [unit, size] of units) {
+    if (bytes >= size) return new Intl.NumberFormat(locale, { style: "unit", unit, maximumFractionDigits: 1 }).format(bytes / size);
+  }
+  return `${new Intl.NumberFormat(locale).format(bytes)} B`;
+}

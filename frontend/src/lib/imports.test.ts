@@ -17,6 +17,9 @@ describe("imports", () => {
   it("writes sizes", () => {
     expect(formatBytes(64 << 20, "en-US")).toBe("64 MB");
     expect(formatBytes(1536, "en-US")).toBe("1.5 kB");
-    expect(formatBytes(12, "en-US")).toBe("12 byte");
+    expect(formatBytes(12, "en-US")).toBe("12 B");
+    expect(formatBytes(190, "en-US")).toBe("190 B");
+    expect(formatBytes(190, "zh-CN")).toBe("190 B");
+    expect(formatBytes(0, "en-US")).toBe("0 B");
   });
 });

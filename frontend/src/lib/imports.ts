@@ -18,14 +18,5 @@ export function importPercent(im: Pick<Import, "done" | "rows">): number {
   return im.rows > 0 ? Math.min(100, Math.round((im.done / im.rows) * 100)) : 0;
 }
 
-/** A size in bytes in the reader's language: "64 MB", "1.5 kB". */
-export function formatBytes(bytes: number, locale?: string): string {
-  const units = [
-    ["megabyte", 1 << 20],
-    ["kilobyte", 1 << 10],
-  ] as const;
-  for (const [unit, size] of units) {
-    if (bytes >= size) return new Intl.NumberFormat(locale, { style: "unit", unit, maximumFractionDigits: 1 }).format(bytes / size);
-  }
-  return new Intl.NumberFormat(locale, { style: "unit", unit: "byte" }).format(bytes);
-}
+/** A size in bytes: the app's one formatter of sizes, in lib/format. */
+export { formatBytes } from "./format";

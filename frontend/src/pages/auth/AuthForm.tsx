@@ -24,7 +24,8 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const [password, setPassword] = useState("");
   const [problems, setProblems] = useState<{ email?: Problem; password?: Problem }>({});
   const [mfaToken, setMfaToken] = useState<string>();
-  const from = (location.state as { from?: string } | null)?.from;
+  const state = location.state as { from?: string; chosen?: boolean } | null;
+  const from = state?.from;
   const invitation = invitationLink(from);
   const preview = useQuery({
     queryKey: ["invitation", invitation?.id, invitation?.token],
@@ -38,6 +39,10 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   useEffect(() => {
     if (invited) setEmail((e) => e || invited.email);
   }, [invited]);
+  // An invited address without an account signs up, unless the person chose to log in.
+  useEffect(() => {
+    if (mode === "login" && invited && !invited.has_account && !state?.chosen) navigate("/signup", { replace: true, state });
+  }, [mode, invited, state, navigate]);
   const submit = useMutation({
     mutationFn: async () => {
       const body = { email: email.trim(), password };
@@ -134,7 +139,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
           {mode === "login" && <SsoSignIn email={email} from={from} onMissingEmail={() => setProblems({ email: checkEmail(email) ?? { key: "email" } })} />}
           <Text size="sm">
             {mode === "signup" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
-            <Anchor component={Link} to={mode === "signup" ? "/login" : "/signup"} state={location.state}>
+            <Anchor component={Link} to={mode === "signup" ? "/login" : "/signup"} state={{ ...state, chosen: true }}>
               {mode === "signup" ? t("auth.login") : t("auth.signup")}
             </Anchor>
           </Text>
@@ -147,7 +152,7 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   );
 }
 
-type Preview = { workspace_name: string; invited_by: string; role: "admin" | "member" | "viewer"; email: string };
+type Preview = { workspace_name: string; invited_by: string; role: "admin" | "member" | "viewer"; email: string; has_account: boolean };
 
 /** What the invitation the person came with is, or that it can no longer be seen. */
 function InvitationNote({ invited, tokenless, gone, mode }: { invited?: Preview; tokenless: boolean; gone: boolean; mode: "login" | "signup" }) {

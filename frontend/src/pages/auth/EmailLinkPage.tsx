@@ -9,6 +9,7 @@ import { api, unwrap } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, Loading, fieldError } from "../../components/states";
 import { checkAccountPassword } from "../../lib/validate";
+import { useMe } from "../../session";
 
 export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const { t } = useTranslation();
@@ -17,12 +18,15 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const client = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
-    // The address (a new one, for a change of address) is verified: the banner goes.
-    onSuccess: () => void client.invalidateQueries({ queryKey: ["me"] }),
+    // The address (a new one, for a change of address) is verified: the banner goes. Said done
+    // once the person is read again, so that "Continue" leads to pages without the banner.
+    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
   });
   const reset = useMutation({
     mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),
   });
+  // Signed in (an address verified from the app): the way on is the app, not the login page.
+  const signedIn = !!useMe().data && kind === "verify";
   const [password, setPassword] = useState("");
   const [problem, setProblem] = useState<string>();
   const { mutate: verifyNow } = verify;
@@ -54,8 +58,8 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
           </form>
         )}
         {reset.isSuccess && <Text>{t("auth.passwordChanged")}</Text>}
-        <Anchor component={Link} to="/login">
-          {t("auth.login")}
+        <Anchor component={Link} to={signedIn ? "/links" : "/login"} data-testid="email-link-next">
+          {signedIn ? t("auth.continue") : t("auth.login")}
         </Anchor>
       </Stack>
     </AuthFrame>

@@ -2,7 +2,7 @@
 // remove, and on enterprise open a member's sessions; owners sign out everyone; anyone may
 // leave. Invitations waiting take a member place of the plan, as the API counts them: the form
 // says so before an invitation past the plan would be refused.
-import { Alert, Anchor, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +13,9 @@ import { useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { Empty, FormError, Queried, fieldError } from "../../components/states";
 import { notifyDone } from "../../components/notify";
+import { formatDateTime } from "../../lib/format";
 import { invitesFull, memberLevel } from "../../lib/members";
+import { ResendInvitation } from "./ResendInvitation";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
 
@@ -126,7 +128,7 @@ export default function MembersPage() {
             {full && (
               <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
                 <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
-                <Anchor component={RouterLink} to="/plan" size="sm">
+                <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
                   {t("members.seePlans")}
                 </Anchor>
               </Alert>
@@ -138,7 +140,7 @@ export default function MembersPage() {
       <FormError error={change.error ?? remove.error ?? cancel.error ?? signOutEveryone.error} />
       <Queried query={members}>
         {(data) => (
-          <DataTable head={[t("members.email"), t("members.role"), null]}>
+          <DataTable head={[t("members.email"), t("members.role"), t("members.twoFactor"), null]}>
             {data.members.map((m) => (
               <Table.Tr key={m.user_id}>
                 <Table.Td className="break">{m.email}</Table.Td>
@@ -154,6 +156,11 @@ export default function MembersPage() {
                   ) : (
                     t(`members.roles.${m.role}`)
                   )}
+                </Table.Td>
+                <Table.Td data-testid="member-2fa">
+                  <Badge variant="light" color={m.two_factor ? "green" : "gray"}>
+                    {m.two_factor ? t("members.twoFactorOn") : t("members.twoFactorOff")}
+                  </Badge>
                 </Table.Td>
                 <Table.Td ta="right">
                   {canSeeSessions && (m.role !== "owner" || isOwner) && (
@@ -207,7 +214,9 @@ export default function MembersPage() {
                       <Table.Tr key={i.id} data-testid="invitation">
                         <Table.Td className="break">{i.email}</Table.Td>
                         <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
+                        <Table.Td c="dimmed">{t("members.invitedOn", { date: formatDateTime(i.created_at, i18n.resolvedLanguage, "date") })}</Table.Td>
                         <Table.Td ta="right">
+                          <ResendInvitation id={i.id} email={i.email} />
                           <Button size="xs" variant="subtle" color="red" aria-label={t("members.withdraw", { email: i.email })} onClick={() => cancel.mutate({ id: i.id, email: i.email })}>
                             {t("members.withdrawShort")}
                           </Button>
@@ -250,7 +259,7 @@ function MemberUsage({ used, limit }: { used: number; limit: number | null | und
       {atLimit && (
         <Text size="sm" c="dimmed">
           {t("members.usageFull")}{" "}
-          <Anchor component={RouterLink} to="/plan" size="sm">
+          <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
             {t("members.seePlans")}
           </Anchor>
         </Text>

@@ -78,8 +78,12 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
         <Text size="sm" c="dimmed" mb="xs">
           {t("plans.everyPlan")}
         </Text>
+        {/* On a phone the table is wider than the screen: said, and its right edge shaded. */}
+        <Text size="xs" c="dimmed" mb={4} className="phone-only scroll-hint" data-testid="plan-scroll-hint">
+          {t("plans.scrollHint")} →
+        </Text>
         {/* Focusable: on a phone it scrolls sideways, and the keyboard must be able to scroll it. */}
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="plans-compare">
+        <div className="table-wrap plan-scroll" tabIndex={0} role="region" aria-labelledby="plans-compare">
           <Table className="plan-table" data-testid="plan-comparison">
             <Table.Thead>
               <Table.Tr>

@@ -1,7 +1,7 @@
 // The workspace's settings: its name (owners and admins), and, for its owners, requiring
 // two-factor sign-in of its members, the session policy, handing it to another member and
 // deleting it.
-import { Alert, Button, Card, Group, NativeSelect, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Modal, NativeSelect, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +10,7 @@ import { api, unwrap } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
-import { fieldError, FormError } from "../../components/states";
+import { fieldError, FormError, Loading } from "../../components/states";
 import { checkWorkspaceName } from "../../lib/validate";
 import { useMe, useSession } from "../../session";
 import { SessionPolicyCard } from "./SessionPolicyCard";
@@ -212,6 +212,14 @@ function RequireTwoFactorCard() {
   });
   const on = !!workspace.require_2fa;
   const allowed = plan.data?.features.sso ?? false;
+  // Turning it on is asked first, with how many members it locks out.
+  const [asking, setAsking] = useState(false);
+  const members = useQuery({
+    queryKey: [workspace.id, "members"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/members", { params: { path: { workspace: workspace.id } } })),
+    enabled: asking,
+  });
+  const lockedOut = members.data?.members.filter((m) => !m.two_factor).length;
   return (
     <Card withBorder component="section" aria-label={t("settings.requireTwoFactorTitle")}>
       <Stack gap="sm">
@@ -227,9 +235,37 @@ function RequireTwoFactorCard() {
               label={t("settings.requireTwoFactorSwitch")}
               checked={on}
               disabled={set.isPending || !plan.isSuccess}
-              onChange={(e) => set.mutate(e.currentTarget.checked)}
+              onChange={(e) => (e.currentTarget.checked ? setAsking(true) : set.mutate(false))}
               data-testid="require-2fa"
             />
+            {/* lockScroll off: the scroll lock injects a <style> element, which the CSP refuses. */}
+            <Modal opened={asking} onClose={() => setAsking(false)} title={t("settings.requireTwoFactorConfirm")} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
+              <Stack gap="md">
+                {lockedOut === undefined ? (
+                  members.isPending ? <Loading /> : <FormError error={members.error} />
+                ) : (
+                  <Text size="sm" data-testid="require-2fa-lockout">
+                    {lockedOut > 0 ? t("settings.requireTwoFactorLockout", { count: lockedOut }) : t("settings.requireTwoFactorNoLockout")}
+                  </Text>
+                )}
+                <Group justify="flex-end" gap="sm">
+                  <Button variant="default" onClick={() => setAsking(false)}>
+                    {t("common.cancel")}
+                  </Button>
+                  <Button
+                    data-autofocus
+                    disabled={lockedOut === undefined}
+                    data-testid="require-2fa-confirm"
+                    onClick={() => {
+                      setAsking(false);
+                      set.mutate(true);
+                    }}
+                  >
+                    {t("settings.requireTwoFactorYes")}
+                  </Button>
+                </Group>
+              </Stack>
+            </Modal>
             {!on && me.data?.two_factor === false && (
               <Text size="sm" c="dimmed">
                 {t("settings.requireTwoFactorOwn")}

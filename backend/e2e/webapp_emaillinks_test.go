@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// TestWebAppEmailLinksSignedIn: a verification link opened while signed in ends on "Continue"
+// into the app, not on "Log in"; an invitation link for an address that has an account opens
+// the login page (one without an account opens sign-up: TestWebAppWorkspace).
+func TestWebAppEmailLinksSignedIn(t *testing.T) {
+	s := newDeployment(t).start(t)
+	owner := s.signup("links-owner@example.com")
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := "links-" + l.name + "@example.com"
+		s.signup(email)
+		w := walk(t, s, l)
+		w.signIn(email, "correct horse battery")
+		w.see(w.text(w.tr("Verify your email address", "请验证你的邮箱地址")))
+		w.openMailLink(s.mailbox.WaitSubject(t, email, "Confirm your email address").Link(t))
+		w.see(w.text(w.tr("Your email address is verified.", "你的邮箱地址已验证。")))
+		if err := expectLocator(w.link(w.tr("Log in", "登录"))).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] a signed-in person is asked to log in: %v", l.name, err)
+		}
+		w.click(w.link(w.tr("Continue", "继续")))
+		w.at("/links")
+		if err := expectLocator(w.text(w.tr("Verify your email address", "请验证你的邮箱地址"))).ToBeHidden(); err != nil {
+			t.Errorf("[%s] the banner after verifying: %v", l.name, err)
+		}
+		w.accessible("verified, signed in")
+		w.signOut()
+
+		id, token := s.invitationLink(t, owner, email, "member")
+		w.open(fmt.Sprintf("/invitations/%d?token=%s", id, url.QueryEscape(token)), "")
+		w.at("/login")
+		w.see(w.p.GetByTestId("invitation-context"))
+		if err := expectLocator(w.p.GetByTestId("email")).ToHaveValue(email); err != nil {
+			t.Errorf("[%s] the invited address: %v", l.name, err)
+		}
+	})
+}
+
+// TestWebAppInvitationResend: the Members page of a workspace whose plan is full lists the
+// waiting invitation with the day it was sent and "Resend", which mails a new link; axe-core
+// finds nothing serious on the page (the pointer to the plans in its sentence included).
+func TestWebAppInvitationResend(t *testing.T) {
+	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=2")
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		email := "resend-" + l.name + "@example.com"
+		owner := s.signup(email)
+		s.verify(email)
+		invitee := "invitee-" + l.name + "@example.com"
+		s.invitationLink(t, owner, invitee, "member")
+		w := walk(t, s, l)
+		w.signIn(email, "correct horse battery")
+		w.open("/members", w.tr("Members", "成员"))
+		row := w.p.GetByTestId("invitation")
+		w.see(row.GetByText(w.tr("Sent ", "发送于 ")))
+		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
+		w.accessible("members, full, an invitation waiting")
+		w.click(row.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Send the invitation to "+invitee+" again", "重新发送给 "+invitee+" 的邀请")}))
+		w.see(w.text(w.tr("Invitation to "+invitee+" sent again, with a new link", "已重新发送给 "+invitee+" 的邀请（新链接）")))
+		s.mailbox.WaitSubject(t, invitee, "You are invited")
+	})
+}
