@@ -385,9 +385,14 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	switch f.Status {
 	case "":
 	case link.StatusExpired:
-		where = append(where, "l.expires_at <= now()")
-	default:
+		// The first condition lets the partial index links_workspace_expiring serve it.
+		where = append(where, "l.expires_at IS NOT NULL", "l.expires_at <= now()")
+	case link.StatusActive:
 		where = append(where, "l.status = "+a.add(f.Status))
+	default:
+		// The first condition lets the partial index links_workspace_inactive (migration 00048)
+		// serve it whatever the plan.
+		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
 	}
 	for _, id := range f.AlsoTagIDs {
 		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")

@@ -75,7 +75,7 @@ func main() {
 			continue
 		}
 		var times []time.Duration
-		budget := time.Now().Add(30 * time.Second)
+		budget := time.Now().Add(20 * time.Second)
 		for w := 0; w < *walks && time.Now().Before(budget); w++ {
 			_, t, err := c.walk(tc.query, *pages)
 			if err != nil {
