@@ -156,9 +156,11 @@ func (s *Seeder) WorkspaceHours(ctx context.Context, workspaceID int64, hours []
 	return nil
 }
 
-// Analyze refreshes the planner's statistics of the seeded tables.
+// Analyze vacuums the seeded tables and refreshes the planner's statistics of them, as a bulk
+// load ends: otherwise autovacuum does it in the middle of what is measured next, and index-only
+// scans read the table until the visibility map is set.
 func (s *Seeder) Analyze(ctx context.Context) error {
-	if _, err := s.db.Pool.Exec(ctx, `ANALYZE links, link_tags, tags, visit_totals, link_health, workspace_visit_hours`); err != nil {
+	if _, err := s.db.Pool.Exec(ctx, `VACUUM (ANALYZE) links, link_tags, tags, visit_totals, link_health, workspace_visit_hours`); err != nil {
 		return fmt.Errorf("seed: analyze: %w", err)
 	}
 	return nil
