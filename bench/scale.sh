@@ -4,7 +4,8 @@
 # (bench/seed, by COPY), then times every query shape of the links list through the HTTP API
 # (bench/listq: p50, p95, p99 of warm pages of 50), then creates into the big workspace against
 # the bare net/http ceiling, as make bench measures them. Needs DATABASE_URL and REDIS_URL (make
-# bench-scale starts throwaway servers), wrk and psql. SCALE_ONLY=list skips the creates.
+# bench-scale starts throwaway servers), wrk and psql. SCALE_ONLY=list skips the creates;
+# SCALE_CASES=word runs only the list's cases whose name holds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +51,9 @@ export PLAN_LIMITS=${PLAN_LIMITS:-enterprise.requests_per_minute=1000000000}
 export HEALTH_CHECK=false
 
 bin/shortlink migrate
+# SCALE_WITHOUT_SEARCH_INDEX=1: the links without the search's trigram index (migration 00049),
+# to measure what it costs a create side by side.
+[ -z "${SCALE_WITHOUT_SEARCH_INDEX:-}" ] || psql "$DATABASE_URL" -qc 'DROP INDEX IF EXISTS links_search_trgm'
 bin/shortlink serve 2>"$work/server.log" &
 pids+=($!)
 wait_http "http://127.0.0.1:$port/healthz" || { cat "$work/server.log" >&2; exit 1; }

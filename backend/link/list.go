@@ -31,34 +31,11 @@ const MaxDays = 31
 // List returns a page of the workspace's links in the order of f.Sort, each with its visits,
 // and the cursor of the next page (nil when there is none).
 func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, *Cursor, error) {
-	if f.Limit < 1 || f.Limit > MaxPage {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
-	}
 	if f.Sort == "" {
 		f.Sort = SortNewest
 	}
-	if !f.Sort.Valid() {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "sort must be created, -created, visits, -visits, updated or -updated").For("value_invalid", "sort")
-	}
-	if f.After != nil && (f.After.ID <= 0 || f.After.Visits < 0 || (!f.Sort.ByVisits() && f.After.Visits != 0) ||
-		f.Sort.ByUpdate() == f.After.Updated.IsZero()) {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "cursor is not one of this listing's").For("value_invalid", "cursor")
-	}
-	if len(f.Days) == 1 || len(f.Days) > MaxDays+1 {
-		return nil, nil, fmt.Errorf("list links: %d day bounds", len(f.Days))
-	}
-	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
-	}
-	switch f.Status {
-	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld, StatusExpired:
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned, held or expired").For("value_invalid", "status")
-	}
-	switch f.Health {
-	case "", "ok", "broken":
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	if err := checkFilter(f); err != nil {
+		return nil, nil, err
 	}
 	f.DomainID = nil
 	if f.Domain != "" {
@@ -101,6 +78,37 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		next.Updated = last.UpdatedAt
 	}
 	return links, next, nil
+}
+
+// checkFilter refuses a listing's filter the service cannot answer (f.Sort set).
+func checkFilter(f Filter) error {
+	if f.Limit < 1 || f.Limit > MaxPage {
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
+	}
+	if !f.Sort.Valid() {
+		return apperr.Errorf(apperr.Invalid, "sort must be created, -created, visits, -visits, updated or -updated").For("value_invalid", "sort")
+	}
+	if f.After != nil && (f.After.ID <= 0 || f.After.Visits < 0 || (!f.Sort.ByVisits() && f.After.Visits != 0) ||
+		f.Sort.ByUpdate() == f.After.Updated.IsZero()) {
+		return apperr.Errorf(apperr.Invalid, "cursor is not one of this listing's").For("value_invalid", "cursor")
+	}
+	if len(f.Days) == 1 || len(f.Days) > MaxDays+1 {
+		return fmt.Errorf("list links: %d day bounds", len(f.Days))
+	}
+	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
+		return apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
+	}
+	switch f.Status {
+	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld, StatusExpired:
+	default:
+		return apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned, held or expired").For("value_invalid", "status")
+	}
+	switch f.Health {
+	case "", "ok", "broken":
+	default:
+		return apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	}
+	return nil
 }
 
 // MaxListTags is how many tags one listing may name.

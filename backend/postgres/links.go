@@ -27,7 +27,7 @@ import (
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the trigram index of the links search exists (migration 00036
+	// searchIndex is whether the trigram index of the links search exists (migration 00049
 	// makes it only where pg_trgm is installed): 0 not asked yet, 1 yes, 2 no.
 	searchIndex atomic.Int32
 }
@@ -382,21 +382,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
-	switch f.Status {
-	case "":
-	case link.StatusExpired:
-		// The first condition lets the partial index links_workspace_expiring serve it.
-		where = append(where, "l.expires_at IS NOT NULL", "l.expires_at <= now()")
-	case link.StatusActive:
-		where = append(where, "l.status = "+a.add(f.Status))
-	default:
-		// The first condition lets the partial index links_workspace_inactive (migration 00048)
-		// serve it whatever the plan.
-		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
-	}
-	for _, id := range f.AlsoTagIDs {
-		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
-	}
+	where = append(where, statusConditions(&a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
@@ -503,6 +489,27 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		ORDER BY ` + order, a
 }
 
+// statusConditions are the conditions of List's status filter and of its tags past the first.
+func statusConditions(a *sqlArgs, f link.Filter) []string {
+	var where []string
+	switch f.Status {
+	case "":
+	case link.StatusExpired:
+		// The first condition lets the partial index links_workspace_expiring serve it.
+		where = append(where, "l.expires_at IS NOT NULL", "l.expires_at <= now()")
+	case link.StatusActive:
+		where = append(where, "l.status = "+a.add(f.Status))
+	default:
+		// The first condition lets the partial index links_workspace_inactive (migration 00048)
+		// serve it whatever the plan.
+		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
+	}
+	for _, id := range f.AlsoTagIDs {
+		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
+	}
+	return where
+}
+
 // searchConditions are the conditions of List's text search q (none when it is blank);
 // searchIndex says the trigram index links_search_trgm exists.
 func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
@@ -514,7 +521,7 @@ func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
 	var where []string
 	if searchIndex && utf8.RuneCountInString(q) >= 3 {
 		// Implied by the next condition, this is the expression of the trigram index
-		// links_search_trgm (made by hand, docs/benchmarks.md), which finds the candidates the
+		// links_search_trgm (migration 00049, docs/benchmarks.md), which finds the candidates the
 		// next decides. A text of fewer than three characters has no trigram: the index would
 		// be read whole.
 		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
