@@ -117,7 +117,7 @@ func (s *Server) listLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": linkCursor(next, f.Sort.ByVisits())})
+	c.JSON(http.StatusOK, gin.H{"links": s.answerLinks(c, links), "next_cursor": linkCursor(next, f.Sort)})
 }
 
 // linkFilter reads a listing's query at now: q, status, domain, tag, health, sort, cursor, limit, and
@@ -128,8 +128,8 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 		return link.Filter{}, err
 	}
 	f := link.Filter{Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"),
-		Tag: c.Query("tag"), Health: c.Query("health"), Sort: link.Sort(c.Query("sort")), Limit: limit}
-	if f.After, err = parseLinkCursor(c.Query("cursor"), f.Sort.ByVisits()); err != nil {
+		AlsoTags: c.QueryArray("tag"), Health: c.Query("health"), Sort: link.Sort(c.Query("sort")), Limit: limit}
+	if f.After, err = parseLinkCursor(c.Query("cursor"), f.Sort); err != nil {
 		return link.Filter{}, err
 	}
 	switch with := c.Query("with"); with {
@@ -147,25 +147,40 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 }
 
 // linkCursor encodes where a page of links ended, for clients, who must treat it as opaque: the
-// ID as other listings do, and in an order by visits the visits before it ("<visits>.<id>").
-func linkCursor(c *link.Cursor, byVisits bool) string {
+// ID as other listings do, in an order by visits the visits before it ("<visits>.<id>"), in an
+// order by update the change's time in microseconds ("u<time>.<id>"), all in base 36.
+func linkCursor(c *link.Cursor, sort link.Sort) string {
 	if c == nil {
 		return ""
 	}
-	if byVisits {
+	if sort.ByUpdate() {
+		return "u" + strconv.FormatInt(c.Updated.UnixMicro(), 36) + "." + strconv.FormatInt(c.ID, 36)
+	}
+	if sort.ByVisits() {
 		return strconv.FormatInt(c.Visits, 36) + "." + strconv.FormatInt(c.ID, 36)
 	}
 	return cursor(c.ID)
 }
 
 // parseLinkCursor reads a cursor of linkCursor's for a listing by visits or not; nil for none.
-func parseLinkCursor(s string, byVisits bool) (*link.Cursor, error) {
+func parseLinkCursor(s string, sort link.Sort) (*link.Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
 	bad := apperr.Errorf(apperr.Invalid, "cursor %q is not the next_cursor of a page in this order", s).For("value_invalid", "cursor")
+	if rest, ok := strings.CutPrefix(s, "u"); ok != sort.ByUpdate() {
+		return nil, bad
+	} else if ok {
+		at, id, pair := strings.Cut(rest, ".")
+		t, err1 := strconv.ParseInt(at, 36, 64)
+		i, err2 := strconv.ParseInt(id, 36, 64)
+		if !pair || err1 != nil || err2 != nil || t <= 0 || i <= 0 {
+			return nil, bad
+		}
+		return &link.Cursor{ID: i, Updated: time.UnixMicro(t).UTC()}, nil
+	}
 	visits, id, pair := strings.Cut(s, ".")
-	if pair != byVisits {
+	if pair != sort.ByVisits() {
 		return nil, bad
 	}
 	if !pair {

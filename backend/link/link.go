@@ -17,6 +17,9 @@ const (
 	// by a moderator): it answers the warning page until its own review bans it or releases it
 	// (back to active). Only the moderation sets or ends it; owners cannot change it.
 	StatusHeld = "held"
+	// StatusExpired is not a status of its own but a filter of the listing: the links whose
+	// expiry has passed, whatever their status.
+	StatusExpired = "expired"
 )
 
 // HeldReasonDomainBanned is why a held link is held: its domain's record (or a moderator)
@@ -170,12 +173,16 @@ const (
 	SortOldest       Sort = "created"
 	SortMostVisited  Sort = "-visits"
 	SortLeastVisited Sort = "visits"
+	// SortUpdated is the least recently changed first, SortRecentlyUpdated the most; a link
+	// changed while a client pages moves, as in an order by visits.
+	SortUpdated         Sort = "updated"
+	SortRecentlyUpdated Sort = "-updated"
 )
 
 // Valid reports whether s is one of the orders.
 func (s Sort) Valid() bool {
 	switch s {
-	case SortNewest, SortOldest, SortMostVisited, SortLeastVisited:
+	case SortNewest, SortOldest, SortMostVisited, SortLeastVisited, SortUpdated, SortRecentlyUpdated:
 		return true
 	}
 	return false
@@ -185,19 +192,26 @@ func (s Sort) Valid() bool {
 func (s Sort) ByVisits() bool { return s == SortMostVisited || s == SortLeastVisited }
 
 // Descending reports whether the listing starts with the largest.
-func (s Sort) Descending() bool { return s == SortNewest || s == SortMostVisited }
+func (s Sort) Descending() bool {
+	return s == SortNewest || s == SortMostVisited || s == SortRecentlyUpdated
+}
+
+// ByUpdate reports whether the listing is ordered by the links' last change.
+func (s Sort) ByUpdate() bool { return s == SortUpdated || s == SortRecentlyUpdated }
 
 // Cursor is where a page of a listing ended: its last link's ID and, in an order by visits,
 // that link's visits. The next page starts after it in the listing's order.
 type Cursor struct {
 	ID     int64
 	Visits int64
+	// Updated is, in an order by update, that link's last change (to the microsecond).
+	Updated time.Time
 }
 
 // Filter selects a page of a workspace's links, newest first unless Sort says otherwise.
 type Filter struct {
 	Query  string // matched against URL, code and title
-	Status string // active, disabled or banned; "" for any
+	Status string // active, disabled, banned, held or StatusExpired; "" for any
 	// Domain is the host name of the links' domain, the service's own or a verified custom
 	// domain of the workspace; "" for any. The service resolves it into DomainID.
 	Domain   string
@@ -205,9 +219,13 @@ type Filter struct {
 	// Tag is the name of a tag of the workspace, in any case: only links carrying it; "" for
 	// any. The service resolves it into TagID.
 	Tag   string
-	TagID *int64  // only links carrying this tag; nil for any
-	Sort  Sort    // "" is SortNewest
-	After *Cursor // only links after it in the order of Sort; nil from the first
+	TagID *int64 // only links carrying this tag; nil for any
+	// AlsoTags are more names of tags: only links carrying Tag and every one of these (the
+	// API's repeated tag=). The service resolves them into AlsoTagIDs.
+	AlsoTags   []string
+	AlsoTagIDs []int64
+	Sort       Sort    // "" is SortNewest
+	After      *Cursor // only links after it in the order of Sort; nil from the first
 	// Days are the bounds of the days whose visits each link answers in Visits.Days: the start
 	// of each day and the end of the last (len(Days)-1 days); none when empty.
 	Days  []time.Time

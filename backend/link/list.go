@@ -31,33 +31,11 @@ const MaxDays = 31
 // List returns a page of the workspace's links in the order of f.Sort, each with its visits,
 // and the cursor of the next page (nil when there is none).
 func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, *Cursor, error) {
-	if f.Limit < 1 || f.Limit > MaxPage {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
-	}
 	if f.Sort == "" {
 		f.Sort = SortNewest
 	}
-	if !f.Sort.Valid() {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "sort must be created, -created, visits or -visits").For("value_invalid", "sort")
-	}
-	if f.After != nil && (f.After.ID <= 0 || f.After.Visits < 0 || (!f.Sort.ByVisits() && f.After.Visits != 0)) {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "cursor is not one of this listing's").For("value_invalid", "cursor")
-	}
-	if len(f.Days) == 1 || len(f.Days) > MaxDays+1 {
-		return nil, nil, fmt.Errorf("list links: %d day bounds", len(f.Days))
-	}
-	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
-		return nil, nil, apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
-	}
-	switch f.Status {
-	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld:
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned or held").For("value_invalid", "status")
-	}
-	switch f.Health {
-	case "", "ok", "broken":
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	if err := checkFilter(f); err != nil {
+		return nil, nil, err
 	}
 	f.DomainID = nil
 	if f.Domain != "" {
@@ -67,19 +45,19 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 		}
 		f.DomainID = &id
 	}
-	f.TagID = nil
+	f.TagID, f.AlsoTagIDs = nil, nil
+	if f.Tag == "" && len(f.AlsoTags) > 0 {
+		f.Tag, f.AlsoTags = f.AlsoTags[0], f.AlsoTags[1:]
+	}
 	if f.Tag != "" {
-		var tags []tag.Tag
-		var err error
-		if s.tags != nil && len(f.Tag) <= 4*tag.MaxNameLength {
-			if tags, err = s.tags.Find(ctx, workspaceID, []string{f.Tag}); err != nil {
-				return nil, nil, err
-			}
+		ids, err := s.tagIDs(ctx, workspaceID, append([]string{f.Tag}, f.AlsoTags...))
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(tags) == 0 {
-			return []*Link{}, nil, nil // no such tag: no link carries it
+		if ids == nil {
+			return []*Link{}, nil, nil // a tag the workspace has not: no link carries it
 		}
-		f.TagID = &tags[0].ID
+		f.TagID, f.AlsoTagIDs = &ids[0], ids[1:]
 	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {
@@ -96,7 +74,71 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	if f.Sort.ByVisits() && last.Visits != nil {
 		next.Visits = last.Visits.Total
 	}
+	if f.Sort.ByUpdate() {
+		next.Updated = last.UpdatedAt
+	}
 	return links, next, nil
+}
+
+// checkFilter refuses a listing's filter the service cannot answer (f.Sort set).
+func checkFilter(f Filter) error {
+	if f.Limit < 1 || f.Limit > MaxPage {
+		return apperr.Errorf(apperr.Invalid, "limit must be between 1 and %d", MaxPage).For("value_invalid", "limit")
+	}
+	if !f.Sort.Valid() {
+		return apperr.Errorf(apperr.Invalid, "sort must be created, -created, visits, -visits, updated or -updated").For("value_invalid", "sort")
+	}
+	if f.After != nil && (f.After.ID <= 0 || f.After.Visits < 0 || (!f.Sort.ByVisits() && f.After.Visits != 0) ||
+		f.Sort.ByUpdate() == f.After.Updated.IsZero()) {
+		return apperr.Errorf(apperr.Invalid, "cursor is not one of this listing's").For("value_invalid", "cursor")
+	}
+	if len(f.Days) == 1 || len(f.Days) > MaxDays+1 {
+		return fmt.Errorf("list links: %d day bounds", len(f.Days))
+	}
+	if len(f.Query) > 200 || !utf8.ValidString(f.Query) || strings.IndexByte(f.Query, 0) >= 0 {
+		return apperr.Errorf(apperr.Invalid, "q must be text of at most 200 characters").For("value_invalid", "q")
+	}
+	switch f.Status {
+	case "", StatusActive, StatusDisabled, StatusBanned, StatusHeld, StatusExpired:
+	default:
+		return apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned, held or expired").For("value_invalid", "status")
+	}
+	switch f.Health {
+	case "", "ok", "broken":
+	default:
+		return apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	}
+	return nil
+}
+
+// MaxListTags is how many tags one listing may name.
+const MaxListTags = 10
+
+// tagIDs are the IDs of the workspace's tags of these names, one each (a name given twice
+// counts once), or nil when the workspace has no tag of one of them.
+func (s *Service) tagIDs(ctx context.Context, workspaceID int64, names []string) ([]int64, error) {
+	if len(names) > MaxListTags {
+		return nil, apperr.Errorf(apperr.Invalid, "tag may be given at most %d times", MaxListTags).For("value_invalid", "tag")
+	}
+	folded := make(map[string]bool, len(names))
+	for _, n := range names {
+		if s.tags == nil || len(n) > 4*tag.MaxNameLength {
+			return nil, nil
+		}
+		folded[tag.Fold(strings.TrimSpace(n))] = true
+	}
+	tags, err := s.tags.Find(ctx, workspaceID, names)
+	if err != nil {
+		return nil, err
+	}
+	if len(tags) < len(folded) {
+		return nil, nil
+	}
+	ids := make([]int64, len(tags))
+	for i, t := range tags {
+		ids[i] = t.ID
+	}
+	return ids, nil
 }
 
 // Lookup finds the workspace's link by its short URL or its code.

@@ -27,7 +27,7 @@ import (
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the trigram index of the links search exists (migration 00036
+	// searchIndex is whether the trigram index of the links search exists (migration 00049
 	// makes it only where pg_trgm is installed): 0 not asked yet, 1 yes, 2 no.
 	searchIndex atomic.Int32
 }
@@ -317,6 +317,12 @@ func (s *LinkStore) Get(ctx context.Context, workspaceID, id int64) (*link.Link,
 // fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
 // ordered parts, keeping the tag's links.
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
+	if len(f.AlsoTagIDs) > 0 {
+		var err error
+		if f, err = s.fewestTagged(ctx, f); err != nil {
+			return nil, false, err
+		}
+	}
 	many := false
 	if f.TagID != nil && f.Sort.ByVisits() {
 		var n int
@@ -350,6 +356,22 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	return links, more, nil
 }
 
+// fewestTagged is f with the tag of fewest links among f.TagID and f.AlsoTagIDs as its TagID,
+// the one whose links the listing walks or reads; the others are checked on each link. Tags are
+// counted up to manyTagged links each.
+func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filter, error) {
+	ids := append([]int64{*f.TagID}, f.AlsoTagIDs...)
+	var fewest int64
+	err := s.db.Pool.QueryRow(ctx, `SELECT t.id FROM unnest($1::bigint[]) WITH ORDINALITY AS t (id, i)
+		CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM link_tags lt WHERE lt.tag_id = t.id LIMIT $2) s) c
+		ORDER BY c.n, t.i LIMIT 1`, ids, manyTagged).Scan(&fewest)
+	if err != nil {
+		return f, fmt.Errorf("list links: count the tags' links: %w", err)
+	}
+	f.TagID, f.AlsoTagIDs = &fewest, slices.DeleteFunc(ids, func(id int64) bool { return id == fewest })
+	return f, nil
+}
+
 // manyTagged is how many links a tag has for List to walk an order by visits rather than sort
 // the tag's links; a variable for tests.
 var manyTagged = 5000
@@ -360,9 +382,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
-	if f.Status != "" {
-		where = append(where, "l.status = "+a.add(f.Status))
-	}
+	where = append(where, statusConditions(&a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
@@ -370,7 +390,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
-		if f.Sort.ByVisits() {
+		if f.Sort.ByVisits() || f.Sort.ByUpdate() {
 			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
 		}
 	}
@@ -381,6 +401,15 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	}
 	var page, order string
 	switch {
+	case f.Sort.ByUpdate():
+		// links_workspace_updated (migration 00048) walks the workspace's links by their last
+		// change, each checked against the other filters.
+		if c := f.After; c != nil {
+			where = append(where, "(l.updated_at, l.id) "+cmp+" ("+a.add(c.Updated)+"::timestamptz, "+a.add(c.ID)+"::bigint)")
+		}
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") +
+			` ORDER BY l.updated_at ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
+		order = `l.updated_at ` + dir + `, l.id ` + dir
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
 	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
@@ -460,6 +489,27 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		ORDER BY ` + order, a
 }
 
+// statusConditions are the conditions of List's status filter and of its tags past the first.
+func statusConditions(a *sqlArgs, f link.Filter) []string {
+	var where []string
+	switch f.Status {
+	case "":
+	case link.StatusExpired:
+		// The first condition lets the partial index links_workspace_expiring serve it.
+		where = append(where, "l.expires_at IS NOT NULL", "l.expires_at <= now()")
+	case link.StatusActive:
+		where = append(where, "l.status = "+a.add(f.Status))
+	default:
+		// The first condition lets the partial index links_workspace_inactive (migration 00048)
+		// serve it whatever the plan.
+		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
+	}
+	for _, id := range f.AlsoTagIDs {
+		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
+	}
+	return where
+}
+
 // searchConditions are the conditions of List's text search q (none when it is blank);
 // searchIndex says the trigram index links_search_trgm exists.
 func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
@@ -471,7 +521,7 @@ func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
 	var where []string
 	if searchIndex && utf8.RuneCountInString(q) >= 3 {
 		// Implied by the next condition, this is the expression of the trigram index
-		// links_search_trgm (made by hand, docs/benchmarks.md), which finds the candidates the
+		// links_search_trgm (migration 00049, docs/benchmarks.md), which finds the candidates the
 		// next decides. A text of fewer than three characters has no trigram: the index would
 		// be read whole.
 		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
@@ -492,7 +542,7 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 	default:
 		return where, "", false
 	}
-	walk = f.TagID == nil && (!f.Sort.ByVisits() || f.Health == "broken")
+	walk = f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
 		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
 	}

@@ -5826,20 +5826,20 @@ export interface operations {
             query?: {
                 /** @description Text searched in URL, code and title (at most 200 characters). */
                 q?: string;
-                /** @description Only links in this status. */
-                status?: "active" | "disabled" | "banned" | "held";
+                /** @description Only links in this status; `expired` is the links whose expiry has passed, whatever their status. */
+                status?: "active" | "disabled" | "banned" | "held" | "expired";
                 /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
                 domain?: string;
-                /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). A name the workspace has no tag of answers an empty page. */
-                tag?: string;
+                /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). Repeated (up to 10 times), only links carrying every one of them. A name the workspace has no tag of answers an empty page. */
+                tag?: string[];
                 /** @description Only links whose destination's checks made them `broken` (failed twice in a row) or `ok` (see `health` in the link answer). Links not checked yet match neither. Another value answers 400 `value_invalid`. */
                 health?: "ok" | "broken";
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page, in the same `sort`; a cursor of another order is refused (400 `invalid`, reason `bad_cursor`). */
                 cursor?: string;
-                /** @description The order: `-created` (default, newest first), `created` (oldest first), `-visits` (most people's visits since made first) or `visits` (fewest first); ties by creation, in the same direction. Anything else: 400 `invalid`, reason `bad_sort`, field `sort`. */
-                sort?: "-created" | "created" | "-visits" | "visits";
+                /** @description The order: `-created` (default, newest first), `created` (oldest first), `-visits` (most people's visits since made first), `visits` (fewest first), `-updated` (most recently changed first) or `updated` (least recently changed first); ties by creation, in the same direction. Anything else: 400 `invalid`, reason `bad_sort`, field `sort`. */
+                sort?: "-created" | "created" | "-visits" | "visits" | "-updated" | "updated";
                 /** @description `sparkline` adds `visits_7d` to every link (400 `invalid`, reason `bad_with`, for any other value). */
                 with?: "sparkline";
                 /** @description IANA time zone of the days of `visits_7d` (default UTC; 400 `invalid`, reason `bad_tz`, for a name that is not one). */

@@ -66,7 +66,7 @@ export default function LinksPage() {
               q: search || undefined,
               status: status || undefined,
               domain: domain || undefined,
-              tag: tag || undefined,
+              tag: tag ? [tag] : undefined,
               health: health || undefined,
               sort: sort === "-created" ? undefined : sort,
               with: "sparkline",

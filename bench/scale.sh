@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The scale run (docs/benchmarks.md#workspaces-of-10-million-links): seeds one workspace of
+# SCALE_LINKS links (10,000,000 by default) and SCALE_SPREAD more over SCALE_WORKSPACES others
+# (bench/seed, by COPY), then times every query shape of the links list through the HTTP API
+# (bench/listq: p50, p95, p99 of warm pages of 50), then creates into the big workspace against
+# the bare net/http ceiling, as make bench measures them. Needs DATABASE_URL and REDIS_URL (make
+# bench-scale starts throwaway servers), wrk and psql. SCALE_ONLY=list skips the creates;
+# SCALE_CASES=word runs only the list's cases whose name holds it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+LINKS=${SCALE_LINKS:-10000000}
+SPREAD=${SCALE_SPREAD:-3000000}
+SPACES=${SCALE_WORKSPACES:-10000}
+DURATION=${BENCH_DURATION:-10s}
+CONNS=${BENCH_CONNECTIONS:-64}
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+[ -x bin/shortlink ] || { echo "bin/shortlink is missing: run make build" >&2; exit 1; }
+go build -o "$work/seed" ./bench/seed
+go build -o "$work/listq" ./bench/listq
+go build -o "$work/ceiling" ./bench/ceiling
+. deploy/local/ports.sh
+
+wait_http() {
+  for _ in $(seq 1 100); do
+    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+port=$(free_port)
+ceiling_port=$(free_port)
+export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn METRICS_ADDR=
+export JWT_SECRET=${JWT_SECRET:-bench-secret-bench-secret-bench-secret-00}
+export CODE_KEY=${CODE_KEY:-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f}
+export REDIS_PREFIX="scale$$:"
+export OPERATOR_EMAIL="operator$$@example.com" OPERATOR_PASSWORD="bench-operator-password"
+export PLAN_LIMITS=${PLAN_LIMITS:-enterprise.requests_per_minute=1000000000}
+# The seeded links would all be due for a health check and a review at once: a backlog, not
+# what the runs measure.
+export HEALTH_CHECK=false
+
+bin/shortlink migrate
+# SCALE_WITHOUT_SEARCH_INDEX=1: the links without the search's trigram index (migration 00049),
+# to measure what it costs a create side by side.
+[ -z "${SCALE_WITHOUT_SEARCH_INDEX:-}" ] || psql "$DATABASE_URL" -qc 'DROP INDEX IF EXISTS links_search_trgm'
+bin/shortlink serve 2>"$work/server.log" &
+pids+=($!)
+wait_http "http://127.0.0.1:$port/healthz" || { cat "$work/server.log" >&2; exit 1; }
+
+api="http://127.0.0.1:$port/api/v1"
+signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"scale$$@example.com\",\"password\":\"bench-password\"}")
+token=$(sed -E 's/.*"access_token":"([^"]+)".*/\1/' <<<"$signup")
+ws=$(sed -E 's/.*"workspace":\{"id":([0-9]+).*/\1/' <<<"$signup")
+op=$(curl -fsS -X POST "$api/auth/login" -H 'Content-Type: application/json' \
+  -d "{\"email\":\"$OPERATOR_EMAIL\",\"password\":\"$OPERATOR_PASSWORD\"}" |
+  sed -E 's/.*"access_token":"([^"]+)".*/\1/')
+curl -fsS -o /dev/null -X PATCH "$api/admin/workspaces/$ws" -H "Authorization: Bearer $op" \
+  -H 'Content-Type: application/json' -d '{"plan":"enterprise"}'
+key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
+  -H 'Content-Type: application/json' -d '{"name":"scale","scopes":["links:read","links:write"]}' |
+  sed -E 's/.*"key":"([^"]+)".*/\1/')
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "seeding $LINKS links in workspace $ws and $SPREAD over $SPACES others..."
+"$work/seed" -workspace "$ws" -links "$LINKS" -workspaces "$SPACES" -spread "$SPREAD"
+psql "$DATABASE_URL" -Atc "SELECT 'database size: ' || pg_size_pretty(pg_database_size(current_database()))"
+echo "load average after seeding: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The server's host table reloads within a second of the seed's custom domains.
+sleep 2
+
+echo
+echo "links list through the API, pages of 50 (warm; p50 / p95 / p99 of every page of the walks):"
+"$work/listq" -api "$api/workspaces/$ws/links" -key "$key" ${SCALE_CASES:+-only "$SCALE_CASES"} || true
+
+[ "${SCALE_ONLY:-}" != list ] || exit 0
+
+# Creates into the big workspace beside the bare net/http ceiling, as bench/run.sh measures them:
+# the ratio is what the search index and the size of the tables cost a create.
+"$work/ceiling" -addr "127.0.0.1:$ceiling_port" &
+pids+=($!)
+wait_http "http://127.0.0.1:$ceiling_port/x" || true
+rate() { wrk -t2 -c"$CONNS" -d"$DURATION" "$@" | awk '/^Requests\/sec/ {print $2}'; }
+wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$ceiling_port/x" >/dev/null
+ceil=$(rate "http://127.0.0.1:$ceiling_port/x")
+wrk -t2 -c"$CONNS" -d2s -s bench/create.lua "$api/workspaces/$ws/links" -- "$key" >/dev/null
+creates=$(rate -s bench/create.lua "$api/workspaces/$ws/links" -- "$key")
+trgm=$(psql "$DATABASE_URL" -Atc "SELECT CASE WHEN to_regclass('links_search_trgm') IS NULL THEN 'without' ELSE 'with' END")
+echo
+echo "ceiling (bare net/http 302): $ceil/s"
+echo "creates into the workspace, $trgm the search index: $creates/s"
+awk -v c="$ceil" -v k="$creates" 'BEGIN{printf "creates / ceiling: %.2f   (target >= 0.17)\n", k/c}'
