@@ -59,6 +59,11 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	default:
 		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
 	}
+	switch f.Archived {
+	case "", ArchivedNo, ArchivedOnly, ArchivedAll:
+	default:
+		return nil, nil, apperr.Errorf(apperr.Invalid, "archived must be true, false or all").For("value_invalid", "archived")
+	}
 	f.DomainID = nil
 	if f.Domain != "" {
 		id, err := s.domainID(ctx, workspaceID, f.Domain)
