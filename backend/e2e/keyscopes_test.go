@@ -72,7 +72,9 @@ func TestKeyScopes(t *testing.T) {
 	s.do("POST", ws+"/domains", tn.Token, map[string]any{"hostname": "go.scopes-example.com"}).json(t, &dom)
 	var tg struct{ ID int64 }
 	s.do("POST", ws+"/tags", tn.Token, map[string]any{"name": "scopes"}).json(t, &tg)
+	sh := answer[struct{ ID string }](t, s.do("POST", fmt.Sprintf("%s/links/%d/share", ws, l.ID), tn.Token, nil), http.StatusCreated, "share")
 	ids := map[string]string{
+		"share":         sh.ID,
 		"tags":          fmt.Sprint(tg.ID),
 		"imports":       fmt.Sprint(im.ID),
 		"domains":       fmt.Sprint(dom.ID),
@@ -89,7 +91,7 @@ func TestKeyScopes(t *testing.T) {
 		"utm-templates": "1",
 		"scim-tokens":   "1",
 	}
-	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
+	param := regexp.MustCompile(`([a-z-]+)/\{[a-z_]+\}`)
 	fill := func(path string) string {
 		return param.ReplaceAllStringFunc(path, func(m string) string {
 			name := m[:strings.IndexByte(m, '/')]
