@@ -4,7 +4,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { IconChevronDown, IconLink } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, ApiError, unwrap, type Workspace } from "./api/client";
 import { useBillingOn } from "./components/billing";
@@ -17,6 +17,9 @@ import { VerifyBanner } from "./components/VerifyBanner";
 import { useLogout, useMe, useSession } from "./session";
 
 const newWorkspace = "new";
+
+// The keyboard's shortcuts and their command palette load after the page.
+const Shortcuts = lazy(() => import("./components/Shortcuts"));
 
 /** The pages that are the person's own, not the workspace's: a workspace's 2FA demand spares them. */
 const ownPages = /^\/(account|invitations|admin|moderation)(\/|$)/;
@@ -165,6 +168,9 @@ export function Layout() {
           <Outlet />
         </TwoFactorGate>
       </main>
+      <Suspense fallback={null}>
+        <Shortcuts />
+      </Suspense>
       <NewWorkspaceModal
         opened={creating}
         onClose={creation.close}

@@ -8,8 +8,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 
-// The server serves the app at / too; its routes live under /app.
-if (!location.pathname.startsWith("/app")) {
+// The server serves the app at / too; its routes live under /app, but for the public pages of
+// shared statistics (/share/{id}).
+if (!location.pathname.startsWith("/app") && !location.pathname.startsWith("/share/")) {
   history.replaceState(null, "", "/app/" + location.search + location.hash);
 }
 
