@@ -39,7 +39,12 @@ export default function Shortcuts() {
       }
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    // Says the keys are heard: they load after the page, and the web app's tests wait for this.
+    document.documentElement.dataset.shortcuts = "on";
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      delete document.documentElement.dataset.shortcuts;
+    };
   }, [navigate]);
   if (!palette) return null;
   return (
