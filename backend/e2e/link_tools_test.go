@@ -356,3 +356,34 @@ func TestLinkShare(t *testing.T) {
 		t.Fatalf("audited %d shares and %d revokes", shared, revoked)
 	}
 }
+
+// TestTagLinkCount: the tags listing says how many links carry each tag, and only the
+// workspace's own links count.
+func TestTagLinkCount(t *testing.T) {
+	s := newDeployment(t).start(t)
+	tn := s.signup("tagcount@example.com")
+	other := s.signup("tagcount-other@example.com")
+	s.createLink(tn, map[string]any{"url": "https://count.example/a", "tags": []string{"Promo", "Q3"}})
+	s.createLink(tn, map[string]any{"url": "https://count.example/b", "tags": []string{"promo"}})
+	s.createLink(other, map[string]any{"url": "https://count.example/c", "tags": []string{"Promo"}})
+	ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
+	if r := s.do("POST", ws+"/tags", tn.Key, map[string]any{"name": "unused"}); r.Status != http.StatusCreated {
+		t.Fatalf("create tag: %d %s", r.Status, r.Body)
+	}
+	list := answer[struct {
+		Tags []struct {
+			Name      string `json:"name"`
+			LinkCount *int64 `json:"link_count"`
+		} `json:"tags"`
+	}](t, s.do("GET", ws+"/tags", tn.Key, nil), http.StatusOK, "tags")
+	got := map[string]int64{}
+	for _, tg := range list.Tags {
+		if tg.LinkCount == nil {
+			t.Fatalf("tag %s without link_count", tg.Name)
+		}
+		got[tg.Name] = *tg.LinkCount
+	}
+	if want := map[string]int64{"Promo": 2, "Q3": 1, "unused": 0}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("counts %v, want %v", got, want)
+	}
+}

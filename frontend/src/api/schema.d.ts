@@ -3657,6 +3657,11 @@ export interface components {
             color: string;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: int64
+             * @description How many links carry the tag, archived ones included: in the answer of `GET …/tags` only.
+             */
+            link_count?: number;
         };
         TagInput: {
             /** @description Trimmed; 1 to 50 characters, no control characters, `;` or `,`. */

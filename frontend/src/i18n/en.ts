@@ -434,6 +434,8 @@ export const en = {
     colorOf: "Colour of {{name}}",
     confirmDelete: "Delete the tag {{name}}?",
     deleteDetail: "It is taken off every link that carries it; the links stay.",
+    linkCount_one: "{{count}} link",
+    linkCount_other: "{{count}} links",
   },
   utm: {
     section: "UTM parameters",

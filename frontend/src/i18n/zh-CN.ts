@@ -436,6 +436,8 @@ export const zhCN: Messages = {
     colorOf: "{{name}} 的颜色",
     confirmDelete: "删除标签 {{name}}？",
     deleteDetail: "该标签会从所有带有它的链接上移除；链接保留。",
+    linkCount_one: "{{count}} 个链接",
+    linkCount_other: "{{count}} 个链接",
   },
   utm: {
     section: "UTM 参数",
