@@ -1253,6 +1253,8 @@ export const en = {
     open: "Set up",
   },
   linkTools: {
+    preview: "Preview",
+    previewNoImage: "No image",
     actions: "Actions for {{code}}",
     duplicate: "Duplicate",
     duplicated: "Duplicated as {{code}}.",

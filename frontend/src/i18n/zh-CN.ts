@@ -1253,6 +1253,8 @@ export const zhCN: Messages = {
     open: "设置",
   },
   linkTools: {
+    preview: "预览",
+    previewNoImage: "无图片",
     actions: "{{code}} 的操作",
     duplicate: "复制链接",
     duplicated: "已复制为 {{code}}。",
