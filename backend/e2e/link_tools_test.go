@@ -249,7 +249,7 @@ func TestLinkShare(t *testing.T) {
 	if st["short_url"] != l.ShortURL || st["destination_host"] != "share.example" || st["tz"] != "Asia/Shanghai" {
 		t.Fatalf("public stats: %s", r.Body)
 	}
-	for _, secret := range []string{"secret", "token", "Private", "link_id", "workspace", fmt.Sprint(`"id":`)} {
+	for _, secret := range []string{"secret", "token", "Private", "link_id", "workspace", `"id":`} {
 		if strings.Contains(string(r.Body), secret) {
 			t.Errorf("the public answer shows %q: %s", secret, r.Body)
 		}

@@ -54,15 +54,8 @@ func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Lin
 	default:
 		return nil, nil, apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned or held").For("value_invalid", "status")
 	}
-	switch f.Health {
-	case "", "ok", "broken":
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
-	}
-	switch f.Archived {
-	case "", ArchivedNo, ArchivedOnly, ArchivedAll:
-	default:
-		return nil, nil, apperr.Errorf(apperr.Invalid, "archived must be true, false or all").For("value_invalid", "archived")
+	if err := f.checkStates(); err != nil {
+		return nil, nil, err
 	}
 	f.DomainID = nil
 	if f.Domain != "" {
