@@ -80,9 +80,10 @@ func (s *ShareStore) Delete(ctx context.Context, workspaceID, linkID int64, id s
 }
 
 // Find implements share.Store: the public read, across workspaces by design (the ID is the
-// credential).
+// credential). A deleted workspace's shares are not found, while its links are being removed.
 func (s *ShareStore) Find(ctx context.Context, id string) (*share.Share, error) {
-	sh, err := scanShare(s.db.Pool.QueryRow(ctx, `SELECT `+shareColumns+` FROM link_shares WHERE id = $1`, id))
+	sh, err := scanShare(s.db.Pool.QueryRow(ctx, `SELECT s.id, s.workspace_id, s.link_id, s.created_by, s.created_at
+		FROM link_shares s JOIN workspaces w ON w.id = s.workspace_id AND w.deleted_at IS NULL WHERE s.id = $1`, id))
 	if err != nil {
 		return nil, fmt.Errorf("find share: %w", notFound(err, "share"))
 	}
