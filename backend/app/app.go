@@ -43,6 +43,7 @@ import (
 	"github.com/shortlink/shortlink/backend/redirect"
 	"github.com/shortlink/shortlink/backend/redis"
 	"github.com/shortlink/shortlink/backend/scim"
+	"github.com/shortlink/shortlink/backend/share"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/stripe"
@@ -360,13 +361,14 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 	}
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
+	statsSvc := stats.NewService(postgres.NewStatsStore(db), a.links)
 	var err error
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: a.accounts, Auth: a.auth, Plans: a.plans, Log: log,
 		MaxBodyBytes: cfg.MaxBodyBytes, SecureCookies: cfg.SecureCookies(), WriteTimeout: cfg.WriteTimeout,
 		TrustedProxyNets: cfg.TrustedProxyNets,
 		Responses:        a.responses,
-		Stats:            stats.NewService(postgres.NewStatsStore(db), a.links),
+		Stats:            statsSvc,
 		Moderation:       desk,
 		Imports:          a.imports,
 		MaxImportBytes:   cfg.ImportMaxBytes,
@@ -384,6 +386,8 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 		Health:           a.health,
 		SCIM:             scim.NewService(postgres.NewSCIMStore(db), a.plans, postgres.NewSSOStore(db)),
 		SCIMURL:          strings.TrimSuffix(cfg.Public.String(), "/") + "/scim/v2",
+		Shares:           share.NewService(postgres.NewShareStore(db), a.links, statsSvc, a.plans),
+		ShareURL:         strings.TrimSuffix(cfg.Public.String(), "/") + "/share/",
 		RateLimits: httpapi.RateLimits{
 			Limiter:   auth.NewLimiter(buckets, log),
 			Anonymous: cfg.RateLimitAnonymous,
@@ -502,7 +506,7 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("ok\n"))
 	case p == "/readyz":
 		a.ready(w, r)
-	case p == "/" || p == "" || strings.HasPrefix(p, "/app/") || p == "/app":
+	case p == "/" || p == "" || strings.HasPrefix(p, "/app/") || p == "/app" || strings.HasPrefix(p, "/share/"):
 		a.static.ServeHTTP(w, r)
 	default:
 		a.visitors.ServeHTTP(w, r)

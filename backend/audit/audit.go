@@ -75,6 +75,8 @@ const (
 	LinkBanned           Action = "link.banned"
 	LinkUnbanned         Action = "link.unbanned"
 	LinkBanKept          Action = "link.ban_kept"
+	LinkShared           Action = "link.shared"
+	LinkShareRevoked     Action = "link.share_revoked"
 	UTMTemplateCreated   Action = "utm_template.created"
 	UTMTemplateDeleted   Action = "utm_template.deleted"
 	AppLinksSet          Action = "domain.app_links_set"

@@ -75,7 +75,9 @@ func TestKeyScopes(t *testing.T) {
 	session := answer[struct {
 		Sessions []struct{ ID string } `json:"sessions"`
 	}](t, s.do("GET", "/api/v1/me/sessions", tn.Token, nil), http.StatusOK, "sessions").Sessions[0].ID
+	sh := answer[struct{ ID string }](t, s.do("POST", fmt.Sprintf("%s/links/%d/share", ws, l.ID), tn.Token, nil), http.StatusCreated, "share")
 	ids := map[string]string{
+		"share":         sh.ID,
 		"tags":          fmt.Sprint(tg.ID),
 		"imports":       fmt.Sprint(im.ID),
 		"domains":       fmt.Sprint(dom.ID),
@@ -92,7 +94,7 @@ func TestKeyScopes(t *testing.T) {
 		"utm-templates": "1",
 		"scim-tokens":   "1",
 	}
-	param := regexp.MustCompile(`([a-z-]+)/\{[a-z]+\}`)
+	param := regexp.MustCompile(`([a-z-]+)/\{[a-z_]+\}`)
 	fill := func(path string) string {
 		return param.ReplaceAllStringFunc(path, func(m string) string {
 			name := m[:strings.IndexByte(m, '/')]

@@ -99,6 +99,7 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	bSession := answer[struct {
 		Sessions []struct{ ID string } `json:"sessions"`
 	}](t, s.do("GET", "/api/v1/me/sessions", bob.Token, nil), http.StatusOK, "B's sessions").Sessions[0].ID
+	bShare := answer[struct{ ID string }](t, s.do("POST", fmt.Sprintf("%s/links/%d/share", wsB, bLink.ID), bob.Token, nil), http.StatusCreated, "share")
 
 	// The rows of B each path parameter names.
 	ids := map[string]string{
@@ -113,9 +114,10 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		"webhooks/{id}":      fmt.Sprint(hook.ID),
 		"utm-templates/{id}": fmt.Sprint(bTemplate.ID),
 		"scim-tokens/{id}":   fmt.Sprint(scimToken.ID),
+		"share/{share_id}":   bShare.ID,
 	}
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
-	param := regexp.MustCompile(`[a-z-]+/\{[a-z]+\}`)
+	param := regexp.MustCompile(`[a-z-]+/\{[a-z_]+\}`)
 	fill := func(path string, ws int64) string {
 		path = param.ReplaceAllStringFunc(path, func(m string) string {
 			if id, ok := ids[m]; ok {

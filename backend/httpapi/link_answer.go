@@ -27,6 +27,10 @@ type linkAnswer struct {
 	ForwardQuery   bool       `json:"forward_query"`
 	Status         string     `json:"status"`
 	ExpiresAt      *time.Time `json:"expires_at"`
+	// Archived links are hidden from the default listing and keep redirecting; ArchivedAt
+	// is when (null when not archived).
+	Archived   bool       `json:"archived"`
+	ArchivedAt *time.Time `json:"archived_at"`
 	// Tags are the names of the link's tags; [] when it has none.
 	Tags []string `json:"tags"`
 	// UTM are the campaign parameters merged into url on redirect (null when none), and
@@ -123,6 +127,7 @@ func answerLink(l *link.Link) *linkAnswer {
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
 		Moderation: answerModeration(l.Moderation), Tags: l.Tags, Health: l.Health,
+		Archived: l.ArchivedAt != nil, ArchivedAt: l.ArchivedAt,
 	}
 	if l.Status == link.StatusHeld {
 		a.Moderation.State, a.Moderation.Held, a.Moderation.HeldReason = string(moderation.Pending), true, link.HeldReasonDomainBanned

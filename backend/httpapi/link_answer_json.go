@@ -22,7 +22,7 @@ func jsonLink(c *gin.Context, status int, a *linkAnswer) {
 // no appeal, no health, no moderation score, no visits (listings' own), times JSON can hold. ok is false otherwise, and b is then
 // unchanged.
 func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
-	if a == nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
+	if a == nil || a.Archived || a.ArchivedAt != nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
 		a.Variants != nil || a.Form != nil || a.OG != nil || len(a.InactiveRules) != 0 || a.Appeal != nil || a.Health != nil ||
 		!a.Moderation.plain() || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
 		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) {
@@ -55,7 +55,7 @@ func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 	b = jsonw.AppendString(b, a.Status)
 	b = append(b, `,"expires_at":`...)
 	b = jsonw.AppendTimeOrNull(b, a.ExpiresAt)
-	b = append(b, `,"tags":`...)
+	b = append(b, `,"archived":false,"archived_at":null,"tags":`...)
 	if a.Tags == nil {
 		b = append(b, `null`...)
 	} else {

@@ -12,7 +12,7 @@ import (
 // TestLinkAnswerJSON: a plain link's answer written field by field is byte for byte what
 // encoding/json writes; any other answer is left to encoding/json.
 // linkAnswerFields is how many fields linkAnswer has, each known to appendJSON.
-const linkAnswerFields = 34
+const linkAnswerFields = 36
 
 func TestLinkAnswerJSON(t *testing.T) {
 	// A field added to the answer must be written by appendJSON too (or make it decline).
@@ -55,6 +55,7 @@ func TestLinkAnswerJSON(t *testing.T) {
 		{Moderation: moderationAnswer{Score: &score}},
 		{Visits: &maxVisits},
 		{Visits7d: []int64{}},
+		{Archived: true, ArchivedAt: &at},
 		{CreatedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("s", 30))},
 	} {

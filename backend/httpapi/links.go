@@ -128,7 +128,7 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 		return link.Filter{}, err
 	}
 	f := link.Filter{Query: c.Query("q"), Status: c.Query("status"), Domain: c.Query("domain"),
-		AlsoTags: c.QueryArray("tag"), Health: c.Query("health"), Sort: link.Sort(c.Query("sort")), Limit: limit}
+		AlsoTags: c.QueryArray("tag"), Health: c.Query("health"), Sort: link.Sort(c.Query("sort")), Limit: limit, Archived: c.Query("archived")}
 	if f.After, err = parseLinkCursor(c.Query("cursor"), f.Sort); err != nil {
 		return link.Filter{}, err
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/scim"
+	"github.com/shortlink/shortlink/backend/share"
 	"github.com/shortlink/shortlink/backend/sso"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/tag"
@@ -94,6 +95,9 @@ type Deps struct {
 	// PUBLIC_URL/scim/v2, which the workspace's ID follows.
 	SCIM    *scim.Service
 	SCIMURL string
+	// Shares keeps links' shared statistics, whose pages are at ShareURL + their ID.
+	Shares   *share.Service
+	ShareURL string
 }
 
 // Server is the API's http.Handler.
@@ -131,6 +135,8 @@ type Server struct {
 	bodies         bodySchemas
 	scim           *scim.Service
 	scimURL        string
+	shares         *share.Service
+	shareURL       string
 }
 
 const requestIDKey = "request_id"
@@ -145,7 +151,7 @@ func New(d Deps) (*Server, error) {
 		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, listedPrices: d.ListedPrices, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
-		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL,
+		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL, shares: d.Shares, shareURL: d.ShareURL,
 	}
 	bodies, err := loadBodySchemas(openAPI)
 	if err != nil {
@@ -272,6 +278,7 @@ func (s *Server) routes() {
 	ws.DELETE("/links/:id", s.inWorkspace(account.PermLinksWrite), s.deleteLink)
 	ws.POST("/links/:id/appeal", s.inWorkspace(account.PermLinksWrite), s.appeal)
 	ws.POST("/links/:id/check", s.inWorkspace(account.PermLinksWrite), s.checkLink)
+	s.linkToolRoutes(api, ws)
 
 	ws.GET("/imports", s.inWorkspace(account.PermLinksRead), s.listImports)
 	ws.POST("/imports", s.inWorkspace(account.PermLinksWrite), s.createImport)

@@ -18,6 +18,8 @@ const MaxBulk = 1000
 type BulkSet struct {
 	Status    Opt[string]     `json:"status"`
 	ExpiresAt Opt[*time.Time] `json:"expires_at"`
+	// Archived archives every link (true) or brings them back to the listing (false).
+	Archived Opt[bool] `json:"archived"`
 	// TagsAdd are tag names added to each link (tags the workspace lacks are made);
 	// TagsRemove are taken off (names it has no tag of are ignored).
 	TagsAdd    []string `json:"tags_add"`
@@ -28,6 +30,7 @@ type BulkSet struct {
 type BulkEdit struct {
 	Status    Opt[string]
 	ExpiresAt Opt[*time.Time]
+	Archived  Opt[bool]
 	// AddTags and RemoveTags are tag IDs of the workspace.
 	AddTags    []int64
 	RemoveTags []int64
@@ -104,9 +107,9 @@ func (s *Service) BulkUpdate(ctx context.Context, workspaceID int64, ids []int64
 
 // bulkEdit checks set and finds (or makes) its tags.
 func (s *Service) bulkEdit(ctx context.Context, workspaceID int64, set BulkSet) (BulkEdit, error) {
-	e := BulkEdit{Status: set.Status, ExpiresAt: set.ExpiresAt}
-	if !set.Status.Set && !set.ExpiresAt.Set && len(set.TagsAdd) == 0 && len(set.TagsRemove) == 0 {
-		return e, apperr.Errorf(apperr.Invalid, "set must change status, expires_at, tags_add or tags_remove").For("value_invalid", "set")
+	e := BulkEdit{Status: set.Status, ExpiresAt: set.ExpiresAt, Archived: set.Archived}
+	if !set.Status.Set && !set.ExpiresAt.Set && !set.Archived.Set && len(set.TagsAdd) == 0 && len(set.TagsRemove) == 0 {
+		return e, apperr.Errorf(apperr.Invalid, "set must change status, expires_at, archived, tags_add or tags_remove").For("value_invalid", "set")
 	}
 	if set.Status.Set && set.Status.Value != StatusActive && set.Status.Value != StatusDisabled {
 		return e, apperr.Errorf(apperr.Invalid, "status must be active or disabled").For("value_invalid", "status")

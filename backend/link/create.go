@@ -317,6 +317,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		l.CreatedBy = &userID
 	}
 	l.UpdatedAt = l.CreatedAt
+	l.ArchivedAt = archivedAt(in.Archived, l.CreatedAt)
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}

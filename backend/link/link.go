@@ -70,6 +70,9 @@ type Link struct {
 	// Health is what the last check of the link's destination found, once it made the link
 	// ok or broken (package health); nil before that, and never cached.
 	Health *Health `json:"-"`
+	// ArchivedAt is when the link was archived: hidden from the default listing, still
+	// redirecting (docs/api.md#archived-links); nil when it is not. Never cached.
+	ArchivedAt *time.Time `json:"-"`
 	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
 	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
 	password string
@@ -141,6 +144,8 @@ type Input struct {
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
 	Dedupe bool `json:"dedupe,omitempty"`
+	// Archived makes the link archived from the start.
+	Archived bool `json:"archived,omitempty"`
 }
 
 // Patch holds the fields a client changes; unset fields stay as they are.
@@ -155,6 +160,8 @@ type Patch struct {
 	Tags Opt[[]string] `json:"tags"`
 	// UTM replaces the link's UTM as a whole; null or {} clears it.
 	UTM Opt[*UTM] `json:"utm"`
+	// Archived archives the link (true) or brings it back to the listing (false).
+	Archived Opt[bool] `json:"archived"`
 	RuleFields
 	// Rules is the edit RuleFields make, with the password hashed: what the store writes.
 	Rules RulesEdit `json:"-"`
@@ -234,7 +241,16 @@ type Filter struct {
 	// Health is "ok" or "broken": only links whose destination's last checks made them so;
 	// "" for any.
 	Health string
+	// Archived is ArchivedNo ("" too), ArchivedOnly or ArchivedAll.
+	Archived string
 }
+
+// The values of Filter.Archived: links not archived (the default), archived ones, or both.
+const (
+	ArchivedNo   = "false"
+	ArchivedOnly = "true"
+	ArchivedAll  = "all"
+)
 
 // ErrRefused is wrapped by a Store's error when the database answered and refused a write, as
 // opposed to not answering at all.

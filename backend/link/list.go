@@ -103,12 +103,7 @@ func checkFilter(f Filter) error {
 	default:
 		return apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned, held or expired").For("value_invalid", "status")
 	}
-	switch f.Health {
-	case "", "ok", "broken":
-	default:
-		return apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
-	}
-	return nil
+	return f.checkStates()
 }
 
 // MaxListTags is how many tags one listing may name.

@@ -60,14 +60,14 @@ func (s *LinkStore) searchIndexed(ctx context.Context) bool {
 var _ link.Store = (*LinkStore)(nil)
 
 const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
-	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm`
+	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at`
 
 func scanLink(row pgx.Row) (*link.Link, error) {
 	var l link.Link
 	var status int16
 	var rules, utm []byte
 	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm)
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
@@ -84,7 +84,7 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // link_moderation lm (LEFT JOINed: a link without a row is pending). The API's reads use them;
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
-	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm,
+	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm, l.archived_at,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at,
 	lm.decided_by, lm.reason_code, lm.owner_text`
 
@@ -115,7 +115,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var sharedAt *time.Time
 	var decidedBy, reasonCode, ownerText *string
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt,
 		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt,
 		&decidedBy, &reasonCode, &ownerText}, extra...)...)
 	if sharedAt != nil {
@@ -203,7 +203,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules, utms := make([]time.Time, n), make([]*string, n), make([]*string, n)
-	domains := make([]string, n)
+	domains, archived := make([]string, n), make([]*time.Time, n)
 	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
 	var tagLinks []int64
 	var tagNames []string
@@ -220,31 +220,31 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
-		domains[i] = moderation.RegistrableDomain(l.URL)
+		domains[i], archived[i] = moderation.RegistrableDomain(l.URL), l.ArchivedAt
 	}
 	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
-			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm)
+			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at)
 		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd,
 			CASE WHEN status = 'active' AND site <> '' AND (
 				EXISTS (SELECT 1 FROM moderation_holds h WHERE h.domain = site AND h.until > now()) OR
 				EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = site AND m.state = 'banned'))
 			THEN 'held' ELSE status END,
-			exp, rules::jsonb, creator, created, created, utm::jsonb
+			exp, rules::jsonb, creator, created, created, utm::jsonb, archived
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site)
+			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[], $18::timestamptz[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site, archived)
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
-	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains}
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains, archived}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
 		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
 		// left out).
 		insert += `, tagged AS (
 			INSERT INTO link_tags (tag_id, link_id)
-			SELECT tg.id, l.id FROM unnest($18::bigint[], $19::text[]) AS x(link_id, folded)
+			SELECT tg.id, l.id FROM unnest($19::bigint[], $20::text[]) AS x(link_id, folded)
 			JOIN l ON l.id = x.link_id
 			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
 			ON CONFLICT DO NOTHING)`
@@ -385,6 +385,9 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	where = append(where, statusConditions(&a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
+	}
+	if f.Archived != link.ArchivedAll {
+		where = append(where, map[bool]string{false: "l.archived_at IS NULL", true: "l.archived_at IS NOT NULL"}[f.Archived == link.ArchivedOnly])
 	}
 	where, healthState, healthWalk := healthFilter(f, where)
 	var tagID string
@@ -644,6 +647,9 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		args = append(args, utmJSON(p.UTM.Value))
 		sets = append(sets, "utm = $"+strconv.Itoa(len(args))+"::jsonb")
 	}
+	if p.Archived.Set {
+		sets = append(sets, archiveSet(&args, p.Archived.Value))
+	}
 	if p.Rules.Set != nil || len(p.Rules.Unset) > 0 {
 		// Key by key: two edits of different rules made at once both stand.
 		args = append(args, p.Rules.Unset, p.Rules.Set)
@@ -764,6 +770,9 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		if e.ExpiresAt.Set {
 			args = append(args, e.ExpiresAt.Value)
 			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
+		}
+		if e.Archived.Set {
+			sets = append(sets, archiveSet(&args, e.Archived.Value))
 		}
 		// Each link changed is a link.updated event for the workspace's webhooks, in this transaction.
 		if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)

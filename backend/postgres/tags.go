@@ -56,12 +56,19 @@ func (s *TagStore) Create(ctx context.Context, t *tag.Tag, max int) (*tag.Tag, e
 
 // List implements tag.Store.
 func (s *TagStore) List(ctx context.Context, workspaceID int64) ([]tag.Tag, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+tagColumns+` FROM tags WHERE workspace_id = $1
-		ORDER BY folded COLLATE "C", id`, workspaceID)
+	// Each tag's links counted in link_tags' key (tag_id, link_id): an index-only count.
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+tagColumns+`, (SELECT count(*) FROM link_tags lt WHERE lt.tag_id = tags.id)
+		FROM tags WHERE workspace_id = $1 ORDER BY folded COLLATE "C", id`, workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}
-	out, err := collect(rows, func(r pgx.Rows) (tag.Tag, error) { return scanTag(r) })
+	out, err := collect(rows, func(r pgx.Rows) (tag.Tag, error) {
+		var t tag.Tag
+		var n int64
+		err := r.Scan(&t.ID, &t.WorkspaceID, &t.Name, &t.Color, &t.CreatedAt, &n)
+		t.LinkCount = &n
+		return t, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("list tags: %w", err)
 	}

@@ -37,6 +37,8 @@ type Tag struct {
 	Name        string    `json:"name"`
 	Color       string    `json:"color"` // #rrggbb, lower case
 	CreatedAt   time.Time `json:"created_at"`
+	// LinkCount is how many links carry the tag, archived ones included: in listings only.
+	LinkCount *int64 `json:"link_count,omitempty"`
 }
 
 // Input is what a client sends to create a tag.

@@ -41,11 +41,16 @@ const AuditPage = lazyPage(() => import("./pages/audit/AuditPage"));
 const SsoPage = lazyPage(() => import("./pages/sso/SsoPage"));
 const ScimPage = lazyPage(() => import("./pages/scim/ScimPage"));
 const MemberSessionsPage = lazyPage(() => import("./pages/sessions/MemberSessionsPage"));
+const SharePage = lazyPage(() => import("./pages/share/SharePage"));
+
+/** A share of a link's statistics is public, at /share/{id}: outside /app and its session. */
+const shared = window.location.pathname.startsWith("/share/");
 
 // The page a visit opens is fetched while the session is checked, not after.
 preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
   [/^\/links\/(new|\d+\/edit)$/, LinkFormPage],
   [/^\/links\/\d+$/, LinkDetailPage],
+  [/^\/share\//, SharePage],
   [/^\/(links\/?)?$/, LinksPage],
   [/^\/login$/, LoginPage],
   [/^\/signup$/, SignupPage],
@@ -73,6 +78,13 @@ export function App() {
     <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false} forceColorScheme="light">
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
+        {shared ? (
+          <BrowserRouter>
+            <Routes>
+              <Route path="/share/:id" element={<Page><SharePage /></Page>} />
+            </Routes>
+          </BrowserRouter>
+        ) : (
         <BrowserRouter basename="/app">
           <FocusOnNavigation />
           <Routes>
@@ -113,6 +125,7 @@ export function App() {
             </Route>
           </Routes>
         </BrowserRouter>
+        )}
       </QueryClientProvider>
     </MantineProvider>
   );

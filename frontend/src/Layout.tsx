@@ -4,7 +4,7 @@ import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { IconChevronDown, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLink, IconUserCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { api, ApiError, unwrap, type Workspace } from "./api/client";
 import { useBillingOn } from "./components/billing";
@@ -16,6 +16,9 @@ import { PaymentDueBanner } from "./components/PaymentDueBanner";
 import { VerifyBanner } from "./components/VerifyBanner";
 import { WorkspaceSwitcher } from "./components/WorkspaceSwitcher";
 import { useLogout, useMe, useSession } from "./session";
+
+// The keyboard's shortcuts and their command palette load after the page.
+const Shortcuts = lazy(() => import("./components/Shortcuts"));
 
 /** The pages that are the person's own, not the workspace's: a workspace's 2FA demand spares them. */
 const ownPages = /^\/(account|invitations|admin|moderation)(\/|$)/;
@@ -194,6 +197,9 @@ export function Layout() {
           </nav>
         </Stack>
       </Drawer>
+      <Suspense fallback={null}>
+        <Shortcuts />
+      </Suspense>
       <NewWorkspaceModal
         opened={creating}
         onClose={creation.close}

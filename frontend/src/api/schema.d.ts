@@ -753,6 +753,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/links/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new link with the settings of this one
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. No body. The new link gets a new generated code on the same domain and this link's destination, title, redirect status, query forwarding, status (active or disabled), expiry, tags, UTM and every rule (password included); its visits, form responses, moderation and archiving are not copied. It counts as a create against the month's quota (403 `quota_exceeded`), and its rules against the plan (403 `plan_required`). A link the moderation banned or holds is not duplicated (403 `link_banned`, `link_held`). A link of another workspace is not found.
+         */
+        post: operations["duplicateLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link's shares, oldest first
+         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope).
+         */
+        get: operations["listLinkShares"];
+        put?: never;
+        /**
+         * Share the link's statistics on a public page
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. No body. Makes a new address of a read-only page of the link's statistics, `url` (`PUBLIC_URL/share/{id}`), which anyone holding it may open without an account until the share is revoked or the link deleted; the page reads `GET /api/v1/share/{id}/stats`. `id` is 128 random bits. Needs the plan's `dashboard` feature (403 `plan_required`); a link the moderation banned or holds is not shared (403 `link_banned`); a link has at most 20 shares (409 `shares_too_many`). Recorded in the audit log as `link.shared`.
+         */
+        post: operations["shareLinkStats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/{id}/share/{share_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share
+         * @description Needs the `links:write` permission; API keys need the `links:write` scope. The page and its JSON route answer 404 from then on. Recorded in the audit log as `link.share_revoked`.
+         */
+        delete: operations["revokeLinkShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/share/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shared link's statistics, without an account
+         * @description The public read of a share, counted against the client address's budget as every public route. The same range parameters and answer as `GET …/links/{id}/stats`, with the link's short URL and its destination's host, and nothing else of the link or its workspace (no link ID; the variant breakdown is empty, its keys being destination URLs). A share revoked, a link deleted, banned or held, a workspace whose plan lost the `dashboard` feature, and an ID that is no share's all answer the same 404 `share_not_found`. Never cached.
+         */
+        get: operations["getSharedStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/links": {
         parameters: {
             query?: never;
@@ -2158,7 +2242,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `link.shared`, `link.share_revoked`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -2580,6 +2664,30 @@ export interface components {
             id: number;
             token: string;
         };
+        /** @description A public address of a link's statistics. */
+        Share: {
+            /** @description 128 random bits, unpadded base64url (22 characters). */
+            id: string;
+            /** @description The public page, `PUBLIC_URL/share/{id}`. */
+            url: string;
+            /** Format: int64 */
+            link_id: number;
+            /**
+             * Format: int64
+             * @description The user who made it; absent when an API key did.
+             */
+            created_by?: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ShareList: {
+            shares: components["schemas"]["Share"][];
+        };
+        /** @description A shared link's statistics: those of `LinkStats` without `link_id`, with the short URL and the destination's host. */
+        SharedStats: components["schemas"]["LinkStats"] & {
+            short_url: string;
+            destination_host: string;
+        };
         Link: {
             /** Format: int64 */
             id: number;
@@ -2613,6 +2721,13 @@ export interface components {
             status: "active" | "disabled" | "banned" | "held";
             /** Format: date-time */
             expires_at: string | null;
+            /** @description Archived: hidden from the links list unless asked for (`archived=true` or `all`); it keeps redirecting. */
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description When the link was archived; null when it is not.
+             */
+            archived_at: string | null;
             /** @description Names of the link's tags (`GET …/tags`), ordered by name in lower case; `[]` when it has none. */
             tags: string[];
             /** Format: int64 */
@@ -2674,6 +2789,8 @@ export interface components {
              * @description Must be in the future.
              */
             expires_at?: string;
+            /** @description Makes the link archived from the start (hidden from the default list). */
+            archived?: boolean;
             /** @description Tag names (trimmed; 1 to 50 characters, no control characters, `;` or `,`; one tag per name whatever its case, at most 20). Names the workspace has no tag of make new tags. */
             tags?: string[];
             /**
@@ -2711,6 +2828,8 @@ export interface components {
             status?: "active" | "disabled";
             /** Format: date-time */
             expires_at?: string | null;
+            /** @description `true` archives the link (hidden from the default list, still redirecting; an archived link keeps the time it was first archived), `false` brings it back. */
+            archived?: boolean;
             /** @description Replaces the link's tags (`[]` or null removes them all); names the workspace has no tag of make new tags. */
             tags?: string[] | null;
             /** @description Visitors must give it first (plan feature password). Stored hashed; null removes it. */
@@ -2800,6 +2919,8 @@ export interface components {
                  * @description Must be in the future; null removes the expiry.
                  */
                 expires_at?: string | null;
+                /** @description `true` archives every link named, `false` brings them back to the list. */
+                archived?: boolean;
                 /** @description Tag names put on each link; names the workspace has no tag of make new tags. */
                 tags_add?: string[];
                 /** @description Tag names taken off each link; names the workspace has no tag of are ignored. */
@@ -3682,6 +3803,11 @@ export interface components {
             color: string;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: int64
+             * @description How many links carry the tag, archived ones included: in the answer of `GET …/tags` only.
+             */
+            link_count?: number;
         };
         TagInput: {
             /** @description Trimmed; 1 to 50 characters, no control characters, `;` or `,`. */
@@ -5821,6 +5947,191 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    duplicateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLinkShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shares. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareList"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    shareLinkStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The share. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The link has 20 shares already (code `conflict`, reason `shares_too_many`). */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeLinkShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Link ID. */
+                id: number;
+                /** @description The share's ID. */
+                share_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSharedStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the range, as in `GET …/links/{id}/stats`. */
+                from?: string;
+                /** @description End of the range, not included, as in `GET …/links/{id}/stats`. */
+                to?: string;
+                /** @description IANA time zone of the days and times answered; UTC when absent. */
+                tz?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The share's ID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedStats"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listLinks: {
         parameters: {
             query?: {
@@ -5834,6 +6145,8 @@ export interface operations {
                 tag?: string[];
                 /** @description Only links whose destination's checks made them `broken` (failed twice in a row) or `ok` (see `health` in the link answer). Links not checked yet match neither. Another value answers 400 `value_invalid`. */
                 health?: "ok" | "broken";
+                /** @description `false` (default): links not archived; `true`: archived links only; `all`: both. Anything else answers 400 `value_invalid`. */
+                archived?: "false" | "true" | "all";
                 /** @description Page size, 1 to 100 (default 50). */
                 limit?: number;
                 /** @description `next_cursor` of the previous page, in the same `sort`; a cursor of another order is refused (400 `invalid`, reason `bad_cursor`). */

@@ -1,6 +1,6 @@
 import { NativeSelect } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { languages, pickLanguage } from "../i18n";
+import { languages, pickLanguage, setLanguage } from "../i18n";
 import { saveMailLanguage } from "../lib/mailLanguage";
 
 export function LanguagePicker() {
@@ -14,7 +14,7 @@ export function LanguagePicker() {
       value={pickLanguage(i18n.resolvedLanguage)}
       onChange={(e) => {
         const value = e.currentTarget.value;
-        void i18n.changeLanguage(value);
+        void setLanguage(value);
         void saveMailLanguage(value);
       }}
       data={languages.map((l) => ({ value: l.value, label: l.label }))}

@@ -9,7 +9,7 @@ const form = (patch: Partial<LinkFormState>): LinkFormState => ({ ...emptyLinkFo
 const link: Link = {
   id: 7, workspace_id: 1, domain: "sho.rt", code: "abc123", is_alias: false, short_url: "http://sho.rt/abc123",
   url: "https://example.com/a", title: "", redirect_status: 302, forward_query: false, status: "active",
-  expires_at: null, created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z", has_password: true,
+  expires_at: null, archived: false, archived_at: null, created_at: "2026-11-01T00:00:00Z", updated_at: "2026-11-01T00:00:00Z", has_password: true,
   max_visits: null, geo: null, device_targets: null, country_targets: null,
   variants: [{ url: "https://example.com/x", weight: 50 }, { url: "https://example.com/y", weight: 50 }],
   wechat_guide: false, form: null, og: null,

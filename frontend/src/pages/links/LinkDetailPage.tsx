@@ -1,12 +1,12 @@
 // One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
 // a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
 // its moderation state with the appeal, and its destination's health with "Check now".
-import { Anchor, Button, Card, Group, Image, NativeSelect, Progress, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Progress, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useParams } from "react-router";
+import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link, type LinkStats } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
@@ -20,17 +20,21 @@ import i18n from "../../i18n";
 import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
 import { breakdownNames, breakdownRows, countryName, rangeQuery, unknownLabelKey, type BreakdownName } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
-import { ModerationState } from "./ModerationState";
 import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
 import { StatsCharts } from "./StatsCharts";
 import { saveBlob } from "../../lib/download";
 
 // The map and its shapes load only once a link's statistics are shown.
 const CountryMap = lazy(() => import("../../components/CountryMap"));
+// The moderation's account and the link's actions (duplicate, archive, share, delete) load
+// after the page.
+const ModerationState = lazy(() => import("./ModerationState").then((m) => ({ default: m.ModerationState })));
+const LinkActions = lazy(() => import("./LinkActions"));
 
 export default function LinkDetailPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
+  const navigate = useNavigate();
   const ws = useWorkspaceId();
   const [range, setRange] = useStatsRange("30d");
   const query = rangeQuery(range, timeZone());
@@ -68,17 +72,29 @@ export default function LinkDetailPage() {
             <ModerationBadge link={l} />
             <DomainRemovedBadge link={l} />
             <HealthBadge link={l} />
+            {l.archived && (
+              <Badge size="sm" variant="light" color="gray" data-testid="archived-badge">
+                {t("linkTools.archivedBadge")}
+              </Badge>
+            )}
           </Group>
           <RuleBadges link={l} />
         </Stack>
-        {l.status !== "banned" && (
-          <Button component={RouterLink} to={`/links/${l.id}/edit`} variant="light" leftSection={<IconPencil size={16} />} data-testid="edit-link">
-            {t("common.edit")}
-          </Button>
-        )}
+        <Group gap="xs">
+          {l.status !== "banned" && (
+            <Button component={RouterLink} to={`/links/${l.id}/edit`} variant="light" leftSection={<IconPencil size={16} />} data-testid="edit-link">
+              {t("common.edit")}
+            </Button>
+          )}
+          <Suspense fallback={null}>
+            <LinkActions link={l} onDuplicated={(d) => void navigate(`/links/${d.id}`)} onDeleted={() => void navigate("/links")} />
+          </Suspense>
+        </Group>
       </Group>
 
-      <ModerationState link={l} />
+      <Suspense fallback={null}>
+        <ModerationState link={l} />
+      </Suspense>
       <LinkHealthPanel link={l} />
 
       <Group justify="space-between" align="flex-end" gap="xs">

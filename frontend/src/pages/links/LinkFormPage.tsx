@@ -25,6 +25,7 @@ import {
 import { withScheme } from "../../lib/url";
 import { UTMSection } from "./UTMSection";
 import { useWorkspaceId } from "../../session";
+import { LinkPreview } from "./LinkPreview";
 
 export default function LinkFormPage() {
   const { id } = useParams();
@@ -539,6 +540,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
         <Title order={2}>{editing ? t("linkForm.editTitle") : t("linkForm.newTitle")}</Title>
         {main}
         {folded}
+        <LinkPreview form={s} existing={original?.short_url} />
         {Object.keys(errors).length > 0 && (
           <Alert color="red" role="alert" data-testid="form-invalid">
             {t("linkForm.fix")}

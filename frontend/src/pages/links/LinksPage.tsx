@@ -5,7 +5,7 @@ import { Alert, Anchor, Badge, Button, Checkbox, Group, List, NativeSelect, Pape
 import { useDebouncedValue, useMediaQuery } from "@mantine/hooks";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { IconAlertCircle, IconArrowDown, IconArrowUp, IconArrowsSort, IconPlus, IconSearch } from "@tabler/icons-react";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, toApiError, unwrap, type Link } from "../../api/client";
@@ -23,6 +23,10 @@ import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 import { BulkTagsButton } from "./BulkTags";
+
+// The row menu (duplicate, archive, share, delete) loads once a list is shown.
+const LinkActions = lazy(() => import("./LinkActions"));
+type ArchivedFilter = "false" | "true" | "all";
 
 type StatusFilter = "" | "active" | "disabled" | "banned" | "held";
 /** The API's orders: by creation or by visits, "-" for the largest first. */
@@ -46,6 +50,7 @@ export default function LinksPage() {
   const [domain, setDomain] = useState("");
   const [tag, setTag] = useState("");
   const [health, setHealth] = useState<"" | "ok" | "broken">("");
+  const [archived, setArchived] = useState<ArchivedFilter>("false");
   const tags = useTags();
   const colors = new Map((tags.data?.tags ?? []).map((tg) => [tg.name, tg.color]));
   const tagNames = (tags.data?.tags ?? []).map((tg) => tg.name);
@@ -56,7 +61,7 @@ export default function LinksPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const cursor = current(pages);
   const links = useQuery({
-    queryKey: [ws, "links", { search, status, domain, tag, health, sort, cursor }],
+    queryKey: [ws, "links", { search, status, domain, tag, health, archived, sort, cursor }],
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/workspaces/{workspace}/links", {
@@ -68,6 +73,7 @@ export default function LinksPage() {
               domain: domain || undefined,
               tag: tag ? [tag] : undefined,
               health: health || undefined,
+              archived: archived === "false" ? undefined : archived,
               sort: sort === "-created" ? undefined : sort,
               with: "sparkline",
               tz: timeZone(),
@@ -173,6 +179,11 @@ export default function LinksPage() {
       </Group>
     );
   };
+  const actions = (l: Link) => (
+    <Suspense fallback={null}>
+      <LinkActions link={l} />
+    </Suspense>
+  );
   const shortCell = (l: Link) => (
     <Group gap={4} wrap="nowrap" className="minw0">
       <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono break" data-testid="link-short">
@@ -187,6 +198,11 @@ export default function LinksPage() {
       <ModerationBadge link={l} />
       <DomainRemovedBadge link={l} />
       <HealthBadge link={l} />
+      {l.archived && (
+        <Badge size="sm" variant="light" color="gray" data-testid="archived-badge">
+          {t("linkTools.archivedBadge")}
+        </Badge>
+      )}
       {(l.tags ?? []).map((name) => (
         <Badge key={name} size="sm" variant="outline" color={colors.get(name) ?? "gray"} data-testid="link-tag">
           {name}
@@ -269,6 +285,20 @@ export default function LinksPage() {
             { value: "ok", label: t("linkHealth.ok") },
           ]}
           data-testid="links-health"
+        />
+        <NativeSelect
+          aria-label={t("linkTools.archivedFilter")}
+          value={archived}
+          onChange={(e) => {
+            setArchived(e.currentTarget.value as ArchivedFilter);
+            reset();
+          }}
+          data={[
+            { value: "false", label: t("linkTools.notArchived") },
+            { value: "true", label: t("linkTools.archivedOnly") },
+            { value: "all", label: t("linkTools.archivedAll") },
+          ]}
+          data-testid="links-archived"
         />
         {cards && (
           <NativeSelect
@@ -355,6 +385,7 @@ export default function LinksPage() {
                           {t("links.createdOn", { date: date.format(new Date(l.created_at)) })}
                         </Text>
                         {visits(l, true)}
+                        {actions(l)}
                       </Group>
                     </Stack>
                   </Group>
@@ -379,6 +410,7 @@ export default function LinksPage() {
                     {sortHeader("visits", t("links.visits"))}
                     <Table.Th>{t("links.state")}</Table.Th>
                     {sortHeader("created", t("links.created"))}
+                    <Table.Th w={44} />
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -401,6 +433,7 @@ export default function LinksPage() {
                           {date.format(new Date(l.created_at))}
                         </Text>
                       </Table.Td>
+                      <Table.Td>{actions(l)}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -14,7 +14,7 @@ import { useWorkspaceId } from "../../session";
 /** The server's palette: a tag made without a colour gets one of these. */
 const palette = ["#3b82f6", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#f97316", "#6366f1", "#84cc16"];
 
-type Tag = { id: number; name: string; color: string };
+type Tag = { id: number; name: string; color: string; link_count?: number };
 
 function useRefresh() {
   const ws = useWorkspaceId();
@@ -157,6 +157,9 @@ function TagRow({ tag }: { tag: Tag }) {
           swatches={palette}
           error={fieldError(save.error, "color")}
         />
+        <Text size="sm" c="dimmed" mt={6} className="nowrap" data-testid="tag-link-count">
+          {t("tags.linkCount", { count: tag.link_count ?? 0 })}
+        </Text>
         <Group gap="xs">
           <Button variant="light" disabled={!changed} loading={save.isPending} onClick={() => save.mutate()}>
             {t("common.save")}
