@@ -27,8 +27,9 @@ import (
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the trigram index of the links search exists (migration 00049
-	// makes it only where pg_trgm is installed): 0 not asked yet, 1 yes, 2 no.
+	// searchIndex is whether the trigram index of the links search exists (a deployment makes
+	// it by hand: docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index): 0 not
+	// asked yet, 1 yes, 2 no.
 	searchIndex atomic.Int32
 }
 
@@ -524,7 +525,7 @@ func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
 	var where []string
 	if searchIndex && utf8.RuneCountInString(q) >= 3 {
 		// Implied by the next condition, this is the expression of the trigram index
-		// links_search_trgm (migration 00049, docs/benchmarks.md), which finds the candidates the
+		// links_search_trgm (made by hand: docs/benchmarks.md), which finds the candidates the
 		// next decides. A text of fewer than three characters has no trigram: the index would
 		// be read whole.
 		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
