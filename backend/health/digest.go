@@ -69,50 +69,62 @@ func (r *Runner) digest(ctx context.Context, workspaceID int64) (bool, error) {
 	return true, nil
 }
 
+// digestTexts are a digest's words in one language; %d stands for a count, %s for the app's URL.
+type digestTexts struct {
+	subjectOne, subjectMany string
+	one, many               string
+	more, footer            string
+}
+
+var digestIn = map[locale.Tag]digestTexts{
+	locale.English: {
+		subjectOne:  "1 link is broken",
+		subjectMany: "%d links are broken",
+		one:         "The destination of one of your links stopped answering: it failed two checks in a row.\n\n",
+		many:        "The destinations of %d of your links stopped answering: each failed two checks in a row.\n\n",
+		more:        "… and %d more.\n",
+		footer: "\nSee them all in the app (%s/app, links, health: broken) or with GET …/links?health=broken. " +
+			"Fix a destination or disable the link; \"Check now\" on the link's page checks it again at once.\n\n" +
+			"You get this mail at most once a day, and only when links newly broke.\n",
+	},
+	locale.Chinese: {
+		subjectOne:  "1 个链接失效",
+		subjectMany: "%d 个链接失效",
+		one:         "您有 1 个链接的目标地址不再响应：它连续两次检查失败。\n\n",
+		many:        "您有 %d 个链接的目标地址不再响应：每个都连续两次检查失败。\n\n",
+		more:        "……还有 %d 个。\n",
+		footer: "\n在应用中查看全部（%s/app，链接，健康状态：失效），或使用 GET …/links?health=broken。" +
+			"修改目标地址或停用链接；在链接页面点击“立即检查”可马上重新检查。\n\n" +
+			"这封邮件每天最多一封，并且只在有链接新失效时发送。\n",
+	},
+}
+
 // DigestMail is the subject and text, in lang, of a digest of total newly broken links, links
 // the first of them.
 func DigestMail(lang locale.Tag, links []BrokenLink, total int, shortURL func(int64, string) string, appURL string) (string, string) {
-	app := strings.TrimSuffix(appURL, "/")
+	words, ok := digestIn[lang]
+	if !ok {
+		words = digestIn[locale.English]
+	}
+	subject := words.subjectOne
 	var b strings.Builder
-	line := func(l BrokenLink) {
+	if total == 1 {
+		b.WriteString(words.one)
+	} else {
+		subject = fmt.Sprintf(words.subjectMany, total)
+		fmt.Fprintf(&b, words.many, total)
+	}
+	for _, l := range links {
 		short := l.Key
 		if shortURL != nil {
 			short = shortURL(l.DomainID, l.Key)
 		}
 		fmt.Fprintf(&b, "%s → %s\n    %s\n", short, l.URL, ReasonIn(lang, l.Record))
 	}
-	if lang == locale.Chinese {
-		subject := fmt.Sprintf("%d 个链接失效", total)
-		fmt.Fprintf(&b, "您有 %d 个链接的目标地址不再响应：每个都连续两次检查失败。\n\n", total)
-		for _, l := range links {
-			line(l)
-		}
-		if total > len(links) {
-			fmt.Fprintf(&b, "……还有 %d 个。\n", total-len(links))
-		}
-		fmt.Fprintf(&b, "\n在应用中查看全部（%s/app，链接，健康状态：失效），或使用 GET …/links?health=broken。"+
-			"修改目标地址或停用链接；在链接页面点击“立即检查”可马上重新检查。\n\n"+
-			"这封邮件每天最多一封，并且只在有链接新失效时发送。\n", app)
-		return subject, b.String()
-	}
-	subject := "1 link is broken"
-	if total != 1 {
-		subject = strconv.Itoa(total) + " links are broken"
-	}
-	if total == 1 {
-		b.WriteString("The destination of one of your links stopped answering: it failed two checks in a row.\n\n")
-	} else {
-		fmt.Fprintf(&b, "The destinations of %d of your links stopped answering: each failed two checks in a row.\n\n", total)
-	}
-	for _, l := range links {
-		line(l)
-	}
 	if total > len(links) {
-		fmt.Fprintf(&b, "… and %d more.\n", total-len(links))
+		fmt.Fprintf(&b, words.more, total-len(links))
 	}
-	fmt.Fprintf(&b, "\nSee them all in the app (%s/app, links, health: broken) or with GET …/links?health=broken. "+
-		"Fix a destination or disable the link; \"Check now\" on the link's page checks it again at once.\n\n"+
-		"You get this mail at most once a day, and only when links newly broke.\n", app)
+	fmt.Fprintf(&b, words.footer, strings.TrimSuffix(appURL, "/"))
 	return subject, b.String()
 }
 
