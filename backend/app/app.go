@@ -223,7 +223,7 @@ func (a *App) openDomains(ctx context.Context) {
 		a.log.Warn("custom domains not read yet; retrying each second", "err", err)
 	}
 	a.domains = domain.NewService(domainStore, a.domainTable, domain.NewDNS(a.cfg.DNSResolver), a.plans, domain.Options{
-		OwnHosts: a.cfg.ShortHostnames(), CheckEvery: a.cfg.DomainCheckInterval, Changed: a.announce.Domain,
+		OwnHosts: a.cfg.ShortHostnames(), Target: a.cfg.DomainRecords, CheckEvery: a.cfg.DomainCheckInterval, Changed: a.announce.Domain,
 		VerifiedInBackground: a.auditDomainVerified,
 		Verified:             a.webhookDomainVerified,
 	}, a.log)

@@ -21,6 +21,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
@@ -151,6 +152,12 @@ type Config struct {
 	// DomainCheckInterval is how often the TXT record of a pending custom domain is looked
 	// at again in the background.
 	DomainCheckInterval time.Duration `env:"DOMAIN_CHECK_INTERVAL" envDefault:"1m"`
+	// DomainTarget is where customers point their custom domains: one host name (a CNAME) or
+	// the service's IP addresses (A and AAAA records), comma-separated; unset, a CNAME to
+	// PUBLIC_URL's host. The domain's answer shows the records (DomainRecords).
+	DomainTarget []string `env:"DOMAIN_TARGET" envSeparator:","`
+	// DomainRecords is DomainTarget read.
+	DomainRecords domain.Target `env:"-"`
 
 	// SSOAllowLoopback lets single sign-on issuers be plain http on a loopback address, and
 	// providers be reached on loopback: tests only.
@@ -470,6 +477,15 @@ func (c *Config) checkDomains() []error {
 			errs = append(errs, errors.New("DNS_RESOLVER must be host:port, such as 1.1.1.1:53"))
 		}
 	}
+	fallback := ""
+	if c.Public != nil {
+		fallback = c.Public.Hostname()
+	}
+	target, err := domain.ParseTarget(c.DomainTarget, fallback)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("DOMAIN_TARGET: %w", err))
+	}
+	c.DomainRecords = target
 	return append(errs, failed(between("DOMAIN_CHECK_INTERVAL", c.DomainCheckInterval, time.Second, 24*time.Hour))...)
 }
 

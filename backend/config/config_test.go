@@ -144,6 +144,9 @@ func TestBadValues(t *testing.T) {
 		{"DOMAIN_CHECK_INTERVAL", "100ms"},
 		{"DOMAIN_CHECK_INTERVAL", "48h"},
 		{"DOMAIN_CHECK_INTERVAL", "often"},
+		{"DOMAIN_TARGET", "edge.sho.rt,203.0.113.7"},
+		{"DOMAIN_TARGET", "127.0.0.1"},
+		{"DOMAIN_TARGET", "not a host"},
 		{"REDIS_URL", "http://localhost:6379"},
 		{"REDIS_SENTINELS", "sentinel.local"},         // no port, and no REDIS_MASTER_NAME
 		{"REDIS_SENTINELS", "127.0.0.1:26379"},        // no REDIS_MASTER_NAME

@@ -33,6 +33,8 @@ type Plans interface {
 type Options struct {
 	// OwnHosts are the service's own host names: no customer may add them or names under them.
 	OwnHosts []string
+	// Target is where a domain's owner points it (DOMAIN_TARGET): Records shows the records.
+	Target Target
 	// CheckEvery is how often a pending domain's record is looked at again (CheckPending).
 	CheckEvery time.Duration
 	// Changed is called after this node changed a domain the table holds (verified, edited,
@@ -63,6 +65,9 @@ func NewService(store Store, table *Table, checker Checker, plans Plans, o Optio
 	}
 	return &Service{store: store, table: table, checker: checker, plans: plans, o: o, log: log}
 }
+
+// Records are the DNS records that send hostname's visitors to the service.
+func (s *Service) Records(hostname string) []Record { return s.o.Target.Records(hostname) }
 
 // Table is this node's host → domain table.
 func (s *Service) Table() *Table { return s.table }

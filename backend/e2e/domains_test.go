@@ -114,6 +114,7 @@ type domainJSON struct {
 		Type, Name, Value string
 		Problem           string `json:"problem"`
 	} `json:"verification"`
+	Routing []struct{ Type, Name, Value string } `json:"routing"`
 }
 
 // addDomain adds hostname to the tenant's workspace (201 expected).

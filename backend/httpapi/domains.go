@@ -22,7 +22,9 @@ type domainAnswer struct {
 	VerifiedAt   *time.Time         `json:"verified_at"`
 	RootURL      *string            `json:"root_url"`
 	Verification verificationAnswer `json:"verification"`
-	CreatedAt    time.Time          `json:"created_at"`
+	// Routing are the records that send the domain's visitors here (DOMAIN_TARGET).
+	Routing   []domain.Record `json:"routing"`
+	CreatedAt time.Time       `json:"created_at"`
 }
 
 // verificationAnswer is the DNS record that proves a domain, and what the last look found.
@@ -37,9 +39,9 @@ type verificationAnswer struct {
 	ProblemReason string `json:"problem_reason,omitempty"`
 }
 
-func answerDomain(d *domain.Domain) domainAnswer {
+func answerDomain(d *domain.Domain, routing []domain.Record) domainAnswer {
 	a := domainAnswer{
-		ID: d.ID, WorkspaceID: d.WorkspaceID, Hostname: d.Hostname, Verified: d.Verified(),
+		Routing: routing, ID: d.ID, WorkspaceID: d.WorkspaceID, Hostname: d.Hostname, Verified: d.Verified(),
 		VerifiedAt: d.VerifiedAt, CreatedAt: d.CreatedAt,
 		Verification: verificationAnswer{Type: "TXT", Name: domain.RecordName(d.Hostname), Value: d.Token,
 			CheckedAt: d.CheckedAt},
@@ -81,7 +83,7 @@ func (s *Server) listDomains(c *gin.Context) {
 	}
 	out := make([]domainAnswer, len(ds))
 	for i, d := range ds {
-		out[i] = answerDomain(d)
+		out[i] = answerDomain(d, s.domains.Records(d.Hostname))
 	}
 	c.JSON(http.StatusOK, gin.H{"domains": out})
 }
@@ -144,7 +146,7 @@ func (s *Server) replyDomain(c *gin.Context, status int, d *domain.Domain, err e
 		s.fail(c, err)
 		return
 	}
-	c.JSON(status, answerDomain(d))
+	c.JSON(status, answerDomain(d, s.domains.Records(d.Hostname)))
 }
 
 // TLSAsk answers Caddy's on_demand_tls ask: GET /tls/ask?domain=<host> is 200 when allowed

@@ -2465,8 +2465,16 @@ export interface components {
             /** @description Where the domain's root sends visitors; null answers 404. */
             root_url: string | null;
             verification: components["schemas"]["DomainVerification"];
+            /** @description The records that send the domain's visitors to the service, to make beside the TXT record: one CNAME, or an A or AAAA record per address (the operator's DOMAIN_TARGET). */
+            routing: components["schemas"]["DnsRecord"][];
             /** Format: date-time */
             created_at: string;
+        };
+        DnsRecord: {
+            /** @enum {string} */
+            type: "CNAME" | "A" | "AAAA";
+            name: string;
+            value: string;
         };
         /** @description The DNS record that proves the domain. */
         DomainVerification: {

@@ -51,7 +51,7 @@ void i18n
   });
 
 i18n.on("languageChanged", (lng) => {
-  document.documentElement.lang = lng;
+  if (typeof document !== "undefined") document.documentElement.lang = lng;
 });
 
 /** Settles once the detected language's texts are loaded: the first render waits for it. */

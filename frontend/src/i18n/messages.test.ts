@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import i18n, { pickLanguage } from ".";
+import i18n, { pickLanguage, setLanguage } from ".";
 import { en } from "./en";
 import { zhCN } from "./zh-CN";
 
@@ -46,7 +46,18 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
-  it("translates a reason that starts with a digit (a quoted key)", () => {
+  it("loads the Chinese texts when Chinese is picked, not before", async () => {
+    expect(i18n.hasResourceBundle("zh-CN", "translation")).toBe(false);
+    await setLanguage("zh-TW");
+    expect(i18n.language).toBe("zh-CN");
+    expect(i18n.hasResourceBundle("zh-CN", "translation")).toBe(true);
+    await setLanguage("en");
+    expect(i18n.language).toBe("en");
+  });
+
+  it("translates a reason that starts with a digit (a quoted key)", async () => {
+    await setLanguage("zh-CN");
+    await setLanguage("en");
     expect(english.get("errors.2fa_required")).toBeTruthy();
     expect(chinese.get("errors.2fa_required")).toBeTruthy();
     expect(i18n.exists("errors.2fa_required")).toBe(true);

@@ -9,6 +9,7 @@ const domain = (hostname: string, verified: boolean, checked: string | null = nu
   verified_at: verified ? "2026-01-01T00:00:00Z" : null,
   root_url: null,
   verification: { type: "TXT", name: `_shortlink-verify.${hostname}`, value: "sl-verify-x", checked_at: checked },
+  routing: [{ type: "CNAME", name: hostname, value: "sho.rt" }],
   created_at: "2026-01-01T00:00:00Z",
 });
 

@@ -209,6 +209,18 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
             <FormError error={verify.error} />
           </Stack>
         )}
+        {d.routing.length > 0 && (
+          <Stack gap="xs" data-testid="domain-routing">
+            <Text size="sm">{t("domains.routing", { count: d.routing.length })}</Text>
+            <div className="subcard">
+              <Stack gap={6}>
+                {d.routing.map((r) => (
+                  <RecordLine key={r.type + r.value} label={`${r.type} ${r.name}`} value={r.value} copy testid={`routing-${r.type}`} />
+                ))}
+              </Stack>
+            </div>
+          </Stack>
+        )}
         {canManage ? (
           <form onSubmit={saveRoot} noValidate>
             <Group align="flex-end" className="stack-phone" gap="xs">
