@@ -11,6 +11,7 @@ import (
 // Tag is a language an account reads its mails in.
 type Tag string
 
+// The languages there are texts in.
 const (
 	English Tag = "en"
 	Chinese Tag = "zh"

@@ -387,9 +387,6 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	if f.Archived != link.ArchivedAll {
-		where = append(where, map[bool]string{false: "l.archived_at IS NULL", true: "l.archived_at IS NOT NULL"}[f.Archived == link.ArchivedOnly])
-	}
 	where, healthState, healthWalk := healthFilter(f, where)
 	var tagID string
 	if f.TagID != nil {
@@ -493,9 +490,17 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		ORDER BY ` + order, a
 }
 
-// statusConditions are the conditions of List's status filter and of its tags past the first.
+// statusConditions are the conditions of List's status and archive filters and of its tags
+// past the first.
 func statusConditions(a *sqlArgs, f link.Filter) []string {
 	var where []string
+	switch f.Archived {
+	case link.ArchivedAll:
+	case link.ArchivedOnly:
+		where = append(where, "l.archived_at IS NOT NULL")
+	default:
+		where = append(where, "l.archived_at IS NULL")
+	}
 	switch f.Status {
 	case "":
 	case link.StatusExpired:
