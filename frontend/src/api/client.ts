@@ -12,6 +12,7 @@ export type LinkInput = Schemas["LinkInput"];
 export type LinkPatch = Schemas["LinkPatch"];
 export type Workspace = Schemas["Workspace"];
 export type User = Schemas["User"];
+export type Me = Schemas["Me"];
 export type PlanStatus = Schemas["PlanStatus"];
 export type LinkStats = Schemas["LinkStats"];
 export type ErrorCode = Schemas["ErrorDetail"]["code"];

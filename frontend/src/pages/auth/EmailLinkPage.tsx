@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { api, unwrap } from "../../api/client";
+import { api, unwrap, type Me } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, Loading, fieldError } from "../../components/states";
 import { checkAccountPassword } from "../../lib/validate";
@@ -18,9 +18,13 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const client = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
-    // The address (a new one, for a change of address) is verified: the banner goes. Said done
-    // once the person is read again, so that "Continue" leads to pages without the banner.
-    onSuccess: () => client.invalidateQueries({ queryKey: ["me"] }),
+    // The address (a new one, for a change of address) is verified: the banner goes. The
+    // answer is the person as they are now, kept at once, so that "Continue" leads to pages
+    // without the banner whatever a read of /me under way says; the rest is read again later.
+    onSuccess: async (r) => {
+      client.setQueryData<Me | null>(["me"], (old) => (old ? { ...old, user: r.user, pending_email: null } : old));
+      await client.invalidateQueries({ queryKey: ["me"], refetchType: "none" });
+    },
   });
   const reset = useMutation({
     mutationFn: (password: string) => unwrap(api.POST("/api/v1/auth/password-reset/confirm", { body: { token, password } })),
