@@ -22,8 +22,8 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
     // answer is the person as they are now, kept at once, so that "Continue" leads to pages
     // without the banner whatever a read of /me under way says; the rest is read again later.
     onSuccess: async (r) => {
-      client.setQueryData<Me | null>(["me"], (old) => (old ? { ...old, user: r.user, pending_email: null } : old));
-      await client.invalidateQueries({ queryKey: ["me"], refetchType: "none" });
+      const kept = client.setQueryData<Me | null>(["me"], (old) => (old ? { ...old, user: r.user, pending_email: null } : old));
+      if (!kept) await client.invalidateQueries({ queryKey: ["me"] });
     },
   });
   const reset = useMutation({
