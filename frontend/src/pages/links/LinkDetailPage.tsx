@@ -1,13 +1,13 @@
 // One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
 // a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
 // its moderation state with the appeal, and its destination's health with "Check now".
-import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Progress, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
-import { api, unwrap, type Link, type LinkStats } from "../../api/client";
+import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
@@ -18,9 +18,10 @@ import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
 import i18n from "../../i18n";
 import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
-import { breakdownNames, breakdownRows, countryName, rangeQuery, unknownLabelKey, type BreakdownName } from "../../lib/statsView";
+import { rangeQuery } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
+import { Breakdowns } from "./Breakdowns";
 import { StatsCharts } from "./StatsCharts";
 import { saveBlob } from "../../lib/download";
 
@@ -203,55 +204,6 @@ function QRCard({ link }: { link: Link }) {
         <FormError error={error} />
       </Stack>
     </Card>
-  );
-}
-
-function Breakdowns({ stats, hasVariants }: { stats: LinkStats; hasVariants: boolean }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.resolvedLanguage;
-  const fmt = new Intl.NumberFormat(lang);
-  // Variants only for a link that has (or had) them; a campaign's breakdowns once a visit named one.
-  const names = breakdownNames.filter((n) =>
-    n === "variant" ? hasVariants || stats.breakdowns.variant.length > 0 : !n.startsWith("utm_") || (stats.breakdowns[n]?.length ?? 0) > 0,
-  );
-  const label = (name: BreakdownName, key: string) =>
-    name === "device" ? t(`stats.devices.${key}`, { defaultValue: key }) : name === "country" ? countryName(key, lang) : key;
-  return (
-    <div className="cards-grid" data-testid="breakdowns">
-      {names.map((name) => {
-        const rows = breakdownRows(stats.breakdowns[name], stats.visits);
-        return (
-          <Card withBorder key={name} padding="sm" data-testid={`breakdown-${name}`}>
-            <Text fw={600} mb="xs" component="h3" size="sm">
-              {t(`stats.by.${name}`)}
-            </Text>
-            {rows.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                {t("stats.none")}
-              </Text>
-            ) : (
-              <Table verticalSpacing={4} aria-label={t(`stats.by.${name}`)}>
-                <Table.Tbody>
-                  {rows.map((r) => (
-                    <Table.Tr key={r.key}>
-                      <Table.Td className="break">
-                        <Text size="sm" c={r.unknown ? "dimmed" : undefined} fs={r.unknown ? "italic" : undefined}>
-                          {r.unknown ? t(unknownLabelKey(name)) : label(name, r.key)}
-                        </Text>
-                        <Progress value={r.percent} size="xs" mt={2} aria-hidden />
-                      </Table.Td>
-                      <Table.Td ta="right" w={60}>
-                        <Text size="sm">{fmt.format(r.visits)}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            )}
-          </Card>
-        );
-      })}
-    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 // The public page of a share of a link's statistics (docs/api.md#shared-statistics): no account,
 // outside the signed-in frame. It shows the link's short URL, its destination's host and its
 // statistics over the ranges of the owner's page, and nothing else of the link.
-import { Card, Container, Group, Progress, Stack, Table, Text, Title } from "@mantine/core";
+import { Container, Group, Stack, Text, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
@@ -11,13 +11,12 @@ import { LanguagePicker } from "../../components/LanguagePicker";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { ErrorState, Loading } from "../../components/states";
 import { timeZone } from "../../lib/format";
-import { breakdownRows, countryName, rangeQuery, unknownLabelKey, type BreakdownName } from "../../lib/statsView";
+import { rangeQuery } from "../../lib/statsView";
+import { Breakdowns } from "../links/Breakdowns";
 import { StatsCharts } from "../links/StatsCharts";
 
-const shown: BreakdownName[] = ["country", "referrer", "device", "os", "browser", "utm_source", "utm_medium", "utm_campaign"];
-
 export default function SharePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const id = useParams().id ?? "";
   const [range, setRange] = useStatsRange("30d");
   const query = rangeQuery(range, timeZone());
@@ -27,8 +26,6 @@ export default function SharePage() {
     placeholderData: keepPreviousData,
     retry: false,
   });
-  const lang = i18n.resolvedLanguage;
-  const fmt = new Intl.NumberFormat(lang);
   let body;
   if (stats.isPending) body = <Loading />;
   else if (stats.error instanceof ApiError && stats.error.status === 404) {
@@ -57,49 +54,7 @@ export default function SharePage() {
           <Figure label={t("stats.bots")} value={s.bots} />
         </Group>
         <StatsCharts stats={s} />
-        <div className="cards-grid" data-testid="share-breakdowns">
-          {shown
-            .filter((n) => !n.startsWith("utm_") || (s.breakdowns[n]?.length ?? 0) > 0)
-            .map((name) => {
-              const rows = breakdownRows(s.breakdowns[name], s.visits);
-              return (
-                <Card withBorder key={name} padding="sm">
-                  <Text fw={600} mb="xs" component="h3" size="sm">
-                    {t(`stats.by.${name}`)}
-                  </Text>
-                  {rows.length === 0 ? (
-                    <Text size="sm" c="dimmed">
-                      {t("stats.none")}
-                    </Text>
-                  ) : (
-                    <Table verticalSpacing={4} aria-label={t(`stats.by.${name}`)}>
-                      <Table.Tbody>
-                        {rows.map((r) => (
-                          <Table.Tr key={r.key}>
-                            <Table.Td className="break">
-                              <Text size="sm" c={r.unknown ? "dimmed" : undefined}>
-                                {r.unknown
-                                  ? t(unknownLabelKey(name))
-                                  : name === "country"
-                                    ? countryName(r.key, lang)
-                                    : name === "device"
-                                      ? t(`stats.devices.${r.key}`, { defaultValue: r.key })
-                                      : r.key}
-                              </Text>
-                              <Progress value={r.percent} size="xs" mt={2} aria-hidden />
-                            </Table.Td>
-                            <Table.Td ta="right" w={60}>
-                              <Text size="sm">{fmt.format(r.visits)}</Text>
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  )}
-                </Card>
-              );
-            })}
-        </div>
+        <Breakdowns stats={s} hasVariants={false} testId="share-breakdowns" />
       </Stack>
     );
   }
