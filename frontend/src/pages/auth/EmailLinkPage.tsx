@@ -19,9 +19,11 @@ export default function EmailLinkPage({ kind }: { kind: "verify" | "reset" }) {
   const verify = useMutation({
     mutationFn: () => unwrap(api.POST("/api/v1/auth/verify-email", { body: { token } })),
     // The address (a new one, for a change of address) is verified: the banner goes. The
-    // answer is the person as they are now, kept at once, so that "Continue" leads to pages
-    // without the banner whatever a read of /me under way says; the rest is read again later.
+    // answer is the person as they are now: a read of /me under way (begun before the
+    // verification, so answering the unverified person) is called off first, or it would land
+    // after and bring the banner back; then the answer is kept, or /me read again.
     onSuccess: async (r) => {
+      await client.cancelQueries({ queryKey: ["me"] });
       const kept = client.setQueryData<Me | null>(["me"], (old) => (old ? { ...old, user: r.user, pending_email: null } : old));
       if (!kept) await client.invalidateQueries({ queryKey: ["me"] });
     },
