@@ -2,11 +2,7 @@
 
 package link
 
-import (
-	"time"
-
-	"github.com/shortlink/shortlink/backend/apperr"
-)
+import "time"
 
 // archivedAt is a new link's ArchivedAt: at when it is made archived, nil otherwise.
 func archivedAt(archived bool, at time.Time) *time.Time {
@@ -14,19 +10,4 @@ func archivedAt(archived bool, at time.Time) *time.Time {
 		return nil
 	}
 	return &at
-}
-
-// checkStates refuses a listing's health or archived filter that is none of their values.
-func (f *Filter) checkStates() error {
-	switch f.Health {
-	case "", "ok", "broken":
-	default:
-		return apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
-	}
-	switch f.Archived {
-	case "", ArchivedNo, ArchivedOnly, ArchivedAll:
-	default:
-		return apperr.Errorf(apperr.Invalid, "archived must be true, false or all").For("value_invalid", "archived")
-	}
-	return nil
 }

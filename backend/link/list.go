@@ -103,7 +103,17 @@ func checkFilter(f Filter) error {
 	default:
 		return apperr.Errorf(apperr.Invalid, "status must be active, disabled, banned, held or expired").For("value_invalid", "status")
 	}
-	return f.checkStates()
+	switch f.Health {
+	case "", "ok", "broken":
+	default:
+		return apperr.Errorf(apperr.Invalid, "health must be ok or broken").For("value_invalid", "health")
+	}
+	switch f.Archived {
+	case "", ArchivedNo, ArchivedOnly, ArchivedAll:
+	default:
+		return apperr.Errorf(apperr.Invalid, "archived must be true, false or all").For("value_invalid", "archived")
+	}
+	return nil
 }
 
 // MaxListTags is how many tags one listing may name.
