@@ -32,27 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! command -v wrk >/dev/null; then
-  sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  echo "installing wrk..." >&2
-  { $sudo apt-get update -q && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; } >/dev/null ||
-    { echo "wrk is missing and could not be installed: apt-get install wrk" >&2; exit 1; }
-fi
+. bench/lib.sh
+need_wrk
 [ -x bin/shortlink ] || { echo "bin/shortlink is missing: run make build" >&2; exit 1; }
 go build -o "$work/ceiling" ./bench/ceiling
-
-# free_port: a port below the range the kernel gives outgoing connections, so that the
-# seeding's and the runs' client connections cannot hold a port before its server listens.
-. deploy/local/ports.sh
-
-wait_http() {
-  for _ in $(seq 1 100); do
-    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "no answer from $1" >&2
-  return 1
-}
 
 port=$(free_port)
 off_port=$(free_port)
@@ -62,22 +45,11 @@ ceiling_port=$(free_port)
 metrics_port=$(free_port)
 export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn
 export METRICS_ADDR="127.0.0.1:$metrics_port"
-export JWT_SECRET=${JWT_SECRET:-bench-secret-bench-secret-bench-secret-00}
-export CODE_KEY=${CODE_KEY:-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f}
-export REDIS_PREFIX="bench$$:"
-# The benchmark's workspace is put on enterprise by the operator (below): batches, and no
-# monthly link quota. Its API rate limit is raised far above what one machine can send, so
-# the limiter still counts every request (one Redis round trip) without refusing any.
-export OPERATOR_EMAIL="operator$$@example.com" OPERATOR_PASSWORD="bench-operator-password"
-export PLAN_LIMITS=${PLAN_LIMITS:-enterprise.requests_per_minute=1000000000}
-# The seeded links would all be due for their first health check at once, a backlog a node
-# works through once (then a check per link a day): it is left out of what the runs measure.
-export HEALTH_CHECK=false
+bench_env bench
 
 bin/shortlink migrate
-# BENCH_WITH_SEARCH_INDEX=1: the links with the search's trigram index, which deployments make
-# by hand (docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index), to measure what it costs a create side by side.
-[ -z "${BENCH_WITH_SEARCH_INDEX:-}" ] || psql "$DATABASE_URL" -qc "CREATE INDEX IF NOT EXISTS links_search_trgm ON links USING gin ((url || ' ' || key || ' ' || title) gin_trgm_ops)"
+# BENCH_WITH_SEARCH_INDEX=1: the links with the search's trigram index.
+search_index "${BENCH_WITH_SEARCH_INDEX:-}"
 # The measured server captures visits (the default) and leaves the stream to an ingest node
 # started for the end-to-end run: redirects are measured without the consumer's work on the
 # same two cores, and the stream is emptied after each run. A second server, capture off, is
@@ -108,19 +80,7 @@ empty_stream() {
 }
 
 api="http://127.0.0.1:$port/api/v1"
-email="bench$$@example.com"
-signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
-  -d "{\"email\":\"$email\",\"password\":\"bench-password\"}")
-token=$(sed -E 's/.*"access_token":"([^"]+)".*/\1/' <<<"$signup")
-ws=$(sed -E 's/.*"workspace":\{"id":([0-9]+).*/\1/' <<<"$signup")
-op=$(curl -fsS -X POST "$api/auth/login" -H 'Content-Type: application/json' \
-  -d "{\"email\":\"$OPERATOR_EMAIL\",\"password\":\"$OPERATOR_PASSWORD\"}" |
-  sed -E 's/.*"access_token":"([^"]+)".*/\1/')
-curl -fsS -o /dev/null -X PATCH "$api/admin/workspaces/$ws" -H "Authorization: Bearer $op" \
-  -H 'Content-Type: application/json' -d '{"plan":"enterprise"}'
-key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
-  -H 'Content-Type: application/json' -d '{"name":"bench","scopes":["links:read","links:write"]}' |
-  sed -E 's/.*"key":"([^"]+)".*/\1/')
+enterprise_workspace "$api" bench
 
 echo "seeding $LINKS links..."
 batch=$(awk 'BEGIN{printf "{\"links\":["; for(i=1;i<=1000;i++){printf "%s{\"url\":\"https://example.com/seed/%d\"}", (i>1?",":""), i}; printf "]}"}')

@@ -27,50 +27,23 @@ trap cleanup EXIT INT TERM
 go build -o "$work/seed" ./bench/seed
 go build -o "$work/listq" ./bench/listq
 go build -o "$work/ceiling" ./bench/ceiling
-. deploy/local/ports.sh
-
-wait_http() {
-  for _ in $(seq 1 100); do
-    curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "no answer from $1" >&2
-  return 1
-}
+. bench/lib.sh
+need_wrk
 
 port=$(free_port)
 ceiling_port=$(free_port)
 export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn METRICS_ADDR=
-export JWT_SECRET=${JWT_SECRET:-bench-secret-bench-secret-bench-secret-00}
-export CODE_KEY=${CODE_KEY:-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f}
-export REDIS_PREFIX="scale$$:"
-export OPERATOR_EMAIL="operator$$@example.com" OPERATOR_PASSWORD="bench-operator-password"
-export PLAN_LIMITS=${PLAN_LIMITS:-enterprise.requests_per_minute=1000000000}
-# The seeded links would all be due for a health check and a review at once: a backlog, not
-# what the runs measure.
-export HEALTH_CHECK=false
+bench_env scale
 
 bin/shortlink migrate
-# SCALE_WITH_SEARCH_INDEX=1: the links with the search's trigram index, which deployments make
-# by hand (docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index), to measure searches and creates with it.
-[ -z "${SCALE_WITH_SEARCH_INDEX:-}" ] || psql "$DATABASE_URL" -qc "CREATE INDEX IF NOT EXISTS links_search_trgm ON links USING gin ((url || ' ' || key || ' ' || title) gin_trgm_ops)"
+# SCALE_WITH_SEARCH_INDEX=1: the links with the search's trigram index, searches and creates with it.
+search_index "${SCALE_WITH_SEARCH_INDEX:-}"
 bin/shortlink serve 2>"$work/server.log" &
 pids+=($!)
 wait_http "http://127.0.0.1:$port/healthz" || { cat "$work/server.log" >&2; exit 1; }
 
 api="http://127.0.0.1:$port/api/v1"
-signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
-  -d "{\"email\":\"scale$$@example.com\",\"password\":\"bench-password\"}")
-token=$(sed -E 's/.*"access_token":"([^"]+)".*/\1/' <<<"$signup")
-ws=$(sed -E 's/.*"workspace":\{"id":([0-9]+).*/\1/' <<<"$signup")
-op=$(curl -fsS -X POST "$api/auth/login" -H 'Content-Type: application/json' \
-  -d "{\"email\":\"$OPERATOR_EMAIL\",\"password\":\"$OPERATOR_PASSWORD\"}" |
-  sed -E 's/.*"access_token":"([^"]+)".*/\1/')
-curl -fsS -o /dev/null -X PATCH "$api/admin/workspaces/$ws" -H "Authorization: Bearer $op" \
-  -H 'Content-Type: application/json' -d '{"plan":"enterprise"}'
-key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
-  -H 'Content-Type: application/json' -d '{"name":"scale","scopes":["links:read","links:write"]}' |
-  sed -E 's/.*"key":"([^"]+)".*/\1/')
+enterprise_workspace "$api" scale
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "seeding $LINKS links in workspace $ws and $SPREAD over $SPACES others..."
