@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,6 +31,9 @@ func urlHash(u string) int64 {
 // domain is held (moderation_holds, or a moderator's ban in moderation_domains) is written
 // held (link.StatusHeld), in the same statement: it answers the warning page from its first
 // visit, on every node, whatever the caches (each link's Status is set to what was written).
+// Each distinct workspace and creator of the batch is locked once (FOR KEY SHARE, as a foreign
+// key's check would for every row; migration 00059): a link is written only while its
+// workspace is there, and keeps no creator whose account is gone.
 func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, error) {
 	n := len(links)
 	ids, ws, doms := make([]int64, n), make([]int64, n), make([]int64, n)
@@ -65,11 +69,13 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 				EXISTS (SELECT 1 FROM moderation_holds h WHERE h.domain = site AND h.until > now()) OR
 				EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = site AND m.state = 'banned'))
 			THEN 'held' ELSE status END,
-			exp, rules::jsonb, creator, created, created, utm::jsonb, archived
+			exp, rules::jsonb, pu.creator_id, created, created, utm::jsonb, archived
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
 			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[], $18::timestamptz[])
 			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site, archived)
+		JOIN (SELECT id AS ws_id FROM workspaces WHERE id = ANY ($2::bigint[]) FOR KEY SHARE) pw ON pw.ws_id = t.ws
+		LEFT JOIN (SELECT id AS creator_id FROM users WHERE id = ANY ($13::bigint[]) FOR KEY SHARE) pu ON pu.creator_id = t.creator
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
 	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains, archived}
@@ -103,20 +109,43 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	if err := rows.Err(); err != nil {
 		return nil, insertError(err)
 	}
+	var gone map[int64]bool
+	if len(inserted) < n {
+		if gone, err = s.goneWorkspaces(ctx, ws); err != nil {
+			return nil, err
+		}
+	}
 	errs := make([]error, n)
 	for i, l := range links {
 		status, ok := inserted[l.ID]
-		if !ok {
+		switch {
+		case !ok && gone[l.WorkspaceID]:
+			errs[i] = apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
+		case !ok:
 			errs[i] = apperr.Errorf(apperr.Conflict, "alias %q is already in use", l.Key).For("alias_taken", "alias")
-			continue
+		default:
+			l.Status = status
 		}
-		l.Status = status
 	}
 	return errs, nil
 }
 
-// insertError explains a failed insert: a workspace (or creator) deleted while its links were
-// being written is not found; anything else is the database's.
+// goneWorkspaces answers which of ids name no workspace: an insert's rows left out for want of
+// their workspace (deleted while they were written), told apart from those whose key was taken.
+func (s *LinkStore) goneWorkspaces(ctx context.Context, ids []int64) (map[int64]bool, error) {
+	there, err := queryAll(ctx, s.db.Pool, pgx.RowTo[int64], `SELECT id FROM workspaces WHERE id = ANY ($1::bigint[])`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("insert links: %w", err)
+	}
+	gone := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		gone[id] = !slices.Contains(there, id)
+	}
+	return gone, nil
+}
+
+// insertError explains a failed insert: a workspace deleted while its links' tags were being
+// written is not found; anything else is the database's.
 func insertError(err error) error {
 	if isForeignKeyViolation(err) {
 		return apperr.Errorf(apperr.NotFound, "workspace not found").For("workspace_not_found", "")
