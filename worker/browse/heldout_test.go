@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, heldout3; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, heldout3, heldout4; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -86,6 +86,12 @@ var heldOutSets = []heldOutSet{
 			flagPrecision: 0.94, // 16 of 17
 			benignBanned:  0,    // none, and none may be
 		},
+	},
+	{
+		dir:    "testdata/heldout4",
+		digest: "901d0091c125b1022dd043c43e2bee7982704cb7320105cb9cea29f2e700f63d",
+		// Frozen before anything was scored; its floors wait for its first recording.
+		floors: heldOutFloors{},
 	},
 }
 
@@ -254,6 +260,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval
 //	make moderation-eval HELDOUT=heldout2    # one set
 //	make moderation-eval HELDOUT=heldout3
+//	make moderation-eval HELDOUT=heldout4
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
