@@ -94,7 +94,7 @@ HELDOUT ?=
 moderation-eval:
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
-	go test -count=1 -timeout 20m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
+	go test -count=1 -timeout 40m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
 
 # The web app's walks in every look they name (make test walks each journey in one), saving
 # full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.
