@@ -166,6 +166,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.openDomains(ctx)
 	tags := tag.NewService(postgres.NewTagStore(db))
 	a.openLinks(linkStore, codec, hasher, tags)
+	a.audit.NameLinksWith(a.links.ShortURL)
 	a.openBackground()
 	a.openAuth(buckets)
 	if err := a.openAccounts(ctx, hasher, buckets); err != nil {
