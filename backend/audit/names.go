@@ -41,9 +41,11 @@ type TargetName struct {
 type Found struct {
 	Kind string
 	ID   int64
-	// Exists says the target's row was found in the event's workspace; Label, Detail and
+	// Found says the target's row was found in the event's workspace; Label, Detail and
 	// DomainID are then its columns (a link's key, destination and domain; a webhook's URL;
-	// a member's address and name; another target's name).
+	// a member's address and name; another target's name). Exists says it is still in use
+	// (a removed domain or a revoked key keeps its row).
+	Found    bool
 	Exists   bool
 	Label    string
 	Detail   string
@@ -69,7 +71,7 @@ func SplitTarget(target string) (string, int64) {
 // NameTarget names a found target; shortURL is the short URL of a link's key on its domain.
 func NameTarget(f Found, shortURL func(domainID int64, key string) string) TargetName {
 	n := TargetName{Kind: f.Kind, ID: f.ID, Exists: f.Exists}
-	if f.Exists {
+	if f.Found {
 		switch f.Kind {
 		case "link":
 			n.Label, n.Detail = shortURL(f.DomainID, f.Label), Host(f.Detail)
