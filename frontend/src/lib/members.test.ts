@@ -28,9 +28,10 @@ describe("invitesFull", () => {
 
 describe("invitationDaysLeft", () => {
   const now = Date.parse("2026-12-01T12:00:00Z");
-  it("counts whole days left, 0 within the last day, and expired after", () => {
+  it("counts the days begun, 0 within the last day, and expired after", () => {
     expect(invitationDaysLeft("2026-12-08T12:00:00Z", false, now)).toBe(7);
-    expect(invitationDaysLeft("2026-12-04T11:00:00Z", false, now)).toBe(2);
+    expect(invitationDaysLeft("2026-12-08T11:59:00Z", false, now)).toBe(7);
+    expect(invitationDaysLeft("2026-12-04T11:00:00Z", false, now)).toBe(3);
     expect(invitationDaysLeft("2026-12-01T13:00:00Z", false, now)).toBe(0);
     expect(invitationDaysLeft("2026-12-01T12:00:00Z", false, now)).toBe("expired");
     expect(invitationDaysLeft("2026-12-08T12:00:00Z", true, now)).toBe("expired");

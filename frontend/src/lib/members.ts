@@ -14,10 +14,10 @@ export function invitesFull(members: number, waiting: number, limit: number | nu
   return limit != null && members + waiting >= limit;
 }
 
-/** Whole days left before an invitation expires at expiresAt (0 within the last day), or
- * "expired" once the server says so or the time has passed. */
+/** Days left before an invitation expires at expiresAt, counting a day begun (7 when just
+ * sent); 0 within the last day, "expired" once the server says so or the time has passed. */
 export function invitationDaysLeft(expiresAt: string, expired: boolean, now: number = Date.now()): number | "expired" {
   const left = Date.parse(expiresAt) - now;
   if (expired || !(left > 0)) return "expired";
-  return Math.floor(left / 86_400_000);
+  return left < 86_400_000 ? 0 : Math.ceil(left / 86_400_000);
 }
