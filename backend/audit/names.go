@@ -7,7 +7,7 @@ import (
 )
 
 // Names are what an event's actor and target are called when the log is read
-// (docs/api.md#the-workspace-audit-log). They are found within the event's workspace alone:
+// (docs/api.md#names-in-the-log). They are found within the event's workspace alone:
 // a person is named while they are its member, a key or a link while it is the workspace's.
 type Names struct {
 	// ActorEmail is the acting user's address now, and ActorName the name the workspace's

@@ -13,7 +13,7 @@ import (
 )
 
 // auditEventAnswer is one event as the API shows it, with what its actor and target are
-// called now (docs/api.md#the-workspace-audit-log). The address is the keyed hash: equal
+// called now (docs/api.md#names-in-the-log). The address is the keyed hash: equal
 // hashes are the same address, and without the service's secret no address can be found
 // from one.
 type auditEventAnswer struct {

@@ -10,7 +10,7 @@ import (
 )
 
 // auditNamedPage reads a page of a workspace's events with what their actors and targets are
-// called, in one statement (docs/api.md#the-workspace-audit-log). Every name is looked up in
+// called, in one statement (docs/api.md#names-in-the-log). Every name is looked up in
 // the event's own workspace: a person while a member of it, a key, link, domain, webhook,
 // template, token or invitation of it, the workspace itself. A removed domain, a revoked key
 // and a deleted workspace keep their rows, named but no longer there; a target whose row is
