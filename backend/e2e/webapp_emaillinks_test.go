@@ -44,7 +44,7 @@ func TestWebAppEmailLinksSignedIn(t *testing.T) {
 }
 
 // TestWebAppInvitationResend: the Members page of a workspace whose plan is full lists the
-// waiting invitation with the day it was sent and "Resend", which mails a new link; axe-core
+// waiting invitation with the day it was sent, when it expires and "Resend", which mails a new link; axe-core
 // finds nothing serious on the page (the pointer to the plans in its sentence included).
 func TestWebAppInvitationResend(t *testing.T) {
 	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=2")
@@ -59,6 +59,7 @@ func TestWebAppInvitationResend(t *testing.T) {
 		w.open("/members", w.tr("Members", "成员"))
 		row := w.p.GetByTestId("invitation")
 		w.see(row.GetByText(w.tr("Sent ", "发送于 ")))
+		w.see(row.GetByTestId("invitation-expiry").GetByText(w.tr("Expires in 7 days", "7 天后过期")))
 		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
 		w.accessible("members, full, an invitation waiting")
 		w.click(row.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Send the invitation to "+invitee+" again", "重新发送给 "+invitee+" 的邀请")}))
