@@ -222,6 +222,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 		}
 	}
 	lureSignals(c, add)
+	pressureSignals(c, add)
 }
 
 func blockedDetail(host, listed string) string {
