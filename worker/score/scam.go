@@ -155,7 +155,8 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 	switch {
 	case fee != "" && pays:
 		w, detail = weightScamPay, fmt.Sprintf("%q, %q and a card asked for", pretext, fee)
-	case prize != "" && fee != "":
+	case prize != "" && fee != "" && !noFeeRE.MatchString(text):
+		// A lottery's own results page says it charges no fee: the fee is named to deny it.
 		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, fee)
 	case prize != "" && contactRE.MatchString(text):
 		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, contactRE.FindString(text))
@@ -163,7 +164,8 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
 	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
 		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
-	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)):
+	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)) && !neverAskRE.MatchString(text):
+		// A claim form that warns the code is never to be told to anyone is the service's own.
 		w, detail = weightThreat, fmt.Sprintf("%q and %s asked for", pretext, a)
 	case prize != "" && urgentRE.MatchString(text):
 		w, detail = weightScamUrgent, fmt.Sprintf("%q with %q", prize, urgentRE.FindString(text))

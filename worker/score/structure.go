@@ -78,7 +78,7 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // neverAskRE is a wallet's own help telling its readers no one asks for their phrase.
-var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|请勿(?:泄露|提供|填写)`)
+var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|不会(?:主动)?(?:来电|致电|索要|要求)|请勿(?:泄露|提供|填写)`)
 
 // phraseBox says whether f is where a phrase is typed: a text area, or one or two text inputs,
 // none of them a search, an account, a name or a contact.
