@@ -135,7 +135,7 @@ func negated(words string, at int) bool {
 // a deposit before a withdrawal.
 var (
 	withdrawRE   = regexp.MustCompile(`withdraw|提现|出金|取款`)
-	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z0-9%-]+ ){0,3}(?:tax|fee|deposit|margin)(?:[^.]|\.[0-9]){0,60}(?:releas|unlock|withdraw|process)|` +
+	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z0-9%-]+ ){0,3}(?:tax|fee|deposit|margin)(?:[^.]|\.[0-9]){0,60}(?:before|until|to|so that) [^.]{0,30}(?:releas|unlock|withdraw|process)|` +
 		`before (?:your )?(?:funds|withdrawal|profits?|balance)[^.]{0,40}(?:released|unlocked|processed|withdrawn)[^.]{0,20}(?:pay|deposit)|` +
 		`(?:需|须|需要|必须)先?(?:缴纳|支付|补缴|充值).{0,16}(?:税|手续费|保证金|解冻金|认证金|风险金)|缴纳.{0,24}后.{0,12}(?:解冻|到账|提现|出金)`)
 	weightReleaseFee = 0.85
@@ -146,7 +146,8 @@ var (
 func releaseFeeSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
 	m := releaseFeeRE.FindString(words)
-	if m == "" || !withdrawRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
+	// An exchange's fee table that says it never asks a fee before releasing funds is no demand.
+	if m == "" || !withdrawRE.MatchString(words) || speaksOfLures(words) || noFeeRE.MatchString(words) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
 	return Signal{"release-fee", weightReleaseFee, CategoryScam,

@@ -164,7 +164,7 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
 	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
 		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
-	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)) && !neverAskRE.MatchString(text):
+	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)) && !neverAskRE.MatchString(text) && !changesPassword(c):
 		// A claim form that warns the code is never to be told to anyone is the service's own.
 		w, detail = weightThreat, fmt.Sprintf("%q and %s asked for", pretext, a)
 	case prize != "" && urgentRE.MatchString(text):
