@@ -523,12 +523,17 @@ func containsWord(s, word string) bool {
 		start, end := i+j, i+j+len(word)
 		before, _ := utf8.DecodeLastRuneInString(s[:start])
 		after, _ := utf8.DecodeRuneInString(s[end:])
-		if !isWordRune(before) && !isWordRune(after) {
+		// Chinese text runs a Latin name into its words without a space ("QQ邮箱", "PayPal账户"):
+		// a CJK character ends a Latin word as a space would.
+		if !isWordRune(before) && !isWordRune(after) || !isLatinWordRune(before) && !isLatinWordRune(after) {
 			return true
 		}
 		i = start + 1
 	}
 }
+
+// isLatinWordRune says whether r continues a word of a script written with spaces.
+func isLatinWordRune(r rune) bool { return r < 0x2E80 && isWordRune(r) }
 
 func isWordRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
