@@ -646,3 +646,29 @@ func refusingAddr(t *testing.T) string {
 	}
 	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }
+
+// TestReviewReadsEditableFields: divs made editable stand in for inputs (their words sent by
+// script), read as text fields with the text before them as their hint; an editor's nested
+// editable parts count once, and a div made not editable not at all.
+func TestReviewReadsEditableFields(t *testing.T) {
+	b := sharedBrowser(t)
+	netw.handleHTML("editable.test", `<!doctype html><meta charset="utf-8"><title>Renew</title>
+<div>Card number</div><div contenteditable="true" id="c"></div>
+<div><div>Expiry</div><div contenteditable id="x"></div></div>
+<div contenteditable="true" id="editor"><p contenteditable="true">nested</p></div>
+<div contenteditable="false" id="off">read only</div>`)
+	captures, err := b.Review(context.Background(), "http://editable.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || len(c.Forms) != 1 {
+			t.Fatalf("%s: error %q, forms %+v", c.Profile, c.Error, c.Forms)
+		}
+		f := c.Forms[0]
+		if !slices.Equal(f.Fields, []string{"c", "x", "editor"}) || !slices.Equal(f.Types, []string{"text", "text", "text"}) ||
+			f.Hints[0] != "Card number" || f.Hints[1] != "Expiry" || f.Action != "" {
+			t.Errorf("%s: form %+v", c.Profile, f)
+		}
+	}
+}

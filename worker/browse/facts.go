@@ -50,6 +50,7 @@ const factsScript = `(limits) => {
   const cardName = /card|cvv|cvc|csc|ccv|卡号|银行卡|信用卡/i;
   const cardAutocomplete = /(^|\s)cc-(number|csc)(\s|$)/i;
   const text = (el) => el ? String(el.innerText || el.textContent || "").replace(/\s+/g, " ").trim() : "";
+  const editable = (el) => el.localName !== "input" && el.localName !== "textarea" && el.localName !== "select" && el.isContentEditable === true;
   // What a person is told the input is for: its label, aria-label, placeholder and
   // autocomplete, or failing those the text just before it.
   const hint = (el) => {
@@ -60,6 +61,7 @@ const factsScript = `(limits) => {
     if (labels && labels.length > 0) add(text(labels[0]));
     add(attr(el, "aria-label"));
     add(attr(el, "placeholder"));
+    add(attr(el, "data-placeholder"));
     const ac = attr(el, "autocomplete");
     if (ac && ac !== "on" && ac !== "off") add(ac);
     if (parts.length === 0) {
@@ -71,7 +73,7 @@ const factsScript = `(limits) => {
   const describe = (inputs, action, method) => {
     const f = { action, method, password: false, card: false, fields: [], hints: [], types: [], inputs: 0 };
     for (const el of inputs) {
-      const type = (attr(el, "type") || (el.localName === "input" ? "text" : el.localName)).toLowerCase();
+      const type = editable(el) ? "text" : (attr(el, "type") || (el.localName === "input" ? "text" : el.localName)).toLowerCase();
       if (skip.has(type)) continue;
       f.inputs++;
       if (type === "password") f.password = true;
@@ -92,6 +94,14 @@ const factsScript = `(limits) => {
   const loose = [];
   for (const el of query("input, select, textarea")) {
     const form = el.form;
+    if (form && groups.has(form)) groups.get(form).push(el); else loose.push(el);
+  }
+  // Editable elements that stand in for inputs (a div with contenteditable, its words sent by
+  // script): fields all the same, with the form they stand in if any. An editor's own nested
+  // editable parts count once.
+  for (const el of query('[contenteditable]:not([contenteditable="false" i])')) {
+    if (!editable(el) || (el.parentElement && el.parentElement.closest('[contenteditable]:not([contenteditable="false" i])'))) continue;
+    const form = el.closest("form");
     if (form && groups.has(form)) groups.get(form).push(el); else loose.push(el);
   }
   const forms = [];

@@ -34,7 +34,7 @@ const watchScript = `((key, horizon) => {
   const now = () => performance.now();
   const state = { changed: now(), timers: new Map(), roots: [] };
   Object.defineProperty(window, key, { value: state, enumerable: false });
-  const controls = "form, input, select, textarea, iframe";
+  const controls = "form, input, select, textarea, iframe, [contenteditable]";
   const matters = (m) => {
     if (m.type === "childList") {
       for (const n of m.addedNodes) {

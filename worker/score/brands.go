@@ -39,7 +39,7 @@ var brands = mustParseBrands(strings.NewReader(brandList))
 var brandKinds = map[string]bool{
 	"payment": true, "bank": true, "shop": true, "social": true, "webmail": true, "cloud": true,
 	"courier": true, "government": true, "crypto": true, "gaming": true, "identity": true,
-	"travel": true, "software": true, "telecom": true,
+	"travel": true, "software": true, "telecom": true, "utility": true, "toll": true,
 }
 
 func mustParseBrands(r io.Reader) []brand {

@@ -27,6 +27,7 @@ const (
 	askAddress                   // a postal address
 	askSecret                    // a wallet's recovery phrase or private key: 助记词, 私钥
 	askGift                      // a gift card or voucher: its number and PIN are the shop's own
+	askBank                      // a bank account's number, sort code or routing number
 )
 
 // has says whether a asks for every kind in k.
@@ -43,7 +44,7 @@ var askNames = []struct {
 	{askSecret, "a wallet's recovery phrase"}, {askPIN, "a payment PIN"}, {askCard, "a card number"}, {askCVV, "a card's security code"},
 	{askExpiry, "a card's expiry"}, {askID, "an ID number"}, {askOTP, "an SMS code"},
 	{askPassword, "a password"}, {askLogin, "an account"}, {askPhone, "a phone number"},
-	{askName, "a name"}, {askAddress, "an address"},
+	{askName, "a name"}, {askAddress, "an address"}, {askBank, "a bank account"},
 }
 
 func (a asks) String() string {
@@ -73,14 +74,20 @@ var fieldWords = []struct {
 		"pin", "pincode", "atmpin", "cardpin", "paypwd", "paypassword", "paypass", "tradepwd", "tradepassword", "zfmm", "jymm", "qkmm", "txmm"}},
 	{askCard, []string{"卡号", "银行卡", "信用卡", "储蓄卡", "借记卡", "card number", "cardnumber", "cardno", "cardnum", "ccnumber", "ccnum",
 		"cc-number", "creditcard", "debitcard", "bankcard", "pan", "kahao", "yhk", "yhkh", "xyk"}},
-	{askCVV, []string{"安全码", "cvv", "cvv2", "cvc", "cvc2", "csc", "ccv", "cvn", "securitycode", "security code", "cc-csc", "背面三位", "后三位"}},
+	{askCVV, []string{"安全码", "cvv", "cvv2", "cvc", "cvc2", "csc", "ccv", "cvn", "securitycode", "security code", "cc-csc", "背面三位", "后三位",
+		"cvn2", "卡背", "code on the back", "digits on the back"}},
 	{askExpiry, []string{"有效期", "到期", "exp", "expiry", "expiration", "expdate", "expires", "cc-exp", "cc-exp-month", "cc-exp-year", "mm/yy", "yxq"}},
-	{askID, []string{"身份证", "证件号", "idcard", "idno", "idnumber", "id number", "sfz", "sfzh", "ssn", "social security", "national id", "nationalid"}},
+	{askID, []string{"身份证", "证件号", "idcard", "idno", "idnumber", "id number", "sfz", "sfzh", "ssn", "social security", "national id", "nationalid",
+		"national insurance", "nino", "tax id", "taxpayer id", "社保号", "社会保障号"}},
 	{askOTP, []string{"验证码", "动态码", "短信码", "校验码", "otp", "smscode", "sms code", "verifycode", "verificationcode", "verification code",
 		"one-time-code", "one-time code", "yzm", "dxyzm", "authcode", "2fa"}},
-	{askPassword, []string{"密码", "口令", "password", "passwd", "pwd", "passcode", "pass", "mima", "current-password"}},
+	{askPassword, []string{"密码", "口令", "password", "passwd", "pwd", "passcode", "pass", "mima", "current-password",
+		// The answers that reset an account are its password too.
+		"maiden name", "mmn", "security question", "security answer", "密保"}},
 	{askLogin, []string{"账号", "帐号", "账户", "用户名", "邮箱", "email", "e-mail", "username", "user", "userid", "login", "account", "loginid", "zhanghao"}},
 	{askPhone, []string{"手机", "电话", "phone", "mobile", "tel", "telephone", "cellphone", "sjh", "shouji"}},
+	{askBank, []string{"sort code", "sortcode", "account number", "accountnumber", "accnum", "acctno", "acct number", "iban",
+		"routing number", "routingnumber", "aba", "bsb", "银行账号", "收款账号", "开户行", "对公账号"}},
 	{askName, []string{"姓名", "真实姓名", "持卡人", "name", "fullname", "realname", "cardholder", "cc-name", "xingming", "xm"}},
 	{askAddress, []string{"地址", "收货", "address", "addr", "street", "zip", "postcode", "postal", "shipping address", "dizhi"}},
 }
@@ -128,6 +135,7 @@ func fieldAsks(name, hint string) asks {
 				}
 			}
 		}
+		a |= shapeAsks(lower)
 	}
 	if a.any(askPIN) {
 		a &^= askPassword

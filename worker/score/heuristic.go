@@ -201,7 +201,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 	if s, ok := formSignal(c, "password-form", "a password or a code", asked.any(askPassword|askOTP)); ok {
 		add(s)
 	}
-	if s, ok := formSignal(c, "card-form", "a payment card, a PIN or an ID number", asked.any(askCard|askCVV|askExpiry|askPIN|askID)); ok {
+	if s, ok := formSignal(c, "card-form", "a payment card, a PIN, an ID number or a bank account", asked.any(askCard|askCVV|askExpiry|askPIN|askID|askBank)); ok {
 		add(s)
 	}
 	if s, ok := paymentSignal(c); ok {
@@ -222,6 +222,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 		}
 	}
 	lureSignals(c, add)
+	pressureSignals(c, add)
 }
 
 func blockedDetail(host, listed string) string {

@@ -250,6 +250,10 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		words = append(words, l)
 		if parts := strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }); len(parts) > 1 {
 			words = append(words, parts...)
+			// A brand split by a hyphen is still the brand: e-zpass, gov-uk, pay-pal.
+			for i := 0; i+1 < len(parts); i++ {
+				words = append(words, parts[i]+parts[i+1])
+			}
 		}
 	}
 	skeletons := make([]string, len(words))
@@ -275,6 +279,9 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 		}
 		if what, named := br.namedWeakly(host, words); named && weightContains >= weight {
 			b, weight, detail, ok = br, weightContains, what, true
+		}
+		if what, named := br.namedInScript(host, words); named && weightDressed >= weight {
+			b, weight, detail, ok = br, weightDressed, what, true
 		}
 	}
 	return b, weight, detail, ok
@@ -516,12 +523,17 @@ func containsWord(s, word string) bool {
 		start, end := i+j, i+j+len(word)
 		before, _ := utf8.DecodeLastRuneInString(s[:start])
 		after, _ := utf8.DecodeRuneInString(s[end:])
-		if !isWordRune(before) && !isWordRune(after) {
+		// Chinese text runs a Latin name into its words without a space ("QQ邮箱", "PayPal账户"):
+		// a CJK character ends a Latin word as a space would.
+		if !isWordRune(before) && !isWordRune(after) || !isLatinWordRune(before) && !isLatinWordRune(after) {
 			return true
 		}
 		i = start + 1
 	}
 }
+
+// isLatinWordRune says whether r continues a word of a script written with spaces.
+func isLatinWordRune(r rune) bool { return r < 0x2E80 && isWordRune(r) }
 
 func isWordRune(r rune) bool {
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))

@@ -38,7 +38,7 @@ var (
 	shownCommandRE = regexp.MustCompile(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
 		`powershell -|\| ?(?:sh|bash|iex)\b`)
 	// Words that only an advisory about these lures says.
-	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|恶意|木马|攻击`)
+	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|\bdrainers?\b|恶意|木马|攻击`)
 
 	// A remote-access or screen-sharing app a stranger's "agent" is let in by.
 	remoteAppRE = regexp.MustCompile(`anydesk|teamviewer|quicksupport|rustdesk|ultraviewer|supremo|splashtop|zoho assist|` +
@@ -50,7 +50,8 @@ var (
 	// Scan a code to sign in.
 	qrLoginRE = regexp.MustCompile(`scan (?:the |this )?qr(?: code)? (?:to|and) (?:log ?in|sign ?in|verify|continue|confirm)|` +
 		`scan (?:it )?with (?:your |the )?[a-z ]{2,24} app to (?:log ?in|sign ?in|verify|continue)|` +
-		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|使用.{0,8}扫一扫`)
+		`link (?:a|your|this) device|linked devices|(?:capture|scan) the (?:qr )?code (?:to|and) (?:link|log ?in|sign ?in|stay)|` +
+		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|使用.{0,8}扫一扫|关联设备|登录新设备`)
 
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
@@ -134,7 +135,7 @@ func negated(words string, at int) bool {
 // a deposit before a withdrawal.
 var (
 	withdrawRE   = regexp.MustCompile(`withdraw|提现|出金|取款`)
-	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z]+ ){0,2}(?:tax|fee|deposit|margin)[^.]{0,60}(?:releas|unlock|withdraw|process)|` +
+	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z0-9%-]+ ){0,3}(?:tax|fee|deposit|margin)(?:[^.]|\.[0-9]){0,60}(?:before|until|to|so that) [^.]{0,30}(?:releas|unlock|withdraw|process)|` +
 		`before (?:your )?(?:funds|withdrawal|profits?|balance)[^.]{0,40}(?:released|unlocked|processed|withdrawn)[^.]{0,20}(?:pay|deposit)|` +
 		`(?:需|须|需要|必须)先?(?:缴纳|支付|补缴|充值).{0,16}(?:税|手续费|保证金|解冻金|认证金|风险金)|缴纳.{0,24}后.{0,12}(?:解冻|到账|提现|出金)`)
 	weightReleaseFee = 0.85
@@ -145,7 +146,8 @@ var (
 func releaseFeeSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
 	m := releaseFeeRE.FindString(words)
-	if m == "" || !withdrawRE.MatchString(words) || speaksOfLures(words) || ownedByBrand(captureHost(c)) {
+	// An exchange's fee table that says it never asks a fee before releasing funds is no demand.
+	if m == "" || !withdrawRE.MatchString(words) || speaksOfLures(words) || noFeeRE.MatchString(words) || ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
 	return Signal{"release-fee", weightReleaseFee, CategoryScam,
@@ -181,8 +183,11 @@ func qrLoginSignal(c moderation.Capture) (Signal, bool) {
 	if host == "" || ownedByBrand(host) || !qrLoginRE.MatchString(words) || speaksOfLures(words) {
 		return Signal{}, false
 	}
+	// A code to scan before a deadline or the account is lost presses for what no portal asks.
+	text := foldText(c.Title + " \n " + c.Text + " \n " + c.OCRText)
+	threat := lossRE.MatchString(text) && deadlineRE.MatchString(text)
 	for _, b := range pageBrands(c) {
-		if b.owns(host) || !qrAccountKinds[b.kind] || servedBy(c, b) {
+		if b.owns(host) || !qrAccountKinds[b.kind] && !threat || servedBy(c, b) {
 			continue
 		}
 		return Signal{"qr-login", weightQRLogin, CategoryPhishing,

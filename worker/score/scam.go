@@ -42,7 +42,7 @@ var (
 		`恭喜(?:您|你)(?:已|已经)?(?:中奖|被抽中|成为.{0,6}(?:幸运|中奖|获奖)|获得.{0,8}(?:奖|iphone|手机|现金|大礼))|` +
 		`(?:您|你)(?:已|已经)?(?:中奖|被抽中)|中奖(?:了|通知|用户|名额)|领取(?:您的|你的)?(?:奖品|奖励|礼品|大奖|奖金|红包|补贴)|幸运(?:用户|客户|观众|儿)`)
 	// Money the reader is told they must pay first.
-	feeRE = regexp.MustCompile(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification) (?:fee|charge|cost)s?|` +
+	feeRE = regexp.MustCompile(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification|issuance|clearance|correction) (?:and [a-z]+ (?:[a-z]+ )?)?(?:fee|charge|cost)s?|` +
 		`(?:pay|cover) (?:only |just )?(?:the )?(?:shipping|postage|a small fee)|only pay (?:for )?(?:the )?shipping|` +
 		`手续费|保证金|邮费|运费|税费|激活费|解冻(?:费|金)|认证费|服务费|押金|工本费|` +
 		`(?:只需|仅需|只要|需支付|需缴纳|需要支付)[0-9.]+ ?元`)
@@ -155,7 +155,8 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 	switch {
 	case fee != "" && pays:
 		w, detail = weightScamPay, fmt.Sprintf("%q, %q and a card asked for", pretext, fee)
-	case prize != "" && fee != "":
+	case prize != "" && fee != "" && !noFeeRE.MatchString(text):
+		// A lottery's own results page says it charges no fee: the fee is named to deny it.
 		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, fee)
 	case prize != "" && contactRE.MatchString(text):
 		w, detail = weightScamFee, fmt.Sprintf("%q and %q", prize, contactRE.FindString(text))
@@ -163,7 +164,8 @@ func scamSignal(c moderation.Capture) (Signal, bool) {
 		w, detail = weightScamAsk, fmt.Sprintf("%q and %s asked for", prize, a)
 	case prize != "" && a.has(askName|askPhone) && a.has(askAddress):
 		w, detail = weightScamDetails, fmt.Sprintf("%q and %s asked for", prize, a)
-	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)):
+	case prize == "" && a.any(askPassword|askOTP) && !ownedByBrand(captureHost(c)) && !neverAskRE.MatchString(text) && !changesPassword(c):
+		// A claim form that warns the code is never to be told to anyone is the service's own.
 		w, detail = weightThreat, fmt.Sprintf("%q and %s asked for", pretext, a)
 	case prize != "" && urgentRE.MatchString(text):
 		w, detail = weightScamUrgent, fmt.Sprintf("%q with %q", prize, urgentRE.FindString(text))

@@ -254,6 +254,8 @@ func taskSignal(c moderation.Capture) (Signal, bool) {
 // to upgrade, about to stop ("mailbox upgrades: ask the help desk" is no pretext).
 var mailboxRE = regexp.MustCompile(`your (?:mailbox|webmail|e-?mail(?: account)?|email storage|mail storage)[^.]{0,80}(?:full|quota|storage limit|exceeded|upgrade|deactivat|expire|suspend|stop receiving|not be able to (?:send|receive))|` +
 	`(?:upgrade|validate|verify|re-?activate) your (?:mailbox|webmail|e-?mail account|email quota|quota)|mailbox (?:is|has) (?:full|exceeded|reached)|` +
+	`(?:mailbox|webmail|e-?mail account)[^.]{0,60}(?:must|needs? to|has to) be (?:upgraded|validated|verified|migrated|re-?activated)|` +
+	`mailboxes (?:not|that are not) (?:upgraded|validated|verified)|(?:messages|emails) (?:are |have been )?(?:held|on hold|pending) until|` +
 	`(?:您|你)的邮箱.{0,20}(?:已满|不足|超出|升级|停用|过期|验证|冻结)|邮箱(?:容量|空间)?(?:已满|即将满|已超出|已停用|即将停用|已过期)|(?:立即|请)(?:升级|验证|激活)(?:您的)?邮箱`)
 
 // mailboxSignal weighs a page that tells its reader their mailbox is full or must be

@@ -19,7 +19,7 @@ const (
 	weightSecret         = 0.95 // a wallet's recovery phrase asked for: no honest web page does
 	weightPostsScript    = 0.85 // a password sent to another site's script or a form collector
 	weightPostsOther     = 0.8  // … to a site of another name than the page's, one of the two on an odd host
-	weightPostsElsewhere = 0.65 // … to a site of another name, both on ordinary hosts
+	weightPostsElsewhere = 0.8  // … to a site of another name, both on ordinary hosts, that the page does not name
 	weightPostsOwnOrg    = 0.3  // … to another site of the same name (contoso.com to contoso-id.net)
 	weightCopied         = 0.8  // a password asked on a page whose links go to a brand's own site
 	weightCopiedOther    = 0.3  // … to one other site, not a listed brand
@@ -78,7 +78,7 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // neverAskRE is a wallet's own help telling its readers no one asks for their phrase.
-var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|请勿(?:泄露|提供|填写)`)
+var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|不会(?:主动)?(?:来电|致电|索要|要求)|请勿(?:泄露|提供|填写)`)
 
 // phraseBox says whether f is where a phrase is typed: a text area, or one or two text inputs,
 // none of them a search, an account, a name or a contact.
@@ -418,9 +418,10 @@ var (
 		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费`)
 	// The payment is the condition of the reward.
 	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
-		`需先|需要先|先(?:充值|垫付|缴纳|支付|交)|才能|方可|激活`)
+		`需先|需要先|先(?:充值|垫付|缴纳|支付|交)|才能|方可|激活|(?:需|须|需要|必须)(?:缴纳|支付|补缴|充值)|缴纳后|解冻`)
 	// A fee denied: "no application fee", "we never ask for deposits", 不收取任何费用.
-	noFeeRE = regexp.MustCompile(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|(?:无需|不会|不收|不需要|绝不|不得|免)[^。，,.]{0,12}(?:费|押金|保证金|充值|垫付)`)
+	noFeeRE = regexp.MustCompile(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|` +
+		`\b(?:no|never|not)\b[^.]{0,40}\b(?:ask|require|request|charge)s?\b[^.]{0,40}\b(?:pay|deposit|fee)|(?:无需|不会|不收|不需要|绝不|不得|免)[^。，,.]{0,12}(?:费|押金|保证金|充值|垫付)`)
 )
 
 // advanceFeeSignal weighs a page that holds a reward — a job's pay, a loan, returns, a prize —
@@ -447,10 +448,11 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 var (
 	// A loss threatened to the reader's account.
 	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|` +
-		`停用|冻结|注销|关闭|删除|封号|封停|作废`)
+		`停用|冻结|注销|关闭|删除|封号|封停|作废|暂停(?:使用|服务)?|停保`)
 	// A deadline.
 	deadlineRE = regexp.MustCompile(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
-		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期`)
+		`(?:by|before) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* [0-9]{1,2}\b|` +
+		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期|[0-9]{1,2} ?月 ?[0-9]{1,2} ?日 ?(?:前|之前)|本月内|今日 ?[0-9]{1,2}[:：]`)
 )
 
 // ultimatumSignal weighs a page that tells its reader to sign in before a deadline or lose
@@ -471,11 +473,14 @@ func ultimatumSignal(c moderation.Capture) (Signal, bool) {
 		fmt.Sprintf("%s is told %q and %q, and asked for %s on %s", c.Profile, deadline, loss, a, captureHost(c))}, true
 }
 
+// newPasswordRE names a new password's fields: new, repeat, confirm, again, 新密码, 确认.
+var newPasswordRE = regexp.MustCompile(`new|repeat|confirm|again|retype|re-enter|verify|second|新|确认|再次|重复`)
+
 // changesPassword says whether a form of c asks for a new password: two password fields or
 // more, or one marked new-password.
 func changesPassword(c moderation.Capture) bool {
 	for _, f := range c.Forms {
-		n := 0
+		n, twice := 0, false
 		for i, name := range f.Fields {
 			t := ""
 			if i < len(f.Types) {
@@ -490,9 +495,12 @@ func changesPassword(c moderation.Capture) bool {
 			}
 			if t == "password" {
 				n++
+				twice = twice || newPasswordRE.MatchString(strings.ToLower(name)+" "+hint)
 			}
 		}
-		if n >= 2 {
+		// Two password fields are a change when one is the new one or its confirmation; the
+		// same password asked twice under no such word is a harvest checking its typing.
+		if n >= 3 || n >= 2 && twice {
 			return true
 		}
 	}
