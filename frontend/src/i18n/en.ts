@@ -625,6 +625,22 @@ export const en = {
       utm_campaign: "Campaigns (utm_campaign)",
     },
     devices: { ios: "iOS", android: "Android", desktop: "Desktop", other: "Other" },
+    filter: {
+      label: "Filtered by",
+      by: "Show only the visits of {{value}}",
+      remove: "Remove the filter {{name}}: {{value}}",
+      clear: "Clear all",
+      names: {
+        country: "Country",
+        referrer: "Referrer",
+        device: "Device",
+        os: "System",
+        browser: "Browser",
+        utm_source: "Source",
+        utm_medium: "Medium",
+        utm_campaign: "Campaign",
+      },
+    },
     range: {
       label: "Range",
       today: "Today",

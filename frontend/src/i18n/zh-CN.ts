@@ -627,6 +627,22 @@ export const zhCN: Messages = {
       utm_campaign: "推广活动（utm_campaign）",
     },
     devices: { ios: "iOS", android: "Android", desktop: "电脑", other: "其他" },
+    filter: {
+      label: "筛选条件",
+      by: "只看 {{value}} 的访问",
+      remove: "移除筛选 {{name}}：{{value}}",
+      clear: "全部清除",
+      names: {
+        country: "国家/地区",
+        referrer: "来源",
+        device: "设备",
+        os: "系统",
+        browser: "浏览器",
+        utm_source: "推广来源",
+        utm_medium: "推广媒介",
+        utm_campaign: "推广活动",
+      },
+    },
     range: {
       label: "时间范围",
       today: "今天",
