@@ -40,11 +40,12 @@ var filteredKeys = func() string {
 }()
 
 // LinkVisits implements stats.Store: the link's visits of the range (and, for the unique
-// visitors, of the start of its first UTC day) that match f are read once through the index on
-// (link_id, at) of the range's partitions, then summed per hour, per person and day, and per
-// key in one statement. A person is counted once per UTC day, in the hour of their first
-// matching visit that day, when that hour is inside the range: as the rollups count them, but
-// exactly (no sketch) and among the matching visits only.
+// visitors, of the start of its first UTC day) that match f are read once through the range's
+// partitions, then summed per hour, per person and day, and per key in one statement. UTC hours
+// and days are bins from a UTC midnight (date_bin): date_trunc in a zone looks the zone up for
+// every row. A person is counted once per UTC day, in the hour of their first matching visit
+// that day, when that hour is inside the range: as the rollups count them, but exactly (no
+// sketch) and among the matching visits only.
 func (s *StatsStore) LinkVisits(ctx context.Context, workspaceID, linkID int64, f stats.Filter, from, to time.Time, limit int) ([]stats.Hour, []stats.KeyCount, error) {
 	args := []any{linkID, workspaceID, from, to, limit, from.UTC().Truncate(24 * time.Hour)}
 	var where []string
@@ -79,12 +80,12 @@ func (s *StatsStore) LinkVisits(ctx context.Context, workspaceID, linkID int64, 
 			FROM visits
 			WHERE link_id = $1 AND workspace_id = $2 AND at >= $6 AND at < $4`+cond+`
 		), hours AS (
-			SELECT date_trunc('hour', at, 'UTC') AS hour,
+			SELECT date_bin('1 hour', at, '2000-01-01Z') AS hour,
 				count(*) FILTER (WHERE NOT bot) AS visits, count(*) FILTER (WHERE bot) AS bots
 			FROM v WHERE at >= $3 GROUP BY 1
 		), firsts AS (
-			SELECT date_trunc('hour', min(at), 'UTC') AS hour
-			FROM v WHERE NOT bot GROUP BY date_trunc('day', at, 'UTC'), visitor
+			SELECT date_bin('1 hour', min(at), '2000-01-01Z') AS hour
+			FROM v WHERE NOT bot GROUP BY date_bin('1 day', at, '2000-01-01Z'), visitor
 		), uniques AS (
 			SELECT hour, count(*) AS uniques FROM firsts WHERE hour >= $3 GROUP BY hour
 		), keys AS (
