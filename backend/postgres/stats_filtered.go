@@ -66,8 +66,8 @@ func (s *StatsStore) LinkVisits(ctx context.Context, workspaceID, linkID int64, 
 	var keys []stats.KeyCount
 	err := pgx.BeginTxFunc(ctx, s.db.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		b := &pgx.Batch{}
-		// JIT compiling the statement for each partition of the range took seconds of a
-		// statement that runs in a fraction of one without (docs/benchmarks.md); the visits
+		// JIT would compile the statement for each partition of the range, a cost that the
+		// rows read do not repay (docs/benchmarks.md#a-links-statistics-filtered); the visits
 		// read are kept in memory rather than spilled to temporary files; and every run is
 		// planned for its own range and values (the partitions it reads, how many rows match).
 		b.Queue(`SET LOCAL jit = off`)
