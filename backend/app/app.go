@@ -362,7 +362,7 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 	}
 	a.imageSlots = qr.NewSlots(cfg.QRRenders, cfg.QRRenderWait)
 	logos := qr.NewLogos(postgres.NewLogoStore(db), a.imageSlots)
-	statsSvc := stats.NewService(postgres.NewStatsStore(db), a.links)
+	statsSvc := stats.NewService(postgres.NewStatsStore(db), a.links, stats.RawDays(cfg.VisitRetentionDays))
 	var err error
 	a.api, err = httpapi.New(httpapi.Deps{
 		Links: a.links, Accounts: a.accounts, Auth: a.auth, Plans: a.plans, Log: log,

@@ -33,7 +33,8 @@ func (benchLinks) ShortURL(_ int64, key string) string { return "http://" + shor
 // the last 90 days (and 5% more spread over 20 other links of the workspace) through
 // postgres.Visits.Insert, 10,000 at a time, so that every rollup is the one the ingest keeps;
 // then times a link's statistics over the default 90 days through the service and store, in UTC
-// and in Asia/Shanghai, over the last 7 days, and through HTTP. It takes a while (see
+// and in Asia/Shanghai, over the last 7 days, and through HTTP, and again filtered by a country
+// (and a device), which reads the raw visits. It takes a while (see
 // docs/architecture.md), so it runs only with STATS_BENCH=1; STATS_BENCH_VISITS sets another number of visits.
 //
 //	STATS_BENCH=1 deploy/local/with-services.sh go test -run '^$' -bench LinkStats10M -benchtime 100x -timeout 3h ./backend/e2e
@@ -125,7 +126,7 @@ func BenchmarkLinkStats10M(b *testing.B) {
 	filled := time.Since(began)
 	// What autovacuum does in the background on a running system, done now: the planner's
 	// statistics and the visibility map of the rollups.
-	if _, err := db.Pool.Exec(ctx, `VACUUM ANALYZE visit_hours, visit_key_hours, visit_key_days, visit_totals, workspace_visit_hours`); err != nil {
+	if _, err := db.Pool.Exec(ctx, `VACUUM ANALYZE visits, visit_hours, visit_key_hours, visit_key_days, visit_totals, workspace_visit_hours`); err != nil {
 		b.Fatal(err)
 	}
 	var rows int64
@@ -138,10 +139,15 @@ func BenchmarkLinkStats10M(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		q    stats.Query
+		f    stats.Filter
 	}{
-		{"service/90d-UTC", stats.Query{}},
-		{"service/90d-Shanghai", stats.Query{TZ: "Asia/Shanghai"}},
-		{"service/7d-NewYork", stats.Query{From: end.AddDate(0, 0, -6).Format(time.DateOnly), TZ: "America/New_York"}},
+		{"service/90d-UTC", stats.Query{}, nil},
+		{"service/90d-Shanghai", stats.Query{TZ: "Asia/Shanghai"}, nil},
+		{"service/7d-NewYork", stats.Query{From: end.AddDate(0, 0, -6).Format(time.DateOnly), TZ: "America/New_York"}, nil},
+		// Filtered, from the raw visits: the most common country, and a rarer pair.
+		{"service/90d-UTC-country", stats.Query{}, stats.Filter{stats.Country: "CN"}},
+		{"service/90d-UTC-country-device", stats.Query{}, stats.Filter{stats.Country: "DE", stats.Device: "ios"}},
+		{"service/7d-NewYork-country", stats.Query{From: end.AddDate(0, 0, -6).Format(time.DateOnly), TZ: "America/New_York"}, stats.Filter{stats.Country: "CN"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var st *stats.LinkStats
@@ -150,7 +156,7 @@ func BenchmarkLinkStats10M(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if st, err = svc.Link(ctx, ws, busy.ID, r); err != nil {
+				if st, err = svc.LinkFiltered(ctx, ws, busy.ID, r, c.f); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -161,6 +167,13 @@ func BenchmarkLinkStats10M(b *testing.B) {
 	}
 	b.Run("http/90d-UTC", func(b *testing.B) {
 		path := fmt.Sprintf("/api/v1/workspaces/%d/links/%d/stats", ws, busy.ID)
+		for b.Loop() {
+			call("GET", path, user.AccessToken, nil, nil)
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	})
+	b.Run("http/90d-UTC-country", func(b *testing.B) {
+		path := fmt.Sprintf("/api/v1/workspaces/%d/links/%d/stats?country=CN", ws, busy.ID)
 		for b.Loop() {
 			call("GET", path, user.AccessToken, nil, nil)
 		}

@@ -14,7 +14,8 @@ import (
 // TestWebAppStats walks a customer through a link's statistics: a badge per rule (a geo rule
 // and a device target), the visit without referrer or country shown as Direct and Unknown, the
 // chart's axis in whole visits, the range picker (kept in the URL), the world map, the UTM
-// breakdown of a visit made with ?utm_source=x, the CSV export on a plan that has it (a locked
+// breakdown of a visit made with ?utm_source=x, a country clicked to filter the page and its
+// chip removed, the CSV export on a plan that has it (a locked
 // hint on one that has not), and the dashboard over a range. (The browser runs in the machine's time zone, as time.Now does.)
 func TestWebAppStats(t *testing.T) {
 	d := rulesDeployment(t)
@@ -108,6 +109,34 @@ func TestWebAppStats(t *testing.T) {
 		w.at(fmt.Sprintf("/links/%d?range=custom&from=%s&to=*", lk.ID, first))
 		if err := expectLocator(w.p.GetByTestId("visits-total")).ToHaveText("2"); err != nil {
 			t.Errorf("[%s] the visits of the last four days: %v", l.name, err)
+		}
+		// A country clicked filters the whole page by it, a chip in the address; the chip removed,
+		// every visit counts again (one look).
+		if l.name == twoLooks[0].name {
+			germany := table("Countries", "国家/地区").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Germany", "德国"), Exact: playwright.Bool(true)})
+			w.click(germany)
+			w.at(fmt.Sprintf("/links/%d?range=custom&from=%s&to=*&country=DE", lk.ID, first))
+			chip := w.p.GetByTestId("filter-chip-country")
+			if err := expectLocator(chip).ToContainText(w.tr("Germany", "德国")); err != nil {
+				t.Errorf("[%s] the country's chip: %v", l.name, err)
+			}
+			if err := expectLocator(w.p.GetByTestId("visits-total")).ToHaveText("1"); err != nil {
+				t.Errorf("[%s] the visits from Germany: %v", l.name, err)
+			}
+			// The other breakdowns are the German visit's: no direct visit.
+			if err := expectLocator(table("Referrers", "来源").GetByText(w.tr("Direct", "直接访问"), exact)).ToHaveCount(0); err != nil {
+				t.Errorf("[%s] the referrers of the visits from Germany: %v", l.name, err)
+			}
+			w.click(w.button(w.tr("Remove the filter Country: Germany", "移除筛选 国家/地区：德国")))
+			if err := expectLocator(chip).ToHaveCount(0); err != nil {
+				t.Errorf("[%s] the chip removed: %v", l.name, err)
+			}
+			if err := expectLocator(w.p.GetByTestId("visits-total")).ToHaveText("2"); err != nil {
+				t.Errorf("[%s] the visits once the filter is removed: %v", l.name, err)
+			}
+			if strings.Contains(w.p.URL(), "country=") {
+				t.Errorf("[%s] the address keeps the filter removed: %s", l.name, w.p.URL())
+			}
 		}
 
 		// The export downloads the link's visits of the range as CSV.

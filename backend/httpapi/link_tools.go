@@ -108,6 +108,11 @@ func (s *Server) sharedStats(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	p, err := s.shares.Read(c.Request.Context(), id, r)
+	f, err := stats.ParseFilter(c.Request.URL.Query())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	p, err := s.shares.Read(c.Request.Context(), id, r, f)
 	s.replyNoStore(c, p, err)
 }

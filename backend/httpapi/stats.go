@@ -20,8 +20,8 @@ func statsQuery(c *gin.Context) stats.Query {
 	return stats.Query{From: c.Query("from"), To: c.Query("to"), TZ: c.Query("tz")}
 }
 
-// linkStats answers a link's visits over a range: totals, series and breakdowns. Statistics
-// are on every plan.
+// linkStats answers a link's visits over a range: totals, series and breakdowns, of the visits
+// the filter parameters name only when there are some. Statistics are on every plan.
 func (s *Server) linkStats(c *gin.Context) {
 	id, ok := s.pathID(c, "id", "link")
 	if !ok {
@@ -32,7 +32,12 @@ func (s *Server) linkStats(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	st, err := s.stats.Link(c.Request.Context(), workspaceID(c), id, r)
+	f, err := stats.ParseFilter(c.Request.URL.Query())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	st, err := s.stats.LinkFiltered(c.Request.Context(), workspaceID(c), id, r, f)
 	s.replyNoStore(c, st, err)
 }
 
@@ -41,6 +46,10 @@ func (s *Server) linkStats(c *gin.Context) {
 func (s *Server) workspaceStats(c *gin.Context) {
 	r, err := statsQuery(c).DashboardRange(time.Now())
 	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if err := noFilter(c); err != nil {
 		s.fail(c, err)
 		return
 	}
@@ -60,6 +69,18 @@ func (s *Server) workspaceStats(c *gin.Context) {
 		d, err = s.stats.WorkspaceTagged(ctx, workspaceID(c), tagID, r)
 	}
 	s.replyNoStore(c, d, err)
+}
+
+// noFilter answers invalid (filter_unsupported) for a request that names a filter of a link's
+// statistics: the dashboard reads the workspace's sums, which hold no breakdowns to filter by.
+func noFilter(c *gin.Context) error {
+	q := c.Request.URL.Query()
+	for _, p := range stats.FilterParams {
+		if _, ok := q[p.Name]; ok {
+			return apperr.Errorf(apperr.Invalid, "the dashboard takes no %s filter: a link's statistics do", p.Name).For("filter_unsupported", p.Name)
+		}
+	}
+	return nil
 }
 
 // queryTag reads the tag query parameter, a tag name of the request's workspace in any case:

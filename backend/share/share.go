@@ -53,7 +53,7 @@ type Links interface {
 
 // Stats answers a link's statistics (stats.Service).
 type Stats interface {
-	Link(ctx context.Context, workspaceID, linkID int64, r stats.Range) (*stats.LinkStats, error)
+	LinkFiltered(ctx context.Context, workspaceID, linkID int64, r stats.Range, f stats.Filter) (*stats.LinkStats, error)
 }
 
 // Plans says whether a workspace's plan has a feature (plan.Service).
@@ -138,15 +138,17 @@ type Public struct {
 	Bots           int64            `json:"bots"`
 	Series         stats.Series     `json:"series"`
 	Breakdowns     stats.Breakdowns `json:"breakdowns"`
+	// Filter is the filter answered, by parameter name; absent when there is none.
+	Filter map[string]string `json:"filter,omitempty"`
 }
 
 // errNotFound answers every share that cannot be shown, whatever the cause: no such ID,
 // revoked, its link deleted, banned or held, or its workspace's plan without Feature.
 var errNotFound = apperr.Errorf(apperr.NotFound, "share not found").For("share_not_found", "")
 
-// Read answers the share id over r. A plan that could not be read fails the read: the page is
-// not shown on a guess.
-func (s *Service) Read(ctx context.Context, id string, r stats.Range) (*Public, error) {
+// Read answers the share id over r, of the visits that match f only unless it is empty. A plan
+// that could not be read fails the read: the page is not shown on a guess.
+func (s *Service) Read(ctx context.Context, id string, r stats.Range, f stats.Filter) (*Public, error) {
 	if !ValidID(id) {
 		return nil, errNotFound
 	}
@@ -171,7 +173,7 @@ func (s *Service) Read(ctx context.Context, id string, r stats.Range) (*Public, 
 			return nil, fmt.Errorf("read share: plan: %w", err)
 		}
 	}
-	st, err := s.stats.Link(ctx, sh.WorkspaceID, sh.LinkID, r)
+	st, err := s.stats.LinkFiltered(ctx, sh.WorkspaceID, sh.LinkID, r, f)
 	if apperr.Is(err, apperr.NotFound) {
 		return nil, errNotFound
 	}
@@ -179,7 +181,8 @@ func (s *Service) Read(ctx context.Context, id string, r stats.Range) (*Public, 
 		return nil, err
 	}
 	out := &Public{ShortURL: l.ShortURL, DestinationHost: host(l.URL), From: st.From, To: st.To, TZ: st.TZ,
-		Visits: st.Visits, UniqueVisitors: st.UniqueVisitors, Bots: st.Bots, Series: st.Series, Breakdowns: st.Breakdowns}
+		Visits: st.Visits, UniqueVisitors: st.UniqueVisitors, Bots: st.Bots, Series: st.Series, Breakdowns: st.Breakdowns,
+		Filter: st.Filter}
 	// A variant's key is its whole URL: more of the owner's destinations than the host.
 	out.Breakdowns.Variant = []stats.Count{}
 	return out, nil

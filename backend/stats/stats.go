@@ -146,6 +146,10 @@ type Store interface {
 	// days (whole days, From and To at midnight UTC; none when empty) and the hours of hours,
 	// at most limit keys per dimension: most visits first, then by key (bytewise).
 	LinkKeys(ctx context.Context, linkID int64, days Span, hours []Span, limit int) ([]KeyCount, error)
+	// LinkVisits reads the workspace's link's raw visits of [from, to) that match f: the UTC
+	// hours that had any, oldest first, and people's visits per breakdown key (at most limit
+	// per dimension, ranked as LinkKeys ranks them).
+	LinkVisits(ctx context.Context, workspaceID, linkID int64, f Filter, from, to time.Time, limit int) ([]Hour, []KeyCount, error)
 	// Activity returns the scope's visits and links created per UTC hour of [from, to), and
 	// its top links of that time by people's visits (links still there only).
 	Activity(ctx context.Context, scope Scope, from, to time.Time, top int) (*Activity, error)
@@ -175,11 +179,15 @@ type Service struct {
 	links    Links
 	now      func() time.Time
 	activity *activityCache
+	rawDays  int // days of raw visits kept, 0: all
 }
 
 // NewService returns the statistics service.
-func NewService(store Store, links Links) *Service {
+func NewService(store Store, links Links, opts ...Option) *Service {
 	s := &Service{store: store, links: links, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
 	s.activity = newActivityCache(store, func() time.Time { return s.now() })
 	return s
 }
@@ -196,6 +204,8 @@ type LinkStats struct {
 	Bots           int64      `json:"bots"`
 	Series         Series     `json:"series"`
 	Breakdowns     Breakdowns `json:"breakdowns"`
+	// Filter is the filter answered, by parameter name; absent when there is none.
+	Filter map[string]string `json:"filter,omitempty"`
 }
 
 // Series are the visits of a range over time, every hour or day of it, zero-filled.
@@ -241,9 +251,19 @@ type Count struct {
 // Link answers the statistics of the workspace's link over r; not_found when the link is not
 // the workspace's.
 func (s *Service) Link(ctx context.Context, workspaceID, linkID int64, r Range) (*LinkStats, error) {
+	return s.LinkFiltered(ctx, workspaceID, linkID, r, nil)
+}
+
+// LinkFiltered answers the statistics of the workspace's link over r, of the visits that match
+// f only unless it is empty; not_found when the link is not the workspace's, and invalid
+// (filter_range_unavailable) for a filter over a range older than the raw visits kept.
+func (s *Service) LinkFiltered(ctx context.Context, workspaceID, linkID int64, r Range, f Filter) (*LinkStats, error) {
 	l, err := s.links.Get(ctx, workspaceID, linkID)
 	if err != nil {
 		return nil, err
+	}
+	if len(f) > 0 {
+		return s.linkFiltered(ctx, l, r, f)
 	}
 	days := r.Days()
 	r = r.Hours()

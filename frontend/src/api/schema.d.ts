@@ -826,7 +826,7 @@ export interface paths {
         };
         /**
          * A shared link's statistics, without an account
-         * @description The public read of a share, counted against the client address's budget as every public route. The same range parameters and answer as `GET …/links/{id}/stats`, with the link's short URL and its destination's host, and nothing else of the link or its workspace (no link ID; the variant breakdown is empty, its keys being destination URLs). A share revoked, a link deleted, banned or held, a workspace whose plan lost the `dashboard` feature, and an ID that is no share's all answer the same 404 `share_not_found`. Never cached.
+         * @description The public read of a share, counted against the client address's budget as every public route. The same range and filter parameters and answer as `GET …/links/{id}/stats`, with the link's short URL and its destination's host, and nothing else of the link or its workspace (no link ID; the variant breakdown is empty, its keys being destination URLs). A share revoked, a link deleted, banned or held, a workspace whose plan lost the `dashboard` feature, and an ID that is no share's all answer the same 404 `share_not_found`. Never cached.
          */
         get: operations["getSharedStats"];
         put?: never;
@@ -1807,7 +1807,7 @@ export interface paths {
         };
         /**
          * A link's visits over a range: totals, hourly and daily series, breakdowns
-         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant, no UTM parameter) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found.
+         * @description Needs the `stats:read` permission (every role; API keys with the `stats:read` scope), on every plan. Read from the hourly rollups, so the range is rounded outward to whole hours; `from`, `to` and `tz` echo the range answered. `visits` counts people, `bots` crawlers; `unique_visitors` counts a person once per UTC day, in the hour first seen that day, so over several days it is the sum of each day's (and a range starting within a day counts those first seen inside it). `series.hourly` holds every hour of the last 48 of the range, `series.daily` every day of the range in `tz` from its midnight (the first and last may be partial), both zero-filled; a day is made of the UTC hours that begin in it (exact for zones of whole-hour offsets). Breakdowns count people only, at most 100 keys each, most visits first then by key; a visit with no value (no country, no referrer, no variant, no UTM parameter) is in no key of that list. Variant keys are the URLs of the link's variants now (`#<index>` for a variant no longer there). A link of another workspace is not found. With filter parameters (`country`, `device`, `os`, `browser`, `referrer`, `in_app`, `utm_source`, `utm_medium`, `utm_campaign`, named as the breakdowns) the same answer counts only the visits that match them all, read from the single visits rather than the rollups, and echoes them in `filter`: unique visitors are then people counted once per UTC day in the hour of their first matching visit, exactly. Single visits are kept `VISIT_RETENTION_DAYS` days (400 by default), so a filtered range starting earlier answers 400 `invalid` (`filter_range_unavailable`, the message naming the earliest start).
          */
         get: operations["getLinkStats"];
         put?: never;
@@ -1867,7 +1867,7 @@ export interface paths {
         };
         /**
          * The workspace's dashboard: the days of a range (the last 14) and its top links
-         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, or the days that `from` and `to` touch, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days. `from` and `to` echo the range answered.
+         * @description Needs the `stats:read` permission and the plan's `dashboard` feature (403 `plan_required` without it). `days` are the 14 days ending today in `tz`, or the days that `from` and `to` touch, oldest first, zero-filled: links created that day, people's visits and crawlers' of every link of the workspace. `today` is the last of them. `top_links` are the 10 links with most people's visits over those days (links deleted since are left out), with their visits over those days. `from` and `to` echo the range answered. It has no breakdowns to filter by: a link's filter parameter (`country`, `device`, …) answers 400 `invalid` (`filter_unsupported`).
          */
         get: operations["getWorkspaceStats"];
         put?: never;
@@ -3759,6 +3759,10 @@ export interface components {
             series: {
                 hourly: components["schemas"]["StatsPoint"][];
                 daily: components["schemas"]["StatsPoint"][];
+            };
+            /** @description The filters answered, by parameter name (`country`, `device`, …); absent when the request named none. */
+            filter?: {
+                [key: string]: string;
             };
             breakdowns: {
                 /** @description ISO 3166-1 alpha-2 codes. */
@@ -6156,6 +6160,24 @@ export interface operations {
                 to?: string;
                 /** @description IANA time zone of the days and times answered; UTC when absent. */
                 tz?: string;
+                /** @description Filter: only the visits with this `country` (a country's ISO 3166-1 code of two capital letters, such as `DE`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                country?: string;
+                /** @description Filter: only the visits with this `device` (`ios`, `android`, `desktop` or `other`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                device?: string;
+                /** @description Filter: only the visits with this `os` (an operating system as the `os` breakdown names it, such as `iOS`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                os?: string;
+                /** @description Filter: only the visits with this `browser` (a browser as the `browser` breakdown names it, such as `Chrome Mobile`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                browser?: string;
+                /** @description Filter: only the visits with this `referrer` (a referring page's host, such as `t.co`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                referrer?: string;
+                /** @description Filter: only the visits with this `in_app` (an in-app browser as the `in_app` breakdown names it, such as `WeChat`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                in_app?: string;
+                /** @description Filter: only the visits with this `utm_source` (a `utm_source` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_source?: string;
+                /** @description Filter: only the visits with this `utm_medium` (a `utm_medium` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_medium?: string;
+                /** @description Filter: only the visits with this `utm_campaign` (a `utm_campaign` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_campaign?: string;
             };
             header?: never;
             path: {
@@ -8719,6 +8741,24 @@ export interface operations {
                 to?: string;
                 /** @description IANA time zone of the days and of the times answered, such as `Asia/Shanghai`; UTC when absent. An unknown zone is a 400 `invalid`. */
                 tz?: string;
+                /** @description Filter: only the visits with this `country` (a country's ISO 3166-1 code of two capital letters, such as `DE`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                country?: string;
+                /** @description Filter: only the visits with this `device` (`ios`, `android`, `desktop` or `other`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                device?: string;
+                /** @description Filter: only the visits with this `os` (an operating system as the `os` breakdown names it, such as `iOS`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                os?: string;
+                /** @description Filter: only the visits with this `browser` (a browser as the `browser` breakdown names it, such as `Chrome Mobile`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                browser?: string;
+                /** @description Filter: only the visits with this `referrer` (a referring page's host, such as `t.co`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                referrer?: string;
+                /** @description Filter: only the visits with this `in_app` (an in-app browser as the `in_app` breakdown names it, such as `WeChat`.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                in_app?: string;
+                /** @description Filter: only the visits with this `utm_source` (a `utm_source` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_source?: string;
+                /** @description Filter: only the visits with this `utm_medium` (a `utm_medium` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_medium?: string;
+                /** @description Filter: only the visits with this `utm_campaign` (a `utm_campaign` value.) are counted; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_campaign?: string;
             };
             header?: never;
             path: {

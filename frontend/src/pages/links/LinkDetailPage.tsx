@@ -1,5 +1,6 @@
 // One link: its short URL and a badge per rule, QR code downloads, visits by hour and day over
-// a range (kept in the URL), breakdowns and the world map, the CSV export, form responses, and
+// a range (kept in the URL), breakdowns and the world map (a value clicked filters them all, the
+// filters kept in the URL as chips), the CSV export, form responses, and
 // its moderation state with the appeal, and its destination's health with "Check now".
 import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -11,6 +12,7 @@ import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
+import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
 import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
@@ -18,6 +20,7 @@ import { Figure } from "../../components/Figure";
 import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
 import i18n from "../../i18n";
 import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
+import { filterEntries } from "../../lib/statsFilter";
 import { rangeQuery } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
@@ -38,18 +41,21 @@ export default function LinkDetailPage() {
   const navigate = useNavigate();
   const ws = useWorkspaceId();
   const [range, setRange] = useStatsRange("30d");
+  const [filter, addFilter, removeFilter] = useStatsFilter();
   const query = rangeQuery(range, timeZone());
   const link = useQuery({
     queryKey: [ws, "link", id],
     queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } })),
   });
   const stats = useQuery({
-    queryKey: [ws, "link", id, "stats", query],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query } })),
+    queryKey: [ws, "link", id, "stats", query, filter],
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query: { ...query, ...filter } } })),
     enabled: link.isSuccess,
     placeholderData: keepPreviousData,
-    // Visits show within seconds; the page follows them while it is open.
-    refetchInterval: 2000,
+    // Visits show within seconds; the page follows them while it is open. A filtered answer
+    // reads the single visits, which costs the server far more: it is read again less often.
+    refetchInterval: filterEntries(filter).length > 0 ? 30_000 : 2000,
   });
   if (link.isPending) return <Loading />;
   if (link.isError) return <ErrorState error={link.error} retry={() => void link.refetch()} />;
@@ -102,6 +108,7 @@ export default function LinkDetailPage() {
         <RangePicker value={range} onChange={setRange} />
         <ExportButton range={query} link={l.id} />
       </Group>
+      <FilterChips filter={filter} onRemove={removeFilter} />
       <div className="two-cols">
         <Stack>
           <Queried query={stats}>
@@ -124,7 +131,7 @@ export default function LinkDetailPage() {
           <CountryMap counts={stats.data.breakdowns.country} />
         </Suspense>
       )}
-      {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} />}
+      {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} filter={filter} onPick={addFilter} />}
       {l.form && <Responses link={l} />}
     </Stack>
   );

@@ -1,6 +1,7 @@
 // The public page of a share of a link's statistics (docs/api.md#shared-statistics): no account,
 // outside the signed-in frame. It shows the link's short URL, its destination's host and its
-// statistics over the ranges of the owner's page, and nothing else of the link.
+// statistics over the ranges of the owner's page, filtered as that page is, and nothing else of
+// the link.
 import { Container, Group, Stack, Text, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
@@ -9,6 +10,7 @@ import { api, ApiError, unwrap } from "../../api/client";
 import { Figure } from "../../components/Figure";
 import { LanguagePicker } from "../../components/LanguagePicker";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
+import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
 import { ErrorState, Loading } from "../../components/states";
 import { timeZone } from "../../lib/format";
 import { rangeQuery } from "../../lib/statsView";
@@ -19,10 +21,11 @@ export default function SharePage() {
   const { t } = useTranslation();
   const id = useParams().id ?? "";
   const [range, setRange] = useStatsRange("30d");
+  const [filter, addFilter, removeFilter] = useStatsFilter();
   const query = rangeQuery(range, timeZone());
   const stats = useQuery({
-    queryKey: ["share", id, query],
-    queryFn: () => unwrap(api.GET("/api/v1/share/{id}/stats", { params: { path: { id }, query } })),
+    queryKey: ["share", id, query, filter],
+    queryFn: () => unwrap(api.GET("/api/v1/share/{id}/stats", { params: { path: { id }, query: { ...query, ...filter } } })),
     placeholderData: keepPreviousData,
     retry: false,
   });
@@ -48,13 +51,14 @@ export default function SharePage() {
           </Text>
         </Stack>
         <RangePicker value={range} onChange={setRange} />
+        <FilterChips filter={filter} onRemove={removeFilter} />
         <Group gap="md" className="figures">
           <Figure label={t("stats.visits")} value={s.visits} testId="share-visits" />
           <Figure label={t("stats.unique")} value={s.unique_visitors} />
           <Figure label={t("stats.bots")} value={s.bots} />
         </Group>
         <StatsCharts stats={s} />
-        <Breakdowns stats={s} hasVariants={false} testId="share-breakdowns" />
+        <Breakdowns stats={s} hasVariants={false} testId="share-breakdowns" filter={filter} onPick={addFilter} />
       </Stack>
     );
   }
