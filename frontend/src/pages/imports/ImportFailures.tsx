@@ -20,7 +20,7 @@ export function ImportBar({ im, name }: { im: Import; name: string }) {
     return <Progress value={100} color="red" aria-label={t("imports.progressOf", { name })} data-testid="import-bar" />;
   }
   return (
-    <Progress.Root aria-label={t("imports.progressOf", { name })} data-testid="import-bar">
+    <Progress.Root role="group" aria-label={t("imports.progressOf", { name })} data-testid="import-bar">
       <Progress.Section value={share(im.created, im.rows)} color="green" aria-label={t("imports.madeOf", { n: formatNumber(im.created, lang) })} data-testid="import-bar-made" />
       <Progress.Section value={share(im.failed, im.rows)} color="red" aria-label={t("imports.failedOf", { n: formatNumber(im.failed, lang) })} data-testid="import-bar-failed" />
     </Progress.Root>
