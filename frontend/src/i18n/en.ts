@@ -654,6 +654,7 @@ export const en = {
     choose: "Choose a link in the queue.",
     verdict: "Score {{score}}, {{category}} ({{scorer}})",
     noReview: "Not reviewed yet.",
+    scorers: { model: "model", heuristic: "rules" },
     profiles: { desktop: "Desktop", mobile: "Phone", wechat: "WeChat" },
     shotAlt: "What the {{profile}} visitor saw",
     noShot: "No screenshot.",

@@ -656,6 +656,7 @@ export const zhCN: Messages = {
     choose: "请在队列中选择一个链接。",
     verdict: "得分 {{score}}，{{category}}（{{scorer}}）",
     noReview: "尚未审核。",
+    scorers: { model: "模型", heuristic: "规则" },
     profiles: { desktop: "电脑", mobile: "手机", wechat: "微信" },
     shotAlt: "{{profile}} 访客看到的页面",
     noShot: "没有截图。",

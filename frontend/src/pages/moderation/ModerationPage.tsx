@@ -253,7 +253,7 @@ function LinkFile({ id }: { id: number }) {
           ) : review ? (
             <Text size="sm" data-testid="review-summary">
               {[
-                t("moderation.verdict", { score: fmt.score(review.score), category: reviewReason(t, review, link.moderation), scorer: review.model || review.scorer }),
+                t("moderation.verdict", { score: fmt.score(review.score), category: reviewReason(t, review, link.moderation), scorer: review.model || t(`moderation.scorers.${review.scorer}`, { defaultValue: review.scorer }) }),
                 scorerWords(i18n.resolvedLanguage, review.reason),
               ]
                 .filter(Boolean)
