@@ -85,7 +85,7 @@ test-short: frontend
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
-# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, heldout3;
+# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, heldout3, heldout4;
 # docs/moderation.md): the real browser reviews each set's pages as the three visitors and
 # rewrites its captures.json, then the scorer's figures on it are logged and checked against its
 # floors. A few minutes a set; no database. HELDOUT=heldout3 (or another set's folder) runs one set.
@@ -94,7 +94,7 @@ HELDOUT ?=
 moderation-eval:
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
-	go test -count=1 -timeout 20m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
+	go test -count=1 -timeout 40m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
 
 # The web app's walks in every look they name (make test walks each journey in one), saving
 # full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.

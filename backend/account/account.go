@@ -232,6 +232,12 @@ type Invitation struct {
 	Email         string    `json:"email"`
 	Role          string    `json:"role"`
 	CreatedAt     time.Time `json:"created_at"`
+	// ExpiresAt is when the invitation stops being valid (InvitationValidity after it was
+	// sent or last resent); Expired says that time has come.
+	ExpiresAt time.Time `json:"expires_at"`
+	Expired   bool      `json:"expired"`
+	// InvitedBy is the email of whoever sent it; empty once their account is deleted.
+	InvitedBy string `json:"invited_by"`
 	// Token is the secret of the invitation mail's link; set only on the invitation just
 	// made, for the mail, and never shown by the API.
 	Token string `json:"-"`
@@ -251,6 +257,10 @@ type InvitationPreview struct {
 	// HasAccount says the invited address has an account already: the link's holder logs in
 	// rather than signs up.
 	HasAccount bool `json:"has_account"`
+	// ExpiresAt is when the invitation stops being valid; Expired says that time has come,
+	// and the holder asks InvitedBy to resend it.
+	ExpiresAt time.Time `json:"expires_at"`
+	Expired   bool      `json:"expired"`
 }
 
 // InvitationLink names an invitation by its ID and the secret of its mail's link.
@@ -356,8 +366,9 @@ type Store interface {
 	// the workspace.
 	IsMemberByEmail(ctx context.Context, workspaceID int64, email string) (bool, error)
 	// CreateInvitation invites a normalised email, keeping tokenHash, the hash of the secret
-	// of the mail's link; conflict if it is already invited to the workspace.
-	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte) (*Invitation, error)
+	// of the mail's link, valid until expiresAt; conflict if it is already invited to the
+	// workspace.
+	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte, expiresAt time.Time) (*Invitation, error)
 	// InvitationPreview returns the invitation with id whose link's secret has tokenHash;
 	// not_found otherwise (an invitation made before links carried a secret has none).
 	InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*InvitationPreview, error)
@@ -371,7 +382,8 @@ type Store interface {
 	// InvitationsFor lists the invitations addressed to the user's email.
 	InvitationsFor(ctx context.Context, userID int64) ([]*Invitation, error)
 	// AcceptInvitation turns the user's invitation into a membership and returns the
-	// workspace; not_found unless the invitation is addressed to that user's email.
+	// workspace; not_found unless the invitation is addressed to that user's email and has
+	// not expired by the database's clock.
 	AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error)
 	// DeclineInvitation returns not_found unless the invitation is addressed to that user's
 	// email.
@@ -379,8 +391,9 @@ type Store interface {
 	// DeleteInvitation withdraws the workspace's invitation; not_found if it has none with id.
 	DeleteInvitation(ctx context.Context, workspaceID, id int64) error
 	// RenewInvitation gives the workspace's invitation id a new link secret, tokenHash (the
-	// old link stops working); not_found if the workspace has none with id.
-	RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*Invitation, error)
+	// old link stops working) valid until expiresAt; not_found if the workspace has none
+	// with id.
+	RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte, expiresAt time.Time) (*Invitation, error)
 
 	// CreateAPIKey stores k (workspace, name, prefix, scopes, creator) with the secret's hash.
 	CreateAPIKey(ctx context.Context, k *APIKey, hash []byte) (*APIKey, error)

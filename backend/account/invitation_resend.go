@@ -13,7 +13,7 @@ import (
 // secret stops working, so a mail forwarded by mistake can be replaced. A resent mail counts
 // against the workspace's hourly budget of invitations as a new one does (docs/api.md).
 // Returns not_found when the workspace has no invitation id. by resends it (its language is the
-// mail's when the address has no account).
+// mail's when the address has no account). The invitation is valid for InvitationValidity again.
 func (s *Service) ResendInvitation(ctx context.Context, workspaceID, by, id int64) (*Invitation, error) {
 	if s.invites != nil {
 		key := "invite:ws:" + strconv.FormatInt(workspaceID, 10)
@@ -25,7 +25,7 @@ func (s *Service) ResendInvitation(ctx context.Context, workspaceID, by, id int6
 	if err != nil {
 		return nil, fmt.Errorf("resend invitation: %w", err)
 	}
-	inv, err := s.store.RenewInvitation(ctx, workspaceID, id, hash)
+	inv, err := s.store.RenewInvitation(ctx, workspaceID, id, hash, s.clock().Add(InvitationValidity))
 	if err != nil {
 		return nil, fmt.Errorf("resend invitation: %w", err)
 	}

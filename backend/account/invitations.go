@@ -30,6 +30,9 @@ func (s *Service) PreviewInvitation(ctx context.Context, id int64, token string)
 	if apperr.Is(err, apperr.NotFound) {
 		return nil, errNoInvitation
 	}
+	if err == nil {
+		p.Expired = !s.clock().Before(p.ExpiresAt)
+	}
 	return p, err
 }
 
@@ -80,7 +83,7 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if err != nil {
 		return nil, fmt.Errorf("invite: %w", err)
 	}
-	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash)
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash, s.clock().Add(InvitationValidity))
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, apperr.Errorf(apperr.Conflict, "%q is already invited", e).For("already_invited", "email")
 	}
@@ -93,7 +96,8 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 
 // Invitations lists a workspace's pending invitations.
 func (s *Service) Invitations(ctx context.Context, workspaceID int64) ([]*Invitation, error) {
-	return s.store.Invitations(ctx, workspaceID)
+	invs, err := s.store.Invitations(ctx, workspaceID)
+	return markExpired(invs, s.clock()), err
 }
 
 // InvitationsFor lists the invitations a user has received.
@@ -107,26 +111,32 @@ func (s *Service) InvitationsFor(ctx context.Context, userID int64) ([]*Invitati
 		// account sees none (nor which workspaces invited it).
 		return []*Invitation{}, nil
 	}
-	return s.store.InvitationsFor(ctx, userID)
+	invs, err := s.store.InvitationsFor(ctx, userID)
+	return markExpired(invs, s.clock()), err
 }
 
 // AcceptInvitation makes the user a member with the invited role and returns the workspace.
 // Returns email_unverified until the user has verified their address: an invitation is
-// meant for whoever reads that mailbox, not whoever registered the address first.
+// meant for whoever reads that mailbox, not whoever registered the address first. Returns
+// gone (invitation_expired) past the invitation's expiry: its sender can resend it.
 func (s *Service) AcceptInvitation(ctx context.Context, userID, id int64) (*Workspace, error) {
 	if err := s.mayAnswerInvitation(ctx, userID, id); err != nil {
 		return nil, err
 	}
-	if s.memberCheck != nil {
-		invs, err := s.store.InvitationsFor(ctx, userID)
-		if err != nil {
-			return nil, fmt.Errorf("accept invitation: %w", err)
+	invs, err := s.store.InvitationsFor(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("accept invitation: %w", err)
+	}
+	for _, inv := range invs {
+		if inv.ID != id {
+			continue
 		}
-		for _, inv := range invs {
-			if inv.ID == id {
-				if err := s.memberCheck(ctx, inv.WorkspaceID, 1); err != nil {
-					return nil, err
-				}
+		if inv.expired(s.clock()) {
+			return nil, errInvitationExpired(inv.InvitedBy)
+		}
+		if s.memberCheck != nil {
+			if err := s.memberCheck(ctx, inv.WorkspaceID, 1); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -44,6 +44,8 @@ type Service struct {
 	// invites, when set, bounds the invitations of each workspace to invitesPerHour.
 	invites        Limiter
 	invitesPerHour int
+	// now is the time invitations expire by (UseClock); nil: the real time.
+	now func() time.Time
 
 	mu      sync.Mutex
 	touched map[int64]time.Time // when each key's use was last written

@@ -126,6 +126,9 @@ func (s *Service) invitationForSignup(ctx context.Context, email string, inv *In
 	if err != nil {
 		return nil, err
 	}
+	if p.Expired {
+		return nil, errInvitationExpired(p.InvitedBy)
+	}
 	if p.Email != email {
 		return nil, apperr.Errorf(apperr.Invalid, "the invitation is for %s: sign up with that address, or without the invitation", p.Email).
 			For("invitation_email_mismatch", "email")

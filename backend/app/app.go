@@ -166,6 +166,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.openDomains(ctx)
 	tags := tag.NewService(postgres.NewTagStore(db))
 	a.openLinks(linkStore, codec, hasher, tags)
+	a.audit.NameLinksWith(a.links.ShortURL)
 	a.openBackground()
 	a.openAuth(buckets)
 	if err := a.openAccounts(ctx, hasher, buckets); err != nil {
@@ -563,9 +564,13 @@ func (a *App) Listen() error {
 
 // UseClock makes the server read the time of two-factor codes and their lockouts
 // (docs/security.md#two-factor-sign-in) and of the session policies
-// (docs/security.md#session-policy) from now, so that tests move it instead of waiting.
+// (docs/security.md#session-policy) and invitations' expiry (docs/api.md#workspaces-members-and-invitations)
+// from now, so that tests move it instead of waiting.
 // Call it before Listen.
-func (a *App) UseClock(now func() time.Time) { a.auth.UseClock(now) }
+func (a *App) UseClock(now func() time.Time) {
+	a.auth.UseClock(now)
+	a.accounts.UseClock(now)
+}
 
 // FlushSessionActivity writes now what the minute's flush would write of the sessions this
 // node let into workspaces (docs/security.md#session-policy), and answers how many sessions it

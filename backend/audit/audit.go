@@ -111,6 +111,10 @@ type Event struct {
 	Details map[string]any
 	// AddressHash is the keyed hash of the client's address (HashAddress); "" when none.
 	AddressHash string
+	// Names are what the actor and target are called now, on a page the log read (Page).
+	Names Names
+	// Found is the target as Store.Events read it, which Page names.
+	Found Found
 }
 
 // Target names a thing an action was done to, such as "member:42" or "link:7".
@@ -121,7 +125,8 @@ type Store interface {
 	// Append adds an event; its ID and At are set by the store.
 	Append(ctx context.Context, e Event) error
 	// Events lists a workspace's events newest first, those with IDs below before (0: from
-	// the newest), at most limit.
+	// the newest), at most limit, with their actors' Names and their targets Found, read
+	// within the workspace in the same statement.
 	Events(ctx context.Context, workspaceID, before int64, limit int) ([]Event, error)
 	// AllEvents yields every event of a workspace, newest first.
 	AllEvents(ctx context.Context, workspaceID int64) iter.Seq2[Event, error]
@@ -136,14 +141,21 @@ type Log struct {
 	retention time.Duration
 	log       *slog.Logger
 	now       func() time.Time
+	// shortURL names a link target by its short URL (NameLinksWith).
+	shortURL func(domainID int64, key string) string
 }
 
 // NewLog returns the log over a store. The address key is derived from secret (the JWT
 // secret): addresses are kept only as HMACs under it, so the same address gives the same hash
 // on every node without the address itself being kept.
 func NewLog(store Store, secret []byte, retention time.Duration, log *slog.Logger) *Log {
-	return &Log{store: store, key: DeriveKey(secret), retention: retention, log: log, now: time.Now}
+	return &Log{store: store, key: DeriveKey(secret), retention: retention, log: log, now: time.Now,
+		shortURL: func(_ int64, key string) string { return key }}
 }
+
+// NameLinksWith makes pages name a link target by shortURL, the short URL of its key on its
+// domain.
+func (l *Log) NameLinksWith(shortURL func(domainID int64, key string) string) { l.shortURL = shortURL }
 
 // DeriveKey is the key of address hashes, derived from the service's secret for this use alone.
 func DeriveKey(secret []byte) []byte {
@@ -176,12 +188,16 @@ func (l *Log) Record(ctx context.Context, e Event, addr string) error {
 	return nil
 }
 
-// Page is a page of events newest first, and the cursor of the next page (0: none).
+// Page is a page of events newest first with their Names, and the cursor of the next page
+// (0: none).
 func (l *Log) Page(ctx context.Context, workspaceID, before int64, limit int) ([]Event, int64, error) {
 	limit = PageLimit(limit)
 	es, err := l.store.Events(ctx, workspaceID, before, limit)
 	if err != nil {
 		return nil, 0, err
+	}
+	for i := range es {
+		es[i].Names.Target = NameTarget(es[i].Found, l.shortURL)
 	}
 	return es, NextCursor(es, limit), nil
 }

@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/binary"
 	"encoding/csv"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -510,6 +513,25 @@ func TestStatsExports(t *testing.T) {
 		{fmt.Sprint(l2.ID), l2.Code, l2.ShortURL, l2.URL, "plain", "active", "", "0", "0", "0", ""},
 	}
 	expectRows(t, "links export", rows, want, 6)
+	// Compressed for a client that asks (docs/architecture.md#statistics), the same rows once inflated.
+	req, err := http.NewRequest("GET", s.base+ws+"/links/export.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+alice.Key)
+	req.Header.Set("Accept-Encoding", "br;q=1, gzip;q=0.8")
+	zipped := s.send(req)
+	if zipped.Header.Get("Content-Encoding") != "gzip" || !slices.Contains(zipped.Header.Values("Vary"), "Accept-Encoding") {
+		t.Fatalf("links export asked in gzip: %v", zipped.Header)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(zipped.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zipped.Body, err = io.ReadAll(zr); err != nil {
+		t.Fatalf("links export in gzip: %v", err)
+	}
+	expectRows(t, "links export in gzip", readCSV(t, zipped), want, 6)
 
 	// Visits of two days in Shanghai; the deleted link's visit keeps its row without a code.
 	rows = readCSV(t, s.do("GET", ws+"/visits/export.csv?from=2025-03-10&to=2025-03-11&tz=Asia/Shanghai", alice.Token, nil))

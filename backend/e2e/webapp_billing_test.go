@@ -167,6 +167,8 @@ func TestWebAppBilling(t *testing.T) {
 		w.see(rows.First().GetByText(w.tr("Workspace renamed", "工作区改名")))
 		w.see(rows.First().GetByText(email))
 		w.see(rows.First().GetByText("name: Team " + l.name + " 54"))
+		// The target by its name, not "Workspace 4".
+		w.see(rows.First().GetByTestId("audit-target").GetByText("Team "+l.name+" 54", playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 		w.accessible("audit")
 		w.shoot("audit")
 		w.click(w.button(w.tr("Load more", "加载更多")))
@@ -180,7 +182,7 @@ func TestWebAppBilling(t *testing.T) {
 		w.see(billed.GetByText(w.tr("System", "系统"), playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 		w.see(billed.GetByText(w.tr("Billing changed", "账单变更")))
 		w.see(billed.GetByText("status: active"))
-		w.see(billed.GetByText(w.tr("Workspace ", "工作区 ") + fmt.Sprint(tn.WorkspaceID)))
+		w.see(billed.GetByTestId("audit-target").GetByText("Team "+l.name+" 54", playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 
 		name, body := w.download(w.button(w.tr("Export CSV", "导出 CSV")))
 		lines := strings.Split(strings.TrimSpace(string(body)), "\n")

@@ -301,8 +301,8 @@ func measureLinksPage(t *testing.T, b *browsertest.Browser, p playwright.Page, h
 }
 
 // An invited person opens the invitations page of the app before having an account: the app
-// sends them through sign-up and back; once their address is verified they accept, and land
-// in the workspace that invited them.
+// sends them through sign-up and back; once their address is verified they see until when the
+// invitation is valid, accept it, and land in the workspace that invited them.
 func TestWebAppAcceptInvitation(t *testing.T) {
 	s := newDeployment(t).start(t)
 	owner := s.signup("inviter@example.com")
@@ -333,6 +333,11 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 	}
 	if err := expectLocator(p.GetByTestId("my-invitation")).ToHaveCount(1); err != nil {
 		t.Fatal(err)
+	}
+	// The day it is valid until, a week on.
+	until := time.Now().Add(7 * 24 * time.Hour).UTC()
+	if err := expectLocator(p.GetByTestId("invitation-expires")).ToContainText(fmt.Sprintf("Valid until %s", until.Format("Jan"))); err != nil {
+		t.Error(err)
 	}
 	shoot(t, p, "invitations-phone")
 	tab.click(`[data-testid="accept-invitation"]`)

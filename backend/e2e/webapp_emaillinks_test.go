@@ -44,9 +44,9 @@ func TestWebAppEmailLinksSignedIn(t *testing.T) {
 }
 
 // TestWebAppInvitationResend: the Members page of a workspace whose plan is full lists the
-// waiting invitation with the day it was sent and "Resend", which mails a new link; axe-core
-// finds nothing serious on the page in either language (the pointer to the plans in its
-// sentence included, underlined by app.css's rule for links in running text).
+// waiting invitation with the day it was sent, when it expires and "Resend", which mails a new
+// link; axe-core finds nothing serious on the page in either language (the pointer to the plans
+// in its sentence included, underlined by app.css's rule for links in running text).
 func TestWebAppInvitationResend(t *testing.T) {
 	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=2")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -60,6 +60,7 @@ func TestWebAppInvitationResend(t *testing.T) {
 		w.open("/members", w.tr("Members", "成员"))
 		row := w.p.GetByTestId("invitation")
 		w.see(row.GetByText(w.tr("Sent ", "发送于 ")))
+		w.see(row.GetByTestId("invitation-expiry").GetByText(w.tr("Expires in 7 days", "7 天后过期")))
 		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
 		w.accessible("members, full, an invitation waiting")
 		// The pointer to the plans is underlined, by the one rule for links in running text.

@@ -58,7 +58,7 @@ func TestInvitationLinkSignup(t *testing.T) {
 		p["role"] != "admin" || p["email"] != "new@example.com" || p["id"] != float64(id) || p["has_account"] != false {
 		t.Fatalf("preview: %d %s", r.Status, r.Body)
 	}
-	if keys := slices.Sorted(maps.Keys(p)); !slices.Equal(keys, []string{"email", "has_account", "id", "invited_by", "role", "workspace_name"}) {
+	if keys := slices.Sorted(maps.Keys(p)); !slices.Equal(keys, []string{"email", "expired", "expires_at", "has_account", "id", "invited_by", "role", "workspace_name"}) {
 		t.Errorf("the preview tells %v", keys)
 	}
 	// An address with an account already (written in other letters' case) logs in instead.

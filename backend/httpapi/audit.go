@@ -12,16 +12,25 @@ import (
 	"github.com/shortlink/shortlink/backend/plan"
 )
 
-// auditEventAnswer is one event as the API shows it. The address is the keyed hash: equal
+// auditEventAnswer is one event as the API shows it, with what its actor and target are
+// called now (docs/api.md#names-in-the-log). The address is the keyed hash: equal
 // hashes are the same address, and without the service's secret no address can be found
 // from one.
 type auditEventAnswer struct {
-	At          time.Time      `json:"at"`
-	Actor       audit.Actor    `json:"actor"`
-	Action      audit.Action   `json:"action"`
-	Target      string         `json:"target"`
-	Details     map[string]any `json:"details"`
-	AddressHash string         `json:"address_hash"`
+	At          time.Time        `json:"at"`
+	Actor       auditActorAnswer `json:"actor"`
+	Action      audit.Action     `json:"action"`
+	Target      string           `json:"target"`
+	TargetName  audit.TargetName `json:"target_name"`
+	Details     map[string]any   `json:"details"`
+	AddressHash string           `json:"address_hash"`
+}
+
+// auditActorAnswer is the actor with its name: a member's from the workspace's identity
+// provider, an API key's own.
+type auditActorAnswer struct {
+	audit.Actor
+	Name string `json:"name,omitempty"`
 }
 
 func answerAuditEvent(e audit.Event) auditEventAnswer {
@@ -29,7 +38,15 @@ func answerAuditEvent(e audit.Event) auditEventAnswer {
 	if d == nil {
 		d = map[string]any{}
 	}
-	return auditEventAnswer{At: e.At, Actor: e.Actor, Action: e.Action, Target: e.Target, Details: d, AddressHash: e.AddressHash}
+	actor := auditActorAnswer{Actor: e.Actor, Name: e.Names.ActorName}
+	if actor.Email == "" {
+		actor.Email = e.Names.ActorEmail
+	}
+	if e.Actor.Type == audit.ActorAPIKey {
+		actor.Name = e.Names.KeyName
+	}
+	return auditEventAnswer{At: e.At, Actor: actor, Action: e.Action, Target: e.Target, TargetName: e.Names.Target,
+		Details: d, AddressHash: e.AddressHash}
 }
 
 // listAudit answers a page of the workspace's audit log, newest first (owners and admins, on

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"iter"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +23,9 @@ const csvWriteWindow = time.Minute
 // status is sent, so that a store that cannot be read gives an error answer rather than an
 // empty file; an error after that cuts the connection, which tells the client the file is
 // incomplete where a clean end would not. Rows are written as they come: memory stays the
-// same whatever the size of the file.
+// same whatever the size of the file. A client that accepts gzip (Accept-Encoding) gets the
+// file compressed as it is written (docs/architecture.md#statistics); the compressed stream is closed only
+// after the last row, so a cut export is an incomplete gzip stream too.
 func streamCSV[T any](s *Server, c *gin.Context, filename string, header []string, rows iter.Seq2[T, error], fill func(row T, record []string)) {
 	next, stop := iter.Pull2(rows)
 	defer stop()
@@ -33,10 +38,18 @@ func streamCSV[T any](s *Server, c *gin.Context, filename string, header []strin
 	h.Set("Content-Type", "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename=%q`, filename))
 	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "Accept-Encoding")
+	var out io.Writer = c.Writer
+	var zw *gzip.Writer
+	if acceptsGzip(c.Request.Header.Values("Accept-Encoding")) {
+		h.Set("Content-Encoding", "gzip")
+		zw, _ = gzip.NewWriterLevel(c.Writer, gzip.BestSpeed) // the level is valid
+		out = zw
+	}
 	c.Status(http.StatusOK)
 	deadline := http.NewResponseController(c.Writer)
 	_ = deadline.SetWriteDeadline(time.Now().Add(csvWriteWindow)) // not every writer can
-	w := csv.NewWriter(c.Writer)
+	w := csv.NewWriter(out)
 	record := make([]string, len(header))
 	for i, name := range header {
 		record[i] = csvCell(name)
@@ -57,6 +70,38 @@ func streamCSV[T any](s *Server, c *gin.Context, filename string, header []strin
 		}
 	}
 	w.Flush()
+	if zw != nil {
+		_ = zw.Close() // the client went away if it fails
+	}
+}
+
+// acceptsGzip reads Accept-Encoding's values: gzip with a weight above zero, or, when gzip is
+// not named, * with one.
+func acceptsGzip(values []string) bool {
+	gzipQ, starQ := -1.0, -1.0
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			fields := strings.Split(part, ";")
+			q := 1.0
+			for _, p := range fields[1:] {
+				if w, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(p)), "q="); ok {
+					if q, _ = strconv.ParseFloat(w, 64); q < 0 { // an unreadable weight is 0
+						q = 0
+					}
+				}
+			}
+			switch strings.ToLower(strings.TrimSpace(fields[0])) {
+			case "gzip", "x-gzip":
+				gzipQ = max(gzipQ, q)
+			case "*":
+				starQ = max(starQ, q)
+			}
+		}
+	}
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
 }
 
 // csvCell defuses a cell a spreadsheet would run as a formula (CSV injection): one starting

@@ -211,9 +211,14 @@ func (s *Server) updateLink(c *gin.Context) {
 
 func (s *Server) deleteLink(c *gin.Context) {
 	if id, ok := s.pathID(c, "id", "link"); ok {
+		// The log names the link by what it was once its row is gone (docs/api.md#names-in-the-log).
+		var gone map[string]any
+		if l, err := s.links.Get(c.Request.Context(), workspaceID(c), id); err == nil {
+			gone = map[string]any{"short_url": s.links.ShortURL(l.DomainID, l.Key), "destination_host": audit.Host(l.URL)}
+		}
 		err := s.links.Delete(c.Request.Context(), workspaceID(c), id)
 		if err == nil {
-			s.auditedHere(c, audit.LinkDeleted, audit.Target("link", id), nil)
+			s.auditedHere(c, audit.LinkDeleted, audit.Target("link", id), gone)
 		}
 		s.noContent(c, err)
 	}

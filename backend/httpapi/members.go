@@ -43,7 +43,12 @@ func (s *Server) removeMember(c *gin.Context) {
 			if uid == userID(c) {
 				action = audit.MemberLeft
 			}
-			s.auditedHere(c, action, audit.Target("user", uid), nil)
+			// The log names the member by their address once they are no longer one.
+			var gone map[string]any
+			if u, err := s.accounts.User(c.Request.Context(), uid); err == nil {
+				gone = map[string]any{"email": u.Email}
+			}
+			s.auditedHere(c, action, audit.Target("user", uid), gone)
 		}
 		s.noContent(c, err)
 	}

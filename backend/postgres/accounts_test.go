@@ -94,10 +94,10 @@ func TestAccountStoreErrors(t *testing.T) {
 	}
 
 	bob, _ := newUser(t, s, "bob@example.com")
-	if _, err := s.CreateInvitation(ctx, w.ID, bob.Email, "member", u.ID, nil); err != nil {
+	if _, err := s.CreateInvitation(ctx, w.ID, bob.Email, "member", u.ID, nil, time.Now().Add(account.InvitationValidity)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.CreateInvitation(ctx, w.ID, "BOB@example.com", "viewer", u.ID, nil)
+	_, err = s.CreateInvitation(ctx, w.ID, "BOB@example.com", "viewer", u.ID, nil, time.Now().Add(account.InvitationValidity))
 	wantCode(t, "invite twice, other case", err, apperr.Conflict)
 
 	// Empty listings are empty slices (JSON []), not nil.
@@ -116,7 +116,7 @@ func TestAccountStoreScoping(t *testing.T) {
 	a, wsA := newUser(t, s, "a@example.com")
 	b, wsB := newUser(t, s, "b@example.com")
 	c, _ := newUser(t, s, "c@example.com")
-	invB, err := s.CreateInvitation(ctx, wsB.ID, c.Email, "viewer", b.ID, nil)
+	invB, err := s.CreateInvitation(ctx, wsB.ID, c.Email, "viewer", b.ID, nil, time.Now().Add(account.InvitationValidity))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestLastOwnerRace(t *testing.T) {
 	for i := range 10 {
 		a, ws := newUser(t, s, fmt.Sprintf("a%d@example.com", i))
 		b, _ := newUser(t, s, fmt.Sprintf("b%d@example.com", i))
-		inv, err := s.CreateInvitation(ctx, ws.ID, b.Email, "admin", a.ID, nil)
+		inv, err := s.CreateInvitation(ctx, ws.ID, b.Email, "admin", a.ID, nil, time.Now().Add(account.InvitationValidity))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,18 +70,9 @@ func scanAuditEvent(row pgx.CollectableRow) (audit.Event, error) {
 	return e, err
 }
 
-// Events implements audit.Store.
+// Events implements audit.Store (audit_names.go).
 func (s *AuditStore) Events(ctx context.Context, workspaceID, before int64, limit int) ([]audit.Event, error) {
-	if before <= 0 {
-		before = 1<<63 - 1
-	}
-	es, err := queryAll(ctx, s.db.Pool, scanAuditEvent, `
-		SELECT `+auditColumns+` FROM audit_events
-		WHERE workspace_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, workspaceID, before, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list audit events: %w", err)
-	}
-	return es, nil
+	return s.namedEvents(ctx, workspaceID, before, limit)
 }
 
 // AllEvents implements audit.Store, a page at a time so that a slow download holds no

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -10,12 +11,18 @@ import (
 	"github.com/shortlink/shortlink/backend/apperr"
 )
 
-const invitationSelect = `SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at
-	FROM invitations i JOIN workspaces w ON w.id = i.workspace_id`
+// invitationColumns are an invitation's, read from i joined with its workspace w and its
+// inviter ib.
+const invitationColumns = `i.id, i.workspace_id, w.name, i.email, i.role, i.created_at, i.expires_at, coalesce(ib.email, '')`
+
+const invitationSelect = `SELECT ` + invitationColumns + `
+	FROM invitations i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users ib ON ib.id = i.invited_by`
 
 func scanInvitation(r pgx.Row) (*account.Invitation, error) {
 	var i account.Invitation
-	return &i, r.Scan(&i.ID, &i.WorkspaceID, &i.WorkspaceName, &i.Email, &i.Role, &i.CreatedAt)
+	err := r.Scan(&i.ID, &i.WorkspaceID, &i.WorkspaceName, &i.Email, &i.Role, &i.CreatedAt, &i.ExpiresAt, &i.InvitedBy)
+	i.CreatedAt, i.ExpiresAt = i.CreatedAt.UTC(), i.ExpiresAt.UTC()
+	return &i, err
 }
 
 // IsMemberByEmail implements account.Store.
@@ -30,16 +37,16 @@ func (s *AccountStore) IsMemberByEmail(ctx context.Context, workspaceID int64, e
 }
 
 // CreateInvitation implements account.Store.
-func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte) (*account.Invitation, error) {
+func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte, expiresAt time.Time) (*account.Invitation, error) {
 	var inviter *int64
 	if by != 0 {
 		inviter = &by
 	}
 	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH i AS (
-			INSERT INTO invitations (workspace_id, email, role, invited_by, token_hash) VALUES ($1, lower($2), $3, $4, $5)
-			RETURNING id, workspace_id, email, role, created_at)
-		SELECT i.id, i.workspace_id, w.name, i.email, i.role, i.created_at FROM i JOIN workspaces w ON w.id = i.workspace_id`,
-		workspaceID, email, role, inviter, tokenHash))
+			INSERT INTO invitations (workspace_id, email, role, invited_by, token_hash, expires_at) VALUES ($1, lower($2), $3, $4, $5, $6)
+			RETURNING *)
+		SELECT `+invitationColumns+` FROM i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users ib ON ib.id = i.invited_by`,
+		workspaceID, email, role, inviter, tokenHash, expiresAt))
 	if isUniqueViolation(err) {
 		return nil, apperr.Errorf(apperr.Conflict, "the address is already invited").For("already_invited", "email")
 	}
@@ -54,11 +61,12 @@ func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, 
 func (s *AccountStore) InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*account.InvitationPreview, error) {
 	var p account.InvitationPreview
 	err := s.db.Pool.QueryRow(ctx, `SELECT i.id, i.workspace_id, w.name, coalesce(u.email, ''), i.role, i.email,
-			EXISTS (SELECT 1 FROM users a WHERE lower(a.email) = lower(i.email))
+			EXISTS (SELECT 1 FROM users a WHERE lower(a.email) = lower(i.email)), i.expires_at
 		FROM invitations i JOIN workspaces w ON w.id = i.workspace_id AND w.deleted_at IS NULL
 		LEFT JOIN users u ON u.id = i.invited_by
 		WHERE i.id = $1 AND i.token_hash = $2`, id, tokenHash).
-		Scan(&p.ID, &p.WorkspaceID, &p.WorkspaceName, &p.InvitedBy, &p.Role, &p.Email, &p.HasAccount)
+		Scan(&p.ID, &p.WorkspaceID, &p.WorkspaceName, &p.InvitedBy, &p.Role, &p.Email, &p.HasAccount, &p.ExpiresAt)
+	p.ExpiresAt = p.ExpiresAt.UTC()
 	if err != nil {
 		return nil, fmt.Errorf("invitation preview: %w", notFound(err, "invitation"))
 	}
@@ -73,8 +81,9 @@ func (s *AccountStore) CreateInvitedUser(ctx context.Context, email, hash string
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		var wsID int64
 		var role string
+		// The service refused an expired invitation; the database's own clock refuses it too.
 		err := tx.QueryRow(ctx, `DELETE FROM invitations WHERE id = $1 AND token_hash = $2 AND email = lower($3)
-			RETURNING workspace_id, role`, id, tokenHash, email).Scan(&wsID, &role)
+			AND expires_at > now() RETURNING workspace_id, role`, id, tokenHash, email).Scan(&wsID, &role)
 		if err != nil {
 			return notFound(err, "invitation")
 		}
@@ -130,8 +139,9 @@ func (s *AccountStore) AcceptInvitation(ctx context.Context, userID, id int64) (
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		var wsID int64
 		var role string
+		// The service refused an expired invitation; the database's own clock refuses it too.
 		err := tx.QueryRow(ctx, `DELETE FROM invitations i USING users u
-			WHERE i.id = $1 AND u.id = $2 AND i.email = lower(u.email)
+			WHERE i.id = $1 AND u.id = $2 AND i.email = lower(u.email) AND i.expires_at > now()
 			RETURNING i.workspace_id, i.role`, id, userID).Scan(&wsID, &role)
 		if err != nil {
 			return notFound(err, "invitation")
@@ -167,12 +177,12 @@ func (s *AccountStore) DeleteInvitation(ctx context.Context, workspaceID, id int
 }
 
 // RenewInvitation implements account.Store.
-func (s *AccountStore) RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte) (*account.Invitation, error) {
-	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH renewed AS (
-			UPDATE invitations SET token_hash = $3 WHERE workspace_id = $1 AND id = $2
-			RETURNING id, workspace_id, email, role, created_at)
-		SELECT r.id, r.workspace_id, w.name, r.email, r.role, r.created_at
-		FROM renewed r JOIN workspaces w ON w.id = r.workspace_id`, workspaceID, id, tokenHash))
+func (s *AccountStore) RenewInvitation(ctx context.Context, workspaceID, id int64, tokenHash []byte, expiresAt time.Time) (*account.Invitation, error) {
+	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH i AS (
+			UPDATE invitations SET token_hash = $3, expires_at = $4 WHERE workspace_id = $1 AND id = $2
+			RETURNING *)
+		SELECT `+invitationColumns+` FROM i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users ib ON ib.id = i.invited_by`,
+		workspaceID, id, tokenHash, expiresAt))
 	if err != nil {
 		return nil, fmt.Errorf("renew invitation: %w", notFound(err, "invitation"))
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, heldout3; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, heldout3, heldout4; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -84,6 +84,20 @@ var heldOutSets = []heldOutSet{
 			flagRecall:    0.66, // 16 of 24
 			banPrecision:  1.0,  // 10 of 10
 			flagPrecision: 0.94, // 16 of 17
+			benignBanned:  0,    // none, and none may be
+		},
+	},
+	{
+		dir:    "testdata/heldout4",
+		digest: "901d0091c125b1022dd043c43e2bee7982704cb7320105cb9cea29f2e700f63d",
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules then. Its three recordings differed by a benign page flagged
+		// in one (the screenshot's text read differently); the one kept had the lower figures.
+		floors: heldOutFloors{
+			banRecall:     0.41, // 10 of 24
+			flagRecall:    0.54, // 13 of 24
+			banPrecision:  1.0,  // 10 of 10
+			flagPrecision: 0.92, // 13 of 14 (13 of 13 in the other two recordings)
 			benignBanned:  0,    // none, and none may be
 		},
 	},
@@ -254,6 +268,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval
 //	make moderation-eval HELDOUT=heldout2    # one set
 //	make moderation-eval HELDOUT=heldout3
+//	make moderation-eval HELDOUT=heldout4
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.

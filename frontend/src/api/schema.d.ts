@@ -202,7 +202,7 @@ export interface paths {
         };
         /**
          * The workspace's audit log, newest first
-         * @description Needs the `manage` permission (owners and admins; API keys cannot read it) and the plan's `audit_log` feature (403 `plan_required` without it). Who changed members, invitations, API keys, domains, the plan, the workspace's name and owner, deleted links, and moderators' bans and unbans of its links. Events are never changed or removed, except those older than `AUDIT_RETENTION_DAYS` (400 days by default).
+         * @description Needs the `manage` permission (owners and admins; API keys cannot read it) and the plan's `audit_log` feature (403 `plan_required` without it). Who changed members, invitations, API keys, domains, the plan, the workspace's name and owner, deleted links, and moderators' bans and unbans of its links. Events are never changed or removed, except those older than `AUDIT_RETENTION_DAYS` (400 days by default). Each event names its actor and its target as they are called now (`actor.name`, `target_name`), looked up in this workspace alone; a target that is gone keeps the name its events recorded.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and its first workspace
-         * @description Creates the user, a workspace on the free plan named after the email, and the user's ownership of it, in one transaction. Counts against the client address's login budget. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie. With `invitation` (the id and token of an invitation mail's link) and the invited address, the account is created verified (the link was mailed to it) and joins the inviting workspace with the invited role instead of getting a workspace of its own; `workspace` is then the workspace joined. A withdrawn or used invitation is 400 (reason `invitation_invalid`), another address 400 (`invitation_email_mismatch`), a workspace whose plan has no room 403 `quota_exceeded` (`invitation_workspace_full`).
+         * @description Creates the user, a workspace on the free plan named after the email, and the user's ownership of it, in one transaction. Counts against the client address's login budget. The refresh token is in the body (`refresh_token`) only when the request says `"token_pair": true`; browsers leave that out and keep it in the HttpOnly `sl_refresh` cookie. With `invitation` (the id and token of an invitation mail's link) and the invited address, the account is created verified (the link was mailed to it) and joins the inviting workspace with the invited role instead of getting a workspace of its own; `workspace` is then the workspace joined. A withdrawn or used invitation is 400 (reason `invitation_invalid`), an expired one 410 (`invitation_expired`), another address 400 (`invitation_email_mismatch`), a workspace whose plan has no room 403 `quota_exceeded` (`invitation_workspace_full`).
          */
         post: operations["signup"];
         delete?: never;
@@ -744,7 +744,7 @@ export interface paths {
         put?: never;
         /**
          * Mail an invitation again
-         * @description Needs the `manage` permission in the workspace. Mails the invitation again with a new link: the old link's secret stops working. Counts against the workspace's `INVITES_PER_HOUR` as a new invitation does; past that, 429. Audited as `invitation.resent`.
+         * @description Needs the `manage` permission in the workspace. Mails the invitation again with a new link: the old link's secret stops working, and the invitation is valid for 7 days again (an expired one too). Counts against the workspace's `INVITES_PER_HOUR` as a new invitation does; past that, 429. Audited as `invitation.resent`.
          */
         post: operations["resendInvitation"];
         delete?: never;
@@ -1080,7 +1080,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description API keys are refused (403). Only users with a verified email address may accept (403 `email_unverified` otherwise).
+         * @description API keys are refused (403). Only users with a verified email address may accept (403 `email_unverified` otherwise). An invitation is valid for 7 days after it was sent or last resent; past that it is refused with 410 `invitation_expired`.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -2255,8 +2255,26 @@ export interface components {
              * @description The user's or API key's ID; 0 for `system`.
              */
             id: number;
-            /** @description The user's email at the time; absent for API keys and the system. */
+            /** @description The user's email at the time (their address now, while a member, if none was recorded); absent for API keys and the system. */
             email?: string;
+            /** @description A user's name from the workspace's identity provider (SCIM) while they are a member, or the API key's name; absent when nothing names the actor. */
+            name?: string;
+        };
+        /** @description What the target is called now, looked up in the event's workspace alone. A target that is gone keeps the name its events recorded (`exists` false); an event older than those records and its target gone has an empty `label`. */
+        AuditTargetName: {
+            /** @description The kind of `target` (`link`, `user`, `member`, `invitation`, `workspace`, `domain`, `api_key`, `webhook`, `utm_template`, `scim_token`, …), or the whole target when it has no ID. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description The ID in `target`; 0 when it has none.
+             */
+            id: number;
+            /** @description A link's short URL, a member's or invitation's email, a workspace's, API key's, UTM template's or SCIM token's name, a domain's hostname, a webhook's host; empty when unknown. */
+            label: string;
+            /** @description More about it, when there is more — a link's destination host, a member's name. */
+            detail?: string;
+            /** @description The target is still in the workspace (a link page or a member to open). */
+            exists: boolean;
         };
         AuditEvent: {
             /** Format: date-time */
@@ -2266,6 +2284,7 @@ export interface components {
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
+            target_name: components["schemas"]["AuditTargetName"];
             /** @description The facts of the change (a role, a host name, a plan). */
             details: {
                 [key: string]: unknown;
@@ -2674,6 +2693,15 @@ export interface components {
             role: "admin" | "member" | "viewer";
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When it stops being valid, 7 days after it was sent or last resent (resending renews it).
+             */
+            expires_at: string;
+            /** @description Past `expires_at`; accepting it answers 410 `invitation_expired`. */
+            expired: boolean;
+            /** @description The inviter's email; empty once their account is deleted. */
+            invited_by: string;
         };
         InviteRequest: {
             /** Format: email */
@@ -2703,6 +2731,13 @@ export interface components {
             email: string;
             /** @description The invited address has an account already (the link's holder logs in rather than signs up). */
             has_account: boolean;
+            /**
+             * Format: date-time
+             * @description When it stops being valid.
+             */
+            expires_at: string;
+            /** @description Past `expires_at`; signing up with it answers 410 `invitation_expired`, and the holder asks `invited_by` to resend it. */
+            expired: boolean;
         };
         /** @description An invitation mail's link, given at sign-up to join its workspace. */
         InvitationLink: {
@@ -4752,6 +4787,15 @@ export interface operations {
             400: components["responses"]["Invalid"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            /** @description The invitation of `invitation` has expired (code `gone`, reason `invitation_expired`); the message names whom to ask to resend it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["TooLarge"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["HashingBusy"];
@@ -6953,6 +6997,18 @@ export interface operations {
             };
             /** @description No such invitation addressed to the caller's email (code `not_found`). */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The invitation has expired (code `gone`, reason `invitation_expired`); the message names whom to ask to resend it. */
+            410: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actorText, detailLines, detailValue, targetText } from "./audit";
+import { actorText, detailLines, detailValue, targetHref, targetText } from "./audit";
 
 const t = (key: string, o?: Record<string, unknown>) => `${key}${o ? JSON.stringify(o) : ""}`;
 
@@ -10,6 +10,10 @@ describe("actorText", () => {
     expect(actorText(t, { type: "api_key", id: 9 })).toBe('audit.actors.api_key{"id":9}');
     expect(actorText(t, { type: "system", id: 0 })).toBe("audit.actors.system");
   });
+  it("names a person with their name, and a key by its name", () => {
+    expect(actorText(t, { type: "user", id: 2, email: "a@example.com", name: "Ada L" })).toBe("Ada L (a@example.com)");
+    expect(actorText(t, { type: "api_key", id: 9, name: "deploy" })).toBe('audit.actors.api_key_named{"name":"deploy"}');
+  });
 });
 
 describe("targetText", () => {
@@ -17,6 +21,15 @@ describe("targetText", () => {
     expect(targetText(t, "link:7")).toBe('audit.targets.link{"id":"7"}');
     expect(targetText(t, "thing:7")).toBe("thing:7");
     expect(targetText(t, "")).toBe("");
+  });
+  it("names the target, marks one gone, and says a gone one without a name is gone", () => {
+    const link = { kind: "link", id: 7, label: "http://sho.rt/abc", detail: "example.com", exists: true };
+    expect(targetText(t, "link:7", link)).toBe('audit.named{"label":"http://sho.rt/abc","detail":"example.com"}');
+    expect(targetText(t, "user:4", { kind: "user", id: 4, label: "a@example.com", exists: false })).toBe('audit.gone{"name":"a@example.com"}');
+    expect(targetText(t, "link:7", { kind: "link", id: 7, label: "", exists: false })).toBe('audit.gone{"name":"audit.targets.link{\\"id\\":\\"7\\"}"}');
+    expect(targetHref(link)).toBe("/links/7");
+    expect(targetHref({ ...link, exists: false })).toBeUndefined();
+    expect(targetHref({ kind: "user", id: 4, label: "a@example.com", exists: true })).toBe("/members");
   });
 });
 

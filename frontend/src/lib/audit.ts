@@ -4,28 +4,46 @@ import type { Schemas } from "../api/client";
 import { formatDateTime } from "./format";
 
 type Actor = Schemas["AuditActor"];
+type TargetName = Schemas["AuditTargetName"];
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** The kinds of target the log names ("link:7"), each translated under audit.targets. */
-const targetKinds = ["workspace", "user", "invitation", "api_key", "domain", "link"];
+const targetKinds = ["workspace", "user", "member", "invitation", "api_key", "domain", "link", "utm_template", "webhook", "scim_token"];
 
-/** Who did it: a person's email, an API key by its number, or the service itself. */
+/** Who did it: a person by name and email, an API key by its name (or number), or the service
+ * itself. "User 4" only when the log knows nothing more of them. */
 export function actorText(t: Translate, a: Actor): string {
   switch (a.type) {
     case "user":
-      return a.email || t("audit.actors.user", { id: a.id });
+      if (a.name && a.email) return `${a.name} (${a.email})`;
+      return a.email || a.name || t("audit.actors.user", { id: a.id });
     case "api_key":
-      return t("audit.actors.api_key", { id: a.id });
+      return a.name ? t("audit.actors.api_key_named", { name: a.name }) : t("audit.actors.api_key", { id: a.id });
     default:
       return t("audit.actors.system");
   }
 }
 
-/** What it was done to: "link:7" as "Link 7"; an unknown kind as the log names it. */
-export function targetText(t: Translate, target: string): string {
+/** What it was done to: its name now ("sho.rt/abc → example.com", "ada@example.com"), marked
+ * when it is gone; without a name, "link:7" as "Link 7" (and "deleted" when gone); an unknown
+ * kind as the log names it. */
+export function targetText(t: Translate, target: string, name?: TargetName): string {
+  if (name?.label) {
+    const label = name.detail ? t("audit.named", { label: name.label, detail: name.detail }) : name.label;
+    return name.exists ? label : t("audit.gone", { name: label });
+  }
   const [kind, id] = target.split(":");
   if (!kind || id === undefined || !targetKinds.includes(kind)) return target;
-  return t(`audit.targets.${kind}`, { id });
+  const text = t(`audit.targets.${kind}`, { id });
+  return name && !name.exists ? t("audit.gone", { name: text }) : text;
+}
+
+/** Where the target can be opened in the app while it exists: a link's page, the members. */
+export function targetHref(name: TargetName | undefined): string | undefined {
+  if (!name?.exists) return undefined;
+  if (name.kind === "link") return `/links/${name.id}`;
+  if (name.kind === "user" || name.kind === "member") return "/members";
+  return undefined;
 }
 
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { invitesFull, memberLevel } from "./members";
+import { invitationDaysLeft, invitesFull, memberLevel } from "./members";
 
 describe("memberLevel", () => {
   it("is calm below the limit on a small plan, and full at it", () => {
@@ -23,5 +23,17 @@ describe("invitesFull", () => {
     expect(invitesFull(1, 1, 2)).toBe(true);
     expect(invitesFull(2, 0, 2)).toBe(true);
     expect(invitesFull(40, 9, null)).toBe(false);
+  });
+});
+
+describe("invitationDaysLeft", () => {
+  const now = Date.parse("2026-12-01T12:00:00Z");
+  it("counts the days begun, 0 within the last day, and expired after", () => {
+    expect(invitationDaysLeft("2026-12-08T12:00:00Z", false, now)).toBe(7);
+    expect(invitationDaysLeft("2026-12-08T11:59:00Z", false, now)).toBe(7);
+    expect(invitationDaysLeft("2026-12-04T11:00:00Z", false, now)).toBe(3);
+    expect(invitationDaysLeft("2026-12-01T13:00:00Z", false, now)).toBe(0);
+    expect(invitationDaysLeft("2026-12-01T12:00:00Z", false, now)).toBe("expired");
+    expect(invitationDaysLeft("2026-12-08T12:00:00Z", true, now)).toBe("expired");
   });
 });

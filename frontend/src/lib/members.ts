@@ -13,3 +13,11 @@ export function memberLevel(used: number, limit: number | null | undefined): "ca
 export function invitesFull(members: number, waiting: number, limit: number | null | undefined): boolean {
   return limit != null && members + waiting >= limit;
 }
+
+/** Days left before an invitation expires at expiresAt, counting a day begun (7 when just
+ * sent); 0 within the last day, "expired" once the server says so or the time has passed. */
+export function invitationDaysLeft(expiresAt: string, expired: boolean, now: number = Date.now()): number | "expired" {
+  const left = Date.parse(expiresAt) - now;
+  if (expired || !(left > 0)) return "expired";
+  return left < 86_400_000 ? 0 : Math.ceil(left / 86_400_000);
+}

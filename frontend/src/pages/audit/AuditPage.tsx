@@ -1,16 +1,17 @@
 // The workspace's audit log (owners and admins, plans with audit_log): who changed what and
 // when, newest first, a page at a time, and the whole log as CSV.
-import { Button, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { IconDownload } from "@tabler/icons-react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
 import { notifyDone, notifyFailed } from "../../components/notify";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { Empty, ErrorState, errorMessage, Loading } from "../../components/states";
-import { actorText, detailLines, targetText } from "../../lib/audit";
+import { actorText, detailLines, targetHref, targetText } from "../../lib/audit";
 import { saveBlob } from "../../lib/download";
 import { formatDateTime } from "../../lib/format";
 import { useWorkspaceId } from "../../session";
@@ -94,12 +95,22 @@ function Log() {
 function Row({ e, lang }: { e: AuditEvent; lang: string | undefined }) {
   const { t } = useTranslation();
   const action = `audit.actions.${e.action}`;
+  const target = targetText(t, e.target, e.target_name);
+  const href = targetHref(e.target_name);
   return (
     <Table.Tr data-testid="audit-event">
       <Table.Td className="nowrap">{formatDateTime(e.at, lang)}</Table.Td>
       <Table.Td className="break">{actorText(t, e.actor)}</Table.Td>
       <Table.Td>{t(action, { defaultValue: e.action })}</Table.Td>
-      <Table.Td className="break">{targetText(t, e.target)}</Table.Td>
+      <Table.Td className="break" data-testid="audit-target">
+        {href ? (
+          <Anchor component={RouterLink} to={href} size="sm">
+            {target}
+          </Anchor>
+        ) : (
+          target
+        )}
+      </Table.Td>
       <Table.Td className="break">
         {detailLines(e.details, lang).map((line) => (
           <Text key={line} size="xs">

@@ -9,6 +9,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { AuthFrame } from "../../components/AuthFrame";
 import { FormError, fieldError } from "../../components/states";
+import { formatDateTime } from "../../lib/format";
 import { mailLanguage } from "../../lib/mailLanguage";
 import { invitationLink } from "../../lib/invitation";
 import { TwoFactorStep } from "./TwoFactorStep";
@@ -47,7 +48,8 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
     mutationFn: async () => {
       const body = { email: email.trim(), password };
       if (mode === "signup") {
-        const joining = invited && invitation?.token ? { id: invitation.id, token: invitation.token } : undefined;
+        // An expired invitation joins nothing: the person signs up on their own, as its note says.
+        const joining = invited && !invited.expired && invitation?.token ? { id: invitation.id, token: invitation.token } : undefined;
         const signup = { ...body, language: mailLanguage(i18n.resolvedLanguage) };
         const r = await unwrap(api.POST("/api/v1/auth/signup", { body: joining ? { ...signup, invitation: joining } : signup }));
         if (r.workspace?.id) localStorage.setItem("sl.workspace", String(r.workspace.id));
@@ -152,17 +154,35 @@ export function AuthForm({ mode }: { mode: "login" | "signup" }) {
   );
 }
 
-type Preview = { workspace_name: string; invited_by: string; role: "admin" | "member" | "viewer"; email: string; has_account: boolean };
+type Preview = {
+  workspace_name: string;
+  invited_by: string;
+  role: "admin" | "member" | "viewer";
+  email: string;
+  has_account: boolean;
+  expires_at: string;
+  expired: boolean;
+};
 
 /** What the invitation the person came with is, or that it can no longer be seen. */
 function InvitationNote({ invited, tokenless, gone, mode }: { invited?: Preview; tokenless: boolean; gone: boolean; mode: "login" | "signup" }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (!invited) {
     // An older link, without a secret: what it invites to cannot be shown before signing in.
     if (!tokenless && !gone) return null;
     return (
       <Alert color="gray" data-testid="invitation-context">
         {t(gone ? "auth.invitationGone" : "auth.invitedGeneric")}
+      </Alert>
+    );
+  }
+  if (invited.expired) {
+    const date = formatDateTime(invited.expires_at, i18n.resolvedLanguage, "date");
+    return (
+      <Alert color="yellow" data-testid="invitation-context">
+        {invited.invited_by
+          ? t("auth.invitationExpired", { workspace: invited.workspace_name, inviter: invited.invited_by, date })
+          : t("auth.invitationExpiredNoInviter", { workspace: invited.workspace_name, date })}
       </Alert>
     );
   }

@@ -9,6 +9,7 @@ import { api, unwrap, type Schemas } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
+import { formatDateTime } from "../../lib/format";
 import { useSession } from "../../session";
 
 type Invitation = Schemas["Invitation"];
@@ -60,7 +61,8 @@ export default function InvitationsPage() {
 }
 
 function InvitationCard({ invitation: inv, highlighted }: { invitation: Invitation; highlighted: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const until = formatDateTime(inv.expires_at, i18n.resolvedLanguage, "date");
   const client = useQueryClient();
   const navigate = useNavigate();
   const { selectWorkspace } = useSession();
@@ -91,6 +93,11 @@ function InvitationCard({ invitation: inv, highlighted }: { invitation: Invitati
             <Text size="sm" c="dimmed">
               {t("invitations.role", { role: t(`members.roles.${inv.role}`) })}
             </Text>
+            {!inv.expired && (
+              <Text size="xs" c="dimmed" data-testid="invitation-expires">
+                {t("invitations.expires", { date: until })}
+              </Text>
+            )}
           </div>
           <Group gap="xs">
             <ConfirmButton
@@ -103,11 +110,20 @@ function InvitationCard({ invitation: inv, highlighted }: { invitation: Invitati
             >
               {t("invitations.decline")}
             </ConfirmButton>
-            <Button size="xs" loading={accept.isPending} onClick={() => accept.mutate()} data-testid="accept-invitation">
-              {t("invitations.accept")}
-            </Button>
+            {!inv.expired && (
+              <Button size="xs" loading={accept.isPending} onClick={() => accept.mutate()} data-testid="accept-invitation">
+                {t("invitations.accept")}
+              </Button>
+            )}
           </Group>
         </Group>
+        {inv.expired && (
+          <Alert color="yellow" data-testid="invitation-expired">
+            {inv.invited_by
+              ? t("invitations.expired", { date: until, inviter: inv.invited_by })
+              : t("invitations.expiredNoInviter", { date: until, name: inv.workspace_name })}
+          </Alert>
+        )}
         <FormError error={accept.error ?? decline.error} />
       </Stack>
     </Card>

@@ -15,6 +15,7 @@ import { Empty, FormError, Queried, fieldError } from "../../components/states";
 import { notifyDone } from "../../components/notify";
 import { formatDateTime } from "../../lib/format";
 import { invitesFull, memberLevel } from "../../lib/members";
+import { InvitationExpiry } from "./InvitationExpiry";
 import { ResendInvitation } from "./ResendInvitation";
 import { checkEmail } from "../../lib/validate";
 import { useSession, useWorkspaceId } from "../../session";
@@ -215,6 +216,9 @@ export default function MembersPage() {
                         <Table.Td className="break">{i.email}</Table.Td>
                         <Table.Td>{t(`members.roles.${i.role}`)}</Table.Td>
                         <Table.Td c="dimmed">{t("members.invitedOn", { date: formatDateTime(i.created_at, i18n.resolvedLanguage, "date") })}</Table.Td>
+                        <Table.Td data-testid="invitation-expiry">
+                          <InvitationExpiry expiresAt={i.expires_at} expired={i.expired} />
+                        </Table.Td>
                         <Table.Td ta="right">
                           <ResendInvitation id={i.id} email={i.email} />
                           <Button size="xs" variant="subtle" color="red" aria-label={t("members.withdraw", { email: i.email })} onClick={() => cancel.mutate({ id: i.id, email: i.email })}>

@@ -1,0 +1,331 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shortlink/shortlink/backend/link"
+)
+
+// manyTagged is how many links a tag has for List to walk an order by visits rather than sort
+// the tag's links; a variable for tests.
+var manyTagged = 5000
+
+// searchIndexed reports whether links_search_trgm exists, asked once per process (an index
+// made by hand later is used after a restart). Without it List's search is the scan it was
+// before the index, with no condition added for it.
+func (s *LinkStore) searchIndexed(ctx context.Context) bool {
+	switch s.searchIndex.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	var ok bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('links_search_trgm') IS NOT NULL`).Scan(&ok); err != nil {
+		return false // asked again next time
+	}
+	if ok {
+		s.searchIndex.Store(1)
+	} else {
+		s.searchIndex.Store(2)
+	}
+	return ok
+}
+
+// List implements link.Store, in one statement: the page's IDs in the order asked, then their
+// links with the moderation state, the visits since made (visit_totals) and, when days are
+// asked, people's visits per day (visit_hours). In an order by visits of the whole workspace (or
+// of its active links, most of them) the page comes from two ordered parts, each stopping at
+// the page's size: the links with visits, walked in visit_totals' index of them, and those with
+// none, walked by ID; the second is read only when the first runs out (or, least visited first,
+// the other way round). A narrower filter could make that walk pass most of the index before it
+// finds a page (the few disabled links may be the least visited): such a listing reads the
+// links it matches with their visits and sorts them.
+//
+// A tag narrows the listing by as much as its links are few: an order by visits of a tag on
+// fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
+// ordered parts, keeping the tag's links.
+func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
+	if len(f.AlsoTagIDs) > 0 {
+		var err error
+		if f, err = s.fewestTagged(ctx, f); err != nil {
+			return nil, false, err
+		}
+	}
+	many := false
+	if f.TagID != nil && f.Sort.ByVisits() {
+		var n int
+		err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
+			*f.TagID, manyTagged).Scan(&n)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: count the tag's links: %w", err)
+		}
+		many = n >= manyTagged
+	}
+	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
+	rows, err := s.db.Pool.Query(ctx, query, args...)
+	if err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	defer rows.Close()
+	var links []*link.Link
+	for rows.Next() {
+		v := &link.Visits{}
+		l, err := scanTagged(rows, &v.Total, &v.Days)
+		if err != nil {
+			return nil, false, fmt.Errorf("list links: %w", err)
+		}
+		l.Visits = v
+		links = append(links, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("list links: %w", err)
+	}
+	links, more := trimPage(links, f.Limit)
+	return links, more, nil
+}
+
+// fewestTagged is f with the tag of fewest links among f.TagID and f.AlsoTagIDs as its TagID,
+// the one whose links the listing walks or reads; the others are checked on each link. Tags are
+// counted up to manyTagged links each.
+func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filter, error) {
+	ids := append([]int64{*f.TagID}, f.AlsoTagIDs...)
+	var fewest int64
+	err := s.db.Pool.QueryRow(ctx, `SELECT t.id FROM unnest($1::bigint[]) WITH ORDINALITY AS t (id, i)
+		CROSS JOIN LATERAL (SELECT count(*) AS n FROM (SELECT 1 FROM link_tags lt WHERE lt.tag_id = t.id LIMIT $2) s) c
+		ORDER BY c.n, t.i LIMIT 1`, ids, manyTagged).Scan(&fewest)
+	if err != nil {
+		return f, fmt.Errorf("list links: count the tags' links: %w", err)
+	}
+	f.TagID, f.AlsoTagIDs = &fewest, slices.DeleteFunc(ids, func(id int64) bool { return id == fewest })
+	return f, nil
+}
+
+// listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
+// manyTagged links, searchIndex that the trigram index links_search_trgm exists.
+func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (string, []any) {
+	var a sqlArgs
+	ws := a.add(workspaceID)
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
+	where = append(where, statusConditions(&a, f)...)
+	if f.DomainID != nil {
+		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
+	}
+	where, healthState, healthWalk := healthFilter(f, where)
+	var tagID string
+	if f.TagID != nil {
+		tagID = a.add(*f.TagID)
+		if f.Sort.ByVisits() || f.Sort.ByUpdate() {
+			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
+		}
+	}
+	limit := a.add(f.Limit + 1)
+	dir, cmp := "DESC", "<"
+	if !f.Sort.Descending() && f.Sort != "" {
+		dir, cmp = "ASC", ">"
+	}
+	var page, order string
+	switch {
+	case f.Sort.ByUpdate():
+		// links_workspace_updated (migration 00048) walks the workspace's links by their last
+		// change, each checked against the other filters.
+		if c := f.After; c != nil {
+			where = append(where, "(l.updated_at, l.id) "+cmp+" ("+a.add(c.Updated)+"::timestamptz, "+a.add(c.ID)+"::bigint)")
+		}
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") +
+			` ORDER BY l.updated_at ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
+		order = `l.updated_at ` + dir + `, l.id ` + dir
+	case healthWalk:
+		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
+		if c := f.After; c != nil {
+			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+		page = `SELECT l.id FROM links l LEFT JOIN (
+				SELECT link_id, visits FROM visit_totals WHERE workspace_id = ` + ws + ` AND visits > 0
+			) t ON t.link_id = l.id
+			WHERE ` + strings.Join(where, " AND ") + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case f.Sort.ByVisits():
+		visited := append(slices.Clone(where), "t.workspace_id = "+ws, "t.visits > 0")
+		unvisited := append(slices.Clone(where),
+			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
+		// The parts in the order of the listing; a cursor in the second has left the first behind.
+		useVisited, useUnvisited := true, true
+		if c := f.After; c != nil {
+			if c.Visits == 0 {
+				unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
+				useVisited = dir == "ASC"
+			} else {
+				useUnvisited = dir == "DESC"
+			}
+			if useVisited {
+				visited = append(visited, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+			}
+		}
+		var parts []string
+		if useVisited {
+			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
+				strings.Join(visited, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+		}
+		if useUnvisited {
+			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
+				` ORDER BY l.id `+dir+` LIMIT `+limit+`)`)
+		}
+		if dir == "ASC" {
+			slices.Reverse(parts)
+		}
+		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	case tagID != "":
+		// The tag's links by ID from link_tags' key, each checked against the other filters: a
+		// page costs the links it passes, whether the tag is on few links or most.
+		if f.After != nil {
+			// On both sides, so that whichever the join walks starts at the cursor.
+			after := a.add(f.After.ID)
+			where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
+		}
+		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
+	default:
+		if f.After != nil {
+			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
+		}
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY l.id ` + dir + ` LIMIT ` + limit
+		order = `l.id ` + dir
+	}
+	days := "NULL::bigint[]"
+	if n := len(f.Days) - 1; n > 0 {
+		// A UTC hour counts in the day it begins in; an hour begun before the first day (in a zone
+		// whose offset is not whole hours) counts in the first, as the statistics count it.
+		days = `ARRAY(SELECT coalesce(d.n, 0) FROM generate_series(1, ` + strconv.Itoa(n) + `) g (i) LEFT JOIN (
+			SELECT greatest(width_bucket(h.hour, ` + a.add(f.Days) + `::timestamptz[]), 1) AS i, sum(h.visits)::bigint AS n
+			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
+				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
+	}
+	return `SELECT ` + taggedColumns + `, coalesce(t.visits, 0), ` + days + `
+		FROM (` + page + `) p
+		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
+		LEFT JOIN link_moderation lm ON lm.link_id = l.id
+		LEFT JOIN visit_totals t ON t.link_id = l.id
+		ORDER BY ` + order, a
+}
+
+// statusConditions are the conditions of List's status and archive filters and of its tags
+// past the first.
+func statusConditions(a *sqlArgs, f link.Filter) []string {
+	var where []string
+	switch f.Archived {
+	case link.ArchivedAll:
+	case link.ArchivedOnly:
+		where = append(where, "l.archived_at IS NOT NULL")
+	default:
+		where = append(where, "l.archived_at IS NULL")
+	}
+	switch f.Status {
+	case "":
+	case link.StatusExpired:
+		// The first condition lets the partial index links_workspace_expiring serve it.
+		where = append(where, "l.expires_at IS NOT NULL", "l.expires_at <= now()")
+	case link.StatusActive:
+		where = append(where, "l.status = "+a.add(f.Status))
+	default:
+		// The first condition lets the partial index links_workspace_inactive (migration 00048)
+		// serve it whatever the plan.
+		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
+	}
+	for _, id := range f.AlsoTagIDs {
+		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
+	}
+	return where
+}
+
+// searchConditions are the conditions of List's text search q (none when it is blank);
+// searchIndex says the trigram index links_search_trgm exists.
+func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil
+	}
+	p := a.add("%" + escapeLike(q) + "%")
+	var where []string
+	if searchIndex && utf8.RuneCountInString(q) >= 3 {
+		// Implied by the next condition, this is the expression of the trigram index
+		// links_search_trgm (made by hand: docs/benchmarks.md), which finds the candidates the
+		// next decides. A text of fewer than three characters has no trigram: the index would
+		// be read whole.
+		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
+	}
+	return append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
+}
+
+// healthFilter is the state of f's health filter written out ("" for none; one of two, so
+// that the partial index of that state serves it), and whether the listing's page walks that
+// index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
+// links); a page that does not checks each link's state in where.
+func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+	switch f.Health {
+	case "ok":
+		state = "'ok'"
+	case "broken":
+		state = "'broken'"
+	default:
+		return where, "", false
+	}
+	walk = f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
+	if !walk {
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+	}
+	return where, state, walk
+}
+
+// healthPage is a listing's page of links in a health state from link_health's partial index
+// of it, each link looked up by its key and checked against the other filters (where): by ID,
+// a page costs the rows it passes (broken links are few, ok ones most); by visits, it reads
+// every link in the state (broken ones only) with its visits and sorts them. The lookup is a
+// LATERAL subquery with a LIMIT, which the planner cannot turn into a join that reads every
+// link of the workspace.
+func healthPage(a *sqlArgs, where []string, ws, state, limit, dir, cmp string, after *link.Cursor, byVisits bool) (page, order string) {
+	from := `link_health h
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = h.link_id AND l.url = h.url AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
+	cond := ""
+	if byVisits {
+		if after != nil {
+			cond = " AND (coalesce(t.visits, 0), h.link_id) " + cmp + " (" + a.add(after.Visits) + "::bigint, " + a.add(after.ID) + "::bigint)"
+		}
+		return `SELECT h.link_id AS id FROM ` + from + `
+			LEFT JOIN visit_totals t ON t.link_id = h.link_id AND t.visits > 0
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY coalesce(t.visits, 0) ` + dir + `, h.link_id ` + dir + ` LIMIT ` + limit,
+			`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	}
+	if after != nil {
+		cond = " AND h.link_id " + cmp + " " + a.add(after.ID)
+	}
+	return `SELECT h.link_id AS id FROM ` + from + `
+			WHERE h.workspace_id = ` + ws + ` AND h.state = ` + state + cond + `
+			ORDER BY h.link_id ` + dir + ` LIMIT ` + limit,
+		`l.id ` + dir
+}
+
+// sqlArgs are a statement's arguments as its conditions are built.
+type sqlArgs []any
+
+// add appends v and answers its placeholder.
+func (a *sqlArgs) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
