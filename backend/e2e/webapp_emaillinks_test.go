@@ -44,8 +44,9 @@ func TestWebAppEmailLinksSignedIn(t *testing.T) {
 }
 
 // TestWebAppInvitationResend: the Members page of a workspace whose plan is full lists the
-// waiting invitation with the day it was sent, when it expires and "Resend", which mails a new link; axe-core
-// finds nothing serious on the page (the pointer to the plans in its sentence included).
+// waiting invitation with the day it was sent, when it expires and "Resend", which mails a new
+// link; axe-core finds nothing serious on the page in either language (the pointer to the plans
+// in its sentence included, underlined by app.css's rule for links in running text).
 func TestWebAppInvitationResend(t *testing.T) {
 	s := newDeployment(t).start(t, "PLAN_LIMITS", "free.members=2")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -62,6 +63,21 @@ func TestWebAppInvitationResend(t *testing.T) {
 		w.see(row.GetByTestId("invitation-expiry").GetByText(w.tr("Expires in 7 days", "7 天后过期")))
 		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
 		w.accessible("members, full, an invitation waiting")
+		// The pointer to the plans is underlined, by the one rule for links in running text.
+		if deco, err := w.p.GetByTestId("member-limit-warning").GetByRole("link").Evaluate(`a => getComputedStyle(a).textDecorationLine`, nil); err != nil || deco != "underline" {
+			t.Errorf("[%s] the plans' link in the warning: %v %v", l.name, deco, err)
+		}
+		// axe-core in the other language too: the walk runs in one look, the page is checked in both.
+		for _, other := range twoLooks {
+			if other.zh() == l.zh() {
+				continue
+			}
+			o := walk(t, s, other)
+			o.signIn(email, "correct horse battery")
+			o.open("/members", o.tr("Members", "成员"))
+			o.see(o.p.GetByTestId("member-limit-warning").GetByRole("link"))
+			o.accessible("members, full, an invitation waiting")
+		}
 		w.click(row.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Send the invitation to "+invitee+" again", "重新发送给 "+invitee+" 的邀请")}))
 		w.see(w.text(w.tr("Invitation to "+invitee+" sent again, with a new link", "已重新发送给 "+invitee+" 的邀请（新链接）")))
 		s.mailbox.WaitSubject(t, invitee, "You are invited")

@@ -71,8 +71,33 @@ func TestWebAppImports(t *testing.T) {
 		if err := expectLocator(card.GetByTestId("import-counts")).ToHaveText(l.tr("300 of 300 rows · 295 created · 5 failed", "已处理 300 / 300 行 · 成功 295 个 · 失败 5 个")); err != nil {
 			t.Fatal(err)
 		}
-		if err := expectLocator(within(card, "progressbar", l.tr("Progress of spring-links.csv", "spring-links.csv 的进度"))).ToHaveAttribute("aria-valuenow", "100"); err != nil {
-			t.Fatal(err)
+		// The bar in two colours: the links made in green, the failed rows in red beside them.
+		bar := within(card, "group", l.tr("Progress of spring-links.csv", "spring-links.csv 的进度"))
+		w.see(within(bar, "progressbar", l.tr("295 links made", "已创建 295 个链接")))
+		w.see(within(bar, "progressbar", l.tr("5 rows failed", "5 行失败")))
+		parts, err := bar.Evaluate(`b => {
+			const rgb = (el) => getComputedStyle(el).backgroundColor.match(/\d+/g).map(Number);
+			const made = b.querySelector("[data-testid=import-bar-made]"), failed = b.querySelector("[data-testid=import-bar-failed]");
+			const [mr, mg] = rgb(made), [fr, fg] = rgb(failed), whole = b.getBoundingClientRect().width;
+			return { greenMade: mg > mr, redFailed: fr > fg, made: made.getBoundingClientRect().width / whole, failed: failed.getBoundingClientRect().width / whole };
+		}`, nil)
+		if p, ok := parts.(map[string]any); err != nil || !ok || p["greenMade"] != true || p["redFailed"] != true ||
+			p["made"].(float64) < 0.95 || p["failed"].(float64) <= 0 || p["failed"].(float64) > 0.03 {
+			t.Errorf("[%s] the bar's parts: %v %v", l.name, parts, err)
+		}
+		// Why each row failed: its number, its URL and the reason in the look's language.
+		failures := card.GetByTestId("import-failure")
+		if err := expectLocator(failures).ToHaveCount(len(bad)); err != nil {
+			t.Fatalf("[%s] the failed rows: %v", l.name, err)
+		}
+		first := failures.First()
+		for _, want := range []string{"17", "javascript:alert(17)", l.tr("Use a URL that starts with http:// or https://.", "网址须以 http:// 或 https:// 开头。")} {
+			if err := expectLocator(first).ToContainText(want); err != nil {
+				t.Errorf("[%s] the first failed row: %v", l.name, err)
+			}
+		}
+		if texts, err := failures.AllInnerTexts(); err != nil || (l.zh() && strings.Contains(strings.Join(texts, "\n"), "is not allowed")) {
+			t.Errorf("[%s] the server's English in the failed rows: %q %v", l.name, texts, err)
 		}
 		w.shoot("imports")
 

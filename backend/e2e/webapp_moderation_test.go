@@ -75,6 +75,16 @@ func TestWebAppModerationDesk(t *testing.T) {
 		if err != nil || whole != true {
 			t.Errorf("[%s] the score badge is clipped: %v %v", l.name, whole, err)
 		}
+		// The reviewer's category in the look's language; its English words only in the English desk.
+		reasonLine := item.GetByTestId("queue-reason")
+		if err := expectLocator(reasonLine).ToContainText(m.tr("Phishing: looks like a bank login", "网络钓鱼")); err != nil {
+			t.Errorf("[%s] the queued link's reason: %v", l.name, err)
+		}
+		if l.zh() {
+			if err := expectLocator(reasonLine).Not().ToContainText("looks like"); err != nil {
+				t.Errorf("[%s] the scorer's English on the Chinese desk: %v", l.name, err)
+			}
+		}
 		m.shoot("moderation-desk")
 
 		// A ban needs a reason; the refusal shows beside the reason's input.
@@ -93,6 +103,14 @@ func TestWebAppModerationDesk(t *testing.T) {
 		m.click(m.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{
 			Name: m.tr("Ban", "封禁"), Exact: playwright.Bool(true)}))
 		m.see(m.button(m.tr("Unban", "解封")))
+		// The moderator's decision is in force: who decided and the category, not the reviewer's score.
+		if err := expectLocator(m.p.GetByTestId("decision-in-force")).ToHaveText(
+			m.tr("Decided by a moderator · mod@example.com · Phishing", "由审核员决定 · mod@example.com · 网络钓鱼")); err != nil {
+			t.Errorf("[%s] who decided: %v", l.name, err)
+		}
+		if err := expectLocator(m.p.GetByTestId("review-summary")).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] the reviewer's score beside the moderator's decision: %v", l.name, err)
+		}
 		counted("banned", "1")
 		counted("flagged", "1")
 		if err := expectLocator(m.p.GetByTestId("decisions")).ToContainText(note); err != nil {
@@ -113,6 +131,16 @@ func TestWebAppModerationDesk(t *testing.T) {
 		var domainState string
 		if err := d.db(t).Pool.QueryRow(context.Background(), `SELECT state FROM moderation_domains WHERE domain = 'bank-login.example'`).Scan(&domainState); err != nil || domainState != "banned" {
 			t.Errorf("[%s] the domain after its ban: %q %v", l.name, domainState, err)
+		}
+		// The desk's list of banned and held domains: who, why, the links.
+		domainRow := m.p.GetByTestId("domain-row").Filter(playwright.LocatorFilterOptions{HasText: "bank-login.example"})
+		for _, want := range []string{m.tr("Banned", "已封禁"), "mod@example.com", "kit seen on five links"} {
+			if err := expectLocator(domainRow).ToContainText(want); err != nil {
+				t.Errorf("[%s] the banned domain's row: %v", l.name, err)
+			}
+		}
+		if err := expectLocator(domainRow.GetByTestId("domain-links")).ToHaveText("0"); err != nil {
+			t.Errorf("[%s] the banned domain's links: %v", l.name, err)
 		}
 
 		// The owner: one badge, the reason and what it means, never the note; and the appeal.
@@ -187,5 +215,49 @@ func TestWebAppModerationDesk(t *testing.T) {
 			t.Errorf("[%s] whose link: %v", l.name, err)
 		}
 		op.shoot("moderation-link-from-audit")
+
+		// A system role changes only once the operator confirms, the dialog naming the person and the role.
+		s.signup("newmod@example.com") // no browser of theirs open: the change signs them out
+		s.verify("newmod@example.com") // a moderator's address is verified
+		op.open("/admin", "")
+		op.click(op.p.GetByTestId("admin-tab").GetByText(op.tr("Users", "用户")))
+		roleOf := op.role("combobox", op.tr("System role of newmod@example.com", "newmod@example.com 的系统角色"))
+		pick := func() {
+			t.Helper()
+			if _, err := roleOf.SelectOption(playwright.SelectOptionValues{Values: &[]string{"moderator"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pick()
+		dialog := op.p.GetByRole("dialog")
+		if err := expectLocator(dialog).ToContainText(op.tr("Change the system role of newmod@example.com to Moderator?",
+			"将 newmod@example.com 的系统角色改为“审核员”？")); err != nil {
+			t.Errorf("[%s] the role's confirmation: %v", l.name, err)
+		}
+		op.accessible("the role's confirmation")
+		op.click(dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: op.tr("Cancel", "取消"), Exact: playwright.Bool(true)}))
+		if err := expectLocator(roleOf).ToHaveValue("user"); err != nil {
+			t.Errorf("[%s] the role after Cancel: %v", l.name, err)
+		}
+		pick()
+		op.click(dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: op.tr("Change the role", "更改角色"), Exact: playwright.Bool(true)}))
+		if err := expectLocator(roleOf).ToHaveValue("moderator"); err != nil {
+			t.Errorf("[%s] the role after the confirmation: %v", l.name, err)
+		}
+		var role string
+		if err := d.db(t).Pool.QueryRow(context.Background(), `SELECT system_role FROM users WHERE email = 'newmod@example.com'`).Scan(&role); err != nil || role != "moderator" {
+			t.Errorf("[%s] the stored role: %q %v", l.name, role, err)
+		}
+
+		// The banned domain cleared from the desk's list.
+		m.open("/moderation", m.tr("Moderation", "内容审核"))
+		m.see(domainRow)
+		m.accessible("the desk with its domains")
+		m.click(domainRow.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: m.tr("Clear bank-login.example", "解除 bank-login.example")}))
+		m.click(m.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: m.tr("Clear domain", "解除域名限制"), Exact: playwright.Bool(true)}))
+		m.see(m.text(m.tr("bank-login.example is cleared", "已解除 bank-login.example 的限制")))
+		if err := expectLocator(m.p.GetByTestId("domain-row")).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] the list after the clear: %v", l.name, err)
+		}
 	})
 }

@@ -344,20 +344,6 @@ func answerDomainDecision(d moderation.DomainDecision) domainDecisionAnswer {
 	return out
 }
 
-// moderationDomains lists the moderators' standing decisions on whole domains.
-func (s *Server) moderationDomains(c *gin.Context) {
-	_, limit, ok := s.pageOf(c, 50)
-	if !ok {
-		return
-	}
-	ds, err := s.moderation.DomainDecisions(c.Request.Context(), limit)
-	out := make([]domainDecisionAnswer, len(ds))
-	for i, d := range ds {
-		out[i] = answerDomainDecision(d)
-	}
-	s.replyNoStore(c, gin.H{"items": out}, err)
-}
-
 // banDomain bans a whole registrable domain: its new links are banned at once.
 func (s *Server) banDomain(c *gin.Context) { s.setDomain(c, moderation.DomainBanned) }
 

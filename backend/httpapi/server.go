@@ -284,6 +284,7 @@ func (s *Server) routes() {
 	ws.POST("/imports", s.inWorkspace(account.PermLinksWrite), s.createImport)
 	ws.GET("/imports/:id", s.inWorkspace(account.PermLinksRead), s.getImport)
 	ws.GET("/imports/:id/results.csv", s.inWorkspace(account.PermLinksRead), s.importResults)
+	ws.GET("/imports/:id/failures", s.inWorkspace(account.PermLinksRead), s.importFailures)
 	ws.GET("/domains", s.inWorkspace(account.PermLinksRead), s.listDomains)
 	ws.POST("/domains", s.inWorkspace(account.PermManage), s.createDomain)
 	ws.GET("/domains/:id", s.inWorkspace(account.PermLinksRead), s.getDomain)

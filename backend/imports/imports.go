@@ -81,6 +81,9 @@ type Store interface {
 	List(ctx context.Context, workspaceID, before int64, limit int) ([]*Import, bool, error)
 	// Results returns the rows' results in row order, as they are read.
 	Results(ctx context.Context, workspaceID, id int64) iter.Seq2[Result, error]
+	// Failures returns up to limit of the import's failed rows after row after, in row order,
+	// and whether more follow.
+	Failures(ctx context.Context, workspaceID, id, after int64, limit int) ([]Result, bool, error)
 
 	// Claim takes the oldest job that is queued, or running under a lease that ran out, for
 	// owner; nil when there is none.

@@ -649,6 +649,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/imports/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's failed rows, in row order
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. The rows that failed so far, while the import runs and after it: `row` (the data row's number, from 1), `line` (the line of the file it starts on), `url` (as given), `error_code`, `error` and `error_reason` (the reason as in an error answer's `reason`, which clients translate). Pages with `cursor` (from `next_cursor`, empty on the last page). Another workspace's import is 404.
+         */
+        get: operations["importFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/imports/{id}/results.csv": {
         parameters: {
             query?: never;
@@ -1406,8 +1426,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the decisions on whole domains (moderators)
-         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The standing decisions on whole domains, the latest first.
+         * List the banned, held or cleared domains (moderators)
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). The domains whose new links are stopped, the latest first: `banned` by a moderator (with who, when and the private note) and `held` by their record of phishing bans (with the review whose ban holds them and `held_until`); `state=cleared` lists the domains a moderator cleared. Each with `links`, the links with a review of a page on it. Pages with `cursor` (from `next_cursor`, empty on the last page).
          */
         get: operations["moderationDomains"];
         put?: never;
@@ -2639,6 +2659,24 @@ export interface components {
             imports: components["schemas"]["Import"][];
             next_cursor: string;
         };
+        ImportFailurePage: {
+            items: components["schemas"]["ImportFailure"][];
+            /** @description The cursor of the next page; empty on the last. */
+            next_cursor: string;
+        };
+        ImportFailure: {
+            /** @description The data row's number, from 1. */
+            row: number;
+            /** @description The line of the file the row starts on. */
+            line: number;
+            /** @description The row's URL as given. */
+            url: string;
+            error_code: string;
+            /** @description The server's English words; clients show the reason in their own language. */
+            error: string;
+            /** @description The finer reason, as in an error answer's `reason`. */
+            error_reason: string;
+        };
         /** @description An invitation to an email address, whether or not it has an account yet; whoever signs in with that address sees it in /me/invitations and may accept it. */
         Invitation: {
             /** Format: int64 */
@@ -3407,6 +3445,28 @@ export interface components {
             actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description A domain whose new links are stopped (or were, cleared): a moderator's decision with who made it and the private note, or a hold by its record of phishing bans with the review whose ban holds it. */
+        DomainEntry: {
+            domain: string;
+            /** @enum {string} */
+            state: "banned" | "held" | "cleared";
+            /** @description The moderator's private note; empty for a held domain. */
+            note: string;
+            actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: int64
+             * @description The links with a review of a page on the domain.
+             */
+            links: number;
+            /**
+             * Format: date-time
+             * @description A held domain's, when its ban leaves its record.
+             */
+            held_until?: string;
+            review?: components["schemas"]["ReviewSummary"];
         };
         /**
          * @description Only null. A field that holds an object or null is written `anyOf: [{$ref: X}, {$ref: Null}]`: `nullable` beside an `allOf` does not let null through the referenced schema, so strict validators refused the null the server sends.
@@ -5791,6 +5851,45 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    importFailures: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Import ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the import's failed rows. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportFailurePage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     importResults: {
         parameters: {
             query?: never;
@@ -7760,7 +7859,11 @@ export interface operations {
     moderationDomains: {
         parameters: {
             query?: {
+                /** @description `banned`, `held` or `cleared`; banned and held when absent. */
+                state?: "banned" | "held" | "cleared";
                 limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -7768,7 +7871,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The decisions. */
+            /** @description A page of domains. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -7778,7 +7881,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["DomainDecision"][];
+                        items: components["schemas"]["DomainEntry"][];
+                        /** @description The cursor of the next page; empty on the last. */
+                        next_cursor: string;
                     };
                 };
             };

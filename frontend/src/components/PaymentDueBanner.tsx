@@ -19,7 +19,7 @@ export function PaymentDueBanner() {
     <Alert color="orange" role="alert" data-testid="payment-due" mb="md">
       <Text size="sm">
         {t("billing.pastDue", { since: date(b.past_due_since), until: date(b.grace_ends_at) })}{" "}
-        <Anchor component={RouterLink} to="/billing" size="sm" c="inherit" underline="always">
+        <Anchor component={RouterLink} to="/billing" size="sm" c="inherit">
           {t("nav.billing")}
         </Anchor>
       </Text>

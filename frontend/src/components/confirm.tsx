@@ -18,32 +18,50 @@ export interface ConfirmButtonProps extends ButtonProps {
 
 /** A button that asks, in a dialog, before it calls onConfirm. */
 export function ConfirmButton({ question, detail, confirmLabel, onConfirm, children, color = "red", ...button }: ConfirmButtonProps) {
-  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
       <Button color={color} {...button} onClick={() => setOpen(true)}>
         {children}
       </Button>
-      {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
-      <Modal opened={open} onClose={() => setOpen(false)} title={question} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
-        {detail && <Text size="sm" mb="md">{detail}</Text>}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={() => setOpen(false)}>
-            {t("common.cancel")}
-          </Button>
-          <Button
-            color={color}
-            data-autofocus
-            onClick={() => {
-              setOpen(false);
-              onConfirm();
-            }}
-          >
-            {confirmLabel ?? children}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog opened={open} question={question} detail={detail} confirmLabel={confirmLabel ?? children} color={color} onConfirm={onConfirm} onClose={() => setOpen(false)} />
     </>
+  );
+}
+
+export interface ConfirmDialogProps {
+  opened: boolean;
+  question: string;
+  detail?: ReactNode;
+  confirmLabel: ReactNode;
+  color?: ButtonProps["color"];
+  onConfirm: () => void;
+  /** Called on Cancel, Escape and after confirming. */
+  onClose: () => void;
+}
+
+/** The dialog that asks, for a change asked for by something other than a button (a select). */
+export function ConfirmDialog({ opened, question, detail, confirmLabel, color = "red", onConfirm, onClose }: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  return (
+    // lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses.
+    <Modal opened={opened} onClose={onClose} title={question} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
+      {detail && <Text size="sm" mb="md">{detail}</Text>}
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onClose}>
+          {t("common.cancel")}
+        </Button>
+        <Button
+          color={color}
+          data-autofocus
+          onClick={() => {
+            onClose();
+            onConfirm();
+          }}
+        >
+          {confirmLabel}
+        </Button>
+      </Group>
+    </Modal>
   );
 }

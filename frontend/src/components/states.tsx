@@ -27,9 +27,15 @@ export function Loading({ label }: { label?: string }) {
  */
 export function errorMessage(e: unknown, fallback: string): string {
   if (!(e instanceof ApiError)) return fallback;
-  const key = [`errors.${e.reason}`, `errors.${e.code}`].find((k) => i18n.exists(k));
-  const text = key ? i18n.t(key) : e.message;
+  const text = reasonMessage(e.reason, e.code, e.message);
   return e.requestId ? `${text} (${e.requestId})` : text;
+}
+
+/** A reason and code the API gave (in an error, or a row's result) in the reader's language, else
+ * the server's message. */
+export function reasonMessage(reason: string | undefined, code: string, message: string): string {
+  const key = [`errors.${reason}`, `errors.${code}`].find((k) => i18n.exists(k));
+  return key ? i18n.t(key) : message;
 }
 
 /** The error's text when it is about the given input field, else undefined: shown next to it. */

@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Schemas } from "../../api/client";
 import { DataTable } from "../../components/DataTable";
+import { ConfirmDialog } from "../../components/confirm";
 import { DaysChart } from "../../components/DaysChart";
 import { Figure } from "../../components/Figure";
 import { ErrorState, FormError, Loading } from "../../components/states";
@@ -175,32 +176,47 @@ function BillingCell({ billing }: { billing?: Schemas["BillingSummary"] }) {
   );
 }
 
+type SystemRole = Schemas["User"]["system_role"];
+
 function Users() {
   const { t } = useTranslation();
   const paged = usePaged("users", (cursor) => unwrap(api.GET("/api/v1/admin/users", { params: { query: { cursor, limit: 50 } } })));
-  const setRole = useAdminChange("users", ({ id, role }: { id: number; role: Schemas["User"]["system_role"] }) =>
+  const setRole = useAdminChange("users", ({ id, role }: { id: number; role: SystemRole }) =>
     unwrap(api.PATCH("/api/v1/admin/users/{user}", { params: { path: { user: id } }, body: { system_role: role } })),
   );
+  // A role change asked for in a row's select, waiting for the operator's confirmation.
+  const [asked, setAsked] = useState<{ id: number; email: string; role: SystemRole }>();
   return (
-    <PagedTable paged={paged} head={[t("members.email"), t("admin.verified"), t("admin.role")]} error={setRole.error}>
-      {(page) =>
-        page.users.map((u) => (
-          <Table.Tr key={u.id}>
-            <Table.Td className="break">{u.email}</Table.Td>
-            <Table.Td>{u.email_verified ? <Badge color="green" variant="light">✓</Badge> : <Text size="sm" c="dimmed">–</Text>}</Table.Td>
-            <Table.Td>
-              <NativeSelect
-                size="xs"
-                aria-label={t("admin.roleOf", { email: u.email })}
-                value={u.system_role}
-                onChange={(e) => setRole.mutate({ id: u.id, role: e.currentTarget.value as Schemas["User"]["system_role"] })}
-                data={(["user", "moderator", "operator"] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))}
-              />
-            </Table.Td>
-          </Table.Tr>
-        ))
-      }
-    </PagedTable>
+    <>
+      <PagedTable paged={paged} head={[t("members.email"), t("admin.verified"), t("admin.role")]} error={setRole.error}>
+        {(page) =>
+          page.users.map((u) => (
+            <Table.Tr key={u.id}>
+              <Table.Td className="break">{u.email}</Table.Td>
+              <Table.Td>{u.email_verified ? <Badge color="green" variant="light">✓</Badge> : <Text size="sm" c="dimmed">–</Text>}</Table.Td>
+              <Table.Td>
+                <NativeSelect
+                  size="xs"
+                  aria-label={t("admin.roleOf", { email: u.email })}
+                  value={u.system_role}
+                  onChange={(e) => setAsked({ id: u.id, email: u.email, role: e.currentTarget.value as SystemRole })}
+                  data={(["user", "moderator", "operator"] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))
+        }
+      </PagedTable>
+      <ConfirmDialog
+        opened={!!asked}
+        question={asked ? t("admin.roleQuestion", { email: asked.email, role: t(`roles.${asked.role}`) }) : ""}
+        detail={asked && t(`admin.roleDetail.${asked.role}`)}
+        confirmLabel={t("admin.roleConfirm")}
+        color="blue"
+        onConfirm={() => asked && setRole.mutate({ id: asked.id, role: asked.role })}
+        onClose={() => setAsked(undefined)}
+      />
+    </>
   );
 }
 

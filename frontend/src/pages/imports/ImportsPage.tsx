@@ -1,7 +1,8 @@
 // CSV imports (plan feature batch): upload a file of up to IMPORT_MAX_ROWS rows (ours, Bitly's
 // or Shlink's export) by choosing or dropping it; the job runs on the server, this page follows
-// its progress and offers the per-row results file once it has finished.
-import { Anchor, Badge, Button, Card, FileButton, Group, Progress, Stack, Text, Title } from "@mantine/core";
+// its progress (made and failed rows in two colours), why each failed row failed, and the
+// per-row results file once it has finished.
+import { Anchor, Badge, Button, Card, FileButton, Group, Stack, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { IconFileTypeCsv } from "@tabler/icons-react";
 import { useEffect, useRef, useState, type DragEvent } from "react";
@@ -10,7 +11,8 @@ import { api, unwrap } from "../../api/client";
 import { notifyDone } from "../../components/notify";
 import { UpgradeHint, usePlan } from "../../components/plan";
 import { Empty, ErrorState, FormError, Loading } from "../../components/states";
-import { formatBytes, importActive, importFinished, importPercent, type Import } from "../../lib/imports";
+import { formatBytes, importActive, importFinished, type Import } from "../../lib/imports";
+import { ImportBar, ImportFailures } from "./ImportFailures";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useSession, useWorkspaceId } from "../../session";
 import { saveBlob } from "../../lib/download";
@@ -222,10 +224,11 @@ function ImportCard({ initial }: { initial: Import }) {
         <Text size="xs" c="dimmed">
           {t("imports.uploaded", { date: new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(im.created_at)), size: formatBytes(im.bytes, lang) })}
         </Text>
-        <Progress value={importPercent(im)} color={im.state === "failed" ? "red" : im.failed > 0 ? "orange" : "blue"} aria-label={t("imports.progressOf", { name })} />
+        <ImportBar im={im} name={name} />
         <Text size="sm" data-testid="import-counts">
           {counts}
         </Text>
+        {im.failed > 0 && <ImportFailures im={im} />}
         {im.error && (
           <Text size="sm" c="red">
             {im.error}

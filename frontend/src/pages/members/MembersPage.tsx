@@ -129,7 +129,7 @@ export default function MembersPage() {
             {full && (
               <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
                 <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
-                <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
+                <Anchor component={RouterLink} to="/plan" size="sm">
                   {t("members.seePlans")}
                 </Anchor>
               </Alert>
@@ -263,7 +263,7 @@ function MemberUsage({ used, limit }: { used: number; limit: number | null | und
       {atLimit && (
         <Text size="sm" c="dimmed">
           {t("members.usageFull")}{" "}
-          <Anchor component={RouterLink} to="/plan" size="sm" underline="always">
+          <Anchor component={RouterLink} to="/plan" size="sm">
             {t("members.seePlans")}
           </Anchor>
         </Text>

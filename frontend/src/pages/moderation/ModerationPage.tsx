@@ -1,8 +1,8 @@
 // The moderators' desk: the queue by state (and the open appeals), each tab with its count and
 // each item with whose link it is; for the chosen link its latest review with the three
 // visitors' screenshots side by side, the decisions so far, the owner's appeal, and approve,
-// ban or unban with the reason the owner is shown and a private note. /moderation/links/{id}
-// opens one link's file on its own (the audit log links there).
+// ban or unban with the reason the owner is shown and a private note; below, the banned and held
+// domains. /moderation/links/{id} opens one link's file on its own (the audit log links there).
 import { Alert, Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Table, Tabs, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -13,6 +13,8 @@ import { ModerationBadge } from "../../components/badges";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Empty, ErrorState, fieldError, FormError, Loading, Queried } from "../../components/states";
+import { DomainList } from "./DomainList";
+import { DecisionInForce, reviewInForce, reviewReason, scorerWords } from "./Verdict";
 
 type Tab = "pending" | "passed" | "flagged" | "banned" | "appealed";
 const tabs = ["flagged", "appealed", "pending", "banned", "passed"] as const satisfies readonly Tab[];
@@ -117,21 +119,23 @@ function Desk() {
         </div>
         <div>{chosen ? <LinkFile id={chosen} /> : <Text c="dimmed">{t("moderation.choose")}</Text>}</div>
       </div>
+      <DomainList />
     </Stack>
   );
 }
 
 function QueueItem({ item, chosen, choose }: { item: Schemas["ModerationQueueItem"]; chosen: boolean; choose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const { link, review, appeal } = item;
+  const scored = reviewInForce(link.moderation);
   return (
     <UnstyledButton className={"queue-item" + (chosen ? " chosen" : "")} onClick={choose} data-testid="queue-item" aria-pressed={chosen}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Text size="sm" fw={600} className="mono minw0" truncate>
           {link.short_url.replace(/^https?:\/\//, "")}
         </Text>
-        {review && (
+        {review && scored && (
           <Badge className="queue-score" color={scoreColor(review.score)} aria-label={t("moderation.score", { score: fmt.score(review.score) })} data-testid="queue-score">
             {fmt.score(review.score)}
           </Badge>
@@ -140,11 +144,12 @@ function QueueItem({ item, chosen, choose }: { item: Schemas["ModerationQueueIte
       <Text size="xs" c="dimmed" lineClamp={1} className="break">
         {link.url}
       </Text>
-      {review && (
-        <Text size="xs" lineClamp={2}>
-          {t(`moderation.reasons.${review.category}`, { defaultValue: review.category })}: {review.reason}
+      {review && scored && (
+        <Text size="xs" lineClamp={2} data-testid="queue-reason">
+          {[reviewReason(t, review, link.moderation), scorerWords(i18n.resolvedLanguage, review.reason)].filter(Boolean).join(": ")}
         </Text>
       )}
+      {!scored && <DecisionInForce m={link.moderation} />}
       <dl className="queue-facts">
         <dt>{t("moderation.workspace")}</dt>
         <dd className="break" data-testid="queue-workspace">
@@ -169,7 +174,7 @@ function QueueItem({ item, chosen, choose }: { item: Schemas["ModerationQueueIte
 }
 
 function LinkFile({ id }: { id: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const client = useQueryClient();
   const [reason, setReason] = useState<Reason | "">("");
@@ -243,13 +248,16 @@ function LinkFile({ id }: { id: number }) {
             <dt>{t("moderation.visits")}</dt>
             <dd>{fmt.number(file.data.visits)}</dd>
           </dl>
-          {review ? (
+          {!reviewInForce(link.moderation) ? (
+            <DecisionInForce m={link.moderation} by={link.moderation.decided_by === "moderator" ? decisions.find((d) => d.actor)?.actor?.email : undefined} />
+          ) : review ? (
             <Text size="sm" data-testid="review-summary">
-              {t("moderation.verdict", {
-                score: fmt.score(review.score),
-                category: t(`moderation.reasons.${review.category}`, { defaultValue: review.category }),
-                scorer: review.model || review.scorer,
-              })}: {review.reason}
+              {[
+                t("moderation.verdict", { score: fmt.score(review.score), category: reviewReason(t, review, link.moderation), scorer: review.model || t(`moderation.scorers.${review.scorer}`, { defaultValue: review.scorer }) }),
+                scorerWords(i18n.resolvedLanguage, review.reason),
+              ]
+                .filter(Boolean)
+                .join(": ")}
             </Text>
           ) : (
             <Text size="sm" c="dimmed">
