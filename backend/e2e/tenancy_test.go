@@ -112,20 +112,20 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 
 	// The rows of B each path parameter names.
 	ids := map[string]string{
-		"sessions/{id}":         bSession,
-		"tags/{id}":             fmt.Sprint(bTag.ID),
-		"imports/{id}":          fmt.Sprint(bImport.ID),
-		"domains/{id}":          fmt.Sprint(dom.ID),
-		"links/{id}":            fmt.Sprint(bLink.ID),
-		"api-keys/{id}":         fmt.Sprint(key.ID),
-		"invitations/{id}":      fmt.Sprint(inv.ID),
-		"members/{user}":        fmt.Sprint(bob.UserID),
-		"webhooks/{id}":         fmt.Sprint(hook.ID),
-		"deliveries/{delivery}": fmt.Sprint(bDelivery),
-		"utm-templates/{id}":    fmt.Sprint(bTemplate.ID),
-		"scim-tokens/{id}":      fmt.Sprint(scimToken.ID),
-		"share/{share_id}":      bShare.ID,
+		"sessions/{id}":      bSession,
+		"tags/{id}":          fmt.Sprint(bTag.ID),
+		"imports/{id}":       fmt.Sprint(bImport.ID),
+		"domains/{id}":       fmt.Sprint(dom.ID),
+		"links/{id}":         fmt.Sprint(bLink.ID),
+		"api-keys/{id}":      fmt.Sprint(key.ID),
+		"invitations/{id}":   fmt.Sprint(inv.ID),
+		"members/{user}":     fmt.Sprint(bob.UserID),
+		"webhooks/{id}":      fmt.Sprint(hook.ID),
+		"utm-templates/{id}": fmt.Sprint(bTemplate.ID),
+		"scim-tokens/{id}":   fmt.Sprint(scimToken.ID),
+		"share/{share_id}":   bShare.ID,
 	}
+	ids["deliveries/{delivery}"] = fmt.Sprint(bDelivery)
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
 	param := regexp.MustCompile(`[a-z-]+/\{[a-z_]+\}`)
 	fill := func(path string, ws int64) string {

@@ -66,7 +66,7 @@ func (s *Server) resendWebhookDelivery(c *gin.Context) {
 	s.deliverNow(c, func(ctx context.Context) (*webhook.Delivery, error) {
 		return s.webhooks.Resend(ctx, workspaceID(c), h.ID, id)
 	}, func(d *webhook.Delivery) {
-		s.auditedHere(c, audit.WebhookDeliveryResent, audit.Target("webhook", h.ID),
+		s.auditedHere(c, audit.WebhookResent, audit.Target("webhook", h.ID),
 			map[string]any{"delivery": d.ID, "resent_from": id, "event": d.Event, "status": d.Status, "response_code": d.ResponseCode})
 	})
 }
