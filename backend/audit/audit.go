@@ -87,6 +87,7 @@ const (
 	WebhookUpdated       Action = "webhook.updated"
 	WebhookDeleted       Action = "webhook.deleted"
 	WebhookTested        Action = "webhook.tested"
+	WebhookResent        Action = "webhook.delivery_resent"
 	// The identity provider's provisioning (docs/scim.md), and the owners' SCIM tokens.
 	SCIMUserProvisioned   Action = "scim.user_provisioned"
 	SCIMUserDeprovisioned Action = "scim.user_deprovisioned"

@@ -70,8 +70,9 @@ func TestBulkEditCostsItsSize(t *testing.T) {
 	}
 }
 
-// TestWebhookTestRateLimited: a test delivery costs ten requests of the workspace's budget;
-// past it the test is refused with 429 and Retry-After, and nothing is sent.
+// TestWebhookTestRateLimited: a test delivery, and the resend of a delivery, cost ten requests
+// of the workspace's budget; past it they are refused with 429 and Retry-After, and nothing is
+// sent.
 func TestWebhookTestRateLimited(t *testing.T) {
 	// Counts what the limiter let through: see limiterDeployment.
 	s := limiterDeployment(t).start(t, "PLAN_LIMITS", "personal.requests_per_minute=30", "WEBHOOK_ALLOW_LOOPBACK", "true")
@@ -87,22 +88,32 @@ func TestWebhookTestRateLimited(t *testing.T) {
 	h := answer[hookJSON](t, r, http.StatusCreated, "create webhook")
 	left := remainingOf(t, "create webhook", r)
 	test := fmt.Sprintf("/api/v1/workspaces/%d/webhooks/%d/test", tn.WorkspaceID, h.ID)
-	for i := range 2 {
-		r := s.do("POST", test, tn.Token, nil)
-		if d := answer[struct{ Delivery hookDelivery }](t, r, http.StatusOK, "test").Delivery; d.Status != "delivered" {
-			t.Fatalf("test %d: %+v", i+1, d)
+	// A test, then the resend of its delivery, which costs what a test costs.
+	var first hookDelivery
+	for i, what := range []string{"test", "resend"} {
+		path := test
+		if what == "resend" {
+			path = fmt.Sprintf("/api/v1/workspaces/%d/webhooks/%d/deliveries/%d/resend", tn.WorkspaceID, h.ID, first.ID)
 		}
-		now := remainingOf(t, "test", r)
-		wantSpent(t, fmt.Sprintf("test %d", i+1), left, now, 10)
+		r := s.do("POST", path, tn.Token, nil)
+		d := answer[struct{ Delivery hookDelivery }](t, r, http.StatusOK, what).Delivery
+		if d.Status != "delivered" {
+			t.Fatalf("%s: %+v", what, d)
+		}
+		if i == 0 {
+			first = d
+		}
+		now := remainingOf(t, what, r)
+		wantSpent(t, what, left, now, 10)
 		left = now
 	}
-	// About 9 left: the third test is refused before anything is sent.
-	r = s.do("POST", test, tn.Token, nil)
-	wantRateLimited(t, "a third test", r)
+	// About 9 left: a third send, test or resend, is refused before anything is sent.
+	wantRateLimited(t, "a third test", s.do("POST", test, tn.Token, nil))
+	wantRateLimited(t, "a second resend", s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/webhooks/%d/deliveries/%d/resend", tn.WorkspaceID, h.ID, first.ID), tn.Token, nil))
 	if n := sent.Load(); n != 2 {
-		t.Errorf("the receiver got %d tests, want 2", n)
+		t.Errorf("the receiver got %d requests, want the test and its resend", n)
 	}
 	if ds := s.hookDeliveries(tn, h.ID); len(ds) != 2 {
-		t.Errorf("%d deliveries recorded, want the 2 tests: %+v", len(ds), ds)
+		t.Errorf("%d deliveries recorded, want the test and its resend: %+v", len(ds), ds)
 	}
 }

@@ -91,6 +91,7 @@ func TestKeyScopes(t *testing.T) {
 		"screenshots":   "desktop",
 		"sessions":      session,
 		"webhooks":      "1",
+		"deliveries":    "1",
 		"utm-templates": "1",
 		"scim-tokens":   "1",
 	}

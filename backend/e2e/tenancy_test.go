@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -38,7 +39,8 @@ func documentedRoutes(t *testing.T) [][2]string {
 // workspace, with her session and with her API key, naming workspace B's real rows. Every
 // answer must be the same 404 a missing workspace gives, and B must be untouched afterwards.
 func TestNoCrossWorkspaceAccess(t *testing.T) {
-	s := newDeployment(t).start(t)
+	dep := newDeployment(t)
+	s := dep.start(t)
 	alice := s.signup("alice@example.com")
 	bob := s.signup("bob@example.com")
 	s.signup("carol@example.com")
@@ -74,6 +76,13 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		t.Fatalf("add webhook: %d %s", r.Status, r.Body)
 	}
 	r.json(t, &hook)
+	// A delivery of B's webhook, written as the log keeps a failed one: nothing is sent out.
+	var bDelivery int64
+	if err := dep.db(t).Pool.QueryRow(context.Background(), `INSERT INTO webhook_deliveries
+			(webhook_id, workspace_id, event, data, status, attempt, response_code, response_body)
+		VALUES ($1, $2, 'domain.verified', '{}', 'failed', 1, 500, 'B''s answer') RETURNING id`, hook.ID, bob.WorkspaceID).Scan(&bDelivery); err != nil {
+		t.Fatal(err)
+	}
 
 	var bTag struct{ ID int64 }
 	r = s.do("POST", wsB+"/tags", bob.Token, map[string]any{"name": "B's tag"})
@@ -116,6 +125,7 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 		"scim-tokens/{id}":   fmt.Sprint(scimToken.ID),
 		"share/{share_id}":   bShare.ID,
 	}
+	ids["deliveries/{delivery}"] = fmt.Sprint(bDelivery)
 	// Parameters in the middle of a path (links/{id}/qr) are filled too.
 	param := regexp.MustCompile(`[a-z-]+/\{[a-z_]+\}`)
 	fill := func(path string, ws int64) string {
@@ -286,5 +296,9 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	s.do("GET", wsB+"/imports", bob.Key, nil).json(t, &bImports)
 	if len(bImports.Imports) != 1 {
 		t.Errorf("B's imports: %+v", bImports)
+	}
+	// B's webhook has its one delivery, not resent.
+	if ds := s.hookDeliveries(bob, hook.ID); len(ds) != 1 || ds[0].ID != bDelivery {
+		t.Errorf("B's deliveries: %+v", ds)
 	}
 }

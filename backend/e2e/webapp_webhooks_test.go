@@ -9,7 +9,8 @@ import (
 )
 
 // A customer adds a webhook in the web app, copies its secret (shown once), sends a test that
-// the receiver verifies, reads the delivery log, disables the webhook and deletes it.
+// the receiver verifies, reads the delivery log, opens the test's request and answer, resends
+// it, disables the webhook and deletes it.
 func TestWebAppWebhooks(t *testing.T) {
 	s := newDeployment(t).start(t, "WEBHOOK_ALLOW_LOOPBACK", "true")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -52,6 +53,21 @@ func TestWebAppWebhooks(t *testing.T) {
 		w.see(w.p.GetByRole("cell", playwright.PageGetByRoleOptions{Name: w.tr("Delivered", "已送达"), Exact: playwright.Bool(true)}))
 		w.shoot("webhook-deliveries")
 
+		// A delivery opens on its request and the receiver's answer, and is sent again: the
+		// same message, a new row naming the one it resent.
+		w.click(w.button(w.tr("Show the request and answer", "显示请求与响应")).First())
+		w.see(w.p.GetByTestId("delivery-response-body").GetByText(`"accepted": true`))
+		w.see(w.p.GetByTestId("delivery-request-body").GetByText(`"type": "webhook.test"`))
+		w.see(w.text(w.tr("Status 200", "状态码 200")))
+		w.shoot("webhook-delivery-exchange")
+		// The log's own button: the banner above has a Resend of its own (the verification mail).
+		w.click(w.p.GetByRole("table").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Resend", "重新发送"), Exact: playwright.Bool(true)}).First())
+		w.see(w.text(w.tr("Resent: Delivered", "已重新发送：已送达")))
+		w.see(w.text(w.tr("A resend of delivery", "重新发送自投递")))
+		if tests := rcv.ofType("webhook.test"); len(tests) != 2 || tests[0].ID != tests[1].ID {
+			t.Errorf("the receiver verified %d tests, want the test and its resend", len(tests))
+		}
+
 		w.click(w.role("switch", w.tr("Enabled", "启用")))
 		eventually(t, 5*time.Second, "the webhook disabled", func() bool {
 			checked, err := w.role("switch", w.tr("Enabled", "启用")).IsChecked()
@@ -60,6 +76,6 @@ func TestWebAppWebhooks(t *testing.T) {
 		w.click(w.button(w.tr("Delete", "删除")))
 		w.click(w.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Delete", "删除"), Exact: playwright.Bool(true)}))
 		w.see(w.text(w.tr("No webhooks yet.", "还没有 Webhook。")))
-		rcv.checkOnce()
+		rcv.checkResent(1)
 	})
 }

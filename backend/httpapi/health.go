@@ -29,8 +29,9 @@ func (s *Server) checkLink(c *gin.Context) {
 
 // waitsOnOthers says route waits on another server: a link's destination (the check asked
 // for), bounded by HEALTH_TIMEOUT for each of its requests, or a webhook's receiver (a test
-// delivery), bounded by the deliveries' 10 s; not by WRITE_TIMEOUT, which a slow destination
-// or receiver would otherwise turn into a 503 however healthy the service.
+// delivery or a resend), bounded by the deliveries' 10 s; not by WRITE_TIMEOUT, which a slow
+// destination or receiver would otherwise turn into a 503 however healthy the service.
 func waitsOnOthers(route string) bool {
-	return strings.HasSuffix(route, "/links/:id/check") || strings.HasSuffix(route, "/webhooks/:id/test")
+	return strings.HasSuffix(route, "/links/:id/check") || strings.HasSuffix(route, "/webhooks/:id/test") ||
+		strings.HasSuffix(route, "/webhooks/:id/deliveries/:delivery/resend")
 }

@@ -262,6 +262,8 @@ func (s *Server) routes() {
 	ws.DELETE("/webhooks/:id", s.inWorkspace(account.PermManage), s.deleteWebhook)
 	ws.GET("/webhooks/:id/deliveries", s.inWorkspace(account.PermManage), s.webhookDeliveries)
 	ws.POST("/webhooks/:id/test", s.inWorkspace(account.PermManage), s.testWebhook)
+	ws.GET("/webhooks/:id/deliveries/:delivery", s.inWorkspace(account.PermManage), s.webhookDelivery)
+	ws.POST("/webhooks/:id/deliveries/:delivery/resend", s.inWorkspace(account.PermManage), s.resendWebhookDelivery)
 
 	ws.GET("/links", s.inWorkspace(account.PermLinksRead), s.listLinks)
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -40,11 +41,17 @@ type deliveryAnswer struct {
 	ResponseCode *int      `json:"response_code"`
 	Error        string    `json:"error"`
 	At           time.Time `json:"at"`
+	// The answer's Content-Type and whether its body was longer than the 4 KiB kept; the
+	// bodies themselves only in the delivery's own answer (deliveryDetail).
+	ResponseContentType string `json:"response_content_type"`
+	ResponseTruncated   bool   `json:"response_truncated"`
+	ResentFrom          *int64 `json:"resent_from"`
 }
 
 func answerDelivery(d webhook.Delivery) deliveryAnswer {
 	return deliveryAnswer{ID: d.ID, MessageID: d.MessageID, Event: d.Event, Attempt: d.Attempt, Status: d.Status,
-		ResponseCode: d.ResponseCode, Error: d.Error, At: d.At.UTC()}
+		ResponseCode: d.ResponseCode, Error: d.Error, At: d.At.UTC(),
+		ResponseContentType: d.AnswerContentType, ResponseTruncated: d.AnswerTruncated, ResentFrom: d.ResentFrom}
 }
 
 type webhookRequest struct {
@@ -187,14 +194,9 @@ func (s *Server) testWebhook(c *gin.Context) {
 	if !ok {
 		return
 	}
-	if !s.charge(c, webhookTestCost) {
-		return
-	}
-	d, err := s.webhooks.Test(c.Request.Context(), workspaceID(c), h.ID)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	s.auditedHere(c, audit.WebhookTested, audit.Target("webhook", h.ID), map[string]any{"status": d.Status, "response_code": d.ResponseCode})
-	s.replyNoStore(c, gin.H{"delivery": answerDelivery(*d)}, nil)
+	s.deliverNow(c, func(ctx context.Context) (*webhook.Delivery, error) {
+		return s.webhooks.Test(ctx, workspaceID(c), h.ID)
+	}, func(d *webhook.Delivery) {
+		s.auditedHere(c, audit.WebhookTested, audit.Target("webhook", h.ID), map[string]any{"status": d.Status, "response_code": d.ResponseCode})
+	})
 }

@@ -120,14 +120,16 @@ func (s *WebhookStore) Delete(ctx context.Context, workspaceID, id int64) error 
 }
 
 const deliveryColumns = `d.id, d.webhook_id, d.workspace_id, d.message_id, d.event, d.created_at, d.data,
-	d.attempt, d.status, d.response_code, d.error, d.at`
+	d.attempt, d.status, d.response_code, d.error, d.at,
+	d.request_headers, d.response_body, d.response_truncated, d.response_content_type, d.resent_from`
 
 func scanDelivery(row pgx.Row, extra ...any) (*webhook.Delivery, error) {
 	var d webhook.Delivery
-	var data []byte
+	var data, headers []byte
 	var code *int32
 	dest := append([]any{&d.ID, &d.WebhookID, &d.WorkspaceID, &d.MessageID, &d.Event, &d.CreatedAt, &data,
-		&d.Attempt, &d.Status, &code, &d.Error, &d.At}, extra...)
+		&d.Attempt, &d.Status, &code, &d.Error, &d.At,
+		&headers, &d.Answer, &d.AnswerTruncated, &d.AnswerContentType, &d.ResentFrom}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
@@ -135,6 +137,11 @@ func scanDelivery(row pgx.Row, extra ...any) (*webhook.Delivery, error) {
 	if code != nil {
 		c := int(*code)
 		d.ResponseCode = &c
+	}
+	if headers != nil {
+		if err := json.Unmarshal(headers, &d.RequestHeaders); err != nil {
+			return nil, fmt.Errorf("delivery %d request headers: %w", d.ID, err)
+		}
 	}
 	return &d, nil
 }
@@ -320,10 +327,18 @@ func (s *WebhookStore) Finish(ctx context.Context, r webhook.Result, disableAfte
 	if r.Status == webhook.Pending {
 		next = &r.NextAt
 	}
+	var headers []byte // NULL when nothing was sent (a dropped delivery)
+	if len(r.Exchange.RequestHeaders) > 0 {
+		if headers, err = json.Marshal(r.Exchange.RequestHeaders); err != nil {
+			return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
+		}
+	}
 	tag, err := tx.Exec(ctx, `UPDATE webhook_deliveries SET status = $2, attempt = $3, response_code = $4, error = $5,
-			next_at = coalesce($6, next_at), lease_until = NULL, at = now()
+			next_at = coalesce($6, next_at), lease_until = NULL, at = now(),
+			request_headers = $7::jsonb, response_body = $8, response_truncated = $9, response_content_type = $10
 		WHERE id = $1 AND attempt = $3 - 1 AND status = 'pending'`,
-		r.ID, r.Status, r.Attempt, r.ResponseCode, r.Error, next)
+		r.ID, r.Status, r.Attempt, r.ResponseCode, r.Error, next,
+		headers, r.Exchange.Answer, r.Exchange.AnswerTruncated, r.Exchange.AnswerContentType)
 	if err != nil {
 		return locale.Recipient{}, fmt.Errorf("finish webhook delivery: %w", err)
 	}

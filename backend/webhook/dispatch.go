@@ -59,46 +59,53 @@ func Body(d Delivery) ([]byte, error) {
 }
 
 // Send posts one attempt of c, signed at now; it answers the receiver's status code (0 when
-// none came) and an error when the attempt did not deliver.
-func (s *Sender) Send(ctx context.Context, c Claimed, now time.Time) (int, error) {
+// none came), what was sent and got back, and an error when the attempt did not deliver.
+func (s *Sender) Send(ctx context.Context, c Claimed, now time.Time) (int, Exchange, error) {
+	var ex Exchange
 	body, err := Body(c.Delivery)
 	if err != nil {
-		return 0, fmt.Errorf("webhook body: %w", err)
+		return 0, ex, fmt.Errorf("webhook body: %w", err)
 	}
 	ts := now.Unix()
 	sig, err := Sign(c.Secret, c.MessageID, ts, body)
 	if err != nil {
-		return 0, err
+		return 0, ex, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
 	if err != nil {
-		return 0, fmt.Errorf("webhook request: %w", err)
+		return 0, ex, fmt.Errorf("webhook request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "Shortlink-Webhooks/1.0")
 	req.Header.Set("webhook-id", c.MessageID)
 	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-	req.Header.Set("webhook-signature", sig)
+	req.Header.Set(SignatureHeader, sig)
+	ex.RequestHeaders = recordedHeaders(req.Header)
 	resp, err := s.client.Do(req)
 	if err != nil {
 		if netguard.IsRefused(err) {
 			var r *netguard.RefusedError
 			errors.As(err, &r)
-			return 0, errors.New("address refused: " + r.Reason)
+			return 0, ex, errors.New("address refused: " + r.Reason)
 		}
-		return 0, err
+		return 0, ex, err
 	}
+	// The answer's first bytes are kept, one more telling whether there were more; the rest,
+	// up to 64 KiB, is read so the connection can be used again.
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, MaxAnswerBody+1))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	_ = resp.Body.Close()
+	ex.Answer, ex.AnswerTruncated = AnswerText(head)
+	ex.AnswerContentType = contentTypeOf(resp.Header)
 	if !Accepted(resp.StatusCode) {
 		if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-			return resp.StatusCode, fmt.Errorf("status %d: redirects are not followed", resp.StatusCode)
+			return resp.StatusCode, ex, fmt.Errorf("status %d: redirects are not followed", resp.StatusCode)
 		}
-		return resp.StatusCode, fmt.Errorf("status %d", resp.StatusCode)
+		return resp.StatusCode, ex, fmt.Errorf("status %d", resp.StatusCode)
 	}
-	return resp.StatusCode, nil
+	return resp.StatusCode, ex, nil
 }
 
 // Mailer sends one mail; mail.SMTP is one.
@@ -246,8 +253,8 @@ func (d *Dispatcher) drop(ctx context.Context, c Claimed) {
 // countsToDisable) is tried once and disables nothing. It answers the delivery as recorded.
 func (d *Dispatcher) Deliver(ctx context.Context, c Claimed, countsToDisable bool) Delivery {
 	now := time.Now()
-	code, err := d.o.Sender.Send(ctx, c, now)
-	r := Result{ID: c.ID, WebhookID: c.WebhookID, Attempt: c.Attempt + 1, CountsToDisable: countsToDisable, Status: Delivered}
+	code, ex, err := d.o.Sender.Send(ctx, c, now)
+	r := Result{ID: c.ID, WebhookID: c.WebhookID, Attempt: c.Attempt + 1, CountsToDisable: countsToDisable, Status: Delivered, Exchange: ex}
 	if code != 0 {
 		r.ResponseCode = &code
 	}
@@ -270,6 +277,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, c Claimed, countsToDisable boo
 	}
 	out := c.Delivery
 	out.Attempt, out.Status, out.ResponseCode, out.Error, out.At = r.Attempt, r.Status, r.ResponseCode, r.Error, now
+	out.Exchange = ex
 	return out
 }
 

@@ -109,6 +109,11 @@ func (s *Service) Deliveries(ctx context.Context, workspaceID, id int64, limit i
 	return s.store.Deliveries(ctx, workspaceID, id, limit)
 }
 
+// Delivery answers one delivery of a webhook, with what its last attempt sent and got back.
+func (s *Service) Delivery(ctx context.Context, workspaceID, id, deliveryID int64) (*Delivery, error) {
+	return s.store.Delivery(ctx, workspaceID, id, deliveryID)
+}
+
 // testRecordTimeout bounds the recording of a test delivery once its send is over.
 const testRecordTimeout = 5 * time.Second
 
@@ -124,10 +129,18 @@ func (s *Service) Test(ctx context.Context, workspaceID, id int64) (*Delivery, e
 	if err != nil {
 		return nil, err
 	}
+	return s.sendNow(ctx, d, w), nil
+}
+
+// sendNow makes the one attempt of a delivery sent while its caller waits (a test, a resend)
+// and answers it as recorded: through the guard, signed and bounded by Timeout as every
+// delivery, tried once and counting toward no disabling. Once in the outbox the delivery no
+// longer depends on ctx: the attempt is recorded even when the caller stopped waiting.
+func (s *Service) sendNow(ctx context.Context, d *Delivery, w *Webhook) *Delivery {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), Timeout+testRecordTimeout)
 	defer cancel()
 	out := s.dispatcher.Deliver(ctx, Claimed{Delivery: *d, URL: w.URL, Secret: w.Secret}, false)
-	return &out, nil
+	return &out
 }
 
 // Enqueue writes event into the outbox of every subscribed webhook of the workspace, for the

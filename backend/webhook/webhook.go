@@ -84,6 +84,10 @@ type Delivery struct {
 	ResponseCode *int
 	Error        string
 	At           time.Time
+	// Exchange is what the last attempt sent and got back (empty before any).
+	Exchange
+	// ResentFrom is the delivery this one sent again, if any; that one may since be purged.
+	ResentFrom *int64
 }
 
 // Click is one visit as a link.clicked delivery reports it.
@@ -108,6 +112,13 @@ type Store interface {
 	Update(ctx context.Context, workspaceID, id int64, p Patch) (*Webhook, error)
 	Delete(ctx context.Context, workspaceID, id int64) error
 	Deliveries(ctx context.Context, workspaceID, id int64, limit int) ([]Delivery, error)
+	// Delivery answers one delivery of the webhook id; NotFound unless both are the workspace's.
+	Delivery(ctx context.Context, workspaceID, id, deliveryID int64) (*Delivery, error)
+	// Resend writes a new delivery of the same message as deliveryID (its event, data and
+	// message id), linked to it by ResentFrom and leased to the caller until leaseUntil. In
+	// the same transaction, with the webhook's row locked, allow is asked whether the webhook
+	// and the original may be sent again; its error is answered as it is.
+	Resend(ctx context.Context, workspaceID, id, deliveryID int64, leaseUntil time.Time, allow func(Webhook, Delivery) error) (*Delivery, *Webhook, error)
 	// Enqueue writes a delivery of event with data for every enabled webhook of the
 	// workspace that subscribes to it.
 	Enqueue(ctx context.Context, workspaceID int64, event string, data any) error
@@ -146,6 +157,8 @@ type Result struct {
 	NextAt       time.Time
 	// CountsToDisable: a test delivery's failure disables nothing.
 	CountsToDisable bool
+	// Exchange is what the attempt sent and got back.
+	Exchange Exchange
 }
 
 // ValidateURL checks a webhook's URL: absolute https (http too when allowHTTP, for tests),

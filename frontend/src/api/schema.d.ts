@@ -2082,6 +2082,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/webhooks/{id}/deliveries/{delivery}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery with its request and answer
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). The delivery as the log lists it, with what its last attempt sent (the headers, the signature reduced to its scheme, and the JSON body) and the first 4 KiB of the receiver's answer. The log's list leaves the bodies out: a batch of clicks carries up to 1,000 of them.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/webhooks/{id}/deliveries/{delivery}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Needs the `manage` permission (owners and admins; API keys cannot: a webhook sends the workspace's events out and its secret signs them) and the plan's `webhooks` feature (403 `plan_required` without it). Sends the delivery's message again now, once, as the test does: the same event, data and `webhook-id` (so a receiver that drops repeated ids drops it too), signed anew, through the same address guard, with 10 s for the receiver to answer; no retries, and it counts toward no disabling. The new delivery names the original in `resent_from`. Refused for a disabled webhook (409 `webhook_disabled`) and for a delivery still pending (409 `webhook_delivery_pending`). Costs 10 requests of the workspace's rate limit, as the test does: past it, 429 `rate_limited` with `Retry-After`, and nothing is sent. Recorded in the audit log as `webhook.delivery_resent`.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces": {
         parameters: {
             query?: never;
@@ -2280,7 +2320,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `link.shared`, `link.share_revoked`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `link.shared`, `link.share_revoked`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`, `webhook.delivery_resent`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -3977,12 +4017,31 @@ export interface components {
              * @description When the last attempt was made (or the delivery written, before any).
              */
             at: string;
+            /** @description The Content-Type of the receiver's answer on the last attempt; empty when none came. */
+            response_content_type: string;
+            /** @description The answer's body was longer than the 4 KiB kept. */
+            response_truncated: boolean;
+            /**
+             * Format: int64
+             * @description The delivery this one sent again (POST …/resend), null otherwise; that delivery may since have been purged.
+             */
+            resent_from: number | null;
+        };
+        WebhookDeliveryDetail: components["schemas"]["WebhookDelivery"] & {
+            /** @description The headers of the last attempt's request, names in lower case; `webhook-signature` shows only its scheme (`v1,…`). Empty before any attempt. */
+            request_headers: {
+                [key: string]: string;
+            };
+            /** @description The JSON body of the request, as sent; empty before any attempt. */
+            request_body: string;
+            /** @description The first 4 KiB of the receiver's answer, as text (invalid UTF-8 and NUL bytes shown as `?`); `response_truncated` says when it was longer. */
+            response_body: string;
         };
         WebhookDeliveryList: {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
         WebhookTest: {
-            delivery: components["schemas"]["WebhookDelivery"];
+            delivery: components["schemas"]["WebhookDeliveryDetail"];
         };
         Workspace: {
             /** Format: int64 */
@@ -9491,6 +9550,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+                /** @description Delivery ID. */
+                delivery: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, its request and its answer. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Webhook ID. */
+                id: number;
+                /** @description The ID of the delivery to send again. */
+                delivery: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery as recorded (`delivered` or `failed`), with its request and answer. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTest"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };
