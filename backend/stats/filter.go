@@ -132,13 +132,7 @@ func (s *Service) linkFiltered(ctx context.Context, l *link.Link, r Range, f Fil
 	if err != nil {
 		return nil, fmt.Errorf("link %d filtered statistics: %w", l.ID, err)
 	}
-	out := &LinkStats{LinkID: l.ID, From: r.From, To: r.To, TZ: r.Loc.String(), Filter: f.Params()}
-	for _, h := range hours {
-		out.Visits += h.Visits
-		out.Bots += h.Bots
-		out.UniqueVisitors += h.Uniques
-	}
-	out.Series = series(r, days, hours)
-	out.Breakdowns = breakdowns(keys, l.Rules.Variants)
+	out := linkStats(l, r, days, hours, keys)
+	out.Filter = f.Params()
 	return out, nil
 }

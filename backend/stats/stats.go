@@ -287,6 +287,12 @@ func (s *Service) LinkFiltered(ctx context.Context, workspaceID, linkID int64, r
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	return linkStats(l, r, days, hours, keys), nil
+}
+
+// linkStats is a link's statistics over r from its hours (the series and totals) and its
+// breakdowns' counts, filtered or not.
+func linkStats(l *link.Link, r Range, days []time.Time, hours []Hour, keys []KeyCount) *LinkStats {
 	out := &LinkStats{LinkID: l.ID, From: r.From, To: r.To, TZ: r.Loc.String()}
 	for _, h := range hours {
 		out.Visits += h.Visits
@@ -295,7 +301,7 @@ func (s *Service) LinkFiltered(ctx context.Context, workspaceID, linkID int64, r
 	}
 	out.Series = series(r, days, hours)
 	out.Breakdowns = breakdowns(keys, l.Rules.Variants)
-	return out, nil
+	return out
 }
 
 // splitDays divides an hour-aligned range into the whole UTC days inside it, which the daily
