@@ -39,8 +39,6 @@ type DomainDecision struct {
 type DomainStore interface {
 	// SetDomain records the decision and its audit log entry in one transaction.
 	SetDomain(ctx context.Context, domain, state string, actorID int64, note string) (*DomainDecision, error)
-	// DomainDecisions lists the standing decisions, the latest first, at most limit.
-	DomainDecisions(ctx context.Context, limit int) ([]DomainDecision, error)
 }
 
 // ParseDomain is the registrable domain a moderator names: a bare host name already
@@ -74,16 +72,4 @@ func (d *Desk) SetDomain(ctx context.Context, actorID int64, domain, state, note
 		return nil, errors.New("domain decisions are not stored")
 	}
 	return ds.SetDomain(ctx, name, state, actorID, note)
-}
-
-// DomainDecisions lists the standing domain decisions, the latest first.
-func (d *Desk) DomainDecisions(ctx context.Context, limit int) ([]DomainDecision, error) {
-	if err := checkLimit(limit); err != nil {
-		return nil, err
-	}
-	ds, ok := d.store.(DomainStore)
-	if !ok {
-		return nil, nil
-	}
-	return ds.DomainDecisions(ctx, limit)
 }

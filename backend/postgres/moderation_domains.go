@@ -63,15 +63,6 @@ func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorI
 	return out, nil
 }
 
-// DomainDecisions implements moderation.DomainStore.
-func (s *Moderation) DomainDecisions(ctx context.Context, limit int) ([]moderation.DomainDecision, error) {
-	ds, err := domainDecisions(ctx, s.db.Pool, `ORDER BY m.updated_at DESC, m.domain LIMIT $1`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list domain decisions: %w", err)
-	}
-	return ds, nil
-}
-
 func domainDecisions(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
 }, tail string, args ...any) ([]moderation.DomainDecision, error) {
