@@ -10,6 +10,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/visitor"
 )
 
 // Option sets up a Service.
@@ -42,7 +43,7 @@ var FilterParams = []FilterParam{
 const MaxFilterValue = 253
 
 // devices are the values a visit's device takes (docs/visitors.md).
-var devices = []string{"ios", "android", "desktop", "other"}
+var devices = []string{string(visitor.IOS), string(visitor.Android), string(visitor.Desktop), string(visitor.OtherDevice)}
 
 // ParseFilter reads the filter parameters of a query (those FilterParams names; others are
 // left alone). It answers invalid (filter_invalid) for a parameter given twice or empty, a
