@@ -54,7 +54,8 @@ func TestModerationBlindReviewsRetry(t *testing.T) {
 	owner := a.signup("owner@example.com")
 	_, mod := a.moderator("mod@example.com")
 	ms := moderationStores(t, d)
-	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), BlindRetries: 1})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), BlindRetries: 1,
+		BlindBackoff: 2 * time.Second}) // the default's 30 s would only be waited out
 
 	flaky := a.createLink(owner, map[string]any{"url": "http://flaky-shop.test/"})
 	reset := a.createLink(owner, map[string]any{"url": "http://always-reset.test/"})

@@ -38,9 +38,7 @@ func TestModerationHeldLinks(t *testing.T) {
 	})
 	model := testenv.NewChatModel(t, judgeByPassword)
 
-	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
-	// measures, and two cores shared with the parallel tests starve them.
-	d := newSerialDeployment(t)
+	d := newDeployment(t)
 	rs := testenv.NewRedisServer(t)
 	d.env["REDIS_URL"] = rs.URL()
 	a, b := d.start(t), d.start(t)
@@ -52,7 +50,7 @@ func TestModerationHeldLinks(t *testing.T) {
 	// The domain's first page is banned in the browser: the domain is held.
 	stop := ms.runWorker(t, worker)
 	first := a.createLink(owner, map[string]any{"url": "http://kit-host.test/login"})
-	if l := a.waitReviewed(owner, first.ID, time.Minute); l.Moderation.State != "banned" {
+	if l := a.waitReviewed(owner, first.ID, 3*time.Minute); l.Moderation.State != "banned" {
 		t.Fatalf("the domain's first phishing page: %+v", l.Moderation)
 	}
 	stop()
@@ -111,7 +109,7 @@ func TestModerationHeldLinks(t *testing.T) {
 	// Their own reviews decide: the benign page released, the phishing page banned.
 	ms.runWorker(t, worker)
 	reviewed := map[int64]string{}
-	eventually(t, time.Minute, "both held links reviewed", func() bool {
+	eventually(t, 3*time.Minute, "both held links reviewed", func() bool {
 		for _, l := range []heldLinkJSON{benign, phish} {
 			if _, ok := reviewed[l.ID]; ok {
 				continue

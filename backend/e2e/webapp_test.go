@@ -99,11 +99,10 @@ func landingServer(t *testing.T) (*httptest.Server, chan string) {
 // A new user signs up in the web app, meets the upgrade hint on the password option, starts
 // the trial from it, and creates a link with a password and two variants. A visitor in
 // another browser opens the short link, passes the password page and lands on a variant; the
-// visit shows on the link's page within 5 seconds. No page breaks the Content-Security-Policy
+// visit shows on the link's page without a reload. No page breaks the Content-Security-Policy
 // or logs an error.
 func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
-	// Not parallel: the visit must show on the link's page within 5 s.
-	s := newSerialDeployment(t).start(t)
+	s := newDeployment(t).start(t)
 	target, landed := landingServer(t)
 	hosts := map[string]string{shortHost: s.app.Addr()}
 	b, p, tab := openApp(t, s, desktop, browsertest.Options{})
@@ -206,10 +205,10 @@ func TestWebAppLinkWithPasswordAndVariants(t *testing.T) {
 		t.Errorf("the visitor landed on %q, want a variant", got)
 	}
 
-	// The link's page follows its visits.
-	within5s := playwright.NewPlaywrightAssertions(5000)
-	if err := within5s.Locator(p.GetByTestId("visits-total")).ToHaveText("1"); err != nil {
-		t.Fatalf("the visit is not on the link's page within 5s: %v", err)
+	// The link's page follows its visits, without a reload (how soon is the visits benchmark's
+	// to measure: docs/benchmarks.md).
+	if err := expectLocator(p.GetByTestId("visits-total")).ToHaveText("1"); err != nil {
+		t.Fatalf("the visit is not on the link's page: %v", err)
 	}
 	t.Logf("the visit showed %v after landing", time.Since(arrived).Round(100*time.Millisecond))
 	if err := expectLocator(p.GetByTestId("visits-chart").Locator(".recharts-bar-rectangle path").First()).ToBeAttached(); err != nil {

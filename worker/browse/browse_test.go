@@ -29,6 +29,7 @@ const benignPage = `<!doctype html><html><head><title>Riverside Bakery</title>
    croissants.</p><p style="display:none">hidden words</p></body></html>`
 
 func TestReviewBenignPage(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("bakery.test", benignPage)
 	url := "http://bakery.test/"
@@ -76,6 +77,7 @@ func TestReviewBenignPage(t *testing.T) {
 }
 
 func TestReviewFindsLoginForm(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("bank-login.test", `<!doctype html><title>Online Banking – Sign in</title>
 <form method="post" action="/session/new?step=1">
@@ -105,6 +107,7 @@ func TestReviewFindsLoginForm(t *testing.T) {
 }
 
 func TestReviewFindsCardForm(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("pay.shop.test", `<!doctype html><title>Checkout</title>
 <form action="pay"><input autocomplete="cc-number" name="f1"><input name="exp"><input name="cvv2"></form>
@@ -140,6 +143,7 @@ func TestReviewFindsCardForm(t *testing.T) {
 // TestReviewReadsFieldHints: what the page tells a person each field is for — its label, its
 // aria-label, placeholder and autocomplete, or the text just before it — goes with the field.
 func TestReviewReadsFieldHints(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("hints.test", `<!doctype html><meta charset="utf-8"><title>验证</title>
 <form action="/v">
@@ -166,6 +170,7 @@ func TestReviewReadsFieldHints(t *testing.T) {
 }
 
 func TestReviewFollowsRedirects(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("hop.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -207,6 +212,7 @@ func TestReviewFollowsRedirects(t *testing.T) {
 }
 
 func TestReviewSeesCloaking(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("cloak.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -337,6 +343,7 @@ func TestReviewTimeLimit(t *testing.T) {
 }
 
 func TestReviewBlocksDownloads(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("files.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -370,6 +377,7 @@ func TestReviewBlocksDownloads(t *testing.T) {
 }
 
 func TestReviewBlocksPopupsAndDialogs(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	// A dialog first: it is dismissed, and does not hold the page up.
 	netw.handleHTML("popup.test", `<title>pending</title><p>hello</p><script>
@@ -391,6 +399,7 @@ setTimeout(() => { document.title = (w === null || w.closed) ? "no popup" : "pop
 }
 
 func TestReviewRefusesPrivateDestinations(t *testing.T) {
+	t.Parallel()
 	b := newTestBrowser(t, Options{
 		HostRules: fmt.Sprintf("MAP bank-login.test 127.0.0.1:%[1]s, MAP www.paypal-secure.example 127.0.0.1:%[1]s", netw.port()),
 		Timeout:   5 * time.Second,
@@ -437,6 +446,7 @@ func TestReviewRefusesPrivateDestinations(t *testing.T) {
 }
 
 func TestReviewRefusesRedirectsToPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("ssrf.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -494,6 +504,7 @@ func TestReviewRefusesRedirectsToPrivateAddresses(t *testing.T) {
 }
 
 func TestReviewRefusesPrivateSubresources(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("gallery.test", `<!doctype html><title>Gallery</title><p>Pictures</p>
 <img src="http://169.254.169.254/latest/meta-data/iam.png">
@@ -532,6 +543,7 @@ try { new WebSocket("ws://10.0.0.2/socket"); } catch (e) {}
 }
 
 func TestReviewReportsUnreachableHops(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	// A loopback port nothing listens on (Chromium itself refuses a few "unsafe" ones, 1 among them).
 	closed := refusingAddr(t)
@@ -576,6 +588,7 @@ func TestReviewReportsUnreachableHops(t *testing.T) {
 // routing the next hop, so routing alone cannot stop a redirect to a private address. Should
 // a later Playwright route the hops, this fails, and the proxy may be reconsidered.
 func TestPlaywrightDoesNotRouteRedirectHops(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("routed.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -651,6 +664,7 @@ func refusingAddr(t *testing.T) string {
 // script), read as text fields with the text before them as their hint; an editor's nested
 // editable parts count once, and a div made not editable not at all.
 func TestReviewReadsEditableFields(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("editable.test", `<!doctype html><meta charset="utf-8"><title>Renew</title>
 <div>Card number</div><div contenteditable="true" id="c"></div>

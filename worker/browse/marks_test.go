@@ -11,6 +11,7 @@ import (
 // TestReviewRecordsHeadingsAndImages: the page's headings, its icon and its first images (host,
 // file name, alternative text), whose page it says it is beside its title.
 func TestReviewRecordsHeadingsAndImages(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("marks.test", `<!doctype html><title>Sign in</title>
 <link rel="icon" href="http://www.bank-assets.test/favicon.ico?v=2">

@@ -158,7 +158,9 @@ var (
 )
 
 // Every test that drives Chromium first takes a turn (browsertest.Turn), shared with the other
-// test binaries of the run.
+// test binaries of the run. Tests that check what a review records run in parallel (reviews wait
+// for a slot of the shared browser before their time limit starts); those that time a review,
+// count reviews at once or kill the browser run alone, before them.
 
 // sharedTimeout is the shared browser's Timeout: generous, the machine is small and busy.
 const sharedTimeout = 20 * time.Second

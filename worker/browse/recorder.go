@@ -220,6 +220,13 @@ func hostPortOf(u *url.URL) string {
 	return strings.ToLower(net.JoinHostPort(u.Hostname(), port))
 }
 
+// navigating says a navigation of the top frame is under way and has not committed.
+func (r *recorder) navigating() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pending
+}
+
 // settled says the top frame has loaded and the page has been quiet for quiet, or loaded for
 // longest, with no navigation under way.
 func (r *recorder) settled(now time.Time, quiet, longest time.Duration) bool {

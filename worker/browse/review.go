@@ -236,7 +236,13 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 		if !committed(page.URL()) || ctx.Err() != nil {
 			break
 		}
-		err := b.record(ctx, page, rec, &c, key, sends, &pressed, deadline)
+		err := errNavigatedAway
+		if !rec.navigating() || navErr != nil || moves >= maxLateMoves {
+			// Unless a script or timer that fired as the watch ended started a navigation that
+			// has not committed yet: reading now would record the page it is leaving. (One that
+			// never commits leaves the page it left to be read once settling gives up on it.)
+			err = b.record(ctx, page, rec, &c, key, sends, &pressed, deadline)
+		}
 		if errors.Is(err, errNavigatedAway) && navErr == nil && moves < maxLateMoves {
 			// A late meta refresh or script on a busy machine: the page moved on while it
 			// was read. Settle on where it went, and read that instead.
@@ -355,8 +361,10 @@ func (b *Browser) settle(ctx context.Context, rec *recorder, navDeadline time.Ti
 var errNavigatedAway = errors.New("record: the page navigated while it was read")
 
 // maxLateMoves is how many times a capture settles again on a page that navigated while it
-// was read (each move a meta refresh or a script's redirect that came after settling).
-const maxLateMoves = 3
+// was read or was about to be (each move a meta refresh or a script's redirect that came after
+// settling: on a busy machine every hop of a chain of them can). The capture's time limit
+// bounds them too.
+const maxLateMoves = 6
 
 // record reads the page's facts, the forms of its frames and a screenshot of its viewport
 // into c, before deadline, once the page's gate button, if it has one, was pressed (click.go).

@@ -12,6 +12,7 @@ import (
 // TestReviewRecordsStructure: a form's method, its inputs' types and how many there are (a
 // grid of 24 words beyond the 20 fields named), and the hosts of the page's links and scripts.
 func TestReviewRecordsStructure(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	var grid strings.Builder
 	for i := 1; i <= 24; i++ {
@@ -57,6 +58,7 @@ func TestReviewRecordsStructure(t *testing.T) {
 // TestReviewReadsDrawnText: a sign-in page whose words are drawn by CSS (::before content) and
 // SVG, so that its DOM holds none of them, has them read from its screenshot.
 func TestReviewReadsDrawnText(t *testing.T) {
+	t.Parallel()
 	reader := ocr.New(ocr.Options{Log: testLog()})
 	if !reader.Available(context.Background()) {
 		t.Fatal("tesseract is not installed: run deploy/local/ocr.sh, or `make test`, which installs it")

@@ -17,6 +17,7 @@ import (
 // chain of timers, is read once they are there; a page whose clock ticks for ever is read
 // within the watch's bound.
 func TestReviewWaitsForLateForms(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("late-form.test", `<!doctype html><title>Loading</title><div id="app">Loading…</div>
 <script>
@@ -54,6 +55,7 @@ setTimeout(() => {
 // TestReviewReadsShadowRootsAndFrames: inputs inside open and closed shadow roots, and a
 // sign-in form in a frame of another site with its words, are read as the page's.
 func TestReviewReadsShadowRootsAndFrames(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("shadow.test", `<!doctype html><title>Portal</title><p>Welcome</p><x-open></x-open><x-closed></x-closed>
 <script>
@@ -97,6 +99,7 @@ customElements.define("x-closed", class extends HTMLElement { constructor() { su
 // to another site, a script that builds a chat bot's address, one that hides it in base64, and
 // a request the page makes by itself: all are where the page sends.
 func TestReviewReadsWhereScriptsSend(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handle("sends.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -146,6 +149,7 @@ document.getElementById("go").onclick = () => {
 // once it is pressed, is read after one press; a page whose button sits in a form is not
 // pressed (its form would be sent). The app packages its links offer are listed.
 func TestReviewPressesTheGate(t *testing.T) {
+	t.Parallel()
 	b := sharedBrowser(t)
 	netw.handleHTML("gate.test", `<!doctype html><title>Check</title><p>Please verify to continue</p><button id="v">Verify</button>
 <a href="/files/update.apk">Android</a> <a href="/guide.html">Guide</a>
@@ -190,6 +194,7 @@ document.getElementById("v").onclick = () => setTimeout(() => {
 // characters) whose viewport is a canvas drawing its offer has its screenshot read; the same
 // page without the canvas has not.
 func TestReviewReadsPicturedPages(t *testing.T) {
+	t.Parallel()
 	reader := ocr.New(ocr.Options{Log: testLog()})
 	if !reader.Available(context.Background()) {
 		t.Fatal("tesseract is not installed: run deploy/local/ocr.sh, or `make test`, which installs it")
