@@ -412,12 +412,14 @@ var (
 	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
 	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
 		`release (?:the|your) (?:funds|loan|money)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
+		`pre-?approved|disbursement|(?:release|return)s? (?:them|it) to you|funds? (?:located|traced|recovered)|` +
 		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
 	// A payment the reader must make first.
-	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|(?:insurance|processing|activation|unlock|release|verification|service|membership) fee|` +
+	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership) fee|` +
 		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费`)
 	// The payment is the condition of the reward.
 	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
+		`\b(?:once|until|after)\b[^.]{0,40}\b(?:is|are|has been) (?:paid|settled|received|cleared)\b|` +
 		`需先|需要先|先(?:充值|垫付|缴纳|支付|交)|才能|方可|激活|(?:需|须|需要|必须)(?:缴纳|支付|补缴|充值)|缴纳后|解冻`)
 	// A fee denied: "no application fee", "we never ask for deposits", 不收取任何费用.
 	noFeeRE = regexp.MustCompile(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|` +
@@ -431,7 +433,8 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 	text := foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + c.OCRText)
 	reward := rewardRE.FindString(text)
 	fee := upfrontRE.FindString(text)
-	if reward == "" || fee == "" || warningRE.MatchString(text) || noFeeRE.MatchString(text) {
+	// A page speaking of scams is an advisory unless it gives a way to pay it (story.go).
+	if reward == "" || fee == "" || warningRE.MatchString(text) && !paysHere(c, text) || noFeeRE.MatchString(text) {
 		return Signal{}, false
 	}
 	if ownedByBrand(captureHost(c)) {
