@@ -39,8 +39,12 @@ var (
 	giftCardRE = regexp.MustCompile(`(?:apple|itunes|google play|steam|amazon|ebay|razer(?: gold)?|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa gift|paysafe)[a-z ,/]{0,40}(?:gift ?cards?|cards?|vouchers?)|` +
 		`gift ?cards?|礼品卡|充值卡|购物卡|京东e卡|苹果(?:充值)?卡|游戏点卡`)
 	// The payment's words in the sentence of the gift cards.
-	giftPayRE = regexp.MustCompile(`\b(?:accept(?:s|ed)?|pay(?:ment|ing|s)?|donat(?:e|ion|ions)|deposit|fee|settle|send|photo|codes?|scratch)\b|` +
+	giftPayRE = regexp.MustCompile(`\b(?:accept|pay|paid|donat|deposit|fee|settl|send|sent|photo|code|scratch|read (?:me|us|them) the)|` +
 		`支付|缴纳|付款|充值|卡密|拍照|发送`)
+	// A brand's gift cards, not the shop's own.
+	giftBrandRE = regexp.MustCompile(`^(?:apple|itunes|google|steam|amazon|ebay|razer|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa|paysafe)|京东|苹果|游戏点卡`)
+	// The card's codes or a photo of it sent on.
+	giftSendRE = regexp.MustCompile(`photo|picture|scratch|(?:card|the) (?:numbers?|codes?) (?:and|to|below)|read (?:me|us|them)|卡密|卡号`)
 	// A purpose the reader pays for first: a fee, a deposit, a fine, a donation, a bond, a release.
 	giftPurposeRE = regexp.MustCompile(`fee|deposit|bond|fine|tax|donat|relief|release|unlock|bail|penalt|手续费|押金|保证金|解冻|罚款|税|捐`)
 
@@ -56,7 +60,8 @@ var (
 	depositRE = regexp.MustCompile(`定金|订金|押金|诚意金|保证金|解冻金|意向金|占位费|\bdeposit\b|\bholding fee\b|\bbond\b`)
 	// A person's bank account given as the payee: 收款人, 户名 and an account number.
 	payeeRE = regexp.MustCompile(`(?:收款人|户名|收款账户|开户行)[:：]?[^。]{0,40}[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}|` +
-		`(?:account name|beneficiary|payee)[: ][^.]{0,60}(?:account(?: number)?|iban|sort code)[: ]+[0-9a-z]{2}`)
+		`(?:account name|beneficiary|payee)[: ].{0,60}?(?:account(?: number| no)?|iban|sort code|routing)[: ]+[0-9a-z]{4}|` +
+		`sort code[: ]+[0-9]{2}-[0-9]{2}-[0-9]{2}[^.]{0,20}account(?: number| no)?[: ]+[0-9]{6,}|iban[: ]+[a-z]{2}[0-9]{2} ?[0-9a-z]{4}`)
 	// Paying by a QR code or to an address shown on the page.
 	scanPayRE = regexp.MustCompile(`扫码(?:支付|付款|转账)|扫一扫(?:支付|付款)|长按识别二维码.{0,6}(?:支付|付款)|(?:支付宝|微信) ?/? ?(?:微信|支付宝)? ?扫码|scan (?:the |this )?(?:qr )?code to (?:pay|send|deposit)`)
 	// The receipt or the payment's screenshot sent to a chat: the payment is off any checkout.
@@ -175,10 +180,13 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 		}
 	}
 	for _, m := range mentions {
-		if !giftPayRE.MatchString(sentenceAround(words, m[0], m[1])) {
+		sentence := sentenceAround(words, m[0], m[1])
+		card := words[m[0]:m[1]]
+		// A gift card that names no brand is the shop's own at its checkout, unless its codes
+		// or a photo of it are to be sent.
+		if !giftPayRE.MatchString(sentence) || !giftBrandRE.MatchString(card) && !giftSendRE.MatchString(sentence) {
 			continue
 		}
-		card := words[m[0]:m[1]]
 		// The card's brand must not be the host's: a shop takes its own gift cards.
 		branded := false
 		for _, n := range namedBrands(card) {

@@ -412,7 +412,7 @@ var (
 	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
 	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
 		`release (?:the|your) (?:funds|loan|money)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
-		`pre-?approved|disbursement|(?:release|return)s? (?:them|it) to you|funds? (?:located|traced|recovered)|` +
+		`pre-?approved|disbursement|(?:release|return)s? (?:them|it) to you|(?:released|returned|paid out|sent back) to you|(?:funds|money|assets|crypto)[^.]{0,40}(?:located|traced|recovered)|` +
 		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
 	// A payment the reader must make first.
 	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership) fee|` +
