@@ -68,9 +68,18 @@ var (
 	chatAfterRE = regexp.MustCompile(`(?:付款|转账|支付|汇款|打款)(?:成功)?后[^。]{0,20}(?:截图|联系|添加|发送|发给|私信)[^。]{0,16}(?:微信|qq|客服|专员|whatsapp|telegram)|` +
 		`(?:send|upload|forward) (?:a |the |your )?(?:screenshot|receipt|photo|proof)[^.]{0,60}(?:whatsapp|telegram|wechat|signal|@[a-z0-9_]{4,})`)
 
+	// Scarcity and distance: few left, first come, the owner abroad, the deposit before seeing.
+	scarceRE = regexp.MustCompile(`only (?:one|two|three|four|five|[0-9]+) (?:[a-z]+ )?left|first come|before (?:viewing|you see|the viewing|you visit)|sight unseen|(?:i am|i'm|we are|owner is) (?:abroad|overseas)|` +
+		`仅剩|先到先得|咨询的人很多|看房前|见面前|不在国内|在国外|出国`)
+	// A firm's licence or regulator named: what an honest lender, insurer or fund shows. Kits
+	// copy it too, so it only spares a page the weak signals.
+	licensedRE = regexp.MustCompile(`licen[cs]ed (?:by|adviser|advisor|lender|insurer)|licen[cs]e (?:no|number|[0-9])|regulated by|authori[sz]ed and regulated|\bfdic\b|\bncua\b|` +
+		`营业执照|许可证号|金融许可证|持牌|受.{0,12}监管`)
 	// Returns that cannot be lost.
-	sureReturnRE = regexp.MustCompile(`稳赚|稳赢|包赔|只赚不赔|零风险|保证收益|稳定收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
-		`guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)|risk[- ]free (?:profits?|returns?|income|trading)|can(?:'t|not) lose|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%`)
+	sureReturnRE = regexp.MustCompile(`稳赚|稳赢|包赔|只赚不赔|零风险(?:投资|理财|收益|高收益|赚钱)|保证收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
+		`guaranteed [0-9]{2,}% |[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|can(?:'t|not) lose|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
+		`guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)[^.]{0,80}(?:whatsapp|telegram|account manager|mentor|signals|vip|copies every trade)|` +
+		`(?:whatsapp|telegram|account manager|mentor|signals|vip)[^.]{0,80}guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)`)
 	// Money to put in: a top-up, a first deposit, following a mentor's bets.
 	putInRE = regexp.MustCompile(`充值|首充|入金|跟单|投注|下注|\bdeposit\b|\btop[- ]?up\b|\binvest (?:now|today|\$?[0-9])|minimum investment`)
 
@@ -81,6 +90,8 @@ var (
 	enterCodeRE = regexp.MustCompile(`(?:enter|paste|type|input) (?:the |this |your )?code|(?:输入|粘贴)(?:上方|下方|以下)?(?:的)?(?:代码|验证码|设备码)`)
 	liveCodeRE  = regexp.MustCompile(`(?:code )?expires? in [0-9]{1,2}:[0-9]{2}|[0-9]{1,2}:[0-9]{2} (?:left|remaining)|(?:opens|continues|joins) (?:here )?automatically|有效期[^。]{0,6}[0-9]+ ?分钟|自动(?:进入|跳转|加入)`)
 
+	// Money back in the words refundRE leaves to the refund's kin: a rebate, a tax refund, a subsidy.
+	moneyBackRE = regexp.MustCompile(`rebate|owed (?:a|an|the)|退税|补贴|补助|返还|退回`)
 	// A card's balance asked: no refund needs it.
 	balanceHintRE = regexp.MustCompile(`余额|balance`)
 
@@ -256,14 +267,15 @@ func offPlatformSignal(c moderation.Capture) (Signal, bool) {
 			n++
 		}
 	}
+	pressed := chat != "" || urgentRE.MatchString(words) || scarceRE.MatchString(words)
 	switch {
-	case deposit != "" && payee != "":
+	case deposit != "" && payee != "" && pressed:
 		return Signal{"off-platform-pay", weightOffPlatform, CategoryScam,
 			fmt.Sprintf("%s is asked a %q paid to a person's account (%q), on %s", c.Profile, deposit, truncate(payee, 40), host)}, true
 	case deposit != "" && scan != "" && chat != "":
 		return Signal{"off-platform-pay", weightOffPlatform, CategoryScam,
 			fmt.Sprintf("%s is asked a %q paid by %q, the receipt to a chat (%q), on %s", c.Profile, deposit, scan, truncate(chat, 40), host)}, true
-	case deposit != "" && n >= 2:
+	case deposit != "" && n >= 3:
 		return Signal{"off-platform-pay", weightOffPlatformWeak, CategoryScam,
 			fmt.Sprintf("%s is asked a %q paid off a checkout, on %s", c.Profile, deposit, host)}, true
 	}
@@ -341,6 +353,9 @@ func refundCodeSignal(c moderation.Capture) (Signal, bool) {
 	}
 	words := storyWords(c)
 	r := refundRE.FindString(words)
+	if r == "" {
+		r = moneyBackRE.FindString(words)
+	}
 	if r == "" || advisory(c, words) {
 		return Signal{}, false
 	}

@@ -440,9 +440,18 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 	if ownedByBrand(captureHost(c)) {
 		return Signal{}, false
 	}
-	if cond := conditionRE.FindString(text); cond != "" {
-		return Signal{"advance-fee", weightAdvanceFee, CategoryScam,
-			fmt.Sprintf("%s reads %q held until %q is paid (%q)", c.Profile, reward, fee, cond)}, true
+	// The condition binds the fee in its own sentence: "a deposit is required before
+	// disbursement", not "for the first five years" beside a minimum deposit.
+	for _, m := range upfrontRE.FindAllStringIndex(text, -1) {
+		if cond := conditionRE.FindString(sentenceAround(text, m[0], m[1])); cond != "" {
+			return Signal{"advance-fee", weightAdvanceFee, CategoryScam,
+				fmt.Sprintf("%s reads %q held until %q is paid (%q)", c.Profile, reward, text[m[0]:m[1]], cond)}, true
+		}
+	}
+	// The condition unsaid, a page that names its licence or its regulator is a financial
+	// firm's own offer (story.go, licensedRE).
+	if licensedRE.MatchString(text) {
+		return Signal{}, false
 	}
 	return Signal{"advance-fee", weightAdvanceWeak, CategoryScam,
 		fmt.Sprintf("%s reads %q and %q", c.Profile, reward, fee)}, true
