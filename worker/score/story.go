@@ -31,6 +31,9 @@ const (
 	weightVerifyCharge    = 0.85 // a card charged to "verify" the reader for someone they are to meet
 	weightInstallPressure = 0.85 // an installer run past the system's warning, to join a call that waits
 	weightDrawnDemand     = 0.85 // a card asked to pay a bill whose words are drawn outside the DOM
+	weightChargeCallback  = 0.85 // a charge the reader did not make, a number to call, little else
+	weightExtortion       = 0.85 // pay to a wallet before a deadline or be exposed
+	weightSecretPayment   = 0.85 // a payment to a person or a wallet, kept from the bank and the family
 )
 
 var (
@@ -115,11 +118,28 @@ var (
 	drawnDeadlineRE = regexp.MustCompile(`after (?:24|48|72|[0-9]+) ?(?:h|hrs|hours|days)\b|rises to|increases to|doubles`)
 )
 
+var (
+	// A charge, an order or a renewal the reader is told was made.
+	chargedRE = regexp.MustCompile(`(?:has been|was|will be) (?:charged|debited|billed|renewed|auto-?renewed)|order (?:has been |is )?(?:confirmed|placed)|renewal (?:of|for) [$£€]?[0-9]|` +
+		`(?:payment|purchase|subscription) of [$£€][0-9]|已(?:成功)?扣(?:款|费)|扣款成功|自动续费.{0,10}[0-9]|订单已(?:支付|确认)`)
+	// To cancel it or dispute it, call.
+	callbackRE = regexp.MustCompile(`(?:did not|didn't|not) (?:authori[sz]e|make|place|order|request)[^.]{0,60}(?:call|contact|dial|phone)|(?:to|want to) (?:cancel|dispute|stop|refund)[^.]{0,60}(?:call|contact|dial|phone)|` +
+		`(?:call|contact|dial)[^.]{0,60}(?:to|within [0-9]+ hours to) (?:cancel|dispute|stop|get a refund)|(?:如非本人|非本人操作|如需取消|如需退款)[^。]{0,30}(?:致电|拨打|联系)`)
+
+	// Exposure threatened: a recording, photos, the reader's contacts.
+	exposeRE = regexp.MustCompile(`(?:video|recording|photos?|pictures?|footage|chat logs?)[^.]{0,80}(?:contacts|family|friends|colleagues|employer|social media|everyone you know|publish|leak|send (?:it|them) to)|` +
+		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
+	// A payment kept secret from the bank, the family, the police.
+	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone)|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
+		`(?:请勿|不要|切勿|不得)(?:告知|告诉|透露给?|联系)(?:家人|亲友|银行|他人|任何人|警方)|案件保密|严格保密`)
+)
+
 // storySignals adds the story signals of one visitor's page.
 func storySignals(c moderation.Capture, add func(Signal)) {
 	for _, signal := range []func(moderation.Capture) (Signal, bool){
 		giftCardSignal, safeAccountSignal, offPlatformSignal, sureReturnSignal, deviceCodeSignal,
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
+		chargeCallbackSignal, extortionSignal, secretPaymentSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
@@ -442,4 +462,83 @@ func drawnDemandSignal(c moderation.Capture) (Signal, bool) {
 	}
 	return Signal{"drawn-demand", weightDrawnDemand, CategoryScam,
 		fmt.Sprintf("%s is asked for a card to pay %s, told %q and %q in words drawn outside the page's text, on %s", c.Profile, amount, deadline, loss, host)}, true
+}
+
+// callbackText is the visible text under which a page that reports a charge has no content of
+// its own: a shop's order page has its site around it, an invoice lure is the charge and a
+// number.
+const callbackText = 1200
+
+// chargeCallbackSignal weighs a page that tells its reader they were charged for an order or a
+// renewal they did not make and gives a number to call to cancel it, with little else: the
+// call is the lure (a "refund" taken over a remote session). A shop's own order page, with its
+// site around it, is left alone, and so are advisories.
+func chargeCallbackSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || ownedByBrand(host) || len(c.Forms) > 0 {
+		return Signal{}, false
+	}
+	words := storyWords(c)
+	charged, callback, phone := chargedRE.FindString(words), callbackRE.FindString(words), phoneRE.FindString(words)
+	if charged == "" || callback == "" || phone == "" || advisory(c, words) {
+		return Signal{}, false
+	}
+	if len([]rune(c.Text)) >= callbackText || ownLinks(c) >= 3 {
+		return Signal{}, false
+	}
+	return Signal{"charge-callback", weightChargeCallback, CategoryScam,
+		fmt.Sprintf("%s is told %q and to call %s (%q), on a page of little else, on %s", c.Profile, charged, strings.TrimSpace(phone), truncate(callback, 40), host)}, true
+}
+
+// extortionSignal weighs a page that shows a wallet address and threatens to expose a recording
+// or photos to the reader's contacts unless they pay before a deadline: sextortion and its kin.
+// An advisory quotes the threat and shows no address.
+func extortionSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || ownedByBrand(host) {
+		return Signal{}, false
+	}
+	addr := walletAddressRE.FindString(c.Text + " " + c.OCRText)
+	if addr == "" {
+		return Signal{}, false
+	}
+	words := storyWords(c)
+	expose := exposeRE.FindString(words)
+	deadline := deadlineRE.FindString(words)
+	if deadline == "" {
+		deadline = urgentRE.FindString(words)
+	}
+	if expose == "" || deadline == "" {
+		return Signal{}, false
+	}
+	return Signal{"extortion", weightExtortion, CategoryScam,
+		fmt.Sprintf("%s is threatened (%q) unless it pays %s (%q), on %s", c.Profile, truncate(expose, 40), addr, deadline, host)}, true
+}
+
+// secretPaymentSignal weighs a payment to a person's account or a wallet that the page tells
+// its reader to keep from their bank, their family or the police: no honest payee asks it, and
+// the secrecy is what keeps the bank from stopping the transfer. An advisory quotes the
+// secrecy and gives no account to pay.
+func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
+	host := captureHost(c)
+	if host == "" || ownedByBrand(host) {
+		return Signal{}, false
+	}
+	words := storyWords(c)
+	secret := secrecyRE.FindString(words)
+	if secret == "" {
+		return Signal{}, false
+	}
+	dest := firstUnnegated(payeeRE, words)
+	if dest == "" {
+		dest = walletAddressRE.FindString(c.Text + " " + c.OCRText)
+	}
+	if dest == "" {
+		dest = firstUnnegated(scanPayRE, words)
+	}
+	if dest == "" {
+		return Signal{}, false
+	}
+	return Signal{"secret-payment", weightSecretPayment, CategoryScam,
+		fmt.Sprintf("%s is asked to pay %q and told %q, on %s", c.Profile, truncate(dest, 40), secret, host)}, true
 }

@@ -412,11 +412,12 @@ var (
 	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
 	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
 		`release (?:the|your) (?:funds|loan|money)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
-		`pre-?approved|disbursement|(?:release|return)s? (?:them|it) to you|(?:released|returned|paid out|sent back) to you|(?:funds|money|assets|crypto)[^.]{0,40}(?:located|traced|recovered)|` +
+		`pre-?approved|disbursement|(?:grant|inheritance|compensation|settlement|winnings|unclaimed (?:funds|money))[^.]{0,30}(?:approved|awarded|ready|waiting|released|of [$£€][0-9])|` +
+		`(?:release|return)s? (?:them|it) to you|(?:released|returned|paid out|sent back) to you|(?:funds|money|assets|crypto)[^.]{0,40}(?:located|traced|recovered)|` +
 		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
 	// A payment the reader must make first.
-	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership) fee|` +
-		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费`)
+	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership|training|equipment|registration|transfer|clearance) fee|starter kit|` +
+		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费|培训费|入职费|服装费|体检费|资料费`)
 	// The payment is the condition of the reward.
 	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
 		`\b(?:once|until|after)\b[^.]{0,40}\b(?:is|are|has been) (?:paid|settled|received|cleared)\b|` +
