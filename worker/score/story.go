@@ -49,7 +49,7 @@ var (
 	// The card's codes or a photo of it sent on.
 	giftSendRE = regexp.MustCompile(`photo|picture|scratch|(?:card|the) (?:numbers?|codes?) (?:and|to|below)|read (?:me|us|them)|卡密|卡号`)
 	// A purpose the reader pays for first: a fee, a deposit, a fine, a donation, a bond, a release.
-	giftPurposeRE = regexp.MustCompile(`fee|deposit|bond|fine|tax|donat|relief|release|unlock|bail|penalt|手续费|押金|保证金|解冻|罚款|税|捐`)
+	giftPurposeRE = regexp.MustCompile(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant)\b|手续费|押金|保证金|解冻|罚款|税|捐`)
 
 	// The reader's money moved to an account said to be safe: the police's, the bank's, a
 	// "verification" account (an escrow a platform names as its own is not this).
