@@ -55,21 +55,24 @@ var (
 	// "verification" account (an escrow a platform names as its own is not this).
 	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|holding|verification|safety|quarantine)[- ](?:account|wallet)|` +
 		`(?:safe|secure|protected|holding|verification|safety) (?:account|wallet)[^.]{0,40}(?:transfer|move|deposit)|` +
-		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险)(?:核验|验证)?(?:账户|帐户|账号)|` +
-		`(?:安全|核验|清查|审查|避险)(?:核验)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
+		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管)?(?:账户|帐户|账号)|` +
+		`(?:安全|核验|清查|审查|避险|司法|公证)(?:核验|监管)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
 
 	// A deposit paid first, for a thing or a service to come: a ticket, a room, a meeting, an
 	// order's release.
-	depositRE = regexp.MustCompile(`定金|订金|押金|诚意金|保证金|解冻金|意向金|占位费|\bdeposit\b|\bholding fee\b|\bbond\b`)
+	depositRE = regexp.MustCompile(`定金|订金|押金|诚意金|保证金|解冻金|意向金|占位费|\bdeposit\b|\b(?:holding|reservation|booking) fee\b|\bbond\b`)
 	// A person's bank account given as the payee: 收款人, 户名 and an account number.
 	payeeRE = regexp.MustCompile(`(?:收款人|户名|收款账户|开户行)[:：]?[^。]{0,40}[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}|` +
 		`(?:account name|beneficiary|payee)[: ].{0,60}?(?:account(?: number| no)?|iban|sort code|routing)[: ]+[0-9a-z]{4}|` +
-		`sort code[: ]+[0-9]{2}-[0-9]{2}-[0-9]{2}[^.]{0,20}account(?: number| no)?[: ]+[0-9]{6,}|iban[: ]+[a-z]{2}[0-9]{2} ?[0-9a-z]{4}`)
+		`sort code[: ]+[0-9]{2}-[0-9]{2}-[0-9]{2}[^.]{0,20}account(?: number| no)?[: ]+[0-9]{6,}|iban[: ]+[a-z]{2}[0-9]{2} ?[0-9a-z]{4}|` +
+		// A person's payment app: Zelle to a phone or a mail, a Cash App or Venmo handle.
+		`(?:zelle|cash ?app|venmo|paypal (?:friends|f&f))[^.]{0,30}(?:\$[a-z][a-z0-9_-]{2,}|@[a-z][a-z0-9_-]{2,}|[0-9]{3}[ .-]?[0-9]{3}[ .-]?[0-9]{4}|[a-z0-9._-]+@[a-z0-9.-]+)`)
 	// Paying by a QR code or to an address shown on the page.
 	scanPayRE = regexp.MustCompile(`扫码(?:支付|付款|转账)|扫一扫(?:支付|付款)|长按识别二维码.{0,6}(?:支付|付款)|(?:支付宝|微信) ?/? ?(?:微信|支付宝)? ?扫码|scan (?:the |this )?(?:qr )?code to (?:pay|send|deposit)`)
 	// The receipt or the payment's screenshot sent to a chat: the payment is off any checkout.
 	chatAfterRE = regexp.MustCompile(`(?:付款|转账|支付|汇款|打款)(?:成功)?后[^。]{0,20}(?:截图|联系|添加|发送|发给|私信)[^。]{0,16}(?:微信|qq|客服|专员|whatsapp|telegram)|` +
-		`(?:send|upload|forward) (?:a |the |your )?(?:screenshot|receipt|photo|proof)[^.]{0,60}(?:whatsapp|telegram|wechat|signal|@[a-z0-9_]{4,})`)
+		`(?:send|upload|forward) (?:a |the |your )?(?:screenshot|receipt|photo|proof)[^.]{0,60}(?:whatsapp|telegram|wechat|signal|@[a-z0-9_]{4,})|` +
+		`after (?:paying|payment|the (?:payment|transfer)|you pay)[^.]{0,40}(?:whatsapp|telegram|wechat|text me|message me)`)
 
 	// Scarcity and distance: few left, first come, the owner abroad, the deposit before seeing.
 	scarceRE = regexp.MustCompile(`only (?:one|two|three|four|five|[0-9]+) (?:[a-z]+ )?left|first come|before (?:viewing|you see|the viewing|you visit)|sight unseen|(?:i am|i'm|we are|owner is) (?:abroad|overseas)|` +
@@ -80,14 +83,16 @@ var (
 		`营业执照|许可证号|金融许可证|持牌|受.{0,12}监管`)
 	// Returns that cannot be lost.
 	sureReturnRE = regexp.MustCompile(`稳赚|稳赢|包赔|只赚不赔|零风险(?:投资|理财|收益|高收益|赚钱)|保证收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
-		`guaranteed [0-9]{2,}% |[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|can(?:'t|not) lose|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
+		`guaranteed [0-9]{2,}% |(?:double|triple) your (?:money|investment|deposit|crypto) in [0-9]+ (?:hours|days|weeks)|` +
+		`daily (?:returns?|profits?|interest) of [0-9.]+ ?%|(?:每日|每天|日)(?:收益|返利|分红|返还)[^。]{0,6}[0-9.]+ ?%|` +
+		`[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|can(?:'t|not) lose|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
 		`guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)[^.]{0,80}(?:whatsapp|telegram|account manager|mentor|signals|vip|copies every trade)|` +
 		`(?:whatsapp|telegram|account manager|mentor|signals|vip)[^.]{0,80}guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)`)
 	// Money to put in: a top-up, a first deposit, following a mentor's bets.
 	putInRE = regexp.MustCompile(`充值|首充|入金|跟单|投注|下注|\bdeposit\b|\btop[- ]?up\b|\binvest (?:now|today|\$?[0-9])|minimum investment`)
 
 	// A provider's device sign-in page: the code entered there signs in whoever shows it.
-	deviceLoginRE = regexp.MustCompile(`microsoft\.com/devicelogin|aka\.ms/devicelogin|login\.microsoftonline\.com/[a-z/]*deviceauth|google\.com/device\b|github\.com/login/device|` +
+	deviceLoginRE = regexp.MustCompile(`microsoft\.com/(?:devicelogin|link)\b|aka\.ms/devicelogin|login\.microsoft(?:online)?\.com/[a-z/]*device(?:auth)?|google\.com/device\b|github\.com/login/device|` +
 		`device (?:sign-?in|log-?in|login|code) page|设备登录页|设备代码`)
 	// The code to enter there, and that it is live.
 	enterCodeRE = regexp.MustCompile(`(?:enter|paste|type|input) (?:the |this |your )?code|(?:输入|粘贴)(?:上方|下方|以下)?(?:的)?(?:代码|验证码|设备码)`)
@@ -112,7 +117,7 @@ var (
 		`仍要运行|仍然运行|仍然安装|继续安装|忽略(?:风险|警告|提示)|允许安装`)
 	// A call that waits for the reader, and a browser that will not do.
 	waitingCallRE = regexp.MustCompile(`(?:interviewer|host|recruiter|agent|meeting|call) is (?:already )?waiting|(?:browser|web) (?:version )?(?:does not|doesn't|cannot|can't) (?:support|join|connect)|could not connect to the (?:meeting|call)|` +
-		`starts in [0-9]+ min|面试官已|会议已开始|(?:浏览器|网页版)(?:不支持|无法)`)
+		`starts in [0-9]+ min|(?:meeting|call|interview) has (?:already )?started|is (?:already )?in the (?:room|meeting|call)|面试官已|会议已开始|(?:浏览器|网页版)(?:不支持|无法)`)
 
 	// A bill's pressure in a drawn page: the sum rising, collections, a clamp, towing.
 	drawnDeadlineRE = regexp.MustCompile(`after (?:24|48|72|[0-9]+) ?(?:h|hrs|hours|days)\b|rises to|increases to|doubles`)
@@ -124,7 +129,7 @@ var (
 		`(?:payment|purchase|subscription) of [$£€][0-9]|已(?:成功)?扣(?:款|费)|扣款成功|自动续费.{0,10}[0-9]|订单已(?:支付|确认)`)
 	// To cancel it or dispute it, call.
 	callbackRE = regexp.MustCompile(`(?:did not|didn't|not) (?:authori[sz]e|make|place|order|request)[^.]{0,60}(?:call|contact|dial|phone)|(?:to|want to) (?:cancel|dispute|stop|refund)[^.]{0,60}(?:call|contact|dial|phone)|` +
-		`(?:call|contact|dial)[^.]{0,60}(?:to|within [0-9]+ hours to) (?:cancel|dispute|stop|get a refund)|(?:如非本人|非本人操作|如需取消|如需退款)[^。]{0,30}(?:致电|拨打|联系)`)
+		`(?:call|contact|dial)[^.]{0,60}(?:to|within [0-9]+ hours to) (?:cancel|dispute|stop|get a refund)|(?:wasn't you|was not you|not you\?)[^.]{0,40}(?:call|contact|dial)|(?:如非本人|非本人操作|如需取消|如需退款)[^。]{0,30}(?:致电|拨打|联系)`)
 
 	// Exposure threatened: a recording, photos, the reader's contacts.
 	exposeRE = regexp.MustCompile(`(?:video|recording|photos?|pictures?|footage|chat logs?)[^.]{0,80}(?:contacts|family|friends|colleagues|employer|social media|everyone you know|publish|leak|send (?:it|them) to)|` +
