@@ -217,10 +217,18 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 	}
 	for _, m := range mentions {
 		sentence := sentenceAround(words, m[0], m[1])
+		before := words[strings.LastIndexAny(words[:m[0]], ".!?。！？\n")+1 : m[0]]
 		card := words[m[0]:m[1]]
+		// The cards are what is paid with — the payment said before them ("must be paid in
+		// Target gift cards", "we accept Apple gift cards") or their codes or photos sent on —
+		// not what is sold ("buy Steam gift cards … pay with Visa").
+		send := giftSendRE.MatchString(sentence)
+		if !send && !giftPayRE.MatchString(before) {
+			continue
+		}
 		// A gift card that names no brand is the shop's own at its checkout, unless its codes
 		// or a photo of it are to be sent.
-		if !giftPayRE.MatchString(sentence) || !giftBrandRE.MatchString(card) && !giftSendRE.MatchString(sentence) {
+		if !giftBrandRE.MatchString(card) && !send {
 			continue
 		}
 		// The card's brand must not be the host's: a shop takes its own gift cards.

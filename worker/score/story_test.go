@@ -22,6 +22,7 @@ func TestStorySignals(t *testing.T) {
 		{"gift cards for a fee", giftCardSignal, page("https://fee-desk.example.top/", "The release fee can be paid with Steam gift cards. Send a photo of each card."), weightGiftCardPay},
 		{"gift cards denied on the page", giftCardSignal, page("https://relief.example.org/", "Donate by card below. We do not accept gift cards. Steam gift cards sent to us are returned."), 0},
 		{"a shop's own gift card", giftCardSignal, page("https://shop.example.com/checkout", "Pay with card or an Example gift card."), 0},
+		{"a gift-card shop", giftCardSignal, page("https://cards.example.com/", "Buy Apple and Steam gift cards delivered by email, no fees. Steam gift cards are paid with Visa or PayPal."), 0},
 		{"gift cards in an advisory", giftCardSignal, page("https://news.example.com/a", "Scammers ask for payment in Apple gift cards and a photo of the card: it is fraud."), 0},
 		{"a safe account", safeAccountSignal, page("https://case.example.top/", "Transfer your savings to the secure account below today."), weightSafeAccount},
 		{"a safe account denied", safeAccountSignal, page("https://bank.example.com/help", "We will never ask you to transfer money to a safe account."), 0},
