@@ -53,8 +53,9 @@ var (
 
 	// The reader's money moved to an account said to be safe: the police's, the bank's, a
 	// "verification" account (an escrow a platform names as its own is not this).
-	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|holding|verification|safety|quarantine)[- ](?:account|wallet)|` +
-		`(?:safe|secure|protected|holding|verification|safety) (?:account|wallet)[^.]{0,40}(?:transfer|move|deposit)|` +
+	// (A wallet of one's own is no such account: "move your coins to a secure wallet you control".)
+	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ]account|` +
+		`(?:safe|secure|protected|verification|safety) account[^.]{0,40}(?:transfer|move|deposit)|` +
 		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管)?(?:账户|帐户|账号)|` +
 		`(?:安全|核验|清查|审查|避险|司法|公证)(?:核验|监管)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
 
@@ -85,7 +86,7 @@ var (
 	sureReturnRE = regexp.MustCompile(`稳赚|稳赢|包赔|只赚不赔|零风险(?:投资|理财|收益|高收益|赚钱)|保证收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
 		`guaranteed [0-9]{2,}% |(?:double|triple) your (?:money|investment|deposit|crypto) in [0-9]+ (?:hours|days|weeks)|` +
 		`daily (?:returns?|profits?|interest) of [0-9.]+ ?%|(?:每日|每天|日)(?:收益|返利|分红|返还)[^。]{0,6}[0-9.]+ ?%|` +
-		`[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|can(?:'t|not) lose|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
+		`[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
 		`guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)[^.]{0,80}(?:whatsapp|telegram|account manager|mentor|signals|vip|copies every trade)|` +
 		`(?:whatsapp|telegram|account manager|mentor|signals|vip)[^.]{0,80}guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)`)
 	// Money to put in: a top-up, a first deposit, following a mentor's bets.
@@ -135,7 +136,7 @@ var (
 	exposeRE = regexp.MustCompile(`(?:video|recording|photos?|pictures?|footage|chat logs?)[^.]{0,80}(?:contacts|family|friends|colleagues|employer|social media|everyone you know|publish|leak|send (?:it|them) to)|` +
 		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
 	// A payment kept secret from the bank, the family, the police.
-	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone)|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
+	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
 		`(?:请勿|不要|切勿|不得)(?:告知|告诉|透露给?|联系)(?:家人|亲友|银行|他人|任何人|警方)|案件保密|严格保密`)
 )
 
@@ -349,10 +350,11 @@ func sureReturnSignal(c moderation.Capture) (Signal, bool) {
 		fmt.Sprintf("%s is promised %q, on %s", c.Profile, m, host)}, true
 }
 
-// deviceCodeSignal weighs a page that shows a live code (it expires, or the page waits for it)
-// and tells its reader to enter it on a provider's device sign-in page: the code signs the
-// reader's account in on the page's owner's device. A guide to a command line's sign-in shows
-// no clock and waits for nothing; the provider's own pages are left to themselves.
+// deviceCodeSignal weighs a page that shows a live code (it expires, or the page goes on by
+// itself once it is entered) and tells its reader to enter it on a provider's device sign-in
+// page: the code signs the reader's account in on the page's owner's device. A guide to a
+// command line's sign-in shows no clock and waits for nothing; the provider's own pages are
+// left to themselves.
 func deviceCodeSignal(c moderation.Capture) (Signal, bool) {
 	host := captureHost(c)
 	if host == "" || ownedByBrand(host) {
@@ -363,8 +365,8 @@ func deviceCodeSignal(c moderation.Capture) (Signal, bool) {
 	if device == "" || !enterCodeRE.MatchString(words) || advisory(c, words) {
 		return Signal{}, false
 	}
-	live := liveCodeRE.FindString(words)
-	if live == "" && len(c.Sends) == 0 {
+	// A help page's scripts send too: only the page's own words say the code is live.
+	if liveCodeRE.FindString(words) == "" {
 		return Signal{}, false
 	}
 	return Signal{"device-code", weightDeviceCode, CategoryPhishing,
@@ -483,9 +485,9 @@ func drawnDemandSignal(c moderation.Capture) (Signal, bool) {
 const callbackText = 1200
 
 // chargeCallbackSignal weighs a page that tells its reader they were charged for an order or a
-// renewal they did not make and gives a number to call to cancel it, with little else: the
-// call is the lure (a "refund" taken over a remote session). A shop's own order page, with its
-// site around it, is left alone, and so are advisories.
+// renewal they did not make and gives a number to call to cancel it, with little else and no
+// link to its own site: the call is the lure (a "refund" taken over a remote session). A shop's
+// own order page, with its site around it, is left alone, and so are advisories.
 func chargeCallbackSignal(c moderation.Capture) (Signal, bool) {
 	host := captureHost(c)
 	if host == "" || ownedByBrand(host) || len(c.Forms) > 0 {
@@ -496,7 +498,7 @@ func chargeCallbackSignal(c moderation.Capture) (Signal, bool) {
 	if charged == "" || callback == "" || phone == "" || advisory(c, words) {
 		return Signal{}, false
 	}
-	if len([]rune(c.Text)) >= callbackText || ownLinks(c) >= 3 {
+	if len([]rune(c.Text)) >= callbackText || ownLinks(c) > 0 {
 		return Signal{}, false
 	}
 	return Signal{"charge-callback", weightChargeCallback, CategoryScam,

@@ -33,7 +33,9 @@ func TestStorySignals(t *testing.T) {
 		{"a fund's warning", sureReturnSignal, page("https://fund.example.com/", "Past performance is no guide; you may get back less than you invested. Minimum investment $500."), 0},
 		{"a live device code", deviceCodeSignal, page("https://meet.example.top/", "Open microsoft.com/devicelogin and enter the code ABC-DEF. Code expires in 14:59."), weightDeviceCode},
 		{"a device sign-in guide", deviceCodeSignal, page("https://docs.example.dev/", "The CLI prints a code; open microsoft.com/devicelogin and enter the code there."), 0},
-		{"a device code polled", deviceCodeSignal, withSends(page("https://meet.example.top/", "Go to google.com/device and enter the code XYZ-123."), "https://meet.example.top/poll"), weightDeviceCode},
+		{"a help page's scripts that send", deviceCodeSignal, withSends(page("https://help.example-tv.com/", "On your TV open the app; on your phone go to google.com/device and enter the code shown on the TV."), "https://help.example-tv.com/analytics"), 0},
+		{"a device code that goes on by itself", deviceCodeSignal, page("https://meet.example.top/", "Go to google.com/device and enter the code XYZ-123. This page continues automatically."), weightDeviceCode},
+		{"a secure wallet of one's own", safeAccountSignal, page("https://exchange-news.example.com/", "We recommend you move your coins to a secure wallet you control."), 0},
 		{"a drawn bill", drawnDemandSignal, func() moderation.Capture {
 			c := page("https://pay.example.top/", "Pay $9.00", moderation.Form{Card: true, Fields: []string{"cc"}, Hints: []string{"cc-number"}, Types: []string{"text"}, Inputs: 1})
 			c.OCRText = "FINAL NOTICE Amount due $9.00, rises to $60.00 after 48 h and is sent to collections. Card number Pay $9.00"
