@@ -534,7 +534,9 @@ func hiddenTextSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false // not seen rendered: nothing says where its words went
 	}
 	dom := len([]rune(strings.TrimSpace(c.Text)))
-	if dom >= minDOMText {
+	// A DOM of a few words (a button, a plate field) under a screenshot that reads four times
+	// as much draws the rest of them (story.go's drawn bill has the same measure).
+	if dom >= minDOMText && (dom >= brandTextPrefix/5 || textWeight(c.OCRText) < 4*dom) {
 		return Signal{}, false
 	}
 	if ocr := textWeight(c.OCRText); ocr >= 2*minDOMText && ocr >= 3*dom {
