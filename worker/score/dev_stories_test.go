@@ -6,9 +6,9 @@ import "testing"
 // change that lowers them, or bans an honest page, fails TestStoryDevSet. They are in-sample:
 // the signals were written beside these pages.
 const (
-	storyBanRecall  = 1.0  // 38 of 38
-	storyFlagRecall = 1.0  // 38 of 38
-	storyFlagPrec   = 0.96 // 1 honest page flagged of 39 flagged (an insurer's claim form: payment-form's card and ID)
+	storyBanRecall  = 1.0  // 39 of 39
+	storyFlagRecall = 1.0  // 39 of 39
+	storyFlagPrec   = 0.96 // 1 honest page flagged of 40 flagged (an insurer's claim form: payment-form's card and ID)
 )
 
 // TestStoryDevSet runs the heuristics over testdata/dev/stories.yaml, as TestGeneralDevSet
