@@ -13,10 +13,11 @@ import (
 // balance to a "safe account", pay a deposit to a person or a QR code and send the receipt to
 // a chat, put money in for returns that cannot be lost, enter a code on a real sign-in page
 // for whoever shows it, give a texted code or a card's balance to get a refund, pay a card
-// "verification" for a stranger, run an installer past the system's warning to join a call, or
-// pay a drawn bill (docs/moderation.md, "Heuristics"). Each is the step a kit cannot leave out
-// without ceasing to work; honest pages of the same topics pay through a checkout of their own,
-// say they never ask for it, or speak of it as a scam.
+// "verification" for a stranger, run an installer past the system's warning to join a call, pay
+// a drawn bill, call back about a charge never made, pay a wallet to keep a recording private,
+// or pay an account and tell no one (docs/moderation.md, "Heuristics"). Each is the step a kit
+// cannot leave out without ceasing to work; honest pages of the same topics pay through a
+// checkout of their own, say they never ask for it, or speak of it as a scam.
 const (
 	weightGiftCardPay     = 0.85 // a fee, a deposit or a donation taken in other brands' gift cards
 	weightGiftCardAsk     = 0.5  // gift cards as a means of payment, the purpose unsaid
