@@ -96,11 +96,12 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules: the
 		// blind measure of the rules then. Its three recordings differed by a benign page flagged
 		// in one (the screenshot's text read differently); the one kept had the lower figures.
+		// In-sample since the story signals: their rules were written reading it.
 		floors: heldOutFloors{
-			banRecall:     0.41, // 10 of 24
-			flagRecall:    0.54, // 13 of 24
-			banPrecision:  1.0,  // 10 of 10
-			flagPrecision: 0.92, // 13 of 14 (13 of 13 in the other two recordings)
+			banRecall:     0.95, // 23 of 24 (10 before the story signals)
+			flagRecall:    1.0,  // 24 of 24 (13 before)
+			banPrecision:  1.0,  // 23 of 23
+			flagPrecision: 0.96, // 24 of 25 (one benign page flagged, as before)
 			benignBanned:  0,    // none, and none may be
 		},
 	},

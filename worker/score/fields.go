@@ -80,7 +80,7 @@ var fieldWords = []struct {
 	{askID, []string{"身份证", "证件号", "idcard", "idno", "idnumber", "id number", "sfz", "sfzh", "ssn", "social security", "national id", "nationalid",
 		"national insurance", "nino", "tax id", "taxpayer id", "社保号", "社会保障号"}},
 	{askOTP, []string{"验证码", "动态码", "短信码", "校验码", "otp", "smscode", "sms code", "verifycode", "verificationcode", "verification code",
-		"one-time-code", "one-time code", "yzm", "dxyzm", "authcode", "2fa"}},
+		"one-time-code", "one-time code", "yzm", "dxyzm", "authcode", "2fa", "code from sms", "texted code", "code we texted", "code we sent"}},
 	{askPassword, []string{"密码", "口令", "password", "passwd", "pwd", "passcode", "pass", "mima", "current-password",
 		// The answers that reset an account are its password too.
 		"maiden name", "mmn", "security question", "security answer", "密保"}},

@@ -223,6 +223,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 	}
 	lureSignals(c, add)
 	pressureSignals(c, add)
+	storySignals(c, add)
 }
 
 func blockedDetail(host, listed string) string {

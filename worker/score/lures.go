@@ -92,7 +92,8 @@ func pasteCommandSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // remoteRefundSignal weighs a page that promises money back (a refund, a cancelled renewal, a
-// compensation) through a remote-access or screen-sharing app: the "agent" empties the account.
+// compensation) through a remote-access or screen-sharing app, or has the reader move money
+// (the bank's app opened, a transfer) while the app is on: the "agent" empties the account.
 func remoteRefundSignal(c moderation.Capture) (Signal, bool) {
 	words := pageWords(c)
 	if speaksOfLures(words) || ownedByBrand(captureHost(c)) {
@@ -105,13 +106,21 @@ func remoteRefundSignal(c moderation.Capture) (Signal, bool) {
 			continue
 		}
 		near := words[max(0, m[0]-refundReach):min(len(words), m[1]+refundReach)]
-		if r := refundRE.FindString(near); r != "" {
+		if r := refundRE.FindString(near); r != "" || moneyMoveRE.MatchString(near) {
+			if r == "" {
+				r = moneyMoveRE.FindString(near)
+			}
 			return Signal{"remote-refund", weightRemoteRefund, CategoryScam,
 				fmt.Sprintf("%s is offered money back (%q) through a remote-access app (%q)", c.Profile, r, words[m[0]:m[1]])}, true
 		}
 	}
 	return Signal{}, false
 }
+
+// moneyMoveRE is the reader's money moved while a stranger watches the screen: the bank's app
+// opened, a transfer, the balance read out (story.go has the rest of that story).
+var moneyMoveRE = regexp.MustCompile(`(?:open|log ?in to|sign in to) (?:your )?(?:bank(?:ing)?|online banking) (?:app|account)|transfer (?:the |your )?(?:money|funds|balance)|` +
+	`打开(?:手机)?银行 ?app|登录(?:手机)?银行|网银转账|(?:将|把)?余额转(?:入|出|到)|转账至|转入.{0,8}账户`)
 
 // refundReach is how far from the remote-access app the money back must be said, in bytes:
 // about a sentence each way (some 60 Chinese characters).
