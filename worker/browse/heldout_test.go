@@ -109,12 +109,13 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout5",
 		digest: "1144a8df192fde2c7212e7c33ea368bee63dbe0275ab8727e4cf0248486c02c1",
 		// Frozen before anything was scored, written without reading the scorer's rules: the
-		// blind measure of the rules then. Its three recordings scored alike, page by page.
+		// blind measure of the rules then (11 of 24 banned) and of the story signals, written
+		// apart while it was (14 of 24). Its three recordings scored alike, page by page.
 		floors: heldOutFloors{
-			banRecall:     0.45, // 11 of 24
-			flagRecall:    0.45, // 11 of 24
-			banPrecision:  0.91, // 11 of 12
-			flagPrecision: 0.84, // 11 of 13
+			banRecall:     0.58, // 14 of 24
+			flagRecall:    0.58, // 14 of 24
+			banPrecision:  0.93, // 14 of 15
+			flagPrecision: 0.87, // 14 of 16
 			benignBanned:  1,    // one, and no more may be
 		},
 	},
