@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shortlink/shortlink/worker/browse"
 	"github.com/shortlink/shortlink/worker/review"
 )
 
@@ -18,7 +17,7 @@ import (
 // domain's next new link is reviewed at once by another worker, long before the killed
 // worker's claim runs out.
 func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
-	sites, _ := moderationRig(t)
+	sites, browser := moderationRig(t)
 	bin := workerBinary(t)
 	var mu sync.Mutex
 	inFlight := map[string]int{} // path → requests under way
@@ -61,7 +60,9 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 		}
 		writeHTML(w, shopPage)
 	})
-	d := newDeployment(t)
+	// Alone, not beside the parallel tests: its worker processes and timeouts are what it
+	// measures, and two cores shared with the parallel tests starve them.
+	d := newSerialDeployment(t)
 	a := d.start(t)
 	owner := a.signup("owner@example.com")
 	ms := moderationStores(t, d)
@@ -99,10 +100,6 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 		t.Errorf("%d pairs of the domain's reviews ran at the same time, want none", overlaps)
 	}
 
-	// The worker that takes over has a browser of its own, started now: the shared one may be
-	// busy with other tests' reviews, and the take-over is timed against the killed claim.
-	takeover := newModerationBrowser(t, browse.Options{HostRules: sites.hostRules(), AllowLoopback: true, Timeout: rigPageTimeout})
-
 	// One worker left; killed while it holds the domain.
 	if err := p2.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -138,7 +135,7 @@ func TestModerationOneReviewPerDomainAcrossWorkers(t *testing.T) {
 	// Another worker reviews the domain's next link at once; the stuck page's link comes back
 	// when the killed worker's claim runs out.
 	close(stuck)
-	ms.runWorker(t, review.Options{Browser: takeover, Scorer: heuristicScorer(t), VerdictTTL: time.Hour})
+	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), VerdictTTL: time.Hour})
 	next := a.createLink(owner, map[string]any{"url": "http://one-domain.test/next"})
 	a.waitReviewed(owner, next.ID, 90*time.Second)
 	t.Logf("the domain's next link was reviewed %v after the kill; the killed worker's claim runs out %v after it",
