@@ -109,8 +109,12 @@ func parseBrands(r io.Reader) ([]brand, error) {
 
 // brandOwning is the listed brand whose own host is host, nil when none.
 func brandOwning(host string) *brand {
+	if isUserContent(host) {
+		return nil
+	}
+	rd := registrableDomain(host)
 	for i := range brands {
-		if brands[i].owns(host) {
+		if brands[i].ownsUnder(host, rd) {
 			return &brands[i]
 		}
 	}

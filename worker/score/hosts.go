@@ -91,7 +91,8 @@ func isIPLiteral(host string) bool {
 
 // underDomain says whether host is domain or one of its subdomains.
 func underDomain(host, domain string) bool {
-	return host == domain || strings.HasSuffix(host, "."+domain)
+	n := len(host) - len(domain)
+	return strings.HasSuffix(host, domain) && (n == 0 || n > 0 && host[n-1] == '.')
 }
 
 // parents lists host and the domains above it, down to the last label: "a.b.c", "b.c", "c".
@@ -174,15 +175,16 @@ func parseBlocklist(r io.Reader, name string, b blocklist) error {
 // is the brand's name under a country's suffix ("amazon.de", "google.co.jp") — brands hold
 // those widely, and listing them all would make the list long without making it right.
 func (b *brand) owns(host string) bool {
-	if isUserContent(host) {
-		return false
-	}
+	return !isUserContent(host) && b.ownsUnder(host, registrableDomain(host))
+}
+
+// ownsUnder is owns for a host that is no user content, whose registrable domain is rd.
+func (b *brand) ownsUnder(host, rd string) bool {
 	for _, d := range b.domains {
 		if underDomain(host, d) {
 			return true
 		}
 	}
-	rd := registrableDomain(host)
 	label, suffix, ok := strings.Cut(rd, ".")
 	if !ok || label != b.keys[0] {
 		return false
@@ -260,9 +262,10 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 	for i, w := range words {
 		skeletons[i] = skeleton(w)
 	}
+	userContent, rd := isUserContent(host), registrableDomain(host)
 	for i := range brands {
 		br := &brands[i]
-		if br.owns(host) || br.neighbour(host) {
+		if !userContent && br.ownsUnder(host, rd) || br.neighbour(host) {
 			continue
 		}
 		if d, dressed := br.dressed(host); dressed && weightDressed >= weight {

@@ -82,8 +82,12 @@ func pageWords(c moderation.Capture) string {
 // ownedByBrand says whether host is one of the listed brands' own: a bank asks for its
 // customers' cards and PINs on its own pages.
 func ownedByBrand(host string) bool {
+	if isUserContent(host) {
+		return false
+	}
+	rd := registrableDomain(host)
 	for i := range brands {
-		if brands[i].owns(host) {
+		if brands[i].ownsUnder(host, rd) {
 			return true
 		}
 	}
