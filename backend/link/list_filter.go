@@ -5,7 +5,7 @@ import "context"
 // ResolveFilter checks a listing's filter (as List does, f.Sort "" being SortNewest) and
 // resolves its domain and tag names into DomainID, TagID and AlsoTagIDs. match is false when
 // no link can match it: a tag the workspace has not. The links export reads the same filter
-// (docs/api.md#exports).
+// (docs/architecture.md#statistics).
 func (s *Service) ResolveFilter(ctx context.Context, workspaceID int64, f Filter) (_ Filter, match bool, err error) {
 	if f.Sort == "" {
 		f.Sort = SortNewest
