@@ -19,7 +19,13 @@ export function useStatsFilter(): [StatsFilter, (name: FilterName, value: string
 export function useFilterLabel(): (name: FilterName, value: string) => string {
   const { t, i18n } = useTranslation();
   return (name, value) =>
-    name === "device" ? t(`stats.devices.${value}`, { defaultValue: value }) : name === "country" ? countryName(value, i18n.resolvedLanguage) : value;
+    name === "device"
+      ? t(`stats.devices.${value}`, { defaultValue: value })
+      : name === "in_app"
+        ? t(`stats.inApps.${value}`, { defaultValue: value })
+        : name === "country"
+          ? countryName(value, i18n.resolvedLanguage)
+          : value;
 }
 
 /** The chips of the filters, each removable, and a button removing them all; nothing without filters. */

@@ -11,6 +11,7 @@ import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
+import { InAppFigure } from "../../components/InAppFigure";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
 import { shortLabel } from "../../lib/domains";
@@ -106,7 +107,7 @@ export default function LinkDetailPage() {
 
       <Group justify="space-between" align="flex-end" gap="xs">
         <RangePicker value={range} onChange={setRange} />
-        <ExportButton range={query} link={l.id} />
+        <ExportButton range={query} link={l.id} filter={filter} />
       </Group>
       <FilterChips filter={filter} onRemove={removeFilter} />
       <div className="two-cols">
@@ -118,6 +119,7 @@ export default function LinkDetailPage() {
                   <Figure label={t("stats.visits")} value={data.visits} testId="visits-total" />
                   <Figure label={t("stats.unique")} value={data.unique_visitors} />
                   <Figure label={t("stats.bots")} value={data.bots} />
+                  <InAppFigure stats={data} filter={filter} onPick={addFilter} />
                 </Group>
                 <StatsCharts stats={data} />
               </>
@@ -128,7 +130,7 @@ export default function LinkDetailPage() {
       </div>
       {stats.data && (
         <Suspense fallback={<Loading />}>
-          <CountryMap counts={stats.data.breakdowns.country} />
+          <CountryMap counts={stats.data.breakdowns.country} selected={filter.country} onPick={(c) => addFilter("country", c)} />
         </Suspense>
       )}
       {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} filter={filter} onPick={addFilter} />}
