@@ -977,6 +977,8 @@ export const en = {
     eventsProblem: "Choose at least one event.",
     expand: "Show the request and answer",
     collapse: "Hide the request and answer",
+    exchangeTitle: "{{event}}: request and answer (delivery {{id}})",
+    cardLine: "Attempt {{attempt}} · answer {{response}} · {{at}}",
     request: "Request",
     requestBody: "Body",
     answer: "Answer",

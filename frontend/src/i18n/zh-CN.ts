@@ -977,6 +977,8 @@ export const zhCN: Messages = {
     eventsProblem: "请至少选择一个事件。",
     expand: "显示请求与响应",
     collapse: "隐藏请求与响应",
+    exchangeTitle: "{{event}}：请求与响应（投递 {{id}}）",
+    cardLine: "第 {{attempt}} 次尝试 · 响应 {{response}} · {{at}}",
     request: "请求",
     requestBody: "正文",
     answer: "响应",
