@@ -45,7 +45,13 @@ export function FilterChips({ filter, onRemove }: { filter: StatsFilter; onRemov
           size="md"
           withRemoveButton
           onRemove={() => onRemove(name)}
-          removeButtonProps={{ "aria-label": t("stats.filter.remove", { name: t(`stats.filter.names.${name}`), value: label(name, value) }) }}
+          // Mantine hides a pill's remove button from the keyboard and screen readers (it is made
+          // for inputs that take Backspace); a chip's is the only way to remove its filter.
+          removeButtonProps={{
+            "aria-label": t("stats.filter.remove", { name: t(`stats.filter.names.${name}`), value: label(name, value) }),
+            "aria-hidden": false,
+            tabIndex: 0,
+          }}
           data-testid={`filter-chip-${name}`}
         >
           {t(`stats.filter.names.${name}`)}: {label(name, value)}
