@@ -52,3 +52,15 @@ func (w *walker) gone(l playwright.Locator) {
 		w.t.Fatalf("[%s] still shown: %v", w.l.name, err)
 	}
 }
+
+// transitionsDone waits until no element of the page is in a CSS transition or animation (a
+// dialog sliding in), so that what is measured next is where it stays.
+func (w *walker) transitionsDone() {
+	w.t.Helper()
+	if _, err := w.p.Evaluate(`() => new Promise((done) => {
+		const check = () => document.getAnimations().every((a) => a.playState !== "running") ? done(true) : requestAnimationFrame(check);
+		check();
+	})`); err != nil {
+		w.t.Fatalf("[%s] transitions: %v", w.l.name, err)
+	}
+}

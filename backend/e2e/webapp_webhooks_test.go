@@ -70,6 +70,7 @@ func TestWebAppWebhooks(t *testing.T) {
 		w.see(dialog.GetByTestId("delivery-response-body").GetByText(`"accepted": true`))
 		w.see(dialog.GetByTestId("delivery-request-body").GetByText(`"type": "webhook.test"`))
 		w.see(dialog.GetByText(w.tr("Status 200", "状态码 200")))
+		w.transitionsDone()
 		w.fits("the exchange's title", "[role=dialog] .mantine-Modal-header")
 		w.fitsAcross("the exchange", "[role=dialog]")
 		w.accessible("webhook-delivery-exchange")
