@@ -89,6 +89,14 @@ func TestWebAppUTMBuilder(t *testing.T) {
 	if q := u.Query(); q.Get("utm_campaign") != "spring" || q.Get("utm_medium") != "email" || q.Get("ref") != "home" {
 		t.Fatalf("query %v", q)
 	}
+	// The link's page says where the redirect sends a visitor, and the campaign's parameters.
+	w.open(fmt.Sprintf("/links/%d", page.Links[0].ID), "")
+	if err := expectLocator(w.p.GetByTestId("detail-destination").GetByRole("link")).ToHaveText(want); err != nil {
+		t.Errorf("the link page's destination: %v", err)
+	}
+	if err := expectLocator(w.p.GetByTestId("detail-utm")).ToContainText("utm_campaign=spring"); err != nil {
+		t.Errorf("the link page's campaign: %v", err)
+	}
 }
 
 // TestWebAppQRStyle: a logo uploaded on the settings page, then on the link page the colours,

@@ -578,6 +578,9 @@ export const en = {
     create: "Create link",
   },
   detail: {
+    tags: "Tags",
+    utm: "Campaign parameters",
+    sentTo: "Visitors are sent to",
     password: "Password",
     variants_one: "{{count}} variant",
     variants_other: "{{count}} variants",

@@ -580,6 +580,9 @@ export const zhCN: Messages = {
     create: "创建链接",
   },
   detail: {
+    tags: "标签",
+    utm: "推广参数",
+    sentTo: "访客将被送往",
     password: "有密码",
     variants_one: "{{count}} 个目标",
     variants_other: "{{count}} 个目标",

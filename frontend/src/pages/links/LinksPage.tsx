@@ -13,6 +13,7 @@ import { api, toApiError, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { LinksExportButton } from "../../components/ExportButton";
+import { ShortLabel } from "../../components/ShortLabel";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Sparkline } from "../../components/Sparkline";
@@ -189,7 +190,7 @@ export default function LinksPage() {
   const shortCell = (l: Link) => (
     <Group gap={4} wrap="nowrap" className="minw0">
       <Anchor component={RouterLink} to={`/links/${l.id}`} className="mono break" data-testid="link-short">
-        {shortLabel(l)}
+        <ShortLabel link={l} />
       </Anchor>
       {l.short_url && <CopyShort url={l.short_url} />}
     </Group>
