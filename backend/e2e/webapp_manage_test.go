@@ -203,6 +203,21 @@ func TestWebAppQRStyle(t *testing.T) {
 	if err != nil || res.GetText() != lk.ShortURL {
 		t.Fatalf("the downloaded PNG decodes to %v, %v; want %s", res, err, lk.ShortURL)
 	}
+	// The link's page opens again on the style it last drew: the colour, the level, the logo.
+	if _, err := w.p.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"fg=1a3c6e", "logo=1"} {
+		if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(regexp.QuoteMeta(part))); err != nil {
+			t.Errorf("after a reload, the image's address lacks %s: %v", part, err)
+		}
+	}
+	if err := w.role("switch", "在中间显示工作区徽标").Uncheck(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(`ec=Q`)); err != nil {
+		t.Errorf("the level kept for without the logo: %v", err)
+	}
 }
 
 // TestWebAppAppLinks: a verified domain's app-link files typed on the domains page, a bad one
