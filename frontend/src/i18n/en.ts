@@ -138,7 +138,7 @@ export const en = {
     range_invalid: "Choose a start date before the end date, within the allowed span.",
     filter_invalid: "This filter cannot be read. Remove it and pick a value from the statistics.",
     filter_range_unavailable: "Single visits are no longer kept that far back: choose a later start date, or remove the filters.",
-    filter_unsupported: "The dashboard cannot be filtered by this. Filter a link's statistics instead.",
+    filter_unsupported: "The dashboard, and the visits export of more than one link, cannot be filtered by this. Filter a link's statistics instead.",
     text_length: "This text is too short or too long.",
     appeal_not_allowed: "Only a flagged or banned link can be appealed.",
     already_appealed: "This link has already been appealed. A link can be appealed once.",

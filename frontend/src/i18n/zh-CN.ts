@@ -140,7 +140,7 @@ export const zhCN: Messages = {
     range_invalid: "开始日期须早于结束日期，且在允许范围内。",
     filter_invalid: "无法识别此筛选条件。请移除它，并从统计中选择一个值。",
     filter_range_unavailable: "更早的单次访问记录已不再保留：请选择更晚的开始日期，或移除筛选条件。",
-    filter_unsupported: "仪表盘不能按此筛选，请在链接的统计中筛选。",
+    filter_unsupported: "仪表盘和多个链接的访问导出不能按此筛选，请在链接的统计中筛选。",
     text_length: "文本过短或过长。",
     appeal_not_allowed: "只有被标记或被封禁的链接才能申诉。",
     already_appealed: "此链接已申诉过，每个链接只能申诉一次。",
