@@ -369,6 +369,11 @@ type Store interface {
 	// of the mail's link, valid until expiresAt; conflict if it is already invited to the
 	// workspace.
 	CreateInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte, expiresAt time.Time) (*Invitation, error)
+	// ReplaceExpiredInvitation makes the workspace's invitation to a normalised email, when it
+	// expired by now, a new one: role, by, tokenHash, sent at now and valid until expiresAt
+	// (the old link stops working). Returns not_found when the workspace has no invitation to
+	// email that expired by now.
+	ReplaceExpiredInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte, now, expiresAt time.Time) (*Invitation, error)
 	// InvitationPreview returns the invitation with id whose link's secret has tokenHash;
 	// not_found otherwise (an invitation made before links carried a secret has none).
 	InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*InvitationPreview, error)

@@ -1,6 +1,9 @@
 package account
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/shortlink/shortlink/backend/apperr"
@@ -43,4 +46,52 @@ func errInvitationExpired(invitedBy string) error {
 	}
 	return apperr.Errorf(apperr.Gone, "the invitation has expired: ask %s to send it again", whom).
 		For("invitation_expired", "invitation")
+}
+
+// checkPlace refuses one more invitation (quota_exceeded, reason member_limit_reached) when
+// the members and the invitations still valid already fill the workspace's plan: an expired
+// invitation holds no place. An address with a valid invitation already (email; "" for none)
+// takes no new place: inviting it again is refused as already_invited.
+func (s *Service) checkPlace(ctx context.Context, workspaceID int64, email, what string) error {
+	if s.memberCheck == nil {
+		return nil
+	}
+	waiting, err := s.store.Invitations(ctx, workspaceID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	now := s.clock()
+	var valid int64
+	for _, inv := range waiting {
+		if inv.expired(now) {
+			continue
+		}
+		if email != "" && inv.Email == email {
+			return nil
+		}
+		valid++
+	}
+	if err := s.memberCheck(ctx, workspaceID, valid+1); err != nil {
+		var ae *apperr.Error
+		if errors.As(err, &ae) && ae.Code == apperr.QuotaExceeded {
+			return ae.For("member_limit_reached", "email")
+		}
+		return err
+	}
+	return nil
+}
+
+// expiredInvitation says whether the workspace's invitation id is past its expiry at now.
+func (s *Service) expiredInvitation(ctx context.Context, workspaceID, id int64) (bool, error) {
+	waiting, err := s.store.Invitations(ctx, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	now := s.clock()
+	for _, inv := range waiting {
+		if inv.ID == id {
+			return inv.expired(now), nil
+		}
+	}
+	return false, nil
 }

@@ -4,7 +4,6 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -43,26 +42,17 @@ func (s *Service) PreviewInvitation(ctx context.Context, id int64, token string)
 //
 // Invitations waiting count against the plan's member limit as if accepted: an invitation
 // is refused (quota_exceeded, reason member_limit_reached) when the members and the
-// invitations waiting already fill the plan.
+// invitations still valid already fill the plan. An expired invitation holds no place, and
+// inviting its address again replaces it (docs/api.md#workspaces-members-and-invitations).
 func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role string) (*Invitation, error) {
 	if role != RoleAdmin && role != RoleMember && role != RoleViewer {
 		return nil, apperr.Errorf(apperr.Invalid, "role must be admin, member or viewer").For("role_invalid", "role")
 	}
-	if s.memberCheck != nil {
-		waiting, err := s.store.Invitations(ctx, workspaceID)
-		if err != nil {
-			return nil, fmt.Errorf("invite: %w", err)
-		}
-		if err := s.memberCheck(ctx, workspaceID, int64(len(waiting))+1); err != nil {
-			var ae *apperr.Error
-			if errors.As(err, &ae) && ae.Code == apperr.QuotaExceeded {
-				return nil, ae.For("member_limit_reached", "email")
-			}
-			return nil, err
-		}
-	}
 	e, err := NormalizeEmail(email)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkPlace(ctx, workspaceID, e, "invite"); err != nil {
 		return nil, err
 	}
 	if s.invites != nil {
@@ -83,9 +73,13 @@ func (s *Service) Invite(ctx context.Context, workspaceID, by int64, email, role
 	if err != nil {
 		return nil, fmt.Errorf("invite: %w", err)
 	}
-	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash, s.clock().Add(InvitationValidity))
+	now := s.clock()
+	inv, err := s.store.CreateInvitation(ctx, workspaceID, e, role, by, hash, now.Add(InvitationValidity))
 	if apperr.Is(err, apperr.Conflict) {
-		return nil, apperr.Errorf(apperr.Conflict, "%q is already invited", e).For("already_invited", "email")
+		inv, err = s.store.ReplaceExpiredInvitation(ctx, workspaceID, e, role, by, hash, now, now.Add(InvitationValidity))
+		if apperr.Is(err, apperr.NotFound) {
+			return nil, apperr.Errorf(apperr.Conflict, "%q is already invited", e).For("already_invited", "email")
+		}
 	}
 	if err == nil {
 		inv.Token = token

@@ -28,8 +28,10 @@ func TestWebAppAccountRecovery(t *testing.T) {
 		w.see(w.text(w.tr("Verify your email address", "请验证你的邮箱地址")))
 		w.click(w.button(w.tr("Resend", "重新发送")))
 		w.see(w.text(w.tr("A new verification link is on its way.", "新的验证链接已在发送途中。")))
-		s.mailbox.WaitSubject(t, email, "Confirm your email address")
-		s.mailbox.WaitSubject(t, email, "Confirm your email address")
+		// The mails are in the look's language, the one the app signed up in.
+		confirm := w.tr("Confirm your email address", "请确认您在 Shortlink 的邮箱地址")
+		s.mailbox.WaitSubject(t, email, confirm)
+		s.mailbox.WaitSubject(t, email, confirm)
 		w.shoot("account-banner")
 
 		// Forgot password: from the login page, through the mail, to signing in again.
@@ -45,7 +47,7 @@ func TestWebAppAccountRecovery(t *testing.T) {
 		w.click(w.button(w.tr("Send the link", "发送链接")))
 		w.see(w.p.GetByTestId("reset-sent"))
 		w.shoot("account-forgot")
-		w.openMailLink(s.mailbox.WaitSubject(t, email, "Reset your Shortlink password").Link(t))
+		w.openMailLink(s.mailbox.WaitSubject(t, email, w.tr("Reset your Shortlink password", "重置您的 Shortlink 密码")).Link(t))
 		w.fill(w.p.GetByLabel(w.tr("New password", "新密码")), "a brand new password")
 		w.click(w.button(w.tr("Set the new password", "设置新密码")))
 		w.see(w.text(w.tr("Password changed: log in with it.", "密码已修改")))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ func TestWebAppLinksList(t *testing.T) {
 		if r := s.do("PATCH", fmt.Sprintf("%s/links/%d", ws, quiet.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
 			t.Fatalf("disable: %d %s", r.Status, r.Body)
 		}
+		s.setPlan(tn, "trial") // the links export
 		for i, c := range []string{popular.Code, popular.Code, popular.Code, some.Code} {
 			if st, _ := s.sendHit(c, hit{fmt.Sprintf("10.5.%d.%d", len(l.name), i), uaDesktop, ""}); st != http.StatusFound {
 				t.Fatalf("visit %d: %d", i, st)
@@ -111,6 +113,12 @@ func TestWebAppLinksList(t *testing.T) {
 			t.Fatalf("[%s] status filter: %v", l.name, err)
 		}
 		order("disabled only", quiet)
+		// "Export CSV" downloads the links the list shows with its filters: the disabled one.
+		name, body := w.download(w.button(w.tr("Export CSV", "导出 CSV")))
+		if lines := strings.Split(strings.TrimSpace(string(body)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], fmt.Sprintf("%d,%s,", quiet.ID, quiet.Code)) {
+			t.Errorf("[%s] the links export %s with the status filter: %q", l.name, name, body)
+		}
+		w.see(w.text(w.tr("Links exported.", "链接已导出。")))
 		if _, err := status.SelectOption(playwright.SelectOptionValues{Labels: &[]string{w.tr("Any status", "全部状态")}}); err != nil {
 			t.Fatalf("[%s] status filter: %v", l.name, err)
 		}

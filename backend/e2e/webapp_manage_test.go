@@ -89,6 +89,14 @@ func TestWebAppUTMBuilder(t *testing.T) {
 	if q := u.Query(); q.Get("utm_campaign") != "spring" || q.Get("utm_medium") != "email" || q.Get("ref") != "home" {
 		t.Fatalf("query %v", q)
 	}
+	// The link's page says where the redirect sends a visitor, and the campaign's parameters.
+	w.open(fmt.Sprintf("/links/%d", page.Links[0].ID), "")
+	if err := expectLocator(w.p.GetByTestId("detail-destination").GetByRole("link")).ToHaveText(want); err != nil {
+		t.Errorf("the link page's destination: %v", err)
+	}
+	if err := expectLocator(w.p.GetByTestId("detail-utm")).ToContainText("utm_campaign=spring"); err != nil {
+		t.Errorf("the link page's campaign: %v", err)
+	}
 }
 
 // TestWebAppQRStyle: a logo uploaded on the settings page, then on the link page the colours,
@@ -194,6 +202,21 @@ func TestWebAppQRStyle(t *testing.T) {
 	res, err := zxqr.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true})
 	if err != nil || res.GetText() != lk.ShortURL {
 		t.Fatalf("the downloaded PNG decodes to %v, %v; want %s", res, err, lk.ShortURL)
+	}
+	// The link's page opens again on the style it last drew: the colour, the level, the logo.
+	if _, err := w.p.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"fg=1a3c6e", "logo=1"} {
+		if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(regexp.QuoteMeta(part))); err != nil {
+			t.Errorf("after a reload, the image's address lacks %s: %v", part, err)
+		}
+	}
+	if err := w.role("switch", "在中间显示工作区徽标").Uncheck(); err != nil {
+		t.Fatal(err)
+	}
+	if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(`ec=Q`)); err != nil {
+		t.Errorf("the level kept for without the logo: %v", err)
 	}
 }
 

@@ -21,13 +21,14 @@ func TestWebAppStats(t *testing.T) {
 	d := rulesDeployment(t)
 	s := d.start(t)
 	// Per look, a workspace on a plan with export and a link with a geo rule and a device target,
-	// visited once from nowhere known without a referrer and once from Germany with a campaign.
+	// visited once from nowhere known in WeChat without a referrer and once from Germany with a
+	// campaign.
 	links := map[string]linkJSON{}
 	for _, l := range twoLooks {
 		tn := s.signupOn("stats-"+l.name+"@example.com", "enterprise")
 		lk := s.createLink(tn, map[string]any{"url": "https://example.com/stats-" + l.name,
 			"geo": map[string]any{"deny": []string{"RU"}}, "device_targets": map[string]any{"ios": "https://apps.example.com/ios"}})
-		if st, _ := s.sendHit(lk.Code, hit{fromXX, uaDesktop, ""}); st != http.StatusFound {
+		if st, _ := s.sendHit(lk.Code, hit{fromXX, uaWeChat, ""}); st != http.StatusFound {
 			t.Fatalf("visit: %d", st)
 		}
 		if st, _ := s.sendHit(lk.Code+"?utm_source=x", hit{fromDE, uaDesktop, "https://news.example.org/a"}); st != http.StatusFound {
@@ -82,7 +83,7 @@ func TestWebAppStats(t *testing.T) {
 		}
 
 		// The map, by its name, with Germany shaded.
-		w.see(w.role("img", w.tr("World map of visits by country", "按国家/地区的访问世界地图")))
+		w.see(w.role("group", w.tr("World map of visits by country", "按国家/地区的访问世界地图")))
 		if err := expectLocator(w.p.Locator(".country-map path.map-q5")).ToHaveCount(1); err != nil {
 			t.Errorf("[%s] the countries shaded most: %v", l.name, err)
 		}
@@ -137,6 +138,8 @@ func TestWebAppStats(t *testing.T) {
 			if strings.Contains(w.p.URL(), "country=") {
 				t.Errorf("[%s] the address keeps the filter removed: %s", l.name, w.p.URL())
 			}
+		} else {
+			w.filterByMapAndInApp(lk.ID, first)
 		}
 
 		// The export downloads the link's visits of the range as CSV.

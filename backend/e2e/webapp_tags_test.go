@@ -45,6 +45,13 @@ func TestWebAppTags(t *testing.T) {
 			t.Fatalf("[%s] every tag: %v", l.name, err)
 		}
 		w.shoot("links-tags")
+		// The link's page shows its tags too.
+		w.open(fmt.Sprintf("/links/%d", tagged.ID), "")
+		if err := expectLocator(w.p.GetByTestId("detail-tags").GetByRole("listitem")).ToHaveText([]string{"Spring"}); err != nil {
+			t.Errorf("[%s] the link page's tags: %v", l.name, err)
+		}
+		w.open("/links", "")
+		w.see(shorts.First())
 
 		// A new link with a new tag and the existing one, typed.
 		w.click(w.link(l.tr("New link", "新建链接")))

@@ -9,8 +9,9 @@ import (
 )
 
 // A customer adds a webhook in the web app, copies its secret (shown once), sends a test that
-// the receiver verifies, reads the delivery log, opens the test's request and answer, resends
-// it, disables the webhook and deletes it.
+// the receiver verifies, reads the delivery log (stacked cards on a phone, each inside the
+// window), opens the test's request and answer in a dialog that fits the screen, resends it,
+// disables the webhook and deletes it.
 func TestWebAppWebhooks(t *testing.T) {
 	s := newDeployment(t).start(t, "WEBHOOK_ALLOW_LOOPBACK", "true")
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -49,19 +50,35 @@ func TestWebAppWebhooks(t *testing.T) {
 		if got := len(rcv.ofType("webhook.test")); got != 1 {
 			t.Errorf("the receiver verified %d tests", got)
 		}
-		w.see(w.p.GetByRole("cell", playwright.PageGetByRoleOptions{Name: "webhook.test", Exact: playwright.Bool(true)}))
-		w.see(w.p.GetByRole("cell", playwright.PageGetByRoleOptions{Name: w.tr("Delivered", "已送达"), Exact: playwright.Bool(true)}))
+		// A table on a desktop, stacked cards on a phone, each delivery inside the window.
+		first := w.p.GetByTestId("delivery").First()
+		w.see(first.GetByText("webhook.test", playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
+		w.see(first.GetByText(w.tr("Delivered", "已送达"), playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
+		if n, err := w.p.GetByRole("table").Filter(playwright.LocatorFilterOptions{Has: first}).Count(); err != nil || (n > 0) == l.phone() {
+			t.Errorf("[%s] the deliveries in a table: %d (phone %v): %v", l.name, n, l.phone(), err)
+		}
+		if err := first.ScrollIntoViewIfNeeded(); err != nil {
+			t.Fatal(err)
+		}
+		w.fits("a delivery", "[data-testid=delivery]:first-child")
 		w.shoot("webhook-deliveries")
 
-		// A delivery opens on its request and the receiver's answer, and is sent again: the
-		// same message, a new row naming the one it resent.
-		w.click(w.button(w.tr("Show the request and answer", "显示请求与响应")).First())
-		w.see(w.p.GetByTestId("delivery-response-body").GetByText(`"accepted": true`))
-		w.see(w.p.GetByTestId("delivery-request-body").GetByText(`"type": "webhook.test"`))
-		w.see(w.text(w.tr("Status 200", "状态码 200")))
+		// A delivery opens its request and the receiver's answer in a dialog that fits the
+		// screen, and is sent again: the same message, a new row naming the one it resent.
+		w.click(first.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Show the request and answer", "显示请求与响应")}))
+		dialog := w.p.GetByRole("dialog")
+		w.see(dialog.GetByTestId("delivery-response-body").GetByText(`"accepted": true`))
+		w.see(dialog.GetByTestId("delivery-request-body").GetByText(`"type": "webhook.test"`))
+		w.see(dialog.GetByText(w.tr("Status 200", "状态码 200")))
+		w.transitionsDone()
+		w.fits("the exchange's title", "[role=dialog] .mantine-Modal-header")
+		w.fitsAcross("the exchange", "[role=dialog]")
+		w.accessible("webhook-delivery-exchange")
 		w.shoot("webhook-delivery-exchange")
+		w.press("Escape")
+		w.gone(dialog)
 		// The log's own button: the banner above has a Resend of its own (the verification mail).
-		w.click(w.p.GetByRole("table").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Resend", "重新发送"), Exact: playwright.Bool(true)}).First())
+		w.click(first.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Resend", "重新发送"), Exact: playwright.Bool(true)}))
 		w.see(w.text(w.tr("Resent: Delivered", "已重新发送：已送达")))
 		w.see(w.text(w.tr("A resend of delivery", "重新发送自投递")))
 		if tests := rcv.ofType("webhook.test"); len(tests) != 2 || tests[0].ID != tests[1].ID {

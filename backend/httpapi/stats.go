@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/plan"
 	"github.com/shortlink/shortlink/backend/stats"
 	"github.com/shortlink/shortlink/backend/tag"
@@ -115,8 +116,9 @@ func (s *Server) adminStats(c *gin.Context) {
 	s.replyNoStore(c, d, err)
 }
 
-// exportLinks streams every link of the workspace (those carrying the tag named by tag only,
-// when given) with its totals since it was made and its tags, as CSV: the export feature.
+// exportLinks streams the workspace's links that the list's filters match (q, status, domain,
+// tag, health and archived, which is all unless given), each with its totals since it was
+// made and its tags, as CSV: the export feature.
 func (s *Server) exportLinks(c *gin.Context) {
 	ctx := c.Request.Context()
 	ws := workspaceID(c)
@@ -124,12 +126,19 @@ func (s *Server) exportLinks(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	tagID, ok := s.queryTag(c)
-	if !ok {
+	f, match, err := s.links.ResolveFilter(ctx, ws, link.Filter{Query: c.Query("q"), Status: c.Query("status"),
+		Domain: c.Query("domain"), AlsoTags: c.QueryArray("tag"), Health: c.Query("health"),
+		Archived: c.DefaultQuery("archived", link.ArchivedAll), Limit: link.MaxPage})
+	if err != nil {
+		s.fail(c, err)
 		return
 	}
+	links := s.stats.ExportLinks(ctx, ws, f)
+	if !match {
+		links = func(func(stats.LinkTotals, error) bool) {}
+	}
 	header := []string{"id", "code", "short_url", "url", "title", "status", "created_at", "visits", "unique_visitors", "bots", "tags"}
-	streamCSV(s, c, fmt.Sprintf("workspace-%d-links.csv", ws), header, s.stats.ExportLinks(ctx, ws, tagID),
+	streamCSV(s, c, fmt.Sprintf("workspace-%d-links.csv", ws), header, links,
 		func(l stats.LinkTotals, r []string) {
 			r[0], r[1], r[2] = strconv.FormatInt(l.ID, 10), csvCell(l.Key), csvCell(l.ShortURL)
 			r[3], r[4], r[5] = csvCell(l.URL), csvCell(l.Title), l.Status
@@ -140,7 +149,8 @@ func (s *Server) exportLinks(c *gin.Context) {
 }
 
 // exportVisits streams the workspace's visits of a range (the last 30 days unless told), as
-// CSV, oldest first, those of one link only when link names it: the export feature.
+// CSV, oldest first, those of one link only when link names it, and then those the filter
+// parameters of its statistics name: the export feature.
 func (s *Server) exportVisits(c *gin.Context) {
 	r, err := statsQuery(c).Range(time.Now(), stats.ExportDays)
 	if err != nil {
@@ -154,6 +164,11 @@ func (s *Server) exportVisits(c *gin.Context) {
 			return
 		}
 	}
+	f, err := stats.ParseFilter(c.Request.URL.Query())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	ctx := c.Request.Context()
 	ws := workspaceID(c)
 	if err := s.plans.Require(ctx, ws, plan.Export); err != nil {
@@ -164,7 +179,7 @@ func (s *Server) exportVisits(c *gin.Context) {
 	if !ok {
 		return
 	}
-	visits, err := s.stats.ExportVisits(ctx, ws, linkID, tagID, r)
+	visits, err := s.stats.ExportVisits(ctx, ws, linkID, tagID, r, f)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -31,33 +31,12 @@ const MaxDays = 31
 // List returns a page of the workspace's links in the order of f.Sort, each with its visits,
 // and the cursor of the next page (nil when there is none).
 func (s *Service) List(ctx context.Context, workspaceID int64, f Filter) ([]*Link, *Cursor, error) {
-	if f.Sort == "" {
-		f.Sort = SortNewest
-	}
-	if err := checkFilter(f); err != nil {
+	f, match, err := s.ResolveFilter(ctx, workspaceID, f)
+	if err != nil {
 		return nil, nil, err
 	}
-	f.DomainID = nil
-	if f.Domain != "" {
-		id, err := s.domainID(ctx, workspaceID, f.Domain)
-		if err != nil {
-			return nil, nil, err
-		}
-		f.DomainID = &id
-	}
-	f.TagID, f.AlsoTagIDs = nil, nil
-	if f.Tag == "" && len(f.AlsoTags) > 0 {
-		f.Tag, f.AlsoTags = f.AlsoTags[0], f.AlsoTags[1:]
-	}
-	if f.Tag != "" {
-		ids, err := s.tagIDs(ctx, workspaceID, append([]string{f.Tag}, f.AlsoTags...))
-		if err != nil {
-			return nil, nil, err
-		}
-		if ids == nil {
-			return []*Link{}, nil, nil // a tag the workspace has not: no link carries it
-		}
-		f.TagID, f.AlsoTagIDs = &ids[0], ids[1:]
+	if !match {
+		return []*Link{}, nil, nil
 	}
 	links, more, err := s.store.List(ctx, workspaceID, f)
 	if err != nil {

@@ -56,6 +56,24 @@ func (s *AccountStore) CreateInvitation(ctx context.Context, workspaceID int64, 
 	return inv, nil
 }
 
+// ReplaceExpiredInvitation implements account.Store.
+func (s *AccountStore) ReplaceExpiredInvitation(ctx context.Context, workspaceID int64, email, role string, by int64, tokenHash []byte, now, expiresAt time.Time) (*account.Invitation, error) {
+	var inviter *int64
+	if by != 0 {
+		inviter = &by
+	}
+	inv, err := scanInvitation(s.db.Pool.QueryRow(ctx, `WITH i AS (
+			UPDATE invitations SET role = $3, invited_by = $4, token_hash = $5, created_at = $6, expires_at = $7
+			WHERE workspace_id = $1 AND email = lower($2) AND expires_at <= $6
+			RETURNING *)
+		SELECT `+invitationColumns+` FROM i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users ib ON ib.id = i.invited_by`,
+		workspaceID, email, role, inviter, tokenHash, now, expiresAt))
+	if err != nil {
+		return nil, fmt.Errorf("replace expired invitation: %w", notFound(err, "invitation"))
+	}
+	return inv, nil
+}
+
 // InvitationPreview implements account.Store. An invitation without a secret (made before
 // links carried one) matches no hash.
 func (s *AccountStore) InvitationPreview(ctx context.Context, id int64, tokenHash []byte) (*account.InvitationPreview, error) {

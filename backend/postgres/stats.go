@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/stats"
 )
 
@@ -200,20 +201,16 @@ func (s *StatsStore) Population(ctx context.Context) (users, workspaces int64, e
 }
 
 // AllLinks implements stats.Store: pages of exportPage links by ID (the index on
-// (workspace_id, id)), the connection going back to the pool between pages.
-func (s *StatsStore) AllLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[stats.LinkTotals, error] {
+// (workspace_id, id)), the connection going back to the pool between pages; the listing's
+// filter's conditions are List's.
+func (s *StatsStore) AllLinks(ctx context.Context, workspaceID int64, f link.Filter) iter.Seq2[stats.LinkTotals, error] {
 	return pages(exportPage, "export links", func(last *stats.LinkTotals) (pgx.Rows, error) {
 		var after int64
 		if last != nil {
 			after = last.ID
 		}
-		return s.db.Pool.Query(ctx, `
-			SELECT l.id, l.domain_id, l.key, l.url, l.title, l.status, l.created_at,
-				coalesce(t.visits, 0), coalesce(t.uniques, 0), coalesce(t.bots, 0), `+linkTagsColumn+`
-			FROM links l LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = l.workspace_id
-			WHERE l.workspace_id = $1 AND l.id > $2
-				AND ($4 = 0 OR l.id IN (SELECT link_id FROM link_tags WHERE tag_id = $4))
-			ORDER BY l.id LIMIT $3`, workspaceID, after, exportPage, tagID)
+		query, args := exportLinksQuery(workspaceID, f, after)
+		return s.db.Pool.Query(ctx, query, args...)
 	}, func(r pgx.CollectableRow) (stats.LinkTotals, error) {
 		var l stats.LinkTotals
 		err := r.Scan(&l.ID, &l.DomainID, &l.Key, &l.URL, &l.Title, &l.Status, &l.CreatedAt,
@@ -233,23 +230,13 @@ const visitColumns = `v.event_id::text, v.at, v.link_id, coalesce(l.key, ''),
 // AllVisits implements stats.Store: pages of exportPage visits in (at, event_id) order, each
 // page starting where the last ended, read through the index on (workspace_id, at) of the
 // partitions of the range only.
-func (s *StatsStore) AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, from, to time.Time) iter.Seq2[stats.Visit, error] {
+func (s *StatsStore) AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, f stats.Filter, from, to time.Time) iter.Seq2[stats.Visit, error] {
 	return pages(exportPage, "export visits", func(last *stats.Visit) (pgx.Rows, error) {
-		if last == nil {
-			return s.db.Pool.Query(ctx, `
-				SELECT `+visitColumns+`
-				FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-				WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($5 = 0 OR v.link_id = $5)
-					AND ($6 = 0 OR v.link_id IN (SELECT link_id FROM link_tags WHERE tag_id = $6))
-				ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, from, to, exportPage, linkID, tagID)
+		query, args, err := exportVisitsQuery(workspaceID, linkID, tagID, f, from, to, last)
+		if err != nil {
+			return nil, err
 		}
-		return s.db.Pool.Query(ctx, `
-			SELECT `+visitColumns+`
-			FROM visits v LEFT JOIN links l ON l.id = v.link_id AND l.workspace_id = v.workspace_id
-			WHERE v.workspace_id = $1 AND v.at >= $2 AND v.at < $3 AND ($6 = 0 OR v.link_id = $6)
-				AND ($7 = 0 OR v.link_id IN (SELECT link_id FROM link_tags WHERE tag_id = $7))
-				AND (v.at, v.event_id) > ($2, $5::uuid)
-			ORDER BY v.at, v.event_id LIMIT $4`, workspaceID, last.At, to, exportPage, last.EventID, linkID, tagID)
+		return s.db.Pool.Query(ctx, query, args...)
 	}, func(r pgx.CollectableRow) (stats.Visit, error) {
 		var v stats.Visit
 		err := r.Scan(&v.EventID, &v.At, &v.LinkID, &v.Key, &v.Variant, &v.Country, &v.Device,

@@ -294,7 +294,7 @@ func TestStatsExportStore(t *testing.T) {
 	}
 	svc := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
 	var seen int64
-	for l, err := range svc.ExportLinks(ctx, ws.ID, 0) {
+	for l, err := range svc.ExportLinks(ctx, ws.ID, link.Filter{Archived: link.ArchivedAll}) {
 		if err != nil {
 			t.Fatal(err)
 		}

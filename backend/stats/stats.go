@@ -156,13 +156,15 @@ type Store interface {
 	// Population counts the users and the workspaces not deleted.
 	Population(ctx context.Context) (users, workspaces int64, err error)
 	// AllLinks yields every link of the workspace by ID with its all-time totals and tags,
-	// those carrying the tag tagID only unless it is 0, reading a page at a time; it stops at
-	// the first error, which it yields.
-	AllLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[LinkTotals, error]
+	// those a listing's filter f matches only (its IDs resolved: link.Service.ResolveFilter;
+	// its sort, cursor, days and limit unread), reading a page at a time; it stops at the first
+	// error, which it yields.
+	AllLinks(ctx context.Context, workspaceID int64, f link.Filter) iter.Seq2[LinkTotals, error]
 	// AllVisits yields the workspace's visits of [from, to) by time, those of the link linkID
-	// only unless it is 0 and of the links carrying the tag tagID only unless it is 0, reading
-	// a page at a time; it stops at the first error, which it yields.
-	AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, from, to time.Time) iter.Seq2[Visit, error]
+	// only unless it is 0, of the links carrying the tag tagID only unless it is 0 and those
+	// that have every value of f only, reading a page at a time; it stops at the first error,
+	// which it yields.
+	AllVisits(ctx context.Context, workspaceID, linkID, tagID int64, f Filter, from, to time.Time) iter.Seq2[Visit, error]
 }
 
 // Links finds the workspace's links and builds their short URLs (link.Service).
@@ -521,11 +523,12 @@ func (s *Service) dashboard(ctx context.Context, scope Scope, r Range) (*Dashboa
 	return d, nil
 }
 
-// ExportLinks yields every link of the workspace with its totals since it was made, by ID.
-// Those carrying the tag tagID only, unless it is 0.
-func (s *Service) ExportLinks(ctx context.Context, workspaceID, tagID int64) iter.Seq2[LinkTotals, error] {
+// ExportLinks yields every link of the workspace with its totals since it was made, by ID:
+// those the listing's filter f matches (resolved: link.Service.ResolveFilter), as the list
+// shows them.
+func (s *Service) ExportLinks(ctx context.Context, workspaceID int64, f link.Filter) iter.Seq2[LinkTotals, error] {
 	return func(yield func(LinkTotals, error) bool) {
-		for l, err := range s.store.AllLinks(ctx, workspaceID, tagID) {
+		for l, err := range s.store.AllLinks(ctx, workspaceID, f) {
 			if err == nil {
 				l.ShortURL = s.links.ShortURL(l.DomainID, l.Key)
 			}
@@ -538,12 +541,27 @@ func (s *Service) ExportLinks(ctx context.Context, workspaceID, tagID int64) ite
 
 // ExportVisits yields the workspace's visits of r by time, those of the link linkID only unless
 // it is 0 and of the links carrying the tag tagID only unless it is 0; not_found when that link
-// is not the workspace's.
-func (s *Service) ExportVisits(ctx context.Context, workspaceID, linkID, tagID int64, r Range) (iter.Seq2[Visit, error], error) {
+// is not the workspace's. A filter f narrows a link's visits as it narrows its statistics
+// (LinkFiltered): invalid with filter_unsupported without a link, and with
+// filter_range_unavailable for a range older than the raw visits kept.
+func (s *Service) ExportVisits(ctx context.Context, workspaceID, linkID, tagID int64, r Range, f Filter) (iter.Seq2[Visit, error], error) {
+	if len(f) > 0 {
+		if linkID == 0 {
+			for _, p := range FilterParams {
+				if _, ok := f[p.Dim]; ok {
+					return nil, apperr.Errorf(apperr.Invalid, "the visits export takes a %s filter for one link only: give link", p.Name).
+						For("filter_unsupported", p.Name)
+				}
+			}
+		}
+		if err := s.checkRawRange(r.Hours()); err != nil {
+			return nil, err
+		}
+	}
 	if linkID != 0 {
 		if _, err := s.links.Get(ctx, workspaceID, linkID); err != nil {
 			return nil, err
 		}
 	}
-	return s.store.AllVisits(ctx, workspaceID, linkID, tagID, r.From, r.To), nil
+	return s.store.AllVisits(ctx, workspaceID, linkID, tagID, f, r.From, r.To), nil
 }

@@ -1847,7 +1847,7 @@ export interface paths {
         };
         /**
          * Every link of the workspace with its totals, as CSV
-         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`, and `tags` (the names of its tags, separated by `;`, which an import reads back). A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula.
+         * @description Needs the `stats:read` permission and, being a data export, the plan's `export` feature (403 `plan_required` without it). Streamed by link ID with a header row: `id`, `code`, `short_url`, `url`, `title`, `status`, `created_at` (RFC 3339, UTC), then the link's visits since it was made: `visits` (people), `unique_visitors` (the sum of each UTC day's), `bots`, and `tags` (the names of its tags, separated by `;`, which an import reads back). A cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. The list's filters (`q`, `status`, `domain`, `tag`, `health`, `archived`; as `GET …/links` reads them, the same 400s) narrow the file to the links the list shows with them; unlike the list, `archived` is `all` when absent, so the file holds every link without a filter.
          */
         get: operations["exportLinks"];
         put?: never;
@@ -1867,7 +1867,7 @@ export interface paths {
         };
         /**
          * The workspace's visits of a range, as CSV
-         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`, `utm_source`, `utm_medium`, `utm_campaign` (the short link's query parameters, empty when absent). Cells are guarded against formulas like the other exports. With `link`, the visits of that link only (a link of another workspace is not found).
+         * @description Needs the `stats:read` permission and the plan's `export` feature (403 `plan_required` without it). One row per stored visit with a time in [`from`, `to`), oldest first, streamed, with a header row: `at` (RFC 3339 in `tz`), `link_id`, `code` (empty when the link was deleted), `variant` (the variant's URL, `#<index>` when the link no longer has it, empty when none), `country`, `device`, `os`, `browser`, `referrer` (host), `in_app`, `bot` (`true` for crawlers), `visitor` (hex of the hash of the visitor, salted per UTC day: the same within a day only), `event_id`, `utm_source`, `utm_medium`, `utm_campaign` (the short link's query parameters, empty when absent). Cells are guarded against formulas like the other exports. With `link`, the visits of that link only (a link of another workspace is not found), and then the filter parameters of its statistics (`country`, `device`, `os`, `browser`, `referrer`, `in_app`, `utm_source`, `utm_medium`, `utm_campaign`) narrow the rows to the visits that match them all, crawlers' included (the statistics count people only: the file's rows with `bot` false are the filtered statistics' `visits`). A filter is refused as the statistics refuse it: 400 `invalid` with `filter_invalid`, or `filter_range_unavailable` for a range starting before the single visits kept; without `link`, 400 `invalid` (`filter_unsupported`).
          */
         get: operations["exportVisits"];
         put?: never;
@@ -8958,8 +8958,18 @@ export interface operations {
     exportLinks: {
         parameters: {
             query?: {
-                /** @description Narrows to the links carrying the tag of this name, in any case (`GET …/tags`); a name the workspace has no tag of narrows to none. */
-                tag?: string;
+                /** @description Text searched in URL, code and title (at most 200 characters). */
+                q?: string;
+                /** @description Only links in this status; `expired` is the links whose expiry has passed, whatever their status. Another value answers 400 `value_invalid`. */
+                status?: "active" | "disabled" | "banned" | "held" | "expired";
+                /** @description Only links on this domain: the service's short domain or a verified custom domain of the workspace, by host name (400 `invalid` for any other). Absent or empty: every domain. */
+                domain?: string;
+                /** @description Only links carrying the tag of this name, in any case (`GET …/tags`). Repeated (up to 10 times), only links carrying every one of them. A name the workspace has no tag of narrows to none (the header row alone). */
+                tag?: string[];
+                /** @description Only links whose destination's checks made them `broken` or `ok`, as the list reads it. Another value answers 400 `value_invalid`. */
+                health?: "ok" | "broken";
+                /** @description `all` (default here): every link; `false`: links not archived, as the list shows by default; `true`: archived links only. Anything else answers 400 `value_invalid`. */
+                archived?: "false" | "true" | "all";
             };
             header?: never;
             path: {
@@ -8982,6 +8992,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -9002,6 +9013,24 @@ export interface operations {
                 tz?: string;
                 /** @description Narrows to the links carrying the tag of this name, in any case (`GET …/tags`); a name the workspace has no tag of narrows to none. */
                 tag?: string;
+                /** @description Filter: only the visits with this `country` (a country's ISO 3166-1 code of two capital letters, such as `DE`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                country?: string;
+                /** @description Filter: only the visits with this `device` (`ios`, `android`, `desktop` or `other`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                device?: string;
+                /** @description Filter: only the visits with this `os` (an operating system as the `os` breakdown names it, such as `iOS`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                os?: string;
+                /** @description Filter: only the visits with this `browser` (a browser as the `browser` breakdown names it, such as `Chrome Mobile`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                browser?: string;
+                /** @description Filter: only the visits with this `referrer` (a referring page's host, such as `t.co`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                referrer?: string;
+                /** @description Filter: only the visits with this `in_app` (an in-app browser as the `in_app` breakdown names it, such as `WeChat`.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                in_app?: string;
+                /** @description Filter: only the visits with this `utm_source` (a `utm_source` value.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_source?: string;
+                /** @description Filter: only the visits with this `utm_medium` (a `utm_medium` value.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_medium?: string;
+                /** @description Filter: only the visits with this `utm_campaign` (a `utm_campaign` value.) are exported, of the link named by `link` only; filters of several breakdowns combine (every one must match). At most 253 bytes, once; 400 `invalid` (`filter_invalid`) otherwise. */
+                utm_campaign?: string;
             };
             header?: never;
             path: {

@@ -1,4 +1,5 @@
-// Downloads the visits of a range as CSV (the plan's export feature), or says which plans have it.
+// Downloads CSV exports (the plan's export feature), or says which plans have it: a range's
+// visits (with a link's statistics filters on its page) and the links list as filtered.
 import { Button, Tooltip } from "@mantine/core";
 import { IconDownload, IconLock } from "@tabler/icons-react";
 import { useState } from "react";
@@ -6,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api } from "../api/client";
 import { plansWith } from "../lib/plans";
+import type { StatsFilter } from "../lib/statsFilter";
 import type { RangeQuery } from "../lib/statsView";
 import { useWorkspaceId } from "../session";
 import { notifyDone, notifyFailed } from "./notify";
@@ -19,9 +21,12 @@ function fileName(disposition: string | null, fallback: string): string {
   return m?.[1] ?? fallback;
 }
 
-export function ExportButton({ range, link, tag }: { range: RangeQuery; link?: number; tag?: string }) {
+/** An export's answer as openapi-fetch gives it with parseAs "blob". */
+type FileAnswer = { data?: unknown; error?: unknown; response: Response };
+
+/** "Export CSV" downloading what fetchFile answers, or the plans' hint without the feature. */
+function CSVExport({ fetchFile, fallbackName, done, testId }: { fetchFile: () => Promise<FileAnswer>; fallbackName: string; done: string; testId: string }) {
   const { t } = useTranslation();
-  const ws = useWorkspaceId();
   const plan = usePlan();
   const offers = usePlans();
   const [busy, setBusy] = useState(false);
@@ -39,13 +44,10 @@ export function ExportButton({ range, link, tag }: { range: RangeQuery; link?: n
   const download = async () => {
     setBusy(true);
     try {
-      const res = await api.GET("/api/v1/workspaces/{workspace}/visits/export.csv", {
-        params: { path: { workspace: ws }, query: { ...range, link, tag: tag || undefined } },
-        parseAs: "blob",
-      });
+      const res = await fetchFile();
       if (!res.response.ok || !res.data) throw res.error ?? new Error(res.response.statusText);
-      saveBlob(res.data as Blob, fileName(res.response.headers.get("Content-Disposition"), "visits.csv"));
-      notifyDone(t("stats.exported"));
+      saveBlob(res.data as Blob, fileName(res.response.headers.get("Content-Disposition"), fallbackName));
+      notifyDone(done);
     } catch (e) {
       notifyFailed(errorMessage(e, t("stats.exportFailed")));
     } finally {
@@ -53,8 +55,53 @@ export function ExportButton({ range, link, tag }: { range: RangeQuery; link?: n
     }
   };
   return (
-    <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download()} loading={busy} data-testid="export-csv">
+    <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download()} loading={busy} data-testid={testId}>
       {t("stats.export")}
     </Button>
+  );
+}
+
+/** The visits of a range, of one link (narrowed by its statistics' filters) or of a tag's links. */
+export function ExportButton({ range, link, tag, filter }: { range: RangeQuery; link?: number; tag?: string; filter?: StatsFilter }) {
+  const { t } = useTranslation();
+  const ws = useWorkspaceId();
+  return (
+    <CSVExport
+      fetchFile={() =>
+        api.GET("/api/v1/workspaces/{workspace}/visits/export.csv", {
+          params: { path: { workspace: ws }, query: { ...range, link, tag: tag || undefined, ...(link ? filter : {}) } },
+          parseAs: "blob",
+        })
+      }
+      fallbackName="visits.csv"
+      done={t("stats.exported")}
+      testId="export-csv"
+    />
+  );
+}
+
+/** The list's filters as the links export takes them (GET …/links/export.csv). */
+export interface LinksExportFilter {
+  q?: string;
+  status?: "active" | "disabled" | "banned" | "held" | "expired";
+  domain?: string;
+  tag?: string[];
+  health?: "ok" | "broken";
+  archived: "false" | "true" | "all";
+}
+
+/** The links the list shows with its filters, with their totals. */
+export function LinksExportButton({ filter }: { filter: LinksExportFilter }) {
+  const { t } = useTranslation();
+  const ws = useWorkspaceId();
+  return (
+    <CSVExport
+      fetchFile={() =>
+        api.GET("/api/v1/workspaces/{workspace}/links/export.csv", { params: { path: { workspace: ws }, query: filter }, parseAs: "blob" })
+      }
+      fallbackName="links.csv"
+      done={t("stats.exportedLinks")}
+      testId="links-export-csv"
+    />
   );
 }

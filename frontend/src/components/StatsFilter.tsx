@@ -19,7 +19,13 @@ export function useStatsFilter(): [StatsFilter, (name: FilterName, value: string
 export function useFilterLabel(): (name: FilterName, value: string) => string {
   const { t, i18n } = useTranslation();
   return (name, value) =>
-    name === "device" ? t(`stats.devices.${value}`, { defaultValue: value }) : name === "country" ? countryName(value, i18n.resolvedLanguage) : value;
+    name === "device"
+      ? t(`stats.devices.${value}`, { defaultValue: value })
+      : name === "in_app"
+        ? t(`stats.inApps.${value}`, { defaultValue: value })
+        : name === "country"
+          ? countryName(value, i18n.resolvedLanguage)
+          : value;
 }
 
 /** The chips of the filters, each removable, and a button removing them all; nothing without filters. */
@@ -39,7 +45,13 @@ export function FilterChips({ filter, onRemove }: { filter: StatsFilter; onRemov
           size="md"
           withRemoveButton
           onRemove={() => onRemove(name)}
-          removeButtonProps={{ "aria-label": t("stats.filter.remove", { name: t(`stats.filter.names.${name}`), value: label(name, value) }) }}
+          // Mantine hides a pill's remove button from the keyboard and screen readers (it is made
+          // for inputs that take Backspace); a chip's is the only way to remove its filter.
+          removeButtonProps={{
+            "aria-label": t("stats.filter.remove", { name: t(`stats.filter.names.${name}`), value: label(name, value) }),
+            "aria-hidden": false,
+            tabIndex: 0,
+          }}
           data-testid={`filter-chip-${name}`}
         >
           {t(`stats.filter.names.${name}`)}: {label(name, value)}

@@ -8,8 +8,8 @@ export function memberLevel(used: number, limit: number | null | undefined): "ca
   return limit >= 5 && used >= limit * 0.8 ? "near" : "calm";
 }
 
-/** Whether one more invitation would pass the plan: invitations waiting take a place each, as
- * the API counts them. */
+/** Whether one more invitation would pass the plan: invitations still valid (waiting) take a
+ * place each, as the API counts them; expired ones take none. */
 export function invitesFull(members: number, waiting: number, limit: number | null | undefined): boolean {
   return limit != null && members + waiting >= limit;
 }

@@ -15,7 +15,8 @@ describe("statistics filters", () => {
     expect(validFilterValue("utm_campaign", "é".repeat(127))).toBe(false); // 254 bytes
     expect(validFilterValue("os", "a\u0000b")).toBe(false);
     // Parameters of other breakdowns are not filters.
-    expect(filterFromSearch(new URLSearchParams("variant=0&in_app=WeChat"))).toEqual({});
+    expect(filterFromSearch(new URLSearchParams("variant=0"))).toEqual({});
+    expect(filterFromSearch(new URLSearchParams("variant=0&in_app=wechat"))).toEqual({ in_app: "wechat" });
     expect(isFilterName("variant")).toBe(false);
     expect(isFilterName("referrer")).toBe(true);
   });

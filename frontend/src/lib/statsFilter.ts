@@ -3,8 +3,9 @@
 // (docs/architecture.md#statistics).
 import type { BreakdownName } from "./statsView";
 
-/** The breakdowns a page filters by, named as the API's parameters (all but the variant). */
-export const filterNames = ["country", "referrer", "device", "os", "browser", "utm_source", "utm_medium", "utm_campaign"] as const;
+/** The breakdowns a page filters by, named as the API's parameters (all but the variant); the
+ * in-app browser is picked from its figure (components/InAppFigure). */
+export const filterNames = ["country", "referrer", "device", "os", "browser", "in_app", "utm_source", "utm_medium", "utm_campaign"] as const;
 export type FilterName = (typeof filterNames)[number];
 
 /** The filters of a page: at most one value per breakdown. */

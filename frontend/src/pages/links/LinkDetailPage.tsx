@@ -5,15 +5,16 @@
 import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconDownload, IconPencil } from "@tabler/icons-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
+import { InAppFigure } from "../../components/InAppFigure";
+import { loadQRStyle, saveQRStyle, type QRLevel } from "../../lib/qrStyle";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
-import { shortLabel } from "../../lib/domains";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
@@ -25,6 +26,8 @@ import { rangeQuery } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
 import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
 import { Breakdowns } from "./Breakdowns";
+import { LinkDestination } from "./LinkDestination";
+import { ShortLabel } from "../../components/ShortLabel";
 import { StatsCharts } from "./StatsCharts";
 import { saveBlob } from "../../lib/download";
 
@@ -66,7 +69,7 @@ export default function LinkDetailPage() {
         <Stack gap={4} className="minw0">
           <Group gap="xs">
             <Title order={2} className="mono break" data-testid="detail-short-url">
-              {shortLabel(l)}
+              <ShortLabel link={l} />
             </Title>
             {l.short_url && <CopyShort url={l.short_url} />}
           </Group>
@@ -74,6 +77,7 @@ export default function LinkDetailPage() {
           <Anchor href={l.url} target="_blank" rel="noreferrer noopener" size="sm" className="break">
             {l.url}
           </Anchor>
+          <LinkDestination link={l} />
           <Group gap={6}>
             <StatusBadge link={l} />
             <ModerationBadge link={l} />
@@ -106,7 +110,7 @@ export default function LinkDetailPage() {
 
       <Group justify="space-between" align="flex-end" gap="xs">
         <RangePicker value={range} onChange={setRange} />
-        <ExportButton range={query} link={l.id} />
+        <ExportButton range={query} link={l.id} filter={filter} />
       </Group>
       <FilterChips filter={filter} onRemove={removeFilter} />
       <div className="two-cols">
@@ -118,6 +122,7 @@ export default function LinkDetailPage() {
                   <Figure label={t("stats.visits")} value={data.visits} testId="visits-total" />
                   <Figure label={t("stats.unique")} value={data.unique_visitors} />
                   <Figure label={t("stats.bots")} value={data.bots} />
+                  <InAppFigure stats={data} filter={filter} onPick={addFilter} />
                 </Group>
                 <StatsCharts stats={data} />
               </>
@@ -128,7 +133,7 @@ export default function LinkDetailPage() {
       </div>
       {stats.data && (
         <Suspense fallback={<Loading />}>
-          <CountryMap counts={stats.data.breakdowns.country} />
+          <CountryMap counts={stats.data.breakdowns.country} selected={filter.country} onPick={(c) => addFilter("country", c)} />
         </Suspense>
       )}
       {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} filter={filter} onPick={addFilter} />}
@@ -141,11 +146,14 @@ function QRCard({ link }: { link: Link }) {
   const { t } = useTranslation();
   const ws = useWorkspaceId();
   const [error, setError] = useState<unknown>();
-  const [fg, setFg] = useState("#000000");
-  const [bg, setBg] = useState("#ffffff");
-  const [ec, setEc] = useState<"" | "L" | "M" | "Q" | "H">("");
-  const [logo, setLogo] = useState(false);
+  // The colours, level and logo switch this link's page last drew (lib/qrStyle), kept on change.
+  const [kept] = useState(() => loadQRStyle(ws, link.id));
+  const [fg, setFg] = useState(kept.fg);
+  const [bg, setBg] = useState(kept.bg);
+  const [ec, setEc] = useState<QRLevel>(kept.ec);
+  const [logo, setLogo] = useState(kept.logo);
   const [broken, setBroken] = useState(false);
+  useEffect(() => saveQRStyle(ws, link.id, { fg, bg, ec, logo }), [ws, link.id, fg, bg, ec, logo]);
   // A logo always draws at level H (the server's rule): the level chosen is kept for without it.
   const style = { fg: fg.slice(1), bg: bg.slice(1), ...(ec && !logo ? { ec } : {}), ...(logo ? { logo: "1" as const } : {}) };
   const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?${new URLSearchParams({ format: "svg", size: "240", ...style })}`;

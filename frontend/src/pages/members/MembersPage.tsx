@@ -1,7 +1,7 @@
 // The workspace's members and invitations. Owners and admins invite, change roles and
 // remove, and on enterprise open a member's sessions; owners sign out everyone; anyone may
-// leave. Invitations waiting take a member place of the plan, as the API counts them: the form
-// says so before an invitation past the plan would be refused.
+// leave. Invitations still valid take a member place of the plan, as the API counts them (an
+// expired one holds none): the form says so before an invitation past the plan would be refused.
 import { Alert, Anchor, Badge, Button, Card, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -102,9 +102,9 @@ export default function MembersPage() {
   });
   const limit = plan.data?.limits.members;
   const used = plan.data?.usage.members ?? 0;
-  const waiting = invitations.data?.invitations.length ?? 0;
+  const waiting = invitations.data?.invitations.filter((i) => !i.expired).length ?? 0;
   const num = new Intl.NumberFormat(i18n.resolvedLanguage);
-  // Every place of the plan taken, counting invitations waiting: the next one is refused.
+  // Every place of the plan taken, counting invitations still valid: the next one is refused.
   const full = plan.data != null && invitations.data != null && invitesFull(used, waiting, limit);
   return (
     <Stack maw={900}>

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { api, ApiError, unwrap } from "../../api/client";
 import { Figure } from "../../components/Figure";
+import { InAppFigure } from "../../components/InAppFigure";
 import { LanguagePicker } from "../../components/LanguagePicker";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
@@ -56,6 +57,7 @@ export default function SharePage() {
           <Figure label={t("stats.visits")} value={s.visits} testId="share-visits" />
           <Figure label={t("stats.unique")} value={s.unique_visitors} />
           <Figure label={t("stats.bots")} value={s.bots} />
+          <InAppFigure stats={s} filter={filter} onPick={addFilter} />
         </Group>
         <StatsCharts stats={s} />
         <Breakdowns stats={s} hasVariants={false} testId="share-breakdowns" filter={filter} onPick={addFilter} />

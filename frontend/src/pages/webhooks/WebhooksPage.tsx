@@ -1,100 +1,20 @@
 // Workspace webhooks: subscribe a URL to events, the secret shown once, a test button and the
-// delivery log of each webhook, each delivery with its request and answer and a Resend button.
-import { Alert, Badge, Button, Card, Checkbox, Code, Group, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+// delivery log of each webhook (Deliveries), each delivery with its request and answer and a Resend button.
+import { Alert, Button, Card, Checkbox, Code, Group, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { api, unwrap } from "../../api/client";
 import { CopyShort } from "../../components/CopyShort";
-import { DataTable } from "../../components/DataTable";
 import { UpgradeHint, useCanManage, usePlan } from "../../components/plan";
 import { ConfirmButton } from "../../components/confirm";
 import { Empty, ErrorState, FormError, Queried, fieldError } from "../../components/states";
-import i18n from "../../i18n";
-import { formatDateTime } from "../../lib/format";
 import { notifyDone } from "../../components/notify";
 import { useWorkspaceId } from "../../session";
-import { DeliveryExchange } from "./DeliveryExchange";
+import { Deliveries } from "./Deliveries";
 
 const events = ["link.created", "link.updated", "link.deleted", "link.clicked", "link.banned", "domain.verified", "import.finished"] as const;
 type Event = (typeof events)[number];
-
-const statusColor: Record<string, string> = { delivered: "teal", pending: "yellow", failed: "red" };
-
-function Deliveries({ id, enabled }: { id: number; enabled: boolean }) {
-  const { t } = useTranslation();
-  const ws = useWorkspaceId();
-  const client = useQueryClient();
-  const [shown, setShown] = useState<number>();
-  const log = useQuery({
-    queryKey: [ws, "webhooks", id, "deliveries"],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/webhooks/{id}/deliveries", { params: { path: { workspace: ws, id } } })),
-    refetchInterval: 5000,
-  });
-  const resend = useMutation({
-    mutationFn: (delivery: number) =>
-      unwrap(api.POST("/api/v1/workspaces/{workspace}/webhooks/{id}/deliveries/{delivery}/resend", { params: { path: { workspace: ws, id, delivery } } })),
-    onSuccess: async (r) => {
-      await client.invalidateQueries({ queryKey: [ws, "webhooks", id, "deliveries"], exact: true });
-      notifyDone(t("webhooks.resent", { status: t(`webhooks.statuses.${r.delivery.status}`) }));
-    },
-  });
-  return (
-    <Queried query={log}>
-      {(data) =>
-        data.deliveries.length === 0 ? (
-          <Text size="sm" c="dimmed">{t("webhooks.noDeliveries")}</Text>
-        ) : (
-          <>
-            <FormError error={resend.error} />
-            <DataTable head={[t("webhooks.event"), t("webhooks.status"), t("webhooks.attempt"), t("webhooks.response"), t("webhooks.at"), null]}>
-              {data.deliveries.map((d) => (
-                <Fragment key={d.id}>
-                  <Table.Tr>
-                    <Table.Td className="mono">
-                      {d.event}
-                      {d.resent_from != null && <Text size="xs" c="dimmed">{t("webhooks.resentFrom", { id: d.resent_from })}</Text>}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={statusColor[d.status]} variant="light">{t(`webhooks.statuses.${d.status}`)}</Badge>
-                      {d.error && <Text size="xs" c="dimmed">{d.error}</Text>}
-                    </Table.Td>
-                    <Table.Td>{d.attempt}</Table.Td>
-                    <Table.Td>{d.response_code ?? "—"}</Table.Td>
-                    <Table.Td>{formatDateTime(d.at, i18n.resolvedLanguage)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button size="compact-xs" variant="subtle" aria-expanded={shown === d.id} onClick={() => setShown(shown === d.id ? undefined : d.id)}>
-                          {shown === d.id ? t("webhooks.collapse") : t("webhooks.expand")}
-                        </Button>
-                        <Button
-                          size="compact-xs"
-                          variant="light"
-                          disabled={!enabled || d.status === "pending" || (resend.isPending && resend.variables !== d.id)}
-                          loading={resend.isPending && resend.variables === d.id}
-                          onClick={() => resend.mutate(d.id)}
-                        >
-                          {t("webhooks.resend")}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                  {shown === d.id && (
-                    <Table.Tr>
-                      <Table.Td colSpan={6}>
-                        <DeliveryExchange webhook={id} delivery={d.id} />
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Fragment>
-              ))}
-            </DataTable>
-          </>
-        )
-      }
-    </Queried>
-  );
-}
 
 export default function WebhooksPage() {
   const { t } = useTranslation();

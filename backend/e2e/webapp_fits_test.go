@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"encoding/json"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// fitsAcross fails the test for each element under selector that is shown but reaches past the
+// window's left or right edge, and each element whose content is cut sideways: a panel that
+// scrolls up and down inside itself (a dialog's body) may run past the window's bottom.
+func (w *walker) fitsAcross(what, selector string) {
+	w.t.Helper()
+	w.see(w.p.Locator(selector).First())
+	raw, err := w.p.Evaluate(`(sel) => {
+		const vw = document.documentElement.clientWidth;
+		const describe = (el) => el.tagName.toLowerCase() + (el.dataset.testid ? "[data-testid=" + el.dataset.testid + "]" : "") +
+			' "' + (el.textContent || "").trim().slice(0, 30) + '"';
+		const out = [];
+		for (const root of document.querySelectorAll(sel)) {
+			for (const el of [root, ...root.querySelectorAll("*")]) {
+				if (el.getClientRects().length === 0 || el.closest("svg") !== null && el.tagName.toLowerCase() !== "svg") continue;
+				const cs = getComputedStyle(el);
+				if (cs.visibility === "hidden") continue;
+				const r = el.getBoundingClientRect();
+				if (r.left < -0.5 || r.right > vw + 0.5) {
+					out.push(describe(el) + " past the window's side: " + [r.left, r.right].map(Math.round).join(","));
+				}
+				if (cs.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1) {
+					out.push(describe(el) + " cut: " + el.scrollWidth + " in " + el.clientWidth);
+				}
+			}
+		}
+		return JSON.stringify(out);
+	}`, selector)
+	if err != nil {
+		w.t.Fatalf("[%s] %s: %v", w.l.name, what, err)
+	}
+	var problems []string
+	if err := json.Unmarshal([]byte(raw.(string)), &problems); err != nil {
+		w.t.Fatal(err)
+	}
+	for _, p := range problems {
+		w.t.Errorf("[%s] %s: %s", w.l.name, what, p)
+	}
+}
+
+// gone waits until l is hidden or detached, and fails the test otherwise.
+func (w *walker) gone(l playwright.Locator) {
+	w.t.Helper()
+	if err := l.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden}); err != nil {
+		w.t.Fatalf("[%s] still shown: %v", w.l.name, err)
+	}
+}
+
+// transitionsDone waits until no element of the page is in a CSS transition or animation (a
+// dialog sliding in), so that what is measured next is where it stays.
+func (w *walker) transitionsDone() {
+	w.t.Helper()
+	if _, err := w.p.Evaluate(`() => new Promise((done) => {
+		const check = () => document.getAnimations().every((a) => a.playState !== "running") ? done(true) : requestAnimationFrame(check);
+		check();
+	})`); err != nil {
+		w.t.Fatalf("[%s] transitions: %v", w.l.name, err)
+	}
+}
