@@ -1,0 +1,447 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/bulkjob"
+	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/webhook"
+)
+
+// BulkJobStore implements bulkjob.Store (migration 00061).
+type BulkJobStore struct{ db *DB }
+
+// NewBulkJobStore returns the PostgreSQL store of bulk jobs.
+func NewBulkJobStore(db *DB) *BulkJobStore { return &BulkJobStore{db: db} }
+
+var _ bulkjob.Store = (*BulkJobStore)(nil)
+
+const bulkJobColumns = `id, workspace_id, actor, state, filter, deletes, edit, snapshot, total, next_id, done, failed,
+	coalesce(error, ''), cancel, claims, created_at, started_at, finished_at`
+
+// storedFilter is link_bulk_jobs.filter: the filter as submitted and as resolved.
+type storedFilter struct {
+	bulkjob.Filter
+	None     bool    `json:"none,omitempty"`
+	DomainID *int64  `json:"domain_id,omitempty"`
+	TagIDs   []int64 `json:"tag_ids,omitempty"`
+}
+
+// storedEdit is link_bulk_jobs.edit: the change as submitted, its tags resolved to IDs.
+type storedEdit struct {
+	Status     *string    `json:"status,omitempty"`
+	Expires    bool       `json:"expires,omitempty"`
+	ExpiresAt  *time.Time `json:"expires_at,omitempty"`
+	Archived   *bool      `json:"archived,omitempty"`
+	TagsAdd    []string   `json:"tags_add,omitempty"`
+	TagsRemove []string   `json:"tags_remove,omitempty"`
+	AddTags    []int64    `json:"add_tag_ids,omitempty"`
+	RemoveTags []int64    `json:"remove_tag_ids,omitempty"`
+}
+
+func scanBulkJob(row pgx.Row) (*bulkjob.Job, error) {
+	var j bulkjob.Job
+	var actor, filter, edit []byte
+	err := row.Scan(&j.ID, &j.WorkspaceID, &actor, &j.State, &filter, &j.Delete, &edit, &j.Snapshot, &j.Total,
+		&j.NextID, &j.Done, &j.Failed, &j.Error, &j.Cancel, &j.Claims, &j.CreatedAt, &j.StartedAt, &j.FinishedAt)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(actor, &j.Actor); err != nil {
+		return nil, fmt.Errorf("bulk job %d: actor: %w", j.ID, err)
+	}
+	var f storedFilter
+	if err := json.Unmarshal(filter, &f); err != nil {
+		return nil, fmt.Errorf("bulk job %d: filter: %w", j.ID, err)
+	}
+	j.Filter = f.Filter
+	j.Match = bulkjob.Match{None: f.None, DomainID: f.DomainID, TagIDs: f.TagIDs,
+		Filter: link.Filter{Query: f.Query, Status: f.Status, Health: f.Health, Archived: f.Archived, DomainID: f.DomainID}}
+	if len(f.TagIDs) > 0 {
+		j.Match.Filter.TagID, j.Match.Filter.AlsoTagIDs = &f.TagIDs[0], f.TagIDs[1:]
+	}
+	if edit != nil {
+		var e storedEdit
+		if err := json.Unmarshal(edit, &e); err != nil {
+			return nil, fmt.Errorf("bulk job %d: edit: %w", j.ID, err)
+		}
+		if e.Status != nil {
+			j.Set.Status, j.Edit.Status = link.Some(*e.Status), link.Some(*e.Status)
+		}
+		if e.Expires {
+			j.Set.ExpiresAt, j.Edit.ExpiresAt = link.Some(e.ExpiresAt), link.Some(e.ExpiresAt)
+		}
+		if e.Archived != nil {
+			j.Set.Archived, j.Edit.Archived = link.Some(*e.Archived), link.Some(*e.Archived)
+		}
+		j.Set.TagsAdd, j.Set.TagsRemove, j.Edit.AddTags, j.Edit.RemoveTags = e.TagsAdd, e.TagsRemove, e.AddTags, e.RemoveTags
+	}
+	return &j, nil
+}
+
+// Create implements bulkjob.Store.
+func (s *BulkJobStore) Create(ctx context.Context, j *bulkjob.Job, max int) error {
+	actor, err := json.Marshal(j.Actor)
+	if err != nil {
+		return fmt.Errorf("create bulk job: %w", err)
+	}
+	filter, err := json.Marshal(storedFilter{Filter: j.Filter, None: j.Match.None, DomainID: j.Match.DomainID, TagIDs: j.Match.TagIDs})
+	if err != nil {
+		return fmt.Errorf("create bulk job: %w", err)
+	}
+	var edit []byte
+	if !j.Delete {
+		e := storedEdit{Expires: j.Set.ExpiresAt.Set, ExpiresAt: j.Set.ExpiresAt.Value, TagsAdd: j.Set.TagsAdd,
+			TagsRemove: j.Set.TagsRemove, AddTags: j.Edit.AddTags, RemoveTags: j.Edit.RemoveTags}
+		if j.Set.Status.Set {
+			e.Status = &j.Set.Status.Value
+		}
+		if j.Set.Archived.Set {
+			e.Archived = &j.Set.Archived.Value
+		}
+		if edit, err = json.Marshal(e); err != nil {
+			return fmt.Errorf("create bulk job: %w", err)
+		}
+	}
+	// The count and the insert in one statement; two submissions at once may both pass it.
+	got, err := scanBulkJob(s.db.Pool.QueryRow(ctx, `
+		INSERT INTO link_bulk_jobs (workspace_id, actor, filter, deletes, edit)
+		SELECT $1, $2, $3, $4, $5
+		WHERE (SELECT count(*) FROM link_bulk_jobs WHERE workspace_id = $1 AND state IN ('queued', 'running')) < $6
+		RETURNING `+bulkJobColumns, j.WorkspaceID, actor, filter, j.Delete, edit, max))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return apperr.Errorf(apperr.Conflict, "the workspace has %d bulk jobs under way already; wait for one to end", max).For("bulk_jobs_too_many", "")
+	case err != nil && isForeignKeyViolation(err):
+		return apperr.Missing("workspace")
+	case err != nil:
+		return fmt.Errorf("create bulk job: %w", err)
+	}
+	*j = *got
+	return nil
+}
+
+// Get implements bulkjob.Store.
+func (s *BulkJobStore) Get(ctx context.Context, workspaceID, id int64) (*bulkjob.Job, error) {
+	j, err := scanBulkJob(s.db.Pool.QueryRow(ctx, `SELECT `+bulkJobColumns+` FROM link_bulk_jobs
+		WHERE workspace_id = $1 AND id = $2`, workspaceID, id))
+	if err != nil {
+		return nil, fmt.Errorf("get bulk job: %w", notFound(err, "bulk job"))
+	}
+	return j, nil
+}
+
+// List implements bulkjob.Store.
+func (s *BulkJobStore) List(ctx context.Context, workspaceID, before int64, limit int) ([]*bulkjob.Job, bool, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	list, err := queryAll(ctx, s.db.Pool, asRow(scanBulkJob), `SELECT `+bulkJobColumns+` FROM link_bulk_jobs
+		WHERE workspace_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, workspaceID, before, limit+1)
+	if err != nil {
+		return nil, false, fmt.Errorf("list bulk jobs: %w", err)
+	}
+	list, more := trimPage(list, limit)
+	return list, more, nil
+}
+
+// Cancel implements bulkjob.Store: a queued job ends here (and drops any IDs a node froze
+// before giving it back); a running one is marked, and its node stops before its next batch.
+func (s *BulkJobStore) Cancel(ctx context.Context, workspaceID, id int64) (*bulkjob.Job, error) {
+	j, err := scanBulkJob(s.db.Pool.QueryRow(ctx, `
+		WITH j AS (
+			UPDATE link_bulk_jobs SET cancel = true,
+				state = CASE WHEN state = 'queued' THEN 'canceled' ELSE state END,
+				finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END
+			WHERE workspace_id = $1 AND id = $2 AND state IN ('queued', 'running')
+			RETURNING `+bulkJobColumns+`),
+		d AS (DELETE FROM link_bulk_job_links WHERE job_id IN (SELECT id FROM j WHERE state = 'canceled'))
+		SELECT * FROM j`, workspaceID, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		j, err := s.Get(ctx, workspaceID, id)
+		if err != nil {
+			return nil, err
+		}
+		return nil, apperr.Errorf(apperr.Conflict, "bulk job %d has ended (%s)", j.ID, j.State).For("bulk_job_finished", "")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cancel bulk job: %w", err)
+	}
+	return j, nil
+}
+
+// Claim implements bulkjob.Store: SKIP LOCKED lets nodes claim at once without waiting on each
+// other; the lease decides who holds a job afterwards.
+func (s *BulkJobStore) Claim(ctx context.Context, owner string, lease time.Duration) (*bulkjob.Job, error) {
+	j, err := scanBulkJob(s.db.Pool.QueryRow(ctx, `
+		UPDATE link_bulk_jobs SET state = 'running', lease_owner = $1, lease_until = now() + make_interval(secs => $2),
+			claims = claims + 1, started_at = coalesce(started_at, now())
+		WHERE id = (
+			SELECT id FROM link_bulk_jobs
+			WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < now())
+			ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING `+bulkJobColumns, owner, lease.Seconds()))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("claim bulk job: %w", err)
+	}
+	return j, nil
+}
+
+// Renew implements bulkjob.Store.
+func (s *BulkJobStore) Renew(ctx context.Context, id int64, owner string, lease time.Duration) error {
+	tag, err := s.db.Pool.Exec(ctx, `UPDATE link_bulk_jobs SET lease_until = now() + make_interval(secs => $3)
+		WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, id, owner, lease.Seconds())
+	if err != nil {
+		return fmt.Errorf("renew bulk job lease: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return bulkjob.ErrLeaseLost
+	}
+	return nil
+}
+
+// Release implements bulkjob.Store.
+func (s *BulkJobStore) Release(ctx context.Context, id int64, owner string) error {
+	tag, err := s.db.Pool.Exec(ctx, `UPDATE link_bulk_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL
+		WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, id, owner)
+	if err != nil {
+		return fmt.Errorf("release bulk job: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return bulkjob.ErrLeaseLost
+	}
+	return nil
+}
+
+// hold renews owner's lease of job id inside tx, locking the job's row until tx ends: a node
+// whose lease ran out and was taken writes nothing. It answers whether a cancel was asked.
+func hold(ctx context.Context, tx pgx.Tx, id int64, owner string, lease time.Duration) (canceled bool, err error) {
+	err = tx.QueryRow(ctx, `UPDATE link_bulk_jobs SET lease_until = now() + make_interval(secs => $3)
+		WHERE id = $1 AND lease_owner = $2 AND state = 'running' RETURNING cancel`, id, owner, lease.Seconds()).Scan(&canceled)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, bulkjob.ErrLeaseLost
+	}
+	return canceled, err
+}
+
+// Freeze implements bulkjob.Store. The links are those the filter matches as the links list
+// matches them (listQuery's conditions), made no later than the job was submitted.
+func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string, lease time.Duration) error {
+	var total int64
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := hold(ctx, tx, j.ID, owner, lease); err != nil {
+			return err
+		}
+		if !j.Match.None {
+			var a sqlArgs
+			job, ws, created := a.add(j.ID), a.add(j.WorkspaceID), a.add(j.CreatedAt)
+			where := matchConditions(&a, ws, j.Match.Filter)
+			tag, err := tx.Exec(ctx, `INSERT INTO link_bulk_job_links (job_id, link_id)
+				SELECT `+job+`, l.id FROM links l WHERE `+strings.Join(where, " AND ")+` AND l.created_at <= `+created+`
+				ON CONFLICT DO NOTHING`, a...)
+			if err != nil {
+				return fmt.Errorf("freeze links: %w", err)
+			}
+			total = tag.RowsAffected()
+		}
+		_, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET snapshot = true, total = $2, next_id = 0, done = 0, failed = 0
+			WHERE id = $1`, j.ID, total)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("bulk job %d: %w", j.ID, err)
+	}
+	j.Snapshot, j.Total, j.NextID, j.Done, j.Failed = true, total, 0, 0, 0
+	return nil
+}
+
+// matchConditions are the conditions of a listing's filter f on links l of the workspace ws
+// (a placeholder), as List applies them.
+func matchConditions(a *sqlArgs, ws string, f link.Filter) []string {
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(a, f.Query, false)...)
+	where = append(where, statusConditions(a, f)...)
+	if f.DomainID != nil {
+		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
+	}
+	switch f.Health {
+	case "ok", "broken":
+		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+a.add(f.Health)+" AND h.url = l.url)")
+	}
+	if f.TagID != nil {
+		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(*f.TagID)+" AND lt.link_id = l.id)")
+	}
+	return where
+}
+
+// Next implements bulkjob.Store.
+func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, size int, lease time.Duration) (bulkjob.Batch, error) {
+	var b bulkjob.Batch
+	var last int64
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		b = bulkjob.Batch{}
+		canceled, err := hold(ctx, tx, j.ID, owner, lease)
+		if err != nil || canceled {
+			b.Canceled = canceled
+			return err
+		}
+		ids, err := queryAll(ctx, tx, pgx.RowTo[int64], `SELECT link_id FROM link_bulk_job_links
+			WHERE job_id = $1 AND link_id > $2 ORDER BY link_id LIMIT $3`, j.ID, j.NextID, size)
+		if err != nil {
+			return fmt.Errorf("read frozen links: %w", err)
+		}
+		b.Last = len(ids) < size
+		if len(ids) == 0 {
+			return nil
+		}
+		var changed int
+		if j.Delete {
+			changed, err = deleteBatch(ctx, tx, j.WorkspaceID, ids, &b)
+		} else {
+			changed, err = editBatch(ctx, tx, j.WorkspaceID, ids, j.Edit, &b)
+		}
+		if err != nil {
+			return err
+		}
+		last = ids[len(ids)-1]
+		b.Done, b.Failed = int64(len(ids)), int64(len(ids)-changed)
+		_, err = tx.Exec(ctx, `UPDATE link_bulk_jobs SET next_id = $2, done = done + $3, failed = failed + $4 WHERE id = $1`,
+			j.ID, last, b.Done, b.Failed)
+		return err
+	})
+	if err != nil {
+		return bulkjob.Batch{}, fmt.Errorf("bulk job %d: batch after %d: %w", j.ID, j.NextID, err)
+	}
+	if b.Done > 0 {
+		j.NextID = last
+		j.Done += b.Done
+		j.Failed += b.Failed
+	}
+	return b, nil
+}
+
+// deleteBatch deletes the workspace's links ids in one statement, each a link.deleted event
+// for the workspace's webhooks; the change feed's trigger records them for every node's cache.
+func deleteBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, b *bulkjob.Batch) (int, error) {
+	rows, err := tx.Query(ctx, `WITH l AS (DELETE FROM links WHERE workspace_id = $1 AND id = ANY($2) RETURNING `+linkColumns+`)`+
+		linkOutbox(webhook.LinkDeleted)+` SELECT domain_id, key, updated_at FROM l`, workspaceID, ids)
+	if err != nil {
+		return 0, fmt.Errorf("delete links: %w", err)
+	}
+	b.Removed, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (*link.Link, error) {
+		var l link.Link
+		return &l, r.Scan(&l.DomainID, &l.Key, &l.UpdatedAt)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("delete links: %w", err)
+	}
+	return len(b.Removed), nil
+}
+
+// editBatch applies e to the workspace's links ids as a bulk edit does (UpdateMany): lock them
+// and leave those e.Refuse refuses, then set status, expiry and archive in one statement (each
+// link a link.updated event) and take tags off and put tags on in one each. A change of tags
+// alone leaves the links' rows, and so their updated_at and the caches, as they are. It answers
+// how many links changed, and puts those whose cached fields changed in b.Changed.
+func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e link.BulkEdit, b *bulkjob.Batch) (int, error) {
+	add, remove := e.AddTags, e.RemoveTags
+	if add == nil {
+		add = []int64{}
+	}
+	if remove == nil {
+		remove = []int64{}
+	}
+	kept := "0"
+	if len(add) > 0 {
+		kept = `(SELECT count(*) FROM link_tags lt WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))`
+	}
+	rows, err := tx.Query(ctx, `SELECT l.id, l.status, `+kept+`
+		FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2) ORDER BY l.id FOR UPDATE OF l`, workspaceID, ids, add, remove)
+	if err != nil {
+		return 0, fmt.Errorf("lock links: %w", err)
+	}
+	var ok []int64
+	for rows.Next() {
+		var id, n int64
+		var status string
+		if err := rows.Scan(&id, &status, &n); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("lock links: %w", err)
+		}
+		if e.Refuse(status, int(n)+len(add)) == nil {
+			ok = append(ok, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("lock links: %w", err)
+	}
+	if len(ok) == 0 {
+		return 0, nil
+	}
+	if e.Status.Set || e.ExpiresAt.Set || e.Archived.Set {
+		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
+		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
+		if e.Status.Set {
+			args = append(args, e.Status.Value)
+			sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+		}
+		if e.ExpiresAt.Set {
+			args = append(args, e.ExpiresAt.Value)
+			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
+		}
+		if e.Archived.Set {
+			sets = append(sets, archiveSet(&args, e.Archived.Value))
+		}
+		out := "SELECT count(*) FROM l"
+		if e.ChangesCache() {
+			out = "SELECT " + linkColumns + " FROM l"
+		}
+		rows, err := tx.Query(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
+			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` `+out, args...)
+		if err != nil {
+			return 0, fmt.Errorf("update links: %w", err)
+		}
+		if e.ChangesCache() {
+			b.Changed, err = pgx.CollectRows(rows, asRow(scanLink))
+		} else {
+			_, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		}
+		if err != nil {
+			return 0, fmt.Errorf("update links: %w", err)
+		}
+	}
+	if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {
+		return 0, err
+	}
+	return len(ok), nil
+}
+
+// Finish implements bulkjob.Store.
+func (s *BulkJobStore) Finish(ctx context.Context, id int64, owner, state, why string) error {
+	return s.db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET state = $3, error = nullif($4, ''), finished_at = now(),
+				lease_owner = NULL, lease_until = NULL
+			WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, id, owner, state, why)
+		if err != nil {
+			return fmt.Errorf("finish bulk job: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return bulkjob.ErrLeaseLost
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM link_bulk_job_links WHERE job_id = $1`, id); err != nil {
+			return fmt.Errorf("finish bulk job: drop frozen links: %w", err)
+		}
+		return nil
+	})
+}
