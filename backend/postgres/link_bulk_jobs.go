@@ -362,12 +362,14 @@ func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e
 	if remove == nil {
 		remove = []int64{}
 	}
-	kept := "0"
+	// The tags a link keeps are counted only when some are added: the check the count is for.
+	kept, args := "0", []any{workspaceID, ids}
 	if len(add) > 0 {
-		kept = `(SELECT count(*) FROM link_tags lt WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))`
+		kept, args = `(SELECT count(*) FROM link_tags lt WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))`,
+			append(args, add, remove)
 	}
 	rows, err := tx.Query(ctx, `SELECT l.id, l.status, `+kept+`
-		FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2) ORDER BY l.id FOR UPDATE OF l`, workspaceID, ids, add, remove)
+		FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2) ORDER BY l.id FOR UPDATE OF l`, args...)
 	if err != nil {
 		return 0, fmt.Errorf("lock links: %w", err)
 	}
