@@ -5,7 +5,8 @@
 # (bench/listq: p50, p95, p99 of warm pages of 50), then creates into the big workspace against
 # the bare net/http ceiling, as make bench measures them. Needs DATABASE_URL and REDIS_URL (make
 # bench-scale starts throwaway servers), wrk and psql. SCALE_ONLY=list skips the creates;
-# SCALE_CASES=word runs only the list's cases whose name holds it.
+# SCALE_CASES=word runs only the list's cases whose name holds it; SCALE_ONLY=bulk times bulk jobs
+# over the big workspace instead (bench/bulk-jobs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +53,13 @@ psql "$DATABASE_URL" -Atc "SELECT 'database size: ' || pg_size_pretty(pg_databas
 echo "load average after seeding: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The server's host table reloads within a second of the seed's custom domains.
 sleep 2
+
+# SCALE_ONLY=bulk: bulk jobs over the big workspace instead of the list and the creates
+# (docs/benchmarks.md#bulk-jobs-over-a-million-links).
+if [ "${SCALE_ONLY:-}" = bulk ]; then
+  bench/bulk-jobs.sh "$api/workspaces/$ws" "$key"
+  exit 0
+fi
 
 echo
 echo "links list through the API, pages of 50 (warm; p50 / p95 / p99 of every page of the walks):"
