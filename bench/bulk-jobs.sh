@@ -14,7 +14,7 @@ body() {
   case $1 in
     disable) echo "{\"filter\":$filter,\"set\":{\"status\":\"disabled\"}}" ;;
     enable) echo "{\"filter\":$filter,\"set\":{\"status\":\"active\"}}" ;;
-    tag) echo "{\"filter\":$filter,\"set\":{\"tags_add\":[\"bulk-bench\"]}}" ;;
+    tag) echo "{\"filter\":$filter,\"set\":{\"tags_add\":[\"vip\"]}}" ;;
     archive) echo "{\"filter\":$filter,\"set\":{\"archived\":true}}" ;;
     delete) echo "{\"filter\":$filter,\"delete\":true}" ;;
     *) echo "unknown step $1" >&2; exit 2 ;;
