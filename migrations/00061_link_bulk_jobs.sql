@@ -2,9 +2,9 @@
 
 -- Bulk jobs over the links a filter matches (docs/api.md#bulk-jobs). A job is submitted with
 -- its filter and change; the node that first claims it writes the IDs of the links the filter
--- matched among those made before the submission (link_bulk_job_links, in the claim's
--- transaction) and then works through them in batches, by ID, each batch its own transaction
--- that also moves the job's checkpoint (next_id) and counts. A node holds a job through a lease
+-- matched among those made before the submission (link_bulk_job_links, in chunks of a batch's
+-- size, in one transaction) and then works through them a chunk at a time, in ID order, each
+-- batch its own transaction that also moves the job's checkpoint (next_chunk) and counts. A node holds a job through a lease
 -- it renews (lease_owner, lease_until), as imports do; a job whose lease ran out is taken by
 -- the next node that looks and resumed from its checkpoint.
 CREATE TABLE link_bulk_jobs (
@@ -22,7 +22,7 @@ CREATE TABLE link_bulk_jobs (
     -- snapshot says the matching IDs are written; total counts them.
     snapshot     BOOLEAN NOT NULL DEFAULT false,
     total        BIGINT NOT NULL DEFAULT 0,
-    next_id      BIGINT NOT NULL DEFAULT 0,
+    next_chunk   INTEGER NOT NULL DEFAULT 0,
     done         BIGINT NOT NULL DEFAULT 0,
     failed       BIGINT NOT NULL DEFAULT 0,
     error        TEXT,
@@ -37,11 +37,14 @@ CREATE TABLE link_bulk_jobs (
 CREATE INDEX link_bulk_jobs_workspace_idx ON link_bulk_jobs (workspace_id, id DESC);
 CREATE INDEX link_bulk_jobs_pending_idx ON link_bulk_jobs (id) WHERE state IN ('queued', 'running');
 
--- The links a job acts on, frozen when it starts; dropped when it ends.
+-- The IDs of the links a job acts on, frozen when it starts, in ascending chunks (chunk 0 holds
+-- the lowest): a row per batch rather than per link, so that freezing a million links writes a
+-- few hundred rows. Dropped when the job ends.
 CREATE TABLE link_bulk_job_links (
-    job_id  BIGINT NOT NULL REFERENCES link_bulk_jobs (id) ON DELETE CASCADE,
-    link_id BIGINT NOT NULL,
-    PRIMARY KEY (job_id, link_id)
+    job_id   BIGINT NOT NULL REFERENCES link_bulk_jobs (id) ON DELETE CASCADE,
+    chunk    INTEGER NOT NULL,
+    link_ids BIGINT[] NOT NULL,
+    PRIMARY KEY (job_id, chunk)
 );
 
 -- +goose Down

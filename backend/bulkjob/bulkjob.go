@@ -77,8 +77,9 @@ type Job struct {
 	// Snapshot says the matching links' IDs are frozen; Total counts them.
 	Snapshot bool
 	Total    int64
-	// NextID is the checkpoint: every frozen link with an ID up to it is done.
-	NextID int64
+	// NextChunk is the checkpoint: the frozen IDs are in chunks of a batch each, and every
+	// chunk before it is done.
+	NextChunk int
 	// Done counts the links handled, Failed those of them left as they were (gone meanwhile,
 	// banned or held when the change sets a status, or past the tags a link may carry).
 	Done, Failed int64
@@ -157,11 +158,12 @@ type Store interface {
 	// Release gives the job back (queued) for any node to resume at once.
 	Release(ctx context.Context, id int64, owner string) error
 	// Freeze writes the IDs of the links the job's filter matches among those made before it
-	// was submitted, and their count as its total, in one transaction.
-	Freeze(ctx context.Context, j *Job, owner string, lease time.Duration) error
-	// Next applies the job to up to size frozen links after its checkpoint, in one
-	// transaction that moves the checkpoint and counts past them.
-	Next(ctx context.Context, j *Job, owner string, size int, lease time.Duration) (Batch, error)
+	// was submitted, in ascending chunks of size, and their count as its total, in one
+	// transaction.
+	Freeze(ctx context.Context, j *Job, owner string, size int, lease time.Duration) error
+	// Next applies the job to its next chunk of frozen links, in one transaction that moves
+	// the checkpoint and counts past them.
+	Next(ctx context.Context, j *Job, owner string, lease time.Duration) (Batch, error)
 	// Finish ends the job (done, failed with why, or canceled) and drops its frozen IDs.
 	Finish(ctx context.Context, id int64, owner, state, why string) error
 }

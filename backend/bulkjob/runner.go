@@ -96,7 +96,7 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 	}
 	began, startDone := time.Now(), j.Done
 	if !j.Snapshot {
-		if err := s.store.Freeze(ctx, j, s.o.Owner, s.o.Lease); err != nil {
+		if err := s.store.Freeze(ctx, j, s.o.Owner, s.o.BatchSize, s.o.Lease); err != nil {
 			if !errors.Is(err, ErrLeaseLost) && ctx.Err() == nil {
 				log.Warn("bulk job: freeze the matching links; giving the job back", "err", err)
 				s.release(ctx, j, log)
@@ -104,9 +104,11 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 			return
 		}
 		log.Info("bulk job: links frozen", "total", j.Total, "seconds", time.Since(began).Seconds())
-	} else if j.NextID > 0 {
-		log.Info("bulk job: resuming", "after_id", j.NextID, "done", j.Done, "total", j.Total)
+	} else if j.NextChunk > 0 {
+		log.Info("bulk job: resuming", "chunk", j.NextChunk, "done", j.Done, "total", j.Total)
 	}
+	// Where the time goes: the batches' transactions, and telling the caches after each.
+	var inBatches, inCaches time.Duration
 	for {
 		var b Batch
 		var err error
@@ -115,7 +117,9 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 				s.release(ctx, j, log)
 				return
 			}
-			b, err = s.store.Next(ctx, j, s.o.Owner, s.o.BatchSize, s.o.Lease)
+			t0 := time.Now()
+			b, err = s.store.Next(ctx, j, s.o.Owner, s.o.Lease)
+			inBatches += time.Since(t0)
 			if err == nil {
 				break
 			}
@@ -123,12 +127,12 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 				return
 			}
 			if try >= batchTries {
-				log.Warn("bulk job: batch keeps failing; giving the job back", "after_id", j.NextID, "err", err)
+				log.Warn("bulk job: batch keeps failing; giving the job back", "chunk", j.NextChunk, "err", err)
 				s.release(ctx, j, log)
 				return
 			}
 			wait := time.Duration(1<<try) * time.Second
-			log.Warn("bulk job: batch failed; trying it again", "after_id", j.NextID, "in", wait, "err", err)
+			log.Warn("bulk job: batch failed; trying it again", "chunk", j.NextChunk, "in", wait, "err", err)
 			select {
 			case <-time.After(wait):
 			case <-stop.Done():
@@ -140,18 +144,21 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 			s.finish(ctx, j, StateCanceled, "", log)
 			return
 		}
+		t0 := time.Now()
 		if len(b.Removed) > 0 {
 			s.cache.RemovedMany(ctx, b.Removed)
 		}
 		if len(b.Changed) > 0 {
 			s.cache.ChangedMany(ctx, b.Changed)
 		}
+		inCaches += time.Since(t0)
 		if b.Last {
 			break
 		}
 	}
 	took := time.Since(began)
 	log.Info("bulk job: done", "total", j.Total, "failed", j.Failed, "seconds", took.Seconds(),
+		"batches_seconds", inBatches.Seconds(), "caches_seconds", inCaches.Seconds(),
 		"links_per_second", float64(j.Done-startDone)/max(took.Seconds(), 1e-9))
 	s.finish(ctx, j, StateDone, "", log)
 }
@@ -163,7 +170,7 @@ func (s *Service) release(ctx context.Context, j *Job, log *slog.Logger) {
 		}
 		return
 	}
-	log.Info("bulk job: given back", "after_id", j.NextID, "done", j.Done, "total", j.Total)
+	log.Info("bulk job: given back", "chunk", j.NextChunk, "done", j.Done, "total", j.Total)
 }
 
 // finish records the job's end, then its one event in the workspace's audit log: who

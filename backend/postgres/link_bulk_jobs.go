@@ -25,7 +25,7 @@ func NewBulkJobStore(db *DB) *BulkJobStore { return &BulkJobStore{db: db} }
 
 var _ bulkjob.Store = (*BulkJobStore)(nil)
 
-const bulkJobColumns = `id, workspace_id, actor, state, filter, deletes, edit, snapshot, total, next_id, done, failed,
+const bulkJobColumns = `id, workspace_id, actor, state, filter, deletes, edit, snapshot, total, next_chunk, done, failed,
 	coalesce(error, ''), cancel, claims, created_at, started_at, finished_at`
 
 // storedFilter is link_bulk_jobs.filter: the filter as submitted and as resolved.
@@ -52,7 +52,7 @@ func scanBulkJob(row pgx.Row) (*bulkjob.Job, error) {
 	var j bulkjob.Job
 	var actor, filter, edit []byte
 	err := row.Scan(&j.ID, &j.WorkspaceID, &actor, &j.State, &filter, &j.Delete, &edit, &j.Snapshot, &j.Total,
-		&j.NextID, &j.Done, &j.Failed, &j.Error, &j.Cancel, &j.Claims, &j.CreatedAt, &j.StartedAt, &j.FinishedAt)
+		&j.NextChunk, &j.Done, &j.Failed, &j.Error, &j.Cancel, &j.Claims, &j.CreatedAt, &j.StartedAt, &j.FinishedAt)
 	if err != nil {
 		return nil, err
 	}
@@ -237,8 +237,9 @@ func hold(ctx context.Context, tx pgx.Tx, id int64, owner string, lease time.Dur
 }
 
 // Freeze implements bulkjob.Store. The links are those the filter matches as the links list
-// matches them (listQuery's conditions), made no later than the job was submitted.
-func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string, lease time.Duration) error {
+// matches them (listQuery's conditions), made no later than the job was submitted, their IDs
+// in ascending chunks of size.
+func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string, size int, lease time.Duration) error {
 	var total int64
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := hold(ctx, tx, j.ID, owner, lease); err != nil {
@@ -246,24 +247,26 @@ func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string,
 		}
 		if !j.Match.None {
 			var a sqlArgs
-			job, ws, created := a.add(j.ID), a.add(j.WorkspaceID), a.add(j.CreatedAt)
+			job, ws, created, per := a.add(j.ID), a.add(j.WorkspaceID), a.add(j.CreatedAt), a.add(size)
 			where := matchConditions(&a, ws, j.Match.Filter)
-			tag, err := tx.Exec(ctx, `INSERT INTO link_bulk_job_links (job_id, link_id)
-				SELECT `+job+`, l.id FROM links l WHERE `+strings.Join(where, " AND ")+` AND l.created_at <= `+created+`
-				ON CONFLICT DO NOTHING`, a...)
+			err := tx.QueryRow(ctx, `WITH m AS (
+					SELECT l.id, (row_number() OVER (ORDER BY l.id) - 1) / `+per+` AS chunk
+					FROM links l WHERE `+strings.Join(where, " AND ")+` AND l.created_at <= `+created+`),
+				c AS (INSERT INTO link_bulk_job_links (job_id, chunk, link_ids)
+					SELECT `+job+`, chunk, array_agg(id ORDER BY id) FROM m GROUP BY chunk)
+				SELECT count(*) FROM m`, a...).Scan(&total)
 			if err != nil {
 				return fmt.Errorf("freeze links: %w", err)
 			}
-			total = tag.RowsAffected()
 		}
-		_, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET snapshot = true, total = $2, next_id = 0, done = 0, failed = 0
+		_, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET snapshot = true, total = $2, next_chunk = 0, done = 0, failed = 0
 			WHERE id = $1`, j.ID, total)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("bulk job %d: %w", j.ID, err)
 	}
-	j.Snapshot, j.Total, j.NextID, j.Done, j.Failed = true, total, 0, 0, 0
+	j.Snapshot, j.Total, j.NextChunk, j.Done, j.Failed = true, total, 0, 0, 0
 	return nil
 }
 
@@ -285,10 +288,9 @@ func matchConditions(a *sqlArgs, ws string, f link.Filter) []string {
 	return where
 }
 
-// Next implements bulkjob.Store.
-func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, size int, lease time.Duration) (bulkjob.Batch, error) {
+// Next implements bulkjob.Store: the job's next chunk of frozen IDs.
+func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, lease time.Duration) (bulkjob.Batch, error) {
 	var b bulkjob.Batch
-	var last int64
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		b = bulkjob.Batch{}
 		canceled, err := hold(ctx, tx, j.ID, owner, lease)
@@ -296,14 +298,14 @@ func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, s
 			b.Canceled = canceled
 			return err
 		}
-		ids, err := queryAll(ctx, tx, pgx.RowTo[int64], `SELECT link_id FROM link_bulk_job_links
-			WHERE job_id = $1 AND link_id > $2 ORDER BY link_id LIMIT $3`, j.ID, j.NextID, size)
+		var ids []int64
+		err = tx.QueryRow(ctx, `SELECT link_ids FROM link_bulk_job_links WHERE job_id = $1 AND chunk = $2`, j.ID, j.NextChunk).Scan(&ids)
+		if errors.Is(err, pgx.ErrNoRows) {
+			b.Last = true
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("read frozen links: %w", err)
-		}
-		b.Last = len(ids) < size
-		if len(ids) == 0 {
-			return nil
 		}
 		var changed int
 		if j.Delete {
@@ -314,17 +316,17 @@ func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, s
 		if err != nil {
 			return err
 		}
-		last = ids[len(ids)-1]
 		b.Done, b.Failed = int64(len(ids)), int64(len(ids)-changed)
-		_, err = tx.Exec(ctx, `UPDATE link_bulk_jobs SET next_id = $2, done = done + $3, failed = failed + $4 WHERE id = $1`,
-			j.ID, last, b.Done, b.Failed)
+		b.Last = j.Done+b.Done >= j.Total
+		_, err = tx.Exec(ctx, `UPDATE link_bulk_jobs SET next_chunk = next_chunk + 1, done = done + $2, failed = failed + $3 WHERE id = $1`,
+			j.ID, b.Done, b.Failed)
 		return err
 	})
 	if err != nil {
-		return bulkjob.Batch{}, fmt.Errorf("bulk job %d: batch after %d: %w", j.ID, j.NextID, err)
+		return bulkjob.Batch{}, fmt.Errorf("bulk job %d: chunk %d: %w", j.ID, j.NextChunk, err)
 	}
 	if b.Done > 0 {
-		j.NextID = last
+		j.NextChunk++
 		j.Done += b.Done
 		j.Failed += b.Failed
 	}
@@ -362,34 +364,9 @@ func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e
 	if remove == nil {
 		remove = []int64{}
 	}
-	// The tags a link keeps are counted only when some are added: the check the count is for.
-	kept, args := "0", []any{workspaceID, ids}
-	if len(add) > 0 {
-		kept, args = `(SELECT count(*) FROM link_tags lt WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))`,
-			append(args, add, remove)
-	}
-	rows, err := tx.Query(ctx, `SELECT l.id, l.status, `+kept+`
-		FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2) ORDER BY l.id FOR UPDATE OF l`, args...)
-	if err != nil {
-		return 0, fmt.Errorf("lock links: %w", err)
-	}
-	var ok []int64
-	for rows.Next() {
-		var id, n int64
-		var status string
-		if err := rows.Scan(&id, &status, &n); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("lock links: %w", err)
-		}
-		if e.Refuse(status, int(n)+len(add)) == nil {
-			ok = append(ok, id)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("lock links: %w", err)
-	}
-	if len(ok) == 0 {
-		return 0, nil
+	ok, err := refuseBatch(ctx, tx, workspaceID, ids, e)
+	if err != nil || len(ok) == 0 {
+		return 0, err
 	}
 	if e.Status.Set || e.ExpiresAt.Set || e.Archived.Set {
 		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
@@ -427,6 +404,49 @@ func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e
 		return 0, err
 	}
 	return len(ok), nil
+}
+
+// refuseBatch locks the workspace's links ids and answers those e.Refuse lets through. A change
+// that adds no tags needs only the links' statuses, and only when it sets one: the lock is then
+// left to the update itself.
+func refuseBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e link.BulkEdit) ([]int64, error) {
+	var query string
+	args := []any{workspaceID, ids}
+	switch {
+	case len(e.AddTags) > 0:
+		query = `SELECT l.id, l.status, (SELECT count(*) FROM link_tags lt WHERE lt.link_id = l.id AND NOT lt.tag_id = ANY($3) AND NOT lt.tag_id = ANY($4))
+			FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2) ORDER BY l.id FOR UPDATE OF l`
+		remove := e.RemoveTags
+		if remove == nil {
+			remove = []int64{}
+		}
+		args = append(args, e.AddTags, remove)
+	case e.Status.Set:
+		// A banned or held link keeps its status (the update's CASE says so too).
+		query = `SELECT l.id, l.status, 0 FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2)`
+	default:
+		query = `SELECT l.id, '', 0 FROM links l WHERE l.workspace_id = $1 AND l.id = ANY($2)`
+	}
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("lock links: %w", err)
+	}
+	defer rows.Close()
+	ok := make([]int64, 0, len(ids))
+	for rows.Next() {
+		var id, n int64
+		var status string
+		if err := rows.Scan(&id, &status, &n); err != nil {
+			return nil, fmt.Errorf("lock links: %w", err)
+		}
+		if e.Refuse(status, int(n)+len(e.AddTags)) == nil {
+			ok = append(ok, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lock links: %w", err)
+	}
+	return ok, nil
 }
 
 // Finish implements bulkjob.Store.

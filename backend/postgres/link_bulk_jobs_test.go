@@ -78,10 +78,10 @@ func TestBulkJobResumesAfterItsLeaseRunsOut(t *testing.T) {
 	if err != nil || first == nil || first.ID != j.ID || first.Claims != 1 {
 		t.Fatalf("claim: %+v %v", first, err)
 	}
-	if err := store.Freeze(ctx, first, "node-a", lease); err != nil || first.Total != 5 {
+	if err := store.Freeze(ctx, first, "node-a", 2, lease); err != nil || first.Total != 5 {
 		t.Fatalf("freeze: total %d, %v", first.Total, err)
 	}
-	batch, err := store.Next(ctx, first, "node-a", 2, lease)
+	batch, err := store.Next(ctx, first, "node-a", lease)
 	if err != nil || batch.Done != 2 || batch.Last || len(batch.Removed) != 2 {
 		t.Fatalf("first batch: %+v %v", batch, err)
 	}
@@ -92,10 +92,10 @@ func TestBulkJobResumesAfterItsLeaseRunsOut(t *testing.T) {
 	// node-a stops here; its lease runs out.
 	exec(`UPDATE link_bulk_jobs SET lease_until = now() - interval '1 second' WHERE id = $1`, j.ID)
 	second, err := store.Claim(ctx, "node-b", lease)
-	if err != nil || second == nil || second.Claims != 2 || !second.Snapshot || second.NextID != 2 || second.Done != 2 || second.Total != 5 {
+	if err != nil || second == nil || second.Claims != 2 || !second.Snapshot || second.NextChunk != 1 || second.Done != 2 || second.Total != 5 {
 		t.Fatalf("resumed: %+v %v", second, err)
 	}
-	if _, err := store.Next(ctx, first, "node-a", 2, lease); !errors.Is(err, bulkjob.ErrLeaseLost) {
+	if _, err := store.Next(ctx, first, "node-a", lease); !errors.Is(err, bulkjob.ErrLeaseLost) {
 		t.Fatalf("node-a after losing its lease: %v", err)
 	}
 	cache := &removedLinks{}
