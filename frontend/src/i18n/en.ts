@@ -1328,6 +1328,7 @@ export const en = {
       link: "Link {{id}}",
       utm_template: "UTM template {{id}}",
       webhook: "Webhook {{id}}",
+      bulk_job: "Bulk action {{id}}",
     },
     actions: {
       member: { role_changed: "Member's role changed", removed: "Member removed", left: "Member left" },
@@ -1343,6 +1344,7 @@ export const en = {
       link: { deleted: "Link deleted", banned: "Link banned", unbanned: "Link unbanned", ban_kept: "Link ban kept" },
       utm_template: { created: "UTM template created", deleted: "UTM template deleted" },
       webhook: { created: "Webhook created", updated: "Webhook changed", deleted: "Webhook deleted", tested: "Webhook test sent", delivery_resent: "Webhook delivery resent" },
+      links: { bulk_job: "Bulk action on links finished" },
     },
   },
   scim: {

@@ -1328,6 +1328,7 @@ export const zhCN: Messages = {
       link: "链接 {{id}}",
       utm_template: "UTM 模板 {{id}}",
       webhook: "Webhook {{id}}",
+      bulk_job: "批量操作 {{id}}",
     },
     actions: {
       member: { role_changed: "成员角色变更", removed: "移除成员", left: "成员退出" },
@@ -1343,6 +1344,7 @@ export const zhCN: Messages = {
       link: { deleted: "删除链接", banned: "封禁链接", unbanned: "解除封禁", ban_kept: "维持封禁" },
       utm_template: { created: "创建 UTM 模板", deleted: "删除 UTM 模板" },
       webhook: { created: "创建 Webhook", updated: "修改 Webhook", deleted: "删除 Webhook", tested: "发送 Webhook 测试", delivery_resent: "重新发送 Webhook 投递" },
+      links: { bulk_job: "链接批量操作已完成" },
     },
   },
   scim: {
