@@ -5,7 +5,7 @@
 // moves the job's checkpoint and counts. A node that dies mid-job loses nothing: the next node
 // to claim the job after its lease runs out resumes at the checkpoint. Deletions and the
 // changes the redirect caches hold reach every node through the change feed that single edits
-// use, and through the shared cache at once, a batch at a time.
+// use; deletions also through tombstones in the shared cache at once, a batch at a time.
 package bulkjob
 
 import (
@@ -121,10 +121,11 @@ func (j *Job) Finished() bool {
 	return j.State == StateDone || j.State == StateFailed || j.State == StateCanceled
 }
 
-// Batch is what one batch did: the links deleted, and those whose cached fields changed.
+// Batch is what one batch did: the links it deleted, whose tombstones the shared cache takes at
+// once. Edits reach the caches through the change feed alone: every node's cache sync rewrites
+// the links it records from their rows, work a second write from the job would only double.
 type Batch struct {
 	Removed []*link.Link
-	Changed []*link.Link
 	// Done and Failed are the batch's counts; Last says no frozen link is left after it.
 	Done, Failed int64
 	Last         bool
@@ -174,11 +175,10 @@ type Links interface {
 	CheckBulkSet(ctx context.Context, workspaceID int64, set link.BulkSet) (link.BulkEdit, error)
 }
 
-// Cache is told of each batch once it is committed (cachepolicy.Links): the shared cache and
-// this node's copies at once, every other node's through the bus. Should a node die before,
-// the change feed brings every cache there within its round.
+// Cache is told of each batch's deletions once it is committed (cachepolicy.Links): the shared
+// cache and this node's copies at once, every other node's through the bus. Should a node die
+// before, the change feed brings every cache there within its round.
 type Cache interface {
-	ChangedMany(ctx context.Context, links []*link.Link)
 	RemovedMany(ctx context.Context, links []*link.Link)
 }
 

@@ -107,7 +107,7 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 	} else if j.NextChunk > 0 {
 		log.Info("bulk job: resuming", "chunk", j.NextChunk, "done", j.Done, "total", j.Total)
 	}
-	// Where the time goes: the batches' transactions, and telling the caches after each.
+	// Where the time goes: the batches' transactions, and the tombstones after each.
 	var inBatches, inCaches time.Duration
 	for {
 		var b Batch
@@ -147,9 +147,6 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 		t0 := time.Now()
 		if len(b.Removed) > 0 {
 			s.cache.RemovedMany(ctx, b.Removed)
-		}
-		if len(b.Changed) > 0 {
-			s.cache.ChangedMany(ctx, b.Changed)
 		}
 		inCaches += time.Since(t0)
 		if b.Last {

@@ -311,7 +311,7 @@ func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, l
 		if j.Delete {
 			changed, err = deleteBatch(ctx, tx, j.WorkspaceID, ids, &b)
 		} else {
-			changed, err = editBatch(ctx, tx, j.WorkspaceID, ids, j.Edit, &b)
+			changed, err = editBatch(ctx, tx, j.WorkspaceID, ids, j.Edit)
 		}
 		if err != nil {
 			return err
@@ -351,12 +351,12 @@ func deleteBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64,
 	return len(b.Removed), nil
 }
 
-// editBatch applies e to the workspace's links ids as a bulk edit does (UpdateMany): lock them
-// and leave those e.Refuse refuses, then set status, expiry and archive in one statement (each
-// link a link.updated event) and take tags off and put tags on in one each. A change of tags
-// alone leaves the links' rows, and so their updated_at and the caches, as they are. It answers
-// how many links changed, and puts those whose cached fields changed in b.Changed.
-func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e link.BulkEdit, b *bulkjob.Batch) (int, error) {
+// editBatch applies e to the workspace's links ids as a bulk edit does (UpdateMany): leave those
+// e.Refuse refuses, then set status, expiry and archive in one statement (each link a
+// link.updated event) and take tags off and put tags on in one each. A change of tags alone
+// leaves the links' rows, and so their updated_at and the caches, as they are. It answers how
+// many links changed.
+func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e link.BulkEdit) (int, error) {
 	add, remove := e.AddTags, e.RemoveTags
 	if add == nil {
 		add = []int64{}
@@ -382,21 +382,10 @@ func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e
 		if e.Archived.Set {
 			sets = append(sets, archiveSet(&args, e.Archived.Value))
 		}
-		out := "SELECT count(*) FROM l"
-		if e.ChangesCache() {
-			out = "SELECT " + linkColumns + " FROM l"
-		}
-		rows, err := tx.Query(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
-			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` `+out, args...)
-		if err != nil {
-			return 0, fmt.Errorf("update links: %w", err)
-		}
-		if e.ChangesCache() {
-			b.Changed, err = pgx.CollectRows(rows, asRow(scanLink))
-		} else {
-			_, err = pgx.CollectRows(rows, pgx.RowTo[int64])
-		}
-		if err != nil {
+		// The change feed's trigger records each link for every node's cache sync, which
+		// rewrites the cached copies from the rows: the job writes none itself.
+		if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
+			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` SELECT count(*) FROM l`, args...); err != nil {
 			return 0, fmt.Errorf("update links: %w", err)
 		}
 	}

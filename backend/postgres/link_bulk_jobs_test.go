@@ -20,7 +20,6 @@ import (
 type removedLinks struct {
 	mu      sync.Mutex
 	removed []string
-	changed []string
 }
 
 func (c *removedLinks) RemovedMany(_ context.Context, links []*link.Link) {
@@ -28,14 +27,6 @@ func (c *removedLinks) RemovedMany(_ context.Context, links []*link.Link) {
 	defer c.mu.Unlock()
 	for _, l := range links {
 		c.removed = append(c.removed, l.Key)
-	}
-}
-
-func (c *removedLinks) ChangedMany(_ context.Context, links []*link.Link) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, l := range links {
-		c.changed = append(c.changed, l.Key)
 	}
 }
 
