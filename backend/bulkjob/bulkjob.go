@@ -77,8 +77,8 @@ type Job struct {
 	// Snapshot says the matching links' IDs are frozen; Total counts them.
 	Snapshot bool
 	Total    int64
-	// NextChunk is the checkpoint: the frozen IDs are in chunks of a batch each, and every
-	// chunk before it is done.
+	// NextChunk is past the highest chunk of frozen IDs done (a chunk a batch each; the
+	// chunks left are those not done).
 	NextChunk int
 	// Done counts the links handled, Failed those of them left as they were (gone meanwhile,
 	// banned or held when the change sets a status, or past the tags a link may carry).
@@ -126,7 +126,9 @@ func (j *Job) Finished() bool {
 // the links it records from their rows, work a second write from the job would only double.
 type Batch struct {
 	Removed []*link.Link
-	// Done and Failed are the batch's counts; Last says no frozen link is left after it.
+	// Chunk is the chunk of frozen IDs the batch did; Done and Failed are its counts. Last
+	// says no chunk was left for it (others may still be under way).
+	Chunk        int
 	Done, Failed int64
 	Last         bool
 	// Canceled says a cancel was asked: the batch did nothing.
@@ -162,9 +164,10 @@ type Store interface {
 	// was submitted, in ascending chunks of size, and their count as its total, in one
 	// transaction.
 	Freeze(ctx context.Context, j *Job, owner string, size int, lease time.Duration) error
-	// Next applies the job to its next chunk of frozen links, in one transaction that moves
-	// the checkpoint and counts past them.
-	Next(ctx context.Context, j *Job, owner string, lease time.Duration) (Batch, error)
+	// Next applies the job to a chunk of frozen links no other batch holds, in one
+	// transaction that drops the chunk and adds to the counts; batches of one job may run at
+	// once. It changes nothing of j.
+	Next(ctx context.Context, j *Job, owner string) (Batch, error)
 	// Finish ends the job (done, failed with why, or canceled) and drops its frozen IDs.
 	Finish(ctx context.Context, id int64, owner, state, why string) error
 }
@@ -201,7 +204,12 @@ type Options struct {
 	BatchSize int
 	// MaxActive is how many unfinished jobs a workspace may have (DefaultMaxActive when 0).
 	MaxActive int
+	// Parallel is how many batches of one job run at once (DefaultParallel when 0).
+	Parallel int
 }
+
+// DefaultParallel is how many batches of a job run at once: on a two-core machine, two.
+const DefaultParallel = 2
 
 // DefaultBatch is how many links a batch handles: a few thousand IDs a statement.
 const DefaultBatch = 5000
@@ -233,6 +241,9 @@ func NewService(store Store, links Links, cache Cache, audit Log, o Options, log
 	}
 	if o.MaxActive <= 0 {
 		o.MaxActive = DefaultMaxActive
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = DefaultParallel
 	}
 	return &Service{store: store, links: links, cache: cache, audit: audit, o: o, log: log, wake: make(chan struct{}, 1)}
 }

@@ -107,57 +107,104 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 	} else if j.NextChunk > 0 {
 		log.Info("bulk job: resuming", "chunk", j.NextChunk, "done", j.Done, "total", j.Total)
 	}
-	// Where the time goes: the batches' transactions, and the tombstones after each.
-	var inBatches, inCaches time.Duration
-	for {
-		var b Batch
-		var err error
-		for try := 0; ; try++ {
-			if stop.Err() != nil {
-				s.release(ctx, j, log)
-				return
-			}
-			t0 := time.Now()
-			b, err = s.store.Next(ctx, j, s.o.Owner, s.o.Lease)
-			inBatches += time.Since(t0)
-			if err == nil {
-				break
-			}
-			if errors.Is(err, ErrLeaseLost) || ctx.Err() != nil {
-				return
-			}
-			if try >= batchTries {
-				log.Warn("bulk job: batch keeps failing; giving the job back", "chunk", j.NextChunk, "err", err)
-				s.release(ctx, j, log)
-				return
-			}
-			wait := time.Duration(1<<try) * time.Second
-			log.Warn("bulk job: batch failed; trying it again", "chunk", j.NextChunk, "in", wait, "err", err)
-			select {
-			case <-time.After(wait):
-			case <-stop.Done():
-			case <-ctx.Done():
-				return
-			}
+	// Options.Parallel batches at once, each taking the lowest chunk no other holds, until
+	// none is left; the job ends once every one has stopped, by how the first to stop did.
+	var (
+		mu                  sync.Mutex
+		inBatches, inCaches time.Duration // where the time went
+		outcome             string        // "" (all done), "canceled", "lost" or "release"
+	)
+	stopAll := func(how string) {
+		mu.Lock()
+		if outcome == "" {
+			outcome = how
 		}
-		if b.Canceled {
-			s.finish(ctx, j, StateCanceled, "", log)
-			return
-		}
-		t0 := time.Now()
-		if len(b.Removed) > 0 {
-			s.cache.RemovedMany(ctx, b.Removed)
-		}
-		inCaches += time.Since(t0)
-		if b.Last {
-			break
-		}
+		mu.Unlock()
+	}
+	stopped := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return outcome != ""
+	}
+	var wg sync.WaitGroup
+	for range s.o.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stopped() {
+				t0 := time.Now()
+				b, how := s.batch(ctx, stop, j, log)
+				t1 := time.Now()
+				if how != "" {
+					stopAll(how)
+					return
+				}
+				if b.Canceled {
+					stopAll("canceled")
+					return
+				}
+				if len(b.Removed) > 0 {
+					s.cache.RemovedMany(ctx, b.Removed)
+				}
+				mu.Lock()
+				j.Done += b.Done
+				j.Failed += b.Failed
+				j.NextChunk = max(j.NextChunk, b.Chunk+1)
+				inBatches += t1.Sub(t0)
+				inCaches += time.Since(t1)
+				mu.Unlock()
+				if b.Last {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	switch outcome {
+	case "canceled":
+		s.finish(ctx, j, StateCanceled, "", log)
+		return
+	case "release":
+		s.release(ctx, j, log)
+		return
+	case "lost":
+		return
 	}
 	took := time.Since(began)
 	log.Info("bulk job: done", "total", j.Total, "failed", j.Failed, "seconds", took.Seconds(),
 		"batches_seconds", inBatches.Seconds(), "caches_seconds", inCaches.Seconds(),
 		"links_per_second", float64(j.Done-startDone)/max(took.Seconds(), 1e-9))
 	s.finish(ctx, j, StateDone, "", log)
+}
+
+// batch runs one batch of the job, trying it again when it fails for a reason that may pass.
+// how says why the job cannot go on: "lost" (another node has it), "release" (give it back:
+// this node is stopping, or the batch keeps failing); "" when the batch ran.
+func (s *Service) batch(ctx, stop context.Context, j *Job, log *slog.Logger) (Batch, string) {
+	for try := 0; ; try++ {
+		if stop.Err() != nil {
+			return Batch{}, "release"
+		}
+		b, err := s.store.Next(ctx, j, s.o.Owner)
+		if err == nil {
+			return b, ""
+		}
+		if errors.Is(err, ErrLeaseLost) || ctx.Err() != nil {
+			return Batch{}, "lost"
+		}
+		if try >= batchTries {
+			log.Warn("bulk job: batch keeps failing; giving the job back", "err", err)
+			return Batch{}, "release"
+		}
+		wait := time.Duration(1<<try) * time.Second
+		log.Warn("bulk job: batch failed; trying it again", "in", wait, "err", err)
+		select {
+		case <-time.After(wait):
+		case <-stop.Done():
+		case <-ctx.Done():
+			return Batch{}, "lost"
+		}
+	}
 }
 
 func (s *Service) release(ctx context.Context, j *Job, log *slog.Logger) {

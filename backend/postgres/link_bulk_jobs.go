@@ -225,11 +225,13 @@ func (s *BulkJobStore) Release(ctx context.Context, id int64, owner string) erro
 	return nil
 }
 
-// hold renews owner's lease of job id inside tx, locking the job's row until tx ends: a node
-// whose lease ran out and was taken writes nothing. It answers whether a cancel was asked.
-func hold(ctx context.Context, tx pgx.Tx, id int64, owner string, lease time.Duration) (canceled bool, err error) {
-	err = tx.QueryRow(ctx, `UPDATE link_bulk_jobs SET lease_until = now() + make_interval(secs => $3)
-		WHERE id = $1 AND lease_owner = $2 AND state = 'running' RETURNING cancel`, id, owner, lease.Seconds()).Scan(&canceled)
+// hold checks inside tx that owner holds job id, and keeps the job's row from being claimed by
+// another node until tx ends (FOR KEY SHARE: a claim's FOR UPDATE skips it, while the job's
+// other batches, its counts and its lease's renewals go on beside it). A node whose lease ran
+// out and was taken writes nothing. It answers whether a cancel was asked.
+func hold(ctx context.Context, tx pgx.Tx, id int64, owner string) (canceled bool, err error) {
+	err = tx.QueryRow(ctx, `SELECT cancel FROM link_bulk_jobs
+		WHERE id = $1 AND lease_owner = $2 AND state = 'running' FOR KEY SHARE`, id, owner).Scan(&canceled)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, bulkjob.ErrLeaseLost
 	}
@@ -242,7 +244,11 @@ func hold(ctx context.Context, tx pgx.Tx, id int64, owner string, lease time.Dur
 func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string, size int, lease time.Duration) error {
 	var total int64
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := hold(ctx, tx, j.ID, owner, lease); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET lease_until = now() + make_interval(secs => $3)
+			WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, j.ID, owner, lease.Seconds()); err != nil {
+			return err
+		}
+		if _, err := hold(ctx, tx, j.ID, owner); err != nil {
 			return err
 		}
 		if !j.Match.None {
@@ -288,18 +294,20 @@ func matchConditions(a *sqlArgs, ws string, f link.Filter) []string {
 	return where
 }
 
-// Next implements bulkjob.Store: the job's next chunk of frozen IDs.
-func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, lease time.Duration) (bulkjob.Batch, error) {
+// Next implements bulkjob.Store: the lowest chunk of frozen IDs no batch holds (SKIP LOCKED),
+// dropped in the batch's transaction once done.
+func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string) (bulkjob.Batch, error) {
 	var b bulkjob.Batch
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		b = bulkjob.Batch{}
-		canceled, err := hold(ctx, tx, j.ID, owner, lease)
+		canceled, err := hold(ctx, tx, j.ID, owner)
 		if err != nil || canceled {
 			b.Canceled = canceled
 			return err
 		}
 		var ids []int64
-		err = tx.QueryRow(ctx, `SELECT link_ids FROM link_bulk_job_links WHERE job_id = $1 AND chunk = $2`, j.ID, j.NextChunk).Scan(&ids)
+		err = tx.QueryRow(ctx, `SELECT chunk, link_ids FROM link_bulk_job_links WHERE job_id = $1
+			ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED`, j.ID).Scan(&b.Chunk, &ids)
 		if errors.Is(err, pgx.ErrNoRows) {
 			b.Last = true
 			return nil
@@ -317,18 +325,18 @@ func (s *BulkJobStore) Next(ctx context.Context, j *bulkjob.Job, owner string, l
 			return err
 		}
 		b.Done, b.Failed = int64(len(ids)), int64(len(ids)-changed)
-		b.Last = j.Done+b.Done >= j.Total
-		_, err = tx.Exec(ctx, `UPDATE link_bulk_jobs SET next_chunk = next_chunk + 1, done = done + $2, failed = failed + $3 WHERE id = $1`,
-			j.ID, b.Done, b.Failed)
+		if _, err := tx.Exec(ctx, `DELETE FROM link_bulk_job_links WHERE job_id = $1 AND chunk = $2`, j.ID, b.Chunk); err != nil {
+			return fmt.Errorf("drop the chunk done: %w", err)
+		}
+		tag, err := tx.Exec(ctx, `UPDATE link_bulk_jobs SET next_chunk = greatest(next_chunk, $3 + 1), done = done + $4, failed = failed + $5
+			WHERE id = $1 AND lease_owner = $2 AND state = 'running'`, j.ID, owner, b.Chunk, b.Done, b.Failed)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = bulkjob.ErrLeaseLost
+		}
 		return err
 	})
 	if err != nil {
-		return bulkjob.Batch{}, fmt.Errorf("bulk job %d: chunk %d: %w", j.ID, j.NextChunk, err)
-	}
-	if b.Done > 0 {
-		j.NextChunk++
-		j.Done += b.Done
-		j.Failed += b.Failed
+		return bulkjob.Batch{}, fmt.Errorf("bulk job %d: chunk %d: %w", j.ID, b.Chunk, err)
 	}
 	return b, nil
 }

@@ -72,7 +72,7 @@ func TestBulkJobResumesAfterItsLeaseRunsOut(t *testing.T) {
 	if err := store.Freeze(ctx, first, "node-a", 2, lease); err != nil || first.Total != 5 {
 		t.Fatalf("freeze: total %d, %v", first.Total, err)
 	}
-	batch, err := store.Next(ctx, first, "node-a", lease)
+	batch, err := store.Next(ctx, first, "node-a")
 	if err != nil || batch.Done != 2 || batch.Last || len(batch.Removed) != 2 {
 		t.Fatalf("first batch: %+v %v", batch, err)
 	}
@@ -86,7 +86,7 @@ func TestBulkJobResumesAfterItsLeaseRunsOut(t *testing.T) {
 	if err != nil || second == nil || second.Claims != 2 || !second.Snapshot || second.NextChunk != 1 || second.Done != 2 || second.Total != 5 {
 		t.Fatalf("resumed: %+v %v", second, err)
 	}
-	if _, err := store.Next(ctx, first, "node-a", lease); !errors.Is(err, bulkjob.ErrLeaseLost) {
+	if _, err := store.Next(ctx, first, "node-a"); !errors.Is(err, bulkjob.ErrLeaseLost) {
 		t.Fatalf("node-a after losing its lease: %v", err)
 	}
 	cache := &removedLinks{}
