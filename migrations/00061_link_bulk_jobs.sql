@@ -3,8 +3,9 @@
 -- Bulk jobs over the links a filter matches (docs/api.md#bulk-jobs). A job is submitted with
 -- its filter and change; the node that first claims it writes the IDs of the links the filter
 -- matched among those made before the submission (link_bulk_job_links, in chunks of a batch's
--- size, in one transaction) and then works through them a chunk at a time, in ID order, each
--- batch its own transaction that also moves the job's checkpoint (next_chunk) and counts. A node holds a job through a lease
+-- size, in one transaction) and then works through them a chunk at a time, lowest first, two
+-- batches at once, each batch its own transaction that also drops its chunk and adds to the
+-- job's counts: the chunks left are the job's checkpoint (next_chunk is past the highest done). A node holds a job through a lease
 -- it renews (lease_owner, lease_until), as imports do; a job whose lease ran out is taken by
 -- the next node that looks and resumed from its checkpoint.
 CREATE TABLE link_bulk_jobs (
@@ -39,7 +40,7 @@ CREATE INDEX link_bulk_jobs_pending_idx ON link_bulk_jobs (id) WHERE state IN ('
 
 -- The IDs of the links a job acts on, frozen when it starts, in ascending chunks (chunk 0 holds
 -- the lowest): a row per batch rather than per link, so that freezing a million links writes a
--- few hundred rows. Dropped when the job ends.
+-- few hundred rows. Each is dropped by the batch that does it, the rest when the job ends.
 CREATE TABLE link_bulk_job_links (
     job_id   BIGINT NOT NULL REFERENCES link_bulk_jobs (id) ON DELETE CASCADE,
     chunk    INTEGER NOT NULL,
