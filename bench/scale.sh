@@ -5,7 +5,8 @@
 # (bench/listq: p50, p95, p99 of warm pages of 50), then creates into the big workspace against
 # the bare net/http ceiling, as make bench measures them. Needs DATABASE_URL and REDIS_URL (make
 # bench-scale starts throwaway servers), wrk and psql. SCALE_ONLY=list skips the creates;
-# SCALE_CASES=word runs only the list's cases whose name holds it.
+# SCALE_CASES=word runs only the list's cases whose name holds it; SCALE_ONLY=bulk times bulk jobs
+# over the big workspace instead (bench/bulk-jobs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +34,8 @@ need_wrk
 port=$(free_port)
 ceiling_port=$(free_port)
 export HTTP_ADDR="127.0.0.1:$port" PUBLIC_URL="http://127.0.0.1:$port" LOG_LEVEL=warn METRICS_ADDR=
+# The bulk jobs' own lines say where their time went.
+[ "${SCALE_ONLY:-}" != bulk ] || LOG_LEVEL=info
 bench_env scale
 
 bin/shortlink migrate
@@ -40,6 +43,7 @@ bin/shortlink migrate
 search_index "${SCALE_WITH_SEARCH_INDEX:-}"
 bin/shortlink serve 2>"$work/server.log" &
 pids+=($!)
+server_pid=$!
 wait_http "http://127.0.0.1:$port/healthz" || { cat "$work/server.log" >&2; exit 1; }
 
 api="http://127.0.0.1:$port/api/v1"
@@ -52,6 +56,14 @@ psql "$DATABASE_URL" -Atc "SELECT 'database size: ' || pg_size_pretty(pg_databas
 echo "load average after seeding: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The server's host table reloads within a second of the seed's custom domains.
 sleep 2
+
+# SCALE_ONLY=bulk: bulk jobs over the big workspace instead of the list and the creates
+# (docs/benchmarks.md#bulk-jobs-over-a-million-links).
+if [ "${SCALE_ONLY:-}" = bulk ]; then
+  bench/bulk-jobs.sh "$api/workspaces/$ws" "$key" "$server_pid"
+  grep -a 'bulk job: done' "$work/server.log" || true
+  exit 0
+fi
 
 echo
 echo "links list through the API, pages of 50 (warm; p50 / p95 / p99 of every page of the walks):"

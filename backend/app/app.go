@@ -23,6 +23,7 @@ import (
 	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/bulkjob"
 	"github.com/shortlink/shortlink/backend/cachepolicy"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/code"
@@ -79,8 +80,12 @@ type App struct {
 	// imports runs CSV import jobs (IMPORT_WORKERS of them at once); importsStop ends its
 	// workers and importsDone closes once they have given their jobs back.
 	imports     *imports.Service
+	bulkJobs    *bulkjob.Service
 	importsStop context.CancelFunc
 	importsDone chan struct{}
+	// bulkJobsDone closes once the bulk jobs' workers (stopped by importsStop too) have given
+	// their jobs back.
+	bulkJobsDone chan struct{}
 	// hooks manages webhooks; hooksOut sends their outbox.
 	hooks    *webhook.Service
 	hooksOut *webhook.Dispatcher
@@ -275,6 +280,9 @@ func (a *App) openBackground() {
 		MaxRows: cfg.ImportMaxRows, Workers: cfg.ImportWorkers, Lease: cfg.ImportLease, Owner: leaseOwner(),
 		Finished: a.webhookImportFinished,
 	}, log)
+	a.bulkJobs = bulkjob.NewService(postgres.NewBulkJobStore(db), a.links, a.cache, a.audit, bulkjob.Options{
+		Workers: cfg.BulkJobWorkers, Lease: cfg.BulkJobLease, Owner: leaseOwner(),
+	}, log)
 }
 
 // openAuth makes the sign-in service: tokens, sessions and two-factor codes.
@@ -372,6 +380,7 @@ func (a *App) openAPI(desk *moderation.Desk, classifier *visitor.Classifier, tag
 		Stats:            statsSvc,
 		Moderation:       desk,
 		Imports:          a.imports,
+		BulkJobs:         a.bulkJobs,
 		MaxImportBytes:   cfg.ImportMaxBytes,
 		Domains:          a.domains,
 		Audit:            a.audit,
@@ -644,8 +653,10 @@ func (a *App) Run(ctx context.Context) error {
 	// Import jobs stop apart from the other loops: before the link writer closes (Close), so
 	// that the chunk under way is written and recorded.
 	importsCtx, importsStop := context.WithCancel(context.WithoutCancel(ctx))
-	a.importsStop, a.importsDone = importsStop, make(chan struct{})
+	a.importsStop, a.importsDone, a.bulkJobsDone = importsStop, make(chan struct{}), make(chan struct{})
 	go func() { defer close(a.importsDone); a.imports.Run(importsCtx) }()
+	// Bulk jobs stop with them: the batch under way is committed and the job given back.
+	go func() { defer close(a.bulkJobsDone); a.bulkJobs.Run(importsCtx) }()
 	if a.cfg.DebugAddr != "" {
 		a.serveDebug(bg)
 	}
@@ -720,6 +731,11 @@ func (a *App) Close(ctx context.Context) error {
 		case <-a.importsDone:
 		case <-ctx.Done():
 			errs = append(errs, fmt.Errorf("import jobs: %w", ctx.Err()))
+		}
+		select {
+		case <-a.bulkJobsDone:
+		case <-ctx.Done():
+			errs = append(errs, fmt.Errorf("bulk jobs: %w", ctx.Err()))
 		}
 	}
 	a.links.Close()

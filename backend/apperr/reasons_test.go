@@ -20,7 +20,7 @@ var reasonsBeyondCalls = []string{
 	"link_not_found", "member_not_found", "review_not_found", "screenshot_not_found",
 	"user_not_found", "workspace_not_found", "email_required", "password_required",
 	"method_not_allowed", "no_free_code", "webhook_not_found", "tag_not_found",
-	"webhook_delivery_not_found",
+	"webhook_delivery_not_found", "bulk_job_not_found",
 	// httpapi's check of bodies against the API document.
 	"null_not_allowed", "items_too_many",
 }

@@ -88,6 +88,8 @@ const (
 	WebhookDeleted       Action = "webhook.deleted"
 	WebhookTested        Action = "webhook.tested"
 	WebhookResent        Action = "webhook.delivery_resent"
+	// LinksBulkJob is a bulk job's end (docs/api.md#bulk-jobs), by whoever submitted it.
+	LinksBulkJob Action = "links.bulk_job"
 	// The identity provider's provisioning (docs/scim.md), and the owners' SCIM tokens.
 	SCIMUserProvisioned   Action = "scim.user_provisioned"
 	SCIMUserDeprovisioned Action = "scim.user_deprovisioned"

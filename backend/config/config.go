@@ -73,6 +73,10 @@ type Config struct {
 	// ImportLease is how long a node holds an import job without renewing its lease: the job
 	// of a node that died is resumed by another within about this long.
 	ImportLease time.Duration `env:"IMPORT_LEASE" envDefault:"30s"`
+	// BulkJobWorkers is how many bulk jobs over links this node runs at once; 0 leaves them to
+	// others. BulkJobLease is how long a node holds one without renewing its lease.
+	BulkJobWorkers int           `env:"BULK_JOB_WORKERS" envDefault:"1"`
+	BulkJobLease   time.Duration `env:"BULK_JOB_LEASE" envDefault:"30s"`
 
 	// PlanLimits overrides limits of the plans table: "free.links_per_month=500,…".
 	PlanLimits string `env:"PLAN_LIMITS"`
@@ -369,13 +373,16 @@ func (c *Config) checkCreates() []error {
 		between("WRITE_TIMEOUT", c.WriteTimeout, 500*time.Millisecond, time.Minute))
 }
 
-// checkImports validates IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WORKERS and IMPORT_LEASE.
+// checkImports validates IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_WORKERS and IMPORT_LEASE,
+// and the bulk jobs' BULK_JOB_WORKERS and BULK_JOB_LEASE.
 func (c *Config) checkImports() []error {
 	return failed(
 		between("IMPORT_MAX_BYTES", c.ImportMaxBytes, 1<<10, 1<<30),
 		between("IMPORT_MAX_ROWS", c.ImportMaxRows, 1, 10_000_000),
 		between("IMPORT_WORKERS", c.ImportWorkers, 0, 64),
-		between("IMPORT_LEASE", c.ImportLease, time.Second, 10*time.Minute))
+		between("IMPORT_LEASE", c.ImportLease, time.Second, 10*time.Minute),
+		between("BULK_JOB_WORKERS", c.BulkJobWorkers, 0, 16),
+		between("BULK_JOB_LEASE", c.BulkJobLease, time.Second, 10*time.Minute))
 }
 
 // checkAccounts validates the settings of accounts, sign-in and plans: PASSWORD_HASH_*,

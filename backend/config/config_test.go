@@ -138,6 +138,8 @@ func TestBadValues(t *testing.T) {
 		{"IMPORT_WORKERS", "100"},
 		{"IMPORT_LEASE", "100ms"},
 		{"IMPORT_LEASE", "1h"},
+		{"BULK_JOB_WORKERS", "-1"},
+		{"BULK_JOB_LEASE", "1h"},
 		{"DNS_RESOLVER", "127.0.0.1"},
 		{"DNS_RESOLVER", ":53"},
 		{"DNS_RESOLVER", "dns.example:"},

@@ -76,7 +76,9 @@ func TestKeyScopes(t *testing.T) {
 		Sessions []struct{ ID string } `json:"sessions"`
 	}](t, s.do("GET", "/api/v1/me/sessions", tn.Token, nil), http.StatusOK, "sessions").Sessions[0].ID
 	sh := answer[struct{ ID string }](t, s.do("POST", fmt.Sprintf("%s/links/%d/share", ws, l.ID), tn.Token, nil), http.StatusCreated, "share")
+	job := s.submitBulkJob(tn, map[string]any{"filter": map[string]any{"q": "no link holds this"}, "set": map[string]any{"status": "disabled"}})
 	ids := map[string]string{
+		"bulk-jobs":     fmt.Sprint(job.ID),
 		"share":         sh.ID,
 		"tags":          fmt.Sprint(tg.ID),
 		"imports":       fmt.Sprint(im.ID),

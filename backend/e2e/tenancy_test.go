@@ -111,7 +111,9 @@ func TestNoCrossWorkspaceAccess(t *testing.T) {
 	bShare := answer[struct{ ID string }](t, s.do("POST", fmt.Sprintf("%s/links/%d/share", wsB, bLink.ID), bob.Token, nil), http.StatusCreated, "share")
 
 	// The rows of B each path parameter names.
+	bJob := s.submitBulkJob(bob, map[string]any{"filter": map[string]any{"q": "no link holds this"}, "set": map[string]any{"status": "disabled"}})
 	ids := map[string]string{
+		"bulk-jobs/{id}":     fmt.Sprint(bJob.ID),
 		"sessions/{id}":      bSession,
 		"tags/{id}":          fmt.Sprint(bTag.ID),
 		"imports/{id}":       fmt.Sprint(bImport.ID),

@@ -12,7 +12,7 @@ import (
 
 // TestWebAppBulkTags: in the links list's bulk bar, selected links get a tag in one call and
 // lose it again; a link that cannot take one more tag is listed with its reason while the
-// others change.
+// others change; every link a search matches is disabled by a bulk job, its progress shown.
 func TestWebAppBulkTags(t *testing.T) {
 	s := newDeployment(t).start(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -98,5 +98,27 @@ func TestWebAppBulkTags(t *testing.T) {
 		eventually(t, 5*time.Second, "the tag off both links", func() bool {
 			return len(s.linkTags(tn.Key, tn.WorkspaceID, a.ID).Tags) == 0 && len(s.linkTags(tn.Key, tn.WorkspaceID, b.ID).Tags) == 0
 		})
+
+		// Every link a filter matches: the page's links selected, then all those matching, and
+		// the bar's action runs as a bulk job whose progress the page follows to its end.
+		w.fill(w.p.GetByTestId("links-search"), "/a/"+l.name)
+		if err := expectLocator(w.p.GetByTestId("link-short")).ToHaveCount(1); err != nil {
+			t.Fatalf("[%s] the search: %v", l.name, err)
+		}
+		if err := w.role("checkbox", w.tr("Select all on this page", "选择本页全部")).First().Check(); err != nil {
+			t.Fatalf("[%s] select the page: %v", l.name, err)
+		}
+		w.click(w.p.GetByTestId("select-all-matching"))
+		w.click(w.p.GetByTestId("bulk-bar").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Disable", "停用")}))
+		if err := expectLocator(w.p.GetByTestId("bulk-job-state")).ToContainText(w.tr("Finished", "已完成")); err != nil {
+			t.Fatalf("[%s] the job's progress: %v", l.name, err)
+		}
+		w.shoot("links-bulk-job")
+		if got := s.linkTags(tn.Key, tn.WorkspaceID, a.ID).Status; got != "disabled" {
+			t.Fatalf("[%s] the matching link: %s", l.name, got)
+		}
+		if got := s.linkTags(tn.Key, tn.WorkspaceID, b.ID).Status; got != "active" {
+			t.Fatalf("[%s] a link the filter does not match: %s", l.name, got)
+		}
 	})
 }

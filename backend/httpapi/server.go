@@ -19,6 +19,7 @@ import (
 	"github.com/shortlink/shortlink/backend/audit"
 	"github.com/shortlink/shortlink/backend/auth"
 	"github.com/shortlink/shortlink/backend/billing"
+	"github.com/shortlink/shortlink/backend/bulkjob"
 	"github.com/shortlink/shortlink/backend/domain"
 	"github.com/shortlink/shortlink/backend/health"
 	"github.com/shortlink/shortlink/backend/httpsec"
@@ -70,6 +71,8 @@ type Deps struct {
 	// an uploaded file.
 	Imports        *imports.Service
 	MaxImportBytes int64
+	// BulkJobs runs changes and deletions of the links a filter matches, as jobs.
+	BulkJobs *bulkjob.Service
 	// Visitors reads the browser and system of a session's device from its user agent; nil
 	// leaves them unknown.
 	Visitors *visitor.Classifier
@@ -121,6 +124,7 @@ type Server struct {
 	trustedProxies []netip.Prefix
 	rates          *rates
 	imports        *imports.Service
+	bulkJobs       *bulkjob.Service
 	maxImport      int64
 	visitors       *visitor.Classifier
 	billing        *billing.Service
@@ -148,7 +152,7 @@ func New(d Deps) (*Server, error) {
 		links: d.Links, responses: d.Responses, stats: d.Stats, moderation: d.Moderation, domains: d.Domains, audit: d.Audit, accounts: d.Accounts, auth: d.Auth, plans: d.Plans, log: d.Log,
 		maxBody: d.MaxBodyBytes, writeTimeout: d.WriteTimeout, secureCookies: d.SecureCookies, headers: apiHeaders(d.SecureCookies), engine: gin.New(),
 		trustedProxies: d.TrustedProxyNets, rates: newRates(d.RateLimits, d.Plans),
-		imports: d.Imports, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, listedPrices: d.ListedPrices, sso: d.SSO,
+		imports: d.Imports, bulkJobs: d.BulkJobs, maxImport: d.MaxImportBytes, visitors: d.Visitors, billing: d.Billing, listedPrices: d.ListedPrices, sso: d.SSO,
 		webhooks: d.Webhooks, tags: d.Tags,
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
 		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL, shares: d.Shares, shareURL: d.ShareURL,
@@ -269,6 +273,10 @@ func (s *Server) routes() {
 	ws.POST("/links", s.inWorkspace(account.PermLinksWrite), s.createLink)
 	ws.POST("/links/batch", s.inWorkspace(account.PermLinksWrite), s.createLinks)
 	ws.PATCH("/links", s.inWorkspace(account.PermLinksWrite), s.bulkEditLinks)
+	ws.POST("/links/bulk-jobs", s.inWorkspace(account.PermLinksWrite), s.createBulkJob)
+	ws.GET("/links/bulk-jobs", s.inWorkspace(account.PermLinksRead), s.listBulkJobs)
+	ws.GET("/links/bulk-jobs/:id", s.inWorkspace(account.PermLinksRead), s.getBulkJob)
+	ws.POST("/links/bulk-jobs/:id/cancel", s.inWorkspace(account.PermLinksWrite), s.cancelBulkJob)
 	ws.GET("/links/lookup", s.inWorkspace(account.PermLinksRead), s.lookupLink)
 	ws.GET("/links/export.csv", s.inWorkspace(account.PermStatsRead), s.exportLinks)
 	ws.GET("/links/:id", s.inWorkspace(account.PermLinksRead), s.getLink)

@@ -49,6 +49,47 @@ func decodeEvent(s string) (cachesync.Event, bool) {
 	return e, true
 }
 
+// linksPrefix starts a message of many EventLink events (encodeLinkEvents).
+const linksPrefix = "L\n"
+
+// encodeLinkEvents is an EventLink event for each of refs as one message: a change of many
+// links (a bulk job's batch, a round of the cache sync) costs one message, not one a link.
+func encodeLinkEvents(refs []cachesync.Ref) string {
+	var b strings.Builder
+	b.Grow(len(linksPrefix) + 24*len(refs))
+	b.WriteString(linksPrefix)
+	for i, r := range refs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.FormatInt(r.DomainID, 10))
+		b.WriteByte(' ')
+		b.WriteString(r.Key)
+	}
+	return b.String()
+}
+
+// decodeEvents reads a message of the channel into its events: many for a message of
+// encodeLinkEvents, one otherwise; none for one it does not know.
+func decodeEvents(s string) []cachesync.Event {
+	body, many := strings.CutPrefix(s, linksPrefix)
+	if !many {
+		if e, ok := decodeEvent(s); ok {
+			return []cachesync.Event{e}
+		}
+		return nil
+	}
+	var out []cachesync.Event
+	for line := range strings.SplitSeq(body, "\n") {
+		domain, key, ok := strings.Cut(line, " ")
+		n, err := strconv.ParseInt(domain, 10, 64)
+		if ok && err == nil {
+			out = append(out, cachesync.Event{Kind: cachesync.EventLink, DomainID: n, Key: key})
+		}
+	}
+	return out
+}
+
 // Bus publishes and receives cachesync.Events on one channel of the deployment's namespace.
 type Bus struct {
 	c   *Client
@@ -103,7 +144,7 @@ func (b *Bus) Listen(ctx context.Context, handle func(cachesync.Event)) {
 					handle(cachesync.Event{Kind: cachesync.EventResync})
 				}
 			case *goredis.Message:
-				if e, ok := decodeEvent(m.Payload); ok {
+				for _, e := range decodeEvents(m.Payload) {
 					handle(e)
 				}
 			}

@@ -170,7 +170,8 @@ func (lc *LinkCache) Server(ctx context.Context) (string, error) {
 	return "", errors.New("redis INFO has no run_id")
 }
 
-// RemovedMany is Removed for many links at once (those of a deleted workspace), pipelined.
+// RemovedMany is Removed for many links at once (those of a deleted workspace, a bulk job's
+// batch), pipelined: a chunk of tombstones and one message on the bus for the chunk.
 func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 	const chunk = 500
 	for start := 0; start < len(links); start += chunk {
@@ -180,10 +181,12 @@ func (lc *LinkCache) RemovedMany(ctx context.Context, links []*link.Link) {
 		// Versions are updated_at times: no write of these links from before now may be cached
 		// again, while a new link that takes one of their aliases later may.
 		deleted := strconv.FormatInt(time.Now().UnixMicro(), 10)
-		for _, l := range part {
+		refs := make([]cachesync.Ref, len(part))
+		for i, l := range part {
 			pipe.Set(ctx, lc.key(l.DomainID, l.Key), tombstone+deleted, missTTL)
-			pipe.Publish(ctx, lc.bus.channel(), encodeEvent(cachesync.Event{Kind: cachesync.EventLink, DomainID: l.DomainID, Key: l.Key}))
+			refs[i] = cachesync.Ref{DomainID: l.DomainID, Key: l.Key}
 		}
+		pipe.Publish(ctx, lc.bus.channel(), encodeLinkEvents(refs))
 		if _, err := pipe.Exec(ctx); err != nil {
 			lc.log.Warn("link cache: remove links", "links", len(part), "err", err)
 		}
@@ -274,8 +277,14 @@ func (lc *LinkCache) replaceAll(ctx context.Context, writes []replacement, publi
 			}
 		}
 		if publish {
-			for _, w := range writes {
-				pipe.Publish(ctx, lc.bus.channel(), encodeEvent(cachesync.Event{Kind: cachesync.EventLink, DomainID: w.domainID, Key: w.key}))
+			// One message a chunk of keys, however many keys.
+			for start := 0; start < len(writes); start += replaceChunk {
+				part := writes[start:min(start+replaceChunk, len(writes))]
+				refs := make([]cachesync.Ref, len(part))
+				for i, w := range part {
+					refs[i] = cachesync.Ref{DomainID: w.domainID, Key: w.key}
+				}
+				pipe.Publish(ctx, lc.bus.channel(), encodeLinkEvents(refs))
 			}
 		}
 		_, err := pipe.Exec(ctx)

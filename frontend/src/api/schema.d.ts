@@ -773,6 +773,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{workspace}/links/bulk-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bulk jobs over links, newest first
+         * @description Needs the `links:read` permission; API keys need the `links:read` or `links:write` scope. Pages with `cursor` (from `next_cursor`).
+         */
+        get: operations["listBulkJobs"];
+        put?: never;
+        /**
+         * Change or delete every link a filter matches, as a job
+         * @description Needs the `links:write` permission (API keys: the `links:write` scope), as a bulk edit does. `filter` takes the links list's filters (`q`, `status`, `domain`, `tag` (every one), `health`, `archived`, with the list's meaning: archived links are left out unless `archived` is `true` or `all`); the job acts on the links it matched when it started among those made before the submission, never on links made afterwards. Either `set` (the change of a bulk edit) or `"delete": true`; neither or both is 400 `bulk_action_required`. A bad filter or change answers 400 with the field under `filter.` or `set.`. A workspace has at most 3 unfinished jobs (409 `bulk_jobs_too_many`). Costs 10 requests of the workspace's rate limit. Follow the job at `Location`; its end is recorded in the audit log as `links.bulk_job`.
+         */
+        post: operations["createBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/bulk-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk job's state and progress
+         * @description Needs the `links:read` permission. `total` is how many links the filter matched when the job started (0 while `queued`); `done` counts those handled so far (read it for progress), `failed` those of them left as they were, `changed` the others. `state` is `queued`, `running`, `done`, `failed` (`error` says why) or `canceled`. Another workspace's job answers 404.
+         */
+        get: operations["getBulkJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{workspace}/links/bulk-jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a bulk job
+         * @description Needs the `links:write` permission. A queued job ends `canceled` at once; a running one stops before its next batch (what earlier batches did stays done). A job that has ended answers 409 `bulk_job_finished`. No body.
+         */
+        post: operations["cancelBulkJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workspaces/{workspace}/links/{id}/duplicate": {
         parameters: {
             query?: never;
@@ -2320,7 +2384,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             actor: components["schemas"]["AuditActor"];
-            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `link.shared`, `link.share_revoked`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`, `webhook.delivery_resent`; more may be added. */
+            /** @description What was done, such as `member.role_changed`, `member.removed`, `member.left`, `invitation.sent`, `invitation.withdrawn`, `invitation.resent`, `invitation.accepted`, `api_key.created`, `api_key.revoked`, `domain.added`, `domain.verified`, `domain.removed`, `plan.changed`, `plan.trial_started`, `workspace.renamed`, `workspace.transferred`, `link.deleted`, `link.banned`, `link.unbanned`, `link.ban_kept`, `link.shared`, `link.share_revoked`, `billing.changed` (by `system`, from Stripe's events), `utm_template.created`, `utm_template.deleted`, `domain.app_links_set`, `domain.app_links_removed`, `workspace.logo_set`, `workspace.logo_removed`, `webhook.created`, `webhook.updated`, `webhook.deleted`, `webhook.tested`, `webhook.delivery_resent`, `links.bulk_job`; more may be added. */
             action: string;
             /** @description What it was done to, as `<kind>:<id>`, such as `user:42` or `link:7`. */
             target: string;
@@ -2785,6 +2849,97 @@ export interface components {
             id: number;
             token: string;
         };
+        /** @description What changes on every link named; absent fields stay as they are. */
+        BulkEditSet: {
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description Must be in the future; null removes the expiry.
+             */
+            expires_at?: string | null;
+            /** @description `true` archives every link named, `false` brings them back to the list. */
+            archived?: boolean;
+            /** @description Tag names put on each link; names the workspace has no tag of make new tags. */
+            tags_add?: string[];
+            /** @description Tag names taken off each link; names the workspace has no tag of are ignored. */
+            tags_remove?: string[];
+        };
+        /** @description The links list's filters, with the same meaning (`GET …/links`). */
+        BulkJobFilter: {
+            /** @description Text in the URL, code or title. */
+            q?: string;
+            /** @enum {string} */
+            status?: "active" | "disabled" | "banned" | "held" | "expired";
+            /** @description The links' domain, the service's own or a verified custom domain of the workspace. */
+            domain?: string;
+            /** @description Tag names; a link must carry every one. */
+            tag?: string[];
+            /** @enum {string} */
+            health?: "ok" | "broken";
+            /**
+             * @description `false` (default) leaves archived links out, `true` takes only them, `all` both.
+             * @enum {string}
+             */
+            archived?: "false" | "true" | "all";
+        };
+        BulkJobRequest: {
+            filter?: components["schemas"]["BulkJobFilter"];
+            set?: components["schemas"]["BulkEditSet"];
+            /** @description `true` deletes the links instead of changing them. */
+            delete?: boolean;
+        };
+        BulkJob: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed" | "canceled";
+            filter: components["schemas"]["BulkJobFilter"];
+            delete: boolean;
+            /** @description The change as submitted (null for a deletion). */
+            set: {
+                status?: string;
+                /** Format: date-time */
+                expires_at?: string | null;
+                archived?: boolean;
+                tags_add?: string[];
+                tags_remove?: string[];
+            } | null;
+            /**
+             * Format: int64
+             * @description Links the filter matched when the job started; 0 while queued.
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description Links handled so far, failed ones included.
+             */
+            done: number;
+            /**
+             * Format: int64
+             * @description Links left as they were: deleted meanwhile, banned or held when the change sets a status, or past the tags a link may carry.
+             */
+            failed: number;
+            /**
+             * Format: int64
+             * @description Links changed or deleted.
+             */
+            changed: number;
+            /** @description Why a failed job failed. */
+            error?: string;
+            cancel_requested: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        BulkJobPage: {
+            jobs: components["schemas"]["BulkJob"][];
+            /** @description Cursor of the next page; empty on the last. */
+            next_cursor: string;
+        };
         /** @description A public address of a link's statistics. */
         Share: {
             /** @description 128 random bits, unpadded base64url (22 characters). */
@@ -3031,22 +3186,7 @@ export interface components {
         BulkEditRequest: {
             /** @description IDs of the workspace's links; a repeated ID gets the same answer each time. */
             ids: number[];
-            /** @description What changes on every link named; absent fields stay as they are. */
-            set: {
-                /** @enum {string} */
-                status?: "active" | "disabled";
-                /**
-                 * Format: date-time
-                 * @description Must be in the future; null removes the expiry.
-                 */
-                expires_at?: string | null;
-                /** @description `true` archives every link named, `false` brings them back to the list. */
-                archived?: boolean;
-                /** @description Tag names put on each link; names the workspace has no tag of make new tags. */
-                tags_add?: string[];
-                /** @description Tag names taken off each link; names the workspace has no tag of are ignored. */
-                tags_remove?: string[];
-            };
+            set: components["schemas"]["BulkEditSet"];
         };
         BulkEditResults: {
             /** @description One result per ID, in the order of `ids`. */
@@ -6157,6 +6297,149 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBulkJobs: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bulk jobs. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJobPage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkJobRequest"];
+            };
+        };
+        responses: {
+            /** @description The job is stored and queued; follow it at `Location`. */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The job's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJob"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Bulk job ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Workspace ID. */
+                workspace: number;
+                /** @description Bulk job ID. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job as it is now (`cancel_requested` true). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Unavailable"];
         };

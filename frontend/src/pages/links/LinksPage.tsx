@@ -26,6 +26,8 @@ import { timeZone } from "../../lib/format";
 import { current, firstPage, next, pageNumber, previous } from "../../lib/pages";
 import { useWorkspaceId } from "../../session";
 import { BulkTagsButton } from "./BulkTags";
+import { BulkJobProgress } from "./BulkJobProgress";
+import { changeOf, filterActive, jobFilter, jobRequest, type BulkAction } from "../../lib/bulkJobs";
 
 // The row menu (duplicate, archive, share, delete) loads once a list is shown.
 const LinkActions = lazy(() => import("./LinkActions"));
@@ -35,8 +37,6 @@ type StatusFilter = "" | "active" | "disabled" | "banned" | "held";
 /** The API's orders: by creation or by visits, "-" for the largest first. */
 type Sort = "-created" | "created" | "-visits" | "visits";
 type SortKey = "created" | "visits";
-/** What the bulk bar does to the selected links. */
-type BulkAction = { kind: "disable" | "enable" | "delete" } | { kind: "add" | "remove"; names: string[] };
 
 const sortNames: Record<Sort, string> = { "-created": "newest", created: "oldest", "-visits": "mostVisits", visits: "fewestVisits" };
 
@@ -62,6 +62,11 @@ export default function LinksPage() {
   const domains = useDomains();
   const [pages, setPages] = useState(firstPage);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  // Every link the filter matches is selected, not only the page's: the bar's actions run as a
+  // bulk job, whose progress jobId shows.
+  const [matching, setMatching] = useState(false);
+  const [jobId, setJobId] = useState<number | null>(null);
+  const listFilter = { search, status, domain, tag, health, archived };
   const cursor = current(pages);
   const links = useQuery({
     queryKey: [ws, "links", { search, status, domain, tag, health, archived, sort, cursor }],
@@ -91,12 +96,20 @@ export default function LinksPage() {
   const reset = () => {
     setPages(firstPage);
     setSelected(new Set());
+    setMatching(false);
   };
   // The links a bulk action refused, each with its reason; shown until the next action.
   const [refused, setRefused] = useState<{ id: number; label: string; message: string }[]>([]);
   const bulk = useMutation({
     mutationFn: async (action: BulkAction) => {
       setRefused([]);
+      if (matching) {
+        const job = await unwrap(
+          api.POST("/api/v1/workspaces/{workspace}/links/bulk-jobs", { params: { path: { workspace: ws } }, body: jobRequest(action, jobFilter(listFilter)) }),
+        );
+        setJobId(job.id);
+        return 0; // the job's progress says the rest
+      }
       if (action.kind === "delete") {
         for (const id of selected) {
           await unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } }));
@@ -105,12 +118,7 @@ export default function LinksPage() {
       }
       // One call for every selected link, answered link by link: a link banned by the moderation
       // keeps its status, a link already carrying 20 tags takes no more.
-      const set =
-        action.kind === "add"
-          ? { tags_add: action.names }
-          : action.kind === "remove"
-            ? { tags_remove: action.names }
-            : { status: action.kind === "disable" ? ("disabled" as const) : ("active" as const) };
+      const set = changeOf(action) ?? {};
       const { results } = await unwrap(
         api.PATCH("/api/v1/workspaces/{workspace}/links", { params: { path: { workspace: ws } }, body: { ids: [...selected], set } }),
       );
@@ -131,6 +139,7 @@ export default function LinksPage() {
     },
     onSettled: () => {
       setSelected(new Set());
+      setMatching(false);
       void client.invalidateQueries({ queryKey: [ws, "links"] });
       void client.invalidateQueries({ queryKey: [ws, "tags"] });
     },
@@ -138,13 +147,15 @@ export default function LinksPage() {
 
   const rows: Link[] = links.data?.links ?? [];
   const allSelected = rows.length > 0 && rows.every((l) => selected.has(l.id));
-  const toggle = (id: number) =>
+  const toggle = (id: number) => {
+    setMatching(false);
     setSelected((s) => {
       const n = new Set(s);
       if (n.has(id)) n.delete(id);
       else n.add(id);
       return n;
     });
+  };
   // The filter offers the domains links may be on now: the service's own and the verified ones.
   const verified = verifiedHosts(domains.data?.domains);
   const [ownHost, setOwnHost] = useState("");
@@ -327,7 +338,14 @@ export default function LinksPage() {
       </Group>
       {selected.size > 0 && (
         <Group gap="xs" className="bulkbar" data-testid="bulk-bar">
-          <Text size="sm">{t("links.selected", { count: selected.size })}</Text>
+          <Text size="sm" data-testid="bulk-selected">
+            {matching ? t("bulkJobs.allMatching") : t("links.selected", { count: selected.size })}
+          </Text>
+          {!matching && allSelected && filterActive(listFilter) && (
+            <Button size="xs" variant="subtle" onClick={() => setMatching(true)} data-testid="select-all-matching">
+              {t("bulkJobs.selectAllMatching")}
+            </Button>
+          )}
           <Button size="xs" variant="light" onClick={() => bulk.mutate({ kind: "disable" })} loading={bulk.isPending}>
             {t("links.disable")}
           </Button>
@@ -338,16 +356,23 @@ export default function LinksPage() {
             size="xs"
             variant="light"
             loading={bulk.isPending}
-            question={t("links.confirmDelete", { count: selected.size })}
+            question={matching ? t("bulkJobs.confirmDelete") : t("links.confirmDelete", { count: selected.size })}
             onConfirm={() => bulk.mutate({ kind: "delete" })}
           >
             {t("links.delete")}
           </ConfirmButton>
+          <Button size="xs" variant="light" onClick={() => bulk.mutate({ kind: "archive" })} loading={bulk.isPending} data-testid="bulk-archive">
+            {t("bulkJobs.archive")}
+          </Button>
+          <Button size="xs" variant="light" onClick={() => bulk.mutate({ kind: "unarchive" })} loading={bulk.isPending} data-testid="bulk-unarchive">
+            {t("bulkJobs.unarchive")}
+          </Button>
           <BulkTagsButton mode="add" suggestions={tagNames} loading={bulk.isPending} onApply={(names) => bulk.mutate({ kind: "add", names })} />
           <BulkTagsButton mode="remove" suggestions={tagNames} loading={bulk.isPending} onApply={(names) => bulk.mutate({ kind: "remove", names })} />
         </Group>
       )}
       <FormError error={bulk.error} />
+      {jobId !== null && <BulkJobProgress key={jobId} id={jobId} onClose={() => setJobId(null)} />}
       {refused.length > 0 && (
         <Alert color="orange" icon={<IconAlertCircle size={18} />} title={t("links.refused", { count: refused.length })} role="alert" data-testid="bulk-refused" withCloseButton closeButtonLabel={t("common.closeNotice")} onClose={() => setRefused([])}>
           <List size="sm">
