@@ -33,16 +33,7 @@ func (w *walker) fitsAcross(what, selector string) {
 		}
 		return JSON.stringify(out);
 	}`, selector)
-	if err != nil {
-		w.t.Fatalf("[%s] %s: %v", w.l.name, what, err)
-	}
-	var problems []string
-	if err := json.Unmarshal([]byte(raw.(string)), &problems); err != nil {
-		w.t.Fatal(err)
-	}
-	for _, p := range problems {
-		w.t.Errorf("[%s] %s: %s", w.l.name, what, p)
-	}
+	w.problems(what, raw, err)
 }
 
 // gone waits until l is hidden or detached, and fails the test otherwise.
@@ -62,5 +53,21 @@ func (w *walker) transitionsDone() {
 		check();
 	})`); err != nil {
 		w.t.Fatalf("[%s] transitions: %v", w.l.name, err)
+	}
+}
+
+// problems fails the walk with each problem a page check found: raw is the JSON list of them
+// that its script answered, err the script's failure.
+func (w *walker) problems(what string, raw any, err error) {
+	w.t.Helper()
+	if err != nil {
+		w.t.Fatalf("[%s] %s: %v", w.l.name, what, err)
+	}
+	var problems []string
+	if err := json.Unmarshal([]byte(raw.(string)), &problems); err != nil {
+		w.t.Fatal(err)
+	}
+	for _, p := range problems {
+		w.t.Errorf("[%s] %s: %s", w.l.name, what, p)
 	}
 }

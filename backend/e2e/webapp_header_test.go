@@ -156,16 +156,7 @@ func (w *walker) fits(what, selector string) {
 		}
 		return JSON.stringify(out);
 	}`, selector)
-	if err != nil {
-		w.t.Fatalf("[%s] %s: %v", w.l.name, what, err)
-	}
-	var problems []string
-	if err := json.Unmarshal([]byte(raw.(string)), &problems); err != nil {
-		w.t.Fatal(err)
-	}
-	for _, p := range problems {
-		w.t.Errorf("[%s] %s: %s", w.l.name, what, p)
-	}
+	w.problems(what, raw, err)
 }
 
 // pickerShows fails the test unless the select under selector shows its chosen option's text
