@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/worker/browse"
 	"github.com/shortlink/shortlink/worker/review"
 )
 
@@ -14,7 +15,11 @@ import (
 // finds them all in one scan and decides the single create before most of the import, not after
 // its tail.
 func TestModerationPriorityFairness(t *testing.T) {
-	sites, browser := moderationRig(t)
+	sites, _ := moderationRig(t)
+	// A browser of its own: what it measures is the worker's order, which the shared browser's
+	// queue of other tests' reviews would blur (the single link waits for a browser while the
+	// import's links that share a verdict are decided without one).
+	browser := newModerationBrowser(t, browse.Options{HostRules: sites.hostRules(), AllowLoopback: true, Timeout: rigPageTimeout})
 	sites.html(t, "bulk-shop.test", shopPage)
 	sites.handle(t, "bulk-blog.test", func(w http.ResponseWriter, r *http.Request) { writeHTML(w, scaleBlogPost(r.URL.Path)) })
 	sites.html(t, "single-site.test", shopPage)
