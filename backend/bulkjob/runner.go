@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/audit"
+	"github.com/shortlink/shortlink/backend/lease"
 )
 
 // maxClaims fails a job that nodes have taken this many times without finishing it.
@@ -68,27 +69,9 @@ func (s *Service) RunJob(stop context.Context, j *Job) {
 	// The job's own context outlives stop: a batch under way is committed and its caches told.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))
 	defer cancel()
-	hb := make(chan struct{})
-	go func() {
-		defer close(hb)
-		t := time.NewTicker(s.o.Lease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := s.store.Renew(ctx, j.ID, s.o.Owner, s.o.Lease); errors.Is(err, ErrLeaseLost) {
-					log.Warn("bulk job: lease lost; another node has the job")
-					cancel()
-					return
-				} else if err != nil && ctx.Err() == nil {
-					log.Warn("bulk job: renew lease", "err", err)
-				}
-			}
-		}
-	}()
-	defer func() { cancel(); <-hb }()
+	defer lease.Keep(ctx, cancel, s.o.Lease, func(ctx context.Context) error {
+		return s.store.Renew(ctx, j.ID, s.o.Owner, s.o.Lease)
+	}, ErrLeaseLost, log, "bulk job")()
 
 	if j.Claims > maxClaims {
 		s.finish(ctx, j, StateFailed, fmt.Sprintf("the job was interrupted %d times", j.Claims-1), log)

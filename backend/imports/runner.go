@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/lease"
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -70,28 +71,9 @@ func (s *Service) run(stop context.Context, im *Import) {
 	// ends when the lease is lost (another node has the job) or the job returns.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))
 	defer cancel()
-	var lost sync.Once
-	hb := make(chan struct{})
-	go func() {
-		defer close(hb)
-		t := time.NewTicker(s.o.Lease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := s.store.Renew(ctx, im.ID, s.o.Owner, s.o.Lease); errors.Is(err, ErrLeaseLost) {
-					lost.Do(func() { log.Warn("import: lease lost; another node has the job") })
-					cancel()
-					return
-				} else if err != nil && ctx.Err() == nil {
-					log.Warn("import: renew lease", "err", err)
-				}
-			}
-		}
-	}()
-	defer func() { cancel(); <-hb }()
+	defer lease.Keep(ctx, cancel, s.o.Lease, func(ctx context.Context) error {
+		return s.store.Renew(ctx, im.ID, s.o.Owner, s.o.Lease)
+	}, ErrLeaseLost, log, "import")()
 
 	if im.Claims > maxClaims {
 		s.finish(ctx, im, StateFailed, fmt.Sprintf("the job was interrupted %d times; import the rows from %d again", im.Claims-1, im.NextRow), log)
