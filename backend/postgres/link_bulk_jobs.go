@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -377,24 +376,10 @@ func editBatch(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64, e
 		return 0, err
 	}
 	if e.Status.Set || e.ExpiresAt.Set || e.Archived.Set {
-		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
-		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
-		if e.Status.Set {
-			args = append(args, e.Status.Value)
-			sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
-		}
-		if e.ExpiresAt.Set {
-			args = append(args, e.ExpiresAt.Value)
-			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
-		}
-		if e.Archived.Set {
-			sets = append(sets, archiveSet(&args, e.Archived.Value))
-		}
 		// The change feed's trigger records each link for every node's cache sync, which
 		// rewrites the cached copies from the rows: the job writes none itself.
-		if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
-			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` SELECT count(*) FROM l`, args...); err != nil {
-			return 0, fmt.Errorf("update links: %w", err)
+		if err := updateEdited(ctx, tx, workspaceID, ok, e); err != nil {
+			return 0, err
 		}
 	}
 	if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {

@@ -155,23 +155,8 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		if len(ok) == 0 {
 			return nil
 		}
-		// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
-		sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
-		if e.Status.Set {
-			args = append(args, e.Status.Value)
-			sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
-		}
-		if e.ExpiresAt.Set {
-			args = append(args, e.ExpiresAt.Value)
-			sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
-		}
-		if e.Archived.Set {
-			sets = append(sets, archiveSet(&args, e.Archived.Value))
-		}
-		// Each link changed is a link.updated event for the workspace's webhooks, in this transaction.
-		if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
-			RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` SELECT count(*) FROM l`, args...); err != nil {
-			return fmt.Errorf("update links: %w", err)
+		if err := updateEdited(ctx, tx, workspaceID, ok, e); err != nil {
+			return err
 		}
 		if err := setLinkTags(ctx, tx, workspaceID, ok, add, remove, false); err != nil {
 			return err
@@ -194,4 +179,28 @@ func (s *LinkStore) UpdateMany(ctx context.Context, workspaceID int64, ids []int
 		return nil, nil, fmt.Errorf("bulk edit links: %w", err)
 	}
 	return changed, refused, nil
+}
+
+// updateEdited writes a bulk edit's status, expiry and archive to the workspace's links ids (its
+// tags are setLinkTags'), moving their updated_at; each link changed is a link.updated event
+// for the workspace's webhooks, in the transaction tx.
+func updateEdited(ctx context.Context, tx pgx.Tx, workspaceID int64, ok []int64, e link.BulkEdit) error {
+	// updated_at only moves forward, whatever the clocks: the caches order a link's versions by it.
+	sets, args := []string{"updated_at = greatest(now(), updated_at + interval '1 microsecond')"}, []any{workspaceID, ok}
+	if e.Status.Set {
+		args = append(args, e.Status.Value)
+		sets = append(sets, "status = CASE WHEN status IN ('banned', 'held') THEN status ELSE $"+strconv.Itoa(len(args))+" END")
+	}
+	if e.ExpiresAt.Set {
+		args = append(args, e.ExpiresAt.Value)
+		sets = append(sets, "expires_at = $"+strconv.Itoa(len(args)))
+	}
+	if e.Archived.Set {
+		sets = append(sets, archiveSet(&args, e.Archived.Value))
+	}
+	if _, err := tx.Exec(ctx, `WITH l AS (UPDATE links SET `+strings.Join(sets, ", ")+` WHERE workspace_id = $1 AND id = ANY($2)
+		RETURNING `+linkColumns+`)`+linkOutbox(webhook.LinkUpdated)+` SELECT count(*) FROM l`, args...); err != nil {
+		return fmt.Errorf("update links: %w", err)
+	}
+	return nil
 }
