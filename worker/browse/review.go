@@ -97,6 +97,7 @@ func (b *Browser) gather(ctx context.Context, captures []moderation.Capture, cap
 		release()
 	}()
 	got := make([]bool, len(captures))
+	start := time.Now()
 	done, ended := ctx.Done(), (<-chan time.Time)(nil)
 	for n := 0; n < len(captures); {
 		select {
@@ -109,6 +110,7 @@ func (b *Browser) gather(ctx context.Context, captures []moderation.Capture, cap
 			for i, ok := range got {
 				if !ok {
 					captures[i] = abandoned(ctx, captures[i])
+					captures[i].Duration = time.Since(start) // how long it was waited for
 				}
 			}
 			return
