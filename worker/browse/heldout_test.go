@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout5; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout6; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -117,6 +117,20 @@ var heldOutSets = []heldOutSet{
 			banPrecision:  0.93, // 14 of 15
 			flagPrecision: 0.87, // 14 of 16
 			benignBanned:  1,    // one, and no more may be
+		},
+	},
+	{
+		dir:    "testdata/heldout6",
+		digest: "d7bfc3d2b472ff8e3d018ba3e84681257042a967a2efdc2e7d30b14f6821f253",
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules after the story signals. Its three recordings scored alike,
+		// page by page.
+		floors: heldOutFloors{
+			banRecall:     0.62, // 15 of 24
+			flagRecall:    0.70, // 17 of 24
+			banPrecision:  0.78, // 15 of 19
+			flagPrecision: 0.73, // 17 of 23
+			benignBanned:  4,    // four, and no more may be
 		},
 	},
 }
@@ -288,6 +302,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout3
 //	make moderation-eval HELDOUT=heldout4
 //	make moderation-eval HELDOUT=heldout5
+//	make moderation-eval HELDOUT=heldout6
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
