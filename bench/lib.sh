@@ -47,7 +47,7 @@ search_index() {
 }
 
 # enterprise_workspace API NAME: signs NAME$$@example.com up at API, has the operator put its
-# workspace on enterprise, and sets token, ws and key (links:read and links:write).
+# workspace on enterprise, and sets token, ws and key (links:read, links:write and stats:read).
 enterprise_workspace() {
   local api=$1 name=$2 signup op
   signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
@@ -60,6 +60,6 @@ enterprise_workspace() {
   curl -fsS -o /dev/null -X PATCH "$api/admin/workspaces/$ws" -H "Authorization: Bearer $op" \
     -H 'Content-Type: application/json' -d '{"plan":"enterprise"}'
   key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
-    -H 'Content-Type: application/json' -d "{\"name\":\"$name\",\"scopes\":[\"links:read\",\"links:write\"]}" |
+    -H 'Content-Type: application/json' -d "{\"name\":\"$name\",\"scopes\":[\"links:read\",\"links:write\",\"stats:read\"]}" |
     sed -E 's/.*"key":"([^"]+)".*/\1/')
 }

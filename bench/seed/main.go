@@ -27,6 +27,9 @@ func main() {
 	flag.IntVar(&o.spaces, "workspaces", 10_000, "other workspaces to make")
 	flag.Int64Var(&o.spread, "spread", 3_000_000, "links spread over the other workspaces")
 	flag.IntVar(&o.workers, "workers", 2, "transactions at once")
+	flag.Int64Var(&o.visits, "visits", 0, "people's visits of the big workspace over -days, with every rollup they leave (0: visit totals only)")
+	flag.IntVar(&o.days, "days", 365, "days the -visits span, up to now")
+	flag.Float64Var(&o.zipf, "zipf", 1.1, "the power law of the visits over the links' ranks")
 	flag.Parse()
 	if o.workspace == 0 {
 		fmt.Fprintln(os.Stderr, "seed: -workspace is required")
@@ -43,7 +46,13 @@ type options struct {
 	links, spread int64
 	spaces        int
 	workers       int
+	visits        int64
+	days          int
+	zipf          float64
 }
+
+// sampleRanks are the ranks by visits of the links whose breakdowns the statistics seed writes.
+var sampleRanks = []int64{1, 100, 10_000}
 
 // chunk is how many links one transaction writes.
 const chunk = 20_000
@@ -74,6 +83,10 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	big.domains = domains
+	var plan *statsPlan
+	if o.visits > 0 {
+		plan = newStatsPlan(o.visits, o.days, o.zipf, o.links, sampleRanks)
+	}
 	spaces := []*space{big}
 	if o.spaces > 0 && o.spread > 0 {
 		ids, err := s.Workspaces(ctx, "seed-", o.spaces)
@@ -125,6 +138,9 @@ func run(ctx context.Context, o options) error {
 			defer wg.Done()
 			for j := range work {
 				links, err := j.sp.make(codec, j.from, j.n, j.firstID, rand.New(rand.NewPCG(j.randSeed, 7)))
+				if err == nil && plan != nil && j.sp == big {
+					err = plan.linkHours(ctx, s, big.id, links, j.from)
+				}
 				if err == nil {
 					err = s.Links(ctx, links)
 				}
@@ -161,10 +177,15 @@ feed:
 	if runErr != nil {
 		return runErr
 	}
-	for _, sp := range spaces[:1] {
-		if err := sp.hours(ctx, s); err != nil {
+	if plan != nil {
+		if err := plan.workspaceHours(ctx, s, big.id); err != nil {
 			return err
 		}
+		if err := plan.breakdowns(ctx, s); err != nil {
+			return err
+		}
+	} else if err := big.hours(ctx, s); err != nil {
+		return err
 	}
 	if err := s.Analyze(ctx); err != nil {
 		return err
