@@ -52,7 +52,7 @@ type options struct {
 }
 
 // sampleRanks are the ranks by visits of the links whose breakdowns the statistics seed writes.
-var sampleRanks = []int64{1, 100, 10_000}
+var sampleRanks = []int64{1, 100, 1_000, 10_000}
 
 // chunk is how many links one transaction writes.
 const chunk = 20_000
