@@ -77,7 +77,7 @@ fi
 # (docs/benchmarks.md#statistics-at-a-billion-visits).
 if [ "${SCALE_ONLY:-}" = stats ]; then
   psql "$DATABASE_URL" -Atc "SELECT relname || ': ' || n_live_tup || ' rows, ' || pg_size_pretty(pg_total_relation_size(relid))
-    FROM pg_stat_user_tables WHERE relname IN ('visit_hours', 'visit_key_days', 'visit_key_hours', 'visit_totals', 'workspace_visit_hours') ORDER BY relname"
+    FROM pg_stat_user_tables WHERE relname IN ('visit_hours', 'visit_key_days', 'visit_key_hours', 'visit_key_months', 'visit_totals', 'workspace_visit_hours') ORDER BY relname"
   sample=$(sed -nE 's/^sample link rank=([0-9]+) id=([0-9]+).*/rank-\1=\2/p' "$work/seed.out" | paste -sd, -)
   echo
   echo "statistics through the API (first answer, then warm: p50 / p95 / p99):"

@@ -166,7 +166,7 @@ func (s *Seeder) WorkspaceHours(ctx context.Context, workspaceID int64, hours []
 // scans read the table until the visibility map is set.
 func (s *Seeder) Analyze(ctx context.Context) error {
 	if _, err := s.db.Pool.Exec(ctx, `VACUUM (ANALYZE) links, link_tags, tags, visit_totals, link_health, workspace_visit_hours,
-		visit_hours, visit_key_hours, visit_key_days`); err != nil {
+		visit_hours, visit_key_hours, visit_key_days, visit_key_months`); err != nil {
 		return fmt.Errorf("seed: analyze: %w", err)
 	}
 	return nil

@@ -63,11 +63,22 @@ func (s *Seeder) copyKeys(ctx context.Context, table, at string, keys []SeedKey)
 	return nil
 }
 
-// SummedBefore marks the UTC days before day as summed into visit_key_days, as CompactDays
+// SummedBefore marks the UTC days before day as summed into visit_key_days and the months
+// before day's into visit_key_months, summing those months from their days, as CompactDays
 // leaves them.
 func (s *Seeder) SummedBefore(ctx context.Context, day time.Time) error {
-	if _, err := s.db.Pool.Exec(ctx, `UPDATE visit_rollups SET key_days_before = $1::date`,
-		day.UTC().Format(time.DateOnly)); err != nil {
+	_, err := s.db.Pool.Exec(ctx, `
+		WITH marks AS (
+			UPDATE visit_rollups SET key_days_before = $1::date, key_months_before = date_trunc('month', $1::date)::date
+			RETURNING key_months_before
+		)
+		INSERT INTO visit_key_months AS t (link_id, month, dim, key, visits)
+		SELECT link_id, date_trunc('month', day)::date, dim, key, sum(visits) FROM visit_key_days
+		WHERE day < (SELECT key_months_before FROM marks)
+		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+		ON CONFLICT (link_id, month, dim, key) DO UPDATE SET visits = EXCLUDED.visits`,
+		day.UTC().Format(time.DateOnly))
+	if err != nil {
 		return fmt.Errorf("seed: days summed: %w", err)
 	}
 	return nil
