@@ -83,10 +83,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	big.domains = domains
-	var plan *statsPlan
-	if o.visits > 0 {
-		plan = newStatsPlan(o.visits, o.days, o.zipf, o.links, sampleRanks)
-	}
+	plan := newStatsPlan(o.visits, o.days, o.zipf, o.links, sampleRanks)
 	spaces := []*space{big}
 	if o.spaces > 0 && o.spread > 0 {
 		ids, err := s.Workspaces(ctx, "seed-", o.spaces)
@@ -138,7 +135,7 @@ func run(ctx context.Context, o options) error {
 			defer wg.Done()
 			for j := range work {
 				links, err := j.sp.make(codec, j.from, j.n, j.firstID, rand.New(rand.NewPCG(j.randSeed, 7)))
-				if err == nil && plan != nil && j.sp == big {
+				if err == nil && j.sp == big {
 					err = plan.linkHours(ctx, s, big.id, links, j.from)
 				}
 				if err == nil {
@@ -177,14 +174,7 @@ feed:
 	if runErr != nil {
 		return runErr
 	}
-	if plan != nil {
-		if err := plan.workspaceHours(ctx, s, big.id); err != nil {
-			return err
-		}
-		if err := plan.breakdowns(ctx, s); err != nil {
-			return err
-		}
-	} else if err := big.hours(ctx, s); err != nil {
+	if err := workspaceRollups(ctx, s, big, plan); err != nil {
 		return err
 	}
 	if err := s.Analyze(ctx); err != nil {
@@ -193,6 +183,18 @@ feed:
 	fmt.Printf("seeded %d links (%d in workspace %d, %d in %d others) in %s\n",
 		total, big.links, o.workspace, total-big.links, len(spaces)-1, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// workspaceRollups writes the big workspace's hours for its dashboard, and with plan the sample
+// links' breakdowns.
+func workspaceRollups(ctx context.Context, s *postgres.Seeder, big *space, plan *statsPlan) error {
+	if plan == nil {
+		return big.hours(ctx, s)
+	}
+	if err := plan.workspaceHours(ctx, s, big.id); err != nil {
+		return err
+	}
+	return plan.breakdowns(ctx, s)
 }
 
 // space is one workspace being seeded.

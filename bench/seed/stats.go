@@ -41,7 +41,11 @@ type statsPlan struct {
 	rows   int64                       // visit_hours rows written
 }
 
+// newStatsPlan is nil, no plan, without visits.
 func newStatsPlan(total int64, days int, zipf float64, links int64, samples []int64) *statsPlan {
+	if total <= 0 {
+		return nil
+	}
 	p := &statsPlan{total: total, days: days, zipf: zipf, links: links, sample: map[int64]postgres.SeedLink{}}
 	for r := int64(1); r <= links; r++ {
 		p.harm += math.Pow(float64(r), -zipf)
@@ -114,9 +118,13 @@ func (p *statsPlan) hours(l *postgres.SeedLink, rank int64) []postgres.SeedHour 
 	return out
 }
 
-// links gives the chunk's links their visits: the hours written in batches, the totals set
-// on the links (written by Seeder.Links), the workspace's hours summed.
+// linkHours gives the chunk's links their visits: the hours written in batches, the totals
+// set on the links (written by Seeder.Links), the workspace's hours summed. A nil plan gives
+// none.
 func (p *statsPlan) linkHours(ctx context.Context, s *postgres.Seeder, workspaceID int64, links []postgres.SeedLink, from int64) error {
+	if p == nil {
+		return nil
+	}
 	const flushAt = 200_000
 	var batch []postgres.SeedHour
 	space := make([]int64, len(p.space))
