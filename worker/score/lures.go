@@ -50,8 +50,9 @@ var (
 	// Scan a code to sign in.
 	qrLoginRE = regexp.MustCompile(`scan (?:the |this )?qr(?: code)? (?:to|and) (?:log ?in|sign ?in|verify|continue|confirm)|` +
 		`scan (?:it )?with (?:your |the )?[a-z ]{2,24} app to (?:log ?in|sign ?in|verify|continue)|` +
+		`scan (?:the |this )?(?:qr )?code with (?:your )?(?:phone|mobile|phone's camera|camera)|` +
 		`link (?:a|your|this) device|linked devices|(?:capture|scan) the (?:qr )?code (?:to|and) (?:link|log ?in|sign ?in|stay)|` +
-		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|使用.{0,8}扫一扫|关联设备|登录新设备`)
+		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|用手机(?:相机|摄像头)?扫描(?:二维码|此码|上方)|使用.{0,8}扫一扫|关联设备|登录新设备`)
 
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
@@ -128,7 +129,7 @@ const refundReach = 180
 
 // negationRE is a sentence saying something is never asked: "we will never ask you to share
 // your screen", 不会要求您……共享屏幕.
-var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不`)
+var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证`)
 
 // negated says a negation stands before words[at:] in its sentence (within 40 Chinese
 // characters, or 120 Latin ones).
