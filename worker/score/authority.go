@@ -41,8 +41,12 @@ func authorityDemandSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	words := storyWords(c)
-	authority, accused := authorityRE.FindString(words), accusedRE.FindString(words)
-	if authority == "" || accused == "" || advisory(c, words) {
+	authority := authorityRE.FindString(words)
+	if authority == "" {
+		return Signal{}, false
+	}
+	accused := accusedRE.FindString(words)
+	if accused == "" || advisory(c, words) {
 		return Signal{}, false
 	}
 	pay := ""
