@@ -21,9 +21,11 @@ var (
 	// The page speaks as an authority that arrests or prosecutes.
 	authorityRE = regexp.MustCompile(`\b(?:sheriff|marshals?|magistrate|district attorney|prosecutor|police (?:department|service|force)|department of justice|county court|superior court|circuit court|federal court|clerk of (?:the )?court|court clerk|bureau of investigation|customs (?:and|&) border)\b|` +
 		`法院|检察院|公安(?:局|部|厅|机关)|派出所|刑侦|经侦|司法局|监察委|海关缉私`)
-	// A proceeding against the reader: a warrant in their name, an arrest to avoid, a case filed.
-	accusedRE = regexp.MustCompile(`(?:warrant|summons|case|complaint|charges?)[^.]{0,40}(?:issued|filed|pending|outstanding)[^.]{0,20}(?:in|under|against) your name|` +
-		`(?:in|under|against) your name[^.]{0,40}(?:warrant|case|charges?)|our records (?:show|indicate)|you (?:did not|failed to|have failed to) (?:appear|report|respond|pay)|failure to appear|` +
+	// A criminal proceeding against the reader: a warrant in their name, an arrest to avoid, a
+	// failure to appear. A debt collector may name a court ("to avoid a county court judgment")
+	// but threatens no arrest.
+	accusedRE = regexp.MustCompile(`(?:warrant|summons|criminal case|charges?)[^.]{0,40}(?:issued|filed|pending|outstanding)[^.]{0,20}(?:in|under|against) your name|` +
+		`(?:in|under|against) your name[^.]{0,40}(?:warrant|criminal case|charges?)|you (?:did not|failed to|have failed to) (?:appear|report for)|failure to appear|` +
 		`(?:avoid|prevent|face) (?:your )?(?:immediate )?arrest|be arrested|warrant for your arrest|` +
 		`您(?:已)?涉嫌|你(?:已)?涉嫌|您名下|你名下|对您(?:发出|签发|立案|采取)|(?:逮捕|拘留|通缉)(?:令|证)|将(?:被)?(?:依法)?(?:逮捕|拘留|传唤)`)
 	// A payment the page takes: a bond, a bail, a fine, a fee or a deposit paid now.
