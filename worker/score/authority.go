@@ -28,6 +28,8 @@ var (
 		`(?:in|under|against) your name[^.]{0,40}(?:warrant|criminal case|charges?)|you (?:did not|failed to|have failed to) (?:appear|report for)|failure to appear|` +
 		`(?:avoid|prevent|face) (?:your )?(?:immediate )?arrest|be arrested|warrant for your arrest|` +
 		`您(?:已)?涉嫌|你(?:已)?涉嫌|您名下|你名下|对您(?:发出|签发|立案|采取)|(?:逮捕|拘留|通缉)(?:令|证)|将(?:被)?(?:依法)?(?:逮捕|拘留|传唤)`)
+	// A condition just before an accusation: the case is a supposition.
+	conditionalRE = regexp.MustCompile(`(?:\b(?:if|whether|when|in case|once)\b|如果|假如|若|一旦)[^.。]{0,40}$`)
 	// A payment the page takes: a bond, a bail, a fine, a fee or a deposit paid now.
 	authorityPayRE = regexp.MustCompile(`\b(?:post|pay|paid|settle)\b[^.]{0,40}\b(?:bond|bail|fine|fee|deposit|penalty)|\b(?:bond|bail|fine|penalty) of [$£€]|` +
 		`缴纳|保证金|罚款|罚金|取保|转入`)
@@ -47,7 +49,15 @@ func authorityDemandSignal(c moderation.Capture) (Signal, bool) {
 	if authority == "" {
 		return Signal{}, false
 	}
-	accused := accusedRE.FindString(words)
+	accused := ""
+	for _, m := range accusedRE.FindAllStringIndex(words, -1) {
+		// "If you failed to appear, a warrant may be issued": a bail agent's or a lawyer's
+		// explanation, not an accusation.
+		if !conditionalRE.MatchString(words[max(0, m[0]-60):m[0]]) {
+			accused = words[m[0]:m[1]]
+			break
+		}
+	}
 	if accused == "" || advisory(c, words) {
 		return Signal{}, false
 	}

@@ -33,6 +33,22 @@ var (
 		`only [0-9]+ (?:[a-z]+ )?left|non-?refundable|no refunds|given to the next`)
 )
 
+// readersOwnRE says the personal account is the reader's own: a refund or a salary paid into it.
+var readersOwnRE = regexp.MustCompile(`您|你|本人|员工|职工|自己|学生|\byour (?:own )?personal\b`)
+
+// personalPayee is the first payment in words sent to a person that no negation stands before
+// or within, and that is not the reader's own account: "" when there is none.
+func personalPayee(words string) string {
+	for _, m := range personalPayRE.FindAllStringIndex(words, -1) {
+		p := words[m[0]:m[1]]
+		if negated(words, m[0]) || negationRE.MatchString(p) || readersOwnRE.MatchString(p) {
+			continue
+		}
+		return p
+	}
+	return ""
+}
+
 // personalPayeeSignal weighs a page speaking for an organisation that has its reader pay a
 // person: a teacher's "designated account", the manager's WeChat, customer service's personal
 // collection code. Under pressure (a deadline, few left, no cancelling, secrecy) it bans; under
@@ -44,10 +60,7 @@ func personalPayeeSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	words := storyWords(c)
-	payee := firstUnnegated(personalPayRE, words)
-	if negationRE.MatchString(payee) {
-		payee = ""
-	}
+	payee := personalPayee(words)
 	if payee == "" || advisory(c, words) || !organisationRE.MatchString(words) {
 		return Signal{}, false
 	}

@@ -18,6 +18,10 @@ var (
 	monthRateRE = regexp.MustCompile(`(?:每月|月)(?:返利|收益|分红|回报|利息|返还)[^。]{0,12}?([0-9]+(?:\.[0-9]+)?) ?%|([0-9]+(?:\.[0-9]+)?) ?% (?:a month|per month|monthly|every month)|monthly (?:return|yield|interest|payout|profit)s? of ([0-9]+(?:\.[0-9]+)?) ?%`)
 )
 
+// riskWarningRE is the warning a regulated seller of investments must print: a page that carries
+// it sells a product whose return is not promised, whatever its protected deposits pay.
+var riskWarningRE = regexp.MustCompile(`产品有风险|投资须谨慎|投资有风险|理财非存款|非保本|不保本|past performance|capital (?:is )?at risk|may lose|get back less|value of (?:your |an )?investments? (?:can|may) (?:fall|go down)`)
+
 // Rates above these are no deposit's: 10% a year, 1% a month.
 const (
 	highYearRate  = 10.0
@@ -48,7 +52,7 @@ func highFixedReturn(words string) string {
 // principal back: the pair, "" when it does not.
 func principalReturn(words string) string {
 	back := firstUnnegated(principalBackRE, words)
-	if back == "" {
+	if back == "" || riskWarningRE.MatchString(words) {
 		return ""
 	}
 	rate := highFixedReturn(words)

@@ -141,9 +141,10 @@ var (
 		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
 	// A payment kept secret from the bank, the family, the police.
 	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
-		`(?:do not|don't|never) (?:discuss|mention|talk about|share) (?:this|it|the (?:assignment|payment|transfer|offer|deal|investment|case))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
-		`(?:请勿|不要|切勿|不得|别)(?:告知|告诉|透露给?|联系|让)(?:家人|亲友|银行|他人|任何人|警方|子女|儿女|配偶|老伴|同事|亲戚|朋友)|案件保密|严格保密|注意保密|不对外公开|` +
-		`(?:请勿|不要|切勿)(?:在朋友圈|对外)?(?:宣传|外传|声张|透露)`)
+		`(?:do not|don't|never) (?:discuss|mention|talk about) (?:this|the (?:assignment|payment|transfer|offer|deal|investment|case))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
+		`(?:请勿|不要|切勿|不得|别)(?:告知|告诉|透露给?|联系|让)(?:家人|亲友|银行|他人|任何人|警方|子女|儿女|配偶|老伴|同事|亲戚|朋友)|案件保密|严格保密|` +
+		// Secrecy of the deal itself, the clause ending there: not "注意保密您的密码".
+		`注意保密(?:[，。,.!！;；]|$)|不对外公开(?:宣传)?(?:[，。,.!！;；]|$)|(?:请勿|不要|切勿)(?:在朋友圈|对外)(?:宣传|外传|声张|透露)|(?:请勿|不要|切勿)(?:宣传|外传|声张)`)
 )
 
 // storySignals adds the story signals of one visitor's page.
@@ -568,7 +569,7 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 		dest = firstUnnegated(scanPayRE, words)
 	}
 	if dest == "" {
-		dest = firstUnnegated(personalPayRE, words) // payee.go
+		dest = personalPayee(words) // payee.go
 	}
 	if dest == "" {
 		return Signal{}, false
