@@ -86,3 +86,15 @@ func TestGovernmentHost(t *testing.T) {
 		}
 	}
 }
+
+// TestGiftSecret: a prepaid card's 卡密 is a gift card's code, a bank card's 卡密码 its PIN.
+func TestGiftSecret(t *testing.T) {
+	gift := formAsks(moderation.Form{Fields: []string{"kh", "km"}, Hints: []string{"卡号", "卡密"}, Types: []string{"text", "text"}, Inputs: 2})
+	if !gift.has(askGift) || gift.any(askCard|askPIN) {
+		t.Errorf("卡号 and 卡密: %s, want a gift card's code", gift)
+	}
+	bank := formAsks(moderation.Form{Fields: []string{"kh", "mm"}, Hints: []string{"银行卡号", "银行卡密码"}, Types: []string{"text", "password"}, Inputs: 2})
+	if bank.has(askGift) || !bank.has(askPIN) {
+		t.Errorf("银行卡号 and 银行卡密码: %s, want a card and its PIN", bank)
+	}
+}

@@ -52,6 +52,8 @@ var (
 	// The cards' codes or photos sent to a person: to the reader's coordinator, by text, on a chat.
 	giftSentOnRE = regexp.MustCompile(`\b(?:send|text|email|upload|forward|submit|read)\b[^.]{0,30}\b(?:photos?|pictures?|images?|card numbers?|codes?|pins?)\b[^.]{0,60}(?:\bto (?:me|us|your (?:coordinator|agent|manager|officer|supervisor|handler|case officer)|our (?:agent|team|officer))\b|\bby (?:text|sms|whatsapp|telegram)\b|whatsapp|telegram)|` +
 		`(?:拍照|照片|卡密|卡号)[^。]{0,20}(?:发给|发送给|发到|私信)[^。]{0,10}(?:客服|专员|老师|我|微信|qq)`)
+	// A page buying the reader's gift cards.
+	giftBuyRE = regexp.MustCompile(`\bsell (?:your |unused |old )?(?:[a-z]+(?:, | and | or )?){0,4}gift ?cards|\bwe buy (?:[a-z]+ )?gift ?cards|gift ?cards? for cash|(?:卡|卡券|礼品卡|购物卡|e卡)(?:高价)?回收|回收(?:闲置)?(?:[^。]{0,12})(?:卡|卡券)`)
 	// A purpose the reader pays for first: a fee, a deposit, a fine, a donation, a bond, a release.
 	giftPurposeRE = regexp.MustCompile(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant|unpaid|overdue|arrears|bills?)\b|手续费|押金|保证金|解冻|罚款|税|捐|欠费|账单`)
 
@@ -224,6 +226,11 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 			return Signal{}, false
 		}
 	}
+	// A page that buys its reader's gift cards (a resale site, 卡券回收) pays for them: nothing
+	// is paid with them.
+	if giftBuyRE.MatchString(words) {
+		return Signal{}, false
+	}
 	// The cards' codes or photos sent on to a person, in a sentence of their own ("scratch
 	// each card and text photos of the numbers to your coordinator").
 	sentOn := giftSentOnRE.MatchString(words)
@@ -253,7 +260,7 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 		if branded {
 			continue
 		}
-		if p := giftPurposeRE.FindString(words); p != "" {
+		if p := giftPurpose(words); p != "" {
 			return Signal{"gift-card-pay", weightGiftCardPay, CategoryScam,
 				fmt.Sprintf("%s is told to pay in gift cards (%q) for %q, on %s", c.Profile, strings.TrimSpace(card), p, host)}, true
 		}
@@ -261,6 +268,16 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 			fmt.Sprintf("%s is told to pay in gift cards (%q), on %s", c.Profile, strings.TrimSpace(card), host)}, true
 	}
 	return Signal{}, false
+}
+
+// giftPurpose is the first purpose in words that no "no fees" sentence denies: "" when none is.
+func giftPurpose(words string) string {
+	for _, m := range giftPurposeRE.FindAllStringIndex(words, -1) {
+		if !noFeeRE.MatchString(sentenceAround(words, m[0], m[1])) {
+			return words[m[0]:m[1]]
+		}
+	}
+	return ""
 }
 
 // safeAccountSignal weighs a page that tells its reader to move their money to a "safe
