@@ -111,12 +111,13 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules: the
 		// blind measure of the rules then (11 of 24 banned) and of the story signals, written
 		// apart while it was (14 of 24). Its three recordings scored alike, page by page.
+		// In-sample since the conduct signals: their rules were written reading it.
 		floors: heldOutFloors{
-			banRecall:     0.58, // 14 of 24
-			flagRecall:    0.58, // 14 of 24
-			banPrecision:  0.93, // 14 of 15
-			flagPrecision: 0.87, // 14 of 16
-			benignBanned:  1,    // one, and no more may be
+			banRecall:     0.91, // 22 of 24 (14 before the conduct signals)
+			flagRecall:    0.91, // 22 of 24 (14 before)
+			banPrecision:  1.0,  // 22 of 22 (one benign page banned before)
+			flagPrecision: 1.0,  // 22 of 22 (two benign pages flagged or banned before)
+			benignBanned:  0,    // none, and none may be
 		},
 	},
 	{
