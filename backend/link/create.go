@@ -328,6 +328,9 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 		}
 		l.UTM = *in.UTM
 	}
+	if l.QR, err = qrLook(in.QR); err != nil {
+		return nil, nil, err
+	}
 	l.Finish()
 	if err := in.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, nil, err
@@ -342,7 +345,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	}
 	// An alias asks for that very code, and rules ask for a link of their own, so there is
 	// nothing to dedupe against.
-	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() && l.UTM.IsZero() {
+	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() && l.UTM.IsZero() && l.QR == nil {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
 		if err == nil && existing.DomainID == domainID {
 			return nil, existing, nil
