@@ -3,7 +3,11 @@
 
 package qr
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // Look is a link's saved QR style: the colours as #rrggbb, the error correction level ("" the
 // default, M) and whether the workspace's logo is drawn. Its JSON is the API's and the
@@ -13,6 +17,20 @@ type Look struct {
 	BG   string `json:"bg"`
 	EC   string `json:"ec"`
 	Logo bool   `json:"logo"`
+}
+
+// UnmarshalJSON reads a style, refusing a field it does not have: a misspelt field read as
+// absent would clear the colour it meant to set.
+func (l *Look) UnmarshalJSON(b []byte) error {
+	type plain Look
+	var v plain
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*l = Look(v)
+	return nil
 }
 
 // Normalize checks l as the image route checks its parameters, answering the same reasons
