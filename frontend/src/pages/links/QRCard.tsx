@@ -48,7 +48,11 @@ export function QRCard({ link }: { link: Link }) {
       return;
     }
     setDraft(legacy);
-    save.mutate(legacy, { onSuccess: () => dropLegacyQRStyle(ws, link.id) });
+    // A refusal (a viewer, a style the server no longer takes) keeps the browser's copy.
+    save.mutateAsync(legacy).then(
+      () => dropLegacyQRStyle(ws, link.id),
+      () => undefined,
+    );
   }, [ws, link.id, link.qr, save]);
   const dirty = !sameQRStyle(draft, saved);
   const style = qrImageQuery(draft);
