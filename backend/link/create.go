@@ -321,14 +321,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}
-	if in.UTM != nil {
-		in.UTM.Trim()
-		if err := in.UTM.Validate("utm"); err != nil {
-			return nil, nil, err
-		}
-		l.UTM = *in.UTM
-	}
-	if l.QR, err = qrLook(in.QR); err != nil {
+	if err := setUTMAndQR(l, &in); err != nil {
 		return nil, nil, err
 	}
 	l.Finish()

@@ -17,3 +17,17 @@ func qrLook(l *qr.Look) (*qr.Look, error) {
 	}
 	return &v, nil
 }
+
+// setUTMAndQR gives a new link the UTM parameters and the QR style in asks for, once checked.
+func setUTMAndQR(l *Link, in *Input) error {
+	if in.UTM != nil {
+		in.UTM.Trim()
+		if err := in.UTM.Validate("utm"); err != nil {
+			return err
+		}
+		l.UTM = *in.UTM
+	}
+	var err error
+	l.QR, err = qrLook(in.QR)
+	return err
+}
