@@ -23,8 +23,8 @@ type qrLookJSON struct {
 	Logo bool   `json:"logo"`
 }
 
-// qrColours draws no conclusions from the PNG's file: it decodes it, checks that it decodes to
-// want, and answers the colours of its pixels (#rrggbb) with how many pixels each.
+// qrColours decodes the PNG of an answer, checks that its code holds want, and answers the
+// colours of its pixels (#rrggbb) with how many pixels each.
 func qrColours(t *testing.T, r response, want string) map[string]int {
 	t.Helper()
 	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "image/png" {
@@ -62,11 +62,12 @@ func qrErrorReason(t *testing.T, r response) (reason, field string) {
 	return e.Error.Reason, e.Error.Field
 }
 
-// TestLinkQRSaved: a link's QR style is saved by its create and PATCH, answered with the link and
-// carried by its webhook events; its image route draws it when the request names no style (the
-// PNG's colours are the saved ones), the request's own parameters win, and a saved logo is
-// dropped while the workspace has none. Bad styles are 400 with the image route's reasons and
-// change nothing; viewers and read-only keys get 403, another workspace 404; null and {} clear it.
+// TestLinkQRSaved: a link's QR style is saved by its create and PATCH, answered with the link,
+// carried by its webhook events and kept by its duplicates; its image route draws it when the
+// request names no style (the PNG's colours are the saved ones), the request's own parameters
+// win, and a saved logo is dropped while the workspace has none. Bad styles are 400 with the
+// image route's reasons and change nothing; viewers and read-only keys get 403, another
+// workspace 404; null and {} clear it.
 func TestLinkQRSaved(t *testing.T) {
 	s := newDeployment(t).start(t, "WEBHOOK_ALLOW_LOOPBACK", "true")
 	tn := s.signupOn("qr-saved@example.com", "personal")
@@ -200,6 +201,14 @@ func TestLinkQRSaved(t *testing.T) {
 	}
 	if got := readQR(tn.Key); got == nil || *got != want {
 		t.Errorf("after the refusals: %+v, want %+v", got, want)
+	}
+
+	// A duplicate keeps it.
+	dup := answer[struct {
+		QR *qrLookJSON `json:"qr"`
+	}](t, s.do("POST", linkPath+"/duplicate", tn.Key, nil), http.StatusCreated, "duplicate")
+	if dup.QR == nil || *dup.QR != want {
+		t.Errorf("the duplicate's qr %+v, want %+v", dup.QR, want)
 	}
 
 	// Cleared by null, and by the default; other edits leave it alone.
