@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
 
@@ -29,14 +30,14 @@ func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
 var _ link.Store = (*LinkStore)(nil)
 
 const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
-	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at`
+	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at, qr_style`
 
 func scanLink(row pgx.Row) (*link.Link, error) {
 	var l link.Link
 	var status int16
 	var rules, utm []byte
 	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt)
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt, &l.QR)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
@@ -53,7 +54,7 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // link_moderation lm (LEFT JOINed: a link without a row is pending). The API's reads use them;
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
-	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm, l.archived_at,
+	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm, l.archived_at, l.qr_style,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at,
 	lm.decided_by, lm.reason_code, lm.owner_text`
 
@@ -84,7 +85,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var sharedAt *time.Time
 	var decidedBy, reasonCode, ownerText *string
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt, &l.QR,
 		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt,
 		&decidedBy, &reasonCode, &ownerText}, extra...)...)
 	if sharedAt != nil {
@@ -139,6 +140,16 @@ func utmJSON(u *link.UTM) *string {
 		return nil
 	}
 	b, _ := json.Marshal(u)
+	s := string(b)
+	return &s
+}
+
+// qrJSON is the qr_style column's value of a link's style: NULL for none.
+func qrJSON(q *qr.Look) *string {
+	if q == nil {
+		return nil
+	}
+	b, _ := json.Marshal(q)
 	s := string(b)
 	return &s
 }
