@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout6; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout7; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -134,6 +134,12 @@ var heldOutSets = []heldOutSet{
 			flagPrecision: 0.79, // 19 of 24 (17 of 23 before)
 			benignBanned:  3,    // three (four before), and no more may be
 		},
+	},
+	{
+		dir:    "testdata/heldout7",
+		digest: "5fc37b4664672b15fd3543378b35a04e24c773a7753f604d6b7556c802b8585c",
+		// Frozen before anything was scored; its floors wait for its first recording.
+		floors: heldOutFloors{},
 	},
 }
 
@@ -305,6 +311,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout4
 //	make moderation-eval HELDOUT=heldout5
 //	make moderation-eval HELDOUT=heldout6
+//	make moderation-eval HELDOUT=heldout7
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
