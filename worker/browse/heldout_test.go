@@ -138,8 +138,16 @@ var heldOutSets = []heldOutSet{
 	{
 		dir:    "testdata/heldout7",
 		digest: "5fc37b4664672b15fd3543378b35a04e24c773a7753f604d6b7556c802b8585c",
-		// Frozen before anything was scored; its floors wait for its first recording.
-		floors: heldOutFloors{},
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules after the conduct signals. Recorded once; its floors are the
+		// figures of that recording.
+		floors: heldOutFloors{
+			banRecall:     0.45, // 11 of 24
+			flagRecall:    0.62, // 15 of 24
+			banPrecision:  1.0,  // 11 of 11
+			flagPrecision: 0.93, // 15 of 16 (one benign page flagged)
+			benignBanned:  0,    // none, and none may be
+		},
 	},
 }
 
