@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout6; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout7; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -133,6 +133,20 @@ var heldOutSets = []heldOutSet{
 			banPrecision:  0.84, // 16 of 19 (15 of 19 before)
 			flagPrecision: 0.79, // 19 of 24 (17 of 23 before)
 			benignBanned:  3,    // three (four before), and no more may be
+		},
+	},
+	{
+		dir:    "testdata/heldout7",
+		digest: "5fc37b4664672b15fd3543378b35a04e24c773a7753f604d6b7556c802b8585c",
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules after the conduct signals. Recorded once; its floors are the
+		// figures of that recording.
+		floors: heldOutFloors{
+			banRecall:     0.45, // 11 of 24
+			flagRecall:    0.62, // 15 of 24
+			banPrecision:  1.0,  // 11 of 11
+			flagPrecision: 0.93, // 15 of 16 (one benign page flagged)
+			benignBanned:  0,    // none, and none may be
 		},
 	},
 }
@@ -305,6 +319,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout4
 //	make moderation-eval HELDOUT=heldout5
 //	make moderation-eval HELDOUT=heldout6
+//	make moderation-eval HELDOUT=heldout7
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
