@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/shortlink/shortlink/backend/link"
 )
@@ -15,28 +14,6 @@ import (
 // manyTagged is how many links a tag has for List to walk an order by visits rather than sort
 // the tag's links; a variable for tests.
 var manyTagged = 5000
-
-// searchIndexed reports whether links_search_trgm exists, asked once per process (an index
-// made by hand later is used after a restart). Without it List's search is the scan it was
-// before the index, with no condition added for it.
-func (s *LinkStore) searchIndexed(ctx context.Context) bool {
-	switch s.searchIndex.Load() {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	var ok bool
-	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('links_search_trgm') IS NOT NULL`).Scan(&ok); err != nil {
-		return false // asked again next time
-	}
-	if ok {
-		s.searchIndex.Store(1)
-	} else {
-		s.searchIndex.Store(2)
-	}
-	return ok
-}
 
 // List implements link.Store, in one statement: the page's IDs in the order asked, then their
 // links with the moderation state, the visits since made (visit_totals) and, when days are
@@ -51,6 +28,12 @@ func (s *LinkStore) searchIndexed(ctx context.Context) bool {
 // A tag narrows the listing by as much as its links are few: an order by visits of a tag on
 // fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
 // ordered parts, keeping the tag's links.
+//
+// A text search (q) first asks the search table's index for the workspace's links holding the
+// text, up to searchCandidates (searchedLinks): when they are that few, the listing reads them
+// with the other filters and sorts them, whatever the order; when they are more, or the text
+// too short for the index, the listing walks as it would without a search, testing each link's
+// text (a common text is found within a few links).
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
 	if len(f.AlsoTagIDs) > 0 {
 		var err error
@@ -68,7 +51,20 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		}
 		many = n >= manyTagged
 	}
-	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
+	var found []int64
+	if q := strings.TrimSpace(f.Query); q != "" {
+		ids, few, err := s.searchedLinks(ctx, workspaceID, q)
+		if err != nil {
+			return nil, false, err
+		}
+		if few {
+			if len(ids) == 0 {
+				return nil, false, nil
+			}
+			found = ids
+		}
+	}
+	query, args := listQuery(workspaceID, f, many, found)
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -108,20 +104,21 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 }
 
 // listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
-// manyTagged links, searchIndex that the trigram index links_search_trgm exists.
-func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (string, []any) {
+// manyTagged links; found, when not nil, is every link whose text may hold f.Query
+// (searchedLinks).
+func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
-	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
 	where = append(where, statusConditions(&a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	where, healthState, healthWalk := healthFilter(f, where)
+	where, healthState, healthWalk := healthFilter(f, where, found != nil)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
-		if f.Sort.ByVisits() || f.Sort.ByUpdate() {
+		if f.Sort.ByVisits() || f.Sort.ByUpdate() || found != nil {
 			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
 		}
 	}
@@ -132,6 +129,8 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	}
 	var page, order string
 	switch {
+	case found != nil:
+		page, order = foundPage(&a, f, where, found, ws, limit, dir, cmp)
 	case f.Sort.ByUpdate():
 		// links_workspace_updated (migration 00048) walks the workspace's links by their last
 		// change, each checked against the other filters.
@@ -249,30 +248,23 @@ func statusConditions(a *sqlArgs, f link.Filter) []string {
 	return where
 }
 
-// searchConditions are the conditions of List's text search q (none when it is blank);
-// searchIndex says the trigram index links_search_trgm exists.
-func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
+// searchConditions are the conditions of List's text search q (none when it is blank): the
+// links' own columns decide, whatever the search table found.
+func searchConditions(a *sqlArgs, q string) []string {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil
 	}
 	p := a.add("%" + escapeLike(q) + "%")
-	var where []string
-	if searchIndex && utf8.RuneCountInString(q) >= 3 {
-		// Implied by the next condition, this is the expression of the trigram index
-		// links_search_trgm (made by hand: docs/benchmarks.md), which finds the candidates the
-		// next decides. A text of fewer than three characters has no trigram: the index would
-		// be read whole.
-		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
-	}
-	return append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
+	return []string{"(l.url ILIKE " + p + " OR l.key ILIKE " + p + " OR l.title ILIKE " + p + ")"}
 }
 
 // healthFilter is the state of f's health filter written out ("" for none; one of two, so
 // that the partial index of that state serves it), and whether the listing's page walks that
 // index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
-// links); a page that does not checks each link's state in where.
-func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+// links; never a search's links found, which says noWalk); a page that does not checks each
+// link's state in where.
+func healthFilter(f link.Filter, where []string, noWalk bool) (_ []string, state string, walk bool) {
 	switch f.Health {
 	case "ok":
 		state = "'ok'"
@@ -281,11 +273,36 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 	default:
 		return where, "", false
 	}
-	walk = f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
+	walk = !noWalk && f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
 		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
 	}
 	return where, state, walk
+}
+
+// foundPage is a listing's page among a search's links found: each read by its key, checked
+// against the other filters (where, a tag's included) and sorted in the order asked.
+func foundPage(a *sqlArgs, f link.Filter, where []string, found []int64, ws, limit, dir, cmp string) (page, order string) {
+	from := `unnest(` + a.add(found) + `::bigint[]) c (id) JOIN links l ON l.id = c.id`
+	switch {
+	case f.Sort.ByUpdate():
+		if c := f.After; c != nil {
+			where = append(where, "(l.updated_at, l.id) "+cmp+" ("+a.add(c.Updated)+"::timestamptz, "+a.add(c.ID)+"::bigint)")
+		}
+		order = `l.updated_at ` + dir + `, l.id ` + dir
+	case f.Sort.ByVisits():
+		from += ` LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = ` + ws + ` AND t.visits > 0`
+		if c := f.After; c != nil {
+			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	default:
+		if c := f.After; c != nil {
+			where = append(where, "l.id "+cmp+" "+a.add(c.ID))
+		}
+		order = `l.id ` + dir
+	}
+	return `SELECT l.id FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order + ` LIMIT ` + limit, order
 }
 
 // healthPage is a listing's page of links in a health state from link_health's partial index
