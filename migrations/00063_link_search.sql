@@ -6,8 +6,8 @@
 -- by the server's search indexer (backend/linksearch) within about a second of its commit. The
 -- links' triggers below only note which links changed, one row a statement: a create pays one
 -- small row per batch of the group commit. The list still decides on the links' own columns,
--- so a row not yet copied, or one left by a deleted link, makes a link missing for a moment,
--- never a wrong one shown (docs/api.md#the-links-list).
+-- and the links not yet copied are read from the queue beside the table: a search answers as
+-- fresh as the links (docs/api.md#the-links-list).
 DROP INDEX IF EXISTS links_search_trgm;
 
 CREATE TABLE link_search (
@@ -21,13 +21,17 @@ CREATE TABLE link_search (
     grams        TEXT[] NOT NULL DEFAULT '{}'
 );
 
--- The links whose searchable text may have changed, in the order they committed (a row is seen
--- once its statement's transaction commits); the indexer deletes the rows it has copied.
+-- The links whose searchable text may have changed, a row per workspace and statement, seen once
+-- the statement's transaction commits; the indexer deletes the rows it has copied in the same
+-- transaction. A search reads its workspace's rows too: a link is always either here or in
+-- link_search with its current text, so the search is as fresh as the links.
 CREATE TABLE link_search_queue (
-    seq       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    ids       BIGINT[] NOT NULL,
-    queued_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    seq          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    workspace_id BIGINT NOT NULL,
+    ids          BIGINT[] NOT NULL,
+    queued_at    TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
 );
+CREATE INDEX link_search_queue_workspace ON link_search_queue (workspace_id);
 
 -- +goose StatementBegin
 CREATE FUNCTION link_search_grams(t TEXT) RETURNS TEXT[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -42,7 +46,7 @@ $$;
 -- +goose StatementBegin
 CREATE FUNCTION links_queue_search_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO link_search_queue (ids) SELECT array_agg(id) FROM fresh HAVING count(*) > 0;
+    INSERT INTO link_search_queue (workspace_id, ids) SELECT workspace_id, array_agg(id) FROM fresh GROUP BY workspace_id;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
@@ -51,10 +55,10 @@ END $$;
 CREATE FUNCTION links_queue_search_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     -- Status, expiry and archive edits (bulk jobs of a million links) change no searched text.
-    INSERT INTO link_search_queue (ids)
-    SELECT array_agg(n.id) FROM fresh n JOIN stale o ON o.id = n.id
+    INSERT INTO link_search_queue (workspace_id, ids)
+    SELECT n.workspace_id, array_agg(n.id) FROM fresh n JOIN stale o ON o.id = n.id
     WHERE n.url <> o.url OR n.key <> o.key OR n.title <> o.title OR n.workspace_id <> o.workspace_id
-    HAVING count(*) > 0;
+    GROUP BY n.workspace_id;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
@@ -62,7 +66,7 @@ END $$;
 -- +goose StatementBegin
 CREATE FUNCTION links_queue_search_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO link_search_queue (ids) SELECT array_agg(id) FROM stale HAVING count(*) > 0;
+    INSERT INTO link_search_queue (workspace_id, ids) SELECT workspace_id, array_agg(id) FROM stale GROUP BY workspace_id;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
@@ -74,9 +78,10 @@ CREATE TRIGGER links_search_updated AFTER UPDATE ON links REFERENCING OLD TABLE 
 CREATE TRIGGER links_search_deleted AFTER DELETE ON links REFERENCING OLD TABLE AS stale
     FOR EACH STATEMENT EXECUTE FUNCTION links_queue_search_delete();
 
--- The links already there are queued in rows of 5,000; the indexer copies them after the
--- servers start (about 20,000 a second: docs/benchmarks.md), searches missing them meanwhile.
-INSERT INTO link_search_queue (ids) SELECT array_agg(id ORDER BY id) FROM links GROUP BY id / 5000 ORDER BY id / 5000;
+-- The links already there are queued in rows of up to 5,000; the indexer copies them after the
+-- servers start (docs/benchmarks.md), and searches walk the links meanwhile.
+INSERT INTO link_search_queue (workspace_id, ids)
+SELECT workspace_id, array_agg(id ORDER BY id) FROM links GROUP BY workspace_id, id / 5000 ORDER BY id / 5000;
 
 -- One GIN index answers a search within a workspace: its ID (btree_gin), the text's trigrams
 -- (pg_trgm) and the letters outside ASCII. Both extensions ship with PostgreSQL and are trusted

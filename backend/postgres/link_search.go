@@ -110,22 +110,24 @@ func beyondASCII(q string) bool {
 	return false
 }
 
-// searchedLinks is the links of the workspace whose text in link_search holds q, when there
-// are at most searchCandidates of them (more answers nil, false): the index's bitmap of them
-// is read with a cap, never walked in an order. The table trails the links by the indexer's
-// lag; the list checks each candidate's own columns.
+// searchedLinks is the links of the workspace whose text in link_search holds q, with those
+// of its links not yet copied there (link_search_queue), when there are at most
+// searchCandidates of them (more answers nil, false): the index's bitmap of them is read with a
+// cap, never walked in an order. The list checks each candidate's own columns.
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string) ([]int64, bool, error) {
 	if !searchIndexable(q) || !s.searchIndexed(ctx) {
 		return nil, false, nil
 	}
 	var a sqlArgs
-	where := "workspace_id = " + a.add(workspaceID)
+	ws := a.add(workspaceID)
+	where := "workspace_id = " + ws
 	if trigrams(q) {
 		where += " AND doc ILIKE " + a.add("%"+escapeLike(q)+"%")
 	}
 	if beyondASCII(q) {
 		where += " AND grams @> link_search_grams(" + a.add(q) + ")"
 	}
+	limit := a.add(s.candidates() + 1)
 	var ids []int64
 	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
 		// With a LIMIT the planner may prefer a walk of the table testing each row; only the
@@ -134,7 +136,11 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 			return err
 		}
 		var err error
-		ids, err = queryAll(ctx, tx, pgx.RowTo[int64], `SELECT link_id FROM link_search WHERE `+where+` LIMIT `+a.add(s.candidates()+1), a...)
+		ids, err = queryAll(ctx, tx, pgx.RowTo[int64], `
+			(SELECT link_id FROM link_search WHERE `+where+` LIMIT `+limit+`)
+			UNION
+			(SELECT id FROM link_search_queue q CROSS JOIN unnest(q.ids) id WHERE q.workspace_id = `+ws+` LIMIT `+limit+`)
+			LIMIT `+limit, a...)
 		return err
 	})
 	if err != nil {

@@ -60,7 +60,8 @@ func ids(page []*link.Link) []int64 {
 // TestLinkSearch: the links list's text search finds a part of the URL, the key or the title in
 // any case, takes % and _ literally, finds texts of one or two characters and Chinese ones,
 // never another workspace's links even with the same text, and answers the same whether it
-// reads the links the search table found or walks the workspace's links.
+// reads the links the search table (or its indexer's queue) found or walks the workspace's
+// links.
 func TestLinkSearch(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
@@ -85,7 +86,6 @@ func TestLinkSearch(t *testing.T) {
 			RedirectStatus: 302, Status: link.StatusActive, CreatedAt: now, UpdatedAt: now})
 	}
 	insertLinks(t, db, all...)
-	indexSearch(t, db)
 	cases := []struct {
 		q    string
 		want []int64
@@ -111,14 +111,20 @@ func TestLinkSearch(t *testing.T) {
 		{"nothing-like-it", nil},
 		{"销春", nil},
 	}
-	for way, store := range searchStores(db) {
-		for _, c := range cases {
-			page, more, err := store.List(ctx, ws.ID, link.Filter{Query: c.q, Limit: 10})
-			if err != nil {
-				t.Fatalf("%s %q: %v", way, c.q, err)
-			}
-			if got := ids(page); !slices.Equal(got, c.want) || more {
-				t.Errorf("%s: %q finds %v (more %v), want %v", way, c.q, got, more, c.want)
+	// Before the indexer has run, the links are found from its queue; after, from the table.
+	for _, when := range []string{"queued", "indexed"} {
+		if when == "indexed" {
+			indexSearch(t, db)
+		}
+		for way, store := range searchStores(db) {
+			for _, c := range cases {
+				page, more, err := store.List(ctx, ws.ID, link.Filter{Query: c.q, Limit: 10})
+				if err != nil {
+					t.Fatalf("%s, %s %q: %v", when, way, c.q, err)
+				}
+				if got := ids(page); !slices.Equal(got, c.want) || more {
+					t.Errorf("%s, %s: %q finds %v (more %v), want %v", when, way, c.q, got, more, c.want)
+				}
 			}
 		}
 	}
@@ -236,26 +242,34 @@ func TestLinkSearchPages(t *testing.T) {
 	}
 }
 
-// TestLinkSearchFollowsEdits: a created, edited and deleted link reaches the search table, is
-// found by its new text and no longer by its old one, and leaves the table, once the indexer
-// has run; a status edit queues nothing.
+// TestLinkSearchFollowsEdits: a created, edited and deleted link is found by its text, and by
+// its new text only, at once (from the indexer's queue) and once the indexer has run (from the
+// search table, which it reaches and leaves); a status edit queues nothing.
 func TestLinkSearchFollowsEdits(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	ctx := context.Background()
 	_, ws := newUser(t, postgres.NewAccountStore(db), "search-edits@example.com")
+	_, other := newUser(t, postgres.NewAccountStore(db), "search-edits-other@example.com")
 	store := postgres.NewLinkStore(db)
 	ls := postgres.NewLinkSearch(db)
 	now := time.Now().UTC()
 	insertLinks(t, db, &link.Link{ID: 700, WorkspaceID: ws.ID, Key: "ed1", URL: "https://example.com/zebra",
 		Title: "斑马 stripes", RedirectStatus: 302, Status: link.StatusActive, CreatedAt: now, UpdatedAt: now})
-	find := func(q string) []int64 {
+	find := func(q string, want ...int64) {
 		t.Helper()
-		page, _, err := store.List(ctx, ws.ID, link.Filter{Query: q, Limit: 10})
-		if err != nil {
-			t.Fatal(err)
+		for _, w := range []int64{ws.ID, other.ID} {
+			page, _, err := store.List(ctx, w, link.Filter{Query: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w == other.ID {
+				want = nil
+			}
+			if got := ids(page); !slices.Equal(got, want) {
+				t.Errorf("%q finds %v in workspace %d, want %v", q, got, w, want)
+			}
 		}
-		return ids(page)
 	}
 	row := func() (doc string, n int) {
 		t.Helper()
@@ -265,49 +279,56 @@ func TestLinkSearchFollowsEdits(t *testing.T) {
 		}
 		return doc, n
 	}
-	if got := find("zebra"); got != nil {
-		t.Errorf("a link not yet indexed found by its rare text: %v", got)
+	backlog := func(links int64) {
+		t.Helper()
+		b, err := ls.Backlog(ctx)
+		if err != nil || b.Links != links || b.Oldest.IsZero() != (links == 0) {
+			t.Errorf("backlog %+v %v, want %d links", b, err, links)
+		}
 	}
-	if b, err := ls.Backlog(ctx); err != nil || b.Links != 1 || b.Oldest.IsZero() {
-		t.Errorf("backlog after a create: %+v %v", b, err)
+
+	backlog(1)
+	if _, n := row(); n != 0 {
+		t.Fatal("the link is in the search table before the indexer ran")
 	}
+	find("zebra", 700)
+	find("斑马", 700)
 	indexSearch(t, db)
-	if got := find("zebra"); !slices.Equal(got, []int64{700}) {
-		t.Errorf("zebra finds %v once indexed", got)
+	backlog(0)
+	if doc, _ := row(); doc != "https://example.com/zebra ed1 斑马 stripes" {
+		t.Errorf("the search table holds %q", doc)
 	}
-	if got := find("斑马"); !slices.Equal(got, []int64{700}) {
-		t.Errorf("斑马 finds %v once indexed", got)
-	}
+	find("zebra", 700)
+	find("斑马", 700)
+
 	if _, err := store.Update(ctx, ws.ID, 700, link.Patch{Title: link.Some("长颈鹿 giraffe")}); err != nil {
 		t.Fatal(err)
 	}
-	if got := find("斑马"); got != nil {
-		t.Errorf("the old title still finds the link: %v", got)
-	}
+	backlog(1)
+	find("斑马")
+	find("giraffe", 700)
+	find("长颈", 700)
 	indexSearch(t, db)
 	if doc, _ := row(); doc != "https://example.com/zebra ed1 长颈鹿 giraffe" {
 		t.Errorf("the search table holds %q after the edit", doc)
 	}
-	if got := find("giraffe"); !slices.Equal(got, []int64{700}) {
-		t.Errorf("giraffe finds %v", got)
-	}
-	if got := find("长颈"); !slices.Equal(got, []int64{700}) {
-		t.Errorf("长颈 finds %v", got)
-	}
+	find("斑马")
+	find("giraffe", 700)
+	find("长颈", 700)
+
 	if _, err := store.Update(ctx, ws.ID, 700, link.Patch{Status: link.Some(link.StatusDisabled)}); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ls.Backlog(ctx); err != nil || b.Rows != 0 {
-		t.Errorf("a status edit queued %+v %v", b, err)
-	}
+	backlog(0)
 	if _, err := store.Delete(ctx, ws.ID, 700); err != nil {
 		t.Fatal(err)
 	}
-	if got := find("giraffe"); got != nil {
-		t.Errorf("a deleted link found: %v", got)
-	}
+	backlog(1)
+	find("giraffe")
 	indexSearch(t, db)
+	backlog(0)
 	if _, n := row(); n != 0 {
 		t.Errorf("the deleted link's row is still in the search table")
 	}
+	find("giraffe")
 }
