@@ -29,11 +29,12 @@ var manyTagged = 5000
 // fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
 // ordered parts, keeping the tag's links.
 //
-// A text search (q) first asks the search table's index for the workspace's links holding the
-// text, up to searchCandidates (searchedLinks): when they are that few, the listing reads them
-// with the other filters and sorts them, whatever the order; when they are more, or the text
-// too short for the index, the listing walks as it would without a search, testing each link's
-// text (a common text is found within a few links).
+// A text search (q) first tests the workspace's newest links: a text common among them is
+// found by a walk in any order, testing each link's text. Otherwise it asks the search table's
+// index for the workspace's links holding the text, up to searchCandidates (searchedLinks): when
+// they are that few, the listing reads them with the other filters and sorts them, whatever the
+// order; when they are more, or the text too short for the index, the listing walks as it would
+// without a search, testing each link (searchConditions).
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
 	if len(f.AlsoTagIDs) > 0 {
 		var err error
@@ -52,8 +53,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		many = n >= manyTagged
 	}
 	var found []int64
+	common := false
 	if q := strings.TrimSpace(f.Query); q != "" {
-		ids, few, err := s.searchedLinks(ctx, workspaceID, q)
+		ids, few, isCommon, err := s.searchedLinks(ctx, workspaceID, q)
 		if err != nil {
 			return nil, false, err
 		}
@@ -63,8 +65,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			}
 			found = ids
 		}
+		common = isCommon
 	}
-	query, args := listQuery(workspaceID, f, many, found)
+	query, args := listQuery(workspaceID, f, many, found, common)
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -104,9 +107,10 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 }
 
 // listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
-// manyTagged links; found, when not nil, is every link whose text may hold f.Query
-// (searchedLinks).
-func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64) (string, []any) {
+// manyTagged links; found, when not nil, is every link whose text may hold f.Query, and
+// commonText says many links hold it (searchedLinks): an order by visits then walks the visit
+// order rather than sorting the text's links.
+func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64, commonText bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
@@ -142,7 +146,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64)
 		order = `l.updated_at ` + dir + `, l.id ` + dir
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
+	case f.Sort.ByVisits() && ((f.Query != "" && !commonText) || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
