@@ -114,10 +114,10 @@ func beyondASCII(q string) bool {
 // searchCommon how many of them holding the text make it common: the list then walks the links
 // in the order asked (about searchSample/searchCommon links read for each link of the page)
 // without asking the search table's index, whose bitmap of a text that most links hold costs
-// what they are (140 ms for "example.com" in 100,000 links).
+// what they are (140 ms for "example.com" in 100,000 links; docs/benchmarks.md).
 const (
-	searchSample = 1000
-	searchCommon = 20
+	searchSample = 500
+	searchCommon = 10
 )
 
 // searchedLinks is how List finds the links of the workspace whose text holds q: common says

@@ -190,6 +190,21 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 	case tagID != "":
 		// The tag's links by ID from link_tags' key, each checked against the other filters: a
 		// page costs the links it passes, whether the tag is on few links or most.
+		if f.Query != "" {
+			// A text the links' columns decide (its links too many to sort: searchedLinks),
+			// which the planner cannot count: each of the tag's links looked up by its key in
+			// a LATERAL subquery, so that the walk is the tag's and never the workspace's.
+			cond := ""
+			if f.After != nil {
+				cond = " AND lt.link_id " + cmp + " " + a.add(f.After.ID)
+			}
+			page = `SELECT lt.link_id AS id FROM link_tags lt
+				CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = lt.link_id AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
+				WHERE lt.tag_id = ` + tagID + cond + `
+				ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
+			order = `l.id ` + dir
+			break
+		}
 		if f.After != nil {
 			// On both sides, so that whichever the join walks starts at the cursor.
 			after := a.add(f.After.ID)
