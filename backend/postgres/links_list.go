@@ -157,7 +157,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
 	case f.Sort.ByVisits():
-		visited := append(slices.Clone(where), "t.workspace_id = "+ws, "t.visits > 0")
+		byVisits := []string{"t.workspace_id = " + ws, "t.visits > 0"}
 		unvisited := append(slices.Clone(where),
 			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
 		// The parts in the order of the listing; a cursor in the second has left the first behind.
@@ -170,13 +170,20 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 				useUnvisited = dir == "DESC"
 			}
 			if useVisited {
-				visited = append(visited, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+				byVisits = append(byVisits, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 			}
 		}
 		var parts []string
-		if useVisited {
+		switch {
+		case useVisited && f.Query != "":
+			// A common text (commonText), which the planner cannot count: each visited link
+			// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
+			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
+				CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
+				WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+		case useVisited:
 			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
-				strings.Join(visited, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+				strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
 		}
 		if useUnvisited {
 			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
