@@ -23,8 +23,9 @@ type Batch struct {
 // Backlog is the queue not yet indexed.
 type Backlog struct {
 	Rows, Links int64
-	// Oldest is when its oldest row was queued (zero when the queue is empty).
-	Oldest time.Time
+	// Oldest and Newest are when its oldest and newest rows were queued (zero when the queue
+	// is empty).
+	Oldest, Newest time.Time
 }
 
 // Store is the search table and its queue.
@@ -34,22 +35,40 @@ type Store interface {
 	Index(ctx context.Context, links int) (Batch, error)
 	// Backlog is the queue's size and age.
 	Backlog(ctx context.Context) (Backlog, error)
+	// Ends is Backlog's Oldest and Newest only, read from the queue's key.
+	Ends(ctx context.Context) (oldest, newest time.Time, err error)
 }
 
-// Indexer runs Store.Index in a loop.
+// Indexer runs Store.Index in a loop. It lets a burst of changes settle before it copies
+// them: the search reads the queue meanwhile, so it answers as fresh, and the creates of the
+// burst do not share the CPU with their indexing (docs/benchmarks.md#the-text-search).
 type Indexer struct {
 	store Store
 	log   *slog.Logger
-	// Every is the pause between two looks at an empty queue, Links a batch's size.
+	// Every is the pause between two looks at the queue, Links a batch's size.
 	Every time.Duration
 	Links int
-	// Indexed, when set, is called after every batch that took rows (tests wait on it).
-	Indexed func(Batch)
+	// Settle is how long the queue must have had no new row, or MaxLag how old its oldest
+	// row must be, for the indexer to copy it.
+	Settle, MaxLag time.Duration
 }
 
-// NewIndexer returns an indexer looking at the queue every second, in batches of 10,000 links.
+// NewIndexer returns an indexer looking at the queue every second, copying it in batches of
+// 10,000 links once it has had no new row for 2 s, or its oldest row is a minute old.
 func NewIndexer(store Store, log *slog.Logger) *Indexer {
-	return &Indexer{store: store, log: log, Every: time.Second, Links: 10000}
+	return &Indexer{store: store, log: log, Every: time.Second, Links: 10000, Settle: 2 * time.Second, MaxLag: time.Minute}
+}
+
+// due reports whether the queue is to be copied now.
+func (x *Indexer) due(ctx context.Context) bool {
+	oldest, newest, err := x.store.Ends(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			x.log.Warn("links search: read the queue", "err", err)
+		}
+		return false
+	}
+	return !oldest.IsZero() && (time.Since(newest) >= x.Settle || time.Since(oldest) >= x.MaxLag)
 }
 
 // Run indexes until ctx ends: batch after batch while the queue has rows, then a pause.
@@ -62,7 +81,7 @@ func (x *Indexer) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		for ctx.Err() == nil {
+		for ctx.Err() == nil && x.due(ctx) {
 			b, err := x.store.Index(ctx, x.Links)
 			if err != nil {
 				if ctx.Err() == nil {
@@ -72,9 +91,6 @@ func (x *Indexer) Run(ctx context.Context) {
 			}
 			if b.Busy || b.Rows == 0 {
 				break
-			}
-			if x.Indexed != nil {
-				x.Indexed(b)
 			}
 			x.log.Debug("links search: indexed", "links", b.Links, "written", b.Written, "deleted", b.Deleted,
 				"lag", time.Since(b.Oldest).Round(time.Millisecond))

@@ -82,16 +82,30 @@ func (s *LinkSearch) Index(ctx context.Context, links int) (linksearch.Batch, er
 // Backlog implements linksearch.Store.
 func (s *LinkSearch) Backlog(ctx context.Context) (linksearch.Backlog, error) {
 	var b linksearch.Backlog
-	var oldest *time.Time
-	err := s.db.Pool.QueryRow(ctx, `SELECT count(*), coalesce(sum(cardinality(ids)), 0), min(queued_at) FROM link_search_queue`).
-		Scan(&b.Rows, &b.Links, &oldest)
+	var oldest, newest *time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*), coalesce(sum(cardinality(ids)), 0), min(queued_at), max(queued_at) FROM link_search_queue`).
+		Scan(&b.Rows, &b.Links, &oldest, &newest)
 	if err != nil {
 		return b, fmt.Errorf("links search backlog: %w", err)
 	}
-	if oldest != nil {
-		b.Oldest = *oldest
+	if oldest != nil && newest != nil {
+		b.Oldest, b.Newest = *oldest, *newest
 	}
 	return b, nil
+}
+
+// Ends implements linksearch.Store.
+func (s *LinkSearch) Ends(ctx context.Context) (oldest, newest time.Time, err error) {
+	var o, n *time.Time
+	err = s.db.Pool.QueryRow(ctx, `SELECT (SELECT queued_at FROM link_search_queue ORDER BY seq LIMIT 1),
+		(SELECT queued_at FROM link_search_queue ORDER BY seq DESC LIMIT 1)`).Scan(&o, &n)
+	if err != nil {
+		return oldest, newest, fmt.Errorf("links search queue: %w", err)
+	}
+	if o != nil && n != nil {
+		oldest, newest = *o, *n
+	}
+	return oldest, newest, nil
 }
 
 // searchIndexable reports whether the search table's index can narrow a search for q: q holds
