@@ -187,7 +187,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		}
 		if useUnvisited {
 			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
-				` ORDER BY l.id `+dir+` LIMIT `+limit+`)`)
+				` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
 		}
 		if dir == "ASC" {
 			slices.Reverse(parts)
@@ -225,7 +225,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
 		}
-		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY l.id ` + dir + ` LIMIT ` + limit
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + byID(f, dir) + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	}
 	days := "NULL::bigint[]"
@@ -243,6 +243,20 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
+}
+
+// byID is the order by ID of a page walking the workspace's links. Under a search it names the
+// workspace first, as links_workspace_idx orders it: the planner, counting a text's links
+// few, would otherwise walk the key of every workspace's links (links_pkey), passing the newer
+// links of all the others.
+func byID(f link.Filter, dir string) string {
+	if f.Query == "" {
+		return "l.id " + dir
+	}
+	if dir == "DESC" {
+		return "l.workspace_id, l.id DESC"
+	}
+	return "l.workspace_id DESC, l.id"
 }
 
 // statusConditions are the conditions of List's status and archive filters and of its tags
