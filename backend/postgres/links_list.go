@@ -157,70 +157,9 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
 	case f.Sort.ByVisits():
-		byVisits := []string{"t.workspace_id = " + ws, "t.visits > 0"}
-		unvisited := append(slices.Clone(where),
-			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
-		// The parts in the order of the listing; a cursor in the second has left the first behind.
-		useVisited, useUnvisited := true, true
-		if c := f.After; c != nil {
-			if c.Visits == 0 {
-				unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
-				useVisited = dir == "ASC"
-			} else {
-				useUnvisited = dir == "DESC"
-			}
-			if useVisited {
-				byVisits = append(byVisits, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
-			}
-		}
-		var parts []string
-		switch {
-		case useVisited && f.Query != "":
-			// A common text (commonText), which the planner cannot count: each visited link
-			// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
-			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
-				CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
-				WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
-		case useVisited:
-			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
-				strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
-		}
-		if useUnvisited {
-			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
-				` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
-		}
-		if dir == "ASC" {
-			slices.Reverse(parts)
-		}
-		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
-		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+		page, order = visitsWalk(&a, f, where, ws, limit, dir, cmp)
 	case tagID != "":
-		// The tag's links by ID from link_tags' key, each checked against the other filters: a
-		// page costs the links it passes, whether the tag is on few links or most.
-		if f.Query != "" {
-			// A text the links' columns decide (its links too many to sort: searchedLinks),
-			// which the planner cannot count: each of the tag's links looked up by its key in
-			// a LATERAL subquery, so that the walk is the tag's and never the workspace's.
-			cond := ""
-			if f.After != nil {
-				cond = " AND lt.link_id " + cmp + " " + a.add(f.After.ID)
-			}
-			page = `SELECT lt.link_id AS id FROM link_tags lt
-				CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = lt.link_id AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
-				WHERE lt.tag_id = ` + tagID + cond + `
-				ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
-			order = `l.id ` + dir
-			break
-		}
-		if f.After != nil {
-			// On both sides, so that whichever the join walks starts at the cursor.
-			after := a.add(f.After.ID)
-			where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
-		}
-		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
-			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
-			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
-		order = `l.id ` + dir
+		page, order = tagPage(&a, f, where, tagID, limit, dir, cmp)
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
@@ -243,6 +182,76 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
+}
+
+// visitsWalk is a listing's page by visits of the whole workspace (or of its active links, or
+// under a common text): two ordered parts, each stopping at the page's size, the links with
+// visits walked in visit_totals' index of them, and those with none walked by ID; the second is
+// read only when the first runs out (or, least visited first, the other way round).
+func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp string) (page, order string) {
+	byVisits := []string{"t.workspace_id = " + ws, "t.visits > 0"}
+	unvisited := append(slices.Clone(where),
+		"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
+	// The parts in the order of the listing; a cursor in the second has left the first behind.
+	useVisited, useUnvisited := true, true
+	if c := f.After; c != nil {
+		if c.Visits == 0 {
+			unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
+			useVisited = dir == "ASC"
+		} else {
+			useUnvisited = dir == "DESC"
+		}
+		if useVisited {
+			byVisits = append(byVisits, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+	}
+	var parts []string
+	switch {
+	case useVisited && f.Query != "":
+		// A common text (commonText), which the planner cannot count: each visited link
+		// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
+		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
+			WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+	case useVisited:
+		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
+			strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+	}
+	if useUnvisited {
+		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
+			` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
+	}
+	if dir == "ASC" {
+		slices.Reverse(parts)
+	}
+	return `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit,
+		`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+}
+
+// tagPage is a listing's page of a tag's links by ID from link_tags' key, each checked against
+// the other filters (where): a page costs the links it passes, whether the tag is on few links
+// or most. Under a search (a text the links' columns decide, its links too many to sort:
+// searchedLinks), which the planner cannot count, each link is looked up by its key in a
+// LATERAL subquery, so that the walk is the tag's and never the workspace's.
+func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp string) (page, order string) {
+	if f.Query != "" {
+		cond := ""
+		if f.After != nil {
+			cond = " AND lt.link_id " + cmp + " " + a.add(f.After.ID)
+		}
+		return `SELECT lt.link_id AS id FROM link_tags lt
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = lt.link_id AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
+			WHERE lt.tag_id = ` + tagID + cond + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
+	}
+	if f.After != nil {
+		// On both sides, so that whichever the join walks starts at the cursor.
+		after := a.add(f.After.ID)
+		where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
+	}
+	return `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
 }
 
 // byID is the order by ID of a page walking the workspace's links. Under a search it names the
