@@ -3,11 +3,11 @@
 -- The links list's text search (`q`) reads a table of its own, filled behind the creates: a
 -- trigram index on links cost every create about 30 µs of PostgreSQL (docs/benchmarks.md), so
 -- it is dropped here, and a link's searchable text (URL, key, title) is copied into link_search
--- by the server's search indexer (backend/linksearch) within about a second of its commit. The
--- links' triggers below only note which links changed, one row a statement: a create pays one
+-- by the server's search indexer (backend/linksearch) once a burst of changes settles. The
+-- links' triggers below only note which links changed, a row a workspace and statement: a create pays one
 -- small row per batch of the group commit. The list still decides on the links' own columns,
 -- and the links not yet copied are read from the queue beside the table: a search answers as
--- fresh as the links (docs/api.md#the-links-list).
+-- fresh as the links (docs/api.md#listing-links).
 DROP INDEX IF EXISTS links_search_trgm;
 
 CREATE TABLE link_search (

@@ -1,6 +1,6 @@
 // Package linksearch keeps the links list's search table behind the links: a loop on every
 // server copies the text of the links created, edited or deleted since, in batches, one node
-// at a time (docs/api.md#the-links-list says how fresh a search is).
+// at a time (docs/api.md#listing-links says how fresh a search is).
 package linksearch
 
 import (
