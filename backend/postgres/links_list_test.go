@@ -249,6 +249,7 @@ func BenchmarkListLinksByTag(b *testing.B) {
 		{"search-short", link.Filter{Query: "77"}},
 		{"search-everywhere", link.Filter{Query: "example.com"}},
 		{"search-none", link.Filter{Query: "nowhere-to-be-found"}},
+		{"search-common-most-visited", link.Filter{Query: "page/1", Sort: link.SortMostVisited}},
 		{"rare-newest", link.Filter{TagID: &rare}},
 		{"rare-newest-deep", link.Filter{TagID: &rare, After: deep}},
 		{"rare-disabled", link.Filter{TagID: &rare, Status: link.StatusActive}},
