@@ -18,10 +18,13 @@ import (
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the trigram index of the links search exists (a deployment makes
-	// it by hand: docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index): 0 not
-	// asked yet, 1 yes, 2 no.
+	// searchIndex is whether the search table's index link_search_gin exists (migration 00063
+	// makes it where pg_trgm and btree_gin are installed): 0 not asked yet, 1 yes, 2 no.
 	searchIndex atomic.Int32
+	// searchCandidates replaces the constant of that name when set, and searchUnsampled skips
+	// the test of the newest links (tests).
+	searchCandidates int
+	searchUnsampled  bool
 }
 
 // NewLinkStore returns the PostgreSQL link store.
