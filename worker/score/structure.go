@@ -432,7 +432,7 @@ var (
 // speak of scams, or say no fee is asked, are left alone.
 func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 	text := foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + c.OCRText)
-	reward := rewardRE.FindString(text)
+	reward := firstUnnegated(rewardRE, text) // "不承诺任何返利" denies a reward
 	fee := upfrontRE.FindString(text)
 	// A page speaking of scams is an advisory unless it gives a way to pay it (story.go).
 	if reward == "" || fee == "" || warningRE.MatchString(text) && !paysHere(c, text) || noFeeRE.MatchString(text) {
@@ -460,7 +460,7 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// A loss threatened to the reader's account.
-	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|` +
+	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|will be (?:signed|logged|locked) out|` +
 		`停用|冻结|注销|关闭|删除|封号|封停|作废|暂停(?:使用|服务)?|停保`)
 	// A deadline.
 	deadlineRE = regexp.MustCompile(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
