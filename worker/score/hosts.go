@@ -420,7 +420,7 @@ func affixed(w, key string) bool {
 // (typosquats keep it; "finance" is no typo of "binance", nor "cloud" of "icloud") and is one
 // edit away, two for keys of 9 letters or more.
 func near(w, key string) bool {
-	if len(key) < 6 || !isASCII(w) || w == "" || w[0] != key[0] {
+	if len(key) < 6 || !isASCII(w) || w == "" || w[0] != key[0] || strings.ContainsAny(w, "-_") {
 		return false
 	}
 	edits := 1

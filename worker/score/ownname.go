@@ -1,6 +1,7 @@
 package score
 
 import (
+	"github.com/shortlink/shortlink/backend/moderation"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -39,4 +40,21 @@ func withoutPublicBodyName(host string, labels []string) []string {
 // length or its ending.
 func truncates(w, key string) bool {
 	return len(key)-len(w) >= 2 && strings.HasPrefix(key, w)
+}
+
+// typoOfOwnName says whether a host read as a brand's typo only (weightNear: xiaomei of xiaomi)
+// is the page's own name rather than an imitation: the page names the brand nowhere — title,
+// description, headings, text or screenshot — and links to its own site. A typosquat wears the
+// brand it misspells, or stands alone; a town's school that happens to be spelled a letter away
+// from a brand does neither. The host's look-alike signal still flags it for a moderator.
+func typoOfOwnName(c moderation.Capture, b *brand, weight float64) bool {
+	if weight != weightNear || ownLinks(c) == 0 {
+		return false
+	}
+	for _, n := range namedBrands(c.Title + " \n " + c.Description + " \n " + c.Headings + " \n " + c.Text + " \n " + c.OCRText) {
+		if n.brand == b {
+			return false
+		}
+	}
+	return true
 }
