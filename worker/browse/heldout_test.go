@@ -129,10 +129,10 @@ var heldOutSets = []heldOutSet{
 		// by page. Spent since: its per-page results were read after the conduct signals' measure,
 		// and the fourth round of signals was written reading it (in-sample).
 		floors: heldOutFloors{
-			banRecall:     0.87, // 21 of 24 (16 with the conduct signals, 15 before them)
-			flagRecall:    0.91, // 22 of 24 (19, 17)
-			banPrecision:  1.0,  // 21 of 21 (16 of 19, 15 of 19)
-			flagPrecision: 0.95, // 22 of 23: one honest page flagged (19 of 24, 17 of 23)
+			banRecall:     0.91, // 22 of 24 (16 with the conduct signals, 15 before them)
+			flagRecall:    0.95, // 23 of 24 (19, 17)
+			banPrecision:  1.0,  // 22 of 22 (16 of 19, 15 of 19)
+			flagPrecision: 0.95, // 23 of 24: one honest page flagged (19 of 24, 17 of 23)
 			benignBanned:  0,    // none (three, four), and none may be
 		},
 	},

@@ -31,3 +31,22 @@ func TestPublicBodyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestWornDomain checks which hosts wear another site's whole domain at their front.
+func TestWornDomain(t *testing.T) {
+	for _, tt := range []struct{ host, want string }{
+		{"bendigobank.com.au.session-verify-id.net", "bendigobank.com.au"},
+		{"www.heritage-bank.com.logon-check.top", "heritage-bank.com"},
+		{"hzbank.com.cn.wangyin.top", "hzbank.com.cn"},
+		{"my.blog.example.com", ""},
+		{"api.dev.example.com", ""},
+		{"shop.de.example.com", ""},
+		{"www.jstor.org.ezproxy.example.edu", ""},
+		{"example.com.s3.amazonaws.com", ""},
+		{"login.example.com", ""},
+	} {
+		if got := wornDomain(tt.host); got != tt.want {
+			t.Errorf("wornDomain(%q) = %q, want %q", tt.host, got, tt.want)
+		}
+	}
+}

@@ -155,7 +155,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		giftCardSignal, safeAccountSignal, offPlatformSignal, sureReturnSignal, deviceCodeSignal,
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
-		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal,
+		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
