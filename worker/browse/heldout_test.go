@@ -126,13 +126,14 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules: the
 		// blind measure of the rules after the story signals (15 of 24 banned) and of the conduct
 		// signals, written apart while it was (16 of 24). Its three recordings scored alike, page
-		// by page. Spent since: its per-page results were read after the conduct signals' measure.
+		// by page. Spent since: its per-page results were read after the conduct signals' measure,
+		// and the fourth round of signals was written reading it (in-sample).
 		floors: heldOutFloors{
-			banRecall:     0.66, // 16 of 24 (15 before the conduct signals)
-			flagRecall:    0.79, // 19 of 24 (17 before)
-			banPrecision:  0.84, // 16 of 19 (15 of 19 before)
-			flagPrecision: 0.79, // 19 of 24 (17 of 23 before)
-			benignBanned:  3,    // three (four before), and no more may be
+			banRecall:     0.91, // 22 of 24 (16 with the conduct signals, 15 before them)
+			flagRecall:    0.95, // 23 of 24 (19, 17)
+			banPrecision:  1.0,  // 22 of 22 (16 of 19, 15 of 19)
+			flagPrecision: 0.95, // 23 of 24: one honest page flagged (19 of 24, 17 of 23)
+			benignBanned:  0,    // none (three, four), and none may be
 		},
 	},
 	{

@@ -60,9 +60,9 @@ var (
 	// The reader's money moved to an account said to be safe: the police's, the bank's, a
 	// "verification" account (an escrow a platform names as its own is not this).
 	// (A wallet of one's own is no such account: "move your coins to a secure wallet you control".)
-	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ]account|` +
+	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ](?:(?:holding|custody|reserve|suspense|trust|safekeeping) )?account|` +
 		`(?:safe|secure|protected|verification|safety) account[^.]{0,40}(?:transfer|move|deposit)|` +
-		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管)?(?:账户|帐户|账号)|` +
+		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管|托管|保管)?(?:账户|帐户|账号)|` +
 		`(?:安全|核验|清查|审查|避险|司法|公证)(?:核验|监管)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
 
 	// A deposit paid first, for a thing or a service to come: a ticket, a room, a meeting, an
@@ -143,7 +143,7 @@ var (
 		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
 	// A payment kept secret from the bank, the family, the police.
 	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
-		`(?:do not|don't|never) (?:discuss|mention|talk about) (?:this|the (?:assignment|payment|transfer|offer|deal|investment|case))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
+		`(?:do not|don't|never) (?:discuss|mention|talk about) (?:this|it|the (?:assignment|payment|transfer|offer|deal|investment|case|award|claim|win|inheritance|parcel))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
 		`(?:请勿|不要|切勿|不得|别)(?:告知|告诉|透露给?|联系|让)(?:家人|亲友|银行|他人|任何人|警方|子女|儿女|配偶|老伴|同事|亲戚|朋友)|案件保密|严格保密|` +
 		// Secrecy of the deal itself, the clause ending there: not "注意保密您的密码".
 		`注意保密(?:[，。,.!！;；]|$)|不对外公开(?:宣传)?(?:[，。,.!！;；]|$)|(?:请勿|不要|切勿)(?:在朋友圈|对外)(?:宣传|外传|声张|透露)|(?:请勿|不要|切勿)(?:宣传|外传|声张)`)
@@ -155,7 +155,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		giftCardSignal, safeAccountSignal, offPlatformSignal, sureReturnSignal, deviceCodeSignal,
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
-		authorityDemandSignal, cardElsewhereSignal,
+		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
@@ -197,14 +197,37 @@ func advisory(c moderation.Capture, words string) bool {
 }
 
 // sentenceAround is the sentence of words holding words[at:end].
+// A point between digits ($1,400.00) ends no sentence.
 func sentenceAround(words string, at, end int) string {
 	start := strings.LastIndexAny(words[:at], ".!?。！？\n")
-	stop := strings.IndexAny(words[end:], ".!?。！？\n")
+	for start > 0 && decimalPoint(words, start) {
+		start = strings.LastIndexAny(words[:start], ".!?。！？\n")
+	}
+	stop := -1
+	for from := end; from < len(words); {
+		i := strings.IndexAny(words[from:], ".!?。！？\n")
+		if i < 0 {
+			break
+		}
+		if !decimalPoint(words, from+i) {
+			stop = from + i - end
+			break
+		}
+		from += i + 1
+	}
 	if stop < 0 {
 		stop = len(words) - end
 	}
 	return words[start+1 : end+stop]
 }
+
+// decimalPoint says whether words[i] is a point between two digits.
+func decimalPoint(words string, i int) bool {
+	return words[i] == '.' && i > 0 && i+1 < len(words) && isDigit(words[i-1]) && isDigit(words[i+1])
+}
+
+// isDigit says whether b is an ASCII digit.
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // giftCardSignal weighs a page that takes a fee, a deposit, a fine or a donation in gift cards
 // of brands that are not its own: a gift card is spent by whoever reads its code, so no lender,
@@ -575,6 +598,9 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 	}
 	words := storyWords(c)
 	secret := secrecyRE.FindString(words)
+	if secret == "" {
+		secret = coverStory(words) // coverstory.go
+	}
 	if secret == "" {
 		return Signal{}, false
 	}
