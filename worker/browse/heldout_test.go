@@ -140,12 +140,13 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout7",
 		digest: "5fc37b4664672b15fd3543378b35a04e24c773a7753f604d6b7556c802b8585c",
 		// Frozen before anything was scored, written without reading the scorer's rules: the
-		// blind measure of the rules after the conduct signals. Recorded once; its floors are the
-		// figures of that recording.
+		// blind measure of the rules after the conduct signals (11 of 24 banned) and of the fourth
+		// round, written apart while it was (14 of 24). Recorded once. Spent since: its per-page
+		// results were read after that measure.
 		floors: heldOutFloors{
-			banRecall:     0.45, // 11 of 24
-			flagRecall:    0.62, // 15 of 24
-			banPrecision:  1.0,  // 11 of 11
+			banRecall:     0.58, // 14 of 24 (11 before the fourth round)
+			flagRecall:    0.62, // 15 of 24 (15 before)
+			banPrecision:  1.0,  // 14 of 14
 			flagPrecision: 0.93, // 15 of 16 (one benign page flagged)
 			benignBanned:  0,    // none, and none may be
 		},
