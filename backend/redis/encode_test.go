@@ -10,9 +10,9 @@ import (
 )
 
 // linkFields is how many exported fields link.Link has, each known to appendLinkJSON (the
-// unexported ones are never encoded, nor those tagged json:"-", such as Tags and Health: never
-// cached, nor ArchivedAt: archiving changes no redirect).
-const linkFields = 25
+// unexported ones are never encoded, nor those tagged json:"-", such as Tags, Health and QR:
+// never cached, nor ArchivedAt: archiving changes no redirect).
+const linkFields = 26
 
 // TestAppendLinkJSON: the field-by-field form of a link decodes to exactly what encoding/json's
 // form of it decodes to, whatever its strings hold and whichever optional fields it has.
