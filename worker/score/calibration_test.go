@@ -173,6 +173,7 @@ func TestCalibrationSet(t *testing.T) {
 //
 //	go test -run TestCalibration -v ./worker/score/
 func TestCalibration(t *testing.T) {
+	t.Parallel()
 	m := measure(t, loadCalibration(t))
 	if m.banRecall < calibrationBanRecall {
 		t.Errorf("recall at the ban score %.3f, below %.3f", m.banRecall, calibrationBanRecall)
@@ -190,6 +191,7 @@ func TestCalibration(t *testing.T) {
 //
 //	go test -run TestDevSet -v ./worker/score/
 func TestDevSet(t *testing.T) {
+	t.Parallel()
 	cases := loadCases(t, "testdata/calibration/dev.yaml")
 	readme, err := os.ReadFile("testdata/calibration/README.md")
 	if err != nil {

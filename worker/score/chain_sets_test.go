@@ -11,6 +11,7 @@ import (
 //
 //	go test -count=1 -run TestModelCallsAcrossTheSets -v ./worker/score/
 func TestModelCallsAcrossTheSets(t *testing.T) {
+	t.Parallel()
 	cases := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	cases = append(cases, loadCases(t, "testdata/dev/pages.yaml")...)
 	cases = append(cases, loadCases(t, "testdata/dev/lures.yaml")...)

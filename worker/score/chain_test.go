@@ -134,6 +134,7 @@ func TestModelSeesSignalsAndOCR(t *testing.T) {
 //
 //	go test -count=1 -run TestModelCallsPerThousand -v ./worker/score/
 func TestModelCallsPerThousand(t *testing.T) {
+	t.Parallel()
 	cases := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	h := newHeuristic(t, "")
 	count := func(always bool) (calls, banned, benignBanned int) {

@@ -17,6 +17,7 @@ const (
 //
 //	go test -count=1 -run TestConductDevSet -v ./worker/score/
 func TestConductDevSet(t *testing.T) {
+	t.Parallel()
 	others := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	for _, path := range []string{"testdata/dev/pages.yaml", "testdata/dev/lures.yaml", "testdata/dev/general.yaml", "testdata/dev/stories.yaml"} {
 		others = append(others, loadCases(t, path)...)

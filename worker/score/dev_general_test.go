@@ -17,6 +17,7 @@ const (
 //
 //	go test -count=1 -run TestGeneralDevSet -v ./worker/score/
 func TestGeneralDevSet(t *testing.T) {
+	t.Parallel()
 	others := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	others = append(others, loadCases(t, "testdata/dev/pages.yaml")...)
 	others = append(others, loadCases(t, "testdata/dev/lures.yaml")...)

@@ -17,6 +17,7 @@ const (
 //
 //	go test -count=1 -run TestLureDevSet -v ./worker/score/
 func TestLureDevSet(t *testing.T) {
+	t.Parallel()
 	others := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	others = append(others, loadCases(t, "testdata/dev/pages.yaml")...)
 	checkDevSet(t, "testdata/dev/lures.yaml", others, lureBanRecall, lureFlagRecall, lureFlagPrec)

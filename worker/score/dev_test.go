@@ -21,6 +21,7 @@ const (
 //
 //	go test -count=1 -run TestStructureDevSet -v ./worker/score/
 func TestStructureDevSet(t *testing.T) {
+	t.Parallel()
 	others := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
 	checkDevSet(t, "testdata/dev/pages.yaml", others, structureBanRecall, structureFlagRecall, structureFlagPrec)
 }

@@ -215,6 +215,7 @@ func TestModelBenignPage(t *testing.T) {
 // TestChain follows the answers of a server through the chain: retries, and the heuristics
 // deciding, with a note, when the model does not answer well.
 func TestChain(t *testing.T) {
+	t.Parallel()
 	malformed := says(`{"score": "high", "category": "phishing", "reason": "x"}`)
 	tests := []struct {
 		name      string
