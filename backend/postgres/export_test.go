@@ -11,15 +11,14 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 	return pendingQueueQuery(after, limit)
 }
 
-// ListQuery is the statement, and its arguments, of a page of a workspace's links.
-// manyTagged says the filter's tag has many links (List counts them); the search reads the
-// trigram index (migration 00036).
-func ListQuery(workspaceID int64, f link.Filter, manyTagged ...bool) (string, []any) {
-	return listQuery(workspaceID, f, len(manyTagged) > 0 && manyTagged[0], true)
+// ListQuery is the statement, and its arguments, of a page of a workspace's links; the search
+// reads the trigram index (migration 00036).
+func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
+	return listQuery(workspaceID, f, true)
 }
 
-// SetManyTagged sets how many links make a tag large (an order by visits walks the visit
-// order rather than sorting the tag's links), until t ends.
+// SetManyTagged sets how many links of a tag are counted at most when a listing picks the
+// tag of fewest links among several, until t ends.
 func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 	old := manyTagged
 	manyTagged = n

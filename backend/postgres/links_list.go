@@ -12,8 +12,7 @@ import (
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// manyTagged is how many links a tag has for List to walk an order by visits rather than sort
-// the tag's links; a variable for tests.
+// manyTagged is how many links of a tag fewestTagged counts at most; a variable for tests.
 var manyTagged = 5000
 
 // searchIndexed reports whether links_search_trgm exists, asked once per process (an index
@@ -48,9 +47,8 @@ func (s *LinkStore) searchIndexed(ctx context.Context) bool {
 // finds a page (the few disabled links may be the least visited): such a listing reads the
 // links it matches with their visits and sorts them.
 //
-// A tag narrows the listing by as much as its links are few: an order by visits of a tag on
-// fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
-// ordered parts, keeping the tag's links.
+// An order by visits of a tag walks the same two parts in the tag's own rows (tagVisitsPage),
+// which keep their links' visits beside them (migration 00064).
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
 	if len(f.AlsoTagIDs) > 0 {
 		var err error
@@ -58,17 +56,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			return nil, false, err
 		}
 	}
-	many := false
-	if f.TagID != nil && f.Sort.ByVisits() {
-		var n int
-		err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
-			*f.TagID, manyTagged).Scan(&n)
-		if err != nil {
-			return nil, false, fmt.Errorf("list links: count the tag's links: %w", err)
-		}
-		many = n >= manyTagged
-	}
-	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
+	query, args := listQuery(workspaceID, f, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
 	rows, err := s.db.Pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
@@ -107,9 +95,9 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
-// listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
-// manyTagged links, searchIndex that the trigram index links_search_trgm exists.
-func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (string, []any) {
+// listQuery is List's statement and its arguments; searchIndex says the trigram index
+// links_search_trgm exists.
+func listQuery(workspaceID int64, f link.Filter, searchIndex bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
@@ -121,7 +109,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
-		if f.Sort.ByVisits() || f.Sort.ByUpdate() {
+		if f.Sort.ByUpdate() {
 			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
 		}
 	}
@@ -131,6 +119,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		dir, cmp = "ASC", ">"
 	}
 	var page, order string
+	visits := "coalesce(t.visits, 0)"
 	switch {
 	case f.Sort.ByUpdate():
 		// links_workspace_updated (migration 00048) walks the workspace's links by their last
@@ -141,9 +130,12 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") +
 			` ORDER BY l.updated_at ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `l.updated_at ` + dir + `, l.id ` + dir
+	case tagID != "" && f.Sort.ByVisits():
+		page, order = tagVisitsPage(&a, where, tagID, limit, dir, cmp, f.After)
+		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -212,7 +204,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged, searchIndex bool) (
 			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
 				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
 	}
-	return `SELECT ` + taggedColumns + `, coalesce(t.visits, 0), ` + days + `
+	return `SELECT ` + taggedColumns + `, ` + visits + `, ` + days + `
 		FROM (` + page + `) p
 		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id

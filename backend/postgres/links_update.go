@@ -82,6 +82,9 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 // setLinkTags adds the tags add to the workspace's links ids and takes remove off them; with
 // only, it takes off every tag not in add instead.
 func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, remove []int64, only bool) error {
+	if err := lockTagVisits(ctx, tx, workspaceID, ids, add); err != nil {
+		return err
+	}
 	if only {
 		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
 			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND NOT lt.tag_id = ANY($3)`, workspaceID, ids, add)
@@ -100,8 +103,9 @@ func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, re
 	}
 	// Only links and tags of the workspace: an ID of another workspace's link or tag adds nothing.
 	_, err := tx.Exec(ctx, `
-		INSERT INTO link_tags (tag_id, link_id)
-		SELECT tg.id, l.id FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		INSERT INTO link_tags (tag_id, link_id, visits)
+		SELECT tg.id, l.id, coalesce(t.visits, 0) FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		LEFT JOIN visit_totals t ON t.link_id = l.id
 		WHERE l.workspace_id = $1 AND l.id = ANY($2) AND tg.id = ANY($3)
 		ON CONFLICT DO NOTHING`, workspaceID, ids, add)
 	if err != nil {

@@ -222,6 +222,9 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r, u, summedBefore)...).Scan(&st.Due); err != nil {
 			return err
 		}
+		if err := keepTagVisits(ctx, tx, r); err != nil {
+			return err
+		}
 		if err := s.saveSketches(ctx, tx, u); err != nil {
 			return err
 		}
