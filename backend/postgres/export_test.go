@@ -14,7 +14,7 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 // ListQuery is the statement, and its arguments, of a page of a workspace's links; the search
 // reads the trigram index (migration 00036).
 func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
-	return listQuery(workspaceID, f, true)
+	return listQuery(workspaceID, f, false, true)
 }
 
 // SetManyTagged sets how many links of a tag are counted at most when a listing picks the
@@ -28,3 +28,11 @@ func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 // AfterDueInsert has DueCreated call f between its insert of new due rows and its second look
 // for reviews committed meanwhile.
 func (s *Moderation) AfterDueInsert(f func()) { s.afterDueInsert = f }
+
+// SetManyInactive sets how many links in a status other than active make an order by visits
+// under it walk the workspace's visit order, until t ends.
+func SetManyInactive(t interface{ Cleanup(func()) }, n int) {
+	old := manyInactive
+	manyInactive = n
+	t.Cleanup(func() { manyInactive = old })
+}

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/shortlink/shortlink/backend/link"
 )
 
@@ -56,23 +58,23 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			return nil, false, err
 		}
 	}
-	query, args := listQuery(workspaceID, f, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
-	rows, err := s.db.Pool.Query(ctx, query, args...)
+	many, err := s.manyInStatus(ctx, workspaceID, f)
 	if err != nil {
-		return nil, false, fmt.Errorf("list links: %w", err)
+		return nil, false, err
 	}
-	defer rows.Close()
+	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
 	var links []*link.Link
-	for rows.Next() {
+	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
 		l, err := scanTagged(rows, &v.Total, &v.Days)
 		if err != nil {
-			return nil, false, fmt.Errorf("list links: %w", err)
+			return err
 		}
 		l.Visits = v
 		links = append(links, l)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
 	}
 	links, more := trimPage(links, f.Limit)
@@ -95,13 +97,19 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
-// listQuery is List's statement and its arguments; searchIndex says the trigram index
+// listQuery is List's statement and its arguments; manyInStatus says the workspace has at least
+// manyInactive links in f.Status (manyInStatus), searchIndex that the trigram index
 // links_search_trgm exists.
-func listQuery(workspaceID int64, f link.Filter, searchIndex bool) (string, []any) {
+func listQuery(workspaceID int64, f link.Filter, manyInStatus, searchIndex bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
 	where = append(where, statusConditions(&a, f)...)
+	if manyInStatus {
+		// Without the partial index's condition: the planner would read every link of the
+		// status from it and sort them, where the walk by visits passes a few thousand.
+		where = slices.DeleteFunc(where, func(c string) bool { return c == inactiveCondition })
+	}
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
@@ -135,7 +143,7 @@ func listQuery(workspaceID int64, f link.Filter, searchIndex bool) (string, []an
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
+	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive && !manyInStatus) || f.Health == "broken"):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -212,6 +220,9 @@ func listQuery(workspaceID int64, f link.Filter, searchIndex bool) (string, []an
 		ORDER BY ` + order, a
 }
 
+// inactiveCondition is the condition of links_workspace_inactive (migration 00048).
+const inactiveCondition = "l.status <> 'active'"
+
 // statusConditions are the conditions of List's status and archive filters and of its tags
 // past the first.
 func statusConditions(a *sqlArgs, f link.Filter) []string {
@@ -233,7 +244,7 @@ func statusConditions(a *sqlArgs, f link.Filter) []string {
 	default:
 		// The first condition lets the partial index links_workspace_inactive (migration 00048)
 		// serve it whatever the plan.
-		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
+		where = append(where, inactiveCondition, "l.status = "+a.add(f.Status))
 	}
 	for _, id := range f.AlsoTagIDs {
 		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
@@ -275,7 +286,10 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 	}
 	walk = f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
-		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+		// A value read per link, not an EXISTS: the planner would make that a join on (link,
+		// URL), which it expects to match almost nothing, and read every link of the workspace
+		// and of the state to find a page that a walk finds in a few hundred.
+		where = append(where, "(SELECT h.state FROM link_health h WHERE h.link_id = l.id AND h.url = l.url) = "+state)
 	}
 	return where, state, walk
 }

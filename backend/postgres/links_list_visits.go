@@ -1,8 +1,12 @@
 package postgres
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/shortlink/shortlink/backend/link"
 )
@@ -44,4 +48,55 @@ func tagVisitsPage(a *sqlArgs, where []string, tagID, limit, dir, cmp string, af
 	}
 	return `SELECT id, visits FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit,
 		`p.visits ` + dir + `, l.id ` + dir
+}
+
+// queryList runs a listing's statement, calling each for every row, in a read-only transaction
+// with JIT off and a plan made for the statement's own arguments. A page walked in an index
+// stops after a few rows, but the planner costs the whole walk: past jit_above_cost PostgreSQL
+// compiled the statement first, 100 ms and more on a busy machine for a page read in 2. And a
+// statement run again and again with other cursors would get a generic plan, costed for no
+// cursor in particular, which may read a whole filter's links where the cursor's plan walks a
+// page (docs/benchmarks.md#workspaces-of-10-million-links).
+func (s *LinkStore) queryList(ctx context.Context, query string, args []any, each func(pgx.Rows) error) error {
+	return pgx.BeginTxFunc(ctx, s.db.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		b.Queue(`SET LOCAL jit = off`)
+		b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
+		b.Queue(query, args...).Query(func(rows pgx.Rows) error {
+			defer rows.Close()
+			for rows.Next() {
+				if err := each(rows); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+		return tx.SendBatch(ctx, b).Close()
+	})
+}
+
+// manyInactive is how many links of a workspace in a status other than active make an order by
+// visits under that status walk the workspace's visit order, keeping the links in it, rather
+// than read them all and sort them; a variable for tests.
+var manyInactive = 5000
+
+// manyInStatus reports whether an order by visits of f (a status other than active, and no
+// narrower filter) has at least manyInactive links to choose from, counted in the partial
+// index links_workspace_inactive (migration 00048). Disabled links are a few in a hundred: the
+// walk passes a few thousand links a page, where reading them all costs what they number.
+func (s *LinkStore) manyInStatus(ctx context.Context, workspaceID int64, f link.Filter) (bool, error) {
+	switch f.Status {
+	case "", link.StatusActive, link.StatusExpired:
+		return false, nil
+	}
+	if !f.Sort.ByVisits() || f.TagID != nil || f.DomainID != nil || strings.TrimSpace(f.Query) != "" || f.Health != "" {
+		return false, nil
+	}
+	var n int
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM links
+		WHERE workspace_id = $1 AND status <> 'active' AND status = $2 LIMIT $3) s`, workspaceID, f.Status, manyInactive).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("list links: count the links in the status: %w", err)
+	}
+	return n >= manyInactive, nil
 }

@@ -293,3 +293,73 @@ func TestMigrationBackfillsTagVisits(t *testing.T) {
 		t.Errorf("link_tags_visits: %v %v", index, err)
 	}
 }
+
+// TestLinkListStatusByVisitsWalk pages through a workspace's disabled links by visits, both
+// ways, when they are many (the workspace's visit order walked, keeping them): only they come,
+// in the order of (visits, ID), each once; another workspace's disabled links never. Not
+// parallel: it makes every status many for its duration.
+func TestLinkListStatusByVisitsWalk(t *testing.T) {
+	postgres.SetManyInactive(t, 1)
+	db := testenv.DB(t)
+	ctx := context.Background()
+	accounts, links := postgres.NewAccountStore(db), postgres.NewLinkStore(db)
+	_, ws := newUser(t, accounts, "status-walk@example.com")
+	_, neighbour := newUser(t, accounts, "status-walk-other@example.com")
+	visits, theirs := map[int64]int{}, map[int64]int{}
+	var disabled []int64
+	for id := int64(1); id <= 40; id++ {
+		insertLink(t, links, ws.ID, id)
+		if id%3 == 0 {
+			disabled = append(disabled, id)
+		}
+		if id%4 != 0 {
+			visits[id] = int(id % 5)
+		}
+	}
+	for id := int64(501); id <= 505; id++ {
+		insertLink(t, links, neighbour.ID, id)
+		theirs[id] = 7
+	}
+	if _, _, err := links.UpdateMany(ctx, ws.ID, disabled, link.BulkEdit{Status: link.Opt[string]{Set: true, Value: link.StatusDisabled}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := links.UpdateMany(ctx, neighbour.ID, slices.Collect(maps.Keys(theirs)), link.BulkEdit{Status: link.Opt[string]{Set: true, Value: link.StatusDisabled}}); err != nil {
+		t.Fatal(err)
+	}
+	visitLinks(t, db, ws.ID, visits, false)
+	visitLinks(t, db, neighbour.ID, theirs, false)
+	for _, sort := range []link.Sort{link.SortMostVisited, link.SortLeastVisited} {
+		want := slices.Clone(disabled)
+		slices.SortFunc(want, func(x, y int64) int {
+			r := visits[x] - visits[y]
+			if r == 0 {
+				r = int(x - y)
+			}
+			if sort == link.SortMostVisited {
+				return -r
+			}
+			return r
+		})
+		for _, size := range []int{3, 100} {
+			f := link.Filter{Status: link.StatusDisabled, Sort: sort, Limit: size}
+			var got []int64
+			for range 20 {
+				page, more, err := links.List(ctx, ws.ID, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range page {
+					got = append(got, l.ID)
+				}
+				if !more || len(page) == 0 {
+					break
+				}
+				last := page[len(page)-1]
+				f.After = &link.Cursor{ID: last.ID, Visits: last.Visits.Total}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s, pages of %d:\n got %v\nwant %v", sort, size, got, want)
+			}
+		}
+	}
+}
