@@ -104,12 +104,7 @@ func listQuery(workspaceID int64, f link.Filter, manyInStatus, searchIndex bool)
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
-	where = append(where, statusConditions(&a, f)...)
-	if manyInStatus {
-		// Without the partial index's condition: the planner would read every link of the
-		// status from it and sort them, where the walk by visits passes a few thousand.
-		where = slices.DeleteFunc(where, func(c string) bool { return c == inactiveCondition })
-	}
+	where = walkStatus(append(where, statusConditions(&a, f)...), manyInStatus)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
