@@ -1,6 +1,10 @@
 package postgres
 
 import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -35,4 +39,19 @@ func SetManyInactive(t interface{ Cleanup(func()) }, n int) {
 	old := manyInactive
 	manyInactive = n
 	t.Cleanup(func() { manyInactive = old })
+}
+
+// ListSettings are the settings jit and plan_cache_mode as a listing's statement runs under
+// them (queryList).
+func (s *LinkStore) ListSettings(ctx context.Context) (jit, planCache string, err error) {
+	err = s.queryList(ctx, `SELECT current_setting('jit'), current_setting('plan_cache_mode')`, nil, func(rows pgx.Rows) error {
+		return rows.Scan(&jit, &planCache)
+	})
+	return jit, planCache, err
+}
+
+// RunListStatement runs query as a listing's statement runs (queryList), its rows read and
+// dropped.
+func (s *LinkStore) RunListStatement(ctx context.Context, query string) error {
+	return s.queryList(ctx, query, nil, func(pgx.Rows) error { return nil })
 }

@@ -51,28 +51,30 @@ func tagVisitsPage(a *sqlArgs, where []string, tagID, limit, dir, cmp string, af
 }
 
 // queryList runs a listing's statement, calling each for every row, in a read-only transaction
-// with JIT off and a plan made for the statement's own arguments. A page walked in an index
-// stops after a few rows, but the planner costs the whole walk: past jit_above_cost PostgreSQL
-// compiled the statement first, 100 ms and more on a busy machine for a page read in 2. And a
-// statement run again and again with other cursors would get a generic plan, costed for no
-// cursor in particular, which may read a whole filter's links where the cursor's plan walks a
-// page (docs/benchmarks.md#workspaces-of-10-million-links).
+// with JIT off and a plan made for the statement's own arguments, all sent at once (one round
+// trip, as the statement alone). A page walked in an index stops after a few rows, but the
+// planner costs the whole walk: past jit_above_cost PostgreSQL compiled the statement first,
+// 100 ms and more on a busy machine for a page read in 2. And a statement run again and again
+// with other cursors would get a generic plan, costed for no cursor in particular, which may
+// read a whole filter's links where the cursor's plan walks a page
+// (docs/benchmarks.md#workspaces-of-10-million-links). A statement that fails leaves the
+// transaction aborted: the pool closes such a connection rather than reuse it.
 func (s *LinkStore) queryList(ctx context.Context, query string, args []any, each func(pgx.Rows) error) error {
-	return pgx.BeginTxFunc(ctx, s.db.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`SET LOCAL jit = off`)
-		b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
-		b.Queue(query, args...).Query(func(rows pgx.Rows) error {
-			defer rows.Close()
-			for rows.Next() {
-				if err := each(rows); err != nil {
-					return err
-				}
+	b := &pgx.Batch{}
+	b.Queue(`BEGIN READ ONLY`)
+	b.Queue(`SET LOCAL jit = off`)
+	b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
+	b.Queue(query, args...).Query(func(rows pgx.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			if err := each(rows); err != nil {
+				return err
 			}
-			return rows.Err()
-		})
-		return tx.SendBatch(ctx, b).Close()
+		}
+		return rows.Err()
 	})
+	b.Queue(`COMMIT`)
+	return s.db.Pool.SendBatch(ctx, b).Close()
 }
 
 // manyInactive is how many links of a workspace in a status other than active make an order by

@@ -363,3 +363,38 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestListSettings: a listing's statement runs without JIT and with a plan for its own
+// arguments, in one transaction whose settings end with it; a statement that fails leaves
+// no connection of the pool in its aborted transaction.
+func TestListSettings(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	ctx := context.Background()
+	links := postgres.NewLinkStore(db)
+	for range 3 {
+		jit, plans, err := links.ListSettings(ctx)
+		if err != nil || jit != "off" || plans != "force_custom_plan" {
+			t.Fatalf("jit %q, plan_cache_mode %q, %v", jit, plans, err)
+		}
+	}
+	var jit, plans string
+	if err := db.Pool.QueryRow(ctx, `SELECT current_setting('jit'), current_setting('plan_cache_mode')`).Scan(&jit, &plans); err != nil {
+		t.Fatal(err)
+	}
+	if plans != "auto" {
+		t.Errorf("after a listing: jit %q, plan_cache_mode %q", jit, plans)
+	}
+	// A statement that fails, then listings and other statements on the same pool.
+	if err := links.RunListStatement(ctx, `SELECT 1 / 0`); err == nil {
+		t.Fatal("a division by zero went through")
+	}
+	for range 10 {
+		if _, _, err := links.ListSettings(ctx); err != nil {
+			t.Fatalf("a listing after a failed one: %v", err)
+		}
+		if _, err := db.Pool.Exec(ctx, `SELECT 1`); err != nil {
+			t.Fatalf("a statement after a failed listing: %v", err)
+		}
+	}
+}
