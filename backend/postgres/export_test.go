@@ -33,12 +33,12 @@ func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 // for reviews committed meanwhile.
 func (s *Moderation) AfterDueInsert(f func()) { s.afterDueInsert = f }
 
-// SetManyInactive sets how many links in a status other than active make an order by visits
-// under it walk the workspace's visit order, until t ends.
-func SetManyInactive(t interface{ Cleanup(func()) }, n int) {
-	old := manyInactive
-	manyInactive = n
-	t.Cleanup(func() { manyInactive = old })
+// SetManyMatch sets how many links in a status other than active, or on a domain, make an order
+// by visits under that filter walk the workspace's visit order, until t ends.
+func SetManyMatch(t interface{ Cleanup(func()) }, n int) {
+	old := manyMatch
+	manyMatch = n
+	t.Cleanup(func() { manyMatch = old })
 }
 
 // ListSettings are the settings jit and plan_cache_mode as a listing's statement runs under

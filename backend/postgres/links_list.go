@@ -58,7 +58,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			return nil, false, err
 		}
 	}
-	many, err := s.manyInStatus(ctx, workspaceID, f)
+	many, err := s.manyMatching(ctx, workspaceID, f)
 	if err != nil {
 		return nil, false, err
 	}
@@ -97,14 +97,14 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
-// listQuery is List's statement and its arguments; manyInStatus says the workspace has at least
-// manyInactive links in f.Status (manyInStatus), searchIndex that the trigram index
-// links_search_trgm exists.
-func listQuery(workspaceID int64, f link.Filter, manyInStatus, searchIndex bool) (string, []any) {
+// listQuery is List's statement and its arguments; many says the workspace has at least
+// manyMatch links in f's status or on its domain (manyMatching), searchIndex that the trigram
+// index links_search_trgm exists.
+func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
-	where = walkStatus(append(where, statusConditions(&a, f)...), manyInStatus)
+	where = walkStatus(append(where, statusConditions(&a, f)...), many)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
@@ -138,7 +138,7 @@ func listQuery(workspaceID int64, f link.Filter, manyInStatus, searchIndex bool)
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && (f.Query != "" || f.DomainID != nil || (f.Status != "" && f.Status != link.StatusActive && !manyInStatus) || f.Health == "broken"):
+	case f.Sort.ByVisits() && sortsAll(f, many):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}

@@ -77,34 +77,47 @@ func (s *LinkStore) queryList(ctx context.Context, query string, args []any, eac
 	return s.db.Pool.SendBatch(ctx, b).Close()
 }
 
-// manyInactive is how many links of a workspace in a status other than active make an order by
-// visits under that status walk the workspace's visit order, keeping the links in it, rather
-// than read them all and sort them; a variable for tests.
-var manyInactive = 5000
+// manyMatch is how many links of a workspace in a status other than active, or on a domain,
+// make an order by visits under that filter walk the workspace's visit order, keeping the
+// links that match, rather than read them all and sort them; a variable for tests.
+var manyMatch = 5000
 
-// manyInStatus reports whether an order by visits of f (a status other than active, and no
-// narrower filter) has at least manyInactive links to choose from, counted in the partial
-// index links_workspace_inactive (migration 00048). Disabled links are a few in a hundred: the
-// walk passes a few thousand links a page, where reading them all costs what they number.
-func (s *LinkStore) manyInStatus(ctx context.Context, workspaceID int64, f link.Filter) (bool, error) {
-	switch f.Status {
-	case "", link.StatusActive, link.StatusExpired:
+// manyMatching reports whether an order by visits of f (a status other than active or a
+// domain, and no narrower filter) has at least manyMatch links to choose from, counted in the
+// partial index links_workspace_inactive (migration 00048) or among the domain's links.
+// Disabled links are a few in a hundred, a custom domain's a few in ten: the walk passes a few
+// hundred or thousand links a page, where reading them all costs what they number.
+func (s *LinkStore) manyMatching(ctx context.Context, workspaceID int64, f link.Filter) (bool, error) {
+	if !f.Sort.ByVisits() || f.TagID != nil || strings.TrimSpace(f.Query) != "" || f.Health != "" {
 		return false, nil
 	}
-	if !f.Sort.ByVisits() || f.TagID != nil || f.DomainID != nil || strings.TrimSpace(f.Query) != "" || f.Health != "" {
+	var query string
+	var args []any
+	switch {
+	case f.DomainID != nil && (f.Status == "" || f.Status == link.StatusActive):
+		query, args = `SELECT 1 FROM links WHERE workspace_id = $1 AND domain_id = $2 LIMIT $3`, []any{workspaceID, *f.DomainID, manyMatch}
+	case f.DomainID == nil && f.Status != "" && f.Status != link.StatusActive && f.Status != link.StatusExpired:
+		query, args = `SELECT 1 FROM links WHERE workspace_id = $1 AND status <> 'active' AND status = $2 LIMIT $3`, []any{workspaceID, f.Status, manyMatch}
+	default:
 		return false, nil
 	}
 	var n int
-	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM links
-		WHERE workspace_id = $1 AND status <> 'active' AND status = $2 LIMIT $3) s`, workspaceID, f.Status, manyInactive).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("list links: count the links in the status: %w", err)
+	if err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (`+query+`) s`, args...).Scan(&n); err != nil {
+		return false, fmt.Errorf("list links: count the links that match: %w", err)
 	}
-	return n >= manyInactive, nil
+	return n >= manyMatch, nil
+}
+
+// sortsAll reports whether an order by visits of f reads every link that matches with its
+// visits and sorts them: a search, a domain or a status other than active with fewer than
+// manyMatch links (many says they are more), or broken links, which are few. Walking the
+// visit order instead could pass most of it before it finds a page.
+func sortsAll(f link.Filter, many bool) bool {
+	return f.Query != "" || (f.DomainID != nil && !many) || (f.Status != "" && f.Status != link.StatusActive && !many) || f.Health == "broken"
 }
 
 // walkStatus is where without the condition of the partial index of inactive links when the
-// listing walks the visit order keeping a status's many links (manyInStatus): with it, the
+// listing walks the visit order keeping a status's many links (manyMatching): with it, the
 // planner would read every link of the status from that index and sort them, where the walk
 // passes a few thousand.
 func walkStatus(where []string, many bool) []string {

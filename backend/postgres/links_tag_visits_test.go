@@ -294,12 +294,12 @@ func TestMigrationBackfillsTagVisits(t *testing.T) {
 	}
 }
 
-// TestLinkListStatusByVisitsWalk pages through a workspace's disabled links by visits, both
-// ways, when they are many (the workspace's visit order walked, keeping them): only they come,
-// in the order of (visits, ID), each once; another workspace's disabled links never. Not
-// parallel: it makes every status many for its duration.
+// TestLinkListStatusByVisitsWalk pages through a workspace's disabled links, and its links on
+// a custom domain, by visits, both ways, when they are many (the workspace's visit order
+// walked, keeping them): only they come, in the order of (visits, ID), each once; another
+// workspace's never. Not parallel: it makes every status and domain many for its duration.
 func TestLinkListStatusByVisitsWalk(t *testing.T) {
-	postgres.SetManyInactive(t, 1)
+	postgres.SetManyMatch(t, 1)
 	db := testenv.DB(t)
 	ctx := context.Background()
 	accounts, links := postgres.NewAccountStore(db), postgres.NewLinkStore(db)
@@ -326,10 +326,39 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 	if _, _, err := links.UpdateMany(ctx, neighbour.ID, slices.Collect(maps.Keys(theirs)), link.BulkEdit{Status: link.Opt[string]{Set: true, Value: link.StatusDisabled}}); err != nil {
 		t.Fatal(err)
 	}
+	var domain int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO domains (workspace_id, hostname, token, verified_at)
+		VALUES ($1, 'go.walk.example', 't', now()) RETURNING id`, ws.ID).Scan(&domain); err != nil {
+		t.Fatal(err)
+	}
+	// Every fourth link and a disabled one on the domain, and a neighbour's link with its ID.
+	var onDomain []int64
+	for id := int64(2); id <= 40; id += 4 {
+		onDomain = append(onDomain, id)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE links SET domain_id = $1 WHERE id = ANY($2) OR id = 501`, domain, onDomain); err != nil {
+		t.Fatal(err)
+	}
 	visitLinks(t, db, ws.ID, visits, false)
 	visitLinks(t, db, neighbour.ID, theirs, false)
+	for _, c := range []struct {
+		f     link.Filter
+		links []int64
+	}{
+		{link.Filter{Status: link.StatusDisabled}, disabled},
+		{link.Filter{DomainID: &domain}, onDomain},
+	} {
+		checkWalk(t, links, ws.ID, c.f, c.links, visits)
+	}
+}
+
+// checkWalk pages through f by visits, both ways, in pages of 3 and 100, and fails unless the
+// links come as want sorted by (visits, ID).
+func checkWalk(t *testing.T, links *postgres.LinkStore, ws int64, f link.Filter, matching []int64, visits map[int64]int) {
+	t.Helper()
+	ctx := context.Background()
 	for _, sort := range []link.Sort{link.SortMostVisited, link.SortLeastVisited} {
-		want := slices.Clone(disabled)
+		want := slices.Clone(matching)
 		slices.SortFunc(want, func(x, y int64) int {
 			r := visits[x] - visits[y]
 			if r == 0 {
@@ -341,10 +370,11 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 			return r
 		})
 		for _, size := range []int{3, 100} {
-			f := link.Filter{Status: link.StatusDisabled, Sort: sort, Limit: size}
+			f := f
+			f.Sort, f.Limit = sort, size
 			var got []int64
 			for range 20 {
-				page, more, err := links.List(ctx, ws.ID, f)
+				page, more, err := links.List(ctx, ws, f)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -358,7 +388,7 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 				f.After = &link.Cursor{ID: last.ID, Visits: last.Visits.Total}
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("%s, pages of %d:\n got %v\nwant %v", sort, size, got, want)
+				t.Errorf("%+v %s, pages of %d:\n got %v\nwant %v", f, sort, size, got, want)
 			}
 		}
 	}
