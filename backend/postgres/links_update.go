@@ -82,18 +82,21 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 // setLinkTags adds the tags add to the workspace's links ids and takes remove off them; with
 // only, it takes off every tag not in add instead.
 func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, remove []int64, only bool) error {
-	if err := lockTagVisits(ctx, tx, workspaceID, ids, add); err != nil {
+	if !only && len(add) == 0 && len(remove) == 0 {
+		return nil
+	}
+	if err := lockTagVisits(ctx, tx, workspaceID, ids); err != nil {
 		return err
 	}
 	if only {
-		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
-			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND NOT lt.tag_id = ANY($3)`, workspaceID, ids, add)
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING (`+lockTagRows(`NOT lt.tag_id = ANY($3)`)+`) d
+			WHERE lt.tag_id = d.tag_id AND lt.link_id = d.link_id`, workspaceID, ids, add)
 		if err != nil {
 			return fmt.Errorf("set link tags: %w", err)
 		}
 	} else if len(remove) > 0 {
-		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
-			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND lt.tag_id = ANY($3)`, workspaceID, ids, remove)
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING (`+lockTagRows(`lt.tag_id = ANY($3)`)+`) d
+			WHERE lt.tag_id = d.tag_id AND lt.link_id = d.link_id`, workspaceID, ids, remove)
 		if err != nil {
 			return fmt.Errorf("remove link tags: %w", err)
 		}

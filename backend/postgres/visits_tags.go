@@ -14,11 +14,16 @@ import (
 // visit_totals into their tags' rows (link_tags.visits, migration 00064), which the listing of
 // a tag by visits walks. A statement of its own after addRollups: it holds the links' totals
 // locked, and its snapshot sees a tag put on meanwhile (setLinkTags waits for those locks
-// before it copies a count). The count is set, not added to: a row that missed a change has
-// it at the link's next visit.
+// before it copies a count). Rows are locked in the order of (link, tag), as setLinkTags
+// locks those it takes off, so that the two cannot deadlock. The count is set, not added to: a
+// row that missed a change has it at the link's next visit.
 const setTagVisits = `
-UPDATE link_tags lt SET visits = t.visits FROM visit_totals t
-WHERE t.link_id = ANY($1) AND lt.link_id = t.link_id AND lt.visits <> t.visits`
+WITH moved AS (
+	SELECT lt.tag_id, lt.link_id, t.visits FROM link_tags lt JOIN visit_totals t ON t.link_id = lt.link_id
+	WHERE t.link_id = ANY($1) AND lt.visits <> t.visits
+	ORDER BY lt.link_id, lt.tag_id FOR NO KEY UPDATE OF lt
+)
+UPDATE link_tags lt SET visits = m.visits FROM moved m WHERE lt.tag_id = m.tag_id AND lt.link_id = m.link_id`
 
 // visitedLinks are the links with people's visits in r, in the order of their IDs, each once.
 func visitedLinks(r visit.Rollup) []int64 {
@@ -47,9 +52,10 @@ func keepTagVisits(ctx context.Context, tx pgx.Tx, r visit.Rollup) error {
 // lockTagVisits locks the totals of the workspace's links ids that have visits (in the order
 // of their IDs, as the ingest locks them) before their tags change, so that a count copied
 // into a tag's row (setLinkTags) is the latest: a transaction of visits changing one of them
-// commits first, or waits until the tags are on and then sets their rows.
-func lockTagVisits(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add []int64) error {
-	if len(add) == 0 || len(ids) == 0 {
+// commits first, or waits until the tags are changed and then sets their rows. Both lock the
+// totals before the tags' rows.
+func lockTagVisits(ctx context.Context, tx pgx.Tx, workspaceID int64, ids []int64) error {
+	if len(ids) == 0 {
 		return nil
 	}
 	_, err := tx.Exec(ctx, `SELECT 1 FROM visit_totals WHERE link_id = ANY($2) AND workspace_id = $1 AND visits > 0
@@ -58,4 +64,13 @@ func lockTagVisits(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add [
 		return fmt.Errorf("lock the links' visits: %w", err)
 	}
 	return nil
+}
+
+// lockTagRows is a statement locking, in the order of (link, tag), the rows of link_tags of the
+// workspace's ($1) links ($2) that match cond, and answering their keys: the rows setLinkTags
+// takes off, locked in the order the ingest locks those it sets (setTagVisits).
+func lockTagRows(cond string) string {
+	return `SELECT lt.tag_id, lt.link_id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+		WHERE l.workspace_id = $1 AND lt.link_id = ANY($2) AND ` + cond + `
+		ORDER BY lt.link_id, lt.tag_id FOR UPDATE OF lt`
 }
