@@ -1,5 +1,5 @@
 # What bench/run.sh and bench/scale.sh share, sourced from the repository's root: wrk, waiting
-# for a server, the settings every measured server runs with, the search's trigram index when
+# for a server, the settings every measured server runs with, the search index's catching up when
 # asked, and a workspace on enterprise with an API key.
 
 # free_port: a port below the range the kernel gives outgoing connections, so that the
@@ -39,15 +39,18 @@ bench_env() {
   export HEALTH_CHECK=false
 }
 
-# search_index FLAG: with FLAG set, the links get the search's trigram index, which deployments
-# make by hand (docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index), to
-# measure what it costs side by side.
-search_index() {
-  [ -z "$1" ] || psql "$DATABASE_URL" -qc "CREATE INDEX IF NOT EXISTS links_search_trgm ON links USING gin ((url || ' ' || key || ' ' || title) gin_trgm_ops)"
+# search_caught_up: waits until the search indexer has copied every link queued so far
+# (migration 00063: link_search_queue empty) and prints how long that took, in seconds.
+search_caught_up() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  until [ "$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM link_search_queue")" = 0 ]; do sleep 0.05; done
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f\n", b - a}'
 }
 
 # enterprise_workspace API NAME: signs NAME$$@example.com up at API, has the operator put its
-# workspace on enterprise, and sets token, ws and key (links:read and links:write).
+# workspace on enterprise, and sets token, ws and key (links:read, links:write and stats:read).
 enterprise_workspace() {
   local api=$1 name=$2 signup op
   signup=$(curl -fsS -X POST "$api/auth/signup" -H 'Content-Type: application/json' \
@@ -60,6 +63,6 @@ enterprise_workspace() {
   curl -fsS -o /dev/null -X PATCH "$api/admin/workspaces/$ws" -H "Authorization: Bearer $op" \
     -H 'Content-Type: application/json' -d '{"plan":"enterprise"}'
   key=$(curl -fsS -X POST "$api/workspaces/$ws/api-keys" -H "Authorization: Bearer $token" \
-    -H 'Content-Type: application/json' -d "{\"name\":\"$name\",\"scopes\":[\"links:read\",\"links:write\"]}" |
+    -H 'Content-Type: application/json' -d "{\"name\":\"$name\",\"scopes\":[\"links:read\",\"links:write\",\"stats:read\"]}" |
     sed -E 's/.*"key":"([^"]+)".*/\1/')
 }

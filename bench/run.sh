@@ -48,8 +48,6 @@ export METRICS_ADDR="127.0.0.1:$metrics_port"
 bench_env bench
 
 bin/shortlink migrate
-# BENCH_WITH_SEARCH_INDEX=1: the links with the search's trigram index.
-search_index "${BENCH_WITH_SEARCH_INDEX:-}"
 # The measured server captures visits (the default) and leaves the stream to an ingest node
 # started for the end-to-end run: redirects are measured without the consumer's work on the
 # same two cores, and the stream is emptied after each run. A second server, capture off, is
@@ -127,9 +125,14 @@ pg_ticks() {
 }
 
 if [ "${BENCH_ONLY:-}" = create ]; then
-  echo "measuring creates ($DURATION, $CONNS connections)..."
+  echo "caught up with the seed's links in $(search_caught_up) s"
+  echo "measuring the ceiling, then creates ($DURATION, $CONNS connections)..."
+  # The ceiling right before the creates, for their ratio.
+  wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$ceiling_port/x" >/dev/null
+  ceil=$(measure ceiling "http://127.0.0.1:$ceiling_port" bench/redirect.lua "$work/codes")
   # A short warm-up: connections, the plan cache, the writer.
   wrk -t2 -c"$CONNS" -d2s -s bench/create.lua "$api/workspaces/$ws/links" -- "$key" >/dev/null
+  search_caught_up >/dev/null
   before=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
   cpu0="$(ticks "$on_pid") $(pg_ticks) $(ticks "$redis_pid")"
   if [ -n "${BENCH_PROFILE:-}" ]; then
@@ -145,11 +148,23 @@ if [ "${BENCH_ONLY:-}" = create ]; then
   acked=$((k_total - k_bad))
   printf '%-38s %12s %10s\n' "shortlink create (API, committed)" "$(awk -v a="$acked" -v s="$secs" 'BEGIN{printf "%.2f", a/s}')" "$k_p99"
   echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
+  IFS='|' read -r _ c_rps c_p99 _ _ <<<"$ceil"
+  printf '%-38s %12s %10s\n' "ceiling (bare net/http 302)" "$c_rps" "$c_p99"
+  awk -v a="$acked" -v s="$secs" -v c="$c_rps" 'BEGIN{printf "creates / ceiling: %.2f   (target >= 0.17)\n", a/s/c}'
   awk -v a="$cpu0" -v b="$cpu1" -v n="$acked" -v hz="$(getconf CLK_TCK)" 'BEGIN{
     split(a, x, " "); split(b, y, " ")
     for (i = 1; i <= 3; i++) d[i] = (y[i] - x[i]) / hz * 1e6 / n
     printf "CPU per create: server %.1f µs, PostgreSQL %.1f µs, Redis %.1f µs\n", d[1], d[2], d[3]
   }'
+  # The search index behind the creates (migration 00063): how long the indexer took to copy
+  # the links still queued when the creates stopped, and PostgreSQL's CPU for the creates and
+  # that catching up together.
+  echo "search index caught up $(search_caught_up) s after the last create"
+  cpu2=$(pg_ticks)
+  awk -v a="$cpu0" -v b="$cpu2" -v n="$acked" -v hz="$(getconf CLK_TCK)" 'BEGIN{
+    split(a, x, " "); printf "PostgreSQL CPU per create with the search index caught up: %.1f µs\n", (b - x[2]) / hz * 1e6 / n
+  }'
+  psql "$DATABASE_URL" -Atc "SELECT 'links not in the search table: ' || (SELECT count(*) FROM links l WHERE NOT EXISTS (SELECT 1 FROM link_search s WHERE s.link_id = l.id))"
   exit 0
 fi
 
@@ -231,6 +246,7 @@ IFS=' ' read -r b_sum0 b_count0 <<<"$(batch_rows)"
 before=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
 create=$(measure create "$api/workspaces/$ws/links" bench/create.lua "$key")
 after=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM links")
+search_lag=$(search_caught_up)
 
 IFS='|' read -r _ c_rps c_p99 _ _ <<<"$ceil"
 IFS='|' read -r _ r_rps r_p99 r_bad _ <<<"$redir"
@@ -264,6 +280,7 @@ awk -v hz="$(getconf CLK_TCK)" -v off="$cpu_off" -v on="$cpu_on" -v rd="$cpu_red
 echo "visits dropped by the capture buffer during the capture-on runs: $plain_drops"
 echo "redirect answers that were not 3xx: ${r_bad} (plain link ${p_bad}, off ${o_bad}, rules link ${x_bad}, UTM link ${u_bad})"
 echo "create answers that were not 201: ${k_bad}; rows added to links: $((after - before)) (acknowledged: $acked)"
+echo "search index (migration 00063) caught up ${search_lag} s after the last create"
 # The batch writer's histogram on the metrics listener, read around the create run: rows per
 # insert statement during that run.
 IFS=' ' read -r b_sum1 b_count1 <<<"$(batch_rows)"

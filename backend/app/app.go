@@ -35,6 +35,7 @@ import (
 	"github.com/shortlink/shortlink/backend/idblock"
 	"github.com/shortlink/shortlink/backend/imports"
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/linksearch"
 	"github.com/shortlink/shortlink/backend/mail"
 	"github.com/shortlink/shortlink/backend/moderation"
 	"github.com/shortlink/shortlink/backend/plan"
@@ -79,10 +80,12 @@ type App struct {
 	responses *link.Responses
 	// imports runs CSV import jobs (IMPORT_WORKERS of them at once); importsStop ends its
 	// workers and importsDone closes once they have given their jobs back.
-	imports     *imports.Service
-	bulkJobs    *bulkjob.Service
-	importsStop context.CancelFunc
-	importsDone chan struct{}
+	imports  *imports.Service
+	bulkJobs *bulkjob.Service
+	// searchIndexer keeps the links list's search table behind the links.
+	searchIndexer *linksearch.Indexer
+	importsStop   context.CancelFunc
+	importsDone   chan struct{}
 	// bulkJobsDone closes once the bulk jobs' workers (stopped by importsStop too) have given
 	// their jobs back.
 	bulkJobsDone chan struct{}
@@ -201,6 +204,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Syncer: a.syncer, Reservations: cachesync.NewReservationSync(postgres.NewLinkChanges(db), a.resolver),
 		Resolver: a.resolver, IDs: postgres.NewIDSource(db), Domains: a.domainTable, Accounts: a.accounts, Sessions: a.auth, Log: log,
 	})
+	a.searchIndexer = linksearch.NewIndexer(postgres.NewLinkSearch(db), log)
 	a.chores = housekeeping.New(housekeeping.Options{
 		Workspaces: a.accounts, Sessions: postgres.NewRefreshTokenStore(db), Changes: postgres.NewLinkChanges(db),
 		Audit: a.audit, Deliveries: a.hooks, Domains: a.domains, SSO: a.sso, CheckEvery: cfg.DomainCheckInterval, Log: log,
@@ -634,7 +638,8 @@ func (a *App) Run(ctx context.Context) error {
 	a.stop = stop
 	a.sync.RefreshIssued(bg)
 	a.sync.Start(bg)
-	a.wg.Add(7)
+	a.wg.Add(8)
+	go func() { defer a.wg.Done(); a.searchIndexer.Run(bg) }()
 	go func() { defer a.wg.Done(); a.hooksOut.Run(bg) }()
 	go func() { defer a.wg.Done(); a.auth.RunActivity(bg) }()
 	go func() { defer a.wg.Done(); a.bus.Listen(bg, a.sync.HandleEvent) }()

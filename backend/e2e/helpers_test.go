@@ -114,6 +114,9 @@ func newDeploymentOn(t *testing.T, databaseURL, redisURL, redisPrefix string) *d
 		// Link health checks links' destinations (mostly made-up hosts) in the background: only
 		// the tests of link health turn it on.
 		"HEALTH_CHECK": "false",
+		// A walk signs its people up when it starts and may wait for a browser long after on a
+		// busy machine: their access tokens outlive the suite (a test of expiry sets its own).
+		"ACCESS_TOKEN_TTL": "3h",
 	}}
 }
 

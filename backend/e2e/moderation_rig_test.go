@@ -46,6 +46,7 @@ const rigPageTimeout = 20 * time.Second
 // moderationRig starts the shared site server and browser on first use.
 func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 	t.Helper()
+	needRigDatabase(t)
 	modRig.once.Do(func() {
 		modRig.sites = newSiteServer()
 		modRig.browser, modRig.err = browse.New(browse.Options{
@@ -63,6 +64,7 @@ func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 // newModerationBrowser is a moderation browser of t's own, with the test's Chromium and driver.
 func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	t.Helper()
+	needRigDatabase(t)
 	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.ChromiumPath(), rigLog()
 	b, err := browse.New(o)
 	if err != nil {
@@ -70,6 +72,14 @@ func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	}
 	t.Cleanup(func() { _ = b.Close() })
 	return b
+}
+
+// needRigDatabase says, before a browser starts or a binary is built (seconds, a minute on a
+// busy machine), that the test needs the database: every test of the moderation browser and of
+// the worker's process runs a deployment.
+func needRigDatabase(t *testing.T) {
+	t.Helper()
+	testenv.NeedEnv(t, "DATABASE_URL", "PostgreSQL", "`make test` starts it")
 }
 
 // closeModerationRig stops what moderationRig started and removes the worker binary
@@ -491,7 +501,7 @@ var workerBin struct {
 func workerBinary(t *testing.T) string {
 	t.Helper()
 	// Every test that runs a process of its own needs the database: say so before building.
-	testenv.NeedEnv(t, "DATABASE_URL", "PostgreSQL", "`make test` starts it")
+	needRigDatabase(t)
 	workerBin.once.Do(func() {
 		workerBin.dir, workerBin.err = os.MkdirTemp("", "shortlink-worker-bin-")
 		if workerBin.err != nil {

@@ -62,9 +62,26 @@ func eachLook(t *testing.T, looks []look, walk func(t *testing.T, l look)) {
 	for _, l := range looksOf(t.Name(), looks) {
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
-			walk(t, l)
+			failsHere(t, func() { walk(t, l) })
 		})
 	}
+}
+
+// failsHere runs a subtest's body whose helpers may fail the parent test (a server started by
+// the parent fails the parent's t): such a failure ends this goroutine without marking the
+// subtest done, which the testing package takes for a panic that stops the whole binary. The
+// subtest fails instead, with a line pointing at the parent's message.
+func failsHere(t *testing.T, body func()) {
+	t.Helper()
+	returned := false
+	defer func() {
+		if !returned && !t.Failed() && !t.Skipped() {
+			t.Error("a helper failed the parent test (its message is above)")
+			t.FailNow()
+		}
+	}()
+	body()
+	returned = true
 }
 
 // looksOf are the looks the walk named name runs in. `make test` walks each journey once, in

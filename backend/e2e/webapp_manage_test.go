@@ -101,7 +101,8 @@ func TestWebAppUTMBuilder(t *testing.T) {
 
 // TestWebAppQRStyle: a logo uploaded on the settings page, then on the link page the colours,
 // the error correction and the logo change the image asked for; the downloaded PNG is in the
-// chosen colour and still decodes to the short URL.
+// chosen colour and still decodes to the short URL; saved, the style is the link's in another
+// browser too, and a style a browser kept before is moved to its link.
 func TestWebAppQRStyle(t *testing.T) {
 	s := newDeployment(t).start(t)
 	l := zhPhone
@@ -203,7 +204,13 @@ func TestWebAppQRStyle(t *testing.T) {
 	if err != nil || res.GetText() != lk.ShortURL {
 		t.Fatalf("the downloaded PNG decodes to %v, %v; want %s", res, err, lk.ShortURL)
 	}
-	// The link's page opens again on the style it last drew: the colour, the level, the logo.
+	// Saved with the link: the page says so, and opens again on it: the colour, the level, the logo.
+	w.see(w.p.GetByTestId("qr-saved-note").GetByText("尚未保存"))
+	w.click(w.button("保存样式"))
+	w.see(w.text("二维码样式已随链接保存。"))
+	if err := expectLocator(w.button("保存样式")).ToBeDisabled(); err != nil {
+		t.Errorf("the save button once saved: %v", err)
+	}
 	if _, err := w.p.Reload(); err != nil {
 		t.Fatal(err)
 	}
@@ -218,6 +225,40 @@ func TestWebAppQRStyle(t *testing.T) {
 	if err := expectLocator(img).ToHaveAttribute("src", regexp.MustCompile(`ec=Q`)); err != nil {
 		t.Errorf("the level kept for without the logo: %v", err)
 	}
+
+	// The style follows the link to another browser (the one above leaves its change unsaved);
+	// and a style a browser kept for a link before styles were saved is moved to the link once.
+	lk2 := s.createLink(tn, map[string]any{"url": "https://example.com/flyer"})
+	w2 := walk(t, s, enDesktop)
+	w2.signIn("qr-walk@example.com", "correct horse battery")
+	if _, err := w2.p.Evaluate(fmt.Sprintf(`localStorage.setItem("sl.qr.%d.%d", JSON.stringify({fg: "#5a189a", bg: "#ffffff", ec: "H", logo: false}))`, tn.WorkspaceID, lk2.ID)); err != nil {
+		t.Fatal(err)
+	}
+	w2.open(fmt.Sprintf("/links/%d", lk.ID), "")
+	img2 := w2.p.GetByTestId("qr-image")
+	for _, part := range []string{"fg=1a3c6e", "logo=1"} {
+		if err := expectLocator(img2).ToHaveAttribute("src", regexp.MustCompile(regexp.QuoteMeta(part))); err != nil {
+			t.Errorf("in another browser, the image's address lacks %s: %v", part, err)
+		}
+	}
+	if err := expectLocator(w2.role("switch", "Workspace logo in the middle")).ToBeChecked(); err != nil {
+		t.Errorf("in another browser, the logo switch: %v", err)
+	}
+	w2.open(fmt.Sprintf("/links/%d", lk2.ID), "")
+	if err := expectLocator(w2.p.GetByTestId("qr-image")).ToHaveAttribute("src", regexp.MustCompile(`fg=5a189a`)); err != nil {
+		t.Errorf("the style this browser kept: %v", err)
+	}
+	eventually(t, 10*time.Second, "the style this browser kept saved with its link", func() bool {
+		var got struct {
+			QR *struct{ FG, EC string } `json:"qr"`
+		}
+		s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, lk2.ID), tn.Key, nil).json(t, &got)
+		return got.QR != nil && got.QR.FG == "#5a189a" && got.QR.EC == "H"
+	})
+	eventually(t, 10*time.Second, "the browser's copy dropped once moved", func() bool {
+		v, err := w2.p.Evaluate(fmt.Sprintf(`localStorage.getItem("sl.qr.%d.%d")`, tn.WorkspaceID, lk2.ID))
+		return err == nil && v == nil
+	})
 }
 
 // TestWebAppAppLinks: a verified domain's app-link files typed on the domains page, a bad one

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/qr"
 )
 
 // linkAnswer is a link as the API shows it (docs/api.md, docs/rules-and-plans.md#link-rules): the password only as
@@ -37,6 +38,9 @@ type linkAnswer struct {
 	// Destination the URL they make (only when there are some).
 	UTM         *link.UTM `json:"utm"`
 	Destination string    `json:"destination,omitempty"`
+	// QR is the link's saved QR style (docs/api.md#a-links-saved-qr-style): what its image
+	// route draws without style parameters; null for the default.
+	QR *qr.Look `json:"qr"`
 
 	HasPassword    bool              `json:"has_password"`
 	MaxVisits      *int64            `json:"max_visits"`
@@ -127,7 +131,7 @@ func answerLink(l *link.Link) *linkAnswer {
 		WeChatGuide: r.WeChatGuide, Form: r.Form, OG: r.OG,
 		CreatedBy: l.CreatedBy, CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt,
 		Moderation: answerModeration(l.Moderation), Tags: l.Tags, Health: l.Health,
-		Archived: l.ArchivedAt != nil, ArchivedAt: l.ArchivedAt,
+		Archived: l.ArchivedAt != nil, ArchivedAt: l.ArchivedAt, QR: l.QR,
 	}
 	if l.Status == link.StatusHeld {
 		a.Moderation.State, a.Moderation.Held, a.Moderation.HeldReason = string(moderation.Pending), true, link.HeldReasonDomainBanned

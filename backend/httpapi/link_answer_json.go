@@ -18,11 +18,11 @@ func jsonLink(c *gin.Context, status int, a *linkAnswer) {
 	c.JSON(status, a)
 }
 
-// appendJSON appends a's encoding/json form to b when a is plain: no rules, no inactive rules,
+// appendJSON appends a's encoding/json form to b when a is plain: no rules, no QR style, no inactive rules,
 // no appeal, no health, no moderation score, no visits (listings' own), times JSON can hold. ok is false otherwise, and b is then
 // unchanged.
 func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
-	if a == nil || a.Archived || a.ArchivedAt != nil || a.UTM != nil || a.Destination != "" || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
+	if a == nil || a.Archived || a.ArchivedAt != nil || a.UTM != nil || a.Destination != "" || a.QR != nil || a.MaxVisits != nil || a.Geo != nil || a.DeviceTargets != nil || a.CountryTargets != nil ||
 		a.Variants != nil || a.Form != nil || a.OG != nil || len(a.InactiveRules) != 0 || a.Appeal != nil || a.Health != nil ||
 		!a.Moderation.plain() || a.Visits != nil || a.Visits7d != nil || !jsonw.TimeOK(a.CreatedAt) || !jsonw.TimeOK(a.UpdatedAt) ||
 		(a.ExpiresAt != nil && !jsonw.TimeOK(*a.ExpiresAt)) {
@@ -68,7 +68,7 @@ func (a *linkAnswer) appendJSON(b []byte) (_ []byte, ok bool) {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"utm":null,"has_password":`...)
+	b = append(b, `,"utm":null,"qr":null,"has_password":`...)
 	b = strconv.AppendBool(b, a.HasPassword)
 	b = append(b, `,"max_visits":null,"geo":null,"device_targets":null,"country_targets":null,"variants":null,"wechat_guide":`...)
 	b = strconv.AppendBool(b, a.WeChatGuide)

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/qr"
 )
 
 // TestLinkAnswerJSON: a plain link's answer written field by field is byte for byte what
 // encoding/json writes; any other answer is left to encoding/json.
 // linkAnswerFields is how many fields linkAnswer has, each known to appendJSON.
-const linkAnswerFields = 36
+const linkAnswerFields = 37
 
 func TestLinkAnswerJSON(t *testing.T) {
 	// A field added to the answer must be written by appendJSON too (or make it decline).
@@ -56,6 +57,7 @@ func TestLinkAnswerJSON(t *testing.T) {
 		{Visits: &maxVisits},
 		{Visits7d: []int64{}},
 		{Archived: true, ArchivedAt: &at},
+		{QR: &qr.Look{FG: "#112233", BG: "#ffffff"}},
 		{CreatedAt: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("s", 30))},
 	} {

@@ -168,9 +168,12 @@ func parseLinkCursor(s string, sort link.Sort) (*link.Cursor, error) {
 		return nil, nil
 	}
 	bad := apperr.Errorf(apperr.Invalid, "cursor %q is not the next_cursor of a page in this order", s).For("value_invalid", "cursor")
-	if rest, ok := strings.CutPrefix(s, "u"); ok != sort.ByUpdate() {
-		return nil, bad
-	} else if ok {
+	// Only an order by update reads the "u": visits or an ID in base 36 may begin with one.
+	if sort.ByUpdate() {
+		rest, ok := strings.CutPrefix(s, "u")
+		if !ok {
+			return nil, bad
+		}
 		at, id, pair := strings.Cut(rest, ".")
 		t, err1 := strconv.ParseInt(at, 36, 64)
 		i, err2 := strconv.ParseInt(id, 36, 64)

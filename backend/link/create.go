@@ -321,12 +321,8 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	if err := s.validateFields(l.Title, &l.RedirectStatus, l.ExpiresAt); err != nil {
 		return nil, nil, err
 	}
-	if in.UTM != nil {
-		in.UTM.Trim()
-		if err := in.UTM.Validate("utm"); err != nil {
-			return nil, nil, err
-		}
-		l.UTM = *in.UTM
+	if err := setUTMAndQR(l, &in); err != nil {
+		return nil, nil, err
 	}
 	l.Finish()
 	if err := in.RuleFields.Validate(s.ruleCheck); err != nil {
@@ -342,7 +338,7 @@ func (s *Service) prepare(ctx context.Context, workspaceID, userID int64, in Inp
 	}
 	// An alias asks for that very code, and rules ask for a link of their own, so there is
 	// nothing to dedupe against.
-	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() && l.UTM.IsZero() {
+	if in.Dedupe && in.Alias == "" && !in.RuleFields.Any() && l.UTM.IsZero() && l.QR == nil {
 		existing, err := s.store.FindByURL(ctx, workspaceID, target)
 		if err == nil && existing.DomainID == domainID {
 			return nil, existing, nil

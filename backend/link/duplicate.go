@@ -11,8 +11,8 @@ import (
 )
 
 // Duplicate makes a new link of the workspace with the settings of its link id: destination,
-// title, redirect status, query forwarding, status (active or disabled), expiry, tags, UTM and
-// every rule, password included (docs/api.md#duplicate-a-link). It gets a new generated code on
+// title, redirect status, query forwarding, status (active or disabled), expiry, tags, UTM, QR
+// style and every rule, password included (docs/api.md#duplicate-a-link). It gets a new generated code on
 // the same domain; visits, form responses, moderation and archiving are the source's own and
 // are not copied. A link the moderation banned or holds is not duplicated (forbidden): a copy
 // would be a way around the ban. The copy counts against the month's quota as a create, and
@@ -42,7 +42,7 @@ func (s *Service) Duplicate(ctx context.Context, workspaceID, userID, id int64) 
 	l := &Link{
 		WorkspaceID: workspaceID, DomainID: src.DomainID, URL: src.URL, Title: src.Title,
 		RedirectStatus: src.RedirectStatus, ForwardQuery: src.ForwardQuery, Status: StatusActive,
-		ExpiresAt: src.ExpiresAt, Rules: src.Rules, UTM: src.UTM, Tags: slices.Clone(src.Tags),
+		ExpiresAt: src.ExpiresAt, Rules: src.Rules, UTM: src.UTM, Tags: slices.Clone(src.Tags), QR: src.QR,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	if src.Status == StatusDisabled {

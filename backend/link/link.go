@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/shortlink/shortlink/backend/qr"
 )
 
 // Status of a link; only active links redirect.
@@ -73,6 +75,9 @@ type Link struct {
 	// ArchivedAt is when the link was archived: hidden from the default listing, still
 	// redirecting (docs/api.md#archived-links); nil when it is not. Never cached.
 	ArchivedAt *time.Time `json:"-"`
+	// QR is the link's saved QR style (docs/api.md#a-links-saved-qr-style); nil for the
+	// default. Never cached: the redirect path has no use for it.
+	QR *qr.Look `json:"-"`
 	// password is a new link's password until it is hashed into Rules.PasswordHash: hashing
 	// waits until the month's quota has granted the link (write), so refused rows cost nothing.
 	password string
@@ -140,6 +145,8 @@ type Input struct {
 	// Tags name the link's tags; the workspace's tags are made for names it has none of.
 	Tags []string `json:"tags,omitempty"`
 	UTM  *UTM     `json:"utm,omitempty"`
+	// QR is the link's QR style; null, absent or the default keeps none.
+	QR *qr.Look `json:"qr,omitempty"`
 	RuleFields
 	// Dedupe returns the workspace's newest working (active, unexpired) link to the same URL
 	// instead of a new one. It is ignored when an alias is given.
@@ -160,6 +167,8 @@ type Patch struct {
 	Tags Opt[[]string] `json:"tags"`
 	// UTM replaces the link's UTM as a whole; null or {} clears it.
 	UTM Opt[*UTM] `json:"utm"`
+	// QR replaces the link's QR style as a whole; null or the default clears it.
+	QR Opt[*qr.Look] `json:"qr"`
 	// Archived archives the link (true) or brings it back to the listing (false).
 	Archived Opt[bool] `json:"archived"`
 	RuleFields

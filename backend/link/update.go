@@ -41,6 +41,13 @@ func (s *Service) Update(ctx context.Context, workspaceID, id int64, p Patch) (*
 			return nil, err
 		}
 	}
+	if p.QR.Set {
+		look, err := qrLook(p.QR.Value)
+		if err != nil {
+			return nil, err
+		}
+		p.QR.Value = look
+	}
 	if err := p.RuleFields.Validate(s.ruleCheck); err != nil {
 		return nil, err
 	}

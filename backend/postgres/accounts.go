@@ -363,6 +363,7 @@ func (s *AccountStore) FinishWorkspaceDeletion(ctx context.Context, id int64) (b
 var forgetWorkspaceVisits = []string{
 	`DELETE FROM visit_key_hours WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
 	`DELETE FROM visit_key_days WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
+	`DELETE FROM visit_key_months WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
 	`DELETE FROM visitor_sets WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
 	`DELETE FROM visitor_sketches WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,
 	`DELETE FROM moderation_due WHERE link_id IN (SELECT link_id FROM visit_totals WHERE workspace_id = $1)`,

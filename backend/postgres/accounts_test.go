@@ -351,6 +351,11 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 		evs = append(evs, visit.NewEvent(yesterday, visit.Target{LinkID: int64(1 + i%3), WorkspaceID: ws}, -1, v, "", "ua", visit.NewHasher(nil)))
 	}
 	other := visit.NewEvent(yesterday, visit.Target{LinkID: 99999, WorkspaceID: ws + 1}, -1, &visitor.Visitor{Country: "FR"}, "", "ua", visit.NewHasher(nil))
+	// Yesterday's month summed too: the visits are added to the monthly rows as well.
+	if _, err := db.Pool.Exec(ctx, `UPDATE visit_rollups SET key_days_before = key_days_before + 62,
+		key_months_before = date_trunc('month', key_days_before + 62)::date`); err != nil {
+		t.Fatal(err)
+	}
 	// Counted in sketches at once: the link days have both a set and a sketch.
 	if _, err := postgres.NewVisits(db).CountExactly(0).Insert(ctx, []visit.Batch{append(evs, other)}); err != nil {
 		t.Fatal(err)
@@ -358,7 +363,7 @@ func TestPurgeOneBatchAtATime(t *testing.T) {
 	if done, err := store.FinishWorkspaceDeletion(ctx, ws); err != nil || !done {
 		t.Fatalf("finish with no link left: %v, %v", done, err)
 	}
-	for _, table := range []string{"visits", "visit_hours", "visit_totals", "visit_key_hours", "visit_key_days", "visitor_sets", "visitor_sketches", "moderation_due"} {
+	for _, table := range []string{"visits", "visit_hours", "visit_totals", "visit_key_hours", "visit_key_days", "visit_key_months", "visitor_sets", "visitor_sketches", "moderation_due"} {
 		var mine, others int
 		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE link_id < 99999), count(*) FILTER (WHERE link_id = 99999) FROM `+table).Scan(&mine, &others); err != nil {
 			t.Fatal(err)

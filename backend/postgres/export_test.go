@@ -16,10 +16,18 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 }
 
 // ListQuery is the statement, and its arguments, of a page of a workspace's links; the search
-// reads the trigram index (migration 00036).
+// walks the links, as it does when its text is common.
 func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
-	return listQuery(workspaceID, f, false, true)
+	return listQuery(workspaceID, f, false, nil, false)
 }
+
+// SetSearchCandidates sets how many links a search's index may find for s's list to sort
+// them (more and it walks).
+func (s *LinkStore) SetSearchCandidates(n int) { s.searchCandidates = n }
+
+// SkipSearchSample has s's searches ask the search table (or walk) whatever the workspace's
+// newest links hold, as in a workspace of many links none of the newest of which holds the text.
+func (s *LinkStore) SkipSearchSample() { s.searchUnsampled = true }
 
 // SetManyTagged sets how many links of a tag are counted at most when a listing picks the
 // tag of fewest links among several, until t ends.

@@ -278,7 +278,7 @@ func (s *BulkJobStore) Freeze(ctx context.Context, j *bulkjob.Job, owner string,
 // matchConditions are the conditions of a listing's filter f on links l of the workspace ws
 // (a placeholder), as List applies them.
 func matchConditions(a *sqlArgs, ws string, f link.Filter) []string {
-	where := append([]string{"l.workspace_id = " + ws}, searchConditions(a, f.Query, false)...)
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(a, f.Query)...)
 	where = append(where, statusConditions(a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))

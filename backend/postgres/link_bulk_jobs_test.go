@@ -117,3 +117,59 @@ func TestBulkJobResumesAfterItsLeaseRunsOut(t *testing.T) {
 		t.Error("another workspace read the job")
 	}
 }
+
+// TestBulkJobCanceledMidway: a cancel asked while a job runs stops it before its next batch:
+// the batch done stays done, the links after it are untouched, the job ends canceled with its
+// count, its frozen IDs are dropped, and it cannot be canceled again.
+func TestBulkJobCanceledMidway(t *testing.T) {
+	t.Parallel()
+	db := testenv.DB(t)
+	ctx := context.Background()
+	accounts, links, store := postgres.NewAccountStore(db), postgres.NewLinkStore(db), postgres.NewBulkJobStore(db)
+	_, a := newUser(t, accounts, "bulk-cancel@example.com")
+	for id := int64(1); id <= 6; id++ {
+		insertLink(t, links, a.ID, id)
+	}
+	j := &bulkjob.Job{WorkspaceID: a.ID, Actor: audit.User(1, "bulk-cancel@example.com"), Delete: true}
+	if err := store.Create(ctx, j, 3); err != nil {
+		t.Fatal(err)
+	}
+	lease := time.Minute
+	running, err := store.Claim(ctx, "node-a", lease)
+	if err != nil || running == nil || running.ID != j.ID {
+		t.Fatalf("claim: %+v %v", running, err)
+	}
+	if err := store.Freeze(ctx, running, "node-a", 2, lease); err != nil || running.Total != 6 {
+		t.Fatalf("freeze: total %d, %v", running.Total, err)
+	}
+	if b, err := store.Next(ctx, running, "node-a"); err != nil || b.Done != 2 {
+		t.Fatalf("first batch: %+v %v", b, err)
+	}
+	asked, err := store.Cancel(ctx, a.ID, j.ID)
+	if err != nil || asked.State != bulkjob.StateRunning || !asked.Cancel {
+		t.Fatalf("cancel a running job: %+v %v", asked, err)
+	}
+	running.Done = 2
+	svc := bulkjob.NewService(store, nil, &removedLinks{}, nil, bulkjob.Options{Owner: "node-a", Lease: lease, BatchSize: 2, Parallel: 2},
+		slog.New(slog.DiscardHandler))
+	svc.RunJob(ctx, running)
+
+	ended, err := store.Get(ctx, a.ID, j.ID)
+	if err != nil || ended.State != bulkjob.StateCanceled || ended.Done != 2 || ended.Total != 6 || ended.FinishedAt == nil {
+		t.Fatalf("after the cancel: %+v %v", ended, err)
+	}
+	var left []int64
+	if err := db.Pool.QueryRow(ctx, `SELECT array_agg(id ORDER BY id) FROM links`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 4 {
+		t.Errorf("links left: %v, want the 4 after the first batch", left)
+	}
+	var frozen int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM link_bulk_job_links`).Scan(&frozen); err != nil || frozen != 0 {
+		t.Errorf("%d frozen IDs kept after the cancel (%v)", frozen, err)
+	}
+	if _, err := store.Cancel(ctx, a.ID, j.ID); err == nil {
+		t.Error("an ended job was canceled again")
+	}
+}

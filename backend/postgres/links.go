@@ -11,16 +11,20 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/shortlink/shortlink/backend/link"
+	"github.com/shortlink/shortlink/backend/qr"
 	"github.com/shortlink/shortlink/backend/webhook"
 )
 
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the trigram index of the links search exists (a deployment makes
-	// it by hand: docs/benchmarks.md#the-text-search-with-and-without-its-trigram-index): 0 not
-	// asked yet, 1 yes, 2 no.
+	// searchIndex is whether the search table's index link_search_gin exists (migration 00063
+	// makes it where pg_trgm and btree_gin are installed): 0 not asked yet, 1 yes, 2 no.
 	searchIndex atomic.Int32
+	// searchCandidates replaces the constant of that name when set, and searchUnsampled skips
+	// the test of the newest links (tests).
+	searchCandidates int
+	searchUnsampled  bool
 }
 
 // NewLinkStore returns the PostgreSQL link store.
@@ -29,14 +33,14 @@ func NewLinkStore(db *DB) *LinkStore { return &LinkStore{db: db} }
 var _ link.Store = (*LinkStore)(nil)
 
 const linkColumns = `id, workspace_id, domain_id, key, is_alias, url, title, redirect_status,
-	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at`
+	forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at, qr_style`
 
 func scanLink(row pgx.Row) (*link.Link, error) {
 	var l link.Link
 	var status int16
 	var rules, utm []byte
 	err := row.Scan(&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt)
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt, &l.QR)
 	l.RedirectStatus = int(status)
 	if err == nil && rules != nil {
 		if err = json.Unmarshal(rules, &l.Rules); err != nil {
@@ -53,7 +57,7 @@ func scanLink(row pgx.Row) (*link.Link, error) {
 // link_moderation lm (LEFT JOINed: a link without a row is pending). The API's reads use them;
 // the redirect path and the caches never do.
 const moderatedColumns = `l.id, l.workspace_id, l.domain_id, l.key, l.is_alias, l.url, l.title, l.redirect_status,
-	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm, l.archived_at,
+	l.forward_query, l.status, l.expires_at, l.rules, l.created_by, l.created_at, l.updated_at, l.utm, l.archived_at, l.qr_style,
 	lm.state, lm.score, lm.category, lm.reason, lm.reviewed_at, lm.shared_review_id, lm.shared_link_id, lm.shared_at,
 	lm.decided_by, lm.reason_code, lm.owner_text`
 
@@ -84,7 +88,7 @@ func scanModerated(row pgx.Row, extra ...any) (*link.Link, error) {
 	var sharedAt *time.Time
 	var decidedBy, reasonCode, ownerText *string
 	err := row.Scan(append([]any{&l.ID, &l.WorkspaceID, &l.DomainID, &l.Key, &l.IsAlias, &l.URL, &l.Title, &status,
-		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt,
+		&l.ForwardQuery, &l.Status, &l.ExpiresAt, &rules, &l.CreatedBy, &l.CreatedAt, &l.UpdatedAt, &utm, &l.ArchivedAt, &l.QR,
 		&state, &score, &category, &reason, &l.Moderation.ReviewedAt, &sharedReview, &sharedLink, &sharedAt,
 		&decidedBy, &reasonCode, &ownerText}, extra...)...)
 	if sharedAt != nil {
@@ -139,6 +143,16 @@ func utmJSON(u *link.UTM) *string {
 		return nil
 	}
 	b, _ := json.Marshal(u)
+	s := string(b)
+	return &s
+}
+
+// qrJSON is the qr_style column's value of a link's style: NULL for none.
+func qrJSON(q *qr.Look) *string {
+	if q == nil {
+		return nil
+	}
+	b, _ := json.Marshal(q)
 	s := string(b)
 	return &s
 }

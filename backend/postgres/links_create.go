@@ -42,7 +42,7 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 	hashes, codes := make([]int64, n), make([]int16, n)
 	expires, creators := make([]*time.Time, n), make([]*int64, n)
 	created, rules, utms := make([]time.Time, n), make([]*string, n), make([]*string, n)
-	domains, archived := make([]string, n), make([]*time.Time, n)
+	domains, archived, qrs := make([]string, n), make([]*time.Time, n), make([]*string, n)
 	// The tags' rows: each link's ID with the folded name of each of its tags (made already).
 	var tagLinks []int64
 	var tagNames []string
@@ -59,33 +59,33 @@ func (s *LinkStore) Insert(ctx context.Context, links []*link.Link) ([]error, er
 		aliases[i], urls[i], hashes[i], titles[i] = l.IsAlias, l.URL, urlHash(l.URL), l.Title
 		codes[i], fwd[i], statuses[i] = int16(l.RedirectStatus), l.ForwardQuery, l.Status
 		expires[i], creators[i], created[i] = l.ExpiresAt, l.CreatedBy, l.CreatedAt
-		domains[i], archived[i] = moderation.RegistrableDomain(l.URL), l.ArchivedAt
+		domains[i], archived[i], qrs[i] = moderation.RegistrableDomain(l.URL), l.ArchivedAt, qrJSON(l.QR)
 	}
 	insert := `
 		WITH l AS (INSERT INTO links (id, workspace_id, domain_id, key, is_alias, url, url_hash, title,
-			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at)
+			redirect_status, forward_query, status, expires_at, rules, created_by, created_at, updated_at, utm, archived_at, qr_style)
 		SELECT id, ws, dom, key, alias, url, hash, title, code, fwd,
 			CASE WHEN status = 'active' AND site <> '' AND (
 				EXISTS (SELECT 1 FROM moderation_holds h WHERE h.domain = site AND h.until > now()) OR
 				EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = site AND m.state = 'banned'))
 			THEN 'held' ELSE status END,
-			exp, rules::jsonb, pu.creator_id, created, created, utm::jsonb, archived
+			exp, rules::jsonb, pu.creator_id, created, created, utm::jsonb, archived, qr::jsonb
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bool[], $6::text[],
 			$7::bigint[], $8::text[], $9::smallint[], $10::bool[], $11::text[], $12::timestamptz[],
-			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[], $18::timestamptz[])
-			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site, archived)
+			$13::bigint[], $14::timestamptz[], $15::text[], $16::text[], $17::text[], $18::timestamptz[], $19::text[])
+			AS t(id, ws, dom, key, alias, url, hash, title, code, fwd, status, exp, creator, created, rules, utm, site, archived, qr)
 		JOIN (SELECT id AS ws_id FROM workspaces WHERE id = ANY ($2::bigint[]) FOR KEY SHARE) pw ON pw.ws_id = t.ws
 		LEFT JOIN (SELECT id AS creator_id FROM users WHERE id = ANY ($13::bigint[]) FOR KEY SHARE) pu ON pu.creator_id = t.creator
 		ON CONFLICT (domain_id, key) DO NOTHING
 		RETURNING ` + linkColumns + `)` + linkOutbox(webhook.LinkCreated)
-	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains, archived}
+	args := []any{ids, ws, doms, keys, aliases, urls, hashes, titles, codes, fwd, statuses, expires, creators, created, rules, utms, domains, archived, qrs}
 	if len(tagLinks) > 0 {
 		// The links and their tags in one statement: the tags' rows of the links inserted only,
 		// each tag found by its folded name in the link's workspace (one deleted meanwhile is
 		// left out).
 		insert += `, tagged AS (
 			INSERT INTO link_tags (tag_id, link_id)
-			SELECT tg.id, l.id FROM unnest($19::bigint[], $20::text[]) AS x(link_id, folded)
+			SELECT tg.id, l.id FROM unnest($20::bigint[], $21::text[]) AS x(link_id, folded)
 			JOIN l ON l.id = x.link_id
 			JOIN tags tg ON tg.workspace_id = l.workspace_id AND tg.folded = x.folded
 			ON CONFLICT DO NOTHING)`

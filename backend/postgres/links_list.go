@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -16,28 +15,6 @@ import (
 
 // manyTagged is how many links of a tag fewestTagged counts at most; a variable for tests.
 var manyTagged = 5000
-
-// searchIndexed reports whether links_search_trgm exists, asked once per process (an index
-// made by hand later is used after a restart). Without it List's search is the scan it was
-// before the index, with no condition added for it.
-func (s *LinkStore) searchIndexed(ctx context.Context) bool {
-	switch s.searchIndex.Load() {
-	case 1:
-		return true
-	case 2:
-		return false
-	}
-	var ok bool
-	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('links_search_trgm') IS NOT NULL`).Scan(&ok); err != nil {
-		return false // asked again next time
-	}
-	if ok {
-		s.searchIndex.Store(1)
-	} else {
-		s.searchIndex.Store(2)
-	}
-	return ok
-}
 
 // List implements link.Store, in one statement: the page's IDs in the order asked, then their
 // links with the moderation state, the visits since made (visit_totals) and, when days are
@@ -51,6 +28,13 @@ func (s *LinkStore) searchIndexed(ctx context.Context) bool {
 //
 // An order by visits of a tag walks the same two parts in the tag's own rows (tagVisitsPage),
 // which keep their links' visits beside them (migration 00064).
+//
+// A text search (q) first tests the workspace's newest links: a text common among them is
+// found by a walk in any order, testing each link's text. Otherwise it asks the search table's
+// index for the workspace's links holding the text, up to searchCandidates (searchedLinks): when
+// they are that few, the listing reads them with the other filters and sorts them, whatever the
+// order; when they are more, or the text too short for the index, the listing walks as it would
+// without a search, testing each link (searchConditions).
 func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) ([]*link.Link, bool, error) {
 	if len(f.AlsoTagIDs) > 0 {
 		var err error
@@ -62,7 +46,22 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	if err != nil {
 		return nil, false, err
 	}
-	query, args := listQuery(workspaceID, f, many, strings.TrimSpace(f.Query) != "" && s.searchIndexed(ctx))
+	var found []int64
+	common := false
+	if q := strings.TrimSpace(f.Query); q != "" {
+		ids, few, isCommon, err := s.searchedLinks(ctx, workspaceID, q)
+		if err != nil {
+			return nil, false, err
+		}
+		if few {
+			if len(ids) == 0 {
+				return nil, false, nil
+			}
+			found = ids
+		}
+		common = isCommon
+	}
+	query, args := listQuery(workspaceID, f, many, found, common)
 	var links []*link.Link
 	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
@@ -98,21 +97,22 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 }
 
 // listQuery is List's statement and its arguments; many says the workspace has at least
-// manyMatch links in f's status or on its domain (manyMatching), searchIndex that the trigram
-// index links_search_trgm exists.
-func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string, []any) {
+// manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
+// link whose text may hold f.Query, and commonText says many links hold it (searchedLinks): an
+// order by visits then walks the visit order rather than sorting the text's links.
+func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commonText bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
-	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query, searchIndex)...)
+	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
 	where = walkStatus(append(where, statusConditions(&a, f)...), many)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	where, healthState, healthWalk := healthFilter(f, where)
+	where, healthState, healthWalk := healthFilter(f, where, found != nil)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
-		if f.Sort.ByUpdate() {
+		if f.Sort.ByUpdate() || found != nil {
 			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
 		}
 	}
@@ -124,6 +124,8 @@ func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string
 	var page, order string
 	visits := "coalesce(t.visits, 0)"
 	switch {
+	case found != nil:
+		page, order = foundPage(&a, f, where, found, ws, limit, dir, cmp)
 	case f.Sort.ByUpdate():
 		// links_workspace_updated (migration 00048) walks the workspace's links by their last
 		// change, each checked against the other filters.
@@ -138,7 +140,7 @@ func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && sortsAll(f, many):
+	case f.Sort.ByVisits() && sortsAll(f, many, commonText):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -149,53 +151,14 @@ func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string
 			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
 	case f.Sort.ByVisits():
-		visited := append(slices.Clone(where), "t.workspace_id = "+ws, "t.visits > 0")
-		unvisited := append(slices.Clone(where),
-			"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
-		// The parts in the order of the listing; a cursor in the second has left the first behind.
-		useVisited, useUnvisited := true, true
-		if c := f.After; c != nil {
-			if c.Visits == 0 {
-				unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
-				useVisited = dir == "ASC"
-			} else {
-				useUnvisited = dir == "DESC"
-			}
-			if useVisited {
-				visited = append(visited, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
-			}
-		}
-		var parts []string
-		if useVisited {
-			parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
-				strings.Join(visited, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
-		}
-		if useUnvisited {
-			parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
-				` ORDER BY l.id `+dir+` LIMIT `+limit+`)`)
-		}
-		if dir == "ASC" {
-			slices.Reverse(parts)
-		}
-		page = `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit
-		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+		page, order = visitsWalk(&a, f, where, ws, limit, dir, cmp)
 	case tagID != "":
-		// The tag's links by ID from link_tags' key, each checked against the other filters: a
-		// page costs the links it passes, whether the tag is on few links or most.
-		if f.After != nil {
-			// On both sides, so that whichever the join walks starts at the cursor.
-			after := a.add(f.After.ID)
-			where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
-		}
-		page = `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
-			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
-			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit
-		order = `l.id ` + dir
+		page, order = tagPage(&a, f, where, tagID, limit, dir, cmp)
 	default:
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
 		}
-		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY l.id ` + dir + ` LIMIT ` + limit
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + byID(f, dir) + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	}
 	days := "NULL::bigint[]"
@@ -217,6 +180,90 @@ func listQuery(workspaceID int64, f link.Filter, many, searchIndex bool) (string
 
 // inactiveCondition is the condition of links_workspace_inactive (migration 00048).
 const inactiveCondition = "l.status <> 'active'"
+
+// visitsWalk is a listing's page by visits of the whole workspace (or of its active links, or
+// under a common text): two ordered parts, each stopping at the page's size, the links with
+// visits walked in visit_totals' index of them, and those with none walked by ID; the second is
+// read only when the first runs out (or, least visited first, the other way round).
+func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp string) (page, order string) {
+	byVisits := []string{"t.workspace_id = " + ws, "t.visits > 0"}
+	unvisited := append(slices.Clone(where),
+		"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
+	// The parts in the order of the listing; a cursor in the second has left the first behind.
+	useVisited, useUnvisited := true, true
+	if c := f.After; c != nil {
+		if c.Visits == 0 {
+			unvisited = append(unvisited, "l.id "+cmp+" "+a.add(c.ID))
+			useVisited = dir == "ASC"
+		} else {
+			useUnvisited = dir == "DESC"
+		}
+		if useVisited {
+			byVisits = append(byVisits, "(t.visits, t.link_id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+	}
+	var parts []string
+	switch {
+	case useVisited && f.Query != "":
+		// A common text (commonText), which the planner cannot count: each visited link
+		// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
+		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
+			WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+	case useVisited:
+		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t JOIN links l ON l.id = t.link_id WHERE `+
+			strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
+	}
+	if useUnvisited {
+		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
+			` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
+	}
+	if dir == "ASC" {
+		slices.Reverse(parts)
+	}
+	return `SELECT id FROM (` + strings.Join(parts, " UNION ALL ") + `) u LIMIT ` + limit,
+		`coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+}
+
+// tagPage is a listing's page of a tag's links by ID from link_tags' key, each checked against
+// the other filters (where): a page costs the links it passes, whether the tag is on few links
+// or most. Under a search (a text the links' columns decide, its links too many to sort:
+// searchedLinks), which the planner cannot count, each link is looked up by its key in a
+// LATERAL subquery, so that the walk is the tag's and never the workspace's.
+func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp string) (page, order string) {
+	if f.Query != "" {
+		cond := ""
+		if f.After != nil {
+			cond = " AND lt.link_id " + cmp + " " + a.add(f.After.ID)
+		}
+		return `SELECT lt.link_id AS id FROM link_tags lt
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = lt.link_id AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m
+			WHERE lt.tag_id = ` + tagID + cond + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
+	}
+	if f.After != nil {
+		// On both sides, so that whichever the join walks starts at the cursor.
+		after := a.add(f.After.ID)
+		where = append(where, "lt.link_id "+cmp+" "+after, "l.id "+cmp+" "+after)
+	}
+	return `SELECT lt.link_id AS id FROM link_tags lt JOIN links l ON l.id = lt.link_id
+			WHERE lt.tag_id = ` + tagID + ` AND ` + strings.Join(where, " AND ") + `
+			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
+}
+
+// byID is the order by ID of a page walking the workspace's links. Under a search it names the
+// workspace first, as links_workspace_idx orders it: the planner, counting a text's links
+// few, would otherwise walk the key of every workspace's links (links_pkey), passing the newer
+// links of all the others.
+func byID(f link.Filter, dir string) string {
+	if f.Query == "" {
+		return "l.id " + dir
+	}
+	if dir == "DESC" {
+		return "l.workspace_id, l.id DESC"
+	}
+	return "l.workspace_id DESC, l.id"
+}
 
 // statusConditions are the conditions of List's status and archive filters and of its tags
 // past the first.
@@ -247,30 +294,23 @@ func statusConditions(a *sqlArgs, f link.Filter) []string {
 	return where
 }
 
-// searchConditions are the conditions of List's text search q (none when it is blank);
-// searchIndex says the trigram index links_search_trgm exists.
-func searchConditions(a *sqlArgs, q string, searchIndex bool) []string {
+// searchConditions are the conditions of List's text search q (none when it is blank): the
+// links' own columns decide, whatever the search table found.
+func searchConditions(a *sqlArgs, q string) []string {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil
 	}
 	p := a.add("%" + escapeLike(q) + "%")
-	var where []string
-	if searchIndex && utf8.RuneCountInString(q) >= 3 {
-		// Implied by the next condition, this is the expression of the trigram index
-		// links_search_trgm (made by hand: docs/benchmarks.md), which finds the candidates the
-		// next decides. A text of fewer than three characters has no trigram: the index would
-		// be read whole.
-		where = append(where, "(l.url || ' ' || l.key || ' ' || l.title) ILIKE "+p)
-	}
-	return append(where, "(l.url ILIKE "+p+" OR l.key ILIKE "+p+" OR l.title ILIKE "+p+")")
+	return []string{"(l.url ILIKE " + p + " OR l.key ILIKE " + p + " OR l.title ILIKE " + p + ")"}
 }
 
 // healthFilter is the state of f's health filter written out ("" for none; one of two, so
 // that the partial index of that state serves it), and whether the listing's page walks that
 // index (healthPage: no tag to walk, and an order by ID, or by visits among the few broken
-// links); a page that does not checks each link's state in where.
-func healthFilter(f link.Filter, where []string) (_ []string, state string, walk bool) {
+// links; never a search's links found, which says noWalk); a page that does not checks each
+// link's state in where.
+func healthFilter(f link.Filter, where []string, noWalk bool) (_ []string, state string, walk bool) {
 	switch f.Health {
 	case "ok":
 		state = "'ok'"
@@ -279,7 +319,7 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 	default:
 		return where, "", false
 	}
-	walk = f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
+	walk = !noWalk && f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
 		// A value read per link, not an EXISTS: the planner would make that a join on (link,
 		// URL), which it expects to match almost nothing, and read every link of the workspace
@@ -287,6 +327,31 @@ func healthFilter(f link.Filter, where []string) (_ []string, state string, walk
 		where = append(where, "(SELECT h.state FROM link_health h WHERE h.link_id = l.id AND h.url = l.url) = "+state)
 	}
 	return where, state, walk
+}
+
+// foundPage is a listing's page among a search's links found: each read by its key, checked
+// against the other filters (where, a tag's included) and sorted in the order asked.
+func foundPage(a *sqlArgs, f link.Filter, where []string, found []int64, ws, limit, dir, cmp string) (page, order string) {
+	from := `unnest(` + a.add(found) + `::bigint[]) c (id) JOIN links l ON l.id = c.id`
+	switch {
+	case f.Sort.ByUpdate():
+		if c := f.After; c != nil {
+			where = append(where, "(l.updated_at, l.id) "+cmp+" ("+a.add(c.Updated)+"::timestamptz, "+a.add(c.ID)+"::bigint)")
+		}
+		order = `l.updated_at ` + dir + `, l.id ` + dir
+	case f.Sort.ByVisits():
+		from += ` LEFT JOIN visit_totals t ON t.link_id = l.id AND t.workspace_id = ` + ws + ` AND t.visits > 0`
+		if c := f.After; c != nil {
+			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
+		}
+		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
+	default:
+		if c := f.After; c != nil {
+			where = append(where, "l.id "+cmp+" "+a.add(c.ID))
+		}
+		order = `l.id ` + dir
+	}
+	return `SELECT l.id FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + order + ` LIMIT ` + limit, order
 }
 
 // healthPage is a listing's page of links in a health state from link_health's partial index

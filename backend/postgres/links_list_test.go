@@ -178,18 +178,14 @@ func BenchmarkListLinks100k(b *testing.B) {
 // by default) beside a neighbour's: a tag on half of them, one on one link in a thousand, one
 // on a tenth of them none of which has visits (the worst case of an order by visits: every
 // visited link of the workspace is passed); a fifth of the links have visits. The target is
-// under 50 ms a page. The search cases (q) read the trigram index, made here as
-// docs/benchmarks.md makes it by hand (migration 00036 only creates the extension);
-// LIST_BENCH_WITHOUT_TRGM=1 leaves it out, as where pg_trgm is missing.
+// under 50 ms a page. The search cases (q) read the search table (migration 00063), filled here
+// by its indexer; LIST_BENCH_WALK=1 has every search walk the links instead, as where the
+// table's index is missing.
 //
 //	go test -run '^$' -bench ListLinksByTag -benchtime 20x ./backend/postgres
 func BenchmarkListLinksByTag(b *testing.B) {
 	size, db, exec, ws, neighbour := bigWorkspaces(b, "TAG_BENCH_LINKS")
 	ctx := context.Background()
-	if os.Getenv("LIST_BENCH_WITHOUT_TRGM") == "" {
-		// The search as it is with the index made by hand (migration 00036, docs/benchmarks.md).
-		exec(searchIndex)
-	}
 	began := time.Now()
 	total := size * 5 / 4 // a fifth of the rows are the neighbour's
 	exec(`INSERT INTO links (id, workspace_id, key, url, url_hash, status, created_at)
@@ -218,7 +214,8 @@ func BenchmarkListLinksByTag(b *testing.B) {
 	exec(`INSERT INTO visit_totals (link_id, workspace_id, visits)
 		SELECT link_id, workspace_id, sum(visits) FROM visit_hours GROUP BY 1, 2`)
 	exec(`UPDATE link_tags lt SET visits = t.visits FROM visit_totals t WHERE t.link_id = lt.link_id`)
-	exec(`VACUUM ANALYZE links, link_tags, tags, visit_hours, visit_totals`)
+	indexSearch(b, db)
+	exec(`VACUUM ANALYZE links, link_tags, tags, visit_hours, visit_totals, link_search`)
 	var n, tagged int64
 	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM links WHERE workspace_id = $1), (SELECT count(*) FROM link_tags WHERE tag_id = $2)`,
 		ws, half).Scan(&n, &tagged); err != nil {
@@ -227,6 +224,9 @@ func BenchmarkListLinksByTag(b *testing.B) {
 	b.Logf("%d links in the workspace, %d with the tag half; filled in %v", n, tagged, time.Since(began).Round(time.Millisecond))
 
 	store := postgres.NewLinkStore(db)
+	if os.Getenv("LIST_BENCH_WALK") != "" {
+		store.SetSearchCandidates(-1)
+	}
 	shanghai, err := stats.Zone("Asia/Shanghai")
 	if err != nil {
 		b.Fatal(err)
@@ -250,6 +250,7 @@ func BenchmarkListLinksByTag(b *testing.B) {
 		{"search-short", link.Filter{Query: "77"}},
 		{"search-everywhere", link.Filter{Query: "example.com"}},
 		{"search-none", link.Filter{Query: "nowhere-to-be-found"}},
+		{"search-common-most-visited", link.Filter{Query: "page/1", Sort: link.SortMostVisited}},
 		{"rare-newest", link.Filter{TagID: &rare}},
 		{"rare-newest-deep", link.Filter{TagID: &rare, After: deep}},
 		{"rare-disabled", link.Filter{TagID: &rare, Status: link.StatusActive}},

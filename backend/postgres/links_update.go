@@ -41,6 +41,10 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 		args = append(args, utmJSON(p.UTM.Value))
 		sets = append(sets, "utm = $"+strconv.Itoa(len(args))+"::jsonb")
 	}
+	if p.QR.Set {
+		args = append(args, qrJSON(p.QR.Value))
+		sets = append(sets, "qr_style = $"+strconv.Itoa(len(args))+"::jsonb")
+	}
 	if p.Archived.Set {
 		sets = append(sets, archiveSet(&args, p.Archived.Value))
 	}

@@ -28,6 +28,7 @@ type SeedLink struct {
 	UTM                       *string // the utm column's JSON, nil for none
 	TagIDs                    []int64
 	Visits                    int64  // people's visits since made: visit_totals
+	Bots, Uniques             int64  // visit_totals' others; a fifth and seven tenths of Visits when 0
 	Health                    string // "ok", "broken" or "" for no row yet
 	Host                      string // the destination's host, for link_health
 }
@@ -108,7 +109,11 @@ func (s *Seeder) Links(ctx context.Context, links []SeedLink) error {
 			tagRows = append(tagRows, []any{t, l.ID, l.Visits})
 		}
 		if l.Visits > 0 {
-			totals = append(totals, []any{l.ID, l.WorkspaceID, l.Visits, l.Visits / 5, l.Visits * 7 / 10})
+			bots, uniques := l.Bots, l.Uniques
+			if bots == 0 && uniques == 0 {
+				bots, uniques = l.Visits/5, l.Visits*7/10
+			}
+			totals = append(totals, []any{l.ID, l.WorkspaceID, l.Visits, bots, uniques})
 		}
 		if l.Health != "" {
 			var brokenAt any
@@ -160,7 +165,8 @@ func (s *Seeder) WorkspaceHours(ctx context.Context, workspaceID int64, hours []
 // load ends: otherwise autovacuum does it in the middle of what is measured next, and index-only
 // scans read the table until the visibility map is set.
 func (s *Seeder) Analyze(ctx context.Context) error {
-	if _, err := s.db.Pool.Exec(ctx, `VACUUM (ANALYZE) links, link_tags, tags, visit_totals, link_health, workspace_visit_hours`); err != nil {
+	if _, err := s.db.Pool.Exec(ctx, `VACUUM (ANALYZE) links, link_tags, tags, visit_totals, link_health, workspace_visit_hours,
+		visit_hours, visit_key_hours, visit_key_days, visit_key_months`); err != nil {
 		return fmt.Errorf("seed: analyze: %w", err)
 	}
 	return nil

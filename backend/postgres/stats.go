@@ -51,15 +51,24 @@ func (s *StatsStore) LinkKeys(ctx context.Context, linkID int64, days stats.Span
 	args := []any{linkID, limit}
 	var parts []string
 	if days.From.Before(days.To) {
-		args = append(args, days.From.UTC().Format(time.DateOnly), days.To.UTC().Format(time.DateOnly))
-		from, to := len(args)-1, len(args)
-		parts = append(parts, fmt.Sprintf(`SELECT dim, key, visits FROM visit_key_days
-			WHERE link_id = $1 AND day >= $%d::date
-				AND day < least($%d::date, (SELECT key_days_before FROM visit_rollups))`, from, to),
-			fmt.Sprintf(`SELECT dim, key, visits FROM visit_key_hours
-			WHERE link_id = $1
-				AND hour >= greatest($%d::date, (SELECT key_days_before FROM visit_rollups))::timestamp AT TIME ZONE 'UTC'
-				AND hour < $%d::date::timestamp AT TIME ZONE 'UTC'`, from, to))
+		param := func(t time.Time) string {
+			args = append(args, t.UTC().Format(time.DateOnly))
+			return fmt.Sprintf("$%d::date", len(args))
+		}
+		from, to := param(days.From), param(days.To)
+		months := monthsWithin(days)
+		if !months.From.Before(months.To) {
+			parts = append(parts, keyDays(from, to)...)
+		} else {
+			// The whole months summed from visit_key_months, the days around them from the
+			// days (or the hours of the days not summed yet).
+			mFrom, mTo := param(months.From), param(months.To)
+			summedTo := fmt.Sprintf("least(%s, (SELECT %s FROM visit_rollups))", mTo, monthsSummed)
+			parts = append(parts, fmt.Sprintf(`SELECT dim, key, visits FROM visit_key_months
+			WHERE link_id = $1 AND month >= %s AND month < %s`, mFrom, summedTo))
+			parts = append(parts, keyDays(from, mFrom)...)
+			parts = append(parts, keyDays(fmt.Sprintf("greatest(%s, %s)", mFrom, summedTo), to)...)
+		}
 	}
 	for _, h := range hours {
 		if !h.From.Before(h.To) {

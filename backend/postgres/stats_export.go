@@ -16,7 +16,7 @@ func exportLinksQuery(workspaceID int64, f link.Filter, after int64) (string, []
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := []string{"l.workspace_id = " + ws, "l.id > " + a.add(after)}
-	where = append(where, searchConditions(&a, f.Query, false)...)
+	where = append(where, searchConditions(&a, f.Query)...)
 	where = append(where, statusConditions(&a, f)...)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))

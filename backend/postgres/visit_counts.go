@@ -31,13 +31,13 @@ func (s *VisitCounts) Visits(ctx context.Context, linkID int64) (int64, error) {
 }
 
 // Take implements visitcap.Store: the check and the count are one statement on the locked row,
-// so nodes counting at once never pass max between them.
-func (s *VisitCounts) Take(ctx context.Context, linkID, max int64) (bool, int64, error) {
+// so nodes counting at once never pass max between them; the count starts from at least seen.
+func (s *VisitCounts) Take(ctx context.Context, linkID, max, seen int64) (bool, int64, error) {
 	var n int64
 	err := s.db.Pool.QueryRow(ctx, `
-		INSERT INTO visit_counts AS c (link_id, visits) SELECT $1, 1 WHERE $2::bigint >= 1
-		ON CONFLICT (link_id) DO UPDATE SET visits = c.visits + 1 WHERE c.visits < $2
-		RETURNING visits`, linkID, max).Scan(&n)
+		INSERT INTO visit_counts AS c (link_id, visits) SELECT $1, GREATEST($3::bigint, 0) + 1 WHERE GREATEST($3::bigint, 0) < $2::bigint
+		ON CONFLICT (link_id) DO UPDATE SET visits = GREATEST(c.visits, $3) + 1 WHERE GREATEST(c.visits, $3) < $2
+		RETURNING visits`, linkID, max, seen).Scan(&n)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, 0, nil
 	}

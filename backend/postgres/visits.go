@@ -79,6 +79,15 @@ WITH fresh_counts AS (
 		AS k (link_id, hour, dim, key, visits)
 	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
 	ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
+), key_months AS (
+	-- Those of months already summed too (before $22, monthsSummed).
+	INSERT INTO visit_key_months AS t (link_id, month, dim, key, visits)
+	SELECT link_id, date_trunc('month', hour AT TIME ZONE 'UTC')::date, dim::"char", key, sum(visits)
+	FROM unnest($17::bigint[], $18::timestamptz[], $19::text[], $20::text[], $21::bigint[])
+		AS k (link_id, hour, dim, key, visits)
+	WHERE hour < $22
+	GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+	ON CONFLICT (link_id, month, dim, key) DO UPDATE SET visits = t.visits + EXCLUDED.visits
 ), per_link AS (
 	SELECT link_id, max(workspace_id) AS workspace_id, sum(visits)::bigint AS visits,
 		sum(bots)::bigint AS bots, sum(uniques)::bigint AS uniques
@@ -184,10 +193,11 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		// (CompactDays) is either seen summed or sees these visits.
 		b := &pgx.Batch{}
 		b.Queue(`SELECT pg_advisory_xact_lock_shared($1)`, keyDaysLock)
-		// The first day whose breakdowns are not summed yet: it holds still until commit.
-		var summedBefore time.Time
-		b.Queue(`SELECT key_days_before FROM visit_rollups`).QueryRow(func(row pgx.Row) error {
-			return row.Scan(&summedBefore)
+		// The first day and month whose breakdowns are not summed yet: they hold still until
+		// commit.
+		var summedBefore, monthsBefore time.Time
+		b.Queue(`SELECT key_days_before, ` + monthsSummed + ` FROM visit_rollups`).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&summedBefore, &monthsBefore)
 		})
 		// The arrays of a transaction of 100,000 visits, and what the statement keeps of them,
 		// stay in memory rather than spill to temporary files (about 16 MB did at the default
@@ -219,7 +229,7 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRow(ctx, addRollups, rollupArgs(r, u, summedBefore)...).Scan(&st.Due); err != nil {
+		if err := tx.QueryRow(ctx, addRollups, append(rollupArgs(r, u, summedBefore), monthsBefore)...).Scan(&st.Due); err != nil {
 			return err
 		}
 		if err := keepTagVisits(ctx, tx, r); err != nil {
@@ -369,7 +379,10 @@ func (s *Visits) compactDay(ctx context.Context) error {
 				ON CONFLICT (link_id, day, dim, key) DO UPDATE SET visits = EXCLUDED.visits
 			)
 			UPDATE visit_rollups SET key_days_before = key_days_before + 1`)
-		return err
+		if err != nil {
+			return err
+		}
+		return sumMonth(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("sum daily breakdowns: %w", err)

@@ -25,7 +25,7 @@ var _ webhook.Store = (*WebhookStore)(nil)
 // webhookLinkData is a link's data in the webhook events of links, from a row named l.
 const webhookLinkData = `jsonb_build_object('link', jsonb_build_object('id', l.id, 'workspace_id', l.workspace_id,
 	'domain_id', l.domain_id, 'code', l.key, 'is_alias', l.is_alias, 'url', l.url, 'title', l.title,
-	'status', l.status, 'expires_at', l.expires_at, 'created_at', l.created_at, 'updated_at', l.updated_at))`
+	'status', l.status, 'expires_at', l.expires_at, 'qr', l.qr_style, 'created_at', l.created_at, 'updated_at', l.updated_at))`
 
 // linkOutbox is a common table expression that writes event into the outbox of every
 // enabled webhook subscribed to it, for each link of the expression l before it: the

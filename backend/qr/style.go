@@ -71,23 +71,35 @@ func luminance(c color.RGBA) float64 {
 // level reads the error correction level. A logo always gets H: at Q some sizes of a busy
 // logo were found not to decode.
 func (s *Style) level() (qrcode.RecoveryLevel, error) {
-	var lv qrcode.RecoveryLevel
-	switch strings.ToUpper(s.EC) {
+	lv, err := parseLevel(s.EC, "ec")
+	if s.Logo != nil && err == nil {
+		lv = qrcode.Highest
+	}
+	return lv, err
+}
+
+// parseLevel reads an error correction level ("" is M); field names it for the error.
+func parseLevel(ec, field string) (qrcode.RecoveryLevel, error) {
+	switch strings.ToUpper(ec) {
 	case "", "M":
-		lv = qrcode.Medium
+		return qrcode.Medium, nil
 	case "L":
-		lv = qrcode.Low
+		return qrcode.Low, nil
 	case "Q":
-		lv = qrcode.High
+		return qrcode.High, nil
 	case "H":
-		lv = qrcode.Highest
-	default:
-		return 0, apperr.Errorf(apperr.Invalid, "ec must be L, M, Q or H").For("value_invalid", "ec")
+		return qrcode.Highest, nil
 	}
-	if s.Logo != nil {
-		lv = qrcode.Highest
+	return 0, apperr.Errorf(apperr.Invalid, "%s must be L, M, Q or H", field).For("value_invalid", field)
+}
+
+// checkContrast refuses colours too alike for scanners; field names the foreground for the error.
+func checkContrast(fg, bg color.RGBA, field string) error {
+	if luminance(fg) >= luminance(bg) || Contrast(fg, bg) < MinContrast {
+		return apperr.Errorf(apperr.Invalid, "%s and %s are too alike for scanners: the foreground must be darker than the background, with a contrast of at least %.1f:1",
+			field, strings.Replace(field, "fg", "bg", 1), MinContrast).For("qr_contrast_low", field)
 	}
-	return lv, nil
+	return nil
 }
 
 // check refuses a style no code is drawn in: a size or format out of range, colours too alike
@@ -99,8 +111,8 @@ func (s *Style) check() error {
 	if s.Format != PNG && s.Format != SVG && s.Format != "" {
 		return apperr.Errorf(apperr.Invalid, "format must be png or svg").For("value_invalid", "format")
 	}
-	if luminance(s.FG) >= luminance(s.BG) || Contrast(s.FG, s.BG) < MinContrast {
-		return apperr.Errorf(apperr.Invalid, "fg and bg are too alike for scanners: the foreground must be darker than the background, with a contrast of at least %.1f:1", MinContrast).For("qr_contrast_low", "fg")
+	if err := checkContrast(s.FG, s.BG, "fg"); err != nil {
+		return err
 	}
 	_, err := s.level()
 	return err

@@ -20,8 +20,11 @@
 // another visit of the link is written.
 //
 // While Redis is down every visit of a capped link is one statement in the Store, exact
-// across nodes. A node uses Redis again only after raising it to every count the Store took
-// meanwhile. Nodes that disagree on whether Redis is up (a partition, or the moment between
+// across nodes from the counts they had written: a node's own counts are never taken twice (its
+// Store takes start from at least the highest count it saw, written or not), but the visits
+// other nodes counted in Redis in their last interval before it failed, and had not written
+// yet, can pass a second time, as with a loss. A node uses Redis again only after raising it to
+// every count the Store took meanwhile. Nodes that disagree on whether Redis is up (a partition, or the moment between
 // two nodes' returns, at most one interval) count in two places, and the visits one counts in
 // the Store during that window can pass on top of the other's.
 package visitcap
@@ -47,9 +50,10 @@ const redisTimeout = time.Second
 type Store interface {
 	// Visits returns the stored count of the link, 0 when none was stored.
 	Visits(ctx context.Context, linkID int64) (int64, error)
-	// Take counts one visit of the link if fewer than max were counted, as one atomic step
-	// across every node, and returns whether it did and the count after it.
-	Take(ctx context.Context, linkID, max int64) (allowed bool, visits int64, err error)
+	// Take counts one visit of the link on top of at least seen (the highest count the node
+	// saw, which it may not have stored yet) if fewer than max were counted, as one atomic
+	// step across every node, and returns whether it did and the count after it.
+	Take(ctx context.Context, linkID, max, seen int64) (allowed bool, visits int64, err error)
 	// Raise stores at least each given count (never lowering one) and returns the stored counts
 	// of those links afterwards. Each link appears at most once in counts.
 	Raise(ctx context.Context, counts []Count) ([]Count, error)
@@ -95,6 +99,8 @@ type Counter struct {
 
 	mu    sync.Mutex
 	dirty map[int64]int64 // counts seen since the last write, to store and then to raise Redis to
+	// writing are the counts a write is storing now: seen, not yet in the Store.
+	writing map[int64]int64
 
 	stop      chan struct{}
 	done      chan struct{}
@@ -202,7 +208,7 @@ func (c *Counter) takeStore(ctx context.Context, linkID, max int64) (bool, error
 		c.fallback.RUnlock()
 		return c.Take(ctx, linkID, max)
 	}
-	ok, n, err := c.store.Take(ctx, linkID, max)
+	ok, n, err := c.store.Take(ctx, linkID, max, c.seen(linkID))
 	if ok {
 		c.saw(linkID, n)
 	}
@@ -217,6 +223,13 @@ func (c *Counter) saw(linkID, n int64) {
 		c.dirty[linkID] = n
 	}
 	c.mu.Unlock()
+}
+
+// seen is the highest count of the link this node saw that the Store may not hold yet.
+func (c *Counter) seen(linkID int64) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return max(c.dirty[linkID], c.writing[linkID])
 }
 
 // run writes the counts every interval until Close.
@@ -261,14 +274,20 @@ func (c *Counter) flush(ctx context.Context) error {
 	for id, n := range c.dirty {
 		batch = append(batch, Count{id, n})
 	}
-	clear(c.dirty)
+	c.writing, c.dirty = c.dirty, map[int64]int64{}
 	c.mu.Unlock()
 
 	stored := batch
 	if len(batch) > 0 {
 		var err error
-		if stored, err = c.store.Raise(ctx, batch); err != nil {
+		stored, err = c.store.Raise(ctx, batch)
+		if err != nil {
 			c.keep(batch)
+		}
+		c.mu.Lock()
+		c.writing = nil
+		c.mu.Unlock()
+		if err != nil {
 			return err
 		}
 	}

@@ -52,6 +52,13 @@ var cases = []struct{ name, query string }{
 	{"tag on half + search", "tag=sms-all&q=coupon"},
 	{"tag on half + disabled + most visits", "tag=sms-all&status=disabled&sort=-visits"},
 	{"domain + search", "domain=go.shop-a.com&q=renew"},
+	{"search title word, oldest first", "q=parcel&sort=created"},
+	{"search title, Chinese, four characters", "q=" + url.QueryEscape("包裹正在")},
+	{"search a title's number (few links)", "q=777777"},
+	{"search a title's number, most visits", "q=777777&sort=-visits"},
+	{"search title, Chinese with a number (few links)", "q=" + url.QueryEscape("第777777号")},
+	{"search + disabled", "status=disabled&q=parcel"},
+	{"search + tag on 1,000", "tag=vip&q=parcel"},
 }
 
 func main() {

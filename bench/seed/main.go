@@ -27,6 +27,9 @@ func main() {
 	flag.IntVar(&o.spaces, "workspaces", 10_000, "other workspaces to make")
 	flag.Int64Var(&o.spread, "spread", 3_000_000, "links spread over the other workspaces")
 	flag.IntVar(&o.workers, "workers", 2, "transactions at once")
+	flag.Int64Var(&o.visits, "visits", 0, "people's visits of the big workspace over -days, with every rollup they leave (0: visit totals only)")
+	flag.IntVar(&o.days, "days", 365, "days the -visits span, up to now")
+	flag.Float64Var(&o.zipf, "zipf", 1.1, "the power law of the visits over the links' ranks")
 	flag.Parse()
 	if o.workspace == 0 {
 		fmt.Fprintln(os.Stderr, "seed: -workspace is required")
@@ -43,7 +46,13 @@ type options struct {
 	links, spread int64
 	spaces        int
 	workers       int
+	visits        int64
+	days          int
+	zipf          float64
 }
+
+// sampleRanks are the ranks by visits of the links whose breakdowns the statistics seed writes.
+var sampleRanks = []int64{1, 100, 1_000, 10_000}
 
 // chunk is how many links one transaction writes.
 const chunk = 20_000
@@ -74,6 +83,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	big.domains = domains
+	plan := newStatsPlan(o.visits, o.days, o.zipf, o.links, sampleRanks)
 	spaces := []*space{big}
 	if o.spaces > 0 && o.spread > 0 {
 		ids, err := s.Workspaces(ctx, "seed-", o.spaces)
@@ -125,6 +135,9 @@ func run(ctx context.Context, o options) error {
 			defer wg.Done()
 			for j := range work {
 				links, err := j.sp.make(codec, j.from, j.n, j.firstID, rand.New(rand.NewPCG(j.randSeed, 7)))
+				if err == nil && j.sp == big {
+					err = plan.linkHours(ctx, s, big.id, links, j.from)
+				}
 				if err == nil {
 					err = s.Links(ctx, links)
 				}
@@ -161,10 +174,8 @@ feed:
 	if runErr != nil {
 		return runErr
 	}
-	for _, sp := range spaces[:1] {
-		if err := sp.hours(ctx, s); err != nil {
-			return err
-		}
+	if err := workspaceRollups(ctx, s, big, plan); err != nil {
+		return err
 	}
 	if err := s.Analyze(ctx); err != nil {
 		return err
@@ -172,6 +183,18 @@ feed:
 	fmt.Printf("seeded %d links (%d in workspace %d, %d in %d others) in %s\n",
 		total, big.links, o.workspace, total-big.links, len(spaces)-1, time.Since(start).Round(time.Second))
 	return nil
+}
+
+// workspaceRollups writes the big workspace's hours for its dashboard, and with plan the sample
+// links' breakdowns.
+func workspaceRollups(ctx context.Context, s *postgres.Seeder, big *space, plan *statsPlan) error {
+	if plan == nil {
+		return big.hours(ctx, s)
+	}
+	if err := plan.workspaceHours(ctx, s, big.id); err != nil {
+		return err
+	}
+	return plan.breakdowns(ctx, s)
 }
 
 // space is one workspace being seeded.

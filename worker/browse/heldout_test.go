@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout5; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout7; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -111,12 +111,44 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules: the
 		// blind measure of the rules then (11 of 24 banned) and of the story signals, written
 		// apart while it was (14 of 24). Its three recordings scored alike, page by page.
+		// In-sample since the conduct signals: their rules were written reading it.
 		floors: heldOutFloors{
-			banRecall:     0.58, // 14 of 24
-			flagRecall:    0.58, // 14 of 24
-			banPrecision:  0.93, // 14 of 15
-			flagPrecision: 0.87, // 14 of 16
-			benignBanned:  1,    // one, and no more may be
+			banRecall:     0.91, // 22 of 24 (14 before the conduct signals)
+			flagRecall:    0.91, // 22 of 24 (14 before)
+			banPrecision:  1.0,  // 22 of 22 (one benign page banned before)
+			flagPrecision: 1.0,  // 22 of 22 (two benign pages flagged or banned before)
+			benignBanned:  0,    // none, and none may be
+		},
+	},
+	{
+		dir:    "testdata/heldout6",
+		digest: "d7bfc3d2b472ff8e3d018ba3e84681257042a967a2efdc2e7d30b14f6821f253",
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules after the story signals (15 of 24 banned) and of the conduct
+		// signals, written apart while it was (16 of 24). Its three recordings scored alike, page
+		// by page. Spent since: its per-page results were read after the conduct signals' measure,
+		// and the fourth round of signals was written reading it (in-sample).
+		floors: heldOutFloors{
+			banRecall:     0.91, // 22 of 24 (16 with the conduct signals, 15 before them)
+			flagRecall:    0.95, // 23 of 24 (19, 17)
+			banPrecision:  1.0,  // 22 of 22 (16 of 19, 15 of 19)
+			flagPrecision: 0.95, // 23 of 24: one honest page flagged (19 of 24, 17 of 23)
+			benignBanned:  0,    // none (three, four), and none may be
+		},
+	},
+	{
+		dir:    "testdata/heldout7",
+		digest: "5fc37b4664672b15fd3543378b35a04e24c773a7753f604d6b7556c802b8585c",
+		// Frozen before anything was scored, written without reading the scorer's rules: the
+		// blind measure of the rules after the conduct signals (11 of 24 banned) and of the fourth
+		// round, written apart while it was (14 of 24). Recorded once. Spent since: its per-page
+		// results were read after that measure.
+		floors: heldOutFloors{
+			banRecall:     0.58, // 14 of 24 (11 before the fourth round)
+			flagRecall:    0.62, // 15 of 24 (15 before)
+			banPrecision:  1.0,  // 14 of 14
+			flagPrecision: 0.93, // 15 of 16 (one benign page flagged)
+			benignBanned:  0,    // none, and none may be
 		},
 	},
 }
@@ -288,6 +320,8 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout3
 //	make moderation-eval HELDOUT=heldout4
 //	make moderation-eval HELDOUT=heldout5
+//	make moderation-eval HELDOUT=heldout6
+//	make moderation-eval HELDOUT=heldout7
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
@@ -406,7 +440,10 @@ func incompleteCapture(captures []moderation.Capture) string {
 //	go test -count=1 -run TestHeldOutFloors -v ./worker/browse/
 func TestHeldOutFloors(t *testing.T) {
 	for _, s := range heldOutSets {
-		t.Run(s.name(), s.checkFloors)
+		t.Run(s.name(), func(t *testing.T) {
+			t.Parallel() // the sets are scored apart, as the worker scores pages at once
+			s.checkFloors(t)
+		})
 	}
 }
 

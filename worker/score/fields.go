@@ -1,6 +1,7 @@
 package score
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -92,6 +93,9 @@ var fieldWords = []struct {
 	{askAddress, []string{"地址", "收货", "address", "addr", "street", "zip", "postcode", "postal", "shipping address", "dizhi"}},
 }
 
+// giftSecretRE is a prepaid or gift card's code, 卡密 — not a bank card's 卡密码.
+var giftSecretRE = regexp.MustCompile(`卡密(?:[^码]|$)`)
+
 // formAsks is what f asks for: the browser's own judgement (a password field, a card field)
 // and what its fields' names and hints say.
 func formAsks(f moderation.Form) asks {
@@ -108,6 +112,9 @@ func formAsks(f moderation.Form) asks {
 			hint = f.Hints[i]
 		}
 		a |= fieldAsks(name, hint)
+		if giftSecretRE.MatchString(hint) {
+			a |= askGift
+		}
 	}
 	if a.any(askGift) {
 		// A gift card's number and PIN (a balance check, paying with one) are the shop's own

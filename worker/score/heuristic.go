@@ -268,7 +268,7 @@ func formSignal(c moderation.Capture, kind, what string, has bool) (Signal, bool
 			s, found = Signal{kind, w, CategoryPhishing, detail}, true
 		}
 	}
-	if b, _, _, ok := lookAlike(host); ok {
+	if b, w, _, ok := lookAlike(host); ok && !typoOfOwnName(c, b, w) {
 		consider(weightFormLookAlike, fmt.Sprintf("%s is asked for %s on %s, a look-alike of %s",
 			c.Profile, what, host, b.keys[0]))
 	}

@@ -244,17 +244,20 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 	if suffix, _ := publicsuffix.PublicSuffix(host); suffix != host {
 		labels = labels[:len(labels)-strings.Count(suffix, ".")-1]
 	}
+	labels = withoutPublicBodyName(host, labels)
 	var words []string // labels in Unicode, and their hyphenated parts
+	var joined []bool  // which words are two parts joined
 	for _, l := range labels {
 		if u, err := idna.ToUnicode(l); err == nil {
 			l = u
 		}
-		words = append(words, l)
+		words, joined = append(words, l), append(joined, false)
 		if parts := strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }); len(parts) > 1 {
 			words = append(words, parts...)
+			joined = append(joined, make([]bool, len(parts))...)
 			// A brand split by a hyphen is still the brand: e-zpass, gov-uk, pay-pal.
 			for i := 0; i+1 < len(parts); i++ {
-				words = append(words, parts[i]+parts[i+1])
+				words, joined = append(words, parts[i]+parts[i+1]), append(joined, true)
 			}
 		}
 	}
@@ -275,6 +278,9 @@ func lookAlike(host string) (b *brand, weight float64, detail string, ok bool) {
 			ks := br.skeletons[k]
 			for i, w := range words {
 				wt, what := keyInWord(host, w, skeletons[i], key, ks)
+				if wt == weightNear && joined[i] {
+					continue // a typo is of a word as written, not of two words joined: yunshan-edu is no yunshanfu
+				}
 				if wt > 0 && wt >= weight {
 					b, weight, detail, ok = br, wt, what, true
 				}
@@ -414,7 +420,7 @@ func affixed(w, key string) bool {
 // (typosquats keep it; "finance" is no typo of "binance", nor "cloud" of "icloud") and is one
 // edit away, two for keys of 9 letters or more.
 func near(w, key string) bool {
-	if len(key) < 6 || !isASCII(w) || w == "" || w[0] != key[0] {
+	if len(key) < 6 || !isASCII(w) || w == "" || w[0] != key[0] || strings.ContainsAny(w, "-_") {
 		return false
 	}
 	edits := 1
@@ -422,6 +428,9 @@ func near(w, key string) bool {
 		edits = 2
 	}
 	if d := len(w) - len(key); d > edits || -d > edits {
+		return false
+	}
+	if truncates(w, key) {
 		return false
 	}
 	return editDistance(w, key) <= edits

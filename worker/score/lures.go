@@ -53,6 +53,12 @@ var (
 		`link (?:a|your|this) device|linked devices|(?:capture|scan) the (?:qr )?code (?:to|and) (?:link|log ?in|sign ?in|stay)|` +
 		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|使用.{0,8}扫一扫|关联设备|登录新设备`)
 
+	// A code to scan with the phone's camera, which moves a sign-in off the computer: a QR
+	// sign-in when the page speaks of signing in or verifying and the scan pays nothing.
+	phoneScanRE   = regexp.MustCompile(`scan (?:the |this )?(?:qr )?code with (?:your )?(?:phone|mobile|phone's camera|camera)|用手机(?:相机|摄像头)?扫描(?:二维码|此码|上方)`)
+	signInWordsRE = regexp.MustCompile(`sign ?in|log ?in|verif|authenticat|re-?regist|登录|认证|验证|授权`)
+	payWordsRE    = regexp.MustCompile(`\bpay|payment|checkout|支付|付款|收款`)
+
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
 		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
@@ -128,7 +134,7 @@ const refundReach = 180
 
 // negationRE is a sentence saying something is never asked: "we will never ask you to share
 // your screen", 不会要求您……共享屏幕.
-var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不`)
+var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证`)
 
 // negated says a negation stands before words[at:] in its sentence (within 40 Chinese
 // characters, or 120 Latin ones).
@@ -189,7 +195,11 @@ func pageBrands(c moderation.Capture) []*brand {
 func qrLoginSignal(c moderation.Capture) (Signal, bool) {
 	host := captureHost(c)
 	words := pageWords(c)
-	if host == "" || ownedByBrand(host) || !qrLoginRE.MatchString(words) || speaksOfLures(words) {
+	scan := qrLoginRE.FindString(words)
+	if scan == "" {
+		scan = phoneScan(words)
+	}
+	if host == "" || ownedByBrand(host) || scan == "" || speaksOfLures(words) {
 		return Signal{}, false
 	}
 	// A code to scan before a deadline or the account is lost presses for what no portal asks.
@@ -201,9 +211,19 @@ func qrLoginSignal(c moderation.Capture) (Signal, bool) {
 		}
 		return Signal{"qr-login", weightQRLogin, CategoryPhishing,
 			fmt.Sprintf("%s is asked to scan a code to sign in (%q) on a page wearing %s, on %s", c.Profile,
-				qrLoginRE.FindString(words), b.keys[0], host)}, true
+				scan, b.keys[0], host)}, true
 	}
 	return Signal{}, false
+}
+
+// phoneScan is a code to scan with the phone on a page that speaks of signing in or verifying,
+// its sentence paying nothing: "" when there is none.
+func phoneScan(words string) string {
+	m := phoneScanRE.FindStringIndex(words)
+	if m == nil || !signInWordsRE.MatchString(words) || payWordsRE.MatchString(sentenceAround(words, m[0], m[1])) {
+		return ""
+	}
+	return words[m[0]:m[1]]
 }
 
 // qrAccountKinds are the brands whose app signs its user in elsewhere by a scanned code:

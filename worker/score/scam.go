@@ -104,11 +104,13 @@ func captureHost(c moderation.Capture) string {
 
 // paymentSignal weighs what a page asks for whatever brand it wears: a card with its PIN, a
 // payment PIN alone, a card with an ID number. A shop's checkout (card number, expiry, security
-// code, name, address) asks for none of these. The brands' own sites are left to themselves.
+// code, name, address) asks for none of these. The brands' own sites are left to themselves, and
+// so is a sign-in of the page's own site (ownsite.go: a card number and a query password posted
+// to the issuer's own domain, asking nothing that pays).
 func paymentSignal(c moderation.Capture) (Signal, bool) {
 	a := pageAsks(c)
 	host := captureHost(c)
-	if a == 0 || host == "" || ownedByBrand(host) {
+	if a == 0 || host == "" || ownedByBrand(host) || signsInToOwnSite(c) {
 		return Signal{}, false
 	}
 	card := a.any(askCard | askCVV | askExpiry)

@@ -49,15 +49,20 @@ var (
 	giftBrandRE = regexp.MustCompile(`^(?:apple|itunes|google|steam|amazon|ebay|razer|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa|paysafe)|京东|苹果|游戏点卡`)
 	// The card's codes or a photo of it sent on.
 	giftSendRE = regexp.MustCompile(`photo|picture|scratch|(?:card|the) (?:numbers?|codes?) (?:and|to|below)|read (?:me|us|them)|卡密|卡号`)
+	// The cards' codes or photos sent to a person: to the reader's coordinator, by text, on a chat.
+	giftSentOnRE = regexp.MustCompile(`\b(?:send|text|email|upload|forward|submit|read)\b[^.]{0,30}\b(?:photos?|pictures?|images?|card numbers?|codes?|pins?)\b[^.]{0,60}(?:\bto (?:me|us|your (?:coordinator|agent|manager|officer|supervisor|handler|case officer)|our (?:agent|team|officer))\b|\bby (?:text|sms|whatsapp|telegram)\b|whatsapp|telegram)|` +
+		`(?:拍照|照片|卡密|卡号)[^。]{0,20}(?:发给|发送给|发到|私信)[^。]{0,10}(?:客服|专员|老师|我|微信|qq)`)
+	// A page buying the reader's gift cards.
+	giftBuyRE = regexp.MustCompile(`\bsell (?:your |unused |old )?(?:[a-z]+(?:, | and | or )?){0,4}gift ?cards|\bwe buy (?:[a-z]+ )?gift ?cards|gift ?cards? for cash|(?:卡|卡券|礼品卡|购物卡|e卡)(?:高价)?回收|回收(?:闲置)?(?:[^。]{0,12})(?:卡|卡券)`)
 	// A purpose the reader pays for first: a fee, a deposit, a fine, a donation, a bond, a release.
-	giftPurposeRE = regexp.MustCompile(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant)\b|手续费|押金|保证金|解冻|罚款|税|捐`)
+	giftPurposeRE = regexp.MustCompile(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant|unpaid|overdue|arrears|bills?)\b|手续费|押金|保证金|解冻|罚款|税|捐|欠费|账单`)
 
 	// The reader's money moved to an account said to be safe: the police's, the bank's, a
 	// "verification" account (an escrow a platform names as its own is not this).
 	// (A wallet of one's own is no such account: "move your coins to a secure wallet you control".)
-	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ]account|` +
+	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ](?:(?:holding|custody|reserve|suspense|trust|safekeeping) )?account|` +
 		`(?:safe|secure|protected|verification|safety) account[^.]{0,40}(?:transfer|move|deposit)|` +
-		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管)?(?:账户|帐户|账号)|` +
+		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管|托管|保管)?(?:账户|帐户|账号)|` +
 		`(?:安全|核验|清查|审查|避险|司法|公证)(?:核验|监管)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
 
 	// A deposit paid first, for a thing or a service to come: a ticket, a room, a meeting, an
@@ -138,7 +143,10 @@ var (
 		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
 	// A payment kept secret from the bank, the family, the police.
 	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
-		`(?:请勿|不要|切勿|不得)(?:告知|告诉|透露给?|联系)(?:家人|亲友|银行|他人|任何人|警方)|案件保密|严格保密`)
+		`(?:do not|don't|never) (?:discuss|mention|talk about) (?:this|it|the (?:assignment|payment|transfer|offer|deal|investment|case|award|claim|win|inheritance|parcel))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
+		`(?:请勿|不要|切勿|不得|别)(?:告知|告诉|透露给?|联系|让)(?:家人|亲友|银行|他人|任何人|警方|子女|儿女|配偶|老伴|同事|亲戚|朋友)|案件保密|严格保密|` +
+		// Secrecy of the deal itself, the clause ending there: not "注意保密您的密码".
+		`注意保密(?:[，。,.!！;；]|$)|不对外公开(?:宣传)?(?:[，。,.!！;；]|$)|(?:请勿|不要|切勿)(?:在朋友圈|对外)(?:宣传|外传|声张|透露)|(?:请勿|不要|切勿)(?:宣传|外传|声张)`)
 )
 
 // storySignals adds the story signals of one visitor's page.
@@ -146,7 +154,8 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 	for _, signal := range []func(moderation.Capture) (Signal, bool){
 		giftCardSignal, safeAccountSignal, offPlatformSignal, sureReturnSignal, deviceCodeSignal,
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
-		chargeCallbackSignal, extortionSignal, secretPaymentSignal,
+		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
+		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
@@ -188,14 +197,37 @@ func advisory(c moderation.Capture, words string) bool {
 }
 
 // sentenceAround is the sentence of words holding words[at:end].
+// A point between digits ($1,400.00) ends no sentence.
 func sentenceAround(words string, at, end int) string {
 	start := strings.LastIndexAny(words[:at], ".!?。！？\n")
-	stop := strings.IndexAny(words[end:], ".!?。！？\n")
+	for start > 0 && decimalPoint(words, start) {
+		start = strings.LastIndexAny(words[:start], ".!?。！？\n")
+	}
+	stop := -1
+	for from := end; from < len(words); {
+		i := strings.IndexAny(words[from:], ".!?。！？\n")
+		if i < 0 {
+			break
+		}
+		if !decimalPoint(words, from+i) {
+			stop = from + i - end
+			break
+		}
+		from += i + 1
+	}
 	if stop < 0 {
 		stop = len(words) - end
 	}
 	return words[start+1 : end+stop]
 }
+
+// decimalPoint says whether words[i] is a point between two digits.
+func decimalPoint(words string, i int) bool {
+	return words[i] == '.' && i > 0 && i+1 < len(words) && isDigit(words[i-1]) && isDigit(words[i+1])
+}
+
+// isDigit says whether b is an ASCII digit.
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // giftCardSignal weighs a page that takes a fee, a deposit, a fine or a donation in gift cards
 // of brands that are not its own: a gift card is spent by whoever reads its code, so no lender,
@@ -217,6 +249,14 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 			return Signal{}, false
 		}
 	}
+	// A page that buys its reader's gift cards (a resale site, 卡券回收) pays for them: nothing
+	// is paid with them.
+	if giftBuyRE.MatchString(words) {
+		return Signal{}, false
+	}
+	// The cards' codes or photos sent on to a person, in a sentence of their own ("scratch
+	// each card and text photos of the numbers to your coordinator").
+	sentOn := giftSentOnRE.MatchString(words)
 	for _, m := range mentions {
 		sentence := sentenceAround(words, m[0], m[1])
 		before := words[strings.LastIndexAny(words[:m[0]], ".!?。！？\n")+1 : m[0]]
@@ -224,13 +264,13 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 		// The cards are what is paid with — the payment said before them ("must be paid in
 		// Target gift cards", "we accept Apple gift cards") or their codes or photos sent on —
 		// not what is sold ("buy Steam gift cards … pay with Visa").
-		send := giftSendRE.MatchString(sentence)
+		send := sentOn || giftSendRE.MatchString(sentence)
 		if !send && !giftPayRE.MatchString(before) {
 			continue
 		}
-		// A gift card that names no brand is the shop's own at its checkout, unless its codes
-		// or a photo of it are to be sent.
-		if !giftBrandRE.MatchString(card) && !send {
+		// A gift card that names no brand is the shop's own at its checkout or its balance
+		// check, unless its codes or a photo of it are to be sent on to a person.
+		if !giftBrandRE.MatchString(card) && !sentOn && !giftSendRE.MatchString(before) {
 			continue
 		}
 		// The card's brand must not be the host's: a shop takes its own gift cards.
@@ -243,7 +283,7 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 		if branded {
 			continue
 		}
-		if p := giftPurposeRE.FindString(words); p != "" {
+		if p := giftPurpose(words); p != "" {
 			return Signal{"gift-card-pay", weightGiftCardPay, CategoryScam,
 				fmt.Sprintf("%s is told to pay in gift cards (%q) for %q, on %s", c.Profile, strings.TrimSpace(card), p, host)}, true
 		}
@@ -251,6 +291,16 @@ func giftCardSignal(c moderation.Capture) (Signal, bool) {
 			fmt.Sprintf("%s is told to pay in gift cards (%q), on %s", c.Profile, strings.TrimSpace(card), host)}, true
 	}
 	return Signal{}, false
+}
+
+// giftPurpose is the first purpose in words that no "no fees" sentence denies: "" when none is.
+func giftPurpose(words string) string {
+	for _, m := range giftPurposeRE.FindAllStringIndex(words, -1) {
+		if !noFeeRE.MatchString(sentenceAround(words, m[0], m[1])) {
+			return words[m[0]:m[1]]
+		}
+	}
+	return ""
 }
 
 // safeAccountSignal weighs a page that tells its reader to move their money to a "safe
@@ -341,6 +391,12 @@ func sureReturnSignal(c moderation.Capture) (Signal, bool) {
 	}
 	m := firstUnnegated(sureReturnRE, words)
 	if m == "" {
+		// A high rate fixed in advance with the principal promised back says the money is put
+		// in (returns.go).
+		if p := principalReturn(words); p != "" {
+			return Signal{"sure-return", weightSureReturn, CategoryScam,
+				fmt.Sprintf("%s is promised %q, the principal back, on %s", c.Profile, p, host)}, true
+		}
 		return Signal{}, false
 	}
 	if in := putInRE.FindString(words); in != "" {
@@ -543,6 +599,9 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 	words := storyWords(c)
 	secret := secrecyRE.FindString(words)
 	if secret == "" {
+		secret = coverStory(words) // coverstory.go
+	}
+	if secret == "" {
 		return Signal{}, false
 	}
 	dest := firstUnnegated(payeeRE, words)
@@ -551,6 +610,9 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 	}
 	if dest == "" {
 		dest = firstUnnegated(scanPayRE, words)
+	}
+	if dest == "" {
+		dest = personalPayee(words) // payee.go
 	}
 	if dest == "" {
 		return Signal{}, false

@@ -411,13 +411,13 @@ func alertSignal(c moderation.Capture) (Signal, bool) {
 var (
 	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
 	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
-		`release (?:the|your) (?:funds|loan|money)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
+		`release (?:the|your) (?:full )?(?:funds|loan|money|payout|payment|[$£€¥][0-9][0-9.,]*)|释放货款|货款[^。]{0,12}(?:到账|到您的)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
 		`pre-?approved|disbursement|(?:grant|inheritance|compensation|settlement|winnings|unclaimed (?:funds|money))[^.]{0,30}(?:approved|awarded|ready|waiting|released|of [$£€][0-9])|` +
 		`(?:release|return)s? (?:them|it) to you|(?:released|returned|paid out|sent back) to you|(?:funds|money|assets|crypto)[^.]{0,40}(?:located|traced|recovered)|` +
 		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
 	// A payment the reader must make first.
-	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership|training|equipment|registration|transfer|clearance) fee|starter kit|` +
-		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|手续费|工本费|认证费|培训费|入职费|服装费|体检费|资料费`)
+	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership|training|equipment|registration|transfer|clearance|upgrade) fee|starter kit|` +
+		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|开通费|升级费|解冻费|手续费|工本费|认证费|培训费|入职费|服装费|体检费|资料费`)
 	// The payment is the condition of the reward.
 	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
 		`\b(?:once|until|after)\b[^.]{0,40}\b(?:is|are|has been) (?:paid|settled|received|cleared)\b|` +
@@ -432,7 +432,7 @@ var (
 // speak of scams, or say no fee is asked, are left alone.
 func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 	text := foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + c.OCRText)
-	reward := rewardRE.FindString(text)
+	reward := firstUnnegated(rewardRE, text) // "不承诺任何返利" denies a reward
 	fee := upfrontRE.FindString(text)
 	// A page speaking of scams is an advisory unless it gives a way to pay it (story.go).
 	if reward == "" || fee == "" || warningRE.MatchString(text) && !paysHere(c, text) || noFeeRE.MatchString(text) {
@@ -444,7 +444,11 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 	// The condition binds the fee in its own sentence: "a deposit is required before
 	// disbursement", not "for the first five years" beside a minimum deposit.
 	for _, m := range upfrontRE.FindAllStringIndex(text, -1) {
-		if cond := conditionRE.FindString(sentenceAround(text, m[0], m[1])); cond != "" {
+		sentence := sentenceAround(text, m[0], m[1])
+		if buysPlaceRE.MatchString(sentence) {
+			continue // a deposit that secures a place is its price (coverstory.go)
+		}
+		if cond := conditionRE.FindString(sentence); cond != "" {
 			return Signal{"advance-fee", weightAdvanceFee, CategoryScam,
 				fmt.Sprintf("%s reads %q held until %q is paid (%q)", c.Profile, reward, text[m[0]:m[1]], cond)}, true
 		}
@@ -460,12 +464,14 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// A loss threatened to the reader's account.
-	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|` +
+	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|will be (?:signed|logged|locked) out|` +
 		`停用|冻结|注销|关闭|删除|封号|封停|作废|暂停(?:使用|服务)?|停保`)
 	// A deadline.
 	deadlineRE = regexp.MustCompile(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
 		`(?:by|before) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* [0-9]{1,2}\b|` +
-		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期|[0-9]{1,2} ?月 ?[0-9]{1,2} ?日 ?(?:前|之前)|本月内|今日 ?[0-9]{1,2}[:：]`)
+		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期|[0-9]{1,2} ?月 ?[0-9]{1,2} ?日 ?(?:前|之前)|本月内|今日 ?[0-9]{1,2}[:：]|` +
+		// A deadline of hours the same day: 今晚 21:00 前, "by 8pm tonight".
+		`(?:今晚|今天|今日|当晚|明天|明日) ?[0-9]{1,2} ?[:：点]|\bby [0-9]{1,2}(?::[0-9]{2})? ?(?:am|pm)? (?:tonight|today)\b`)
 )
 
 // ultimatumSignal weighs a page that tells its reader to sign in before a deadline or lose

@@ -1611,7 +1611,7 @@ export interface paths {
         };
         /**
          * The short URL as a QR code
-         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads. Every size, level and logo stays decodable. A code the server drew before (same link, short URL, format, size, colours, level and logo) is answered from its cache; one it draws costs the workspace's rate limit by its area (a PNG of 2048 pixels 16 requests, one of 512 or less 1; an SVG 1) and waits for one of the server's image slots (`QR_RENDERS`), 503 `qr_busy` past `QR_RENDER_WAIT`.
+         * @description Needs the `links:read` permission. The code holds the short URL, not the target: editing the link changes where a printed code leads. Every size, level and logo stays decodable. A code the server drew before (same link, short URL, format, size, colours, level and logo) is answered from its cache; one it draws costs the workspace's rate limit by its area (a PNG of 2048 pixels 16 requests, one of 512 or less 1; an SVG 1) and waits for one of the server's image slots (`QR_RENDERS`), 503 `qr_busy` past `QR_RENDER_WAIT`. A request naming none of `fg`, `bg`, `ec` and `logo` is drawn in the link's saved style (`qr` of the link, set by its create or PATCH), the default without one; naming any of them, the request's parameters alone decide. Such an answer is `Cache-Control: private, no-cache`: the saved style may change.
          */
         get: operations["getLinkQR"];
         put?: never;
@@ -2990,6 +2990,8 @@ export interface components {
             utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
             /** @description The URL with `utm` merged, where a visitor is sent (present only when the link has UTM parameters). */
             destination?: string;
+            /** @description The link's saved QR style: what `GET …/links/{id}/qr` draws when the request names none of `fg`, `bg`, `ec` and `logo`. Null for the default (black on white, level M, no logo). */
+            qr?: components["schemas"]["QRStyle"] | components["schemas"]["Null"];
             /**
              * @description `banned` only by the moderation: visitors get the warning page, and owners cannot change it (see `moderation`). `held` only by the moderation too: a link made while its destination's domain stood banned for phishing answers the warning page until its own review, which bans it or makes it `active` (`moderation.held` is true meanwhile); owners cannot change it.
              * @enum {string}
@@ -3060,6 +3062,8 @@ export interface components {
             /** @default false */
             forward_query?: boolean;
             utm?: components["schemas"]["UTM"];
+            /** @description The link's QR style; null, absent or the default keeps none. */
+            qr?: components["schemas"]["QRStyle"] | components["schemas"]["Null"];
             /**
              * Format: date-time
              * @description Must be in the future.
@@ -3100,6 +3104,8 @@ export interface components {
             forward_query?: boolean;
             /** @description Replaces the link's UTM parameters as a whole; null or `{}` clears them. */
             utm?: components["schemas"]["UTM"] | components["schemas"]["Null"];
+            /** @description Replaces the link's QR style as a whole; null or the default (`{}`) clears it. */
+            qr?: components["schemas"]["QRStyle"] | components["schemas"]["Null"];
             /** @enum {string} */
             status?: "active" | "disabled";
             /** Format: date-time */
@@ -3204,6 +3210,20 @@ export interface components {
             campaign?: string;
             term?: string;
             content?: string;
+        };
+        /** @description A link's QR style, checked as the image route checks its parameters (400 `qr_color_invalid`, `qr_contrast_low` with field `qr.fg`, `value_invalid` with field `qr.ec`). Answered with the colours as lowercase `#rrggbb` and the level in capitals. */
+        QRStyle: {
+            /** @description Colour of the dark modules (default `#000000`); darker than `bg`, with a contrast of at least 4.5:1. */
+            fg?: string;
+            /** @description Background colour (default `#ffffff`). */
+            bg?: string;
+            /**
+             * @description Error correction level; empty for the default (M). Always H when the logo is drawn.
+             * @enum {string}
+             */
+            ec?: "" | "L" | "M" | "Q" | "H";
+            /** @description Draw the workspace's logo in the middle; a code drawn in this style after the logo was removed is drawn without it. */
+            logo?: boolean;
         };
         UTMTemplate: {
             /** Format: int64 */

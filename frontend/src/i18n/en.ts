@@ -520,6 +520,10 @@ export const en = {
     logoRemove: "Remove the logo",
     logoSaved: "The logo is saved.",
     logoRemoved: "The logo is removed.",
+    save: "Save style",
+    saved: "The QR style is saved with the link.",
+    savedNote: "Saved with the link: teammates and the API's image of the link get this style.",
+    unsaved: "Not saved yet: only this page shows it.",
   },
   appLinks: {
     title: "App links",

@@ -522,6 +522,10 @@ export const zhCN: Messages = {
     logoRemove: "删除徽标",
     logoSaved: "徽标已保存。",
     logoRemoved: "徽标已删除。",
+    save: "保存样式",
+    saved: "二维码样式已随链接保存。",
+    savedNote: "已随链接保存：团队成员和 API 生成的链接二维码都使用此样式。",
+    unsaved: "尚未保存：仅本页显示此样式。",
   },
   appLinks: {
     title: "应用链接",

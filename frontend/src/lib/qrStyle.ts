@@ -1,6 +1,7 @@
-// A link's QR colours, error correction and logo switch as its page last drew them, kept in the
-// browser per workspace and link (localStorage "sl.qr.<workspace>.<link>"), so the page opens
-// on the same code; a stored value the API would refuse is dropped for the default.
+// A link's QR colours, error correction and logo switch, kept with the link on the server (the
+// link's `qr`, docs/api.md#a-links-saved-qr-style) and drawn by its image route. Browsers once
+// kept them in localStorage ("sl.qr.<workspace>.<link>"): such a style is moved to the server
+// the first time its link's page is opened, then the entry is dropped.
 
 export type QRLevel = "" | "L" | "M" | "Q" | "H";
 
@@ -16,44 +17,61 @@ export const defaultQRStyle: QRStyle = { fg: "#000000", bg: "#ffffff", ec: "", l
 
 const colour = /^#[0-9a-f]{6}$/i;
 
-/** The storage key of a link's style. */
+/** The storage key of a link's style in browsers that kept it there. */
 export function qrStyleKey(workspace: number, link: number): string {
   return `sl.qr.${workspace}.${link}`;
 }
 
-/** A stored style read back: each field the default when missing or not one the API takes. */
-export function parseQRStyle(text: string | null): QRStyle {
-  let v: Partial<Record<keyof QRStyle, unknown>> = {};
-  try {
-    const parsed: unknown = text ? JSON.parse(text) : {};
-    if (parsed && typeof parsed === "object") v = parsed as typeof v;
-  } catch {
-    return { ...defaultQRStyle };
-  }
+/** A style read from the link or from storage: each field the default when missing or not one the API takes. */
+export function toQRStyle(v: unknown): QRStyle {
+  const o = (v && typeof v === "object" ? v : {}) as Partial<Record<keyof QRStyle, unknown>>;
   return {
-    fg: typeof v.fg === "string" && colour.test(v.fg) ? v.fg.toLowerCase() : defaultQRStyle.fg,
-    bg: typeof v.bg === "string" && colour.test(v.bg) ? v.bg.toLowerCase() : defaultQRStyle.bg,
-    ec: typeof v.ec === "string" && ["", "L", "M", "Q", "H"].includes(v.ec) ? (v.ec as QRLevel) : "",
-    logo: v.logo === true,
+    fg: typeof o.fg === "string" && colour.test(o.fg) ? o.fg.toLowerCase() : defaultQRStyle.fg,
+    bg: typeof o.bg === "string" && colour.test(o.bg) ? o.bg.toLowerCase() : defaultQRStyle.bg,
+    ec: typeof o.ec === "string" && ["", "L", "M", "Q", "H"].includes(o.ec) ? (o.ec as QRLevel) : "",
+    logo: o.logo === true,
   };
 }
 
-/** The link's style kept in this browser, or the default. */
-export function loadQRStyle(workspace: number, link: number): QRStyle {
+/** A stored style read back (JSON text). */
+export function parseQRStyle(text: string | null): QRStyle {
   try {
-    return parseQRStyle(localStorage.getItem(qrStyleKey(workspace, link)));
+    return toQRStyle(text ? JSON.parse(text) : {});
   } catch {
     return { ...defaultQRStyle };
   }
 }
 
-/** Keeps the link's style; the default is kept as no entry at all. */
-export function saveQRStyle(workspace: number, link: number, s: QRStyle): void {
+/** Whether two styles draw the same code. */
+export function sameQRStyle(a: QRStyle, b: QRStyle): boolean {
+  return a.fg === b.fg && a.bg === b.bg && a.ec === b.ec && a.logo === b.logo;
+}
+
+/** What a link's `qr` is set to for s: null for the default, which the server keeps as none. */
+export function qrStyleBody(s: QRStyle): QRStyle | null {
+  return sameQRStyle(s, defaultQRStyle) ? null : { ...s };
+}
+
+/** The image route's parameters for s. A logo always draws at level H (the server's rule): the level chosen is kept for without it. */
+export function qrImageQuery(s: QRStyle): { fg: string; bg: string; ec?: Exclude<QRLevel, "">; logo?: "1" } {
+  return { fg: s.fg.slice(1), bg: s.bg.slice(1), ...(s.ec !== "" && !s.logo ? { ec: s.ec } : {}), ...(s.logo ? { logo: "1" as const } : {}) };
+}
+
+/** The style this browser kept for the link before styles were kept on the server; null when none (or the default). */
+export function legacyQRStyle(workspace: number, link: number): QRStyle | null {
   try {
-    const key = qrStyleKey(workspace, link);
-    if (s.fg === defaultQRStyle.fg && s.bg === defaultQRStyle.bg && s.ec === "" && !s.logo) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(s));
+    const text = localStorage.getItem(qrStyleKey(workspace, link));
+    return text ? qrStyleBody(parseQRStyle(text)) : null;
   } catch {
-    // Storage refused (private mode, full): the style lasts as long as the page.
+    return null;
+  }
+}
+
+/** Forgets the style this browser kept for the link. */
+export function dropLegacyQRStyle(workspace: number, link: number): void {
+  try {
+    localStorage.removeItem(qrStyleKey(workspace, link));
+  } catch {
+    // Storage refused: nothing was kept there either.
   }
 }

@@ -2,25 +2,24 @@
 // a range (kept in the URL), breakdowns and the world map (a value clicked filters them all, the
 // filters kept in the URL as chips), the CSV export, form responses, and
 // its moderation state with the appeal, and its destination's health with "Check now".
-import { Anchor, Badge, Button, Card, Group, Image, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { IconDownload, IconPencil } from "@tabler/icons-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { IconPencil } from "@tabler/icons-react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { DomainRemovedBadge, ModerationBadge, RuleBadges, StatusBadge } from "../../components/badges";
 import { ExportButton } from "../../components/ExportButton";
 import { InAppFigure } from "../../components/InAppFigure";
-import { loadQRStyle, saveQRStyle, type QRLevel } from "../../lib/qrStyle";
 import { RangePicker, useStatsRange } from "../../components/RangePicker";
 import { FilterChips, useStatsFilter } from "../../components/StatsFilter";
 import { CopyShort } from "../../components/CopyShort";
 import { DataTable } from "../../components/DataTable";
 import { Figure } from "../../components/Figure";
-import { Empty, ErrorState, FormError, Loading, Queried } from "../../components/states";
+import { Empty, ErrorState, Loading, Queried } from "../../components/states";
 import i18n from "../../i18n";
-import { formatDateTime, qrFileName, timeZone } from "../../lib/format";
+import { formatDateTime, timeZone } from "../../lib/format";
 import { filterEntries } from "../../lib/statsFilter";
 import { rangeQuery } from "../../lib/statsView";
 import { useWorkspaceId } from "../../session";
@@ -29,7 +28,7 @@ import { Breakdowns } from "./Breakdowns";
 import { LinkDestination } from "./LinkDestination";
 import { ShortLabel } from "../../components/ShortLabel";
 import { StatsCharts } from "./StatsCharts";
-import { saveBlob } from "../../lib/download";
+import { QRCard } from "./QRCard";
 
 // The map and its shapes load only once a link's statistics are shown.
 const CountryMap = lazy(() => import("../../components/CountryMap"));
@@ -129,7 +128,7 @@ export default function LinkDetailPage() {
             )}
           </Queried>
         </Stack>
-        <QRCard link={l} />
+        <QRCard key={l.id} link={l} />
       </div>
       {stats.data && (
         <Suspense fallback={<Loading />}>
@@ -139,86 +138,6 @@ export default function LinkDetailPage() {
       {stats.data && <Breakdowns stats={stats.data} hasVariants={!!l.variants?.length} filter={filter} onPick={addFilter} />}
       {l.form && <Responses link={l} />}
     </Stack>
-  );
-}
-
-function QRCard({ link }: { link: Link }) {
-  const { t } = useTranslation();
-  const ws = useWorkspaceId();
-  const [error, setError] = useState<unknown>();
-  // The colours, level and logo switch this link's page last drew (lib/qrStyle), kept on change.
-  const [kept] = useState(() => loadQRStyle(ws, link.id));
-  const [fg, setFg] = useState(kept.fg);
-  const [bg, setBg] = useState(kept.bg);
-  const [ec, setEc] = useState<QRLevel>(kept.ec);
-  const [logo, setLogo] = useState(kept.logo);
-  const [broken, setBroken] = useState(false);
-  useEffect(() => saveQRStyle(ws, link.id, { fg, bg, ec, logo }), [ws, link.id, fg, bg, ec, logo]);
-  // A logo always draws at level H (the server's rule): the level chosen is kept for without it.
-  const style = { fg: fg.slice(1), bg: bg.slice(1), ...(ec && !logo ? { ec } : {}), ...(logo ? { logo: "1" as const } : {}) };
-  const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?${new URLSearchParams({ format: "svg", size: "240", ...style })}`;
-  const download = async (format: "png" | "svg") => {
-    setError(undefined);
-    try {
-      const res = await api.GET("/api/v1/workspaces/{workspace}/links/{id}/qr", {
-        params: { path: { workspace: ws, id: link.id }, query: { format, size: 1024, ...style } },
-        parseAs: "blob",
-      });
-      if (!res.response.ok || !res.data) {
-        const body = (await (res.error as Blob | undefined)?.text?.().catch(() => "")) ?? "";
-        let reason = "";
-        try {
-          reason = (JSON.parse(body) as { error?: { reason?: string } }).error?.reason ?? "";
-        } catch {
-          /* not JSON */
-        }
-        throw new Error(reason && i18n.exists(`errors.${reason}`) ? t(`errors.${reason}`) : res.response.statusText);
-      }
-      saveBlob(res.data as Blob, qrFileName(link.code, format));
-    } catch (e) {
-      setError(e);
-    }
-  };
-  return (
-    <Card withBorder className="qr-card">
-      <Stack align="center" gap="sm">
-        <Text fw={600}>{t("detail.qr")}</Text>
-        {broken ? (
-          <Text size="sm" c="red" w={180} data-testid="qr-broken">
-            {t("qrStyle.cannotDraw")}
-          </Text>
-        ) : (
-          <Image src={src} alt={t("detail.qrAlt", { url: link.short_url })} w={180} h={180} data-testid="qr-image" onError={() => setBroken(true)} />
-        )}
-        <Group gap="xs" wrap="nowrap">
-          <TextInput type="color" size="xs" w={70} label={t("qrStyle.fg")} value={fg} onChange={(e) => { setFg(e.currentTarget.value); setBroken(false); }} />
-          <TextInput type="color" size="xs" w={70} label={t("qrStyle.bg")} value={bg} onChange={(e) => { setBg(e.currentTarget.value); setBroken(false); }} />
-          <NativeSelect
-            size="xs"
-            label={t("qrStyle.ec")}
-            value={logo ? "H" : ec}
-            disabled={logo}
-            onChange={(e) => { setEc(e.currentTarget.value as typeof ec); setBroken(false); }}
-            data={[{ value: "", label: t("qrStyle.ecAuto") }, "L", "M", "Q", "H"]}
-          />
-        </Group>
-        <Switch size="xs" label={t("qrStyle.logo")} checked={logo} onChange={(e) => { setLogo(e.currentTarget.checked); setBroken(false); }} />
-        {logo && (
-          <Text size="xs" c="dimmed" maw={240} ta="center" data-testid="qr-logo-level">
-            {t("qrStyle.logoLevel")}
-          </Text>
-        )}
-        <Group gap="xs">
-          <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download("png")} data-testid="qr-png">
-            PNG
-          </Button>
-          <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} onClick={() => void download("svg")} data-testid="qr-svg">
-            SVG
-          </Button>
-        </Group>
-        <FormError error={error} />
-      </Stack>
-    </Card>
   );
 }
 

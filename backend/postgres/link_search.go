@@ -1,0 +1,239 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/shortlink/shortlink/backend/linksearch"
+)
+
+// searchCandidates is how many links of a workspace a search's index may find for the list to
+// read them all and sort them; past it the list walks the workspace's links in the order asked
+// testing each, which finds a page within about size/searchCandidates × the page's links.
+const searchCandidates = 5000
+
+// LinkSearch implements linksearch.Store: the search table link_search (migration 00063) kept
+// from the queue the links' triggers fill.
+type LinkSearch struct{ db *DB }
+
+// NewLinkSearch returns the search table's indexer over db.
+func NewLinkSearch(db *DB) *LinkSearch { return &LinkSearch{db: db} }
+
+var _ linksearch.Store = (*LinkSearch)(nil)
+
+// searchLock is the advisory lock a batch holds while it copies: one indexer at a time, so a
+// link's rows are written in the order its changes committed.
+const searchLock = 0x6c696e6b73 // "links"
+
+// Index implements linksearch.Store: the queue's oldest rows up to about links links (at least
+// one row, at most 200), their links' text copied from links (or their rows deleted where the
+// link is gone) and the queue's rows deleted, in one transaction.
+func (s *LinkSearch) Index(ctx context.Context, links int) (linksearch.Batch, error) {
+	var b linksearch.Batch
+	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		var locked bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, searchLock).Scan(&locked); err != nil {
+			return err
+		}
+		if !locked {
+			b.Busy = true
+			return nil
+		}
+		var oldest *time.Time
+		err := tx.QueryRow(ctx, `
+			WITH q AS (
+				DELETE FROM link_search_queue WHERE seq IN (
+					SELECT seq FROM (
+						SELECT seq, sum(cardinality(ids)) OVER (ORDER BY seq) - cardinality(ids) AS before
+						FROM (SELECT seq, ids FROM link_search_queue ORDER BY seq LIMIT 200) f) r
+					WHERE before < $1)
+				RETURNING ids, queued_at),
+			ids AS (SELECT DISTINCT unnest(ids) AS id FROM q),
+			gone AS (
+				DELETE FROM link_search s USING ids
+				WHERE s.link_id = ids.id AND NOT EXISTS (SELECT 1 FROM links l WHERE l.id = ids.id)
+				RETURNING 1),
+			put AS (
+				INSERT INTO link_search (link_id, workspace_id, doc, grams)
+				SELECT l.id, l.workspace_id, d.doc, link_search_grams(d.doc)
+				FROM ids JOIN links l ON l.id = ids.id
+				CROSS JOIN LATERAL (SELECT l.url || ' ' || l.key || ' ' || l.title AS doc) d
+				ON CONFLICT (link_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, doc = EXCLUDED.doc, grams = EXCLUDED.grams
+				WHERE (link_search.workspace_id, link_search.doc) IS DISTINCT FROM (EXCLUDED.workspace_id, EXCLUDED.doc)
+				RETURNING 1)
+			SELECT (SELECT count(*) FROM q), (SELECT count(*) FROM ids), (SELECT count(*) FROM put),
+				(SELECT count(*) FROM gone), (SELECT min(queued_at) FROM q)`, links).
+			Scan(&b.Rows, &b.Links, &b.Written, &b.Deleted, &oldest)
+		if oldest != nil {
+			b.Oldest = *oldest
+		}
+		return err
+	})
+	if err != nil {
+		return linksearch.Batch{}, fmt.Errorf("index links search: %w", err)
+	}
+	return b, nil
+}
+
+// Backlog implements linksearch.Store.
+func (s *LinkSearch) Backlog(ctx context.Context) (linksearch.Backlog, error) {
+	var b linksearch.Backlog
+	var oldest, newest *time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*), coalesce(sum(cardinality(ids)), 0), min(queued_at), max(queued_at) FROM link_search_queue`).
+		Scan(&b.Rows, &b.Links, &oldest, &newest)
+	if err != nil {
+		return b, fmt.Errorf("links search backlog: %w", err)
+	}
+	if oldest != nil && newest != nil {
+		b.Oldest, b.Newest = *oldest, *newest
+	}
+	return b, nil
+}
+
+// Ends implements linksearch.Store.
+func (s *LinkSearch) Ends(ctx context.Context) (oldest, newest time.Time, err error) {
+	var o, n *time.Time
+	err = s.db.Pool.QueryRow(ctx, `SELECT (SELECT queued_at FROM link_search_queue ORDER BY seq LIMIT 1),
+		(SELECT queued_at FROM link_search_queue ORDER BY seq DESC LIMIT 1)`).Scan(&o, &n)
+	if err != nil {
+		return oldest, newest, fmt.Errorf("links search queue: %w", err)
+	}
+	if o != nil && n != nil {
+		oldest, newest = *o, *n
+	}
+	return oldest, newest, nil
+}
+
+// searchIndexable reports whether the search table's index can narrow a search for q: q holds
+// three ASCII letters or digits in a row (a trigram pg_trgm takes from a pattern in any locale:
+// trigrams) or a letter outside ASCII (link_search_grams: beyondASCII). A shorter ASCII text,
+// such as "77", would have the index read every link of the workspace.
+func searchIndexable(q string) bool { return trigrams(q) || beyondASCII(q) }
+
+// beyondASCII reports whether q holds a character outside ASCII.
+func beyondASCII(q string) bool {
+	for i := 0; i < len(q); i++ {
+		if q[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// searchSample is how many of a workspace's newest links a search tests first, and
+// searchCommon how many of them holding the text make it common: the list then walks the links
+// in the order asked (about searchSample/searchCommon links read for each link of the page)
+// without asking the search table's index, whose bitmap of a text that most links hold costs
+// what they are (140 ms for "example.com" in 100,000 links; docs/benchmarks.md).
+const (
+	searchSample = 500
+	searchCommon = 10
+)
+
+// searchedLinks is how List finds the links of the workspace whose text holds q: common says
+// the text is common among its newest links (or they are all the links it has), so that a walk
+// of its links in any order soon finds a page; otherwise, when few is true, ids is every link
+// whose text in link_search holds q, with those of its links not yet copied there
+// (link_search_queue), at most searchCandidates of them. Neither says walk the links, testing
+// each. The search table's index is asked for a bitmap with a cap, never walked in an order;
+// the list checks each candidate's own columns.
+func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string) (ids []int64, few, common bool, err error) {
+	p := "%" + escapeLike(q) + "%"
+	if !s.searchUnsampled {
+		// In links_workspace_idx's order: by ID alone, the planner may walk every workspace's
+		// newest links (links_pkey) for those of this one.
+		var held, sampled int
+		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE url ILIKE $2 OR key ILIKE $2 OR title ILIKE $2), count(*)
+			FROM (SELECT url, key, title FROM links WHERE workspace_id = $1 ORDER BY workspace_id, id DESC LIMIT $3) s`,
+			workspaceID, p, searchSample).Scan(&held, &sampled)
+		if err != nil {
+			return nil, false, false, fmt.Errorf("list links: search: %w", err)
+		}
+		if held >= searchCommon || sampled < searchSample {
+			return nil, false, true, nil
+		}
+	}
+	if !searchIndexable(q) || !s.searchIndexed(ctx) {
+		return nil, false, false, nil
+	}
+	var a sqlArgs
+	ws := a.add(workspaceID)
+	where := "workspace_id = " + ws
+	if trigrams(q) {
+		where += " AND doc ILIKE " + a.add(p)
+	}
+	if beyondASCII(q) {
+		where += " AND grams @> link_search_grams(" + a.add(q) + ")"
+	}
+	limit := a.add(s.candidates() + 1)
+	err = pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		// With a LIMIT the planner may prefer a walk of the table testing each row; only the
+		// index's bitmap bounds the work by what it matches.
+		if _, err := tx.Exec(ctx, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`); err != nil {
+			return err
+		}
+		var err error
+		ids, err = queryAll(ctx, tx, pgx.RowTo[int64], `
+			(SELECT link_id FROM link_search WHERE `+where+` LIMIT `+limit+`)
+			UNION
+			(SELECT id FROM link_search_queue q CROSS JOIN unnest(q.ids) id WHERE q.workspace_id = `+ws+` LIMIT `+limit+`)
+			LIMIT `+limit, a...)
+		return err
+	})
+	if err != nil {
+		return nil, false, false, fmt.Errorf("list links: search: %w", err)
+	}
+	if len(ids) > s.candidates() {
+		return nil, false, false, nil
+	}
+	return ids, true, false, nil
+}
+
+// candidates is searchCandidates, or what a test set (below zero: every search walks).
+func (s *LinkStore) candidates() int {
+	if s.searchCandidates != 0 {
+		return s.searchCandidates
+	}
+	return searchCandidates
+}
+
+// trigrams reports whether q holds three ASCII letters or digits in a row.
+func trigrams(q string) bool {
+	run := 0
+	for _, r := range q {
+		if r < utf8.RuneSelf && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			if run++; run >= 3 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// searchIndexed reports whether link_search_gin exists, asked once per process (an index made
+// later is used after a restart). Without it List's search walks the links as it did before
+// the search table.
+func (s *LinkStore) searchIndexed(ctx context.Context) bool {
+	switch s.searchIndex.Load() {
+	case 1:
+		return true
+	case 2:
+		return false
+	}
+	var ok bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('link_search_gin') IS NOT NULL`).Scan(&ok); err != nil {
+		return false // asked again next time
+	}
+	if ok {
+		s.searchIndex.Store(1)
+	} else {
+		s.searchIndex.Store(2)
+	}
+	return ok
+}

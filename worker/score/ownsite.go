@@ -1,0 +1,51 @@
+package score
+
+import (
+	"net/url"
+	"regexp"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// payingPINRE names a PIN that pays or withdraws, which no sign-in asks.
+var payingPINRE = regexp.MustCompile(`(?i)支付|交易|取款|提现|atm|payment|transaction|withdraw|zfmm|jymm|qkmm|txmm`)
+
+// signsInToOwnSite says whether every form of c that asks a password or a PIN is a sign-in of
+// the page's own site: it sends to the page's registrable domain (its action, and its scripts
+// when they send its inputs), the page links to its own site, and the form asks no card
+// security code, expiry, ID number, bank account or recovery phrase, and no PIN named for
+// paying. A card issuer's online service signs in with the card number and a query password; a
+// court's portal with a juror's number and a PIN. A kit asks what pays: the security code, the
+// ID number, the payment PIN — or sends elsewhere.
+func signsInToOwnSite(c moderation.Capture) bool {
+	host := captureHost(c)
+	if host == "" || ownLinks(c) == 0 {
+		return false
+	}
+	page, any := registrableDomain(host), false
+	for _, f := range c.Forms {
+		a := formAsks(f)
+		if !a.any(askPassword | askPIN) {
+			continue
+		}
+		any = true
+		if a.any(askCVV | askExpiry | askID | askBank | askSecret) {
+			return false
+		}
+		for _, s := range append(append([]string{}, f.Fields...), f.Hints...) {
+			if payingPINRE.MatchString(s) {
+				return false
+			}
+		}
+		for _, target := range formTargets(c, f, host) {
+			if target == "" {
+				continue
+			}
+			u, err := url.Parse(target)
+			if err != nil || registrableDomain(normalizeHost(u.Hostname())) != page {
+				return false
+			}
+		}
+	}
+	return any
+}
