@@ -1,6 +1,10 @@
 package postgres
 
 import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -11,11 +15,10 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 	return pendingQueueQuery(after, limit)
 }
 
-// ListQuery is the statement, and its arguments, of a page of a workspace's links.
-// manyTagged says the filter's tag has many links (List counts them); the search walks the
-// links, as it does when its text is common.
-func ListQuery(workspaceID int64, f link.Filter, manyTagged ...bool) (string, []any) {
-	return listQuery(workspaceID, f, len(manyTagged) > 0 && manyTagged[0], nil, false)
+// ListQuery is the statement, and its arguments, of a page of a workspace's links; the search
+// walks the links, as it does when its text is common.
+func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
+	return listQuery(workspaceID, f, false, nil, false)
 }
 
 // SetSearchCandidates sets how many links a search's index may find for s's list to sort
@@ -26,8 +29,8 @@ func (s *LinkStore) SetSearchCandidates(n int) { s.searchCandidates = n }
 // newest links hold, as in a workspace of many links none of the newest of which holds the text.
 func (s *LinkStore) SkipSearchSample() { s.searchUnsampled = true }
 
-// SetManyTagged sets how many links make a tag large (an order by visits walks the visit
-// order rather than sorting the tag's links), until t ends.
+// SetManyTagged sets how many links of a tag are counted at most when a listing picks the
+// tag of fewest links among several, until t ends.
 func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 	old := manyTagged
 	manyTagged = n
@@ -37,3 +40,26 @@ func SetManyTagged(t interface{ Cleanup(func()) }, n int) {
 // AfterDueInsert has DueCreated call f between its insert of new due rows and its second look
 // for reviews committed meanwhile.
 func (s *Moderation) AfterDueInsert(f func()) { s.afterDueInsert = f }
+
+// SetManyMatch sets how many links in a status other than active, or on a domain, make an order
+// by visits under that filter walk the workspace's visit order, until t ends.
+func SetManyMatch(t interface{ Cleanup(func()) }, n int) {
+	old := manyMatch
+	manyMatch = n
+	t.Cleanup(func() { manyMatch = old })
+}
+
+// ListSettings are the settings jit and plan_cache_mode as a listing's statement runs under
+// them (queryList).
+func (s *LinkStore) ListSettings(ctx context.Context) (jit, planCache string, err error) {
+	err = s.queryList(ctx, `SELECT current_setting('jit'), current_setting('plan_cache_mode')`, nil, func(rows pgx.Rows) error {
+		return rows.Scan(&jit, &planCache)
+	})
+	return jit, planCache, err
+}
+
+// RunListStatement runs query as a listing's statement runs (queryList), its rows read and
+// dropped.
+func (s *LinkStore) RunListStatement(ctx context.Context, query string) error {
+	return s.queryList(ctx, query, nil, func(pgx.Rows) error { return nil })
+}

@@ -8,11 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/shortlink/shortlink/backend/link"
 )
 
-// manyTagged is how many links a tag has for List to walk an order by visits rather than sort
-// the tag's links; a variable for tests.
+// manyTagged is how many links of a tag fewestTagged counts at most; a variable for tests.
 var manyTagged = 5000
 
 // List implements link.Store, in one statement: the page's IDs in the order asked, then their
@@ -25,9 +26,8 @@ var manyTagged = 5000
 // finds a page (the few disabled links may be the least visited): such a listing reads the
 // links it matches with their visits and sorts them.
 //
-// A tag narrows the listing by as much as its links are few: an order by visits of a tag on
-// fewer than manyTagged links reads them all and sorts them, that of a larger one walks the two
-// ordered parts, keeping the tag's links.
+// An order by visits of a tag walks the same two parts in the tag's own rows (tagVisitsPage),
+// which keep their links' visits beside them (migration 00064).
 //
 // A text search (q) first tests the workspace's newest links: a text common among them is
 // found by a walk in any order, testing each link's text. Otherwise it asks the search table's
@@ -42,15 +42,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			return nil, false, err
 		}
 	}
-	many := false
-	if f.TagID != nil && f.Sort.ByVisits() {
-		var n int
-		err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
-			*f.TagID, manyTagged).Scan(&n)
-		if err != nil {
-			return nil, false, fmt.Errorf("list links: count the tag's links: %w", err)
-		}
-		many = n >= manyTagged
+	many, err := s.manyMatching(ctx, workspaceID, f)
+	if err != nil {
+		return nil, false, err
 	}
 	var found []int64
 	common := false
@@ -68,22 +62,18 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		common = isCommon
 	}
 	query, args := listQuery(workspaceID, f, many, found, common)
-	rows, err := s.db.Pool.Query(ctx, query, args...)
-	if err != nil {
-		return nil, false, fmt.Errorf("list links: %w", err)
-	}
-	defer rows.Close()
 	var links []*link.Link
-	for rows.Next() {
+	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
 		l, err := scanTagged(rows, &v.Total, &v.Days)
 		if err != nil {
-			return nil, false, fmt.Errorf("list links: %w", err)
+			return err
 		}
 		l.Visits = v
 		links = append(links, l)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, false, fmt.Errorf("list links: %w", err)
 	}
 	links, more := trimPage(links, f.Limit)
@@ -106,15 +96,15 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
-// listQuery is List's statement and its arguments; manyTagged says f.TagID's tag has at least
-// manyTagged links; found, when not nil, is every link whose text may hold f.Query, and
-// commonText says many links hold it (searchedLinks): an order by visits then walks the visit
-// order rather than sorting the text's links.
-func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64, commonText bool) (string, []any) {
+// listQuery is List's statement and its arguments; many says the workspace has at least
+// manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
+// link whose text may hold f.Query, and commonText says many links hold it (searchedLinks): an
+// order by visits then walks the visit order rather than sorting the text's links.
+func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commonText bool) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
-	where = append(where, statusConditions(&a, f)...)
+	where = walkStatus(append(where, statusConditions(&a, f)...), many)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
@@ -122,7 +112,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
-		if f.Sort.ByVisits() || f.Sort.ByUpdate() || found != nil {
+		if f.Sort.ByUpdate() || found != nil {
 			where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+tagID+" AND lt.link_id = l.id)")
 		}
 	}
@@ -132,6 +122,7 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		dir, cmp = "ASC", ">"
 	}
 	var page, order string
+	visits := "coalesce(t.visits, 0)"
 	switch {
 	case found != nil:
 		page, order = foundPage(&a, f, where, found, ws, limit, dir, cmp)
@@ -144,9 +135,12 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") +
 			` ORDER BY l.updated_at ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `l.updated_at ` + dir + `, l.id ` + dir
+	case tagID != "" && f.Sort.ByVisits():
+		page, order = tagVisitsPage(&a, where, tagID, limit, dir, cmp, f.After)
+		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && ((f.Query != "" && !commonText) || f.DomainID != nil || (f.TagID != nil && !manyTagged) || (f.Status != "" && f.Status != link.StatusActive) || f.Health == "broken"):
+	case f.Sort.ByVisits() && sortsAll(f, many, commonText):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -176,13 +170,16 @@ func listQuery(workspaceID int64, f link.Filter, manyTagged bool, found []int64,
 			FROM visit_hours h WHERE h.link_id = l.id AND h.hour >= ` + a.add(f.Days[0].Truncate(time.Hour)) + `
 				AND h.hour < ` + a.add(f.Days[n]) + ` GROUP BY 1) d ON d.i = g.i ORDER BY g.i)`
 	}
-	return `SELECT ` + taggedColumns + `, coalesce(t.visits, 0), ` + days + `
+	return `SELECT ` + taggedColumns + `, ` + visits + `, ` + days + `
 		FROM (` + page + `) p
 		JOIN links l ON l.id = p.id AND l.workspace_id = ` + ws + `
 		LEFT JOIN link_moderation lm ON lm.link_id = l.id
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		ORDER BY ` + order, a
 }
+
+// inactiveCondition is the condition of links_workspace_inactive (migration 00048).
+const inactiveCondition = "l.status <> 'active'"
 
 // visitsWalk is a listing's page by visits of the whole workspace (or of its active links, or
 // under a common text): two ordered parts, each stopping at the page's size, the links with
@@ -289,7 +286,7 @@ func statusConditions(a *sqlArgs, f link.Filter) []string {
 	default:
 		// The first condition lets the partial index links_workspace_inactive (migration 00048)
 		// serve it whatever the plan.
-		where = append(where, "l.status <> 'active'", "l.status = "+a.add(f.Status))
+		where = append(where, inactiveCondition, "l.status = "+a.add(f.Status))
 	}
 	for _, id := range f.AlsoTagIDs {
 		where = append(where, "EXISTS (SELECT 1 FROM link_tags lt WHERE lt.tag_id = "+a.add(id)+" AND lt.link_id = l.id)")
@@ -324,7 +321,10 @@ func healthFilter(f link.Filter, where []string, noWalk bool) (_ []string, state
 	}
 	walk = !noWalk && f.TagID == nil && !f.Sort.ByUpdate() && (!f.Sort.ByVisits() || f.Health == "broken")
 	if !walk {
-		where = append(where, "EXISTS (SELECT 1 FROM link_health h WHERE h.link_id = l.id AND h.state = "+state+" AND h.url = l.url)")
+		// A value read per link, not an EXISTS: the planner would make that a join on (link,
+		// URL), which it expects to match almost nothing, and read every link of the workspace
+		// and of the state to find a page that a walk finds in a few hundred.
+		where = append(where, "(SELECT h.state FROM link_health h WHERE h.link_id = l.id AND h.url = l.url) = "+state)
 	}
 	return where, state, walk
 }

@@ -86,15 +86,21 @@ func (s *LinkStore) Update(ctx context.Context, workspaceID, id int64, p link.Pa
 // setLinkTags adds the tags add to the workspace's links ids and takes remove off them; with
 // only, it takes off every tag not in add instead.
 func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, remove []int64, only bool) error {
+	if !only && len(add) == 0 && len(remove) == 0 {
+		return nil
+	}
+	if err := lockTagVisits(ctx, tx, workspaceID, ids); err != nil {
+		return err
+	}
 	if only {
-		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
-			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND NOT lt.tag_id = ANY($3)`, workspaceID, ids, add)
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING (`+lockTagRows(`NOT lt.tag_id = ANY($3)`)+`) d
+			WHERE lt.tag_id = d.tag_id AND lt.link_id = d.link_id`, workspaceID, ids, add)
 		if err != nil {
 			return fmt.Errorf("set link tags: %w", err)
 		}
 	} else if len(remove) > 0 {
-		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING links l
-			WHERE l.id = lt.link_id AND l.workspace_id = $1 AND lt.link_id = ANY($2) AND lt.tag_id = ANY($3)`, workspaceID, ids, remove)
+		_, err := tx.Exec(ctx, `DELETE FROM link_tags lt USING (`+lockTagRows(`lt.tag_id = ANY($3)`)+`) d
+			WHERE lt.tag_id = d.tag_id AND lt.link_id = d.link_id`, workspaceID, ids, remove)
 		if err != nil {
 			return fmt.Errorf("remove link tags: %w", err)
 		}
@@ -104,8 +110,9 @@ func setLinkTags(ctx context.Context, tx pgx.Tx, workspaceID int64, ids, add, re
 	}
 	// Only links and tags of the workspace: an ID of another workspace's link or tag adds nothing.
 	_, err := tx.Exec(ctx, `
-		INSERT INTO link_tags (tag_id, link_id)
-		SELECT tg.id, l.id FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		INSERT INTO link_tags (tag_id, link_id, visits)
+		SELECT tg.id, l.id, coalesce(t.visits, 0) FROM links l JOIN tags tg ON tg.workspace_id = l.workspace_id
+		LEFT JOIN visit_totals t ON t.link_id = l.id
 		WHERE l.workspace_id = $1 AND l.id = ANY($2) AND tg.id = ANY($3)
 		ON CONFLICT DO NOTHING`, workspaceID, ids, add)
 	if err != nil {

@@ -106,7 +106,7 @@ func (s *Seeder) Links(ctx context.Context, links []SeedLink) error {
 	for i := range links {
 		l := &links[i]
 		for _, t := range l.TagIDs {
-			tagRows = append(tagRows, []any{t, l.ID})
+			tagRows = append(tagRows, []any{t, l.ID, l.Visits})
 		}
 		if l.Visits > 0 {
 			bots, uniques := l.Bots, l.Uniques
@@ -129,7 +129,7 @@ func (s *Seeder) Links(ctx context.Context, links []SeedLink) error {
 		columns []string
 		rows    [][]any
 	}{
-		{"link_tags", []string{"tag_id", "link_id"}, tagRows},
+		{"link_tags", []string{"tag_id", "link_id", "visits"}, tagRows},
 		{"visit_totals", []string{"link_id", "workspace_id", "visits", "bots", "uniques"}, totals},
 		{"link_health", []string{"link_id", "workspace_id", "url", "host", "state", "checked_at", "broken_at", "next_at"}, health},
 	}

@@ -232,6 +232,9 @@ func (s *Visits) insert(ctx context.Context, keys []uuid.UUID, days []time.Time,
 		if err := tx.QueryRow(ctx, addRollups, append(rollupArgs(r, u, summedBefore), monthsBefore)...).Scan(&st.Due); err != nil {
 			return err
 		}
+		if err := keepTagVisits(ctx, tx, r); err != nil {
+			return err
+		}
 		if err := s.saveSketches(ctx, tx, u); err != nil {
 			return err
 		}
