@@ -148,13 +148,14 @@ func linkFilter(c *gin.Context, now time.Time) (link.Filter, error) {
 
 // linkCursor encodes where a page of links ended, for clients, who must treat it as opaque: the
 // ID as other listings do, in an order by visits the visits before it ("<visits>.<id>"), in an
-// order by update the change's time in microseconds ("u<time>.<id>"), all in base 36.
+// order by update the change's time in microseconds ("u<time>_<id>"), all in base 36. The
+// update's separator tells the two apart: visits in base 36 may begin with a "u".
 func linkCursor(c *link.Cursor, sort link.Sort) string {
 	if c == nil {
 		return ""
 	}
 	if sort.ByUpdate() {
-		return "u" + strconv.FormatInt(c.Updated.UnixMicro(), 36) + "." + strconv.FormatInt(c.ID, 36)
+		return "u" + strconv.FormatInt(c.Updated.UnixMicro(), 36) + updateCursorSep + strconv.FormatInt(c.ID, 36)
 	}
 	if sort.ByVisits() {
 		return strconv.FormatInt(c.Visits, 36) + "." + strconv.FormatInt(c.ID, 36)
@@ -162,25 +163,35 @@ func linkCursor(c *link.Cursor, sort link.Sort) string {
 	return cursor(c.ID)
 }
 
+// updateCursorSep parts an order by update's time and ID in its cursor.
+const updateCursorSep = "_"
+
 // parseLinkCursor reads a cursor of linkCursor's for a listing by visits or not; nil for none.
 func parseLinkCursor(s string, sort link.Sort) (*link.Cursor, error) {
 	if s == "" {
 		return nil, nil
 	}
 	bad := apperr.Errorf(apperr.Invalid, "cursor %q is not the next_cursor of a page in this order", s).For("value_invalid", "cursor")
-	// Only an order by update reads the "u": visits or an ID in base 36 may begin with one.
+	// Only an order by update reads the "u" (visits or an ID in base 36 may begin with one), and
+	// only it has the "_" (a "." before it: cursors given before the separator changed).
 	if sort.ByUpdate() {
 		rest, ok := strings.CutPrefix(s, "u")
 		if !ok {
 			return nil, bad
 		}
-		at, id, pair := strings.Cut(rest, ".")
+		at, id, pair := strings.Cut(rest, updateCursorSep)
+		if !pair {
+			at, id, pair = strings.Cut(rest, ".")
+		}
 		t, err1 := strconv.ParseInt(at, 36, 64)
 		i, err2 := strconv.ParseInt(id, 36, 64)
 		if !pair || err1 != nil || err2 != nil || t <= 0 || i <= 0 {
 			return nil, bad
 		}
 		return &link.Cursor{ID: i, Updated: time.UnixMicro(t).UTC()}, nil
+	}
+	if strings.Contains(s, updateCursorSep) {
+		return nil, bad
 	}
 	visits, id, pair := strings.Cut(s, ".")
 	if pair != sort.ByVisits() {

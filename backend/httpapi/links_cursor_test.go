@@ -9,7 +9,7 @@ import (
 
 // TestLinkCursorRoundTrip: every listing's cursor reads back as it was written, including
 // visits and IDs whose base 36 begins with "u" (30 is "u"), and a cursor of another order is
-// refused where its shape tells (an update's cursor in an order by visits reads as visits).
+// refused, an update's in an order by visits too (its separator tells).
 func TestLinkCursorRoundTrip(t *testing.T) {
 	at := time.Date(2026, 12, 6, 10, 0, 0, 123000, time.UTC)
 	for _, c := range []struct {
@@ -28,6 +28,10 @@ func TestLinkCursorRoundTrip(t *testing.T) {
 			t.Errorf("%s: %q reads back as %+v, %v; want %+v", c.sort, s, got, err, c.c)
 		}
 	}
+	// A cursor given before the update's separator changed still reads.
+	if got, err := parseLinkCursor("u"+"1"+"."+"5", link.SortUpdated); err != nil || got.ID != 5 {
+		t.Errorf("an update's cursor with a dot: %+v, %v", got, err)
+	}
 	for _, c := range []struct {
 		cursor string
 		sort   link.Sort
@@ -36,6 +40,8 @@ func TestLinkCursorRoundTrip(t *testing.T) {
 		{linkCursor(&link.Cursor{ID: 5, Visits: 3}, link.SortMostVisited), link.SortUpdated},
 		{linkCursor(&link.Cursor{ID: 5, Visits: 3}, link.SortMostVisited), link.SortNewest},
 		{linkCursor(&link.Cursor{ID: 5}, link.SortNewest), link.SortMostVisited},
+		{linkCursor(&link.Cursor{ID: 5, Updated: at}, link.SortUpdated), link.SortMostVisited},
+		{linkCursor(&link.Cursor{ID: 5, Updated: at}, link.SortUpdated), link.SortLeastVisited},
 	} {
 		if _, err := parseLinkCursor(c.cursor, c.sort); err == nil {
 			t.Errorf("%q accepted in the order %s", c.cursor, c.sort)
