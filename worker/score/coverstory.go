@@ -54,12 +54,8 @@ func coverStory(words string) string {
 // weighs the same secrecy when the account is on the page. No honest payee asks to be hidden
 // from the reader's bank. Advisories collect nothing and are left alone.
 func secretFeeSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	secret := ""
@@ -87,12 +83,8 @@ func secretFeeSignal(c moderation.Capture) (Signal, bool) {
 // study deposit buys a place, not a post. A sentence that supposes it ("如有企业要求…") or
 // forbids it is a rule about others; advisories are left alone.
 func jobDepositSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	for _, m := range jobDepositRE.FindAllStringIndex(words, -1) {

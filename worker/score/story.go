@@ -234,12 +234,8 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // charity or office takes one. A shop's own gift card at its checkout names no other brand; a
 // charity that says it takes none is left alone.
 func giftCardSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	// A page that says anywhere it takes no gift cards is denying them, not asking.
@@ -307,12 +303,8 @@ func giftPurpose(words string) string {
 // account": no bank, police force or insurer moves a customer's balance to keep it safe. Pages
 // that say they never ask it, and advisories, are left alone.
 func safeAccountSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	for _, m := range safeAccountRE.FindAllStringIndex(words, -1) {
@@ -330,12 +322,8 @@ func safeAccountSignal(c moderation.Capture) (Signal, bool) {
 // QR code with the receipt sent to a chat. A platform's own order takes its money through its
 // checkout and says it takes none to a person's account.
 func offPlatformSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	deposit := ""
@@ -381,12 +369,8 @@ func firstUnnegated(re *regexp.Regexp, words string) string {
 // profit", a win rate of 98%) and asking money put in first: no honest investment, bet or
 // lottery promises it, and regulators forbid it. The promise alone flags.
 func sureReturnSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return Signal{}, false
-	}
-	words := storyWords(c)
-	if advisory(c, words) {
+	host, words, ok := storyPage(c)
+	if !ok {
 		return Signal{}, false
 	}
 	m := firstUnnegated(sureReturnRE, words)
@@ -619,4 +603,15 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 	}
 	return Signal{"secret-payment", weightSecretPayment, CategoryScam,
 		fmt.Sprintf("%s is asked to pay %q and told %q, on %s", c.Profile, truncate(dest, 40), secret, host)}, true
+}
+
+// storyPage is what a story signal reads of a page: its host and its words, unless no story
+// signal reads it (no host, a brand's own host, or an advisory quoting the words it warns of).
+func storyPage(c moderation.Capture) (host, words string, ok bool) {
+	host = captureHost(c)
+	if host == "" || ownedByBrand(host) {
+		return "", "", false
+	}
+	words = storyWords(c)
+	return host, words, !advisory(c, words)
 }
