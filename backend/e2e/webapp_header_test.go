@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
 // headerLooks are the window sizes the frame is checked at: the narrowest desktop the
@@ -77,7 +80,19 @@ func (w *walker) frameFits(who string) {
 		}
 		w.click(w.p.Locator(".burger"))
 		w.see(w.p.Locator(".mantine-Drawer-content nav"))
-		// The drawer slides in: measured once it stands still (a trial click waits for that).
+		// The drawer slides in: measured once it has come whole into the window and stands still
+		// (a trial click waits for the latter, but on a busy machine the slide's first frames can
+		// stand still too). One that never comes in is left to fits, which says where it stays.
+		// (Read from Go: the app's policy forbids the eval a waiting function needs in the page.)
+		for end := time.Now().Add(browsertest.Timeout); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			in, err := w.p.Evaluate(`() => {
+				const r = document.querySelector(".mantine-Drawer-content")?.getBoundingClientRect();
+				return !!r && r.left >= 0 && r.right <= document.documentElement.clientWidth;
+			}`)
+			if in == true || err != nil {
+				break
+			}
+		}
 		if err := w.p.Locator(".mantine-Drawer-content .nav-link").First().Click(playwright.LocatorClickOptions{Trial: playwright.Bool(true)}); err != nil {
 			w.t.Fatalf("[%s] %s: the drawer never settled: %v", w.l.name, who, err)
 		}
