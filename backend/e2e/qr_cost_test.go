@@ -36,8 +36,8 @@ func pngInfo(t *testing.T, data []byte) (w, h int, eightBit bool) {
 	return cfg.Width, cfg.Height, true
 }
 
-// wantQRDecodes fails unless r is a PNG code holding text.
-func wantQRDecodes(t *testing.T, what string, r response, text string) {
+// wantQRDecodes fails unless r is a PNG code holding text, and answers its image.
+func wantQRDecodes(t *testing.T, what string, r response, text string) image.Image {
 	t.Helper()
 	if r.Status != http.StatusOK {
 		t.Fatalf("%s: %d %s", what, r.Status, r.Body)
@@ -51,6 +51,7 @@ func wantQRDecodes(t *testing.T, what string, r response, text string) {
 	if err != nil || res.GetText() != text {
 		t.Errorf("%s decodes to %v, %v; want %s", what, res, err, text)
 	}
+	return img
 }
 
 // TestQRLogoNormalised: an uploaded logo is stored at 8 bits a channel and at most 450 pixels

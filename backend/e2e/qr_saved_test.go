@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -10,9 +9,6 @@ import (
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/makiuchi-d/gozxing"
-	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 )
 
 // qrLookJSON is a link's saved QR style as the API answers it.
@@ -27,18 +23,10 @@ type qrLookJSON struct {
 // colours of its pixels (#rrggbb) with how many pixels each.
 func qrColours(t *testing.T, r response, want string) map[string]int {
 	t.Helper()
-	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "image/png" {
+	if r.Header.Get("Content-Type") != "image/png" {
 		t.Fatalf("qr: %d %s %.200s", r.Status, r.Header.Get("Content-Type"), r.Body)
 	}
-	img, err := png.Decode(bytes.NewReader(r.Body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bmp, _ := gozxing.NewBinaryBitmapFromImage(img)
-	res, err := zxqr.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true})
-	if err != nil || res.GetText() != want {
-		t.Errorf("the code decodes to %v, %v; want %s", res, err, want)
-	}
+	img := wantQRDecodes(t, "qr", r, want)
 	out := map[string]int{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -48,18 +36,6 @@ func qrColours(t *testing.T, r response, want string) map[string]int {
 		}
 	}
 	return out
-}
-
-// qrErrorReason reads the reason and field of an error answer in the API's shape.
-func qrErrorReason(t *testing.T, r response) (reason, field string) {
-	t.Helper()
-	var e struct {
-		Error struct{ Code, Message, Reason, Field string } `json:"error"`
-	}
-	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
-		t.Fatalf("status %d body %q is not the error shape", r.Status, r.Body)
-	}
-	return e.Error.Reason, e.Error.Field
 }
 
 // TestLinkQRSaved: a link's QR style is saved by its create and PATCH, answered with the link,
@@ -173,13 +149,13 @@ func TestLinkQRSaved(t *testing.T) {
 			t.Errorf("%v: %d %s", c.body, r.Status, r.Body)
 			continue
 		}
-		if reason, field := qrErrorReason(t, r); reason != c.reason || (c.field != "" && field != c.field) {
-			t.Errorf("%v: reason %q field %q, want %q %q", c.body, reason, field, c.reason, c.field)
+		if e := r.errorDetail(t); e.Reason != c.reason || (c.field != "" && e.Field != c.field) {
+			t.Errorf("%v: reason %q field %q, want %q %q", c.body, e.Reason, e.Field, c.reason, c.field)
 		}
 	}
 	if r := s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/bad-qr", "qr": map[string]any{"fg": "#eeeeee"}}); r.Status != http.StatusBadRequest {
 		t.Errorf("create with a pale style: %d %s", r.Status, r.Body)
-	} else if reason, _ := qrErrorReason(t, r); reason != "qr_contrast_low" {
+	} else if e := r.errorDetail(t); e.Reason != "qr_contrast_low" {
 		t.Errorf("create with a pale style: %s", r.Body)
 	}
 	// Nobody else changes it.
