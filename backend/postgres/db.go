@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,14 +24,19 @@ type DB struct {
 	Pool *Pool
 }
 
-// Open connects to PostgreSQL and checks the connection.
+// defaultMaxConns is the pool's size when DATABASE_URL does not set pool_max_conns (pgx's own
+// default is the number of CPUs, too few for a server's concurrent requests on a small box).
+const defaultMaxConns = 16
+
+// Open connects to PostgreSQL and checks the connection. The pool holds at most
+// pool_max_conns connections when the URL sets it (docs/configuration.md), else 16.
 func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: parse DATABASE_URL: %w", err)
 	}
-	if cfg.MaxConns < 16 {
-		cfg.MaxConns = 16
+	if !strings.Contains(url, "pool_max_conns=") {
+		cfg.MaxConns = defaultMaxConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -37,10 +37,13 @@ func TestDatabaseURLForms(t *testing.T) {
 	} else {
 		multiURL += "?target_session_attrs=read-write"
 	}
-	for _, tc := range []struct{ name, url string }{
-		{"pool options", withQuery("pool_max_conns=16&pool_min_conns=1&pool_max_conn_lifetime=1h")},
-		{"several hosts, read-write", multiURL},
-		{"several hosts with pool options", multiURL + "&pool_max_conns=20"},
+	for _, tc := range []struct {
+		name, url string
+		maxConns  int32 // the pool's size: the URL's pool_max_conns, else 16
+	}{
+		{"pool options", withQuery("pool_max_conns=4&pool_min_conns=1&pool_max_conn_lifetime=1h"), 4},
+		{"several hosts, read-write", multiURL, 16},
+		{"several hosts with pool options", multiURL + "&pool_max_conns=20", 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
@@ -52,6 +55,9 @@ func TestDatabaseURLForms(t *testing.T) {
 				t.Fatalf("Open(%s): %v", tc.url, err)
 			}
 			defer db.Close()
+			if got := db.Pool.Stat().MaxConns(); got != tc.maxConns {
+				t.Errorf("the pool holds at most %d connections, want %d", got, tc.maxConns)
+			}
 			var n int
 			if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM goose_db_version`).Scan(&n); err != nil || n == 0 {
 				t.Fatalf("the migrated schema: %d migrations, %v", n, err)
