@@ -578,11 +578,12 @@ func (a *App) Listen() error {
 // UseClock makes the server read the time of two-factor codes and their lockouts
 // (docs/security.md#two-factor-sign-in) and of the session policies
 // (docs/security.md#session-policy) and invitations' expiry (docs/api.md#workspaces-members-and-invitations)
-// from now, so that tests move it instead of waiting.
-// Call it before Listen.
+// and of links' expiry on redirects (docs/api.md#the-redirect-hosts-errors) from now, so that tests move it instead of
+// waiting. Call it before Listen.
 func (a *App) UseClock(now func() time.Time) {
 	a.auth.UseClock(now)
 	a.accounts.UseClock(now)
+	a.visitors.UseClock(now)
 }
 
 // FlushSessionActivity writes now what the minute's flush would write of the sessions this

@@ -67,7 +67,10 @@ func TestLinkCreatedOnOneNodeRedirectsOnAnother(t *testing.T) {
 }
 
 func TestRedirectOptions(t *testing.T) {
-	s := newDeployment(t).start(t)
+	d := newDeployment(t)
+	clock := &movingClock{}
+	d.now = clock.Now
+	s := d.start(t)
 	tn := s.signup("opts@example.com")
 	for _, status := range []int{301, 302, 307} {
 		l := s.createLink(tn, map[string]any{"url": "https://example.com/s", "redirect_status": status})
@@ -89,11 +92,11 @@ func TestRedirectOptions(t *testing.T) {
 		t.Fatalf("preview: %d %q", r.Status, r.Body)
 	}
 
-	exp := s.createLink(tn, map[string]any{"url": "https://example.com/e", "expires_at": time.Now().Add(1500 * time.Millisecond).Format(time.RFC3339Nano)})
+	exp := s.createLink(tn, map[string]any{"url": "https://example.com/e", "expires_at": time.Now().Add(time.Hour).Format(time.RFC3339Nano)})
 	if r := s.visit("GET", "/"+exp.Code); r.Status != http.StatusFound {
 		t.Fatalf("before expiry: %d", r.Status)
 	}
-	time.Sleep(1600 * time.Millisecond)
+	clock.Add(time.Hour + time.Second)
 	if r := s.visit("GET", "/"+exp.Code); r.Status != http.StatusGone || !strings.Contains(string(r.Body), "expired") {
 		t.Fatalf("after expiry: %d %q", r.Status, r.Body)
 	}

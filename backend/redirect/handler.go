@@ -57,6 +57,10 @@ func NewHandler(resolver *Resolver, hosts []string, rules RuleDeps) *Handler {
 		rules: rules, now: time.Now}
 }
 
+// UseClock makes the handler read the time links expire at from now (a test moves it instead of
+// waiting). Call it before the handler serves.
+func (h *Handler) UseClock(now func() time.Time) { h.now = now }
+
 // ServeDomains makes the handler answer on the verified custom domains of t too.
 func (h *Handler) ServeDomains(t *domain.Table) { h.domains = t }
 
