@@ -357,7 +357,10 @@ func (s heldOutSet) record(t *testing.T) {
 			t.Fatal(err)
 		}
 		netw.handle(p.Host, heldOutHandler(p.Path, html))
-		rules = append(rules, fmt.Sprintf("MAP %s 127.0.0.1:%s", p.Host, netw.port()))
+		// Port 443 goes to the TLS twin: a host on a top-level domain that Chromium preloads
+		// as HTTPS-only (heldout8's .page) is opened over https whatever its URL says.
+		rules = append(rules, fmt.Sprintf("MAP %s:443 127.0.0.1:%s", p.Host, netw.tlsPort()),
+			fmt.Sprintf("MAP %s 127.0.0.1:%s", p.Host, netw.port()))
 	}
 	b := newTestBrowser(t, Options{
 		HostRules:     strings.Join(rules, ", "),
