@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout7; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout8; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -150,6 +150,15 @@ var heldOutSets = []heldOutSet{
 			flagPrecision: 0.93, // 15 of 16 (one benign page flagged)
 			benignBanned:  0,    // none, and none may be
 		},
+	},
+	{
+		dir:    "testdata/heldout8",
+		digest: "3493e788ee61d51229b0a401f3bb287679db43856db66cbb2607a0e60b393f1a",
+		// Frozen before anything was scored, written without reading the scorer's rules or the
+		// browser's signal code: a blind measure, not yet read. Its floors wait for its figures:
+		// zero, and any number of its 24 benign pages banned, so that no figure of it is written
+		// here before someone measures it.
+		floors: heldOutFloors{benignBanned: 24},
 	},
 }
 
@@ -322,6 +331,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout5
 //	make moderation-eval HELDOUT=heldout6
 //	make moderation-eval HELDOUT=heldout7
+//	make moderation-eval HELDOUT=heldout8
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
@@ -348,7 +358,10 @@ func (s heldOutSet) record(t *testing.T) {
 			t.Fatal(err)
 		}
 		netw.handle(p.Host, heldOutHandler(p.Path, html))
-		rules = append(rules, fmt.Sprintf("MAP %s 127.0.0.1:%s", p.Host, netw.port()))
+		// Port 443 goes to the TLS twin: a host on a top-level domain that Chromium preloads
+		// as HTTPS-only (heldout8's .page) is opened over https whatever its URL says.
+		rules = append(rules, fmt.Sprintf("MAP %s:443 127.0.0.1:%s", p.Host, netw.tlsPort()),
+			fmt.Sprintf("MAP %s 127.0.0.1:%s", p.Host, netw.port()))
 	}
 	b := newTestBrowser(t, Options{
 		HostRules:     strings.Join(rules, ", "),

@@ -19,14 +19,16 @@ import (
 	"github.com/shortlink/shortlink/backend/testenv"
 )
 
-// The tests' network: one loopback server for every test host (told apart by the Host header)
-// and a trap standing in for every address that is not loopback. The browsers of the tests
+// The tests' network: one loopback server for every test host (told apart by the Host header),
+// its twin speaking TLS for the hosts Chromium only opens over HTTPS, and a trap standing in for
+// every address that is not loopback. The browsers of the tests
 // connect through dialLoopback, which sends any connection to a non-loopback address to the
 // trap and counts it: had the guard let a request for 10.0.0.1 or 169.254.169.254 through,
 // the trap would show it.
 type testNetwork struct {
-	site *httptest.Server
-	trap *httptest.Server
+	site    *httptest.Server
+	siteTLS *httptest.Server // the same hosts over TLS, with httptest's certificate
+	trap    *httptest.Server
 
 	mu    sync.Mutex
 	hosts map[string]http.Handler
@@ -39,7 +41,7 @@ type testNetwork struct {
 
 func newTestNetwork() *testNetwork {
 	n := &testNetwork{hosts: map[string]http.Handler{}, hits: map[string]*atomic.Int32{}}
-	n.site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	serve := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := strings.ToLower(r.Host)
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h
@@ -54,7 +56,9 @@ func newTestNetwork() *testNetwork {
 		}
 		hits.Add(1)
 		h.ServeHTTP(w, r)
-	}))
+	})
+	n.site = httptest.NewServer(serve)
+	n.siteTLS = httptest.NewTLSServer(serve)
 	n.trap = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.trapRequests.Add(1)
 		_, _ = fmt.Fprint(w, "<title>reached a private address</title>secret metadata")
@@ -65,6 +69,14 @@ func newTestNetwork() *testNetwork {
 // port is the site server's port, for host rules.
 func (n *testNetwork) port() string {
 	_, p, _ := net.SplitHostPort(n.site.Listener.Addr().String())
+	return p
+}
+
+// tlsPort is the TLS twin's port. Chromium upgrades a request for a host whose top-level
+// domain it preloads as HTTPS-only (.app, .dev, .page, …) to https before sending it; the
+// browser's visitors ignore certificate errors (profiles.go), so httptest's certificate does.
+func (n *testNetwork) tlsPort() string {
+	_, p, _ := net.SplitHostPort(n.siteTLS.Listener.Addr().String())
 	return p
 }
 
@@ -222,6 +234,7 @@ func TestMain(m *testing.M) {
 		_ = shared.b.Close()
 	}
 	netw.site.Close()
+	netw.siteTLS.Close()
 	netw.trap.Close()
 	os.Exit(code)
 }
