@@ -17,21 +17,22 @@ var (
 	// would ask, the phone on which a voice could be checked, the card that could be charged
 	// back. Every social-engineering story has this step: a payee the reader could check
 	// with is a payee that gets stopped.
-	cutOffRE = regexp.MustCompile(`(?:do not|don't|please don't|never) (?:mention|discuss|raise|report|bring up|say anything about)\b[^.]{0,60}\b(?:on|in|to|with) (?:the |your )?(?:listing|booking|platform|marketplace|site|app|provider|bank|lender|adviser|advisor|old group|group|chat)|` +
+	cutOffRE = regexp.MustCompile(`(?:do not|don't|please don't|never) (?:mention|discuss|raise|report|bring up|say anything about)\b[^.]{0,60}\b(?:on|in|to|with) (?:the |your )?(?:[a-z]+ )?(?:listing|booking|platform|marketplace|site|app|provider|bank|lender|adviser|advisor|old group|group|chat)|` +
 		`(?:do not|don't) let (?:your |the |any )?(?:pension )?(?:provider|bank|adviser|advisor|lender|broker|family|trustees?|employer)[^.]{0,30}(?:talk you out|stop you|change your mind|delay)|` +
 		`(?:do not|don't|stop) (?:answer(?:ing)?|tak(?:e|ing)|return(?:ing)?) (?:any )?(?:calls?|messages?) (?:from )?(?:the |your )?(?:bank|lender|creditors?|collectors?|collection agenc(?:y|ies))|` +
 		`(?:do not|don't|stop) (?:making )?(?:repay(?:ing|ments?)?|pay(?:ing|ments?)?) (?:to )?(?:the |your )?(?:bank|lender|creditors?) (?:yourself|directly)|` +
 		`(?:do not|don't) (?:use|pay by|pay with) (?:a )?(?:credit |debit )?cards?\b[^.]{0,40}\bnot (?:protected|covered)|card payments?[^.]{0,20}\bnot (?:protected|covered)|` +
-		`(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
+		// The one who asks cannot be heard: "I can't take calls, message me", 我开会不方便接电话.
+		`\b(?:i|i'm|i am)\b[^.]{0,40}\b(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
 		`(?:不要|别|请勿|切勿)(?:再)?(?:接听|理会|回复)[^。，,]{0,8}(?:银行|催收|平台|网贷)[^。，,]{0,6}(?:电话|短信|信息|来电)?|` +
 		`(?:不要|别|请勿|切勿)(?:再)?自行(?:还款|还钱|联系银行)|` +
 		`(?:不要|别|请勿|切勿)(?:在|到|跟|向)[^。，,]{0,8}(?:群|平台|客服|app|聊天|银行)[^。，,]{0,6}(?:讨论|说|提|透露|声张|问)|` +
 		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台|` +
-		`不方便(?:接|打|回)电话`)
+		`我[^。]{0,16}不方便(?:接|打|回)电话`)
 	// A payment the page asks for: a sum to transfer or pay, a fee first, an account, a QR code.
-	cutOffPayRE = regexp.MustCompile(`\b(?:transfer|wire|pay|deposit|send|fund)\b[^.]{0,60}(?:[$£€¥][0-9]|\b[0-9][0-9,.]* ?(?:usd|gbp|eur|usdt|btc)\b|amount|fee|account|pension|money|cash)|` +
-		`(?:[$£€¥][0-9][0-9,.]*)[^.]{0,40}\b(?:fee|deposit|transfer|payment)\b|` +
-		`转账|汇款|打款|付款|(?:先|需|须)?支付[^。]{0,10}(?:费|款|金)|服务费|手续费|定金|保证金`)
+	cutOffPayRE = regexp.MustCompile(`\b(?:transfer|wire|pay|deposit|send|fund)\b[^.]{0,60}(?:[$£€¥][0-9]|\b[0-9][0-9,.]* ?(?:usd|gbp|eur|usdt|btc)\b|amount|fee|account|pension|savings|funds|balance|money|cash)|` +
+		`(?:[$£€¥][0-9][0-9,.]*)[^.]{0,40}\b(?:fee|deposit|transfer|payment)\b|\b(?:fee|deposit|charge|payment) of [$£€¥][0-9]|` +
+		`转账|汇款|打款|付款|(?:先|需|须)?支付[^。]{0,10}(?:费|款|金)|服务费|手续费|定金|订金|押金|保证金`)
 	// A supposition, or a warning about others: "if anyone tells you not to…".
 	cutOffWarnRE = regexp.MustCompile(`\bif\b|\banyone who\b|\bwill never\b|\bwould never\b|如果|若有|凡是|任何(?:人|自称)`)
 )

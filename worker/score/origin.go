@@ -176,9 +176,9 @@ func namesReceiver(c moderation.Capture, to string) bool {
 // receiverElsewhereSignal weighs a page that sends a card, its security code, an ID number, a
 // bank account or a PIN to a site of no name of its own (foreignReceiver), on any host: the
 // card-elsewhere signal bans it on an odd host; here it flags alone and bans beside the page's
-// name worn in its host. A page with no field at all whose scripts are wired to send to such a
-// site, and to a script there, counts too: its form comes behind a click ("No, cancel this
-// payee") that the capture did not press.
+// name worn in its host. A page with no field at all, wearing its own name beside a task in its
+// host, whose scripts are wired to send to such a site, and to a script there, counts too: its
+// form comes behind a click ("No, cancel this payee") that the capture did not press.
 func receiverElsewhereSignal(c moderation.Capture) (Signal, bool) {
 	host := captureHost(c)
 	if host == "" || ownedByBrand(host) {
@@ -198,7 +198,9 @@ func receiverElsewhereSignal(c moderation.Capture) (Signal, bool) {
 			}
 		}
 	}
-	if inputs > 0 {
+	if inputs > 0 || wornName(c, host) == "" {
+		// Scripts that send with no field to fill are also a page's counters and beacons: the
+		// wiring counts only on a page that wears its own name beside a task in its host.
 		return Signal{}, false
 	}
 	for _, target := range c.Sends {
