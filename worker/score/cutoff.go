@@ -21,14 +21,20 @@ var (
 		`(?:do not|don't) let (?:your |the |any )?(?:pension )?(?:provider|bank|adviser|advisor|lender|broker|family|trustees?|employer)[^.]{0,30}(?:talk you out|stop you|change your mind|delay)|` +
 		`(?:do not|don't|stop) (?:answer(?:ing)?|tak(?:e|ing)|return(?:ing)?) (?:any )?(?:calls?|messages?) (?:from )?(?:the |your )?(?:bank|lender|creditors?|collectors?|collection agenc(?:y|ies))|` +
 		`(?:do not|don't|stop) (?:making )?(?:repay(?:ing|ments?)?|pay(?:ing|ments?)?) (?:to )?(?:the |your )?(?:bank|lender|creditors?) (?:yourself|directly)|` +
-		`(?:do not|don't) (?:use|pay by|pay with) (?:a )?(?:credit |debit )?cards?\b[^.]{0,40}\bnot (?:protected|covered)|card payments?[^.]{0,20}\bnot (?:protected|covered)|` +
-		// The one who asks cannot be heard: "I can't take calls, message me", 我开会不方便接电话.
-		`\b(?:i|i'm|i am)\b[^.]{0,40}\b(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
+		`(?:do not|don't) (?:use|pay by|pay with) (?:a )?(?:credit |debit )?cards?\b[^.]{0,40}\bnot (?:protected|covered)|` +
 		`(?:不要|别|请勿|切勿)(?:再)?(?:接听|理会|回复)[^。，,]{0,8}(?:银行|催收|平台|网贷)[^。，,]{0,6}(?:电话|短信|信息|来电)?|` +
 		`(?:不要|别|请勿|切勿)(?:再)?自行(?:还款|还钱|联系银行)|` +
 		`(?:不要|别|请勿|切勿)(?:在|到|跟|向)[^。，,]{0,8}(?:群|平台|客服|app|聊天|银行)[^。，,]{0,6}(?:讨论|说|提|透露|声张|问)|` +
-		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台|` +
+		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台`)
+	// The one who asks for a transfer cannot be heard: "I can't take calls, message me",
+	// 我开会不方便接电话. A tutor who cannot take calls and takes a deposit is common; one who
+	// has money transferred, not to an organisation's own account, is the impersonated boss.
+	unreachableRE = regexp.MustCompile(`\b(?:i|i'm|i am)\b[^.]{0,40}\b(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
 		`我[^。]{0,16}不方便(?:接|打|回)电话`)
+	// A transfer of money, not a payment at a checkout.
+	transferRE = regexp.MustCompile(`\b(?:transfer|wire)\b|转账|汇款|打款|转[^。，,]{0,6}[0-9][0-9,.]* ?(?:元|万|块)`)
+	// An organisation's own account: 对公账户, "our company account".
+	ownAccountRE = regexp.MustCompile(`对公账户|公司账户|学校账户|单位账户|\b(?:our|the) (?:company|business|school|firm)'?s? (?:bank )?account\b`)
 	// A payment the page asks for: a sum to transfer or pay, a fee first, an account, a QR code.
 	cutOffPayRE = regexp.MustCompile(`\b(?:transfer|wire|pay|deposit|send|fund)\b[^.]{0,60}(?:[$£€¥][0-9]|\b[0-9][0-9,.]* ?(?:usd|gbp|eur|usdt|btc)\b|amount|fee|account|pension|savings|funds|balance|money|cash)|` +
 		`(?:[$£€¥][0-9][0-9,.]*)[^.]{0,40}\b(?:fee|deposit|transfer|payment)\b|\b(?:fee|deposit|charge|payment) of [$£€¥][0-9]|` +
@@ -56,6 +62,9 @@ func cutOffSignal(c moderation.Capture) (Signal, bool) {
 		}
 		cut = words[m[0]:m[1]]
 		break
+	}
+	if cut == "" && !ownAccountRE.MatchString(words) && transferRE.MatchString(words) {
+		cut = firstUnnegated(unreachableRE, words)
 	}
 	if cut == "" {
 		return Signal{}, false

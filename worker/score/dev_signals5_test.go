@@ -8,7 +8,7 @@ import "testing"
 const (
 	signals5BanRecall  = 1.0  // 20 of 20
 	signals5FlagRecall = 1.0  // 20 of 20
-	signals5FlagPrec   = 0.95 // 20 of 21: one honest page flagged (a driver's PIN read as a payment PIN, an older rule), none banned
+	signals5FlagPrec   = 0.95 // 20 of 21 (24 honest pages): one honest page flagged (a driver's PIN read as a payment PIN, an older rule), none banned
 )
 
 // TestSignals5DevSet runs the heuristics over testdata/dev/signals5.yaml, as TestSignals4DevSet
