@@ -8,12 +8,17 @@ import (
 )
 
 // The first click: a page that shows a gate first — "Continue", "Verify you are human", 登录 —
-// and its form or its words only after it is pressed is read once more after one press. Only a
+// and its form or its words only after it is pressed is read once more after one press. So is
+// a page that asks "was this you?" and writes its sign-in only when its reader disowns what it
+// reports — "No, cancel payee", "This wasn't me", 不是本人操作, 取消交易 — a press that on an
+// honest page would at most cancel something of nobody's (the visitor has no session). Only a
 // button outside any form is pressed (never a link, never a form's submit: the page is not sent
 // anywhere and nothing is posted), only on a page that asks for nothing yet, and at most once
 // per capture; the watch (watch.go) then waits for what the press wrote, within its bound.
 const gateScript = `() => {
-  const words = /^(?:continue|verify|verify (?:you are|you're) human|i'?m not a robot|next|proceed|start|get started|sign in|log ?in|view|view document|open|open document|claim|click (?:here )?to continue|登录|继续|验证|下一步|进入|立即验证|立即登录|查看|查看文件|开始|领取|点击继续)$/i;
+  const words = /^(?:continue|verify|verify (?:you are|you're) human|i'?m not a robot|next|proceed|start|get started|sign in|log ?in|view|view document|open|open document|claim|click (?:here )?to continue|登录|继续|验证|下一步|进入|立即验证|立即登录|查看|查看文件|开始|领取|点击继续` +
+	`|(?:no,? )?(?:(?:it|this) (?:was not|wasn't|wasn’t) me|not me)|no,? cancel(?: it| this)?|(?:no,? )?cancel (?:this |the )?(?:new )?(?:payee|payment|transfer|transaction|device|order|request|renewal)` +
+	`|(?:secure|protect|lock) my account|不是我(?:本人)?(?:操作)?|(?:不是|非)本人(?:操作)?|(?:不是我[，,] ?)?(?:申请)?(?:取消|解除)(?:交易|转账|付款|支付|订单|续费|扣费|授权)` + `)$/i;
   if (Document.prototype.querySelector.call(document, "input:not([type=hidden]):not([type=submit]):not([type=button]), textarea, select")) return false;
   const candidates = Document.prototype.querySelectorAll.call(document, "button, [role=button], input[type=button]");
   for (const el of candidates) {

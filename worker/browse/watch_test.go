@@ -146,8 +146,9 @@ document.getElementById("go").onclick = () => {
 }
 
 // TestReviewPressesTheGate: a page that shows only a "Verify" button, and its form and words
-// once it is pressed, is read after one press; a page whose button sits in a form is not
-// pressed (its form would be sent). The app packages its links offer are listed.
+// once it is pressed, is read after one press, and so is a "was this you?" page whose form comes
+// when "No, cancel payee" is pressed (not "Yes, it was me"); a page whose button sits in a form
+// is not pressed (its form would be sent). The app packages its links offer are listed.
 func TestReviewPressesTheGate(t *testing.T) {
 	t.Parallel()
 	b := sharedBrowser(t)
@@ -174,6 +175,23 @@ document.getElementById("v").onclick = () => setTimeout(() => {
 		if c.Error != "" || len(c.Forms) != 1 || !c.Forms[0].Password || !strings.Contains(c.Text, "mailbox password") ||
 			!slices.Equal(c.Downloads, []string{"http://gate.test/files/update.apk"}) {
 			t.Errorf("%s: error %q, forms %+v, text %q, downloads %q", c.Profile, c.Error, c.Forms, c.Text, c.Downloads)
+		}
+	}
+	netw.handleHTML("disown.test", `<!doctype html><title>Payee alert</title><p>A new payee was added to your account today. Was this you?</p>
+<button id="y">Yes, it was me</button> <button id="n">No, cancel payee</button>
+<script>
+document.getElementById("y").onclick = () => { document.body.insertAdjacentHTML("beforeend", "<p>Thank you, nothing to do</p>"); };
+document.getElementById("n").onclick = () => setTimeout(() => {
+  document.body.insertAdjacentHTML("beforeend", '<p>Sign in to cancel the payee</p><form action="/c"><input name="customer"><input type="password" name="pass"></form>');
+}, 300);
+</script>`)
+	captures, err = b.Review(context.Background(), "http://disown.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || len(c.Forms) != 1 || !c.Forms[0].Password || !strings.Contains(c.Text, "cancel the payee") {
+			t.Errorf("%s: error %q, forms %+v, text %q", c.Profile, c.Error, c.Forms, c.Text)
 		}
 	}
 	captures, err = b.Review(context.Background(), "http://gate-form.test/")
