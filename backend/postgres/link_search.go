@@ -144,11 +144,12 @@ const (
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string) (ids []int64, few, common bool, err error) {
 	p := "%" + escapeLike(q) + "%"
 	if !s.searchUnsampled {
-		// In links_workspace_idx's order: by ID alone, the planner may walk every workspace's
-		// newest links (links_pkey) for those of this one.
+		// In links_workspace_idx's order, the workspace a value the planner cannot see
+		// (workspaceWalk): by ID alone, or with the workspace a constant, the planner may walk
+		// every workspace's newest links (links_pkey) for those of this one.
 		var held, sampled int
 		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE url ILIKE $2 OR key ILIKE $2 OR title ILIKE $2), count(*)
-			FROM (SELECT url, key, title FROM links WHERE workspace_id = $1 ORDER BY workspace_id, id DESC LIMIT $3) s`,
+			FROM (SELECT url, key, title FROM links WHERE workspace_id = (SELECT $1::bigint) ORDER BY workspace_id, id DESC LIMIT $3) s`,
 			workspaceID, p, searchSample).Scan(&held, &sampled)
 		if err != nil {
 			return nil, false, false, fmt.Errorf("list links: search: %w", err)

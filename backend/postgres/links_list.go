@@ -158,7 +158,8 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
 		}
-		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + byID(f, dir) + ` LIMIT ` + limit
+		walk, by := workspaceWalk(f, where, ws, dir)
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(walk, " AND ") + ` ORDER BY ` + by + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	}
 	days := "NULL::bigint[]"
@@ -215,8 +216,9 @@ func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp s
 			strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
 	}
 	if useUnvisited {
-		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
-			` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
+		walk, by := workspaceWalk(f, unvisited, ws, dir)
+		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(walk, " AND ")+
+			` ORDER BY `+by+` LIMIT `+limit+`)`)
 	}
 	if dir == "ASC" {
 		slices.Reverse(parts)
@@ -251,18 +253,29 @@ func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp s
 			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
 }
 
-// byID is the order by ID of a page walking the workspace's links. Under a search it names the
-// workspace first, as links_workspace_idx orders it: the planner, counting a text's links
-// few, would otherwise walk the key of every workspace's links (links_pkey), passing the newer
-// links of all the others.
-func byID(f link.Filter, dir string) string {
-	if f.Query == "" {
-		return "l.id " + dir
+// workspaceWalk is where and the order of a page walking the workspace's links by ID. In
+// links_workspace_idx (workspace_id, id DESC) with the workspace as a value the planner cannot
+// see (an InitPlan): with the workspace a constant, the order by ID alone is the primary key's
+// too, and the planner, counting the workspace's links as most of the table, may walk the key of
+// every workspace's links, passing all the newer links of the others before the first of this
+// one (317 ms for a page of a workspace of 1,000,000 links with 200,000 newer ones beside it,
+// docs/benchmarks.md#workspaces-of-10-million-links). A status other than active or expiry
+// walks its partial index (migration 00048) instead, ordered by ID upwards, where the constant
+// serves: the workspace's condition stays as it is.
+func workspaceWalk(f link.Filter, where []string, ws, dir string) ([]string, string) {
+	if f.Status != "" && f.Status != link.StatusActive {
+		return where, "l.id " + dir
+	}
+	where = slices.Clone(where)
+	for i, c := range where {
+		if c == "l.workspace_id = "+ws {
+			where[i] = "l.workspace_id = (SELECT " + ws + "::bigint)"
+		}
 	}
 	if dir == "DESC" {
-		return "l.workspace_id, l.id DESC"
+		return where, "l.workspace_id, l.id DESC"
 	}
-	return "l.workspace_id DESC, l.id"
+	return where, "l.workspace_id DESC, l.id"
 }
 
 // statusConditions are the conditions of List's status and archive filters and of its tags
