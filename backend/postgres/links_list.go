@@ -47,9 +47,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		return nil, false, err
 	}
 	var found []int64
-	common := false
+	var search searchWay
 	if q := strings.TrimSpace(f.Query); q != "" {
-		ids, few, isCommon, err := s.searchedLinks(ctx, workspaceID, q)
+		ids, few, common, ordered, err := s.searchedLinks(ctx, workspaceID, q)
 		if err != nil {
 			return nil, false, err
 		}
@@ -59,9 +59,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			}
 			found = ids
 		}
-		common = isCommon
+		search = searchWay{common: common, ordered: ordered}
 	}
-	query, args := listQuery(workspaceID, f, many, found, common)
+	query, args := listQuery(workspaceID, f, many, found, search)
 	var links []*link.Link
 	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
@@ -96,11 +96,16 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
+// searchWay is how a listing's search goes when its links were not found few
+// (searchedLinks): common says many of the workspace's newest links hold the text, so an
+// order by visits walks the visit order rather than sorting the text's links; ordered says
+// more links hold it than the list sorts, and link_search_order can walk them by ID.
+type searchWay struct{ common, ordered bool }
+
 // listQuery is List's statement and its arguments; many says the workspace has at least
 // manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
-// link whose text may hold f.Query, and commonText says many links hold it (searchedLinks): an
-// order by visits then walks the visit order rather than sorting the text's links.
-func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commonText bool) (string, []any) {
+// link whose text may hold f.Query, and search how a search of more links goes.
+func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, search searchWay) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
@@ -108,7 +113,10 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	where, healthState, healthWalk := healthFilter(f, where, found != nil)
+	// A search walked in link_search_order: by ID, no tag (a tag's own walk passes its links
+	// only) and a text of many links.
+	ordered := search.ordered && f.TagID == nil && !f.Sort.ByVisits() && !f.Sort.ByUpdate()
+	where, healthState, healthWalk := healthFilter(f, where, found != nil || ordered)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -126,6 +134,8 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 	switch {
 	case found != nil:
 		page, order = foundPage(&a, f, where, found, ws, limit, dir, cmp)
+	case ordered:
+		page, order = searchOrderPage(&a, f, where, ws, limit, dir, cmp)
 	case f.Sort.ByUpdate():
 		// links_workspace_updated (migration 00048) walks the workspace's links by their last
 		// change, each checked against the other filters.
@@ -140,7 +150,7 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && sortsAll(f, many, commonText):
+	case f.Sort.ByVisits() && sortsAll(f, many, search.common):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
