@@ -49,7 +49,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 	var found []int64
 	var search searchWay
 	if q := strings.TrimSpace(f.Query); q != "" {
-		ids, few, common, ordered, err := s.searchedLinks(ctx, workspaceID, q)
+		ids, few, way, err := s.searchedLinks(ctx, workspaceID, q, f)
 		if err != nil {
 			return nil, false, err
 		}
@@ -59,7 +59,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			}
 			found = ids
 		}
-		search = searchWay{common: common, ordered: ordered}
+		search = way
 	}
 	query, args := listQuery(workspaceID, f, many, found, search)
 	var links []*link.Link
@@ -97,10 +97,10 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 }
 
 // searchWay is how a listing's search goes when its links were not found few
-// (searchedLinks): common says many of the workspace's newest links hold the text, so an
-// order by visits walks the visit order rather than sorting the text's links; ordered says
-// more links hold it than the list sorts, and link_search_order can walk them by ID.
-type searchWay struct{ common, ordered bool }
+// (searchedLinks): common says many of the workspace's newest links hold the text, and many
+// that more links hold it than the list sorts, so an order by visits walks the visit order
+// rather than sorting the text's links; ordered says link_search_order walks them by ID.
+type searchWay struct{ common, many, ordered bool }
 
 // listQuery is List's statement and its arguments; many says the workspace has at least
 // manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
@@ -113,8 +113,8 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, searc
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	// A search walked in link_search_order: by ID, no tag (a tag's own walk passes its links
-	// only) and a text of many links.
+	// A search walked in link_search_order: by ID, no tag, a text of many links
+	// (searchedLinks).
 	ordered := search.ordered && f.TagID == nil && !f.Sort.ByVisits() && !f.Sort.ByUpdate()
 	where, healthState, healthWalk := healthFilter(f, where, found != nil || ordered)
 	var tagID string
@@ -150,7 +150,7 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, searc
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && sortsAll(f, many, search.common):
+	case f.Sort.ByVisits() && sortsAll(f, many, search.common || search.many):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -216,8 +216,9 @@ func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp s
 	var parts []string
 	switch {
 	case useVisited && f.Query != "":
-		// A common text (commonText), which the planner cannot count: each visited link
-		// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
+		// A text common or of many links (searchedLinks), which the planner cannot count:
+		// each visited link looked up by its key in a LATERAL subquery, so that the walk is
+		// the visit order's.
 		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
 			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
 			WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
