@@ -25,9 +25,9 @@ func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
 // them (more and it walks).
 func (s *LinkStore) SetSearchCandidates(n int) { s.searchCandidates = n }
 
-// OrderSearches has s's searches of a text with trigrams walk link_search_order (migration
-// 00066), as those of a text more links hold than the list sorts.
-func (s *LinkStore) OrderSearches() { s.searchOrdered = true }
+// FindSearches has s's searches by ID ask link_search_gin for their links rather than walk
+// link_search_order (migration 00066), as where that index is missing.
+func (s *LinkStore) FindSearches() { s.searchUnordered = true }
 
 // SkipSearchSample has s's searches ask the search table (or walk) whatever the workspace's
 // newest links hold, as in a workspace of many links none of the newest of which holds the text.

@@ -13,12 +13,6 @@ import (
 	"github.com/shortlink/shortlink/backend/linksearch"
 )
 
-// searchOrderFrom is how many links of a workspace holding a text make a listing by ID walk
-// them in link_search_order rather than sort them: the bitmap of link_search_gin costs the
-// links it reads (130–240 ms for 5,000 of a word held by 95,000 links, on a loaded 2-core
-// machine), where a walk finds a page of a text that common in a few milliseconds.
-const searchOrderFrom = 500
-
 // searchCandidates is how many links of a workspace a search's index may find for the list to
 // read them all and sort them; past it the list walks the workspace's links in the order asked
 // testing each, which finds a page within about size/searchCandidates × the page's links.
@@ -146,10 +140,9 @@ const (
 // says the text is common among its newest links (or they are all the links it has), so that a
 // walk of its links in any order soon finds a page; otherwise, when few is true, ids is every
 // link whose text in link_search holds q, with those of its links not yet copied there
-// (link_search_queue), at most searchCandidates of them (searchOrderFrom in a listing by ID);
-// way.many says they are more than searchCandidates, and way.ordered that f's listing by ID
-// (with no tag, whose own walk passes its links only) of a text with trigrams walks them in
-// link_search_order (migration 00066; searchOrderPage). None says walk the links, testing each. The search table's GIN index is
+// (link_search_queue), at most searchCandidates of them; way.many says they are more. Before
+// any of that, way.ordered says f's listing by ID of a text with trigrams walks the search
+// table in link_search_order (migration 00066; searchOrderPage). None says walk the links, testing each. The search table's GIN index is
 // asked for a bitmap with a cap, never walked in an order; the list checks each candidate's
 // own columns.
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string, f link.Filter) (ids []int64, few bool, way searchWay, err error) {
@@ -173,9 +166,15 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 	if !searchIndexable(q) || indexes&searchGIN == 0 {
 		return nil, false, way, nil
 	}
+	// A listing by ID of a text with trigrams, no tag (whose own walk passes its links only),
+	// walks link_search_order whatever the text's links number: the bitmap of link_search_gin
+	// costs what the workspace holds (130 ms on average, on a loaded 2-core machine, for a
+	// workspace of 1,000,000 links, with a cap of 500 links), the walk of a text of many links
+	// a few milliseconds, of a text nothing holds about 10, of digits alone, whose trigrams
+	// many texts share, about 100 (docs/benchmarks.md#the-text-search).
 	byID := !f.Sort.ByVisits() && !f.Sort.ByUpdate()
-	if s.searchOrdered && byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 {
-		return nil, false, searchWay{many: true, ordered: true}, nil
+	if byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
+		return nil, false, searchWay{ordered: true}, nil
 	}
 	var a sqlArgs
 	ws := a.add(workspaceID)
@@ -186,14 +185,7 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 	if beyondASCII(q) {
 		where += " AND grams @> link_search_grams(" + a.add(q) + ")"
 	}
-	// A page by ID that link_search_order can walk asks the bitmap for fewer: its links are
-	// sorted when few, walked in that index past them (searchOrderFrom).
-	candidates := s.candidates()
-	orderable := byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 && s.searchCandidates >= 0
-	if orderable {
-		candidates = min(candidates, searchOrderFrom)
-	}
-	limit := a.add(candidates + 1)
+	limit := a.add(s.candidates() + 1)
 	err = pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
 		// With a LIMIT the planner may prefer a walk of the table testing each row; only the
 		// index's bitmap bounds the work by what it matches.
@@ -211,13 +203,13 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 	if err != nil {
 		return nil, false, way, fmt.Errorf("list links: search: %w", err)
 	}
-	if len(ids) > candidates {
-		return nil, false, searchWay{many: len(ids) > s.candidates(), ordered: orderable}, nil
+	if len(ids) > s.candidates() {
+		return nil, false, searchWay{many: true}, nil
 	}
 	return ids, true, way, nil
 }
 
-// searchOrderPage is a listing's page by ID of a text many links hold (searchedLinks' ordered):
+// searchOrderPage is a listing's page by ID of a search (searchedLinks' ordered):
 // the search table's rows holding the text walked in link_search_order (migration 00066) from
 // the cursor, nearest first (link_id <-> the cursor's end of the IDs), each link looked up by
 // its key and checked against its own columns and the other filters (where) in a LATERAL
@@ -252,8 +244,8 @@ func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, 
 		) u ORDER BY id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
 }
 
-// candidates is searchCandidates, or what a test set (below zero: every search walks, none is
-// walked in link_search_order).
+// candidates is searchCandidates, or what a test set (below zero: every search walks the links,
+// none the search table's order).
 func (s *LinkStore) candidates() int {
 	if s.searchCandidates != 0 {
 		return s.searchCandidates

@@ -22,11 +22,10 @@ type LinkStore struct {
 	// and 00066 make them where pg_trgm, btree_gin and btree_gist are installed): 0 not asked yet.
 	searchIndex atomic.Int32
 	// searchCandidates replaces the constant of that name when set, searchUnsampled skips the
-	// test of the newest links, and searchOrdered walks every text with trigrams in
-	// link_search_order, however few links hold it (tests).
+	// test of the newest links, and searchUnordered never walks link_search_order (tests).
 	searchCandidates int
 	searchUnsampled  bool
-	searchOrdered    bool
+	searchUnordered  bool
 }
 
 // NewLinkStore returns the PostgreSQL link store.

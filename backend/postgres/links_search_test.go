@@ -33,15 +33,15 @@ func indexSearch(t testing.TB, db *postgres.DB) {
 }
 
 // searchStores are the list's four ways of searching: the search table's links found and
-// sorted (few of them), the walk of the search table's links in link_search_order (a text more
-// links hold, by ID; other orders walk), the walk of the workspace's links testing each (as
+// sorted (few of them), the walk of the search table's links in link_search_order (by ID
+// without a tag; the other orders find or walk), the walk of the workspace's links testing each (as
 // where that index is missing), and the walk of a text common among the newest links (the
 // workspaces of these tests are small enough to be walked whole).
 func searchStores(db *postgres.DB) map[string]*postgres.LinkStore {
 	found, ordered, walked := postgres.NewLinkStore(db), postgres.NewLinkStore(db), postgres.NewLinkStore(db)
 	found.SkipSearchSample()
+	found.FindSearches()
 	ordered.SkipSearchSample()
-	ordered.OrderSearches()
 	walked.SkipSearchSample()
 	walked.SetSearchCandidates(-1)
 	return map[string]*postgres.LinkStore{"found": found, "ordered": ordered, "walked": walked, "common": postgres.NewLinkStore(db)}
@@ -268,8 +268,8 @@ func TestLinkSearchFollowsEdits(t *testing.T) {
 	_, other := newUser(t, postgres.NewAccountStore(db), "search-edits-other@example.com")
 	store, ordered := postgres.NewLinkStore(db), postgres.NewLinkStore(db)
 	store.SkipSearchSample()
+	store.FindSearches()
 	ordered.SkipSearchSample()
-	ordered.OrderSearches()
 	ls := postgres.NewLinkSearch(db)
 	now := time.Now().UTC()
 	insertLinks(t, db, &link.Link{ID: 700, WorkspaceID: ws.ID, Key: "ed1", URL: "https://example.com/zebra",
