@@ -142,9 +142,9 @@ const (
 // link whose text in link_search holds q, with those of its links not yet copied there
 // (link_search_queue), at most searchCandidates of them; way.many says they are more. Before
 // any of that, way.ordered says f's listing by ID of a text with trigrams walks the search
-// table in link_search_order (migration 00066; searchOrderPage). None says walk the links, testing each. The search table's GIN index is
-// asked for a bitmap with a cap, never walked in an order; the list checks each candidate's
-// own columns.
+// table in link_search_order (migration 00066; searchOrderPage). None says walk the links,
+// testing each. The search table's GIN index is asked for a bitmap with a cap, never walked in
+// an order; the list checks each candidate's own columns.
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string, f link.Filter) (ids []int64, few bool, way searchWay, err error) {
 	p := "%" + escapeLike(q) + "%"
 	if !s.searchUnsampled {
@@ -168,8 +168,8 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 	}
 	// A listing by ID of a text with trigrams, no tag (whose own walk passes its links only),
 	// walks link_search_order whatever the text's links number: the bitmap of link_search_gin
-	// costs what the workspace holds (130 ms on average, on a loaded 2-core machine, for a
-	// workspace of 1,000,000 links, with a cap of 500 links), the walk of a text of many links
+	// costs what the workspace holds, capped or not (130 ms on average, on a loaded 2-core
+	// machine, for a workspace of 1,000,000 links), the walk of a text of many links
 	// a few milliseconds, of a text nothing holds about 10, of digits alone, whose trigrams
 	// many texts share, about 100 (docs/benchmarks.md#the-text-search).
 	byID := !f.Sort.ByVisits() && !f.Sort.ByUpdate()
@@ -225,11 +225,11 @@ func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, 
 	if dir == "DESC" {
 		end = "9007199254740992"
 	}
-	cond, queued := "", ""
+	cond, queued := "", "true"
 	if f.After != nil {
 		after := a.add(f.After.ID)
 		cond = " AND s.link_id " + cmp + " " + after + "::bigint"
-		queued = " AND q.id " + cmp + " " + after
+		queued = "q.id " + cmp + " " + after
 	}
 	p := a.add("%" + escapeLike(strings.TrimSpace(f.Query)) + "%")
 	lookup := `CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = %s AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
@@ -240,7 +240,7 @@ func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, 
 			UNION
 			(SELECT q.id FROM (SELECT DISTINCT id FROM link_search_queue sq CROSS JOIN unnest(sq.ids) q (id)
 					WHERE sq.workspace_id = ` + ws + `) q ` + fmt.Sprintf(lookup, "q.id") + `
-				WHERE true` + queued + ` ORDER BY q.id ` + dir + ` LIMIT ` + limit + `)
+				WHERE ` + queued + ` ORDER BY q.id ` + dir + ` LIMIT ` + limit + `)
 		) u ORDER BY id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
 }
 
