@@ -18,12 +18,16 @@ func PendingQueueQuery(after moderation.QueueCursor, limit int) (string, []any) 
 // ListQuery is the statement, and its arguments, of a page of a workspace's links; the search
 // walks the links, as it does when its text is common.
 func ListQuery(workspaceID int64, f link.Filter) (string, []any) {
-	return listQuery(workspaceID, f, false, nil, false)
+	return listQuery(workspaceID, f, false, nil, searchWay{})
 }
 
 // SetSearchCandidates sets how many links a search's index may find for s's list to sort
 // them (more and it walks).
 func (s *LinkStore) SetSearchCandidates(n int) { s.searchCandidates = n }
+
+// FindSearches has s's searches by ID ask link_search_gin for their links rather than walk
+// link_search_order (migration 00066), as where that index is missing.
+func (s *LinkStore) FindSearches() { s.searchUnordered = true }
 
 // SkipSearchSample has s's searches ask the search table (or walk) whatever the workspace's
 // newest links hold, as in a workspace of many links none of the newest of which holds the text.

@@ -3,11 +3,13 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/linksearch"
 )
 
@@ -134,31 +136,45 @@ const (
 	searchCommon = 10
 )
 
-// searchedLinks is how List finds the links of the workspace whose text holds q: common says
-// the text is common among its newest links (or they are all the links it has), so that a walk
-// of its links in any order soon finds a page; otherwise, when few is true, ids is every link
-// whose text in link_search holds q, with those of its links not yet copied there
-// (link_search_queue), at most searchCandidates of them. Neither says walk the links, testing
-// each. The search table's index is asked for a bitmap with a cap, never walked in an order;
-// the list checks each candidate's own columns.
-func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string) (ids []int64, few, common bool, err error) {
+// searchedLinks is how List finds the links of the workspace whose text holds q: way.common
+// says the text is common among its newest links (or they are all the links it has), so that a
+// walk of its links in any order soon finds a page; otherwise, when few is true, ids is every
+// link whose text in link_search holds q, with those of its links not yet copied there
+// (link_search_queue), at most searchCandidates of them; way.many says they are more. Before
+// any of that, way.ordered says f's listing by ID of a text with trigrams walks the search
+// table in link_search_order (migration 00066; searchOrderPage). None says walk the links,
+// testing each. The search table's GIN index is asked for a bitmap with a cap, never walked in
+// an order; the list checks each candidate's own columns.
+func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string, f link.Filter) (ids []int64, few bool, way searchWay, err error) {
 	p := "%" + escapeLike(q) + "%"
 	if !s.searchUnsampled {
-		// In links_workspace_idx's order: by ID alone, the planner may walk every workspace's
-		// newest links (links_pkey) for those of this one.
+		// In links_workspace_idx's order, the workspace a value the planner cannot see
+		// (workspaceWalk): by ID alone, or with the workspace a constant, the planner may walk
+		// every workspace's newest links (links_pkey) for those of this one.
 		var held, sampled int
 		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE url ILIKE $2 OR key ILIKE $2 OR title ILIKE $2), count(*)
-			FROM (SELECT url, key, title FROM links WHERE workspace_id = $1 ORDER BY workspace_id, id DESC LIMIT $3) s`,
+			FROM (SELECT url, key, title FROM links WHERE workspace_id = (SELECT $1::bigint) ORDER BY workspace_id, id DESC LIMIT $3) s`,
 			workspaceID, p, searchSample).Scan(&held, &sampled)
 		if err != nil {
-			return nil, false, false, fmt.Errorf("list links: search: %w", err)
+			return nil, false, way, fmt.Errorf("list links: search: %w", err)
 		}
 		if held >= searchCommon || sampled < searchSample {
-			return nil, false, true, nil
+			return nil, false, searchWay{common: true}, nil
 		}
 	}
-	if !searchIndexable(q) || !s.searchIndexed(ctx) {
-		return nil, false, false, nil
+	indexes := s.searchIndexes(ctx)
+	if !searchIndexable(q) || indexes&searchGIN == 0 {
+		return nil, false, way, nil
+	}
+	// A listing by ID of a text with trigrams, no tag (whose own walk passes its links only),
+	// walks link_search_order whatever the text's links number: the bitmap of link_search_gin
+	// costs what the workspace holds, capped or not (130 ms on average, on a loaded 2-core
+	// machine, for a workspace of 1,000,000 links), the walk of a text of many links
+	// a few milliseconds, of a text nothing holds about 10, of digits alone, whose trigrams
+	// many texts share, about 100 (docs/benchmarks.md#the-text-search).
+	byID := !f.Sort.ByVisits() && !f.Sort.ByUpdate()
+	if byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
+		return nil, false, searchWay{ordered: true}, nil
 	}
 	var a sqlArgs
 	ws := a.add(workspaceID)
@@ -185,15 +201,51 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 		return err
 	})
 	if err != nil {
-		return nil, false, false, fmt.Errorf("list links: search: %w", err)
+		return nil, false, way, fmt.Errorf("list links: search: %w", err)
 	}
 	if len(ids) > s.candidates() {
-		return nil, false, false, nil
+		return nil, false, searchWay{many: true}, nil
 	}
-	return ids, true, false, nil
+	return ids, true, way, nil
 }
 
-// candidates is searchCandidates, or what a test set (below zero: every search walks).
+// searchOrderPage is a listing's page by ID of a search (searchedLinks' ordered):
+// the search table's rows holding the text walked in link_search_order (migration 00066) from
+// the cursor, nearest first (link_id <-> the cursor's end of the IDs), each link looked up by
+// its key and checked against its own columns and the other filters (where) in a LATERAL
+// subquery, so that the walk stops at the page's size; beside them the workspace's links
+// still queued for the indexer (link_search_queue), in the same order. A page costs the rows
+// of the text it passes and the parts of the index its trigrams rule out, not the links
+// between them that do not hold it.
+func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp string) (page, order string) {
+	// The index's distances are float8 (btree_gist): exact for IDs up to 2^53, so the newest
+	// first are the nearest to 2^53, not to the largest bigint, where IDs a thousand apart
+	// are the same distance.
+	end := "0"
+	if dir == "DESC" {
+		end = "9007199254740992"
+	}
+	cond, queued := "", "true"
+	if f.After != nil {
+		after := a.add(f.After.ID)
+		cond = " AND s.link_id " + cmp + " " + after + "::bigint"
+		queued = "q.id " + cmp + " " + after
+	}
+	p := a.add("%" + escapeLike(strings.TrimSpace(f.Query)) + "%")
+	lookup := `CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = %s AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
+	return `SELECT id FROM (
+			(SELECT s.link_id AS id FROM link_search s ` + fmt.Sprintf(lookup, "s.link_id") + `
+				WHERE s.workspace_id = ` + ws + `::bigint AND s.doc ILIKE ` + p + cond + `
+				ORDER BY s.link_id <-> ` + end + `::bigint LIMIT ` + limit + `)
+			UNION
+			(SELECT q.id FROM (SELECT DISTINCT id FROM link_search_queue sq CROSS JOIN unnest(sq.ids) q (id)
+					WHERE sq.workspace_id = ` + ws + `) q ` + fmt.Sprintf(lookup, "q.id") + `
+				WHERE ` + queued + ` ORDER BY q.id ` + dir + ` LIMIT ` + limit + `)
+		) u ORDER BY id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
+}
+
+// candidates is searchCandidates, or what a test set (below zero: every search walks the links,
+// none the search table's order).
 func (s *LinkStore) candidates() int {
 	if s.searchCandidates != 0 {
 		return s.searchCandidates
@@ -216,24 +268,33 @@ func trigrams(q string) bool {
 	return false
 }
 
-// searchIndexed reports whether link_search_gin exists, asked once per process (an index made
-// later is used after a restart). Without it List's search walks the links as it did before
-// the search table.
-func (s *LinkStore) searchIndexed(ctx context.Context) bool {
-	switch s.searchIndex.Load() {
-	case 1:
-		return true
-	case 2:
-		return false
+// The search table's indexes, as searchIndexes reports them.
+const (
+	searchAsked = 1 << iota
+	searchGIN   // link_search_gin (migration 00063)
+	searchOrder // link_search_order (migration 00066)
+)
+
+// searchIndexes reports which of the search table's indexes exist, asked once per process (an
+// index made later is used after a restart). Without link_search_gin List's search walks the
+// links as it did before the search table; without link_search_order a text of many links
+// does.
+func (s *LinkStore) searchIndexes(ctx context.Context) int32 {
+	if got := s.searchIndex.Load(); got != 0 {
+		return got
 	}
-	var ok bool
-	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('link_search_gin') IS NOT NULL`).Scan(&ok); err != nil {
-		return false // asked again next time
+	var gin, order bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('link_search_gin') IS NOT NULL, to_regclass('link_search_order') IS NOT NULL`).
+		Scan(&gin, &order); err != nil {
+		return searchAsked // asked again next time
 	}
-	if ok {
-		s.searchIndex.Store(1)
-	} else {
-		s.searchIndex.Store(2)
+	got := int32(searchAsked)
+	if gin {
+		got |= searchGIN
 	}
-	return ok
+	if order {
+		got |= searchOrder
+	}
+	s.searchIndex.Store(got)
+	return got
 }

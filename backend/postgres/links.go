@@ -18,13 +18,14 @@ import (
 // LinkStore implements link.Store.
 type LinkStore struct {
 	db *DB
-	// searchIndex is whether the search table's index link_search_gin exists (migration 00063
-	// makes it where pg_trgm and btree_gin are installed): 0 not asked yet, 1 yes, 2 no.
+	// searchIndex is which of the search table's indexes exist (searchIndexes; migrations 00063
+	// and 00066 make them where pg_trgm, btree_gin and btree_gist are installed): 0 not asked yet.
 	searchIndex atomic.Int32
-	// searchCandidates replaces the constant of that name when set, and searchUnsampled skips
-	// the test of the newest links (tests).
+	// searchCandidates replaces the constant of that name when set, searchUnsampled skips the
+	// test of the newest links, and searchUnordered never walks link_search_order (tests).
 	searchCandidates int
 	searchUnsampled  bool
+	searchUnordered  bool
 }
 
 // NewLinkStore returns the PostgreSQL link store.

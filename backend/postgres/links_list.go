@@ -47,9 +47,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		return nil, false, err
 	}
 	var found []int64
-	common := false
+	var search searchWay
 	if q := strings.TrimSpace(f.Query); q != "" {
-		ids, few, isCommon, err := s.searchedLinks(ctx, workspaceID, q)
+		ids, few, way, err := s.searchedLinks(ctx, workspaceID, q, f)
 		if err != nil {
 			return nil, false, err
 		}
@@ -59,9 +59,9 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			}
 			found = ids
 		}
-		common = isCommon
+		search = way
 	}
-	query, args := listQuery(workspaceID, f, many, found, common)
+	query, args := listQuery(workspaceID, f, many, found, search)
 	var links []*link.Link
 	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
@@ -96,11 +96,16 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 	return f, nil
 }
 
+// searchWay is how a listing's search goes when its links were not found few
+// (searchedLinks): common says many of the workspace's newest links hold the text, and many
+// that more links hold it than the list sorts, so an order by visits walks the visit order
+// rather than sorting the text's links; ordered says link_search_order walks them by ID.
+type searchWay struct{ common, many, ordered bool }
+
 // listQuery is List's statement and its arguments; many says the workspace has at least
 // manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
-// link whose text may hold f.Query, and commonText says many links hold it (searchedLinks): an
-// order by visits then walks the visit order rather than sorting the text's links.
-func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commonText bool) (string, []any) {
+// link whose text may hold f.Query, and search how a search of more links goes.
+func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, search searchWay) (string, []any) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
@@ -108,7 +113,10 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
 	}
-	where, healthState, healthWalk := healthFilter(f, where, found != nil)
+	// A search walked in link_search_order: by ID, no tag, a text of many links
+	// (searchedLinks).
+	ordered := search.ordered && f.TagID == nil && !f.Sort.ByVisits() && !f.Sort.ByUpdate()
+	where, healthState, healthWalk := healthFilter(f, where, found != nil || ordered)
 	var tagID string
 	if f.TagID != nil {
 		tagID = a.add(*f.TagID)
@@ -126,6 +134,8 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 	switch {
 	case found != nil:
 		page, order = foundPage(&a, f, where, found, ws, limit, dir, cmp)
+	case ordered:
+		page, order = searchOrderPage(&a, f, where, ws, limit, dir, cmp)
 	case f.Sort.ByUpdate():
 		// links_workspace_updated (migration 00048) walks the workspace's links by their last
 		// change, each checked against the other filters.
@@ -140,7 +150,7 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
-	case f.Sort.ByVisits() && sortsAll(f, many, commonText):
+	case f.Sort.ByVisits() && sortsAll(f, many, search.common || search.many):
 		if c := f.After; c != nil {
 			where = append(where, "(coalesce(t.visits, 0), l.id) "+cmp+" ("+a.add(c.Visits)+"::bigint, "+a.add(c.ID)+"::bigint)")
 		}
@@ -158,7 +168,8 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, commo
 		if f.After != nil {
 			where = append(where, "l.id "+cmp+" "+a.add(f.After.ID))
 		}
-		page = `SELECT l.id FROM links l WHERE ` + strings.Join(where, " AND ") + ` ORDER BY ` + byID(f, dir) + ` LIMIT ` + limit
+		walk, by := workspaceWalk(f, where, ws, dir)
+		page = `SELECT l.id FROM links l WHERE ` + strings.Join(walk, " AND ") + ` ORDER BY ` + by + ` LIMIT ` + limit
 		order = `l.id ` + dir
 	}
 	days := "NULL::bigint[]"
@@ -205,8 +216,9 @@ func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp s
 	var parts []string
 	switch {
 	case useVisited && f.Query != "":
-		// A common text (commonText), which the planner cannot count: each visited link
-		// looked up by its key in a LATERAL subquery, so that the walk is the visit order's.
+		// A text common or of many links (searchedLinks), which the planner cannot count:
+		// each visited link looked up by its key in a LATERAL subquery, so that the walk is
+		// the visit order's.
 		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
 			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
 			WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
@@ -215,8 +227,9 @@ func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp s
 			strings.Join(append(slices.Clone(where), byVisits...), " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
 	}
 	if useUnvisited {
-		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(unvisited, " AND ")+
-			` ORDER BY `+byID(f, dir)+` LIMIT `+limit+`)`)
+		walk, by := workspaceWalk(f, unvisited, ws, dir)
+		parts = append(parts, `(SELECT l.id FROM links l WHERE `+strings.Join(walk, " AND ")+
+			` ORDER BY `+by+` LIMIT `+limit+`)`)
 	}
 	if dir == "ASC" {
 		slices.Reverse(parts)
@@ -251,18 +264,29 @@ func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp s
 			ORDER BY lt.link_id ` + dir + ` LIMIT ` + limit, `l.id ` + dir
 }
 
-// byID is the order by ID of a page walking the workspace's links. Under a search it names the
-// workspace first, as links_workspace_idx orders it: the planner, counting a text's links
-// few, would otherwise walk the key of every workspace's links (links_pkey), passing the newer
-// links of all the others.
-func byID(f link.Filter, dir string) string {
-	if f.Query == "" {
-		return "l.id " + dir
+// workspaceWalk is where and the order of a page walking the workspace's links by ID. In
+// links_workspace_idx (workspace_id, id DESC) with the workspace as a value the planner cannot
+// see (an InitPlan): with the workspace a constant, the order by ID alone is the primary key's
+// too, and the planner, counting the workspace's links as most of the table, may walk the key of
+// every workspace's links, passing all the newer links of the others before the first of this
+// one (317 ms for a page of a workspace of 1,000,000 links with 200,000 newer ones beside it,
+// docs/benchmarks.md#workspaces-of-10-million-links). A status other than active or expiry
+// walks its partial index (migration 00048) instead, ordered by ID upwards, where the constant
+// serves: the workspace's condition stays as it is.
+func workspaceWalk(f link.Filter, where []string, ws, dir string) ([]string, string) {
+	if f.Status != "" && f.Status != link.StatusActive {
+		return where, "l.id " + dir
+	}
+	where = slices.Clone(where)
+	for i, c := range where {
+		if c == "l.workspace_id = "+ws {
+			where[i] = "l.workspace_id = (SELECT " + ws + "::bigint)"
+		}
 	}
 	if dir == "DESC" {
-		return "l.workspace_id, l.id DESC"
+		return where, "l.workspace_id, l.id DESC"
 	}
-	return "l.workspace_id DESC, l.id"
+	return where, "l.workspace_id DESC, l.id"
 }
 
 // statusConditions are the conditions of List's status and archive filters and of its tags

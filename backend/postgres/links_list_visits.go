@@ -109,12 +109,13 @@ func (s *LinkStore) manyMatching(ctx context.Context, workspaceID int64, f link.
 }
 
 // sortsAll reports whether an order by visits of f reads every link that matches with its
-// visits and sorts them: a search of a text not common (commonText: searchedLinks), a domain
+// visits and sorts them: a search of a text neither common nor of more links than the list
+// sorts (manyText: searchedLinks' common or ordered, which walk the visit order), a domain
 // or a status other than active with fewer than manyMatch links (many says they are more), or
 // broken links, which are few. Walking the visit order instead could pass most of it before it
 // finds a page.
-func sortsAll(f link.Filter, many, commonText bool) bool {
-	return (f.Query != "" && !commonText) || (f.DomainID != nil && !many) ||
+func sortsAll(f link.Filter, many, manyText bool) bool {
+	return (f.Query != "" && !manyText) || (f.DomainID != nil && !many) ||
 		(f.Status != "" && f.Status != link.StatusActive && !many) || f.Health == "broken"
 }
 

@@ -32,16 +32,19 @@ func indexSearch(t testing.TB, db *postgres.DB) {
 	}
 }
 
-// searchStores are the list's three ways of searching: the search table's links found and
-// sorted (few of them), the walk of the workspace's links testing each (a text more links
-// hold), and the walk of a text common among the newest links (the workspaces of these tests
-// are small enough to be walked whole).
+// searchStores are the list's four ways of searching: the search table's links found and
+// sorted (few of them), the walk of the search table's links in link_search_order (by ID
+// without a tag; the other orders find or walk), the walk of the workspace's links testing each (as
+// where that index is missing), and the walk of a text common among the newest links (the
+// workspaces of these tests are small enough to be walked whole).
 func searchStores(db *postgres.DB) map[string]*postgres.LinkStore {
-	found, walked := postgres.NewLinkStore(db), postgres.NewLinkStore(db)
+	found, ordered, walked := postgres.NewLinkStore(db), postgres.NewLinkStore(db), postgres.NewLinkStore(db)
 	found.SkipSearchSample()
+	found.FindSearches()
+	ordered.SkipSearchSample()
 	walked.SkipSearchSample()
 	walked.SetSearchCandidates(-1)
-	return map[string]*postgres.LinkStore{"found": found, "walked": walked, "common": postgres.NewLinkStore(db)}
+	return map[string]*postgres.LinkStore{"found": found, "ordered": ordered, "walked": walked, "common": postgres.NewLinkStore(db)}
 }
 
 func insertLinks(t *testing.T, db *postgres.DB, links ...*link.Link) {
@@ -255,31 +258,37 @@ func TestLinkSearchPages(t *testing.T) {
 
 // TestLinkSearchFollowsEdits: a created, edited and deleted link is found by its text, and by
 // its new text only, at once (from the indexer's queue) and once the indexer has run (from the
-// search table, which it reaches and leaves); a status edit queues nothing.
+// search table, which it reaches and leaves), whether the table's links are found or walked in
+// link_search_order; a status edit queues nothing.
 func TestLinkSearchFollowsEdits(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	ctx := context.Background()
 	_, ws := newUser(t, postgres.NewAccountStore(db), "search-edits@example.com")
 	_, other := newUser(t, postgres.NewAccountStore(db), "search-edits-other@example.com")
-	store := postgres.NewLinkStore(db)
+	store, ordered := postgres.NewLinkStore(db), postgres.NewLinkStore(db)
 	store.SkipSearchSample()
+	store.FindSearches()
+	ordered.SkipSearchSample()
 	ls := postgres.NewLinkSearch(db)
 	now := time.Now().UTC()
 	insertLinks(t, db, &link.Link{ID: 700, WorkspaceID: ws.ID, Key: "ed1", URL: "https://example.com/zebra",
 		Title: "斑马 stripes", RedirectStatus: 302, Status: link.StatusActive, CreatedAt: now, UpdatedAt: now})
 	find := func(q string, want ...int64) {
 		t.Helper()
-		for _, w := range []int64{ws.ID, other.ID} {
-			page, _, err := store.List(ctx, w, link.Filter{Query: q, Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if w == other.ID {
-				want = nil
-			}
-			if got := ids(page); !slices.Equal(got, want) {
-				t.Errorf("%q finds %v in workspace %d, want %v", q, got, w, want)
+		for _, s := range []*postgres.LinkStore{store, ordered} {
+			want := want
+			for _, w := range []int64{ws.ID, other.ID} {
+				page, _, err := s.List(ctx, w, link.Filter{Query: q, Limit: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w == other.ID {
+					want = nil
+				}
+				if got := ids(page); !slices.Equal(got, want) {
+					t.Errorf("%q finds %v in workspace %d, want %v", q, got, w, want)
+				}
 			}
 		}
 	}

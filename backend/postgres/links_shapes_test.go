@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +15,9 @@ import (
 )
 
 // TestLinkListShapes pages through the list's shapes of large workspaces (docs/api.md#listing-links)
-// two links a page: by last change both ways, several tags at once, expired links, each with
+// two links a page: by ID both ways (alone, active, searched, and the links without visits of an
+// order by visits) in a workspace whose links are all older than another's, by last change both
+// ways, several tags at once, expired links, each with
 // links added and edited between pages. Every page is in the order asked; a walk answers each
 // link it should once, however many are added meanwhile (those that belong ahead of the cursor
 // stay out, those behind it come last); another workspace's links, carrying tags of the same
@@ -87,6 +91,9 @@ func TestLinkListShapes(t *testing.T) {
 		}
 		return out
 	}
+	// searched: the links whose URL holds example.com/1 (those added between pages hold
+	// example.com/n).
+	searched := func(r row) bool { return r.id <= 30 && strings.HasPrefix(strconv.FormatInt(r.id, 10), "1") }
 	for _, c := range []struct {
 		name   string
 		f      link.Filter
@@ -105,6 +112,22 @@ func TestLinkListShapes(t *testing.T) {
 			func(a, b row) int { return cmp.Compare(a.id, b.id) }},
 		{"two tags, most visited", link.Filter{Sort: link.SortMostVisited, TagID: &even, AlsoTagIDs: []int64{third}}, func(r row) bool { return r.tags[even] && r.tags[third] },
 			func(a, b row) int { return cmp.Or(cmp.Compare(b.visits, a.visits), cmp.Compare(b.id, a.id)) }},
+		// The walks by ID go through the workspace's own index (workspaceWalk): other's links,
+		// all newer than ws's, never come into them.
+		{"newest", link.Filter{}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Compare(b.id, a.id) }},
+		{"oldest", link.Filter{Sort: link.SortOldest}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Compare(a.id, b.id) }},
+		{"active, oldest", link.Filter{Status: link.StatusActive, Sort: link.SortOldest}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Compare(a.id, b.id) }},
+		{"least visited", link.Filter{Sort: link.SortLeastVisited}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Or(cmp.Compare(a.visits, b.visits), cmp.Compare(a.id, b.id)) }},
+		{"most visited", link.Filter{Sort: link.SortMostVisited}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Or(cmp.Compare(b.visits, a.visits), cmp.Compare(b.id, a.id)) }},
+		{"search, newest", link.Filter{Query: "example.com/1"}, searched,
+			func(a, b row) int { return cmp.Compare(b.id, a.id) }},
+		{"search, oldest", link.Filter{Query: "EXAMPLE.com/1", Sort: link.SortOldest}, searched,
+			func(a, b row) int { return cmp.Compare(a.id, b.id) }},
 		{"expired", link.Filter{Status: link.StatusExpired}, func(r row) bool { return r.expired },
 			func(a, b row) int { return cmp.Compare(b.id, a.id) }},
 		{"expired, least visited", link.Filter{Status: link.StatusExpired, Sort: link.SortLeastVisited}, func(r row) bool { return r.expired },
