@@ -1400,7 +1400,7 @@ export const zhCN: Messages = {
     title: "单点登录",
     intro: "让组织成员通过您自己的身份提供方登录，支持 OpenID Connect 或 SAML 2.0（Okta、Microsoft Entra ID、ADFS、Google Workspace、Keycloak 等）。首次登录时会为其创建账号，并以成员身份加入此工作区。",
     ownerOnly: "只有工作区所有者可以设置单点登录。",
-    issuer: "Issuer URL",
+    issuer: "颁发者（Issuer）URL",
     issuerHelp: "身份提供方的 issuer，与其 /.well-known/openid-configuration 中的一致。",
     clientId: "客户端 ID",
     clientSecret: "客户端密钥",
