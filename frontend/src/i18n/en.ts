@@ -1319,6 +1319,7 @@ export const en = {
     canceledUntil: "Canceled: the plan stays until {{date}}.",
     canceledNow: "Canceled.",
     noSubscription: "This workspace has no subscription.",
+    notBilled: "This workspace is on {{plan}} without a subscription: nothing is billed for it.",
     choosePlan: "Choose a plan",
     manage: "Manage billing",
     ownerOnly: "Only the workspace's owner manages payment methods and the subscription.",

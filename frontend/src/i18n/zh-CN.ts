@@ -1319,6 +1319,7 @@ export const zhCN: Messages = {
     canceledUntil: "已取消：套餐保留至 {{date}}。",
     canceledNow: "已取消。",
     noSubscription: "此工作区没有订阅。",
+    notBilled: "此工作区使用{{plan}}，但没有订阅：不会为它收费。",
     choosePlan: "选择套餐",
     manage: "管理账单",
     ownerOnly: "只有工作区所有者可以管理付款方式和订阅。",
