@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/locale"
 )
 
 var allPerms = []Permission{PermRead, PermLinksRead, PermLinksWrite, PermStatsRead, PermManage, PermOwn}
@@ -169,12 +170,19 @@ func TestValidateScopes(t *testing.T) {
 }
 
 func TestDefaultWorkspaceName(t *testing.T) {
-	tests := []struct{ email, want string }{
-		{"alice@example.com", "alice's workspace"},
-		{strings.Repeat("a", 200) + "@example.com", strings.Repeat("a", 88) + "'s workspace"},
+	tests := []struct {
+		email string
+		lang  locale.Tag
+		want  string
+	}{
+		{"alice@example.com", locale.English, "alice's workspace"},
+		{"alice@example.com", "", "alice's workspace"},
+		{"lihua@example.cn", locale.Chinese, "lihua 的工作区"},
+		{strings.Repeat("a", 200) + "@example.com", locale.English, strings.Repeat("a", 88) + "'s workspace"},
+		{strings.Repeat("李", 200) + "@example.cn", locale.Chinese, strings.Repeat("李", 95) + " 的工作区"},
 	}
 	for _, tt := range tests {
-		got := defaultWorkspaceName(tt.email)
+		got := defaultWorkspaceName(tt.email, tt.lang)
 		if got != tt.want {
 			t.Errorf("defaultWorkspaceName(%q) = %q, want %q", tt.email, got, tt.want)
 		}

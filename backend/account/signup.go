@@ -50,12 +50,16 @@ func ValidatePassword(p string) error {
 	return nil
 }
 
-// defaultWorkspaceName names a new user's first workspace after their address.
-func defaultWorkspaceName(email string) string {
-	const suffix = "'s workspace"
+// defaultWorkspaceName names a new user's first workspace after their address, in the
+// language they signed up in: a person signing up in Chinese is not greeted by "'s workspace".
+func defaultWorkspaceName(email string, lang locale.Tag) string {
+	suffix := "'s workspace"
+	if lang == locale.Chinese {
+		suffix = " 的工作区"
+	}
 	local := email[:strings.LastIndexByte(email, '@')]
-	if r := []rune(local); len(r) > 100-len(suffix) {
-		local = string(r[:100-len(suffix)])
+	if r, room := []rune(local), 100-utf8.RuneCountInString(suffix); len(r) > room {
+		local = string(r[:room])
 	}
 	return local + suffix
 }
@@ -93,7 +97,7 @@ func (s *Service) Signup(ctx context.Context, email, password string, inv *Invit
 			return nil, nil, errInvitationLink
 		}
 	} else {
-		u, ws, err = s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e))
+		u, ws, err = s.store.CreateUser(ctx, e, hash, defaultWorkspaceName(e, lang))
 	}
 	if apperr.Is(err, apperr.Conflict) {
 		return nil, nil, apperr.Errorf(apperr.Conflict, "an account with this email already exists").For("email_taken", "email")

@@ -37,7 +37,10 @@ func TestMailsInTheReadersLanguage(t *testing.T) {
 			ID       int64
 			Language string
 		}
-		Workspace   struct{ ID int64 }
+		Workspace struct {
+			ID   int64
+			Name string
+		}
 		AccessToken string `json:"access_token"`
 	}
 
@@ -46,14 +49,18 @@ func TestMailsInTheReadersLanguage(t *testing.T) {
 	if li.User.Language != "zh" {
 		t.Errorf("sign-up from a zh-CN browser: language %q", li.User.Language)
 	}
+	// The first workspace is named in that language too.
+	if li.Workspace.Name != "li 的工作区" {
+		t.Errorf("sign-up from a zh-CN browser: workspace %q, want %q", li.Workspace.Name, "li 的工作区")
+	}
 	verify := s.mailbox.WaitSubject(t, "li@example.com", "请确认您在 Shortlink 的邮箱地址")
 	if !strings.Contains(verify.Body, "li@example.com") || verify.Link(t) == "" {
 		t.Errorf("the Chinese verification mail:\n%s", verify.Body)
 	}
 	// The body's language over the browser's.
 	ann := answer[signedUp](t, signup("ann@example.com", "zh-CN", map[string]any{"language": "en"}), http.StatusCreated, "sign up in English")
-	if ann.User.Language != "en" {
-		t.Errorf("language en asked from a zh-CN browser: %q", ann.User.Language)
+	if ann.User.Language != "en" || ann.Workspace.Name != "ann's workspace" {
+		t.Errorf("language en asked from a zh-CN browser: %q, workspace %q", ann.User.Language, ann.Workspace.Name)
 	}
 	s.verify("ann@example.com")
 	// Neither: English.

@@ -25,8 +25,8 @@ type moneyJSON struct {
 
 // TestPlanPricesFromStripe: with billing on, GET /api/v1/plans prices every plan sold through
 // Stripe from its Price objects (stripe-mock's: 20.00 USD a month), the trial as a one-off
-// payment; a plan without a Stripe price shows none. Without billing the prices are the
-// catalogue's and nothing is read from Stripe.
+// payment; a plan without a Stripe price shows none; the free plan costs nothing in the same
+// currency. Without billing the prices are the catalogue's and nothing is read from Stripe.
 func TestPlanPricesFromStripe(t *testing.T) {
 	_, s := startBilling(t, "STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
 	for range 2 { // the second answer comes from the cache, the same
@@ -47,8 +47,9 @@ func TestPlanPricesFromStripe(t *testing.T) {
 					t.Errorf("trial: %+v %+v", pr.Once, pr.Monthly)
 				}
 			case "free":
-				if pr.Monthly == nil || pr.Monthly.Amount != 0 {
-					t.Errorf("free: %+v", pr.Monthly)
+				// Nothing, in the currency the others are sold in: no CN¥0 beside $20.
+				if pr.Monthly == nil || pr.Monthly.Amount != 0 || pr.Monthly.Currency != "USD" || pr.Yearly == nil || pr.Yearly.Currency != "USD" {
+					t.Errorf("free: %+v %+v", pr.Monthly, pr.Yearly)
 				}
 			}
 		}

@@ -207,4 +207,16 @@ func TestLinkQRSaved(t *testing.T) {
 	if r := s.do("POST", ws+"/links", tn.Key, map[string]any{"url": "https://example.com/plain-qr"}); !bytes.Contains(r.Body, []byte(`"qr":null`)) {
 		t.Errorf("a plain create: %s", r.Body)
 	}
+
+	// The level in either case, saved and answered in capitals, and taken by the image route
+	// as the document says (s.do holds every request it makes to the document).
+	r = s.do("PATCH", linkPath, tn.Key, map[string]any{"qr": map[string]any{"ec": "q"}})
+	if got := answer[struct {
+		QR *qrLookJSON `json:"qr"`
+	}](t, r, http.StatusOK, "a lowercase level").QR; got == nil || got.EC != "Q" {
+		t.Errorf("saved with ec q: %+v, want Q", got)
+	}
+	for _, q := range []string{"ec=q", "ec=h&logo=true", "ec=&logo=false", "ec=L&logo=0"} {
+		qrColours(t, s.do("GET", qrPath+"?size=256&"+q, tn.Key, nil), l.ShortURL)
+	}
 }

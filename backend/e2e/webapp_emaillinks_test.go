@@ -63,6 +63,7 @@ func TestWebAppInvitationResend(t *testing.T) {
 		w.see(row.GetByTestId("invitation-expiry").GetByText(w.tr("Expires in 7 days", "7 天后过期")))
 		w.see(w.p.GetByTestId("member-limit-warning").GetByRole("link"))
 		w.accessible("members, full, an invitation waiting")
+		wholeBadges(t, w)
 		// The pointer to the plans is underlined, by the one rule for links in running text.
 		if deco, err := w.p.GetByTestId("member-limit-warning").GetByRole("link").Evaluate(`a => getComputedStyle(a).textDecorationLine`, nil); err != nil || deco != "underline" {
 			t.Errorf("[%s] the plans' link in the warning: %v %v", l.name, deco, err)
@@ -77,9 +78,38 @@ func TestWebAppInvitationResend(t *testing.T) {
 			o.open("/members", o.tr("Members", "成员"))
 			o.see(o.p.GetByTestId("member-limit-warning").GetByRole("link"))
 			o.accessible("members, full, an invitation waiting")
+			wholeBadges(t, o)
 		}
 		w.click(row.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Send the invitation to "+invitee+" again", "重新发送给 "+invitee+" 的邀请")}))
 		w.see(w.text(w.tr("Invitation to "+invitee+" sent again, with a new link", "已重新发送给 "+invitee+" 的邀请（新链接）")))
 		s.mailbox.WaitSubject(t, invitee, "You are invited")
 	})
+}
+
+// wholeBadges fails the test when a member's two-factor badge is cut ("未…" in a phone's narrow
+// table) or a member's role wraps inside its word ("所有" over "者").
+func wholeBadges(t *testing.T, w *walker) {
+	t.Helper()
+	w.see(w.p.GetByTestId("member-2fa").First())
+	cut, err := w.p.Evaluate(`() => {
+		const out = [];
+		for (const cell of document.querySelectorAll('[data-testid="member-2fa"]')) {
+			for (const label of cell.querySelectorAll('.mantine-Badge-label')) {
+				if (label.scrollWidth > label.clientWidth) out.push('2FA badge "' + label.textContent + '"');
+			}
+			const role = cell.previousElementSibling;
+			if (role && !role.querySelector('select')) {
+				const r = document.createRange();
+				r.selectNodeContents(role);
+				if (r.getClientRects().length > 1) out.push('role "' + role.textContent + '" wraps');
+			}
+		}
+		return out;
+	}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := cut.([]any); len(s) > 0 {
+		t.Errorf("[%s] the members' table cuts: %v", w.l.name, s)
+	}
 }

@@ -11,8 +11,9 @@ import (
 // A customer on the free plan makes a link from the link form: the form is short (the main
 // fields, then folded sections), its Create button is in reach without scrolling even on a
 // phone, a locked option says once which plan has it, a destination typed without a scheme
-// gets https://, the server's refusal of a taken alias shows next to the alias, and the edit
-// page shows the link's alias (which cannot change).
+// gets https://, the server's refusal of a taken alias shows next to the alias, the link made
+// from the bottom of the form opens at the top of its page, and the edit page shows the link's
+// alias (which cannot change).
 func TestWebAppLinkForm(t *testing.T) {
 	s := newDeployment(t).start(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -74,11 +75,22 @@ func TestWebAppLinkForm(t *testing.T) {
 		w.shoot("linkform-taken")
 
 		w.fill(alias, mine)
+		// Made from the bottom of the form, the link's page opens at its top, its short URL
+		// on screen, as a new document would.
+		if _, err := w.p.Evaluate("() => window.scrollTo(0, document.body.scrollHeight)"); err != nil {
+			t.Fatal(err)
+		}
 		w.click(create)
 		if err := reachURL(w.p, regexp.MustCompile(`/app/links/[0-9]+$`)); err != nil {
 			t.Fatalf("[%s] after creating: %v (at %s)", l.name, err, w.p.URL())
 		}
 		w.see(w.text("https://example.com/page"))
+		if y, err := w.p.Evaluate("() => window.scrollY"); err != nil || y != 0 {
+			t.Errorf("[%s] the new link's page opened scrolled %v px down (%v)", l.name, y, err)
+		}
+		if err := expectLocator(w.p.GetByTestId("detail-short-url")).ToBeInViewport(); err != nil {
+			t.Errorf("[%s] the new link's short URL is off screen: %v", l.name, err)
+		}
 		r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?q=%s", tn.WorkspaceID, mine), tn.Key, nil)
 		got := answer[struct{ Links []linkJSON }](t, r, 200, "list links")
 		if len(got.Links) != 1 || got.Links[0].URL != "https://example.com/page" {

@@ -9,7 +9,8 @@ import (
 
 // A workspace on Personal bought through Stripe says Personal in the workspace switcher as on the
 // plan page; after a failed renewal, every page (not only Billing) says the payment is due and
-// leads to Billing.
+// leads to Billing. A workspace an operator moved to Enterprise is told on Billing that nothing is
+// billed for it.
 func TestWebAppPlanEverywhere(t *testing.T) {
 	_, s := startBilling(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -45,5 +46,20 @@ func TestWebAppPlanEverywhere(t *testing.T) {
 			}
 		}
 		w.shoot("payment-due-everywhere")
+
+		// A workspace an operator moved to Enterprise: Billing says nothing is billed for it,
+		// not "no subscription, choose a plan".
+		given := fmt.Sprintf("given-%s@example.com", l.name)
+		s.setPlan(s.signup(given), "enterprise")
+		g := walk(t, s, l)
+		g.signIn(given, "correct horse battery")
+		g.open("/billing", g.tr("Billing", "账单"))
+		if err := expectLocator(g.p.GetByTestId("billing-state")).ToHaveText(g.tr(
+			"This workspace is on Enterprise without a subscription: nothing is billed for it.", "此工作区使用企业版，但没有订阅：不会为它收费。")); err != nil {
+			t.Errorf("[%s] billing of a plan given by the operator: %v", l.name, err)
+		}
+		if n, _ := g.link(g.tr("Choose a plan", "选择套餐")).Count(); n != 0 {
+			t.Errorf("[%s] a workspace on Enterprise is asked to choose a plan", l.name)
+		}
 	})
 }

@@ -95,7 +95,10 @@ func TestWebAppTwoFactor(t *testing.T) {
 		// hint on free); on enterprise its owner, who has 2FA, switches it on.
 		w.open("/settings", w.tr("Workspace settings", "工作区设置"))
 		req := w.role("region", w.tr("Require two-factor sign-in", "要求两步验证"))
-		w.see(req.GetByTestId("upgrade-hint-sso"))
+		// The hint names what is locked, not the feature that carries it (single sign-on).
+		w.see(req.GetByTestId("upgrade-hint-sso").GetByText(w.tr("Require two-factor sign-in: available on Enterprise.", "要求两步验证：企业版可用。")))
+		policy := w.p.GetByTestId("session-policy")
+		w.see(policy.GetByTestId("upgrade-hint-sso").GetByText(w.tr("Session policy: available on Enterprise.", "会话策略：企业版可用。")))
 		s.setPlan(tn, "enterprise")
 		// The member without 2FA: the Members page says who has it, and switching the demand
 		// on asks first, saying how many it locks out.

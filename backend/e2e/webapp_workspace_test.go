@@ -72,9 +72,12 @@ func TestWebAppWorkspace(t *testing.T) {
 		o := walk(t, s, l)
 		o.signIn(ownerEmail, "correct horse battery")
 		o.open("/members", l.tr("Members", "成员"))
-		o.see(o.text(l.tr("2 of 2 members on this plan", "当前套餐 2 / 2 名成员")))
+		o.see(o.text(l.tr("Members on this plan: 2 of 2", "当前套餐成员：2 / 2")))
 		o.fill(o.textbox(l.tr("Email", "邮箱")), l.name+"-third@example.com")
-		o.see(o.text(l.tr("Your plan allows 2 members", "你的套餐最多 2 名成员")))
+		// Said in words that fit the case: no "0 invitations waiting", no "1 members".
+		o.see(o.p.GetByTestId("member-limit-warning").GetByText(l.tr(
+			"Inviting is held: every member place of your plan is taken. Upgrade the plan to invite more.",
+			"暂时无法邀请：套餐的成员名额已全部占用。升级套餐后才能继续邀请。")))
 		if err := expectLocator(o.button(l.tr("Invite", "邀请"))).ToBeDisabled(); err != nil {
 			t.Errorf("[%s] inviting past the plan is offered: %v", l.name, err)
 		}

@@ -58,3 +58,43 @@ func (g *Gate) Offers() []Offer {
 	}
 	return out
 }
+
+// currencies are the currencies of p's prices that cost something.
+func (p Prices) currencies() []string {
+	var out []string
+	for _, m := range []*Money{p.Monthly, p.Yearly, p.Once} {
+		if m != nil && m.Amount > 0 {
+			out = append(out, m.Currency)
+		}
+	}
+	return out
+}
+
+// FreeInSoldCurrency writes the zero prices of offers (the free plan's) in the currency the
+// other plans are sold in, when they are all sold in one: a listing priced by Stripe in USD
+// then shows the free plan at $0, not CN¥0 beside $20. Mixed currencies, or none priced,
+// leave them as they are.
+func FreeInSoldCurrency(offers []Offer) {
+	sold := ""
+	for _, o := range offers {
+		for _, c := range o.Prices.currencies() {
+			if sold != "" && c != sold {
+				return
+			}
+			sold = c
+		}
+	}
+	if sold == "" {
+		return
+	}
+	for i := range offers {
+		p := &offers[i].Prices
+		for _, m := range []**Money{&p.Monthly, &p.Yearly, &p.Once} {
+			if *m != nil && (*m).Amount == 0 && (*m).Currency != sold {
+				zero := **m
+				zero.Currency = sold
+				*m = &zero
+			}
+		}
+	}
+}

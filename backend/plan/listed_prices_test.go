@@ -46,3 +46,29 @@ func TestWithPrices(t *testing.T) {
 		}
 	}
 }
+
+func TestFreeInSoldCurrency(t *testing.T) {
+	usd := func(n int64) *Money { return &Money{Amount: n, Currency: "USD"} }
+	free := func() Prices { return defaultPrices[Free] }
+	for _, c := range []struct {
+		name   string
+		others []Prices
+		want   string
+	}{
+		{"sold in one currency", []Prices{{Once: usd(2000)}, {Monthly: usd(2000), Yearly: usd(20000)}}, "USD"},
+		{"nothing sold", []Prices{{}, {}}, "CNY"},
+		{"mixed currencies", []Prices{{Once: &Money{Amount: 100, Currency: "CNY"}}, {Monthly: usd(2000)}}, "CNY"},
+	} {
+		offers := []Offer{{ID: Free, Prices: free()}}
+		for _, p := range c.others {
+			offers = append(offers, Offer{ID: Personal, Prices: p})
+		}
+		FreeInSoldCurrency(offers)
+		if m, y := offers[0].Prices.Monthly, offers[0].Prices.Yearly; m.Currency != c.want || y.Currency != c.want || m.Amount != 0 {
+			t.Errorf("%s: free at %+v %+v, want 0 %s", c.name, m, y, c.want)
+		}
+	}
+	if defaultPrices[Free].Monthly.Currency != "CNY" {
+		t.Errorf("the catalogue's free price was changed: %+v", defaultPrices[Free].Monthly)
+	}
+}

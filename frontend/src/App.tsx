@@ -5,7 +5,7 @@ import { createTheme, MantineProvider } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useEffect, useRef, type ReactNode } from "react";
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router";
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigationType } from "react-router";
 import { ApiError } from "./api/client";
 import { Layout } from "./Layout";
 import { ErrorState, Loading } from "./components/states";
@@ -135,16 +135,20 @@ export function App() {
  * Moves the keyboard's focus to the page's content (#main) when the app changes page, as a
  * link between documents would; without it the focus stays where the clicked control was, or
  * nowhere. The document's first page keeps the browser's focus, so the first Tab reaches the
- * skip link. The content may still be loading: it is looked for during a second.
+ * skip link. The content may still be loading: it is looked for during a second. A new page
+ * opens at its top, as a document would (a link made at the bottom of its long form opened
+ * scrolled past its short URL); going back keeps the browser's own place.
  */
 function FocusOnNavigation() {
   const { pathname } = useLocation();
+  const navigation = useNavigationType();
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
+    if (navigation !== "POP") window.scrollTo(0, 0);
     let tries = 0;
     const id = window.setInterval(() => {
       const main = document.getElementById("main");

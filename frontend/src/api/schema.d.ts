@@ -3218,10 +3218,10 @@ export interface components {
             /** @description Background colour (default `#ffffff`). */
             bg?: string;
             /**
-             * @description Error correction level; empty for the default (M). Always H when the logo is drawn.
+             * @description Error correction level, in either case; empty for the default (M). Answered in capitals. Always H when the logo is drawn.
              * @enum {string}
              */
-            ec?: "" | "L" | "M" | "Q" | "H";
+            ec?: "" | "L" | "M" | "Q" | "H" | "l" | "m" | "q" | "h";
             /** @description Draw the workspace's logo in the middle; a code drawn in this style after the logo was removed is drawn without it. */
             logo?: boolean;
         };
@@ -8470,10 +8470,10 @@ export interface operations {
                 fg?: string;
                 /** @description Background colour, RRGGBB. */
                 bg?: string;
-                /** @description Error correction level. Default M; always H with a logo. */
-                ec?: "L" | "M" | "Q" | "H";
-                /** @description 1 draws the workspace's logo (`PUT …/logo`) in the middle, over about 5% of the code; 404 `logo_missing` without one. */
-                logo?: "0" | "1";
+                /** @description Error correction level, in either case. Empty or left out, M; always H with a logo. */
+                ec?: "" | "L" | "M" | "Q" | "H" | "l" | "m" | "q" | "h";
+                /** @description 1 (or true) draws the workspace's logo (`PUT …/logo`) in the middle, over about 5% of the code; 404 `logo_missing` without one. 0, false or empty draws none. */
+                logo?: "" | "0" | "1" | "false" | "true";
             };
             header?: never;
             path: {

@@ -62,9 +62,11 @@ export function useCanStartTrial(): boolean {
 
 /**
  * Says which plans unlock feature, and offers the trial where it would: a panel, or with
- * compact one line (inside a form, where the option would be).
+ * compact one line (inside a form, where the option would be). label names what is locked
+ * when it is not the feature itself (requiring 2FA and the session policy come with sso: the
+ * hint names them, not "Single sign-on").
  */
-export function UpgradeHint({ feature, compact = false }: { feature: Feature; compact?: boolean }) {
+export function UpgradeHint({ feature, label, compact = false }: { feature: Feature; label?: string; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const plan = usePlan();
   const offers = usePlans();
@@ -74,7 +76,8 @@ export function UpgradeHint({ feature, compact = false }: { feature: Feature; co
   const plans = unlocking.map((p) => t(`plan.names.${p}`));
   const offer = offers.data ? trialOffer(offers.data, i18n.resolvedLanguage) : undefined;
   const trialHelps = unlocking.includes("trial") && plan.data && !plan.data.trial_used && plan.data.plan === "free" && offer;
-  const text = plans.length ? t("plan.hint", { feature: t(`plan.features.${feature}`), plans: plans.join(" / ") }) : t("plan.notOnPlan", { feature: t(`plan.features.${feature}`) });
+  const name = label ?? t(`plan.features.${feature}`);
+  const text = plans.length ? t("plan.hint", { feature: name, plans: plans.join(" / ") }) : t("plan.notOnPlan", { feature: name });
   if (compact) {
     return (
       <Stack gap={4} data-testid={`upgrade-hint-${feature}`}>

@@ -63,7 +63,9 @@ function Overview({ b }: { b: Billing }) {
       case "canceled":
         return b.current_period_end ? t("billing.canceledUntil", { date: date(b.current_period_end) }) : t("billing.canceledNow");
       default:
-        return t("billing.noSubscription");
+        // A plan other than free without a subscription was given, not bought (an operator
+        // moved the workspace): nothing is billed, and there is no plan to choose.
+        return b.plan === "free" ? t("billing.noSubscription") : t("billing.notBilled", { plan: t(`plan.names.${b.plan}`) });
     }
   };
   const hasAccount = b.status !== "none" || b.invoices.length > 0;
@@ -105,7 +107,7 @@ function Overview({ b }: { b: Billing }) {
           <Text size="sm" data-testid="billing-state">
             {state()}
           </Text>
-          {b.status === "none" && (
+          {b.status === "none" && b.plan === "free" && (
             <Anchor component={RouterLink} to="/plan" size="sm">
               {t("billing.choosePlan")}
             </Anchor>

@@ -103,7 +103,6 @@ export default function MembersPage() {
   const limit = plan.data?.limits.members;
   const used = plan.data?.usage.members ?? 0;
   const waiting = invitations.data?.invitations.filter((i) => !i.expired).length ?? 0;
-  const num = new Intl.NumberFormat(i18n.resolvedLanguage);
   // Every place of the plan taken, counting invitations still valid: the next one is refused.
   const full = plan.data != null && invitations.data != null && invitesFull(used, waiting, limit);
   return (
@@ -128,7 +127,7 @@ export default function MembersPage() {
             </Group>
             {full && (
               <Alert color="yellow" variant="light" mt="sm" data-testid="member-limit-warning">
-                <Text size="sm">{t("members.limitWarning", { limit: num.format(limit ?? 0), members: num.format(used), waiting: num.format(waiting) })}</Text>
+                <Text size="sm">{waiting === 0 ? t("members.limitWarningNone") : t("members.limitWarning", { count: waiting })}</Text>
                 <Anchor component={RouterLink} to="/plan" size="sm">
                   {t("members.seePlans")}
                 </Anchor>
@@ -145,7 +144,7 @@ export default function MembersPage() {
             {data.members.map((m) => (
               <Table.Tr key={m.user_id}>
                 <Table.Td className="break">{m.email}</Table.Td>
-                <Table.Td>
+                <Table.Td className="nowrap">
                   {canManage && m.user_id !== user.id ? (
                     <NativeSelect
                       size="xs"
@@ -159,7 +158,7 @@ export default function MembersPage() {
                   )}
                 </Table.Td>
                 <Table.Td data-testid="member-2fa">
-                  <Badge variant="light" color={m.two_factor ? "green" : "gray"}>
+                  <Badge variant="light" color={m.two_factor ? "green" : "gray"} className="whole">
                     {m.two_factor ? t("members.twoFactorOn") : t("members.twoFactorOff")}
                   </Badge>
                 </Table.Td>

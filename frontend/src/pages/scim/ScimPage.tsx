@@ -33,7 +33,7 @@ export default function ScimPage() {
       ) : !plan.data ? (
         <Loading />
       ) : !plan.data.features.sso ? (
-        <UpgradeHint feature="sso" />
+        <UpgradeHint feature="sso" label={t("scim.title")} />
       ) : (
         <ScimTokens key={workspace.id} />
       )}

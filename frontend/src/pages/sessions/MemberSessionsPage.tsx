@@ -60,7 +60,7 @@ export default function MemberSessionsPage() {
         {t("sessions.help")}
       </Text>
       {plan.isSuccess && !allowed ? (
-        <UpgradeHint feature="sso" />
+        <UpgradeHint feature="sso" label={t("sessions.title")} />
       ) : (
         <Queried query={sessions}>
           {(data) =>

@@ -47,7 +47,7 @@ export function SessionPolicyCard() {
         </Title>
         <Text size="sm">{t("settings.sessionPolicyHelp")}</Text>
         {plan.isSuccess && !allowed && !set ? (
-          <UpgradeHint feature="sso" compact />
+          <UpgradeHint feature="sso" label={t("settings.sessionPolicyTitle")} compact />
         ) : (
           <form onSubmit={submit} noValidate>
             <Group align="flex-start" className="stack-phone">

@@ -228,7 +228,7 @@ function RequireTwoFactorCard() {
         </Title>
         <Text size="sm">{t("settings.requireTwoFactorHelp")}</Text>
         {plan.isSuccess && !allowed && !on ? (
-          <UpgradeHint feature="sso" compact />
+          <UpgradeHint feature="sso" label={t("settings.requireTwoFactorTitle")} compact />
         ) : (
           <>
             <Switch
