@@ -59,7 +59,7 @@ func TestReviewRecordsStructure(t *testing.T) {
 // SVG, so that its DOM holds none of them, has them read from its screenshot.
 func TestReviewReadsDrawnText(t *testing.T) {
 	t.Parallel()
-	reader := ocr.New(ocr.Options{Log: testLog()})
+	reader := ocr.New(ocr.Options{Log: testLog(), Timeout: sharedTimeout}) // the visitor's time limit alone bounds a reading on a busy machine
 	if !reader.Available(context.Background()) {
 		t.Fatal("tesseract is not installed: run deploy/local/ocr.sh, or `make test`, which installs it")
 	}
