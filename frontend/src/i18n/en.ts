@@ -921,7 +921,7 @@ export const en = {
     limits: {
       links_per_month: "New links a month",
       members: "Members",
-      custom_domains: "Custom domains",
+      custom_domains: "Custom domains, how many",
       requests_per_minute: "API requests a minute",
     },
     trialFreeToday: "Free to start: payments are not taken online yet.",

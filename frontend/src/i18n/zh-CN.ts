@@ -921,7 +921,7 @@ export const zhCN: Messages = {
     limits: {
       links_per_month: "每月新建链接",
       members: "成员",
-      custom_domains: "自定义域名",
+      custom_domains: "自定义域名数量",
       requests_per_minute: "每分钟 API 请求",
     },
     trialFreeToday: "目前暂不支持在线付款，可免费开始。",

@@ -23,9 +23,11 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage;
   const number = new Intl.NumberFormat(lang);
-  const limitText = (o: Offer, l: Limit) => {
+  const no = <IconMinus size={18} color="var(--mantine-color-gray-6)" role="img" aria-label={t("plans.notIncluded")} />;
+  // A plan without custom domains has none to count: the same mark as a feature it lacks.
+  const limitText = (o: Offer, l: Limit): ReactNode => {
     const v = o.limits[l];
-    if (l === "custom_domains" && !o.features.custom_domains) return "–";
+    if (l === "custom_domains" && !o.features.custom_domains) return no;
     return v == null ? t("plans.unlimited") : number.format(v);
   };
   const price = (o: Offer) => {
@@ -42,7 +44,6 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
     }
   };
   const yes = <IconCheck size={18} color="var(--mantine-color-teal-7)" role="img" aria-label={t("plans.included")} />;
-  const no = <IconMinus size={18} color="var(--mantine-color-gray-6)" role="img" aria-label={t("plans.notIncluded")} />;
   const name = (o: Offer) => t(`plan.names.${o.id}`);
 
   return (
