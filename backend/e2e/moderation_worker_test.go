@@ -252,12 +252,14 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 	ms := moderationStores(t, d)
 	l := a.createLink(owner, map[string]any{"url": "http://slow.test/"})
 	env := []string{"BROWSER_HOST_RULES=" + sites.hostRules(), "MODERATION_ALLOW_LOOPBACK=true",
-		"MODERATION_PAGE_TIMEOUT=3s", "MODERATION_MODEL_TIMEOUT=1s", "MODERATION_CONCURRENCY=1"}
+		"MODERATION_PAGE_TIMEOUT=8s", "MODERATION_MODEL_TIMEOUT=1s", "MODERATION_CONCURRENCY=1"}
 	// The worker's visibility timeout, as main.go derives it from these settings.
-	const visibility = 3*3*time.Second + 3*time.Second
+	const visibility = 3*8*time.Second + 3*time.Second
 	// underReview waits until a worker has claimed the link, then up to a second for its browser
 	// to reach the page: a review lasts at least the navigation's share of the page timeout
-	// (2.25 s) after its claim, so it is still under way when this returns.
+	// (6 s) after its claim, so it is still under way when this returns, even when a busy
+	// machine lets the test see the claim seconds late (with 3 s, the review had timed out and
+	// given the link back before the kill).
 	underReview := func() time.Time {
 		t.Helper()
 		for len(reached) > 0 {
