@@ -34,7 +34,7 @@ func TestWebAppSSO(t *testing.T) {
 		w.click(w.link(w.tr("Set up", "设置")))
 		w.at("/sso")
 		w.see(w.heading(w.tr("Single sign-on", "单点登录")))
-		w.fill(w.textbox("Issuer URL"), p.URL)
+		w.fill(w.textbox(w.tr("Issuer URL", "颁发者（Issuer）URL")), p.URL)
 		w.fill(w.textbox(w.tr("Client ID", "客户端 ID")), "shortlink")
 		w.fill(w.p.GetByLabel(w.tr("Client secret", "客户端密钥")), idpClientSecret)
 		w.fill(w.textbox(w.tr("Email domain", "邮箱域名")), strings.ToUpper(domain))
