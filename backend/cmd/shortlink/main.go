@@ -10,6 +10,7 @@ import (
 
 	"github.com/shortlink/shortlink/backend/app"
 	"github.com/shortlink/shortlink/backend/config"
+	"github.com/shortlink/shortlink/backend/gctune"
 	"github.com/shortlink/shortlink/backend/postgres"
 )
 
@@ -61,6 +62,11 @@ func serve(ctx context.Context) error {
 		return err
 	}
 	log := config.NewLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+	if os.Getenv("GOGC") == "" {
+		// A GOGC given is kept; otherwise the collector's goal follows the live heap
+		// (docs/configuration.md#memory).
+		go gctune.New().Run(ctx)
+	}
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		return err
