@@ -362,6 +362,19 @@ func (ms *modStores) queued(t *testing.T, linkID int64) (time.Time, bool) {
 	return time.UnixMilli(int64(s)), true
 }
 
+// endClaim moves the end of a worker's claim on the link (its score in the Redis queue) to now,
+// as if its visibility had passed: the next worker's round takes the link again.
+func (ms *modStores) endClaim(t *testing.T, linkID int64) {
+	t.Helper()
+	ok, err := ms.rdb.ZAddExisting(context.Background(), ms.key, strconv.FormatInt(linkID, 10), float64(time.Now().UnixMilli()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Fatalf("link %d is not in the review queue: no claim to end", linkID)
+	}
+}
+
 // expectSettled fails t if the link, named what in the failure, is still due or queued for a
 // review after one.
 func (ms *modStores) expectSettled(t *testing.T, id int64, what string) {

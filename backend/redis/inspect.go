@@ -97,6 +97,13 @@ func (i *Inspector) ZRangeWithScores(ctx context.Context, key string, start, sto
 }
 
 // ZScore is member's score in the sorted set at key; found is false when it is not a member.
+// ZAddExisting sets the score of member, only when the sorted set at key holds it (ZADD XX); it
+// reports whether it did.
+func (i *Inspector) ZAddExisting(ctx context.Context, key, member string, score float64) (bool, error) {
+	n, err := i.rdb.ZAddArgs(ctx, key, goredis.ZAddArgs{XX: true, Ch: true, Members: []goredis.Z{{Score: score, Member: member}}}).Result()
+	return n == 1, err
+}
+
 func (i *Inspector) ZScore(ctx context.Context, key, member string) (score float64, found bool, err error) {
 	s, err := i.rdb.ZScore(ctx, key, member).Result()
 	if errors.Is(err, goredis.Nil) {
