@@ -157,7 +157,7 @@ func New(d Deps) (*Server, error) {
 		utmTemplates: d.UTMTemplates, logos: d.Logos, codes: d.QR,
 		health: d.Health, scim: d.SCIM, scimURL: d.SCIMURL, shares: d.Shares, shareURL: d.ShareURL,
 	}
-	bodies, err := loadBodySchemas(openAPI)
+	bodies, err := documentBodies()
 	if err != nil {
 		return nil, err
 	}

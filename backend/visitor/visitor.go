@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"sync"
 
 	"github.com/maypok86/otter/v2"
 
@@ -76,15 +77,11 @@ const agentCacheMaxKey = 512
 // New compiles the crawler list and uap-core's expressions (a few hundred milliseconds: once
 // per process).
 func New(o Options) (*Classifier, error) {
-	m, err := crawlers.New()
+	t, err := tables()
 	if err != nil {
-		return nil, fmt.Errorf("visitor: %w", err)
+		return nil, err
 	}
-	p, err := uap.New()
-	if err != nil {
-		return nil, fmt.Errorf("visitor: %w", err)
-	}
-	c := &Classifier{trusted: o.TrustedProxies, countries: o.Countries, crawlers: m, uap: p}
+	c := &Classifier{trusted: o.TrustedProxies, countries: o.Countries, crawlers: t.crawlers, uap: t.uap}
 	size := o.AgentCacheSize
 	if size == 0 {
 		size = 10000
@@ -94,6 +91,26 @@ func New(o Options) (*Classifier, error) {
 	}
 	return c, nil
 }
+
+// uaTables are the crawler list and the user-agent parser: built once per process from the data
+// embedded in their packages (a few hundred milliseconds of CPU) and read-only afterwards, so every
+// Classifier of the process shares them.
+type uaTables struct {
+	crawlers *crawlers.Matcher
+	uap      *uap.Parser
+}
+
+var tables = sync.OnceValues(func() (uaTables, error) {
+	m, err := crawlers.New()
+	if err != nil {
+		return uaTables{}, fmt.Errorf("visitor: %w", err)
+	}
+	p, err := uap.New()
+	if err != nil {
+		return uaTables{}, fmt.Errorf("visitor: %w", err)
+	}
+	return uaTables{crawlers: m, uap: p}, nil
+})
 
 // GeoAvailable reports whether countries can be told (a country database is open).
 func (c *Classifier) GeoAvailable() bool { return c.countries != nil }
