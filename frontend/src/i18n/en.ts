@@ -904,6 +904,8 @@ export const en = {
     priceFree: "{{amount}}, always",
     priceOnce_one: "{{amount}} for {{count}} day",
     priceOnce_other: "{{amount}} for {{count}} days",
+    priceDaily: "{{amount}} a day",
+    priceWeekly: "{{amount}} a week",
     priceMonthly: "{{amount}} a month",
     priceYearly: "{{amount}} a year",
     priceOnRequest: "Price on request",

@@ -904,6 +904,8 @@ export const zhCN: Messages = {
     priceFree: "{{amount}}，永久免费",
     priceOnce_one: "{{amount}} / {{count}} 天",
     priceOnce_other: "{{amount}} / {{count}} 天",
+    priceDaily: "{{amount}} / 天",
+    priceWeekly: "{{amount}} / 周",
     priceMonthly: "{{amount}} / 月",
     priceYearly: "{{amount}} / 年",
     priceOnRequest: "价格请咨询",
