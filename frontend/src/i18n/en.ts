@@ -881,6 +881,8 @@ export const en = {
     usage: "Usage this month",
     limits: { links: "New links", members: "Members" },
     of: "{{used}} of {{limit}}",
+    ofFull: "{{used}} of {{limit}}: full",
+    ofOver: "{{used}} of {{limit}}: over the plan's limit",
     ofUnlimited: "{{used}} (unlimited)",
     featuresTitle: "What your plan includes",
     trialTitle: "Try every feature",

@@ -881,6 +881,8 @@ export const zhCN: Messages = {
     usage: "本月用量",
     limits: { links: "新建链接", members: "成员" },
     of: "{{used}} / {{limit}}",
+    ofFull: "{{used}} / {{limit}}（已满）",
+    ofOver: "{{used}} / {{limit}}（超出套餐上限）",
     ofUnlimited: "{{used}}（不限）",
     featuresTitle: "当前套餐包含",
     trialTitle: "体验全部功能",
