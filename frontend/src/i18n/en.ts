@@ -782,6 +782,9 @@ export const en = {
     toQueue: "Back to the queue",
     told: "Owner was told",
     openLink: "Open link {{id}}",
+    appealUpheld: "Appeal accepted {{date}}: the link was unbanned.",
+    appealRejected: "Appeal turned down {{date}}: the ban stays.",
+    appealAnswer: "Told the owner: {{answer}}",
     appealedOn: "Appealed {{date}}",
     domains: {
       title: "Banned and held domains",

@@ -784,6 +784,9 @@ export const zhCN: Messages = {
     toQueue: "返回队列",
     told: "告知所有者",
     openLink: "打开链接 {{id}}",
+    appealUpheld: "申诉已于 {{date}} 通过：链接已解封。",
+    appealRejected: "申诉已于 {{date}} 驳回：维持封禁。",
+    appealAnswer: "给所有者的答复：{{answer}}",
     appealedOn: "{{date}} 申诉",
     domains: {
       title: "已封禁和暂扣的域名",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decisionLine, reviewInForce, reviewReason, scorerWords } from "./Verdict";
+import { answeredAppeal, decisionLine, reviewInForce, reviewReason, scorerWords } from "./Verdict";
 
 const texts: Record<string, string> = {
   "moderation.reasons.phishing": "网络钓鱼",
@@ -32,5 +32,18 @@ describe("what the desk says decided a link", () => {
   it("keeps the scorer's English words for the English desk", () => {
     expect(scorerWords("en", "card-form 0.90: a bank's login")).toBe("card-form 0.90: a bank's login");
     expect(scorerWords("zh-CN", "card-form 0.90: a bank's login")).toBe("");
+  });
+});
+
+describe("an answered appeal on the desk", () => {
+  it("says how it ended and what the owner was told; nothing while it is open", () => {
+    expect(answeredAppeal({ resolved_at: null })).toBeUndefined();
+    expect(answeredAppeal(null)).toBeUndefined();
+    expect(answeredAppeal({ resolved_at: "2026-12-07T03:20:00Z", outcome: "rejected", answer: "The page copies a bank." })).toEqual({
+      key: "moderation.appealRejected",
+      date: "2026-12-07T03:20:00Z",
+      answer: "The page copies a bank.",
+    });
+    expect(answeredAppeal({ resolved_at: "2026-12-07T03:20:00Z", outcome: "upheld" })).toEqual({ key: "moderation.appealUpheld", date: "2026-12-07T03:20:00Z", answer: "" });
   });
 });

@@ -49,3 +49,10 @@ export function DecisionInForce({ m, by }: { m: Moderation; by?: string }) {
     </Text>
   );
 }
+
+/** How the desk says an answered appeal ended: the outcome's key and the words the owner was
+ * given; undefined while it is open (the desk then offers to answer it). */
+export function answeredAppeal(a: Pick<Schemas["Appeal"], "resolved_at" | "outcome" | "answer"> | null | undefined): { key: string; date: string; answer: string } | undefined {
+  if (!a?.resolved_at) return undefined;
+  return { key: a.outcome === "upheld" ? "moderation.appealUpheld" : "moderation.appealRejected", date: a.resolved_at, answer: a.answer ?? "" };
+}
