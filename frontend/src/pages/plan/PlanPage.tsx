@@ -52,7 +52,8 @@ export default function PlanPage() {
       return (
         <Stack gap={6}>
           {!offers.data.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
-          <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
+          {/* The paid trial's words and price are longer than a narrow card: they wrap, never cut. */}
+          <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial" h="auto" py={6} styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}>
             {t(offer.key, offer)}
           </Button>
         </Stack>
