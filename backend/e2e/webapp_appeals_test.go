@@ -75,6 +75,15 @@ func TestWebAppAppealsAnswered(t *testing.T) {
 		if err := expectLocator(m.p.GetByTestId("appeal")).ToHaveCount(0); err != nil {
 			t.Errorf("[%s] the appeal stays open after unban: %v", l.name, err)
 		}
+		// The answered appeal stays on the file with what the owner was told.
+		if err := expectLocator(m.p.GetByTestId("appeal-resolved")).ToContainText(unbanWords); err != nil {
+			t.Errorf("[%s] the answered appeal on the file: %v", l.name, err)
+		}
+		// Unbanned: who decided, and no longer the lifted ban's category.
+		if err := expectLocator(m.p.GetByTestId("decision-in-force")).ToHaveText(
+			m.tr("Decided by a moderator · mod@example.com", "由审核员决定 · mod@example.com")); err != nil {
+			t.Errorf("[%s] the decision in force after unban: %v", l.name, err)
+		}
 		m.shoot("moderation-appeal-answered")
 
 		// The owner reads each answer.

@@ -146,6 +146,15 @@ func TestWebAppQRStyle(t *testing.T) {
 	if err := w.p.GetByLabel("深色").Fill("#1a3c6e"); err != nil {
 		t.Fatalf("dark colour: %v", err)
 	}
+	// The level's label keeps to one line (beside the colours the card's width broke it).
+	lines, err := w.p.Locator("label").Filter(playwright.LocatorFilterOptions{HasText: "纠错等级"}).Evaluate(
+		`el => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).fontSize)`, nil)
+	if err != nil {
+		t.Fatalf("error correction label: %v", err)
+	}
+	if h, _ := lines.(float64); h <= 0 || h >= 2 {
+		t.Errorf("the error correction label is %.1f font sizes high: it wraps", h)
+	}
 	if _, err := w.role("combobox", "纠错等级").SelectOption(playwright.SelectOptionValues{Values: &[]string{"Q"}}); err != nil {
 		t.Fatalf("error correction: %v", err)
 	}

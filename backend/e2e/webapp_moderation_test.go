@@ -149,6 +149,11 @@ func TestWebAppModerationDesk(t *testing.T) {
 		o.open(fmt.Sprintf("/links/%d", bank.ID), "")
 		alert := o.p.GetByTestId("moderation-alert")
 		o.see(alert)
+		// The long alias, never cut inside, fits the screen: its heading shrinks on a phone.
+		fits, err := o.p.GetByTestId("detail-short-url").Evaluate(`h => h.scrollWidth <= h.clientWidth && h.getBoundingClientRect().right <= window.innerWidth`, nil)
+		if err != nil || fits != true {
+			t.Errorf("[%s] the short URL runs off the screen: %v %v", l.name, fits, err)
+		}
 		if err := expectLocator(o.p.GetByTestId("link-status")).ToHaveText(o.tr("Banned", "已封禁")); err != nil {
 			t.Errorf("[%s] the status badge: %v", l.name, err)
 		}

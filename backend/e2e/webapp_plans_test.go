@@ -79,6 +79,11 @@ func TestWebAppPlans(t *testing.T) {
 		if err := expectLocator(bar).ToHaveAttribute("aria-valuenow", "3"); err != nil {
 			t.Fatalf("usage bar: %v", err)
 		}
+		// The owner alone fills the free plan's one place: full, in words and amber, not an error.
+		seats := w.exact("progressbar", l.tr("Members: 1 of 1: full", "成员: 1 / 1（已满）"))
+		if err := expectLocator(w.p.Locator("[data-level=full]").Filter(playwright.LocatorFilterOptions{Has: seats})).ToHaveCount(1); err != nil {
+			t.Fatalf("members bar at the limit: %v", err)
+		}
 		w.shoot("plan-free")
 
 		// The trial, from its card.

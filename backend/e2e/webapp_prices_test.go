@@ -26,7 +26,12 @@ func TestWebAppPlanPrices(t *testing.T) {
 			w.see(within(card, "button", w.tr("Upgrade", "升级")))
 		}
 		trial := w.exact("region", w.tr("Trial", "试用版"))
-		w.see(within(trial, "button", w.tr("Start the 7-day trial (paid: $20)", "开始 7 天试用（付费：US$20）")))
+		start := within(trial, "button", w.tr("Start the 7-day trial (paid: $20)", "开始 7 天试用（付费：US$20）"))
+		w.see(start)
+		// Its words wrap in the narrow card rather than being cut.
+		if whole, err := start.Evaluate(`b => [...b.querySelectorAll("*")].every(e => e.scrollWidth <= e.clientWidth + 1)`, nil); err != nil || whole != true {
+			t.Errorf("[%s] the trial's button is cut: %v %v", l.name, whole, err)
+		}
 		w.shoot("plan-prices")
 	})
 }

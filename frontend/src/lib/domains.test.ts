@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkHostname, domainFilterHosts, domainState, shortLabel, verifiedHosts, type Domain } from "./domains";
+import { checkHostname, domainFilterHosts, domainState, shortLabel, shortLines, verifiedHosts, type Domain } from "./domains";
 
 const domain = (hostname: string, verified: boolean, checked: string | null = null): Domain => ({
   id: hostname.length,
@@ -48,5 +48,9 @@ describe("domains", () => {
   it("labels short URLs, removed domains too", () => {
     expect(shortLabel({ short_url: "https://go.example.com/promo", domain: "go.example.com", code: "promo" })).toBe("go.example.com/promo");
     expect(shortLabel({ short_url: "", domain: "old.example.com", code: "promo", domain_removed: true })).toBe("old.example.com/promo");
+  });
+  it("measures the longest line of a short URL wrapped after its host", () => {
+    expect(shortLines({ short_url: "https://sho.rt/spring-sale-garden-tools-2026", domain: "sho.rt", code: "spring-sale-garden-tools-2026" })).toBe(29);
+    expect(shortLines({ short_url: "https://go.example.com/ab", domain: "go.example.com", code: "ab" })).toBe(15);
   });
 });

@@ -49,3 +49,11 @@ export function shortLabel(l: { short_url: string; domain: string; code: string;
   if (l.domain_removed || !l.short_url) return `${l.domain}/${l.code}`;
   return l.short_url.replace(/^https?:\/\//, "");
 }
+
+/** The characters of the longest line a short URL takes once wrapped after its host's slash
+ * (ShortLabel): what a heading showing it must fit across. */
+export function shortLines(l: Parameters<typeof shortLabel>[0]): number {
+  const label = shortLabel(l);
+  const cut = label.lastIndexOf("/") + 1;
+  return Math.max(cut, label.length - cut, 1);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatNumber, qrFileName, ranked, usagePercent } from "./format";
+import { formatDateTime, formatNumber, qrFileName, ranked, usageColor, usageLevel, usagePercent } from "./format";
 import { current, firstPage, next, pageNumber, previous } from "./pages";
 
 describe("breakdowns", () => {
@@ -35,6 +35,17 @@ describe("usage", () => {
     expect(usagePercent(25, 100)).toBe(25);
     expect(usagePercent(150, 100)).toBe(100);
     expect(usagePercent(5, null)).toBe(0);
+  });
+  it("calls usage at the limit full, and only past it an error", () => {
+    // The free plan's one member, its owner: full, not red.
+    expect(usageLevel(1, 1)).toBe("full");
+    expect(usageColor(usageLevel(1, 1))).toBe("yellow");
+    expect(usageLevel(2, 1)).toBe("over");
+    expect(usageColor(usageLevel(2, 1))).toBe("red");
+    expect(usageLevel(95, 100)).toBe("room");
+    expect(usageColor(usageLevel(95, 100))).toBe("blue");
+    expect(usageLevel(0, 0)).toBe("full");
+    expect(usageLevel(5, null)).toBe("room");
   });
 });
 

@@ -68,6 +68,20 @@ export function usagePercent(used: number, limit: number | null | undefined): nu
   return Math.min(100, (used * 100) / limit);
 }
 
+/** Where usage stands against its limit: room left, every place taken (not an error: the
+ * free plan's one member is its owner), or more used than the plan allows (after a downgrade). */
+export type UsageLevel = "room" | "full" | "over";
+
+export function usageLevel(used: number, limit: number | null | undefined): UsageLevel {
+  if (limit == null || used < limit) return "room";
+  return used === limit ? "full" : "over";
+}
+
+/** A bar's colour for a usage level: red only past the limit, amber at it. */
+export function usageColor(level: UsageLevel): string {
+  return { room: "blue", full: "yellow", over: "red" }[level];
+}
+
 /**
  * A size in bytes in the reader's language: "64 MB", "1.5 kB", "190 B" (Intl names a byte
  * "byte" in English, where sizes read "B").

@@ -14,18 +14,33 @@ export function formatMoney(m: Money, locale?: string): string {
   );
 }
 
-/** What a plan's price line says: free, a one-off payment, a monthly and yearly price, or none set. */
+/** How often a recurring price is charged, as Stripe names it. */
+export type Every = "day" | "week" | "month" | "year";
+
+/** What a plan's price line says: free, a one-off payment, its recurring prices (each with how
+ * often it is charged), or none set. */
 export type PriceLine =
   | { kind: "free"; amount: string }
   | { kind: "once"; amount: string; days: number }
-  | { kind: "recurring"; monthly?: string; yearly?: string }
+  | { kind: "recurring"; prices: { amount: string; every: Every }[] }
   | { kind: "onRequest" };
+
+const everies: Every[] = ["day", "week", "month", "year"];
+
+/** How often m is charged: the interval of the Stripe Price it was read from when there is one
+ * (a yearly Price listed as a plan's monthly one is still charged yearly), else its place. */
+function every(m: Money, place: Every): Every {
+  return everies.find((e) => e === m.interval) ?? place;
+}
 
 export function priceLine(o: Offer, locale?: string): PriceLine {
   const { monthly, yearly, once } = o.prices;
   if (once) return { kind: "once", amount: formatMoney(once, locale), days: o.days };
   if ((monthly && monthly.amount > 0) || (yearly && yearly.amount > 0)) {
-    return { kind: "recurring", monthly: monthly ? formatMoney(monthly, locale) : undefined, yearly: yearly ? formatMoney(yearly, locale) : undefined };
+    const prices = [monthly && { amount: formatMoney(monthly, locale), every: every(monthly, "month") }, yearly && { amount: formatMoney(yearly, locale), every: every(yearly, "year") }]
+      .filter((p): p is { amount: string; every: Every } => !!p)
+      .sort((a, b) => everies.indexOf(a.every) - everies.indexOf(b.every));
+    return { kind: "recurring", prices };
   }
   const zero = monthly ?? yearly;
   if (zero) return { kind: "free", amount: formatMoney(zero, locale) };

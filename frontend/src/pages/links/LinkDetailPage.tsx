@@ -27,6 +27,7 @@ import { HealthBadge, LinkHealthPanel } from "./LinkHealth";
 import { Breakdowns } from "./Breakdowns";
 import { LinkDestination } from "./LinkDestination";
 import { ShortLabel } from "../../components/ShortLabel";
+import { shortLines } from "../../lib/domains";
 import { StatsCharts } from "./StatsCharts";
 import { QRCard } from "./QRCard";
 
@@ -67,7 +68,7 @@ export default function LinkDetailPage() {
       <Group justify="space-between" align="flex-start">
         <Stack gap={4} className="minw0">
           <Group gap="xs">
-            <Title order={2} className="mono break" data-testid="detail-short-url">
+            <Title order={2} className="mono break detail-short" style={{ "--chars": shortLines(l) }} data-testid="detail-short-url">
               <ShortLabel link={l} />
             </Title>
             {l.short_url && <CopyShort url={l.short_url} />}

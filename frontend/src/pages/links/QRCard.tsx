@@ -98,8 +98,12 @@ export function QRCard({ link }: { link: Link }) {
         <Group gap="xs" wrap="nowrap">
           <TextInput type="color" size="xs" w={70} label={t("qrStyle.fg")} value={draft.fg} onChange={(e) => change({ fg: e.currentTarget.value })} />
           <TextInput type="color" size="xs" w={70} label={t("qrStyle.bg")} value={draft.bg} onChange={(e) => change({ bg: e.currentTarget.value })} />
+        </Group>
+        {/* On a line of its own: beside the colours the card's width broke its label in two. */}
+        <Group gap="xs" wrap="nowrap">
           <NativeSelect
             size="xs"
+            w={150}
             label={t("qrStyle.ec")}
             value={draft.logo ? "H" : draft.ec}
             disabled={draft.logo}

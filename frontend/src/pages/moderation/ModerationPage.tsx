@@ -14,7 +14,7 @@ import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
 import { Empty, ErrorState, fieldError, FormError, Loading, Queried } from "../../components/states";
 import { DomainList } from "./DomainList";
-import { DecisionInForce, reviewInForce, reviewReason, scorerWords } from "./Verdict";
+import { answeredAppeal, DecisionInForce, reviewInForce, reviewReason, scorerWords } from "./Verdict";
 
 type Tab = "pending" | "passed" | "flagged" | "banned" | "appealed";
 const tabs = ["flagged", "appealed", "pending", "banned", "passed"] as const satisfies readonly Tab[];
@@ -290,6 +290,29 @@ function LinkFile({ id }: { id: number }) {
           ))}
         </div>
       )}
+      {(() => {
+        // Answered: what the owner asked and was told stays on the file.
+        const answered = answeredAppeal(appeal);
+        if (!appeal || !answered) return null;
+        return (
+          <Alert color="gray" title={t("moderation.appeal")} data-testid="appeal-resolved">
+            <Text size="sm" className="break">
+              {appeal.message}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t("moderation.appealedOn", { date: fmt.dateTime(appeal.created_at) })}
+            </Text>
+            <Text size="sm" mt="xs" fw={500}>
+              {t(answered.key, { date: fmt.dateTime(answered.date) })}
+            </Text>
+            {answered.answer && (
+              <Text size="sm" className="break">
+                {t("moderation.appealAnswer", { answer: answered.answer })}
+              </Text>
+            )}
+          </Alert>
+        );
+      })()}
       {appeal && !appeal.resolved_at && (
         <Alert color="blue" title={t("moderation.appeal")} data-testid="appeal">
           <Text size="sm" className="break">

@@ -28,15 +28,31 @@ export function reviewReason(t: T, review: Pick<Schemas["ReviewSummary"], "categ
   return ownerReason(t, { category: review.category, reason: "", reason_code: reviewInForce(m) ? m.reason_code : undefined }) || t("moderation.reasons.benign");
 }
 
-/** The decision in force when a moderator or the domain made it: who decided and the category. */
+/** What the desk says of a decision in force that a moderator or the domain made: who decided
+ * and, while the link stands banned or held, the category; an unban's line names none (the link
+ * keeps the category of the ban it lifted). Empty when the automatic review decided. */
+export function decisionLine(t: T, m: Pick<Moderation, "decided_by" | "state" | "category" | "reason_code">, by?: string): string {
+  const key = decidedByKey(m);
+  if (!key || reviewInForce(m)) return "";
+  const category = m.state === "passed" ? "" : ownerReason(t, { category: m.category, reason: "", reason_code: m.reason_code });
+  return [t(key), by, category].filter(Boolean).join(" · ");
+}
+
+/** The decision in force when a moderator or the domain made it (decisionLine). */
 export function DecisionInForce({ m, by }: { m: Moderation; by?: string }) {
   const { t } = useTranslation();
-  const key = decidedByKey(m);
-  if (!key || reviewInForce(m)) return null;
-  const category = ownerReason(t, { category: m.category, reason: "", reason_code: m.reason_code });
+  const line = decisionLine(t, m, by);
+  if (!line) return null;
   return (
     <Text size="sm" data-testid="decision-in-force">
-      {[t(key), by, category].filter(Boolean).join(" · ")}
+      {line}
     </Text>
   );
+}
+
+/** How the desk says an answered appeal ended: the outcome's key and the words the owner was
+ * given; undefined while it is open (the desk then offers to answer it). */
+export function answeredAppeal(a: Pick<Schemas["Appeal"], "resolved_at" | "outcome" | "answer"> | null | undefined): { key: string; date: string; answer: string } | undefined {
+  if (!a?.resolved_at) return undefined;
+  return { key: a.outcome === "upheld" ? "moderation.appealUpheld" : "moderation.appealRejected", date: a.resolved_at, answer: a.answer ?? "" };
 }

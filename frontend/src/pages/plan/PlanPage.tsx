@@ -1,14 +1,14 @@
 // The workspace's plan: its usage against its limits, every plan side by side with the current
 // one marked, the trial where it may start, and how to move to a paid plan: Stripe's Checkout
 // when billing is on (GET /plans says checkout), else the operator.
-import { Badge, Button, Card, Group, Progress, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Card, Group, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { isLive, useBilling, useCheckout, useIsOwner, type Interval } from "../../components/billing";
 import { useCanManage, useCanStartTrial, usePlan, usePlans, useStartTrial } from "../../components/plan";
 import { ErrorState, FormError, Loading } from "../../components/states";
-import { usagePercent } from "../../lib/format";
+import { UsageBar } from "../../components/UsageBar";
 import { priceLine, trialOffer, type Offer } from "../../lib/plans";
 import { useSession } from "../../session";
 import { PaymentReturn } from "./PaymentReturn";
@@ -31,7 +31,6 @@ export default function PlanPage() {
   if (plan.isError) return <ErrorState error={plan.error} retry={() => void plan.refetch()} />;
   if (offers.isError) return <ErrorState error={offers.error} retry={() => void offers.refetch()} />;
   const p = plan.data;
-  const number = new Intl.NumberFormat(i18n.resolvedLanguage);
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(new Date(iso));
   const usage = [
     { key: "links", used: p.usage.links_this_month, limit: p.limits.links_per_month },
@@ -53,7 +52,8 @@ export default function PlanPage() {
       return (
         <Stack gap={6}>
           {!offers.data.checkout && <Text size="xs" c="dimmed">{t("plans.trialFreeToday")}</Text>}
-          <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial">
+          {/* The paid trial's words and price are longer than a narrow card: they wrap, never cut. */}
+          <Button onClick={() => trial.mutate()} loading={trial.isPending} data-testid="start-trial" h="auto" py={6} styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}>
             {t(offer.key, offer)}
           </Button>
         </Stack>
@@ -105,22 +105,9 @@ export default function PlanPage() {
           {t("plan.usage")}
         </Text>
         <Stack gap="sm">
-          {usage.map((u) => {
-            const label = t(`plan.limits.${u.key}`);
-            const text = u.limit == null ? t("plan.ofUnlimited", { used: number.format(u.used) }) : t("plan.of", { used: number.format(u.used), limit: number.format(u.limit) });
-            const pct = usagePercent(u.used, u.limit);
-            return (
-              <div key={u.key}>
-                <Group justify="space-between">
-                  <Text size="sm">{label}</Text>
-                  <Text size="sm" data-testid={`usage-${u.key}`}>
-                    {text}
-                  </Text>
-                </Group>
-                <Progress value={pct} color={pct >= 90 ? "red" : "blue"} mt={4} aria-label={`${label}: ${text}`} />
-              </div>
-            );
-          })}
+          {usage.map((u) => (
+            <UsageBar key={u.key} label={t(`plan.limits.${u.key}`)} used={u.used} limit={u.limit} testId={`usage-${u.key}`} />
+          ))}
         </Stack>
       </Card>
       <PaymentReturn plan={p.plan} />

@@ -6,6 +6,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { priceLine, type Offer, type PlanId } from "../../lib/plans";
 
+const priceKeys = { day: "plans.priceDaily", week: "plans.priceWeekly", month: "plans.priceMonthly", year: "plans.priceYearly" } as const;
+
 type Limit = keyof Offer["limits"];
 const limitRows: Limit[] = ["links_per_month", "members", "custom_domains", "requests_per_minute"];
 
@@ -38,7 +40,7 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
       case "once":
         return t("plans.priceOnce", { amount: p.amount, count: p.days });
       case "recurring":
-        return [p.monthly && t("plans.priceMonthly", { amount: p.monthly }), p.yearly && t("plans.priceYearly", { amount: p.yearly })].filter(Boolean).join(" · ");
+        return p.prices.map((r) => t(priceKeys[r.every], { amount: r.amount })).join(" · ");
       case "onRequest":
         return t("plans.priceOnRequest");
     }
