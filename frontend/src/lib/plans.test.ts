@@ -35,6 +35,9 @@ describe("plans", () => {
     // A yearly Stripe Price given as the plan's monthly one is charged yearly, and said so.
     const swapped = offer({ id: "personal", prices: { monthly: { amount: 29000, currency: "CNY", interval: "year" }, yearly: { amount: 2900, currency: "CNY", interval: "month" }, once: null } });
     expect(priceLine(swapped, "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month" }, { amount: "¥290", every: "year" }] });
+    // One monthly Price listed under both keys is said once.
+    const twice = offer({ id: "personal", prices: { monthly: { amount: 2000, currency: "USD", interval: "month" }, yearly: { amount: 2000, currency: "USD", interval: "month" }, once: null } });
+    expect(priceLine(twice, "en-US")).toEqual({ kind: "recurring", prices: [{ amount: "$20", every: "month" }] });
   });
   it("names the plans that unlock a feature, from the listing", () => {
     const offers = [

@@ -39,7 +39,9 @@ export function priceLine(o: Offer, locale?: string): PriceLine {
   if ((monthly && monthly.amount > 0) || (yearly && yearly.amount > 0)) {
     const prices = [monthly && { amount: formatMoney(monthly, locale), every: every(monthly, "month") }, yearly && { amount: formatMoney(yearly, locale), every: every(yearly, "year") }]
       .filter((p): p is { amount: string; every: Every } => !!p)
-      .sort((a, b) => everies.indexOf(a.every) - everies.indexOf(b.every));
+      .sort((a, b) => everies.indexOf(a.every) - everies.indexOf(b.every))
+      // Two listings of one price (a monthly Price under the yearly key too) say it once.
+      .filter((p, i, all) => i === 0 || p.amount !== all[i - 1].amount || p.every !== all[i - 1].every);
     return { kind: "recurring", prices };
   }
   const zero = monthly ?? yearly;
