@@ -41,7 +41,7 @@ export function priceLine(o: Offer, locale?: string): PriceLine {
       .filter((p): p is { amount: string; every: Every } => !!p)
       .sort((a, b) => everies.indexOf(a.every) - everies.indexOf(b.every))
       // Two listings of one price (a monthly Price under the yearly key too) say it once.
-      .filter((p, i, all) => i === 0 || p.amount !== all[i - 1].amount || p.every !== all[i - 1].every);
+      .filter((p, i, all) => i === 0 || p.amount !== all[i - 1]?.amount || p.every !== all[i - 1]?.every);
     return { kind: "recurring", prices };
   }
   const zero = monthly ?? yearly;
