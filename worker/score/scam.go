@@ -119,6 +119,8 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 	var w float64
 	var what string
 	switch {
+	case card && pin && ownStoredValueCard(c):
+		w, what = weightOwnGiftCardPN, "a stored-value card and its PIN, on its issuer's own site"
 	case card && pin:
 		w, what = weightCardPIN, "a card and its PIN"
 	case pin:
