@@ -61,7 +61,12 @@ var (
 
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
-		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
+		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|来源未知|仍然安装|install anyway|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
+
+	// The permissions that let someone else read and drive the phone, asked of an app the page
+	// offers: accessibility, screen sharing or recording (开启无障碍服务, 屏幕共享).
+	remoteGrantRE = regexp.MustCompile(`\b(?:turn on|enable|allow|grant)\b[^.]{0,30}\b(?:accessibility(?: service| access| permission)?|screen (?:sharing|recording|mirroring))\b|` +
+		`(?:开启|打开|允许|授予|開啟|打開|允許)[^。]{0,6}(?:无障碍|無障礙|屏幕共享|屏幕录制|螢幕分享|螢幕錄製|共享屏幕)`)
 
 	// A document, file or message shared with the reader and shown after signing in.
 	sharedDocRE = regexp.MustCompile(`shared (?:a |an |the |\d+ )?(?:document|file|folder|pdf|spreadsheet|invoice)s? with you|` +
@@ -289,6 +294,12 @@ func sideloadSignal(c moderation.Capture) (Signal, bool) {
 			return Signal{"sideload", weightSideload, CategoryMalware,
 				fmt.Sprintf("%s is offered %s from %s on a page wearing %s, on %s", c.Profile, pkg, from, b.keys[0], host)}, true
 		}
+	}
+	// The app's permissions that hand the phone to someone else: an advisory offers no
+	// package, and an honest app's page says it never asks them.
+	if m := firstUnnegated(remoteGrantRE, words); m != "" {
+		return Signal{"sideload", weightSideload, CategoryMalware,
+			fmt.Sprintf("%s is offered %s from %s and told to grant it %q", c.Profile, pkg, from, m)}, true
 	}
 	if m := trustInstallRE.FindString(words); m != "" && !speaksOfLures(words) {
 		return Signal{"sideload", weightSideload, CategoryMalware,

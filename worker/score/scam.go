@@ -69,9 +69,10 @@ var (
 )
 
 // foldText is s as the scam words are read: lower case, full-width letters and digits as
-// ASCII, runs of white space as one space.
+// ASCII, traditional Chinese characters as simplified ones (traditional.go), runs of white
+// space as one space.
 func foldText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(width.Fold.String(s))), " ")
+	return strings.Join(strings.Fields(strings.ToLower(traditionalFold.Replace(width.Fold.String(s)))), " ")
 }
 
 // pageWords is what a capture says: title, description and the start of its visible text.
