@@ -9,11 +9,10 @@ import (
 
 // The weights of the sixth round's signals (docs/moderation.md, "Heuristics").
 const (
-	weightNewNumber     = 0.85 // a relative on a new number asking money paid for them
-	weightHandover      = 0.85 // savings turned into cash or gold for someone to collect, kept secret
-	weightDisarm        = 0.85 // an installer opened with the computer's protection turned off
-	weightDisarmOnly    = 0.6  // … the protection turned off, the installer's trick unsaid
-	weightOwnGiftCardPN = 0.45 // a shop's own stored-value card and its PIN, checked on its own site
+	weightNewNumber  = 0.85 // a relative on a new number asking money paid for them
+	weightHandover   = 0.85 // savings turned into cash or gold for someone to collect, kept secret
+	weightDisarm     = 0.85 // an installer opened with the computer's protection turned off
+	weightDisarmOnly = 0.6  // … the protection turned off, the installer's trick unsaid
 )
 
 var (

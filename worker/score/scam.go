@@ -117,11 +117,13 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 	card := a.any(askCard | askCVV | askExpiry)
 	// A password beside a card number, with no account to sign in to, is the card's PIN.
 	pin := a.has(askPIN) || (card && a.has(askPassword) && !a.any(askLogin))
+	if pin && ownStoredValueCard(c) {
+		// A shop's gift card is spent and checked with its code, on the shop's own site.
+		return Signal{}, false
+	}
 	var w float64
 	var what string
 	switch {
-	case card && pin && ownStoredValueCard(c):
-		w, what = weightOwnGiftCardPN, "a stored-value card and its PIN, on its issuer's own site"
 	case card && pin:
 		w, what = weightCardPIN, "a card and its PIN"
 	case pin:
