@@ -6,7 +6,7 @@ import (
 
 // TestModelCallsAcrossTheSets counts the model calls of 1,000 links of a mixed traffic drawn
 // from every development set (calibration, dev.yaml, dev/pages.yaml, dev/lures.yaml,
-// dev/general.yaml, dev/stories.yaml, dev/conduct.yaml, dev/signals4.yaml and dev/signals5.yaml), as
+// dev/general.yaml, dev/stories.yaml, dev/conduct.yaml, dev/signals4.yaml, dev/signals5.yaml and dev/signals6.yaml), as
 // TestModelCallsPerThousand does from the first two: docs/moderation.md, "Fewer model calls".
 //
 //	go test -count=1 -run TestModelCallsAcrossTheSets -v ./worker/score/
@@ -20,6 +20,7 @@ func TestModelCallsAcrossTheSets(t *testing.T) {
 	cases = append(cases, loadCases(t, "testdata/dev/conduct.yaml")...)
 	cases = append(cases, loadCases(t, "testdata/dev/signals4.yaml")...)
 	cases = append(cases, loadCases(t, "testdata/dev/signals5.yaml")...)
+	cases = append(cases, loadCases(t, "testdata/dev/signals6.yaml")...)
 	h := newHeuristic(t, "")
 	m := &countingModel{verdict: benignModel}
 	calls, banned, benignBanned := perThousand(t, NewChain(m, h, 0), m, cases)

@@ -37,7 +37,7 @@ var (
 	collectRE = regexp.MustCompile(`\bcourier\b[^.]{0,40}\b(?:collect|pick up|come)|\b(?:collect|pick up)\b[^.]{0,40}\b(?:from your (?:home|door|house)|at your (?:home|door|address))|\b(?:officer|agent|courier)\b[^.]{0,30}\b(?:will )?(?:come|call) (?:to|at) your (?:home|door|house|address)\b|` +
 		`上门(?:登记|封存|收取|取走|核查|取件|回收)?|上門(?:登記|封存|收取|取走|核查)?|(?:专员|專員|民警|警官|工作人员|工作人員)[^。]{0,10}(?:收取|取走|封存|保管)`)
 	// Kept from whoever would stop it: 不得向家属、银行工作人员透露, "don't tell your family".
-	handoverSecrecyRE = regexp.MustCompile(`(?:do not|don't|never|must not) (?:tell|inform|speak to|talk to|contact|call|mention (?:it|this) to) (?:your |the |any )?(?:bank|branch|family|spouse|husband|wife|children|kids|police|relatives|friends|anyone)|keep (?:this|it) (?:confidential|secret|between us)|` +
+	handoverSecrecyRE = regexp.MustCompile(`(?:do not|don't|never|must not) (?:tell|inform|speak to|talk to|contact|call|mention (?:it|this) to|discuss (?:it|this) with) (?:your |the |any )?(?:bank|branch|family|spouse|husband|wife|children|kids|police|relatives|friends|anyone)|keep (?:this|it) (?:confidential|secret|between us)|` +
 		`(?:不得|不要|请勿|請勿|切勿|别|別)(?:向|跟|对|對|和|让|讓)?[^。，,]{0,14}(?:家人|家属|家屬|亲友|親友|银行|銀行|子女|配偶|亲戚|親戚|朋友|任何人)[^。，,]{0,8}(?:透露|说|說|提|知道|讲|講)|保密`)
 
 	// The family kept out of the payment: "别跟我妈说", "don't tell Dad".
@@ -48,6 +48,8 @@ var (
 	// "disable your antivirus", 关闭杀毒软件, 退出安全软件.
 	disarmRE = regexp.MustCompile(`\b(?:turn off|disable|switch off|pause|deactivate|exit|close)\b[^.]{0,30}\b(?:antivirus|anti-virus|real-time protection|windows defender|defender|smartscreen|security software|firewall|gatekeeper|virus protection)\b|\b(?:antivirus|real-time protection|defender)\b[^.]{0,20}\b(?:off|disabled)\b[^.]{0,30}\b(?:install|setup|installation|open)|` +
 		`(?:关闭|關閉|退出|暂停|暫停|停用|禁用)[^。，,]{0,6}(?:杀毒|殺毒|安全软件|安全軟體|防火墙|防火牆|防病毒|安全中心|实时保护|即時保護|实时防护|defender|360|电脑管家|電腦管家)`)
+	// "You never need to", 不需要: the vendor saying what its installer does not ask.
+	noNeedRE = regexp.MustCompile(`\b(?:no need|never need|don't need|do not need|not necessary|not required)\b|不需要|无需|不必|不用|没有必要`)
 	// The installer's trick: an archive behind a password (no scanner opens it), or the words
 	// to run it past the warning.
 	disarmTrickRE = regexp.MustCompile(`\b(?:zip|rar|7z|archive)\b[^.]{0,40}\bpassword\b|\bpassword\b[^.]{0,30}\b(?:zip|rar|7z|archive)\b|\.(?:zip|rar|7z)\b[^.]{0,30}\bpassword|\brun anyway\b|\bopen anyway\b|\bmore info\b[^.]{0,20}\brun\b|` +
@@ -110,7 +112,13 @@ func disarmSignal(c moderation.Capture) (Signal, bool) {
 	if !ok {
 		return Signal{}, false
 	}
-	disarm := firstUnnegated(disarmRE, words)
+	disarm := ""
+	for _, m := range disarmRE.FindAllStringIndex(words, -1) {
+		if !negated(words, m[0]) && !noNeedRE.MatchString(sentenceAround(words, m[0], m[1])) {
+			disarm = words[m[0]:m[1]]
+			break
+		}
+	}
 	if disarm == "" {
 		return Signal{}, false
 	}
