@@ -11,9 +11,13 @@ import (
 // banking (docs/moderation.md, "Heuristics").
 const weightHeldPayout = 0.85
 
+// verifyWithin is how far after "until you verify" the card or the online banking is named, in
+// bytes: the next sentence or so (a Chinese character is three).
+const verifyWithin = 160
+
 var (
 	// The money is waiting for the reader: the buyer has paid, or cannot pay, and it is held.
-	heldPayRE = regexp.MustCompile(`\b(?:buyer|customer|purchaser)\b[^.]{0,40}\b(?:has paid|have paid|paid|cannot pay|can't pay|is unable to pay|could not pay)\b|\bpayment (?:is|has been) (?:held|on hold|frozen|pending)\b|` +
+	heldPayRE = regexp.MustCompile(`\b(?:buyer|customer|purchaser)\b[^.]{0,40}\b(?:has paid|have paid|paid|cannot pay|can't pay|is unable to pay|could not pay)\b|` +
 		`(?:买家|买方|客户)[^。]{0,24}(?:无法|不能|未能)(?:下单|付款|购买|支付)|(?:买家|买方)[^。]{0,10}已(?:付款|支付|下单)|(?:货款|款项)[^。]{0,10}(?:冻结|暂扣|待释放)`)
 	// Released only once the reader verifies or confirms: "until you confirm where to receive
 	// it", 须先完成金流验证, 才会开放.
@@ -35,9 +39,21 @@ func heldPayoutSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	held := firstUnnegated(heldPayRE, words)
-	until := firstUnnegated(untilVerifyRE, words)
-	with := firstUnnegated(verifyWithRE, words)
-	if held == "" || until == "" || with == "" {
+	if held == "" {
+		return Signal{}, false
+	}
+	// The card or the bank's sign-in is what the release waits on: said right after it.
+	until, with := "", ""
+	for _, m := range untilVerifyRE.FindAllStringIndex(words, -1) {
+		if negated(words, m[0]) {
+			continue
+		}
+		if w := verifyWithRE.FindString(words[m[0]:min(len(words), m[1]+verifyWithin)]); w != "" {
+			until, with = words[m[0]:m[1]], w
+			break
+		}
+	}
+	if until == "" {
 		return Signal{}, false
 	}
 	return Signal{"held-payout", weightHeldPayout, CategoryPhishing,
