@@ -61,7 +61,17 @@ var (
 
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
-		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
+		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|来源未知|仍然安装|install anyway|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
+
+	// The permissions that let someone else read and drive the phone, asked of an app the page
+	// offers: accessibility, screen sharing or recording (开启无障碍服务, 屏幕共享).
+	remoteGrantRE = regexp.MustCompile(`\b(?:turn on|enable|allow|grant)\b[^.]{0,30}\b(?:accessibility(?: service| access| permission)?|screen (?:sharing|recording|mirroring))\b|` +
+		`(?:开启|打开|允许|授予|開啟|打開|允許)[^。]{0,6}(?:无障碍|無障礙|屏幕共享|屏幕录制|螢幕分享|螢幕錄製|共享屏幕)`)
+
+	// Granted for someone else to act on the phone: "so our agent can guide you", 以便民警远程
+	// 协助. A screen reader asks for accessibility for its own user.
+	remoteHelperRE = regexp.MustCompile(`\b(?:our|the|an?) (?:agent|officer|adviser|advisor|engineer|technician|staff|support team|specialist|customer service)\b[^.]{0,30}\b(?:can|will|to)\b|` +
+		`(?:民警|警官|客服|工作人员|专员|老师|技术人员|办案)[^。]{0,10}(?:远程|协助|指导|操作|检测|查看)`)
 
 	// A document, file or message shared with the reader and shown after signing in.
 	sharedDocRE = regexp.MustCompile(`shared (?:a |an |the |\d+ )?(?:document|file|folder|pdf|spreadsheet|invoice)s? with you|` +
@@ -290,6 +300,12 @@ func sideloadSignal(c moderation.Capture) (Signal, bool) {
 				fmt.Sprintf("%s is offered %s from %s on a page wearing %s, on %s", c.Profile, pkg, from, b.keys[0], host)}, true
 		}
 	}
+	// The app's permissions that hand the phone to someone else: an advisory offers no
+	// package, and an honest app's page says it never asks them.
+	if m := remoteGrant(words); m != "" {
+		return Signal{"sideload", weightSideload, CategoryMalware,
+			fmt.Sprintf("%s is offered %s from %s and told to grant it %q", c.Profile, pkg, from, m)}, true
+	}
 	if m := trustInstallRE.FindString(words); m != "" && !speaksOfLures(words) {
 		return Signal{"sideload", weightSideload, CategoryMalware,
 			fmt.Sprintf("%s is offered %s from %s and told to trust it (%q)", c.Profile, pkg, from, m)}, true
@@ -318,4 +334,15 @@ func sharedDocSignal(c moderation.Capture) (Signal, bool) {
 	}
 	return Signal{"shared-document", weightSharedDoc, CategoryPhishing,
 		fmt.Sprintf("%s is asked for a password to see a shared document (%q), on %s", c.Profile, strings.TrimSpace(m), host)}, true
+}
+
+// remoteGrant is the first permission the page asks for an app it offers that lets someone else
+// act on the phone, in a sentence that says for whom: "" when there is none.
+func remoteGrant(words string) string {
+	for _, m := range remoteGrantRE.FindAllStringIndex(words, -1) {
+		if !negated(words, m[0]) && remoteHelperRE.MatchString(sentenceAround(words, m[0], m[1])) {
+			return words[m[0]:m[1]]
+		}
+	}
+	return ""
 }

@@ -49,3 +49,45 @@ func signsInToOwnSite(c moderation.Capture) bool {
 	}
 	return any
 }
+
+// storedValueRE names a shop's stored-value card or its scratched code: 购物卡, 储值卡, 刮开涂层,
+// "gift card", "scratch".
+var storedValueRE = regexp.MustCompile(`(?i)\bgift ?cards?\b|\bstore cards?\b|\bprepaid cards?\b|\bscratch|购物卡|購物卡|储值卡|儲值卡|礼品卡|禮品卡|提货卡|提貨卡|刮开|刮開|涂层|塗層`)
+
+// ownStoredValueCard says whether every form of c that asks a PIN or a password asks it of a
+// shop's stored-value card (its hints, title or headings say so) and sends it to the
+// page's own registrable domain: a supermarket's balance check or a game's redemption. A
+// bank card's PIN is never typed into a web page; a gift card's code is how it is spent, on
+// its issuer's site. One that sends it elsewhere is a "buy-back" harvest.
+func ownStoredValueCard(c moderation.Capture) bool {
+	host := captureHost(c)
+	if host == "" || !storedValueRE.MatchString(c.Title+" "+c.Headings+" "+truncate(c.Text, 400)) {
+		return false
+	}
+	page, any := registrableDomain(host), false
+	for _, f := range c.Forms {
+		a := formAsks(f)
+		if !a.any(askPassword | askPIN) {
+			continue
+		}
+		if a.any(askID | askBank | askSecret) {
+			return false // a gift card's code pays with nothing of its holder's
+		}
+		any = true
+		for _, target := range formTargets(c, f, host) {
+			if target == "" {
+				continue
+			}
+			u, err := url.Parse(target)
+			if err != nil || registrableDomain(normalizeHost(u.Hostname())) != page {
+				return false
+			}
+		}
+		for _, s := range c.SendHosts {
+			if registrableDomain(normalizeHost(s)) != page {
+				return false
+			}
+		}
+	}
+	return any
+}

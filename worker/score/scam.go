@@ -69,9 +69,10 @@ var (
 )
 
 // foldText is s as the scam words are read: lower case, full-width letters and digits as
-// ASCII, runs of white space as one space.
+// ASCII, traditional Chinese characters as simplified ones (traditional.go), runs of white
+// space as one space.
 func foldText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(width.Fold.String(s))), " ")
+	return strings.Join(strings.Fields(strings.ToLower(traditionalFold.Replace(width.Fold.String(s)))), " ")
 }
 
 // pageWords is what a capture says: title, description and the start of its visible text.
@@ -116,6 +117,10 @@ func paymentSignal(c moderation.Capture) (Signal, bool) {
 	card := a.any(askCard | askCVV | askExpiry)
 	// A password beside a card number, with no account to sign in to, is the card's PIN.
 	pin := a.has(askPIN) || (card && a.has(askPassword) && !a.any(askLogin))
+	if pin && ownStoredValueCard(c) {
+		// A shop's gift card is spent and checked with its code, on the shop's own site.
+		return Signal{}, false
+	}
 	var w float64
 	var what string
 	switch {

@@ -156,7 +156,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
 		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
-		cutOffSignal, receiverElsewhereSignal, wornNameSignal,
+		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)
