@@ -296,12 +296,7 @@ function LinkFile({ id }: { id: number }) {
         if (!appeal || !answered) return null;
         return (
           <Alert color="gray" title={t("moderation.appeal")} data-testid="appeal-resolved">
-            <Text size="sm" className="break">
-              {appeal.message}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {t("moderation.appealedOn", { date: fmt.dateTime(appeal.created_at) })}
-            </Text>
+            <AppealAsked appeal={appeal} />
             <Text size="sm" mt="xs" fw={500}>
               {t(answered.key, { date: fmt.dateTime(answered.date) })}
             </Text>
@@ -315,12 +310,7 @@ function LinkFile({ id }: { id: number }) {
       })()}
       {appeal && !appeal.resolved_at && (
         <Alert color="blue" title={t("moderation.appeal")} data-testid="appeal">
-          <Text size="sm" className="break">
-            {appeal.message}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t("moderation.appealedOn", { date: fmt.dateTime(appeal.created_at) })}
-          </Text>
+          <AppealAsked appeal={appeal} />
         </Alert>
       )}
       <Card withBorder>
@@ -443,6 +433,22 @@ function LinkFile({ id }: { id: number }) {
 
 /** The host of a destination without a leading www.: where a moderator starts naming the
  * registrable domain (the server checks it against the public suffix list). */
+/** What the owner asked in an appeal, and when: open or answered alike. */
+function AppealAsked({ appeal }: { appeal: { message: string; created_at: string } }) {
+  const { t } = useTranslation();
+  const fmt = useFormat();
+  return (
+    <>
+      <Text size="sm" className="break">
+        {appeal.message}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t("moderation.appealedOn", { date: fmt.dateTime(appeal.created_at) })}
+      </Text>
+    </>
+  );
+}
+
 function hostOf(url: string) {
   try {
     return new URL(url).hostname.replace(/^www\./, "");
