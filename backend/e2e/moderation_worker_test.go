@@ -266,7 +266,8 @@ func TestModerationWorkerStoppedMidReview(t *testing.T) {
 			<-reached
 		}
 		var until time.Time
-		eventually(t, 30*time.Second, "the link claimed by the worker", func() bool {
+		// Patience for a worker process's start, 18 s on a loaded machine (Chromium's launch).
+		eventually(t, 2*time.Minute, "the link claimed by the worker", func() bool {
 			var ok bool
 			until, ok = ms.queued(t, l.ID)
 			return ok && time.Until(until) > visibility/2
@@ -467,6 +468,18 @@ func TestModerationDestinationNeverAnswers(t *testing.T) {
 	ms := moderationStores(t, d)
 	ms.runWorker(t, review.Options{Browser: browser, Scorer: heuristicScorer(t), BlindRetries: 1})
 	l := a.createLink(owner, map[string]any{"url": "http://blackhole.test/"})
+	// The first try saw nothing: the link stays due with the try counted and its reason, and is
+	// tried again (its row goes only when a review is recorded, at the second try's end, a
+	// visitor's limit or more after the first).
+	var firstTry string
+	eventually(t, 2*(limit+time.Second)+20*time.Second, "the first try counted as blind", func() bool {
+		var attempts int
+		err := ms.db.Pool.QueryRow(t.Context(), `SELECT attempts, last_error FROM moderation_due WHERE link_id = $1`, l.ID).Scan(&attempts, &firstTry)
+		return err == nil && attempts >= 1
+	})
+	if !strings.HasPrefix(firstTry, "blind: ") || !strings.Contains(firstTry, "timeout") {
+		t.Errorf("the first try's reason: %q, want the visitors' timeouts", firstTry)
+	}
 	got := a.waitReviewed(owner, l.ID, 2*(limit+time.Second)+20*time.Second)
 	if got.Moderation.State != "flagged" || got.Moderation.Category != moderation.CategoryIncomplete || got.Status != "active" {
 		t.Errorf("the link: %+v", got)
@@ -482,11 +495,11 @@ func TestModerationDestinationNeverAnswers(t *testing.T) {
 			t.Errorf("%s: error %q after %v, want timeout within the %v limit", c.Profile, c.Error, c.Duration, limit)
 		}
 	}
-	// Two tries, each visitor asking once a try (one of six may not get its request out before
-	// its limit on a busy machine: its capture says timeout all the same); only the last is
-	// recorded. More than three requests: a try asks three at most, so there was a second.
-	if n := sites.requests("blackhole.test"); n < 4 {
-		t.Errorf("the destination saw %d requests, want one per visitor and try", n)
+	// The destination was asked (a visitor of a busy machine may not get its request out before
+	// its limit: its capture says timeout all the same); that there were two tries is the count
+	// above, not the requests.
+	if n := sites.requests("blackhole.test"); n < 1 {
+		t.Errorf("the destination saw no request")
 	}
 	if f := a.modFile(mod, l.ID); len(f.Reviews) != 1 || !strings.Contains(f.Reviews[0].Reason, "timeout") {
 		t.Errorf("the moderator's file: %+v", f.Reviews)
