@@ -96,7 +96,6 @@ func (i *Inspector) ZRangeWithScores(ctx context.Context, key string, start, sto
 	return out, nil
 }
 
-// ZScore is member's score in the sorted set at key; found is false when it is not a member.
 // ZAddExisting sets the score of member, only when the sorted set at key holds it (ZADD XX); it
 // reports whether it did.
 func (i *Inspector) ZAddExisting(ctx context.Context, key, member string, score float64) (bool, error) {
@@ -104,6 +103,7 @@ func (i *Inspector) ZAddExisting(ctx context.Context, key, member string, score 
 	return n == 1, err
 }
 
+// ZScore is member's score in the sorted set at key; found is false when it is not a member.
 func (i *Inspector) ZScore(ctx context.Context, key, member string) (score float64, found bool, err error) {
 	s, err := i.rdb.ZScore(ctx, key, member).Result()
 	if errors.Is(err, goredis.Nil) {
