@@ -223,6 +223,7 @@ function LinkFile({ id }: { id: number }) {
   const reasonTextError = tried && missing === "reason_text" ? t("errors.reason_text_required") : fieldError(decide.error, "reason_text");
   const fieldless = decide.error && !["reason", "reason_text", "note", "owner_message"].some((f) => fieldError(decide.error, f));
   const openAppeal = appeal && !appeal.resolved_at;
+  const answered = answeredAppeal(appeal);
   return (
     <Stack data-testid="link-file">
       <Card withBorder>
@@ -290,25 +291,21 @@ function LinkFile({ id }: { id: number }) {
           ))}
         </div>
       )}
-      {(() => {
+      {appeal && answered && (
         // Answered: what the owner asked and was told stays on the file.
-        const answered = answeredAppeal(appeal);
-        if (!appeal || !answered) return null;
-        return (
-          <Alert color="gray" title={t("moderation.appeal")} data-testid="appeal-resolved">
-            <AppealAsked appeal={appeal} />
-            <Text size="sm" mt="xs" fw={500}>
-              {t(answered.key, { date: fmt.dateTime(answered.date) })}
+        <Alert color="gray" title={t("moderation.appeal")} data-testid="appeal-resolved">
+          <AppealAsked appeal={appeal} />
+          <Text size="sm" mt="xs" fw={500}>
+            {t(answered.key, { date: fmt.dateTime(answered.date) })}
+          </Text>
+          {answered.answer && (
+            <Text size="sm" className="break">
+              {t("moderation.appealAnswer", { answer: answered.answer })}
             </Text>
-            {answered.answer && (
-              <Text size="sm" className="break">
-                {t("moderation.appealAnswer", { answer: answered.answer })}
-              </Text>
-            )}
-          </Alert>
-        );
-      })()}
-      {appeal && !appeal.resolved_at && (
+          )}
+        </Alert>
+      )}
+      {openAppeal && (
         <Alert color="blue" title={t("moderation.appeal")} data-testid="appeal">
           <AppealAsked appeal={appeal} />
         </Alert>
@@ -431,8 +428,6 @@ function LinkFile({ id }: { id: number }) {
   );
 }
 
-/** The host of a destination without a leading www.: where a moderator starts naming the
- * registrable domain (the server checks it against the public suffix list). */
 /** What the owner asked in an appeal, and when: open or answered alike. */
 function AppealAsked({ appeal }: { appeal: { message: string; created_at: string } }) {
   const { t } = useTranslation();
@@ -449,6 +444,8 @@ function AppealAsked({ appeal }: { appeal: { message: string; created_at: string
   );
 }
 
+/** The host of a destination without a leading www.: where a moderator starts naming the
+ * registrable domain (the server checks it against the public suffix list). */
 function hostOf(url: string) {
   try {
     return new URL(url).hostname.replace(/^www\./, "");
