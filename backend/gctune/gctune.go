@@ -64,11 +64,8 @@ func (t *Tuner) Tune() int {
 	return p
 }
 
-// Run tunes until ctx ends, then puts back the percent the process had.
+// Run tunes until ctx ends.
 func (t *Tuner) Run(ctx context.Context) {
-	before := debug.SetGCPercent(100)
-	debug.SetGCPercent(before)
-	defer debug.SetGCPercent(before)
 	tick := time.NewTicker(t.Every)
 	defer tick.Stop()
 	for {

@@ -74,8 +74,8 @@ type Classifier struct {
 // bytes, and longer ones would only make the cache a target.
 const agentCacheMaxKey = 512
 
-// New compiles the crawler list and uap-core's expressions (a few hundred milliseconds: once
-// per process).
+// New returns a Classifier over the process's crawler list and uap-core's expressions, compiled
+// by the first New (a few hundred milliseconds) and shared by the others.
 func New(o Options) (*Classifier, error) {
 	t, err := tables()
 	if err != nil {
