@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout9; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout10; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -183,6 +183,14 @@ var heldOutSets = []heldOutSet{
 			flagPrecision: 0.94, // 17 of 18 (one benign page flagged)
 			benignBanned:  0,    // none, and none may be
 		},
+	},
+	{
+		dir:    "testdata/heldout10",
+		digest: "c9f43269746bc23caaf811ffa0ecc92ff1a143c244889f00bd858d4b0711d33e",
+		// Frozen before anything was scored, written without reading the scorer's rules or the
+		// browser's signal code: a blind measure, not yet recorded. Its floors are zero until they
+		// are set from its first recording, made once.
+		floors: heldOutFloors{},
 	},
 }
 
@@ -357,6 +365,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout7
 //	make moderation-eval HELDOUT=heldout8
 //	make moderation-eval HELDOUT=heldout9
+//	make moderation-eval HELDOUT=heldout10
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
