@@ -57,6 +57,8 @@ func (s *Service) PlanPrices(ctx context.Context) (map[string]plan.Prices, error
 		if p.Yearly, err = read(year); err != nil {
 			return nil, err
 		}
+		s.warnMislisted(name+".month", month, p.Monthly, "month")
+		s.warnMislisted(name+".year", year, p.Yearly, "year")
 		if p.Monthly != nil || p.Yearly != nil {
 			out[name] = p
 		}
@@ -66,9 +68,39 @@ func (s *Service) PlanPrices(ctx context.Context) (map[string]plan.Prices, error
 		return nil, err
 	}
 	if once != nil {
-		once.Interval = ""
+		s.warnMislisted("trial", s.prices.Trial(), once, "")
+		once.Interval, once.IntervalCount = "", 0
 		out[plan.Trial] = plan.Prices{Once: once}
 	}
 	c.prices, c.at = out, now
 	return out, nil
+}
+
+// Mislisted says how a price read from Stripe disagrees with the key STRIPE_PRICES lists it
+// under ("personal.year" charged every month, "trial" charged again and again, every three
+// months where the key says every month), or "" when it agrees. A price not read from the
+// provider (no interval known) agrees.
+func Mislisted(m plan.Money, interval string) string {
+	if m.Interval == "" && interval != "" {
+		return ""
+	}
+	switch {
+	case interval == "" && m.Interval != "":
+		return fmt.Sprintf("recurring every %d %s, not a one-off payment", max(m.IntervalCount, 1), m.Interval)
+	case interval != "" && (m.Interval != interval || max(m.IntervalCount, 1) != 1):
+		return fmt.Sprintf("charged every %d %s, not every %s", max(m.IntervalCount, 1), m.Interval, interval)
+	}
+	return ""
+}
+
+// warnMislisted logs a price listed in STRIPE_PRICES under a key its Price object contradicts
+// (docs/billing.md, "Prices"): the plans listing shows the price as Stripe charges it, but
+// Checkout of that interval would sell it.
+func (s *Service) warnMislisted(key, id string, m *plan.Money, interval string) {
+	if m == nil || s.log == nil {
+		return
+	}
+	if why := Mislisted(*m, interval); why != "" {
+		s.log.Warn("STRIPE_PRICES lists a price under a key its Stripe Price contradicts", "key", key, "price", id, "stripe", why)
+	}
 }

@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 type pricedPlansJSON struct {
@@ -18,17 +22,24 @@ type pricedPlansJSON struct {
 }
 
 type moneyJSON struct {
-	Amount   int64  `json:"amount"`
-	Currency string `json:"currency"`
-	Interval string `json:"interval"`
+	Amount        int64  `json:"amount"`
+	Currency      string `json:"currency"`
+	Interval      string `json:"interval"`
+	IntervalCount int64  `json:"interval_count"`
 }
 
 // TestPlanPricesFromStripe: with billing on, GET /api/v1/plans prices every plan sold through
 // Stripe from its Price objects (stripe-mock's: 20.00 USD a month), the trial as a one-off
 // payment; a plan without a Stripe price shows none; the free plan costs nothing in the same
-// currency. Without billing the prices are the catalogue's and nothing is read from Stripe.
+// currency. stripe-mock's monthly Prices listed as the yearly ones and as the trial are logged
+// as contradicting their keys. Without billing the prices are the catalogue's and nothing is
+// read from Stripe.
 func TestPlanPricesFromStripe(t *testing.T) {
-	_, s := startBilling(t, "STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
+	mock := testenv.NewStripeMock(t)
+	d := newDeployment(t)
+	d.logs = &logBuffer{}
+	s := d.start(t, "STRIPE_SECRET_KEY", "sk_test_billing", "STRIPE_WEBHOOK_SECRET", testWebhookSecret, "STRIPE_API_BASE", mock.URL(),
+		"STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
 	for range 2 { // the second answer comes from the cache, the same
 		got := answer[pricedPlansJSON](t, s.do("GET", "/api/v1/plans", "", nil), http.StatusOK, "plans")
 		if !got.Checkout || len(got.Plans) != 4 {
@@ -39,11 +50,11 @@ func TestPlanPricesFromStripe(t *testing.T) {
 			switch p.ID {
 			case "personal", "enterprise":
 				if pr.Monthly == nil || pr.Monthly.Amount != 2000 || pr.Monthly.Currency != "USD" || pr.Monthly.Interval != "month" ||
-					pr.Yearly == nil || pr.Yearly.Amount != 2000 || pr.Once != nil {
+					pr.Monthly.IntervalCount != 1 || pr.Yearly == nil || pr.Yearly.Amount != 2000 || pr.Once != nil {
 					t.Errorf("%s: %+v %+v %+v", p.ID, pr.Monthly, pr.Yearly, pr.Once)
 				}
 			case "trial":
-				if pr.Once == nil || pr.Once.Amount != 2000 || pr.Once.Currency != "USD" || pr.Once.Interval != "" || pr.Monthly != nil {
+				if pr.Once == nil || pr.Once.Amount != 2000 || pr.Once.Currency != "USD" || pr.Once.Interval != "" || pr.Once.IntervalCount != 0 || pr.Monthly != nil {
 					t.Errorf("trial: %+v %+v", pr.Once, pr.Monthly)
 				}
 			case "free":
@@ -53,6 +64,21 @@ func TestPlanPricesFromStripe(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Read once (the second answer came from the cache): a warning per contradicted key.
+	var warned []string
+	for _, l := range d.logs.lines() {
+		if strings.Contains(l, "level=WARN") && strings.Contains(l, "contradicts") {
+			warned = append(warned, l)
+		}
+	}
+	for _, key := range []string{"key=personal.year", "key=enterprise.year", "key=trial"} {
+		if n := len(slices.DeleteFunc(slices.Clone(warned), func(l string) bool { return !strings.Contains(l, key+" ") })); n != 1 {
+			t.Errorf("%d warnings for %s, want 1:\n%s", n, key, strings.Join(warned, "\n"))
+		}
+	}
+	if len(warned) != 3 {
+		t.Errorf("%d warnings of contradicted prices, want 3 (the monthly keys agree):\n%s", len(warned), strings.Join(warned, "\n"))
 	}
 
 	off := newDeployment(t).start(t)

@@ -7,6 +7,9 @@ type Money struct {
 	// Interval is how often a recurring price is charged ("month", "year"); "" for a one-off
 	// payment or a price not read from the payment provider.
 	Interval string `json:"interval,omitempty"`
+	// IntervalCount is how many intervals lie between two charges (3 with "month": every three
+	// months); 0 where Interval is "".
+	IntervalCount int64 `json:"interval_count,omitempty"`
 }
 
 // Prices are what a plan costs. Each is nil where no price is set: seed 004 names the free

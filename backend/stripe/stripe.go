@@ -222,7 +222,7 @@ func (c *Client) Price(ctx context.Context, priceID string) (plan.Money, error) 
 	}
 	m := plan.Money{Amount: p.UnitAmount, Currency: strings.ToUpper(string(p.Currency))}
 	if p.Recurring != nil {
-		m.Interval = string(p.Recurring.Interval)
+		m.Interval, m.IntervalCount = string(p.Recurring.Interval), max(p.Recurring.IntervalCount, 1)
 	}
 	return m, nil
 }

@@ -3747,6 +3747,11 @@ export interface components {
             currency: string;
             /** @description How often a recurring price is charged (`month`, `year`), as Stripe's Price object says; absent for a one-off payment and for prices not read from Stripe. */
             interval?: string;
+            /**
+             * Format: int64
+             * @description How many intervals lie between two charges, as Stripe's Price object says (3 with `month`: every three months); absent where `interval` is.
+             */
+            interval_count?: number;
         };
         PlanOffer: {
             /** @enum {string} */

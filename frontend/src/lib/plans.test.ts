@@ -15,29 +15,36 @@ describe("plans", () => {
     expect(priceLine(offer({ prices: { monthly: { amount: 0, currency: "CNY" }, yearly: { amount: 0, currency: "CNY" }, once: null } }), "zh-CN")).toEqual({ kind: "free", amount: "¥0" });
     expect(priceLine(offer({ id: "trial", days: 7, prices: { monthly: null, yearly: null, once: { amount: 100, currency: "CNY" } } }), "zh-CN")).toEqual({ kind: "once", amount: "¥1", days: 7 });
     expect(priceLine(offer({ id: "personal" }))).toEqual({ kind: "onRequest" });
-    expect(priceLine(offer({ id: "personal", prices: { monthly: { amount: 2900, currency: "CNY" }, yearly: null, once: null } }), "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month" }] });
+    expect(priceLine(offer({ id: "personal", prices: { monthly: { amount: 2900, currency: "CNY" }, yearly: null, once: null } }), "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month", count: 1 }] });
   });
   it("labels a plan priced only by the year as yearly, never monthly", () => {
     // PLAN_PRICES with personal.yearly alone: no interval from Stripe, its place says it.
     expect(priceLine(offer({ id: "personal", prices: { monthly: null, yearly: { amount: 29000, currency: "CNY" }, once: null } }), "zh-CN")).toEqual({
       kind: "recurring",
-      prices: [{ amount: "¥290", every: "year" }],
+      prices: [{ amount: "¥290", every: "year", count: 1 }],
     });
     // Read from a yearly Stripe Price.
     expect(priceLine(offer({ id: "personal", prices: { monthly: null, yearly: { amount: 2000, currency: "USD", interval: "year" }, once: null } }), "en-US")).toEqual({
       kind: "recurring",
-      prices: [{ amount: "$20", every: "year" }],
+      prices: [{ amount: "$20", every: "year", count: 1 }],
     });
   });
   it("labels a monthly and a yearly price each by its own interval, the month first", () => {
     const both = offer({ id: "personal", prices: { monthly: { amount: 2900, currency: "CNY", interval: "month" }, yearly: { amount: 29000, currency: "CNY", interval: "year" }, once: null } });
-    expect(priceLine(both, "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month" }, { amount: "¥290", every: "year" }] });
+    expect(priceLine(both, "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month", count: 1 }, { amount: "¥290", every: "year", count: 1 }] });
     // A yearly Stripe Price given as the plan's monthly one is charged yearly, and said so.
     const swapped = offer({ id: "personal", prices: { monthly: { amount: 29000, currency: "CNY", interval: "year" }, yearly: { amount: 2900, currency: "CNY", interval: "month" }, once: null } });
-    expect(priceLine(swapped, "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month" }, { amount: "¥290", every: "year" }] });
+    expect(priceLine(swapped, "zh-CN")).toEqual({ kind: "recurring", prices: [{ amount: "¥29", every: "month", count: 1 }, { amount: "¥290", every: "year", count: 1 }] });
     // One monthly Price listed under both keys is said once.
     const twice = offer({ id: "personal", prices: { monthly: { amount: 2000, currency: "USD", interval: "month" }, yearly: { amount: 2000, currency: "USD", interval: "month" }, once: null } });
-    expect(priceLine(twice, "en-US")).toEqual({ kind: "recurring", prices: [{ amount: "$20", every: "month" }] });
+    expect(priceLine(twice, "en-US")).toEqual({ kind: "recurring", prices: [{ amount: "$20", every: "month", count: 1 }] });
+  });
+  it("says a price charged every few intervals as such, and orders prices by how often they are charged", () => {
+    const quarterly = offer({ id: "personal", prices: { monthly: { amount: 7500, currency: "USD", interval: "month", interval_count: 3 }, yearly: { amount: 25000, currency: "USD", interval: "year", interval_count: 1 }, once: null } });
+    expect(priceLine(quarterly, "en-US")).toEqual({ kind: "recurring", prices: [{ amount: "$75", every: "month", count: 3 }, { amount: "$250", every: "year", count: 1 }] });
+    // Every two weeks before every month.
+    const fortnightly = offer({ id: "personal", prices: { monthly: { amount: 2000, currency: "USD", interval: "month", interval_count: 1 }, yearly: { amount: 1000, currency: "USD", interval: "week", interval_count: 2 }, once: null } });
+    expect(priceLine(fortnightly, "en-US")).toEqual({ kind: "recurring", prices: [{ amount: "$10", every: "week", count: 2 }, { amount: "$20", every: "month", count: 1 }] });
   });
   it("names the plans that unlock a feature, from the listing", () => {
     const offers = [

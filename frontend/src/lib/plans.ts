@@ -22,26 +22,32 @@ export type Every = "day" | "week" | "month" | "year";
 export type PriceLine =
   | { kind: "free"; amount: string }
   | { kind: "once"; amount: string; days: number }
-  | { kind: "recurring"; prices: { amount: string; every: Every }[] }
+  | { kind: "recurring"; prices: RecurringPrice[] }
   | { kind: "onRequest" };
 
+/** A recurring price: its amount, charged once every `count` of `every` (count 3 with "month":
+ * every three months). */
+export type RecurringPrice = { amount: string; every: Every; count: number };
+
 const everies: Every[] = ["day", "week", "month", "year"];
+const days: Record<Every, number> = { day: 1, week: 7, month: 30, year: 365 };
 
 /** How often m is charged: the interval of the Stripe Price it was read from when there is one
  * (a yearly Price listed as a plan's monthly one is still charged yearly), else its place. */
-function every(m: Money, place: Every): Every {
-  return everies.find((e) => e === m.interval) ?? place;
+function recurring(m: Money, place: Every, locale?: string): RecurringPrice {
+  const every = everies.find((e) => e === m.interval);
+  return every ? { amount: formatMoney(m, locale), every, count: Math.max(m.interval_count ?? 1, 1) } : { amount: formatMoney(m, locale), every: place, count: 1 };
 }
 
 export function priceLine(o: Offer, locale?: string): PriceLine {
   const { monthly, yearly, once } = o.prices;
   if (once) return { kind: "once", amount: formatMoney(once, locale), days: o.days };
   if ((monthly && monthly.amount > 0) || (yearly && yearly.amount > 0)) {
-    const prices = [monthly && { amount: formatMoney(monthly, locale), every: every(monthly, "month") }, yearly && { amount: formatMoney(yearly, locale), every: every(yearly, "year") }]
-      .filter((p): p is { amount: string; every: Every } => !!p)
-      .sort((a, b) => everies.indexOf(a.every) - everies.indexOf(b.every))
+    const prices = [monthly && recurring(monthly, "month", locale), yearly && recurring(yearly, "year", locale)]
+      .filter((p): p is RecurringPrice => !!p)
+      .sort((a, b) => days[a.every] * a.count - days[b.every] * b.count)
       // Two listings of one price (a monthly Price under the yearly key too) say it once.
-      .filter((p, i, all) => i === 0 || p.amount !== all[i - 1]?.amount || p.every !== all[i - 1]?.every);
+      .filter((p, i, all) => i === 0 || p.amount !== all[i - 1]?.amount || p.every !== all[i - 1]?.every || p.count !== all[i - 1]?.count);
     return { kind: "recurring", prices };
   }
   const zero = monthly ?? yearly;

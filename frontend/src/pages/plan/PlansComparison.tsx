@@ -7,6 +7,8 @@ import { useTranslation } from "react-i18next";
 import { priceLine, type Offer, type PlanId } from "../../lib/plans";
 
 const priceKeys = { day: "plans.priceDaily", week: "plans.priceWeekly", month: "plans.priceMonthly", year: "plans.priceYearly" } as const;
+// A price charged every n intervals (a Stripe Price's interval_count above 1).
+const priceEveryKeys = { day: "plans.priceEveryDays", week: "plans.priceEveryWeeks", month: "plans.priceEveryMonths", year: "plans.priceEveryYears" } as const;
 
 type Limit = keyof Offer["limits"];
 const limitRows: Limit[] = ["links_per_month", "members", "custom_domains", "requests_per_minute"];
@@ -40,7 +42,7 @@ export function PlansComparison({ offers, features, current, actions }: Props) {
       case "once":
         return t("plans.priceOnce", { amount: p.amount, count: p.days });
       case "recurring":
-        return p.prices.map((r) => t(priceKeys[r.every], { amount: r.amount })).join(" · ");
+        return p.prices.map((r) => (r.count > 1 ? t(priceEveryKeys[r.every], { amount: r.amount, n: r.count }) : t(priceKeys[r.every], { amount: r.amount }))).join(" · ");
       case "onRequest":
         return t("plans.priceOnRequest");
     }
