@@ -39,6 +39,9 @@ export function DomainList() {
         <Text fw={600} id="domain-list-title">
           {t("moderation.domains.title")}
         </Text>
+        <Text size="xs" c="dimmed">
+          {t("moderation.domains.linksHint")}
+        </Text>
         <Queried query={list}>
           {(data) =>
             data.items.length === 0 ? (
