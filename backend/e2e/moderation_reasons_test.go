@@ -52,16 +52,31 @@ func TestModerationReasonsThroughAPI(t *testing.T) {
 				ID   int64
 				Name string
 			}
-			OwnerEmail string      `json:"owner_email"`
-			Visits     int64       `json:"visits"`
-			Appeal     *appealJSON `json:"appeal"`
+			OwnerEmail    string      `json:"owner_email"`
+			OwnerLanguage string      `json:"owner_language"`
+			Visits        int64       `json:"visits"`
+			Appeal        *appealJSON `json:"appeal"`
 		} `json:"items"`
 	}
 	s.do("GET", "/api/v1/moderation/queue?state=flagged", mod, nil).json(t, &q)
 	if len(q.Items) != 2 || q.Items[1].Link.ID != l.ID || q.Items[1].Workspace.ID != owner.WorkspaceID ||
-		q.Items[1].Workspace.Name == "" || q.Items[1].OwnerEmail != "owner@example.com" || q.Items[1].Visits != 37 ||
-		q.Items[0].Visits != 0 {
+		q.Items[1].Workspace.Name == "" || q.Items[1].OwnerEmail != "owner@example.com" || q.Items[1].OwnerLanguage != "en" ||
+		q.Items[1].Visits != 37 || q.Items[0].Visits != 0 {
 		t.Fatalf("flagged queue: %+v", q)
+	}
+	// The owner reads Chinese: the queue and the link's file say so, for the words the
+	// moderator writes to them.
+	if r := s.do("PATCH", "/api/v1/me", owner.Token, map[string]any{"language": "zh"}); r.Status != http.StatusOK {
+		t.Fatalf("the owner's language: %d %s", r.Status, r.Body)
+	}
+	s.do("GET", "/api/v1/moderation/queue?state=flagged", mod, nil).json(t, &q)
+	var file struct {
+		OwnerEmail    string `json:"owner_email"`
+		OwnerLanguage string `json:"owner_language"`
+	}
+	s.do("GET", fmt.Sprintf("/api/v1/moderation/links/%d", l.ID), mod, nil).json(t, &file)
+	if len(q.Items) != 2 || q.Items[1].OwnerLanguage != "zh" || file.OwnerEmail != "owner@example.com" || file.OwnerLanguage != "zh" {
+		t.Errorf("the owner's language after the change: queue %+v, file %+v", q.Items, file)
 	}
 	counts := func() map[string]int {
 		var c map[string]int

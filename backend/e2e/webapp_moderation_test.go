@@ -90,6 +90,11 @@ func TestWebAppModerationDesk(t *testing.T) {
 		// A ban needs a reason; the refusal shows beside the reason's input.
 		m.click(item)
 		m.see(m.p.GetByTestId("link-file"))
+		// The owner reads English: the file says so, and the words box says they arrive as written.
+		if err := expectLocator(m.p.GetByTestId("owner-language")).ToHaveText(m.tr("English", "英文")); err != nil {
+			t.Errorf("[%s] the owner's language: %v", l.name, err)
+		}
+		m.see(m.text(m.tr("The owner reads these words as you write them, in English.", "所有者会原样读到这些文字，请用英文书写。")))
 		ban := m.p.GetByRole("button", playwright.PageGetByRoleOptions{Name: m.tr("Ban", "封禁"), Exact: playwright.Bool(true)})
 		m.fill(m.textbox(m.tr("Private note", "内部备注")), note)
 		m.click(ban)

@@ -36,10 +36,12 @@ func answerReviewSummary(r *moderation.ReviewSummary) *reviewSummaryAnswer {
 type queueItemAnswer struct {
 	Link   *linkAnswer          `json:"link"`
 	Review *reviewSummaryAnswer `json:"review"`
-	// Workspace and OwnerEmail say whose link it is; Visits how many visits of people it had.
-	Workspace  workspaceRef `json:"workspace"`
-	OwnerEmail string       `json:"owner_email"`
-	Visits     int64        `json:"visits"`
+	// Workspace and OwnerEmail say whose link it is, OwnerLanguage what that owner reads;
+	// Visits how many visits of people it had.
+	Workspace     workspaceRef `json:"workspace"`
+	OwnerEmail    string       `json:"owner_email"`
+	OwnerLanguage string       `json:"owner_language"`
+	Visits        int64        `json:"visits"`
 	// Appeal is the open appeal, in the appealed tab.
 	Appeal *appealAnswer `json:"appeal,omitempty"`
 }
@@ -193,7 +195,7 @@ func (s *Server) moderationQueue(c *gin.Context) {
 	for i, it := range items {
 		out[i] = queueItemAnswer{Link: s.answerAnyLink(it.Link), Review: answerReviewSummary(it.Review),
 			Workspace: workspaceRef{ID: it.Link.WorkspaceID, Name: it.WorkspaceName}, OwnerEmail: it.OwnerEmail,
-			Visits: it.Visits, Appeal: answerAppeal(it.Appeal)}
+			OwnerLanguage: it.OwnerLanguage, Visits: it.Visits, Appeal: answerAppeal(it.Appeal)}
 	}
 	cur := ""
 	if next != nil {
@@ -231,7 +233,8 @@ func (s *Server) moderationLink(c *gin.Context) {
 	la.Moderation.Appeal = answerLinkAppeal(f.Appeal)
 	c.JSON(http.StatusOK, gin.H{"link": la, "reviews": reviews,
 		"decisions": answerDecisions(f.Decisions), "appeal": answerAppeal(f.Appeal),
-		"workspace": workspaceRef{ID: f.Link.WorkspaceID, Name: f.WorkspaceName}, "owner_email": f.OwnerEmail, "visits": f.Visits})
+		"workspace": workspaceRef{ID: f.Link.WorkspaceID, Name: f.WorkspaceName}, "owner_email": f.OwnerEmail,
+		"owner_language": f.OwnerLanguage, "visits": f.Visits})
 }
 
 // reviewScreenshot serves the PNG a visitor profile saw in a review.

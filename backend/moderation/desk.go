@@ -181,9 +181,11 @@ type QueueItem struct {
 	Link   *link.Link
 	Review *ReviewSummary
 	// WorkspaceName and OwnerEmail say whose link it is (the workspace's first owner; "" when
-	// it has none); Visits is how many visits of people it has had.
-	WorkspaceName, OwnerEmail string
-	Visits                    int64
+	// it has none), OwnerLanguage the language that owner reads the app's mails in ("en",
+	// "zh"; "" without an owner): a moderator's words reach them as written; Visits is how
+	// many visits of people it has had.
+	WorkspaceName, OwnerEmail, OwnerLanguage string
+	Visits                                   int64
 	// Appeal is the link's open appeal, in the appealed tab; nil elsewhere.
 	Appeal *Appeal
 	// Place is the item's place in the queue: the next page starts after it.
@@ -233,10 +235,10 @@ func ParseQueueCursor(s string) (QueueCursor, error) {
 // reviews (newest first), every decision on it (newest first) and its appeal.
 type LinkFile struct {
 	Link *link.Link
-	// WorkspaceName, OwnerEmail and Visits say whose link it is and how visited, as in the
-	// queue.
-	WorkspaceName, OwnerEmail string
-	Visits                    int64
+	// WorkspaceName, OwnerEmail, OwnerLanguage and Visits say whose link it is and how
+	// visited, as in the queue.
+	WorkspaceName, OwnerEmail, OwnerLanguage string
+	Visits                                   int64
 
 	Reviews   []ReviewRecord
 	Decisions []Decision

@@ -212,9 +212,9 @@ func (s *Moderation) whose(ctx context.Context, items []moderation.QueueItem) er
 		ids[i], at[it.Link.ID] = it.Link.ID, i
 	}
 	rows, err := s.db.Pool.Query(ctx, `
-		SELECT l.id, w.name, coalesce(o.email, ''), coalesce(t.visits, 0)
+		SELECT l.id, w.name, coalesce(o.email, ''), coalesce(o.language, ''), coalesce(t.visits, 0)
 		FROM links l JOIN workspaces w ON w.id = l.workspace_id
-		LEFT JOIN LATERAL (SELECT u.email FROM members m JOIN users u ON u.id = m.user_id
+		LEFT JOIN LATERAL (SELECT u.email, u.language FROM members m JOIN users u ON u.id = m.user_id
 			WHERE m.workspace_id = l.workspace_id AND m.role = 'owner' ORDER BY m.created_at, m.user_id LIMIT 1) o ON true
 		LEFT JOIN visit_totals t ON t.link_id = l.id
 		WHERE l.id = ANY($1)`, ids)
@@ -224,13 +224,13 @@ func (s *Moderation) whose(ctx context.Context, items []moderation.QueueItem) er
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var name, email string
+		var name, email, language string
 		var visits int64
-		if err := rows.Scan(&id, &name, &email, &visits); err != nil {
+		if err := rows.Scan(&id, &name, &email, &language, &visits); err != nil {
 			return fmt.Errorf("read whose the queued links are: %w", err)
 		}
 		it := &items[at[id]]
-		it.WorkspaceName, it.OwnerEmail, it.Visits = name, email, visits
+		it.WorkspaceName, it.OwnerEmail, it.OwnerLanguage, it.Visits = name, email, language, visits
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read whose the queued links are: %w", err)

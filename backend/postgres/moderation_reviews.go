@@ -154,7 +154,7 @@ func (s *Moderation) File(ctx context.Context, linkID int64) (*moderation.LinkFi
 	if err := s.whose(ctx, whose); err != nil {
 		return nil, err
 	}
-	f.WorkspaceName, f.OwnerEmail, f.Visits = whose[0].WorkspaceName, whose[0].OwnerEmail, whose[0].Visits
+	f.WorkspaceName, f.OwnerEmail, f.OwnerLanguage, f.Visits = whose[0].WorkspaceName, whose[0].OwnerEmail, whose[0].OwnerLanguage, whose[0].Visits
 	rows, err := s.db.Pool.Query(ctx, `
 		SELECT id, url, trigger, score, category, reason, scorer, model, notes, duration_ms, created_at
 		FROM link_reviews WHERE link_id = $1 ORDER BY id DESC LIMIT $2`, linkID, moderation.MaxFileReviews)

@@ -3563,6 +3563,11 @@ export interface components {
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
             /**
+             * @description The language that owner reads the app's mails in (`en`, `zh`); empty when the workspace has no owner. A moderator's words (`reason_text`, `owner_message`) reach the owner as written: the desk says which language to write them in.
+             * @enum {string}
+             */
+            owner_language: "en" | "zh" | "";
+            /**
              * Format: int64
              * @description Visits of people the link has had.
              */
@@ -3602,6 +3607,11 @@ export interface components {
             workspace: components["schemas"]["ModerationWorkspace"];
             /** @description The workspace's first owner's address; empty when it has none. */
             owner_email: string;
+            /**
+             * @description The language that owner reads the app's mails in (`en`, `zh`); empty when the workspace has no owner. A moderator's words (`reason_text`, `owner_message`) reach the owner as written: the desk says which language to write them in.
+             * @enum {string}
+             */
+            owner_language: "en" | "zh" | "";
             /**
              * Format: int64
              * @description Visits of people the link has had.

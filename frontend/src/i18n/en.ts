@@ -744,6 +744,7 @@ export const en = {
     keepBan: "Keep the ban",
     ownerMessage: "Answer to the owner's appeal",
     ownerMessageHelp: "Shown to the owner on the link's page with the outcome.",
+    ownerMessageHelpIn: "Shown to the owner on the link's page with the outcome, as you write it: they read {{language}}.",
     domain: {
       title: "The whole domain",
       label: "Domain",
@@ -775,6 +776,9 @@ export const en = {
     decided: "Decision saved",
     workspace: "Workspace",
     owner: "Owner",
+    ownerLanguage: "Owner reads",
+    ownerLanguages: { en: "English", zh: "Chinese" },
+    wordsAsWritten: "The owner reads these words as you write them, in {{language}}.",
     created: "Created",
     visits: "Visits",
     score: "Score {{score}}",

@@ -746,6 +746,7 @@ export const zhCN: Messages = {
     keepBan: "维持封禁",
     ownerMessage: "对所有者申诉的答复",
     ownerMessageHelp: "与结果一起显示在链接页面上，所有者可见。",
+    ownerMessageHelpIn: "与结果一起原样显示在链接页面上，所有者可见：所有者使用{{language}}。",
     domain: {
       title: "整个域名",
       label: "域名",
@@ -777,6 +778,9 @@ export const zhCN: Messages = {
     decided: "处理已保存",
     workspace: "工作区",
     owner: "所有者",
+    ownerLanguage: "所有者语言",
+    ownerLanguages: { en: "英文", zh: "中文" },
+    wordsAsWritten: "所有者会原样读到这些文字，请用{{language}}书写。",
     created: "创建时间",
     visits: "访问",
     score: "得分 {{score}}",

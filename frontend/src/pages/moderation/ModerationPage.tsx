@@ -218,6 +218,8 @@ function LinkFile({ id }: { id: number }) {
   const review = reviews[0];
   const told = (d: Schemas["Decision"]) =>
     [d.reason ? t(`moderation.reasons.${d.reason}`, { defaultValue: d.reason }) : "", d.reason_text].filter(Boolean).join(" — ");
+  // The language the owner reads: a moderator's words reach them as written.
+  const ownerLanguage = file.data.owner_language ? t(`moderation.ownerLanguages.${file.data.owner_language}`) : "";
   const missing = !reason ? "reason" : reason === "other" && !reasonText.trim() ? "reason_text" : undefined;
   const reasonError = tried && missing === "reason" ? t("errors.reason_required") : fieldError(decide.error, "reason");
   const reasonTextError = tried && missing === "reason_text" ? t("errors.reason_text_required") : fieldError(decide.error, "reason_text");
@@ -244,6 +246,12 @@ function LinkFile({ id }: { id: number }) {
             <dd className="break">{file.data.workspace.name}</dd>
             <dt>{t("moderation.owner")}</dt>
             <dd className="break">{file.data.owner_email || "—"}</dd>
+            {file.data.owner_language && (
+              <>
+                <dt>{t("moderation.ownerLanguage")}</dt>
+                <dd data-testid="owner-language">{t(`moderation.ownerLanguages.${file.data.owner_language}`)}</dd>
+              </>
+            )}
             <dt>{t("moderation.created")}</dt>
             <dd>{fmt.dateTime(link.created_at)}</dd>
             <dt>{t("moderation.visits")}</dt>
@@ -323,6 +331,7 @@ function LinkFile({ id }: { id: number }) {
           />
           <Textarea
             label={t("moderation.reasonText")}
+            description={ownerLanguage && t("moderation.wordsAsWritten", { language: ownerLanguage })}
             value={reasonText}
             onChange={(e) => setReasonText(e.currentTarget.value)}
             autosize
@@ -344,7 +353,7 @@ function LinkFile({ id }: { id: number }) {
           {openAppeal && (
             <Textarea
               label={t("moderation.ownerMessage")}
-              description={t("moderation.ownerMessageHelp")}
+              description={ownerLanguage ? t("moderation.ownerMessageHelpIn", { language: ownerLanguage }) : t("moderation.ownerMessageHelp")}
               value={ownerMessage}
               onChange={(e) => setOwnerMessage(e.currentTarget.value)}
               autosize
