@@ -25,7 +25,13 @@ var (
 		`(?:不要|别|请勿|切勿)(?:再)?(?:接听|理会|回复)[^。，,]{0,8}(?:银行|催收|平台|网贷)[^。，,]{0,6}(?:电话|短信|信息|来电)?|` +
 		`(?:不要|别|请勿|切勿)(?:再)?自行(?:还款|还钱|联系银行)|` +
 		`(?:不要|别|请勿|切勿)(?:在|到|跟|向)[^。，,]{0,8}(?:群|平台|客服|app|聊天|银行)[^。，,]{0,6}(?:讨论|说|提|透露|声张|问)|` +
-		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台`)
+		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台|` +
+		// Paid straight to a person, past the platform the matter stands on (its fees, its
+		// review, its hold given as the reason): 平台提现要审核…直接扫码转到我个人的收款码.
+		`平台[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|付款|支付)[^。，,]{0,10}(?:我|本人)?(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
+		`(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|付款|支付)[^。，,]{0,10}(?:我|本人)?(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)[^。]{0,30}平台|` +
+		`(?:platform|marketplace|site|app|listing|fees?|commission|hold)[^.]{0,80}\b(?:pay|send|transfer|wire|donate)\b[^.]{0,30}\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|` +
+		`\b(?:pay|send|transfer|wire|donate)\b[^.]{0,30}\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))[^.]{0,80}(?:platform|marketplace|site|app|listing|fees?|commission|hold)`)
 	// The one who asks for a transfer cannot be heard: "I can't take calls, message me",
 	// 我开会不方便接电话. A tutor who cannot take calls and takes a deposit is common; one who
 	// has money transferred, not to an organisation's own account, is the impersonated boss.

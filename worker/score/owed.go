@@ -1,0 +1,227 @@
+package score
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// The weights of the seventh round's signals (docs/moderation.md, "Heuristics").
+const (
+	weightPayFirst     = 0.85 // a sum paid apart, first, before a larger one owed to the reader
+	weightCallToPay    = 0.85 // a notice of little else: call a number, pay by phone, or the pitch drawn
+	weightSecretMatter = 0.85 // the reader's money matter kept from everyone, lest it be delayed
+)
+
+var (
+	// A sum of money: $3,950, £640, NT$3,000, ¥138,420, 46 万, 299 元, 500 usdt.
+	sumRE = regexp.MustCompile(`(?:nt|us|hk|a|c)?[$£€¥] ?([0-9][0-9,]*(?:\.[0-9]+)?)(?: ?(万|千|k\b))?|` +
+		`\b([0-9][0-9,]*(?:\.[0-9]+)?) ?(万元|万|元|块|usdt|usd|gbp|eur|dollars|pounds|euros)`)
+
+	// The reader is to pay: a sum wired, transferred, sent, deposited, paid.
+	payVerbRE = regexp.MustCompile(`\b(?:pay|paid|wire|wired|transfer|send|deposit|remit|settle|post|zelle|cover)\b|` +
+		`转账|转入|汇款|汇入|支付|缴纳|交纳|缴|付款|预付|打款|充值|扫码|垫付`)
+	// The reader is to receive: a sum paid to them, released, credited, refunded, awarded.
+	receiveVerbRE = regexp.MustCompile(`\b(?:receive|receives|get|be paid|paid to you|credited|released to you|payout|payment to you|offer|award(?:ed)?|refund(?:ed)?|settlement|compensation|entitled|owed|proceeds)\b|` +
+		`到账|领取|发放|退还|返还|赔付|赔偿|拨付|打到您|转给您|可得|获得|理赔款|补贴款|货款|佣金|奖金|成交价|报价`)
+	// To the reader: "you", "your", or an order ("Receive $25,350 by wire").
+	toReaderRE = regexp.MustCompile(`\byou\b|\byour\b|^ ?(?:receive|get|collect)\b|您|你`)
+	// The payment is asked first, apart from what is owed: in advance, before, to release, within
+	// a deadline.
+	firstRE = regexp.MustCompile(`\b(?:in advance|advance|upfront|up-front|first|before|prior to|to (?:release|open|unlock|receive|process|claim|free)|within [0-9]+ ?(?:hours|hrs|days|business days)|or (?:the|your) (?:buyer|offer|payout|claim|payment|funds)\b)|` +
+		`先|预付|提前|之前|(?:24|48|72|[0-9]+) ?小时内|才能|方可|后即可|后才|解冻`)
+	// What is owed deducted from itself: an honest payer nets its fees off the payout.
+	deductedRE = regexp.MustCompile(`\bdeducted\b|\btaken (?:out of|from)\b|\bwithheld from\b|\bnetted\b|\bsubtracted\b|从[^。]{0,12}(?:中)?扣除|直接扣除|抵扣`)
+	// A return on the payment itself (interest, a deposit's maturity) or a voucher: an
+	// investment or a shop's offer, not a sum owed (sure-return weighs the promises).
+	returnOnRE = regexp.MustCompile(`\binterest\b|\bmaturity\b|\bapy\b|\baer\b|\byield\b|\bvoucher|\bcoupon|\bcredit (?:to|on) your (?:account|bill)|\bpoints\b|\bcashback\b|利息|到期|年化|收益率|优惠券|代金券|积分|返现`)
+	// A way to pay that bypasses any checkout: bank details, a payment app, gift cards, a
+	// wallet, a collection code.
+	payChannelRE = regexp.MustCompile(`\b(?:routing|aba|sort code|iban|swift|bic|account (?:number|no)|acct)\b[^.]{0,12}[0-9]{4}|\baccount\b[ :#]*[0-9]{6,}|\b(?:zelle|cash ?app|venmo|western union|moneygram|gift ?cards?|usdt|bitcoin|btc|crypto wallet)\b|` +
+		`收款码|二维码|账号[:：]? ?[0-9]{6}|卡号[:：]? ?[0-9]{6}|开户行|户名|收款人|银行卡|对私账户|个人账户`)
+)
+
+// owedSum is one sum of a sentence, in the currency's units (万 multiplied out).
+func owedSums(sentence string) []float64 {
+	var sums []float64
+	for _, m := range sumRE.FindAllStringSubmatch(sentence, -1) {
+		num, unit := m[1], m[2]
+		if num == "" {
+			num, unit = m[3], m[4]
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+		if err != nil {
+			continue
+		}
+		switch unit {
+		case "万", "万元":
+			v *= 10000
+		case "k", "千":
+			v *= 1000
+		}
+		sums = append(sums, v)
+	}
+	return sums
+}
+
+// payFirstSignal weighs a page that tells its reader a sum is theirs — a buyer's offer, a
+// settlement's payout, a refund, an award, a release of funds — and asks them first to pay a
+// smaller one apart (a closing deposit, a release fee, a tax, a bond) through a channel that no
+// checkout stands behind (bank details, a payment app, gift cards, a wallet, a collection code).
+// Whoever owes money deducts its costs from what it pays; the one who asks them paid first and
+// apart owes nothing (the timeshare buyer, the class action's "release fee", the lottery's tax,
+// the frozen payout). A payment of the same sum returned (a refundable deposit), a return on
+// the payment (interest), a fee deducted from the payout, advisories and pages denying any fee
+// are left alone.
+func payFirstSignal(c moderation.Capture) (Signal, bool) {
+	host, words, ok := storyPage(c)
+	if !ok || noFeeRE.MatchString(words) || deductedRE.MatchString(words) {
+		return Signal{}, false
+	}
+	channel := firstUnnegated(payChannelRE, words)
+	if channel == "" && !paysHere(c, words) {
+		return Signal{}, false
+	}
+	owed, owedAt := 0.0, ""
+	type payment struct {
+		sum      float64
+		sentence string
+	}
+	var pays []payment
+	for _, s := range splitSentences(words) {
+		sums := owedSums(s)
+		if len(sums) == 0 || returnOnRE.MatchString(s) {
+			continue
+		}
+		if receiveVerbRE.MatchString(s) && toReaderRE.MatchString(s) && !negationRE.MatchString(s) {
+			for _, v := range sums {
+				if v > owed {
+					owed, owedAt = v, s
+				}
+			}
+		}
+		if payVerbRE.MatchString(s) && firstRE.MatchString(s) && !negationRE.MatchString(s) && !suppositionRE.MatchString(s) {
+			pays = append(pays, payment{sums[0], s})
+		}
+	}
+	for _, p := range pays {
+		if p.sum > 0 && p.sum < owed && p.sentence != owedAt {
+			return Signal{"pay-first", weightPayFirst, CategoryScam,
+				fmt.Sprintf("%s is owed %.0f (%q) and asked to pay %.0f first (%q), on %s", c.Profile, owed, truncate(strings.TrimSpace(owedAt), 50), p.sum, truncate(strings.TrimSpace(p.sentence), 60), host)}, true
+		}
+	}
+	return Signal{}, false
+}
+
+// splitSentences cuts words at the ends of its sentences (a point between digits ends none).
+func splitSentences(words string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(words); {
+		r, size := utf8.DecodeRuneInString(words[i:])
+		end := false
+		switch r {
+		case '!', '?', '。', '！', '？', '\n', ';', '；':
+			end = true
+		case '.':
+			end = !decimalPoint(words, i)
+		}
+		i += size
+		if end {
+			out = append(out, words[start:i])
+			start = i
+		}
+	}
+	if start < len(words) {
+		out = append(out, words[start:])
+	}
+	return out
+}
+
+var (
+	// An end set to the reader's cover or account: a final notice, a last chance, expired.
+	finalNoticeRE = regexp.MustCompile(`\bfinal (?:notice|reminder|warning)\b|\blast (?:chance|notice|attempt|opportunity)\b|\b(?:has|have) expired\b|\babout to expire\b|\bexpires? (?:today|soon|on)\b|\b(?:file|case|account|policy|coverage) (?:will be |is being )?(?:closed|cancelled|canceled|terminated)\b|` +
+		`最后通知|最后一次|最终通知|已(?:经)?过期|即将(?:到期|过期|失效)|逾期|今日内|(?:档案|案件|账户|保单)[^。]{0,6}(?:关闭|注销|失效)|异常|误设|错误设定`)
+	// Payment by phone: the card ready for the call, a down payment, the ATM.
+	payByPhoneRE = regexp.MustCompile(`\b(?:payment|credit|debit|bank) card (?:ready|at hand|handy)\b|\bcard ready\b|\bpay(?:ment)? (?:by|over the) phone\b|\bdown payment\b|\bpay (?:it )?(?:today|now) by card\b|\batm\b|` +
+		`(?:准备|备好)[^。]{0,6}(?:银行卡|信用卡|卡)|电话(?:缴费|支付|付款)|(?:到|去|前往)[^。]{0,6}(?:atm|提款机|取款机)|网银|网路银行`)
+)
+
+// callToPaySignal weighs a notice of little else — no link to a site of its own, no form, a
+// few lines — that sets an end to the reader's cover, account or order (a final notice, a last
+// chance, an error in an order) and gives a number to call, where the reader pays by phone or
+// at an ATM, or whose words are drawn so that no filter reads them (the screenshot reads
+// twice the DOM's text and the number is only there): the warranty's "final notice", the
+// instalment "set by mistake". A business's own reminder stands on its site, with links to it.
+func callToPaySignal(c moderation.Capture) (Signal, bool) {
+	host, words, ok := storyPage(c)
+	if !ok || speaksOfLures(words) || len(c.Forms) > 0 || ownLinks(c) > 0 {
+		return Signal{}, false
+	}
+	dom := utf8.RuneCountInString(c.Text)
+	if dom >= littleText {
+		return Signal{}, false
+	}
+	phone := phoneRE.FindString(words)
+	final := finalNoticeRE.FindString(words)
+	if phone == "" || final == "" || !callRE.MatchString(words) && !channelRE.MatchString(words) {
+		return Signal{}, false
+	}
+	ocr := utf8.RuneCountInString(c.OCRText)
+	drawn := ocr >= 2*dom && ocr >= 80 && !phoneRE.MatchString(foldText(c.Text))
+	pay := firstUnnegated(payByPhoneRE, words)
+	if pay == "" && !drawn {
+		return Signal{}, false
+	}
+	how := fmt.Sprintf("to pay (%q)", truncate(pay, 30))
+	if pay == "" {
+		how = "its words drawn, not in the page's text"
+	}
+	return Signal{"call-to-pay", weightCallToPay, CategoryScam,
+		fmt.Sprintf("%s reads %q and is given %s to call, %s, on a page of little else on %s", c.Profile, final, strings.TrimSpace(phone), how, host)}, true
+}
+
+var (
+	// The matter itself kept from everyone: 请勿将此事告知他人, "do not discuss this with anyone",
+	// or the people who would stop it (the family, the bank). Not a code or a password kept.
+	secretMatterRE = regexp.MustCompile(`(?:请勿|不要|切勿|不得|别|勿)(?:将|把)?(?:此事|这件事|此案|本案|本通知|此通知|相关情况|案情|详情)[^。，,]{0,8}(?:告知|告诉|透露|外传|声张|讲|说|提起)|` +
+		`(?:请勿|不要|切勿|不得|别|勿)(?:向|跟|对|和|告知|告诉|让)[^。，,]{0,4}(?:他人|任何人|家人|家属|亲友|银行|邻居|同事|别人|其他人)|` +
+		`(?:do not|don't|never|must not) (?:tell|inform|discuss|mention|share|talk about|speak about|speak to|talk to|contact)\b[^.]{0,40}\b(?:anyone|anybody|others|other people|family|relatives|neighbou?rs|bank|staff|friends|colleagues)\b|` +
+		`keep (?:this|it|the matter|this matter) (?:confidential|private|secret|to yourself|between us)`)
+	// A credential kept: honest advice never to tell a code or a password.
+	credentialRE = regexp.MustCompile(`验证码|密码|口令|信息|资料|卡号|身份证|账号|\bcodes?\b|\bpasswords?\b|\bpins?\b|\botp\b|passcode|\bdetails\b|\binformation\b|\bnumbers?\b|\blogin\b`)
+	// The secrecy's reason: a harm to the reader's own matter if they speak.
+	lestRE = regexp.MustCompile(`以免|否则|不然|避免影响|影响(?:处理|办理|进度|结果|释放|退款|放款)|\b(?:as|because) (?:this|it|that) (?:may|might|could|will|would)\b|\bmay (?:delay|affect|jeopardi[sz]e|cancel|void|lead to)\b|\bor (?:it|this|the \w+) (?:will|may|could)\b|\botherwise\b|\bto avoid (?:delay|affecting|cancell)`)
+	// The reader's money: an order, an account, a payment, a refund, a case.
+	moneyMatterRE = regexp.MustCompile(`订单|账户|帐户|扣款|分期|退款|付款|转账|汇款|银行|案件|保释|保证金|款项|资金|\b(?:orders?|accounts?|payments?|refunds?|charges?|transfers?|bank|bail|bond|funds|money|cash|release|case|claim|deposit)\b`)
+)
+
+// secretMatterSignal weighs a page about the reader's money (an order, an account, a refund, a
+// bail, a case) that tells them to keep the matter from everyone, lest it be delayed or harmed:
+// the isolation every social-engineering story needs, said even where the page asks nothing
+// yet ("for your protection, do not tell anyone of this, lest the processing be delayed"). An
+// honest business asks its customers to keep a code secret, not the matter; a sentence that
+// supposes it ("if anyone tells you…") is a warning, and advisories are left alone.
+func secretMatterSignal(c moderation.Capture) (Signal, bool) {
+	host, words, ok := storyPage(c)
+	if !ok || !moneyMatterRE.MatchString(words) {
+		return Signal{}, false
+	}
+	for _, m := range secretMatterRE.FindAllStringIndex(words, -1) {
+		sentence := sentenceAround(words, m[0], m[1])
+		if credentialRE.MatchString(sentence) || cutOffWarnRE.MatchString(sentence) || suppositionRE.MatchString(sentence) || negated(words, m[0]) {
+			continue
+		}
+		lest := lestRE.FindString(sentence)
+		if lest == "" {
+			continue
+		}
+		return Signal{"secret-matter", weightSecretMatter, CategoryScam,
+			fmt.Sprintf("%s is told %q (%q) of a matter of its money, on %s", c.Profile, truncate(words[m[0]:m[1]], 50), lest, host)}, true
+	}
+	return Signal{}, false
+}
