@@ -29,10 +29,10 @@ var (
 	// A payment straight to a person, past the platform the matter stands on (its fees, its
 	// review, its hold given as the reason): 平台提现要审核…直接扫码转到我个人的收款码, "the
 	// marketplace holds the money, so send it directly to my PayPal". It is a payment itself.
-	pastPlatformRE = regexp.MustCompile(`(?:平台|提现|手续费|服务费|抽成|扣点|审核)[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|付款|支付)[^。，,]{0,10}(?:我|本人)?(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
-		`(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|付款|支付)[^。，,]{0,10}(?:我|本人)?(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)[^。]{0,30}(?:平台|提现|手续费|服务费|抽成|扣点|审核)|` +
-		`(?:platform|marketplace|site|app|listing|fees?|commission|hold)[^.]{0,80}\b(?:pay|send|transfer|wire|donate)\b[^.]{0,30}\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|` +
-		`\b(?:pay|send|transfer|wire|donate)\b[^.]{0,30}\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))[^.]{0,80}(?:platform|marketplace|site|app|listing|fees?|commission|hold)`)
+	pastPlatformRE = regexp.MustCompile(`(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
+		`(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)[^。]{0,30}(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)|` +
+		`(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)[^.]{0,80}\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)|` +
+		`\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)[^.]{0,80}(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)`)
 	// A warning of someone else asking it: "if a seller asks you to pay directly", 如有人要求.
 	// The seller's own "it's cheaper if you wire it" asks it.
 	askedByOthersRE = regexp.MustCompile(`\bif (?:anyone|anybody|someone|somebody|a |an |the (?:seller|buyer|landlord|host|owner)|they|he|she)\b[^.]{0,30}\b(?:asks?|tells?|requests?|wants?|insists?)\b|\banyone who\b|\bwill never\b|\bwould never\b|\breport\b|如果?有人|若有人|凡是|任何(?:人|自称)|举报|诈骗`)

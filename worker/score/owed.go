@@ -24,18 +24,20 @@ var (
 
 	// The reader is to pay: a sum wired, transferred, sent, deposited, paid.
 	payVerbRE = regexp.MustCompile(`\b(?:pay|paid|wire[sd]?|transfer(?:s|red)?|send|sent|deposit(?:s|ed)?|remit(?:ted)?|settle[sd]?|post(?:ed)?|zelle|cover(?:ed)?)\b|` +
-		`转账|转入|汇款|汇入|支付|缴纳|交纳|缴|付款|预付|打款|充值|扫码|垫付`)
+		`转账|转入|汇款|汇入|支付|缴纳|交纳|缴|付款|预付|打款|充值|扫码|垫付|先转|转(?:到|给|至)`)
 	// … or a charge named as what the sum is: "its insurance of $620 before the truck leaves".
-	chargeRE = regexp.MustCompile(`\b(?:fee|fees|charge|charges|insurance|tax|taxes|duty|deposit|bond|premium|costs?|levy)\b|手续费|保证金|押金|税|费`)
+	chargeRE = regexp.MustCompile(`\b(?:fee|fees|charge|charges|insurance|tax|taxes|duty|deposit|bond|premium|costs?|costing|levy|certificate|surcharge)\b|手续费|(?:验证|认证|激活|解冻|审核|保证|预约|诚意|风险)金|押金|定金|订金|税|费`)
 	// The reader is to receive: a sum paid to them, released, credited, refunded, awarded.
-	receiveVerbRE = regexp.MustCompile(`\b(?:receive|receives|get|be paid|paid to you|credited|released to you|payout|payment to you|offer|award(?:ed)?|refund(?:ed)?|settlement|compensation|entitled|owed|proceeds|funds|inheritance|estate|prize|winnings|jackpot|withdrawal|bid|sold for)\b|` +
-		`到账|领取|发放|退还|返还|赔付|赔偿|拨付|打到您|转给您|可得|获得|理赔款|补贴款|货款|佣金|奖金|成交价|报价|出价|遗产|提现|中奖|赎回`)
+	receiveVerbRE = regexp.MustCompile(`\b(?:receive|receives|get|be paid|paid to you|(?:pay|send|wire|transfer|give)s? you|credited|released to you|payout|payment to you|offer|award(?:ed)?|refund(?:ed)?|settlement|compensation|restitution|reimburse\w*|rebate|grant|eligible|entitled|owed|earned|royalt\w*|dividends?|proceeds|funds|inheritance|estate|prize|winnings|jackpot|withdrawal|bid|sold for|release (?:the|your) (?:full )?(?:amount|funds|payment|money))\b|` +
+		`到账|领取|发放|退还|返还|赔付|赔偿|拨付|打到您|转给您|可得|获得|理赔款|补贴款|货款|佣金|奖金|成交价|报价|出价|遗产|提现|提领|中奖|赎回|分红|核发`)
+	// A payment to the reader, not by them: "will pay you $18,500 up front".
+	paysReaderRE = regexp.MustCompile(`\b(?:pay|send|wire|transfer|give)s? you\b|\bpaid to you\b|(?:付|转|打|汇)给您`)
 	// To the reader: "you", "your", or an order ("Receive $25,350 by wire").
 	// Chinese drops the pronoun: a clause that opens on the receipt (领取…前) is the reader's.
 	toReaderRE = regexp.MustCompile(`\byou\b|\byour\b|^\s*(?:receive|get|collect)\b|您|你|恭喜|\bcongratulations\b|(?:^|[，, ])(?:领取|获得|收到)`)
 	// The payment is asked first, apart from what is owed: in advance, before, to release, within
 	// a deadline.
-	firstRE = regexp.MustCompile(`\b(?:in advance|advance|upfront|up-front|first|before|prior to|to (?:release|open|unlock|receive|process|claim|free)|within [0-9]+ ?(?:hours|hrs|days|business days)|or (?:the|your) (?:buyer|offer|payout|claim|payment|funds)\b)|` +
+	firstRE = regexp.MustCompile(`\b(?:in advance|advance|upfront|up-front|up front|first|before|prior to|ahead of|beforehand|(?:once|until|after) [^.]{0,40}(?:is|are|has been|have been) (?:paid|cleared|settled|received)|to (?:release|open|unlock|receive|process|claim|free)|within [0-9]+ ?(?:hours|hrs|days|business days)|or (?:the|your) (?:buyer|offer|payout|claim|payment|funds)\b)|` +
 		`先|预付|提前|之前|(?:24|48|72|[0-9]+) ?小时内|才能|方可|后即可|后才|解冻`)
 	// What is owed deducted from itself: an honest payer nets its fees off the payout.
 	deductedRE = regexp.MustCompile(`\bdeducted\b|\btaken (?:out of|from)\b|\bwithheld from\b|\bnetted\b|\bsubtracted\b|从[^。]{0,12}(?:中)?扣除|直接扣除|抵扣`)
@@ -45,7 +47,8 @@ var (
 	returnOnRE = regexp.MustCompile(`\binterest\b|\bmaturity\b|\bapy\b|\baer\b|\byield\b|\bvoucher|\bcoupon|\bcredit (?:to|on) your (?:account|bill)|\bpoints\b|\bcashback\b|利息|到期|年化|收益率|优惠券|代金券|积分|返现`)
 	// A way to pay that bypasses any checkout: bank details, a payment app, gift cards, a
 	// wallet, a collection code.
-	payChannelRE = regexp.MustCompile(`\b(?:routing|aba|sort code|iban|swift|bic|account (?:number|no)|acct)\b[^.]{0,12}[0-9]{4}|\baccount\b[ :#]*[0-9]{6,}|\b(?:zelle|cash ?app|venmo|western union|moneygram|gift ?cards?|usdt|bitcoin|btc|crypto wallet)\b|` +
+	payChannelRE = regexp.MustCompile(`\b(?:routing|aba|sort code|iban|swift|bic|account (?:number|no)|acct)\b[^.]{0,12}[0-9]{4}|\baccount\b[ :#]*[0-9]{6,}|\b(?:bank|wire) (?:wire|transfer)\b|\bdesignated account\b|` +
+		`(?:转|汇|打|存)[^。，,]{0,16}(?:到|至|入)[^。，,]{0,8}(?:账户|帐户|账号|卡)|指定(?:的)?(?:账户|帐户|账号)|(?:账户|帐户|账号)[:：][^。]{0,12}[0-9]{3}[ -]?[0-9]{4}|\b(?:zelle|cash ?app|venmo|western union|moneygram|gift ?cards?|usdt|bitcoin|btc|crypto wallet)\b|` +
 		`收款码|二维码|(?:账号|卡号)[:：]? ?[0-9]{4}[ -]?[0-9]{2}|开户行|户名|收款人|银行卡|对私账户|个人账户`)
 )
 
@@ -101,7 +104,7 @@ func payFirstSignal(c moderation.Capture) (Signal, bool) {
 		if len(sums) == 0 {
 			continue
 		}
-		asked := (payVerbRE.MatchString(s) || chargeRE.MatchString(s)) && firstRE.MatchString(s)
+		asked := (payVerbRE.MatchString(s) || chargeRE.MatchString(s)) && firstRE.MatchString(s) && !paysReaderRE.MatchString(s)
 		if asked && returnOnRE.MatchString(s) {
 			continue // a sum put in to earn interest: a deposit's own page
 		}
@@ -158,7 +161,7 @@ func splitSentences(words string) []string {
 
 var (
 	// An end set to the reader's cover or account: a final notice, a last chance, expired.
-	finalNoticeRE = regexp.MustCompile(`\bfinal (?:notice|reminder|warning)\b|\blast (?:chance|notice|attempt|opportunity)\b|\b(?:has|have) expired\b|\babout to (?:expire|lapse|end)\b|\bexpires? (?:today|tomorrow|tonight|soon|on)\b|\blaps(?:es|ed|ing)\b|\b(?:ends|end|cancell?ed|suspended|cut off) (?:today|tomorrow|tonight|at midnight)\b|\b(?:file|case|account|policy|coverage) (?:will be |is being )?(?:closed|cancelled|canceled|terminated)\b|` +
+	finalNoticeRE = regexp.MustCompile(`\bfinal (?:notice|reminder|warning)\b|\blast (?:chance|notice|attempt|opportunity)\b|\b(?:has|have) expired\b|\babout to (?:expire|lapse|end)\b|\bexpires? (?:today|tomorrow|tonight|soon|on)\b|\blaps(?:es|ed|ing)\b|\b(?:ends|end|cancell?ed|suspended|cut off) (?:today|tomorrow|tonight|at midnight)\b|\bdisconnect\w*\b|\bshut ?off\b|\bin [0-9]+ (?:minutes|mins|hours)\b|停电|停水|断网|停机|\b(?:file|case|account|policy|coverage) (?:will be |is being )?(?:closed|cancelled|canceled|terminated)\b|` +
 		`最后通知|最后一次|最终通知|已(?:经)?过期|即将(?:到期|过期|失效)|逾期|今日内|(?:档案|案件|账户|保单)[^。]{0,6}(?:关闭|注销|失效)|异常|误设|错误设定`)
 	// A number with its area code between dashes: 02-2555-0187, 0161-555-0144.
 	areaPhoneRE = regexp.MustCompile(`\b0[0-9]{1,3}-[0-9]{3,4}-[0-9]{4}\b`)
@@ -208,8 +211,9 @@ var (
 	// The matter itself kept from everyone: 请勿将此事告知他人, "do not discuss this with anyone",
 	// or the people who would stop it (the family, the bank). Not a code or a password kept.
 	secretMatterRE = regexp.MustCompile(`(?:请勿|不要|切勿|不得|别|勿)(?:将|把)?(?:此事|这件事|此案|本案|本通知|此通知|相关情况|案情|详情)[^。，,]{0,8}(?:告知|告诉|透露|外传|声张|讲|说|提起)|` +
-		`(?:请勿|不要|切勿|不得|别|勿)(?:向|跟|对|和|告知|告诉|让)[^。，,]{0,4}(?:他人|任何人|家人|家属|亲友|银行|邻居|同事|别人|其他人)|` +
-		`(?:do not|don't|never|must not) (?:tell|inform|discuss|mention|share|talk about|speak about|speak to|talk to|contact)\b[^.]{0,40}\b(?:anyone|anybody|others|other people|family|relatives|neighbou?rs|bank|staff|friends|colleagues)\b|` +
+		`(?:请勿|不要|切勿|不得|别|勿)(?:向|跟|对|和|告知|告诉|让)[^。，,]{0,4}(?:他人|任何人|家人|家里|家属|亲友|银行|邻居|同事|别人|其他人|父母|子女|孩子|老公|老婆)|` +
+		`(?:请勿|不要|切勿|不得|别|勿)(?:向[^。，,]{0,8})?(?:透露|外传|声张|提起)|` +
+		`(?:do not|don't|never|must not|should not|shouldn't) (?:tell|inform|discuss|mention|share|disclose|reveal|talk about|speak about|speak to|talk to|contact)\b[^.]{0,40}\b(?:anyone|anybody|others|other people|family|relatives|neighbou?rs|bank|staff|friends|colleagues)\b|` +
 		`keep (?:this|it|the matter|this matter) (?:confidential|private|secret|to yourself|between us)|\btell no one\b|\blet (?:no one|nobody) know\b|\bwithout telling anyone\b`)
 	// A credential kept: honest advice never to tell a code or a password.
 	credentialRE = regexp.MustCompile(`验证码|密码|口令|信息|资料|卡号|身份证|账号|\bcodes?\b|\bpasswords?\b|\bpins?\b|\botp\b|passcode|\bdetails\b|\binformation\b|\bnumbers?\b|\blogin\b`)
@@ -271,7 +275,7 @@ func hiddenPayeeSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	reveal := revealPayeeRE.FindString(words)
-	if reveal == "" || payChannelRE.MatchString(words) {
+	if reveal == "" || payChannelRE.MatchString(strings.Replace(words, reveal, "", 1)) {
 		return Signal{}, false
 	}
 	for _, s := range splitSentences(words) {
