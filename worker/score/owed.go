@@ -52,7 +52,7 @@ var (
 		`收款码|二维码|(?:账号|卡号)[:：]? ?[0-9]{4}[ -]?[0-9]{2}|开户行|户名|收款人|银行卡|对私账户|个人账户`)
 )
 
-// owedSum is one sum of a sentence, in the currency's units (万 multiplied out).
+// owedSums are the sums of money a sentence names, in their currency's units (万 multiplied out).
 func owedSums(sentence string) []float64 {
 	var sums []float64
 	for _, m := range sumRE.FindAllStringSubmatch(sentence, -1) {
