@@ -175,12 +175,13 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules after the fifth
 		// round (17 of 24 banned) and of the sixth, written apart while it was (17 of 24 still).
-		// Its floors are the figures of that recording; its per-page results are not read.
+		// Spent since: its per-page results were read after that measure, and read whole to
+		// write the seventh round of signals: its figures since are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.70, // 17 of 24
-			flagRecall:    0.70, // 17 of 24
-			banPrecision:  1.0,  // 17 of 17
-			flagPrecision: 0.94, // 17 of 18 (one benign page flagged)
+			banRecall:     0.95, // 23 of 24 (17 before the seventh round, and before the sixth)
+			flagRecall:    0.95, // 23 of 24 (17, 17)
+			banPrecision:  1.0,  // 23 of 23 (17 of 17)
+			flagPrecision: 0.95, // 23 of 24: one honest page flagged, as before (17 of 18)
 			benignBanned:  0,    // none, and none may be
 		},
 	},
@@ -189,12 +190,13 @@ var heldOutSets = []heldOutSet{
 		digest: "c9f43269746bc23caaf811ffa0ecc92ff1a143c244889f00bd858d4b0711d33e",
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules after the sixth
-		// round. Its floors are the figures of that recording; its per-page results are not read.
+		// round (13 of 24 banned) and of the seventh, written apart while it was (14 of 24).
+		// Its floors are the figures with the seventh; its per-page results are not read.
 		floors: heldOutFloors{
-			banRecall:     0.54, // 13 of 24
-			flagRecall:    0.58, // 14 of 24
-			banPrecision:  1.0,  // 13 of 13
-			flagPrecision: 1.0,  // 14 of 14
+			banRecall:     0.58, // 14 of 24 (13 with the sixth round)
+			flagRecall:    0.62, // 15 of 24 (14)
+			banPrecision:  1.0,  // 14 of 14
+			flagPrecision: 1.0,  // 15 of 15
 			benignBanned:  0,    // none, and none may be
 		},
 	},

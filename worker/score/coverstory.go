@@ -18,13 +18,16 @@ const (
 var (
 	// The reader told what to answer their bank about a payment: the cover story that gets a
 	// transfer past the bank's questions. No honest payee writes one.
-	coverStoryRE = regexp.MustCompile(`\bif (?:your|the) bank(?:'s)?(?: staff| teller| branch| adviser)? (?:calls?|asks?|questions?|queries|phones?)\b[^.]{0,60}\b(?:say|tell (?:them|it)|choose|select|answer|reply)\b|` +
+	coverStoryRE = regexp.MustCompile(`\bif (?:your |the )?(?:bank(?:'s)?(?: staff| teller| branch| adviser)?|teller|cashier|bank clerk|clerk) (?:calls?|asks?|questions?|queries|phones?)\b[^.]{0,60}\b(?:say|tell (?:them|it)|choose|select|answer|reply)\b|` +
 		`\b(?:tell|say to) (?:your|the) bank (?:that )?(?:it is|it's|this is|the (?:payment|transfer) is)\b|` +
 		`(?:银行|柜台|柜员|工作人员|民警|警察)[^。，,]{0,12}(?:询问|问起|问|核实|打电话|来电)[^。]{0,20}(?:就说|只说|请说|回答说|谎称)|(?:对|向)银行(?:说|称|谎称)是`)
 
 	// A payment the reader must make: "must be paid", payable, 需先缴纳.
 	feeDueRE = regexp.MustCompile(`\b(?:fee|charge|certificate|tax|levy|duty|bond|deposit)s?\b[^.]{0,40}\b(?:must|has to|needs to) be paid\b|\bpayable by (?:you|the (?:beneficiary|winner|recipient|claimant))\b|\byou must (?:first )?pay\b|` +
 		`需先?(?:缴纳|支付|交纳)|先(?:缴纳|支付|交纳)`)
+
+	// Money taken out of the bank to hand over: a withdrawal in cash, a bond posted in cash.
+	cashOutRE = regexp.MustCompile(`\bwithdraw(?:s|ing|al)?\b[^.]{0,30}\bcash\b|\b(?:collected|paid|posted|handed over) in cash\b|取(?:出)?现金|取款|提取现金|领钱|取钱|(?:备好|准备好?|凑齐)[^。]{0,6}现金|现金[^。]{0,8}(?:交给|上门)`)
 
 	// Secrecy from the bank or the police, the two who would stop the payment.
 	fromBankRE = regexp.MustCompile(`\bbank|branch|police|银行|警方|民警|警察`)
@@ -69,6 +72,14 @@ func secretFeeSignal(c moderation.Capture) (Signal, bool) {
 		secret = coverStory(words)
 	}
 	fee := firstUnnegated(feeDueRE, words)
+	if fee == "" && coverStory(words) != "" {
+		// A cover story for the bank is told only of money that leaves it: any payment or
+		// withdrawal the page asks is the one it hides (the bail "for home repairs").
+		fee = firstUnnegated(cashOutRE, words)
+		if fee == "" {
+			fee = firstUnnegated(cutOffPayRE, words)
+		}
+	}
 	if secret == "" || fee == "" || noFeeRE.MatchString(words) {
 		return Signal{}, false
 	}

@@ -26,6 +26,16 @@ var (
 		`(?:不要|别|请勿|切勿)(?:再)?自行(?:还款|还钱|联系银行)|` +
 		`(?:不要|别|请勿|切勿)(?:在|到|跟|向)[^。，,]{0,8}(?:群|平台|客服|app|聊天|银行)[^。，,]{0,6}(?:讨论|说|提|透露|声张|问)|` +
 		`(?:不要|别|请勿|切勿)(?:通过|在)平台(?:内)?(?:付款|支付|交易|沟通)|绕(?:过|开)平台`)
+	// A payment straight to a person, past the platform the matter stands on (its fees, its
+	// review, its hold given as the reason): 平台提现要审核…直接扫码转到我个人的收款码, "the
+	// marketplace holds the money, so send it directly to my PayPal". It is a payment itself.
+	pastPlatformRE = regexp.MustCompile(`(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
+		`(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)[^。]{0,30}(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)|` +
+		`(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)[^.]{0,80}\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)|` +
+		`\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)[^.]{0,80}(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)`)
+	// A warning of someone else asking it: "if a seller asks you to pay directly", 如有人要求.
+	// The seller's own "it's cheaper if you wire it" asks it.
+	askedByOthersRE = regexp.MustCompile(`\bif (?:anyone|anybody|someone|somebody|a |an |the (?:seller|buyer|landlord|host|owner)|they|he|she)\b[^.]{0,30}\b(?:asks?|tells?|requests?|wants?|insists?)\b|\banyone who\b|\bwill never\b|\bwould never\b|\breport\b|如果?有人|若有人|凡是|任何(?:人|自称)|举报|诈骗`)
 	// The one who asks for a transfer cannot be heard: "I can't take calls, message me",
 	// 我开会不方便接电话. A tutor who cannot take calls and takes a deposit is common; one who
 	// has money transferred, not to an organisation's own account, is the impersonated boss.
@@ -54,8 +64,20 @@ func cutOffSignal(c moderation.Capture) (Signal, bool) {
 	if !ok {
 		return Signal{}, false
 	}
-	cut := ""
+	cut, pay := "", ""
+	for _, m := range pastPlatformRE.FindAllStringIndex(words, -1) {
+		sentence := sentenceAround(words, m[0], m[1])
+		if askedByOthersRE.MatchString(sentence) || negationRE.MatchString(sentence) {
+			continue
+		}
+		cut = words[m[0]:m[1]]
+		pay = cut
+		break
+	}
 	for _, m := range cutOffRE.FindAllStringIndex(words, -1) {
+		if cut != "" {
+			break
+		}
 		sentence := sentenceAround(words, m[0], m[1])
 		if cutOffWarnRE.MatchString(sentence) || noFeeRE.MatchString(sentence) {
 			continue
@@ -69,8 +91,10 @@ func cutOffSignal(c moderation.Capture) (Signal, bool) {
 	if cut == "" {
 		return Signal{}, false
 	}
-	pay := ""
 	for _, m := range cutOffPayRE.FindAllStringIndex(words, -1) {
+		if pay != "" {
+			break
+		}
 		if negated(words, m[0]) {
 			continue
 		}

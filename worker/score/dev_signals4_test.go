@@ -8,7 +8,7 @@ import "testing"
 const (
 	signals4BanRecall  = 1.0  // 22 of 22
 	signals4FlagRecall = 1.0  // 22 of 22
-	signals4FlagPrec   = 0.86 // 22 of 25: three honest pages flagged, none banned
+	signals4FlagPrec   = 0.91 // 22 of 24: two honest pages flagged, none banned (three before the seventh round: a protected deposit's interest read as a reward)
 )
 
 // TestSignals4DevSet runs the heuristics over testdata/dev/signals4.yaml, as TestStoryDevSet does

@@ -30,15 +30,17 @@ var (
 
 	// Savings turned into cash, gold or crypto: 全部存款…兑换为实物黄金, "withdraw your savings in
 	// cash", "buy gold bars".
-	convertRE = regexp.MustCompile(`\bwithdraw\b[^.]{0,40}\b(?:savings|cash)\b|\b(?:buy|convert[^.]{0,30} into|turn[^.]{0,30} into) (?:gold|gold bars|bullion|bitcoin|cash)\b|` +
-		`(?:存款|积蓄|積蓄|资金|資金|现金|現金)[^。]{0,20}(?:兑换|兌換|换成|換成|购买|購買|买成|買成)[^。]{0,6}(?:黄金|黃金|金条|金條|现金|現金|比特币|比特幣)|取(?:出)?(?:全部)?(?:现金|現金)`)
+	// Cash handed over in person counts too: "the bond is collected in cash", 准备好现金.
+	convertRE = regexp.MustCompile(`\bwithdraw(?:s|ing|n)?\b[^.]{0,40}\b(?:savings|cash)\b|\b(?:get|take out|draw out)\b[^.]{0,20}\bcash\b[^.]{0,20}\bbank\b|\b(?:collected|paid|handed(?: over)?|posted|taken|given|delivered) in cash\b|\bin cash (?:to|by)\b|\b(?:buy|convert[^.]{0,30} into|turn[^.]{0,30} into) (?:gold|gold bars|bullion|bitcoin|cash)\b|` +
+		`(?:存款|积蓄|積蓄|资金|資金|现金|現金)[^。]{0,20}(?:兑换|兌換|换成|換成|购买|購買|买成|買成)[^。]{0,6}(?:黄金|黃金|金条|金條|现金|現金|比特币|比特幣)|取(?:出)?(?:全部)?(?:现金|現金)|(?:准备|備好|备好|凑齐|凑够)[^。]{0,10}(?:现金|現金)|(?:现金|現金)[^。]{0,8}(?:交给|交予|当面交|上门)`)
 	// Someone comes to take it: a courier, an officer at the door, 上门收取, 专员…封存. A
 	// service at the door (上门回收, 上门取件) takes nothing into keeping.
-	collectRE = regexp.MustCompile(`\bcourier\b[^.]{0,40}\b(?:collect|pick up|come)|\b(?:collect|pick up)\b[^.]{0,40}\b(?:from your (?:home|door|house)|at your (?:home|door|address))|\b(?:officer|agent|courier)\b[^.]{0,30}\b(?:will )?(?:come|call) (?:to|at) your (?:home|door|house|address)\b|` +
+	collectRE = regexp.MustCompile(`\bcourier\b[^.]{0,40}\b(?:collect|pick up|come|visit)|\b(?:come|comes|coming|call round|stop by) (?:to|at|by) your (?:home|house|door|address|flat|place)\b[^.]{0,40}\b(?:collect|pick (?:it|them|the [a-z]+) up|pick up|take)|` +
+		`(?:到府|到家|登门|到您家)[^。]{0,4}(?:收取|取走|封存|清点|拿)|(?:助理|律师|人员|快递员|司机|专人)[^。]{0,10}(?:上门|到府|到家)[^。]{0,4}(?:收取|取走|拿)|\b(?:collect|pick up|pick (?:it|them|the [a-z]+) up)\b[^.]{0,40}\b(?:from|at) your (?:home|door|house|address|flat|place)\b|\b(?:officer|agent|courier)\b[^.]{0,30}\b(?:will )?(?:come|call) (?:to|at) your (?:home|door|house|address)\b|` +
 		`上门(?:登记)?(?:封存|收取|取走|清点)|(?:专员|民警|警官|工作人员|专案组)[^。]{0,10}(?:收取|取走|封存|保管)`)
 	// Kept from whoever would stop it: 不得向家属、银行工作人员透露, "don't tell your family";
 	// not a shop's promise to keep its customers' details private (信息保密).
-	handoverSecrecyRE = regexp.MustCompile(`(?:do not|don't|never|must not) (?:tell|inform|speak to|talk to|contact|call|mention (?:it|this) to|discuss (?:it|this) with) (?:your |the |any )?(?:bank|branch|family|spouse|husband|wife|children|kids|police|relatives|friends|anyone)|keep (?:this|it) (?:confidential|secret|between us)|` +
+	handoverSecrecyRE = regexp.MustCompile(`\bkeep (?:this|it|the \w+) from (?:your |her |his |their |the )?(?:bank|family|parents|children|husband|wife|relatives)\b|(?:do not|don't|never|must not|should not|shouldn't) (?:tell|inform|speak to|talk to|contact|call|mention (?:it|this) to|discuss (?:it|this) with) (?:your |the |any |other )?(?:[a-z]+ ){0,3}(?:bank|branch|family|spouse|husband|wife|children|kids|police|relatives|friends|anyone|mom|mum|dad|parents)\b|keep (?:this|it) (?:confidential|secret|between us)|` +
 		`(?:不得|不要|请勿|請勿|切勿|别|別)(?:向|跟|对|對|和|让|讓)?[^。，,]{0,14}(?:家人|家属|家屬|亲友|親友|银行|銀行|子女|配偶|亲戚|親戚|朋友|任何人)[^。，,]{0,8}(?:透露|说|說|提|知道|讲|講)`)
 
 	// The family kept out of the payment: "别跟我妈说", "don't tell Dad".
@@ -96,6 +98,9 @@ func handoverSignal(c moderation.Capture) (Signal, bool) {
 	convert := firstUnnegated(convertRE, words)
 	collect := firstUnnegated(collectRE, words)
 	secret := firstUnnegated(handoverSecrecyRE, words)
+	if secret == "" {
+		secret = coverStory(words) // what to tell the bank of the withdrawal keeps it from the bank
+	}
 	if convert == "" || collect == "" || secret == "" {
 		return Signal{}, false
 	}

@@ -38,7 +38,7 @@ var (
 	shownCommandRE = regexp.MustCompile(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
 		`powershell -|\| ?(?:sh|bash|iex)\b`)
 	// Words that only an advisory about these lures says.
-	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|\bdrainers?\b|恶意|木马|攻击`)
+	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|\bdrainers?\b|恶意(?:软件|程序|代码|链接|网站|网址|插件|应用)|木马|攻击`)
 
 	// A remote-access or screen-sharing app a stranger's "agent" is let in by.
 	remoteAppRE = regexp.MustCompile(`anydesk|teamviewer|quicksupport|rustdesk|ultraviewer|supremo|splashtop|zoho assist|` +

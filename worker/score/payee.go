@@ -41,7 +41,7 @@ var readersOwnRE = regexp.MustCompile(`您|你|本人|员工|职工|自己|学�
 func personalPayee(words string) string {
 	for _, m := range personalPayRE.FindAllStringIndex(words, -1) {
 		p := words[m[0]:m[1]]
-		if negated(words, m[0]) || negationRE.MatchString(p) || readersOwnRE.MatchString(p) {
+		if negated(words, m[0]) || negationRE.MatchString(p) || readersOwnRE.MatchString(p) || suppositionRE.MatchString(sentenceAround(words, m[0], m[1])) {
 			continue
 		}
 		return p

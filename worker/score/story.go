@@ -157,6 +157,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
 		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal,
+		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)

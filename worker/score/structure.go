@@ -427,6 +427,10 @@ var (
 		`\b(?:no|never|not)\b[^.]{0,40}\b(?:ask|require|request|charge)s?\b[^.]{0,40}\b(?:pay|deposit|fee)|(?:无需|不会|不收|不需要|绝不|不得|免)[^。，,.]{0,12}(?:费|押金|保证金|充值|垫付)`)
 )
 
+// depositInterestRE names the interest a deposit earns: a savings account's or a certificate's
+// page, not a fee held against a reward.
+var depositInterestRE = regexp.MustCompile(`\binterest\b|\bapy\b|\baer\b|利息|年利率`)
+
 // advanceFeeSignal weighs a page that holds a reward — a job's pay, a loan, returns, a prize —
 // until its reader pays a deposit or a fee: task scams, loan scams, prize scams. Pages that
 // speak of scams, or say no fee is asked, are left alone.
@@ -454,8 +458,8 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 		}
 	}
 	// The condition unsaid, a page that names its licence or its regulator is a financial
-	// firm's own offer (story.go, licensedRE).
-	if licensedRE.MatchString(text) {
+	// firm's own offer (story.go, licensedRE), and one whose deposit earns interest a bank's.
+	if licensedRE.MatchString(text) || depositInterestRE.MatchString(text) {
 		return Signal{}, false
 	}
 	return Signal{"advance-fee", weightAdvanceWeak, CategoryScam,
