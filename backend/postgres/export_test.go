@@ -29,6 +29,10 @@ func (s *LinkStore) SetSearchCandidates(n int) { s.searchCandidates = n }
 // link_search_order (migration 00066), as where that index is missing.
 func (s *LinkStore) FindSearches() { s.searchUnordered = true }
 
+// IndexTagSearches has s's searches under a tag ask the search table however few links the tag
+// has, as under a tag of many.
+func (s *LinkStore) IndexTagSearches() { s.searchTagsIndexed = true }
+
 // SkipSearchSample has s's searches ask the search table (or walk) whatever the workspace's
 // newest links hold, as in a workspace of many links none of the newest of which holds the text.
 func (s *LinkStore) SkipSearchSample() { s.searchUnsampled = true }
