@@ -204,6 +204,10 @@ func TestLinkSearchPages(t *testing.T) {
 	}{
 		{"newest", link.Filter{Query: "parcel"}},
 		{"oldest", link.Filter{Query: "PARCEL", Sort: link.SortOldest}},
+		// No trigram: walked in link_search_grams_order (migration 00068) by the ordered way.
+		{"Chinese, newest", link.Filter{Query: "包裹"}},
+		{"Chinese, oldest", link.Filter{Query: "包裹", Sort: link.SortOldest}},
+		{"Chinese, disabled", link.Filter{Query: "裹", Status: link.StatusDisabled}},
 		{"most visits", link.Filter{Query: "parcel", Sort: link.SortMostVisited}},
 		{"least visits", link.Filter{Query: "包裹", Sort: link.SortLeastVisited}},
 		{"changed", link.Filter{Query: "parcel", Sort: link.SortRecentlyUpdated}},
