@@ -167,7 +167,9 @@ func (s *LinkStore) manyMatching(ctx context.Context, workspaceID int64, f link.
 // whose IDs, read from links_workspace_inactive alone (migration 00048), are hashed once and
 // tested as the walk passes each row, before any link is looked up. Written as "IS TRUE", not
 // as IN alone, which the planner would make a join, looking up every link of the status in
-// the visits instead of walking them in their order.
+// the visits instead of walking them in their order. The planner hashes it when it expects
+// the status's links to fit in hash memory (about 250,000 with the default work_mem and
+// hash_mem_multiplier); hashMatch keeps the listings that use it well below that.
 func statusMatching(ws, status, id string) string {
 	return "(" + id + " IN (SELECT i.id FROM links i WHERE i.workspace_id = " + ws +
 		" AND i.status <> 'active' AND i.status = " + status + "::text)) IS TRUE"
