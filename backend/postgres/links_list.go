@@ -297,7 +297,7 @@ func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp s
 // of a domain passed every newer link of the workspace's other domains (its campaigns are runs
 // of IDs).
 func workspaceWalk(f link.Filter, where []string, ws, dir string) ([]string, string) {
-	if f.Status != "" && f.Status != link.StatusActive || f.DomainID != nil && *f.DomainID != 0 {
+	if f.Status != "" && f.Status != link.StatusActive || f.DomainID != nil && *f.DomainID != link.DefaultDomain {
 		return where, "l.id " + dir
 	}
 	where = slices.Clone(where)
