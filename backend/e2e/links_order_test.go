@@ -64,7 +64,7 @@ func ids(ls []listedLink) []int64 {
 // TestLinkListVisitsAndOrder makes visits through real redirects and reads them back in the
 // links listing: each link's visits since made and per day of the last 7, the orders by
 // creation and by visits with pages of every size (none twice, none missed), the status
-// filter in an order by visits, another workspace's links never listed, and bad orders,
+// filter in an order by visits, alone and with a tag, another workspace's links never listed, and bad orders,
 // cursors and zones refused with their reason.
 func TestLinkListVisitsAndOrder(t *testing.T) {
 	s := newDeployment(t).start(t)
@@ -169,6 +169,34 @@ func TestLinkListVisitsAndOrder(t *testing.T) {
 		want := orders[strings.TrimSuffix(query, "&q=ordered")]
 		if got := ids(listAll(t, s, a, query, 2)); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", query, got, want)
+		}
+	}
+	// A tag with a status in an order by visits (the tag's rows kept by the status's links'
+	// IDs): links 1, 2, 3 and 5 tagged, 2 and 3 disabled; the neighbour's link carries a tag of
+	// the same name.
+	for i, l := range append(slices.Clone(links), other) {
+		tn, patch := a, map[string]any{"tags": []string{"picked"}}
+		if l.ID == other.ID {
+			tn = b
+		} else if i != 1 && i != 2 && i != 3 && i != 5 {
+			continue
+		}
+		if i == 2 {
+			patch["status"] = "disabled"
+		}
+		if r := s.do("PATCH", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, l.ID), tn.Key, patch); r.Status != http.StatusOK {
+			t.Fatalf("tag link %d: %d %s", i, r.Status, r.Body)
+		}
+	}
+	for query, want := range map[string][]int64{
+		"sort=-visits&status=disabled&tag=picked": {byID(3), byID(2)},
+		"sort=visits&status=disabled&tag=picked":  {byID(2), byID(3)},
+		"sort=-visits&status=active&tag=picked":   {byID(1), byID(5)},
+	} {
+		for _, limit := range []int{1, 2, 100} {
+			if got := ids(listAll(t, s, a, query, limit)); !slices.Equal(got, want) {
+				t.Errorf("%s in pages of %d: %v, want %v", query, limit, got, want)
+			}
 		}
 	}
 

@@ -126,6 +126,10 @@ func beyondASCII(q string) bool {
 	return false
 }
 
+// fewTagged is how many links of a tag make a search under it ask the search table's index
+// (searchedLinks); under fewer, the list walks the tag's links testing each.
+const fewTagged = 2000
+
 // searchSample is how many of a workspace's newest links a search tests first, and
 // searchCommon how many of them holding the text make it common: the list then walks the links
 // in the order asked (about searchSample/searchCommon links read for each link of the page)
@@ -136,8 +140,10 @@ const (
 	searchCommon = 10
 )
 
-// searchedLinks is how List finds the links of the workspace whose text holds q: way.common
-// says the text is common among its newest links (or they are all the links it has), so that a
+// searchedLinks is how List finds the links of the workspace whose text holds q: none of the
+// ways below under a tag of fewer than fewTagged links, which the list walks; way.common
+// says the text is common among the links an order by visits passes next, or among its newest
+// links (or they are all the links it has), so that a
 // walk of its links in any order soon finds a page; otherwise, when few is true, ids is every
 // link whose text in link_search holds q, with those of its links not yet copied there
 // (link_search_queue), at most searchCandidates of them; way.many says they are more. Before
@@ -146,7 +152,45 @@ const (
 // testing each. The search table's GIN index is asked for a bitmap with a cap, never walked in
 // an order; the list checks each candidate's own columns.
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string, f link.Filter) (ids []int64, few bool, way searchWay, err error) {
+	if f.TagID != nil && !s.searchTagsIndexed {
+		// A tag of few links is walked testing each link's text, whatever the search table
+		// holds: the walk passes fewTagged links at most, where the table's bitmap of a text of
+		// many links costs what the workspace holds (40–90 ms for one link in eight of
+		// 1,000,000, and up to 926 ms on a loaded machine, for a tag of 1,000 links).
+		var n int
+		if err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
+			*f.TagID, fewTagged).Scan(&n); err != nil {
+			return nil, false, way, fmt.Errorf("list links: search: count the tag's links: %w", err)
+		}
+		if n < fewTagged {
+			return nil, false, way, nil
+		}
+	}
 	p := "%" + escapeLike(q) + "%"
+	if !s.searchUnsampled && f.TagID == nil && f.Sort == link.SortMostVisited && (f.After == nil || f.After.Visits > 0) {
+		// Most visited first, the links the walk of the visit order would pass next: a text
+		// that enough of them hold is found by that walk within a few thousand rows, without
+		// the search table's bitmap, which costs what the workspace holds (40–90 ms a page for
+		// one link in eight of 1,000,000), nor the newest links, which may not hold it.
+		var a sqlArgs
+		ws, pat := a.add(workspaceID), a.add(p)
+		cond := ""
+		if c := f.After; c != nil {
+			cond = " AND (t.visits, t.link_id) < (" + a.add(c.Visits) + "::bigint, " + a.add(c.ID) + "::bigint)"
+		}
+		var held int
+		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT t.link_id FROM visit_totals t
+				WHERE t.workspace_id = `+ws+` AND t.visits > 0`+cond+`
+				ORDER BY t.visits DESC, t.link_id DESC LIMIT `+a.add(searchSample)+`) v
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = v.link_id
+				AND (l.url ILIKE `+pat+` OR l.key ILIKE `+pat+` OR l.title ILIKE `+pat+`) LIMIT 1) m`, a...).Scan(&held)
+		if err != nil {
+			return nil, false, way, fmt.Errorf("list links: search: %w", err)
+		}
+		if held >= searchCommon {
+			return nil, false, searchWay{common: true}, nil
+		}
+	}
 	if !s.searchUnsampled {
 		// In links_workspace_idx's order, the workspace a value the planner cannot see
 		// (workspaceWalk): by ID alone, or with the workspace a constant, the planner may walk
@@ -174,6 +218,13 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 	// many texts share, about 100 (docs/benchmarks.md#the-text-search).
 	byID := !f.Sort.ByVisits() && !f.Sort.ByUpdate()
 	if byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
+		return nil, false, searchWay{ordered: true}, nil
+	}
+	// A text without trigrams but with letters outside ASCII likewise walks
+	// link_search_grams_order (migration 00068): GIN's bitmap of a Chinese word of one link in
+	// 80 of 1,000,000 cost 57 ms capped at 5,000 links, and the walk of the workspace's links by
+	// ID that followed 300 ms and more; the walk of the index 2–7 ms.
+	if byID && f.TagID == nil && !trigrams(q) && beyondASCII(q) && indexes&searchGramsOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
 		return nil, false, searchWay{ordered: true}, nil
 	}
 	var a sqlArgs
@@ -210,8 +261,8 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 }
 
 // searchOrderPage is a listing's page by ID of a search (searchedLinks' ordered):
-// the search table's rows holding the text walked in link_search_order (migration 00066) from
-// the cursor, nearest first (link_id <-> the cursor's end of the IDs), each link looked up by
+// the search table's rows holding the text walked in link_search_order (migration 00066), or in
+// link_search_grams_order (migration 00068) for a text without trigrams, from the cursor, nearest first (link_id <-> the cursor's end of the IDs), each link looked up by
 // its key and checked against its own columns and the other filters (where) in a LATERAL
 // subquery, so that the walk stops at the page's size; beside them the workspace's links
 // still queued for the indexer (link_search_queue), in the same order. A page costs the rows
@@ -231,11 +282,21 @@ func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, 
 		cond = " AND s.link_id " + cmp + " " + after + "::bigint"
 		queued = "q.id " + cmp + " " + after
 	}
-	p := a.add("%" + escapeLike(strings.TrimSpace(f.Query)) + "%")
+	q := strings.TrimSpace(f.Query)
+	var holds string
+	if trigrams(q) {
+		holds = "s.doc ILIKE " + a.add("%"+escapeLike(q)+"%")
+	} else {
+		// The text's letters and pairs of letters, every one a lexeme of the row's grams:
+		// grams @> link_search_grams(q), as link_search_grams_order (migration 00068) answers it.
+		// The letters are outside ASCII (link_search_grams), none a quote or a backslash.
+		holds = "s.grams <> '{}' AND array_to_tsvector(s.grams) @@ (SELECT string_agg(quote_literal(g), ' & ') FROM unnest(link_search_grams(" +
+			a.add(q) + "::text)) g)::tsquery"
+	}
 	lookup := `CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = %s AND ` + strings.Join(where, " AND ") + ` LIMIT 1) m`
 	return `SELECT id FROM (
 			(SELECT s.link_id AS id FROM link_search s ` + fmt.Sprintf(lookup, "s.link_id") + `
-				WHERE s.workspace_id = ` + ws + `::bigint AND s.doc ILIKE ` + p + cond + `
+				WHERE s.workspace_id = ` + ws + `::bigint AND ` + holds + cond + `
 				ORDER BY s.link_id <-> ` + end + `::bigint LIMIT ` + limit + `)
 			UNION
 			(SELECT q.id FROM (SELECT DISTINCT id FROM link_search_queue sq CROSS JOIN unnest(sq.ids) q (id)
@@ -273,19 +334,21 @@ const (
 	searchAsked = 1 << iota
 	searchGIN   // link_search_gin (migration 00063)
 	searchOrder // link_search_order (migration 00066)
+	// link_search_grams_order (migration 00068)
+	searchGramsOrder
 )
 
 // searchIndexes reports which of the search table's indexes exist, asked once per process (an
 // index made later is used after a restart). Without link_search_gin List's search walks the
 // links as it did before the search table; without link_search_order a text of many links
-// does.
+// does, and without link_search_grams_order a text of many links without trigrams.
 func (s *LinkStore) searchIndexes(ctx context.Context) int32 {
 	if got := s.searchIndex.Load(); got != 0 {
 		return got
 	}
-	var gin, order bool
-	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('link_search_gin') IS NOT NULL, to_regclass('link_search_order') IS NOT NULL`).
-		Scan(&gin, &order); err != nil {
+	var gin, order, grams bool
+	if err := s.db.Pool.QueryRow(ctx, `SELECT to_regclass('link_search_gin') IS NOT NULL, to_regclass('link_search_order') IS NOT NULL,
+		to_regclass('link_search_grams_order') IS NOT NULL`).Scan(&gin, &order, &grams); err != nil {
 		return searchAsked // asked again next time
 	}
 	got := int32(searchAsked)
@@ -294,6 +357,9 @@ func (s *LinkStore) searchIndexes(ctx context.Context) int32 {
 	}
 	if order {
 		got |= searchOrder
+	}
+	if grams {
+		got |= searchGramsOrder
 	}
 	s.searchIndex.Store(got)
 	return got

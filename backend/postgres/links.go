@@ -22,10 +22,12 @@ type LinkStore struct {
 	// and 00066 make them where pg_trgm, btree_gin and btree_gist are installed): 0 not asked yet.
 	searchIndex atomic.Int32
 	// searchCandidates replaces the constant of that name when set, searchUnsampled skips the
-	// test of the newest links, and searchUnordered never walks link_search_order (tests).
-	searchCandidates int
-	searchUnsampled  bool
-	searchUnordered  bool
+	// test of the newest links, searchUnordered never walks link_search_order, and
+	// searchTagsIndexed asks the search table whatever a tag's size (tests).
+	searchCandidates  int
+	searchUnsampled   bool
+	searchUnordered   bool
+	searchTagsIndexed bool
 }
 
 // NewLinkStore returns the PostgreSQL link store.

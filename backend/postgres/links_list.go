@@ -42,7 +42,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 			return nil, false, err
 		}
 	}
-	many, err := s.manyMatching(ctx, workspaceID, f)
+	match, err := s.manyMatching(ctx, workspaceID, f)
 	if err != nil {
 		return nil, false, err
 	}
@@ -61,7 +61,7 @@ func (s *LinkStore) List(ctx context.Context, workspaceID int64, f link.Filter) 
 		}
 		search = way
 	}
-	query, args := listQuery(workspaceID, f, many, found, search)
+	query, args := listQuery(workspaceID, f, match, found, search)
 	var links []*link.Link
 	err = s.queryList(ctx, query, args, func(rows pgx.Rows) error {
 		v := &link.Visits{}
@@ -102,16 +102,22 @@ func (s *LinkStore) fewestTagged(ctx context.Context, f link.Filter) (link.Filte
 // rather than sorting the text's links; ordered says link_search_order walks them by ID.
 type searchWay struct{ common, many, ordered bool }
 
-// listQuery is List's statement and its arguments; many says the workspace has at least
-// manyMatch links in f's status or on its domain (manyMatching); found, when not nil, is every
-// link whose text may hold f.Query, and search how a search of more links goes.
-func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, search searchWay) (string, []any) {
+// listQuery is List's statement and its arguments; match is what manyMatching counted of the
+// links in f's status or on its domain; found, when not nil, is every link whose text may hold
+// f.Query, and search how a search of more links goes.
+func listQuery(workspaceID int64, f link.Filter, match matching, found []int64, search searchWay) (string, []any) {
+	many := match.many
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := append([]string{"l.workspace_id = " + ws}, searchConditions(&a, f.Query)...)
 	where = walkStatus(append(where, statusConditions(&a, f)...), many)
 	if f.DomainID != nil {
 		where = append(where, "l.domain_id = "+a.add(*f.DomainID))
+		if *f.DomainID != link.DefaultDomain {
+			// The condition of links_workspace_domain (migration 00067), written out so that it
+			// serves whatever the plan.
+			where = append(where, "l.domain_id <> 0")
+		}
 	}
 	// A search walked in link_search_order: by ID, no tag, a text of many links
 	// (searchedLinks).
@@ -146,7 +152,12 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, searc
 			` ORDER BY l.updated_at ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `l.updated_at ` + dir + `, l.id ` + dir
 	case tagID != "" && f.Sort.ByVisits():
-		page, order = tagVisitsPage(&a, where, tagID, limit, dir, cmp, f.After)
+		var keep func(id string) string
+		if match.hashed {
+			status := a.add(f.Status)
+			keep = func(id string) string { return statusMatching(ws, status, id) }
+		}
+		page, order = tagVisitsPage(&a, where, tagID, limit, dir, cmp, f.After, keep)
 		visits = "p.visits"
 	case healthWalk:
 		page, order = healthPage(&a, where, ws, healthState, limit, dir, cmp, f.After, f.Sort.ByVisits())
@@ -161,7 +172,7 @@ func listQuery(workspaceID int64, f link.Filter, many bool, found []int64, searc
 			ORDER BY coalesce(t.visits, 0) ` + dir + `, l.id ` + dir + ` LIMIT ` + limit
 		order = `coalesce(t.visits, 0) ` + dir + `, l.id ` + dir
 	case f.Sort.ByVisits():
-		page, order = visitsWalk(&a, f, where, ws, limit, dir, cmp)
+		page, order = visitsWalk(&a, f, where, ws, limit, dir, cmp, match.hashed)
 	case tagID != "":
 		page, order = tagPage(&a, f, where, tagID, limit, dir, cmp)
 	default:
@@ -196,7 +207,11 @@ const inactiveCondition = "l.status <> 'active'"
 // under a common text): two ordered parts, each stopping at the page's size, the links with
 // visits walked in visit_totals' index of them, and those with none walked by ID; the second is
 // read only when the first runs out (or, least visited first, the other way round).
-func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp string) (page, order string) {
+//
+// With hashed (manyMatching), the links in f's status are kept by their IDs as the walk of the
+// visits passes them (statusMatching), and only those are looked up by their keys, in a LATERAL
+// subquery, so that the walk stays the visit order's.
+func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp string, hashed bool) (page, order string) {
 	byVisits := []string{"t.workspace_id = " + ws, "t.visits > 0"}
 	unvisited := append(slices.Clone(where),
 		"NOT EXISTS (SELECT 1 FROM visit_totals t WHERE t.link_id = l.id AND t.visits > 0)")
@@ -215,6 +230,11 @@ func visitsWalk(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, cmp s
 	}
 	var parts []string
 	switch {
+	case useVisited && hashed:
+		byVisits = append(byVisits, statusMatching(ws, a.add(f.Status), "t.link_id"))
+		parts = append(parts, `(SELECT t.link_id AS id FROM visit_totals t
+			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = t.link_id AND `+strings.Join(where, " AND ")+` LIMIT 1) m
+			WHERE `+strings.Join(byVisits, " AND ")+` ORDER BY t.visits `+dir+`, t.link_id `+dir+` LIMIT `+limit+`)`)
 	case useVisited && f.Query != "":
 		// A text common or of many links (searchedLinks), which the planner cannot count:
 		// each visited link looked up by its key in a LATERAL subquery, so that the walk is
@@ -272,9 +292,12 @@ func tagPage(a *sqlArgs, f link.Filter, where []string, tagID, limit, dir, cmp s
 // one (317 ms for a page of a workspace of 1,000,000 links with 200,000 newer ones beside it,
 // docs/benchmarks.md#workspaces-of-10-million-links). A status other than active or expiry
 // walks its partial index (migration 00048) instead, ordered by ID upwards, where the constant
-// serves: the workspace's condition stays as it is.
+// serves: the workspace's condition stays as it is. So does a custom domain, whose links
+// links_workspace_domain (migration 00067) holds by ID: walked in links_workspace_idx, a page
+// of a domain passed every newer link of the workspace's other domains (its campaigns are runs
+// of IDs).
 func workspaceWalk(f link.Filter, where []string, ws, dir string) ([]string, string) {
-	if f.Status != "" && f.Status != link.StatusActive {
+	if f.Status != "" && f.Status != link.StatusActive || f.DomainID != nil && *f.DomainID != link.DefaultDomain {
 		return where, "l.id " + dir
 	}
 	where = slices.Clone(where)

@@ -32,19 +32,26 @@ func indexSearch(t testing.TB, db *postgres.DB) {
 	}
 }
 
-// searchStores are the list's four ways of searching: the search table's links found and
+// searchStores are the list's five ways of searching: the search table's links found and
 // sorted (few of them), the walk of the search table's links in link_search_order (by ID
 // without a tag; the other orders find or walk), the walk of the workspace's links testing each (as
-// where that index is missing), and the walk of a text common among the newest links (the
-// workspaces of these tests are small enough to be walked whole).
+// where that index is missing), these three under a tag of any size, the walk of a small tag's
+// links testing each, and the walk of a text common among the newest links (the workspaces of
+// these tests are small enough to be walked whole).
 func searchStores(db *postgres.DB) map[string]*postgres.LinkStore {
-	found, ordered, walked := postgres.NewLinkStore(db), postgres.NewLinkStore(db), postgres.NewLinkStore(db)
+	found, ordered, walked, tagWalked := postgres.NewLinkStore(db), postgres.NewLinkStore(db), postgres.NewLinkStore(db), postgres.NewLinkStore(db)
 	found.SkipSearchSample()
 	found.FindSearches()
 	ordered.SkipSearchSample()
 	walked.SkipSearchSample()
 	walked.SetSearchCandidates(-1)
-	return map[string]*postgres.LinkStore{"found": found, "ordered": ordered, "walked": walked, "common": postgres.NewLinkStore(db)}
+	for _, s := range []*postgres.LinkStore{found, ordered, walked} {
+		s.IndexTagSearches()
+	}
+	// A small tag's links walked, testing each one's text.
+	tagWalked.SkipSearchSample()
+	return map[string]*postgres.LinkStore{"found": found, "ordered": ordered, "walked": walked, "tag walked": tagWalked,
+		"common": postgres.NewLinkStore(db)}
 }
 
 func insertLinks(t *testing.T, db *postgres.DB, links ...*link.Link) {
@@ -197,6 +204,10 @@ func TestLinkSearchPages(t *testing.T) {
 	}{
 		{"newest", link.Filter{Query: "parcel"}},
 		{"oldest", link.Filter{Query: "PARCEL", Sort: link.SortOldest}},
+		// No trigram: walked in link_search_grams_order (migration 00068) by the ordered way.
+		{"Chinese, newest", link.Filter{Query: "包裹"}},
+		{"Chinese, oldest", link.Filter{Query: "包裹", Sort: link.SortOldest}},
+		{"Chinese, disabled", link.Filter{Query: "裹", Status: link.StatusDisabled}},
 		{"most visits", link.Filter{Query: "parcel", Sort: link.SortMostVisited}},
 		{"least visits", link.Filter{Query: "包裹", Sort: link.SortLeastVisited}},
 		{"changed", link.Filter{Query: "parcel", Sort: link.SortRecentlyUpdated}},

@@ -15,9 +15,9 @@ import (
 )
 
 // TestLinkListShapes pages through the list's shapes of large workspaces (docs/api.md#listing-links)
-// two links a page: by ID both ways (alone, active, searched, and the links without visits of an
-// order by visits) in a workspace whose links are all older than another's, by last change both
-// ways, several tags at once, expired links, each with
+// two links a page: by ID both ways (alone, active, searched, on a custom domain, and the links
+// without visits of an order by visits) in a workspace whose links are all older than another's,
+// by last change both ways, several tags at once, expired links, each with
 // links added and edited between pages. Every page is in the order asked; a walk answers each
 // link it should once, however many are added meanwhile (those that belong ahead of the cursor
 // stay out, those behind it come last); another workspace's links, carrying tags of the same
@@ -55,6 +55,13 @@ func TestLinkListShapes(t *testing.T) {
 	even, third := tag(ws.ID, "even", "id % 2 = 0"), tag(ws.ID, "third", "id % 3 = 0")
 	tag(other.ID, "even", "true")
 	tag(other.ID, "third", "true")
+	// Every third link of ws on its custom domain, and one of other's with that domain's ID.
+	var domain int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO domains (workspace_id, hostname, token, verified_at)
+		VALUES ($1, 'go.shapes.example', 't', now()) RETURNING id`, ws.ID).Scan(&domain); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, `UPDATE links SET domain_id = $1 WHERE id % 3 = 1 AND (workspace_id = $2 OR id = 31)`, domain, ws.ID)
 	exec(t, `INSERT INTO visit_totals (link_id, workspace_id, visits) SELECT id, workspace_id, id % 4 FROM links WHERE id % 4 > 0`)
 	exec(t, `UPDATE link_tags lt SET visits = t.visits FROM visit_totals t WHERE t.link_id = lt.link_id`) // as the ingest keeps them
 	store := postgres.NewLinkStore(db)
@@ -64,14 +71,15 @@ func TestLinkListShapes(t *testing.T) {
 		id, visits int64
 		updated    time.Time
 		expired    bool
+		onDomain   bool
 		tags       map[int64]bool
 	}
 	// state is every link of ws as the database has it now.
 	state := func(t testing.TB) map[int64]row {
 		t.Helper()
 		rows, err := db.Pool.Query(ctx, `SELECT l.id, coalesce(v.visits, 0), l.updated_at, coalesce(l.expires_at <= now(), false),
-				ARRAY(SELECT tag_id FROM link_tags lt WHERE lt.link_id = l.id)
-			FROM links l LEFT JOIN visit_totals v ON v.link_id = l.id WHERE l.workspace_id = $1`, ws.ID)
+				l.domain_id = $2, ARRAY(SELECT tag_id FROM link_tags lt WHERE lt.link_id = l.id)
+			FROM links l LEFT JOIN visit_totals v ON v.link_id = l.id WHERE l.workspace_id = $1`, ws.ID, domain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +88,7 @@ func TestLinkListShapes(t *testing.T) {
 		for rows.Next() {
 			var r row
 			var tags []int64
-			if err := rows.Scan(&r.id, &r.visits, &r.updated, &r.expired, &tags); err != nil {
+			if err := rows.Scan(&r.id, &r.visits, &r.updated, &r.expired, &r.onDomain, &tags); err != nil {
 				t.Fatal(err)
 			}
 			r.tags = map[int64]bool{}
@@ -123,6 +131,15 @@ func TestLinkListShapes(t *testing.T) {
 		{"least visited", link.Filter{Sort: link.SortLeastVisited}, func(row) bool { return true },
 			func(a, b row) int { return cmp.Or(cmp.Compare(a.visits, b.visits), cmp.Compare(a.id, b.id)) }},
 		{"most visited", link.Filter{Sort: link.SortMostVisited}, func(row) bool { return true },
+			func(a, b row) int { return cmp.Or(cmp.Compare(b.visits, a.visits), cmp.Compare(b.id, a.id)) }},
+		// A custom domain's links walk links_workspace_domain (migration 00067).
+		{"domain, newest", link.Filter{DomainID: &domain}, func(r row) bool { return r.onDomain },
+			func(a, b row) int { return cmp.Compare(b.id, a.id) }},
+		{"domain, oldest", link.Filter{DomainID: &domain, Sort: link.SortOldest}, func(r row) bool { return r.onDomain },
+			func(a, b row) int { return cmp.Compare(a.id, b.id) }},
+		{"domain, least visited", link.Filter{DomainID: &domain, Sort: link.SortLeastVisited}, func(r row) bool { return r.onDomain },
+			func(a, b row) int { return cmp.Or(cmp.Compare(a.visits, b.visits), cmp.Compare(a.id, b.id)) }},
+		{"domain, most visited", link.Filter{DomainID: &domain, Sort: link.SortMostVisited}, func(r row) bool { return r.onDomain },
 			func(a, b row) int { return cmp.Or(cmp.Compare(b.visits, a.visits), cmp.Compare(b.id, a.id)) }},
 		{"search, newest", link.Filter{Query: "example.com/1"}, searched,
 			func(a, b row) int { return cmp.Compare(b.id, a.id) }},
@@ -174,10 +191,10 @@ func TestLinkListShapes(t *testing.T) {
 					f.After = cursorOf(got[len(got)-1], c.f.Sort)
 					continue
 				}
-				// Between the first pages: a new link matching every filter, expired and tagged
-				// with both tags, and the first link of the page changed again.
+				// Between the first pages: a new link matching every filter, expired, on the
+				// domain and tagged with both tags, and the first link of the page changed again.
 				next++
-				exec(t, `INSERT INTO links (id, workspace_id, key, url, url_hash, expires_at) VALUES ($1::bigint, $2, 'n' || $1::bigint, 'https://example.com/n', $1::bigint, now() - interval '1 minute')`, next, ws.ID)
+				exec(t, `INSERT INTO links (id, workspace_id, domain_id, key, url, url_hash, expires_at) VALUES ($1::bigint, $2, $3, 'n' || $1::bigint, 'https://example.com/n', $1::bigint, now() - interval '1 minute')`, next, ws.ID, domain)
 				exec(t, `INSERT INTO link_tags (tag_id, link_id) VALUES ($1, $3), ($2, $3)`, even, third, next)
 				if _, err := store.Update(ctx, ws.ID, got[0].ID, link.Patch{Title: link.Some("changed")}); err != nil {
 					t.Fatal(err)

@@ -294,10 +294,12 @@ func TestMigrationBackfillsTagVisits(t *testing.T) {
 	}
 }
 
-// TestLinkListStatusByVisitsWalk pages through a workspace's disabled links, and its links on
-// a custom domain, by visits, both ways, when they are many (the workspace's visit order
-// walked, keeping them): only they come, in the order of (visits, ID), each once; another
-// workspace's never. Not parallel: it makes every status and domain many for its duration.
+// TestLinkListStatusByVisitsWalk pages through a workspace's disabled links, its links on a
+// custom domain, and a tag's disabled links, by visits, both ways, when they are many (the
+// workspace's or the tag's visit order walked, keeping them), the disabled links kept by their
+// IDs (few enough to hash) and looked up one by one (too many): only they come, in the order of
+// (visits, ID), each once; another workspace's never, though its disabled links carry a tag of
+// the same name. Not parallel: it makes every status and domain many for its duration.
 func TestLinkListStatusByVisitsWalk(t *testing.T) {
 	postgres.SetManyMatch(t, 1)
 	db := testenv.DB(t)
@@ -320,6 +322,21 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 		insertLink(t, links, neighbour.ID, id)
 		theirs[id] = 7
 	}
+	// A tag on every other link, and on the neighbour's, before the visits (which the ingest
+	// keeps beside the tag's rows).
+	tag, theirTag := newTag(t, db, ws.ID, "half"), newTag(t, db, neighbour.ID, "half")
+	var tagged []int64
+	for id := int64(2); id <= 40; id += 2 {
+		if id%3 == 0 {
+			tagged = append(tagged, id)
+		}
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO link_tags (tag_id, link_id) SELECT $1, g FROM generate_series(2, 40, 2) g`, tag); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO link_tags (tag_id, link_id) SELECT $1, g FROM generate_series(501, 505) g`, theirTag); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := links.UpdateMany(ctx, ws.ID, disabled, link.BulkEdit{Status: link.Opt[string]{Set: true, Value: link.StatusDisabled}}); err != nil {
 		t.Fatal(err)
 	}
@@ -341,14 +358,18 @@ func TestLinkListStatusByVisitsWalk(t *testing.T) {
 	}
 	visitLinks(t, db, ws.ID, visits, false)
 	visitLinks(t, db, neighbour.ID, theirs, false)
-	for _, c := range []struct {
-		f     link.Filter
-		links []int64
-	}{
-		{link.Filter{Status: link.StatusDisabled}, disabled},
-		{link.Filter{DomainID: &domain}, onDomain},
-	} {
-		checkWalk(t, links, ws.ID, c.f, c.links, visits)
+	for _, hash := range []int{50000, 1} {
+		postgres.SetHashMatch(t, hash)
+		for _, c := range []struct {
+			f     link.Filter
+			links []int64
+		}{
+			{link.Filter{Status: link.StatusDisabled}, disabled},
+			{link.Filter{DomainID: &domain}, onDomain},
+			{link.Filter{TagID: &tag, Status: link.StatusDisabled}, tagged},
+		} {
+			checkWalk(t, links, ws.ID, c.f, c.links, visits)
+		}
 	}
 }
 
@@ -394,33 +415,34 @@ func checkWalk(t *testing.T, links *postgres.LinkStore, ws int64, f link.Filter,
 	}
 }
 
-// TestListSettings: a listing's statement runs without JIT and with a plan for its own
-// arguments, in one transaction whose settings end with it; a statement that fails leaves
-// no connection of the pool in its aborted transaction.
+// TestListSettings: a listing's statement runs without JIT or parallel workers and with a plan
+// for its own arguments, in one transaction whose settings end with it; a statement that fails
+// leaves no connection of the pool in its aborted transaction.
 func TestListSettings(t *testing.T) {
 	t.Parallel()
 	db := testenv.DB(t)
 	ctx := context.Background()
 	links := postgres.NewLinkStore(db)
 	for range 3 {
-		jit, plans, err := links.ListSettings(ctx)
-		if err != nil || jit != "off" || plans != "force_custom_plan" {
-			t.Fatalf("jit %q, plan_cache_mode %q, %v", jit, plans, err)
+		jit, plans, workers, err := links.ListSettings(ctx)
+		if err != nil || jit != "off" || plans != "force_custom_plan" || workers != "0" {
+			t.Fatalf("jit %q, plan_cache_mode %q, max_parallel_workers_per_gather %q, %v", jit, plans, workers, err)
 		}
 	}
-	var jit, plans string
-	if err := db.Pool.QueryRow(ctx, `SELECT current_setting('jit'), current_setting('plan_cache_mode')`).Scan(&jit, &plans); err != nil {
+	var jit, plans, workers string
+	if err := db.Pool.QueryRow(ctx, `SELECT current_setting('jit'), current_setting('plan_cache_mode'), current_setting('max_parallel_workers_per_gather')`).
+		Scan(&jit, &plans, &workers); err != nil {
 		t.Fatal(err)
 	}
-	if plans != "auto" {
-		t.Errorf("after a listing: jit %q, plan_cache_mode %q", jit, plans)
+	if plans != "auto" || workers == "0" {
+		t.Errorf("after a listing: jit %q, plan_cache_mode %q, max_parallel_workers_per_gather %q", jit, plans, workers)
 	}
 	// A statement that fails, then listings and other statements on the same pool.
 	if err := links.RunListStatement(ctx, `SELECT 1 / 0`); err == nil {
 		t.Fatal("a division by zero went through")
 	}
 	for range 10 {
-		if _, _, err := links.ListSettings(ctx); err != nil {
+		if _, _, _, err := links.ListSettings(ctx); err != nil {
 			t.Fatalf("a listing after a failed one: %v", err)
 		}
 		if _, err := db.Pool.Exec(ctx, `SELECT 1`); err != nil {
