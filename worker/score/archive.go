@@ -28,8 +28,8 @@ var (
 // no scanner has read. Before a deadline, or to be opened on a computer, it bans: the tax
 // "inspection list", the "offline build". An honest download page says it never zips its
 // installer with a password; advisories quote the trick and offer nothing.
-func lockedArchiveSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func lockedArchiveSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || len(c.Links) == 0 {
 		return Signal{}, false
 	}

@@ -39,12 +39,12 @@ var (
 // takes a payment (a card asked, or a bond, a fine, a deposit to pay) before a deadline, on a
 // host that is no government's. Advisories quoting the threat collect nothing and are left
 // alone; so are the brands' own hosts (a listed government service's).
-func authorityDemandSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || governmentHost(host) {
+func authorityDemandSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || governmentHost(host) {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	authority := authorityRE.FindString(words)
 	if authority == "" {
 		return Signal{}, false
@@ -58,7 +58,7 @@ func authorityDemandSignal(c moderation.Capture) (Signal, bool) {
 			break
 		}
 	}
-	if accused == "" || advisory(c, words) {
+	if accused == "" || !v.ok {
 		return Signal{}, false
 	}
 	pay := ""

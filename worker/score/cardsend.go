@@ -17,9 +17,9 @@ const weightCardElsewhere = 0.8
 // (its action, or the page's scripts for inputs no form posts) to another registrable domain,
 // neither a listed brand's (processors are listed) nor named on the page nor of the page's
 // name, standing on an odd host.
-func cardElsewhereSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func cardElsewhereSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
 	page := registrableDomain(host)

@@ -30,8 +30,8 @@ var (
 // the "wrong number" that turns into a trading tip, the stock guru's free group. A licensed
 // broker's own page prints the risk warning it must and sends to the app stores; a newsletter
 // with a channel takes no deposit. Advisories quote the story and are left alone.
-func chatInvestSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func chatInvestSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || riskWarningRE.MatchString(words) {
 		return Signal{}, false
 	}

@@ -56,8 +56,8 @@ func coverStory(words string) string {
 // inheritance's certificate, the lottery's insurance, the parcel's clearance. secret-payment
 // weighs the same secrecy when the account is on the page. No honest payee asks to be hidden
 // from the reader's bank. Advisories collect nothing and are left alone.
-func secretFeeSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func secretFeeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -93,8 +93,8 @@ func secretFeeSignal(c moderation.Capture) (Signal, bool) {
 // forbids them to take a deposit (China's Labour Contract Law, art. 9), and an honest travel or
 // study deposit buys a place, not a post. A sentence that supposes it ("如有企业要求…") or
 // forbids it is a rule about others; advisories are left alone.
-func jobDepositSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func jobDepositSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}

@@ -59,8 +59,8 @@ var (
 // charged back, not to phone the "manager" who asks. Honest sellers want their reader to check
 // with anyone; advisories quote these orders and collect nothing, and a sentence that supposes
 // the order ("if anyone tells you not to tell your bank") is a warning.
-func cutOffSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func cutOffSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}

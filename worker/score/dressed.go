@@ -51,9 +51,9 @@ func wornDomain(host string) string {
 // host that wears another site's domain at its front: a regional bank's log-on on
 // bendigobank.com.au.session-verify-id.net. The look-alike signals know the listed brands'
 // domains; this reads any domain, for a bank too small to be listed is phished the same way.
-func dressedHostSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || !pageAsks(c).any(askPassword|askOTP|askCard|askPIN|askSecret) {
+func dressedHostSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || !pageAsks(c).any(askPassword|askOTP|askCard|askPIN|askSecret) {
 		return Signal{}, false
 	}
 	worn := wornDomain(host)

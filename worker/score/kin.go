@@ -64,8 +64,8 @@ var (
 // number", the relative on a cut-off video call. An honest contact card asks for no money, and
 // a family's payment is asked from the number the family knows. Advisories quote the message
 // and collect nothing.
-func newNumberSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func newNumberSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -90,8 +90,8 @@ func newNumberSignal(c moderation.Capture) (Signal, bool) {
 // "police funds inspection", the "card protection" courier. No authority takes savings into
 // keeping; a jeweller buying gold in its shop collects nothing at home, and advisories quote
 // the story and give no way to hand anything over.
-func handoverSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func handoverSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -113,8 +113,8 @@ func handoverSignal(c moderation.Capture) (Signal, bool) {
 // installer asks it, and a scanner turned off is what malware needs. Beside an archive behind a
 // password or "Run anyway" it bans; an honest vendor's page says it never asks either, and
 // advisories quote both and offer nothing.
-func disarmSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func disarmSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}

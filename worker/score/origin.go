@@ -179,9 +179,9 @@ func namesReceiver(c moderation.Capture, to string) bool {
 // name worn in its host. A page with no field at all, wearing its own name beside a task in its
 // host, whose scripts are wired to send to such a site, and to a script there, counts too: its
 // form comes behind a click ("No, cancel this payee") that the capture did not press.
-func receiverElsewhereSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func receiverElsewhereSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
 	inputs := 0
@@ -220,9 +220,9 @@ func receiverElsewhereSignal(c moderation.Capture) (Signal, bool) {
 // when it asks for a password, a code, a card, an ID, a bank account or a secret, or sends to
 // another site: alone it only adds weight (an honest firm may own acme-online.com), beside a
 // receiver the page does not name it bans.
-func wornNameSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func wornNameSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
 	asks := pageAsks(c).any(askPassword | askOTP | askCard | askCVV | askID | askBank | askPIN | askSecret)

@@ -84,8 +84,8 @@ func owedSums(sentence string) []float64 {
 // the frozen payout). A payment of the same sum returned (a refundable deposit), a return on
 // the payment (interest), a fee deducted from the payout, advisories and pages denying any fee
 // are left alone.
-func payFirstSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func payFirstSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || noFeeRE.MatchString(words) || deductedRE.MatchString(words) {
 		return Signal{}, false
 	}
@@ -176,8 +176,8 @@ var (
 // at an ATM, or whose words are drawn so that no filter reads them (the screenshot reads
 // twice the DOM's text and the number is only there): the warranty's "final notice", the
 // instalment "set by mistake". A business's own reminder stands on its site, with links to it.
-func callToPaySignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func callToPaySignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || speaksOfLures(words) || len(c.Forms) > 0 || ownLinks(c) > 0 {
 		return Signal{}, false
 	}
@@ -230,8 +230,8 @@ var (
 // yet ("for your protection, do not tell anyone of this, lest the processing be delayed"). An
 // honest business asks its customers to keep a code secret, not the matter; a sentence that
 // supposes it ("if anyone tells you…") is a warning, and advisories are left alone.
-func secretMatterSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func secretMatterSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || !moneyMatterRE.MatchString(words) {
 		return Signal{}, false
 	}
@@ -269,8 +269,8 @@ var (
 // behind a button ("View payment details", 查看匯款資訊): the appointment's or the room's
 // deposit to a person's account, shown only to the one who clicks, where no filter reads it.
 // A business asks its deposit through its checkout or shows its own account on its site.
-func hiddenPayeeSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func hiddenPayeeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok || len(c.Forms) > 0 || ownLinks(c) > 0 || noFeeRE.MatchString(words) {
 		return Signal{}, false
 	}

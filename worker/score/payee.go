@@ -54,14 +54,14 @@ func personalPayee(words string) string {
 // collection code. Under pressure (a deadline, few left, no cancelling, secrecy) it bans; under
 // none it flags. A page telling its reader never to pay a person's account, and advisories,
 // are left alone; one person selling their own things names no organisation.
-func personalPayeeSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func personalPayeeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	payee := personalPayee(words)
-	if payee == "" || advisory(c, words) || !organisationRE.MatchString(words) {
+	if payee == "" || !v.ok || !organisationRE.MatchString(words) {
 		return Signal{}, false
 	}
 	pressure := payPressureRE.FindString(words)

@@ -33,8 +33,8 @@ var (
 // card", the "cash-flow agreement". Money is received into an account; a platform that pays its
 // sellers never holds a payment for the seller's card or bank sign-in. Off the brands' hosts,
 // not on advisories.
-func heldPayoutSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func heldPayoutSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}

@@ -151,7 +151,8 @@ var (
 
 // storySignals adds the story signals of one visitor's page.
 func storySignals(c moderation.Capture, add func(Signal)) {
-	for _, signal := range []func(moderation.Capture) (Signal, bool){
+	v := readStory(c)
+	for _, signal := range []func(moderation.Capture, storyView) (Signal, bool){
 		giftCardSignal, safeAccountSignal, offPlatformSignal, sureReturnSignal, deviceCodeSignal,
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
@@ -159,7 +160,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal,
 		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal,
 	} {
-		if s, ok := signal(c); ok {
+		if s, ok := signal(c, v); ok {
 			add(s)
 		}
 	}
@@ -235,8 +236,8 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // of brands that are not its own: a gift card is spent by whoever reads its code, so no lender,
 // charity or office takes one. A shop's own gift card at its checkout names no other brand; a
 // charity that says it takes none is left alone.
-func giftCardSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func giftCardSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -304,8 +305,8 @@ func giftPurpose(words string) string {
 // safeAccountSignal weighs a page that tells its reader to move their money to a "safe
 // account": no bank, police force or insurer moves a customer's balance to keep it safe. Pages
 // that say they never ask it, and advisories, are left alone.
-func safeAccountSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func safeAccountSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -323,8 +324,8 @@ func safeAccountSignal(c moderation.Capture) (Signal, bool) {
 // meeting, an order's release) and paid off any checkout: to a person's bank account, or by a
 // QR code with the receipt sent to a chat. A platform's own order takes its money through its
 // checkout and says it takes none to a person's account.
-func offPlatformSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func offPlatformSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -370,8 +371,8 @@ func firstUnnegated(re *regexp.Regexp, words string) string {
 // sureReturnSignal weighs a page promising returns that cannot be lost (稳赚, 包赔, "guaranteed
 // profit", a win rate of 98%) and asking money put in first: no honest investment, bet or
 // lottery promises it, and regulators forbid it. The promise alone flags.
-func sureReturnSignal(c moderation.Capture) (Signal, bool) {
-	host, words, ok := storyPage(c)
+func sureReturnSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host, words, ok := v.host, v.words, v.ok
 	if !ok {
 		return Signal{}, false
 	}
@@ -398,14 +399,14 @@ func sureReturnSignal(c moderation.Capture) (Signal, bool) {
 // page: the code signs the reader's account in on the page's owner's device. A guide to a
 // command line's sign-in shows no clock and waits for nothing; the provider's own pages are
 // left to themselves.
-func deviceCodeSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func deviceCodeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	device := deviceLoginRE.FindString(words)
-	if device == "" || !enterCodeRE.MatchString(words) || advisory(c, words) {
+	if device == "" || !enterCodeRE.MatchString(words) || !v.ok {
 		return Signal{}, false
 	}
 	// A help page's scripts send too: only the page's own words say the code is live.
@@ -420,21 +421,21 @@ func deviceCodeSignal(c moderation.Capture) (Signal, bool) {
 // and a texted code, or a card's balance: a refund is paid into an account, and the code or
 // the balance only serves a payment out. A refund of one's own order on the seller's site needs
 // neither.
-func refundCodeSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func refundCodeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
 	a := pageAsks(c)
 	if !a.any(askCard|askBank) || !a.any(askOTP|askPIN) && !asksBalance(c) {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	r := refundRE.FindString(words)
 	if r == "" {
 		r = moneyBackRE.FindString(words)
 	}
-	if r == "" || advisory(c, words) {
+	if r == "" || !v.ok {
 		return Signal{}, false
 	}
 	if asksBalance(c) || a.has(askPIN) {
@@ -458,14 +459,14 @@ func asksBalance(c moderation.Capture) bool {
 // verifyChargeSignal weighs a card asked to pay a small "verification" of the reader for
 // someone they are to meet, with a charge recurring in its small print: the dating match's
 // "safety ID". A site's own verification is free and takes no card.
-func verifyChargeSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || !pageAsks(c).any(askCard|askCVV) {
+func verifyChargeSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || !pageAsks(c).any(askCard|askCVV) {
 		return Signal{}, false
 	}
-	words := storyWords(c)
-	v := verifyChargeRE.FindString(words)
-	if v == "" || advisory(c, words) {
+	words := v.words
+	charge := verifyChargeRE.FindString(words)
+	if charge == "" || !v.ok {
 		return Signal{}, false
 	}
 	meet, recurs := meetRE.FindString(words), recursRE.FindString(words)
@@ -473,21 +474,21 @@ func verifyChargeSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{}, false
 	}
 	return Signal{"verify-charge", weightVerifyCharge, CategoryScam,
-		fmt.Sprintf("%s is charged a card to verify itself (%q) for a meeting (%q), renewed after (%q), on %s", c.Profile, v, meet, recurs, host)}, true
+		fmt.Sprintf("%s is charged a card to verify itself (%q) for a meeting (%q), renewed after (%q), on %s", c.Profile, charge, meet, recurs, host)}, true
 }
 
 // installPressureSignal weighs an installer offered with a call that waits for the reader and
 // the words to run it past the system's warning: the "meeting app" of a fake interview. An
 // app's own download page lets its meetings open in a browser and signs its installers; an
 // open-source project explaining an unsigned build presses no one.
-func installPressureSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || len(c.Downloads) == 0 {
+func installPressureSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || len(c.Downloads) == 0 {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	bypass, waiting := bypassWarningRE.FindString(words), waitingCallRE.FindString(words)
-	if bypass == "" || waiting == "" || advisory(c, words) {
+	if bypass == "" || waiting == "" || !v.ok {
 		return Signal{}, false
 	}
 	return Signal{"install-pressure", weightInstallPressure, CategoryMalware,
@@ -497,9 +498,9 @@ func installPressureSignal(c moderation.Capture) (Signal, bool) {
 // drawnDemandSignal weighs a card asked to pay a bill — a sum, a deadline and a loss — whose
 // words are drawn outside the DOM (the screenshot reads four times what the DOM holds, and the
 // DOM under 200 characters): an honest bill keeps its words in the page.
-func drawnDemandSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || !pageAsks(c).any(askCard|askCVV) {
+func drawnDemandSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || !pageAsks(c).any(askCard|askCVV) {
 		return Signal{}, false
 	}
 	dom := len([]rune(strings.TrimSpace(c.Text)))
@@ -531,14 +532,14 @@ const callbackText = 1200
 // renewal they did not make and gives a number to call to cancel it, with little else and no
 // link to its own site: the call is the lure (a "refund" taken over a remote session). A shop's
 // own order page, with its site around it, is left alone, and so are advisories.
-func chargeCallbackSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) || len(c.Forms) > 0 {
+func chargeCallbackSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned || len(c.Forms) > 0 {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	charged, callback, phone := chargedRE.FindString(words), callbackRE.FindString(words), phoneRE.FindString(words)
-	if charged == "" || callback == "" || phone == "" || advisory(c, words) {
+	if charged == "" || callback == "" || phone == "" || !v.ok {
 		return Signal{}, false
 	}
 	if len([]rune(c.Text)) >= callbackText || ownLinks(c) > 0 {
@@ -551,16 +552,16 @@ func chargeCallbackSignal(c moderation.Capture) (Signal, bool) {
 // extortionSignal weighs a page that shows a wallet address and threatens to expose a recording
 // or photos to the reader's contacts unless they pay before a deadline: sextortion and its kin.
 // An advisory quotes the threat and shows no address.
-func extortionSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func extortionSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
 	addr := walletAddressRE.FindString(c.Text + " " + c.OCRText)
 	if addr == "" {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	expose := exposeRE.FindString(words)
 	deadline := deadlineRE.FindString(words)
 	if deadline == "" {
@@ -577,12 +578,12 @@ func extortionSignal(c moderation.Capture) (Signal, bool) {
 // its reader to keep from their bank, their family or the police: no honest payee asks it, and
 // the secrecy is what keeps the bank from stopping the transfer. An advisory quotes the
 // secrecy and gives no account to pay.
-func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
-	host := captureHost(c)
-	if host == "" || ownedByBrand(host) {
+func secretPaymentSignal(c moderation.Capture, v storyView) (Signal, bool) {
+	host := v.host
+	if host == "" || v.owned {
 		return Signal{}, false
 	}
-	words := storyWords(c)
+	words := v.words
 	secret := secrecyRE.FindString(words)
 	if secret == "" {
 		secret = coverStory(words) // coverstory.go
@@ -607,13 +608,24 @@ func secretPaymentSignal(c moderation.Capture) (Signal, bool) {
 		fmt.Sprintf("%s is asked to pay %q and told %q, on %s", c.Profile, truncate(dest, 40), secret, host)}, true
 }
 
-// storyPage is what a story signal reads of a page: its host and its words, unless no story
-// signal reads it (no host, a brand's own host, or an advisory quoting the words it warns of).
-func storyPage(c moderation.Capture) (host, words string, ok bool) {
-	host = captureHost(c)
-	if host == "" || ownedByBrand(host) {
-		return "", "", false
+// storyView is what the story signals read of a page, read once for all of them: its host,
+// whether a listed brand owns it, and its words, which a story signal reads (ok) unless there
+// is no host, a brand owns it, or the page is an advisory quoting the words it warns of.
+type storyView struct {
+	host, words string
+	owned, ok   bool
+}
+
+// readStory is c's storyView.
+func readStory(c moderation.Capture) storyView {
+	v := storyView{host: captureHost(c)}
+	if v.host == "" {
+		return v
 	}
-	words = storyWords(c)
-	return host, words, !advisory(c, words)
+	if v.owned = ownedByBrand(v.host); v.owned {
+		return v
+	}
+	v.words = storyWords(c)
+	v.ok = !advisory(c, v.words)
+	return v
 }
