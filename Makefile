@@ -1,6 +1,6 @@
 # Everyday commands. Tests, local runs and benchmarks get throwaway PostgreSQL and Redis from
 # deploy/local/with-services.sh, unless DATABASE_URL and REDIS_URL are already set.
-.PHONY: build openapi openapi-lint frontend geoip test test-checks test-go test-short test-unit moderation-eval screenshots lint caddy-validate run bench bench-scale soak chaos fmt clean
+.PHONY: build openapi openapi-lint frontend geoip test test-checks test-go test-short test-unit moderation-eval learned-model screenshots lint caddy-validate run bench bench-scale soak chaos fmt clean
 
 # Extra flags for go test, e.g. make test TESTFLAGS='-run TestRedirect -v'.
 TESTFLAGS ?=
@@ -95,6 +95,13 @@ moderation-eval:
 	driver=$$(deploy/local/browser.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
 	go test -count=1 -timeout 40m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
+
+# Retrains the moderation worker's learned signal on every labelled page (held-out sets 1-9,
+# the development and calibration files) and writes worker/score/learned.bin: docs/moderation.md,
+# "The learned signal". Its cross-validation: LEARNED_CV=1 go test -count=1 -run
+# TestLearnedCrossValidation -v ./worker/score/
+learned-model:
+	LEARNED_WRITE=1 go test -count=1 -run '^TestLearnedWrite$$' ./worker/score/
 
 # The web app's walks in every look they name (make test walks each journey in one), saving
 # full-page screenshots of the pages they pass through into SCREENSHOTS_DIR: docs/web-app.md.

@@ -29,6 +29,7 @@ type HeuristicConfig struct {
 type Heuristic struct {
 	blocked     blocklist
 	reviewScore float64
+	learned     *learnedModel // the learned signal's model (learned.go); nil: no such signal
 }
 
 // Signal is one piece of evidence against a destination.
@@ -66,7 +67,11 @@ func NewHeuristic(cfg HeuristicConfig) (*Heuristic, error) {
 	if cfg.ReviewScore < 0 || cfg.ReviewScore >= 1 {
 		return nil, fmt.Errorf("new heuristic scorer: review score %v is outside (0,1)", cfg.ReviewScore)
 	}
-	h := &Heuristic{blocked: blocklist{}, reviewScore: cfg.ReviewScore}
+	learned, err := embeddedLearned()
+	if err != nil {
+		return nil, fmt.Errorf("new heuristic scorer: %w", err)
+	}
+	h := &Heuristic{blocked: blocklist{}, reviewScore: cfg.ReviewScore, learned: learned}
 	if err := parseBlocklist(strings.NewReader(defaultBlocklist), "blocklist.txt", h.blocked); err != nil {
 		return nil, fmt.Errorf("new heuristic scorer: %w", err)
 	}
@@ -178,6 +183,9 @@ func (h *Heuristic) Signals(link LinkFacts, captures []moderation.Capture) []Sig
 		add(s)
 	}
 	if s, ok := Cloaking(captures, h.reviewScore); ok {
+		add(s)
+	}
+	if s, ok := h.learnedSignal(captures); ok {
 		add(s)
 	}
 

@@ -51,6 +51,7 @@ func newHeuristic(t *testing.T, blocklist string) *Heuristic {
 
 func TestHeuristic(t *testing.T) {
 	h := newHeuristic(t, "# ours\nevil.example malware\n0.0.0.0 tracker.example.net\n")
+	h.learned = nil // each rule's own weight; the learned signal is TestLearnedSignal's
 	tests := []struct {
 		name     string
 		url      string
