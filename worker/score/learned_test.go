@@ -364,6 +364,10 @@ func TestLearnedWrite(t *testing.T) {
 //
 //	go test -count=1 -run TestLearnedInSample -v ./worker/score/
 func TestLearnedInSample(t *testing.T) {
+	if testing.Short() {
+		// Every page again (20 s): each set's own test checks its honest pages under -short.
+		t.Skip("-short: the development, calibration and held-out sets' own tests score each set with the model")
+	}
 	t.Parallel()
 	pages := loadLabelled(t)
 	h := newHeuristic(t, "")
