@@ -153,80 +153,115 @@ const (
 // an order; the list checks each candidate's own columns.
 func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q string, f link.Filter) (ids []int64, few bool, way searchWay, err error) {
 	if f.TagID != nil && !s.searchTagsIndexed {
-		// A tag of few links is walked testing each link's text, whatever the search table
-		// holds: the walk passes fewTagged links at most, where the table's bitmap of a text of
-		// many links costs what the workspace holds (40–90 ms for one link in eight of
-		// 1,000,000, and up to 926 ms on a loaded machine, for a tag of 1,000 links).
-		var n int
-		if err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
-			*f.TagID, fewTagged).Scan(&n); err != nil {
-			return nil, false, way, fmt.Errorf("list links: search: count the tag's links: %w", err)
-		}
-		if n < fewTagged {
-			return nil, false, way, nil
+		if small, err := s.fewTaggedLinks(ctx, *f.TagID); err != nil || small {
+			return nil, false, way, err
 		}
 	}
 	p := "%" + escapeLike(q) + "%"
 	if !s.searchUnsampled && f.TagID == nil && f.Sort == link.SortMostVisited && (f.After == nil || f.After.Visits > 0) {
-		// Most visited first, the links the walk of the visit order would pass next: a text
-		// that enough of them hold is found by that walk within a few thousand rows, without
-		// the search table's bitmap, which costs what the workspace holds (40–90 ms a page for
-		// one link in eight of 1,000,000), nor the newest links, which may not hold it.
-		var a sqlArgs
-		ws, pat := a.add(workspaceID), a.add(p)
-		cond := ""
-		if c := f.After; c != nil {
-			cond = " AND (t.visits, t.link_id) < (" + a.add(c.Visits) + "::bigint, " + a.add(c.ID) + "::bigint)"
-		}
-		var held int
-		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT t.link_id FROM visit_totals t
-				WHERE t.workspace_id = `+ws+` AND t.visits > 0`+cond+`
-				ORDER BY t.visits DESC, t.link_id DESC LIMIT `+a.add(searchSample)+`) v
-			CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = v.link_id
-				AND (l.url ILIKE `+pat+` OR l.key ILIKE `+pat+` OR l.title ILIKE `+pat+`) LIMIT 1) m`, a...).Scan(&held)
-		if err != nil {
-			return nil, false, way, fmt.Errorf("list links: search: %w", err)
-		}
-		if held >= searchCommon {
-			return nil, false, searchWay{common: true}, nil
+		if common, err := s.commonNextByVisits(ctx, workspaceID, p, f.After); err != nil || common {
+			return nil, false, searchWay{common: common}, err
 		}
 	}
 	if !s.searchUnsampled {
-		// In links_workspace_idx's order, the workspace a value the planner cannot see
-		// (workspaceWalk): by ID alone, or with the workspace a constant, the planner may walk
-		// every workspace's newest links (links_pkey) for those of this one.
-		var held, sampled int
-		err = s.db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE url ILIKE $2 OR key ILIKE $2 OR title ILIKE $2), count(*)
-			FROM (SELECT url, key, title FROM links WHERE workspace_id = (SELECT $1::bigint) ORDER BY workspace_id, id DESC LIMIT $3) s`,
-			workspaceID, p, searchSample).Scan(&held, &sampled)
-		if err != nil {
-			return nil, false, way, fmt.Errorf("list links: search: %w", err)
-		}
-		if held >= searchCommon || sampled < searchSample {
-			return nil, false, searchWay{common: true}, nil
+		if common, err := s.commonNewest(ctx, workspaceID, p); err != nil || common {
+			return nil, false, searchWay{common: common}, err
 		}
 	}
 	indexes := s.searchIndexes(ctx)
 	if !searchIndexable(q) || indexes&searchGIN == 0 {
 		return nil, false, way, nil
 	}
-	// A listing by ID of a text with trigrams, no tag (whose own walk passes its links only),
-	// walks link_search_order whatever the text's links number: the bitmap of link_search_gin
-	// costs what the workspace holds, capped or not (130 ms on average, on a loaded 2-core
-	// machine, for a workspace of 1,000,000 links), the walk of a text of many links
-	// a few milliseconds, of a text nothing holds about 10, of digits alone, whose trigrams
-	// many texts share, about 100 (docs/benchmarks.md#the-text-search).
-	byID := !f.Sort.ByVisits() && !f.Sort.ByUpdate()
-	if byID && f.TagID == nil && trigrams(q) && indexes&searchOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
+	if s.walksSearchOrder(q, f, indexes) {
 		return nil, false, searchWay{ordered: true}, nil
 	}
-	// A text without trigrams but with letters outside ASCII likewise walks
-	// link_search_grams_order (migration 00068): GIN's bitmap of a Chinese word of one link in
-	// 80 of 1,000,000 cost 57 ms capped at 5,000 links, and the walk of the workspace's links by
-	// ID that followed 300 ms and more; the walk of the index 2–7 ms.
-	if byID && f.TagID == nil && !trigrams(q) && beyondASCII(q) && indexes&searchGramsOrder != 0 && !s.searchUnordered && s.searchCandidates >= 0 {
-		return nil, false, searchWay{ordered: true}, nil
+	ids, err = s.searchCandidatesOf(ctx, workspaceID, q, p)
+	if err != nil {
+		return nil, false, way, err
 	}
+	if len(ids) > s.candidates() {
+		return nil, false, searchWay{many: true}, nil
+	}
+	return ids, true, way, nil
+}
+
+// fewTaggedLinks says whether the tag has fewer than fewTagged links: the list then walks
+// them testing each link's text, whatever the search table holds. The walk passes fewTagged
+// links at most, where the table's bitmap of a text of many links costs what the workspace
+// holds (40–90 ms for one link in eight of 1,000,000, and up to 926 ms on a loaded machine,
+// for a tag of 1,000 links).
+func (s *LinkStore) fewTaggedLinks(ctx context.Context, tagID int64) (bool, error) {
+	var n int
+	if err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM link_tags WHERE tag_id = $1 LIMIT $2) s`,
+		tagID, fewTagged).Scan(&n); err != nil {
+		return false, fmt.Errorf("list links: search: count the tag's links: %w", err)
+	}
+	return n < fewTagged, nil
+}
+
+// commonNextByVisits says whether enough of the links the walk of the visit order passes next
+// (most visited first, from after) hold the pattern p: that walk then finds a page within a few
+// thousand rows, without the search table's bitmap, which costs what the workspace holds (40–90
+// ms a page for one link in eight of 1,000,000), nor the newest links, which may not hold it.
+func (s *LinkStore) commonNextByVisits(ctx context.Context, workspaceID int64, p string, after *link.Cursor) (bool, error) {
+	var a sqlArgs
+	ws, pat := a.add(workspaceID), a.add(p)
+	cond := ""
+	if after != nil {
+		cond = " AND (t.visits, t.link_id) < (" + a.add(after.Visits) + "::bigint, " + a.add(after.ID) + "::bigint)"
+	}
+	var held int
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT t.link_id FROM visit_totals t
+			WHERE t.workspace_id = `+ws+` AND t.visits > 0`+cond+`
+			ORDER BY t.visits DESC, t.link_id DESC LIMIT `+a.add(searchSample)+`) v
+		CROSS JOIN LATERAL (SELECT 1 FROM links l WHERE l.id = v.link_id
+			AND (l.url ILIKE `+pat+` OR l.key ILIKE `+pat+` OR l.title ILIKE `+pat+`) LIMIT 1) m`, a...).Scan(&held)
+	if err != nil {
+		return false, fmt.Errorf("list links: search: %w", err)
+	}
+	return held >= searchCommon, nil
+}
+
+// commonNewest says whether enough of the workspace's newest links hold the pattern p, or they
+// are all the links it has. They are read in links_workspace_idx's order, the workspace a value
+// the planner cannot see (workspaceWalk): by ID alone, or with the workspace a constant, the
+// planner may walk every workspace's newest links (links_pkey) for those of this one.
+func (s *LinkStore) commonNewest(ctx context.Context, workspaceID int64, p string) (bool, error) {
+	var held, sampled int
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE url ILIKE $2 OR key ILIKE $2 OR title ILIKE $2), count(*)
+		FROM (SELECT url, key, title FROM links WHERE workspace_id = (SELECT $1::bigint) ORDER BY workspace_id, id DESC LIMIT $3) s`,
+		workspaceID, p, searchSample).Scan(&held, &sampled)
+	if err != nil {
+		return false, fmt.Errorf("list links: search: %w", err)
+	}
+	return held >= searchCommon || sampled < searchSample, nil
+}
+
+// walksSearchOrder says whether f's listing of q walks the search table in an order of its
+// own. A listing by ID of a text with trigrams, no tag (whose own walk passes its links only),
+// walks link_search_order whatever the text's links number: the bitmap of link_search_gin
+// costs what the workspace holds, capped or not (130 ms on average, on a loaded 2-core machine,
+// for a workspace of 1,000,000 links), the walk of a text of many links a few milliseconds, of
+// a text nothing holds about 10, of digits alone, whose trigrams many texts share, about 100
+// (docs/benchmarks.md#the-text-search). A text without trigrams but with letters outside ASCII
+// likewise walks link_search_grams_order (migration 00068): GIN's bitmap of a Chinese word of
+// one link in 80 of 1,000,000 cost 57 ms capped at 5,000 links, and the walk of the
+// workspace's links by ID that followed 300 ms and more; the walk of the index 2–7 ms.
+func (s *LinkStore) walksSearchOrder(q string, f link.Filter, indexes int32) bool {
+	if f.Sort.ByVisits() || f.Sort.ByUpdate() || f.TagID != nil || s.searchUnordered || s.searchCandidates < 0 {
+		return false
+	}
+	if trigrams(q) {
+		return indexes&searchOrder != 0
+	}
+	return beyondASCII(q) && indexes&searchGramsOrder != 0
+}
+
+// searchCandidatesOf is every link of the workspace whose text in link_search may hold q (p
+// its pattern), with those not yet copied there (link_search_queue), up to one more than
+// s.candidates(). The search table's GIN index is asked for a bitmap with a cap, never walked
+// in an order; the list checks each candidate's own columns.
+func (s *LinkStore) searchCandidatesOf(ctx context.Context, workspaceID int64, q, p string) ([]int64, error) {
 	var a sqlArgs
 	ws := a.add(workspaceID)
 	where := "workspace_id = " + ws
@@ -237,7 +272,8 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 		where += " AND grams @> link_search_grams(" + a.add(q) + ")"
 	}
 	limit := a.add(s.candidates() + 1)
-	err = pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+	var ids []int64
+	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
 		// With a LIMIT the planner may prefer a walk of the table testing each row; only the
 		// index's bitmap bounds the work by what it matches.
 		if _, err := tx.Exec(ctx, `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`); err != nil {
@@ -252,12 +288,9 @@ func (s *LinkStore) searchedLinks(ctx context.Context, workspaceID int64, q stri
 		return err
 	})
 	if err != nil {
-		return nil, false, way, fmt.Errorf("list links: search: %w", err)
+		return nil, fmt.Errorf("list links: search: %w", err)
 	}
-	if len(ids) > s.candidates() {
-		return nil, false, searchWay{many: true}, nil
-	}
-	return ids, true, way, nil
+	return ids, nil
 }
 
 // searchOrderPage is a listing's page by ID of a search (searchedLinks' ordered):
