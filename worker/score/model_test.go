@@ -232,7 +232,9 @@ func TestChain(t *testing.T) {
 		{"429 then good", []func(testenv.ChatCall) (int, string){status(429), judge}, 0, 2, "model", ""},
 		{"500 twice", []func(testenv.ChatCall) (int, string){status(500)}, 0, 2, "heuristic", "model: 500 Internal Server Error: upstream exploded (2 attempts)"},
 		{"401 is not retried", []func(testenv.ChatCall) (int, string){status(401)}, 0, 1, "heuristic", "model: 401 Unauthorized: upstream exploded (1 attempt)"},
-		{"no answer", []func(testenv.ChatCall) (int, string){hang}, 150 * time.Millisecond, 2, "heuristic", "model: timeout after 150ms (2 attempts)"},
+		// Long enough for each attempt to reach the server on a machine loaded beyond the tests
+		// (at 150 ms, neither had when the package ran beside the suite and a busy core).
+		{"no answer", []func(testenv.ChatCall) (int, string){hang}, 2 * time.Second, 2, "heuristic", "model: timeout after 2s (2 attempts)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
