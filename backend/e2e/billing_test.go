@@ -21,9 +21,15 @@ const (
 // startBilling starts a server with billing on, its Stripe API answered by a stripe-mock.
 func startBilling(t *testing.T, overrides ...string) (*deployment, *server) {
 	t.Helper()
-	mock := testenv.NewStripeMock(t)
 	d := newDeployment(t)
-	return d, d.start(t, append([]string{
+	return d, startBillingOn(t, d, overrides...)
+}
+
+// startBillingOn is startBilling on a deployment the test set up (its log kept, say).
+func startBillingOn(t *testing.T, d *deployment, overrides ...string) *server {
+	t.Helper()
+	mock := testenv.NewStripeMock(t)
+	return d.start(t, append([]string{
 		"STRIPE_SECRET_KEY", "sk_test_billing", "STRIPE_WEBHOOK_SECRET", testWebhookSecret,
 		"STRIPE_PRICES", testPrices, "STRIPE_API_BASE", mock.URL()}, overrides...)...)
 }

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/shortlink/shortlink/backend/testenv"
 )
 
 type pricedPlansJSON struct {
@@ -35,11 +33,9 @@ type moneyJSON struct {
 // as contradicting their keys. Without billing the prices are the catalogue's and nothing is
 // read from Stripe.
 func TestPlanPricesFromStripe(t *testing.T) {
-	mock := testenv.NewStripeMock(t)
 	d := newDeployment(t)
 	d.logs = &logBuffer{}
-	s := d.start(t, "STRIPE_SECRET_KEY", "sk_test_billing", "STRIPE_WEBHOOK_SECRET", testWebhookSecret, "STRIPE_API_BASE", mock.URL(),
-		"STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
+	s := startBillingOn(t, d, "STRIPE_PRICES", "personal.month=price_pm,personal.year=price_py,enterprise.month=price_em,enterprise.year=price_ey,trial=price_trial")
 	for range 2 { // the second answer comes from the cache, the same
 		got := answer[pricedPlansJSON](t, s.do("GET", "/api/v1/plans", "", nil), http.StatusOK, "plans")
 		if !got.Checkout || len(got.Plans) != 4 {
