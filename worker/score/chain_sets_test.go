@@ -12,16 +12,10 @@ import (
 //	go test -count=1 -run TestModelCallsAcrossTheSets -v ./worker/score/
 func TestModelCallsAcrossTheSets(t *testing.T) {
 	t.Parallel()
-	cases := append(loadCalibration(t), loadCases(t, "testdata/calibration/dev.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/pages.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/lures.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/general.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/stories.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/conduct.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/signals4.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/signals5.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/signals6.yaml")...)
-	cases = append(cases, loadCases(t, "testdata/dev/signals7.yaml")...)
+	var cases []calibrationCase
+	for _, path := range learnedDevFiles {
+		cases = append(cases, loadCases(t, path)...)
+	}
 	h := newHeuristic(t, "")
 	m := &countingModel{verdict: benignModel}
 	calls, banned, benignBanned := perThousand(t, NewChain(m, h, 0), m, cases)

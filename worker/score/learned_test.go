@@ -33,7 +33,8 @@ type labelledPage struct {
 // and is never read here.
 var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"}
 
-// learnedDevFiles are the described pages (calibrationCase) it is trained on too.
+// learnedDevFiles are the described pages (calibrationCase) it is trained on too, and that
+// TestModelCallsAcrossTheSets replicates: the calibration set and every development file.
 var learnedDevFiles = []string{
 	"testdata/calibration/pages.yaml", "testdata/calibration/dev.yaml",
 	"testdata/dev/pages.yaml", "testdata/dev/lures.yaml", "testdata/dev/general.yaml", "testdata/dev/stories.yaml",
