@@ -321,7 +321,13 @@ func axeViolations(t *testing.T, p playwright.Page) []string {
 	if _, err := p.Evaluate("() => { if (window.axe) return; " + axe.script + "\n}"); err != nil {
 		t.Fatalf("load axe-core: %v", err)
 	}
+	// The page as it stands once its transitions end (a dialog fading in reads, mid-way, its
+	// button's label blended with the backdrop: a contrast it never shows at rest); endless
+	// animations, a spinner's, are not waited for.
 	raw, err := p.Evaluate(`async () => {
+		await Promise.all(document.getAnimations()
+			.filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+			.map((a) => a.finished.catch(() => {})));
 		const r = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] }, resultTypes: ["violations"] });
 		return JSON.stringify(r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
 			.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 8).map((n) => n.target.join(" ") + (n.failureSummary ? " — " + n.failureSummary.split("\n").slice(1).join(" ").trim() : "")) })));
