@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout10; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout11; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -201,6 +201,19 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,    // none, and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout11",
+		digest: "0b566085d54fcad4cb641c0820dbcf197b4898cf5445e0b123b5b8b7eed78880",
+		// Frozen before anything was scored, written without reading the scorer's rules or the
+		// browser's signal code; not yet recorded. Its floors are set after the recording.
+		floors: heldOutFloors{
+			banRecall:     0,
+			flagRecall:    0,
+			banPrecision:  0,
+			flagPrecision: 0,
+			benignBanned:  0,
+		},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
@@ -375,6 +388,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout8
 //	make moderation-eval HELDOUT=heldout9
 //	make moderation-eval HELDOUT=heldout10
+//	make moderation-eval HELDOUT=heldout11
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
