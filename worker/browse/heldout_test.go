@@ -205,13 +205,17 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout11",
 		digest: "0b566085d54fcad4cb641c0820dbcf197b4898cf5445e0b123b5b8b7eed78880",
 		// Frozen before anything was scored, written without reading the scorer's rules or the
-		// browser's signal code; not yet recorded. Its floors are set after the recording.
+		// browser's signal code, recorded once: the blind measure of the rules of the seventh
+		// round with the learned signal trained on sets 1-9 (21 of 24 banned on heldout10).
+		// Here 14 of 24, and one honest page banned: the learned signal's figure on one set
+		// did not carry to the next. Its floors are the figures of its recording, the honest
+		// page banned among them, a defect to mend, not a figure to keep.
 		floors: heldOutFloors{
-			banRecall:     0,
-			flagRecall:    0,
-			banPrecision:  0,
-			flagPrecision: 0,
-			benignBanned:  0,
+			banRecall:     0.58, // 14 of 24
+			flagRecall:    0.91, // 22 of 24
+			banPrecision:  0.93, // 14 of 15
+			flagPrecision: 0.91, // 22 of 24
+			benignBanned:  1,    // one, which none may be
 		},
 	},
 }
