@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -315,87 +313,5 @@ func TestStatsExportStore(t *testing.T) {
 	}
 	if _, err := postgres.NewStatsStore(db).Activity(ctx, stats.Scope{}, at, at.Add(time.Hour), 10); err == nil {
 		t.Error("a dashboard of no workspace was answered")
-	}
-}
-
-// slowStats is the statistics store, each dashboard reading made slow.
-type slowStats struct {
-	*postgres.StatsStore
-	delay time.Duration
-	reads atomic.Int64
-}
-
-func (s *slowStats) Activity(ctx context.Context, scope stats.Scope, from, to time.Time, top int) (*stats.Activity, error) {
-	s.reads.Add(1)
-	time.Sleep(s.delay)
-	return s.StatsStore.Activity(ctx, scope, from, to, top)
-}
-
-// TestDashboardKeepsSlowReadings: a dashboard whose reading was slow is served as it is for a
-// while (20 times its cost), readers at once share one reading, and past that it is served
-// while one fresh reading is made; a fast reading is never kept.
-func TestDashboardKeepsSlowReadings(t *testing.T) {
-	db := testenv.DB(t)
-	ctx := context.Background()
-	_, ws := newUser(t, postgres.NewAccountStore(db), "dash@example.com")
-	links := postgres.NewLinkStore(db)
-	insertLink(t, links, ws.ID, 1)
-	visitNow := func() {
-		t.Helper()
-		ev := visit.Event{ID: uuid.New(), At: time.Now(), LinkID: 1, WorkspaceID: ws.ID, Variant: -1, Visitor: []byte("v")}
-		if _, err := postgres.NewVisits(db).Insert(ctx, []visit.Batch{{ev}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	today := func(svc *stats.Service, loc *time.Location) int64 {
-		t.Helper()
-		d, err := svc.Workspace(ctx, ws.ID, stats.LastDays(time.Now(), loc, stats.DashboardDays))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.Today.Visits
-	}
-	visitNow()
-	slow := &slowStats{StatsStore: postgres.NewStatsStore(db), delay: 300 * time.Millisecond}
-	svc := stats.NewService(slow, statsLinks{links})
-	fast := stats.NewService(postgres.NewStatsStore(db), statsLinks{links})
-	first := time.Now()
-	if n := today(svc, time.UTC); n != 1 {
-		t.Fatalf("today's visits %d, want 1", n)
-	}
-	// What the reading cost as the cache saw it, at most: 300 ms, more on a busy machine.
-	firstTook := time.Since(first)
-	visitNow()
-	if n := today(fast, time.UTC); n != 2 {
-		t.Errorf("a fast reading: %d visits, want 2", n)
-	}
-	start := time.Now()
-	if n := today(svc, time.UTC); n != 1 || slow.reads.Load() != 1 || time.Since(start) > 100*time.Millisecond {
-		t.Errorf("the kept reading: %d visits, %d readings, %v", n, slow.reads.Load(), time.Since(start))
-	}
-	// Five readers of another range at once: one reading.
-	var wg sync.WaitGroup
-	for range 5 {
-		wg.Go(func() { today(svc, time.FixedZone("UTC+14", 14*3600)) })
-	}
-	wg.Wait()
-	if r := slow.reads.Load(); r != 2 {
-		t.Errorf("%d readings after five readers at once, want 2", r)
-	}
-	// Past 20 times its cost (kept from when it ended) the kept reading is served while a
-	// fresh one is made.
-	time.Sleep(time.Until(first.Add(21*firstTook + 200*time.Millisecond)))
-	if n := today(svc, time.UTC); n != 1 {
-		t.Errorf("the stale reading: %d visits, want 1", n)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for today(svc, time.UTC) != 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the fresh reading never came")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if r := slow.reads.Load(); r != 3 {
-		t.Errorf("%d readings, want 3", r)
 	}
 }
