@@ -85,7 +85,7 @@ test-short: frontend
 	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
-# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout10;
+# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout11;
 # docs/moderation.md): the real browser reviews each set's pages as the three visitors and
 # rewrites its captures.json, then the scorer's figures on it are logged and checked against its
 # floors. A few minutes a set; no database. HELDOUT=heldout3 (or another set's folder) runs one set.
@@ -96,7 +96,7 @@ moderation-eval:
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium MODERATION_EVAL=1 \
 	go test -count=1 -timeout 40m -run '^TestHeldOut$(if $(HELDOUT),/^$(HELDOUT)$$)' -v ./worker/browse/
 
-# Retrains the moderation worker's learned signal on every labelled page (held-out sets 1-9,
+# Retrains the moderation worker's learned signal on every labelled page (held-out sets 1-11,
 # the development and calibration files) and writes worker/score/learned.bin: docs/moderation.md,
 # "The learned signal". Its cross-validation: LEARNED_CV=1 go test -count=1 -run
 # TestLearnedCrossValidation -v ./worker/score/

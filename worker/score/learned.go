@@ -141,7 +141,7 @@ func learnedStructure(c moderation.Capture, add func(kind, v string)) {
 	own := registrableDomain(host)
 	other := func(raw string) bool {
 		h := hostOf(raw)
-		return h != "" && registrableDomain(h) != own
+		return h != "" && registrableDomain(h) != own && !onReadersComputer(raw)
 	}
 	asked := pageAsks(c)
 	for _, a := range askNames {

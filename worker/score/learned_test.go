@@ -29,9 +29,10 @@ type labelledPage struct {
 }
 
 // learnedHeldOutSets are the held-out sets the learned signal is trained on and
-// cross-validated over: heldout to heldout9. The tenth (heldout10) is the blind measure of it
-// and is never read here.
-var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"}
+// cross-validated over: heldout to heldout11, each read here only once it had been measured
+// blind. A set written after them is the blind measure of the model and is not read here
+// until it has been.
+var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"}
 
 // learnedDevFiles are the described pages (calibrationCase) it is trained on too, and that
 // TestModelCallsAcrossTheSets replicates: the calibration set and every development file.
@@ -210,9 +211,9 @@ func learnedWrittenAt(set string) float64 {
 }
 
 // TestLearnedCrossValidation measures the learned signal the only way that counts: for each
-// held-out set k of heldout to heldout9, the model is trained on every other labelled page
+// held-out set k of heldout to heldout11, the model is trained on every other labelled page
 // (the other held-out sets and the development files) and scores set k's pages, beside the
-// rules alone; each development file is left out in turn the same way. It trains 20 models,
+// rules alone; each development file is left out in turn the same way. It trains 22 models three ways,
 // so it runs only when asked:
 //
 //	LEARNED_CV=1 go test -count=1 -run TestLearnedCrossValidation -v ./worker/score/
@@ -430,7 +431,7 @@ func BenchmarkLearnedSignal(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		m.prob(learnedFeatures(pages[i%len(pages)].captures))
+		m.prob(pages[i%len(pages)].features)
 	}
 }
 

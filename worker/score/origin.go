@@ -203,7 +203,7 @@ func receiverElsewhereSignal(c moderation.Capture, v storyView) (Signal, bool) {
 		// wiring counts only on a page that wears its own name beside a task in its host.
 		return Signal{}, false
 	}
-	for _, target := range c.Sends {
+	for _, target := range remoteSends(c) {
 		u, err := url.Parse(target)
 		if err != nil || !scriptPathRE.MatchString(u.Path) {
 			continue

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -22,15 +23,47 @@ var scriptCollectors = []string{"api.telegram.org", "formspree.io", "getform.io"
 
 // formTargets are where form f of a page on host sends what it asks: its action, and, when it
 // has none (inputs outside any form), a script's (javascript:) or its own site's, the
-// addresses the page's scripts send to.
+// addresses the page's scripts send to. An address on the reader's own computer is none of
+// them (onReadersComputer).
 func formTargets(c moderation.Capture, f moderation.Form, host string) []string {
-	targets := []string{f.Action}
+	var targets []string
+	if !onReadersComputer(f.Action) {
+		targets = append(targets, f.Action)
+	}
 	u, err := url.Parse(f.Action)
 	if f.Action == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") ||
 		registrableDomain(normalizeHost(u.Hostname())) == registrableDomain(host) {
-		targets = append(targets, c.Sends...)
+		targets = append(targets, remoteSends(c)...)
 	}
 	return targets
+}
+
+// onReadersComputer says raw is an address on the computer of whoever opens the page
+// (localhost, a loopback address): a program of the reader's own — a card reader's signing
+// component, a desktop app's bridge — which a government's sign-in talks to, and where no kit
+// can collect anything.
+func onReadersComputer(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	h := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Unmap().IsLoopback()
+}
+
+// remoteSends are the addresses c's scripts send to that are not on the reader's own computer.
+func remoteSends(c moderation.Capture) []string {
+	out := make([]string, 0, len(c.Sends))
+	for _, s := range c.Sends {
+		if !onReadersComputer(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // scriptSendsSignal weighs a page asking for a (a password, a code, a PIN or a recovery phrase)

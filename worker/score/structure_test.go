@@ -64,6 +64,13 @@ func TestStructuralSignals(t *testing.T) {
 		{"a password to another site of the company's name", postsSignal, page("https://portal.contoso-health.com/", "Sign in", login("https://login.contoso-id.net/adfs/ls/")), weightPostsOwnOrg},
 		{"a password to the company's own identity provider", postsSignal, page("https://intranet.acme.com/", "Sign in", login("https://idp.acme.com/adfs/ls/")), 0},
 		{"a password to Okta", postsSignal, page("https://portal.acme.com/", "Sign in", login("https://acme.okta.com/login/do-login")), 0},
+		{"a PIN to the reader's own card reader's component", postsSignal, page("https://moica.example.gov.tw/renew", "憑證展期 請插入晶片卡並輸入 PIN 碼",
+			moderation.Form{Action: "http://127.0.0.1:61161/sign", Fields: []string{"pin"}, Types: []string{"password"}, Password: true, Inputs: 1}), 0},
+		{"a password sent by script to localhost and to another site", postsSignal, func() moderation.Capture {
+			c := page("https://sso.acme-hr.example/", "Sign in", login(""))
+			c.Sends = []string{"http://localhost:9443/bridge", "https://drop.example.top/gate.php"}
+			return c
+		}(), weightPostsScript},
 		{"a search form to another site", postsSignal, page("https://blog.example/", "Blog", moderation.Form{Action: "https://search.example.net/q.php", Fields: []string{"q"}}), 0},
 
 		{"links to the bank it copies", copiedSignal, copied, weightCopied},
