@@ -12,6 +12,7 @@ import (
 var allPerms = []Permission{PermRead, PermLinksRead, PermLinksWrite, PermStatsRead, PermManage, PermOwn}
 
 func TestRoleAllows(t *testing.T) {
+	t.Parallel()
 	// The whole matrix, written out: a change to the role model must change this table.
 	want := map[string]map[Permission]bool{
 		RoleViewer: {PermRead: true, PermLinksRead: true, PermStatsRead: true},
@@ -32,6 +33,7 @@ func TestRoleAllows(t *testing.T) {
 }
 
 func TestScopesAllow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		scopes []string
 		allow  []Permission
@@ -57,6 +59,7 @@ func TestScopesAllow(t *testing.T) {
 }
 
 func TestScopeFor(t *testing.T) {
+	t.Parallel()
 	tests := map[Permission]string{
 		PermLinksRead: ScopeLinksRead, PermLinksWrite: ScopeLinksWrite, PermStatsRead: ScopeStatsRead,
 		PermRead: "", PermManage: "", PermOwn: "",
@@ -69,6 +72,7 @@ func TestScopeFor(t *testing.T) {
 }
 
 func TestNormalizeEmail(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com" // 254
 	tests := []struct {
 		in, want string
@@ -106,6 +110,7 @@ func TestNormalizeEmail(t *testing.T) {
 }
 
 func TestValidatePassword(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in string
 		ok bool
@@ -128,6 +133,7 @@ func TestValidatePassword(t *testing.T) {
 }
 
 func TestValidateName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		ok       bool
@@ -149,6 +155,7 @@ func TestValidateName(t *testing.T) {
 }
 
 func TestValidateScopes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []string
 		want []string
@@ -170,6 +177,7 @@ func TestValidateScopes(t *testing.T) {
 }
 
 func TestDefaultWorkspaceName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		email string
 		lang  locale.Tag
@@ -193,6 +201,7 @@ func TestDefaultWorkspaceName(t *testing.T) {
 }
 
 func TestTwoFactorBlocks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		missing, sso, want bool
 	}{
@@ -208,6 +217,7 @@ func TestTwoFactorBlocks(t *testing.T) {
 }
 
 func TestCheckRequire2FA(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		role      string
 		own, on   bool

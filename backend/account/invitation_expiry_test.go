@@ -10,6 +10,7 @@ import (
 )
 
 func TestInvitationExpiry(t *testing.T) {
+	t.Parallel()
 	sent := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	invs := []*Invitation{{ID: 1, ExpiresAt: sent.Add(InvitationValidity)}, {ID: 2, ExpiresAt: sent.Add(time.Hour)}}
 	markExpired(invs, sent.Add(time.Hour))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckNewEmail(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		current, email, want, reason string
 	}{
@@ -30,6 +31,7 @@ func TestCheckNewEmail(t *testing.T) {
 }
 
 func TestCheckNewPassword(t *testing.T) {
+	t.Parallel()
 	for p, ok := range map[string]bool{"1234567": false, "12345678": true, "密码密码密码密码": true, strings.Repeat("x", 257): false} {
 		err := account.CheckNewPassword(p)
 		if (err == nil) != ok || (err != nil && (apperr.ReasonOf(err) != "password_length" || apperr.FieldOf(err) != "new_password")) {

@@ -10,6 +10,7 @@ import (
 // Many links' events travel as one message and come out as one event each, in order; a single
 // event's message reads as before.
 func TestLinkEventsInOneMessage(t *testing.T) {
+	t.Parallel()
 	refs := []cachesync.Ref{{DomainID: 1, Key: "Xb3kPq"}, {DomainID: 7, Key: "sale-2026"}, {DomainID: 1, Key: "a"}}
 	got := decodeEvents(encodeLinkEvents(refs))
 	want := make([]cachesync.Event, len(refs))

@@ -17,6 +17,7 @@ import (
 // or removed: the others reload their domains at once instead of at the next sync round), and
 // no node of another namespace.
 func TestBusCarriesEventsWithinItsNamespace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	prefix := testenv.RedisPrefix(t)
 	open := func(prefix string) *redis.Bus {

@@ -17,6 +17,7 @@ const linkFields = 26
 // TestAppendLinkJSON: the field-by-field form of a link decodes to exactly what encoding/json's
 // form of it decodes to, whatever its strings hold and whichever optional fields it has.
 func TestAppendLinkJSON(t *testing.T) {
+	t.Parallel()
 	// A field added to link.Link must be written by appendLinkJSON too.
 	if n := exportedFields(reflect.TypeOf(link.Link{})); n != linkFields {
 		t.Fatalf("link.Link has %d fields, appendLinkJSON knows %d: teach it the new ones", n, linkFields)

@@ -34,6 +34,7 @@ func version(url string, at time.Time) *link.Link {
 // TestLinkCacheOrdersVersions: writes of one link that reach Redis out of order keep the newest,
 // and a deletion is not undone by an edit cached after it.
 func TestLinkCacheOrdersVersions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lc := newCache(t)
 	t0 := time.Now()
@@ -115,6 +116,7 @@ func TestLinkCacheOrdersVersions(t *testing.T) {
 // written in full, each link through its own version check: a link deleted meanwhile stays
 // deleted, its neighbours are stored.
 func TestLinkCacheCreatedBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lc := newCache(t)
 	t0 := time.Now()
@@ -150,6 +152,7 @@ func TestLinkCacheCreatedBatch(t *testing.T) {
 // server) still takes created and changed links; the created one's key holds a remembered miss,
 // which only the script replaces.
 func TestLinkCacheWithoutScripts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	lc := newCache(t)
 	raw := goredis.NewClient(mustParse(t, testenv.RedisURL(t)))

@@ -25,6 +25,7 @@ import (
 // replica, which a client left on it could not write to), and the event bus subscribes again
 // and carries events published after the failover.
 func TestSentinelFailover(t *testing.T) {
+	t.Parallel()
 	// Its own three redis-server processes, started where the suite's services are.
 	testenv.NeedEnv(t, "REDIS_URL", "Redis", "`make test` starts it")
 	if _, err := exec.LookPath("redis-server"); err != nil {

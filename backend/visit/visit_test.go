@@ -153,6 +153,7 @@ func consumer(rc *redis.Client, name string, db *postgres.DB) *visit.Consumer {
 // Events captured on two nodes at once, read by two consumers at once, are stored exactly once
 // each and counted once each in the rollups.
 func TestTwoBuffersTwoConsumers(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
@@ -207,6 +208,7 @@ func TestTwoBuffersTwoConsumers(t *testing.T) {
 // A consumer that read entries and died before acknowledging them, having stored some, leaves
 // them to another consumer, which stores the rest and counts each event once.
 func TestDeadConsumerEntriesClaimed(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
@@ -278,6 +280,7 @@ func TestDeadConsumerEntriesClaimed(t *testing.T) {
 // The same batch delivered twice (twice in one insert, in two inserts, in the stream and
 // stored directly by its node) is stored and counted once; a batch holding other events is new.
 func TestSameBatchTwice(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
@@ -345,6 +348,7 @@ func downRedis(t *testing.T) *redis.Client {
 // With Redis down, captured events go to PostgreSQL directly, each counted once; Close leaves
 // none behind.
 func TestRedisDownWritesToPostgres(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	buf := visit.NewBuffer(visit.Options{Stream: redis.NewVisitStream(downRedis(t)), Store: postgres.NewVisits(db), Log: quiet, Size: 0})
 	evs := events(5000, 4)
@@ -357,6 +361,7 @@ func TestRedisDownWritesToPostgres(t *testing.T) {
 
 // Events of days without a partition yet (a backlog, a clock ahead) create their partitions.
 func TestMissingPartitions(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	evs := events(6, 2)
@@ -395,6 +400,7 @@ func (s blockedStore) CompactDays(context.Context, time.Time) (int, error) { ret
 
 // Capture never waits: a full buffer drops the event and counts it.
 func TestCaptureNeverBlocks(t *testing.T) {
+	t.Parallel()
 	gate := make(chan struct{})
 	buf := visit.NewBuffer(visit.Options{Store: blockedStore{gate}, Log: quiet, Size: 10})
 	before := visit.DroppedFull()
@@ -416,6 +422,7 @@ func TestCaptureNeverBlocks(t *testing.T) {
 }
 
 func TestVisitorHash(t *testing.T) {
+	t.Parallel()
 	ip := netip.MustParseAddr("203.0.113.9")
 	day := time.Date(2026, 3, 1, 1, 0, 0, 0, time.UTC)
 	h := hasher.Hash(day, ip, "ua")
@@ -461,6 +468,7 @@ func TestVisitorHash(t *testing.T) {
 
 // The flusher's event IDs are version 7 UUIDs of the visit's millisecond, all different.
 func TestEventIDs(t *testing.T) {
+	t.Parallel()
 	buf := visit.NewBuffer(visit.Options{Store: blockedStore{}, Log: quiet})
 	defer buf.Close()
 	at := time.Date(2026, 11, 27, 10, 0, 0, 123_456_789, time.UTC)
@@ -484,6 +492,7 @@ func TestEventIDs(t *testing.T) {
 }
 
 func TestRefererHost(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"":                         "",
 		"https://WWW.Example.com/": "www.example.com",
@@ -514,6 +523,7 @@ func crawler(id int64, at time.Time, n int) visit.Event {
 // A link is due for moderation each time its people's visits reach a power of two, in whatever
 // batches they come; crawlers never make it due; the queue holds it once.
 func TestMilestonesQueued(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	store := postgres.NewVisits(db)
@@ -572,6 +582,7 @@ func TestMilestonesQueued(t *testing.T) {
 // Unique visitors: a person counts once per UTC day, in the hour first seen; crawlers never.
 // The breakdowns count people by each key, per hour and per day; totals add up.
 func TestRollups(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
@@ -651,6 +662,7 @@ func TestRollups(t *testing.T) {
 // is unknown counts in no breakdown of its own, and neither does a visit whose agent is all
 // unknown.
 func TestAgentKeysReadApart(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	reads := postgres.NewStatsStore(db)
@@ -695,6 +707,7 @@ func TestAgentKeysReadApart(t *testing.T) {
 // the same numbers before and after, and visits arriving late for a summed day, even while it
 // is being summed, count once in both.
 func TestCompactDays(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	reads := postgres.NewStatsStore(db)
@@ -793,6 +806,7 @@ func TestCompactDays(t *testing.T) {
 
 // Partitions past the retention are dropped, and the visitor hashes of days before yesterday.
 func TestDropPartitions(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
@@ -828,6 +842,7 @@ func TestDropPartitions(t *testing.T) {
 // PostgreSQL: Redis may come back without them (no persistence), and those a consumer stored
 // already count nothing.
 func TestRedisLossResends(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, shared, prefix := testRedis(t)
 	node, err := redis.Open(context.Background(), testenv.RedisURL(t), prefix)
@@ -864,6 +879,7 @@ func TestRedisLossResends(t *testing.T) {
 // them while Redis keeps answering (here the stream is deleted; a restart without persistence
 // is found by Redis's run_id instead, which one shared Redis cannot show).
 func TestBufferKeepsWhatIsNotConsumed(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	clock := &movingClock{}
@@ -974,6 +990,7 @@ func streamEvents(t *testing.T, rdb *redis.Inspector, prefix string) int {
 // pending with a consumer stays, and so does every one after it. A Buffer's entries not yet
 // consumed stay kept, and it does not take the trim for a loss.
 func TestConsumerTrimsWhatIsAcknowledged(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	rc, rdb, prefix := testRedis(t)
 	ctx := context.Background()
@@ -1069,6 +1086,7 @@ func BenchmarkDecodeBatch(b *testing.B) {
 // A stream entry is what json.Marshal makes of the batch: byte for byte where no string needs
 // escaping, and decoded alike whatever the strings hold.
 func TestEntryEncoding(t *testing.T) {
+	t.Parallel()
 	evs := events(50, 7)
 	evs[3].Visitor = nil
 	evs[4].Variant, evs[4].InApp, evs[4].Referrer = 1, "wechat", ""
@@ -1153,6 +1171,7 @@ func BenchmarkFlush(b *testing.B) {
 // SetUTM keeps the first utm_source, utm_medium and utm_campaign of a query, unescaped, valid
 // UTF-8, without control characters and at most MaxUTM bytes; other parameters are ignored.
 func TestSetUTM(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", visit.MaxUTM) // two bytes each
 	for _, c := range []struct {
 		query                    string
@@ -1202,6 +1221,7 @@ func FuzzSetUTM(f *testing.F) {
 // nothing, and the hashes stop being stored. Below it they are exact. A workspace's people are
 // counted once whichever of its links they visit.
 func TestUniquesPastExactCount(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db).CountExactly(100)
 	ctx := context.Background()
@@ -1273,6 +1293,7 @@ func TestUniquesPastExactCount(t *testing.T) {
 // in batches of both, count every person once, in the hour of their first visit that a batch
 // stored, and the day's set holds each of them once.
 func TestExactUniquesTwoConsumers(t *testing.T) {
+	t.Parallel()
 	db := testenv.DB(t)
 	store := postgres.NewVisits(db)
 	ctx := context.Background()
@@ -1325,6 +1346,7 @@ func storeByTwo(t *testing.T, store *postgres.Visits, batches []visit.Batch) {
 // A set of people adds those it did not hold, once each, counted in the hour of their first
 // visit among those given, and stays sorted; a hash shorter than an entry is padded.
 func TestSetAdd(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
 	hash := func(n byte) []byte { return []byte{n, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 	set, got, err := visit.Set(nil).Add(9, []visit.VisitorSeen{
@@ -1357,6 +1379,7 @@ func TestSetAdd(t *testing.T) {
 // A sketch counts what it is given: the people of each hour once, in the hour first seen;
 // exact in practice while it is small, within its error when large, and the same once stored.
 func TestSketch(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
 	var seen []visit.VisitorSeen
 	for n := range 3000 {

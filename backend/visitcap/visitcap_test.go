@@ -151,6 +151,7 @@ func stored(t *testing.T, n *node, linkID int64) int64 {
 // The measure: a cap of 50, two nodes, 32 goroutines and 1,000 visits at once →
 // exactly 50 pass, and 50 are stored once the nodes have written their counts.
 func TestExactlyMaxAcrossNodes(t *testing.T) {
+	t.Parallel()
 	opt, prefix := sharedRedis(t)
 	c := newCluster(t, opt, prefix)
 	a, b := c.node(visitcap.FlushInterval), c.node(visitcap.FlushInterval)
@@ -171,6 +172,7 @@ func TestExactlyMaxAcrossNodes(t *testing.T) {
 // Raising the cap lets visitors through again; lowering it below the count refuses them; a
 // cap below 1 refuses everyone.
 func TestChangedCap(t *testing.T) {
+	t.Parallel()
 	opt, prefix := sharedRedis(t)
 	c := newCluster(t, opt, prefix)
 	a, b := c.node(never), c.node(never)
@@ -196,6 +198,7 @@ func TestChangedCap(t *testing.T) {
 
 // A key missing from Redis starts from the stored count, whichever node seeds it.
 func TestSeededFromStore(t *testing.T) {
+	t.Parallel()
 	opt, prefix := sharedRedis(t)
 	c := newCluster(t, opt, prefix)
 	a, b := c.node(never), c.node(never)
@@ -212,6 +215,7 @@ func TestSeededFromStore(t *testing.T) {
 // out again, exactly those and only until the next write; a loss right after a write costs
 // nothing.
 func TestRedisLoss(t *testing.T) {
+	t.Parallel()
 	const max = 50
 	for _, tc := range []struct {
 		name           string
@@ -255,6 +259,7 @@ func TestRedisLoss(t *testing.T) {
 // it stays within the visits from the last write before the loss to the end of the first write
 // after it: about two intervals, longer when a loaded machine runs the writes late.
 func TestRedisLossUnderLoad(t *testing.T) {
+	t.Parallel()
 	rs := testenv.NewRedisServer(t)
 	c := newCluster(t, rs.URL(), "sl:")
 	const interval = 100 * time.Millisecond
@@ -327,6 +332,7 @@ func TestRedisLossUnderLoad(t *testing.T) {
 
 // Redis down from the start: every visit is counted in PostgreSQL, still exactly.
 func TestRedisDown(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, "redis://"+closedPort(t), "sl:")
 	a, b := c.node(visitcap.FlushInterval), c.node(visitcap.FlushInterval)
 	const link = 5
@@ -344,6 +350,7 @@ func TestRedisDown(t *testing.T) {
 // Redis stops answering for a while and comes back with its old keys: the visits PostgreSQL
 // counted meanwhile are in the key before a node counts in Redis again.
 func TestRedisBackNotBehind(t *testing.T) {
+	t.Parallel()
 	rs := testenv.NewRedisServer(t)
 	c := newCluster(t, rs.URL(), "sl:")
 	const interval = 100 * time.Millisecond
@@ -388,6 +395,7 @@ func TestRedisBackNotBehind(t *testing.T) {
 // Redis fails before the node wrote what it counted there: its counts in the Store start from
 // the highest it saw, so no visit it let through passes twice.
 func TestRedisDownBeforeWrite(t *testing.T) {
+	t.Parallel()
 	rs := testenv.NewRedisServer(t)
 	c := newCluster(t, rs.URL(), "sl:")
 	a := c.node(never)
@@ -413,6 +421,7 @@ func TestRedisDownBeforeWrite(t *testing.T) {
 // PostgreSQL down, Redis up: links whose counters Redis holds keep counting there; a link that
 // must be seeded fails, without sending the node's other links to the Store.
 func TestStoreDown(t *testing.T) {
+	t.Parallel()
 	opt, prefix := sharedRedis(t)
 	c := newCluster(t, opt, prefix)
 	a := c.node(never)
@@ -434,6 +443,7 @@ func TestStoreDown(t *testing.T) {
 
 // Close writes the last counts: a graceful restart followed by a Redis loss gives nothing back.
 func TestCloseWrites(t *testing.T) {
+	t.Parallel()
 	rs := testenv.NewRedisServer(t)
 	c := newCluster(t, rs.URL(), "sl:")
 	a := c.node(never)
