@@ -191,14 +191,14 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules after the sixth
 		// round (13 of 24 banned), of the seventh, written apart while it was (14 of 24), and of
-		// the learned signal beside them, trained without it (21 of 24). Its floors are the
-		// figures with the learned signal; its per-page results are not read.
+		// the learned signal beside them, trained without it (21 of 24). Read whole since and
+		// in the learned signal's training: its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.87, // 21 of 24 (14 with the seventh round alone, 13 with the sixth)
-			flagRecall:    0.95, // 23 of 24 (15, 14)
-			banPrecision:  1.0,  // 21 of 21
-			flagPrecision: 1.0,  // 23 of 23
-			benignBanned:  0,    // none, and none may be
+			banRecall:     1.0, // 24 of 24 (21 blind)
+			flagRecall:    1.0, // 24 of 24 (23 blind)
+			banPrecision:  1.0, // 24 of 24
+			flagPrecision: 1.0, // 24 of 24
+			benignBanned:  0,   // none, and none may be
 		},
 	},
 	{
@@ -207,15 +207,16 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules of the seventh
 		// round with the learned signal trained on sets 1-9 (21 of 24 banned on heldout10).
-		// Here 14 of 24, and one honest page banned: the learned signal's figure on one set
-		// did not carry to the next. Its floors are the figures of its recording, the honest
-		// page banned among them, a defect to mend, not a figure to keep.
+		// Here 14 of 24 banned, 22 flagged or banned, and one honest page banned (a PIN sent
+		// to the card reader's component on the reader's own computer, no longer counted as
+		// sent elsewhere). Read whole since and in the learned signal's training: its floors
+		// are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.58, // 14 of 24
-			flagRecall:    0.91, // 22 of 24
-			banPrecision:  0.93, // 14 of 15
-			flagPrecision: 0.91, // 22 of 24
-			benignBanned:  1,    // one, which none may be
+			banRecall:     1.0,  // 24 of 24 (14 blind)
+			flagRecall:    1.0,  // 24 of 24 (22 blind)
+			banPrecision:  1.0,  // 24 of 24 (14 of 15 blind)
+			flagPrecision: 0.92, // 24 of 26 (22 of 24 blind)
+			benignBanned:  0,    // none (1 blind), and none may be
 		},
 	},
 }
