@@ -22,7 +22,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout11; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout12; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -219,6 +219,19 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,    // none (1 blind), and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout12",
+		digest: "4b23fe784dfa2b22c7fce5f7c9ea0787f0a98740bc27a3742437889b47828416",
+		// Frozen before anything was scored, written without reading the scorer's rules or the
+		// browser's signal code; not yet recorded. Its floors are set after the recording.
+		floors: heldOutFloors{
+			banRecall:     0,
+			flagRecall:    0,
+			banPrecision:  0,
+			flagPrecision: 0,
+			benignBanned:  0,
+		},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
@@ -394,6 +407,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout9
 //	make moderation-eval HELDOUT=heldout10
 //	make moderation-eval HELDOUT=heldout11
+//	make moderation-eval HELDOUT=heldout12
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
