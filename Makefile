@@ -54,6 +54,10 @@ geoip:
 # suite waits on browsers and timers much of its time, and the checks take that idle CPU instead
 # of two minutes before it. make test fails when either fails; each one's output is printed whole
 # when it ends (--output-sync), and make names the one that failed.
+# The packages whose tests take longest, first: go test starts packages in the order it is
+# given them, two at a time, and a long one started last runs alone (docs/development.md).
+SLOW_PACKAGES = ./backend/e2e ./worker/browse ./backend/postgres ./worker/score ./backend/qr ./backend/visitcap ./backend/visit
+
 test: frontend
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-checks
 
@@ -70,7 +74,7 @@ test-go:
 	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
-	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) ./...
+	deploy/local/with-services.sh go test -count=1 -p 2 -parallel 6 -timeout 30m $(TESTFLAGS) $(SLOW_PACKAGES) ./...
 	cd deploy && go test -count=1 ./...
 
 # Every package's own tests (pure ones, and those of postgres, redis, the worker's browser and
@@ -82,10 +86,10 @@ test-short: frontend
 	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
-	deploy/local/with-services.sh go test -short -count=1 -p 2 $(TESTFLAGS) $$(go list ./... | grep -v '/backend/e2e$$')
+	deploy/local/with-services.sh go test -short -count=1 -p 2 -parallel 6 $(TESTFLAGS) $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
-# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout11;
+# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout12;
 # docs/moderation.md): the real browser reviews each set's pages as the three visitors and
 # rewrites its captures.json, then the scorer's figures on it are logged and checked against its
 # floors. A few minutes a set; no database. HELDOUT=heldout3 (or another set's folder) runs one set.
