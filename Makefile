@@ -120,7 +120,7 @@ screenshots: frontend
 # PostgreSQL, Redis, a browser or stripe-mock skips with one line saying so (docs/development.md).
 test-unit:
 	env -u DATABASE_URL -u REDIS_URL -u PLAYWRIGHT_DRIVER_PATH -u STRIPE_MOCK -u SHORTLINK_TEST_SERVICES \
-	go test -short -count=1 -vet=off $(TESTFLAGS) ./...
+	go test -short -count=1 -vet=off $(TESTFLAGS) $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) ./...
 
 # golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
 lint:

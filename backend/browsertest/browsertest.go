@@ -93,12 +93,15 @@ func ChromiumPath() string {
 	return "/usr/bin/chromium"
 }
 
-// headlessShell is Debian's chromium-headless-shell: the same Blink without the browser's
-// window and compositor around it, a quarter less CPU for the web app's pages.
+// headlessShell is Debian's chromium-headless-shell: the same Blink and V8 build without the
+// browser's window and compositor around it, a quarter less CPU for the web app's pages and a
+// sixth of the full Chromium's for a moderation review of three visitors (docs/development.md).
 const headlessShell = "/usr/bin/chromium-headless-shell"
 
-// PagesChromiumPath is the browser New opens pages in: BROWSERTEST_CHROMIUM, else the headless
-// shell when it is installed, else ChromiumPath.
+// PagesChromiumPath is the browser New opens pages in, and the one the moderation browser's
+// tests review pages in (the tests that kill, time or run the worker as production does launch
+// ChromiumPath): BROWSERTEST_CHROMIUM, else the headless shell when it is installed, else
+// ChromiumPath.
 func PagesChromiumPath() string {
 	if p := os.Getenv("BROWSERTEST_CHROMIUM"); p != "" {
 		return p

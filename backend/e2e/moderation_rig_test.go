@@ -50,7 +50,7 @@ func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 	modRig.once.Do(func() {
 		modRig.sites = newSiteServer()
 		modRig.browser, modRig.err = browse.New(browse.Options{
-			DriverDir: browsertest.DriverDir(), ChromiumPath: browsertest.ChromiumPath(),
+			DriverDir: browsertest.DriverDir(), ChromiumPath: browsertest.PagesChromiumPath(),
 			HostRules: modRig.sites.hostRules(), AllowLoopback: true, Concurrency: 2,
 			Timeout: rigPageTimeout, Log: rigLog(),
 		})
@@ -65,7 +65,7 @@ func moderationRig(t *testing.T) (*siteServer, *browse.Browser) {
 func newModerationBrowser(t *testing.T, o browse.Options) *browse.Browser {
 	t.Helper()
 	needRigDatabase(t)
-	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.ChromiumPath(), rigLog()
+	o.DriverDir, o.ChromiumPath, o.Log = browsertest.DriverDir(), browsertest.PagesChromiumPath(), rigLog()
 	b, err := browse.New(o)
 	if err != nil {
 		t.Fatalf("moderation browser: %v", err)

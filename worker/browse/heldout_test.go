@@ -446,6 +446,7 @@ func (s heldOutSet) record(t *testing.T) {
 		AllowLoopback: true,
 		Timeout:       sharedTimeout,
 		OCR:           ocr.New(ocr.Options{Log: testLog()}), // as the worker reads: the recording keeps the screenshot's text
+		ChromiumPath:  chromiumPath(),                       // as the worker reviews
 	})
 
 	recording := heldOutRecording{SetDigest: digest, Pages: make([]heldOutRecorded, len(pages))}

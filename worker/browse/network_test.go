@@ -151,12 +151,19 @@ func driverDir(t testing.TB) string {
 		"driver=$(deploy/local/browser.sh) && PLAYWRIGHT_DRIVER_PATH=$driver go test ./worker/browse/")
 }
 
+// chromiumPath is the full Chromium the worker runs in production (CHROMIUM_PATH): the tests
+// that kill it, time a review or record the held-out sets launch it.
 func chromiumPath() string {
 	if p := os.Getenv("CHROMIUM_PATH"); p != "" {
 		return p
 	}
 	return DefaultChromiumPath
 }
+
+// reviewChromiumPath is the Chromium the other tests review pages in: Debian's headless shell,
+// the same Blink and V8 build, at a sixth of the full Chromium's CPU a review
+// (browsertest.PagesChromiumPath; docs/development.md).
+func reviewChromiumPath() string { return browsertest.PagesChromiumPath() }
 
 // netw is the package tests' network; shared is the browser most tests share (loopback
 // allowed, every *.test host mapped to the site server), started on first use.
@@ -184,7 +191,7 @@ func sharedBrowser(t *testing.T) *Browser {
 		rules := fmt.Sprintf("MAP bank-login.test 127.0.0.1:%[1]s, MAP *.shop.test 127.0.0.1:%[1]s, MAP *.test 127.0.0.1:%[1]s", netw.port())
 		shared.b, shared.err = newBrowser(Options{
 			DriverDir:     driverDir(t),
-			ChromiumPath:  chromiumPath(),
+			ChromiumPath:  reviewChromiumPath(),
 			HostRules:     rules,
 			AllowLoopback: true,
 			Timeout:       sharedTimeout,
@@ -203,7 +210,9 @@ func newTestBrowser(t *testing.T, opts Options) *Browser {
 	t.Helper()
 	browsertest.Turn(t)
 	opts.DriverDir = driverDir(t)
-	opts.ChromiumPath = chromiumPath()
+	if opts.ChromiumPath == "" {
+		opts.ChromiumPath = reviewChromiumPath()
+	}
 	if opts.Resolver == nil {
 		opts.Resolver = testResolver()
 	}

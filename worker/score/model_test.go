@@ -238,6 +238,7 @@ func TestChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each with a server of its own: the attempts that wait, wait side by side
 			model, cfg := newModel(t, tt.replies...)
 			if tt.timeout != 0 {
 				cfg.Timeout = tt.timeout
