@@ -58,6 +58,10 @@ func TestDatabaseURLForms(t *testing.T) {
 			if got := db.Pool.Stat().MaxConns(); got != tc.maxConns {
 				t.Errorf("the pool holds at most %d connections, want %d", got, tc.maxConns)
 			}
+			var jit string
+			if err := db.Pool.QueryRow(ctx, `SELECT current_setting('jit')`).Scan(&jit); err != nil || jit != "off" {
+				t.Errorf("jit %q (%v), want off", jit, err)
+			}
 			var n int
 			if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM goose_db_version`).Scan(&n); err != nil || n == 0 {
 				t.Fatalf("the migrated schema: %d migrations, %v", n, err)
@@ -69,6 +73,27 @@ func TestDatabaseURLForms(t *testing.T) {
 				t.Fatalf("Migrate(%s): %v", fresh, err)
 			}
 		})
+	}
+}
+
+// TestJITAsTheURLSays: a URL that names jit keeps it as it says; Open turns it off otherwise
+// (TestDatabaseURLForms).
+func TestJITAsTheURLSays(t *testing.T) {
+	t.Parallel()
+	base := testenv.DatabaseURL(t)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, base+sep+"options=-c%20jit%3Don")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var jit string
+	if err := db.Pool.QueryRow(ctx, `SELECT current_setting('jit')`).Scan(&jit); err != nil || jit != "on" {
+		t.Errorf("jit %q (%v), want on as the URL says", jit, err)
 	}
 }
 
