@@ -344,7 +344,7 @@ func TestReviewTimeLimit(t *testing.T) {
 
 func TestReviewBlocksDownloads(t *testing.T) {
 	t.Parallel()
-	b := sharedBrowser(t)
+	b := productionBrowser(t)
 	netw.handle("files.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Content-Disposition", `attachment; filename="invoice.exe"`)
@@ -376,9 +376,18 @@ func TestReviewBlocksDownloads(t *testing.T) {
 	}
 }
 
+// productionBrowser is a browser of the test's own in the full Chromium the worker runs
+// (chromiumPath), for what the headless shell does otherwise: it lets a page's window.open
+// through to the review's own closing of the pop-up, where the full Chromium's blocker refuses it.
+func productionBrowser(t *testing.T) *Browser {
+	t.Helper()
+	rules := fmt.Sprintf("MAP *.test 127.0.0.1:%s", netw.port())
+	return newTestBrowser(t, Options{HostRules: rules, AllowLoopback: true, Timeout: sharedTimeout, ChromiumPath: chromiumPath()})
+}
+
 func TestReviewBlocksPopupsAndDialogs(t *testing.T) {
 	t.Parallel()
-	b := sharedBrowser(t)
+	b := productionBrowser(t)
 	// A dialog first: it is dismissed, and does not hold the page up.
 	netw.handleHTML("popup.test", `<title>pending</title><p>hello</p><script>
 alert("You won!");
