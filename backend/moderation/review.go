@@ -64,6 +64,10 @@ type Capture struct {
 	// profile or itms-services link, an executable, a link with a download attribute), absolute,
 	// at most MaxDownloads. The scorer reads them; they are not stored.
 	Downloads []string `json:"downloads,omitempty"`
+	// Clipboard is what the page's scripts put on the clipboard while it was watched (and its
+	// gate button pressed): at most 3 texts of 1,000 characters. The scorer reads it; it is not
+	// stored.
+	Clipboard []string `json:"clipboard,omitempty"`
 	// Rendered says a screenshot was taken: the page was seen rendered. Recordings keep it
 	// where they keep no screenshot. Not stored.
 	Rendered bool `json:"rendered,omitempty"`

@@ -206,6 +206,7 @@ const factsScript = `(limits) => {
     scripts,
     headings: headings.join(" / "),
     images,
+    clipboard: watched && watched.clip ? watched.clip.slice() : [],
   };
 }`
 
@@ -240,6 +241,7 @@ type pageFacts struct {
 	Drawn       float64            `json:"drawn"`  // the share of the viewport drawn by canvases, images and SVG
 	Inline      []string           `json:"inline"` // the text of inline scripts
 	Base        string             `json:"base"`   // the document's base URL
+	Clipboard   []string           `json:"clipboard"`
 }
 
 // decodeFacts reads factsScript's answer, as playwright-go hands it over (maps and slices).
@@ -261,6 +263,12 @@ func decodeFacts(v any) (pageFacts, error) {
 	f.Images = images(f.Images)
 	if len(f.Downloads) > moderation.MaxDownloads {
 		f.Downloads = f.Downloads[:moderation.MaxDownloads]
+	}
+	if len(f.Clipboard) > maxClipboard {
+		f.Clipboard = f.Clipboard[:maxClipboard]
+	}
+	for i, t := range f.Clipboard {
+		f.Clipboard[i] = cut(t, maxClipboardText)
 	}
 	for i := range f.Forms {
 		if f.Forms[i].Fields == nil {

@@ -388,7 +388,7 @@ func (b *Browser) record(ctx context.Context, page playwright.Page, rec *recorde
 	}
 	c.Title, c.Description, c.Text, c.Forms = facts.Title, facts.Description, facts.Text, facts.Forms
 	c.Links, c.Scripts, c.Headings, c.Images = facts.Links, facts.Scripts, facts.Headings, facts.Images
-	c.Downloads = facts.Downloads
+	c.Downloads, c.Clipboard = facts.Downloads, facts.Clipboard
 	scripts := []frameScripts{{facts.Base, facts.Inline}}
 	// Login forms often sit in a frame, of the page's site or another: their forms count
 	// too, and so do the words and headings of a frame that has inputs, and its scripts.

@@ -27,13 +27,39 @@ const (
 // watchScript runs in every frame before the page's own scripts (an init script) and keeps,
 // under a property whose name is the capture's own (key), when the frame's DOM last changed in
 // a way that matters, which of the page's timers (setTimeout, up to watchLongest) are pending,
-// and the shadow roots its elements attach, closed ones included, so that their forms and
-// words can be read.
-const watchScript = `((key, horizon) => {
+// the shadow roots its elements attach, closed ones included, so that their forms and words can
+// be read, and what its scripts put on the clipboard (writeText, a copy command's selection, a
+// copy event's data; at most maxClipboard texts of maxClipboardText characters). A page served
+// without TLS, which has no navigator.clipboard, is given one that keeps what it is handed:
+// a kit that pastes a command through the reader's hands writes it there whatever it shows.
+const watchScript = `((key, horizon, clipMax, clipChars) => {
   if (Object.prototype.hasOwnProperty.call(window, key)) return;
   const now = () => performance.now();
-  const state = { changed: now(), timers: new Map(), roots: [] };
+  const state = { changed: now(), timers: new Map(), roots: [], clip: [] };
   Object.defineProperty(window, key, { value: state, enumerable: false });
+  const clip = (t) => { t = t == null ? "" : String(t); if (t.trim() && state.clip.length < clipMax) state.clip.push(t.slice(0, clipChars)); };
+  try {
+    if (window.Clipboard && Clipboard.prototype.writeText) {
+      const write = Clipboard.prototype.writeText;
+      Clipboard.prototype.writeText = function (t) { clip(t); return write.call(this, t); };
+    } else if (!navigator.clipboard) {
+      Object.defineProperty(navigator, "clipboard", { value: { writeText: (t) => { clip(t); return Promise.resolve(); } }, configurable: true });
+    }
+  } catch (e) {}
+  try {
+    const exec = Document.prototype.execCommand;
+    Document.prototype.execCommand = function (cmd, ...rest) {
+      if (String(cmd).toLowerCase() === "copy") {
+        try {
+          const a = document.activeElement;
+          clip(String(window.getSelection() || "") || (a && typeof a.value === "string" ? a.value.slice(a.selectionStart || 0, a.selectionEnd || a.value.length) : ""));
+        } catch (e) {}
+      }
+      return exec.call(this, cmd, ...rest);
+    };
+    const setData = DataTransfer.prototype.setData;
+    DataTransfer.prototype.setData = function (type, data) { if (/text/i.test(String(type))) clip(data); return setData.call(this, type, data); };
+  } catch (e) {}
   const controls = "form, input, select, textarea, iframe, [contenteditable]";
   const matters = (m) => {
     if (m.type === "childList") {
@@ -74,6 +100,12 @@ const watchScript = `((key, horizon) => {
   };
 })`
 
+// Bounds of what a capture keeps of the clipboard (moderation.Capture.Clipboard).
+const (
+	maxClipboard     = 3
+	maxClipboardText = 1000
+)
+
 // stillScript answers, in the top frame, how long ago its DOM last changed and how long until
 // its next pending timer (-1 for none), in milliseconds; null when the watch is not there.
 const stillScript = `(key) => {
@@ -95,7 +127,8 @@ func watchKey() string {
 // installWatch adds the watch to every frame the browser context opens.
 func installWatch(bc playwright.BrowserContext, key string) error {
 	k, _ := json.Marshal(key)
-	js := watchScript + "(" + string(k) + ", " + itoa(int(watchLongest/time.Millisecond)) + ");"
+	js := watchScript + "(" + string(k) + ", " + itoa(int(watchLongest/time.Millisecond)) + ", " +
+		itoa(maxClipboard) + ", " + itoa(maxClipboardText) + ");"
 	return bc.AddInitScript(playwright.Script{Content: playwright.String(js)})
 }
 

