@@ -42,8 +42,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if !strings.Contains(url, "pool_max_conns=") {
 		cfg.MaxConns = defaultMaxConns
 	}
-	if !strings.Contains(url, "jit") {
-		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	params := cfg.ConnConfig.RuntimeParams // the URL's jit=… and options=-c jit=… land here
+	if _, set := params["jit"]; !set && !strings.Contains(params["options"], "jit") {
+		params["jit"] = "off"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -53,7 +53,7 @@ func TestBrowserReplacesKilledChromiumAndDriver(t *testing.T) {
 	}
 	netw.handleHTML("alive.test", `<title>alive</title><p>still here</p>`)
 	before, driversBefore := chromiumBrowserPIDs(t), driverPIDs(t)
-	b := newTestBrowser(t, Options{HostRules: "MAP *.test 127.0.0.1:" + netw.port(), AllowLoopback: true, Timeout: sharedTimeout, ChromiumPath: chromiumPath()})
+	b := productionBrowser(t)
 	newOnes := func(before, now []int) []int {
 		var out []int
 		for _, pid := range now {

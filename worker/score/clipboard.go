@@ -37,8 +37,8 @@ func hiddenCommandSignal(c moderation.Capture) (Signal, bool) {
 	return Signal{}, false
 }
 
-// squashSpace is s with every run of white space one space, and line continuations gone.
-func squashSpace(s string) string {
-	s = strings.NewReplacer("\\\n", " ", "`\n", " ", "^\n", " ").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
-}
+// lineContinuations are the shells' (sh, PowerShell, cmd) ends of a line that goes on.
+var lineContinuations = strings.NewReplacer("\\\n", " ", "`\n", " ", "^\n", " ")
+
+// squashSpace is s on one line (oneLine), its line continuations gone.
+func squashSpace(s string) string { return oneLine(lineContinuations.Replace(s)) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/netguard"
 )
 
 // Where a page's scripts send (moderation.Capture.Sends, SendHosts): inputs no form posts, or
@@ -52,7 +53,7 @@ func onReadersComputer(raw string) bool {
 		return true
 	}
 	a, err := netip.ParseAddr(h)
-	return err == nil && a.Unmap().IsLoopback()
+	return err == nil && netguard.Class(a) == netguard.ClassLoopback
 }
 
 // remoteSends are the addresses c's scripts send to that are not on the reader's own computer.
