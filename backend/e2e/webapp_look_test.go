@@ -194,7 +194,7 @@ func (w *walker) pending() []string {
 
 // quiet waits, for at most three seconds, until the page has had no API call unanswered for
 // 300 ms: a page that has just been reached asks for its data from its own code, after its
-// address changed, and logging out under those calls would answer them 401. The calls the
+// address changed, and draws again when the answers come (a menu opened before may close). The calls the
 // walker sees are not all of them (a call can end without an event it hears), so a call still
 // unanswered at the end is no failure here.
 func (w *walker) quiet() {

@@ -4,7 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { api, ApiError, csrfToken, onSessionExpired, unwrap, type User, type Workspace } from "./api/client";
+import { api, ApiError, csrfToken, endSessionCalls, onSessionExpired, unwrap, type User, type Workspace } from "./api/client";
 
 const workspaceKey = "sl.workspace";
 
@@ -98,16 +98,27 @@ export function useSessionExpiry() {
   );
 }
 
-/** Logging out: the session ends on the server, everything cached goes, the login page shows. */
+/**
+ * Logging out: the page's calls under way are cancelled and no new one starts (each would be
+ * answered 401 once the session has ended), the session ends on the server, everything cached
+ * goes, the login page shows.
+ */
 export function useLogout() {
   const client = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: () => unwrap(api.POST("/api/v1/auth/logout")),
-    onSettled: () => {
-      client.clear();
-      client.setQueryData(["me"], null);
-      navigate("/login", { replace: true });
+    mutationFn: async () => {
+      void client.cancelQueries();
+      const resume = endSessionCalls();
+      try {
+        await unwrap(api.POST("/api/v1/auth/logout"));
+      } finally {
+        client.clear();
+        client.setQueryData(["me"], null);
+        navigate("/login", { replace: true });
+        // The signed-in pages unmount in the render this navigation starts; calls resume after it.
+        setTimeout(resume, 0);
+      }
     },
   });
 }

@@ -93,6 +93,33 @@ describe("sessionFetch", () => {
   });
 });
 
+describe("ending the session's calls", () => {
+  it("cancels the calls under way, refuses new ones but the auth calls, and resumes", async () => {
+    const sent: string[] = [];
+    const f = sessionFetch({
+      baseUrl: base,
+      cookies: () => "sl_csrf=tok",
+      fetch: (input) => {
+        const r = input as Request;
+        sent.push(new URL(r.url).pathname);
+        if (r.url.endsWith("/slow")) {
+          return new Promise((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)));
+        }
+        return Promise.resolve(json(200, {}));
+      },
+    });
+    const underWay = f(new Request(base + "/api/v1/workspaces/1/slow"));
+    const resume = f.ending();
+    await expect(underWay).rejects.toMatchObject({ name: "AbortError" });
+    await expect(f(new Request(base + "/api/v1/workspaces/1/links"))).rejects.toMatchObject({ name: "AbortError" });
+    expect((await f(new Request(base + "/api/v1/auth/logout", { method: "POST" }))).status).toBe(200);
+    resume();
+    resume(); // twice is once
+    expect((await f(new Request(base + "/api/v1/workspaces/1/links"))).status).toBe(200);
+    expect(sent).toEqual(["/api/v1/workspaces/1/slow", "/api/v1/auth/logout", "/api/v1/workspaces/1/links"]);
+  });
+});
+
 describe("the typed client", () => {
   it("gives the server's error code and message", async () => {
     const client = makeClient({

@@ -66,22 +66,36 @@ export interface SessionOptions {
   baseUrl?: string;
 }
 
+/** The session's fetch: what openapi-fetch calls, and the way to end the session's calls. */
+export interface SessionFetch {
+  (req: Request): Promise<Response>;
+  /**
+   * Logging out: every call under way is cancelled and new ones are refused (the auth calls,
+   * the logout first, excepted) until the returned function is called, so that no page's call
+   * reaches the server after its session ended and comes back 401.
+   */
+  ending(): () => void;
+}
+
 /**
  * A fetch that adds the CSRF header, renews an expired session once and retries. Renewals
  * are shared: a refresh token works once, so two calls failing at the same moment must not
  * both spend it (the server's grace period covers two tabs, not a burst of calls).
  */
-export function sessionFetch(opts: SessionOptions = {}): (req: Request) => Promise<Response> {
+export function sessionFetch(opts: SessionOptions = {}): SessionFetch {
   const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const cookies = opts.cookies ?? (() => document.cookie);
   const base = opts.baseUrl ?? "";
   let renewing: Promise<boolean> | null = null;
+  // The session's calls carry this controller's signal; ending the session aborts it.
+  let calls = new AbortController();
+  let ended = 0;
 
   const withCsrf = (req: Request): Request => {
     const headers = new Headers(req.headers);
     const token = csrfToken(cookies());
     if (token) headers.set(csrfHeader, token);
-    return new Request(req, { headers, credentials: "same-origin" });
+    return new Request(req, { headers, credentials: "same-origin", signal: either(req.signal, calls.signal) });
   };
   const renew = (): Promise<boolean> => {
     renewing ??= doFetch(
@@ -89,6 +103,7 @@ export function sessionFetch(opts: SessionOptions = {}): (req: Request) => Promi
         method: "POST",
         credentials: "same-origin",
         headers: { [csrfHeader]: csrfToken(cookies()) },
+        signal: calls.signal,
       }),
     )
       .then((r) => r.ok)
@@ -99,11 +114,13 @@ export function sessionFetch(opts: SessionOptions = {}): (req: Request) => Promi
     return renewing;
   };
 
-  return async (req: Request) => {
+  const f = async (req: Request) => {
     const path = new URL(req.url, "http://x").pathname;
+    const auth = path.startsWith("/api/v1/auth/");
+    if (ended > 0 && !auth) throw new DOMException("the session is ending", "AbortError");
     const retry = req.clone();
     const res = await doFetch(withCsrf(req));
-    if (res.status !== 401 || path.startsWith("/api/v1/auth/")) return res;
+    if (res.status !== 401 || auth) return res;
     if (await renew()) {
       const again = await doFetch(withCsrf(retry));
       if (again.status !== 401) return again;
@@ -111,6 +128,24 @@ export function sessionFetch(opts: SessionOptions = {}): (req: Request) => Promi
     opts.onExpired?.();
     return res;
   };
+  return Object.assign(f, {
+    ending() {
+      ended++;
+      calls.abort(new DOMException("the session is ending", "AbortError"));
+      calls = new AbortController();
+      let done = false;
+      return () => {
+        if (!done) ended--;
+        done = true;
+      };
+    },
+  });
+}
+
+/** A signal aborted when either is (AbortSignal.any where the browser has it). */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  return a.aborted ? a : b;
 }
 
 /** Listeners told when the session has ended and could not be renewed. */
@@ -120,11 +155,15 @@ export function onSessionExpired(f: () => void): () => void {
   return () => expiredListeners.delete(f);
 }
 
-export function makeClient(opts: SessionOptions = {}) {
-  return createClient<paths>({ baseUrl: opts.baseUrl ?? "", fetch: sessionFetch(opts) });
+export function makeClient(opts: SessionOptions = {}, f: SessionFetch = sessionFetch(opts)) {
+  return createClient<paths>({ baseUrl: opts.baseUrl ?? "", fetch: f });
 }
 
-export const api = makeClient({ onExpired: () => expiredListeners.forEach((f) => f()) });
+const appFetch = sessionFetch({ onExpired: () => expiredListeners.forEach((f) => f()) });
+export const api = makeClient({}, appFetch);
+
+/** Logging out of the app: see SessionFetch.ending. */
+export const endSessionCalls = (): (() => void) => appFetch.ending();
 
 /** The data of a call, or its error thrown as an ApiError. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
