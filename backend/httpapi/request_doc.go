@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +20,17 @@ import (
 // forbids even where its own types would let it through: a null for a field that takes none
 // (which Go reads as absent), an empty string (which an omitted field cannot be told from),
 // a value outside an enum, a list longer than its maxItems.
-type bodySchemas map[string]*openapi3.Schema
+type bodySchemas map[string]*bodySchema
+
+// bodySchema is one route's request body schema and the quoted names of the properties that
+// carry an enum anywhere in it (`"role"`), read once: what mayRefuse looks for.
+type bodySchema struct {
+	schema *openapi3.Schema
+	enums  [][]byte
+	// anyEnum says an enum sits where no property names it (the body itself, a map's values
+	// at the top): every body is checked.
+	anyEnum bool
+}
 
 // documentBodies are the request bodies of the served document, read once per process (a
 // tenth of a second of CPU) and only read afterwards: every Server of the process shares them.
@@ -40,10 +52,76 @@ func loadBodySchemas(doc []byte) (bodySchemas, error) {
 			if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
 				continue
 			}
-			out[method+" "+routeShape(path)] = mt.Schema.Value
+			out[method+" "+routeShape(path)] = newBodySchema(mt.Schema.Value)
 		}
 	}
 	return out, nil
+}
+
+// newBodySchema finds the properties of s that carry an enum, at any depth: a map's or a
+// list's values are named by the property that holds them.
+func newBodySchema(s *openapi3.Schema) *bodySchema {
+	b := &bodySchema{schema: s}
+	type visit struct {
+		s    *openapi3.Schema
+		name string
+	}
+	seen := map[visit]bool{}
+	names := map[string]bool{}
+	var walk func(s *openapi3.Schema, name string)
+	walk = func(s *openapi3.Schema, name string) {
+		if s == nil || seen[visit{s, name}] {
+			return
+		}
+		seen[visit{s, name}] = true
+		if len(s.Enum) > 0 {
+			if name == "" {
+				b.anyEnum = true
+			}
+			names[name] = true
+		}
+		for n, p := range s.Properties {
+			walk(p.Value, n)
+		}
+		if s.Items != nil {
+			walk(s.Items.Value, name)
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil {
+			walk(ap.Value, name)
+		}
+		for _, group := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf, s.AllOf} {
+			for _, r := range group {
+				walk(r.Value, name)
+			}
+		}
+		if s.Not != nil {
+			walk(s.Not.Value, name)
+		}
+	}
+	walk(s, "")
+	for n := range names {
+		if n != "" {
+			b.enums = append(b.enums, []byte(strconv.Quote(n)))
+		}
+	}
+	return b
+}
+
+// mayRefuse reports whether the body raw holds anything check may refuse: a null, a list
+// (maxItems), an empty string (minLength), an escape (which could spell a name below) or an
+// enum's property by its name. A body with none of them (most creates: a URL and a few plain
+// fields) passes without being read a second time.
+func (b *bodySchema) mayRefuse(raw []byte) bool {
+	if b.anyEnum || bytes.Contains(raw, []byte("null")) || bytes.IndexByte(raw, '[') >= 0 ||
+		bytes.IndexByte(raw, '\\') >= 0 || bytes.Contains(raw, []byte(`""`)) {
+		return true
+	}
+	for _, name := range b.enums {
+		if bytes.Contains(raw, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // routeShape writes each parameter of a path as {}: the document's /links/{id} and gin's
@@ -88,15 +166,24 @@ var fieldReasons = map[string]string{
 // other field's "" reaches the service, which refuses it with its own reason.
 var emptyIsAbsent = map[string]bool{"alias": true}
 
-// check refuses a decoded body v (as encoding/json reads into any) that the schema forbids in
-// one of the ways the server's own types cannot see; the rest of the schema (lengths,
-// patterns, formats) the services check with their own reasons.
-func (b bodySchemas) check(method, route string, v any) error {
-	schema := b[method+" "+routeShape(route)]
-	if schema == nil {
+// check refuses a JSON body raw that the schema forbids in one of the ways the server's own
+// types cannot see; the rest of the schema (lengths, patterns, formats) the services check
+// with their own reasons.
+func (b bodySchemas) check(method, route string, raw []byte) error {
+	body := b[method+" "+routeShape(route)]
+	if body == nil || !body.mayRefuse(raw) {
 		return nil
 	}
-	err := schema.VisitJSON(v, openapi3.MultiErrors())
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return apperr.Errorf(apperr.Invalid, "request body is not valid JSON").For("json_invalid", "")
+	}
+	return body.refusal(v)
+}
+
+// refusal is check's verdict on the body v as encoding/json reads it into any.
+func (b *bodySchema) refusal(v any) error {
+	err := b.schema.VisitJSON(v, openapi3.MultiErrors())
 	if err == nil {
 		return nil
 	}
