@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"io"
 	"io/fs"
 	"maps"
 	"net/http"
@@ -363,6 +364,45 @@ func TestReviewBlocksDownloads(t *testing.T) {
 			t.Errorf("%s: error %q", c.Profile, c.Error)
 		}
 		t.Logf("%s: %q in %v", c.Profile, c.Error, c.Duration.Round(time.Millisecond))
+	}
+
+	// A page that, once shown, starts files by script (one it fetches, one it makes itself):
+	// the page is read whole, and the files are among what it offers, none saved.
+	netw.handle("started.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/files/setup.msi" {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", `attachment; filename="setup.msi"`)
+			_, _ = w.Write(bytes.Repeat([]byte("MZ"), 4<<10))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, `<!doctype html><title>Your documents</title><h1>Your documents are ready</h1>
+<p>The download starts by itself. Open it and follow the steps.</p>
+<script>
+setTimeout(() => {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob(["PK"], {type: "application/zip"}));
+  a.download = "Statement 2026.zip";
+  a.click();
+  setTimeout(() => { location.href = "/files/setup.msi"; }, 200);
+}, 300);
+</script>`)
+	}))
+	started, err := b.Review(context.Background(), "http://started.test/docs/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range started {
+		if c.Error != "" || !strings.Contains(c.Text, "Your documents are ready") {
+			t.Errorf("%s: error %q, text %q", c.Profile, c.Error, c.Text)
+		}
+		want := []string{"http://started.test/docs/Statement%202026.zip", "http://started.test/files/setup.msi"}
+		if !slices.Equal(c.Downloads, want) {
+			t.Errorf("%s: downloads %q, want %q", c.Profile, c.Downloads, want)
+		}
+		if len(c.ClientRedirects) != 0 || c.FinalURL != "http://started.test/docs/" || c.Status != http.StatusOK {
+			t.Errorf("%s: moved to %q, final %q, status %d: a file is no hop", c.Profile, c.ClientRedirects, c.FinalURL, c.Status)
+		}
 	}
 	var saved []string
 	_ = filepath.WalkDir(b.downloads, func(path string, d fs.DirEntry, err error) error {

@@ -5,12 +5,15 @@ import (
 	"mime"
 	"net"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/shortlink/shortlink/backend/moderation"
 )
 
 // maxRedirects and maxRefused bound what a capture keeps of a page that navigates or requests
@@ -40,7 +43,10 @@ type recorder struct {
 	loadedAt  time.Time
 	activity  time.Time // of the last request or navigation event
 	inflight  map[playwright.Request]struct{}
-	download  string // suggested file name of a download the page started
+	download  string             // suggested file name of the download the link's navigation turned into
+	started   []string           // downloads started once a document had committed (startedDownload)
+	toFile    playwright.Request // a navigation of the shown page that turned out to be a file
+	document  string             // the address of the document the top frame shows
 	refused   []string
 	failedBy  map[string]string // host:port → why a request there was not made (a capture's Error)
 }
@@ -71,8 +77,18 @@ func (r *recorder) watch(page playwright.Page) {
 	page.OnDownload(func(d playwright.Download) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.download = d.SuggestedFilename()
 		r.pending = false
+		if !r.committed {
+			r.download = d.SuggestedFilename() // the link itself is a file: nothing to read
+			return
+		}
+		// The page, shown, started a file by script or by a press: the page is still read,
+		// and the file is one of the things it offers.
+		if len(r.started) < moderation.MaxDownloads {
+			if u := startedDownload(d.URL(), d.SuggestedFilename(), r.document); u != "" && !slices.Contains(r.started, u) {
+				r.started = append(r.started, u)
+			}
+		}
 	})
 }
 
@@ -115,13 +131,26 @@ func (r *recorder) onResponse(resp playwright.Response) {
 	if status >= 300 && status < 400 && resp.Headers()["location"] != "" {
 		return // a redirect: its next hop comes as a request of its own
 	}
+	if r.committed && isFile(resp.Headers()) {
+		// The shown page moved to a file (a script's location, a press): Chromium downloads
+		// it and keeps the page, and the download event names the file. It is no hop of the
+		// chain, and its end is no failed navigation.
+		r.toFile = req
+		if n := len(r.chain); n > 0 && r.chain[n-1] == req.URL() {
+			r.chain = r.chain[:n-1]
+		}
+		if n := len(r.client); n > 0 && r.client[n-1] == req.URL() {
+			r.client = r.client[:n-1]
+		}
+		return
+	}
 	r.status, r.navFailed = status, ""
 	if status == 204 || status == 205 {
 		r.pending = false // nothing to commit: the frame stays where it was
 	}
 	// A download is refused, and Playwright's download event may come after the navigation
 	// has failed: the header says it first.
-	if kind, params, err := mime.ParseMediaType(resp.Headers()["content-disposition"]); err == nil && kind == "attachment" {
+	if kind, params, err := mime.ParseMediaType(resp.Headers()["content-disposition"]); err == nil && kind == "attachment" && !r.committed {
 		r.download = params["filename"]
 		if r.download == "" {
 			r.download = "attachment"
@@ -137,6 +166,10 @@ func (r *recorder) onRequestDone(req playwright.Request, failure string) {
 	delete(r.inflight, req)
 	// Only the latest navigation counts: one that a newer navigation cut short fails too
 	// (net::ERR_ABORTED), and means nothing.
+	if top && req == r.toFile {
+		r.pending = false
+		return
+	}
 	if top && failure != "" && req == r.lastNav {
 		r.pending = false
 		r.navFailed = failure
@@ -153,7 +186,7 @@ func (r *recorder) onFrameNavigated(f playwright.Frame) {
 	r.activity = time.Now()
 	r.addURL(f.URL())
 	if u := f.URL(); u != "" && !strings.HasPrefix(u, "about:") && !strings.HasPrefix(u, "chrome-error:") {
-		r.committed = true
+		r.committed, r.document = true, u
 	}
 	if r.pending {
 		// The navigation committed a new document, which has yet to load. (A navigation
@@ -252,6 +285,50 @@ func (r *recorder) topFailure() string {
 		return ""
 	}
 	return r.failedBy[hostPortOf(u)]
+}
+
+// isFile says an answer to a navigation is a file Chromium saves rather than a document it
+// shows: sent as an attachment, or of a type no tab displays (an archive, an installer, a
+// package; text, images, media, XML, JSON, JavaScript and PDF are shown or sniffed).
+func isFile(h map[string]string) bool {
+	if kind, _, err := mime.ParseMediaType(h["content-disposition"]); err == nil && kind == "attachment" {
+		return true
+	}
+	kind, _, err := mime.ParseMediaType(h["content-type"])
+	if err != nil {
+		return false
+	}
+	sub, ok := strings.CutPrefix(kind, "application/")
+	if !ok {
+		return false
+	}
+	switch sub {
+	case "xhtml+xml", "xml", "json", "javascript", "ecmascript", "pdf":
+		return false
+	}
+	return !strings.HasSuffix(sub, "+xml") && !strings.HasSuffix(sub, "+json")
+}
+
+// startedDownloads are the downloads the page started once shown, as startedDownload writes
+// them.
+func (r *recorder) startedDownloads() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.started)
+}
+
+// startedDownload is how a capture's Downloads name a file the page started: its address, or,
+// for a file the page made itself (blob:, data:), its suggested name under the page's address
+// (pageURL), so that its kind shows as a link's would. "" when neither reads as a URL.
+func startedDownload(fileURL, name, pageURL string) string {
+	if u, err := url.Parse(fileURL); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		return cut(u.String(), 300)
+	}
+	base, err := url.Parse(pageURL)
+	if err != nil || name == "" {
+		return ""
+	}
+	return cut(base.ResolveReference(&url.URL{Path: path.Base(name)}).String(), 300)
 }
 
 // result is what the recorder saw: the chain, the status, the last navigation's failure, a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -264,6 +265,11 @@ func (b *Browser) capture(ctx context.Context, chromium playwright.Browser, v vi
 	}
 	if ctx.Err() != nil && c.Error == "" {
 		c.Error = "timeout"
+	}
+	for _, d := range rec.startedDownloads() {
+		if len(c.Downloads) < moderation.MaxDownloads && !slices.Contains(c.Downloads, d) {
+			c.Downloads = append(c.Downloads, d)
+		}
 	}
 	return c
 }
