@@ -240,13 +240,16 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout13",
 		digest: "56d217de87ee5150061545fdfe751d764b440d329352a0c8e90a1b9da09236b6",
 		// Frozen before anything was scored, written without reading the scorer's rules or the
-		// browser's signal code; not yet recorded. Its floors are set after the recording.
+		// browser's signal code, recorded once (the browser keeping a page that starts a file
+		// by script as read, its file among its downloads): the blind measure of the rules of
+		// the seventh round with the learned signal trained on sets 1-11 (16 of 24 banned, as
+		// on heldout12). Its floors are the figures of its recording.
 		floors: heldOutFloors{
-			banRecall:     0,
-			flagRecall:    0,
-			banPrecision:  0,
-			flagPrecision: 0,
-			benignBanned:  0,
+			banRecall:     0.66, // 16 of 24
+			flagRecall:    0.79, // 19 of 24
+			banPrecision:  1.0,  // 16 of 16
+			flagPrecision: 0.86, // 19 of 22
+			benignBanned:  0,    // none, and none may be
 		},
 	},
 }
