@@ -343,6 +343,9 @@ func TestReviewTimeLimit(t *testing.T) {
 	})
 }
 
+// TestReviewBlocksDownloads: a link that is a file leaves its captures incomplete; a page that
+// starts files, by itself or when its download button is pressed, is read whole with its files
+// among its downloads; nothing is saved.
 func TestReviewBlocksDownloads(t *testing.T) {
 	t.Parallel()
 	b := productionBrowser(t)
@@ -402,6 +405,34 @@ setTimeout(() => {
 		}
 		if len(c.ClientRedirects) != 0 || c.FinalURL != "http://started.test/docs/" || c.Status != http.StatusOK {
 			t.Errorf("%s: moved to %q, final %q, status %d: a file is no hop", c.Profile, c.ClientRedirects, c.FinalURL, c.Status)
+		}
+	}
+	// A link that goes nowhere under a file's words is pressed as a gate: the file it makes is
+	// recorded, and so is what the press shows.
+	netw.handle("pressed.test", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, `<!doctype html><title>Notice</title><h1>Formal notice</h1>
+<p>Review the evidence within 72 hours.</p>
+<a href="#" id="dl">Download evidence package (14 items)</a>
+<p id="pw" hidden>Archive password: CR2026</p>
+<script>
+document.getElementById("dl").addEventListener("click", (e) => {
+  e.preventDefault();
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob(["PK"], {type: "application/zip"}));
+  a.download = "Evidence.zip";
+  a.click();
+  document.getElementById("pw").hidden = false;
+});
+</script>`)
+	}))
+	pressed, err := b.Review(context.Background(), "http://pressed.test/notice/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range pressed {
+		if c.Error != "" || !strings.Contains(c.Text, "Archive password: CR2026") || !slices.Equal(c.Downloads, []string{"http://pressed.test/notice/Evidence.zip"}) {
+			t.Errorf("%s: error %q, text %q, downloads %q", c.Profile, c.Error, c.Text, c.Downloads)
 		}
 	}
 	var saved []string

@@ -226,13 +226,15 @@ var heldOutSets = []heldOutSet{
 		digest: "4b23fe784dfa2b22c7fce5f7c9ea0787f0a98740bc27a3742437889b47828416",
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules of the seventh
-		// round with the learned signal trained on sets 1-11 (16 of 24 banned). Its floors are
-		// the figures of its recording; its per-page results are not read.
+		// round with the learned signal trained on sets 1-11 (16 of 24 banned, 19 flagged or
+		// banned, no honest page either). Read whole since, recorded again with the browser
+		// that presses a file's button and a human check, and in the learned signal's training:
+		// its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.66, // 16 of 24
-			flagRecall:    0.79, // 19 of 24
-			banPrecision:  1.0,  // 16 of 16
-			flagPrecision: 1.0,  // 19 of 19
+			banRecall:     0.95, // 23 of 24 (16 blind)
+			flagRecall:    1.0,  // 24 of 24 (19 blind)
+			banPrecision:  1.0,  // 23 of 23
+			flagPrecision: 1.0,  // 24 of 24
 			benignBanned:  0,    // none, and none may be
 		},
 	},
@@ -242,13 +244,15 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything was scored, written without reading the scorer's rules or the
 		// browser's signal code, recorded once (the browser keeping a page that starts a file
 		// by script as read, its file among its downloads): the blind measure of the rules of
-		// the seventh round with the learned signal trained on sets 1-11 (16 of 24 banned, as
-		// on heldout12). Its floors are the figures of its recording.
+		// the seventh round with the learned signal trained on sets 1-11 (16 of 24 banned, 19
+		// flagged or banned, no honest page banned, three flagged, as on heldout12). Read
+		// whole since, recorded again with the browser that presses a file's button, and in
+		// the learned signal's training: its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.66, // 16 of 24
-			flagRecall:    0.79, // 19 of 24
-			banPrecision:  1.0,  // 16 of 16
-			flagPrecision: 0.86, // 19 of 22
+			banRecall:     1.0,  // 24 of 24 (16 blind)
+			flagRecall:    1.0,  // 24 of 24 (19 blind)
+			banPrecision:  1.0,  // 24 of 24
+			flagPrecision: 0.88, // 24 of 27 (19 of 22 blind)
 			benignBanned:  0,    // none, and none may be
 		},
 	},

@@ -194,6 +194,29 @@ document.getElementById("n").onclick = () => setTimeout(() => {
 			t.Errorf("%s: error %q, forms %+v, text %q", c.Profile, c.Error, c.Forms, c.Text)
 		}
 	}
+	// A kit's "I'm not a robot" box (a div) is ticked: the steps it shows are read. A wallet's
+	// "Withdraw" is pressed: the deposit it then asks is read.
+	netw.handleHTML("robot.test", `<!doctype html><title>Blog</title><p>Five stretches for your back.</p>
+<div id="ov" hidden><h1>Verify you are human</h1><div id="chk"><span class="b"></span><span>I'm not a robot</span></div><ol id="steps" hidden><li>Open Terminal and paste</li></ol></div>
+<script>
+setTimeout(() => { document.getElementById("ov").hidden = false; }, 400);
+document.getElementById("chk").addEventListener("click", () => { document.getElementById("steps").hidden = false; });
+</script>`)
+	netw.handleHTML("withdraw.test", `<!doctype html><title>Miner</title><p>Balance 385 USDT</p><button id="w">💸 Withdraw</button>
+<script>
+document.getElementById("w").onclick = () => document.body.insertAdjacentHTML("beforeend", "<p>Activate your wallet first: send 25 USDT</p>");
+</script>`)
+	for host, shown := range map[string]string{"robot.test": "Open Terminal and paste", "withdraw.test": "Activate your wallet first"} {
+		captures, err = b.Review(context.Background(), "http://"+host+"/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range captures {
+			if c.Error != "" || !strings.Contains(c.Text, shown) {
+				t.Errorf("%s %s: error %q, text %q", host, c.Profile, c.Error, c.Text)
+			}
+		}
+	}
 	captures, err = b.Review(context.Background(), "http://gate-form.test/")
 	if err != nil {
 		t.Fatal(err)

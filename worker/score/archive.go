@@ -2,7 +2,9 @@ package score
 
 import (
 	"fmt"
+	"path"
 	"regexp"
+	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -19,18 +21,20 @@ var (
 	// how malware passes mail filters and browsers' checks.
 	lockedArchiveRE = regexp.MustCompile(`\.(?:zip|rar|7z)\b[^.]{0,40}\bpassword\b|\b(?:zip|rar|7z|archive)\b[^.]{0,30}\b(?:with|using) (?:the )?password\b|\b(?:archive|zip) password\b|` +
 		`(?:\.(?:zip|rar|7z)|压缩包|压缩文件)[^。]{0,12}(?:解压|打开|提取)?密码|解压密码|解压码`)
+	// An archive's file name extension.
+	archiveRE = regexp.MustCompile(`^\.(?:zip|rar|7z)$`)
 	// Opened on a computer: the phone cannot run what the archive holds.
 	computerOnlyRE = regexp.MustCompile(`\b(?:on|from|use) (?:a|your) (?:computer|pc|laptop|desktop)\b|(?:使用|用|在)电脑(?:上)?(?:下载|打开|查看)|手机无法(?:打开|查看)`)
 )
 
 // lockedArchiveSignal weighs a page offering an archive with the password that opens it, its
-// links leading to another site: a notice, an invoice or an installer behind a password is one
+// links leading to another site or the archive handed over by the page itself: a notice, an invoice or an installer behind a password is one
 // no scanner has read. Before a deadline, or to be opened on a computer, it bans: the tax
 // "inspection list", the "offline build". An honest download page says it never zips its
 // installer with a password; advisories quote the trick and offer nothing.
 func lockedArchiveSignal(c moderation.Capture, v storyView) (Signal, bool) {
 	host, words, ok := v.host, v.words, v.ok
-	if !ok || len(c.Links) == 0 {
+	if !ok || (len(c.Links) == 0 && len(c.Downloads) == 0) {
 		return Signal{}, false
 	}
 	locked := firstUnnegated(lockedArchiveRE, words)
@@ -42,6 +46,12 @@ func lockedArchiveSignal(c moderation.Capture, v storyView) (Signal, bool) {
 		if registrableDomain(normalizeHost(l)) != registrableDomain(host) {
 			elsewhere = l
 			break
+		}
+	}
+	// Or the archive itself, handed over by the page (a file it made, or one it started).
+	for _, d := range c.Downloads {
+		if elsewhere == "" && archiveRE.MatchString(strings.ToLower(path.Ext(strings.SplitN(d, "?", 2)[0]))) {
+			elsewhere = d
 		}
 	}
 	if elsewhere == "" {

@@ -79,7 +79,9 @@ var fieldWords = []struct {
 		"cvn2", "卡背", "code on the back", "digits on the back"}},
 	{askExpiry, []string{"有效期", "到期", "exp", "expiry", "expiration", "expdate", "expires", "cc-exp", "cc-exp-month", "cc-exp-year", "mm/yy", "yxq"}},
 	{askID, []string{"身份证", "证件号", "idcard", "idno", "idnumber", "id number", "sfz", "sfzh", "ssn", "social security", "national id", "nationalid",
-		"national insurance", "nino", "tax id", "taxpayer id", "社保号", "社会保障号"}},
+		"national insurance", "nino", "tax id", "taxpayer id", "社保号", "社会保障号",
+		// A health insurance number is one too: with a birth date it bills in the holder's name.
+		"medicare number", "medicare id", "mbi", "nhs number", "health insurance number", "医保卡号", "社保卡号", "健保卡号"}},
 	{askOTP, []string{"验证码", "动态码", "短信码", "校验码", "otp", "smscode", "sms code", "verifycode", "verificationcode", "verification code",
 		"one-time-code", "one-time code", "yzm", "dxyzm", "authcode", "2fa", "code from sms", "texted code", "code we texted", "code we sent"}},
 	{askPassword, []string{"密码", "口令", "password", "passwd", "pwd", "passcode", "pass", "mima", "current-password",

@@ -61,7 +61,8 @@ var (
 
 	// The phone told to trust what it installs.
 	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
-		`device management|profile (?:downloaded|installed)|未知(?:来源|应用)|来源未知|仍然安装|install anyway|信任.{0,8}(?:开发者|企业)|描述文件|设备管理`)
+		`device management|profile (?:downloaded|installed)|certificate trust settings|(?:enable|turn on) full trust|` +
+		`未知(?:来源|应用)|来源未知|仍然安装|install anyway|信任.{0,8}(?:开发者|企业)|描述文件|设备管理|(?:凭证|证书)信任`)
 
 	// The permissions that let someone else read and drive the phone, asked of an app the page
 	// offers: accessibility, screen sharing or recording (开启无障碍服务, 屏幕共享).
@@ -144,7 +145,7 @@ const refundReach = 180
 
 // negationRE is a sentence saying something is never asked: "we will never ask you to share
 // your screen", 不会要求您……共享屏幕.
-var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证`)
+var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|no need|does not need|doesn't need|not required|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证|不需要|无需|不必`)
 
 // negated says a negation stands before words[at:] in its sentence (within 40 Chinese
 // characters, or 120 Latin ones).
@@ -306,7 +307,7 @@ func sideloadSignal(c moderation.Capture) (Signal, bool) {
 		return Signal{"sideload", weightSideload, CategoryMalware,
 			fmt.Sprintf("%s is offered %s from %s and told to grant it %q", c.Profile, pkg, from, m)}, true
 	}
-	if m := trustInstallRE.FindString(words); m != "" && !speaksOfLures(words) {
+	if m := firstUnnegated(trustInstallRE, words); m != "" && !speaksOfLures(words) {
 		return Signal{"sideload", weightSideload, CategoryMalware,
 			fmt.Sprintf("%s is offered %s from %s and told to trust it (%q)", c.Profile, pkg, from, m)}, true
 	}

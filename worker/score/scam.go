@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/publicsuffix"
 	"golang.org/x/text/width"
@@ -72,12 +74,80 @@ var (
 // ASCII, traditional Chinese characters as simplified ones (traditional.go), runs of white
 // space as one space.
 func foldText(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(traditionalFold.Replace(width.Fold.String(s)))), " ")
+	return joinHan(strings.Join(strings.Fields(strings.ToLower(traditionalFold.Replace(width.Fold.String(s)))), " "))
 }
 
-// pageWords is what a capture says: title, description and the start of its visible text.
+// joinHan removes the single spaces between two Chinese characters: Chinese is written without
+// them, and those a page has are a screenshot's reading (Tesseract spaces every character) or a
+// kit's way past word filters (内部 名额, 付 款): read without them, a rule written once reads all.
+func joinHan(s string) string {
+	if !strings.Contains(s, " ") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var prev rune
+	for i, r := range s {
+		if r == ' ' && unicode.Is(unicode.Han, prev) {
+			if next, _ := utf8.DecodeRuneInString(s[i+1:]); unicode.Is(unicode.Han, next) {
+				continue
+			}
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+// pageWords is what a capture says: title, description and the start of its visible text,
+// and of its screenshot's where that says more than the DOM (drawnWords).
 func pageWords(c moderation.Capture) string {
-	return foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + truncate(c.OCRText, scanText))
+	return foldText(c.Title + " \n " + c.Description + " \n " + truncate(c.Text, scanText) + " \n " + truncate(drawnWords(c), scanText))
+}
+
+// drawnWords is the screenshot's reading of a page whose words are not all in its DOM (drawn
+// in an image, a canvas, by CSS): "" when seven in ten of the reading's pairs of letters are
+// the DOM's own. A screenshot of the DOM's own words adds only its misreadings — 请勿 read as
+// 请：匆 turns "never pay a person's account" into "pay a person's account".
+func drawnWords(c moderation.Capture) string {
+	if c.OCRText == "" {
+		return ""
+	}
+	ocr := letterPairs(c.OCRText)
+	if len(ocr) == 0 {
+		return ""
+	}
+	dom := letterPairs(c.Title + " " + c.Text)
+	shared := 0
+	for p := range ocr {
+		if dom[p] {
+			shared++
+		}
+	}
+	if shared*10 >= len(ocr)*7 {
+		return ""
+	}
+	return c.OCRText
+}
+
+// letterPairs are the pairs of neighbouring letters or digits of s, folded, white space and
+// marks left out: what a reading of the same words shares with them whatever its spacing.
+func letterPairs(s string) map[[2]rune]bool {
+	out := map[[2]rune]bool{}
+	var prev rune
+	for _, r := range foldText(truncate(s, scanText)) {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if r != ' ' {
+				prev = 0
+			}
+			continue
+		}
+		if prev != 0 {
+			out[[2]rune{prev, r}] = true
+		}
+		prev = r
+	}
+	return out
 }
 
 // ownedByBrand says whether host is one of the listed brands' own: a bank asks for its

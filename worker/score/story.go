@@ -157,7 +157,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		refundCodeSignal, verifyChargeSignal, installPressureSignal, drawnDemandSignal,
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
 		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
-		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal,
+		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal, cryptoLevySignal, viewerInstallSignal,
 		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal,
 	} {
 		if s, ok := signal(c, v); ok {

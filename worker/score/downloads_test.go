@@ -1,0 +1,61 @@
+package score
+
+import (
+	"testing"
+
+	"github.com/shortlink/shortlink/backend/moderation"
+)
+
+// TestFilesHandedOver: what a page hands over by itself (a file it makes or starts, recorded
+// among its downloads) weighs as a link to it would — an archive with its password, a profile
+// with the trust it asks — and an honest page's denial of the trick stays clear.
+func TestFilesHandedOver(t *testing.T) {
+	handed := func(c moderation.Capture, file string) moderation.Capture {
+		c.Downloads = []string{file}
+		return c
+	}
+	cases := []struct {
+		name   string
+		signal func(moderation.Capture) (Signal, bool)
+		page   moderation.Capture
+		want   float64 // 0: no signal
+	}{
+		{"an archive made by the page, its password and a deadline", storied(lockedArchiveSignal),
+			handed(page("https://dental.example.com/notice/", "Formal notice. Review the evidence within 72 hours. The archive password is CR2026."), "https://dental.example.com/notice/Evidence.zip"),
+			weightLockedArchiveDeadline},
+		{"an archive made by the page, no password", storied(lockedArchiveSignal),
+			handed(page("https://photo.example.com/gallery", "Your gallery: download all photos as one zip."), "https://photo.example.com/gallery/photos.zip"), 0},
+		{"a profile whose certificate is to be fully trusted", sideloadSignal,
+			handed(page("https://drama.example.app/ios", "立即安裝。打開「設定」→「已下載描述檔」，再到「憑證信任設定」，把安全憑證開啟完全信任。"), "https://drama.example.app/ios/app.mobileconfig"),
+			weightSideload},
+		{"a university's profile that needs no trust", sideloadSignal,
+			handed(page("https://cc.example.edu.tw/eduroam", "本中心提供 eduroam 設定檔，不需要到「憑證信任設定」開啟任何完全信任。"), "https://cc.example.edu.tw/eduroam/eduroam.mobileconfig"), 0},
+	}
+	for _, c := range cases {
+		s, ok := c.signal(c.page)
+		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
+			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
+		}
+	}
+	if !fieldAsks("mbi", "Medicare Number (on your red, white & blue card)").any(askID) {
+		t.Errorf("a Medicare number is not read as an ID number")
+	}
+	if fieldAsks("combined", "Combined total").any(askID) {
+		t.Errorf("a word holding mbi is read as an ID number")
+	}
+}
+
+// Chinese read with the spaces a screenshot's reading or a kit puts between its characters
+// reads as written; spaces between Latin words, and between a Chinese and a Latin word, stay.
+func TestFoldJoinsChineseCharacters(t *testing.T) {
+	for in, want := range map[string]string{
+		"付款 只 走 个 人 微 信 / 支 付 宝": "付款只走个人微信 / 支付宝",
+		"内部 名额 不走 票务 平台":         "内部名额不走票务平台",
+		"AI 一 键 生成 the app":      "ai 一键生成 the app",
+		"年 检 99 元":               "年检 99 元",
+	} {
+		if got := foldText(in); got != want {
+			t.Errorf("foldText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
