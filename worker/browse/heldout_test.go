@@ -260,13 +260,18 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout14",
 		digest: "2021c661d8e97f99197a877a8ac764628098f61a538e467cb6f5f15d75d15f68",
 		// Frozen before anything scored it, written without reading the scorer's rules or the
-		// browser's signal code; not yet recorded. Its floors are set after the recording.
+		// browser's signal code, recorded once: the blind measure of the rules of the eighth
+		// round (a file's button and a human check pressed, Chinese read without spaces, the
+		// screenshot only beyond the DOM, crypto-levy, viewer-install) with the learned signal
+		// trained on sets 1-13: 15 of 24 banned, 21 flagged or banned, one honest page banned
+		// (the rules of the seventh round on the same recording: 14, 18 and the same one). Its
+		// floors are those figures.
 		floors: heldOutFloors{
-			banRecall:     0,
-			flagRecall:    0,
-			banPrecision:  0,
-			flagPrecision: 0,
-			benignBanned:  0,
+			banRecall:     0.62, // 15 of 24
+			flagRecall:    0.87, // 21 of 24
+			banPrecision:  0.93, // 15 of 16
+			flagPrecision: 0.95, // 21 of 22
+			benignBanned:  1,    // one, blind; no more may be
 		},
 	},
 }
