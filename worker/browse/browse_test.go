@@ -154,12 +154,13 @@ func TestReviewReadsFieldHints(t *testing.T) {
   <div><span>身份证号</span><input name="a4"></div>
   <input name="a5" aria-label="短信验证码">
   <input name="a6">
+  信用卡號碼<input name="a7">
 </form>`)
 	captures, err := b.Review(context.Background(), "http://hints.test/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"手机号", "支付密码", "请输入银行卡号 / cc-number", "身份证号", "短信验证码", ""}
+	want := []string{"手机号", "支付密码", "请输入银行卡号 / cc-number", "身份证号", "短信验证码", "", "信用卡號碼"}
 	for _, c := range captures {
 		if c.Error != "" || len(c.Forms) != 1 {
 			t.Fatalf("%s: error %q, forms %+v", c.Profile, c.Error, c.Forms)

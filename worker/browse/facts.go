@@ -65,8 +65,11 @@ const factsScript = `(limits) => {
     const ac = attr(el, "autocomplete");
     if (ac && ac !== "on" && ac !== "off") add(ac);
     if (parts.length === 0) {
-      const prev = el.previousElementSibling;
-      if (prev && !["input", "select", "textarea", "button"].includes(prev.localName)) add(text(prev).slice(0, limits.hint));
+      // The words just before it: an element's, or bare text (名稱<input>, as kits write).
+      let prev = el.previousSibling;
+      while (prev && prev.nodeType === Node.TEXT_NODE && !prev.textContent.trim()) prev = prev.previousSibling;
+      if (prev && prev.nodeType === Node.TEXT_NODE) add(prev.textContent.replace(/\s+/g, " ").trim().slice(-limits.hint));
+      else if (prev && prev.nodeType === Node.ELEMENT_NODE && !["input", "select", "textarea", "button"].includes(prev.localName)) add(text(prev).slice(0, limits.hint));
     }
     return parts.join(" / ").slice(0, limits.hint);
   };

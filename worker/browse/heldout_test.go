@@ -264,14 +264,14 @@ var heldOutSets = []heldOutSet{
 		// round (a file's button and a human check pressed, Chinese read without spaces, the
 		// screenshot only beyond the DOM, crypto-levy, viewer-install) with the learned signal
 		// trained on sets 1-13: 15 of 24 banned, 21 flagged or banned, one honest page banned
-		// (the rules of the seventh round on the same recording: 14, 18 and the same one). Its
-		// floors are those figures.
+		// (the rules of the seventh round on the same recording: 14, 18 and the same page, a
+		// firm's own invoice read by pay-first). Read whole since: its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.62, // 15 of 24
-			flagRecall:    0.87, // 21 of 24
-			banPrecision:  0.93, // 15 of 16
-			flagPrecision: 0.95, // 21 of 22
-			benignBanned:  1,    // one, blind; no more may be
+			banRecall:     0.62, // 15 of 24 (15 blind)
+			flagRecall:    0.87, // 21 of 24 (21 blind)
+			banPrecision:  1.0,  // 15 of 15 (15 of 16 blind)
+			flagPrecision: 1.0,  // 21 of 21 (21 of 22 blind)
+			benignBanned:  0,    // none (1 blind), and none may be
 		},
 	},
 }

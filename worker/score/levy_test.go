@@ -49,3 +49,21 @@ func TestViewerInstall(t *testing.T) {
 		}
 	}
 }
+
+// TestPayFirstReadsTheSumGiven: the sum owed to the reader is the one the words of receiving
+// stand by; an invoice's lines run together with "you may receive letters" owe the reader none.
+func TestPayFirstReadsTheSumGiven(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       float64
+	}{
+		{"a settlement's release fee", "Your settlement is approved: you will receive $2,300 once the release fee of $49 is paid first by Zelle to the claims desk.", weightPayFirst},
+		{"a firm's own invoice", "Invoice 114. Filing fees (paid by us on filing) $650.00 Preparation $450.00 Total $1,100.00 Payment is due within 30 days by bank transfer to our operating account, routing 123105689, account 40022871 please note: you may receive official-looking letters from private companies offering renewal for a fee",
+			0},
+	} {
+		s, ok := storied(payFirstSignal)(page("https://firm.example.com/invoice", c.text))
+		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
+			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
+		}
+	}
+}

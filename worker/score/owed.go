@@ -52,6 +52,29 @@ var (
 		`收款码|二维码|(?:账号|卡号)[:：]? ?[0-9]{4}[ -]?[0-9]{2}|开户行|户名|收款人|银行卡|对私账户|个人账户`)
 )
 
+// nearReceipt is how far, in bytes, a sum may stand from the words that give it to the reader
+// ("you will receive", 到账) to be the one given: a long run of an invoice's lines is one
+// "sentence" whose "you may receive letters" gives none of its sums.
+const nearReceipt = 100
+
+// receivedSums are the sums of a sentence that stand near a word of receiving (receiveVerbRE).
+func receivedSums(sentence string) []float64 {
+	verbs := receiveVerbRE.FindAllStringIndex(sentence, -1)
+	if len(verbs) == 0 {
+		return nil
+	}
+	var sums []float64
+	for _, m := range sumRE.FindAllStringIndex(sentence, -1) {
+		for _, v := range verbs {
+			if m[0] < v[1]+nearReceipt && v[0] < m[1]+nearReceipt {
+				sums = append(sums, owedSums(sentence[m[0]:m[1]])...)
+				break
+			}
+		}
+	}
+	return sums
+}
+
 // owedSums are the sums of money a sentence names, in their currency's units (万 multiplied out).
 func owedSums(sentence string) []float64 {
 	var sums []float64
@@ -108,8 +131,8 @@ func payFirstSignal(c moderation.Capture, v storyView) (Signal, bool) {
 		if asked && returnOnRE.MatchString(s) {
 			continue // a sum put in to earn interest: a deposit's own page
 		}
-		if receiveVerbRE.MatchString(s) && toReaderRE.MatchString(s) && !negationRE.MatchString(s) {
-			for _, v := range sums {
+		if toReaderRE.MatchString(s) && !negationRE.MatchString(s) {
+			for _, v := range receivedSums(s) {
 				if v > owed {
 					owed, owedAt = v, s
 				}
