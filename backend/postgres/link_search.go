@@ -60,12 +60,14 @@ func (s *LinkSearch) Index(ctx context.Context, links int) (linksearch.Batch, er
 				WHERE s.link_id = ids.id AND NOT EXISTS (SELECT 1 FROM links l WHERE l.id = ids.id)
 				RETURNING 1),
 			put AS (
-				INSERT INTO link_search (link_id, workspace_id, doc, grams)
-				SELECT l.id, l.workspace_id, d.doc, link_search_grams(d.doc)
+				INSERT INTO link_search (link_id, workspace_id, domain_id, doc, grams)
+				SELECT l.id, l.workspace_id, l.domain_id, d.doc, link_search_grams(d.doc)
 				FROM ids JOIN links l ON l.id = ids.id
 				CROSS JOIN LATERAL (SELECT l.url || ' ' || l.key || ' ' || l.title AS doc) d
-				ON CONFLICT (link_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, doc = EXCLUDED.doc, grams = EXCLUDED.grams
-				WHERE (link_search.workspace_id, link_search.doc) IS DISTINCT FROM (EXCLUDED.workspace_id, EXCLUDED.doc)
+				ON CONFLICT (link_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, domain_id = EXCLUDED.domain_id,
+					doc = EXCLUDED.doc, grams = EXCLUDED.grams
+				WHERE (link_search.workspace_id, link_search.domain_id, link_search.doc)
+					IS DISTINCT FROM (EXCLUDED.workspace_id, EXCLUDED.domain_id, EXCLUDED.doc)
 				RETURNING 1)
 			SELECT (SELECT count(*) FROM q), (SELECT count(*) FROM ids), (SELECT count(*) FROM put),
 				(SELECT count(*) FROM gone), (SELECT min(queued_at) FROM q)`, links).
@@ -314,6 +316,11 @@ func searchOrderPage(a *sqlArgs, f link.Filter, where []string, ws, limit, dir, 
 		after := a.add(f.After.ID)
 		cond = " AND s.link_id " + cmp + " " + after + "::bigint"
 		queued = "q.id " + cmp + " " + after
+	}
+	if f.DomainID != nil && *f.DomainID != link.DefaultDomain {
+		// link_search_domain_order (migration 00069) walks the domain's links alone; its
+		// condition written out, as links_workspace_domain's is.
+		cond += " AND s.domain_id = " + a.add(*f.DomainID) + "::bigint AND s.domain_id <> 0"
 	}
 	q := strings.TrimSpace(f.Query)
 	var holds string

@@ -195,6 +195,18 @@ func TestLinkSearchPages(t *testing.T) {
 	if _, err := db.Pool.Exec(ctx, `UPDATE links SET updated_at = updated_at + ((id * 5) % 13) * interval '1 second'`); err != nil {
 		t.Fatal(err)
 	}
+	// Every other link of ws on a custom domain, and one of other's with that domain's ID; some
+	// of the domain's links are copied to the search table before they move there, so that the
+	// indexer must follow the move.
+	var domain int64
+	if err := db.Pool.QueryRow(ctx, `INSERT INTO domains (workspace_id, hostname, token, verified_at)
+		VALUES ($1, 'go.search-pages.example', 't', now()) RETURNING id`, ws.ID).Scan(&domain); err != nil {
+		t.Fatal(err)
+	}
+	indexSearch(t, db)
+	if _, err := db.Pool.Exec(ctx, `UPDATE links SET domain_id = $1 WHERE (workspace_id = $2 AND id % 2 = 0) OR id = 1001`, domain, ws.ID); err != nil {
+		t.Fatal(err)
+	}
 	indexSearch(t, db)
 	stores := searchStores(db)
 	next := 2000
@@ -216,6 +228,9 @@ func TestLinkSearchPages(t *testing.T) {
 		{"disabled", link.Filter{Query: "parcel", Status: link.StatusDisabled}},
 		{"active, short text", link.Filter{Query: "/1", Status: link.StatusActive}},
 		{"domain", link.Filter{Query: "parcel", DomainID: new(int64)}},
+		{"custom domain", link.Filter{Query: "parcel", DomainID: &domain}},
+		{"custom domain, oldest", link.Filter{Query: "parcel", DomainID: &domain, Sort: link.SortOldest}},
+		{"custom domain, disabled", link.Filter{Query: "parcel", DomainID: &domain, Status: link.StatusDisabled}},
 	} {
 		var want []int64
 		for way, store := range stores {
