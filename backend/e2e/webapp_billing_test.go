@@ -166,10 +166,17 @@ func TestWebAppBilling(t *testing.T) {
 		}
 		w.see(rows.First().GetByText(w.tr("Workspace renamed", "工作区改名")))
 		w.see(rows.First().GetByText(email))
-		w.see(rows.First().GetByText("name: Team " + l.name + " 54"))
+		// The details in the reader's words: "名称：…", not "name: …".
+		w.see(rows.First().GetByText(w.tr("Name: ", "名称：") + "Team " + l.name + " 54"))
 		// The target by its name, not "Workspace 4".
 		w.see(rows.First().GetByTestId("audit-target").GetByText("Team "+l.name+" 54", playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 		w.accessible("audit")
+		w.wholeTitles("audit")
+		// A phone scrolls the log sideways rather than breaking every cell into a column of
+		// letters: the action reads on one line.
+		if lines, err := rows.First().Locator("td").Nth(2).Evaluate(`td => { const r = document.createRange(); r.selectNodeContents(td); return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size }`, nil); err != nil || lines != 1 {
+			t.Errorf("[%s] the action on %v lines: %v", l.name, lines, err)
+		}
 		w.shoot("audit")
 		w.click(w.button(w.tr("Load more", "加载更多")))
 		if err := expectLocator(rows).ToHaveCount(58); err != nil { // 55 renames, 2 billing changes, the sign-up's API key
@@ -178,10 +185,10 @@ func TestWebAppBilling(t *testing.T) {
 		if err := expectLocator(w.button(w.tr("Load more", "加载更多"))).ToHaveCount(0); err != nil {
 			t.Errorf("[%s] Load more on the last page: %v", l.name, err)
 		}
-		billed := rows.Filter(playwright.LocatorFilterOptions{HasText: "stripe_event: evt_web_" + l.name})
+		billed := rows.Filter(playwright.LocatorFilterOptions{HasText: w.tr("Stripe event: ", "Stripe 事件：") + "evt_web_" + l.name})
 		w.see(billed.GetByText(w.tr("System", "系统"), playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 		w.see(billed.GetByText(w.tr("Billing changed", "账单变更")))
-		w.see(billed.GetByText("status: active"))
+		w.see(billed.GetByText(w.tr("Status: Active", "状态：生效中")))
 		w.see(billed.GetByTestId("audit-target").GetByText("Team "+l.name+" 54", playwright.LocatorGetByTextOptions{Exact: playwright.Bool(true)}))
 
 		name, body := w.download(w.button(w.tr("Export CSV", "导出 CSV")))

@@ -36,6 +36,24 @@ func (w *walker) fitsAcross(what, selector string) {
 	w.problems(what, raw, err)
 }
 
+// wholeTitles fails the test for each column title of the page's tables that wraps onto a
+// second line: a phone's narrow table breaks a Chinese title inside its word ("两步验" over "证").
+func (w *walker) wholeTitles(what string) {
+	w.t.Helper()
+	w.see(w.p.Locator(".table-wrap th").First())
+	raw, err := w.p.Evaluate(`() => {
+		const out = [];
+		for (const th of document.querySelectorAll(".table-wrap th")) {
+			const r = document.createRange();
+			r.selectNodeContents(th);
+			const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top)));
+			if (lines.size > 1) out.push('"' + th.textContent + '" wraps');
+		}
+		return JSON.stringify(out);
+	}`)
+	w.problems(what, raw, err)
+}
+
 // gone waits until l is hidden or detached, and fails the test otherwise.
 func (w *walker) gone(l playwright.Locator) {
 	w.t.Helper()

@@ -42,6 +42,24 @@ describe("detailLines", () => {
       "status: active",
     ]);
   });
+  it("says keys and the codes it knows in the reader's words, others as they are", () => {
+    const words: Record<string, string> = {
+      "members.roles.admin": "管理员",
+      "billing.statuses.active": "生效中",
+      "audit.keys.role": "角色",
+      "audit.keys.status": "状态",
+      "audit.yes": "是",
+    };
+    const zh = (key: string, o?: Record<string, unknown>) =>
+      key === "audit.detail" ? `${String(o?.key)}：${String(o?.value)}` : (words[key] ?? String(o?.defaultValue ?? key));
+    expect(detailLines({ role: "admin", status: "active", verified: true, stripe_event: "evt_1", plan: "gold" }, "zh-CN", zh)).toEqual([
+      "plan：gold",
+      "角色：管理员",
+      "状态：生效中",
+      "stripe_event：evt_1",
+      "verified：是",
+    ]);
+  });
   it("writes times in the reader's language", () => {
     expect(detailValue("2026-11-26T20:53:53Z", "en")).not.toContain("T20");
     expect(detailValue(true, "en")).toBe("true");

@@ -57,9 +57,32 @@ export function detailValue(v: unknown, lang: string | undefined): string {
   return String(v);
 }
 
-/** The details as "key: value" lines, in key order. */
-export function detailLines(details: Record<string, unknown>, lang: string | undefined): string[] {
+/** Where a detail's value is a code the app has words for: a role, a plan, a status, an interval. */
+const valueWords: Record<string, string> = {
+  role: "members.roles",
+  plan: "plan.names",
+  billed_plan: "plan.names",
+  status: "billing.statuses",
+  interval: "audit.intervals",
+};
+
+/** A detail's value in the reader's words: codes the app names (a role, a plan), yes and no,
+ * the rest as detailValue writes it. Without t, as detailValue writes it. */
+function detailWords(key: string, v: unknown, lang: string | undefined, t?: Translate): string {
+  if (!t) return detailValue(v, lang);
+  if (typeof v === "boolean") return t(v ? "audit.yes" : "audit.no");
+  const words = valueWords[key];
+  if (words && typeof v === "string" && /^[a-z_]+$/.test(v)) return t(`${words}.${v}`, { defaultValue: v });
+  return detailValue(v, lang);
+}
+
+/** The details as "key: value" lines, in key order: with t, each key and known value in the
+ * reader's words ("角色：管理员"), a key the app has no words for as it is. */
+export function detailLines(details: Record<string, unknown>, lang: string | undefined, t?: Translate): string[] {
   return Object.keys(details)
     .sort()
-    .map((k) => `${k}: ${detailValue(details[k], lang)}`);
+    .map((k) => {
+      const value = detailWords(k, details[k], lang, t);
+      return t ? t("audit.detail", { key: t(`audit.keys.${k}`, { defaultValue: k }), value }) : `${k}: ${value}`;
+    });
 }

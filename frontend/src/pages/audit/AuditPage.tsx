@@ -74,7 +74,7 @@ function Log() {
       {events.length === 0 ? (
         <Empty title={t("audit.empty")} />
       ) : (
-        <DataTable head={[t("audit.at"), t("audit.actor"), t("audit.action"), t("audit.target"), t("audit.details")]} testId="audit-events">
+        <DataTable head={[t("audit.at"), t("audit.actor"), t("audit.action"), t("audit.target"), t("audit.details")]} testId="audit-events" wholeTitles minWidth={900} label={t("audit.title")}>
           {/* Events never change and pages only add to the end: the position is a stable key. */}
           {events.map((e, i) => (
             <Row key={i} e={e} lang={i18n.resolvedLanguage} />
@@ -112,7 +112,7 @@ function Row({ e, lang }: { e: AuditEvent; lang: string | undefined }) {
         )}
       </Table.Td>
       <Table.Td className="break">
-        {detailLines(e.details, lang).map((line) => (
+        {detailLines(e.details, lang, t).map((line) => (
           <Text key={line} size="xs">
             {line}
           </Text>
