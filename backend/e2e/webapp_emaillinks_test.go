@@ -87,7 +87,8 @@ func TestWebAppInvitationResend(t *testing.T) {
 }
 
 // wholeBadges fails the test when a member's two-factor badge is cut ("未…" in a phone's narrow
-// table) or a member's role wraps inside its word ("所有" over "者").
+// table), a member's role wraps inside its word ("所有" over "者") or its select shows part of
+// it ("成" of "成员"), or a column's title wraps.
 func wholeBadges(t *testing.T, w *walker) {
 	t.Helper()
 	w.see(w.p.GetByTestId("member-2fa").First())
@@ -98,7 +99,14 @@ func wholeBadges(t *testing.T, w *walker) {
 				if (label.scrollWidth > label.clientWidth) out.push('2FA badge "' + label.textContent + '"');
 			}
 			const role = cell.previousElementSibling;
-			if (role && !role.querySelector('select')) {
+			const select = role && role.querySelector('select');
+			if (select) {
+				const cs = getComputedStyle(select);
+				const ctx = document.createElement('canvas').getContext('2d');
+				ctx.font = cs.font;
+				const need = ctx.measureText(select.selectedOptions[0].text).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+				if (select.clientWidth + 0.5 < need) out.push('role select "' + select.selectedOptions[0].text + '" cut: ' + Math.round(select.clientWidth) + ' of ' + Math.round(need));
+			} else if (role) {
 				const r = document.createRange();
 				r.selectNodeContents(role);
 				if (r.getClientRects().length > 1) out.push('role "' + role.textContent + '" wraps');
@@ -112,4 +120,5 @@ func wholeBadges(t *testing.T, w *walker) {
 	if s, _ := cut.([]any); len(s) > 0 {
 		t.Errorf("[%s] the members' table cuts: %v", w.l.name, s)
 	}
+	w.wholeTitles("members")
 }

@@ -54,6 +54,34 @@ func (w *walker) wholeTitles(what string) {
 	w.problems(what, raw, err)
 }
 
+// breaksAtSpaces fails the test when the text of l runs onto a new line anywhere but at a space:
+// a date in a narrow cell reads "2026年12月7日" over "13:05", never "2026年12" over "月7日".
+func (w *walker) breaksAtSpaces(what string, l playwright.Locator) {
+	w.t.Helper()
+	w.see(l)
+	raw, err := l.Evaluate(`(el) => {
+		const out = [];
+		const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+		for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+			const text = node.textContent;
+			let top = null;
+			for (let i = 0; i < text.length; i++) {
+				const r = document.createRange();
+				r.setStart(node, i);
+				r.setEnd(node, i + 1);
+				const rect = r.getClientRects()[0];
+				if (!rect || text[i] === " ") continue;
+				if (top !== null && Math.abs(rect.top - top) > 2 && text[i - 1] !== " ") {
+					out.push('"' + text + '" breaks between "' + text.slice(0, i) + '" and "' + text.slice(i) + '"');
+				}
+				top = rect.top;
+			}
+		}
+		return JSON.stringify(out);
+	}`, nil)
+	w.problems(what, raw, err)
+}
+
 // gone waits until l is hidden or detached, and fails the test otherwise.
 func (w *walker) gone(l playwright.Locator) {
 	w.t.Helper()

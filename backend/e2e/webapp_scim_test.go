@@ -46,6 +46,8 @@ func TestWebAppSCIM(t *testing.T) {
 		// Opened again, the page lists the token by its prefix, never the secret.
 		w.open("/scim", w.tr("SCIM provisioning", "SCIM 自动预配"))
 		w.see(w.text("Okta"))
+		w.wholeTitles("scim")
+		w.breaksAtSpaces("the token's date", w.p.GetByTestId("scim-token-created"))
 		if html, _ := w.p.Content(); strings.Contains(html, token) {
 			t.Fatal("the page shows the token again")
 		}

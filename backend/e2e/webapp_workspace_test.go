@@ -81,6 +81,7 @@ func TestWebAppWorkspace(t *testing.T) {
 		if err := expectLocator(o.button(l.tr("Invite", "邀请"))).ToBeDisabled(); err != nil {
 			t.Errorf("[%s] inviting past the plan is offered: %v", l.name, err)
 		}
+		wholeBadges(t, o)
 		o.shoot("workspace-member-limit")
 
 		// Rename, with a toast.

@@ -140,7 +140,7 @@ export default function MembersPage() {
       <FormError error={change.error ?? remove.error ?? cancel.error ?? signOutEveryone.error} />
       <Queried query={members}>
         {(data) => (
-          <DataTable head={[t("members.email"), t("members.role"), t("members.twoFactor"), null]}>
+          <DataTable head={[t("members.email"), t("members.role"), t("members.twoFactor"), null]} wholeTitles>
             {data.members.map((m) => (
               <Table.Tr key={m.user_id}>
                 <Table.Td className="break">{m.email}</Table.Td>
@@ -148,6 +148,7 @@ export default function MembersPage() {
                   {canManage && m.user_id !== user.id ? (
                     <NativeSelect
                       size="xs"
+                      classNames={{ input: "whole" }}
                       aria-label={t("members.roleOf", { email: m.email })}
                       value={m.role}
                       onChange={(e) => change.mutate({ id: m.user_id, role: e.currentTarget.value as Role, email: m.email })}

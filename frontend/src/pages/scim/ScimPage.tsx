@@ -126,7 +126,7 @@ function ScimTokens() {
           data.scim_tokens.length === 0 ? (
             <Empty title={t("scim.empty")} />
           ) : (
-            <DataTable head={[t("scim.name"), t("scim.createdAt"), t("scim.lastUsed"), null]}>
+            <DataTable head={[t("scim.name"), t("scim.createdAt"), t("scim.lastUsed"), null]} wholeTitles>
               {data.scim_tokens.map((k) => (
                 <Table.Tr key={k.id}>
                   <Table.Td>
@@ -135,8 +135,10 @@ function ScimTokens() {
                       {k.prefix}…
                     </Text>
                   </Table.Td>
-                  <Table.Td>{formatDateTime(k.created_at, i18n.resolvedLanguage)}</Table.Td>
-                  <Table.Td>{k.last_used_at ? formatDateTime(k.last_used_at, i18n.resolvedLanguage) : t("scim.never")}</Table.Td>
+                  <Table.Td className="keep-words" data-testid="scim-token-created">
+                    {formatDateTime(k.created_at, i18n.resolvedLanguage)}
+                  </Table.Td>
+                  <Table.Td className="keep-words">{k.last_used_at ? formatDateTime(k.last_used_at, i18n.resolvedLanguage) : t("scim.never")}</Table.Td>
                   <Table.Td>
                     <ConfirmButton size="xs" variant="subtle" question={t("scim.confirmRevoke", { name: k.name })} onConfirm={() => revoke.mutate({ id: k.id, name: k.name })}>
                       {t("scim.revoke")}
