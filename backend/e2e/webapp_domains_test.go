@@ -302,54 +302,66 @@ func measureLinksPage(t *testing.T, b *browsertest.Browser, p playwright.Page, h
 
 // An invited person opens the invitations page of the app before having an account: the app
 // sends them through sign-up and back; once their address is verified they see until when the
-// invitation is valid, accept it, and land in the workspace that invited them.
+// invitation is valid, in their language's way of writing a date, accept it, and land in the
+// workspace that invited them, which the workspace switcher shows.
 func TestWebAppAcceptInvitation(t *testing.T) {
 	s := newDeployment(t).start(t)
 	owner := s.signup("inviter@example.com")
-	if r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token,
-		map[string]any{"email": "Invitee@example.com", "role": "member"}); r.Status != http.StatusCreated {
-		t.Fatalf("invite: %d %s", r.Status, r.Body)
-	}
-	b, p, tab := openApp(t, s, phone, browsertest.Options{})
-	app := "http://" + shortHost + "/app"
-
-	if _, err := p.Goto(app + "/invitations"); err != nil {
-		t.Fatal(err)
-	}
-	if err := reachURL(p, app+"/login"); err != nil {
-		t.Fatalf("not signed in: %v", err)
-	}
-	tab.follow("Sign up", "Create your account")
-	tab.submit("invitee@example.com", "correct horse battery")
-	if err := reachURL(p, app+"/invitations"); err != nil {
-		t.Fatalf("after sign-up: %v (at %s, error %q)", err, p.URL(), tab.text(`[data-testid="form-error"]`))
-	}
-	if err := expectLocator(p.GetByTestId("invitations-unverified")).ToBeVisible(); err != nil {
-		t.Fatal(err)
-	}
-	s.verify("invitee@example.com")
-	if _, err := p.Reload(); err != nil {
-		t.Fatal(err)
-	}
-	if err := expectLocator(p.GetByTestId("my-invitation")).ToHaveCount(1); err != nil {
-		t.Fatal(err)
-	}
-	// The day it is valid until, a week on.
-	until := time.Now().Add(7 * 24 * time.Hour).UTC()
-	if err := expectLocator(p.GetByTestId("invitation-expires")).ToContainText(fmt.Sprintf("Valid until %s", until.Format("Jan"))); err != nil {
-		t.Error(err)
-	}
-	shoot(t, p, "invitations-phone")
-	tab.click(`[data-testid="accept-invitation"]`)
-	if err := reachURL(p, app+"/links"); err != nil {
-		t.Fatalf("after accepting: %v (error %q)", err, tab.text(`[data-testid="form-error"]`))
-	}
-	// The workspace joined is the one shown (the switcher is in the menu at phone size).
-	tab.click(`.burger`)
-	if err := expectLocator(p.Locator(`.mantine-Drawer-body [data-testid="workspace-switcher"]`)).ToHaveAttribute("data-workspace", fmt.Sprint(owner.WorkspaceID)); err != nil {
-		t.Fatal(err)
-	}
-	if got := consoleErrors(b); len(got) != 0 {
-		t.Errorf("console errors: %q", got)
-	}
+	eachLook(t, twoLooks, func(t *testing.T, l look) {
+		invitee := "invitee-" + l.name + "@example.com"
+		if r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/invitations", owner.WorkspaceID), owner.Token,
+			map[string]any{"email": strings.ToUpper(invitee[:1]) + invitee[1:], "role": "member"}); r.Status != http.StatusCreated {
+			t.Fatalf("invite: %d %s", r.Status, r.Body)
+		}
+		w := walk(t, s, l)
+		w.open("/invitations", "")
+		w.at("/login")
+		w.click(w.link(w.tr("Sign up", "注册")))
+		w.see(w.heading(w.tr("Create your account", "创建账户")))
+		w.fill(w.p.GetByTestId("email"), invitee)
+		w.fill(w.p.GetByTestId("password"), "correct horse battery")
+		w.click(w.p.GetByTestId("submit"))
+		// A sign-up hashes a password: a busy machine may take longer than a click's wait.
+		if err := reachURL(w.p, w.base+"/invitations", time.Minute); err != nil {
+			t.Fatalf("[%s] after sign-up: %v (at %s, error %q)", l.name, err, w.p.URL(), w.formError())
+		}
+		w.see(w.p.GetByTestId("invitations-unverified"))
+		// The address verified through the mail's link, in the reader's language too.
+		w.openMailLink(s.mailbox.WaitSubject(t, invitee, w.tr("Confirm your email address", "请确认您在 Shortlink 的邮箱地址")).Link(t))
+		w.see(w.text(w.tr("Your email address is verified.", "你的邮箱地址已验证。")))
+		w.open("/invitations", "")
+		if err := expectLocator(w.p.GetByTestId("my-invitation")).ToHaveCount(1); err != nil {
+			t.Fatal(err)
+		}
+		w.see(w.heading(w.tr("Invitations", "邀请")))
+		// The day it is valid until, a week on, as the reader writes a date.
+		until := time.Now().Add(7 * 24 * time.Hour).UTC()
+		if err := expectLocator(w.p.GetByTestId("invitation-expires")).ToContainText(w.tr("Valid until "+until.Format("Jan"),
+			fmt.Sprintf("有效期至 %d年%d月", until.Year(), until.Month()))); err != nil {
+			t.Errorf("[%s] %v", l.name, err)
+		}
+		w.see(w.p.GetByTestId("my-invitation").GetByText(w.tr("as Member", "角色：成员")))
+		w.accessible("invitations")
+		w.shoot("invitations")
+		w.click(w.p.GetByTestId("accept-invitation"))
+		w.at("/links")
+		// The workspace joined is the one shown (the switcher is in the menu at phone size),
+		// with its plan in the reader's words.
+		switcher := w.p.GetByTestId("workspace-switcher")
+		if l.phone() {
+			w.click(w.p.Locator(".burger"))
+			switcher = w.p.Locator(`.mantine-Drawer-body [data-testid="workspace-switcher"]`)
+		}
+		if err := expectLocator(switcher).ToHaveAttribute("data-workspace", fmt.Sprint(owner.WorkspaceID)); err != nil {
+			t.Fatal(err)
+		}
+		if err := expectLocator(switcher).ToContainText(w.tr("Free", "免费版")); err != nil {
+			t.Errorf("[%s] the switcher: %v", l.name, err)
+		}
+		w.click(switcher)
+		w.see(w.p.GetByTestId("workspace-option").GetByText("inviter's workspace · " + w.tr("Free", "免费版")))
+		w.see(w.p.GetByTestId("workspace-new").GetByText(w.tr("New workspace", "新建工作区")))
+		w.accessible("the workspace switcher")
+		w.shoot("workspace-switcher")
+	})
 }
