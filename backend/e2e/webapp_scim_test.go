@@ -29,6 +29,8 @@ func TestWebAppSCIM(t *testing.T) {
 			t.Fatalf("base URL %q: %v", got, err)
 		}
 		w.see(w.text(w.tr("No SCIM tokens yet.", "还没有 SCIM 令牌。")))
+		// Without a mapping of the owner's, the names of the groups decide the roles.
+		w.see(w.p.GetByTestId("scim-roles").GetByText(w.tr("named admin, member or viewer gives its members that role", "名为 admin、member 或 viewer 的组会赋予其成员相应角色")))
 		w.fill(w.p.GetByTestId("scim-token-name"), "Okta")
 		w.click(w.p.GetByTestId("create-scim-token"))
 		shown := w.p.GetByTestId("new-scim-token").Locator("code")
@@ -55,5 +57,25 @@ func TestWebAppSCIM(t *testing.T) {
 		w.click(w.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Revoke", "撤销")}))
 		w.see(w.text(w.tr("No SCIM tokens yet.", "还没有 SCIM 令牌。")))
 		wantSCIMError(t, s.scimCall("GET", tn.WorkspaceID, "/ServiceProviderConfig", token, ""), http.StatusUnauthorized, "", "the revoked token")
+
+		// With the owner's mapping (set through the API), the page shows it, roles in the
+		// reader's words, and no longer claims the names decide.
+		if r := s.do("PUT", fmt.Sprintf("/api/v1/workspaces/%d/scim-roles", tn.WorkspaceID), tn.Token,
+			map[string]any{"mappings": map[string]string{"Engineering": "admin", "Support": "viewer"}}); r.Status != http.StatusOK {
+			t.Fatalf("mapping: %d %s", r.Status, r.Body)
+		}
+		w.open("/scim", w.tr("SCIM provisioning", "SCIM 自动预配"))
+		roles := w.p.GetByTestId("scim-role")
+		if err := expectLocator(roles).ToHaveCount(2); err != nil {
+			t.Fatalf("[%s] the mapping: %v", l.name, err)
+		}
+		w.see(roles.Filter(playwright.LocatorFilterOptions{HasText: "engineering"}).GetByText(w.tr("Admin", "管理员")))
+		w.see(roles.Filter(playwright.LocatorFilterOptions{HasText: "support"}).GetByText(w.tr("Viewer", "只读")))
+		if err := expectLocator(w.p.GetByTestId("scim-roles").GetByText(w.tr("named admin, member or viewer", "名为 admin、member 或 viewer"))).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] the default rule beside a mapping: %v", l.name, err)
+		}
+		w.accessible("scim, a mapping")
+		w.wholeTitles("scim, a mapping")
+		w.shoot("scim-roles")
 	})
 }

@@ -1441,7 +1441,7 @@ export const en = {
   },
   scim: {
     title: "SCIM provisioning",
-    intro: "Let your identity provider (Okta, Microsoft Entra ID, …) add, update and remove this workspace's people. When the provider deactivates someone, their membership, sessions and API keys end at once. Provisioning needs single sign-on with a verified email domain; groups named admin, member or viewer give their members that role.",
+    intro: "Let your identity provider (Okta, Microsoft Entra ID, …) add, update and remove this workspace's people. When the provider deactivates someone, their membership, sessions and API keys end at once. Provisioning needs single sign-on with a verified email domain.",
     ownerOnly: "Only the workspace's owners set up provisioning.",
     settingsHelp: "Let your identity provider add and remove people over SCIM.",
     open: "Provisioning",
@@ -1459,6 +1459,13 @@ export const en = {
     revoke: "Revoke",
     revoked: "Token \"{{name}}\" revoked.",
     confirmRevoke: "Revoke \"{{name}}\"? The identity provider using it stops provisioning at once.",
+    roles: {
+      title: "Groups and roles",
+      default: "A group of your identity provider named admin, member or viewer gives its members that role; a person in several gets the highest, in none, Member.",
+      mapped: "These groups of your identity provider give their members a role; a person in several gets the highest, in none, Member.",
+      group: "Group",
+      role: "Role",
+    },
   },
   sso: {
     title: "Single sign-on",

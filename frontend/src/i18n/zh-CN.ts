@@ -1441,7 +1441,7 @@ export const zhCN: Messages = {
   },
   scim: {
     title: "SCIM 自动预配",
-    intro: "让您的身份提供商（Okta、Microsoft Entra ID 等）添加、更新和移除此工作区的成员。身份提供商停用某人时，其成员资格、会话和 API 密钥会立即终止。自动预配需要已验证电子邮件域名的单点登录；名为 admin、member 或 viewer 的组会赋予其成员相应角色。",
+    intro: "让您的身份提供商（Okta、Microsoft Entra ID 等）添加、更新和移除此工作区的成员。身份提供商停用某人时，其成员资格、会话和 API 密钥会立即终止。自动预配需要已验证电子邮件域名的单点登录。",
     ownerOnly: "只有工作区所有者可以设置自动预配。",
     settingsHelp: "让您的身份提供商通过 SCIM 添加和移除成员。",
     open: "管理自动预配",
@@ -1459,6 +1459,13 @@ export const zhCN: Messages = {
     revoke: "撤销",
     revoked: "令牌“{{name}}”已撤销。",
     confirmRevoke: "撤销“{{name}}”？使用它的身份提供商将立即停止自动预配。",
+    roles: {
+      title: "组与角色",
+      default: "身份提供商中名为 admin、member 或 viewer 的组会赋予其成员相应角色；同属多个组的人获得其中最高的角色，不在任何组中的人为成员。",
+      mapped: "身份提供商的以下组会赋予其成员相应角色；同属多个组的人获得其中最高的角色，不在任何组中的人为成员。",
+      group: "组",
+      role: "角色",
+    },
   },
   sso: {
     title: "单点登录",

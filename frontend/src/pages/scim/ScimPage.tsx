@@ -1,5 +1,6 @@
 // SCIM provisioning for the workspace's owners (plans with sso): the base URL and the tokens to
-// paste into Okta or Microsoft Entra ID (each shown once), and revoking them.
+// paste into Okta or Microsoft Entra ID (each shown once), revoking them, and which of the
+// provider's groups give which role.
 import { Alert, Button, Card, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -35,7 +36,10 @@ export default function ScimPage() {
       ) : !plan.data.features.sso ? (
         <UpgradeHint feature="sso" label={t("scim.title")} />
       ) : (
-        <ScimTokens key={workspace.id} />
+        <>
+          <ScimTokens key={workspace.id} />
+          <ScimRoles key={`roles-${workspace.id}`} />
+        </>
       )}
     </Stack>
   );
@@ -151,5 +155,47 @@ function ScimTokens() {
         }
       </Queried>
     </Stack>
+  );
+}
+
+/** The provider's groups that give a role: the owner's mapping (set through the API), or the
+ * rule that holds without one, so that the page never claims the names admin, member and viewer
+ * decide when a mapping does. */
+function ScimRoles() {
+  const { t } = useTranslation();
+  const { workspace } = useSession();
+  const ws = workspace.id;
+  const roles = useQuery({
+    queryKey: [ws, "scim-roles"],
+    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/scim-roles", { params: { path: { workspace: ws } } })),
+  });
+  return (
+    <Card withBorder data-testid="scim-roles">
+      <Stack gap="xs">
+        <Title order={3} size="h4">
+          {t("scim.roles.title")}
+        </Title>
+        <Queried query={roles}>
+          {(data) => {
+            const groups = Object.entries(data.mappings).sort(([a], [b]) => a.localeCompare(b));
+            return groups.length === 0 ? (
+              <Text size="sm">{t("scim.roles.default")}</Text>
+            ) : (
+              <>
+                <Text size="sm">{t("scim.roles.mapped")}</Text>
+                <DataTable head={[t("scim.roles.group"), t("scim.roles.role")]} wholeTitles>
+                  {groups.map(([group, role]) => (
+                    <Table.Tr key={group} data-testid="scim-role">
+                      <Table.Td className="break">{group}</Table.Td>
+                      <Table.Td className="nowrap">{t(`members.roles.${role}`)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </DataTable>
+              </>
+            );
+          }}
+        </Queried>
+      </Stack>
+    </Card>
   );
 }
