@@ -57,6 +57,14 @@ describe("translations", () => {
     expect(missing).toEqual([]);
   });
 
+  it("names every action the audit log records (backend/audit/audit.go), in both languages", () => {
+    const source = readFileSync(new URL("../../../backend/audit/audit.go", import.meta.url), "utf8");
+    const actions = [...source.matchAll(/\bAction = "([a-z_.]+)"/g)].map((m) => m[1]!);
+    expect(actions.length).toBeGreaterThan(40);
+    const unnamed = actions.filter((a) => !english.has(`audit.actions.${a}`) || !chinese.has(`audit.actions.${a}`));
+    expect(unnamed).toEqual([]);
+  });
+
   it("loads the Chinese texts when Chinese is picked, not before", async () => {
     expect(i18n.hasResourceBundle("zh-CN", "translation")).toBe(false);
     await setLanguage("zh-TW");
