@@ -345,6 +345,12 @@ func TestWebAppAcceptInvitation(t *testing.T) {
 		w.shoot("invitations")
 		w.click(w.p.GetByTestId("accept-invitation"))
 		w.at("/links")
+		// The account menu, open, as axe-core reads it.
+		w.click(w.p.GetByTestId("account-menu"))
+		w.see(w.p.GetByRole("menu"))
+		w.accessible("the account menu")
+		w.press("Escape")
+		w.gone(w.p.GetByRole("menu"))
 		// The workspace joined is the one shown (the switcher is in the menu at phone size),
 		// with its plan in the reader's words.
 		switcher := w.p.GetByTestId("workspace-switcher")

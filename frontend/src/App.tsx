@@ -1,7 +1,7 @@
 // The app's providers and routes. Every page is its own chunk, loaded when first opened (the
 // page a visit starts on is fetched while the session is checked), so the first page loads
 // little JavaScript.
-import { createTheme, MantineProvider } from "@mantine/core";
+import { createTheme, MantineProvider, Menu } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, useEffect, useRef, type ReactNode } from "react";
@@ -59,7 +59,13 @@ preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
   [/^\/members$/, MembersPage],
 ]);
 
-const theme = createTheme({ primaryColor: "blue", defaultRadius: "md" });
+// Menus open without Mantine's focus placeholder: its role="presentation" is no item of a menu
+// (axe-core's aria-required-children, critical); opening a menu focuses its first item instead.
+const theme = createTheme({
+  primaryColor: "blue",
+  defaultRadius: "md",
+  components: { Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }) },
+});
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -11,10 +11,8 @@ export function WorkspaceSwitcher({ onNew, onPick }: { onNew: () => void; onPick
   const { workspaces, workspace, selectWorkspace } = useSession();
   const navigate = useNavigate();
   const planName = (plan: string) => t(`plan.names.${plan}`);
-  // No focus placeholder: its role="presentation" is no item of a menu (axe-core's
-  // aria-required-children, critical); opening the menu focuses its first workspace instead.
   return (
-    <Menu position="bottom-start" width="target" withinPortal withInitialFocusPlaceholder={false}>
+    <Menu position="bottom-start" width="target" withinPortal>
       <Menu.Target>
         <UnstyledButton
           className="switcher"
