@@ -6,6 +6,25 @@ import (
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
+// signalCase is a page and the weight one signal gives it (0: no signal).
+type signalCase struct {
+	name   string
+	signal func(moderation.Capture) (Signal, bool)
+	page   moderation.Capture
+	want   float64
+}
+
+// checkSignalCases fails t for each case whose signal gives another weight.
+func checkSignalCases(t *testing.T, cases []signalCase) {
+	t.Helper()
+	for _, c := range cases {
+		s, ok := c.signal(c.page)
+		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
+			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
+		}
+	}
+}
+
 // TestFilesHandedOver: what a page hands over by itself (a file it makes or starts, recorded
 // among its downloads) weighs as a link to it would — an archive with its password, a profile
 // with the trust it asks — and an honest page's denial of the trick stays clear.
@@ -14,12 +33,7 @@ func TestFilesHandedOver(t *testing.T) {
 		c.Downloads = []string{file}
 		return c
 	}
-	cases := []struct {
-		name   string
-		signal func(moderation.Capture) (Signal, bool)
-		page   moderation.Capture
-		want   float64 // 0: no signal
-	}{
+	checkSignalCases(t, []signalCase{
 		{"an archive made by the page, its password and a deadline", storied(lockedArchiveSignal),
 			handed(page("https://dental.example.com/notice/", "Formal notice. Review the evidence within 72 hours. The archive password is CR2026."), "https://dental.example.com/notice/Evidence.zip"),
 			weightLockedArchiveDeadline},
@@ -30,13 +44,7 @@ func TestFilesHandedOver(t *testing.T) {
 			weightSideload},
 		{"a university's profile that needs no trust", sideloadSignal,
 			handed(page("https://cc.example.edu.tw/eduroam", "本中心提供 eduroam 設定檔，不需要到「憑證信任設定」開啟任何完全信任。"), "https://cc.example.edu.tw/eduroam/eduroam.mobileconfig"), 0},
-	}
-	for _, c := range cases {
-		s, ok := c.signal(c.page)
-		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
-			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
-		}
-	}
+	})
 	if !fieldAsks("mbi", "Medicare Number (on your red, white & blue card)").any(askID) {
 		t.Errorf("a Medicare number is not read as an ID number")
 	}

@@ -15,12 +15,7 @@ func TestSixthRoundSignals(t *testing.T) {
 		c.Downloads = []string{pkg}
 		return c
 	}
-	cases := []struct {
-		name   string
-		signal func(moderation.Capture) (Signal, bool)
-		page   moderation.Capture
-		want   float64 // 0: no signal
-	}{
+	checkSignalCases(t, []signalCase{
 		{"a new number asking a bill paid", storied(newNumberSignal), page("https://chat.example.net/t/1", "Hi Dad, this is my new number. Could you pay the garage £400 for me today? I'll pay you back on Friday."), weightNewNumber},
 		{"a new number in traditional characters", storied(newNumberSignal), page("https://chat.example.tw/s/1", "阿姨，我換了號碼。你先幫我墊 2 萬，明天就還你。"), weightNewNumber},
 		{"a new number and no money", storied(newNumberSignal), page("https://club.example.org/", "This is my new number, save my new number. See you on Sunday."), 0},
@@ -41,13 +36,7 @@ func TestSixthRoundSignals(t *testing.T) {
 		{"a plain attachment", storied(lockedArchiveSignal), withLinks(page("https://data.example.gov.uk/", "Download parking-2025.zip (CSV)."), "files.example.gov.uk"), 0},
 		{"an app granting screen sharing to an agent", sideloadSignal, apk(page("https://help.example.com/app", "Install the app, then enable accessibility service and allow screen sharing so our agent can guide you."), "https://cdn.example.net/h.apk"), weightSideload},
 		{"a screen reader's own permission", sideloadSignal, apk(page("https://reader.example.org/", "After installing, turn on the accessibility service for the reader so it can read the screen."), "https://reader.example.org/r.apk"), 0},
-	}
-	for _, c := range cases {
-		s, ok := c.signal(c.page)
-		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
-			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
-		}
-	}
+	})
 
 	gift := moderation.Form{Action: "https://www.example-mart.com/card/query", Method: "post", Password: true, Card: true,
 		Fields: []string{"card_no", "card_pwd"}, Hints: []string{"卡号", "卡密（刮开涂层）"}, Types: []string{"text", "password"}, Inputs: 2}

@@ -5,65 +5,42 @@ import "testing"
 // TestCryptoLevy: a tax or a fine demanded in cryptocurrency under a threat is a scam; an
 // accountant taking its own fee in Bitcoin, and an advisory quoting the trick, are not.
 func TestCryptoLevy(t *testing.T) {
-	for _, c := range []struct {
-		name, url, text string
-		want            float64
-	}{
-		{"back tax to an escrow wallet", "https://compliance.example.com/notice",
-			"Final notice. You are liable for the back tax plus a penalty of 75%. The liability must be settled in virtual currency to the unit's escrow wallet within 48 hours, or your bank accounts will be frozen and a warrant issued.", weightCryptoLevy},
-		{"a fine in USDT, in Chinese", "https://jz.example.cn/",
-			"您的账户涉嫌违规，须以USDT缴纳罚款 5000 元，否则将冻结名下全部银行卡。", weightCryptoLevy},
-		{"an accountant's own fee in Bitcoin", "https://cpa.example.com/crypto",
-			"We prepare crypto tax returns. Our fee can be paid in bitcoin or by card. Late filing can bring IRS penalties.", 0},
-		{"an advisory quoting it", "https://tax.example.gov/scams",
-			"Scam alert: the tax office never asks you to pay tax in bitcoin or gift cards, and never threatens arrest.", 0},
-	} {
-		s, ok := storied(cryptoLevySignal)(page(c.url, c.text))
-		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
-			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
-		}
-	}
+	checkSignalCases(t, []signalCase{
+		{"back tax to an escrow wallet", storied(cryptoLevySignal), page("https://compliance.example.com/notice",
+			"Final notice. You are liable for the back tax plus a penalty of 75%. The liability must be settled in virtual currency to the unit's escrow wallet within 48 hours, or your bank accounts will be frozen and a warrant issued."), weightCryptoLevy},
+		{"a fine in USDT, in Chinese", storied(cryptoLevySignal), page("https://jz.example.cn/",
+			"您的账户涉嫌违规，须以USDT缴纳罚款 5000 元，否则将冻结名下全部银行卡。"), weightCryptoLevy},
+		{"an accountant's own fee in Bitcoin", storied(cryptoLevySignal), page("https://cpa.example.com/crypto",
+			"We prepare crypto tax returns. Our fee can be paid in bitcoin or by card. Late filing can bring IRS penalties."), 0},
+		{"an advisory quoting it", storied(cryptoLevySignal), page("https://tax.example.gov/scams",
+			"Scam alert: the tax office never asks you to pay tax in bitcoin or gift cards, and never threatens arrest."), 0},
+	})
 }
 
 // TestViewerInstall: a document said the reader's own that opens only after an install is a
 // lure; a library's extension and a reader's download page are not.
 func TestViewerInstall(t *testing.T) {
-	for _, c := range []struct {
-		name, url, text string
-		want            float64
-	}{
-		{"a shared file behind an extension", "https://docs-view.example.io/q4",
-			`This document is protected. "Q4 Vendor Payment Schedule.pdf" was shared with you. To open it, add the free SecureView reader to your browser.`, weightViewerInstall},
-		{"a video behind a codec, in Chinese", "https://v.example.top/",
-			"分享给您的文件已加密，请先安装专用播放器插件后观看。", weightViewerInstall},
-		{"a library's own extension", "https://library.example.edu/access",
-			"Off campus? Add the library access extension to your browser to reach our databases with your student sign-in.", 0},
-		{"a reader's download page", "https://reader.example.com/download",
-			"Download Acme Reader, the free PDF viewer. Install it to open any PDF on your computer.", 0},
-		{"an advisory", "https://bank.example.com/security",
-			"Fraudsters say a document was shared with you and ask you to install a viewer extension to open it. Never install it.", 0},
-	} {
-		s, ok := storied(viewerInstallSignal)(page(c.url, c.text))
-		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
-			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
-		}
-	}
+	checkSignalCases(t, []signalCase{
+		{"a shared file behind an extension", storied(viewerInstallSignal), page("https://docs-view.example.io/q4",
+			`This document is protected. "Q4 Vendor Payment Schedule.pdf" was shared with you. To open it, add the free SecureView reader to your browser.`), weightViewerInstall},
+		{"a video behind a codec, in Chinese", storied(viewerInstallSignal), page("https://v.example.top/",
+			"分享给您的文件已加密，请先安装专用播放器插件后观看。"), weightViewerInstall},
+		{"a library's own extension", storied(viewerInstallSignal), page("https://library.example.edu/access",
+			"Off campus? Add the library access extension to your browser to reach our databases with your student sign-in."), 0},
+		{"a reader's download page", storied(viewerInstallSignal), page("https://reader.example.com/download",
+			"Download Acme Reader, the free PDF viewer. Install it to open any PDF on your computer."), 0},
+		{"an advisory", storied(viewerInstallSignal), page("https://bank.example.com/security",
+			"Fraudsters say a document was shared with you and ask you to install a viewer extension to open it. Never install it."), 0},
+	})
 }
 
 // TestPayFirstReadsTheSumGiven: the sum owed to the reader is the one the words of receiving
 // stand by; an invoice's lines run together with "you may receive letters" owe the reader none.
 func TestPayFirstReadsTheSumGiven(t *testing.T) {
-	for _, c := range []struct {
-		name, text string
-		want       float64
-	}{
-		{"a settlement's release fee", "Your settlement is approved: you will receive $2,300 once the release fee of $49 is paid first by Zelle to the claims desk.", weightPayFirst},
-		{"a firm's own invoice", "Invoice 114. Filing fees (paid by us on filing) $650.00 Preparation $450.00 Total $1,100.00 Payment is due within 30 days by bank transfer to our operating account, routing 123105689, account 40022871 please note: you may receive official-looking letters from private companies offering renewal for a fee",
-			0},
-	} {
-		s, ok := storied(payFirstSignal)(page("https://firm.example.com/invoice", c.text))
-		if got := map[bool]float64{true: s.Weight, false: 0}[ok]; got != c.want {
-			t.Errorf("%s: %.2f (%s), want %.2f", c.name, got, s.Detail, c.want)
-		}
-	}
+	checkSignalCases(t, []signalCase{
+		{"a settlement's release fee", storied(payFirstSignal), page("https://firm.example.com/claim",
+			"Your settlement is approved: you will receive $2,300 once the release fee of $49 is paid first by Zelle to the claims desk."), weightPayFirst},
+		{"a firm's own invoice", storied(payFirstSignal), page("https://firm.example.com/invoice",
+			"Invoice 114. Filing fees (paid by us on filing) $650.00 Preparation $450.00 Total $1,100.00 Payment is due within 30 days by bank transfer to our operating account, routing 123105689, account 40022871 please note: you may receive official-looking letters from private companies offering renewal for a fee"), 0},
+	})
 }
