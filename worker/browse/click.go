@@ -38,6 +38,8 @@ const gateScript = `() => {
     if (!(el.type === "checkbox" && human.test(boxLabel(el)))) return false;
   }
   for (const el of Document.prototype.querySelectorAll.call(document, "input[type=checkbox], [role=checkbox], label, div, span")) {
+    // A human check's words are short: a longer element's innerText (a layout read) is skipped.
+    if (!el.matches("input") && (el.textContent || "").length > 60) continue;
     if (el.closest("form") || !shown(el)) continue;
     const own = el.matches("input") ? boxLabel(el) : text(el);
     if (!human.test(own)) continue;

@@ -50,7 +50,7 @@ func lockedArchiveSignal(c moderation.Capture, v storyView) (Signal, bool) {
 	}
 	// Or the archive itself, handed over by the page (a file it made, or one it started).
 	for _, d := range c.Downloads {
-		if elsewhere == "" && archiveRE.MatchString(strings.ToLower(path.Ext(strings.SplitN(d, "?", 2)[0]))) {
+		if elsewhere == "" && archiveRE.MatchString(fileExt(d)) {
 			elsewhere = d
 		}
 	}
@@ -63,4 +63,9 @@ func lockedArchiveSignal(c moderation.Capture, v storyView) (Signal, bool) {
 	}
 	return Signal{"locked-archive", weightLockedArchive, CategoryMalware,
 		fmt.Sprintf("%s is offered an archive and its password (%q) from %s, on %s", c.Profile, truncate(locked, 40), elsewhere, host)}, true
+}
+
+// fileExt is the extension of an address's file, lower case, its query left out: ".zip".
+func fileExt(u string) string {
+	return strings.ToLower(path.Ext(strings.SplitN(u, "?", 2)[0]))
 }

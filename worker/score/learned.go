@@ -185,7 +185,7 @@ func learnedStructure(c moderation.Capture, add func(kind, v string)) {
 		add("send-host", registrableDomain(h))
 	}
 	for _, d := range c.Downloads {
-		add("download", strings.ToLower(path.Ext(strings.SplitN(d, "?", 2)[0])))
+		add("download", fileExt(d))
 		if other(d) {
 			add("download", "elsewhere")
 		}
