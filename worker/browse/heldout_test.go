@@ -231,11 +231,11 @@ var heldOutSets = []heldOutSet{
 		// that presses a file's button and a human check, and in the learned signal's training:
 		// its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.95, // 23 of 24 (16 blind)
-			flagRecall:    1.0,  // 24 of 24 (19 blind)
-			banPrecision:  1.0,  // 23 of 23
-			flagPrecision: 1.0,  // 24 of 24
-			benignBanned:  0,    // none, and none may be
+			banRecall:     1.0, // 24 of 24 (16 blind)
+			flagRecall:    1.0, // 24 of 24 (19 blind)
+			banPrecision:  1.0, // 24 of 24
+			flagPrecision: 1.0, // 24 of 24
+			benignBanned:  0,   // none, and none may be
 		},
 	},
 	{
@@ -265,13 +265,14 @@ var heldOutSets = []heldOutSet{
 		// screenshot only beyond the DOM, crypto-levy, viewer-install) with the learned signal
 		// trained on sets 1-13: 15 of 24 banned, 21 flagged or banned, one honest page banned
 		// (the rules of the seventh round on the same recording: 14, 18 and the same page, a
-		// firm's own invoice read by pay-first). Read whole since: its floors are in-sample.
+		// firm's own invoice read by pay-first). Read whole since, and in the learned signal's
+		// training (sets 1-14): its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.62, // 15 of 24 (15 blind)
-			flagRecall:    0.87, // 21 of 24 (21 blind)
-			banPrecision:  1.0,  // 15 of 15 (15 of 16 blind)
-			flagPrecision: 1.0,  // 21 of 21 (21 of 22 blind)
-			benignBanned:  0,    // none (1 blind), and none may be
+			banRecall:     1.0, // 24 of 24 (15 blind)
+			flagRecall:    1.0, // 24 of 24 (21 blind)
+			banPrecision:  1.0, // 24 of 24 (15 of 16 blind)
+			flagPrecision: 1.0, // 24 of 24 (21 of 22 blind)
+			benignBanned:  0,   // none (1 blind), and none may be
 		},
 	},
 }

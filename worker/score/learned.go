@@ -253,7 +253,7 @@ var embeddedLearned = sync.OnceValues(func() (*learnedModel, error) { return dec
 // bans alone.
 const (
 	learnedFlagAt     = 0.8
-	learnedBanAt      = 0.95
+	learnedBanAt      = 0.85
 	weightLearnedFlag = 0.6
 	weightLearnedBan  = 0.8
 )

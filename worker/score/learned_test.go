@@ -32,7 +32,7 @@ type labelledPage struct {
 // cross-validated over: heldout to heldout13, each read here only once it had been measured
 // blind. A set written after them is the blind measure of the model and is not read here
 // until it has been.
-var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13"}
+var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14"}
 
 // learnedDevFiles are the described pages (calibrationCase) it is trained on too, and that
 // TestModelCallsAcrossTheSets replicates: the calibration set and every development file.
@@ -266,7 +266,7 @@ func TestLearnedCrossValidation(t *testing.T) {
 	tiers := []learnedTier{
 		{"ban 0.99", 1, 0.99}, {"ban 0.95", 1, 0.95}, {"ban 0.9", 1, 0.9},
 		{"flag 0.9", 0.9, 1}, {"flag 0.8", 0.8, 1}, {"flag 0.7", 0.7, 1},
-		{"flag 0.9 ban 0.97", 0.9, 0.97}, {"flag 0.8 ban 0.95 (shipped)", learnedFlagAt, learnedBanAt},
+		{"flag 0.9 ban 0.97", 0.9, 0.97}, {"flag 0.8 ban 0.95", 0.8, 0.95}, {"flag 0.8 ban 0.85 (shipped)", learnedFlagAt, learnedBanAt},
 	}
 	type tally struct{ harmful, banned, flagged, honest, honestBanned, honestFlagged int }
 	count := func(set string, score func(i int) float64) tally {
