@@ -24,7 +24,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout14; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout15; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -275,6 +275,14 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,   // none (1 blind), and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout15",
+		digest: "4055b1e24157766874a82e85e1141ad25e4a09f8553752d98de476cfa49eaaef",
+		// Frozen before anything scored it, written without reading the scorer's rules or the
+		// browser's signal code. Not recorded yet: its floors are zero until its first
+		// recording (make moderation-eval HELDOUT=heldout15), and TestHeldOutFloors skips it.
+		floors: heldOutFloors{},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
@@ -453,6 +461,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout12
 //	make moderation-eval HELDOUT=heldout13
 //	make moderation-eval HELDOUT=heldout14
+//	make moderation-eval HELDOUT=heldout15
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
