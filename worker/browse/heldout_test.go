@@ -279,9 +279,19 @@ var heldOutSets = []heldOutSet{
 		dir:    "testdata/heldout15",
 		digest: "4055b1e24157766874a82e85e1141ad25e4a09f8553752d98de476cfa49eaaef",
 		// Frozen before anything scored it, written without reading the scorer's rules or the
-		// browser's signal code. Not recorded yet: its floors are zero until its first
-		// recording (make moderation-eval HELDOUT=heldout15), and TestHeldOutFloors skips it.
-		floors: heldOutFloors{},
+		// browser's signal code, recorded once: the blind measure of the eighth round's rules
+		// with the learned signal trained on sets 1-14 and banning from 0.85: 14 of 24 banned
+		// (13 banning from 0.95), 16 flagged or banned, two honest pages banned (a studio's
+		// own installer beside its Steam store page read by sideload, a county's transit card
+		// query on its .gov.tw host read by payment-form) and one more flagged. Read whole
+		// since, and in the learned signal's training (sets 1-15): its floors are in-sample.
+		floors: heldOutFloors{
+			banRecall:     1.0,  // 24 of 24 (14 blind)
+			flagRecall:    1.0,  // 24 of 24 (16 blind)
+			banPrecision:  1.0,  // 24 of 24 (14 of 16 blind)
+			flagPrecision: 0.96, // 24 of 25 (16 of 19 blind)
+			benignBanned:  0,    // none (2 blind), and none may be
+		},
 	},
 }
 

@@ -67,3 +67,43 @@ func TestFoldJoinsChineseCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreNamedAsAChannel: a studio's page offering its own installer beside a link to the
+// game's store page names the store as a way to get the game, not as its own dress; a page
+// whose title is the store's, or that links to it and wears its name at the top, still is one.
+func TestStoreNamedAsAChannel(t *testing.T) {
+	installer := func(c moderation.Capture, title, headings string) moderation.Capture {
+		c.Title, c.Headings = title, headings
+		c.Downloads = []string{"https://www.example-studio.com/files/Game_Setup.exe"}
+		return c
+	}
+	studio := "Option 1: request access on the store page. Option 2: the DRM-free build below."
+	checkSignalCases(t, []signalCase{
+		{"a studio's installer beside its Steam store page", sideloadSignal,
+			installer(withLinks(page("https://www.example-studio.com/playtest", studio), "store.steampowered.com", "www.example-studio.com"),
+				"Playtest | Example Studio", "Game / Option 1: Steam Playtest (recommended) / Option 2: DRM-free build"), 0},
+		{"an installer under Steam's name, linking to Steam", sideloadSignal,
+			installer(withLinks(page("https://www.example-studio.com/playtest", studio), "store.steampowered.com"),
+				"Steam Community | Playtest", "Steam Playtest"), weightSideload},
+		{"an installer under a Steam heading, no link to Steam", sideloadSignal,
+			installer(page("https://www.example-studio.com/playtest", studio), "Playtest", "Steam Playtest"), weightSideload},
+	})
+}
+
+// TestPublicBodyOwnForm: a county's transit card query on its government host, asking the
+// card's number and the code set when it was bought and sending them to its own site, is the
+// county's own service, links to itself or not; the same form sending elsewhere is not, nor the
+// same page on a host anyone may register.
+func TestPublicBodyOwnForm(t *testing.T) {
+	query := func(host string, sends ...string) moderation.Capture {
+		c := page("https://"+host+"/faq", "月票回饋金查詢",
+			moderation.Form{Action: "https://" + host + "/faq", Card: true, Fields: []string{"card", "pin"}, Hints: []string{"電子票證卡號（卡片背面16碼）", "驗證碼（購買月票時設定之4位數）"}})
+		c.Sends = sends
+		return c
+	}
+	checkSignalCases(t, []signalCase{
+		{"a county's own query", paymentSignal, query("tpass.example.gov.tw", "https://tpass.example.gov.tw/api/usage"), 0},
+		{"a county's host sending elsewhere", paymentSignal, query("tpass.example.gov.tw", "https://collect.example.top/api"), weightCardPIN},
+		{"the same query on an open domain", paymentSignal, query("tpass-example.com", "https://tpass-example.com/api/usage"), weightCardPIN},
+	})
+}

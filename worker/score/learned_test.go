@@ -32,7 +32,7 @@ type labelledPage struct {
 // cross-validated over: heldout to heldout13, each read here only once it had been measured
 // blind. A set written after them is the blind measure of the model and is not read here
 // until it has been.
-var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14"}
+var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15"}
 
 // learnedDevFiles are the described pages (calibrationCase) it is trained on too, and that
 // TestModelCallsAcrossTheSets replicates: the calibration set and every development file.

@@ -237,6 +237,29 @@ func phoneScan(words string) string {
 	return words[m[0]:m[1]]
 }
 
+// offersBrandChannel says whether the page names b only as a channel it sends its reader to: a
+// link to b's own hosts (a game's store page beside the studio's own installer), b unnamed in
+// the page's title and not its logo or icon. A page dressed as b names it in its title or wears
+// its logo.
+func offersBrandChannel(c moderation.Capture, b *brand) bool {
+	for _, n := range namedBrands(c.Title) {
+		if n.brand == b {
+			return false
+		}
+	}
+	for _, w := range wornBrands(c) {
+		if w.brand == b && !strings.HasPrefix(w.where, "heading") {
+			return false
+		}
+	}
+	for _, l := range c.Links {
+		if b.owns(normalizeHost(l)) {
+			return true
+		}
+	}
+	return false
+}
+
 // qrAccountKinds are the brands whose app signs its user in elsewhere by a scanned code:
 // messengers, wallets, banks, shops, mail and games. A government portal or a courier that
 // offers "scan with Alipay to sign in" wears its own name, not the app's.
@@ -296,7 +319,7 @@ func sideloadSignal(c moderation.Capture) (Signal, bool) {
 	}
 	words := pageWords(c)
 	for _, b := range pageBrands(c) {
-		if !b.owns(host) && b.kind != "identity" {
+		if !b.owns(host) && b.kind != "identity" && !offersBrandChannel(c, b) {
 			return Signal{"sideload", weightSideload, CategoryMalware,
 				fmt.Sprintf("%s is offered %s from %s on a page wearing %s, on %s", c.Profile, pkg, from, b.keys[0], host)}, true
 		}

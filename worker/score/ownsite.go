@@ -16,10 +16,12 @@ var payingPINRE = regexp.MustCompile(`(?i)支付|交易|取款|提现|atm|paymen
 // security code, expiry, ID number, bank account or recovery phrase, and no PIN named for
 // paying. A card issuer's online service signs in with the card number and a query password; a
 // court's portal with a juror's number and a PIN. A kit asks what pays: the security code, the
-// ID number, the payment PIN — or sends elsewhere.
+// ID number, the payment PIN — or sends elsewhere. A public body's host (publicBodyHost: a
+// suffix only governments, schools and universities register under) is its own without links
+// to itself: a county's one-page transit card query stands alone.
 func signsInToOwnSite(c moderation.Capture) bool {
 	host := captureHost(c)
-	if host == "" || ownLinks(c) == 0 {
+	if host == "" || ownLinks(c) == 0 && !publicBodyHost(host) {
 		return false
 	}
 	page, any := registrableDomain(host), false
