@@ -17,9 +17,10 @@ type appPage struct {
 	as   string // "" signed out, "customer" or "operator"
 }
 
-// Every page of the app, in every look (two languages, two sizes): axe-core finds no serious
-// or critical WCAG 2 A/AA violation; asked to (screenshotDir), a full-page screenshot of each
-// is saved as page-<name>-<look>.png (docs/screenshots/pages/ keeps a copy of the latest set).
+// Every page of the app, a share's public page included, in every look (two languages, two
+// sizes): axe-core finds no serious or critical WCAG 2 A/AA violation; asked to
+// (screenshotDir), a full-page screenshot of each is saved as page-<name>-<look>.png
+// (docs/screenshots/pages/ keeps a copy of the latest set).
 func TestWebAppEveryPage(t *testing.T) {
 	s := rulesDeployment(t).start(t)
 	customer := s.signupOn("pages@example.com", "personal")
@@ -47,6 +48,12 @@ func TestWebAppEveryPage(t *testing.T) {
 		var st struct{ Visits int64 }
 		return r.Status == http.StatusOK && json.Unmarshal(r.Body, &st) == nil && st.Visits == int64(len(hits))
 	})
+	// A public share of the first link's statistics, opened by its address as anyone would.
+	var share struct{ URL string }
+	s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/links/%d/share", customer.WorkspaceID, first.ID), customer.Token, nil).json(t, &share)
+	if share.URL == "" {
+		t.Fatal("no share made")
+	}
 	pages := []appPage{
 		{"login", "/login", ""},
 		{"signup", "/signup", ""},
@@ -61,6 +68,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"bulk", "/bulk", "customer"},
 		{"imports", "/imports", "customer"},
 		{"members", "/members", "customer"},
+		{"member-sessions", fmt.Sprintf("/members/%d/sessions", customer.UserID), "customer"},
 		{"domains", "/domains", "customer"},
 		{"tags", "/tags", "customer"},
 		{"keys", "/keys", "customer"},
@@ -97,6 +105,12 @@ func TestWebAppEveryPage(t *testing.T) {
 			w.accessible(pg.name)
 			w.shoot("page-" + pg.name)
 		}
+		if _, err := w.p.Goto(share.URL); err != nil {
+			t.Fatalf("open the share: %v", err)
+		}
+		w.see(w.p.GetByTestId("share-short-url"))
+		w.accessible("share")
+		w.shoot("page-share")
 	})
 }
 
