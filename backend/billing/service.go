@@ -191,8 +191,9 @@ func (s *Service) back(page string, workspaceID int64, query string) string {
 }
 
 // Checkout opens a Checkout Session subscribing the workspace to planName billed every
-// interval. Returns invalid for another plan or interval, conflict (subscription_active) when
-// the workspace has a live subscription (changed in the portal).
+// interval. Returns invalid for another plan or interval, conflict (plan_on_request) for a plan
+// and interval with no price in STRIPE_PRICES, conflict (subscription_active) when the
+// workspace has a live subscription (changed in the portal).
 func (s *Service) Checkout(ctx context.Context, workspaceID int64, planName, interval string) (string, error) {
 	if !slices.Contains(Plans, planName) {
 		return "", apperr.Errorf(apperr.Invalid, "plan must be one of %s", strings.Join(Plans, ", ")).For("value_invalid", "plan")
@@ -200,7 +201,11 @@ func (s *Service) Checkout(ctx context.Context, workspaceID int64, planName, int
 	if !slices.Contains(Intervals, interval) {
 		return "", apperr.Errorf(apperr.Invalid, "interval must be one of %s", strings.Join(Intervals, ", ")).For("value_invalid", "interval")
 	}
-	price, _ := s.prices.ID(planName, interval)
+	price, ok := s.prices.ID(planName, interval)
+	if !ok {
+		// A plan without a price here is sold on request: nobody is sent to pay for it.
+		return "", apperr.Errorf(apperr.Conflict, "the %s plan billed every %s has no price on this service: ask the operator", planName, interval).For("plan_on_request", "plan")
+	}
 	sub, err := s.store.Subscription(ctx, workspaceID)
 	if err != nil {
 		return "", err

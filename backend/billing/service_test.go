@@ -2,8 +2,10 @@ package billing
 
 import (
 	"context"
-	"github.com/shortlink/shortlink/backend/plan"
 	"testing"
+
+	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/plan"
 )
 
 // pages is a Payments that keeps the addresses it was asked to send people back to.
@@ -53,5 +55,22 @@ func TestReturnAddresses(t *testing.T) {
 	}
 	if p.portal != "https://sho.rt/app/billing?workspace=7" {
 		t.Errorf("portal returns to %s", p.portal)
+	}
+}
+
+// TestCheckoutOnlyPricedPlans: a plan and interval with no price in STRIPE_PRICES is sold on
+// request, and nobody is sent to a payment page for it.
+func TestCheckoutOnlyPricedPlans(t *testing.T) {
+	t.Parallel()
+	p := &pages{}
+	svc := NewService(Options{Store: oneSubscription{Subscription{Status: None}}, Payments: p, AppURL: "https://sho.rt/"})
+	for _, c := range []struct{ plan, interval string }{{"enterprise", Month}, {"personal", Year}} {
+		_, err := svc.Checkout(context.Background(), 7, c.plan, c.interval)
+		if apperr.CodeOf(err) != apperr.Conflict || apperr.ReasonOf(err) != "plan_on_request" {
+			t.Errorf("%s every %s: %v", c.plan, c.interval, err)
+		}
+	}
+	if p.checkout.PriceID != "" || p.checkout.SuccessURL != "" {
+		t.Errorf("sent to pay for a plan on request: %+v", p.checkout)
 	}
 }

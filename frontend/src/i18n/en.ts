@@ -180,6 +180,7 @@ export const en = {
     mfa_token_required: "Log in again.",
     mfa_token_invalid: "This sign-in expired or was finished: log in again.",
     billing_disabled: "Billing is off on this service: an operator sets plans.",
+    plan_on_request: "This plan is sold on request here: ask the operator.",
     subscription_active: "This workspace has a subscription: change it in the billing portal.",
     billing_no_customer: "This workspace has no billing account yet: subscribe first.",
     webhook_signature: "The payment notice's signature does not check out.",

@@ -182,6 +182,7 @@ export const zhCN: Messages = {
     mfa_token_required: "请重新登录。",
     mfa_token_invalid: "此次登录已过期或已完成，请重新登录。",
     billing_disabled: "本服务未开启计费：套餐由管理员设置。",
+    plan_on_request: "此套餐在本服务上按需报价：请联系运营方。",
     subscription_active: "此工作区已有订阅：请在账单门户中更改。",
     billing_no_customer: "此工作区还没有账单账户：请先订阅。",
     webhook_signature: "付款通知的签名无效。",
