@@ -23,7 +23,7 @@ func TestWebAppLinksList(t *testing.T) {
 		long := "https://example.com/a/rather/long/path/that/a/phone/used/to/cut/off/" + l.name + "?campaign=winter-sale&medium=newsletter"
 		quiet := s.createLink(tn, map[string]any{"url": long})
 		popular := s.createLink(tn, map[string]any{"url": "https://example.com/popular/" + l.name})
-		some := s.createLink(tn, map[string]any{"url": "https://example.com/some/" + l.name})
+		some := s.createLink(tn, map[string]any{"url": "https://example.com/some/" + l.name, "tags": []string{"winter"}})
 		ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 		if r := s.do("PATCH", fmt.Sprintf("%s/links/%d", ws, quiet.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
 			t.Fatalf("disable: %d %s", r.Status, r.Body)
@@ -118,11 +118,37 @@ func TestWebAppLinksList(t *testing.T) {
 		if lines := strings.Split(strings.TrimSpace(string(body)), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], fmt.Sprintf("%d,%s,", quiet.ID, quiet.Code)) {
 			t.Errorf("[%s] the links export %s with the status filter: %q", l.name, name, body)
 		}
-		w.see(w.text(w.tr("Links exported.", "链接已导出。")))
+		// The toast stands below the top bar, never over its menus.
+		toast, bar := w.text(w.tr("Links exported.", "链接已导出。")), w.p.Locator("header.topbar")
+		w.see(toast)
+		if tb, bb := boxOf(t, toast), boxOf(t, bar); tb.Y < bb.Y+bb.Height {
+			t.Errorf("[%s] the toast (top %.0f) covers the top bar (bottom %.0f)", l.name, tb.Y, bb.Y+bb.Height)
+		}
 		if _, err := status.SelectOption(playwright.SelectOptionValues{Labels: &[]string{w.tr("Any status", "全部状态")}}); err != nil {
 			t.Fatalf("[%s] status filter: %v", l.name, err)
 		}
 		order("every status", quiet, popular, some)
+		// A short code is never cut across two lines; a tag is drawn unlike a status (an
+		// outline, no fill).
+		for i := range 3 {
+			lines, err := shorts.Nth(i).Locator(".nowrap").Evaluate("e => e.getClientRects().length", nil)
+			if err != nil || lines != 1 {
+				t.Errorf("[%s] short code %d in %v lines (%v)", l.name, i, lines, err)
+			}
+		}
+		fill := func(loc playwright.Locator) string {
+			t.Helper()
+			v, err := loc.Evaluate("e => getComputedStyle(e).backgroundColor", nil)
+			if err != nil {
+				t.Fatalf("[%s] style: %v", l.name, err)
+			}
+			return fmt.Sprint(v)
+		}
+		tag, status := w.p.GetByTestId("link-tag").First(), w.p.GetByTestId("link-status").First()
+		w.see(tag)
+		if tf, sf := fill(tag), fill(status); tf != "rgba(0, 0, 0, 0)" || sf == tf {
+			t.Errorf("[%s] a tag's fill %s beside a status's %s", l.name, tf, sf)
+		}
 
 		// On a phone the links are cards: the destination and the date whole inside the screen.
 		if l.phone() {

@@ -367,3 +367,13 @@ func (w *walker) download(control playwright.Locator) (string, []byte) {
 	}
 	return dl.SuggestedFilename(), body
 }
+
+// boxOf is where l's element stands in the page's viewport.
+func boxOf(t *testing.T, l playwright.Locator) playwright.Rect {
+	t.Helper()
+	box, err := l.BoundingBox()
+	if err != nil || box == nil {
+		t.Fatalf("no box: %v", err)
+	}
+	return *box
+}
