@@ -75,6 +75,15 @@ func TestWebAppLinkForm(t *testing.T) {
 		w.shoot("linkform-taken")
 
 		w.fill(alias, mine)
+		// The live preview shows the short link the form will make and, with no social title
+		// typed, the destination's host as the card's title.
+		w.click(w.p.GetByTestId("preview-toggle"))
+		if err := expectLocator(w.p.GetByTestId("preview-short-url")).ToHaveText(regexp.MustCompile(`/` + regexp.QuoteMeta(mine) + `$`)); err != nil {
+			t.Errorf("[%s] the preview's short link: %v", l.name, err)
+		}
+		if err := expectLocator(w.p.GetByTestId("preview-title")).ToHaveText("example.com"); err != nil {
+			t.Errorf("[%s] the preview's card title: %v", l.name, err)
+		}
 		// Made from the bottom of the form, the link's page opens at its top, its short URL
 		// on screen, as a new document would.
 		if _, err := w.p.Evaluate("() => window.scrollTo(0, document.body.scrollHeight)"); err != nil {

@@ -13,7 +13,8 @@ import (
 
 // TestWebAppLinkTools: from a row's menu a link is duplicated and archived (the archived filter
 // shows it again), "/" focuses the search, "c" opens a new link's form, Ctrl+K's palette opens
-// a page, and a share made in the link page's dialog opens signed out, in a browser of its own.
+// a page, a share made in the link page's dialog opens signed out, in a browser of its own, and
+// the link deleted from its page is gone.
 func TestWebAppLinkTools(t *testing.T) {
 	s := newDeployment(t).start(t)
 	eachLook(t, []look{enDesktop}, func(t *testing.T, l look) {
@@ -139,6 +140,21 @@ func TestWebAppLinkTools(t *testing.T) {
 		}
 		if err := expectLocator(out.p.GetByText("Launch")).ToHaveCount(0); err != nil {
 			t.Fatalf("[%s] the shared page shows the title: %v", l.name, err)
+		}
+
+		// Delete from the link page, confirmed: the list without it, its short link gone.
+		w.open(fmt.Sprintf("/links/%d", src.ID), "")
+		w.see(w.p.GetByTestId("breakdowns"))
+		w.quiet()
+		w.click(w.p.GetByTestId("link-actions"))
+		w.click(w.p.GetByTestId("action-delete"))
+		w.click(w.p.GetByTestId("confirm-delete"))
+		w.at("/links")
+		if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, src.ID), tn.Key, nil); r.Status != http.StatusNotFound {
+			t.Errorf("[%s] the deleted link answers %d", l.name, r.Status)
+		}
+		if st, _ := s.sendHit(src.Code, hit{"10.9.0.3", uaDesktop, ""}); st != http.StatusNotFound {
+			t.Errorf("[%s] the deleted link redirects: %d", l.name, st)
 		}
 	})
 }
