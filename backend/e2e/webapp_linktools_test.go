@@ -94,6 +94,7 @@ func TestWebAppLinkTools(t *testing.T) {
 		}
 		input := w.p.GetByTestId("palette-input")
 		w.see(input)
+		w.accessible("the command palette")
 		w.fill(input, w.tr("tags", "标签"))
 		if err := input.Press("Enter"); err != nil {
 			t.Fatal(err)
@@ -109,6 +110,7 @@ func TestWebAppLinkTools(t *testing.T) {
 		w.click(w.p.GetByTestId("link-actions"))
 		w.click(w.p.GetByTestId("action-share"))
 		w.see(w.p.GetByText(w.tr("No shares yet.", "暂无分享。")))
+		w.accessible("the share dialog")
 		w.click(w.p.GetByTestId("share-create"))
 		shareURL := w.p.GetByTestId("share-url")
 		if err := expectLocator(shareURL).ToHaveValue(regexp.MustCompile(`/share/[A-Za-z0-9_-]{22}$`)); err != nil {
@@ -148,6 +150,8 @@ func TestWebAppLinkTools(t *testing.T) {
 		w.quiet()
 		w.click(w.p.GetByTestId("link-actions"))
 		w.click(w.p.GetByTestId("action-delete"))
+		w.see(w.p.GetByTestId("confirm-delete"))
+		w.accessible("the delete dialog")
 		w.click(w.p.GetByTestId("confirm-delete"))
 		w.at("/links")
 		if r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", tn.WorkspaceID, src.ID), tn.Key, nil); r.Status != http.StatusNotFound {

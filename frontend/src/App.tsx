@@ -1,10 +1,11 @@
 // The app's providers and routes. Every page is its own chunk, loaded when first opened (the
 // page a visit starts on is fetched while the session is checked), so the first page loads
 // little JavaScript.
-import { createTheme, MantineProvider, Menu } from "@mantine/core";
+import { createTheme, MantineProvider, Menu, Modal } from "@mantine/core";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, useEffect, useRef, type ReactNode } from "react";
+import { Suspense, useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigationType } from "react-router";
 import { ApiError } from "./api/client";
 import { Layout } from "./Layout";
@@ -61,11 +62,24 @@ preloadFor(window.location.pathname.replace(/^\/app/, "") || "/", [
 
 // Menus open without Mantine's focus placeholder: its role="presentation" is no item of a menu
 // (axe-core's aria-required-children, critical); opening a menu focuses its first item instead.
-const theme = createTheme({
-  primaryColor: "blue",
-  defaultRadius: "md",
-  components: { Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }) },
-});
+// Every dialog's close button is named in the reader's language (an unnamed one is axe-core's
+// button-name, critical), so the theme follows the language.
+function useTheme() {
+  const { t } = useTranslation();
+  const close = t("common.close");
+  return useMemo(
+    () =>
+      createTheme({
+        primaryColor: "blue",
+        defaultRadius: "md",
+        components: {
+          Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
+          Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": close } } }),
+        },
+      }),
+    [close],
+  );
+}
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -77,6 +91,7 @@ const queryClient = new QueryClient({
 });
 
 export function App() {
+  const theme = useTheme();
   return (
     // Mantine's CSS variables and global classes come from its CSS files (main.tsx), not from
     // <style> elements it would inject at run time: the Content-Security-Policy allows no
