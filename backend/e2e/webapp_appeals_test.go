@@ -84,6 +84,7 @@ func TestWebAppAppealsAnswered(t *testing.T) {
 			m.tr("Decided by a moderator · mod@example.com", "由审核员决定 · mod@example.com")); err != nil {
 			t.Errorf("[%s] the decision in force after unban: %v", l.name, err)
 		}
+		m.accessible("the desk with the appeal answered")
 		m.shoot("moderation-appeal-answered")
 
 		// The owner reads each answer.
@@ -106,6 +107,7 @@ func TestWebAppAppealsAnswered(t *testing.T) {
 		if err := expectLocator(answer).ToContainText(unbanWords); err != nil {
 			t.Errorf("[%s] the unban's words: %v", l.name, err)
 		}
+		o.accessible("the banned link with the appeal answered")
 		o.shoot("link-appeal-upheld")
 	})
 }

@@ -99,6 +99,7 @@ func TestWebAppImports(t *testing.T) {
 		if texts, err := failures.AllInnerTexts(); err != nil || (l.zh() && strings.Contains(strings.Join(texts, "\n"), "is not allowed")) {
 			t.Errorf("[%s] the server's English in the failed rows: %q %v", l.name, texts, err)
 		}
+		w.accessible("the imports page with failures")
 		w.shoot("imports")
 
 		// The results file: a line per row, the short URL or the error.
@@ -143,6 +144,7 @@ func TestWebAppImports(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.see(w.p.GetByRole("link", playwright.PageGetByRoleOptions{Name: "sho.rt/pasted-" + l.name}))
+		w.accessible("the bulk page with refusals")
 		w.shoot("bulk-partial")
 		for _, u := range []string{"pasted-1", "pasted-2"} {
 			r := s.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links?q=%s", tn.WorkspaceID, u), tn.Key, nil)

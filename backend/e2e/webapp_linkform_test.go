@@ -84,6 +84,7 @@ func TestWebAppLinkForm(t *testing.T) {
 		if err := expectLocator(w.p.GetByTestId("preview-title")).ToHaveText("example.com"); err != nil {
 			t.Errorf("[%s] the preview's card title: %v", l.name, err)
 		}
+		w.accessible("the link form with its preview open")
 		// Made from the bottom of the form, the link's page opens at its top, its short URL
 		// on screen, as a new document would.
 		if _, err := w.p.Evaluate("() => window.scrollTo(0, document.body.scrollHeight)"); err != nil {

@@ -32,6 +32,7 @@ func TestWebAppPlanPrices(t *testing.T) {
 		if whole, err := start.Evaluate(`b => [...b.querySelectorAll("*")].every(e => e.scrollWidth <= e.clientWidth + 1)`, nil); err != nil || whole != true {
 			t.Errorf("[%s] the trial's button is cut: %v %v", l.name, whole, err)
 		}
+		w.accessible("the plan page with prices")
 		w.shoot("plan-prices")
 	})
 }
