@@ -59,6 +59,7 @@ func TestWebAppEveryPage(t *testing.T) {
 		{"signup", "/signup", ""},
 		{"reset-password", "/reset-password", ""},
 		{"forgot-password", "/forgot-password", ""},
+		{"verify", "/verify", ""},
 		{"pricing", "/pricing", ""},
 		{"links", "/links", "customer"},
 		{"link-new", "/links/new", "customer"},
