@@ -1,9 +1,17 @@
 package moderation_test
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/locale"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -43,5 +51,80 @@ func TestAppealAnswerMail(t *testing.T) {
 			!strings.HasSuffix(body, "https://sho.rt/app/links/7?workspace=3\n") {
 			t.Errorf("%s %s: %q\n%s", c.lang, c.outcome, subject, body)
 		}
+	}
+}
+
+// readers answers the same readers for every appeal.
+type readers []locale.Recipient
+
+func (r readers) AppealReaders(context.Context, int64, *int64) ([]locale.Recipient, error) {
+	return r, nil
+}
+
+// mailer records what it is asked to send; block holds each send until its context ends, and
+// fail refuses it.
+type mailer struct {
+	mu      sync.Mutex
+	sent    []string
+	block   bool
+	fail    bool
+	started chan struct{}
+}
+
+func (m *mailer) Send(ctx context.Context, to, subject, _ string) error {
+	if m.block {
+		m.started <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	if m.fail {
+		return errors.New("550 mailbox unavailable")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, to+" "+subject)
+	return nil
+}
+
+// An answer is mailed in the background, to each reader in their language; a mail server that
+// never answers holds no decision (Answered returns at once, Close ends the wait), and one
+// that refuses is logged.
+func TestAppealMail(t *testing.T) {
+	answered := &moderation.Decided{AppealAnswered: true,
+		Link:   &link.Link{ID: 7, WorkspaceID: 3, Key: "abc", URL: "https://shop.example/x"},
+		Appeal: &moderation.Appeal{LinkID: 7, WorkspaceID: 3, Outcome: moderation.AppealUpheld, Answer: "Fine."}}
+	to := readers{{Email: "ann@example.com", Language: locale.English}, {Email: "li@example.com", Language: locale.Chinese}}
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	app, _ := url.Parse("https://sho.rt")
+
+	m := &mailer{}
+	am := moderation.NewAppealMail(moderation.AppealMailOptions{Readers: to, Mail: m, AppURL: app, Log: log,
+		ShortURL: func(_ int64, key string) string { return "https://sho.rt/" + key }})
+	am.Answered(answered)
+	am.Answered(&moderation.Decided{Link: answered.Link}) // no appeal answered: nothing
+	am.Close()
+	if got := strings.Join(m.sent, "\n"); got != "ann@example.com Your appeal was accepted: https://sho.rt/abc\nli@example.com 您的申诉已通过：https://sho.rt/abc" || am.Done() != 1 {
+		t.Errorf("sent %d answers:\n%s", am.Done(), got)
+	}
+
+	slow := &mailer{block: true, started: make(chan struct{}, 2)}
+	am = moderation.NewAppealMail(moderation.AppealMailOptions{Readers: to[:1], Mail: slow, AppURL: app, Log: log, Timeout: time.Hour})
+	am.Answered(answered) // returns while the send waits
+	<-slow.started
+	if am.Done() != 0 {
+		t.Errorf("a send still waiting counted done")
+	}
+	am.Close()
+	if am.Done() != 1 || !strings.Contains(logs.String(), "appeal answer not mailed") {
+		t.Errorf("a send stopped by Close: done %d, log %s", am.Done(), logs.String())
+	}
+
+	logs.Reset()
+	am = moderation.NewAppealMail(moderation.AppealMailOptions{Readers: to[:1], Mail: &mailer{fail: true}, AppURL: app, Log: log})
+	am.Answered(answered)
+	am.Close()
+	if !strings.Contains(logs.String(), "appeal answer not mailed") || !strings.Contains(logs.String(), "550 mailbox unavailable") {
+		t.Errorf("a refused mail is not logged: %s", logs.String())
 	}
 }
