@@ -68,6 +68,10 @@ type App struct {
 	links    *link.Service
 	accounts *account.Service
 	plans    *plan.Service
+	// mailer sends the service's mail (SMTP_URL); nil without one.
+	mailer account.Mailer
+	// appealMail mails appeals' answers to the links' owners; nil without a mailer.
+	appealMail *moderation.AppealMail
 	// audit is the workspaces' audit log, purged past AUDIT_RETENTION_DAYS by the chores.
 	audit *audit.Log
 	// caps counts the visits of links with a visit cap, across every node.
@@ -184,11 +188,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	// The queue of due reviews, fed by visits (below) and by moderators' requests; a decision
 	// that bans or unbans reaches the caches at once, as an edit does.
 	reviews := moderation.NewQueue(redis.NewReviewQueue(rc))
-	desk := moderation.NewDesk(postgres.NewModeration(db), reviews, log)
+	modStore := postgres.NewModeration(db)
+	desk := moderation.NewDesk(modStore, reviews, log)
 	desk.OnStatusChanged(func(ctx context.Context, l *link.Link) {
 		a.cache.Changed(ctx, l)
 		a.webhookLinkBanned(ctx, l)
 	})
+	if a.mailer != nil {
+		a.appealMail = moderation.NewAppealMail(moderation.AppealMailOptions{
+			Readers: modStore, Mail: a.mailer, AppURL: cfg.Public, ShortURL: a.links.ShortURL, Log: log,
+		})
+		desk.OnAppealAnswered(a.appealMail.Answered)
+	}
 	classifier, err := visitor.New(visitor.Options{TrustedProxies: cfg.TrustedProxyNets, Countries: geoCountries(geo)})
 	if err != nil {
 		a.closeEarly()
@@ -325,6 +336,7 @@ func (a *App) openAccounts(ctx context.Context, hasher *auth.Hasher, buckets *re
 		a.log.Warn("SMTP_URL is unset: verification and password-reset links are written to the log instead of mailed")
 	}
 	accounts.UseMail(mailer, cfg.Public)
+	a.mailer = mailer
 	a.auth.OnSecondFactorLocked(func(_ context.Context, userID int64, until time.Time) {
 		accounts.MailSecondFactorLocked(userID, until)
 	})
@@ -609,6 +621,15 @@ func (a *App) DomainCheckRounds() int64 { return a.chores.DomainCheckRounds() }
 // an event.
 func (a *App) CacheSyncRounds() int64 { return a.sync.Rounds() }
 
+// AppealMailsDone answers how many appeals' answers this node mailed or gave up mailing (0
+// without a mailer): a test waits for an answer's before it looks for mail that must not come.
+func (a *App) AppealMailsDone() int64 {
+	if a.appealMail == nil {
+		return 0
+	}
+	return a.appealMail.Done()
+}
+
 // Resyncs answers how many times this node's event bus subscription started and the node
 // dropped its copies (EventResync handled).
 func (a *App) Resyncs() int64 { return a.sync.Resyncs() }
@@ -747,6 +768,9 @@ func (a *App) Close(ctx context.Context) error {
 	a.links.Close()
 	a.plans.Close() // after the links, whose failed creates give their quota back
 	a.accounts.Close()
+	if a.appealMail != nil {
+		a.appealMail.Close()
+	}
 	a.caps.Close()   // writes the last counted visits
 	a.visits.Close() // sends the visits buffered, after the last answer
 	if a.stop != nil {

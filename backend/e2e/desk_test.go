@@ -229,3 +229,82 @@ func TestImportFailuresThroughAPI(t *testing.T) {
 		t.Errorf("an import ID that is no number: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestModerationDomainBanCategory: a moderator's ban of a whole domain names the category its
+// links are banned as (phishing when it names none), answered, listed and in the audit log;
+// a category outside the standard reasons, or one given to a clear, is 400 in the error shape.
+// (The worker bans the links under it with that category: worker/review's
+// TestWorkerBansUnderDomainWithItsCategory and TestModerationDomainDecisions.)
+func TestModerationDomainBanCategory(t *testing.T) {
+	s := newDeployment(t).start(t)
+	owner := s.signup("owner@example.com")
+	_, mod := s.moderator("mod@example.com")
+	type decision struct {
+		Domain, State, Category string
+	}
+	ban := func(domain string, body map[string]any) response {
+		t.Helper()
+		return s.do("POST", "/api/v1/moderation/domains/"+domain+"/ban", mod, body)
+	}
+	if got := answer[decision](t, ban("spam-shop.example", map[string]any{"category": "spam", "note": "bulk mail"}), http.StatusOK,
+		"a ban as spam"); got.State != "banned" || got.Category != "spam" {
+		t.Errorf("a ban as spam: %+v", got)
+	}
+	if got := answer[decision](t, ban("kit-host.example", map[string]any{}), http.StatusOK, "a ban naming no category"); got.Category != "phishing" {
+		t.Errorf("a ban naming no category: %+v", got)
+	}
+	// Banned again as something else: the new category stands.
+	if got := answer[decision](t, ban("kit-host.example", map[string]any{"category": "malware"}), http.StatusOK, "banned again"); got.Category != "malware" {
+		t.Errorf("banned again as malware: %+v", got)
+	}
+	for _, c := range []struct {
+		name, path  string
+		body        any
+		reason, fld string
+	}{
+		{"unknown category", "spam-shop.example/ban", map[string]any{"category": "nasty"}, "category_unknown", "category"},
+		{"empty category", "spam-shop.example/ban", map[string]any{"category": ""}, "category_unknown", "category"},
+		{"category of another case", "spam-shop.example/ban", map[string]any{"category": "Spam"}, "category_unknown", "category"},
+		{"category not text", "spam-shop.example/ban", map[string]any{"category": 3}, "json_invalid", ""},
+		{"a clear with a category", "spam-shop.example/clear", map[string]any{"category": "spam"}, "value_invalid", "category"},
+	} {
+		r := s.do("POST", "/api/v1/moderation/domains/"+c.path, mod, c.body)
+		if r.Status != http.StatusBadRequest || r.errorCode(t) != "invalid" {
+			t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+			continue
+		}
+		if reason, field := r.errorReasonField(t); c.reason != "json_invalid" && (reason != c.reason || field != c.fld) {
+			t.Errorf("%s: reason %q field %q, want %q %q", c.name, reason, field, c.reason, c.fld)
+		}
+	}
+	// The refused requests changed nothing; the list says each ban's category.
+	list := answer[struct{ Items []decision }](t, s.do("GET", "/api/v1/moderation/domains?state=banned", mod, nil), http.StatusOK, "the list")
+	got := map[string]string{}
+	for _, e := range list.Items {
+		got[e.Domain] = e.Category
+	}
+	if len(got) != 2 || got["spam-shop.example"] != "spam" || got["kit-host.example"] != "malware" {
+		t.Errorf("the banned domains' categories: %v", got)
+	}
+	audit := answer[struct {
+		Items []struct{ Action, Domain, Reason string }
+	}](t, s.do("GET", "/api/v1/admin/audit", s.operatorToken(), nil), http.StatusOK, "the audit log")
+	var entries []string
+	for _, it := range audit.Items {
+		if it.Domain != "" {
+			entries = append(entries, it.Action+" "+it.Domain+" "+it.Reason)
+		}
+	}
+	if fmt.Sprint(entries) != "[ban_domain kit-host.example malware ban_domain kit-host.example phishing ban_domain spam-shop.example spam]" {
+		t.Errorf("the audit log's domain decisions: %v", entries)
+	}
+	// A customer cannot ban a domain, whatever the category.
+	if r := s.do("POST", "/api/v1/moderation/domains/other.example/ban", owner.Token, map[string]any{"category": "spam"}); r.Status != http.StatusForbidden {
+		t.Errorf("a customer's ban: %d %s", r.Status, r.Body)
+	}
+	// Cleared: no category.
+	if got := answer[decision](t, s.do("POST", "/api/v1/moderation/domains/spam-shop.example/clear", mod, map[string]any{}), http.StatusOK,
+		"the clear"); got.State != "cleared" || got.Category != "" {
+		t.Errorf("the clear: %+v", got)
+	}
+}

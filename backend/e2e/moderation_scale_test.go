@@ -290,7 +290,7 @@ func TestModerationDomainDecisions(t *testing.T) {
 		}
 	}
 
-	r := a.do("POST", "/api/v1/moderation/domains/Shady-Offers.test/ban", mod, map[string]any{"note": "reported by a bank"})
+	r := a.do("POST", "/api/v1/moderation/domains/Shady-Offers.test/ban", mod, map[string]any{"note": "reported by a bank", "category": "spam"})
 	type decision struct {
 		Domain, State, Note string
 		Actor               *struct{ Email string }
@@ -313,6 +313,18 @@ func TestModerationDomainDecisions(t *testing.T) {
 	eventually(t, 15*time.Second, "the banned domain's new link banned", func() bool {
 		return a.getLink(owner, banned.ID).Status == "banned"
 	})
+	// Banned as the moderator named the domain's ban.
+	var bannedAs struct {
+		Moderation struct {
+			Category   string `json:"category"`
+			ReasonCode string `json:"reason_code"`
+			DecidedBy  string `json:"decided_by"`
+		} `json:"moderation"`
+	}
+	a.do("GET", fmt.Sprintf("/api/v1/workspaces/%d/links/%d", owner.WorkspaceID, banned.ID), owner.Token, nil).json(t, &bannedAs)
+	if m := bannedAs.Moderation; m.Category != "spam" || m.ReasonCode != "domain_banned" || m.DecidedBy != "domain" {
+		t.Errorf("the link banned under the domain: %+v, want spam, domain_banned, domain", m)
+	}
 	t.Logf("the banned domain's new link was banned %v after it was made", time.Since(made).Round(time.Millisecond))
 	if n := sites.requests("www.shady-offers.test") + sites.requests("shady-offers.test"); n != 0 {
 		t.Errorf("the browser opened the banned domain %d times", n)

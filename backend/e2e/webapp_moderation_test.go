@@ -129,17 +129,26 @@ func TestWebAppModerationDesk(t *testing.T) {
 			t.Errorf("[%s] the domain offered: %v", l.name, err)
 		}
 		m.fill(m.textbox(m.tr("Why (kept in the audit log", "理由（记入审核日志")), "kit seen on five links")
+		// What its links are banned as: phishing unless the moderator says otherwise.
+		category := m.role("combobox", m.tr("Ban its links as", "链接的封禁类别"))
+		if err := expectLocator(category).ToHaveValue("phishing"); err != nil {
+			t.Errorf("[%s] the domain ban's category offered: %v", l.name, err)
+		}
+		if _, err := category.SelectOption(playwright.SelectOptionValues{Labels: &[]string{m.tr("Scam or fraud", "诈骗")}}); err != nil {
+			t.Fatalf("[%s] choose the domain ban's category: %v", l.name, err)
+		}
 		m.click(m.button(m.tr("Ban domain", "封禁域名")))
 		m.click(m.p.GetByRole("dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{
 			Name: m.tr("Ban domain", "封禁域名"), Exact: playwright.Bool(true)}))
 		m.see(m.text(m.tr("bank-login.example is banned", "已封禁 bank-login.example")))
-		var domainState string
-		if err := d.db(t).Pool.QueryRow(context.Background(), `SELECT state FROM moderation_domains WHERE domain = 'bank-login.example'`).Scan(&domainState); err != nil || domainState != "banned" {
-			t.Errorf("[%s] the domain after its ban: %q %v", l.name, domainState, err)
+		var domainState, domainCategory string
+		if err := d.db(t).Pool.QueryRow(context.Background(), `SELECT state, category FROM moderation_domains WHERE domain = 'bank-login.example'`).Scan(&domainState, &domainCategory); err != nil ||
+			domainState != "banned" || domainCategory != "scam" {
+			t.Errorf("[%s] the domain after its ban: %q %q %v", l.name, domainState, domainCategory, err)
 		}
-		// The desk's list of banned and held domains: who, why, the links.
+		// The desk's list of banned and held domains: who, why (the category and the note), the links.
 		domainRow := m.p.GetByTestId("domain-row").Filter(playwright.LocatorFilterOptions{HasText: "bank-login.example"})
-		for _, want := range []string{m.tr("Banned", "已封禁"), "mod@example.com", "kit seen on five links"} {
+		for _, want := range []string{m.tr("Banned", "已封禁"), "mod@example.com", m.tr("Scam or fraud — kit seen on five links", "诈骗 — kit seen on five links")} {
 			if err := expectLocator(domainRow).ToContainText(want); err != nil {
 				t.Errorf("[%s] the banned domain's row: %v", l.name, err)
 			}

@@ -329,18 +329,21 @@ func (s *Server) adminAudit(c *gin.Context) {
 
 type domainDecisionRequest struct {
 	Note string `json:"note"`
+	// Category, of a ban only, is what the domain's links are banned as (a standard reason).
+	Category string `json:"category"`
 }
 
 type domainDecisionAnswer struct {
 	Domain    string       `json:"domain"`
 	State     string       `json:"state"`
+	Category  string       `json:"category"`
 	Note      string       `json:"note"`
 	Actor     *actorAnswer `json:"actor"`
 	UpdatedAt time.Time    `json:"updated_at"`
 }
 
 func answerDomainDecision(d moderation.DomainDecision) domainDecisionAnswer {
-	out := domainDecisionAnswer{Domain: d.Domain, State: d.State, Note: d.Note, UpdatedAt: d.UpdatedAt}
+	out := domainDecisionAnswer{Domain: d.Domain, State: d.State, Category: d.Category, Note: d.Note, UpdatedAt: d.UpdatedAt}
 	if d.Actor != nil {
 		out.Actor = &actorAnswer{ID: d.Actor.ID, Email: d.Actor.Email}
 	}
@@ -359,7 +362,7 @@ func (s *Server) setDomain(c *gin.Context, state string) {
 	if !s.bind(c, &in) {
 		return
 	}
-	d, err := s.moderation.SetDomain(c.Request.Context(), userID(c), c.Param("domain"), state, in.Note)
+	d, err := s.moderation.SetDomain(c.Request.Context(), userID(c), c.Param("domain"), state, in.Category, in.Note)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -152,6 +152,7 @@ var fieldReasons = map[string]string{
 	"maxItems allow":       "geo_invalid",
 	"maxItems deny":        "geo_invalid",
 	"enum reason":          "reason_unknown",
+	"enum category":        "category_unknown",
 	"enum scopes":          "scope_unknown",
 	"enum events":          "webhook_event_unknown",
 	"enum role":            "role_invalid",

@@ -107,9 +107,9 @@ type Store interface {
 	// DomainVerdicts are the domain's newest reviews made since the given time that opened the
 	// browser, newest first, at most n, with their states by t.
 	DomainVerdicts(ctx context.Context, domain string, since time.Time, n int, t Thresholds) ([]DomainVerdict, error)
-	// DomainState is a moderator's standing decision on the domain: DomainBanned,
-	// DomainCleared or "".
-	DomainState(ctx context.Context, domain string) (string, error)
+	// DomainState is a moderator's standing decision on the domain: DomainBanned (with the
+	// category its links are banned as), DomainCleared or "".
+	DomainState(ctx context.Context, domain string) (state, category string, err error)
 	// HoldDomain takes the domain for one review of a new link at a time, across every worker
 	// process, without waiting: ok false when another review holds it. release gives it back;
 	// a worker that dies gives back what it held at once.

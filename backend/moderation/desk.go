@@ -255,8 +255,10 @@ type Decided struct {
 	Decision Decision
 	// StatusChanged says the link was banned or its ban lifted.
 	StatusChanged bool
-	// AppealAnswered says the decision answered the link's open appeal.
+	// AppealAnswered says the decision answered the link's open appeal; Appeal is that appeal,
+	// answered (nil when none was open).
 	AppealAnswered bool
+	Appeal         *Appeal
 }
 
 // DeskStore keeps what moderators read and decide (package postgres). Reads by link ID span
@@ -296,10 +298,11 @@ type DeskStore interface {
 // Desk is what people do with the moderation: moderators read the queue and a link's file and
 // decide; owners appeal; operators read the audit log.
 type Desk struct {
-	store   DeskStore
-	queue   *Queue
-	log     *slog.Logger
-	changed func(context.Context, *link.Link)
+	store    DeskStore
+	queue    *Queue
+	log      *slog.Logger
+	changed  func(context.Context, *link.Link)
+	answered func(*Decided)
 }
 
 // NewDesk returns the desk on store; requested reviews are queued in queue.
@@ -310,6 +313,10 @@ func NewDesk(store DeskStore, queue *Queue, log *slog.Logger) *Desk {
 // OnStatusChanged tells fn of every link a decision banned or unbanned, for the caches (the
 // change feed brings every node along within a second anyway).
 func (d *Desk) OnStatusChanged(fn func(context.Context, *link.Link)) { d.changed = fn }
+
+// OnAppealAnswered tells fn of every decision that answered an open appeal, once it is
+// committed (AppealMail.Answered mails it).
+func (d *Desk) OnAppealAnswered(fn func(*Decided)) { d.answered = fn }
 
 // MaxPage is the largest page of the queue and of the audit log.
 const MaxPage = 100
@@ -387,6 +394,9 @@ func (d *Desk) Decide(ctx context.Context, linkID, actorID int64, action string,
 	}
 	if out.StatusChanged && d.changed != nil {
 		d.changed(ctx, out.Link)
+	}
+	if out.AppealAnswered && d.answered != nil {
+		d.answered(out)
 	}
 	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/shortlink/shortlink/backend/apperr"
+	"github.com/shortlink/shortlink/backend/locale"
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
@@ -102,6 +103,22 @@ func (s *Moderation) AppealOf(ctx context.Context, workspaceID, linkID int64) (*
 		return nil, fmt.Errorf("read an appeal: %w", err)
 	}
 	return a, nil
+}
+
+// AppealReaders implements moderation.AppealReaders: the first owner as the desk shows it
+// (Moderation.whose), and the one who appealed while still a member of the workspace.
+func (s *Moderation) AppealReaders(ctx context.Context, workspaceID int64, appellant *int64) ([]locale.Recipient, error) {
+	out, err := queryAll(ctx, s.db.Pool, pgx.RowToStructByPos[locale.Recipient], `
+		SELECT u.email, u.language FROM members m JOIN users u ON u.id = m.user_id
+		JOIN workspaces w ON w.id = m.workspace_id AND w.deleted_at IS NULL
+		WHERE m.workspace_id = $1 AND (m.user_id = $2 OR m.user_id = (
+			SELECT o.user_id FROM members o WHERE o.workspace_id = $1 AND o.role = 'owner'
+			ORDER BY o.created_at, o.user_id LIMIT 1))
+		ORDER BY m.role = 'owner' DESC, m.created_at, m.user_id`, workspaceID, appellant)
+	if err != nil {
+		return nil, fmt.Errorf("read who is told of an appeal's answer: %w", err)
+	}
+	return out, nil
 }
 
 const appealColumns = `link_id, workspace_id, user_id, message, created_at, resolved_at, resolution, outcome, answer`

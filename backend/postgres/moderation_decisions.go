@@ -97,9 +97,10 @@ func (s *Moderation) Decide(ctx context.Context, linkID, actorID int64, a modera
 		if err != nil {
 			return err
 		}
-		if out.AppealAnswered, err = answerAppeal(ctx, tx, linkID, a, e); err != nil {
+		if out.Appeal, err = answerAppeal(ctx, tx, linkID, a, e); err != nil {
 			return err
 		}
+		out.AppealAnswered = out.Appeal != nil
 		out.Link, err = scanModerated(tx.QueryRow(ctx, `SELECT `+moderatedColumns+` FROM`+moderatedFrom+`WHERE l.id = $1`, linkID))
 		return err
 	})

@@ -21,15 +21,15 @@ func (s *Moderation) DomainList(ctx context.Context, states []string, after mode
 	}
 	rows, err := s.db.Pool.Query(ctx, `
 		WITH d AS (
-			SELECT m.domain, m.state, m.note, m.actor_id, u.email, m.updated_at, NULL::timestamptz AS until, NULL::bigint AS review_id
+			SELECT m.domain, m.state, m.category, m.note, m.actor_id, u.email, m.updated_at, NULL::timestamptz AS until, NULL::bigint AS review_id
 			FROM moderation_domains m LEFT JOIN users u ON u.id = m.actor_id
 			WHERE m.state = ANY($1)
 			UNION ALL
-			SELECT h.domain, 'held', '', NULL, NULL, h.updated_at, h.until, h.review_id
+			SELECT h.domain, 'held', '', '', NULL, NULL, h.updated_at, h.until, h.review_id
 			FROM moderation_holds h
 			WHERE 'held' = ANY($1) AND h.until > now()
 			  AND NOT EXISTS (SELECT 1 FROM moderation_domains m WHERE m.domain = h.domain AND m.state = 'banned'))
-		SELECT d.domain, d.state, d.note, d.actor_id, d.email, d.updated_at, d.until,
+		SELECT d.domain, d.state, d.category, d.note, d.actor_id, d.email, d.updated_at, d.until,
 			r.id, r.score, r.category, r.reason, r.scorer, r.model, r.created_at,
 			(SELECT count(DISTINCT lr.link_id) FROM link_reviews lr JOIN links l ON l.id = lr.link_id
 			 WHERE lr.domain = d.domain AND lr.domain <> '')
@@ -46,7 +46,7 @@ func (s *Moderation) DomainList(ctx context.Context, states []string, after mode
 		var email, category, reason, scorer, model *string
 		var score *float32
 		var reviewed *time.Time
-		err := r.Scan(&e.Domain, &e.State, &e.Note, &actor, &email, &e.UpdatedAt, &e.HeldUntil,
+		err := r.Scan(&e.Domain, &e.State, &e.Category, &e.Note, &actor, &email, &e.UpdatedAt, &e.HeldUntil,
 			&reviewID, &score, &category, &reason, &scorer, &model, &reviewed, &e.Links)
 		if actor != nil && email != nil {
 			e.Actor = &moderation.Actor{ID: *actor, Email: *email}

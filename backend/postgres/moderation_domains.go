@@ -13,33 +13,34 @@ import (
 )
 
 // DomainState implements moderation.Store.
-func (s *Moderation) DomainState(ctx context.Context, domain string) (string, error) {
-	var state string
-	err := s.db.Pool.QueryRow(ctx, `SELECT state FROM moderation_domains WHERE domain = $1`, domain).Scan(&state)
+func (s *Moderation) DomainState(ctx context.Context, domain string) (state, category string, err error) {
+	err = s.db.Pool.QueryRow(ctx, `SELECT state, category FROM moderation_domains WHERE domain = $1`, domain).Scan(&state, &category)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", nil
+		return "", "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("read a domain's decision: %w", err)
+		return "", "", fmt.Errorf("read a domain's decision: %w", err)
 	}
-	return state, nil
+	return state, category, nil
 }
 
 // SetDomain implements moderation.DomainStore.
-func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorID int64, note string) (*moderation.DomainDecision, error) {
+// The ban's category is also the reason of its entry in the audit log.
+func (s *Moderation) SetDomain(ctx context.Context, domain, state, category string, actorID int64, note string) (*moderation.DomainDecision, error) {
 	action := moderation.ActionBanDomain
 	if state == moderation.DomainCleared {
 		action = moderation.ActionClearDomain
 	}
 	var out *moderation.DomainDecision
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO moderation_domains AS m (domain, state, note, actor_id, updated_at)
-			VALUES ($1, $2, $3, $4, now()) ON CONFLICT (domain) DO UPDATE SET state = EXCLUDED.state,
-			note = EXCLUDED.note, actor_id = EXCLUDED.actor_id, updated_at = now()`, domain, state, note, actorID); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO moderation_domains AS m (domain, state, category, note, actor_id, updated_at)
+			VALUES ($1, $2, $3, $4, $5, now()) ON CONFLICT (domain) DO UPDATE SET state = EXCLUDED.state,
+			category = EXCLUDED.category, note = EXCLUDED.note, actor_id = EXCLUDED.actor_id, updated_at = now()`,
+			domain, state, category, note, actorID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, domain)
-			VALUES (0, 0, $1, $2, $3, $4, $5)`, actorID, action, state, note, domain); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO moderation_decisions (link_id, workspace_id, actor_id, action, state, note, domain, reason)
+			VALUES (0, 0, $1, $2, $3, $4, $5, $6)`, actorID, action, state, note, domain, category); err != nil {
 			return err
 		}
 		if state == moderation.DomainCleared {
@@ -66,7 +67,7 @@ func (s *Moderation) SetDomain(ctx context.Context, domain, state string, actorI
 func domainDecisions(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
 }, tail string, args ...any) ([]moderation.DomainDecision, error) {
-	rows, err := q.Query(ctx, `SELECT m.domain, m.state, m.note, m.actor_id, u.email, m.updated_at
+	rows, err := q.Query(ctx, `SELECT m.domain, m.state, m.category, m.note, m.actor_id, u.email, m.updated_at
 		FROM moderation_domains m LEFT JOIN users u ON u.id = m.actor_id `+tail, args...)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func domainDecisions(ctx context.Context, q interface {
 		var d moderation.DomainDecision
 		var actor *int64
 		var email *string
-		err := r.Scan(&d.Domain, &d.State, &d.Note, &actor, &email, &d.UpdatedAt)
+		err := r.Scan(&d.Domain, &d.State, &d.Category, &d.Note, &actor, &email, &d.UpdatedAt)
 		if actor != nil && email != nil {
 			d.Actor = &moderation.Actor{ID: *actor, Email: *email}
 		}

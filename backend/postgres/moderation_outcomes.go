@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -42,8 +43,9 @@ func setModeratorOutcome(ctx context.Context, tx pgx.Tx, linkID int64, a moderat
 
 // answerAppeal closes the link's open appeal with the decision: its outcome (upheld or
 // rejected), the moderator's answer to the owner (the owner message, else the words given),
-// and the resolution of old (the action and those words). Never the private note.
-func answerAppeal(ctx context.Context, tx pgx.Tx, linkID int64, a moderation.Action, e moderation.Explanation) (bool, error) {
+// and the resolution of old (the action and those words). Never the private note. Returns the
+// appeal answered, nil when none was open.
+func answerAppeal(ctx context.Context, tx pgx.Tx, linkID int64, a moderation.Action, e moderation.Explanation) (*moderation.Appeal, error) {
 	answer := e.OwnerMessage
 	if answer == "" {
 		answer = e.ReasonText
@@ -52,12 +54,15 @@ func answerAppeal(ctx context.Context, tx pgx.Tx, linkID int64, a moderation.Act
 	if answer != "" {
 		resolution += ": " + answer
 	}
-	tag, err := tx.Exec(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2, outcome = $3, answer = $4
-		WHERE link_id = $1 AND resolved_at IS NULL`, linkID, resolution, moderation.AppealOutcome(a), answer)
-	if err != nil {
-		return false, fmt.Errorf("answer the appeal: %w", err)
+	ap, err := scanAppeal(tx.QueryRow(ctx, `UPDATE moderation_appeals SET resolved_at = now(), resolution = $2, outcome = $3, answer = $4
+		WHERE link_id = $1 AND resolved_at IS NULL RETURNING `+appealColumns, linkID, resolution, moderation.AppealOutcome(a), answer))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
 	}
-	return tag.RowsAffected() > 0, nil
+	if err != nil {
+		return nil, fmt.Errorf("answer the appeal: %w", err)
+	}
+	return ap, nil
 }
 
 // releaseDomainLinks puts back under review the links a moderator's ban of the domain banned

@@ -475,7 +475,7 @@ func (w *Worker) shared(ctx context.Context, j moderation.Job, base moderation.R
 		w.warn("moderation: read a domain's record", err)
 		return r, "", false
 	}
-	decided, err := w.o.Store.DomainState(ctx, base.Domain)
+	decided, category, err := w.o.Store.DomainState(ctx, base.Domain)
 	if err != nil {
 		reviewErrors.WithLabelValues("store").Inc()
 		w.warn("moderation: read a domain's decision", err)
@@ -483,10 +483,14 @@ func (w *Worker) shared(ctx context.Context, j moderation.Job, base moderation.R
 	}
 	plan, dv := w.o.Reputation.Plan(j.Reason, j.LinkID, decided, recent)
 	if plan == moderation.PlanBan && dv == nil {
-		// A moderator banned the domain: no review to take.
+		// A moderator banned the domain: no review to take; the link is banned as the moderator
+		// named the ban (phishing for a ban that named nothing).
+		if category == "" {
+			category = moderation.DefaultDomainCategory
+		}
 		r.SharedHow = "domain"
-		r.Verdict = moderation.Verdict{Score: 1, Category: "phishing", Scorer: "heuristic",
-			Reason: "a moderator banned its domain " + base.Domain}
+		r.Verdict = moderation.Verdict{Score: 1, Category: category, Scorer: "heuristic",
+			Reason: "a moderator banned its domain " + base.Domain + " (" + category + ")"}
 		return r, "domain_banned", true
 	}
 	switch plan {

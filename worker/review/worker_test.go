@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shortlink/shortlink/backend/apperr"
 	"github.com/shortlink/shortlink/backend/cachesync"
 	"github.com/shortlink/shortlink/backend/link"
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -483,5 +484,65 @@ func TestWorkerRetriesBlindReviews(t *testing.T) {
 	}
 	if category != moderation.CategoryIncomplete || !strings.Contains(reason, "desktop: timeout") {
 		t.Errorf("the never-seen link's review: %s, %q", category, reason)
+	}
+}
+
+// A moderator's ban of a whole domain bans its new links without the browser, each with the
+// category the ban named (phishing when it named none) and the reason code domain_banned.
+func TestWorkerBansUnderDomainWithItsCategory(t *testing.T) {
+	e := newWorkerEnv(t)
+	ctx := context.Background()
+	var actor int64
+	if err := e.db.Pool.QueryRow(ctx, `INSERT INTO users (email, password_hash) VALUES ('m@example.com', 'x') RETURNING id`).Scan(&actor); err != nil {
+		t.Fatal(err)
+	}
+	desk := moderation.NewDesk(e.store, nil, slog.New(slog.DiscardHandler))
+	for domain, category := range map[string]string{"spam-host.example": "spam", "plain-ban.example": ""} {
+		if _, err := desk.SetDomain(ctx, actor, domain, moderation.DomainBanned, category, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.link(1, "https://www.spam-host.example/deal")
+	e.link(2, "https://plain-ban.example/offer")
+	b := &fakeBrowser{visits: map[string]int{}}
+	w := review.New(review.Options{
+		Store: e.store, Queue: e.queue, Browser: b, Scorer: urlScorer{}, Concurrency: 2,
+		Visibility: 5 * time.Second, Poll: 20 * time.Millisecond, Log: slog.New(slog.DiscardHandler),
+		VerdictTTL: time.Hour,
+	})
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go w.Run(wctx)
+	testenv.Eventually(t, 15*time.Second, "both links banned", func() bool {
+		_, s1 := e.state(1)
+		_, s2 := e.state(2)
+		return s1 == "banned" && s2 == "banned"
+	})
+	for id, want := range map[int64]string{1: "spam", 2: "phishing"} {
+		var category, code, by string
+		if err := e.db.Pool.QueryRow(ctx, `SELECT category, reason_code, decided_by FROM link_moderation WHERE link_id = $1`,
+			id).Scan(&category, &code, &by); err != nil {
+			t.Fatal(err)
+		}
+		if category != want || code != moderation.ReasonDomainBanned || by != moderation.DecidedByDomain {
+			t.Errorf("link %d banned under its domain: category %q, reason code %q, decided by %q; want %q, %q, %q",
+				id, category, code, by, want, moderation.ReasonDomainBanned, moderation.DecidedByDomain)
+		}
+	}
+	for _, u := range []string{"https://www.spam-host.example/deal", "https://plain-ban.example/offer"} {
+		if n := b.count(u); n != 0 {
+			t.Errorf("%s opened %d times under a banned domain", u, n)
+		}
+	}
+	// A category outside the standard reasons is refused, and so is one given to a clear.
+	for _, c := range []struct{ state, category, reason string }{
+		{moderation.DomainBanned, "nasty", "category_unknown"},
+		{moderation.DomainCleared, "spam", "value_invalid"},
+	} {
+		_, err := desk.SetDomain(ctx, actor, "spam-host.example", c.state, c.category, "")
+		var ae *apperr.Error
+		if !errors.As(err, &ae) || ae.Code != apperr.Invalid || ae.Reason != c.reason || ae.Field != "category" {
+			t.Errorf("%s with category %q: %v, want %s on category", c.state, c.category, err, c.reason)
+		}
 	}
 }

@@ -1513,7 +1513,7 @@ export interface paths {
         put?: never;
         /**
          * Ban a whole domain (moderators)
-         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). Every new link to the domain (or a link given a destination on it) is banned at once by the worker, without a review; links made before keep their state. Visit milestones are still reviewed. The decision is recorded in the moderators' audit log (action `ban_domain`, `link_id` 0, `domain` named).
+         * @description Moderators and operators only (system role `moderator` or `operator`), signed in; API keys never (403). Every new link to the domain (or a link given a destination on it) is banned at once by the worker, without a review; links made before keep their state. Visit milestones are still reviewed. Each link banned under it is shown the ban's `category` (`phishing` when the body names none) with the reason code `domain_banned`. The decision is recorded in the moderators' audit log (action `ban_domain`, `link_id` 0, `domain` named, the category as its `reason`).
          */
         post: operations["moderationBanDomain"];
         delete?: never;
@@ -3647,10 +3647,24 @@ export interface components {
             /** @description The moderator's private note, kept in the audit log. */
             note?: string;
         };
+        DomainBanRequest: {
+            /** @description The moderator's private note, kept in the audit log. */
+            note?: string;
+            /**
+             * @description What every link banned under the domain is banned as: a link ban's standard reasons (`reason` of a decision), shown to each link's owner as its `moderation.category`; `phishing` when absent. Another value is 400, reason `category_unknown`.
+             * @enum {string}
+             */
+            category?: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other";
+        };
         DomainDecision: {
             domain: string;
             /** @enum {string} */
             state: "banned" | "cleared";
+            /**
+             * @description What a banned domain's links are banned as; empty for a cleared domain (and for a held one in the desk's list, whose review says its category).
+             * @enum {string}
+             */
+            category: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other" | "";
             note: string;
             actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
             /** Format: date-time */
@@ -3661,6 +3675,11 @@ export interface components {
             domain: string;
             /** @enum {string} */
             state: "banned" | "held" | "cleared";
+            /**
+             * @description What a banned domain's links are banned as; empty for a held or cleared domain (a held domain's review says its category).
+             * @enum {string}
+             */
+            category: "phishing" | "malware" | "scam" | "spam" | "adult" | "cloaking" | "other" | "";
             /** @description The moderator's private note; empty for a held domain. */
             note: string;
             actor: components["schemas"]["Actor"] | components["schemas"]["Null"];
@@ -8294,7 +8313,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DomainDecisionRequest"];
+                "application/json": components["schemas"]["DomainBanRequest"];
             };
         };
         responses: {
@@ -8310,7 +8329,18 @@ export interface operations {
                     "application/json": components["schemas"]["DomainDecision"];
                 };
             };
-            400: components["responses"]["Invalid"];
+            /** @description A domain that is not registrable (`hostname_invalid`), a category that is not one of the standard reasons (`category_unknown`), a note longer than 2000 characters (`text_length`), or a body that is not the JSON object described (code `invalid`). */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description The caller is neither a moderator nor an operator, or is an API key (code `forbidden`); or a cookie-authenticated change came without a matching `X-CSRF-Token` header. */
             403: {

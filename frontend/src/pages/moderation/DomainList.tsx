@@ -32,7 +32,9 @@ export function DomainList() {
     },
   });
   const why = (e: Entry) =>
-    e.state === "held" ? [e.review ? t(`moderation.reasons.${e.review.category}`, { defaultValue: e.review.category }) : "", t("linkModeration.codes.domain_record")].filter(Boolean).join(" — ") : e.note;
+    e.state === "held"
+      ? [e.review ? t(`moderation.reasons.${e.review.category}`, { defaultValue: e.review.category }) : "", t("linkModeration.codes.domain_record")].filter(Boolean).join(" — ")
+      : [e.category ? t(`moderation.reasons.${e.category}`, { defaultValue: e.category }) : "", e.note].filter(Boolean).join(" — ");
   return (
     <Card withBorder component="section" aria-labelledby="domain-list-title" data-testid="domain-list">
       <Stack gap="xs">

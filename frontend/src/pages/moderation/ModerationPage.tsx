@@ -470,11 +470,13 @@ function DomainDecision({ url }: { url: string }) {
   const client = useQueryClient();
   const [domain, setDomain] = useState(() => hostOf(url));
   const [note, setNote] = useState("");
+  // What every link banned under the domain is banned as, shown to its owner: a link ban's reasons.
+  const [category, setCategory] = useState<Reason>("phishing");
   const set = useMutation({
     mutationFn: (action: "ban" | "clear") =>
       unwrap(
         action === "ban"
-          ? api.POST("/api/v1/moderation/domains/{domain}/ban", { params: { path: { domain: domain.trim() } }, body: { note: note.trim() || undefined } })
+          ? api.POST("/api/v1/moderation/domains/{domain}/ban", { params: { path: { domain: domain.trim() } }, body: { note: note.trim() || undefined, category } })
           : api.POST("/api/v1/moderation/domains/{domain}/clear", { params: { path: { domain: domain.trim() } }, body: { note: note.trim() || undefined } }),
       ),
     onSuccess: (out) => {
@@ -483,7 +485,7 @@ function DomainDecision({ url }: { url: string }) {
       void client.invalidateQueries({ queryKey: ["moderation"] });
     },
   });
-  const fieldless = set.error && !["domain", "note"].some((f) => fieldError(set.error, f));
+  const fieldless = set.error && !["domain", "note", "category"].some((f) => fieldError(set.error, f));
   return (
     <Card withBorder data-testid="domain-decision">
       <Stack gap="xs">
@@ -495,6 +497,15 @@ function DomainDecision({ url }: { url: string }) {
           onChange={(e) => setDomain(e.currentTarget.value)}
           error={fieldError(set.error, "domain")}
           data-testid="domain-name"
+        />
+        <NativeSelect
+          label={t("moderation.domain.category")}
+          description={t("moderation.domain.categoryHelp")}
+          value={category}
+          onChange={(e) => setCategory(e.currentTarget.value as Reason)}
+          data={reasons.map((r) => ({ value: r, label: t(`moderation.reasons.${r}`) }))}
+          error={fieldError(set.error, "category")}
+          data-testid="domain-category"
         />
         <Textarea
           label={t("moderation.domain.note")}
