@@ -716,7 +716,6 @@ export const en = {
       snapchat: "Snapchat",
     },
     export: "Export CSV",
-    exportLocked: "CSV export",
     exported: "Visits exported.",
     exportedLinks: "Links exported.",
     exportFailed: "The export failed.",

@@ -718,7 +718,6 @@ export const zhCN: Messages = {
       snapchat: "Snapchat",
     },
     export: "导出 CSV",
-    exportLocked: "CSV 导出",
     exported: "访问已导出。",
     exportedLinks: "链接已导出。",
     exportFailed: "导出失败。",
