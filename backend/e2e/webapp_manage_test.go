@@ -99,7 +99,8 @@ func TestWebAppUTMBuilder(t *testing.T) {
 	}
 }
 
-// TestWebAppQRStyle: a logo uploaded on the settings page, then on the link page the colours,
+// TestWebAppQRStyle: the logo asked for on the link page of a workspace without one leads to
+// the settings, where it is uploaded; then on the link page the colours,
 // the error correction and the logo change the image asked for; the downloaded PNG is in the
 // chosen colour and still decodes to the short URL; saved, the style is the link's in another
 // browser too, and a style a browser kept before is moved to its link.
@@ -132,8 +133,27 @@ func TestWebAppQRStyle(t *testing.T) {
 
 	w := walk(t, s, l)
 	w.signIn("qr-walk@example.com", "correct horse battery")
-	w.open("/settings", "")
+	// The logo asked for before the workspace has one: the card says so, not that the code
+	// cannot be drawn, and leads to where the logo is uploaded.
+	w.open(fmt.Sprintf("/links/%d", lk.ID), "")
+	w.see(w.p.GetByTestId("qr-image"))
+	if err := w.role("switch", "在中间显示工作区徽标").Check(); err != nil {
+		t.Fatalf("logo switch: %v", err)
+	}
+	noLogo := w.p.GetByTestId("qr-no-logo")
+	w.see(noLogo.GetByText("此工作区还没有徽标，无法生成带徽标的二维码。"))
+	for _, gone := range []string{"qr-broken", "qr-image"} {
+		if err := expectLocator(w.p.GetByTestId(gone)).ToHaveCount(0); err != nil {
+			t.Errorf("without a logo, %s: %v", gone, err)
+		}
+	}
+	w.shoot("link-qr-no-logo")
+	w.click(noLogo.GetByRole("link", playwright.LocatorGetByRoleOptions{Name: "在设置中上传徽标"}))
+	w.at("/settings#qr-logo")
 	card := w.role("region", "二维码徽标")
+	if err := expectLocator(card).ToBeInViewport(); err != nil {
+		t.Errorf("the logo's card where the link leads: %v", err)
+	}
 	if err := card.Locator(`input[type="file"]`).SetInputFiles(logo); err != nil {
 		t.Fatalf("upload the logo: %v", err)
 	}
