@@ -1325,6 +1325,7 @@ export const en = {
     trialPaid: "Payment received: your trial starts in a moment.",
     canceled: "Payment canceled: nothing was charged and your plan is unchanged.",
     dismiss: "Dismiss",
+    nowOn: "Your workspace is now on {{plan}}.",
     off: "Billing is not set up",
     offText: "Plans are not bought online on this service: its operator sets each workspace's plan.",
     subscription: "Subscription",

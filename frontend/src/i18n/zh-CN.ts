@@ -1325,6 +1325,7 @@ export const zhCN: Messages = {
     trialPaid: "已收到付款，试用稍后开始。",
     canceled: "付款已取消：未扣款，套餐不变。",
     dismiss: "关闭",
+    nowOn: "您的工作区现在使用{{plan}}。",
     off: "未开通在线账单",
     offText: "本服务不在线购买套餐：由运营人员设置每个工作区的套餐。",
     subscription: "订阅",
