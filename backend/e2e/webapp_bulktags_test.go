@@ -49,7 +49,7 @@ func TestWebAppBulkTags(t *testing.T) {
 			if err := input.Press("Enter"); err != nil {
 				t.Fatal(err)
 			}
-			suggestions := dialog.GetByRole("listbox")
+			suggestions := w.p.GetByRole("listbox").Filter(playwright.LocatorFilterOptions{HasText: "t01"})
 			w.see(suggestions)
 			if err := apply.Click(playwright.LocatorClickOptions{Trial: playwright.Bool(true)}); err != nil {
 				t.Fatalf("[%s] the dialog's button with the suggestions open: %v", l.name, err)
