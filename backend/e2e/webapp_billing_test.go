@@ -147,6 +147,7 @@ func TestWebAppBilling(t *testing.T) {
 			t.Fatalf("webhook: %d %s", r.Status, r.Body)
 		}
 		wl.paymentSettles(wl.tr("Personal", "个人版"))
+		wl.accessible("plan, the payment settled")
 
 		// The billing page.
 		w.open("/billing", w.tr("Billing", "账单"))

@@ -147,6 +147,7 @@ func TestWebAppQRStyle(t *testing.T) {
 			t.Errorf("without a logo, %s: %v", gone, err)
 		}
 	}
+	w.accessible("link, the QR logo missing")
 	w.shoot("link-qr-no-logo")
 	w.click(noLogo.GetByRole("link", playwright.LocatorGetByRoleOptions{Name: "在设置中上传徽标"}))
 	w.at("/settings#qr-logo")
