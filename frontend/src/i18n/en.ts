@@ -456,6 +456,7 @@ export const en = {
     addTags: "Add tags",
     removeTags: "Remove tags",
     tagsToChange: "Tags",
+    clearTagsToChange: "Clear the tags",
     addTagsHelp: "Put these tags on every selected link; a new name makes a new tag.",
     removeTagsHelp: "Take these tags off every selected link.",
     refused_one: "{{count}} link was not changed",

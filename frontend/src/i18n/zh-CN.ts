@@ -458,6 +458,7 @@ export const zhCN: Messages = {
     addTags: "添加标签",
     removeTags: "移除标签",
     tagsToChange: "标签",
+    clearTagsToChange: "清除这些标签",
     addTagsHelp: "为每个所选链接添加这些标签；新名称会创建新标签。",
     removeTagsHelp: "从每个所选链接上移除这些标签。",
     refused_one: "{{count}} 个链接未更改",

@@ -37,7 +37,7 @@ export function BulkTagsButton({ mode, suggestions, loading, onApply }: BulkTags
         {label}
       </Button>
       {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
-      <Modal opened={open} onClose={close} title={label} centered lockScroll={false}>
+      <Modal opened={open} onClose={close} title={label} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -55,6 +55,7 @@ export function BulkTagsButton({ mode, suggestions, loading, onApply }: BulkTags
             maxTags={20}
             splitChars={[",", ";"]}
             clearable
+            clearButtonProps={{ "aria-label": t("links.clearTagsToChange") }}
             data-autofocus
             data-testid="bulk-tags-input"
             // The suggestions open in the dialog's flow, pushing its buttons down: floating, they
