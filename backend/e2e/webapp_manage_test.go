@@ -289,6 +289,24 @@ func TestWebAppQRStyle(t *testing.T) {
 		v, err := w2.p.Evaluate(fmt.Sprintf(`localStorage.getItem("sl.qr.%d.%d")`, tn.WorkspaceID, lk2.ID))
 		return err == nil && v == nil
 	})
+
+	// In English too, a workspace without a logo is told so and led to the upload.
+	bare := s.signup("qr-nologo@example.com")
+	lk3 := s.createLink(bare, map[string]any{"url": "https://example.com/leaflet"})
+	w3 := walk(t, s, enDesktop)
+	w3.signIn("qr-nologo@example.com", "correct horse battery")
+	w3.open(fmt.Sprintf("/links/%d", lk3.ID), "")
+	w3.see(w3.p.GetByTestId("qr-image"))
+	if err := w3.role("switch", "Workspace logo in the middle").Check(); err != nil {
+		t.Fatalf("logo switch: %v", err)
+	}
+	noLogo3 := w3.p.GetByTestId("qr-no-logo")
+	w3.see(noLogo3.GetByText("This workspace has no logo yet: the code cannot be drawn with one."))
+	w3.click(noLogo3.GetByRole("link", playwright.LocatorGetByRoleOptions{Name: "Upload a logo in the settings"}))
+	w3.at("/settings#qr-logo")
+	if err := expectLocator(w3.role("region", "QR code logo")).ToBeInViewport(); err != nil {
+		t.Errorf("the logo's card where the link leads (English): %v", err)
+	}
 }
 
 // TestWebAppAppLinks: a verified domain's app-link files typed on the domains page, a bad one
