@@ -214,7 +214,7 @@ func (s *Service) Checkout(ctx context.Context, workspaceID int64, planName, int
 		return "", apperr.Errorf(apperr.Conflict, "this workspace has a subscription: change it in the billing portal").For("subscription_active", "")
 	}
 	return s.payments.Checkout(ctx, CheckoutRequest{WorkspaceID: workspaceID, CustomerID: sub.CustomerID, PriceID: price,
-		Subscription: true, SuccessURL: s.back(planPage, workspaceID, "&checkout=success"), CancelURL: s.back(planPage, workspaceID, "&checkout=canceled")})
+		Subscription: true, SuccessURL: s.back(planPage, workspaceID, "&checkout=success&plan="+planName), CancelURL: s.back(planPage, workspaceID, "&checkout=canceled")})
 }
 
 // TrialCheckout opens a Checkout Session for the one-off payment of the trial, whose success

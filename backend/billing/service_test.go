@@ -46,7 +46,7 @@ func TestReturnAddresses(t *testing.T) {
 	if _, err := svc.Checkout(context.Background(), 7, "enterprise", Year); err != nil {
 		t.Fatal(err)
 	}
-	if p.checkout.SuccessURL != "https://sho.rt/app/plan?workspace=7&checkout=success" ||
+	if p.checkout.SuccessURL != "https://sho.rt/app/plan?workspace=7&checkout=success&plan=enterprise" ||
 		p.checkout.CancelURL != "https://sho.rt/app/plan?workspace=7&checkout=canceled" || p.checkout.PriceID != "price_ey" {
 		t.Errorf("checkout: %+v", p.checkout)
 	}

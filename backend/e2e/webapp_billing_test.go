@@ -54,9 +54,23 @@ func (w *walker) leftFor(asked <-chan string, host string) string {
 	return ""
 }
 
+// paymentSettles waits until the plan page back from a payment shows the plan paid for, named
+// plan, and says so, with no banner left waiting for the payment.
+func (w *walker) paymentSettles(plan string) {
+	w.t.Helper()
+	w.see(w.p.GetByTestId("payment-settled").GetByText(w.tr("Your workspace is now on "+plan+".", "您的工作区现在使用"+plan+"。")))
+	if err := expectLocator(w.p.GetByTestId("payment-return")).ToHaveCount(0); err != nil {
+		w.t.Fatalf("[%s] the banner waiting for the payment: %v", w.l.name, err)
+	}
+	if err := expectLocator(w.p.GetByTestId("current-plan")).ToHaveText(plan); err != nil {
+		w.t.Fatalf("[%s] the plan shown: %v", w.l.name, err)
+	}
+}
+
 // An owner on the free plan opens the plan page with billing on, picks Enterprise billed
 // yearly and pays on Stripe's Checkout; Stripe reports the subscription; back on the plan
-// page the payment is acknowledged and Enterprise is the current plan. The billing page shows
+// page Enterprise is the current plan and the page says so (and, for an owner back before
+// Stripe's event, once it lands). The billing page shows
 // the subscription active, billed yearly, and the invoices; Manage billing opens Stripe's
 // portal; after a failed renewal it shows the payment due and the grace. The audit log, locked
 // before, now lists the workspace's changes (the billing changes by the system in words), a
@@ -108,15 +122,32 @@ func TestWebAppBilling(t *testing.T) {
 		if r := s.webhook(created, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
 			t.Fatalf("webhook: %d %s", r.Status, r.Body)
 		}
-		w.open(fmt.Sprintf("/plan?workspace=%d&checkout=success", tn.WorkspaceID), "")
+		// The event came first, as it usually does: the page says at once that the plan paid
+		// for is here, and no banner waits for it.
+		w.open(fmt.Sprintf("/plan?workspace=%d&checkout=success&plan=enterprise", tn.WorkspaceID), "")
 		w.see(w.exact("heading", w.tr("Plan", "套餐")))
-		w.see(w.p.GetByTestId("payment-return").GetByText(w.tr("Payment received: your plan updates in a moment.", "已收到付款，套餐稍后更新。")))
-		if err := expectLocator(w.p.GetByTestId("current-plan")).ToHaveText(w.tr("Enterprise", "企业版")); err != nil {
-			t.Fatal(err)
-		}
+		w.paymentSettles(w.tr("Enterprise", "企业版"))
 		// With a live subscription, plans change in the portal.
 		w.see(within(w.exact("region", w.tr("Personal", "个人版")), "link", w.tr("Change in billing", "在账单中更改")))
 		w.shoot("plan-paid")
+
+		// Stripe's event may land after the owner is back: the banner waits for it, and gives
+		// way by itself once the plan paid for is here.
+		late := s.signup(fmt.Sprintf("billing-late-%s@example.com", l.name))
+		wl := walk(t, s, l)
+		wl.signIn(fmt.Sprintf("billing-late-%s@example.com", l.name), "correct horse battery")
+		wl.open(fmt.Sprintf("/plan?workspace=%d&checkout=success&plan=personal", late.WorkspaceID), "")
+		wl.see(wl.p.GetByTestId("payment-return").GetByText(wl.tr("Payment received: your plan updates in a moment.", "已收到付款，套餐稍后更新。")))
+		if err := expectLocator(wl.p.GetByTestId("current-plan")).ToHaveText(wl.tr("Free", "免费版")); err != nil {
+			t.Fatal(err)
+		}
+		lateSub := stripeEvent("evt_web_late_"+l.name, "customer.subscription.created", time.Now(),
+			subscriptionObject(late.WorkspaceID, "sub_web_late_"+l.name, "active", "price_pm", end, false))
+		if r := s.webhook(lateSub, testWebhookSecret, time.Now()); r.Status != http.StatusOK {
+			t.Fatalf("webhook: %d %s", r.Status, r.Body)
+		}
+		wl.paymentSettles(wl.tr("Personal", "个人版"))
+		wl.accessible("plan, the payment settled")
 
 		// The billing page.
 		w.open("/billing", w.tr("Billing", "账单"))

@@ -41,25 +41,36 @@ func TestWebAppBulkTags(t *testing.T) {
 			}
 			w.see(w.p.GetByTestId("bulk-bar"))
 		}
-		// A tag is typed and entered; Escape closes the suggestions (not the dialog) before the
-		// dialog's button is clicked, as they cover it.
-		typeTag := func(input playwright.Locator) {
-			for _, key := range []string{"Enter", "Escape"} {
-				if err := input.Press(key); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
 		launch := w.p.GetByTestId("link-tag").Filter(playwright.LocatorFilterOptions{HasText: "Launch"})
 		dialog := w.p.GetByRole("dialog")
+		// A tag is typed and entered, and the dialog's button is clicked with the workspace's
+		// other tags still suggested: the suggestions leave the button uncovered.
+		typeTag := func(input, apply playwright.Locator) {
+			if err := input.Press("Enter"); err != nil {
+				t.Fatal(err)
+			}
+			suggestions := w.p.GetByRole("listbox").Filter(playwright.LocatorFilterOptions{HasText: "t01"})
+			w.see(suggestions)
+			if err := apply.Click(playwright.LocatorClickOptions{Trial: playwright.Bool(true)}); err != nil {
+				t.Fatalf("[%s] the dialog's button with the suggestions open: %v", l.name, err)
+			}
+			hit, err := apply.Evaluate(`b => {
+				const r = b.getBoundingClientRect();
+				return b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+			}`, nil)
+			if err != nil || hit != true {
+				t.Fatalf("[%s] the dialog's button is not what its centre shows with the suggestions open (%v)", l.name, err)
+			}
+			w.see(suggestions)
+			w.click(apply)
+		}
 
 		// Add: two links take the tag, the full one is refused with its reason.
 		selectLinks(a.Code, b.Code, full.Code)
 		w.click(w.button(w.tr("Add tags", "添加标签")))
 		input := dialog.GetByTestId("bulk-tags-input")
 		w.fill(input, "Launch")
-		typeTag(input)
-		w.click(dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Add tags", "添加标签")}))
+		typeTag(input, dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Add tags", "添加标签")}))
 		if err := expectLocator(launch).ToHaveCount(2); err != nil {
 			t.Fatalf("[%s] chips after adding: %v", l.name, err)
 		}
@@ -87,8 +98,7 @@ func TestWebAppBulkTags(t *testing.T) {
 		selectLinks(a.Code, b.Code)
 		w.click(w.button(w.tr("Remove tags", "移除标签")))
 		w.fill(input, "Launch")
-		typeTag(input)
-		w.click(dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Remove tags", "移除标签")}))
+		typeTag(input, dialog.GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Remove tags", "移除标签")}))
 		if err := expectLocator(launch).ToHaveCount(0); err != nil {
 			t.Fatalf("[%s] chips after removing: %v", l.name, err)
 		}

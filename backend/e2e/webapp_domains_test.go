@@ -15,8 +15,8 @@ import (
 	"github.com/shortlink/shortlink/backend/browsertest"
 )
 
-// A user on a plan with custom domains adds one in the web app and sees the TXT record to set
-// and the pending state; Verify looks the record up in a real DNS server, first without it,
+// A user on a plan with custom domains adds one in the web app and sees the TXT record to set,
+// the record that points the domain at the service, and the pending state; Verify looks the record up in a real DNS server, first without it,
 // then with it; the root URL is set and cleared. A link is then made on the domain from the
 // link form, and the links list filters by domain.
 func TestWebAppCustomDomain(t *testing.T) {
@@ -62,6 +62,17 @@ func TestWebAppCustomDomain(t *testing.T) {
 	value, err := card.GetByTestId("txt-value").TextContent()
 	if err != nil || !strings.HasPrefix(value, "sl-verify-") {
 		t.Fatalf("TXT value %q: %v", value, err)
+	}
+	// Where to point the domain: a CNAME to the service's own host (DOMAIN_TARGET unset).
+	routing := card.GetByTestId("domain-routing")
+	if err := expectLocator(routing).ToContainText("Point the domain at the service with this record:"); err != nil {
+		t.Errorf("the record pointing the domain: %v", err)
+	}
+	if err := expectLocator(routing).ToContainText("CNAME go.example.com"); err != nil {
+		t.Errorf("the record pointing the domain, its type and name: %v", err)
+	}
+	if err := expectLocator(routing.GetByTestId("routing-CNAME")).ToHaveText(shortHost); err != nil {
+		t.Errorf("the record pointing the domain, its target: %v", err)
 	}
 	// Verify without the record: still pending, and why.
 	if err := card.GetByTestId("domain-verify").Click(); err != nil {

@@ -99,7 +99,8 @@ func TestWebAppUTMBuilder(t *testing.T) {
 	}
 }
 
-// TestWebAppQRStyle: a logo uploaded on the settings page, then on the link page the colours,
+// TestWebAppQRStyle: the logo asked for on the link page of a workspace without one leads to
+// the settings, where it is uploaded; then on the link page the colours,
 // the error correction and the logo change the image asked for; the downloaded PNG is in the
 // chosen colour and still decodes to the short URL; saved, the style is the link's in another
 // browser too, and a style a browser kept before is moved to its link.
@@ -132,8 +133,28 @@ func TestWebAppQRStyle(t *testing.T) {
 
 	w := walk(t, s, l)
 	w.signIn("qr-walk@example.com", "correct horse battery")
-	w.open("/settings", "")
+	// The logo asked for before the workspace has one: the card says so, not that the code
+	// cannot be drawn, and leads to where the logo is uploaded.
+	w.open(fmt.Sprintf("/links/%d", lk.ID), "")
+	w.see(w.p.GetByTestId("qr-image"))
+	if err := w.role("switch", "在中间显示工作区徽标").Check(); err != nil {
+		t.Fatalf("logo switch: %v", err)
+	}
+	noLogo := w.p.GetByTestId("qr-no-logo")
+	w.see(noLogo.GetByText("此工作区还没有徽标，无法生成带徽标的二维码。"))
+	for _, gone := range []string{"qr-broken", "qr-image"} {
+		if err := expectLocator(w.p.GetByTestId(gone)).ToHaveCount(0); err != nil {
+			t.Errorf("without a logo, %s: %v", gone, err)
+		}
+	}
+	w.accessible("link, the QR logo missing")
+	w.shoot("link-qr-no-logo")
+	w.click(noLogo.GetByRole("link", playwright.LocatorGetByRoleOptions{Name: "在设置中上传徽标"}))
+	w.at("/settings#qr-logo")
 	card := w.role("region", "二维码徽标")
+	if err := expectLocator(card).ToBeInViewport(); err != nil {
+		t.Errorf("the logo's card where the link leads: %v", err)
+	}
 	if err := card.Locator(`input[type="file"]`).SetInputFiles(logo); err != nil {
 		t.Fatalf("upload the logo: %v", err)
 	}
@@ -268,6 +289,24 @@ func TestWebAppQRStyle(t *testing.T) {
 		v, err := w2.p.Evaluate(fmt.Sprintf(`localStorage.getItem("sl.qr.%d.%d")`, tn.WorkspaceID, lk2.ID))
 		return err == nil && v == nil
 	})
+
+	// In English too, a workspace without a logo is told so and led to the upload.
+	bare := s.signup("qr-nologo@example.com")
+	lk3 := s.createLink(bare, map[string]any{"url": "https://example.com/leaflet"})
+	w3 := walk(t, s, enDesktop)
+	w3.signIn("qr-nologo@example.com", "correct horse battery")
+	w3.open(fmt.Sprintf("/links/%d", lk3.ID), "")
+	w3.see(w3.p.GetByTestId("qr-image"))
+	if err := w3.role("switch", "Workspace logo in the middle").Check(); err != nil {
+		t.Fatalf("logo switch: %v", err)
+	}
+	noLogo3 := w3.p.GetByTestId("qr-no-logo")
+	w3.see(noLogo3.GetByText("This workspace has no logo yet: the code cannot be drawn with one."))
+	w3.click(noLogo3.GetByRole("link", playwright.LocatorGetByRoleOptions{Name: "Upload a logo in the settings"}))
+	w3.at("/settings#qr-logo")
+	if err := expectLocator(w3.role("region", "QR code logo")).ToBeInViewport(); err != nil {
+		t.Errorf("the logo's card where the link leads (English): %v", err)
+	}
 }
 
 // TestWebAppAppLinks: a verified domain's app-link files typed on the domains page, a bad one

@@ -158,7 +158,8 @@ func TestWebAppStats(t *testing.T) {
 		w.see(w.button(w.tr("Export CSV", "导出 CSV")))
 		w.shoot("dashboard-range")
 
-		// Without the export feature, the export is a locked hint that leads to the plans.
+		// Without the export feature, the export is locked: the same words, with a lock, leading
+		// to the plans.
 		w = walk(t, s, l)
 		w.signIn("stats-free-"+l.name+"@example.com", "correct horse battery")
 		w.open(fmt.Sprintf("/links/%d", links["free-"+l.name].ID), "")
@@ -166,7 +167,10 @@ func TestWebAppStats(t *testing.T) {
 		if err := expectLocator(w.button(w.tr("Export CSV", "导出 CSV"))).ToHaveCount(0); err != nil {
 			t.Errorf("[%s] the free plan's export: %v", l.name, err)
 		}
-		w.click(w.link(w.tr("CSV export", "CSV 导出")))
+		if err := expectLocator(w.p.GetByTestId("export-locked")).ToHaveText(w.tr("Export CSV", "导出 CSV")); err != nil {
+			t.Errorf("[%s] the locked export's label, the unlocked one's: %v", l.name, err)
+		}
+		w.click(w.exact("link", w.tr("Export CSV", "导出 CSV")))
 		w.at("/plan")
 	})
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestWebAppTags: the links list shows each link's tags and filters by one; the link form puts
-// tags on a new link, the workspace's tags suggested.
+// tags on a new link, the workspace's tags suggested; the tags page counts each tag's links.
 func TestWebAppTags(t *testing.T) {
 	s := newDeployment(t).start(t)
 	eachLook(t, twoLooks, func(t *testing.T, l look) {
@@ -81,6 +81,16 @@ func TestWebAppTags(t *testing.T) {
 		if err := expectLocator(w.p.GetByTestId("tag-row")).ToHaveCount(2); err != nil {
 			t.Fatalf("[%s] tags: %v", l.name, err)
 		}
+		// Each tag says how many links carry it.
+		linkCount := func(tag, en, zh string) {
+			t.Helper()
+			row := w.p.GetByTestId("tag-row").Filter(playwright.LocatorFilterOptions{Has: w.textbox(w.tr("Name of "+tag, tag+" 的名称"))})
+			if err := expectLocator(row.GetByTestId("tag-link-count")).ToHaveText(w.tr(en, zh)); err != nil {
+				t.Errorf("[%s] the links of %s: %v", l.name, tag, err)
+			}
+		}
+		linkCount("Spring", "2 links", "2 个链接")
+		linkCount("Launch", "1 link", "1 个链接")
 		w.accessible("tags")
 		w.shoot("tags")
 		w.fill(w.p.GetByTestId("tag-name"), "Summer")
@@ -88,6 +98,7 @@ func TestWebAppTags(t *testing.T) {
 		if err := expectLocator(w.p.GetByTestId("tag-row")).ToHaveCount(3); err != nil {
 			t.Fatalf("[%s] tags after adding: %v", l.name, err)
 		}
+		linkCount("Summer", "0 links", "0 个链接")
 		w.fill(w.textbox(w.tr("Name of Spring", "Spring 的名称")), "Spring 2027")
 		w.click(w.p.GetByTestId("tag-row").Filter(playwright.LocatorFilterOptions{Has: w.textbox(w.tr("Name of Spring", "Spring 的名称"))}).GetByRole("button", playwright.LocatorGetByRoleOptions{Name: w.tr("Save", "保存")}))
 		eventually(t, 10*time.Second, "the rename on the link", func() bool {

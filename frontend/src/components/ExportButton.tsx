@@ -24,7 +24,8 @@ function fileName(disposition: string | null, fallback: string): string {
 /** An export's answer as openapi-fetch gives it with parseAs "blob". */
 type FileAnswer = { data?: unknown; error?: unknown; response: Response };
 
-/** "Export CSV" downloading what fetchFile answers, or the plans' hint without the feature. */
+/** "Export CSV" downloading what fetchFile answers or, without the feature, the same words with a
+ * lock leading to the plans that have it (the tooltip names them): one label for one action. */
 function CSVExport({ fetchFile, fallbackName, done, testId }: { fetchFile: () => Promise<FileAnswer>; fallbackName: string; done: string; testId: string }) {
   const { t } = useTranslation();
   const plan = usePlan();
@@ -36,7 +37,7 @@ function CSVExport({ fetchFile, fallbackName, done, testId }: { fetchFile: () =>
     return (
       <Tooltip label={t("plan.hint", { feature: t("plan.features.export"), plans: plans.join(" / ") })} withArrow multiline w={260}>
         <Button component={RouterLink} to="/plan" size="xs" variant="subtle" color="gray" leftSection={<IconLock size={14} />} data-testid="export-locked">
-          {t("stats.exportLocked")}
+          {t("stats.export")}
         </Button>
       </Tooltip>
     );

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { defaultQRStyle, dropLegacyQRStyle, legacyQRStyle, parseQRStyle, qrImageQuery, qrStyleBody, qrStyleKey, sameQRStyle, toQRStyle } from "./qrStyle";
+import { defaultQRStyle, dropLegacyQRStyle, legacyQRStyle, parseQRStyle, qrImageQuery, qrPreviewState, qrStyleBody, qrStyleKey, sameQRStyle, toQRStyle } from "./qrStyle";
 
 describe("a link's QR style", () => {
   it("reads the link's qr, the default for what is missing or not the API's", () => {
@@ -43,6 +43,21 @@ describe("a link's QR style", () => {
       expect(legacyQRStyle(3, 43)).toBeNull();
       dropLegacyQRStyle(3, 42);
       expect(legacyQRStyle(3, 42)).toBeNull();
+    });
+  });
+  describe("qrPreviewState", () => {
+    const logo = { ...defaultQRStyle, logo: true };
+    it("names the missing logo apart from a code that cannot be drawn", () => {
+      expect(qrPreviewState(logo, false, false)).toBe("noLogo");
+      expect(qrPreviewState(logo, false, true)).toBe("noLogo");
+      expect(qrPreviewState(logo, true, true)).toBe("cannotDraw");
+      expect(qrPreviewState(defaultQRStyle, false, true)).toBe("cannotDraw");
+    });
+    it("shows the code when it can be drawn, and waits to know about the logo", () => {
+      expect(qrPreviewState(defaultQRStyle, undefined, false)).toBeNull();
+      expect(qrPreviewState(defaultQRStyle, false, false)).toBeNull();
+      expect(qrPreviewState(logo, true, false)).toBeNull();
+      expect(qrPreviewState(logo, undefined, false)).toBe("checking");
     });
   });
 });

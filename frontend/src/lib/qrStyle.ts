@@ -75,3 +75,16 @@ export function dropLegacyQRStyle(workspace: number, link: number): void {
     // Storage refused: nothing was kept there either.
   }
 }
+
+/**
+ * What the QR card shows instead of its code: "noLogo" when the logo is asked for and the
+ * workspace has none (the code is not requested: the server refuses it), "cannotDraw" when the
+ * image failed otherwise (colours too alike to scan), "checking" while it is not known yet
+ * whether the workspace has a logo, null when the code is shown.
+ */
+export function qrPreviewState(s: QRStyle, hasLogo: boolean | undefined, broken: boolean): "noLogo" | "cannotDraw" | "checking" | null {
+  if (s.logo && hasLogo === false) return "noLogo";
+  if (broken) return "cannotDraw";
+  if (s.logo && hasLogo === undefined) return "checking";
+  return null;
+}

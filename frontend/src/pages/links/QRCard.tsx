@@ -1,17 +1,19 @@
 // The link's QR code: its colours, error correction and logo switch, saved with the link (its
 // `qr`, which the API's image of the link draws), and PNG and SVG downloads of the code shown.
-import { Button, Card, Group, Image, NativeSelect, Stack, Switch, Text, TextInput } from "@mantine/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Anchor, Button, Card, Group, Image, Loader, NativeSelect, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { IconDeviceFloppy, IconDownload } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
 import { notifyDone, notifyFailed } from "../../components/notify";
+import { useCanManage } from "../../components/plan";
 import { errorMessage, FormError } from "../../components/states";
 import i18n from "../../i18n";
 import { saveBlob } from "../../lib/download";
 import { qrFileName } from "../../lib/format";
-import { dropLegacyQRStyle, legacyQRStyle, qrImageQuery, qrStyleBody, sameQRStyle, toQRStyle, type QRLevel, type QRStyle } from "../../lib/qrStyle";
+import { dropLegacyQRStyle, legacyQRStyle, qrImageQuery, qrPreviewState, qrStyleBody, sameQRStyle, toQRStyle, type QRLevel, type QRStyle } from "../../lib/qrStyle";
 import { useWorkspaceId } from "../../session";
 
 export function QRCard({ link }: { link: Link }) {
@@ -54,6 +56,16 @@ export function QRCard({ link }: { link: Link }) {
       () => undefined,
     );
   }, [ws, link.id, link.qr, save]);
+  const canManage = useCanManage();
+  // Whether the workspace has a logo (204 without one), asked once the logo is switched on: a
+  // code with a missing logo is refused, and the card says where the logo is uploaded instead.
+  const hasLogo = useQuery({
+    queryKey: [ws, "logo", "present"],
+    enabled: draft.logo,
+    queryFn: async () => (await api.GET("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: ws } }, parseAs: "blob" })).response.status === 200,
+  });
+  // Not known (the question failed): the code is asked for, and a refusal shows as one.
+  const preview = qrPreviewState(draft, hasLogo.isError ? true : hasLogo.data, broken);
   const dirty = !sameQRStyle(draft, saved);
   const style = qrImageQuery(draft);
   const src = `/api/v1/workspaces/${ws}/links/${link.id}/qr?${new URLSearchParams({ format: "svg", size: "240", ...style })}`;
@@ -88,10 +100,25 @@ export function QRCard({ link }: { link: Link }) {
     <Card withBorder className="qr-card">
       <Stack align="center" gap="sm">
         <Text fw={600}>{t("detail.qr")}</Text>
-        {broken ? (
+        {preview === "noLogo" ? (
+          <Stack gap={4} w={180} data-testid="qr-no-logo">
+            <Text size="sm" c="red">
+              {t("qrStyle.noLogo")}
+            </Text>
+            {canManage ? (
+              <Anchor component={RouterLink} to="/settings#qr-logo" size="sm">
+                {t("qrStyle.uploadLogo")}
+              </Anchor>
+            ) : (
+              <Text size="sm">{t("qrStyle.askForLogo")}</Text>
+            )}
+          </Stack>
+        ) : preview === "cannotDraw" ? (
           <Text size="sm" c="red" w={180} data-testid="qr-broken">
             {t("qrStyle.cannotDraw")}
           </Text>
+        ) : preview === "checking" ? (
+          <Loader size="sm" m={78} />
         ) : (
           <Image src={src} alt={t("detail.qrAlt", { url: link.short_url })} w={180} h={180} data-testid="qr-image" onError={() => setBroken(true)} />
         )}
@@ -117,7 +144,7 @@ export function QRCard({ link }: { link: Link }) {
             {t("qrStyle.logoLevel")}
           </Text>
         )}
-        <Button size="xs" leftSection={<IconDeviceFloppy size={14} />} disabled={!dirty || broken} loading={save.isPending} onClick={saveDraft} data-testid="qr-save">
+        <Button size="xs" leftSection={<IconDeviceFloppy size={14} />} disabled={!dirty || preview === "noLogo" || preview === "cannotDraw"} loading={save.isPending} onClick={saveDraft} data-testid="qr-save">
           {t("qrStyle.save")}
         </Button>
         <Text size="xs" c="dimmed" maw={240} ta="center" data-testid="qr-saved-note">

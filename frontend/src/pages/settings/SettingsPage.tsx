@@ -3,9 +3,9 @@
 // deleting it.
 import { Alert, Button, Card, Group, Modal, NativeSelect, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { api, unwrap } from "../../api/client";
 import { ConfirmButton } from "../../components/confirm";
 import { notifyDone } from "../../components/notify";
@@ -82,11 +82,23 @@ function dataURL(b: Blob): Promise<string> {
   });
 }
 
-/** The workspace's QR-code logo: a PNG of at most 100 kB (owners and admins). */
+/** The workspace's QR-code logo: a PNG of at most 100 kB (owners and admins). A link's QR card
+ * without the logo it asks for sends here (/settings#qr-logo), which brings the card into view. */
 function LogoCard() {
   const { t } = useTranslation();
   const { workspace } = useSession();
+  const client = useQueryClient();
   const [version, setVersion] = useState(0);
+  const card = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === "#qr-logo") card.current?.scrollIntoView({ block: "start" });
+  }, [hash]);
+  // The QR cards' question whether there is a logo is asked again.
+  const changed = () => {
+    setVersion((v) => v + 1);
+    void client.invalidateQueries({ queryKey: [workspace.id, "logo"] });
+  };
   const logo = useQuery({
     queryKey: [workspace.id, "logo", version],
     queryFn: async () => {
@@ -106,19 +118,19 @@ function LogoCard() {
         }),
       ),
     onSuccess: () => {
-      setVersion((v) => v + 1);
+      changed();
       notifyDone(t("qrStyle.logoSaved"));
     },
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/logo", { params: { path: { workspace: workspace.id } } })),
     onSuccess: () => {
-      setVersion((v) => v + 1);
+      changed();
       notifyDone(t("qrStyle.logoRemoved"));
     },
   });
   return (
-    <Card withBorder component="section" aria-label={t("qrStyle.logoTitle")}>
+    <Card withBorder component="section" aria-label={t("qrStyle.logoTitle")} id="qr-logo" ref={card}>
       <Stack gap="sm">
         <Title order={3} size="h4">
           {t("qrStyle.logoTitle")}
