@@ -2,14 +2,14 @@
 import { Group, SegmentedControl, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
+import { useLiveSearchParams } from "../lib/searchParams";
 import { isDate, rangeDays, rangeFromSearch, rangePresets, rangeToSearch, type RangePreset, type StatsRange } from "../lib/statsView";
 
 /** The range in the URL (fallback when it names none), and a setter that writes it there. */
 export function useStatsRange(fallback: RangePreset): [StatsRange, (r: StatsRange) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const range = rangeFromSearch(params, fallback);
-  return [range, (r) => setParams((p) => rangeToSearch(r, p), { replace: true })];
+  return [range, (r) => setParams((p) => rangeToSearch(r, p), true)];
 }
 
 /** The days of a range as the language writes them: one date, or the first and the last. */

@@ -1,13 +1,13 @@
 // The statistics' filters of a page (lib/statsFilter): kept in the URL, shown as removable chips.
 import { Button, Group, Pill, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
 import { filterEntries, filterFromSearch, withFilter, withoutFilter, type FilterName, type StatsFilter } from "../lib/statsFilter";
 import { countryName } from "../lib/statsView";
+import { useLiveSearchParams } from "../lib/searchParams";
 
 /** The page's filters from its URL, a function adding one (or replacing its breakdown's), and one removing one or, without a name, all. */
 export function useStatsFilter(): [StatsFilter, (name: FilterName, value: string) => void, (name?: FilterName) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   return [
     filterFromSearch(params),
     (name, value) => setParams((p) => withFilter(p, name, value)),
