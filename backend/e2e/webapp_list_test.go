@@ -23,6 +23,10 @@ func TestWebAppLinksList(t *testing.T) {
 		long := "https://example.com/a/rather/long/path/that/a/phone/used/to/cut/off/" + l.name + "?campaign=winter-sale&medium=newsletter"
 		quiet := s.createLink(tn, map[string]any{"url": long})
 		popular := s.createLink(tn, map[string]any{"url": "https://example.com/popular/" + l.name})
+		// An amber tag: a tag may be any colour, its name still readable.
+		if r := s.do("POST", fmt.Sprintf("/api/v1/workspaces/%d/tags", tn.WorkspaceID), tn.Token, map[string]any{"name": "winter", "color": "#f59e0b"}); r.Status != http.StatusCreated {
+			t.Fatalf("tag: %d %s", r.Status, r.Body)
+		}
 		some := s.createLink(tn, map[string]any{"url": "https://example.com/some/" + l.name, "tags": []string{"winter"}})
 		ws := fmt.Sprintf("/api/v1/workspaces/%d", tn.WorkspaceID)
 		if r := s.do("PATCH", fmt.Sprintf("%s/links/%d", ws, quiet.ID), tn.Key, map[string]any{"status": "disabled"}); r.Status != http.StatusOK {
@@ -62,6 +66,8 @@ func TestWebAppLinksList(t *testing.T) {
 		}
 		// Newest first, each with its visits and its last 7 days.
 		order("newest first", some, popular, quiet)
+		w.see(w.p.GetByTestId("link-tag").First())
+		w.accessible("the links list with an amber tag")
 		counts := []string{"1", "3", "0"}
 		if l.phone() { // a card names the unit
 			counts = []string{w.tr("1 visit", "1 次访问"), w.tr("3 visits", "3 次访问"), w.tr("0 visits", "0 次访问")}

@@ -1,4 +1,5 @@
 import { Badge, Group } from "@mantine/core";
+import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
 import type { Link } from "../api/client";
 import { formatDateTime } from "../lib/format";
@@ -87,5 +88,16 @@ export function RuleBadges({ link }: { link: Link }) {
         );
       })}
     </Group>
+  );
+}
+
+/** The badge of a link's tag: outlined in the tag's colour, unlike a status's filled one, its
+ * name in the page's dark text whatever the colour (a tag may be any colour, and amber or lime
+ * letters on white are unreadable: axe-core's color-contrast). */
+export function TagBadge({ name, color, role, testId }: { name: string; color?: string; role?: string; testId?: string }) {
+  return (
+    <Badge size="sm" variant="outline" color={color ?? "gray"} style={{ "--badge-color": "var(--mantine-color-dark-7)" } as CSSProperties} role={role} data-testid={testId}>
+      {name}
+    </Badge>
   );
 }

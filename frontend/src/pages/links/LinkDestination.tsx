@@ -1,7 +1,8 @@
 // What a link's page says of where it leads beside its URL: its tags in their colours, its
 // campaign parameters, and the destination as the redirect sends it (the URL with the UTM
 // parameters merged, the API's `destination`).
-import { Anchor, Badge, Group, Text } from "@mantine/core";
+import { Anchor, Group, Text } from "@mantine/core";
+import { TagBadge } from "../../components/badges";
 import { useTranslation } from "react-i18next";
 import type { Link } from "../../api/client";
 import { useTags } from "../../components/useTags";
@@ -18,9 +19,7 @@ export function LinkDestination({ link }: { link: Link }) {
       {(link.tags ?? []).length > 0 && (
         <Group gap={4} aria-label={t("detail.tags")} role="list" data-testid="detail-tags">
           {(link.tags ?? []).map((name) => (
-            <Badge key={name} role="listitem" size="sm" variant="outline" color={colors.get(name) ?? "gray"}>
-              {name}
-            </Badge>
+            <TagBadge key={name} name={name} color={colors.get(name)} role="listitem" />
           ))}
         </Group>
       )}

@@ -10,7 +10,7 @@ import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { api, toApiError, unwrap, type Link } from "../../api/client";
-import { DomainRemovedBadge, ModerationBadge, StatusBadge } from "../../components/badges";
+import { DomainRemovedBadge, ModerationBadge, StatusBadge, TagBadge } from "../../components/badges";
 import { CopyShort } from "../../components/CopyShort";
 import { LinksExportButton } from "../../components/ExportButton";
 import { ShortLabel } from "../../components/ShortLabel";
@@ -218,9 +218,7 @@ export default function LinksPage() {
         </Badge>
       )}
       {(l.tags ?? []).map((name) => (
-        <Badge key={name} size="sm" variant="outline" color={colors.get(name) ?? "gray"} data-testid="link-tag">
-          {name}
-        </Badge>
+        <TagBadge key={name} name={name} color={colors.get(name)} testId="link-tag" />
       ))}
     </Group>
   );
