@@ -18,9 +18,12 @@ export interface LinkActionsProps {
   onDuplicated?: (l: Link) => void;
   /** Called once the link is deleted. */
   onDeleted?: () => void;
+  /** Called with true as the deletion is sent, false if it fails: a page reading the link's
+   * figures stops reading them, or reads again. */
+  onDeleting?: (deleting: boolean) => void;
 }
 
-export default function LinkActions({ link, onDuplicated, onDeleted }: LinkActionsProps) {
+export default function LinkActions({ link, onDuplicated, onDeleted, onDeleting }: LinkActionsProps) {
   const { t } = useTranslation();
   const ws = useWorkspaceId();
   const client = useQueryClient();
@@ -52,12 +55,20 @@ export default function LinkActions({ link, onDuplicated, onDeleted }: LinkActio
   });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE("/api/v1/workspaces/{workspace}/links/{id}", { params: { path } })),
+    // The link's own reads stop before it is gone: a read of a deleted link is a 404.
+    onMutate: async () => {
+      onDeleting?.(true);
+      await client.cancelQueries({ queryKey: [ws, "link", link.id] });
+    },
     onSuccess: () => {
       notifyDone(t("linkTools.deleted"));
       void client.invalidateQueries({ queryKey: [ws, "links"] });
       onDeleted?.();
     },
-    onError: failed,
+    onError: (e) => {
+      onDeleting?.(false);
+      failed(e);
+    },
   });
   const busy = duplicate.isPending || archive.isPending || remove.isPending;
   return (

@@ -5,7 +5,7 @@
 import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { IconPencil } from "@tabler/icons-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Link } from "../../api/client";
@@ -46,15 +46,18 @@ export default function LinkDetailPage() {
   const [range, setRange] = useStatsRange("30d");
   const [filter, addFilter, removeFilter] = useStatsFilter();
   const query = rangeQuery(range, timeZone());
+  // Set while the link is being deleted: its page reads nothing more of it.
+  const [deleting, setDeleting] = useState(false);
   const link = useQuery({
     queryKey: [ws, "link", id],
-    queryFn: () => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } } })),
+    queryFn: ({ signal }) => unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}", { params: { path: { workspace: ws, id } }, signal })),
+    enabled: !deleting,
   });
   const stats = useQuery({
     queryKey: [ws, "link", id, "stats", query, filter],
-    queryFn: () =>
-      unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query: { ...query, ...filter } } })),
-    enabled: link.isSuccess,
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/api/v1/workspaces/{workspace}/links/{id}/stats", { params: { path: { workspace: ws, id }, query: { ...query, ...filter } }, signal })),
+    enabled: link.isSuccess && !deleting,
     placeholderData: keepPreviousData,
     // Visits show within seconds; the page follows them while it is open. A filtered answer
     // reads the single visits, which costs the server far more: it is read again less often.
@@ -98,7 +101,7 @@ export default function LinkDetailPage() {
             </Button>
           )}
           <Suspense fallback={null}>
-            <LinkActions link={l} onDuplicated={(d) => void navigate(`/links/${d.id}`)} onDeleted={() => void navigate("/links")} />
+            <LinkActions link={l} onDuplicated={(d) => void navigate(`/links/${d.id}`)} onDeleted={() => void navigate("/links")} onDeleting={setDeleting} />
           </Suspense>
         </Group>
       </Group>
