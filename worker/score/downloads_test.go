@@ -85,9 +85,18 @@ func TestStoreNamedAsAChannel(t *testing.T) {
 		{"an installer under Steam's name, linking to Steam", sideloadSignal,
 			installer(withLinks(page("https://www.example-studio.com/playtest", studio), "store.steampowered.com"),
 				"Steam Community | Playtest", "Steam Playtest"), weightSideload},
+		{"an installer under a Steam heading and Steam's logo, linking to Steam", sideloadSignal,
+			withLogo(installer(withLinks(page("https://www.example-studio.com/playtest", studio), "store.steampowered.com"),
+				"Playtest", "Steam Playtest"), "Steam"), weightSideload},
 		{"an installer under a Steam heading, no link to Steam", sideloadSignal,
 			installer(page("https://www.example-studio.com/playtest", studio), "Playtest", "Steam Playtest"), weightSideload},
 	})
+}
+
+// withLogo is c with a first image whose alternative text is alt: the page's logo.
+func withLogo(c moderation.Capture, alt string) moderation.Capture {
+	c.Images = append([]moderation.Image{{Host: "www.example-studio.com", Name: "top.png", Alt: alt}}, c.Images...)
+	return c
 }
 
 // TestPublicBodyOwnForm: a county's transit card query on its government host, asking the

@@ -247,8 +247,8 @@ func offersBrandChannel(c moderation.Capture, b *brand) bool {
 			return false
 		}
 	}
-	for _, w := range wornBrands(c) {
-		if w.brand == b && !strings.HasPrefix(w.where, "heading") {
+	for _, w := range imageBrands(c) {
+		if w.brand == b {
 			return false
 		}
 	}

@@ -33,7 +33,13 @@ type wornBrand struct {
 // image or an image named a logo (file name or alternative text), or whose host its icon is
 // loaded from or named after. Images further down (card schemes on a checkout, "Continue with
 // Google" buttons) are not the page's own.
-func wornBrands(c moderation.Capture) []wornBrand {
+func wornBrands(c moderation.Capture) []wornBrand { return brandsWorn(c, true) }
+
+// imageBrands are the brands a page wears in its images alone: its logo and its icon.
+func imageBrands(c moderation.Capture) []wornBrand { return brandsWorn(c, false) }
+
+// brandsWorn are wornBrands, those of the headings only when headings is set.
+func brandsWorn(c moderation.Capture, headings bool) []wornBrand {
 	var out []wornBrand
 	seen := map[*brand]bool{}
 	add := func(b *brand, where string) {
@@ -42,8 +48,10 @@ func wornBrands(c moderation.Capture) []wornBrand {
 			out = append(out, wornBrand{b, where})
 		}
 	}
-	for _, n := range namedBrands(c.Headings) {
-		add(n.brand, "heading naming "+n.name)
+	if headings {
+		for _, n := range namedBrands(c.Headings) {
+			add(n.brand, "heading naming "+n.name)
+		}
 	}
 	first := true
 	for _, img := range c.Images {
