@@ -45,7 +45,7 @@ export function ConfirmDialog({ opened, question, detail, confirmLabel, color = 
   const { t } = useTranslation();
   return (
     // lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses.
-    <Modal opened={opened} onClose={onClose} title={question} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
+    <Modal opened={opened} onClose={onClose} title={question} centered lockScroll={false}>
       {detail && <Text size="sm" mb="md">{detail}</Text>}
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onClose}>

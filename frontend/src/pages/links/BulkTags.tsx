@@ -37,7 +37,7 @@ export function BulkTagsButton({ mode, suggestions, loading, onApply }: BulkTags
         {label}
       </Button>
       {/* lockScroll off: react-remove-scroll would add a <style> element, which the policy refuses. */}
-      <Modal opened={open} onClose={close} title={label} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
+      <Modal opened={open} onClose={close} title={label} centered lockScroll={false}>
         <form
           onSubmit={(e) => {
             e.preventDefault();

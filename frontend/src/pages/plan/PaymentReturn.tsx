@@ -8,7 +8,7 @@ import { Alert, CloseButton, Group, Text } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
+import { useLiveSearchParams } from "../../lib/searchParams";
 import { useWorkspaceId } from "../../session";
 
 /** How often and at most how many times the plan is read again after a payment. */
@@ -35,7 +35,7 @@ export function paymentSettled(paid: string | undefined, before: string | undefi
 
 export function PaymentReturn({ plan }: { plan?: string }) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLiveSearchParams();
   const client = useQueryClient();
   const ws = useWorkspaceId();
   const kind = params.has("checkout") ? "checkout" : params.has("trial") ? "trial" : null;
@@ -61,16 +61,13 @@ export function PaymentReturn({ plan }: { plan?: string }) {
   }, [outcome, arrived, client, ws]);
 
   const dismiss = () =>
-    setParams(
-      (p) => {
-        p.delete("checkout");
-        p.delete("trial");
-        p.delete("workspace");
-        p.delete("plan");
-        return p;
-      },
-      { replace: true },
-    );
+    setParams((p) => {
+      p.delete("checkout");
+      p.delete("trial");
+      p.delete("workspace");
+      p.delete("plan");
+      return p;
+    }, true);
   useEffect(() => {
     if (arrived) {
       // The new plan is here: every page reads it again, and the waiting is over.

@@ -251,7 +251,7 @@ function RequireTwoFactorCard() {
               data-testid="require-2fa"
             />
             {/* lockScroll off: the scroll lock injects a <style> element, which the CSP refuses. */}
-            <Modal opened={asking} onClose={() => setAsking(false)} title={t("settings.requireTwoFactorConfirm")} centered lockScroll={false} closeButtonProps={{ "aria-label": t("common.close") }}>
+            <Modal opened={asking} onClose={() => setAsking(false)} title={t("settings.requireTwoFactorConfirm")} centered lockScroll={false}>
               <Stack gap="md">
                 {lockedOut === undefined ? (
                   members.isPending ? <Loading /> : <FormError error={members.error} />
