@@ -62,6 +62,7 @@ func TestWebAppBulkTags(t *testing.T) {
 				t.Fatalf("[%s] the dialog's button is not what its centre shows with the suggestions open (%v)", l.name, err)
 			}
 			w.see(suggestions)
+			w.accessible("the bulk tags dialog with its suggestions open")
 			w.click(apply)
 		}
 

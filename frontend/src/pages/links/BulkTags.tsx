@@ -4,6 +4,7 @@
 import { Button, Group, Modal, TagsInput } from "@mantine/core";
 import { useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { tagSuggestions } from "../../components/tagSuggestions";
 
 export interface BulkTagsProps {
   /** "add" puts the tags on, "remove" takes them off. */
@@ -63,7 +64,7 @@ export function BulkTagsButton({ mode, suggestions, loading, onApply }: BulkTags
             // focus, not on any press outside them, and the buttons keep the field's focus
             // (keepFocus): closing on the press would move the button up from under the pointer
             // (the dialog shrinks) before its click.
-            maxDropdownHeight={180}
+            {...tagSuggestions}
             comboboxProps={inFlowSuggestions}
           />
           <Group justify="flex-end" gap="sm" mt="md">

@@ -26,6 +26,7 @@ import { withScheme } from "../../lib/url";
 import { UTMSection } from "./UTMSection";
 import { useWorkspaceId } from "../../session";
 import { LinkPreview } from "./LinkPreview";
+import { tagSuggestions } from "../../components/tagSuggestions";
 
 export default function LinkFormPage() {
   const { id } = useParams();
@@ -493,6 +494,7 @@ function LinkForm({ original, plan }: { original?: Link; plan: PlanStatus }) {
             edited("tags");
           }}
           data={(tags.data?.tags ?? []).map((tg) => tg.name)}
+          {...tagSuggestions}
           maxTags={20}
           splitChars={[",", ";"]}
           clearable
