@@ -212,13 +212,15 @@ function DomainCard({ domain: d, canManage }: { domain: Domain; canManage: boole
         {d.routing.length > 0 && (
           <Stack gap="xs" data-testid="domain-routing">
             <Text size="sm">{t("domains.routing", { count: d.routing.length })}</Text>
-            <div className="subcard">
-              <Stack gap={6}>
-                {d.routing.map((r) => (
-                  <RecordLine key={r.type + r.value} label={`${r.type} ${r.name}`} value={r.value} copy testid={`routing-${r.type}`} />
-                ))}
-              </Stack>
-            </div>
+            {d.routing.map((r) => (
+              <div className="subcard" key={r.type + r.value}>
+                <Stack gap={6}>
+                  <RecordLine label={t("domains.type")} value={r.type} />
+                  <RecordLine label={t("domains.name")} value={r.name} copy testid={`routing-${r.type}-name`} />
+                  <RecordLine label={t("domains.value")} value={r.value} copy testid={`routing-${r.type}`} />
+                </Stack>
+              </div>
+            ))}
           </Stack>
         )}
         {canManage ? (
