@@ -167,7 +167,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 
 	a := &App{cfg: cfg, log: log, db: db, redis: rc, geo: geo, static: frontend.Handler(cfg.SecureCookies())}
-	hasher := auth.NewHasher(cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
+	cost := auth.DefaultCost
+	if cfg.PasswordHashLight {
+		cost = auth.LightCost
+	}
+	hasher := auth.NewHasherAt(cost, cfg.PasswordHashConcurrency, cfg.PasswordHashWait)
 	buckets := redis.NewBuckets(rc)
 	a.plans = plan.NewService(postgres.NewPlanStore(db), plan.NewGate(cfg.Plans), nil, log)
 	a.audit = audit.NewLog(postgres.NewAuditStore(db), []byte(cfg.JWTSecret),

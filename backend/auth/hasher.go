@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strconv"
@@ -37,12 +38,27 @@ type Hasher struct {
 	slots  *semaphore.Weighted
 	wait   time.Duration
 	derive keyFunc
+	cost   Cost
+	// dummy is a hash of a random password at cost, checked for a login that names no user.
+	dummy string
 }
 
 // NewHasher returns a Hasher running at most concurrency hashes at once (at least 1), whose
 // callers wait at most wait for a slot; a wait of 0 refuses at once when every slot is busy.
 func NewHasher(concurrency int, wait time.Duration) *Hasher {
-	return &Hasher{slots: semaphore.NewWeighted(int64(max(1, concurrency))), wait: max(0, wait), derive: argon2.IDKey}
+	return NewHasherAt(DefaultCost, concurrency, wait)
+}
+
+// NewHasherAt is NewHasher making its hashes at cost (DefaultCost in every deployment).
+func NewHasherAt(cost Cost, concurrency int, wait time.Duration) *Hasher {
+	h := &Hasher{slots: semaphore.NewWeighted(int64(max(1, concurrency))), wait: max(0, wait), derive: argon2.IDKey, cost: cost, dummy: dummyHash}
+	if cost != DefaultCost {
+		// A check of nobody costs what a check of a user costs at this hasher's cost.
+		if hash, err := hashWith(h.derive, cost, rand.Text()); err == nil {
+			h.dummy = hash
+		}
+	}
+	return h
 }
 
 // Hash returns a PHC-style argon2id hash of password with a random salt. Returns unavailable
@@ -54,7 +70,7 @@ func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
 	}
 	defer release()
 	hashesHash.Inc()
-	return hashWith(h.derive, password)
+	return hashWith(h.derive, h.cost, password)
 }
 
 // Verify reports whether password matches hash, comparing in constant time; a malformed hash
@@ -73,7 +89,7 @@ func (h *Hasher) Verify(ctx context.Context, hash, password string) (bool, error
 // SpendCheck costs what Verify costs, queue included; use it when there is no user to check,
 // so that a login of an unknown email takes as long as a wrong password.
 func (h *Hasher) SpendCheck(ctx context.Context, password string) error {
-	_, err := h.Verify(ctx, dummyHash, password)
+	_, err := h.Verify(ctx, h.dummy, password)
 	return err
 }
 

@@ -144,3 +144,47 @@ func TestHasherQueue(t *testing.T) {
 		t.Errorf("the holder's hash: %v", err)
 	}
 }
+
+// TestHasherAtLightCost: a hasher at LightCost makes hashes that say so and check as any other,
+// and its check of nobody derives at that same cost: an unknown email still costs what a known
+// one does. A default hasher's hashes are at OWASP's parameters.
+func TestHasherAtLightCost(t *testing.T) {
+	ctx := context.Background()
+	light := NewHasherAt(LightCost, 1, time.Minute)
+	hash, err := light.Hash(ctx, "a password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := parseHash(hash)
+	if !ok || p.memory != LightCost.MemoryKiB || p.time != LightCost.Passes {
+		t.Fatalf("a light hash %q parses as %+v (%v)", hash, p, ok)
+	}
+	for password, want := range map[string]bool{"a password": true, "another": false} {
+		if got, err := light.Verify(ctx, hash, password); err != nil || got != want {
+			t.Errorf("Verify(%q) = %v, %v; want %v", password, got, err, want)
+		}
+	}
+	// A hash made at either cost checks with a hasher at the other: each hash carries its own.
+	full, err := testHasher.Hash(ctx, "a password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := parseHash(full); p.memory != argonMemory || p.time != argonTime {
+		t.Errorf("a default hasher's hash %q is not at OWASP's parameters", full)
+	}
+	if ok, err := light.Verify(ctx, full, "a password"); err != nil || !ok {
+		t.Errorf("a light hasher checking a full hash: %v, %v", ok, err)
+	}
+
+	g := newGate()
+	light.derive = g.derive
+	done := make(chan error, 1)
+	go func() { done <- light.SpendCheck(ctx, "a password") }()
+	if m := <-g.entered; m != LightCost.MemoryKiB {
+		t.Errorf("a light hasher's check of nobody asked for %d KiB, want %d", m, LightCost.MemoryKiB)
+	}
+	close(g.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

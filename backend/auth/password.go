@@ -13,9 +13,9 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// argon2id parameters: OWASP's 19 MiB, 2 passes, 1 lane, about 20 ms a hash. Stored hashes
-// carry their own parameters, so raising these later only affects new hashes. Every hash
-// holds its 19 MiB while it runs: Hasher bounds how many run at once.
+// argon2id parameters: OWASP's 19 MiB, 2 passes, 1 lane, about 20 ms a hash (DefaultCost).
+// Stored hashes carry their own parameters, so raising these later only affects new hashes.
+// Every hash holds its memory while it runs: Hasher bounds how many run at once.
 const (
 	argonTime    = 2
 	argonMemory  = 19 * 1024 // KiB
@@ -23,6 +23,21 @@ const (
 	argonKeyLen  = 32
 	argonSaltLen = 16
 )
+
+// Cost is the work of one argon2id hash: its memory in KiB and its passes.
+type Cost struct {
+	MemoryKiB uint32
+	Passes    uint32
+}
+
+// DefaultCost is the cost of every hash a deployment makes: OWASP's parameters above.
+var DefaultCost = Cost{MemoryKiB: argonMemory, Passes: argonTime}
+
+// LightCost is argon2id at 64 KiB and one pass, a six-hundredth of DefaultCost's work. Only
+// tests' servers use it, set in code (config.Config.PasswordHashLight), so that their thousands
+// of sign-ups and sign-ins do not spend a third of the suite's CPU in hashing; nothing in the
+// environment can choose it.
+var LightCost = Cost{MemoryKiB: 64, Passes: 1}
 
 // Bounds on the parameters a stored hash may ask for, so a corrupt row cannot make a login
 // allocate gigabytes.
@@ -38,13 +53,13 @@ type keyFunc func(password, salt []byte, time, memory uint32, threads uint8, key
 
 // hashWith returns a PHC-style argon2id hash of password with a random salt:
 // $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key>.
-func hashWith(derive keyFunc, password string) (string, error) {
+func hashWith(derive keyFunc, cost Cost, password string) (string, error) {
 	salt := make([]byte, argonSaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
-	key := derive([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime,
+	key := derive([]byte(password), salt, cost.Passes, cost.MemoryKiB, argonThreads, argonKeyLen)
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, cost.MemoryKiB, cost.Passes,
 		argonThreads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
@@ -104,6 +119,6 @@ func parseHash(hash string) (argonHash, bool) {
 	return h, true
 }
 
-// dummyHash is a hash of a random password, with today's parameters, checked when a login
-// names no user so that both failures take the same time.
+// dummyHash is a hash of a random password, with DefaultCost, checked when a login names no
+// user so that both failures take the same time.
 const dummyHash = "$argon2id$v=19$m=19456,t=2,p=1$KxVFb/28jV7SBFasAViA9w$aan4jHmGzoDOTzrgTg4wSiHVM1BRcYpECLC9NXezIyI"

@@ -88,6 +88,9 @@ type Config struct {
 	// means the number of CPUs. PasswordHashWait bounds how long a sign-in queues for one.
 	PasswordHashConcurrency int           `env:"PASSWORD_HASH_CONCURRENCY"`
 	PasswordHashWait        time.Duration `env:"PASSWORD_HASH_WAIT" envDefault:"2s"`
+	// PasswordHashLight makes new password hashes at argon2id's least cost instead of OWASP's.
+	// It is set in code by the tests' servers alone: no variable of the environment sets it.
+	PasswordHashLight bool
 
 	// QRRenders bounds the image work (drawing a PNG code, decoding an uploaded logo) running
 	// at once on this node; 0 means GOMAXPROCS. QRRenderWait bounds how long a request queues

@@ -35,6 +35,10 @@ type deployment struct {
 	// now, when set, is the clock of the two-factor codes and their lockouts in the servers
 	// started afterwards (app.UseClock).
 	now func() time.Time
+	// fullHashes makes the servers started afterwards hash passwords at a deployment's cost;
+	// without it they hash at argon2id's least (config.PasswordHashLight), the only difference
+	// from a deployment's servers, for speed.
+	fullHashes bool
 }
 
 // logBuffer keeps log lines for a test to read, written and read from any goroutine.
@@ -187,6 +191,7 @@ func (d *deployment) tryStart(t *testing.T, overrides ...string) (*server, error
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.PasswordHashLight = !d.fullHashes
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		w := &testWriter{t: t}
