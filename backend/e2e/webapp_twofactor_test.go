@@ -99,6 +99,12 @@ func TestWebAppTwoFactor(t *testing.T) {
 		w.see(req.GetByTestId("upgrade-hint-sso").GetByText(w.tr("Require two-factor sign-in: available on Enterprise.", "要求两步验证：企业版可用。")))
 		policy := w.p.GetByTestId("session-policy")
 		w.see(policy.GetByTestId("upgrade-hint-sso").GetByText(w.tr("Session policy: available on Enterprise.", "会话策略：企业版可用。")))
+		// So do single sign-on and SCIM, in place, with no button to pages that would only say so.
+		sso := w.p.GetByTestId("sso-card")
+		w.see(sso.GetByTestId("upgrade-hint-sso").GetByText(w.tr("Single sign-on: available on Enterprise.", "单点登录：企业版可用。")))
+		if err := expectLocator(sso.GetByTestId("open-sso")).ToHaveCount(0); err != nil {
+			t.Errorf("[%s] single sign-on's button on a plan without it: %v", l.name, err)
+		}
 		s.setPlan(tn, "enterprise")
 		// The member without 2FA: the Members page says who has it, and switching the demand
 		// on asks first, saying how many it locks out.
@@ -109,6 +115,7 @@ func TestWebAppTwoFactor(t *testing.T) {
 		}
 		w.accessible("members with their 2FA")
 		w.open("/settings", w.tr("Workspace settings", "工作区设置"))
+		w.see(w.p.GetByTestId("open-sso"))
 		sw := req.GetByRole("switch", playwright.LocatorGetByRoleOptions{Name: w.tr("Require two-factor sign-in of every member", "要求所有成员开启两步验证")})
 		w.accessible("settings, require 2FA")
 		w.click(sw)

@@ -41,33 +41,35 @@ export default function SettingsPage() {
   );
 }
 
-/** Where owners set up single sign-on (its own page). */
+/** Where owners set up single sign-on and SCIM provisioning (pages of their own), or, on a plan
+ * without them, which plans have them: as the cards beside it say, not a button to a page that
+ * only says so. */
 function SsoCard() {
   const { t } = useTranslation();
+  const plan = usePlan();
+  const allowed = plan.data?.features.sso ?? false;
+  const part = (title: string, help: string, to: string, open: string, testid?: string) => (
+    <Group justify="space-between" className="stack-phone">
+      <Stack gap={4}>
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        <Text size="sm">{help}</Text>
+        {plan.data && !allowed && <UpgradeHint feature="sso" label={title} compact />}
+      </Stack>
+      {allowed && (
+        <Button component={Link} to={to} variant="light" data-testid={testid}>
+          {open}
+        </Button>
+      )}
+    </Group>
+  );
   return (
-    <Card withBorder>
-      <Group justify="space-between" className="stack-phone">
-        <Stack gap={4}>
-          <Title order={3} size="h4">
-            {t("sso.title")}
-          </Title>
-          <Text size="sm">{t("sso.settingsHelp")}</Text>
-        </Stack>
-        <Button component={Link} to="/sso" variant="light">
-          {t("sso.open")}
-        </Button>
-      </Group>
-      <Group justify="space-between" className="stack-phone" mt="md">
-        <Stack gap={4}>
-          <Title order={3} size="h4">
-            {t("scim.title")}
-          </Title>
-          <Text size="sm">{t("scim.settingsHelp")}</Text>
-        </Stack>
-        <Button component={Link} to="/scim" variant="light" data-testid="open-scim">
-          {t("scim.open")}
-        </Button>
-      </Group>
+    <Card withBorder data-testid="sso-card">
+      <Stack gap="md">
+        {part(t("sso.title"), t("sso.settingsHelp"), "/sso", t("sso.open"), "open-sso")}
+        {part(t("scim.title"), t("scim.settingsHelp"), "/scim", t("scim.open"), "open-scim")}
+      </Stack>
     </Card>
   );
 }
