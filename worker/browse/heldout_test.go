@@ -24,7 +24,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout15; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout16; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -293,6 +293,14 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,    // none (2 blind), and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout16",
+		digest: "f0e772395ae616a33f6b73b43c064e7ca5a1219c714ef0f6760b5e5b4bed2e98",
+		// Frozen before anything scored it, written without reading the scorer's rules or the
+		// browser's signal code. Not recorded yet: no captures.json, and its floors are zero
+		// until its first recording.
+		floors: heldOutFloors{},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
@@ -472,6 +480,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout13
 //	make moderation-eval HELDOUT=heldout14
 //	make moderation-eval HELDOUT=heldout15
+//	make moderation-eval HELDOUT=heldout16
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
