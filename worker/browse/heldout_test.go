@@ -299,13 +299,15 @@ var heldOutSets = []heldOutSet{
 		// Frozen before anything scored it, written without reading the scorer's rules or the
 		// browser's signal code, recorded once: the blind measure of the rules of sets 1-15
 		// with the learned signal trained on them and banning from 0.85: 21 of 24 banned, 23
-		// flagged or banned, no honest page banned or flagged.
+		// flagged or banned, no honest page banned or flagged. Read whole since (its one page
+		// passed as clean, payment redirection, gave moved-account), and in the learned
+		// signal's training (sets 1-16): its floors are in-sample.
 		floors: heldOutFloors{
-			banRecall:     0.875, // 21 of 24 (blind)
-			flagRecall:    0.95,  // 23 of 24 (blind)
-			banPrecision:  1.0,   // 21 of 21 (blind)
-			flagPrecision: 1.0,   // 23 of 23 (blind)
-			benignBanned:  0,     // none (blind), and none may be
+			banRecall:     1.0, // 24 of 24 (21 blind)
+			flagRecall:    1.0, // 24 of 24 (23 blind)
+			banPrecision:  1.0, // 24 of 24 (21 of 21 blind)
+			flagPrecision: 1.0, // 24 of 24 (23 of 23 blind)
+			benignBanned:  0,   // none (none blind), and none may be
 		},
 	},
 }

@@ -158,7 +158,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
 		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal, cryptoLevySignal, viewerInstallSignal,
-		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal,
+		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal, movedAccountSignal,
 	} {
 		if s, ok := signal(c, v); ok {
 			add(s)
