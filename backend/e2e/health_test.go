@@ -446,10 +446,21 @@ func TestLinkHealthDigest(t *testing.T) {
 	dst.set("/b", http.StatusInternalServerError)
 	a := s.createLink(tn, map[string]any{"url": dst.url("/a")})
 	s.createLink(tn, map[string]any{"url": dst.url("/ok")})
+	// An owner who reads Chinese gets the digest in Chinese.
+	zh := s.signup("digest-zh@example.com")
+	if r := s.do("PATCH", "/api/v1/me", zh.Token, map[string]any{"language": "zh"}); r.Status != http.StatusOK {
+		t.Fatalf("language zh: %d %s", r.Status, r.Body)
+	}
+	dst.set("/zh", http.StatusNotFound)
+	s.createLink(zh, map[string]any{"url": dst.url("/zh")})
 	msg := s.mailbox.WaitSubject(t, "digest@example.com", "1 link is broken")
 	if !strings.Contains(msg.Body, dst.url("/a")) || !strings.Contains(msg.Body, "answers 404") ||
 		!strings.Contains(msg.Body, "/"+codeOf(t, s, tn, a.ID)) || strings.Contains(msg.Body, "/ok") {
 		t.Errorf("digest:\n%s", msg.Body)
+	}
+	if msg := s.mailbox.WaitSubject(t, "digest-zh@example.com", "1 个链接失效"); !strings.Contains(msg.Body, "返回 404") ||
+		!strings.Contains(msg.Body, dst.url("/zh")) || strings.Contains(msg.Body, dst.url("/a")) {
+		t.Errorf("the Chinese digest:\n%s", msg.Body)
 	}
 	b := s.createLink(tn, map[string]any{"url": dst.url("/b")})
 	s.waitHealth(tn, b.ID, "broken", 500, 15*time.Second)
