@@ -36,8 +36,8 @@ type deployment struct {
 	// started afterwards (app.UseClock).
 	now func() time.Time
 	// fullHashes makes the servers started afterwards hash passwords at a deployment's cost;
-	// without it they hash at argon2id's least (config.PasswordHashLight), the only difference
-	// from a deployment's servers, for speed.
+	// without it they hash at argon2id's least (config.PasswordHashLight), for speed: every
+	// walk signs up and in.
 	fullHashes bool
 }
 
