@@ -217,6 +217,31 @@ document.getElementById("w").onclick = () => document.body.insertAdjacentHTML("b
 			}
 		}
 	}
+	// A file behind a button and a human check it shows ("Download resume & references", then
+	// "I'm not a robot (spam protection) — click to confirm"): both are pressed, the file is
+	// recorded and what the page says of it read.
+	netw.handleHTML("resume.test", `<!doctype html><title>Jordan</title><p>My resume is kept here.</p>
+<button id="d">Download resume &amp; references</button>
+<div id="k" style="display:none"><span id="cb">&#9744; I'm not a robot (spam protection) — click to confirm</span></div><p id="n"></p>
+<script>
+document.getElementById("d").onclick = () => { document.getElementById("k").style.display = "block"; };
+document.getElementById("cb").onclick = () => {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob(["PK"], {type: "application/zip"}));
+  a.download = "Resume.zip";
+  a.click();
+  document.getElementById("n").textContent = "Open the zip and double-click the resume.";
+};
+</script>`)
+	captures, err = b.Review(context.Background(), "http://resume.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" || !strings.Contains(c.Text, "double-click the resume") || !slices.Equal(c.Downloads, []string{"http://resume.test/Resume.zip"}) {
+			t.Errorf("resume.test %s: error %q, text %q, downloads %q", c.Profile, c.Error, c.Text, c.Downloads)
+		}
+	}
 	captures, err = b.Review(context.Background(), "http://gate-form.test/")
 	if err != nil {
 		t.Fatal(err)
