@@ -3,7 +3,6 @@ package score
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -19,12 +18,12 @@ var (
 	// An archive and the password that opens it: "setup.zip with the password GPT2026",
 	// 附件.zip(解压密码:8866). A scanner cannot look inside an archive behind a password: it is
 	// how malware passes mail filters and browsers' checks.
-	lockedArchiveRE = regexp.MustCompile(`\.(?:zip|rar|7z)\b[^.]{0,40}\bpassword\b|\b(?:zip|rar|7z|archive)\b[^.]{0,30}\b(?:with|using) (?:the )?password\b|\b(?:archive|zip) password\b|` +
+	lockedArchiveRE = mustPattern(`\.(?:zip|rar|7z)\b[^.]{0,40}\bpassword\b|\b(?:zip|rar|7z|archive)\b[^.]{0,30}\b(?:with|using) (?:the )?password\b|\b(?:archive|zip) password\b|` +
 		`(?:\.(?:zip|rar|7z)|压缩包|压缩文件)[^。]{0,12}(?:解压|打开|提取)?密码|解压密码|解压码`)
 	// An archive's file name extension.
-	archiveRE = regexp.MustCompile(`^\.(?:zip|rar|7z)$`)
+	archiveRE = mustPattern(`^\.(?:zip|rar|7z)$`)
 	// Opened on a computer: the phone cannot run what the archive holds.
-	computerOnlyRE = regexp.MustCompile(`\b(?:on|from|use) (?:a|your) (?:computer|pc|laptop|desktop)\b|(?:使用|用|在)电脑(?:上)?(?:下载|打开|查看)|手机无法(?:打开|查看)`)
+	computerOnlyRE = mustPattern(`\b(?:on|from|use) (?:a|your) (?:computer|pc|laptop|desktop)\b|(?:使用|用|在)电脑(?:上)?(?:下载|打开|查看)|手机无法(?:打开|查看)`)
 )
 
 // lockedArchiveSignal weighs a page offering an archive with the password that opens it, its

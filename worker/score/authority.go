@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -19,19 +18,19 @@ const weightAuthorityDemand = 0.85
 
 var (
 	// The page speaks as an authority that arrests or prosecutes.
-	authorityRE = regexp.MustCompile(`\b(?:sheriff|marshals?|magistrate|district attorney|prosecutor|police (?:department|service|force)|department of justice|county court|superior court|circuit court|federal court|clerk of (?:the )?court|court clerk|bureau of investigation|customs (?:and|&) border)\b|` +
+	authorityRE = mustPattern(`\b(?:sheriff|marshals?|magistrate|district attorney|prosecutor|police (?:department|service|force)|department of justice|county court|superior court|circuit court|federal court|clerk of (?:the )?court|court clerk|bureau of investigation|customs (?:and|&) border)\b|` +
 		`法院|检察院|公安(?:局|部|厅|机关)|派出所|刑侦|经侦|司法局|监察委|海关缉私`)
 	// A criminal proceeding against the reader: a warrant in their name, an arrest to avoid, a
 	// failure to appear. A debt collector may name a court ("to avoid a county court judgment")
 	// but threatens no arrest.
-	accusedRE = regexp.MustCompile(`(?:warrant|summons|criminal case|charges?)[^.]{0,40}(?:issued|filed|pending|outstanding)[^.]{0,20}(?:in|under|against) your name|` +
+	accusedRE = mustPattern(`(?:warrant|summons|criminal case|charges?)[^.]{0,40}(?:issued|filed|pending|outstanding)[^.]{0,20}(?:in|under|against) your name|` +
 		`(?:in|under|against) your name[^.]{0,40}(?:warrant|criminal case|charges?)|you (?:did not|failed to|have failed to) (?:appear|report for)|failure to appear|` +
 		`(?:avoid|prevent|face) (?:your )?(?:immediate )?arrest|be arrested|warrant for your arrest|` +
 		`您(?:已)?涉嫌|你(?:已)?涉嫌|您名下|你名下|对您(?:发出|签发|立案|采取)|(?:逮捕|拘留|通缉)(?:令|证)|将(?:被)?(?:依法)?(?:逮捕|拘留|传唤)`)
 	// A condition just before an accusation: the case is a supposition.
-	conditionalRE = regexp.MustCompile(`(?:\b(?:if|whether|when|in case|once)\b|如果|假如|若|一旦)[^.。]{0,40}$`)
+	conditionalRE = mustPattern(`(?:\b(?:if|whether|when|in case|once)\b|如果|假如|若|一旦)[^.。]{0,40}$`)
 	// A payment the page takes: a bond, a bail, a fine, a fee or a deposit paid now.
-	authorityPayRE = regexp.MustCompile(`\b(?:post|pay|paid|settle)\b[^.]{0,40}\b(?:bond|bail|fine|fee|deposit|penalty)|\b(?:bond|bail|fine|penalty) of [$£€]|` +
+	authorityPayRE = mustPattern(`\b(?:post|pay|paid|settle)\b[^.]{0,40}\b(?:bond|bail|fine|fee|deposit|penalty)|\b(?:bond|bail|fine|penalty) of [$£€]|` +
 		`缴纳|保证金|罚款|罚金|取保|转入`)
 )
 

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -14,14 +13,14 @@ const weightChatInvest = 0.85
 var (
 	// Someone's winnings shown as proof: "I made $8,400 last month", "+46.2%" (a gain of 15% or
 	// more, not a day's move), 翻倍, 战绩.
-	gainsRE = regexp.MustCompile(`\b(?:i|we|she|he|they) (?:made|earned|profited|pulled in|cleared) (?:over |about |almost )?[$£€¥][0-9]|\+ ?(?:1[5-9]|[2-9][0-9]|[1-9][0-9]{2,})(?:\.[0-9]+)? ?%|\b(?:doubled|tripled) (?:my|their|her|his) (?:money|savings|investment)\b|` +
+	gainsRE = mustPattern(`\b(?:i|we|she|he|they) (?:made|earned|profited|pulled in|cleared) (?:over |about |almost )?[$£€¥][0-9]|\+ ?(?:1[5-9]|[2-9][0-9]|[1-9][0-9]{2,})(?:\.[0-9]+)? ?%|\b(?:doubled|tripled) (?:my|their|her|his) (?:money|savings|investment)\b|` +
 		`翻倍|翻番|战绩|(?:赚了|收益)[^。]{0,6}[0-9]+(?:\.[0-9]+)? ?(?:%|万|元)`)
 	// A chat to join: a handle on a messenger, a group, an assistant.
-	chatJoinRE = regexp.MustCompile(`\b(?:telegram|whatsapp|line|wechat|signal)\b[^.]{0,24}@[a-z0-9_.-]{3,}|@[a-z0-9_.-]{3,}[^.]{0,12}\b(?:on )?(?:telegram|whatsapp|line)\b|\b(?:join|add)\b[^.]{0,30}\b(?:group|assistant|telegram|whatsapp|line)\b|` +
+	chatJoinRE = mustPattern(`\b(?:telegram|whatsapp|line|wechat|signal)\b[^.]{0,24}@[a-z0-9_.-]{3,}|@[a-z0-9_.-]{3,}[^.]{0,12}\b(?:on )?(?:telegram|whatsapp|line)\b|\b(?:join|add)\b[^.]{0,30}\b(?:group|assistant|telegram|whatsapp|line)\b|` +
 		`(?:加入|加)[^。]{0,12}(?:群|line|telegram|whatsapp|助理|导师|老师)|(?:line|微信|telegram)[^。]{0,6}[:：] ?@?[a-z0-9_-]{4,}`)
 	// The money goes where no regulator looks: a members' app, an account opened or a deposit
 	// made through the chat's assistant.
-	privateVenueRE = regexp.MustCompile(`\b(?:member|members'?|private|exclusive|vip|internal) (?:trading )?(?:app|platform)\b|\b(?:assistant|mentor|coach|manager)\b[^.]{0,40}\b(?:open your account|first deposit|download|install)\b|` +
+	privateVenueRE = mustPattern(`\b(?:member|members'?|private|exclusive|vip|internal) (?:trading )?(?:app|platform)\b|\b(?:assistant|mentor|coach|manager)\b[^.]{0,40}\b(?:open your account|first deposit|download|install)\b|` +
 		`专属[^。]{0,6}(?:app|软件|平台)|内部(?:app|软件|平台)|(?:助理|导师|老师)[^。]{0,12}(?:开户|下载|安装)`)
 )
 

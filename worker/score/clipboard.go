@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -14,7 +13,7 @@ const weightHiddenCommand = 0.9
 
 // commandRE finds a command line that fetches, decodes or runs something: a shell or script
 // host of Windows or macOS, a download piped into a shell, a base64 decode.
-var commandRE = regexp.MustCompile(`(?i)\b(?:powershell|pwsh)(?:\.exe)?\b|\bcmd(?:\.exe)?\s+/[ck]\b|` +
+var commandRE = mustPattern(`(?i)\b(?:powershell|pwsh)(?:\.exe)?\b|\bcmd(?:\.exe)?\s+/[ck]\b|` +
 	`\b(?:mshta|rundll32|regsvr32|certutil|bitsadmin|wscript|cscript|msiexec|conhost|forfiles)(?:\.exe)?\b|` +
 	`\b(?:iex|iwr|irm)\b|invoke-(?:expression|webrequest|restmethod)|downloadstring|frombase64string|\bstart-process\b|` +
 	`\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:ba|z)?sh\s+-c\b|\bosascript\b|\bbase64\s+(?:-d|-D|--decode)\b`)

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -17,7 +16,7 @@ var (
 	// would ask, the phone on which a voice could be checked, the card that could be charged
 	// back. Every social-engineering story has this step: a payee the reader could check
 	// with is a payee that gets stopped.
-	cutOffRE = regexp.MustCompile(`(?:do not|don't|please don't|never) (?:mention|discuss|raise|report|bring up|say anything about)\b[^.]{0,60}\b(?:on|in|to|with) (?:the |your )?(?:[a-z]+ )?(?:listing|booking|platform|marketplace|site|app|provider|bank|lender|adviser|advisor|old group|group|chat)|` +
+	cutOffRE = mustPattern(`(?:do not|don't|please don't|never) (?:mention|discuss|raise|report|bring up|say anything about)\b[^.]{0,60}\b(?:on|in|to|with) (?:the |your )?(?:[a-z]+ )?(?:listing|booking|platform|marketplace|site|app|provider|bank|lender|adviser|advisor|old group|group|chat)|` +
 		`(?:do not|don't) let (?:your |the |any )?(?:pension )?(?:provider|bank|adviser|advisor|lender|broker|family|trustees?|employer)[^.]{0,30}(?:talk you out|stop you|change your mind|delay)|` +
 		`(?:do not|don't|stop) (?:answer(?:ing)?|tak(?:e|ing)|return(?:ing)?) (?:any )?(?:calls?|messages?) (?:from )?(?:the |your )?(?:bank|lender|creditors?|collectors?|collection agenc(?:y|ies))|` +
 		`(?:do not|don't|stop) (?:making )?(?:repay(?:ing|ments?)?|pay(?:ing|ments?)?) (?:to )?(?:the |your )?(?:bank|lender|creditors?) (?:yourself|directly)|` +
@@ -29,28 +28,28 @@ var (
 	// A payment straight to a person, past the platform the matter stands on (its fees, its
 	// review, its hold given as the reason): 平台提现要审核…直接扫码转到我个人的收款码, "the
 	// marketplace holds the money, so send it directly to my PayPal". It is a payment itself.
-	pastPlatformRE = regexp.MustCompile(`(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
+	pastPlatformRE = mustPattern(`(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)[^。]{0,40}(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)|` +
 		`(?:直接|私下|单独)[^。，,]{0,8}(?:扫码|转账|转|汇|打款|打|付款|支付)(?:[^。，,]|,[0-9]{3}){0,30}(?:个人|私人|自己)的?(?:收款码|账户|帐户|账号|微信|支付宝|银行卡)[^。]{0,30}(?:平台|提现|手续费|服务费|抽成|扣点|审核|佣金)|` +
 		`(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)[^.]{0,80}\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)|` +
 		`\b(?:pay|send|transfer|wire|donate|zelle|venmo|e-?transfer)\b[^.]{0,30}(?:\b(?:directly|straight) to (?:me|my (?:personal |own )?(?:account|paypal|bank|wallet|venmo|zelle|cash ?app))|\bme (?:directly|straight)\b)[^.]{0,80}(?:platform|marketplace|site|app|listing|fees?|commission|hold|keeps|a cut)`)
 	// A warning of someone else asking it: "if a seller asks you to pay directly", 如有人要求.
 	// The seller's own "it's cheaper if you wire it" asks it.
-	askedByOthersRE = regexp.MustCompile(`\bif (?:anyone|anybody|someone|somebody|a |an |the (?:seller|buyer|landlord|host|owner)|they|he|she)\b[^.]{0,30}\b(?:asks?|tells?|requests?|wants?|insists?)\b|\banyone who\b|\bwill never\b|\bwould never\b|\breport\b|如果?有人|若有人|凡是|任何(?:人|自称)|举报|诈骗`)
+	askedByOthersRE = mustPattern(`\bif (?:anyone|anybody|someone|somebody|a |an |the (?:seller|buyer|landlord|host|owner)|they|he|she)\b[^.]{0,30}\b(?:asks?|tells?|requests?|wants?|insists?)\b|\banyone who\b|\bwill never\b|\bwould never\b|\breport\b|如果?有人|若有人|凡是|任何(?:人|自称)|举报|诈骗`)
 	// The one who asks for a transfer cannot be heard: "I can't take calls, message me",
 	// 我开会不方便接电话. A tutor who cannot take calls and takes a deposit is common; one who
 	// has money transferred, not to an organisation's own account, is the impersonated boss.
-	unreachableRE = regexp.MustCompile(`\b(?:i|i'm|i am)\b[^.]{0,40}\b(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
+	unreachableRE = mustPattern(`\b(?:i|i'm|i am)\b[^.]{0,40}\b(?:can't|cannot|unable to|not able to) (?:take|answer) (?:calls|the phone|phone calls)[^.]{0,40}(?:message|text|chat|whatsapp|telegram)|` +
 		`我[^。]{0,16}不方便(?:接|打|回)电话`)
 	// A transfer of money, not a payment at a checkout.
-	transferRE = regexp.MustCompile(`\b(?:transfer|wire)\b|转账|汇款|打款|转[^。，,]{0,6}[0-9][0-9,.]* ?(?:元|万|块)`)
+	transferRE = mustPattern(`\b(?:transfer|wire)\b|转账|汇款|打款|转[^。，,]{0,6}[0-9][0-9,.]* ?(?:元|万|块)`)
 	// An organisation's own account: 对公账户, "our company account".
-	ownAccountRE = regexp.MustCompile(`对公账户|公司账户|学校账户|单位账户|\b(?:our|the) (?:company|business|school|firm)'?s? (?:bank )?account\b`)
+	ownAccountRE = mustPattern(`对公账户|公司账户|学校账户|单位账户|\b(?:our|the) (?:company|business|school|firm)'?s? (?:bank )?account\b`)
 	// A payment the page asks for: a sum to transfer or pay, a fee first, an account, a QR code.
-	cutOffPayRE = regexp.MustCompile(`\b(?:transfer|wire|pay|deposit|send|fund)\b[^.]{0,60}(?:[$£€¥][0-9]|\b[0-9][0-9,.]* ?(?:usd|gbp|eur|usdt|btc)\b|amount|fee|account|pension|savings|funds|balance|money|cash)|` +
+	cutOffPayRE = mustPattern(`\b(?:transfer|wire|pay|deposit|send|fund)\b[^.]{0,60}(?:[$£€¥][0-9]|\b[0-9][0-9,.]* ?(?:usd|gbp|eur|usdt|btc)\b|amount|fee|account|pension|savings|funds|balance|money|cash)|` +
 		`(?:[$£€¥][0-9][0-9,.]*)[^.]{0,40}\b(?:fee|deposit|transfer|payment)\b|\b(?:fee|deposit|charge|payment) of [$£€¥][0-9]|` +
 		`转账|汇款|打款|付款|(?:先|需|须)?支付[^。]{0,10}(?:费|款|金)|服务费|手续费|定金|订金|押金|保证金`)
 	// A supposition, or a warning about others: "if anyone tells you not to…".
-	cutOffWarnRE = regexp.MustCompile(`\bif\b|\banyone who\b|\bwill never\b|\bwould never\b|如果|若有|凡是|任何(?:人|自称)`)
+	cutOffWarnRE = mustPattern(`\bif\b|\banyone who\b|\bwill never\b|\bwould never\b|如果|若有|凡是|任何(?:人|自称)`)
 )
 
 // cutOffSignal weighs a page that asks for a payment and tells its reader to keep it from

@@ -1,7 +1,6 @@
 package score
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,7 +95,7 @@ var fieldWords = []struct {
 }
 
 // giftSecretRE is a prepaid or gift card's code, 卡密 — not a bank card's 卡密码.
-var giftSecretRE = regexp.MustCompile(`卡密(?:[^码]|$)`)
+var giftSecretRE = mustPattern(`卡密(?:[^码]|$)`)
 
 // formAsks is what f asks for: the browser's own judgement (a password field, a card field)
 // and what its fields' names and hints say.

@@ -1,7 +1,6 @@
 package score
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -9,9 +8,9 @@ import (
 // sixteen digits in groups of four are a card's number, "MM / YY" its expiry, "3 digits" its
 // security code. A kit that names its fields f_0…f_3 still has to show its reader what to type.
 var (
-	cardShapeRE   = regexp.MustCompile(`^(?:[0-9x•*#·]{4}[ -]?){3}[0-9x•*#·]{1,7}$`)
-	expiryShapeRE = regexp.MustCompile(`^(?:mm|月)\s*[/-]\s*(?:yy|yyyy|年)$`)
-	cvvShapeRE    = regexp.MustCompile(`^(?:[0-9]|three|four)(?: or [0-9])? digits?(?: code)?$|^[0-9]位(?:数字|安全码)?$`)
+	cardShapeRE   = mustPattern(`^(?:[0-9x•*#·]{4}[ -]?){3}[0-9x•*#·]{1,7}$`)
+	expiryShapeRE = mustPattern(`^(?:mm|月)\s*[/-]\s*(?:yy|yyyy|年)$`)
+	cvvShapeRE    = mustPattern(`^(?:[0-9]|three|four)(?: or [0-9])? digits?(?: code)?$|^[0-9]位(?:数字|安全码)?$`)
 )
 
 // shapeAsks is what a field's hint (lower case) asks for by its shape alone.

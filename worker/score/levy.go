@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -13,15 +12,15 @@ const weightCryptoLevy = 0.85
 
 var (
 	// What is owed to an authority: a tax, a penalty, a fine, a duty, a bail or a bond.
-	levyRE = regexp.MustCompile(`\b(?:back )?tax(?:es)?\b|\bpenalt(?:y|ies)\b|\bfines?\b|\bduty\b|\bduties\b|\bbail\b|\bbond\b|\barrears\b|\bsurcharge\b|` +
+	levyRE = mustPattern(`\b(?:back )?tax(?:es)?\b|\bpenalt(?:y|ies)\b|\bfines?\b|\bduty\b|\bduties\b|\bbail\b|\bbond\b|\barrears\b|\bsurcharge\b|` +
 		`税款|补税|欠税|税费|罚款|罚金|滞纳金|关税|保证金|保释金`)
 	// Paid in cryptocurrency or gift cards: "must be settled in virtual currency", "send the
 	// amount in Bitcoin", 以 USDT 缴纳.
-	cryptoPayRE = regexp.MustCompile(`\b(?:pay|paid|payable|settle|settled|remit|remitted|send|sent|transfer|deposit)\b[^.]{0,60}\b(?:in|with|via|by|to)\b[^.]{0,20}\b(?:bitcoin|btc|usdt|tether|ethereum|crypto(?:currency)?|virtual currency|digital currency|gift cards?)\b|` +
+	cryptoPayRE = mustPattern(`\b(?:pay|paid|payable|settle|settled|remit|remitted|send|sent|transfer|deposit)\b[^.]{0,60}\b(?:in|with|via|by|to)\b[^.]{0,20}\b(?:bitcoin|btc|usdt|tether|ethereum|crypto(?:currency)?|virtual currency|digital currency|gift cards?)\b|` +
 		`\b(?:bitcoin|btc|usdt|crypto(?:currency)?|virtual currency)\b[^.]{0,30}\b(?:wallet|address)\b[^.]{0,40}\b(?:pay|settle|send|deposit)|` +
 		`(?:以|用|通过)(?:比特币|泰达币|usdt|虚拟货币|数字货币|加密货币|礼品卡|购物卡)(?:支付|缴纳|缴付|转账|结算)|(?:比特币|泰达币|usdt|虚拟货币|数字货币)钱包`)
 	// The threat that comes with it.
-	levyThreatRE = regexp.MustCompile(`\bfreez|\bseiz|\barrest|\bwarrant|\benforcement\b|\bprosecut|\blevy on\b|\bgarnish|` +
+	levyThreatRE = mustPattern(`\bfreez|\bseiz|\barrest|\bwarrant|\benforcement\b|\bprosecut|\blevy on\b|\bgarnish|` +
 		`冻结|查封|扣押|逮捕|拘留|起诉|强制执行|通缉|追究`)
 )
 

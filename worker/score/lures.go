@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -26,56 +25,56 @@ const (
 
 var (
 	// The system's run box or terminal, opened from the keyboard.
-	runBoxRE = regexp.MustCompile(`\b(?:win(?:dows)?(?: key)? ?(?:\+|and) ?r)\b|⊞ ?\+ ?r|windows ?徽标键? ?\+ ?r|\bwin ?键? ?\+ ?r|` +
+	runBoxRE = mustPattern(`\b(?:win(?:dows)?(?: key)? ?(?:\+|and) ?r)\b|⊞ ?\+ ?r|windows ?徽标键? ?\+ ?r|\bwin ?键? ?\+ ?r|` +
 		`run (?:dialog|box|window)|运行(?:对话框|窗口|框)|open (?:the )?terminal|打开终端|powershell|(?:cmd|command) ?\+ ?space`)
 	// A paste from the keyboard, and its running.
-	pasteRE = regexp.MustCompile(`\bctrl ?\+ ?v\b|\b(?:cmd|command) ?\+ ?v\b|\bpaste\b|粘贴`)
+	pasteRE = mustPattern(`\bctrl ?\+ ?v\b|\b(?:cmd|command) ?\+ ?v\b|\bpaste\b|粘贴`)
 	// The pretext: proving the reader is a person, or fixing a fault.
-	verifyPretextRE = regexp.MustCompile(`captcha|robot|human|cloudflare|ray id|verification steps|人机|机器人|验证步骤|完成验证|` +
+	verifyPretextRE = mustPattern(`captcha|robot|human|cloudflare|ray id|verification steps|人机|机器人|验证步骤|完成验证|` +
 		`apply the fix|copy (?:the )?fix|复制修复|一键修复`)
 	// A command shown on the page: an installation guide shows what it has its reader paste;
 	// a lure keeps it on the clipboard.
-	shownCommandRE = regexp.MustCompile(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
+	shownCommandRE = mustPattern(`\b(?:iwr|iex|irm|curl|wget|winget|choco|scoop|npm|npx|pip|brew|apt|msiexec|mshta)\b|\.ps1\b|` +
 		`powershell -|\| ?(?:sh|bash|iex)\b`)
 	// Words that only an advisory about these lures says.
-	lureWarningRE = regexp.MustCompile(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|\bdrainers?\b|恶意(?:软件|程序|代码|链接|网站|网址|插件|应用)|木马|攻击`)
+	lureWarningRE = mustPattern(`\bmalware\b|\battack(?:s|ers?)?\b|clickfix|\bdrainers?\b|恶意(?:软件|程序|代码|链接|网站|网址|插件|应用)|木马|攻击`)
 
 	// A remote-access or screen-sharing app a stranger's "agent" is let in by.
-	remoteAppRE = regexp.MustCompile(`anydesk|teamviewer|quicksupport|rustdesk|ultraviewer|supremo|splashtop|zoho assist|` +
+	remoteAppRE = mustPattern(`anydesk|teamviewer|quicksupport|rustdesk|ultraviewer|supremo|splashtop|zoho assist|` +
 		`screen ?shar(?:e|ing)|share your screen|remote (?:access|support|desktop|assistance)|向日葵|todesk|屏幕共享|共享屏幕|远程(?:协助|控制|桌面|操作)`)
 	// Money the reader is told they will get back.
-	refundRE = regexp.MustCompile(`refund|reimburse|compensation|overcharg|cancel(?:l?ing)? (?:your |the )?(?:subscription|order|membership|renewal)|` +
+	refundRE = mustPattern(`refund|reimburse|compensation|overcharg|cancel(?:l?ing)? (?:your |the )?(?:subscription|order|membership|renewal)|` +
 		`退款|退费|退还|赔付|理赔|补偿|赔偿|取消.{0,6}(?:会员|自动续费|扣费|保险)|关闭.{0,6}(?:百万保障|保险|会员|扣费)|注销.{0,4}(?:账户|贷款|校园贷)`)
 
 	// Scan a code to sign in.
-	qrLoginRE = regexp.MustCompile(`scan (?:the |this )?qr(?: code)? (?:to|and) (?:log ?in|sign ?in|verify|continue|confirm)|` +
+	qrLoginRE = mustPattern(`scan (?:the |this )?qr(?: code)? (?:to|and) (?:log ?in|sign ?in|verify|continue|confirm)|` +
 		`scan (?:it )?with (?:your |the )?[a-z ]{2,24} app to (?:log ?in|sign ?in|verify|continue)|` +
 		`link (?:a|your|this) device|linked devices|(?:capture|scan) the (?:qr )?code (?:to|and) (?:link|log ?in|sign ?in|stay)|` +
 		`扫码登录|扫描二维码登录|扫一扫登录|扫码(?:验证|认证|授权)|扫描.{0,6}二维码.{0,8}(?:登录|验证|认证|授权)|使用.{0,8}扫一扫|关联设备|登录新设备`)
 
 	// A code to scan with the phone's camera, which moves a sign-in off the computer: a QR
 	// sign-in when the page speaks of signing in or verifying and the scan pays nothing.
-	phoneScanRE   = regexp.MustCompile(`scan (?:the |this )?(?:qr )?code with (?:your )?(?:phone|mobile|phone's camera|camera)|用手机(?:相机|摄像头)?扫描(?:二维码|此码|上方)`)
-	signInWordsRE = regexp.MustCompile(`sign ?in|log ?in|verif|authenticat|re-?regist|登录|认证|验证|授权`)
-	payWordsRE    = regexp.MustCompile(`\bpay|payment|checkout|支付|付款|收款`)
+	phoneScanRE   = mustPattern(`scan (?:the |this )?(?:qr )?code with (?:your )?(?:phone|mobile|phone's camera|camera)|用手机(?:相机|摄像头)?扫描(?:二维码|此码|上方)`)
+	signInWordsRE = mustPattern(`sign ?in|log ?in|verif|authenticat|re-?regist|登录|认证|验证|授权`)
+	payWordsRE    = mustPattern(`\bpay|payment|checkout|支付|付款|收款`)
 
 	// The phone told to trust what it installs.
-	trustInstallRE = regexp.MustCompile(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
+	trustInstallRE = mustPattern(`unknown sources|install unknown apps|allow (?:installation|installing) from|trust (?:the )?(?:enterprise )?developer|` +
 		`device management|profile (?:downloaded|installed)|certificate trust settings|(?:enable|turn on) full trust|` +
 		`未知(?:来源|应用)|来源未知|仍然安装|install anyway|信任.{0,8}(?:开发者|企业)|描述文件|设备管理|(?:凭证|证书)信任`)
 
 	// The permissions that let someone else read and drive the phone, asked of an app the page
 	// offers: accessibility, screen sharing or recording (开启无障碍服务, 屏幕共享).
-	remoteGrantRE = regexp.MustCompile(`\b(?:turn on|enable|allow|grant)\b[^.]{0,30}\b(?:accessibility(?: service| access| permission)?|screen (?:sharing|recording|mirroring))\b|` +
+	remoteGrantRE = mustPattern(`\b(?:turn on|enable|allow|grant)\b[^.]{0,30}\b(?:accessibility(?: service| access| permission)?|screen (?:sharing|recording|mirroring))\b|` +
 		`(?:开启|打开|允许|授予|開啟|打開|允許)[^。]{0,6}(?:无障碍|無障礙|屏幕共享|屏幕录制|螢幕分享|螢幕錄製|共享屏幕)`)
 
 	// Granted for someone else to act on the phone: "so our agent can guide you", 以便民警远程
 	// 协助. A screen reader asks for accessibility for its own user.
-	remoteHelperRE = regexp.MustCompile(`\b(?:our|the|an?) (?:agent|officer|adviser|advisor|engineer|technician|staff|support team|specialist|customer service)\b[^.]{0,30}\b(?:can|will|to)\b|` +
+	remoteHelperRE = mustPattern(`\b(?:our|the|an?) (?:agent|officer|adviser|advisor|engineer|technician|staff|support team|specialist|customer service)\b[^.]{0,30}\b(?:can|will|to)\b|` +
 		`(?:民警|警官|客服|工作人员|专员|老师|技术人员|办案)[^。]{0,10}(?:远程|协助|指导|操作|检测|查看)`)
 
 	// A document, file or message shared with the reader and shown after signing in.
-	sharedDocRE = regexp.MustCompile(`shared (?:a |an |the |\d+ )?(?:document|file|folder|pdf|spreadsheet|invoice)s? with you|` +
+	sharedDocRE = mustPattern(`shared (?:a |an |the |\d+ )?(?:document|file|folder|pdf|spreadsheet|invoice)s? with you|` +
 		`(?:view|open|access|download|read|preview) (?:the |this |your )?(?:shared |secure |encrypted |protected )?(?:document|file|pdf|invoice|voicemail|fax|attachment|remittance)s?\b|` +
 		`查看(?:文件|文档|附件|共享)|(?:共享|分享)(?:了|给您的|给你的)?(?:文件|文档|附件)|(?:登录|验证).{0,6}(?:查看|下载)(?:文件|文档|附件)`)
 )
@@ -136,7 +135,7 @@ func remoteRefundSignal(c moderation.Capture) (Signal, bool) {
 
 // moneyMoveRE is the reader's money moved while a stranger watches the screen: the bank's app
 // opened, a transfer, the balance read out (story.go has the rest of that story).
-var moneyMoveRE = regexp.MustCompile(`(?:open|log ?in to|sign in to) (?:your )?(?:bank(?:ing)?|online banking) (?:app|account)|transfer (?:the |your )?(?:money|funds|balance)|` +
+var moneyMoveRE = mustPattern(`(?:open|log ?in to|sign in to) (?:your )?(?:bank(?:ing)?|online banking) (?:app|account)|transfer (?:the |your )?(?:money|funds|balance)|` +
 	`打开(?:手机)?银行 ?app|登录(?:手机)?银行|网银转账|(?:将|把)?余额转(?:入|出|到)|转账至|转入.{0,8}账户`)
 
 // refundReach is how far from the remote-access app the money back must be said, in bytes:
@@ -145,7 +144,7 @@ const refundReach = 180
 
 // negationRE is a sentence saying something is never asked: "we will never ask you to share
 // your screen", 不会要求您……共享屏幕.
-var negationRE = regexp.MustCompile(`never|won't|will not|do not|don't|no need|does not need|doesn't need|not required|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证|不需要|无需|不必`)
+var negationRE = mustPattern(`never|won't|will not|do not|don't|no need|does not need|doesn't need|not required|不会|不要|切勿|谨防|请勿|从不|绝不|从未|不承诺|不保证|不需要|无需|不必`)
 
 // negated says a negation stands before words[at:] in its sentence (within 40 Chinese
 // characters, or 120 Latin ones).
@@ -160,8 +159,8 @@ func negated(words string, at int) bool {
 // Held money released against a payment: an investment dashboard that asks a "tax", a fee or
 // a deposit before a withdrawal.
 var (
-	withdrawRE   = regexp.MustCompile(`withdraw|提现|出金|取款`)
-	releaseFeeRE = regexp.MustCompile(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z0-9%-]+ ){0,3}(?:tax|fee|deposit|margin)(?:[^.]|\.[0-9]){0,60}(?:before|until|to|so that) [^.]{0,30}(?:releas|unlock|withdraw|process)|` +
+	withdrawRE   = mustPattern(`withdraw|提现|出金|取款`)
+	releaseFeeRE = mustPattern(`(?:pay|deposit|transfer|settle) (?:the |a |an )?(?:[a-z0-9%-]+ ){0,3}(?:tax|fee|deposit|margin)(?:[^.]|\.[0-9]){0,60}(?:before|until|to|so that) [^.]{0,30}(?:releas|unlock|withdraw|process)|` +
 		`before (?:your )?(?:funds|withdrawal|profits?|balance)[^.]{0,40}(?:released|unlocked|processed|withdrawn)[^.]{0,20}(?:pay|deposit)|` +
 		`(?:需|须|需要|必须)先?(?:缴纳|支付|补缴|充值).{0,16}(?:税|手续费|保证金|解冻金|认证金|风险金)|缴纳.{0,24}后.{0,12}(?:解冻|到账|提现|出金)`)
 	weightReleaseFee = 0.85

@@ -3,7 +3,6 @@ package score
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -24,11 +23,11 @@ const (
 
 var (
 	// The separators of a title's parts: "Acme – Pay your bill", "Pay | Acme".
-	titleSepRE = regexp.MustCompile(`\s+[–—|·:-]\s+|\s*[|·–—]\s*`)
+	titleSepRE = mustPattern(`\s+[–—|·:-]\s+|\s*[|·–—]\s*`)
 	// A copyright line's holder: "© 2026 Acme Ltd", "Copyright Acme".
-	copyrightRE = regexp.MustCompile(`(?:©|\(c\)|copyright)\s*(?:[0-9]{4}(?:\s*[-–]\s*[0-9]{4})?)?\s*([A-Za-z][A-Za-z0-9&.' ]{2,40})`)
+	copyrightRE = mustPattern(`(?:©|\(c\)|copyright)\s*(?:[0-9]{4}(?:\s*[-–]\s*[0-9]{4})?)?\s*([A-Za-z][A-Za-z0-9&.' ]{2,40})`)
 	// Words of a company's form that are no part of its name.
-	legalFormRE = regexp.MustCompile(`(?i)\b(?:ltd|limited|llc|inc|plc|gmbh|co|corp|all rights reserved)\b\.?`)
+	legalFormRE = mustPattern(`(?i)\b(?:ltd|limited|llc|inc|plc|gmbh|co|corp|all rights reserved)\b\.?`)
 )
 
 // selfNames are the names a page gives itself, in host form (ASCII letters and digits, lower

@@ -2,13 +2,12 @@ package score
 
 import (
 	"net/url"
-	"regexp"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
 
 // payingPINRE names a PIN that pays or withdraws, which no sign-in asks.
-var payingPINRE = regexp.MustCompile(`(?i)支付|交易|取款|提现|atm|payment|transaction|withdraw|zfmm|jymm|qkmm|txmm`)
+var payingPINRE = mustPattern(`(?i)支付|交易|取款|提现|atm|payment|transaction|withdraw|zfmm|jymm|qkmm|txmm`)
 
 // signsInToOwnSite says whether every form of c that asks a password or a PIN is a sign-in of
 // the page's own site: it sends to the page's registrable domain (its action, and its scripts
@@ -54,7 +53,7 @@ func signsInToOwnSite(c moderation.Capture) bool {
 
 // storedValueRE names a shop's stored-value card or its scratched code: 购物卡, 储值卡, 刮开涂层,
 // "gift card", "scratch".
-var storedValueRE = regexp.MustCompile(`(?i)\bgift ?cards?\b|\bstore cards?\b|\bprepaid cards?\b|\bscratch|购物卡|購物卡|储值卡|儲值卡|礼品卡|禮品卡|提货卡|提貨卡|刮开|刮開|涂层|塗層`)
+var storedValueRE = mustPattern(`(?i)\bgift ?cards?\b|\bstore cards?\b|\bprepaid cards?\b|\bscratch|购物卡|購物卡|储值卡|儲值卡|礼品卡|禮品卡|提货卡|提貨卡|刮开|刮開|涂层|塗層`)
 
 // ownStoredValueCard says whether every form of c that asks a PIN or a password asks it of a
 // shop's stored-value card (its hints, title or headings say so) and sends it to the

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/shortlink/shortlink/backend/moderation"
 )
@@ -17,14 +16,14 @@ const verifyWithin = 160
 
 var (
 	// The money is waiting for the reader: the buyer has paid, or cannot pay, and it is held.
-	heldPayRE = regexp.MustCompile(`\b(?:buyer|customer|purchaser)\b[^.]{0,40}\b(?:has paid|have paid|paid|cannot pay|can't pay|is unable to pay|could not pay)\b|` +
+	heldPayRE = mustPattern(`\b(?:buyer|customer|purchaser)\b[^.]{0,40}\b(?:has paid|have paid|paid|cannot pay|can't pay|is unable to pay|could not pay)\b|` +
 		`(?:买家|买方|客户)[^。]{0,24}(?:无法|不能|未能)(?:下单|付款|购买|支付)|(?:买家|买方)[^。]{0,10}已(?:付款|支付|下单)|(?:货款|款项)[^。]{0,10}(?:冻结|暂扣|待释放)`)
 	// Released only once the reader verifies or confirms: "until you confirm where to receive
 	// it", 须先完成金流验证, 才会开放.
-	untilVerifyRE = regexp.MustCompile(`\b(?:until|before|once) you (?:confirm|verify|activate|enable|upgrade|link)\b|\bto (?:receive|release|unlock) (?:the |your )?(?:funds|payment|money)\b[^.]{0,30}\b(?:verify|confirm|enter)\b|` +
+	untilVerifyRE = mustPattern(`\b(?:until|before|once) you (?:confirm|verify|activate|enable|upgrade|link)\b|\bto (?:receive|release|unlock) (?:the |your )?(?:funds|payment|money)\b[^.]{0,30}\b(?:verify|confirm|enter)\b|` +
 		`(?:须|需|必须)先?(?:完成|进行|通过)[^。]{0,10}(?:验证|认证|签署|升级|激活)|(?:验证|认证|签署|激活)(?:后|之后)[^。]{0,10}(?:才|方可)`)
 	// With the reader's card or online banking: what only pays out, never receives.
-	verifyWithRE = regexp.MustCompile(`\b(?:online banking|banking app|debit card|credit card|card number|available balance|card'?s? balance)\b|\b(?:enter|confirm) (?:the |your )?card\b|` +
+	verifyWithRE = mustPattern(`\b(?:online banking|banking app|debit card|credit card|card number|available balance|card'?s? balance)\b|\b(?:enter|confirm) (?:the |your )?card\b|` +
 		`网路银行|网上银行|网银|手机银行|银行卡|信用卡|余额`)
 )
 

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -19,10 +18,10 @@ const (
 
 var (
 	// A sum of money on the page: $6.99, £1.89, ¥144.90, 436.52 元, 48,912 USDT.
-	amountRE = regexp.MustCompile(`[$£€¥￥] ?[0-9][0-9,]*(?:\.[0-9]{2})?|[0-9][0-9,]*(?:\.[0-9]{2})? ?(?:元|usd|usdt|eur|gbp)\b`)
+	amountRE = mustPattern(`[$£€¥￥] ?[0-9][0-9,]*(?:\.[0-9]{2})?|[0-9][0-9,]*(?:\.[0-9]{2})? ?(?:元|usd|usdt|eur|gbp)\b`)
 	// What the reader loses if they do not pay: the service cut, the parcel sent back, the
 	// licence or the credit record hit, a fine added.
-	payLossRE = regexp.MustCompile(`disconnect|shut ?off|cut off|suspen|returned to (?:the )?sender|will be returned|be destroyed|` +
+	payLossRE = mustPattern(`disconnect|shut ?off|cut off|suspen|returned to (?:the )?sender|will be returned|be destroyed|` +
 		`late (?:fee|charge|payment fee)|penalt|collections?\b|legal action|blacklist|expire[sd]? |` +
 		`停电|停机|停水|停气|断电|停止供电|征信|黑名单|退回|销毁|罚款|滞纳金|违约金|注销|冻结|拘留|起诉`)
 )
@@ -67,13 +66,13 @@ func payDemandSignal(c moderation.Capture) (Signal, bool) {
 // codeRelayRE is the reader told to hand over a code texted to them: to type it into the
 // chat, to send or read it to the "agent" — a one-time code is typed where it was asked for,
 // never given to a person.
-var codeRelayRE = regexp.MustCompile(`(?:type|send|tell|give|read|forward|share|provide|reply with) (?:me|us|our agent|the agent)? ?(?:the |this |that |your )?(?:[0-9]-digit |6-digit |verification |security |one-time |sms )*code (?:here|to (?:me|us|our agent|the agent)|in (?:the|this) chat|below so (?:we|i) can)|` +
+var codeRelayRE = mustPattern(`(?:type|send|tell|give|read|forward|share|provide|reply with) (?:me|us|our agent|the agent)? ?(?:the |this |that |your )?(?:[0-9]-digit |6-digit |verification |security |one-time |sms )*code (?:here|to (?:me|us|our agent|the agent)|in (?:the|this) chat|below so (?:we|i) can)|` +
 	`(?:send|tell|give|read) (?:me|us) (?:the |your )?(?:[0-9]-digit |6-digit |verification |security |one-time |sms )*code|` +
 	`(?:请|麻烦)?(?:将|把)?(?:收到的|手机收到的|短信)?验证码(?:发送|发|告诉|报|提供|回复)(?:给)?(?:我|客服|专员|我们)|` +
 	`(?:提供|告诉我|发给我|报给我)(?:您|你)?(?:收到的|的)?(?:短信)?验证码`)
 
 // chatHintRE is a text box to talk in: a support chat's message field.
-var chatHintRE = regexp.MustCompile(`(?i)message|消息|chat|回复|type here|说点什么`)
+var chatHintRE = mustPattern(`(?i)message|消息|chat|回复|type here|说点什么`)
 
 // codeRelaySignal weighs a page telling its reader to give the code they were texted to the
 // person writing to them — in a "support chat", a "refund desk" — off the brands' own hosts:
@@ -100,9 +99,9 @@ func codeRelaySignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// Connect a wallet: the drainer's one button.
-	connectWalletRE = regexp.MustCompile(`connect (?:your |a )?wallet|连接钱包|链接钱包`)
+	connectWalletRE = mustPattern(`connect (?:your |a )?wallet|连接钱包|链接钱包`)
 	// Tokens to claim: an airdrop, a reward, an eligibility check.
-	claimTokensRE = regexp.MustCompile(`claim (?:your |the )?(?:\$?[a-z]{2,6} )?(?:airdrop|tokens?|rewards?|allocation)|airdrop|check eligibility|eligible wallets|` +
+	claimTokensRE = mustPattern(`claim (?:your |the )?(?:\$?[a-z]{2,6} )?(?:airdrop|tokens?|rewards?|allocation)|airdrop|check eligibility|eligible wallets|` +
 		`领取空投|空投|领取代币|查询资格`)
 )
 

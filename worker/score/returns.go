@@ -1,7 +1,6 @@
 package score
 
 import (
-	"regexp"
 	"strconv"
 )
 
@@ -11,16 +10,16 @@ import (
 // that earned more says the capital is at risk (docs/moderation.md, "Heuristics").
 var (
 	// The principal promised back in full.
-	principalBackRE = regexp.MustCompile(`(?:到期)?(?:本金|本息)(?:全额|全部|100%)?(?:退还|返还|归还|保障|兑付)|保本|还本|` +
+	principalBackRE = mustPattern(`(?:到期)?(?:本金|本息)(?:全额|全部|100%)?(?:退还|返还|归还|保障|兑付)|保本|还本|` +
 		`\b(?:principal|capital|your (?:money|investment|deposit))\b[^.]{0,20}\b(?:guaranteed|protected|returned in full|back in full|repaid in full|fully returned)`)
 	// A rate of return and the period it is counted over.
-	yearRateRE  = regexp.MustCompile(`(?:年化|年收益|年回报|年返利|年利率|年息)[^。]{0,24}?([0-9]+(?:\.[0-9]+)?) ?%|([0-9]+(?:\.[0-9]+)?) ?% (?:a year|per year|per annum|annually|yearly|p\.a\.)|(?:annual|yearly) (?:return|yield|interest|payout|profit)s? of ([0-9]+(?:\.[0-9]+)?) ?%`)
-	monthRateRE = regexp.MustCompile(`(?:每月|月)(?:返利|收益|分红|回报|利息|返还)[^。]{0,12}?([0-9]+(?:\.[0-9]+)?) ?%|([0-9]+(?:\.[0-9]+)?) ?% (?:a month|per month|monthly|every month)|monthly (?:return|yield|interest|payout|profit)s? of ([0-9]+(?:\.[0-9]+)?) ?%`)
+	yearRateRE  = mustPattern(`(?:年化|年收益|年回报|年返利|年利率|年息)[^。]{0,24}?([0-9]+(?:\.[0-9]+)?) ?%|([0-9]+(?:\.[0-9]+)?) ?% (?:a year|per year|per annum|annually|yearly|p\.a\.)|(?:annual|yearly) (?:return|yield|interest|payout|profit)s? of ([0-9]+(?:\.[0-9]+)?) ?%`)
+	monthRateRE = mustPattern(`(?:每月|月)(?:返利|收益|分红|回报|利息|返还)[^。]{0,12}?([0-9]+(?:\.[0-9]+)?) ?%|([0-9]+(?:\.[0-9]+)?) ?% (?:a month|per month|monthly|every month)|monthly (?:return|yield|interest|payout|profit)s? of ([0-9]+(?:\.[0-9]+)?) ?%`)
 )
 
 // riskWarningRE is the warning a regulated seller of investments must print: a page that carries
 // it sells a product whose return is not promised, whatever its protected deposits pay.
-var riskWarningRE = regexp.MustCompile(`产品有风险|投资须谨慎|投资有风险|理财非存款|非保本|不保本|past performance|capital (?:is )?at risk|may lose|get back less|value of (?:your |an )?investments? (?:can|may) (?:fall|go down)`)
+var riskWarningRE = mustPattern(`产品有风险|投资须谨慎|投资有风险|理财非存款|非保本|不保本|past performance|capital (?:is )?at risk|may lose|get back less|value of (?:your |an )?investments? (?:can|may) (?:fall|go down)`)
 
 // Rates above these are no deposit's: 10% a year, 1% a month.
 const (
@@ -31,7 +30,7 @@ const (
 // highFixedReturn is the first rate in words above what a deposit earns, "" when none is.
 func highFixedReturn(words string) string {
 	for _, r := range []struct {
-		re   *regexp.Regexp
+		re   *pattern
 		over float64
 	}{{yearRateRE, highYearRate}, {monthRateRE, highMonthRate}} {
 		for _, m := range r.re.FindAllStringSubmatchIndex(words, -1) {

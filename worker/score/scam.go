@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -38,35 +37,35 @@ const scanText = 3000
 // quote from such pages; each asks the reader, in the second person, to act.
 var (
 	// A win or a gift the reader is told is theirs.
-	prizeRE = regexp.MustCompile(`you(?:'ve| have)? (?:just )?(?:won|been selected|been chosen)|you are (?:our|the|a|today's) (?:lucky )?winner|` +
+	prizeRE = mustPattern(`you(?:'ve| have)? (?:just )?(?:won|been selected|been chosen)|you are (?:our|the|a|today's) (?:lucky )?winner|` +
 		`claim (?:your|the) (?:prize|reward|gift|bonus|iphone|voucher)|congratulations[!,.]* *(?:you(?:'ve| have)? won|you are|dear|lucky)|` +
 		`lucky (?:winner|visitor|customer|user)|your (?:prize|reward|gift) (?:is|has been) (?:waiting|reserved|ready)|spin (?:the wheel|to win)|` +
 		`恭喜(?:您|你)(?:已|已经)?(?:中奖|被抽中|成为.{0,6}(?:幸运|中奖|获奖)|获得.{0,8}(?:奖|iphone|手机|现金|大礼))|` +
 		`(?:您|你)(?:已|已经)?(?:中奖|被抽中)|中奖(?:了|通知|用户|名额)|领取(?:您的|你的)?(?:奖品|奖励|礼品|大奖|奖金|红包|补贴)|幸运(?:用户|客户|观众|儿)`)
 	// Money the reader is told they must pay first.
-	feeRE = regexp.MustCompile(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification|issuance|clearance|correction) (?:and [a-z]+ (?:[a-z]+ )?)?(?:fee|charge|cost)s?|` +
+	feeRE = mustPattern(`(?:shipping|delivery|postage|handling|processing|customs|release|redelivery|activation|unlock|small|service|verification|issuance|clearance|correction) (?:and [a-z]+ (?:[a-z]+ )?)?(?:fee|charge|cost)s?|` +
 		`(?:pay|cover) (?:only |just )?(?:the )?(?:shipping|postage|a small fee)|only pay (?:for )?(?:the )?shipping|` +
 		`手续费|保证金|邮费|运费|税费|激活费|解冻(?:费|金)|认证费|服务费|押金|工本费|` +
 		`(?:只需|仅需|只要|需支付|需缴纳|需要支付)[0-9.]+ ?元`)
 	// A parcel held, an account frozen, a refund or subsidy waiting: the other pretexts for a fee.
-	pretextRE = regexp.MustCompile(`(?:package|parcel|shipment) (?:is |has been )?(?:on hold|held|suspended|returned|could not be delivered|undeliverable)|` +
+	pretextRE = mustPattern(`(?:package|parcel|shipment) (?:is |has been )?(?:on hold|held|suspended|returned|could not be delivered|undeliverable)|` +
 		`(?:could not|unable to|failed to) deliver (?:your )?(?:package|parcel|shipment)|delivery (?:attempt )?(?:has )?failed|` +
 		`(?:account|card) (?:has been |is |will be )?(?:suspended|frozen|locked|limited)|tax refund|` +
 		`mailbox (?:is )?(?:full|over (?:its )?quota)|verify your (?:account|identity|mailbox) (?:within|now|to avoid)|` +
 		`(?:包裹|快递|快件)(?:已|被)?(?:滞留|异常|无法派送|被退回|地址不详|丢失)|(?:账户|账号|帐号)(?:被|已被|已)?(?:冻结|锁定|异常|限制)|解冻|退税|理赔|` +
 		`etc.{0,4}(?:认证|失效|过期|冻结|禁用)|(?:认证|实名)(?:已)?(?:失效|过期)`)
 	// Being sent elsewhere to talk: a scam moves its mark to a chat it controls.
-	contactRE = regexp.MustCompile(`(?:contact|message|text|add|chat with) (?:our |the |an? )?(?:agent|manager|support|us|customer service)? ?(?:on|via|at) (?:whatsapp|telegram|wechat|signal)|` +
+	contactRE = mustPattern(`(?:contact|message|text|add|chat with) (?:our |the |an? )?(?:agent|manager|support|us|customer service)? ?(?:on|via|at) (?:whatsapp|telegram|wechat|signal)|` +
 		`(?:添加|加|联系)(?:客服|导师|老师|专员|管理员)?(?:的)?(?:微信|qq|客服|导师|老师)`)
 	// Send cryptocurrency and get double back: the giveaway scam.
-	doublingRE = regexp.MustCompile(`send (?:between |from )?[0-9.,]+ (?:to|and|-) ?[0-9.,]+ ?(?:btc|eth|usdt|bitcoin|ether)[^.]{0,80}(?:double|2x|x2|twice)|` +
+	doublingRE = mustPattern(`send (?:between |from )?[0-9.,]+ (?:to|and|-) ?[0-9.,]+ ?(?:btc|eth|usdt|bitcoin|ether)[^.]{0,80}(?:double|2x|x2|twice)|` +
 		`(?:double|2x|x2|twice) (?:the amount|your (?:btc|eth|usdt|bitcoin|crypto))[^.]{0,60}send|转账.{0,20}(?:双倍|翻倍)返还`)
 	// Pay for tasks: like, follow, "brush orders", and earn by the day.
-	taskRE = regexp.MustCompile(`日赚|日入[0-9]|刷单|垫付|做任务.{0,6}(?:佣金|返现)|点赞.{0,8}(?:赚钱|佣金)|earn \$?[0-9]+ (?:a|per) day (?:by|from) (?:liking|rating|reviewing)`)
+	taskRE = mustPattern(`日赚|日入[0-9]|刷单|垫付|做任务.{0,6}(?:佣金|返现)|点赞.{0,8}(?:赚钱|佣金)|earn \$?[0-9]+ (?:a|per) day (?:by|from) (?:liking|rating|reviewing)`)
 	// A page warning of scams quotes their words: advisories and news are no scam.
-	warningRE = regexp.MustCompile(`\b(?:scams?|scammers?|fraud(?:sters?)?|phishing|smishing)\b|诈骗|骗局|骗子|钓鱼|反诈`)
+	warningRE = mustPattern(`\b(?:scams?|scammers?|fraud(?:sters?)?|phishing|smishing)\b|诈骗|骗局|骗子|钓鱼|反诈`)
 	// A clock the reader is told is running.
-	urgentRE = regexp.MustCompile(`within (?:24|48|72) hours|expires? (?:in|today|soon)|only today|limited time|last chance|` +
+	urgentRE = mustPattern(`within (?:24|48|72) hours|expires? (?:in|today|soon)|only today|limited time|last chance|` +
 		`[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})? (?:left|remaining)|立即领取|限时|倒计时|(?:24|48|72) ?小时内|逾期|过期作废|名额有限|仅剩`)
 )
 

@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -83,7 +82,7 @@ func brandsWorn(c moderation.Capture, headings bool) []wornBrand {
 
 // signInWithRE is a button that signs in with another's account: "Sign in with Google",
 // "continue-with-apple.svg", 使用微信登录; nor is a QR code to sign in with it.
-var signInWithRE = regexp.MustCompile(`(?i)(?:sign|log)[ _-]?in[ _-]with|continue[ _-]with|connect[ _-]with|btn[_-]|button|使用.{0,8}登录|一键登录|qr[ _-]?code|二维码`)
+var signInWithRE = mustPattern(`(?i)(?:sign|log)[ _-]?in[ _-]with|continue[ _-]with|connect[ _-]with|btn[_-]|button|使用.{0,8}登录|一键登录|qr[ _-]?code|二维码`)
 
 // brandsInFileName are the brands whose key a file's name holds as a word: "paypal-logo.svg",
 // "logo_icbc.png".
@@ -222,13 +221,13 @@ func bareLoginSignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// Pay by the day or the task: "earn $300 per day", 日结, 日赚, 佣金.
-	taskPayRE = regexp.MustCompile(`earn (?:up to )?[$€£]?[0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? ?(?:usd|dollars)? (?:a|per) day|[$€£][0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? (?:a|per) day|paid daily|daily (?:pay|income|salary|commission)|commission per (?:task|order|review)|` +
+	taskPayRE = mustPattern(`earn (?:up to )?[$€£]?[0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? ?(?:usd|dollars)? (?:a|per) day|[$€£][0-9][0-9,.]*(?: ?- ?[$€£]?[0-9][0-9,.]*)? (?:a|per) day|paid daily|daily (?:pay|income|salary|commission)|commission per (?:task|order|review)|` +
 		`日结|日赚|日入|一单一结|每单佣金|佣金|一天[0-9]+`)
 	// Tasks no one pays for: liking, rating, reviewing, following, "boosting" orders.
-	taskWorkRE = regexp.MustCompile(`(?:lik(?:e|ing)|rat(?:e|ing)|review(?:ing)?|follow(?:ing)?|subscrib(?:e|ing) to|boost(?:ing)?|optimi[sz](?:e|ing)|click(?:ing)?) (?:products|videos|youtube|tiktok|hotels|apps|channels|posts|orders)|` +
+	taskWorkRE = mustPattern(`(?:lik(?:e|ing)|rat(?:e|ing)|review(?:ing)?|follow(?:ing)?|subscrib(?:e|ing) to|boost(?:ing)?|optimi[sz](?:e|ing)|click(?:ing)?) (?:products|videos|youtube|tiktok|hotels|apps|channels|posts|orders)|` +
 		`like videos|rate products|点赞|好评|刷单|关注.{0,4}(?:账号|博主)|做任务|抢单|领取任务|数据优化`)
 	// A chat given as the way to the tasks.
-	taskChatRE = regexp.MustCompile(`whatsapp|telegram|wechat|微信|\bqq\b|联系(?:招聘|客服|导师|专员|hr)|(?:contact|message) (?:our|the) (?:hr|recruiter|manager|mentor)`)
+	taskChatRE = mustPattern(`whatsapp|telegram|wechat|微信|\bqq\b|联系(?:招聘|客服|导师|专员|hr)|(?:contact|message) (?:our|the) (?:hr|recruiter|manager|mentor)`)
 )
 
 // chatHosts are the chats a link can open.
@@ -260,7 +259,7 @@ func taskSignal(c moderation.Capture) (Signal, bool) {
 
 // mailboxRE is a mailbox's pretext, told to its reader: your mailbox is full, over its quota,
 // to upgrade, about to stop ("mailbox upgrades: ask the help desk" is no pretext).
-var mailboxRE = regexp.MustCompile(`your (?:mailbox|webmail|e-?mail(?: account)?|email storage|mail storage)[^.]{0,80}(?:full|quota|storage limit|exceeded|upgrade|deactivat|expire|suspend|stop receiving|not be able to (?:send|receive))|` +
+var mailboxRE = mustPattern(`your (?:mailbox|webmail|e-?mail(?: account)?|email storage|mail storage)[^.]{0,80}(?:full|quota|storage limit|exceeded|upgrade|deactivat|expire|suspend|stop receiving|not be able to (?:send|receive))|` +
 	`(?:upgrade|validate|verify|re-?activate) your (?:mailbox|webmail|e-?mail account|email quota|quota)|mailbox (?:is|has) (?:full|exceeded|reached)|` +
 	`(?:mailbox|webmail|e-?mail account)[^.]{0,60}(?:must|needs? to|has to) be (?:upgraded|validated|verified|migrated|re-?activated)|` +
 	`mailboxes (?:not|that are not) (?:upgraded|validated|verified)|(?:messages|emails) (?:are |have been )?(?:held|on hold|pending) until|` +

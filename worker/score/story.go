@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/shortlink/shortlink/backend/moderation"
@@ -40,109 +39,109 @@ const (
 var (
 	// Gift cards of a brand named as the means of paying: "we accept Apple gift cards", "pay
 	// with Google Play cards", 苹果充值卡, 京东E卡卡密.
-	giftCardRE = regexp.MustCompile(`(?:apple|itunes|google play|steam|amazon|ebay|razer(?: gold)?|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa gift|paysafe)[a-z ,/]{0,40}(?:gift ?cards?|cards?|vouchers?)|` +
+	giftCardRE = mustPattern(`(?:apple|itunes|google play|steam|amazon|ebay|razer(?: gold)?|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa gift|paysafe)[a-z ,/]{0,40}(?:gift ?cards?|cards?|vouchers?)|` +
 		`gift ?cards?|礼品卡|充值卡|购物卡|京东e卡|苹果(?:充值)?卡|游戏点卡`)
 	// The payment's words in the sentence of the gift cards.
-	giftPayRE = regexp.MustCompile(`\b(?:accept|pay|paid|donat|deposit|fee|settl|send|sent|photo|code|scratch|read (?:me|us|them) the)|` +
+	giftPayRE = mustPattern(`\b(?:accept|pay|paid|donat|deposit|fee|settl|send|sent|photo|code|scratch|read (?:me|us|them) the)|` +
 		`支付|缴纳|付款|充值|卡密|拍照|发送`)
 	// A brand's gift cards, not the shop's own.
-	giftBrandRE = regexp.MustCompile(`^(?:apple|itunes|google|steam|amazon|ebay|razer|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa|paysafe)|京东|苹果|游戏点卡`)
+	giftBrandRE = mustPattern(`^(?:apple|itunes|google|steam|amazon|ebay|razer|vanilla|target|walmart|sephora|xbox|playstation|nintendo|visa|paysafe)|京东|苹果|游戏点卡`)
 	// The card's codes or a photo of it sent on.
-	giftSendRE = regexp.MustCompile(`photo|picture|scratch|(?:card|the) (?:numbers?|codes?) (?:and|to|below)|read (?:me|us|them)|卡密|卡号`)
+	giftSendRE = mustPattern(`photo|picture|scratch|(?:card|the) (?:numbers?|codes?) (?:and|to|below)|read (?:me|us|them)|卡密|卡号`)
 	// The cards' codes or photos sent to a person: to the reader's coordinator, by text, on a chat.
-	giftSentOnRE = regexp.MustCompile(`\b(?:send|text|email|upload|forward|submit|read)\b[^.]{0,30}\b(?:photos?|pictures?|images?|card numbers?|codes?|pins?)\b[^.]{0,60}(?:\bto (?:me|us|your (?:coordinator|agent|manager|officer|supervisor|handler|case officer)|our (?:agent|team|officer))\b|\bby (?:text|sms|whatsapp|telegram)\b|whatsapp|telegram)|` +
+	giftSentOnRE = mustPattern(`\b(?:send|text|email|upload|forward|submit|read)\b[^.]{0,30}\b(?:photos?|pictures?|images?|card numbers?|codes?|pins?)\b[^.]{0,60}(?:\bto (?:me|us|your (?:coordinator|agent|manager|officer|supervisor|handler|case officer)|our (?:agent|team|officer))\b|\bby (?:text|sms|whatsapp|telegram)\b|whatsapp|telegram)|` +
 		`(?:拍照|照片|卡密|卡号)[^。]{0,20}(?:发给|发送给|发到|私信)[^。]{0,10}(?:客服|专员|老师|我|微信|qq)`)
 	// A page buying the reader's gift cards.
-	giftBuyRE = regexp.MustCompile(`\bsell (?:your |unused |old )?(?:[a-z]+(?:, | and | or )?){0,4}gift ?cards|\bwe buy (?:[a-z]+ )?gift ?cards|gift ?cards? for cash|(?:卡|卡券|礼品卡|购物卡|e卡)(?:高价)?回收|回收(?:闲置)?(?:[^。]{0,12})(?:卡|卡券)`)
+	giftBuyRE = mustPattern(`\bsell (?:your |unused |old )?(?:[a-z]+(?:, | and | or )?){0,4}gift ?cards|\bwe buy (?:[a-z]+ )?gift ?cards|gift ?cards? for cash|(?:卡|卡券|礼品卡|购物卡|e卡)(?:高价)?回收|回收(?:闲置)?(?:[^。]{0,12})(?:卡|卡券)`)
 	// A purpose the reader pays for first: a fee, a deposit, a fine, a donation, a bond, a release.
-	giftPurposeRE = regexp.MustCompile(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant|unpaid|overdue|arrears|bills?)\b|手续费|押金|保证金|解冻|罚款|税|捐|欠费|账单`)
+	giftPurposeRE = mustPattern(`\b(?:fees?|deposits?|bond|bail|fines?|tax(?:es)?|donat\w*|relief|releas\w*|unlock\w*|penalt\w*|warrant|unpaid|overdue|arrears|bills?)\b|手续费|押金|保证金|解冻|罚款|税|捐|欠费|账单`)
 
 	// The reader's money moved to an account said to be safe: the police's, the bank's, a
 	// "verification" account (an escrow a platform names as its own is not this).
 	// (A wallet of one's own is no such account: "move your coins to a secure wallet you control".)
-	safeAccountRE = regexp.MustCompile(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ](?:(?:holding|custody|reserve|suspense|trust|safekeeping) )?account|` +
+	safeAccountRE = mustPattern(`(?:transfer|move|send|deposit)[^.]{0,60}(?:to|into) (?:a |the |our |your |an )?(?:new )?(?:safe|secure|protected|verification|safety|quarantine)[- ](?:(?:holding|custody|reserve|suspense|trust|safekeeping) )?account|` +
 		`(?:safe|secure|protected|verification|safety) account[^.]{0,40}(?:transfer|move|deposit)|` +
 		`(?:转入|转到|转至|汇入|存入|转账到|转移到|转账至)[^。]{0,12}(?:安全|核验|验证|保护|清查|审查|避险|司法|公证)(?:核验|验证|监管|托管|保管)?(?:账户|帐户|账号)|` +
 		`(?:安全|核验|清查|审查|避险|司法|公证)(?:核验|监管)?(?:账户|帐户)[^。]{0,10}(?:转账|转入|汇款)`)
 
 	// A deposit paid first, for a thing or a service to come: a ticket, a room, a meeting, an
 	// order's release.
-	depositRE = regexp.MustCompile(`定金|订金|押金|诚意金|保证金|解冻金|意向金|占位费|\bdeposit\b|\b(?:holding|reservation|booking) fee\b|\bbond\b`)
+	depositRE = mustPattern(`定金|订金|押金|诚意金|保证金|解冻金|意向金|占位费|\bdeposit\b|\b(?:holding|reservation|booking) fee\b|\bbond\b`)
 	// A person's bank account given as the payee: 收款人, 户名 and an account number.
-	payeeRE = regexp.MustCompile(`(?:收款人|户名|收款账户|开户行)[:：]?[^。]{0,40}[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}|` +
+	payeeRE = mustPattern(`(?:收款人|户名|收款账户|开户行)[:：]?[^。]{0,40}[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}|` +
 		`(?:account name|beneficiary|payee)[: ].{0,60}?(?:account(?: number| no)?|iban|sort code|routing)[: ]+[0-9a-z]{4}|` +
 		`sort code[: ]+[0-9]{2}-[0-9]{2}-[0-9]{2}[^.]{0,20}account(?: number| no)?[: ]+[0-9]{6,}|iban[: ]+[a-z]{2}[0-9]{2} ?[0-9a-z]{4}|` +
 		// A person's payment app: Zelle to a phone or a mail, a Cash App or Venmo handle.
 		`(?:zelle|cash ?app|venmo|paypal (?:friends|f&f))[^.]{0,30}(?:\$[a-z][a-z0-9_-]{2,}|@[a-z][a-z0-9_-]{2,}|[0-9]{3}[ .-]?[0-9]{3}[ .-]?[0-9]{4}|[a-z0-9._-]+@[a-z0-9.-]+)`)
 	// Paying by a QR code or to an address shown on the page.
-	scanPayRE = regexp.MustCompile(`扫码(?:支付|付款|转账)|扫一扫(?:支付|付款)|长按识别二维码.{0,6}(?:支付|付款)|(?:支付宝|微信) ?/? ?(?:微信|支付宝)? ?扫码|scan (?:the |this )?(?:qr )?code to (?:pay|send|deposit)`)
+	scanPayRE = mustPattern(`扫码(?:支付|付款|转账)|扫一扫(?:支付|付款)|长按识别二维码.{0,6}(?:支付|付款)|(?:支付宝|微信) ?/? ?(?:微信|支付宝)? ?扫码|scan (?:the |this )?(?:qr )?code to (?:pay|send|deposit)`)
 	// The receipt or the payment's screenshot sent to a chat: the payment is off any checkout.
-	chatAfterRE = regexp.MustCompile(`(?:付款|转账|支付|汇款|打款)(?:成功)?后[^。]{0,20}(?:截图|联系|添加|发送|发给|私信)[^。]{0,16}(?:微信|qq|客服|专员|whatsapp|telegram)|` +
+	chatAfterRE = mustPattern(`(?:付款|转账|支付|汇款|打款)(?:成功)?后[^。]{0,20}(?:截图|联系|添加|发送|发给|私信)[^。]{0,16}(?:微信|qq|客服|专员|whatsapp|telegram)|` +
 		`(?:send|upload|forward) (?:a |the |your )?(?:screenshot|receipt|photo|proof)[^.]{0,60}(?:whatsapp|telegram|wechat|signal|@[a-z0-9_]{4,})|` +
 		`after (?:paying|payment|the (?:payment|transfer)|you pay)[^.]{0,40}(?:whatsapp|telegram|wechat|text me|message me)`)
 
 	// Scarcity and distance: few left, first come, the owner abroad, the deposit before seeing.
-	scarceRE = regexp.MustCompile(`only (?:one|two|three|four|five|[0-9]+) (?:[a-z]+ )?left|first come|before (?:viewing|you see|the viewing|you visit)|sight unseen|(?:i am|i'm|we are|owner is) (?:abroad|overseas)|` +
+	scarceRE = mustPattern(`only (?:one|two|three|four|five|[0-9]+) (?:[a-z]+ )?left|first come|before (?:viewing|you see|the viewing|you visit)|sight unseen|(?:i am|i'm|we are|owner is) (?:abroad|overseas)|` +
 		`仅剩|先到先得|咨询的人很多|看房前|见面前|不在国内|在国外|出国`)
 	// A firm's licence or regulator named: what an honest lender, insurer or fund shows. Kits
 	// copy it too, so it only spares a page the weak signals.
-	licensedRE = regexp.MustCompile(`licen[cs]ed (?:by|adviser|advisor|lender|insurer)|licen[cs]e (?:no|number|[0-9])|regulated by|authori[sz]ed and regulated|\bfdic\b|\bncua\b|` +
+	licensedRE = mustPattern(`licen[cs]ed (?:by|adviser|advisor|lender|insurer)|licen[cs]e (?:no|number|[0-9])|regulated by|authori[sz]ed and regulated|\bfdic\b|\bncua\b|` +
 		`营业执照|许可证号|金融许可证|持牌|受.{0,12}监管`)
 	// Returns that cannot be lost.
-	sureReturnRE = regexp.MustCompile(`稳赚|稳赢|包赔|只赚不赔|零风险(?:投资|理财|收益|高收益|赚钱)|保证收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
+	sureReturnRE = mustPattern(`稳赚|稳赢|包赔|只赚不赔|零风险(?:投资|理财|收益|高收益|赚钱)|保证收益|躺赚|(?:胜率|准确率|中奖率)[^。]{0,6}9[0-9](?:\.[0-9])?%|` +
 		`guaranteed [0-9]{2,}% |(?:double|triple) your (?:money|investment|deposit|crypto) in [0-9]+ (?:hours|days|weeks)|` +
 		`daily (?:returns?|profits?|interest) of [0-9.]+ ?%|(?:每日|每天|日)(?:收益|返利|分红|返还)[^。]{0,6}[0-9.]+ ?%|` +
 		`[0-9]{2,}% (?:daily|weekly|monthly|a day|a week|a month|per day|per week|per month) (?:guaranteed|profits?|returns?)|(?:win|success) rate (?:of )?9[0-9](?:\.[0-9])?%|` +
 		`guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)[^.]{0,80}(?:whatsapp|telegram|account manager|mentor|signals|vip|copies every trade)|` +
 		`(?:whatsapp|telegram|account manager|mentor|signals|vip)[^.]{0,80}guaranteed (?:daily |weekly |monthly )?(?:profits?|returns?|income|winnings)`)
 	// Money to put in: a top-up, a first deposit, following a mentor's bets.
-	putInRE = regexp.MustCompile(`充值|首充|入金|跟单|投注|下注|\bdeposit\b|\btop[- ]?up\b|\binvest (?:now|today|\$?[0-9])|minimum investment`)
+	putInRE = mustPattern(`充值|首充|入金|跟单|投注|下注|\bdeposit\b|\btop[- ]?up\b|\binvest (?:now|today|\$?[0-9])|minimum investment`)
 
 	// A provider's device sign-in page: the code entered there signs in whoever shows it.
-	deviceLoginRE = regexp.MustCompile(`microsoft\.com/(?:devicelogin|link)\b|aka\.ms/devicelogin|login\.microsoft(?:online)?\.com/[a-z/]*device(?:auth)?|google\.com/device\b|github\.com/login/device|` +
+	deviceLoginRE = mustPattern(`microsoft\.com/(?:devicelogin|link)\b|aka\.ms/devicelogin|login\.microsoft(?:online)?\.com/[a-z/]*device(?:auth)?|google\.com/device\b|github\.com/login/device|` +
 		`device (?:sign-?in|log-?in|login|code) page|设备登录页|设备代码`)
 	// The code to enter there, and that it is live.
-	enterCodeRE = regexp.MustCompile(`(?:enter|paste|type|input) (?:the |this |your )?code|(?:输入|粘贴)(?:上方|下方|以下)?(?:的)?(?:代码|验证码|设备码)`)
-	liveCodeRE  = regexp.MustCompile(`(?:code )?expires? in [0-9]{1,2}:[0-9]{2}|[0-9]{1,2}:[0-9]{2} (?:left|remaining)|(?:opens|continues|joins) (?:here )?automatically|有效期[^。]{0,6}[0-9]+ ?分钟|自动(?:进入|跳转|加入)`)
+	enterCodeRE = mustPattern(`(?:enter|paste|type|input) (?:the |this |your )?code|(?:输入|粘贴)(?:上方|下方|以下)?(?:的)?(?:代码|验证码|设备码)`)
+	liveCodeRE  = mustPattern(`(?:code )?expires? in [0-9]{1,2}:[0-9]{2}|[0-9]{1,2}:[0-9]{2} (?:left|remaining)|(?:opens|continues|joins) (?:here )?automatically|有效期[^。]{0,6}[0-9]+ ?分钟|自动(?:进入|跳转|加入)`)
 
 	// Money back in the words refundRE leaves to the refund's kin: a rebate, a tax refund, a subsidy.
-	moneyBackRE = regexp.MustCompile(`rebate|owed (?:a|an|the)|退税|补贴|补助|返还|退回`)
+	moneyBackRE = mustPattern(`rebate|owed (?:a|an|the)|退税|补贴|补助|返还|退回`)
 	// A card's balance asked: no refund needs it.
-	balanceHintRE = regexp.MustCompile(`余额|balance`)
+	balanceHintRE = mustPattern(`余额|balance`)
 
 	// A card charged to verify the reader, for someone they are to meet.
-	verifyChargeRE = regexp.MustCompile(`(?:verification|verify|safety id|background check|id check|card check|prove (?:you are|you're) (?:real|human|not)|age check)[^.]{0,40}[$£€][0-9]|` +
+	verifyChargeRE = mustPattern(`(?:verification|verify|safety id|background check|id check|card check|prove (?:you are|you're) (?:real|human|not)|age check)[^.]{0,40}[$£€][0-9]|` +
 		`[$£€][0-9][0-9.,]*[^.]{0,30}(?:verification|card check|safety id|background check)|(?:认证|验证|核验)(?:费|金)`)
 	// Someone the reader is to meet, who asked for it.
-	meetRE = regexp.MustCompile(`before (?:meeting|you meet|our date|the date)|meet(?:s|ing)? (?:you |people )?(?:tonight|today|in person)|(?:she|he|your match|they) (?:only )?(?:meets?|asked you)|` +
+	meetRE = mustPattern(`before (?:meeting|you meet|our date|the date)|meet(?:s|ing)? (?:you |people )?(?:tonight|today|in person)|(?:she|he|your match|they) (?:only )?(?:meets?|asked you)|` +
 		`见面前|见面|约会`)
 	// A charge that recurs after the small one, in its small print.
-	recursRE = regexp.MustCompile(`(?:per|a|/) ?month after|billed (?:monthly )?until cancel|auto-?renew|membership at [$£€][0-9]|自动续费|每月自动扣费`)
+	recursRE = mustPattern(`(?:per|a|/) ?month after|billed (?:monthly )?until cancel|auto-?renew|membership at [$£€][0-9]|自动续费|每月自动扣费`)
 
 	// An installer run past the system's warning.
-	bypassWarningRE = regexp.MustCompile(`run anyway|open anyway|install anyway|keep anyway|ignore (?:the |any )?(?:security )?warning|allow (?:this|the) app|(?:security|smartscreen) warning appears|` +
+	bypassWarningRE = mustPattern(`run anyway|open anyway|install anyway|keep anyway|ignore (?:the |any )?(?:security )?warning|allow (?:this|the) app|(?:security|smartscreen) warning appears|` +
 		`仍要运行|仍然运行|仍然安装|继续安装|忽略(?:风险|警告|提示)|允许安装`)
 	// A call that waits for the reader, and a browser that will not do.
-	waitingCallRE = regexp.MustCompile(`(?:interviewer|host|recruiter|agent|meeting|call) is (?:already )?waiting|(?:browser|web) (?:version )?(?:does not|doesn't|cannot|can't) (?:support|join|connect)|could not connect to the (?:meeting|call)|` +
+	waitingCallRE = mustPattern(`(?:interviewer|host|recruiter|agent|meeting|call) is (?:already )?waiting|(?:browser|web) (?:version )?(?:does not|doesn't|cannot|can't) (?:support|join|connect)|could not connect to the (?:meeting|call)|` +
 		`starts in [0-9]+ min|(?:meeting|call|interview) has (?:already )?started|is (?:already )?in the (?:room|meeting|call)|面试官已|会议已开始|(?:浏览器|网页版)(?:不支持|无法)`)
 
 	// A bill's pressure in a drawn page: the sum rising, collections, a clamp, towing.
-	drawnDeadlineRE = regexp.MustCompile(`after (?:24|48|72|[0-9]+) ?(?:h|hrs|hours|days)\b|rises to|increases to|doubles`)
+	drawnDeadlineRE = mustPattern(`after (?:24|48|72|[0-9]+) ?(?:h|hrs|hours|days)\b|rises to|increases to|doubles`)
 )
 
 var (
 	// A charge, an order or a renewal the reader is told was made.
-	chargedRE = regexp.MustCompile(`(?:has been|was|will be) (?:charged|debited|billed|renewed|auto-?renewed)|order (?:has been |is )?(?:confirmed|placed)|renewal (?:of|for) [$£€]?[0-9]|` +
+	chargedRE = mustPattern(`(?:has been|was|will be) (?:charged|debited|billed|renewed|auto-?renewed)|order (?:has been |is )?(?:confirmed|placed)|renewal (?:of|for) [$£€]?[0-9]|` +
 		`(?:payment|purchase|subscription) of [$£€][0-9]|已(?:成功)?扣(?:款|费)|扣款成功|自动续费.{0,10}[0-9]|订单已(?:支付|确认)`)
 	// To cancel it or dispute it, call.
-	callbackRE = regexp.MustCompile(`(?:did not|didn't|not) (?:authori[sz]e|make|place|order|request)[^.]{0,60}(?:call|contact|dial|phone)|(?:to|want to) (?:cancel|dispute|stop|refund)[^.]{0,60}(?:call|contact|dial|phone)|` +
+	callbackRE = mustPattern(`(?:did not|didn't|not) (?:authori[sz]e|make|place|order|request)[^.]{0,60}(?:call|contact|dial|phone)|(?:to|want to) (?:cancel|dispute|stop|refund)[^.]{0,60}(?:call|contact|dial|phone)|` +
 		`(?:call|contact|dial)[^.]{0,60}(?:to|within [0-9]+ hours to) (?:cancel|dispute|stop|get a refund)|(?:wasn't you|was not you|not you\?)[^.]{0,40}(?:call|contact|dial)|(?:如非本人|非本人操作|如需取消|如需退款)[^。]{0,30}(?:致电|拨打|联系)`)
 
 	// Exposure threatened: a recording, photos, the reader's contacts.
-	exposeRE = regexp.MustCompile(`(?:video|recording|photos?|pictures?|footage|chat logs?)[^.]{0,80}(?:contacts|family|friends|colleagues|employer|social media|everyone you know|publish|leak|send (?:it|them) to)|` +
+	exposeRE = mustPattern(`(?:video|recording|photos?|pictures?|footage|chat logs?)[^.]{0,80}(?:contacts|family|friends|colleagues|employer|social media|everyone you know|publish|leak|send (?:it|them) to)|` +
 		`(?:contacts|family|friends|colleagues)[^.]{0,60}(?:video|recording|photos?|footage)|(?:视频|录像|照片|聊天记录)[^。]{0,30}(?:通讯录|家人|亲友|同事|朋友圈|曝光|公开)|曝光`)
 	// A payment kept secret from the bank, the family, the police.
-	secrecyRE = regexp.MustCompile(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
+	secrecyRE = mustPattern(`(?:do not|don't|never) (?:tell|inform|speak to|talk to|contact|call) (?:your |the )?(?:bank|branch|family|spouse|husband|wife|children|police|anyone (?:at|in) (?:the |your )?(?:bank|office|finance|work))|keep (?:this|it|the payment) (?:confidential|secret|between us)|` +
 		`(?:do not|don't|never) (?:discuss|mention|talk about) (?:this|it|the (?:assignment|payment|transfer|offer|deal|investment|case|award|claim|win|inheritance|parcel))[^.]{0,30} with (?:anyone|your |the |(?:store|bank|branch) )|` +
 		`(?:请勿|不要|切勿|不得|别)(?:告知|告诉|透露给?|联系|让)(?:家人|亲友|银行|他人|任何人|警方|子女|儿女|配偶|老伴|同事|亲戚|朋友)|案件保密|严格保密|` +
 		// Secrecy of the deal itself, the clause ending there: not "注意保密您的密码".
@@ -192,7 +191,7 @@ func paysHere(c moderation.Capture, words string) bool {
 }
 
 // giftCodeHintRE names a field for gift cards' codes or a payment's transaction.
-var giftCodeHintRE = regexp.MustCompile(`(?i)card code|gift ?card|卡密|transaction (?:hash|id)|txid|交易哈希`)
+var giftCodeHintRE = mustPattern(`(?i)card code|gift ?card|卡密|transaction (?:hash|id)|txid|交易哈希`)
 
 // advisory says the page speaks of scams and collects nothing: news and advice quoting a lure.
 func advisory(c moderation.Capture, words string) bool {
@@ -359,7 +358,7 @@ func offPlatformSignal(c moderation.Capture, v storyView) (Signal, bool) {
 }
 
 // firstUnnegated is the first match of re in words that no negation stands before.
-func firstUnnegated(re *regexp.Regexp, words string) string {
+func firstUnnegated(re *pattern, words string) string {
 	for _, m := range re.FindAllStringIndex(words, -1) {
 		if !negated(words, m[0]) {
 			return words[m[0]:m[1]]

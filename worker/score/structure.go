@@ -3,7 +3,6 @@ package score
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -40,14 +39,14 @@ const minDOMText = 20
 
 // secretWordsRE find a recovery phrase in a field's hint or a page's words: "24 words",
 // "words separated by spaces", 助记词.
-var secretWordsRE = regexp.MustCompile(`\b(?:12|15|18|21|24)[- ]?words?\b|words? separated by|separate (?:each|the) words|` +
+var secretWordsRE = mustPattern(`\b(?:12|15|18|21|24)[- ]?words?\b|words? separated by|separate (?:each|the) words|` +
 	`recovery (?:phrase|seed|words)|seed (?:phrase|words)|secret (?:phrase|words)|mnemonic|助记词|私钥`)
 
 // walletWordsRE are what a page around a grid of words says: a wallet, its phrase, its words.
-var walletWordsRE = regexp.MustCompile(`wallet|phrase|seed|mnemonic|\bwords?\b|import|restore|钱包|助记词|导入`)
+var walletWordsRE = mustPattern(`wallet|phrase|seed|mnemonic|\bwords?\b|import|restore|钱包|助记词|导入`)
 
 // gridNameRE is a field named by its place in a grid: w1, word-12, phrase_3, 1.
-var gridNameRE = regexp.MustCompile(`^(?:[a-z_-]*?)[-_]?(?:[0-9]{1,2})$`)
+var gridNameRE = mustPattern(`^(?:[a-z_-]*?)[-_]?(?:[0-9]{1,2})$`)
 
 // secretSignal weighs a page asking for a wallet's recovery phrase — by a field's name or
 // hint, or as a grid of 12 to 24 word inputs — on a host that is no listed brand's own.
@@ -78,7 +77,7 @@ func secretSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // neverAskRE is a wallet's own help telling its readers no one asks for their phrase.
-var neverAskRE = regexp.MustCompile(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|不会(?:主动)?(?:来电|致电|索要|要求)|请勿(?:泄露|提供|填写)`)
+var neverAskRE = mustPattern(`never (?:ask|share|include|enter|type|give)|do not (?:share|include|enter|give)|don't (?:share|include|enter|give)|不要(?:泄露|分享|透露|填写|提供)|切勿|绝不会|不会(?:主动)?(?:来电|致电|索要|要求)|请勿(?:泄露|提供|填写)`)
 
 // phraseBox says whether f is where a phrase is typed: a text area, or one or two text inputs,
 // none of them a search, an account, a name or a contact.
@@ -101,9 +100,9 @@ func phraseBox(f moderation.Form) bool {
 	return box
 }
 
-func hintsSay(f moderation.Form, re *regexp.Regexp) bool { return hintMatching(f, re) != "" }
+func hintsSay(f moderation.Form, re *pattern) bool { return hintMatching(f, re) != "" }
 
-func hintMatching(f moderation.Form, re *regexp.Regexp) string {
+func hintMatching(f moderation.Form, re *pattern) string {
 	for _, h := range f.Hints {
 		if m := re.FindString(strings.ToLower(h)); m != "" {
 			return m
@@ -144,7 +143,7 @@ var formCollectors = []string{"api.telegram.org", "formspree.io", "getform.io", 
 	"discord.com", "discordapp.com", "000webhostapp.com", "pipedream.net", "requestbin.net", "ngrok.io", "ngrok-free.app"}
 
 // scriptPathRE is a form handler's path: a script, or the words kits name their handlers.
-var scriptPathRE = regexp.MustCompile(`(?i)\.(?:php[0-9]?|asp|aspx|cgi|pl|jsp)$|/(?:gate|next|post|send|mail|submit|save|log|result|results|rezult|process|login2|verify|validate|sendmail)(?:\.[a-z0-9]+)?$`)
+var scriptPathRE = mustPattern(`(?i)\.(?:php[0-9]?|asp|aspx|cgi|pl|jsp)$|/(?:gate|next|post|send|mail|submit|save|log|result|results|rezult|process|login2|verify|validate|sendmail)(?:\.[a-z0-9]+)?$`)
 
 // postsSignal weighs a form asking for a password, a code, a PIN or a recovery phrase that
 // sends it to another registrable domain than the page's — a listed brand's own domain (an
@@ -314,18 +313,18 @@ func copiedSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // Wallet addresses: Bitcoin (legacy and bech32), Ethereum and its chains, TRON.
-var walletAddressRE = regexp.MustCompile(`\b(?:bc1[ac-hj-np-z02-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})\b`)
+var walletAddressRE = mustPattern(`\b(?:bc1[ac-hj-np-z02-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})\b`)
 
 var (
 	// Sending coins to get more back.
-	doubleBackRE = regexp.MustCompile(`(?:twice|double|2x|x2|3x|200%|two times) (?:the amount|back|your|of)|(?:get|receive|return|send) (?:back )?(?:twice|double|2x|x2|3x)|` +
+	doubleBackRE = mustPattern(`(?:twice|double|2x|x2|3x|200%|two times) (?:the amount|back|your|of)|(?:get|receive|return|send) (?:back )?(?:twice|double|2x|x2|3x)|` +
 		`(?:will|we) (?:immediately |instantly |automatically )?(?:send|return|pay) (?:it )?back|` +
 		`(?:receive|get) (?:from )?[0-9.,]+ ?(?:btc|eth|usdt|sol|bnb|xrp|doge|bitcoin|ether)?[^.]{0,40} back|返还[0-9]+倍|` +
 		`双倍|翻倍|返还(?:双倍|两倍|2倍|200%)|自动返还|原路返还.{0,6}倍`)
 	// A giveaway's words.
-	giveawayRE = regexp.MustCompile(`giveaway|give away|giving away|airdrop|distribution|free (?:btc|eth|usdt|crypto|bitcoin)|anniversary event|赠送|空投|回馈|福利活动`)
+	giveawayRE = mustPattern(`giveaway|give away|giving away|airdrop|distribution|free (?:btc|eth|usdt|crypto|bitcoin)|anniversary event|赠送|空投|回馈|福利活动`)
 	// Sending coins.
-	sendCoinsRE = regexp.MustCompile(`\bsend\b|\btransfer\b|\bdeposit\b|转入|转账|充值`)
+	sendCoinsRE = mustPattern(`\bsend\b|\btransfer\b|\bdeposit\b|转入|转账|充值`)
 )
 
 // giveawaySignal weighs a page that shows a wallet address and promises more coins back for
@@ -357,20 +356,20 @@ func giveawaySignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// A security alarm raised at the reader's own device or account.
-	alarmRE = regexp.MustCompile(`(?:computer|pc|device|system|phone|mac|iphone|windows) (?:is|has been|was|may be) (?:infected|compromised|blocked|locked|hacked|at risk)|` +
+	alarmRE = mustPattern(`(?:computer|pc|device|system|phone|mac|iphone|windows) (?:is|has been|was|may be) (?:infected|compromised|blocked|locked|hacked|at risk)|` +
 		`access to this (?:pc|computer|device) has been (?:blocked|locked|suspended)|(?:virus|trojan|spyware|malware|ransomware)(?:es)? (?:detected|found|alert)|` +
 		`infected with|security (?:warning|alert|breach)|do not (?:restart|shut down|turn off|close)|` +
 		`(?:电脑|手机|设备|系统)(?:已|已经)?(?:被)?(?:感染|锁定|入侵|中毒)|感染(?:了)?病毒|木马|请勿(?:关闭|重启|关机)`)
 	// A phone number: +1 (844) 555-0193, 1-800-555-0100, 400-855-0917, 0800 123 4567.
-	phoneRE = regexp.MustCompile(`(?:\+?\d{1,3}[ .-]?)?\(?\d{3,4}\)?[ .-]?\d{3,4}[ .-]\d{3,4}\b|\b[48]00\d{7}\b|\b1[3-9]\d{9}\b`)
+	phoneRE = mustPattern(`(?:\+?\d{1,3}[ .-]?)?\(?\d{3,4}\)?[ .-]?\d{3,4}[ .-]\d{3,4}\b|\b[48]00\d{7}\b|\b1[3-9]\d{9}\b`)
 	// The device said to be locked: what a fake alert claims, and no page of help does.
-	lockedRE = regexp.MustCompile(`(?:access to this (?:pc|computer|device)|your (?:pc|computer|device|browser)) (?:has been|is) (?:blocked|locked|suspended)|(?:电脑|设备|浏览器)(?:已被|已)(?:锁定|冻结)`)
+	lockedRE = mustPattern(`(?:access to this (?:pc|computer|device)|your (?:pc|computer|device|browser)) (?:has been|is) (?:blocked|locked|suspended)|(?:电脑|设备|浏览器)(?:已被|已)(?:锁定|冻结)`)
 	// Being kept on the page: a fake alert tells its reader not to close it.
-	pinRE = regexp.MustCompile(`do not (?:restart|shut down|turn off|close)|don't (?:close|restart)|请勿(?:关闭|重启|关机)|不要关闭`)
+	pinRE = mustPattern(`do not (?:restart|shut down|turn off|close)|don't (?:close|restart)|请勿(?:关闭|重启|关机)|不要关闭`)
 	// Being told to call or write.
-	callRE = regexp.MustCompile(`\bcall\b|\bdial\b|\bphone\b|toll[- ]free|helpline|hotline|拨打|致电|热线|联系`)
+	callRE = mustPattern(`\bcall\b|\bdial\b|\bphone\b|toll[- ]free|helpline|hotline|拨打|致电|热线|联系`)
 	// A chat or phone as the only way onwards.
-	channelRE = regexp.MustCompile(`whatsapp|telegram|wechat|微信|\bqq\b|signal`)
+	channelRE = mustPattern(`whatsapp|telegram|wechat|微信|\bqq\b|signal`)
 )
 
 // littleText is the visible text under which a page that raises an alarm has no content of its
@@ -410,26 +409,26 @@ func alertSignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// A reward: a job's pay, a loan, returns (prizes are scamSignal's).
-	rewardRE = regexp.MustCompile(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
+	rewardRE = mustPattern(`commission|earn \$?[0-9]|per day|daily (?:income|pay|profit)|part[- ]time|work from home|(?:loan|credit)(?: of [^ ]+)? (?:has been |is )?(?:approved|granted)|` +
 		`release (?:the|your) (?:full )?(?:funds|loan|money|payout|payment|[$£€¥][0-9][0-9.,]*)|释放货款|货款[^。]{0,12}(?:到账|到您的)|guaranteed (?:return|profit)s?|withdraw (?:your )?(?:earnings|profit|commission)|` +
 		`pre-?approved|disbursement|(?:grant|inheritance|compensation|settlement|winnings|unclaimed (?:funds|money))[^.]{0,30}(?:approved|awarded|ready|waiting|released|of [$£€][0-9])|` +
 		`(?:release|return)s? (?:them|it) to you|(?:released|returned|paid out|sent back) to you|(?:funds|money|assets|crypto)[^.]{0,40}(?:located|traced|recovered)|` +
 		`佣金|日赚|日结|兼职|返利|提现|放款|贷款(?:已)?(?:审批|通过|批准)|额度|收益`)
 	// A payment the reader must make first.
-	upfrontRE = regexp.MustCompile(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership|training|equipment|registration|transfer|clearance|upgrade) fee|starter kit|` +
+	upfrontRE = mustPattern(`deposit|top[- ]?up|recharge|upfront|advance (?:fee|payment)|\bbond\b|(?:insurance|processing|activation|unlock|release|verification|service|membership|training|equipment|registration|transfer|clearance|upgrade) fee|starter kit|` +
 		`pay (?:a |the )?(?:small |refundable )?fee|充值|垫付|押金|保证金|会员费|激活费|解冻金|开通费|升级费|解冻费|手续费|工本费|认证费|培训费|入职费|服装费|体检费|资料费`)
 	// The payment is the condition of the reward.
-	conditionRE = regexp.MustCompile(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
+	conditionRE = mustPattern(`must|required|need to|have to|in order to|to (?:release|unlock|receive|withdraw|activate|start|claim|get)|before|first|` +
 		`\b(?:once|until|after)\b[^.]{0,40}\b(?:is|are|has been) (?:paid|settled|received|cleared)\b|` +
 		`需先|需要先|先(?:充值|垫付|缴纳|支付|交)|才能|方可|激活|(?:需|须|需要|必须)(?:缴纳|支付|补缴|充值)|缴纳后|解冻`)
 	// A fee denied: "no application fee", "we never ask for deposits", 不收取任何费用.
-	noFeeRE = regexp.MustCompile(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|` +
+	noFeeRE = mustPattern(`\b(?:no|never|without|free of|zero)\b[^.]{0,40}(?:fee|deposit|charge|money|payment)|` +
 		`\b(?:no|never|not)\b[^.]{0,40}\b(?:ask|require|request|charge)s?\b[^.]{0,40}\b(?:pay|deposit|fee)|(?:无需|不会|不收|不需要|绝不|不得|免)[^。，,.]{0,12}(?:费|押金|保证金|充值|垫付)`)
 )
 
 // depositInterestRE names the interest a deposit earns: a savings account's or a certificate's
 // page, not a fee held against a reward.
-var depositInterestRE = regexp.MustCompile(`\binterest\b|\bapy\b|\baer\b|利息|年利率`)
+var depositInterestRE = mustPattern(`\binterest\b|\bapy\b|\baer\b|利息|年利率`)
 
 // advanceFeeSignal weighs a page that holds a reward — a job's pay, a loan, returns, a prize —
 // until its reader pays a deposit or a fee: task scams, loan scams, prize scams. Pages that
@@ -468,10 +467,10 @@ func advanceFeeSignal(c moderation.Capture) (Signal, bool) {
 
 var (
 	// A loss threatened to the reader's account.
-	lossRE = regexp.MustCompile(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|will be (?:signed|logged|locked) out|` +
+	lossRE = mustPattern(`deactivat|suspen|terminat|delet|disabled|closed|closure|lose access|blocked|will be (?:signed|logged|locked) out|` +
 		`停用|冻结|注销|关闭|删除|封号|封停|作废|暂停(?:使用|服务)?|停保`)
 	// A deadline.
-	deadlineRE = regexp.MustCompile(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
+	deadlineRE = mustPattern(`within (?:24|48|72|[0-9]+) ?(?:hours|hrs|h|days)|in (?:24|48|72) hours|today|immediately|failure to|` +
 		`(?:by|before) (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* [0-9]{1,2}\b|` +
 		`(?:24|48|72) ?小时内|今日内|立即|尽快|逾期|[0-9]{1,2} ?月 ?[0-9]{1,2} ?日 ?(?:前|之前)|本月内|今日 ?[0-9]{1,2}[:：]|` +
 		// A deadline of hours the same day: 今晚 21:00 前, "by 8pm tonight".
@@ -497,7 +496,7 @@ func ultimatumSignal(c moderation.Capture) (Signal, bool) {
 }
 
 // newPasswordRE names a new password's fields: new, repeat, confirm, again, 新密码, 确认.
-var newPasswordRE = regexp.MustCompile(`new|repeat|confirm|again|retype|re-enter|verify|second|新|确认|再次|重复`)
+var newPasswordRE = mustPattern(`new|repeat|confirm|again|retype|re-enter|verify|second|新|确认|再次|重复`)
 
 // changesPassword says whether a form of c asks for a new password: two password fields or
 // more, or one marked new-password.
