@@ -2,9 +2,9 @@ package score
 
 import (
 	"regexp"
-	"sync/atomic"
 	"regexp/syntax"
 	"strings"
+	"sync/atomic"
 	"unicode"
 )
 
