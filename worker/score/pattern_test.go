@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/shortlink/shortlink/backend/moderation"
+	"github.com/shortlink/shortlink/backend/visitor/prefilter"
 )
 
-// TestRequired: the strings one of which every match holds, byte for byte: a literal's longest
-// run, each branch of an alternation, nothing for an optional part, and a letter matched without
-// regard to case never required as written.
-func TestRequired(t *testing.T) {
+// TestRequiredExact: the strings one of which every match holds, byte for byte
+// (prefilter.RequiredExact): a literal's longest run, each branch of an alternation, nothing for
+// an optional part, and a letter matched without regard to case never required as written.
+func TestRequiredExact(t *testing.T) {
 	for _, c := range []struct {
 		expr string
 		want []string
@@ -35,7 +36,7 @@ func TestRequired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := required(re.Simplify())
+		got := prefilter.RequiredExact(re.Simplify())
 		slices.Sort(got)
 		want := slices.Clone(c.want)
 		slices.Sort(want)

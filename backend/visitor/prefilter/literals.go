@@ -1,7 +1,8 @@
 // Package prefilter finds, in one pass over a text, which of many regular expressions may
 // match it: every expression yields strings one of which must occur in whatever it matches
 // (Required), and an Aho-Corasick automaton (Automaton) finds those strings. Only the
-// expressions whose strings occur then need to run.
+// expressions whose strings occur then need to run. RequiredExact serves an expression run on
+// its own (the moderation scorer's), whose strings a plain search finds.
 package prefilter
 
 import (
@@ -13,30 +14,38 @@ import (
 // Required returns strings of which at least one occurs, ASCII-lower-cased, in every text the
 // expression matches; nil when no such set was found (the expression must then be tried on
 // every user agent). It is a prefilter: a hit says "maybe", the expression decides.
-func Required(re *syntax.Regexp) []string {
+func Required(re *syntax.Regexp) []string { return required(re, true) }
+
+// RequiredExact is Required for a text searched as it is, byte for byte: nothing is
+// lower-cased, and a letter the expression matches without regard to case is never required as
+// written (the moderation scorer's rules, read on texts it folded itself or not at all).
+func RequiredExact(re *syntax.Regexp) []string { return required(re, false) }
+
+// required is Required, with ASCII folded (user agents) or not (RequiredExact).
+func required(re *syntax.Regexp, ascii bool) []string {
 	switch re.Op {
 	case syntax.OpLiteral:
-		if s, ok := Literal(re); ok {
+		if s, ok := literal(re, ascii); ok {
 			return []string{s}
 		}
 		// Runes that cannot be folded to one byte string: keep the longest foldable run.
-		return Required(&syntax.Regexp{Op: syntax.OpConcat, Sub: splitLiteral(re)})
+		return required(&syntax.Regexp{Op: syntax.OpConcat, Sub: splitLiteral(re, ascii)}, ascii)
 	case syntax.OpCharClass:
-		if s, ok := Literal(re); ok {
+		if s, ok := literal(re, ascii); ok {
 			return []string{s}
 		}
 	case syntax.OpCapture:
-		return Required(re.Sub[0])
+		return required(re.Sub[0], ascii)
 	case syntax.OpPlus:
-		return Required(re.Sub[0])
+		return required(re.Sub[0], ascii)
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return Required(re.Sub[0])
+			return required(re.Sub[0], ascii)
 		}
 	case syntax.OpAlternate:
 		var all []string
 		for _, sub := range re.Sub {
-			s := Required(sub)
+			s := required(sub, ascii)
 			if s == nil {
 				return nil
 			}
@@ -54,7 +63,7 @@ func Required(re *syntax.Regexp) []string {
 			}
 		}
 		for _, sub := range re.Sub {
-			if s, ok := Literal(sub); ok {
+			if s, ok := literal(sub, ascii); ok {
 				run += s
 				continue
 			}
@@ -62,7 +71,7 @@ func Required(re *syntax.Regexp) []string {
 				consider([]string{run})
 				run = ""
 			}
-			if set := Required(sub); set != nil {
+			if set := required(sub, ascii); set != nil {
 				consider(set)
 			}
 		}
@@ -88,23 +97,31 @@ func Score(set []string) int {
 
 // Literal is the ASCII-lower-cased text of an expression that matches exactly one string up
 // to ASCII case: a literal, or a class such as [wW].
-func Literal(re *syntax.Regexp) (string, bool) {
+func Literal(re *syntax.Regexp) (string, bool) { return literal(re, true) }
+
+// literal is Literal, with ASCII folded or, for RequiredExact, the one string byte for byte.
+func literal(re *syntax.Regexp, ascii bool) (string, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
 		b := make([]byte, 0, len(re.Rune))
 		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 && r >= utf8.RuneSelf && foldable(r) {
+			if unfoldable(re, r, ascii) {
 				return "", false
 			}
-			b = utf8.AppendRune(b, lower(r))
+			if ascii {
+				r = lower(r)
+			}
+			b = utf8.AppendRune(b, r)
 		}
 		return string(b), true
 	case syntax.OpCharClass:
 		rs := re.Rune
 		switch {
-		case len(rs) == 2 && rs[0] == rs[1]:
+		case len(rs) == 2 && rs[0] == rs[1] && ascii:
 			return string(lower(rs[0])), true
-		case len(rs) == 4 && rs[0] == rs[1] && rs[2] == rs[3] &&
+		case len(rs) == 2 && rs[0] == rs[1]:
+			return string(rs[0]), true
+		case len(rs) == 4 && rs[0] == rs[1] && rs[2] == rs[3] && ascii &&
 			rs[0] >= 'A' && rs[0] <= 'Z' && rs[2] == rs[0]+'a'-'A':
 			return string(rs[2]), true
 		}
@@ -112,13 +129,20 @@ func Literal(re *syntax.Regexp) (string, bool) {
 	return "", false
 }
 
-// splitLiteral turns a literal into a concatenation of one-rune literals, so that Required can
+// unfoldable reports whether r, in literal re, matches more than one byte string: a letter
+// of several cases matched without regard to case (any, read byte for byte; outside ASCII,
+// with ASCII folded).
+func unfoldable(re *syntax.Regexp, r rune, ascii bool) bool {
+	return re.Flags&syntax.FoldCase != 0 && foldable(r) && (!ascii || r >= utf8.RuneSelf)
+}
+
+// splitLiteral turns a literal into a concatenation of one-rune literals, so that required can
 // skip the runes it cannot fold.
-func splitLiteral(re *syntax.Regexp) []*syntax.Regexp {
+func splitLiteral(re *syntax.Regexp, ascii bool) []*syntax.Regexp {
 	subs := make([]*syntax.Regexp, len(re.Rune))
 	for i, r := range re.Rune {
 		op := syntax.OpLiteral
-		if re.Flags&syntax.FoldCase != 0 && r >= utf8.RuneSelf && foldable(r) {
+		if unfoldable(re, r, ascii) {
 			op = syntax.OpAnyChar // stands for "not a fixed byte string"
 		}
 		subs[i] = &syntax.Regexp{Op: op, Flags: re.Flags, Rune: []rune{r}}
