@@ -117,10 +117,12 @@ func literal(re *syntax.Regexp, ascii bool) (string, bool) {
 	case syntax.OpCharClass:
 		rs := re.Rune
 		switch {
-		case len(rs) == 2 && rs[0] == rs[1] && ascii:
-			return string(lower(rs[0])), true
 		case len(rs) == 2 && rs[0] == rs[1]:
-			return string(rs[0]), true
+			r := rs[0]
+			if ascii {
+				r = lower(r)
+			}
+			return string(r), true
 		case len(rs) == 4 && rs[0] == rs[1] && rs[2] == rs[3] && ascii &&
 			rs[0] >= 'A' && rs[0] <= 'Z' && rs[2] == rs[0]+'a'-'A':
 			return string(rs[2]), true
