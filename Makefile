@@ -89,7 +89,7 @@ test-short: frontend
 	deploy/local/with-services.sh go test -short -count=1 -p 2 -parallel 6 $(TESTFLAGS) $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) $$(go list ./... | grep -v '/backend/e2e$$')
 	cd deploy && go test -short -count=1 ./...
 
-# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout16;
+# The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout17;
 # docs/moderation.md): the real browser reviews each set's pages as the three visitors and
 # rewrites its captures.json, then the scorer's figures on it are logged and checked against its
 # floors. A few minutes a set; no database. HELDOUT=heldout3 (or another set's folder) runs one set.

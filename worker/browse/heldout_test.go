@@ -24,7 +24,7 @@ import (
 	"github.com/shortlink/shortlink/worker/score"
 )
 
-// The held-out sets (testdata/heldout, heldout2, …, heldout16; docs/moderation.md, "The held-out
+// The held-out sets (testdata/heldout, heldout2, …, heldout17; docs/moderation.md, "The held-out
 // set"): pages written apart from the scorer's rules, which the real browser reviews
 // (TestHeldOut, opt-in) and the scorer judges from what the browser recorded
 // (TestHeldOutFloors, on every go test). A set is frozen and never tuned on: a new measure gets
@@ -310,6 +310,14 @@ var heldOutSets = []heldOutSet{
 			benignBanned:  0,   // none (none blind), and none may be
 		},
 	},
+	{
+		dir:    "testdata/heldout17",
+		digest: "2dcbcfb36f2fc3449af8d8e09d478c651030f71798c75ee3af556850a6952d94",
+		// Frozen before anything scored it, written without reading the scorer's rules or the
+		// browser's signal code. Not recorded yet: no captures.json, and its floors are zero
+		// until its first recording.
+		floors: heldOutFloors{},
+	},
 }
 
 // name is the set's folder name, its subtest's name.
@@ -490,6 +498,7 @@ func (s heldOutSet) checkSet(t *testing.T, pages []heldOutPage) {
 //	make moderation-eval HELDOUT=heldout14
 //	make moderation-eval HELDOUT=heldout15
 //	make moderation-eval HELDOUT=heldout16
+//	make moderation-eval HELDOUT=heldout17
 //
 // Without MODERATION_EVAL=1 it is skipped; TestHeldOutSet and TestHeldOutFloors still check the
 // sets and the recordings on every go test.
