@@ -21,6 +21,7 @@ const (
 	maxImageAttr    = 80 // characters of an image's file name or alternative text
 	maxShadowRoots  = 100
 	maxInlineScript = 64 << 10 // characters of a frame's inline scripts read for where they send
+	maxStyled       = 5000     // elements whose computed style is read for text drawn backwards
 )
 
 // factsScript reads, in a frame, what a capture records of it: title, description, visible
@@ -187,6 +188,23 @@ const factsScript = `(limits) => {
     if (words.length >= limits.text) break;
     for (const el of Array.from(r.children)) { const t = text(el); if (t) words += " " + t; }
   }
+  // Text stored backwards and shown the right way by a forced right-to-left override
+  // (unicode-bidi: bidi-override; direction: rtl) reads backwards in the DOM: a left-to-right
+  // script's words so drawn are added as a person reads them. Right-to-left scripts are left
+  // alone; so are an override's descendants, read with it.
+  const rtlScript = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+  const overridden = [];
+  for (const el of query("body *").slice(0, limits.styled)) {
+    if (overridden.some((o) => o.contains(el))) continue;
+    const cs = getComputedStyle(el);
+    if (cs.direction !== "rtl" || !/override/.test(cs.unicodeBidi)) continue;
+    const t = text(el);
+    if (t && !rtlScript.test(t)) overridden.push(el);
+  }
+  for (const el of overridden) {
+    if (words.length >= limits.text) break;
+    words += " " + Array.from(text(el)).reverse().join("");
+  }
   // What the page's own scripts say where they send (sends.go reads them): inline scripts,
   // up to limits.inline characters in all.
   const inline = [];
@@ -217,7 +235,7 @@ const factsScript = `(limits) => {
 var factsLimits = map[string]any{"forms": maxForms, "fields": maxFields, "hint": maxHint, "text": 4 * moderation.MaxText,
 	"links": moderation.MaxLinks, "scripts": moderation.MaxScripts, "headings": moderation.MaxHeadings,
 	"images": moderation.MaxImages, "attr": maxImageAttr, "roots": maxShadowRoots, "inline": maxInlineScript,
-	"downloads": moderation.MaxDownloads}
+	"downloads": moderation.MaxDownloads, "styled": maxStyled}
 
 // limitsFor are factsLimits with the capture's watch key, through which factsScript finds the
 // closed shadow roots.

@@ -96,3 +96,31 @@ func TestReviewReadsDrawnText(t *testing.T) {
 		t.Logf("%s: DOM %q, screenshot %q", c.Profile, c.Text, c.OCRText)
 	}
 }
+
+// TestReviewReadsTextStoredBackwards: words stored backwards and drawn the right way by a
+// forced right-to-left override are recorded as they are read; a right-to-left script's own
+// text under the same style is not turned around.
+func TestReviewReadsTextStoredBackwards(t *testing.T) {
+	t.Parallel()
+	b := sharedBrowser(t)
+	netw.handleHTML("backwards.test", `<!doctype html><title>Reserve your file</title>
+<style>.rv { direction: rtl; unicode-bidi: bidi-override; } .he { direction: rtl; unicode-bidi: bidi-override; }</style>
+<p>Every file is reserved with a one-time intake payment:</p>
+<p class="rv">sdrac tfig dracretsaM ro asiV <b>.595$ :eef ekatnI</b></p>
+<p class="he">שלום עולם</p>`)
+	captures, err := b.Review(context.Background(), "http://backwards.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range captures {
+		if c.Error != "" {
+			t.Fatalf("%s: %s", c.Profile, c.Error)
+		}
+		if !strings.Contains(c.Text, "Intake fee: $595. Visa or Mastercard gift cards") {
+			t.Errorf("%s: text drawn backwards not read the right way: %q", c.Profile, c.Text)
+		}
+		if strings.Contains(c.Text, "םלוע") {
+			t.Errorf("%s: a right-to-left script's text was turned around: %q", c.Profile, c.Text)
+		}
+	}
+}
