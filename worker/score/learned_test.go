@@ -29,10 +29,10 @@ type labelledPage struct {
 }
 
 // learnedHeldOutSets are the held-out sets the learned signal is trained on and
-// cross-validated over: heldout to heldout16, each read here only once it had been measured
+// cross-validated over: heldout to heldout17, each read here only once it had been measured
 // blind. A set written after them is the blind measure of the model and is not read here
 // until it has been.
-var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16"}
+var learnedHeldOutSets = []string{"heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14", "heldout15", "heldout16", "heldout17"}
 
 // learnedDevFiles are the described pages (calibrationCase) it is trained on too, and that
 // TestModelCallsAcrossTheSets replicates: the calibration set and every development file.

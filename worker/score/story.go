@@ -157,7 +157,7 @@ func storySignals(c moderation.Capture, add func(Signal)) {
 		chargeCallbackSignal, extortionSignal, secretPaymentSignal, personalPayeeSignal,
 		authorityDemandSignal, cardElsewhereSignal, secretFeeSignal, jobDepositSignal, dressedHostSignal,
 		cutOffSignal, receiverElsewhereSignal, wornNameSignal, newNumberSignal, handoverSignal, disarmSignal, chatInvestSignal, heldPayoutSignal, lockedArchiveSignal, cryptoLevySignal, viewerInstallSignal,
-		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal, movedAccountSignal, insiderDealSignal, officeArrearsSignal,
+		payFirstSignal, callToPaySignal, secretMatterSignal, hiddenPayeeSignal, movedAccountSignal, insiderDealSignal, officeArrearsSignal, designatedSupplierSignal,
 	} {
 		if s, ok := signal(c, v); ok {
 			add(s)
