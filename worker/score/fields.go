@@ -2,6 +2,7 @@ package score
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -134,15 +135,8 @@ func fieldAsks(name, hint string) asks {
 		if raw == "" {
 			continue
 		}
-		lower, toks := strings.ToLower(raw), tokens(raw)
-		for _, fw := range fieldWords {
-			for _, w := range fw.words {
-				if matchField(lower, toks, w) {
-					a |= fw.k
-					break
-				}
-			}
-		}
+		lower := strings.ToLower(raw)
+		a |= fieldWordAsks(lower, tokens(raw))
 		a |= shapeAsks(lower)
 	}
 	if a.any(askPIN) {
@@ -154,22 +148,51 @@ func fieldAsks(name, hint string) asks {
 	return a
 }
 
-// matchField says whether word is in s (lower-cased), whose words are toks: a Chinese phrase,
-// or one with a space, hyphen or slash, anywhere; a Latin word as a word, as two neighbouring
-// words run together ("card", "number" for "cardnumber"), or as all of them run together.
-func matchField(s string, toks []string, word string) bool {
-	if r, _ := utf8.DecodeRuneInString(word); r >= 0x2E80 || strings.ContainsAny(word, " -/") {
-		return strings.Contains(s, word)
+// fieldWordIndex is fieldWords arranged for matchField's rules: the phrases matched anywhere (a
+// Chinese phrase, or one with a space, hyphen or slash), and the Latin words by the kinds they
+// tell, looked up by each word of a name, each two neighbouring words run together and the
+// whole name run together.
+var fieldWordIndex = sync.OnceValue(func() (x struct {
+	anywhere []struct {
+		word string
+		k    asks
 	}
-	if strings.Join(toks, "") == word {
-		return true
-	}
-	for i, t := range toks {
-		if t == word || (i+1 < len(toks) && t+toks[i+1] == word) {
-			return true
+	latin map[string]asks
+}) {
+	x.latin = map[string]asks{}
+	for _, fw := range fieldWords {
+		for _, w := range fw.words {
+			if r, _ := utf8.DecodeRuneInString(w); r >= 0x2E80 || strings.ContainsAny(w, " -/") {
+				x.anywhere = append(x.anywhere, struct {
+					word string
+					k    asks
+				}{w, fw.k})
+			} else {
+				x.latin[w] |= fw.k
+			}
 		}
 	}
-	return false
+	return x
+})
+
+// fieldWordAsks is what the fieldWords in s (lower-cased), whose words are toks, tell: what
+// matchField finds, word by word, with each of the name's words looked up once.
+func fieldWordAsks(s string, toks []string) asks {
+	x := fieldWordIndex()
+	var a asks
+	for _, w := range x.anywhere {
+		if a&w.k != w.k && strings.Contains(s, w.word) {
+			a |= w.k
+		}
+	}
+	a |= x.latin[strings.Join(toks, "")]
+	for i, t := range toks {
+		a |= x.latin[t]
+		if i+1 < len(toks) {
+			a |= x.latin[t+toks[i+1]]
+		}
+	}
+	return a
 }
 
 // tokens splits a field name or hint into words: at anything not a letter or digit, at a

@@ -1,6 +1,12 @@
 package score
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+)
 
 func TestFieldAsks(t *testing.T) {
 	tests := []struct {
@@ -33,5 +39,58 @@ func TestFieldAsks(t *testing.T) {
 		if got := fieldAsks(tt.name, tt.hint); got != tt.want {
 			t.Errorf("fieldAsks(%q, %q) = %s (%b), want %s (%b)", tt.name, tt.hint, got, got, tt.want, tt.want)
 		}
+	}
+}
+
+// matchField, the rule fieldWordAsks applies word by word, says whether word is in s (lower-cased), whose words are toks: a Chinese phrase,
+// or one with a space, hyphen or slash, anywhere; a Latin word as a word, as two neighbouring
+// words run together ("card", "number" for "cardnumber"), or as all of them run together.
+func matchField(s string, toks []string, word string) bool {
+	if r, _ := utf8.DecodeRuneInString(word); r >= 0x2E80 || strings.ContainsAny(word, " -/") {
+		return strings.Contains(s, word)
+	}
+	if strings.Join(toks, "") == word {
+		return true
+	}
+	for i, t := range toks {
+		if t == word || (i+1 < len(toks) && t+toks[i+1] == word) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFieldWordAsksMatchesEachWord: the index fieldWordAsks looks words up in tells, for every
+// field name and hint of every labelled page, what matching each of fieldWords in turn tells.
+func TestFieldWordAsksMatchesEachWord(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range loadLabelled(t) {
+		for _, c := range p.captures {
+			for _, f := range c.Forms {
+				for _, s := range append(append([]string{}, f.Fields...), f.Hints...) {
+					raw := width.Fold.String(strings.TrimSpace(s))
+					if raw == "" || seen[raw] {
+						continue
+					}
+					seen[raw] = true
+					lower, toks := strings.ToLower(raw), tokens(raw)
+					var want asks
+					for _, fw := range fieldWords {
+						for _, w := range fw.words {
+							if matchField(lower, toks, w) {
+								want |= fw.k
+								break
+							}
+						}
+					}
+					if got := fieldWordAsks(lower, toks); got != want {
+						t.Errorf("%q: the index tells %b, word by word %b", raw, got, want)
+					}
+				}
+			}
+		}
+	}
+	if len(seen) < 500 {
+		t.Fatalf("only %d field names and hints compared", len(seen))
 	}
 }
