@@ -148,25 +148,25 @@ func fieldAsks(name, hint string) asks {
 	return a
 }
 
-// fieldWordIndex is fieldWords arranged for matchField's rules: the phrases matched anywhere (a
-// Chinese phrase, or one with a space, hyphen or slash), and the Latin words by the kinds they
-// tell, looked up by each word of a name, each two neighbouring words run together and the
-// whole name run together.
+// fieldPhrase is a field word matched anywhere in a name or hint: a Chinese phrase, or one with
+// a space, hyphen or slash.
+type fieldPhrase struct {
+	word string
+	k    asks
+}
+
+// fieldWordIndex is fieldWords arranged for their rule (above): the phrases matched anywhere,
+// and the Latin words by the kinds they tell, looked up by each word of a name, each two
+// neighbouring words run together and the whole name run together.
 var fieldWordIndex = sync.OnceValue(func() (x struct {
-	anywhere []struct {
-		word string
-		k    asks
-	}
-	latin map[string]asks
+	anywhere []fieldPhrase
+	latin    map[string]asks
 }) {
 	x.latin = map[string]asks{}
 	for _, fw := range fieldWords {
 		for _, w := range fw.words {
 			if r, _ := utf8.DecodeRuneInString(w); r >= 0x2E80 || strings.ContainsAny(w, " -/") {
-				x.anywhere = append(x.anywhere, struct {
-					word string
-					k    asks
-				}{w, fw.k})
+				x.anywhere = append(x.anywhere, fieldPhrase{w, fw.k})
 			} else {
 				x.latin[w] |= fw.k
 			}
@@ -175,13 +175,13 @@ var fieldWordIndex = sync.OnceValue(func() (x struct {
 	return x
 })
 
-// fieldWordAsks is what the fieldWords in s (lower-cased), whose words are toks, tell: what
-// matchField finds, word by word, with each of the name's words looked up once.
+// fieldWordAsks is what the fieldWords in s (lower-cased), whose words are toks, tell, each of
+// the name's words looked up once.
 func fieldWordAsks(s string, toks []string) asks {
 	x := fieldWordIndex()
 	var a asks
 	for _, w := range x.anywhere {
-		if a&w.k != w.k && strings.Contains(s, w.word) {
+		if strings.Contains(s, w.word) {
 			a |= w.k
 		}
 	}
