@@ -57,6 +57,8 @@ geoip:
 # The packages whose tests take longest, first: go test starts packages in the order it is
 # given them, two at a time, and a long one started last runs alone (docs/development.md).
 SLOW_PACKAGES = ./backend/e2e ./worker/browse ./backend/postgres ./worker/score ./backend/qr ./backend/visitcap ./backend/visit
+# Every package but the end-to-end suite, the slow ones first (test-short and test-unit).
+UNIT_PACKAGES = $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) $$(go list ./... | grep -v '/backend/e2e$$')
 
 test: frontend
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-go test-checks
@@ -86,7 +88,7 @@ test-short: frontend
 	deploy/local/ocr.sh
 	driver=$$(deploy/local/browser.sh) && stripemock=$$(deploy/local/stripe-mock.sh) && \
 	PLAYWRIGHT_DRIVER_PATH=$$driver CHROMIUM_PATH=/usr/bin/chromium STRIPE_MOCK=$$stripemock SHORTLINK_TEST_SERVICES=required \
-	deploy/local/with-services.sh go test -short -count=1 -p 2 -parallel 6 $(TESTFLAGS) $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) $$(go list ./... | grep -v '/backend/e2e$$')
+	deploy/local/with-services.sh go test -short -count=1 -p 2 -parallel 6 $(TESTFLAGS) $(UNIT_PACKAGES)
 	cd deploy && go test -short -count=1 ./...
 
 # The moderation scorer's held-out sets (worker/browse/testdata/heldout, heldout2, …, heldout17;
@@ -121,7 +123,7 @@ screenshots: frontend
 # The end-to-end suite, whose every test starts servers, is not even built.
 test-unit:
 	env -u DATABASE_URL -u REDIS_URL -u PLAYWRIGHT_DRIVER_PATH -u STRIPE_MOCK -u SHORTLINK_TEST_SERVICES \
-	go test -short -count=1 -vet=off $(TESTFLAGS) $(filter-out ./backend/e2e,$(SLOW_PACKAGES)) $$(go list ./... | grep -v '/backend/e2e$$')
+	go test -short -count=1 -vet=off $(TESTFLAGS) $(UNIT_PACKAGES)
 
 # golangci-lint over both Go modules (.golangci.yml); installs the version it expects when missing.
 lint:
